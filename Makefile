@@ -1,0 +1,142 @@
+# kprobes-i386 - build, run and test a small i386 kernel with kprobes.
+#
+#   make          build build/kernel.elf
+#   make run      boot it in QEMU, serial console on this terminal
+#   make test     host unit tests + in-kernel KTAP suites in QEMU
+#   make help     every target
+
+# ---- toolchain --------------------------------------------------------------
+# Prefer a bare-metal i686-elf- toolchain; otherwise Debian's i686-linux-gnu-
+# cross compiler, which is fine once told it is building a freestanding kernel.
+ifeq ($(origin CROSS),undefined)
+  ifneq ($(shell command -v i686-elf-gcc 2>/dev/null),)
+    CROSS := i686-elf-
+  else
+    CROSS := i686-linux-gnu-
+  endif
+endif
+
+CC      := $(CROSS)gcc
+LD      := $(CROSS)ld
+NM      := $(CROSS)nm
+OBJCOPY := $(CROSS)objcopy
+OBJDUMP := $(CROSS)objdump
+HOSTCC  ?= gcc
+PYTHON  ?= python3
+QEMU    ?= qemu-system-i386
+
+B := build
+
+CFLAGS := -m32 -march=i686 -std=gnu11 -O2 -g \
+	-ffreestanding -nostdlib -fno-pie -fno-stack-protector \
+	-fno-omit-frame-pointer -fno-optimize-sibling-calls \
+	-fno-asynchronous-unwind-tables -fcf-protection=none \
+	-mno-sse -mno-sse2 -mno-mmx -mno-3dnow -mpreferred-stack-boundary=2 \
+	-Wall -Wextra -Wno-unused-parameter -Iinclude
+ASFLAGS := -m32 -g -D__ASSEMBLER__ -Iinclude
+LDFLAGS := -m elf_i386 -T linker.ld -nostdlib -z noexecstack --no-warn-rwx-segments
+LIBGCC   = $(shell $(CC) -m32 -print-libgcc-file-name)
+
+# ---- sources: every .c / .S in the kernel's folders -------------------------
+SRCDIRS := boot arch/i386 kernel lib probes tests/kernel
+SRCS := $(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c) $(wildcard $(d)/*.S))
+OBJS := $(patsubst %,$(B)/%.o,$(basename $(SRCS)))
+DEPS := $(OBJS:.o=.d)
+
+.PHONY: all iso run run-vga debug test host-test bench bootstrap clean help
+all: $(B)/kernel.elf
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC) $(ASFLAGS) -MMD -MP -c $< -o $@
+
+# ---- two-pass link for the symbol table (see scripts/kallsyms.py) -----------
+# Pass 1 links with an empty table; its symbols become build/kallsyms.S;
+# pass 2 links that in.  .kallsyms is the last section, so no address moves,
+# and the script checks that pass 2's symbols equal pass 1's.
+$(B)/kallsyms.empty.S:
+	@mkdir -p $(B)
+	$(PYTHON) scripts/kallsyms.py --empty > $@
+
+$(B)/kernel.pass1.elf: $(OBJS) $(B)/kallsyms.empty.o linker.ld
+	$(LD) $(LDFLAGS) -o $@ $(OBJS) $(B)/kallsyms.empty.o $(LIBGCC)
+
+$(B)/kallsyms.S: $(B)/kernel.pass1.elf scripts/kallsyms.py
+	$(NM) -n -S $< | $(PYTHON) scripts/kallsyms.py > $@
+
+$(B)/kernel.elf: $(B)/kernel.pass1.elf $(B)/kallsyms.o
+	$(LD) $(LDFLAGS) -o $@ $(OBJS) $(B)/kallsyms.o $(LIBGCC)
+	$(NM) -n -S $(B)/kernel.pass1.elf > $(B)/nm.pass1
+	$(NM) -n -S $@ > $(B)/nm.pass2
+	$(PYTHON) scripts/kallsyms.py --check $(B)/nm.pass1 $(B)/nm.pass2
+
+$(B)/%.o: $(B)/%.S
+	$(CC) $(ASFLAGS) -c $< -o $@
+
+# ---- ISO image: GRUB + our kernel -------------------------------------------
+iso: $(B)/kernel.iso
+$(B)/kernel.iso: $(B)/kernel.elf iso/boot/grub/grub.cfg
+	rm -rf $(B)/isodir && mkdir -p $(B)/isodir/boot/grub
+	cp $(B)/kernel.elf $(B)/isodir/boot/kernel.elf
+	cp iso/boot/grub/grub.cfg $(B)/isodir/boot/grub/grub.cfg
+	grub-mkrescue -o $@ $(B)/isodir 2> $(B)/grub-mkrescue.log || \
+		{ cat $(B)/grub-mkrescue.log; exit 1; }
+
+# ---- running ------------------------------------------------------------------
+QEMU_COMMON := -m 128M -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04
+CMDLINE ?=
+
+bootstrap:
+	@sh scripts/bootstrap.sh
+
+run: bootstrap all
+	$(QEMU) $(QEMU_COMMON) -kernel $(B)/kernel.elf -append "$(CMDLINE)" \
+		-display none -serial mon:stdio
+
+run-vga: bootstrap all
+	$(QEMU) $(QEMU_COMMON) -kernel $(B)/kernel.elf -append "$(CMDLINE)" -serial stdio
+
+# QEMU waits for gdb on :1234; in another terminal: gdb -x scripts/gdbinit
+debug: bootstrap all
+	@echo "QEMU is halted. In another terminal run:  gdb -x scripts/gdbinit"
+	$(QEMU) $(QEMU_COMMON) -kernel $(B)/kernel.elf -append "$(CMDLINE)" \
+		-display none -serial mon:stdio -s -S
+
+# ---- host side: lib/ built with the host compiler and sanitizers --------------
+HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Wno-unused-parameter \
+	-fsanitize=address,undefined -fno-sanitize-recover=all -Iinclude -Itests/host
+HOST_LIB_SRCS := $(wildcard lib/*.c)
+HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host/%,$(wildcard tests/host/test_*.c))
+HOST_TOOLS := $(patsubst tests/host/%.c,$(B)/host/%,$(filter-out tests/host/test_%,$(wildcard tests/host/*.c)))
+
+$(B)/host/%: tests/host/%.c $(HOST_LIB_SRCS) $(wildcard include/*.h tests/host/*.h)
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(HOST_CFLAGS) -DHOST_BUILD -o $@ $< $(HOST_LIB_SRCS)
+
+host-test: $(HOST_TESTS) $(HOST_TOOLS)
+
+# ---- tests --------------------------------------------------------------------
+test: bootstrap all iso host-test
+	$(PYTHON) tests/run_tests.py --build $(B)
+
+bench: bootstrap all
+	$(PYTHON) tests/bench.py --build $(B)
+
+clean:
+	rm -rf $(B)
+
+help:
+	@echo "make            build $(B)/kernel.elf (toolchain: $(CROSS)gcc)"
+	@echo "make iso        build $(B)/kernel.iso with grub-mkrescue"
+	@echo "make run        boot in QEMU, serial console here (Ctrl-A X quits)"
+	@echo "make run-vga    boot with the VGA window as well"
+	@echo "make debug      boot halted with a gdb stub (gdb -x scripts/gdbinit)"
+	@echo "make test       host unit tests, then the in-kernel suites in QEMU"
+	@echo "make bench      probe-hit costs under qemu -icount"
+	@echo "CMDLINE='test=traps' make run   pass a kernel command line"
+
+-include $(DEPS)

@@ -1,0 +1,110 @@
+/*
+ * idt.c - the Interrupt Descriptor Table: which code runs for each vector.
+ *
+ * Every gate points at a stub in entry.S.  The gate TYPE is the lesson:
+ *
+ *  - An interrupt gate clears EFLAGS.IF on entry, so no hardware
+ *    interrupt can arrive before the handler has done its work.
+ *  - A trap gate leaves IF as it was.
+ *  - A task gate switches to another TSS (and so another stack).
+ *
+ * kprobes needs #BP (int3) and #DB (single-step) to be interrupt gates:
+ * a probe hit is a multi-step dance (int3 -> handlers -> single-step ->
+ * #DB) whose state lives in one per-CPU control block.  If a timer
+ * interrupt could slip in between the int3 and the single-step, its
+ * handler could hit another probe and overwrite that state - 2.6.11's
+ * "recursing probe".  #GP and #PF are interrupt gates too, because a
+ * fault while a probe handler runs or while the copied instruction is
+ * stepped must reach kprobes before anything else can run (and #PF must
+ * read CR2 before another fault can overwrite it).
+ *
+ * The IRQ vectors are interrupt gates so a device handler runs to
+ * completion before the next interrupt.  #DF starts out as an interrupt
+ * gate; the thread code replaces it with a task gate (doublefault.c).
+ */
+#include "kernel.h"
+#include "desc.h"
+#include "segment.h"
+#include "traps.h"
+
+static struct gate_desc idt[NR_VECTORS] __aligned(8);
+
+extern const unsigned long vector_entries[NR_EXCEPTIONS + NR_PIC_IRQS];
+
+struct desc_ptr {
+	uint16_t size;
+	uint32_t address;
+} __packed;
+void idt_load(struct desc_ptr *p);
+
+static void set_gate(int vector, int type, unsigned long handler, uint16_t sel)
+{
+	struct gate_desc *g = &idt[vector];
+
+	g->offset_low = handler & 0xFFFF;
+	g->offset_high = (handler >> 16) & 0xFFFF;
+	g->selector = sel;
+	g->zero = 0;
+	g->type_attr = GATE_PRESENT | type;   /* DPL 0: no ring-3 "int N" */
+}
+
+void set_task_gate(int vector, unsigned short tss_selector)
+{
+	set_gate(vector, GATE_TASK, 0, tss_selector);
+}
+
+/* The exceptions that must not let an interrupt in; see the top comment. */
+static int wants_interrupt_gate(int vector)
+{
+	switch (vector) {
+	case X86_TRAP_DB:
+	case X86_TRAP_NMI:
+	case X86_TRAP_BP:
+	case X86_TRAP_DF:
+	case X86_TRAP_GP:
+	case X86_TRAP_PF:
+	case X86_TRAP_MC:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+void idt_init(void)
+{
+	static struct desc_ptr idtr;
+	int v;
+
+	for (v = 0; v < NR_EXCEPTIONS; v++)
+		set_gate(v, wants_interrupt_gate(v) ? GATE_INTERRUPT : GATE_TRAP,
+			 vector_entries[v], __KERNEL_CS);
+	for (v = IRQ_BASE_VECTOR; v < IRQ_BASE_VECTOR + NR_PIC_IRQS; v++)
+		set_gate(v, GATE_INTERRUPT, vector_entries[v], __KERNEL_CS);
+	/*
+	 * Vectors 48-255 stay not-present: "int $0x80" here raises #NP
+	 * with an error code naming the IDT entry, which the oops prints.
+	 */
+	idtr.size = sizeof(idt) - 1;
+	idtr.address = (uint32_t)idt;
+	idt_load(&idtr);
+}
+
+struct gate_desc *idt_entry(int vector)
+{
+	return &idt[vector];
+}
+
+unsigned long gate_offset(const struct gate_desc *g)
+{
+	return ((unsigned long)g->offset_high << 16) | g->offset_low;
+}
+
+const char *gate_type_name(int type)
+{
+	switch (type) {
+	case GATE_TASK:      return "task";
+	case GATE_INTERRUPT: return "interrupt";
+	case GATE_TRAP:      return "trap";
+	default:             return "?";
+	}
+}

@@ -1,0 +1,165 @@
+/*
+ * keyboard.c - PS/2 keyboard: scancodes in, ASCII out.
+ *
+ * The keyboard controller (an 8042 on the PC, emulated by QEMU) raises
+ * IRQ 1 whenever it has a byte for us at port 0x60.  By default the
+ * controller translates whatever the keyboard sends into "scancode set 1",
+ * the original IBM PC/XT codes:
+ *
+ *   - pressing a key sends its "make" code (0x01..0x58),
+ *   - releasing it sends the "break" code: make | 0x80,
+ *   - newer keys (arrows, right Ctrl, ...) are prefixed with 0xE0.
+ *
+ * Scancodes name physical keys, not letters, so we keep the Shift and
+ * Caps Lock state ourselves and look the character up in one of two
+ * tables.  Characters go into a small ring buffer that kbd_getc() drains.
+ */
+#include "kernel.h"
+#include "io.h"
+#include "irqflags.h"
+#include "timer.h"
+#include "traps.h"
+#include "keyboard.h"
+
+#define KBD_DATA_PORT    0x60
+#define KBD_STATUS_PORT  0x64
+#define KBD_STATUS_OUTPUT_FULL 0x01   /* a byte is waiting at 0x60 */
+
+#define KBD_IRQ          1
+
+/* Set-1 codes we treat specially. */
+#define SC_BREAK_BIT     0x80   /* set in every key-release code */
+#define SC_EXTENDED      0xE0   /* prefix: the next code is an extended key */
+#define SC_LSHIFT        0x2A
+#define SC_RSHIFT        0x36
+#define SC_CAPSLOCK      0x3A
+
+#define KBD_BUF_SIZE     128    /* a power of two: indexes wrap with a mask */
+
+/* What each make code types without and with Shift.  0 = no character. */
+static const char keymap[128] = {
+	[0x01] = 27,  /* Esc */
+	[0x02] = '1', '2', '3', '4', '5', '6', '7', '8', '9', '0', '-', '=',
+	[0x0E] = '\b', '\t',
+	[0x10] = 'q', 'w', 'e', 'r', 't', 'y', 'u', 'i', 'o', 'p', '[', ']',
+	[0x1C] = '\n',
+	[0x1E] = 'a', 's', 'd', 'f', 'g', 'h', 'j', 'k', 'l', ';', '\'', '`',
+	[0x2B] = '\\', 'z', 'x', 'c', 'v', 'b', 'n', 'm', ',', '.', '/',
+	[0x37] = '*',
+	[0x39] = ' ',
+};
+
+static const char keymap_shift[128] = {
+	[0x01] = 27,
+	[0x02] = '!', '@', '#', '$', '%', '^', '&', '*', '(', ')', '_', '+',
+	[0x0E] = '\b', '\t',
+	[0x10] = 'Q', 'W', 'E', 'R', 'T', 'Y', 'U', 'I', 'O', 'P', '{', '}',
+	[0x1C] = '\n',
+	[0x1E] = 'A', 'S', 'D', 'F', 'G', 'H', 'J', 'K', 'L', ':', '"', '~',
+	[0x2B] = '|', 'Z', 'X', 'C', 'V', 'B', 'N', 'M', '<', '>', '?',
+	[0x37] = '*',
+	[0x39] = ' ',
+};
+
+static bool shift_held[2];   /* left, right */
+static bool caps_lock;
+static bool extended_next;   /* the previous byte was SC_EXTENDED */
+
+/*
+ * The ring buffer.  Only the IRQ handler writes `head` and only
+ * kbd_getc() writes `tail`; one slot stays empty so that
+ * head == tail means "empty" and a full buffer drops new keys.
+ */
+static char kbd_buf[KBD_BUF_SIZE];
+static volatile unsigned int kbd_head, kbd_tail;
+
+static void kbd_put(char c)
+{
+	unsigned int next = (kbd_head + 1) & (KBD_BUF_SIZE - 1);
+
+	if (next == kbd_tail)
+		return;   /* full: nobody is reading, lose the key */
+	kbd_buf[kbd_head] = c;
+	kbd_head = next;
+}
+
+int kbd_getc(void)
+{
+	unsigned long flags = local_irq_save();
+	int c = -1;
+
+	if (kbd_tail != kbd_head) {
+		c = (unsigned char)kbd_buf[kbd_tail];
+		kbd_tail = (kbd_tail + 1) & (KBD_BUF_SIZE - 1);
+	}
+	local_irq_restore(flags);
+	return c;
+}
+
+static char translate(uint8_t make)
+{
+	bool shift = shift_held[0] || shift_held[1];
+	char c = keymap[make];
+
+	/* Caps Lock only affects letters, and Shift undoes it. */
+	if (c >= 'a' && c <= 'z' && caps_lock)
+		shift = !shift;
+	return shift ? keymap_shift[make] : c;
+}
+
+static void handle_scancode(uint8_t code)
+{
+	bool released = code & SC_BREAK_BIT;
+	uint8_t make = code & ~SC_BREAK_BIT;
+
+	if (code == SC_EXTENDED) {
+		extended_next = true;
+		return;
+	}
+	if (extended_next) {
+		/* Arrows, right Ctrl/Alt, keypad Enter...: none types ASCII yet. */
+		extended_next = false;
+		return;
+	}
+
+	switch (make) {
+	case SC_LSHIFT:
+		shift_held[0] = !released;
+		return;
+	case SC_RSHIFT:
+		shift_held[1] = !released;
+		return;
+	case SC_CAPSLOCK:
+		if (!released)
+			caps_lock = !caps_lock;
+		return;
+	}
+
+	if (!released && translate(make))
+		kbd_put(translate(make));
+}
+
+/* Tests call this with interrupts on: keep the IRQ handler out meanwhile. */
+void kbd_handle_scancode(uint8_t code)
+{
+	unsigned long flags = local_irq_save();
+
+	handle_scancode(code);
+	local_irq_restore(flags);
+}
+
+/* IRQ 1: drain every byte the controller holds. */
+static void keyboard_interrupt(struct pt_regs *regs)
+{
+	while (inb(KBD_STATUS_PORT) & KBD_STATUS_OUTPUT_FULL)
+		handle_scancode(inb(KBD_DATA_PORT));
+}
+
+void keyboard_init(void)
+{
+	/* Throw away anything typed before we were listening. */
+	while (inb(KBD_STATUS_PORT) & KBD_STATUS_OUTPUT_FULL)
+		inb(KBD_DATA_PORT);
+
+	request_irq(KBD_IRQ, keyboard_interrupt);
+}

@@ -1,0 +1,144 @@
+/*
+ * paging.c - the kernel's one address space.
+ *
+ * i386 two-level paging (Intel SDM vol. 3, 4.3): CR3 holds the physical
+ * address of a page directory of 1024 entries; each entry points to a
+ * page table of 1024 entries; each of those maps one 4 KiB page.  So a
+ * virtual address splits 10 / 10 / 12 bits: directory index, table
+ * index, offset in the page.
+ *
+ * We identity-map RAM (virtual == physical) with 4 KiB pages rather than
+ * 4 MiB ones because we want per-page permissions:
+ *   - page 0 is not present, so a NULL dereference raises #PF;
+ *   - kernel .text, .rodata and the symbol table are read-only, and with
+ *     CR0.WP set even ring 0 faults when it writes them.  A stray pointer
+ *     cannot corrupt code; kprobes must go through text_poke().
+ *   - helper code can unmap single pages (guard pages below stacks).
+ *
+ * Every page-directory entry is writable: the effective permission is
+ * the AND of both levels, so the page-table entry alone decides.
+ */
+#include "kernel.h"
+#include "mm.h"
+#include "processor.h"
+#include "irqflags.h"
+#include "nokprobe.h"
+
+#define PTRS_PER_TABLE  1024
+#define PGDIR_SHIFT     22                     /* 4 MiB per directory entry */
+#define PTE_FRAME_MASK  PAGE_MASK
+
+/* The symbol table is placed last by linker.ld, after .bss. */
+extern char _kallsyms[], _ekallsyms[];
+
+/* The page directory must be page aligned: CR3 keeps only bits 31..12. */
+static unsigned long kernel_pgdir[PTRS_PER_TABLE] __aligned(PAGE_SIZE);
+
+static unsigned long pgdir_index(unsigned long vaddr)
+{
+	return vaddr >> PGDIR_SHIFT;
+}
+
+static unsigned long table_index(unsigned long vaddr)
+{
+	return (vaddr >> PAGE_SHIFT) & (PTRS_PER_TABLE - 1);
+}
+
+unsigned long *lookup_pte(unsigned long vaddr)
+{
+	unsigned long pde = kernel_pgdir[pgdir_index(vaddr)];
+
+	if (!(pde & PTE_PRESENT))
+		return NULL;
+	/* Page tables live in identity-mapped RAM: physical == virtual. */
+	unsigned long *table = (unsigned long *)(pde & PTE_FRAME_MASK);
+	return &table[table_index(vaddr)];
+}
+NOKPROBE_SYMBOL(lookup_pte);
+
+/* The page table covering vaddr, allocated (empty) on first use. */
+static unsigned long *get_table(unsigned long vaddr)
+{
+	unsigned long *pde = &kernel_pgdir[pgdir_index(vaddr)];
+
+	if (!(*pde & PTE_PRESENT)) {
+		void *table = alloc_pages(1);          /* zeroed: nothing present */
+		if (!table)
+			panic("paging: out of memory for page tables");
+		*pde = (unsigned long)table | PTE_PRESENT | PTE_WRITE;
+	}
+	return (unsigned long *)(*pde & PTE_FRAME_MASK);
+}
+
+static bool in_range(unsigned long addr, char *start, char *end)
+{
+	return addr >= (unsigned long)start && addr < (unsigned long)end;
+}
+
+int kernel_text_address(unsigned long addr)
+{
+	return in_range(addr, _text, _etext);
+}
+NOKPROBE_SYMBOL(kernel_text_address);
+
+int kernel_rodata_address(unsigned long addr)
+{
+	return in_range(addr, _rodata, _erodata);
+}
+
+/* Code, constants and the symbol table are never written after boot. */
+static bool page_read_only(unsigned long addr)
+{
+	return in_range(addr, _text, _etext) ||
+	       in_range(addr, _rodata, _erodata) ||
+	       in_range(addr, _kallsyms, _ekallsyms);
+}
+
+static void map_page(unsigned long vaddr, unsigned long paddr,
+		     unsigned long flags)
+{
+	get_table(vaddr)[table_index(vaddr)] = (paddr & PTE_FRAME_MASK) | flags;
+}
+
+void set_page_present(unsigned long vaddr, int present)
+{
+	unsigned long *pte = lookup_pte(vaddr);
+
+	if (!pte)
+		panic("set_page_present(%#lx): no page table", vaddr);
+	if (present)
+		*pte |= PTE_PRESENT;
+	else
+		*pte &= ~PTE_PRESENT;
+	/* The TLB may still hold the old entry; drop it. */
+	invlpg(vaddr);
+}
+
+void paging_init(void)
+{
+	unsigned long ram_top = max_pfn << PAGE_SHIFT;
+
+	/* Page 0 stays not present: NULL dereferences fault. */
+	for (unsigned long a = PAGE_SIZE; a < ram_top; a += PAGE_SIZE) {
+		unsigned long flags = PTE_PRESENT;
+		if (!page_read_only(a))
+			flags |= PTE_WRITE;
+		map_page(a, a, flags);
+	}
+	/*
+	 * text_poke()'s alias slots: create their page table now, with the
+	 * entries not present, so text_poke() only ever edits two PTEs.
+	 */
+	get_table(TEXT_POKE_ADDR);
+
+	write_cr3((unsigned long)kernel_pgdir);
+	/*
+	 * PG turns translation on.  WP makes ring 0 obey read-only PTEs;
+	 * without it the supervisor may write any present page and our
+	 * read-only .text would only stop user mode, which we do not have.
+	 */
+	write_cr0(read_cr0() | X86_CR0_PG | X86_CR0_WP);
+
+	printk("paging: identity-mapped %lu MiB, text %p-%p read-only\n",
+	       ram_top >> 20, _text, _etext);
+}

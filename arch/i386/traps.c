@@ -1,0 +1,107 @@
+/*
+ * traps.c - the one C function every vector reaches: do_trap().
+ *
+ * For an exception the order is the Linux one:
+ *   1. ask the die-notifier chain (kprobes lives there) - it may claim it;
+ *   2. look for an exception-fixup entry for the faulting ip;
+ *   3. otherwise it is a kernel bug: print an oops and stop.
+ * For a hardware interrupt: acknowledge the PIC, then run the handler.
+ */
+#include "kernel.h"
+#include "traps.h"
+#include "kdebug.h"
+#include "extable.h"
+#include "processor.h"
+#include "timer.h"
+#include "nokprobe.h"
+
+unsigned long trap_counts[NR_VECTORS];
+static irq_handler_t irq_handlers[NR_PIC_IRQS];
+
+static const char *const exception_names[NR_EXCEPTIONS] = {
+	[X86_TRAP_DE] = "divide error",
+	[X86_TRAP_DB] = "debug",
+	[X86_TRAP_NMI] = "non-maskable interrupt",
+	[X86_TRAP_BP] = "breakpoint (int3)",
+	[X86_TRAP_OF] = "overflow (into)",
+	[X86_TRAP_BR] = "bound range exceeded",
+	[X86_TRAP_UD] = "invalid opcode",
+	[X86_TRAP_NM] = "device not available",
+	[X86_TRAP_DF] = "double fault",
+	[X86_TRAP_OLD_MF] = "coprocessor segment overrun",
+	[X86_TRAP_TS] = "invalid TSS",
+	[X86_TRAP_NP] = "segment not present",
+	[X86_TRAP_SS] = "stack-segment fault",
+	[X86_TRAP_GP] = "general protection fault",
+	[X86_TRAP_PF] = "page fault",
+	[X86_TRAP_SPURIOUS] = "reserved (15)",
+	[X86_TRAP_MF] = "x87 floating-point error",
+	[X86_TRAP_AC] = "alignment check",
+	[X86_TRAP_MC] = "machine check",
+	[X86_TRAP_XF] = "SIMD floating-point error",
+};
+
+const char *trap_name(unsigned long vector)
+{
+	if (vector < NR_EXCEPTIONS)
+		return exception_names[vector] ? exception_names[vector] : "reserved";
+	if (vector < IRQ_BASE_VECTOR + NR_PIC_IRQS)
+		return "hardware interrupt";
+	return "unknown vector";
+}
+
+void request_irq(int irq, irq_handler_t handler)
+{
+	irq_handlers[irq] = handler;
+	pic_unmask(irq);
+}
+
+/* Which notifier event an exception is announced as. */
+static enum die_val die_event(unsigned long vector)
+{
+	switch (vector) {
+	case X86_TRAP_BP: return DIE_INT3;
+	case X86_TRAP_DB: return DIE_DEBUG;
+	case X86_TRAP_GP: return DIE_GPF;
+	case X86_TRAP_PF: return DIE_PAGE_FAULT;
+	default:          return DIE_TRAP;
+	}
+}
+
+static void do_exception(struct pt_regs *regs, unsigned long vector)
+{
+	if (notify_die(die_event(vector), trap_name(vector), regs,
+		       regs->orig_ax, vector) == NOTIFY_STOP)
+		return;
+	if (fixup_exception(regs, vector))
+		return;
+	die(trap_name(vector), regs, vector);
+}
+
+static void do_irq(struct pt_regs *regs, int irq)
+{
+	if (pic_is_spurious(irq))
+		return;
+	/*
+	 * Acknowledge first: a handler may switch to another thread (the
+	 * timer's does), and the PIC must not wait for that thread to come
+	 * back before it delivers the next interrupt.  IF is still clear
+	 * (interrupt gate), so nothing nests before we are done here.
+	 */
+	pic_eoi(irq);
+	if (irq_handlers[irq])
+		irq_handlers[irq](regs);
+}
+
+void do_trap(struct pt_regs *regs, unsigned long vector)
+{
+	trap_counts[vector]++;
+	if (vector < NR_EXCEPTIONS)
+		do_exception(regs, vector);
+	else
+		do_irq(regs, vector - IRQ_BASE_VECTOR);
+}
+NOKPROBE_SYMBOL(do_trap);
+NOKPROBE_SYMBOL(do_exception);
+NOKPROBE_SYMBOL(die_event);
+NOKPROBE_SYMBOL(trap_name);

@@ -1,0 +1,43 @@
+/*
+ * desc.h - the shapes of GDT/IDT entries and the 32-bit TSS, and the
+ * accessors tests use to read the IDT back.
+ */
+#ifndef DESC_H
+#define DESC_H
+
+#include <stdint.h>
+
+/* One 8-byte IDT gate. */
+struct gate_desc {
+	uint16_t offset_low;
+	uint16_t selector;
+	uint8_t  zero;
+	uint8_t  type_attr;   /* P | DPL(2) | 0 | type(4) */
+	uint16_t offset_high;
+} __attribute__((packed));
+
+/* Gate types (SDM vol. 3, 6.11).  An interrupt gate clears IF on entry;
+ * a trap gate leaves it as it was; a task gate switches to another TSS. */
+#define GATE_TASK        0x5
+#define GATE_INTERRUPT   0xE
+#define GATE_TRAP        0xF
+#define GATE_PRESENT     0x80
+#define GATE_DPL(attr)   (((attr) >> 5) & 3)
+#define GATE_TYPE(attr)  ((attr) & 0xF)
+
+struct gate_desc *idt_entry(int vector);
+unsigned long gate_offset(const struct gate_desc *g);
+const char *gate_type_name(int type);
+void set_task_gate(int vector, unsigned short tss_selector);
+
+/* The 32-bit task-state segment (SDM vol. 3, 7.2.1). */
+struct tss_struct {
+	uint32_t prev_task, esp0, ss0, esp1, ss1, esp2, ss2;
+	uint32_t cr3, eip, eflags, eax, ecx, edx, ebx, esp, ebp, esi, edi;
+	uint32_t es, cs, ss, ds, fs, gs, ldt;
+	uint16_t trap, iomap_base;
+} __attribute__((packed));
+
+extern struct tss_struct main_tss;
+
+#endif

@@ -1,0 +1,26 @@
+/* errno.h - Linux's error numbers; kernel functions return them negated. */
+#ifndef ERRNO_H
+#define ERRNO_H
+
+#define EPERM    1
+#define ENOENT   2
+#define EINTR    4
+#define EIO      5
+#define E2BIG    7
+#define ENOEXEC  8
+#define EAGAIN  11
+#define ENOMEM  12
+#define EFAULT  14
+#define EBUSY   16
+#define EEXIST  17
+#define ENODEV  19
+#define EINVAL  22
+#define ENOSPC  28
+#define ERANGE  34
+#define ENOSYS  38
+#define EILSEQ  84
+
+/* Human-readable name of an errno value (positive or negative). */
+const char *errno_name(int err);
+
+#endif

@@ -1,0 +1,32 @@
+/*
+ * irqflags.h - turning interrupts off and on (EFLAGS.IF).
+ * local_irq_save() returns the old flags so that nested sections
+ * restore exactly what they found.
+ */
+#ifndef IRQFLAGS_H
+#define IRQFLAGS_H
+
+#include "processor.h"
+
+static inline void local_irq_disable(void) { __asm__ __volatile__("cli" ::: "memory"); }
+static inline void local_irq_enable(void)  { __asm__ __volatile__("sti" ::: "memory"); }
+
+static inline unsigned long local_irq_save(void)
+{
+	unsigned long flags = read_eflags();
+	local_irq_disable();
+	return flags;
+}
+
+static inline void local_irq_restore(unsigned long flags)
+{
+	if (flags & X86_EFLAGS_IF)
+		local_irq_enable();
+}
+
+static inline int irqs_disabled(void)
+{
+	return !(read_eflags() & X86_EFLAGS_IF);
+}
+
+#endif

@@ -1,0 +1,57 @@
+/*
+ * kernel.h - the few things every kernel file needs: printk, panic,
+ * and small helper macros.  Kept deliberately short.
+ */
+#ifndef KERNEL_H
+#define KERNEL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#define noinline        __attribute__((noinline))
+#define __noreturn      __attribute__((noreturn))
+#define __packed        __attribute__((packed))
+#define __aligned(x)    __attribute__((aligned(x)))
+#define __used          __attribute__((used))
+#define __section(s)    __attribute__((section(s)))
+#define __printf(a, b)  __attribute__((format(printf, a, b)))
+
+#define ARRAY_SIZE(a)   (sizeof(a) / sizeof((a)[0]))
+#define ALIGN_UP(x, a)  (((x) + ((a) - 1)) & ~((a) - 1))
+#define ALIGN_DOWN(x, a) ((x) & ~((a) - 1))
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+
+/* Stop the compiler from moving memory accesses across this point. */
+#define barrier()       __asm__ __volatile__("" ::: "memory")
+#define READ_ONCE(x)    (*(const volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
+
+/* printk: formats with lib/vsprintf.c and writes to every console. */
+int printk(const char *fmt, ...) __printf(1, 2);
+int vprintk(const char *fmt, va_list ap);
+
+/* Register an output sink (serial, VGA); printk mirrors to all of them. */
+struct console {
+	const char *name;
+	void (*write)(const char *s, size_t len);
+	struct console *next;
+};
+void register_console(struct console *con);
+
+void panic(const char *fmt, ...) __printf(1, 2) __noreturn;
+
+/* Halt this CPU forever with interrupts off. */
+void halt_forever(void) __noreturn;
+
+/* Exit QEMU through the isa-debug-exit device (only under test). */
+void qemu_exit(int code) __noreturn;
+
+/* The kernel command line Multiboot gave us ("" when none). */
+extern const char *kernel_cmdline;
+bool cmdline_has(const char *word);
+const char *cmdline_value(const char *key);   /* "key=value" -> "value" */
+
+#endif

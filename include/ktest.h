@@ -1,0 +1,114 @@
+/*
+ * ktest.h - the in-kernel test framework, in the spirit of KUnit.
+ *
+ * A test case is a function taking a struct ktest *.  Cases are grouped
+ * into suites; a suite is placed in the .ktest_suites section by
+ * KTEST_SUITE(), so kernel/ktest.c finds every suite without a list.
+ * Output is KTAP version 1 on every console (and so on COM1):
+ *
+ *   KTAP version 1
+ *   1..2
+ *       KTAP version 1
+ *       # Subtest: traps
+ *       1..3
+ *       ok 1 idt_gate_types
+ *       # traps.c:42: EXPECT_EQ(vector, 14) failed: got 13 (0xd), want 14 (0xe)
+ *       not ok 2 pf_null_read
+ *       ok 3 ud2_fixup # SKIP no fpu
+ *   not ok 1 traps
+ */
+#ifndef KTEST_H
+#define KTEST_H
+
+#include "kernel.h"
+
+struct ktest {
+	const char *name;     /* the case running now */
+	bool failed;
+	bool skipped;
+	const char *skip_reason;
+};
+
+struct ktest_case {
+	const char *name;
+	void (*run)(struct ktest *t);
+};
+
+struct ktest_suite {
+	const char *name;
+	struct ktest_case *cases;   /* terminated by {NULL, NULL} */
+	int (*init)(struct ktest *t);      /* before each case; optional */
+	void (*exit)(struct ktest *t);     /* after each case; optional */
+};
+
+#define KTEST_CASE(fn) { #fn, fn }
+#define KTEST_END      { NULL, NULL }
+
+#define KTEST_SUITE(var)                                              \
+	static struct ktest_suite *__ktest_ptr_##var                      \
+	__attribute__((used, section(".ktest_suites"))) = &var
+
+/* Report one failed expectation; keep running the case. */
+void ktest_fail(struct ktest *t, const char *file, int line,
+		const char *fmt, ...) __printf(4, 5);
+void ktest_skip(struct ktest *t, const char *reason);
+/* A '# ' diagnostic line at the current KTAP indent. */
+void ktest_info(struct ktest *t, const char *fmt, ...) __printf(2, 3);
+
+/* Run the suites named in `list` ("a,b"), or all when list is NULL. */
+int ktest_run(const char *list);   /* returns number of failed cases */
+
+#define KTEST_EXPECT_EQ(t, got, want) do {                               \
+	long long __g = (long long)(got), __w = (long long)(want);           \
+	if (__g != __w)                                                      \
+		ktest_fail(t, __FILE__, __LINE__,                                \
+			   "EXPECT_EQ(%s, %s) failed: got %lld (0x%llx), want %lld (0x%llx)", \
+			   #got, #want, __g, (unsigned long long)__g, __w,          \
+			   (unsigned long long)__w);                                \
+} while (0)
+
+#define KTEST_EXPECT_NE(t, got, bad) do {                                \
+	long long __g = (long long)(got), __b = (long long)(bad);            \
+	if (__g == __b)                                                      \
+		ktest_fail(t, __FILE__, __LINE__,                                \
+			   "EXPECT_NE(%s, %s) failed: both are %lld (0x%llx)",      \
+			   #got, #bad, __g, (unsigned long long)__g);               \
+} while (0)
+
+#define KTEST_EXPECT_TRUE(t, cond) do {                                  \
+	if (!(cond))                                                         \
+		ktest_fail(t, __FILE__, __LINE__, "EXPECT_TRUE(%s) failed", #cond); \
+} while (0)
+
+#define KTEST_EXPECT_FALSE(t, cond) do {                                 \
+	if (cond)                                                            \
+		ktest_fail(t, __FILE__, __LINE__, "EXPECT_FALSE(%s) failed", #cond); \
+} while (0)
+
+#define KTEST_EXPECT_STREQ(t, got, want) do {                            \
+	const char *__g = (got), *__w = (want);                              \
+	if (!__g || !__w || strcmp(__g, __w) != 0)                           \
+		ktest_fail(t, __FILE__, __LINE__,                                \
+			   "EXPECT_STREQ(%s, %s) failed: got \"%s\", want \"%s\"",   \
+			   #got, #want, __g ? __g : "(null)", __w ? __w : "(null)"); \
+} while (0)
+
+/* ASSERT variants stop the case (return) on failure. */
+#define KTEST_ASSERT_EQ(t, got, want) do {                               \
+	KTEST_EXPECT_EQ(t, got, want);                                       \
+	if ((t)->failed) return;                                             \
+} while (0)
+
+#define KTEST_ASSERT_TRUE(t, cond) do {                                  \
+	KTEST_EXPECT_TRUE(t, cond);                                          \
+	if ((t)->failed) return;                                             \
+} while (0)
+
+/* Exit codes written to isa-debug-exit; QEMU exits with (code << 1) | 1. */
+#define QEMU_EXIT_PASS 0x10   /* QEMU exit status 33 */
+#define QEMU_EXIT_FAIL 0x11   /* QEMU exit status 35 */
+
+/* True while a ktest run is in progress: an oops then fails the run. */
+extern bool ktest_running;
+
+#endif

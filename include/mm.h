@@ -1,0 +1,82 @@
+/*
+ * mm.h - memory: the physical page allocator, paging, the kernel heap,
+ * and text_poke(), the only way to change kernel code.
+ */
+#ifndef MM_H
+#define MM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PAGE_SIZE   4096u
+#define PAGE_SHIFT  12
+#define PAGE_MASK   (~(PAGE_SIZE - 1))
+
+/* Page-table entry bits (SDM vol. 3, 4.3) */
+#define PTE_PRESENT  0x001
+#define PTE_WRITE    0x002
+#define PTE_USER     0x004
+#define PTE_ACCESSED 0x020
+#define PTE_DIRTY    0x040
+
+/*
+ * The most physical memory we manage and identity-map.  Everything above
+ * it is left alone, which keeps the bitmap and the page tables small and
+ * leaves the top of the address space free for TEXT_POKE_ADDR.
+ */
+#define MAX_PHYS_MEM    0x40000000ul          /* 1 GiB */
+
+/*
+ * text_poke()'s temporary writable alias: two virtual pages, far above
+ * any RAM, so a write that crosses a page boundary maps both halves.
+ */
+#define TEXT_POKE_ADDR  0xFF800000ul
+#define TEXT_POKE_PAGES 2
+
+struct multiboot_info;
+
+/* Physical pages, handed out one at a time (used for stacks, slots). */
+extern unsigned long max_pfn;                   /* one past the last RAM frame */
+void page_alloc_init(struct multiboot_info *mbi);
+void *alloc_pages(unsigned int npages);          /* page-aligned, zeroed */
+void free_pages(void *addr, unsigned int npages);
+unsigned long pages_free(void);
+
+/* Paging: identity map of RAM, NULL page unmapped, text read-only. */
+void paging_init(void);
+unsigned long *lookup_pte(unsigned long vaddr);  /* NULL if no table */
+void set_page_present(unsigned long vaddr, int present);  /* guard pages */
+int  kernel_text_address(unsigned long addr);    /* in .text (kernel or module) */
+int  kernel_rodata_address(unsigned long addr);
+
+/*
+ * Heap.  kmalloc(0) returns ZERO_SIZE_PTR, as Linux does: not NULL (the
+ * caller did not run out of memory) but a pointer into the unmapped page
+ * 0, so any use of it faults.  kfree() accepts NULL and ZERO_SIZE_PTR.
+ */
+#define ZERO_SIZE_PTR        ((void *)16)
+#define ZERO_OR_NULL_PTR(p)  ((unsigned long)(p) <= (unsigned long)ZERO_SIZE_PTR)
+void heap_init(void);
+void *kmalloc(size_t size);
+void *kzalloc(size_t size);
+void kfree(void *p);
+struct heap_stats {
+	unsigned long live_allocs;   /* kmalloc()s not yet kfree()d */
+	unsigned long live_bytes;
+	unsigned long total_allocs;
+	unsigned long free_bytes;
+};
+void heap_get_stats(struct heap_stats *st);
+
+/*
+ * text_poke - write len bytes of code at addr, which is mapped read-only.
+ * Writes through a temporary writable alias with interrupts off, then
+ * serialises so the CPU executes the new bytes.  Returns addr.
+ */
+void *text_poke(void *addr, const void *src, size_t len);
+
+/* Linker-provided section bounds. */
+extern char _text[], _etext[], _rodata[], _erodata[], _data[], _edata[];
+extern char __bss_start[], __bss_stop[], _end[];
+
+#endif

@@ -1,0 +1,111 @@
+/*
+ * processor.h - names for EFLAGS and control-register bits, and the
+ * tiny inline wrappers for instructions C cannot express.
+ */
+#ifndef PROCESSOR_H
+#define PROCESSOR_H
+
+#include <stdint.h>
+
+/* EFLAGS bits (Intel SDM vol. 1, 3.4.3) */
+#define X86_EFLAGS_CF   0x00000001u
+#define X86_EFLAGS_FIXED 0x00000002u   /* bit 1 always reads as 1 */
+#define X86_EFLAGS_PF   0x00000004u
+#define X86_EFLAGS_AF   0x00000010u
+#define X86_EFLAGS_ZF   0x00000040u
+#define X86_EFLAGS_SF   0x00000080u
+#define X86_EFLAGS_TF   0x00000100u   /* trap flag: #DB after each insn */
+#define X86_EFLAGS_IF   0x00000200u   /* interrupts enabled */
+#define X86_EFLAGS_DF   0x00000400u
+#define X86_EFLAGS_OF   0x00000800u
+#define X86_EFLAGS_IOPL 0x00003000u
+#define X86_EFLAGS_NT   0x00004000u   /* nested task: iret switches back */
+#define X86_EFLAGS_RF   0x00010000u   /* resume: suppress instr. breakpoints */
+
+/* CR0 bits */
+#define X86_CR0_PE      0x00000001u   /* protected mode */
+#define X86_CR0_WP      0x00010000u   /* ring 0 honours read-only pages */
+#define X86_CR0_PG      0x80000000u   /* paging */
+
+/* DR6 bits */
+#define DR6_BS          0x00004000u   /* single-step (TF) caused this #DB */
+
+static inline unsigned long read_eflags(void)
+{
+	unsigned long f;
+	__asm__ __volatile__("pushfl; popl %0" : "=r"(f));
+	return f;
+}
+
+static inline unsigned long read_cr0(void)
+{
+	unsigned long v;
+	__asm__ __volatile__("movl %%cr0, %0" : "=r"(v));
+	return v;
+}
+
+static inline void write_cr0(unsigned long v)
+{
+	__asm__ __volatile__("movl %0, %%cr0" : : "r"(v) : "memory");
+}
+
+static inline unsigned long read_cr2(void)
+{
+	unsigned long v;
+	__asm__ __volatile__("movl %%cr2, %0" : "=r"(v));
+	return v;
+}
+
+static inline unsigned long read_cr3(void)
+{
+	unsigned long v;
+	__asm__ __volatile__("movl %%cr3, %0" : "=r"(v));
+	return v;
+}
+
+static inline void write_cr3(unsigned long v)
+{
+	__asm__ __volatile__("movl %0, %%cr3" : : "r"(v) : "memory");
+}
+
+static inline void invlpg(unsigned long addr)
+{
+	__asm__ __volatile__("invlpg (%0)" : : "r"(addr) : "memory");
+}
+
+static inline unsigned long read_dr6(void)
+{
+	unsigned long v;
+	__asm__ __volatile__("movl %%dr6, %0" : "=r"(v));
+	return v;
+}
+
+static inline void write_dr6(unsigned long v)
+{
+	__asm__ __volatile__("movl %0, %%dr6" : : "r"(v));
+}
+
+static inline uint64_t rdtsc(void)
+{
+	uint32_t lo, hi;
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/*
+ * cpuid is a serialising instruction: the CPU finishes everything before
+ * it and refetches everything after it.  text_poke() uses it so that a
+ * freshly written instruction byte is what the CPU executes next.
+ */
+static inline void sync_core(void)
+{
+	uint32_t a = 0, b, c = 0, d;
+	__asm__ __volatile__("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d) : : "memory");
+}
+
+static inline void cpu_relax(void)
+{
+	__asm__ __volatile__("pause" ::: "memory");
+}
+
+#endif

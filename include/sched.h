@@ -1,0 +1,82 @@
+/*
+ * sched.h - kernel threads and a preemptive round-robin scheduler.
+ *
+ * The PIT interrupt preempts the running thread when its time slice is
+ * over, unless preempt_count is non-zero.  kprobes raises preempt_count
+ * for the whole of a probe hit, as Linux does.
+ */
+#ifndef SCHED_H
+#define SCHED_H
+
+#include <stdint.h>
+
+#define TASK_NAME_LEN 16
+
+/*
+ * A thread's stack, from alloc_pages().  The LOWEST page is the guard
+ * page: mapped not-present, so running off the stack faults instead of
+ * silently overwriting whatever lies below (see doublefault.c).
+ */
+#define THREAD_STACK_PAGES 4   /* 16 KiB: 4 KiB guard + 12 KiB usable */
+
+enum task_state { TASK_RUNNABLE, TASK_SLEEPING, TASK_BLOCKED, TASK_DEAD };
+
+struct task_struct {
+	char name[TASK_NAME_LEN];
+	int pid;
+	enum task_state state;
+	unsigned long esp;          /* saved by switch_to() while not running */
+	unsigned long stack_base;   /* lowest address (the guard page) */
+	unsigned long stack_size;   /* bytes, guard page included */
+	int preempt_count;          /* per thread, as in Linux: >0 = no preemption */
+	unsigned long wake_at;      /* jiffies to wake at, while TASK_SLEEPING */
+	int exit_code;              /* valid once TASK_DEAD */
+	struct task_struct *joiner; /* blocked in kthread_join() on us */
+	int (*fn)(void *);          /* what the thread runs, and its argument */
+	void *arg;
+	struct task_struct *next;   /* ring of every task, for round robin */
+};
+
+/* The running thread. */
+struct task_struct *get_current(void);
+#define current get_current()
+const char *task_name(struct task_struct *t);
+int task_pid(struct task_struct *t);
+
+void sched_init(void);
+struct task_struct *kthread_create(int (*fn)(void *), void *arg, const char *name);
+void kthread_exit(int code) __attribute__((noreturn));
+int kthread_join(struct task_struct *t);   /* returns the exit code, frees */
+void yield(void);
+void msleep(unsigned long ms);
+
+/* Called from the timer interrupt. */
+void scheduler_tick(void);
+
+void preempt_disable(void);
+void preempt_enable(void);
+int preempt_count(void);
+
+/* Stack bounds of the thread running now (for safe stack copies). */
+unsigned long current_stack_top(void);
+unsigned long task_stack_top(struct task_struct *t);
+
+/* Find the thread whose stack guard page holds addr (NULL if none). */
+struct task_struct *task_for_guard_page(unsigned long addr);
+
+/* Call fn on every thread (for tests that scan saved instruction pointers). */
+void for_each_task(void (*fn)(struct task_struct *t, void *arg), void *arg);
+
+/*
+ * The #DF task (arch/i386/doublefault.c): sched_init() installs it.
+ * What it saw last is kept for tests.
+ */
+void doublefault_init(void);
+struct stack_overflow_record {
+	char name[TASK_NAME_LEN];   /* the thread that overflowed */
+	unsigned long guard;        /* its guard page */
+	unsigned long count;        /* overflows recovered so far */
+};
+extern struct stack_overflow_record last_stack_overflow;
+
+#endif

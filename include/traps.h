@@ -1,0 +1,62 @@
+/*
+ * traps.h - interrupt vector numbers and the trap dispatcher's interface.
+ *
+ * Vectors 0-31 are reserved by Intel for exceptions.  We remap the two
+ * 8259 PICs to 32-47 so hardware IRQs never collide with an exception.
+ */
+#ifndef TRAPS_H
+#define TRAPS_H
+
+#include "ptrace.h"
+
+enum {
+	X86_TRAP_DE = 0,   /* divide error */
+	X86_TRAP_DB = 1,   /* debug (single-step, hw breakpoints) */
+	X86_TRAP_NMI = 2,
+	X86_TRAP_BP = 3,   /* breakpoint: int3 */
+	X86_TRAP_OF = 4,   /* overflow: into */
+	X86_TRAP_BR = 5,   /* bound range exceeded */
+	X86_TRAP_UD = 6,   /* invalid opcode */
+	X86_TRAP_NM = 7,   /* device not available */
+	X86_TRAP_DF = 8,   /* double fault */
+	X86_TRAP_OLD_MF = 9,
+	X86_TRAP_TS = 10,  /* invalid TSS */
+	X86_TRAP_NP = 11,  /* segment not present */
+	X86_TRAP_SS = 12,  /* stack-segment fault */
+	X86_TRAP_GP = 13,  /* general protection */
+	X86_TRAP_PF = 14,  /* page fault */
+	X86_TRAP_SPURIOUS = 15,
+	X86_TRAP_MF = 16,  /* x87 floating point */
+	X86_TRAP_AC = 17,  /* alignment check */
+	X86_TRAP_MC = 18,  /* machine check */
+	X86_TRAP_XF = 19,  /* SIMD floating point */
+	NR_EXCEPTIONS = 32,
+};
+
+#define IRQ_BASE_VECTOR   32      /* PIC IRQ 0 arrives on this vector */
+#define NR_PIC_IRQS       16
+#define IRQ_VECTOR(irq)   (IRQ_BASE_VECTOR + (irq))
+#define NR_VECTORS        256
+
+/* Page-fault error code bits (SDM vol. 3, 4.7) */
+#define PF_PROT   0x1   /* 0: page not present, 1: protection violation */
+#define PF_WRITE  0x2   /* 0: read, 1: write */
+#define PF_USER   0x4   /* 0: supervisor, 1: user mode */
+#define PF_INSTR  0x10  /* instruction fetch */
+
+/* Called by the assembly entry path for every vector. */
+void do_trap(struct pt_regs *regs, unsigned long vector);
+
+const char *trap_name(unsigned long vector);
+
+/* Print the oops report for an exception nobody handled, then stop. */
+void die(const char *msg, struct pt_regs *regs, unsigned long vector) __attribute__((noreturn));
+
+/* Interrupt handlers for the 16 PIC lines. */
+typedef void (*irq_handler_t)(struct pt_regs *regs);
+void request_irq(int irq, irq_handler_t handler);
+
+/* How many times each vector has fired (tests count exceptions). */
+extern unsigned long trap_counts[NR_VECTORS];
+
+#endif

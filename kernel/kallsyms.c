@@ -1,0 +1,154 @@
+/*
+ * kallsyms.c - find a symbol by name, or the symbol containing an address.
+ *
+ * scripts/kallsyms.py turns `nm -n -S` of the first link pass into the
+ * arrays below (sorted by address), and the second link pass puts them
+ * in the .kallsyms section at the very end of the image.  Every symbol
+ * has a size: nm's when the compiler recorded one, else the distance to
+ * the next symbol.
+ */
+#include "kernel.h"
+#include "kallsyms.h"
+#include "string.h"
+#include "vsprintf.h"
+#include "extable.h"
+#include "nokprobe.h"
+
+extern const unsigned long kallsyms_num;
+extern const unsigned long kallsyms_addresses[];
+extern const unsigned long kallsyms_sizes[];
+extern const unsigned long kallsyms_name_offsets[];
+extern const char kallsyms_names[];
+
+#define MAX_BACKTRACE_DEPTH 32
+
+static const char *sym_name(unsigned long i)
+{
+	return &kallsyms_names[kallsyms_name_offsets[i]];
+}
+
+/* Index of the last symbol whose address is <= addr, or -1. */
+static long find_le(unsigned long addr)
+{
+	long lo = 0, hi = (long)kallsyms_num - 1, best = -1;
+
+	while (lo <= hi) {
+		long mid = (lo + hi) / 2;
+
+		if (kallsyms_addresses[mid] <= addr) {
+			best = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	return best;
+}
+
+const char *kallsyms_lookup(unsigned long addr, unsigned long *size,
+			    unsigned long *offset)
+{
+	long i = find_le(addr);
+
+	/*
+	 * Several symbols may share an address; the script puts the most
+	 * useful one (a sized global function) first in such a run.
+	 */
+	while (i > 0 && kallsyms_addresses[i - 1] == kallsyms_addresses[i])
+		i--;
+	for (; i >= 0; i--) {
+		unsigned long start = kallsyms_addresses[i];
+
+		if (addr < start + kallsyms_sizes[i]) {
+			if (size)
+				*size = kallsyms_sizes[i];
+			if (offset)
+				*offset = addr - start;
+			return sym_name(i);
+		}
+		/* A symbol further back may be larger and still cover addr. */
+		if (addr - start > 0x100000)
+			break;
+	}
+	return NULL;
+}
+
+unsigned long kallsyms_lookup_name(const char *name)
+{
+	unsigned long i;
+
+	for (i = 0; i < kallsyms_num; i++)
+		if (strcmp(sym_name(i), name) == 0)
+			return kallsyms_addresses[i];
+	return 0;
+}
+
+int kallsyms_on_each_symbol(int (*fn)(void *data, const char *name,
+				      unsigned long addr, unsigned long size),
+			    void *data)
+{
+	unsigned long i;
+	int ret;
+
+	for (i = 0; i < kallsyms_num; i++) {
+		ret = fn(data, sym_name(i), kallsyms_addresses[i], kallsyms_sizes[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int sprint_symbol(char *buf, size_t len, unsigned long addr)
+{
+	unsigned long size, off;
+	const char *name = kallsyms_lookup(addr, &size, &off);
+
+	if (!name)
+		return snprintf(buf, len, "%#lx", addr);
+	return snprintf(buf, len, "%s+%#lx/%#lx", name, off, size);
+}
+
+/*
+ * With frame pointers every function starts "push %ebp; mov %esp,%ebp",
+ * so %ebp points at a two-word record: the caller's %ebp, then the
+ * return address.  Following the chain walks up the call stack.  Each
+ * record is read with the fault-safe copy: a corrupt chain ends the
+ * walk instead of faulting inside the oops printer.
+ */
+int save_stack_trace_bp(unsigned long bp, unsigned long *out, int max)
+{
+	unsigned long frame[2];
+	int n = 0;
+
+	while (bp && n < max && !(bp & 3)) {
+		if (copy_from_kernel_nofault(frame, (void *)bp, sizeof(frame)))
+			break;
+		if (!frame[1])
+			break;
+		out[n++] = frame[1];
+		if (frame[0] <= bp)   /* stacks grow down: callers are higher */
+			break;
+		bp = frame[0];
+	}
+	return n;
+}
+
+void show_backtrace(unsigned long ip, unsigned long bp)
+{
+	unsigned long trace[MAX_BACKTRACE_DEPTH];
+	char sym[96];
+	int i, n;
+
+	if (ip) {
+		sprint_symbol(sym, sizeof(sym), ip);
+		printk(" [<%08lx>] %s\n", ip, sym);
+	}
+	n = save_stack_trace_bp(bp, trace, MAX_BACKTRACE_DEPTH);
+	for (i = 0; i < n; i++) {
+		sprint_symbol(sym, sizeof(sym), trace[i]);
+		printk(" [<%08lx>] %s\n", trace[i], sym);
+	}
+}
+NOKPROBE_SYMBOL(kallsyms_lookup);
+NOKPROBE_SYMBOL(find_le);
+NOKPROBE_SYMBOL(sym_name);

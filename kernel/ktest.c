@@ -1,0 +1,151 @@
+/*
+ * ktest.c - runs the test suites and prints KTAP version 1.
+ *
+ * Every KTEST_SUITE() leaves a pointer in the .ktest_suites section;
+ * the linker gathers them between __start_ktest_suites and
+ * __stop_ktest_suites, so adding a suite never touches this file.
+ */
+#include "ktest.h"
+#include "string.h"
+#include "vsprintf.h"
+
+extern struct ktest_suite *__start_ktest_suites[], *__stop_ktest_suites[];
+
+#define SUBTEST_INDENT "    "
+
+bool ktest_running;
+
+void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+	const char *base = strrchr(file, '/');
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	printk(SUBTEST_INDENT "# %s: %s:%d: %s\n", t->name, base ? base + 1 : file,
+	       line, msg);
+	t->failed = true;
+}
+
+void ktest_skip(struct ktest *t, const char *reason)
+{
+	t->skipped = true;
+	t->skip_reason = reason;
+}
+
+void ktest_info(struct ktest *t, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	printk(SUBTEST_INDENT "# %s: %s\n", t->name, msg);
+}
+
+/* Is `name` in the comma-separated `list`? (NULL list: everything is.) */
+static bool selected(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!list)
+		return true;
+	while (*list) {
+		if (strncmp(list, name, n) == 0 && (list[n] == ',' || list[n] == '\0'))
+			return true;
+		list = strchr(list, ',');
+		if (!list)
+			break;
+		list++;
+	}
+	return false;
+}
+
+static int count_cases(struct ktest_suite *s)
+{
+	int n = 0;
+
+	while (s->cases[n].name)
+		n++;
+	return n;
+}
+
+static int run_case(struct ktest_suite *s, struct ktest_case *c, int num)
+{
+	struct ktest t = { .name = c->name };
+
+	if (s->init && s->init(&t) != 0)
+		ktest_fail(&t, __FILE__, __LINE__, "suite init failed");
+	else
+		c->run(&t);
+	if (s->exit)
+		s->exit(&t);
+	if (t.skipped && !t.failed)
+		printk(SUBTEST_INDENT "ok %d %s # SKIP %s\n", num, c->name,
+		       t.skip_reason ? t.skip_reason : "");
+	else
+		printk(SUBTEST_INDENT "%s %d %s\n", t.failed ? "not ok" : "ok", num,
+		       c->name);
+	return t.failed;
+}
+
+static int run_suite(struct ktest_suite *s, int num)
+{
+	int i, failed = 0, n = count_cases(s);
+
+	printk(SUBTEST_INDENT "KTAP version 1\n");
+	printk(SUBTEST_INDENT "# Subtest: %s\n", s->name);
+	printk(SUBTEST_INDENT "1..%d\n", n);
+	for (i = 0; i < n; i++)
+		failed += run_case(s, &s->cases[i], i + 1);
+	printk("%s %d %s\n", failed ? "not ok" : "ok", num, s->name);
+	return failed;
+}
+
+/* Names in `list` that match no suite: each is reported as a failure. */
+static int count_unknown(const char *list, bool print, int *num)
+{
+	char name[64];
+	int unknown = 0;
+
+	while (list && *list) {
+		const char *end = strchr(list, ',');
+		size_t len = end ? (size_t)(end - list) : strlen(list);
+		struct ktest_suite **s;
+		bool found = false;
+
+		strlcpy(name, list, len + 1 < sizeof(name) ? len + 1 : sizeof(name));
+		for (s = __start_ktest_suites; s < __stop_ktest_suites; s++)
+			found |= strcmp((*s)->name, name) == 0;
+		if (!found) {
+			unknown++;
+			if (print)
+				printk("not ok %d %s # no such suite\n", ++*num, name);
+		}
+		list = end ? end + 1 : NULL;
+	}
+	return unknown;
+}
+
+int ktest_run(const char *list)
+{
+	struct ktest_suite **s;
+	int planned = 0, num = 0, failed = 0;
+
+	for (s = __start_ktest_suites; s < __stop_ktest_suites; s++)
+		planned += selected(list, (*s)->name);
+	planned += count_unknown(list, false, &num);
+
+	ktest_running = true;
+	printk("KTAP version 1\n1..%d\n", planned);
+	for (s = __start_ktest_suites; s < __stop_ktest_suites; s++)
+		if (selected(list, (*s)->name))
+			failed += run_suite(*s, ++num);
+	failed += count_unknown(list, true, &num);
+	ktest_running = false;
+	printk("# ktest: %d failed\n", failed);
+	return failed;
+}

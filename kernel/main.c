@@ -1,0 +1,70 @@
+/*
+ * main.c - kmain(), where C begins.
+ *
+ * boot/multiboot.S gives us a stack and calls kmain with the Multiboot
+ * magic and information block.  We bring the machine up in dependency
+ * order (consoles first so every later step can report), then either
+ * run the test suites (command line "test" or "test=a,b") or greet the
+ * user.
+ */
+#include "kernel.h"
+#include "multiboot.h"
+#include "segment.h"
+#include "mm.h"
+#include "timer.h"
+#include "sched.h"
+#include "irqflags.h"
+#include "ktest.h"
+
+void serial_init(void);
+void vga_init(void);
+void keyboard_init(void);
+void kprobes_init(void);
+void bench_run(void);
+
+static void banner(void)
+{
+	printk("\nkprobes-i386: a teaching kernel that instruments itself\n");
+	printk("==========================================================\n");
+}
+
+static void run_tests_and_exit(void)
+{
+	const char *list = cmdline_value("test");
+	int failed = ktest_run(list);
+
+	qemu_exit(failed ? QEMU_EXIT_FAIL : QEMU_EXIT_PASS);
+}
+
+void kmain(uint32_t magic, struct multiboot_info *mbi)
+{
+	serial_init();
+	vga_init();
+	multiboot_parse(magic, mbi);
+	banner();
+	multiboot_print();
+
+	gdt_init();
+	idt_init();
+	page_alloc_init(mbi);
+	paging_init();
+	heap_init();
+	pic_init();
+	pit_init();
+	sched_init();
+	keyboard_init();
+	local_irq_enable();
+	kprobes_init();
+
+	if (cmdline_has("test"))
+		run_tests_and_exit();
+	if (cmdline_has("bench")) {
+		bench_run();
+		qemu_exit(QEMU_EXIT_PASS);
+	}
+
+	printk("\nReady.  Try:  make test        (runs every suite in QEMU)\n");
+	printk("        or boot with CMDLINE='test=traps' make run\n");
+	for (;;)
+		__asm__ __volatile__("hlt");
+}

@@ -1,0 +1,111 @@
+#!/bin/sh
+# bootstrap.sh - make sure every tool the build and the tests need is here.
+#
+# `make run`, `make test` and friends run this first (via `make bootstrap`).
+# It says nothing when all is well.  When something is missing it installs
+# the Debian packages itself if it can (root + apt-get), otherwise it prints
+# the one command to run and fails, so CI logs show the fix, not a puzzle.
+#
+# POSIX sh on purpose: it must run before anything else is known to exist.
+
+set -u
+
+missing_pkgs=""     # Debian packages to install, space separated
+missing_what=""     # what was missing, for the message
+
+# need PACKAGE WHAT: remember that WHAT is missing and PACKAGE provides it.
+need() {
+	case " $missing_pkgs " in
+	*" $1 "*) ;;
+	*) missing_pkgs="$missing_pkgs $1" ;;
+	esac
+	missing_what="$missing_what $2"
+}
+
+# have_cmd CMD: is CMD on the PATH?
+have_cmd() {
+	command -v "$1" >/dev/null 2>&1
+}
+
+# The host compiler must link a program with AddressSanitizer and
+# UBSan: the host unit tests are built that way (see HOST_CFLAGS).
+sanitizers_work() {
+	dir=$(mktemp -d 2>/dev/null || echo "/tmp/bootstrap.$$")
+	mkdir -p "$dir"
+	echo 'int main(void) { return 0; }' > "$dir/t.c"
+	gcc -fsanitize=address,undefined -o "$dir/t" "$dir/t.c" >/dev/null 2>&1
+	ok=$?
+	rm -rf "$dir"
+	return $ok
+}
+
+# The sanitizer runtimes ship with gcc's own libgcc-N-dev on Debian.
+sanitizer_pkg() {
+	major=$(gcc -dumpversion 2>/dev/null | cut -d. -f1)
+	if [ -n "$major" ]; then
+		echo "libgcc-$major-dev"
+	else
+		echo gcc
+	fi
+}
+
+check_all() {
+	missing_pkgs=""
+	missing_what=""
+
+	have_cmd qemu-system-i386 || need qemu-system-x86 qemu-system-i386
+	have_cmd grub-mkrescue    || need grub-common grub-mkrescue
+	[ -d /usr/lib/grub/i386-pc ] || need grub-pc-bin /usr/lib/grub/i386-pc
+	have_cmd xorriso          || need xorriso xorriso
+	have_cmd mformat          || need mtools mformat
+	have_cmd python3          || need python3 python3
+	have_cmd objdump          || need binutils objdump
+
+	# The kernel's cross compiler.  The Makefile prefers i686-elf- when
+	# it exists and passes its choice in CROSS; only Debian's
+	# i686-linux-gnu- toolchain can be installed from here.
+	cross=${CROSS:-i686-linux-gnu-}
+	if [ "$cross" != "i686-linux-gnu-" ] && have_cmd "${cross}gcc"; then
+		: # another cross compiler, e.g. i686-elf-gcc: not ours to check
+	else
+		have_cmd i686-linux-gnu-gcc || need gcc-i686-linux-gnu i686-linux-gnu-gcc
+		have_cmd i686-linux-gnu-ld  || need binutils-i686-linux-gnu i686-linux-gnu-ld
+	fi
+
+	if ! have_cmd gcc; then
+		need gcc gcc
+	elif ! sanitizers_work; then
+		need "$(sanitizer_pkg)" "gcc-ASan/UBSan-runtime"
+	fi
+}
+
+check_all
+[ -z "$missing_pkgs" ] && exit 0
+
+echo "bootstrap: missing:$missing_what" >&2
+install_cmd="apt-get install -y --no-install-recommends$missing_pkgs"
+
+if [ "$(id -u)" -eq 0 ] && have_cmd apt-get; then
+	echo "bootstrap: installing:$missing_pkgs" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q >&2 || { echo "bootstrap: apt-get update failed" >&2; exit 1; }
+	# shellcheck disable=SC2086  # word splitting of the list is wanted
+	apt-get install -y -q --no-install-recommends $missing_pkgs >&2 || {
+		echo "bootstrap: apt-get install failed" >&2
+		exit 1
+	}
+	check_all
+	if [ -n "$missing_pkgs" ]; then
+		echo "bootstrap: still missing after install:$missing_what" >&2
+		exit 1
+	fi
+	exit 0
+fi
+
+echo "bootstrap: install them with:" >&2
+if have_cmd apt-get; then
+	echo "    sudo apt-get update && sudo $install_cmd" >&2
+else
+	echo "    (Debian/Ubuntu package names)$missing_pkgs" >&2
+fi
+exit 1

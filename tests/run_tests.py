@@ -1,0 +1,693 @@
+#!/usr/bin/env python3
+"""
+run_tests.py - the one test driver behind `make test`.
+
+    python3 tests/run_tests.py --build build [--only host,kernel,iso]
+                               [--suites traps,kprobes] [--timeout 120]
+    python3 tests/run_tests.py --self-test      # test this file's parser
+
+It runs three kinds of test.  All of them speak KTAP, the text format of
+Linux's KUnit (docs/testing.md has an example):
+
+  host    BUILD/host/test_*        lib/ unit tests, built with ASan/UBSan
+          tests/host/check_*.py    scripts that check a build artefact;
+                                   each is run as  check_x.py --build BUILD
+  kernel  BUILD/kernel.elf booted by  qemu -kernel ... -append test
+          (the in-kernel suites of tests/kernel/)
+  iso     the same kernel.elf booted through GRUB from BUILD/kernel-test.iso,
+          running the "boot" suite (test=boot), which checks what GRUB
+          handed over in the Multiboot info.
+
+Every `ok`/`not ok` line of a single test case counts as one result.  A
+crash, a hang, a missing plan or a missing result counts as a failure too.
+The last line printed is always "N passed, M failed", and the exit status
+is 0 only when M is 0.  Serial logs go to BUILD/test-logs/.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import unittest
+from pathlib import Path
+
+# The kernel ends a test run by writing to QEMU's isa-debug-exit port;
+# QEMU then exits with status (value << 1) | 1.  See include/ktest.h.
+QEMU_EXIT_PASS = 33     # kernel wrote QEMU_EXIT_PASS (0x10): all passed
+QEMU_EXIT_FAIL = 35     # kernel wrote QEMU_EXIT_FAIL (0x11): something failed
+# With -no-reboot a triple fault (or any reset) makes QEMU exit with 0.
+
+QEMU = os.environ.get("QEMU", "qemu-system-i386")
+QEMU_ARGS = ["-m", "128M", "-no-reboot", "-display", "none",
+             "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+
+CRASH_TAIL_LINES = 40   # log lines shown when a run crashes or hangs
+DIAG_LINES = 30         # at most this many diagnostic lines per failure
+OOPS_RE = re.compile(r"^(?:#\s*)?(Oops|PANIC):")   # printed by die()/panic()
+
+
+# ---------------------------------------------------------------------------
+# KTAP parser
+#
+# A KTAP document is a version line, a plan "1..N" and N result lines.  A
+# suite is a nested document, indented by four more spaces, that starts
+# before its parent's result line for it:
+#
+#   KTAP version 1                       <- root document, plan = 2 suites
+#   1..2
+#       KTAP version 1                   <- suite "traps"
+#       # Subtest: traps
+#       1..2
+#       ok 1 idt_gate_types              <- a leaf: one test case
+#       # traps.c:42: EXPECT_EQ(...) failed: got 13, want 14
+#       not ok 2 pf_null_read            <- the '#' lines before it explain it
+#   not ok 1 traps                       <- closes the suite
+#   ...
+#
+# The parser keeps a stack of open documents; indentation says which one
+# a line belongs to.  Lines that are not KTAP (boot messages, printk) are
+# kept as context for the next result line.
+# ---------------------------------------------------------------------------
+
+ANSI_RE = re.compile(r"\x1b(\[[0-9;?]*[A-Za-z]|[()][A-Z0-9]|[=>])")
+VERSION_RE = re.compile(r"^K?TAP version \d+$")
+PLAN_RE = re.compile(r"^1\.\.(\d+)")
+SUBTEST_RE = re.compile(r"^# Subtest: (.*)$")
+RESULT_RE = re.compile(r"^(ok|not ok) (\d+)\s*(?:- )?(.*)$")
+
+
+class Result:
+    """One `ok N name [# directive]` line and the lines printed before it."""
+
+    def __init__(self, ok, number, name, directive, context, lineno):
+        self.ok = ok
+        self.number = number
+        self.name = name
+        self.directive = directive      # e.g. "SKIP no fpu", or ""
+        self.context = context          # lines since the previous result
+        self.lineno = lineno
+        self.subtest = None             # the suite this line closes, if any
+
+    @property
+    def skipped(self):
+        return self.directive.upper().startswith("SKIP")
+
+
+class Document:
+    """One KTAP document: the top level, or one suite nested in it."""
+
+    def __init__(self, indent, lineno):
+        self.indent = indent
+        self.lineno = lineno
+        self.name = None
+        self.plan = None
+        self.results = []
+        self.unfinished = []    # nested suites that never got a result line
+
+    def leaves(self, prefix=""):
+        """Yield (path, Result) for every test case, suites flattened."""
+        for r in self.results:
+            path = prefix + r.name
+            if r.subtest is None:
+                yield path, r
+            else:
+                yield from r.subtest.leaves(path + ".")
+        for doc in self.unfinished:
+            yield from doc.leaves(prefix + (doc.name or "?") + ".")
+
+    def problems(self, label):
+        """What is wrong with the shape of this document, as sentences."""
+        found = []
+        if self.plan is None:
+            found.append(f"{label}: no plan line (1..N)")
+        elif len(self.results) < self.plan:
+            found.append(f"{label}: only {len(self.results)} of "
+                         f"{self.plan} planned results (crash or hang?)")
+        elif len(self.results) > self.plan:
+            found.append(f"{label}: {len(self.results)} results but the "
+                         f"plan said {self.plan}")
+        for i, r in enumerate(self.results, start=1):
+            if r.number != i:
+                found.append(f"{label}: result {i} is numbered {r.number}")
+                break
+        for r in self.results:
+            if r.subtest is not None:
+                found += r.subtest.problems(f"{label}/{r.name}")
+                if not r.ok and r.subtest.all_cases_ok():
+                    found.append(f"{label}/{r.name}: suite says 'not ok' "
+                                 f"but no case failed")
+        for doc in self.unfinished:
+            found.append(f"{label}/{doc.name or '?'}: suite stopped after "
+                         f"{len(doc.results)} of {doc.plan} cases "
+                         f"(crash or hang?)")
+        return found
+
+    def all_cases_ok(self):
+        return all(r.ok for _, r in self.leaves())
+
+
+class KtapParser:
+    """Feed it lines; finish() returns the root Document (or None)."""
+
+    def __init__(self):
+        self.lines = []         # every line seen, cleaned up
+        self.root = None
+        self.stack = []         # open documents, innermost last
+        self.context = []       # non-result lines since the last result
+        self.oopses = []        # line numbers (0-based) of Oops:/PANIC:
+
+    def feed(self, raw):
+        line = ANSI_RE.sub("", raw.rstrip("\r\n")).rstrip()
+        if "\r" in line:                    # keep what a terminal shows
+            line = line.rsplit("\r", 1)[1]
+        lineno = len(self.lines)
+        self.lines.append(line)
+
+        text = line.lstrip()
+        indent = len(line) - len(text)
+        if OOPS_RE.match(text):
+            self.oopses.append(lineno)
+
+        if self.root is None:               # boot noise before the KTAP
+            if VERSION_RE.match(text):
+                self.root = Document(indent, lineno)
+                self.stack = [self.root]
+                self.context = []
+            return
+
+        if RESULT_RE.match(text):
+            self._result(indent, text, lineno)
+        elif VERSION_RE.match(text):
+            self._doc_at(indent, lineno)
+        elif SUBTEST_RE.match(text):
+            self._subtest(indent, SUBTEST_RE.match(text).group(1), lineno)
+        elif PLAN_RE.match(text):
+            self._plan(indent, int(PLAN_RE.match(text).group(1)), lineno)
+        elif text:
+            self.context.append(line)
+
+    def finish(self):
+        """End of log: suites still open never got their result line."""
+        if self.root is not None:
+            stray = self._close_deeper_than(self.root.indent)
+            if stray is not None:
+                self.root.unfinished.append(stray)
+        return self.root
+
+    # -- helpers, one per kind of line --------------------------------------
+
+    def _close_deeper_than(self, indent):
+        """Pop documents nested deeper than `indent`; return the outermost.
+
+        A popped document that is not returned had no result line in its
+        parent, so the parent records it as unfinished.
+        """
+        closed = None
+        while len(self.stack) > 1 and self.stack[-1].indent > indent:
+            doc = self.stack.pop()
+            if closed is not None:
+                doc.unfinished.append(closed)
+            closed = doc
+        return closed
+
+    def _doc_at(self, indent, lineno):
+        """The document a header line at `indent` belongs to (new if deeper)."""
+        stray = self._close_deeper_than(indent)
+        top = self.stack[-1]
+        if stray is not None:
+            top.unfinished.append(stray)
+        if indent > top.indent:
+            top = Document(indent, lineno)
+            self.stack.append(top)
+        return top
+
+    def _subtest(self, indent, name, lineno):
+        doc = self._doc_at(indent, lineno)
+        if doc is self.root or doc.plan is not None or doc.results:
+            self.context.append(self.lines[lineno])   # just a comment
+        else:
+            doc.name = name
+
+    def _plan(self, indent, count, lineno):
+        doc = self._doc_at(indent, lineno)
+        if doc.plan is None:
+            doc.plan = count
+        else:
+            self.context.append(self.lines[lineno])
+
+    def _result(self, indent, text, lineno):
+        m = RESULT_RE.match(text)
+        name, _, directive = m.group(3).partition("#")
+        result = Result(ok=(m.group(1) == "ok"), number=int(m.group(2)),
+                        name=name.strip(), directive=directive.strip(),
+                        context=self.context, lineno=lineno)
+        self.context = []
+        result.subtest = self._close_deeper_than(indent)
+        doc = self._doc_at(indent, lineno)
+        doc.results.append(result)
+
+
+def parse_ktap(lines):
+    parser = KtapParser()
+    for line in lines:
+        parser.feed(line)
+    parser.finish()
+    return parser
+
+
+# ---------------------------------------------------------------------------
+# Counting results and remembering failures
+# ---------------------------------------------------------------------------
+
+class Tally:
+    """Passed/failed counts over the whole run, and what each failure was."""
+
+    def __init__(self):
+        self.passed = 0
+        self.skipped = 0
+        self.failed = 0
+        self.failures = []      # (title, detail lines, log path)
+
+    def fail(self, title, details=(), log=None):
+        self.failed += 1
+        self.failures.append((title, list(details), log))
+
+    def count_ktap(self, label, parser, log):
+        """Count the leaves of a parsed KTAP log; record what went wrong.
+
+        Returns True when the log's shape was broken (no KTAP, missing
+        plan or results): the caller then shows the end of the log.
+        """
+        root = parser.root
+        if root is None:
+            self.fail(f"{label}: no KTAP output", log=log)
+            return True
+        for path, r in root.leaves():
+            if r.ok:
+                self.passed += 1
+                self.skipped += r.skipped
+            else:
+                self.fail(f"{label} {path}", diagnostics(r), log)
+        broken = root.problems(label)
+        for problem in broken:
+            self.fail(problem, log=log)
+        if not any(True for _ in root.leaves()):
+            self.fail(f"{label}: no test results at all (unknown suite name?)",
+                      log=log)
+            return True
+        return bool(broken)
+
+
+def diagnostics(result):
+    """The lines printed just before a failed result, shortest useful form."""
+    return [line.strip() for line in result.context[-DIAG_LINES:]]
+
+
+def tail(lines, n=CRASH_TAIL_LINES):
+    return ["... (last %d lines of the log)" % min(n, len(lines))] + lines[-n:]
+
+
+# ---------------------------------------------------------------------------
+# Running things
+# ---------------------------------------------------------------------------
+
+def run_logged(cmd, log_path, timeout):
+    """Run cmd with stdout+stderr into log_path; return (status, lines).
+
+    status is None when the command was killed after `timeout` seconds.
+    The log is written while the command runs: `tail -f` it to watch.
+    """
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log,
+                                stderr=subprocess.STDOUT)
+        try:
+            status = proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            status = None
+    text = log_path.read_bytes().decode("utf-8", errors="replace")
+    return status, text.splitlines()
+
+
+def note(msg):
+    print(msg, flush=True)
+
+
+def summary(tally, before, label, log):
+    passed = tally.passed - before[0]
+    failed = tally.failed - before[1]
+    state = "ok  " if failed == 0 else "FAIL"
+    note(f"  {state} {label:32} {passed:4} passed, {failed} failed"
+         f"   ({log})")
+
+
+def run_host_program(tally, label, cmd, log, timeout):
+    """Run one host test or check script that prints flat KTAP."""
+    before = (tally.passed, tally.failed)
+    status, lines = run_logged(cmd, log, timeout)
+    parser = parse_ktap(lines)
+    broken = tally.count_ktap(label, parser, log)
+    if status is None:
+        tally.fail(f"{label}: timed out after {timeout} s", tail(lines), log)
+    elif status != 0:
+        # Sanitizer reports and crashes end the output: show its end.
+        tally.fail(f"{label}: exit status {status}", tail(lines), log)
+    elif broken:
+        tally.failures[-1][1].extend(tail(lines))
+    summary(tally, before, label, log)
+
+
+def check_script_args(script, build):
+    """Arguments for a tests/host/check_*.py script.
+
+    Convention: every check script takes --build BUILD and finds what it
+    needs under it; prints KTAP on stdout; exits non-zero on failure.
+    """
+    return [sys.executable, str(script), "--build", str(build)]
+
+
+def run_host_tests(tally, build, logs, timeout):
+    note("host tests:")
+    sources = sorted(Path("tests/host").glob("test_*.c"))
+    for src in sources:
+        exe = build / "host" / src.stem
+        if not exe.exists():
+            tally.fail(f"host {src.stem}: not built ({exe} missing; "
+                       f"run make host-test)")
+            continue
+        run_host_program(tally, f"host {src.stem}", [str(exe)],
+                         logs / f"host-{src.stem}.log", timeout)
+    for script in sorted(Path("tests/host").glob("check_*.py")):
+        run_host_program(tally, f"host {script.stem}",
+                         check_script_args(script, build),
+                         logs / f"host-{script.stem}.log", timeout)
+
+
+def triple_faulted(qemu_log):
+    """Did QEMU log a triple fault (-d cpu_reset)?"""
+    return qemu_log.exists() and "Triple fault" in qemu_log.read_text(
+        errors="replace")
+
+
+def triple_fault_hint(cmd):
+    """How to see the exception chain that led to a reset."""
+    again = [a for a in cmd if a not in ("-d", "cpu_reset")]
+    return ["... to see every exception up to the reset, rerun with -d int:",
+            "    " + " ".join(again).replace(" -D ", " -d int,cpu_reset -D ")]
+
+
+def boot(tally, label, media, cmdline, logs, name, timeout):
+    """Boot QEMU once, parse the serial log as KTAP and judge the run."""
+    log = logs / f"{name}.log"
+    qemu_log = logs / f"{name}.qemu.log"
+    cmd = [QEMU] + QEMU_ARGS + ["-serial", "stdio",
+                                "-d", "cpu_reset", "-D", str(qemu_log)]
+    cmd += media
+    if cmdline is not None:
+        cmd += ["-append", cmdline]
+    note(f"{label}: booting (timeout {timeout} s): {' '.join(cmd)}")
+
+    before = (tally.passed, tally.failed)
+    status, lines = run_logged(cmd, log, timeout)
+    parser = parse_ktap(lines)
+    broken = tally.count_ktap(label, parser, log)
+
+    for i in parser.oopses:
+        tally.fail(f"{label}: kernel oops at log line {i + 1}",
+                   parser.lines[i:i + CRASH_TAIL_LINES], log)
+    crash = None
+    if status is None:
+        crash = f"{label}: timed out after {timeout} s (hang?)"
+    elif status == 0:
+        what = "triple fault" if triple_faulted(qemu_log) else "reset"
+        crash = (f"{label}: QEMU exited 0 without isa-debug-exit: "
+                 f"{what} (the CPU reset; -no-reboot stopped QEMU)")
+    elif status == QEMU_EXIT_FAIL:
+        if tally.failed == before[1]:
+            crash = f"{label}: kernel exited with failure ({status}) " \
+                    f"but printed no 'not ok'"
+    elif status != QEMU_EXIT_PASS:
+        crash = f"{label}: QEMU exited with status {status}"
+
+    if crash:
+        details = tail(parser.lines)
+        if status == 0:
+            details += triple_fault_hint(cmd)
+        tally.fail(crash, details, log)
+    elif broken and not parser.oopses:
+        tally.failures[-1][1].extend(tail(parser.lines))
+    summary(tally, before, label, log)
+
+
+def grub_test_cfg(cmdline):
+    """grub.cfg for the test ISO: no menu delay, straight to the tests."""
+    return (
+        "# Generated by tests/run_tests.py; see iso/boot/grub/grub.cfg.\n"
+        "serial --unit=0 --speed=115200\n"
+        "terminal_input serial console\n"
+        "terminal_output serial console\n"
+        "set timeout=0\n"
+        "set default=0\n"
+        "menuentry \"kprobes-i386 (%s)\" {\n"
+        "\tmultiboot /boot/kernel.elf %s\n"
+        "\tboot\n"
+        "}\n" % (cmdline, cmdline))
+
+
+def build_test_iso(build, kernel, cmdline, logs):
+    """Make BUILD/kernel-test.iso with grub-mkrescue; return its path."""
+    isodir = build / "isodir-test"
+    shutil.rmtree(isodir, ignore_errors=True)
+    (isodir / "boot" / "grub").mkdir(parents=True)
+    shutil.copy(kernel, isodir / "boot" / "kernel.elf")
+    (isodir / "boot" / "grub" / "grub.cfg").write_text(grub_test_cfg(cmdline))
+    iso = build / "kernel-test.iso"
+    log = logs / "grub-mkrescue-test.log"
+    status, lines = run_logged(["grub-mkrescue", "-o", str(iso), str(isodir)],
+                               log, 120)
+    if status != 0:
+        return None, lines, log
+    return iso, lines, log
+
+
+def run_kernel_tests(tally, build, logs, suites, timeout):
+    kernel = build / "kernel.elf"
+    if not kernel.exists():
+        tally.fail(f"kernel: {kernel} missing (run make)")
+        return
+    cmdline = "test=" + suites if suites else "test"
+    boot(tally, "kernel", ["-kernel", str(kernel)], cmdline, logs,
+         "kernel", timeout)
+
+
+def run_iso_tests(tally, build, logs, suites, timeout):
+    kernel = build / "kernel.elf"
+    if not kernel.exists():
+        tally.fail(f"iso: {kernel} missing (run make)")
+        return
+    cmdline = "test=" + (suites or "boot")
+    iso, lines, log = build_test_iso(build, kernel, cmdline, logs)
+    if iso is None:
+        tally.fail("iso: grub-mkrescue failed", tail(lines), log)
+        return
+    boot(tally, "iso", ["-cdrom", str(iso), "-boot", "d"], None, logs,
+         "iso", timeout)
+
+
+# ---------------------------------------------------------------------------
+# Report
+# ---------------------------------------------------------------------------
+
+def report(tally):
+    for title, details, log in tally.failures:
+        note("")
+        note(f"FAILED: {title}")
+        for line in details:
+            note(f"    {line}")
+        if log:
+            note(f"    log: {log}")
+    if tally.skipped:
+        note(f"({tally.skipped} of the passed cases were skipped)")
+    note(f"{tally.passed} passed, {tally.failed} failed")
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--build", default="build", help="build directory")
+    ap.add_argument("--only", default="host,kernel,iso",
+                    help="comma list of: host, kernel, iso")
+    ap.add_argument("--suites", default="",
+                    help="kernel suites to run (test=a,b); skips the ISO "
+                         "boot unless --only iso")
+    ap.add_argument("--timeout", type=int, default=120,
+                    help="seconds per QEMU boot or host test")
+    ap.add_argument("--self-test", action="store_true",
+                    help="run this script's own parser tests")
+    args = ap.parse_args(argv)
+    args.only = set(args.only.split(","))
+    unknown = args.only - {"host", "kernel", "iso"}
+    if unknown:
+        ap.error("unknown --only value(s): " + ",".join(sorted(unknown)))
+    return args
+
+
+def main(argv):
+    args = parse_args(argv)
+    if args.self_test:
+        return self_test()
+    os.chdir(Path(__file__).resolve().parent.parent)   # the repo root
+    os.environ.setdefault("UBSAN_OPTIONS", "print_stacktrace=1")
+
+    build = Path(args.build)
+    logs = build / "test-logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    tally = Tally()
+
+    if "host" in args.only:
+        run_host_tests(tally, build, logs, args.timeout)
+    if "kernel" in args.only:
+        run_kernel_tests(tally, build, logs, args.suites, args.timeout)
+    if "iso" in args.only and (not args.suites or args.only == {"iso"}):
+        run_iso_tests(tally, build, logs, args.suites, args.timeout)
+
+    if tally.passed + tally.failed == 0:
+        tally.fail("no tests ran at all")
+    report(tally)
+    return 0 if tally.failed == 0 else 1
+
+
+# ---------------------------------------------------------------------------
+# Self-test: the parser and the tally against hand-written logs
+# ---------------------------------------------------------------------------
+
+GOOD_LOG = """\
+booting kprobes-i386...
+KTAP version 1
+1..2
+    KTAP version 1
+    # Subtest: traps
+    1..2
+    ok 1 idt_gate_types
+    ok 2 ud2_fixup # SKIP no fpu
+ok 1 traps
+    KTAP version 1
+    # Subtest: kprobes
+    1..1
+    ok 1 register_unregister
+ok 2 kprobes
+"""
+
+FAILING_LOG = """\
+KTAP version 1
+1..1
+    KTAP version 1
+    # Subtest: traps
+    1..2
+    # traps.c:42: EXPECT_EQ(vector, 14) failed: got 13 (0xd), want 14 (0xe)
+    not ok 1 pf_null_read
+    ok 2 ud2_fixup
+not ok 1 traps
+"""
+
+CRASHED_LOG = """\
+KTAP version 1
+1..2
+    KTAP version 1
+    # Subtest: traps
+    1..3
+    ok 1 idt_gate_types
+Oops: general protection fault 0000 at 0x00101234
+EAX=00000000 EBX=00000000
+"""
+
+
+class ParserSelfTest(unittest.TestCase):
+    def tally(self, log):
+        t = Tally()
+        broken = t.count_ktap("kernel", parse_ktap(log.splitlines()), None)
+        return t, broken
+
+    def test_good_log_counts_every_case(self):
+        t, broken = self.tally(GOOD_LOG)
+        self.assertEqual((t.passed, t.failed, t.skipped), (3, 0, 1))
+        self.assertFalse(broken)
+
+    def test_leaf_paths_name_suite_and_case(self):
+        root = parse_ktap(GOOD_LOG.splitlines()).root
+        self.assertEqual([p for p, _ in root.leaves()],
+                         ["traps.idt_gate_types", "traps.ud2_fixup",
+                          "kprobes.register_unregister"])
+
+    def test_failure_keeps_its_diagnostic(self):
+        t, _ = self.tally(FAILING_LOG)
+        self.assertEqual((t.passed, t.failed), (1, 1))
+        title, details, _ = t.failures[0]
+        self.assertEqual(title, "kernel traps.pf_null_read")
+        self.assertIn("got 13", details[0])
+
+    def test_crash_mid_suite_is_a_failure(self):
+        parser = parse_ktap(CRASHED_LOG.splitlines())
+        self.assertEqual(parser.oopses, [6])
+        t, broken = self.tally(CRASHED_LOG)
+        self.assertTrue(broken)
+        self.assertEqual(t.passed, 1)
+        titles = " | ".join(f[0] for f in t.failures)
+        self.assertIn("only 0 of 2", titles)         # root plan
+        self.assertIn("traps: suite stopped after 1 of 3", titles)
+
+    def test_missing_plan(self):
+        t, broken = self.tally("KTAP version 1\nok 1 a\n")
+        self.assertTrue(broken)
+        self.assertIn("no plan", t.failures[0][0])
+
+    def test_no_ktap_at_all(self):
+        t, broken = self.tally("hello\nworld\n")
+        self.assertTrue(broken)
+        self.assertEqual(t.failed, 1)
+
+    def test_empty_run_is_a_failure(self):
+        t, _ = self.tally("KTAP version 1\n1..0\n")
+        self.assertEqual(t.failed, 1)
+
+    def test_suite_not_ok_without_failed_case(self):
+        log = GOOD_LOG.replace("ok 2 kprobes", "not ok 2 kprobes")
+        t, _ = self.tally(log)
+        self.assertEqual(t.failed, 1)
+        self.assertIn("no case failed", t.failures[0][0])
+
+    def test_grub_noise_and_crlf_are_ignored(self):
+        noisy = "\x1b[2J\x1b[H  Booting `kprobes'\r\n" + \
+            GOOD_LOG.replace("\n", "\r\n")
+        t, broken = self.tally(noisy)
+        self.assertEqual((t.passed, t.failed), (3, 0))
+        self.assertFalse(broken)
+
+    def test_flat_host_document(self):
+        log = "KTAP version 1\n1..3\nok 1 a\n# x.c:3: bad\nnot ok 2 b\nok 3 c\n"
+        t, broken = self.tally(log)
+        self.assertEqual((t.passed, t.failed), (2, 1))
+        self.assertEqual(t.failures[0][1], ["# x.c:3: bad"])
+        self.assertFalse(broken)
+
+    def test_wrong_numbering(self):
+        t, _ = self.tally("KTAP version 1\n1..2\nok 1 a\nok 3 b\n")
+        self.assertIn("numbered 3", t.failures[0][0])
+
+    def test_grub_cfg_passes_cmdline(self):
+        cfg = grub_test_cfg("test=boot")
+        self.assertIn("multiboot /boot/kernel.elf test=boot", cfg)
+        self.assertIn("set timeout=0", cfg)
+
+
+def self_test():
+    suite = unittest.defaultTestLoader.loadTestsFromTestCase(ParserSelfTest)
+    ok = unittest.TextTestRunner(verbosity=1).run(suite).wasSuccessful()
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
