@@ -90,8 +90,9 @@ $(B)/kernel.iso: $(B)/kernel.elf iso/boot/grub/grub.cfg
 QEMU_COMMON := -m 128M -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04
 CMDLINE ?=
 
+# CROSS is passed so the script skips Debian's toolchain when i686-elf- is used.
 bootstrap:
-	@sh scripts/bootstrap.sh
+	@CROSS=$(CROSS) sh scripts/bootstrap.sh
 
 run: bootstrap all
 	$(QEMU) $(QEMU_COMMON) -kernel $(B)/kernel.elf -append "$(CMDLINE)" \
@@ -120,8 +121,12 @@ $(B)/host/%: tests/host/%.c $(HOST_LIB_SRCS) $(wildcard include/*.h tests/host/*
 host-test: $(HOST_TESTS) $(HOST_TOOLS)
 
 # ---- tests --------------------------------------------------------------------
+# SUITES=traps,kprobes runs only those in-kernel suites (and skips the ISO
+# boot); TESTFLAGS passes anything else, e.g. TESTFLAGS="--only host".
+SUITES ?=
+TESTFLAGS ?=
 test: bootstrap all iso host-test
-	$(PYTHON) tests/run_tests.py --build $(B)
+	$(PYTHON) tests/run_tests.py --build $(B) $(if $(SUITES),--suites $(SUITES)) $(TESTFLAGS)
 
 bench: bootstrap all
 	$(PYTHON) tests/bench.py --build $(B)
@@ -136,6 +141,7 @@ help:
 	@echo "make run-vga    boot with the VGA window as well"
 	@echo "make debug      boot halted with a gdb stub (gdb -x scripts/gdbinit)"
 	@echo "make test       host unit tests, then the in-kernel suites in QEMU"
+	@echo "make test SUITES=traps   only the named in-kernel suites"
 	@echo "make bench      probe-hit costs under qemu -icount"
 	@echo "CMDLINE='test=traps' make run   pass a kernel command line"
 

@@ -35,7 +35,7 @@
 
 struct multiboot_info;
 
-/* Physical pages, handed out one at a time (used for stacks, slots). */
+/* Physical pages, in contiguous runs (stacks, heap arenas, slots). */
 extern unsigned long max_pfn;                   /* one past the last RAM frame */
 void page_alloc_init(struct multiboot_info *mbi);
 void *alloc_pages(unsigned int npages);          /* page-aligned, zeroed */
@@ -46,13 +46,14 @@ unsigned long pages_free(void);
 void paging_init(void);
 unsigned long *lookup_pte(unsigned long vaddr);  /* NULL if no table */
 void set_page_present(unsigned long vaddr, int present);  /* guard pages */
-int  kernel_text_address(unsigned long addr);    /* in .text (kernel or module) */
+int  kernel_text_address(unsigned long addr);    /* in the kernel's .text */
 int  kernel_rodata_address(unsigned long addr);
 
 /*
  * Heap.  kmalloc(0) returns ZERO_SIZE_PTR, as Linux does: not NULL (the
  * caller did not run out of memory) but a pointer into the unmapped page
- * 0, so any use of it faults.  kfree() accepts NULL and ZERO_SIZE_PTR.
+ * 0, so any use of it faults.  kfree() accepts NULL and ZERO_SIZE_PTR;
+ * neither counts in heap_stats.
  */
 #define ZERO_SIZE_PTR        ((void *)16)
 #define ZERO_OR_NULL_PTR(p)  ((unsigned long)(p) <= (unsigned long)ZERO_SIZE_PTR)
@@ -62,9 +63,9 @@ void *kzalloc(size_t size);
 void kfree(void *p);
 struct heap_stats {
 	unsigned long live_allocs;   /* kmalloc()s not yet kfree()d */
-	unsigned long live_bytes;
-	unsigned long total_allocs;
-	unsigned long free_bytes;
+	unsigned long live_bytes;    /* sum of the sizes asked for */
+	unsigned long total_allocs;  /* kmalloc()s ever (never decreases) */
+	unsigned long free_bytes;    /* in free blocks, headers included */
 };
 void heap_get_stats(struct heap_stats *st);
 

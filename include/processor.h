@@ -5,31 +5,34 @@
 #ifndef PROCESSOR_H
 #define PROCESSOR_H
 
+#ifndef __ASSEMBLER__
 #include <stdint.h>
+#endif
 
 /* EFLAGS bits (Intel SDM vol. 1, 3.4.3) */
-#define X86_EFLAGS_CF   0x00000001u
-#define X86_EFLAGS_FIXED 0x00000002u   /* bit 1 always reads as 1 */
-#define X86_EFLAGS_PF   0x00000004u
-#define X86_EFLAGS_AF   0x00000010u
-#define X86_EFLAGS_ZF   0x00000040u
-#define X86_EFLAGS_SF   0x00000080u
-#define X86_EFLAGS_TF   0x00000100u   /* trap flag: #DB after each insn */
-#define X86_EFLAGS_IF   0x00000200u   /* interrupts enabled */
-#define X86_EFLAGS_DF   0x00000400u
-#define X86_EFLAGS_OF   0x00000800u
-#define X86_EFLAGS_IOPL 0x00003000u
-#define X86_EFLAGS_NT   0x00004000u   /* nested task: iret switches back */
-#define X86_EFLAGS_RF   0x00010000u   /* resume: suppress instr. breakpoints */
+#define X86_EFLAGS_CF   0x00000001
+#define X86_EFLAGS_FIXED 0x00000002   /* bit 1 always reads as 1 */
+#define X86_EFLAGS_PF   0x00000004
+#define X86_EFLAGS_AF   0x00000010
+#define X86_EFLAGS_ZF   0x00000040
+#define X86_EFLAGS_SF   0x00000080
+#define X86_EFLAGS_TF   0x00000100   /* trap flag: #DB after each insn */
+#define X86_EFLAGS_IF   0x00000200   /* interrupts enabled */
+#define X86_EFLAGS_DF   0x00000400
+#define X86_EFLAGS_OF   0x00000800
+#define X86_EFLAGS_IOPL 0x00003000
+#define X86_EFLAGS_NT   0x00004000   /* nested task: iret switches back */
+#define X86_EFLAGS_RF   0x00010000   /* resume: suppress instr. breakpoints */
 
 /* CR0 bits */
-#define X86_CR0_PE      0x00000001u   /* protected mode */
-#define X86_CR0_WP      0x00010000u   /* ring 0 honours read-only pages */
-#define X86_CR0_PG      0x80000000u   /* paging */
+#define X86_CR0_PE      0x00000001   /* protected mode */
+#define X86_CR0_WP      0x00010000   /* ring 0 honours read-only pages */
+#define X86_CR0_PG      0x80000000   /* paging */
 
 /* DR6 bits */
-#define DR6_BS          0x00004000u   /* single-step (TF) caused this #DB */
+#define DR6_BS          0x00004000   /* single-step (TF) caused this #DB */
 
+#ifndef __ASSEMBLER__
 static inline unsigned long read_eflags(void)
 {
 	unsigned long f;
@@ -107,5 +110,7 @@ static inline void cpu_relax(void)
 {
 	__asm__ __volatile__("pause" ::: "memory");
 }
+
+#endif /* __ASSEMBLER__ */
 
 #endif

@@ -166,6 +166,27 @@ static void heap_zero_size(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, pte && !(*pte & PTE_PRESENT));
 }
 
+/* Bigger than the boot arena: the heap must add an arena for it. */
+static void heap_grows(struct ktest *t)
+{
+	size_t size = 3u << 20;
+	struct heap_stats before, after;
+	unsigned long pages = pages_free();
+
+	heap_get_stats(&before);
+	char *p = kmalloc(size);
+	KTEST_ASSERT_TRUE(t, p != NULL);
+	KTEST_EXPECT_TRUE(t, pages_free() < pages - size / PAGE_SIZE);
+	p[0] = 1;
+	p[size - 1] = 2;
+	kfree(p);
+	heap_get_stats(&after);
+	KTEST_EXPECT_EQ(t, after.live_allocs, before.live_allocs);
+	KTEST_EXPECT_EQ(t, after.live_bytes, before.live_bytes);
+	/* Arenas are kept: the new one is now free space. */
+	KTEST_EXPECT_TRUE(t, after.free_bytes > before.free_bytes + size);
+}
+
 static void heap_huge_fails(struct ktest *t)
 {
 	KTEST_EXPECT_TRUE(t, kmalloc(0xFFFFFFF0u) == NULL);
@@ -298,6 +319,7 @@ static struct ktest_case mm_cases[] = {
 	KTEST_CASE(heap_coalesce),
 	KTEST_CASE(heap_kzalloc_zeroes),
 	KTEST_CASE(heap_zero_size),
+	KTEST_CASE(heap_grows),
 	KTEST_CASE(heap_huge_fails),
 	KTEST_CASE(page_alloc_balance),
 	KTEST_CASE(paging_layout),

@@ -1,0 +1,131 @@
+/*
+ * doublefault.c - surviving a kernel thread that runs off its stack.
+ *
+ * WHY A DOUBLE FAULT.  Below each thread stack lies a guard page mapped
+ * not-present (kernel/sched.c).  A thread that recurses too deep pushes
+ * into it and takes a page fault.  To deliver that #PF the CPU must push
+ * EFLAGS, CS, EIP and an error code - on the same stack, because we run
+ * in ring 0 and an interrupt gate never switches stacks within a ring.
+ * Those pushes hit the guard page too: a fault while delivering a #PF.
+ * The CPU gives up on the #PF and raises a double fault (#DF, vector 8)
+ * instead (SDM vol. 3, 6.15, "Interrupt 8").
+ *
+ * WHY A TASK GATE.  Delivering the #DF through an ordinary interrupt
+ * gate would push onto the very same dead stack, fault a third time and
+ * "triple fault": the CPU shuts down and the PC resets.  The one x86-32
+ * mechanism that changes stacks without a privilege change is the
+ * hardware task switch.  So IDT vector 8 is a task gate naming df_tss:
+ *
+ *   1. the CPU stores all registers of the current task (the thread that
+ *      overflowed) into the TSS the task register names: main_tss;
+ *   2. it loads every register - EIP, ESP, EFLAGS, segments, CR3 - from
+ *      df_tss, sets EFLAGS.NT and writes main_tss's selector into
+ *      df_tss.prev_task ("I was called by main_tss");
+ *   3. it pushes the #DF error code on df_tss's stack and runs
+ *      double_fault_task (df_entry.S) on a stack that is known good.
+ *
+ * RECOVERY.  main_tss now holds the dead thread's registers, and iret
+ * (with NT set) will reload them.  We edit them first: EIP becomes
+ * stack_overflow_exit(), ESP the top of the thread's own stack (its old
+ * frames are abandoned), interrupts off, segments the kernel's.  The
+ * iret switches back and the thread "continues" by calling
+ * kthread_exit(-EFAULT); whoever joins it gets -EFAULT.
+ *
+ * Anything else that double-faults is a real bug: report and panic.
+ */
+#include "kernel.h"
+#include "desc.h"
+#include "segment.h"
+#include "traps.h"
+#include "processor.h"
+#include "sched.h"
+#include "mm.h"
+#include "string.h"
+#include "errno.h"
+#include "nokprobe.h"
+
+#define DF_STACK_SIZE 8192   /* printk and panic run on it */
+
+static struct tss_struct df_tss __aligned(16);
+static char df_stack[DF_STACK_SIZE] __aligned(16);
+
+struct stack_overflow_record last_stack_overflow;
+
+/* df_entry.S */
+void double_fault_task(void);
+
+/* Where the overflowed thread resumes, at the top of its own stack. */
+static void __noreturn stack_overflow_exit(void)
+{
+	/* It may have died inside a preempt_disable() section. */
+	current->preempt_count = 0;
+	kthread_exit(-EFAULT);
+}
+
+/*
+ * Make the interrupted task, when iret switches back to it, start
+ * stack_overflow_exit() on a fresh stack instead of faulting again.
+ */
+static void redirect_to_exit(struct task_struct *t)
+{
+	unsigned long *sp = (unsigned long *)task_stack_top(t);
+
+	*--sp = 0;   /* a return address of 0: backtraces stop here */
+	main_tss.esp = (unsigned long)sp;
+	main_tss.ebp = 0;
+	main_tss.eip = (unsigned long)stack_overflow_exit;
+	main_tss.eflags = X86_EFLAGS_FIXED;   /* IF off until it schedules */
+	main_tss.cs = __KERNEL_CS;
+	main_tss.ss = main_tss.ds = main_tss.es = __KERNEL_DS;
+	main_tss.fs = main_tss.gs = __KERNEL_DS;
+}
+
+/* Called by double_fault_task on df_stack, interrupts off. */
+void do_double_fault(unsigned long error_code)
+{
+	/* CR2 still holds the address of the #PF that could not be delivered. */
+	unsigned long cr2 = read_cr2();
+	struct task_struct *t = task_for_guard_page(cr2);
+
+	if (!t || t != current) {
+		/* The saved EIP of a #DF is undefined (SDM), but often helps. */
+		printk("double fault: error %#lx, cr2 %#lx, eip %#x, esp %#x, thread '%s'\n",
+		       error_code, cr2, main_tss.eip, main_tss.esp, task_name(current));
+		panic("double fault (not a thread stack overflow)");
+	}
+
+	printk("stack overflow in thread '%s' (guard page %#lx)\n",
+	       task_name(t), t->stack_base);
+	strlcpy(last_stack_overflow.name, t->name, sizeof(last_stack_overflow.name));
+	last_stack_overflow.guard = t->stack_base;
+	last_stack_overflow.count++;
+
+	redirect_to_exit(t);
+}
+
+void doublefault_init(void)
+{
+	/*
+	 * CR3 is a "static" TSS field: a task switch loads it from the new
+	 * TSS but never saves it into the old one.  Both tasks use the one
+	 * kernel page directory, so write it into both - otherwise the iret
+	 * back to main_tss would load CR3 = 0.
+	 */
+	main_tss.cr3 = read_cr3();
+
+	memset(&df_tss, 0, sizeof(df_tss));
+	df_tss.cr3 = read_cr3();
+	df_tss.eip = (unsigned long)double_fault_task;
+	df_tss.esp = (unsigned long)df_stack + sizeof(df_stack);
+	df_tss.eflags = X86_EFLAGS_FIXED;   /* IF off: no tick may interrupt us */
+	df_tss.cs = __KERNEL_CS;
+	df_tss.ss = df_tss.ds = df_tss.es = __KERNEL_DS;
+	df_tss.fs = df_tss.gs = __KERNEL_DS;
+	df_tss.iomap_base = sizeof(df_tss);   /* past the limit: no I/O bitmap */
+
+	gdt_set_tss(GDT_ENTRY_DOUBLEFAULT_TSS, &df_tss);
+	set_task_gate(X86_TRAP_DF, __DF_TSS_SEL);
+}
+
+NOKPROBE_SYMBOL(do_double_fault);
+NOKPROBE_SYMBOL(redirect_to_exit);

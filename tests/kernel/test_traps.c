@@ -1,0 +1,358 @@
+/*
+ * test_traps.c - suite "traps": the IDT, the gates' types, every
+ * exception class raised on purpose, the die-notifier chain, fault-safe
+ * copies, symbols and backtraces.
+ */
+#include "ktest.h"
+#include "traps.h"
+#include "desc.h"
+#include "segment.h"
+#include "kdebug.h"
+#include "extable.h"
+#include "processor.h"
+#include "irqflags.h"
+#include "kallsyms.h"
+#include "mm.h"
+#include "string.h"
+#include "vsprintf.h"
+#include "errno.h"
+
+int raise_divide_error(void);
+int raise_invalid_opcode(void);
+int raise_breakpoint(void);
+int raise_general_protection(void);
+int raise_page_fault_read(const void *addr);
+int raise_page_fault_write(void *addr);
+unsigned long raise_single_step(void);
+void raise_claimed_breakpoint(void);
+extern char single_step_expected_ip[], claimed_breakpoint_next_ip[];
+extern const unsigned long vector_entries[];
+
+#define BAD_SELECTOR (GDT_ENTRIES * 8)
+
+/* ---- the IDT, read back ------------------------------------------------ */
+
+static int expected_gate_type(int v)
+{
+	switch (v) {
+	case X86_TRAP_DB: case X86_TRAP_NMI: case X86_TRAP_BP:
+	case X86_TRAP_GP: case X86_TRAP_PF: case X86_TRAP_MC:
+		return GATE_INTERRUPT;
+	case X86_TRAP_DF:
+		return GATE_TASK;
+	default:
+		return v >= IRQ_BASE_VECTOR ? GATE_INTERRUPT : GATE_TRAP;
+	}
+}
+
+static void idt_gate_types(struct ktest *t)
+{
+	int v;
+
+	for (v = 0; v < IRQ_BASE_VECTOR + NR_PIC_IRQS; v++) {
+		struct gate_desc *g = idt_entry(v);
+		int type = GATE_TYPE(g->type_attr);
+
+		if (type != expected_gate_type(v))
+			ktest_fail(t, __FILE__, __LINE__, "vector %d: %s gate, want %s",
+				   v, gate_type_name(type),
+				   gate_type_name(expected_gate_type(v)));
+		KTEST_EXPECT_TRUE(t, g->type_attr & GATE_PRESENT);
+		KTEST_EXPECT_EQ(t, GATE_DPL(g->type_attr), 0);
+		if (type == GATE_TASK) {
+			KTEST_EXPECT_EQ(t, g->selector, __DF_TSS_SEL);
+		} else {
+			KTEST_EXPECT_EQ(t, g->selector, __KERNEL_CS);
+			KTEST_EXPECT_EQ(t, gate_offset(g), vector_entries[v]);
+		}
+	}
+	for (v = IRQ_BASE_VECTOR + NR_PIC_IRQS; v < NR_VECTORS; v++)
+		KTEST_EXPECT_FALSE(t, idt_entry(v)->type_attr & GATE_PRESENT);
+}
+
+/* ---- a die notifier that records what the handler saw ----------------- */
+
+static struct {
+	bool armed;
+	unsigned long event;
+	unsigned long handler_flags;   /* EFLAGS inside the handler */
+	unsigned long regs_flags;      /* EFLAGS of the interrupted code */
+	unsigned long ip;
+	bool claim;                    /* return NOTIFY_STOP? */
+} seen;
+
+static int recording_notifier(struct notifier_block *nb, unsigned long val, void *data)
+{
+	struct die_args *args = data;
+
+	if (!seen.armed)
+		return NOTIFY_DONE;
+	seen.armed = false;
+	seen.event = val;
+	seen.handler_flags = read_eflags();
+	seen.regs_flags = args->regs->flags;
+	seen.ip = args->regs->ip;
+	if (val == DIE_DEBUG)
+		args->regs->flags &= ~X86_EFLAGS_TF;   /* stop stepping */
+	return seen.claim ? NOTIFY_STOP : NOTIFY_DONE;
+}
+
+/* Higher priority than kprobes: we see the trap first. */
+static struct notifier_block recorder = {
+	.notifier_call = recording_notifier,
+	.priority = 100,
+};
+
+static int traps_init(struct ktest *t)
+{
+	memset(&seen, 0, sizeof(seen));
+	return register_die_notifier(&recorder);
+}
+
+static void traps_exit(struct ktest *t)
+{
+	unregister_die_notifier(&recorder);
+}
+
+static void arm(bool claim)
+{
+	memset(&seen, 0, sizeof(seen));
+	seen.claim = claim;
+	seen.armed = true;
+}
+
+/* IF is set in the interrupted code but clear inside the handler. */
+static void expect_if_cleared(struct ktest *t, const char *what)
+{
+	if (!(seen.regs_flags & X86_EFLAGS_IF))
+		ktest_fail(t, __FILE__, __LINE__, "%s: IF was not set before the trap", what);
+	if (seen.handler_flags & X86_EFLAGS_IF)
+		ktest_fail(t, __FILE__, __LINE__, "%s: IF set inside the handler", what);
+}
+
+static void if_clear_in_gates(struct ktest *t)
+{
+	local_irq_enable();
+
+	arm(true);
+	raise_single_step();
+	KTEST_EXPECT_EQ(t, seen.event, DIE_DEBUG);
+	KTEST_EXPECT_EQ(t, seen.ip, (unsigned long)single_step_expected_ip);
+	expect_if_cleared(t, "#DB");
+
+	arm(true);
+	raise_claimed_breakpoint();
+	KTEST_EXPECT_EQ(t, seen.event, DIE_INT3);
+	KTEST_EXPECT_EQ(t, seen.ip, (unsigned long)claimed_breakpoint_next_ip);
+	expect_if_cleared(t, "#BP");
+
+	arm(false);
+	KTEST_EXPECT_EQ(t, raise_general_protection(), -1);
+	KTEST_EXPECT_EQ(t, seen.event, DIE_GPF);
+	expect_if_cleared(t, "#GP");
+
+	arm(false);
+	KTEST_EXPECT_EQ(t, raise_page_fault_read(NULL), -1);
+	KTEST_EXPECT_EQ(t, seen.event, DIE_PAGE_FAULT);
+	expect_if_cleared(t, "#PF");
+}
+
+/* ---- each exception class through the fixup table --------------------- */
+
+static void expect_fixup(struct ktest *t, int result, unsigned long vector,
+			 unsigned long err, unsigned long count_before)
+{
+	KTEST_EXPECT_EQ(t, result, -1);
+	KTEST_EXPECT_EQ(t, last_fixup.count, count_before + 1);
+	KTEST_EXPECT_EQ(t, last_fixup.vector, vector);
+	KTEST_EXPECT_EQ(t, last_fixup.error_code, err);
+}
+
+static void divide_error_fixup(struct ktest *t)
+{
+	unsigned long n = last_fixup.count, hits = trap_counts[X86_TRAP_DE];
+
+	expect_fixup(t, raise_divide_error(), X86_TRAP_DE, 0, n);
+	KTEST_EXPECT_EQ(t, trap_counts[X86_TRAP_DE], hits + 1);
+}
+
+static void invalid_opcode_fixup(struct ktest *t)
+{
+	unsigned long n = last_fixup.count;
+
+	expect_fixup(t, raise_invalid_opcode(), X86_TRAP_UD, 0, n);
+}
+
+/* No probe claims this int3, so kprobes must pass it on to the fixup. */
+static void breakpoint_fixup(struct ktest *t)
+{
+	unsigned long n = last_fixup.count;
+
+	expect_fixup(t, raise_breakpoint(), X86_TRAP_BP, 0, n);
+}
+
+static void general_protection_fixup(struct ktest *t)
+{
+	unsigned long n = last_fixup.count;
+
+	expect_fixup(t, raise_general_protection(), X86_TRAP_GP, BAD_SELECTOR, n);
+}
+
+static void page_fault_null_read(struct ktest *t)
+{
+	unsigned long n = last_fixup.count;
+
+	expect_fixup(t, raise_page_fault_read(NULL), X86_TRAP_PF, 0, n);
+	KTEST_EXPECT_EQ(t, last_fixup.cr2, 0);
+}
+
+static void page_fault_text_write(struct ktest *t)
+{
+	unsigned long n = last_fixup.count;
+	void *target = (void *)raise_divide_error;
+
+	expect_fixup(t, raise_page_fault_write(target), X86_TRAP_PF,
+		     PF_PROT | PF_WRITE, n);
+	KTEST_EXPECT_EQ(t, last_fixup.cr2, (unsigned long)target);
+}
+
+/* ---- fault-safe copies ------------------------------------------------ */
+
+static void safe_copies(struct ktest *t)
+{
+	unsigned long word = 0x12345678, out = 0;
+	char code[4];
+
+	KTEST_EXPECT_EQ(t, copy_from_kernel_nofault(&out, &word, sizeof(out)), 0);
+	KTEST_EXPECT_EQ(t, out, 0x12345678);
+	KTEST_EXPECT_EQ(t, copy_from_kernel_nofault(&out, NULL, sizeof(out)), -EFAULT);
+	/* Reading code is fine; writing it through the normal map is not. */
+	KTEST_EXPECT_EQ(t, copy_from_kernel_nofault(code, _text, sizeof(code)), 0);
+	KTEST_EXPECT_EQ(t, copy_to_kernel_nofault(_text, code, sizeof(code)), -EFAULT);
+	KTEST_EXPECT_EQ(t, memcmp(code, _text, sizeof(code)), 0);
+}
+
+/* ---- the notifier chain ------------------------------------------------ */
+
+static int order_log[4], order_n;
+
+static int log_a(struct notifier_block *nb, unsigned long v, void *d)
+{
+	order_log[order_n++] = 1;
+	return NOTIFY_DONE;
+}
+
+static int log_b(struct notifier_block *nb, unsigned long v, void *d)
+{
+	order_log[order_n++] = 2;
+	return NOTIFY_STOP;
+}
+
+static void notifier_chain_order(struct ktest *t)
+{
+	struct notifier_block a = { .notifier_call = log_a, .priority = 50 };
+	struct notifier_block b = { .notifier_call = log_b, .priority = 60 };
+	struct pt_regs regs = { 0 };
+
+	unregister_die_notifier(&recorder);
+	KTEST_EXPECT_EQ(t, register_die_notifier(&a), 0);
+	KTEST_EXPECT_EQ(t, register_die_notifier(&b), 0);
+	KTEST_EXPECT_EQ(t, register_die_notifier(&b), -EEXIST);
+	order_n = 0;
+	/* b has the higher priority, runs first, and stops the chain. */
+	KTEST_EXPECT_EQ(t, notify_die(DIE_OOPS, "test", &regs, 0, 0), NOTIFY_STOP);
+	KTEST_EXPECT_EQ(t, order_n, 1);
+	KTEST_EXPECT_EQ(t, order_log[0], 2);
+	KTEST_EXPECT_EQ(t, unregister_die_notifier(&b), 0);
+	order_n = 0;
+	KTEST_EXPECT_EQ(t, notify_die(DIE_OOPS, "test", &regs, 0, 0), NOTIFY_DONE);
+	KTEST_EXPECT_EQ(t, order_n, 1);
+	KTEST_EXPECT_EQ(t, order_log[0], 1);
+	KTEST_EXPECT_EQ(t, unregister_die_notifier(&a), 0);
+	KTEST_EXPECT_EQ(t, unregister_die_notifier(&a), -ENOENT);
+}
+
+/* ---- symbols and backtraces ---------------------------------------------- */
+
+static noinline int trace_leaf(unsigned long *out, int max)
+{
+	unsigned long bp;
+
+	__asm__ __volatile__("movl %%ebp, %0" : "=r"(bp));
+	return save_stack_trace_bp(bp, out, max);
+}
+
+static noinline int trace_middle(unsigned long *out, int max)
+{
+	return trace_leaf(out, max) + 0;
+}
+
+static void symbols_and_backtrace(struct ktest *t)
+{
+	unsigned long addr = kallsyms_lookup_name("trace_middle");
+	unsigned long size = 0, off = 0, trace[8];
+	const char *name;
+	char buf[64];
+	int n;
+
+	KTEST_EXPECT_EQ(t, addr, (unsigned long)trace_middle);
+	name = kallsyms_lookup(addr + 3, &size, &off);
+	KTEST_EXPECT_STREQ(t, name, "trace_middle");
+	KTEST_EXPECT_EQ(t, off, 3);
+	KTEST_EXPECT_TRUE(t, size > 3);
+	KTEST_EXPECT_EQ(t, kallsyms_lookup_name("no_such_symbol_anywhere"), 0);
+	snprintf(buf, sizeof(buf), "trace_middle+0x3/%#lx", size);
+	sprint_symbol(buf + 32, 32, addr + 3);
+	KTEST_EXPECT_STREQ(t, buf + 32, buf);
+
+	/* The first return address is inside trace_middle, the next in us. */
+	n = trace_middle(trace, 8);
+	KTEST_ASSERT_TRUE(t, n >= 2);
+	KTEST_EXPECT_STREQ(t, kallsyms_lookup(trace[0], NULL, NULL), "trace_middle");
+	KTEST_EXPECT_STREQ(t, kallsyms_lookup(trace[1], NULL, NULL), "symbols_and_backtrace");
+}
+
+/* ---- the kernel's own printf --------------------------------------------- */
+
+static void printk_formats(struct ktest *t)
+{
+	char buf[96];
+
+	snprintf(buf, sizeof(buf), "%d %i %u %x %X %c %s %%", -42, 7, 3000000000u,
+		 0xbeef, 0xbeef, 'k', "str");
+	KTEST_EXPECT_STREQ(t, buf, "-42 7 3000000000 beef BEEF k str %");
+	snprintf(buf, sizeof(buf), "[%5d|%-5d|%05d|%08x]", 42, 42, 42, 0xabc);
+	KTEST_EXPECT_STREQ(t, buf, "[   42|42   |00042|00000abc]");
+	/* 64-bit division comes from libgcc on i386: make sure it is linked. */
+	snprintf(buf, sizeof(buf), "%llu %lld %llx", 18446744073709551615ULL,
+		 -9223372036854775807LL - 1, 0x123456789abcdefULL);
+	KTEST_EXPECT_STREQ(t, buf, "18446744073709551615 -9223372036854775808 123456789abcdef");
+	snprintf(buf, sizeof(buf), "%p %lu", (void *)0x1000, 123456UL);
+	KTEST_EXPECT_STREQ(t, buf, "0x00001000 123456");
+	KTEST_EXPECT_EQ(t, snprintf(buf, 4, "abcdef"), 6);
+	KTEST_EXPECT_STREQ(t, buf, "abc");
+}
+
+static struct ktest_case traps_cases[] = {
+	KTEST_CASE(idt_gate_types),
+	KTEST_CASE(if_clear_in_gates),
+	KTEST_CASE(divide_error_fixup),
+	KTEST_CASE(invalid_opcode_fixup),
+	KTEST_CASE(breakpoint_fixup),
+	KTEST_CASE(general_protection_fixup),
+	KTEST_CASE(page_fault_null_read),
+	KTEST_CASE(page_fault_text_write),
+	KTEST_CASE(safe_copies),
+	KTEST_CASE(notifier_chain_order),
+	KTEST_CASE(symbols_and_backtrace),
+	KTEST_CASE(printk_formats),
+	KTEST_END,
+};
+
+static struct ktest_suite traps_suite = {
+	.name = "traps",
+	.cases = traps_cases,
+	.init = traps_init,
+	.exit = traps_exit,
+};
+KTEST_SUITE(traps_suite);
