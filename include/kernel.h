@@ -52,6 +52,7 @@ void qemu_exit(int code) __noreturn;
 /* The kernel command line Multiboot gave us ("" when none). */
 extern const char *kernel_cmdline;
 bool cmdline_has(const char *word);
-const char *cmdline_value(const char *key);   /* "key=value" -> "value" */
+/* "key=value" -> copies "value" into buf; NULL when key has no value. */
+const char *cmdline_value(const char *key, char *buf, size_t len);
 
 #endif

@@ -59,6 +59,8 @@ extern int nr_boot_modules;
 extern struct multiboot_info *boot_info;
 /* Highest physical address of usable RAM, from the memory map. */
 extern unsigned long ram_end;
+extern uint32_t boot_magic;            /* %eax at entry */
+extern const char *bootloader_name;    /* "unknown" when not given */
 
 void multiboot_parse(uint32_t magic, struct multiboot_info *mbi);
 void multiboot_print(void);

@@ -1,12 +1,11 @@
 /*
  * cmdline.c - look up words on the kernel command line.
  * "test" and "test=traps,kprobes" are both words; cmdline_has("test")
- * matches either, cmdline_value("test") returns "traps,kprobes".
+ * matches either; cmdline_value("test", buf, len) copies "traps,kprobes"
+ * into buf.  The caller owns the buffer, so two values can be held at once.
  */
 #include "kernel.h"
 #include "string.h"
-
-#define VALUE_MAX 128
 
 /* Length of the word starting at s (up to a space or the end). */
 static size_t word_len(const char *s)
@@ -42,18 +41,17 @@ bool cmdline_has(const char *word)
 	return find_word(word) != NULL;
 }
 
-const char *cmdline_value(const char *key)
+const char *cmdline_value(const char *key, char *buf, size_t len)
 {
-	static char value[VALUE_MAX];
 	const char *w = find_word(key);
 	size_t klen = strlen(key), n;
 
-	if (!w || w[klen] != '=')
+	if (!w || w[klen] != '=' || len == 0)
 		return NULL;
 	n = word_len(w) - klen - 1;
-	if (n >= sizeof(value))
-		n = sizeof(value) - 1;
-	memcpy(value, w + klen + 1, n);
-	value[n] = '\0';
-	return value;
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, w + klen + 1, n);
+	buf[n] = '\0';
+	return buf;
 }

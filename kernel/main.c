@@ -21,6 +21,7 @@ void vga_init(void);
 void keyboard_init(void);
 void kprobes_init(void);
 void bench_run(void);
+void crash_run(const char *what);
 
 static void banner(void)
 {
@@ -30,14 +31,16 @@ static void banner(void)
 
 static void run_tests_and_exit(void)
 {
-	const char *list = cmdline_value("test");
-	int failed = ktest_run(list);
+	char list[128];
+	int failed = ktest_run(cmdline_value("test", list, sizeof(list)));
 
 	qemu_exit(failed ? QEMU_EXIT_FAIL : QEMU_EXIT_PASS);
 }
 
 void kmain(uint32_t magic, struct multiboot_info *mbi)
 {
+	char what[16];
+
 	serial_init();
 	vga_init();
 	multiboot_parse(magic, mbi);
@@ -56,6 +59,8 @@ void kmain(uint32_t magic, struct multiboot_info *mbi)
 	local_irq_enable();
 	kprobes_init();
 
+	if (cmdline_value("crash", what, sizeof(what)))
+		crash_run(what);
 	if (cmdline_has("test"))
 		run_tests_and_exit();
 	if (cmdline_has("bench")) {

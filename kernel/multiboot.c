@@ -18,6 +18,7 @@ int nr_boot_modules;
 unsigned long ram_end;
 const char *kernel_cmdline = "";
 const char *bootloader_name = "unknown";
+uint32_t boot_magic;
 
 static char cmdline_copy[CMDLINE_MAX];
 static char loader_copy[BOOTLOADER_NAME_MAX];
@@ -57,6 +58,7 @@ void multiboot_parse(uint32_t magic, struct multiboot_info *mbi)
 	if (magic != MULTIBOOT_BOOTLOADER_MAGIC)
 		panic("not booted by a Multiboot loader (eax=%08x, want %08x)",
 		      magic, MULTIBOOT_BOOTLOADER_MAGIC);
+	boot_magic = magic;
 	boot_info = mbi;
 	if ((mbi->flags & MULTIBOOT_INFO_CMDLINE) && mbi->cmdline) {
 		strlcpy(cmdline_copy, (char *)mbi->cmdline, sizeof(cmdline_copy));

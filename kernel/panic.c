@@ -41,10 +41,10 @@ void panic(const char *fmt, ...)
 	printk("\nCall Trace:\n");
 	__asm__ __volatile__("movl %%ebp, %0" : "=r"(bp));
 	show_backtrace(0, bp);   /* 0: start from our caller */
-	if (ktest_running) {
+	if (ktest_running)
 		printk("not ok - kernel panic during test run\n");
+	if (ktest_running || cmdline_has("panic_exit"))
 		qemu_exit(QEMU_EXIT_FAIL);
-	}
 	halt_forever();
 }
 NOKPROBE_SYMBOL(panic);

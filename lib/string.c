@@ -169,8 +169,7 @@ size_t strlcat(char *dst, const char *src, size_t size)
 {
 	size_t used = strnlen(dst, size);
 
-	/* dst is not terminated within size: nothing can be appended. */
-	if (used == size)
-		return size + strlen(src);
+	/* If dst is not terminated within size, used == size and the
+	 * strlcpy below, given size 0, writes nothing at all. */
 	return used + strlcpy(dst + used, src, size - used);
 }

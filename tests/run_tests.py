@@ -156,7 +156,7 @@ class KtapParser:
         self.root = None
         self.stack = []         # open documents, innermost last
         self.context = []       # non-result lines since the last result
-        self.oopses = []        # line numbers (0-based) of Oops:/PANIC:
+        self.oopses = []        # (line index, where) of each Oops:/PANIC:
 
     def feed(self, raw):
         line = ANSI_RE.sub("", raw.rstrip("\r\n")).rstrip()
@@ -168,7 +168,7 @@ class KtapParser:
         text = line.lstrip()
         indent = len(line) - len(text)
         if OOPS_RE.match(text):
-            self.oopses.append(lineno)
+            self.oopses.append((lineno, self._running_case()))
 
         if self.root is None:               # boot noise before the KTAP
             if VERSION_RE.match(text):
@@ -195,6 +195,14 @@ class KtapParser:
             if stray is not None:
                 self.root.unfinished.append(stray)
         return self.root
+
+    def _running_case(self):
+        """Which case was running: the one after the last result seen."""
+        if not self.stack:
+            return "before the tests started"
+        doc = self.stack[-1]
+        return (f"in {doc.name or 'the top level'}, "
+                f"case {len(doc.results) + 1}")
 
     # -- helpers, one per kind of line --------------------------------------
 
@@ -289,7 +297,8 @@ class Tally:
                 self.passed += 1
                 self.skipped += r.skipped
             else:
-                self.fail(f"{label} {path}", diagnostics(r), log)
+                why = f" # {r.directive}" if r.directive else ""
+                self.fail(f"{label} {path}{why}", diagnostics(r), log)
         broken = root.problems(label)
         for problem in broken:
             self.fail(problem, log=log)
@@ -345,6 +354,18 @@ def summary(tally, before, label, log):
          f"   ({log})")
 
 
+def suite_summaries(root):
+    """One line per suite of a kernel run: name, passed, failed."""
+    if root is None:
+        return
+    suites = [(r.name, r.subtest) for r in root.results if r.subtest]
+    suites += [(d.name or "?", d) for d in root.unfinished]
+    for name, doc in suites:
+        cases = [r for _, r in doc.leaves()]
+        bad = sum(not r.ok for r in cases)
+        note(f"         {name:29} {len(cases) - bad:4} passed, {bad} failed")
+
+
 def run_host_program(tally, label, cmd, log, timeout):
     """Run one host test or check script that prints flat KTAP."""
     before = (tally.passed, tally.failed)
@@ -378,6 +399,7 @@ def run_host_tests(tally, build, logs, timeout):
         if not exe.exists():
             tally.fail(f"host {src.stem}: not built ({exe} missing; "
                        f"run make host-test)")
+            note(f"  FAIL host {src.stem:27} not built")
             continue
         run_host_program(tally, f"host {src.stem}", [str(exe)],
                          logs / f"host-{src.stem}.log", timeout)
@@ -414,11 +436,10 @@ def boot(tally, label, media, cmdline, logs, name, timeout):
     before = (tally.passed, tally.failed)
     status, lines = run_logged(cmd, log, timeout)
     parser = parse_ktap(lines)
-    broken = tally.count_ktap(label, parser, log)
-
-    for i in parser.oopses:
-        tally.fail(f"{label}: kernel oops at log line {i + 1}",
+    for i, where in parser.oopses:
+        tally.fail(f"{label}: kernel oops {where} (log line {i + 1})",
                    parser.lines[i:i + CRASH_TAIL_LINES], log)
+    broken = tally.count_ktap(label, parser, log)
     crash = None
     if status is None:
         crash = f"{label}: timed out after {timeout} s (hang?)"
@@ -441,6 +462,7 @@ def boot(tally, label, media, cmdline, logs, name, timeout):
     elif broken and not parser.oopses:
         tally.failures[-1][1].extend(tail(parser.lines))
     summary(tally, before, label, log)
+    suite_summaries(parser.root)
 
 
 def grub_test_cfg(cmdline):
@@ -631,7 +653,7 @@ class ParserSelfTest(unittest.TestCase):
 
     def test_crash_mid_suite_is_a_failure(self):
         parser = parse_ktap(CRASHED_LOG.splitlines())
-        self.assertEqual(parser.oopses, [6])
+        self.assertEqual(parser.oopses, [(6, "in traps, case 2")])
         t, broken = self.tally(CRASHED_LOG)
         self.assertTrue(broken)
         self.assertEqual(t.passed, 1)

@@ -49,10 +49,10 @@ void die(const char *msg, struct pt_regs *regs, unsigned long vector)
 	show_regs(regs);
 	printk("Call Trace:\n");
 	show_backtrace(regs->ip, regs->bp);
-	if (ktest_running) {
+	if (ktest_running)
 		printk("not ok - kernel oops during test run\n");
+	if (ktest_running || cmdline_has("panic_exit"))
 		qemu_exit(QEMU_EXIT_FAIL);
-	}
 	printk("---[ end trace: system halted ]---\n");
 	halt_forever();
 }

@@ -14,9 +14,10 @@
  *   4. Unmap the alias and invlpg it: the TLB would otherwise keep the
  *      writable translation after the PTE is gone.
  *   5. sync_core(): the CPU may already have fetched and decoded the old
- *      bytes; a serialising instruction discards that prefetched work, so
- *      what runs next is what we wrote (SDM vol. 3, 8.1.3, "cross-
- *      modifying code" - here it is the same CPU, which is the easy case).
+ *      bytes, and we wrote them through a different virtual address than
+ *      the one it executes from.  A serialising instruction (cpuid)
+ *      throws away everything fetched so far, so what runs next is what
+ *      we wrote (SDM vol. 3, "Handling Self- and Cross-Modifying Code").
  *
  * Why not simply clear CR0.WP, write, and set it again?  For that window
  * every read-only page in the kernel is writable at once - one stray

@@ -1,0 +1,36 @@
+/* test_errno.c - errno_name() from lib/errno.c. */
+#include "ktest_host.h"
+#include "errno.h"
+
+static void known_codes_either_sign(struct ktest *t)
+{
+	KTEST_EXPECT_STREQ(t, errno_name(EINVAL), "EINVAL");
+	KTEST_EXPECT_STREQ(t, errno_name(-EINVAL), "EINVAL");
+	KTEST_EXPECT_STREQ(t, errno_name(-EPERM), "EPERM");
+	KTEST_EXPECT_STREQ(t, errno_name(-ENOMEM), "ENOMEM");
+	KTEST_EXPECT_STREQ(t, errno_name(-EFAULT), "EFAULT");
+	KTEST_EXPECT_STREQ(t, errno_name(-EBUSY), "EBUSY");
+	KTEST_EXPECT_STREQ(t, errno_name(-EEXIST), "EEXIST");
+	KTEST_EXPECT_STREQ(t, errno_name(-ENOENT), "ENOENT");
+	KTEST_EXPECT_STREQ(t, errno_name(-E2BIG), "E2BIG");
+	KTEST_EXPECT_STREQ(t, errno_name(-ERANGE), "ERANGE");
+	KTEST_EXPECT_STREQ(t, errno_name(-ENOSYS), "ENOSYS");
+	KTEST_EXPECT_STREQ(t, errno_name(EILSEQ), "EILSEQ");   /* the last one */
+}
+
+static void unknown_codes_fall_back(struct ktest *t)
+{
+	KTEST_EXPECT_STREQ(t, errno_name(0), "errno 0");
+	KTEST_EXPECT_STREQ(t, errno_name(99), "errno 99");
+	KTEST_EXPECT_STREQ(t, errno_name(-3), "errno -3");     /* gap in the table */
+	KTEST_EXPECT_STREQ(t, errno_name(-85), "errno -85");   /* just past it */
+	KTEST_EXPECT_STREQ(t, errno_name(-2147483647 - 1), "errno -2147483648");
+}
+
+static struct ktest_case cases[] = {
+	KTEST_CASE(known_codes_either_sign),
+	KTEST_CASE(unknown_codes_fall_back),
+	KTEST_END,
+};
+
+KTEST_HOST_MAIN(cases)
