@@ -130,6 +130,8 @@ int kprobes_init(void);
 
 /* Is addr inside a function marked NOKPROBE_SYMBOL (or the entry stubs)? */
 bool within_kprobe_blacklist(unsigned long addr);
+/* Add [start, end) to the blacklist (kprobes_init and the arch code use it). */
+int kprobe_add_area_blacklist(unsigned long start, unsigned long end);
 /* Call fn for every blacklisted range; stop early if fn returns non-zero. */
 int kprobe_blacklist_for_each(int (*fn)(void *data, unsigned long start,
 					unsigned long end), void *data);
@@ -212,6 +214,6 @@ void arch_arm_kprobe(struct kprobe *p);		/* write int3 */
 void arch_disarm_kprobe(struct kprobe *p);	/* restore the original byte */
 void arch_remove_kprobe(struct kprobe *p);	/* free the slot */
 int arch_init_kprobes(void);			/* register the die notifier */
-bool arch_within_kprobe_blacklist(unsigned long addr);
+int arch_populate_kprobe_blacklist(void);	/* the entry stubs */
 
 #endif

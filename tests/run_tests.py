@@ -561,10 +561,13 @@ def main(argv):
     args = parse_args(argv)
     if args.self_test:
         return self_test()
-    os.chdir(Path(__file__).resolve().parent.parent)   # the repo root
+    # Work from the repo root; --build may be relative to where we started.
+    build = Path(args.build).resolve()
+    root = Path(__file__).resolve().parent.parent
+    os.chdir(root)
+    build = Path(os.path.relpath(build, root))
     os.environ.setdefault("UBSAN_OPTIONS", "print_stacktrace=1")
 
-    build = Path(args.build)
     logs = build / "test-logs"
     logs.mkdir(parents=True, exist_ok=True)
     tally = Tally()

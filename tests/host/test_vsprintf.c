@@ -205,9 +205,11 @@ static void random_formats_match_libc(struct ktest *t)
 		uint64_t bits = rng();
 		long long v = (long long)rng() >> (rng() % 64);
 
+		bool alt_ok = conv == 'x' || conv == 'X' || conv == 'o';
+
 		*p++ = '%';
-		for (int f = 0; f < 5; f++)
-			if (bits & (1u << f) && (flags[f] != '#' || (conv != 'd' && conv != 'i' && conv != 'u')))
+		for (int f = 0; f < 5; f++)     /* '#' is undefined for d, i, u */
+			if ((bits & (1u << f)) && (flags[f] != '#' || alt_ok))
 				*p++ = flags[f];
 		if (bits & 0x20)
 			p += sprintf(p, "%d", (int)(rng() % 30));

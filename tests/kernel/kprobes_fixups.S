@@ -306,6 +306,12 @@ LABEL(fx_cld)                   /* FC: probed while DF is still 1 */
 	cld
 	RECORD_FLAGS
 
+/* ---- refused by design: the C test asserts register_kprobe() says no -- */
+
+	movl %ss, %edx
+LABEL(fx_mov_ss)                /* 8E D2: the CPU holds off the #DB after it */
+	movl %edx, %ss
+
 /* ---- prefixes and the 0F map: the length must come out right ---------- */
 
 	movl $0, %edx

@@ -1,0 +1,523 @@
+/*
+ * test_kprobes_fixups.c - proof that single-stepping out of line and
+ * resume_execution() leave no trace.
+ *
+ * kprobes_fixups.S is one routine with a global label on one instruction
+ * of every class resume_execution() must repair: relative and indirect
+ * calls and jumps, far transfers, ret/lret/iret, pushf/popf/cli/sti,
+ * prefixed and 0F-map instructions.  The routine records what it sees
+ * into a struct fixup_state.  The rule this suite checks:
+ *
+ *     probed or not, the routine records exactly the same words,
+ *     and every probe fires exactly as often as its instruction runs.
+ *
+ * Each label is probed alone, then all of them together, with pre and
+ * post handlers, with pre only, and with post only (NULL handlers are
+ * allowed).  Each run happens twice: with interrupts off and on.
+ */
+#include "kernel.h"
+#include "ktest.h"
+#include "kprobes.h"
+#include "errno.h"
+#include "irqflags.h"
+#include "processor.h"
+#include "segment.h"
+#include "string.h"
+#include "kprobes_fixups.h"
+
+_Static_assert(FX_EFLAGS_IF == X86_EFLAGS_IF, "kprobes_fixups.h IF");
+_Static_assert(FX_EFLAGS_DF == X86_EFLAGS_DF, "kprobes_fixups.h DF");
+_Static_assert(FX_EFLAGS_CF == X86_EFLAGS_CF, "kprobes_fixups.h CF");
+_Static_assert(FX_EFLAGS_ZF == X86_EFLAGS_ZF, "kprobes_fixups.h ZF");
+_Static_assert(FX_EFLAGS_ARITH == (X86_EFLAGS_CF | X86_EFLAGS_PF | X86_EFLAGS_AF |
+				   X86_EFLAGS_ZF | X86_EFLAGS_SF | X86_EFLAGS_OF),
+	       "kprobes_fixups.h arithmetic flags");
+_Static_assert(sizeof(unsigned long) == 4, "the .S file uses 4-byte words");
+
+/*
+ * Every probe target in kprobes_fixups.S, with how many times its
+ * instruction runs in one call of fixup_routine() and what
+ * register_kprobe() must answer (0, or the errno of a refusal by design
+ * together with the reason).
+ *
+ * rep movsb single-steps once per iteration: the CPU raises the #DB
+ * after each iteration with EIP still on the rep instruction (SDM vol. 3,
+ * "RF flag": a trap from "any iteration ... but the last"), so the int3
+ * is reached again: FX_COPY_LEN hits, exactly as on Linux.
+ */
+#define FIXUP_LABELS(L)						\
+	L(fx_entry,		1)				\
+	L(fx_call_rel,		1)				\
+	L(fx_call_reg,		1)				\
+	L(fx_call_mem,		1)				\
+	L(fx_call_abs,		1)				\
+	L(fx_call_getpc,	1)				\
+	L(fx_lcall,		1)				\
+	L(fx_lcall_mem,		1)				\
+	L(fx_jmp_short,		1)				\
+	L(fx_dead_jmp,		0)				\
+	L(fx_jmp_near,		1)				\
+	L(fx_jcc8_taken,	1)				\
+	L(fx_dead_jcc8,		0)				\
+	L(fx_jcc8_not_taken,	1)				\
+	L(fx_jcc32_taken,	1)				\
+	L(fx_jcc32_not_taken,	1)				\
+	L(fx_jcc_hint,		1)				\
+	L(fx_loop_taken,	1)				\
+	L(fx_loop_not_taken,	1)				\
+	L(fx_loop_back,		3)				\
+	L(fx_jecxz_taken,	1)				\
+	L(fx_jecxz_not_taken,	1)				\
+	L(fx_jmp_reg,		1)				\
+	L(fx_jmp_mem,		1)				\
+	L(fx_ljmp,		1)				\
+	L(fx_ljmp_mem,		1)				\
+	L(fx_lret_jmp,		1)				\
+	L(fx_iret,		1)				\
+	L(fx_pushf,		1)				\
+	L(fx_popf,		1)				\
+	L(fx_popf_if_off,	1)				\
+	L(fx_popf_if_restore,	1)				\
+	L(fx_cli,		1)				\
+	L(fx_sti,		1)				\
+	L(fx_std,		1)				\
+	L(fx_cld,		1)				\
+	L(fx_push16,		1)				\
+	L(fx_seg_es,		1)				\
+	L(fx_seg_ss,		1)				\
+	L(fx_rep_movsb,		FX_COPY_LEN)			\
+	L(fx_rep_movsl_zero,	1)				\
+	L(fx_bswap,		1)				\
+	L(fx_movzbl,		1)				\
+	L(fx_sete,		1)				\
+	L(fx_lock_add,		1)				\
+	L(fx_lock_cmpxchg,	1)				\
+	L(fx_ret,		4)				\
+	L(fx_ret_imm,		1)				\
+	L(fx_lret,		2)				\
+	L(fx_lret_imm,		1)
+
+/*
+ * Instructions kprobes refuses by design.  Each must be refused with
+ * exactly this errno; the reason is printed with any failure.
+ */
+#define REFUSED_LABELS(R)					\
+	R(fx_mov_ss, -EILSEQ,					\
+	  "mov to %ss holds off the single-step trap for one more instruction")
+
+#define DECLARE_LABEL(name, ...) extern const char name[];
+FIXUP_LABELS(DECLARE_LABEL)
+REFUSED_LABELS(DECLARE_LABEL)
+/* Addresses right after each call, where the callee must return to. */
+extern const char fx_call_rel_ret[], fx_call_reg_ret[], fx_call_mem_ret[],
+	fx_call_abs_ret[], fx_call_imm_ret[];
+extern const char fx_lcall_ret[], fx_lcall_mem_ret[], fx_lcall_imm_ret[];
+
+struct fx_label {
+	const char *name;
+	const char *addr;
+	int hits;		/* executions per call of fixup_routine() */
+};
+
+#define LABEL_ENTRY(name, hits) { #name, name, hits },
+static const struct fx_label fx_labels[] = { FIXUP_LABELS(LABEL_ENTRY) };
+#define NR_LABELS ARRAY_SIZE(fx_labels)
+
+struct fx_refusal {
+	const char *name;
+	const char *addr;
+	int err;
+	const char *why;
+};
+
+#define REFUSAL_ENTRY(name, err, why) { #name, name, err, why },
+static const struct fx_refusal fx_refusals[] = { REFUSED_LABELS(REFUSAL_ENTRY) };
+
+/* ---- probes that count ---------------------------------------------------- */
+
+struct fx_probe {
+	struct kprobe kp;
+	const struct fx_label *label;
+	unsigned long pre_hits;
+	unsigned long post_hits;
+	unsigned long post_ip_stray;	/* post handler saw ip outside the routine */
+	unsigned long last_post_ip;
+};
+
+static struct fx_probe fx_probes[NR_LABELS];
+
+static int fx_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct fx_probe *fp = container_of(p, struct fx_probe, kp);
+
+	fp->pre_hits++;
+	return 0;
+}
+
+/* kprobes.h: in the post handler, ip is already the next instruction. */
+static void fx_post(struct kprobe *p, struct pt_regs *regs, unsigned long flags)
+{
+	struct fx_probe *fp = container_of(p, struct fx_probe, kp);
+
+	fp->post_hits++;
+	fp->last_post_ip = regs->ip;
+	if (regs->ip < (unsigned long)fixup_routine ||
+	    regs->ip >= (unsigned long)fixup_routine_end)
+		fp->post_ip_stray++;
+}
+
+enum fx_mode { FX_PRE_POST, FX_PRE_ONLY, FX_POST_ONLY };
+
+static const char *const fx_mode_name[] = {
+	[FX_PRE_POST] = "pre+post",
+	[FX_PRE_ONLY] = "pre only",
+	[FX_POST_ONLY] = "post only",
+};
+
+static void fx_probe_init(struct fx_probe *fp, const struct fx_label *l,
+			  enum fx_mode mode)
+{
+	memset(fp, 0, sizeof(*fp));
+	fp->label = l;
+	fp->kp.addr = (kprobe_opcode_t *)l->addr;
+	fp->kp.pre_handler = mode == FX_POST_ONLY ? NULL : fx_pre;
+	fp->kp.post_handler = mode == FX_PRE_ONLY ? NULL : fx_post;
+}
+
+/* ---- running the routine and comparing what it saw ------------------------- */
+
+static struct fixup_state fx_base[2];	/* unprobed: [0] irqs off, [1] on */
+static struct fixup_state fx_got;
+static uint8_t fx_text_before[4096];
+
+static void fx_run(struct fixup_state *st, bool irqs_on)
+{
+	unsigned long flags = read_eflags();
+
+	memset(st, 0, sizeof(*st));
+	if (irqs_on)
+		local_irq_enable();
+	else
+		local_irq_disable();
+	fixup_routine(st);
+	if (flags & X86_EFLAGS_IF)
+		local_irq_enable();
+	else
+		local_irq_disable();
+}
+
+static const char *const fxo_names[FXO_TRACE] = {
+	[FXO_ENTRY_FLAGS] = "entry_flags", [FXO_EXIT_FLAGS] = "exit_flags",
+	[FXO_EAX] = "eax", [FXO_ECX] = "ecx", [FXO_EDX] = "edx",
+	[FXO_ESI] = "esi-state", [FXO_EDI] = "edi-state",
+	[FXO_ESP_DELTA] = "esp_delta", [FXO_BAD] = "wrong_branches",
+	[FXO_LOCKED] = "locked", [FXO_SRC] = "src[0]", [FXO_SRC + 1] = "src[1]",
+	[FXO_SRC + 2] = "src[2]", [FXO_SRC + 3] = "src[3]",
+	[FXO_DST] = "dst[0]", [FXO_DST + 1] = "dst[1]",
+	[FXO_DST + 2] = "dst[2]", [FXO_DST + 3] = "dst[3]",
+	[FXO_NTRACE] = "ntrace",
+};
+
+/*
+ * Compare a probed run with the unprobed one word by word; report up to
+ * four differing words by name.  Returns true if identical.
+ */
+static bool fx_same(struct ktest *t, const char *what, const char *mode,
+		    bool irqs_on, const struct fixup_state *got,
+		    const struct fixup_state *want)
+{
+	int i, bad = 0;
+
+	for (i = 0; i < FXO_WORDS; i++) {
+		if (got->out[i] == want->out[i])
+			continue;
+		if (++bad > 4)
+			continue;
+		if (i < FXO_TRACE)
+			ktest_fail(t, __FILE__, __LINE__,
+				   "probe on %s (%s, irqs %s): %s is %#lx, unprobed %#lx",
+				   what, mode, irqs_on ? "on" : "off",
+				   fxo_names[i], got->out[i], want->out[i]);
+		else
+			ktest_fail(t, __FILE__, __LINE__,
+				   "probe on %s (%s, irqs %s): trace[%d] (after %#lx) is %#lx, unprobed %#lx",
+				   what, mode, irqs_on ? "on" : "off", i - FXO_TRACE,
+				   i > FXO_TRACE ? want->out[i - 1] : 0UL,
+				   got->out[i], want->out[i]);
+	}
+	if (bad > 4)
+		ktest_info(t, "... %d differing words in all", bad);
+	return bad == 0;
+}
+
+/* Run both interrupt modes and compare each with its baseline. */
+static void fx_run_and_compare(struct ktest *t, const char *what, enum fx_mode mode)
+{
+	int on;
+
+	for (on = 0; on <= 1; on++) {
+		fx_run(&fx_got, on);
+		fx_same(t, what, fx_mode_name[mode], on, &fx_got, &fx_base[on]);
+	}
+}
+
+static void fx_take_baseline(void)
+{
+	fx_run(&fx_base[0], false);
+	fx_run(&fx_base[1], true);
+}
+
+static size_t fx_text_len(void)
+{
+	size_t n = fixup_routine_end - (const char *)fixup_routine;
+
+	return n < sizeof(fx_text_before) ? n : sizeof(fx_text_before);
+}
+
+/* ---- checks on one probe --------------------------------------------------- */
+
+/* After `runs` calls of the routine: did the probe fire as its instruction ran? */
+static void fx_check_hits(struct ktest *t, const struct fx_probe *fp,
+			  enum fx_mode mode, int runs)
+{
+	const char *name = fp->label->name;
+	long want = (long)fp->label->hits * runs;
+	long want_pre = mode == FX_POST_ONLY ? 0 : want;
+	long want_post = mode == FX_PRE_ONLY ? 0 : want;
+
+	if ((long)fp->pre_hits != want_pre)
+		ktest_fail(t, __FILE__, __LINE__, "%s (%s): pre handler ran %lu times, want %ld",
+			   name, fx_mode_name[mode], fp->pre_hits, want_pre);
+	if ((long)fp->post_hits != want_post)
+		ktest_fail(t, __FILE__, __LINE__, "%s (%s): post handler ran %lu times, want %ld",
+			   name, fx_mode_name[mode], fp->post_hits, want_post);
+	if ((long)fp->kp.nhit != want)
+		ktest_fail(t, __FILE__, __LINE__, "%s (%s): kp.nhit is %lu, want %ld",
+			   name, fx_mode_name[mode], fp->kp.nhit, want);
+	if (fp->kp.nmissed != 0)
+		ktest_fail(t, __FILE__, __LINE__, "%s (%s): kp.nmissed is %lu, want 0",
+			   name, fx_mode_name[mode], fp->kp.nmissed);
+	if (fp->post_ip_stray)
+		ktest_fail(t, __FILE__, __LINE__,
+			   "%s (%s): post handler saw ip %#lx outside fixup_routine (not fixed up yet?)",
+			   name, fx_mode_name[mode], fp->last_post_ip);
+}
+
+/* register_kprobe() on one label; on success the byte there is an int3. */
+static int fx_register(struct ktest *t, struct fx_probe *fp)
+{
+	const char *name = fp->label->name;
+	int ret = register_kprobe(&fp->kp);
+
+	if (ret) {
+		ktest_fail(t, __FILE__, __LINE__, "register_kprobe(%s) = %d (%s), want 0",
+			   name, ret, errno_name(ret));
+		return ret;
+	}
+	if ((uint8_t)fp->label->addr[0] != BREAKPOINT_INSTRUCTION)
+		ktest_fail(t, __FILE__, __LINE__, "%s: armed probe byte is %#x, want int3 (%#x)",
+			   name, (uint8_t)fp->label->addr[0], BREAKPOINT_INSTRUCTION);
+	return 0;
+}
+
+/* After unregister_kprobe(): the original first byte is back. */
+static void fx_check_restored(struct ktest *t, const struct fx_label *l)
+{
+	size_t off = l->addr - (const char *)fixup_routine;
+	uint8_t want = fx_text_before[off];
+
+	if ((uint8_t)l->addr[0] != want)
+		ktest_fail(t, __FILE__, __LINE__, "%s: byte after unregister is %#x, want %#x",
+			   l->name, (uint8_t)l->addr[0], want);
+}
+
+static void fx_check_text_intact(struct ktest *t, const char *after)
+{
+	size_t i, n = fx_text_len();
+	const uint8_t *text = (const uint8_t *)fixup_routine;
+
+	for (i = 0; i < n; i++) {
+		if (text[i] != fx_text_before[i]) {
+			ktest_fail(t, __FILE__, __LINE__,
+				   "after %s: fixup_routine+%#zx is %#x, was %#x",
+				   after, i, text[i], fx_text_before[i]);
+			return;
+		}
+	}
+}
+
+/* ---- the cases -------------------------------------------------------------- */
+
+static int fx_init(struct ktest *t)
+{
+	memcpy(fx_text_before, (const void *)fixup_routine, fx_text_len());
+	fx_take_baseline();
+	return 0;
+}
+
+/* Values recorded under `id`, in order; returns how many. */
+static int fx_records(const struct fixup_state *st, unsigned long id,
+		      unsigned long *vals, int max)
+{
+	unsigned long n = st->out[FXO_NTRACE];
+	unsigned long i;
+	int found = 0;
+
+	if (n > FX_TRACE_MAX)
+		n = FX_TRACE_MAX;
+	for (i = 0; i + 1 < n; i++) {
+		const unsigned long *tr = &st->out[FXO_TRACE];
+
+		if (tr[i] == id) {
+			if (found < max)
+				vals[found] = tr[i + 1];
+			found++;
+			i++;	/* skip the value */
+		}
+	}
+	return found;
+}
+
+/*
+ * The unprobed routine itself: deterministic, and recording what it
+ * claims to (else the comparisons below would prove nothing).
+ */
+static void fixup_routine_baseline(struct ktest *t)
+{
+	static struct fixup_state again;
+	static const char *const near_ret[] = { fx_call_rel_ret, fx_call_reg_ret,
+		fx_call_mem_ret, fx_call_abs_ret, fx_call_imm_ret };
+	static const char *const far_ret[] = { fx_lcall_ret, fx_lcall_mem_ret,
+		fx_lcall_imm_ret };
+	unsigned long v[16], *out;
+	int on, i, n;
+
+	for (on = 0; on <= 1; on++) {
+		out = fx_base[on].out;
+		fx_run(&again, on);
+		fx_same(t, "nothing (second run)", "none", on, &again, &fx_base[on]);
+
+		KTEST_EXPECT_EQ(t, out[FXO_BAD], 0);
+		KTEST_EXPECT_EQ(t, out[FXO_ESP_DELTA], 0);
+		KTEST_EXPECT_EQ(t, out[FXO_EXIT_FLAGS], out[FXO_ENTRY_FLAGS]);
+		KTEST_EXPECT_EQ(t, !!(out[FXO_ENTRY_FLAGS] & X86_EFLAGS_IF), on);
+		KTEST_ASSERT_TRUE(t, out[FXO_NTRACE] <= FX_TRACE_MAX);
+		KTEST_EXPECT_EQ(t, out[FXO_TRACE + out[FXO_NTRACE] - 1], FX_ID_END);
+		KTEST_EXPECT_EQ(t, memcmp(&out[FXO_DST], &out[FXO_SRC], FX_COPY_LEN), 0);
+		KTEST_EXPECT_EQ(t, out[FXO_LOCKED], 7);
+
+		n = fx_records(&fx_base[on], FX_ID_NEAR_RET, v, ARRAY_SIZE(v));
+		KTEST_ASSERT_EQ(t, n, (int)ARRAY_SIZE(near_ret));
+		for (i = 0; i < n; i++)
+			KTEST_EXPECT_EQ(t, v[i], (unsigned long)near_ret[i]);
+		n = fx_records(&fx_base[on], FX_ID_FAR_RET, v, ARRAY_SIZE(v));
+		KTEST_ASSERT_EQ(t, n, (int)ARRAY_SIZE(far_ret));
+		for (i = 0; i < n; i++)
+			KTEST_EXPECT_EQ(t, v[i], (unsigned long)far_ret[i]);
+		n = fx_records(&fx_base[on], FX_ID_FAR_CS, v, ARRAY_SIZE(v));
+		for (i = 0; i < n; i++)
+			KTEST_EXPECT_EQ(t, v[i], __KERNEL_CS);
+
+		/* FX_ID_FLAGS, in order: iret pushf popf if_off if_restore cli sti std cld cmpxchg */
+		n = fx_records(&fx_base[on], FX_ID_FLAGS, v, ARRAY_SIZE(v));
+		KTEST_ASSERT_EQ(t, n, 10);
+		KTEST_EXPECT_EQ(t, v[1] & (X86_EFLAGS_TF | X86_EFLAGS_CF), X86_EFLAGS_CF);
+		KTEST_EXPECT_EQ(t, v[2] & FX_EFLAGS_ARITH, FX_EFLAGS_ARITH);
+		KTEST_EXPECT_EQ(t, v[3] & X86_EFLAGS_IF, 0);
+		KTEST_EXPECT_EQ(t, v[4] & X86_EFLAGS_IF, out[FXO_ENTRY_FLAGS] & X86_EFLAGS_IF);
+		KTEST_EXPECT_EQ(t, v[5] & X86_EFLAGS_IF, 0);
+		KTEST_EXPECT_EQ(t, v[6] & X86_EFLAGS_IF, X86_EFLAGS_IF);
+		KTEST_EXPECT_EQ(t, v[7] & X86_EFLAGS_DF, X86_EFLAGS_DF);
+		KTEST_EXPECT_EQ(t, v[8] & X86_EFLAGS_DF, 0);
+		KTEST_EXPECT_EQ(t, v[9] & X86_EFLAGS_ZF, X86_EFLAGS_ZF);
+	}
+}
+
+/* Probe one label at a time. */
+static void fx_each_label(struct ktest *t, enum fx_mode mode)
+{
+	size_t i;
+
+	for (i = 0; i < NR_LABELS; i++) {
+		struct fx_probe *fp = &fx_probes[i];
+
+		fx_probe_init(fp, &fx_labels[i], mode);
+		if (fx_register(t, fp))
+			continue;
+		fx_run_and_compare(t, fx_labels[i].name, mode);
+		unregister_kprobe(&fp->kp);
+		fx_check_hits(t, fp, mode, 2);
+		fx_check_restored(t, &fx_labels[i]);
+	}
+	fx_check_text_intact(t, "probing each label in turn");
+}
+
+/* Probe every label at once: probes that fire inside other probes' paths. */
+static void fx_all_labels(struct ktest *t, enum fx_mode mode)
+{
+	size_t i;
+	bool registered[NR_LABELS];
+
+	for (i = 0; i < NR_LABELS; i++) {
+		fx_probe_init(&fx_probes[i], &fx_labels[i], mode);
+		registered[i] = fx_register(t, &fx_probes[i]) == 0;
+	}
+	fx_run_and_compare(t, "every label", mode);
+	for (i = 0; i < NR_LABELS; i++) {
+		if (!registered[i])
+			continue;
+		unregister_kprobe(&fx_probes[i].kp);
+		fx_check_hits(t, &fx_probes[i], mode, 2);
+		fx_check_restored(t, &fx_labels[i]);
+	}
+	fx_check_text_intact(t, "probing every label at once");
+}
+
+static void each_label_pre_post(struct ktest *t)  { fx_each_label(t, FX_PRE_POST); }
+static void each_label_pre_only(struct ktest *t)  { fx_each_label(t, FX_PRE_ONLY); }
+static void each_label_post_only(struct ktest *t) { fx_each_label(t, FX_POST_ONLY); }
+static void all_labels_pre_post(struct ktest *t)  { fx_all_labels(t, FX_PRE_POST); }
+static void all_labels_pre_only(struct ktest *t)  { fx_all_labels(t, FX_PRE_ONLY); }
+static void all_labels_post_only(struct ktest *t) { fx_all_labels(t, FX_POST_ONLY); }
+
+/* Instructions refused by design: refused with the right errno, text untouched. */
+static void refused_instructions(struct ktest *t)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fx_refusals); i++) {
+		const struct fx_refusal *r = &fx_refusals[i];
+		struct kprobe kp = { .addr = (kprobe_opcode_t *)r->addr, .pre_handler = fx_pre };
+		int ret = register_kprobe(&kp);
+
+		if (ret == 0)
+			unregister_kprobe(&kp);
+		if (ret != r->err)
+			ktest_fail(t, __FILE__, __LINE__,
+				   "register_kprobe(%s) = %d (%s), want %d (%s): %s",
+				   r->name, ret, errno_name(ret), r->err,
+				   errno_name(r->err), r->why);
+	}
+	fx_check_text_intact(t, "the refused registrations");
+	/* The routine still runs unprobed with the refused instructions in it. */
+	fx_run_and_compare(t, "nothing (after refusals)", FX_PRE_POST);
+}
+
+static struct ktest_case kprobes_fixups_cases[] = {
+	KTEST_CASE(fixup_routine_baseline),
+	KTEST_CASE(each_label_pre_post),
+	KTEST_CASE(each_label_pre_only),
+	KTEST_CASE(each_label_post_only),
+	KTEST_CASE(all_labels_pre_post),
+	KTEST_CASE(all_labels_pre_only),
+	KTEST_CASE(all_labels_post_only),
+	KTEST_CASE(refused_instructions),
+	KTEST_END,
+};
+
+static struct ktest_suite kprobes_fixups_suite = {
+	.name = "kprobes_fixups",
+	.cases = kprobes_fixups_cases,
+	.init = fx_init,
+};
+KTEST_SUITE(kprobes_fixups_suite);
