@@ -40,17 +40,18 @@ LIBGCC   = $(shell $(CC) -m32 -print-libgcc-file-name)
 # ---- sources: every .c / .S in the kernel's folders -------------------------
 SRCDIRS := boot arch/i386 kernel lib probes tests/kernel
 SRCS := $(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c) $(wildcard $(d)/*.S))
-OBJS := $(patsubst %,$(B)/%.o,$(basename $(SRCS)))
+# Objects keep the source suffix (entry.S.o, traps.c.o): foo.c and foo.S can coexist.
+OBJS := $(patsubst %,$(B)/%.o,$(SRCS))
 DEPS := $(OBJS:.o=.d)
 
 .PHONY: all iso run run-vga debug test host-test bench bootstrap clean help
 all: $(B)/kernel.elf
 
-$(B)/%.o: %.c
+$(B)/%.c.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(B)/%.o: %.S
+$(B)/%.S.o: %.S
 	@mkdir -p $(dir $@)
 	$(CC) $(ASFLAGS) -MMD -MP -c $< -o $@
 
@@ -62,19 +63,19 @@ $(B)/kallsyms.empty.S:
 	@mkdir -p $(B)
 	$(PYTHON) scripts/kallsyms.py --empty > $@
 
-$(B)/kernel.pass1.elf: $(OBJS) $(B)/kallsyms.empty.o linker.ld
-	$(LD) $(LDFLAGS) -o $@ $(OBJS) $(B)/kallsyms.empty.o $(LIBGCC)
+$(B)/kernel.pass1.elf: $(OBJS) $(B)/kallsyms.empty.S.o linker.ld
+	$(LD) $(LDFLAGS) -o $@ $(OBJS) $(B)/kallsyms.empty.S.o $(LIBGCC)
 
 $(B)/kallsyms.S: $(B)/kernel.pass1.elf scripts/kallsyms.py
 	$(NM) -n -S $< | $(PYTHON) scripts/kallsyms.py > $@
 
-$(B)/kernel.elf: $(B)/kernel.pass1.elf $(B)/kallsyms.o
-	$(LD) $(LDFLAGS) -o $@ $(OBJS) $(B)/kallsyms.o $(LIBGCC)
+$(B)/kernel.elf: $(B)/kernel.pass1.elf $(B)/kallsyms.S.o
+	$(LD) $(LDFLAGS) -o $@ $(OBJS) $(B)/kallsyms.S.o $(LIBGCC)
 	$(NM) -n -S $(B)/kernel.pass1.elf > $(B)/nm.pass1
 	$(NM) -n -S $@ > $(B)/nm.pass2
 	$(PYTHON) scripts/kallsyms.py --check $(B)/nm.pass1 $(B)/nm.pass2
 
-$(B)/%.o: $(B)/%.S
+$(B)/%.S.o: $(B)/%.S
 	$(CC) $(ASFLAGS) -c $< -o $@
 
 # ---- ISO image: GRUB + our kernel -------------------------------------------

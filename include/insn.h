@@ -29,6 +29,10 @@ enum insn_map {
 	INSN_MAP_0F,		/* 0F xx       */
 	INSN_MAP_0F38,		/* 0F 38 xx    */
 	INSN_MAP_0F3A,		/* 0F 3A xx    */
+	/* AVX-style escapes (decoded for their length only, see docs/decoder.md) */
+	INSN_MAP_VEX,		/* C4/C5 VEX: maps 0F, 0F 38, 0F 3A */
+	INSN_MAP_EVEX,		/* 62 EVEX (AVX-512) */
+	INSN_MAP_XOP,		/* 8F XOP (AMD) */
 };
 
 /* Segment override prefix, if any (the value is the prefix byte). */
@@ -73,6 +77,7 @@ enum insn_type {
 	INSN_TYPE_MOV_SS,	/* 8E /2: mov r/m16, %ss */
 	INSN_TYPE_POP_SS,	/* 17: pop %ss */
 	INSN_TYPE_UD,		/* 0F 0B ud2, 0F B9 ud1, 0F FF ud0: always #UD */
+	INSN_TYPE_SYSCALL,	/* 0F 34/35 sysenter/sysexit, 0F 05/07 syscall/sysret */
 	INSN_TYPE_NR,
 };
 
@@ -118,7 +123,9 @@ struct insn {
 	uint8_t map;		/* enum insn_map */
 	uint8_t opcode;		/* the opcode byte within that map */
 	uint8_t opcode_offset;	/* offset of the first opcode byte (0F or xx) */
-	uint8_t opcode_len;	/* 1, 2 (0F xx) or 3 (0F 38 xx) */
+	uint8_t opcode_len;	/* 1, 2 (0F xx) or 3 (0F 38 xx); VEX/EVEX/XOP:
+				 * the escape bytes plus the opcode byte */
+	uint8_t vex_map;	/* VEX/EVEX/XOP: the map number from the escape */
 
 	/* ModRM and SIB */
 	bool has_modrm;

@@ -130,6 +130,8 @@ int kprobes_init(void);
 
 /* Is addr inside a function marked NOKPROBE_SYMBOL (or the entry stubs)? */
 bool within_kprobe_blacklist(unsigned long addr);
+/* Build the list from NOKPROBE_SYMBOL entries (kprobes_init calls it). */
+int populate_kprobe_blacklist(void);
 /* Add [start, end) to the blacklist (kprobes_init and the arch code use it). */
 int kprobe_add_area_blacklist(unsigned long start, unsigned long end);
 /* Call fn for every blacklisted range; stop early if fn returns non-zero. */

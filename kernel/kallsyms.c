@@ -109,6 +109,22 @@ int sprint_symbol(char *buf, size_t len, unsigned long addr)
 }
 
 /*
+ * Like sprint_symbol, for a return address: a call to a function that
+ * never returns can be the last instruction of its caller, so the return
+ * address may point one past the end.  Look up addr - 1 (inside the call)
+ * and print the offset of addr itself, as Linux's %pB does.
+ */
+static int sprint_return_address(char *buf, size_t len, unsigned long addr)
+{
+	unsigned long size, off;
+	const char *name = kallsyms_lookup(addr - 1, &size, &off);
+
+	if (!name)
+		return snprintf(buf, len, "%#lx", addr);
+	return snprintf(buf, len, "%s+%#lx/%#lx", name, off + 1, size);
+}
+
+/*
  * With frame pointers every function starts "push %ebp; mov %esp,%ebp",
  * so %ebp points at a two-word record: the caller's %ebp, then the
  * return address.  Following the chain walks up the call stack.  Each
@@ -145,7 +161,7 @@ void show_backtrace(unsigned long ip, unsigned long bp)
 	}
 	n = save_stack_trace_bp(bp, trace, MAX_BACKTRACE_DEPTH);
 	for (i = 0; i < n; i++) {
-		sprint_symbol(sym, sizeof(sym), trace[i]);
+		sprint_return_address(sym, sizeof(sym), trace[i]);
 		printk(" [<%08lx>] %s\n", trace[i], sym);
 	}
 }

@@ -15,11 +15,10 @@
 #include "sched.h"
 #include "irqflags.h"
 #include "ktest.h"
+#include "kprobes.h"
+#include "console.h"
+#include "keyboard.h"
 
-void serial_init(void);
-void vga_init(void);
-void keyboard_init(void);
-void kprobes_init(void);
 void bench_run(void);
 void crash_run(const char *what);
 
@@ -57,7 +56,8 @@ void kmain(uint32_t magic, struct multiboot_info *mbi)
 	sched_init();
 	keyboard_init();
 	local_irq_enable();
-	kprobes_init();
+	if (kprobes_init())
+		panic("kprobes_init failed");
 
 	if (cmdline_value("crash", what, sizeof(what)))
 		crash_run(what);

@@ -57,7 +57,8 @@ struct insn_opinfo {
 	uint8_t imm;		/* enum insn_imm */
 	uint8_t type;		/* enum insn_type */
 	uint8_t group;		/* with OPF_GROUP: index into insn_groups */
-	uint8_t pfx;		/* with OPF_SSE: PFX_* mask */
+	uint8_t pfx;		/* with OPF_SSE: PFX_* allowed, memory operand */
+	uint8_t pfx_reg;	/* with OPF_SSE: PFX_* allowed, register operand */
 	uint8_t rm_ok;		/* with OPF_RMSEL: bit n set = rm n is defined */
 };
 

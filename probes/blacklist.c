@@ -27,7 +27,7 @@ struct kprobe_blacklist_entry {
 	unsigned long end_addr;		/* one past the last byte */
 };
 
-static LIST_HEAD_DECL(kprobe_blacklist);
+static LIST_HEAD(kprobe_blacklist);
 
 int kprobe_add_area_blacklist(unsigned long start, unsigned long end)
 {

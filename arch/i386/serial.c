@@ -6,6 +6,7 @@
  * an exception handler.  Receive is left to the console code.
  */
 #include "kernel.h"
+#include "console.h"
 #include "io.h"
 #include "nokprobe.h"
 

@@ -6,6 +6,7 @@
  * cursor through the CRT controller's index/data ports.
  */
 #include "kernel.h"
+#include "console.h"
 #include "io.h"
 #include "string.h"
 #include "nokprobe.h"

@@ -93,10 +93,17 @@ LABEL(fx_entry)                 /* an ordinary instruction: no fixup at all */
 	pushl %esi
 	pushl %edi
 	pushfl                          /* the caller's EFLAGS, popped at the end */
-	movl 8(%ebp), %ebx
+	movl 8(%ebp), %ebx              /* %ebx = struct fixup_state * throughout */
 	movl %esp, ESP0(%ebx)
-	movl (%esp), %edx
-	movl %edx, FX_O(FXO_ENTRY_FLAGS)(%ebx)
+	/*
+	 * The caller's arithmetic flags are whatever its last compare left:
+	 * not ours to record.  Clear them (and DF) so every run starts alike.
+	 */
+	pushfl
+	andl $~(FX_EFLAGS_ARITH | FX_EFLAGS_DF), (%esp)
+	popfl
+	pushfl
+	popl FX_O(FXO_ENTRY_FLAGS)(%ebx)
 
 	/* Targets for the indirect transfers, and bytes to copy. */
 	movl $fx_near_callee, FNPTR(%ebx)
@@ -377,9 +384,11 @@ LABEL(fx_lock_cmpxchg)          /* F0 0F B1: 15 == 15, so it stores 7 */
 	movl %esp, %edx
 	subl ESP0(%ebx), %edx
 	movl %edx, FX_O(FXO_ESP_DELTA)(%ebx)
-	popfl
+	popfl                           /* the caller's flags, IF included */
 	pushfl
-	popl FX_O(FXO_EXIT_FLAGS)(%ebx)
+	popl %edx
+	andl $~FX_EFLAGS_ARITH, %edx    /* as at entry: only the system flags */
+	movl %edx, FX_O(FXO_EXIT_FLAGS)(%ebx)
 	popl %edi
 	popl %esi
 	popl %ebx

@@ -15,8 +15,12 @@
 #include "string.h"
 #include "errno.h"
 
-/* Busy-wait bound: a few seconds under QEMU's TCG, far more than needed. */
-#define SPIN_LIMIT 300000000UL
+/*
+ * Busy-wait bound.  QEMU's TCG runs this loop ~30,000 times per 10 ms
+ * tick, so 20 million is several seconds: hundreds of ticks, far more
+ * than any case waits, yet a dead timer fails the run quickly.
+ */
+#define SPIN_LIMIT 20000000UL
 
 /* Spin until jiffies reaches target; false if it never does. */
 static bool wait_jiffies(unsigned long target)
@@ -315,8 +319,25 @@ static struct ktest_case sched_cases[] = {
 	KTEST_END
 };
 
+/*
+ * Before each case: is the tick alive?  Sleeping or joining a thread
+ * that waits for a tick would hang forever without it, so fail instead.
+ */
+static int tick_is_alive(struct ktest *t)
+{
+	static bool dead;
+
+	if (!dead && (irqs_disabled() || !wait_jiffies(jiffies + 1)))
+		dead = true;
+	if (dead)
+		ktest_info(t, "no timer tick (interrupts %s)",
+			   irqs_disabled() ? "off" : "on");
+	return dead ? -EIO : 0;
+}
+
 static struct ktest_suite sched_suite = {
 	.name = "sched",
 	.cases = sched_cases,
+	.init = tick_is_alive,
 };
 KTEST_SUITE(sched_suite);

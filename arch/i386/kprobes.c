@@ -1,0 +1,558 @@
+/*
+ * kprobes.c (arch/i386) - the CPU half of kprobes: int3, TF and EFLAGS.
+ *
+ * One probe hit, as the CPU sees it:
+ *
+ *   1. The probed instruction's first byte is int3 (0xCC).  The CPU
+ *      traps through the #BP interrupt gate - IF and TF are cleared - and
+ *      do_trap() asks the die notifiers: kprobe_exceptions_notify() ->
+ *      kprobe_handler().  Preemption is turned off here.
+ *   2. kprobe_handler() runs the pre-handler, then sets regs->ip to the
+ *      copy of the instruction in its slot, sets TF and clears IF in
+ *      regs->flags and returns.  iret loads those flags: TF on, so the
+ *      CPU runs exactly one instruction - the copy - and traps again.
+ *   3. #DB (also an interrupt gate) -> post_kprobe_handler():
+ *      resume_execution() makes the result look as if the instruction had
+ *      run at its real address (ip, pushed return addresses, pushed
+ *      flags), TF and IF are put back as they were, the post-handler
+ *      runs, preemption comes back on, and iret returns into the probed
+ *      function just after the probed instruction.
+ *
+ * Interrupts are off from step 1 to step 3: the gates clear IF, and the
+ * copy is stepped with IF clear.  That is what makes the single global
+ * state below (current_kprobe, kprobe_ctlblk) safe on our one CPU.
+ */
+#include "kernel.h"
+#include "kprobes.h"
+#include "kdebug.h"
+#include "insn.h"
+#include "mm.h"
+#include "processor.h"
+#include "ptrace.h"
+#include "sched.h"
+#include "string.h"
+#include "traps.h"
+#include "errno.h"
+#include "kallsyms.h"
+#include "nokprobe.h"
+
+#define TF_IF	(X86_EFLAGS_TF | X86_EFLAGS_IF)
+
+struct kprobe *current_kprobe;
+struct kprobe_ctlblk kprobe_ctlblk;
+
+/* ---- preparing a probe -------------------------------------------------------- */
+
+/* The byte at addr as the compiler wrote it, even if a probe's int3 is there. */
+static kprobe_opcode_t recover_probed_byte(kprobe_opcode_t *addr)
+{
+	struct kprobe *p = get_kprobe(addr);
+
+	return p ? p->opcode : *addr;
+}
+
+/*
+ * Decode the instruction at addr as it was before any probe.  A probe
+ * only ever replaces the first byte of an instruction, so restoring that
+ * one byte in a copy is enough.  The copy is left in buf.
+ */
+static int decode_original(struct insn *insn, kprobe_opcode_t *buf,
+			   kprobe_opcode_t *addr)
+{
+	memcpy(buf, addr, INSN_MAX_LEN);
+	buf[0] = recover_probed_byte(addr);
+	return insn_decode(insn, buf, INSN_MAX_LEN);
+}
+
+/*
+ * Is addr the start of an instruction?  x86 instructions have no
+ * alignment, so the only way to know is to decode from a known start -
+ * the enclosing function, found with kallsyms - up to addr (Linux's
+ * can_probe()).  We walk ourselves rather than calling the decoder's
+ * insn_boundary_check() on the live text: other probes in the same
+ * function have put int3s there, and each must be read as the byte it
+ * replaced or the walk would lose step.
+ */
+static bool can_probe(unsigned long addr)
+{
+	kprobe_opcode_t buf[INSN_MAX_LEN];
+	unsigned long size, offset, ip;
+	struct insn insn;
+
+	if (!kallsyms_lookup(addr, &size, &offset))
+		return false;
+	for (ip = addr - offset; ip < addr; ip += insn.length)
+		if (decode_original(&insn, buf, (kprobe_opcode_t *)ip) < 0)
+			return false;
+	return ip == addr;
+}
+
+/*
+ * Instructions that cannot run one at a time in a slot.  int3 is not
+ * here: a probe on an existing int3 is handled without stepping (see
+ * kprobe_handler()).
+ */
+static bool can_single_step(const struct insn *insn)
+{
+	switch (insn->type) {
+	case INSN_TYPE_HLT:	/* would halt with IF clear: forever */
+	case INSN_TYPE_MOV_SS:	/* mov/pop ss hold off the #DB for one more */
+	case INSN_TYPE_POP_SS:	/* instruction, which would run from the slot */
+	case INSN_TYPE_INT:	/* int n / into / int1 enter a handler that */
+	case INSN_TYPE_INTO:	/* clears TF; the step would end somewhere */
+	case INSN_TYPE_INT1:	/* else entirely */
+	case INSN_TYPE_UD:	/* always #UD: nothing sane to step */
+		return false;
+	default:
+		return true;
+	}
+}
+
+int arch_prepare_kprobe(struct kprobe *p)
+{
+	kprobe_opcode_t buf[INSN_MAX_LEN];
+	struct insn insn;
+
+	if (!can_probe((unsigned long)p->addr))
+		return -EILSEQ;
+	if (decode_original(&insn, buf, p->addr) < 0 || !can_single_step(&insn))
+		return -EILSEQ;
+
+	p->ainsn.insn = get_insn_slot();
+	if (!p->ainsn.insn)
+		return -ENOMEM;
+	memcpy(p->ainsn.insn, buf, insn.length);
+	p->opcode = buf[0];
+	p->ainsn.decoded = insn;
+	p->ainsn.decoded.kaddr = p->addr;
+	return 0;
+}
+
+void arch_arm_kprobe(struct kprobe *p)
+{
+	kprobe_opcode_t int3 = BREAKPOINT_INSTRUCTION;
+
+	text_poke(p->addr, &int3, 1);
+}
+
+void arch_disarm_kprobe(struct kprobe *p)
+{
+	text_poke(p->addr, &p->opcode, 1);
+}
+
+void arch_remove_kprobe(struct kprobe *p)
+{
+	if (p->ainsn.insn) {
+		free_insn_slot(p->ainsn.insn, 0);
+		p->ainsn.insn = NULL;
+	}
+}
+
+/* The entry stubs build pt_regs for the int3 itself: never probe them. */
+extern char entry_text_start[], entry_text_end[];
+
+int arch_populate_kprobe_blacklist(void)
+{
+	return kprobe_add_area_blacklist((unsigned long)entry_text_start,
+					 (unsigned long)entry_text_end);
+}
+
+/* ---- the hit state ---------------------------------------------------------------- */
+
+/* Which of TF/IF the instruction itself decides: its result must stand. */
+static unsigned long insn_owned_flags(const struct insn *insn)
+{
+	switch (insn->type) {
+	case INSN_TYPE_POPF:
+	case INSN_TYPE_IRET:
+		return TF_IF;		/* loaded from the stack */
+	case INSN_TYPE_CLI:
+	case INSN_TYPE_STI:
+		return X86_EFLAGS_IF;
+	default:
+		return 0;
+	}
+}
+NOKPROBE_SYMBOL(insn_owned_flags);
+
+/*
+ * Remember TF/IF as they were at the int3 (old_flags), and which of them
+ * to put back after the step (saved_flags): all of them, except those the
+ * stepped instruction sets itself.
+ */
+static void set_current_kprobe(struct kprobe *p, struct pt_regs *regs,
+			       struct kprobe_ctlblk *kcb)
+{
+	current_kprobe = p;
+	kcb->kprobe_old_flags = regs->flags & TF_IF;
+	kcb->kprobe_saved_flags = kcb->kprobe_old_flags &
+				  ~insn_owned_flags(&p->ainsn.decoded);
+}
+NOKPROBE_SYMBOL(set_current_kprobe);
+
+static void save_previous_kprobe(struct kprobe_ctlblk *kcb)
+{
+	kcb->prev_kprobe.kp = kprobe_running();
+	kcb->prev_kprobe.status = kcb->kprobe_status;
+	kcb->prev_kprobe.old_flags = kcb->kprobe_old_flags;
+	kcb->prev_kprobe.saved_flags = kcb->kprobe_saved_flags;
+}
+NOKPROBE_SYMBOL(save_previous_kprobe);
+
+static void restore_previous_kprobe(struct kprobe_ctlblk *kcb)
+{
+	current_kprobe = kcb->prev_kprobe.kp;
+	kcb->kprobe_status = kcb->prev_kprobe.status;
+	kcb->kprobe_old_flags = kcb->prev_kprobe.old_flags;
+	kcb->kprobe_saved_flags = kcb->prev_kprobe.saved_flags;
+}
+NOKPROBE_SYMBOL(restore_previous_kprobe);
+
+/* Arrange for iret to run exactly one instruction: the copy in the slot. */
+static void setup_singlestep(struct kprobe *p, struct pt_regs *regs,
+			     struct kprobe_ctlblk *kcb, int reenter)
+{
+	if (reenter) {
+		save_previous_kprobe(kcb);
+		set_current_kprobe(p, regs, kcb);
+		kcb->kprobe_status = KPROBE_REENTER;
+	} else {
+		kcb->kprobe_status = KPROBE_HIT_SS;
+	}
+	regs->flags |= X86_EFLAGS_TF;	/* #DB after one instruction */
+	regs->flags &= ~X86_EFLAGS_IF;	/* and no interrupt before it */
+	regs->ip = (unsigned long)p->ainsn.insn;
+}
+NOKPROBE_SYMBOL(setup_singlestep);
+
+/*
+ * A probe on an instruction that already was an int3 (a debugger's, or
+ * one with an exception-table fixup).  Stepping it would only trap
+ * again, so we do not: the handlers run, then the trap is handed on to
+ * the kernel with ip just past the int3, exactly as if no probe were
+ * there (2.6.11 mis-handled this case).
+ */
+static void deliver_int3(struct kprobe *p, struct pt_regs *regs,
+			 struct kprobe_ctlblk *kcb)
+{
+	regs->ip = (unsigned long)p->addr + 1;
+	if (p->post_handler) {
+		kcb->kprobe_status = KPROBE_HIT_SSDONE;
+		p->post_handler(p, regs, 0);
+	}
+	reset_current_kprobe();
+	preempt_enable();
+}
+NOKPROBE_SYMBOL(deliver_int3);
+
+/*
+ * A probe hit while another hit is in progress: a handler called a probed
+ * function, or an interrupt (a handler turned IF back on) ran one.  2.6.11
+ * disarmed the inner probe for good.  Linux since steps it without running
+ * its handlers, counts it in nmissed, and then goes back to the outer hit.
+ * Returns 1 if handled.
+ */
+static int reenter_kprobe(struct kprobe *p, struct pt_regs *regs,
+			  struct kprobe_ctlblk *kcb)
+{
+	switch (kcb->kprobe_status) {
+	case KPROBE_HIT_ACTIVE:
+	case KPROBE_HIT_SSDONE:
+	case KPROBE_HIT_SS:
+		kprobes_inc_nmissed_count(p);
+		if (p->ainsn.decoded.type == INSN_TYPE_INT3)
+			return 0;	/* the kernel takes the int3 as usual */
+		setup_singlestep(p, regs, kcb, 1);
+		return 1;
+	case KPROBE_REENTER:
+	default:
+		/*
+		 * A probe on the code that steps a reentered probe: it would
+		 * reenter forever.  The blacklist exists to make this
+		 * impossible.
+		 */
+		panic("kprobes: probe at %p hit while stepping a reentered probe",
+		      p->addr);
+	}
+}
+NOKPROBE_SYMBOL(reenter_kprobe);
+
+/* ---- int3: the hit ------------------------------------------------------------- */
+
+/* Returns 1 if the int3 was ours (NOTIFY_STOP), 0 to let the kernel have it. */
+static int kprobe_handler(struct pt_regs *regs)
+{
+	/* int3 is a trap: the CPU reports the address after its one byte. */
+	kprobe_opcode_t *addr = (kprobe_opcode_t *)(regs->ip - 1);
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe *p;
+
+	preempt_disable();
+	p = get_kprobe(addr);
+	if (p) {
+		if (kprobe_running()) {
+			if (reenter_kprobe(p, regs, kcb))
+				return 1;
+			preempt_enable();
+			return 0;
+		}
+		set_current_kprobe(p, regs, kcb);
+		kcb->kprobe_status = KPROBE_HIT_ACTIVE;
+		regs->ip = (unsigned long)addr;	/* handlers see the probed address */
+		p->nhit++;
+		if (p->pre_handler && p->pre_handler(p, regs)) {
+			/*
+			 * The pre-handler moved ip: no step, no post-handler.
+			 * A probe with a break_handler (a jprobe) stays the
+			 * current probe until its break int3 below.
+			 */
+			if (!p->break_handler) {
+				reset_current_kprobe();
+				preempt_enable();
+			}
+			return 1;
+		}
+		if (p->ainsn.decoded.type == INSN_TYPE_INT3) {
+			deliver_int3(p, regs, kcb);
+			return 0;
+		}
+		setup_singlestep(p, regs, kcb, 0);
+		return 1;
+	}
+
+	/*
+	 * Not a probe address.  If a probe is active, this is the break int3
+	 * a jprobe handler executes to come back: the break handler restores
+	 * the registers and we step the probed instruction as usual.  The
+	 * first int3 kept one preempt count, this one took another; the
+	 * step's #DB drops one, so drop the other now.
+	 */
+	p = kprobe_running();
+	if (p && p->break_handler && p->break_handler(p, regs)) {
+		setup_singlestep(p, regs, kcb, 0);
+		preempt_enable();
+		return 1;
+	}
+
+	/* Not ours (someone's int3 with a fixup, or a bug): the kernel decides. */
+	preempt_enable();
+	return 0;
+}
+NOKPROBE_SYMBOL(kprobe_handler);
+
+/* ---- #DB: after the step ----------------------------------------------------------- */
+
+/*
+ * A stepped call pushed the slot's return address; put the real one
+ * there.  With an operand-size prefix only 16 bits (IP) were pushed.
+ */
+static void fix_return_address(unsigned long *tos, unsigned long ret_ip,
+			       const struct insn *insn)
+{
+	if (insn->opnd16)
+		*(uint16_t *)tos = (uint16_t)ret_ip;
+	else
+		*tos = ret_ip;
+}
+NOKPROBE_SYMBOL(fix_return_address);
+
+/* pushf from the slot pushed TF set and IF clear: push what pushf would have. */
+static void fix_pushed_flags(unsigned long *tos, struct kprobe_ctlblk *kcb)
+{
+	/* TF and IF are in the low 16 bits, so this is right for pushfw too. */
+	uint16_t *image = (uint16_t *)tos;
+
+	*image = (*image & ~TF_IF) | kcb->kprobe_old_flags;
+}
+NOKPROBE_SYMBOL(fix_pushed_flags);
+
+/*
+ * The copy ran at the slot, not at p->addr.  Make the result look as if
+ * it had run in place.  The CPU pushed no sp/ss for our ring-0 trap, so
+ * the stack the instruction used starts at kernel_stack_pointer(regs).
+ */
+static void resume_execution(struct kprobe *p, struct pt_regs *regs,
+			     struct kprobe_ctlblk *kcb)
+{
+	const struct insn *insn = &p->ainsn.decoded;
+	unsigned long *tos = (unsigned long *)kernel_stack_pointer(regs);
+	unsigned long copy_ip = (unsigned long)p->ainsn.insn;
+	unsigned long orig_ip = (unsigned long)p->addr;
+	unsigned long next_ip = orig_ip + insn->length;
+
+	switch (insn->type) {
+	case INSN_TYPE_CALL_REL:
+		/* call rel: pushed copy_ip+len and jumped relative to the slot. */
+		fix_return_address(tos, next_ip, insn);
+		regs->ip = insn_rel_target(insn, orig_ip);
+		break;
+	case INSN_TYPE_CALL_IND:
+	case INSN_TYPE_CALL_FAR:
+		/* call *reg / *mem / lcall: target is absolute, return address is not. */
+		fix_return_address(tos, next_ip, insn);
+		break;
+	case INSN_TYPE_JMP_REL:
+	case INSN_TYPE_JCC:
+	case INSN_TYPE_LOOP:
+		/*
+		 * jmp/jcc/loop/jecxz rel: not taken, ip is just past the copy;
+		 * taken, it is the displacement applied to the slot.  Either
+		 * way recompute from the real address (which also gets the
+		 * 16-bit truncation of a 66-prefixed branch right).
+		 */
+		if (regs->ip == copy_ip + insn->length)
+			regs->ip = next_ip;
+		else
+			regs->ip = insn_rel_target(insn, orig_ip);
+		break;
+	case INSN_TYPE_JMP_IND:
+	case INSN_TYPE_JMP_FAR:
+	case INSN_TYPE_RET:
+	case INSN_TYPE_LRET:
+	case INSN_TYPE_IRET:
+		/*
+		 * jmp *x, ljmp, ret, ret imm16, lret, iret: ip came from a
+		 * register, memory or the stack and is already right.
+		 * (2.6.11 "fixed" ret/lret like a fall-through: oops.)
+		 */
+		break;
+	case INSN_TYPE_PUSHF:
+		/* pushf: the pushed image must show the original TF/IF. */
+		fix_pushed_flags(tos, kcb);
+		regs->ip = next_ip;
+		break;
+	default:
+		/*
+		 * Everything else, popf/cli/sti included, falls through to
+		 * the next instruction: move ip from the slot back to the
+		 * text.  Relative, not next_ip: a rep string instruction
+		 * stops after one iteration with ip still on itself, and must
+		 * go back to p->addr (where it hits the probe again).
+		 */
+		regs->ip = regs->ip - copy_ip + orig_ip;
+		break;
+	}
+
+	/* Put back TF/IF as they were, except those the instruction decided. */
+	regs->flags &= ~(TF_IF & ~insn_owned_flags(insn));
+	regs->flags |= kcb->kprobe_saved_flags;
+}
+NOKPROBE_SYMBOL(resume_execution);
+
+/* Returns 1 if the #DB was the end of our step. */
+static int post_kprobe_handler(struct pt_regs *regs)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe *cur = kprobe_running();
+
+	if (!cur || (kcb->kprobe_status != KPROBE_HIT_SS &&
+		     kcb->kprobe_status != KPROBE_REENTER))
+		return 0;
+
+	resume_execution(cur, regs, kcb);
+	if (kcb->kprobe_status == KPROBE_REENTER) {
+		/* A reentered probe: no handlers; back to the outer hit. */
+		restore_previous_kprobe(kcb);
+	} else {
+		if (cur->post_handler) {
+			kcb->kprobe_status = KPROBE_HIT_SSDONE;
+			cur->post_handler(cur, regs, 0);
+		}
+		reset_current_kprobe();
+	}
+	preempt_enable();
+	return 1;
+}
+NOKPROBE_SYMBOL(post_kprobe_handler);
+
+/* ---- faults during a hit ----------------------------------------------------------- */
+
+/*
+ * The copied instruction faulted in its slot (a bad pointer in the probed
+ * code, say).  Undo the step so the fault looks as if it happened at the
+ * real address: the kernel's fixup table is keyed on that address, and
+ * an oops should name it.
+ */
+static void abort_singlestep(struct kprobe *cur, struct pt_regs *regs,
+			     struct kprobe_ctlblk *kcb)
+{
+	regs->ip = (unsigned long)cur->addr;
+	regs->flags = (regs->flags & ~TF_IF) | kcb->kprobe_old_flags;
+	if (kcb->kprobe_status == KPROBE_REENTER)
+		restore_previous_kprobe(kcb);
+	else
+		reset_current_kprobe();
+	preempt_enable();
+}
+NOKPROBE_SYMBOL(abort_singlestep);
+
+/*
+ * Called for #PF, #GP and other exceptions while a probe is active.
+ * Returns 1 if the fault is dealt with, 0 to let the kernel handle it
+ * (fixup table, else oops).
+ */
+static int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe *cur = kprobe_running();
+
+	switch (kcb->kprobe_status) {
+	case KPROBE_HIT_SS:
+	case KPROBE_REENTER:
+		if (regs->ip != (unsigned long)cur->ainsn.insn)
+			return 0;	/* not the stepped copy */
+		if (kcb->kprobe_status == KPROBE_HIT_SS && cur->fault_handler &&
+		    cur->fault_handler(cur, regs, trapnr))
+			return 1;
+		abort_singlestep(cur, regs, kcb);
+		return 0;
+	case KPROBE_HIT_ACTIVE:
+	case KPROBE_HIT_SSDONE:
+		/* A handler faulted: its owner gets the first try. */
+		if (cur->fault_handler && cur->fault_handler(cur, regs, trapnr))
+			return 1;
+		return 0;
+	default:
+		return 0;
+	}
+}
+NOKPROBE_SYMBOL(kprobe_fault_handler);
+
+/* ---- the die notifier ------------------------------------------------------------- */
+
+static int kprobe_exceptions_notify(struct notifier_block *self,
+				    unsigned long val, void *data)
+{
+	struct die_args *args = data;
+
+	switch (val) {
+	case DIE_INT3:
+		if (kprobe_handler(args->regs))
+			return NOTIFY_STOP;
+		break;
+	case DIE_DEBUG:
+		if (post_kprobe_handler(args->regs))
+			return NOTIFY_STOP;
+		break;
+	case DIE_GPF:
+	case DIE_PAGE_FAULT:
+	case DIE_TRAP:
+		if (kprobe_running() && kprobe_fault_handler(args->regs, args->trapnr))
+			return NOTIFY_STOP;
+		break;
+	default:
+		break;
+	}
+	return NOTIFY_DONE;
+}
+NOKPROBE_SYMBOL(kprobe_exceptions_notify);
+
+static struct notifier_block kprobe_exceptions_nb = {
+	.notifier_call = kprobe_exceptions_notify,
+	.priority = 0x7fffffff,		/* ahead of every other notifier */
+};
+
+int arch_init_kprobes(void)
+{
+	return register_die_notifier(&kprobe_exceptions_nb);
+}

@@ -1,0 +1,608 @@
+/*
+ * kprobes.c - the kprobes manager: which probes exist and where.
+ *
+ * Architecture independent, as in Linux's kernel/kprobes.c.  It keeps
+ * registered probes in a hash table keyed by address, builds aggregate
+ * probes when several share an address, and calls the arch half
+ * (arch/i386/kprobes.c) to decode, arm and disarm.  It never touches
+ * EFLAGS or the stack: the hit itself is handled by the arch half, which
+ * only asks us get_kprobe(addr).
+ *
+ * Locking.  Registration and unregistration take kprobe_mutex, a lock
+ * that simply disables preemption: on one CPU, a thread that cannot be
+ * preempted cannot be raced by another thread.
+ *
+ * The hit path does NOT take that lock.  The 2005 kernel did (kprobe_lock
+ * was held across the whole hit, which is why a handler could not
+ * unregister a probe, and why hits on different CPUs serialised).  Linux
+ * later made the lookup lock-free with RCU: writers publish a fully built
+ * node with one pointer store and free nothing until every reader is
+ * done.  We get the same guarantee more cheaply: a hit runs with
+ * interrupts off from the int3 to the #DB (interrupt gates, and the step
+ * is done with IF clear), and every change to what a hit reads - the hash
+ * chains, an aggregate's member list - is made with interrupts off too.
+ * So a hit sees the table either entirely before or entirely after a
+ * change, never in the middle, and a probe is never freed while a hit
+ * that found it is still running.
+ */
+#include "kernel.h"
+#include "kprobes.h"
+#include "kallsyms.h"
+#include "mm.h"
+#include "errno.h"
+#include "irqflags.h"
+#include "sched.h"
+#include "string.h"
+#include "vsprintf.h"
+#include "nokprobe.h"
+
+#define KPROBE_HASH_BITS	6
+#define KPROBE_TABLE_SIZE	(1 << KPROBE_HASH_BITS)	/* 64 buckets, as in 2.6.11 */
+
+static struct hlist_head kprobe_table[KPROBE_TABLE_SIZE];
+static unsigned int nr_registered;
+static bool kprobes_initialized;
+uint32_t kprobes_boot_text_checksum;
+
+/* ---- the registration lock -------------------------------------------------- */
+
+static bool kprobe_mutex_held;
+
+static void kprobe_mutex_lock(void)
+{
+	preempt_disable();
+	if (kprobe_mutex_held)
+		panic("kprobes: kprobe_mutex taken twice (register from a handler?)");
+	kprobe_mutex_held = true;
+}
+
+static void kprobe_mutex_unlock(void)
+{
+	kprobe_mutex_held = false;
+	preempt_enable();
+}
+
+/* ---- the hash table ------------------------------------------------------------ */
+
+/*
+ * Fibonacci hashing: multiply by 2^32 / golden ratio and keep the top
+ * bits.  Neighbouring addresses (a function's first few instructions)
+ * land in different buckets.
+ */
+static unsigned int kprobe_hash(const void *addr)
+{
+	return ((uint32_t)(unsigned long)addr * 0x9e3779b9u) >> (32 - KPROBE_HASH_BITS);
+}
+NOKPROBE_SYMBOL(kprobe_hash);
+
+/* Called from the int3 handler with interrupts off. */
+struct kprobe *get_kprobe(void *addr)
+{
+	struct kprobe *p;
+
+	hlist_for_each_entry(p, &kprobe_table[kprobe_hash(addr)], hlist)
+		if (p->addr == addr)
+			return p;
+	return NULL;
+}
+NOKPROBE_SYMBOL(get_kprobe);
+
+/* ---- aggregate probes ------------------------------------------------------- */
+
+/*
+ * When a second probe is registered on an address, the first one is
+ * replaced in the hash table by an aggregate probe: an internal struct
+ * kprobe whose handlers below walk a list of the real ones (members, in
+ * registration order).  The text still holds a single int3 and there is
+ * a single slot; both belong to the aggregate.  kprobe_instance is the
+ * member whose handler runs now, so a fault or a break can be routed to
+ * the right member.
+ */
+static struct kprobe *kprobe_instance;
+
+static int aggr_pre_handler(struct kprobe *p, struct pt_regs *regs)
+{
+	struct kprobe *kp;
+
+	list_for_each_entry(kp, &p->list, list) {
+		if (kprobe_disabled(kp))
+			continue;
+		kp->nhit++;
+		if (kp->pre_handler) {
+			kprobe_instance = kp;
+			if (kp->pre_handler(kp, regs))
+				return 1;	/* ip moved: stop here */
+		}
+		kprobe_instance = NULL;
+	}
+	return 0;
+}
+NOKPROBE_SYMBOL(aggr_pre_handler);
+
+static void aggr_post_handler(struct kprobe *p, struct pt_regs *regs,
+			      unsigned long flags)
+{
+	struct kprobe *kp;
+
+	list_for_each_entry(kp, &p->list, list) {
+		if (kp->post_handler && !kprobe_disabled(kp)) {
+			kprobe_instance = kp;
+			kp->post_handler(kp, regs, flags);
+		}
+		kprobe_instance = NULL;
+	}
+}
+NOKPROBE_SYMBOL(aggr_post_handler);
+
+static int aggr_fault_handler(struct kprobe *p, struct pt_regs *regs, int trapnr)
+{
+	struct kprobe *cur = kprobe_instance;
+
+	if (cur && cur->fault_handler)
+		return cur->fault_handler(cur, regs, trapnr);
+	return 0;
+}
+NOKPROBE_SYMBOL(aggr_fault_handler);
+
+static int aggr_break_handler(struct kprobe *p, struct pt_regs *regs)
+{
+	struct kprobe *cur = kprobe_instance;
+	int ret = 0;
+
+	if (cur && cur->break_handler && cur->break_handler(cur, regs))
+		ret = 1;
+	kprobe_instance = NULL;
+	return ret;
+}
+NOKPROBE_SYMBOL(aggr_break_handler);
+
+static bool kprobe_aggrprobe(const struct kprobe *p)
+{
+	return p->pre_handler == aggr_pre_handler;
+}
+NOKPROBE_SYMBOL(kprobe_aggrprobe);
+
+/* A hit was stepped without running handlers: charge it to every member. */
+void kprobes_inc_nmissed_count(struct kprobe *p)
+{
+	struct kprobe *kp;
+
+	if (!kprobe_aggrprobe(p)) {
+		p->nmissed++;
+		return;
+	}
+	list_for_each_entry(kp, &p->list, list)
+		kp->nmissed++;
+}
+NOKPROBE_SYMBOL(kprobes_inc_nmissed_count);
+
+/* The probe armed at p->addr if p is registered (p itself or its aggregate). */
+static struct kprobe *get_valid_kprobe(struct kprobe *p)
+{
+	struct kprobe *ap, *kp;
+
+	ap = get_kprobe(p->addr);
+	if (!ap || ap == p)
+		return ap;
+	if (kprobe_aggrprobe(ap))
+		list_for_each_entry(kp, &ap->list, list)
+			if (kp == p)
+				return ap;
+	return NULL;
+}
+
+/* Turn the lone probe p into the first member of a new aggregate ap. */
+static void init_aggr_kprobe(struct kprobe *ap, struct kprobe *p)
+{
+	ap->addr = p->addr;
+	ap->opcode = p->opcode;
+	ap->ainsn = p->ainsn;
+	ap->flags = p->flags & KPROBE_FLAG_DISABLED;
+	ap->pre_handler = aggr_pre_handler;
+	ap->post_handler = aggr_post_handler;
+	ap->fault_handler = aggr_fault_handler;
+	ap->break_handler = p->break_handler ? aggr_break_handler : NULL;
+	INIT_LIST_HEAD(&ap->list);
+	INIT_HLIST_NODE(&ap->hlist);
+
+	unsigned long flags = local_irq_save();
+	list_add_tail(&p->list, &ap->list);
+	hlist_replace(&p->hlist, &ap->hlist);
+	local_irq_restore(flags);
+}
+
+/*
+ * Members run in registration order.  A member with a break_handler (a
+ * jprobe: its pre-handler leaves for another function and comes back
+ * through the break) must run last, so new members go in front of it.
+ */
+static void add_new_kprobe(struct kprobe *ap, struct kprobe *p)
+{
+	struct list_head *where = &ap->list;
+	struct kprobe *kp;
+
+	list_for_each_entry(kp, &ap->list, list) {
+		if (kp->break_handler) {
+			where = &kp->list;
+			break;
+		}
+	}
+	unsigned long flags = local_irq_save();
+	list_add_tail(&p->list, where);
+	if (p->break_handler)
+		ap->break_handler = aggr_break_handler;
+	local_irq_restore(flags);
+}
+
+static int register_aggr_kprobe(struct kprobe *orig, struct kprobe *p)
+{
+	struct kprobe *ap = orig;
+
+	/* Only one member may own the break (one jprobe per address). */
+	if (p->break_handler && orig->break_handler)
+		return -EEXIST;
+	if (!kprobe_aggrprobe(orig)) {
+		ap = kzalloc(sizeof(*ap));
+		if (!ap)
+			return -ENOMEM;
+		init_aggr_kprobe(ap, orig);
+	}
+	p->addr = ap->addr;
+	p->opcode = ap->opcode;
+	p->ainsn = ap->ainsn;		/* shares the aggregate's slot */
+	add_new_kprobe(ap, p);
+
+	/* An enabled member makes a disabled aggregate live again. */
+	if (kprobe_disabled(ap) && !kprobe_disabled(p)) {
+		ap->flags &= ~KPROBE_FLAG_DISABLED;
+		arch_arm_kprobe(ap);
+	}
+	return 0;
+}
+
+/* ---- registration ------------------------------------------------------------ */
+
+/*
+ * Where p wants to be: addr, or symbol_name + offset.  If both are given
+ * they must agree (a probe registered by symbol keeps its resolved addr,
+ * so registering it again after unregistering works).
+ */
+static kprobe_opcode_t *kprobe_addr(struct kprobe *p)
+{
+	unsigned long addr;
+
+	if (!p->symbol_name)
+		return p->addr ? p->addr + p->offset : NULL;
+	addr = kallsyms_lookup_name(p->symbol_name);
+	if (!addr)
+		return NULL;
+	addr += p->offset;
+	if (p->addr && (unsigned long)p->addr != addr)
+		return NULL;
+	return (kprobe_opcode_t *)addr;
+}
+
+static int check_kprobe_address_safe(kprobe_opcode_t *addr)
+{
+	if (!kernel_text_address((unsigned long)addr))
+		return -EINVAL;
+	if (within_kprobe_blacklist((unsigned long)addr))
+		return -EINVAL;
+	return 0;
+}
+
+static void reset_probe_counters(struct kprobe *p)
+{
+	p->flags &= KPROBE_FLAG_DISABLED;	/* the only flag a user may set */
+	p->nmissed = 0;
+	p->nhit = 0;
+	INIT_LIST_HEAD(&p->list);
+	INIT_HLIST_NODE(&p->hlist);
+}
+
+/* A probe on an address nobody probes yet: decode, copy, hash, arm. */
+static int register_new_kprobe(struct kprobe *p, kprobe_opcode_t *addr)
+{
+	kprobe_opcode_t *old_addr = p->addr;
+	int ret;
+
+	p->addr = addr;
+	ret = arch_prepare_kprobe(p);
+	if (ret) {
+		p->addr = old_addr;
+		return ret;
+	}
+	reset_probe_counters(p);
+
+	unsigned long flags = local_irq_save();
+	hlist_add_head(&p->hlist, &kprobe_table[kprobe_hash(addr)]);
+	local_irq_restore(flags);
+
+	if (!kprobe_disabled(p))
+		arch_arm_kprobe(p);
+	return 0;
+}
+
+static int __register_kprobe(struct kprobe *p)
+{
+	kprobe_opcode_t *addr;
+	struct kprobe *old;
+	int ret;
+
+	if (p->addr && get_valid_kprobe(p))
+		return -EEXIST;
+	addr = kprobe_addr(p);
+	if (!addr)
+		return -EINVAL;
+	ret = check_kprobe_address_safe(addr);
+	if (ret)
+		return ret;
+
+	old = get_kprobe(addr);
+	if (old) {
+		reset_probe_counters(p);
+		ret = register_aggr_kprobe(old, p);
+	} else {
+		ret = register_new_kprobe(p, addr);
+	}
+	if (ret == 0)
+		nr_registered++;
+	return ret;
+}
+
+int register_kprobe(struct kprobe *p)
+{
+	int ret;
+
+	if (!kprobes_initialized)
+		return -ENODEV;
+	if (kprobe_running())
+		return -EBUSY;
+	kprobe_mutex_lock();
+	ret = __register_kprobe(p);
+	kprobe_mutex_unlock();
+	return ret;
+}
+
+/* ---- enable / disable ----------------------------------------------------------- */
+
+static bool all_members_disabled(struct kprobe *ap)
+{
+	struct kprobe *kp;
+
+	list_for_each_entry(kp, &ap->list, list)
+		if (!kprobe_disabled(kp))
+			return false;
+	return true;
+}
+
+/*
+ * Mark p disabled; take the int3 out when nothing at the address is
+ * enabled any more.  The aggregate's (or lone probe's) DISABLED flag
+ * doubles as "the int3 is not in the text".
+ */
+static int __disable_kprobe(struct kprobe *p)
+{
+	struct kprobe *ap = get_valid_kprobe(p);
+	bool armed;
+
+	if (!ap)
+		return -EINVAL;
+	armed = !(ap->flags & KPROBE_FLAG_DISABLED);
+	p->flags |= KPROBE_FLAG_DISABLED;
+	if (p != ap && !all_members_disabled(ap))
+		return 0;
+	if (armed) {
+		ap->flags |= KPROBE_FLAG_DISABLED;
+		arch_disarm_kprobe(ap);
+	}
+	return 0;
+}
+
+int disable_kprobe(struct kprobe *p)
+{
+	int ret;
+
+	if (kprobe_running())
+		return -EBUSY;
+	kprobe_mutex_lock();
+	ret = __disable_kprobe(p);
+	kprobe_mutex_unlock();
+	return ret;
+}
+
+int enable_kprobe(struct kprobe *p)
+{
+	struct kprobe *ap;
+	bool armed;
+	int ret = 0;
+
+	if (kprobe_running())
+		return -EBUSY;
+	kprobe_mutex_lock();
+	ap = get_valid_kprobe(p);
+	if (!ap || kprobe_gone(p)) {
+		ret = -EINVAL;
+	} else {
+		armed = !(ap->flags & KPROBE_FLAG_DISABLED);
+		p->flags &= ~KPROBE_FLAG_DISABLED;
+		ap->flags &= ~KPROBE_FLAG_DISABLED;
+		if (!armed)
+			arch_arm_kprobe(ap);
+	}
+	kprobe_mutex_unlock();
+	return ret;
+}
+
+/* ---- unregistration ---------------------------------------------------------- */
+
+static void unhash_and_free(struct kprobe *ap)
+{
+	unsigned long flags = local_irq_save();
+	hlist_del(&ap->hlist);
+	local_irq_restore(flags);
+	arch_remove_kprobe(ap);
+}
+
+/*
+ * Disarm first (restoring the byte), then unlink.  Once the original byte
+ * is back no new hit can start, and no hit can be in progress: hits run
+ * with interrupts off and we are a preemption-disabled thread.
+ */
+static int __unregister_kprobe(struct kprobe *p)
+{
+	struct kprobe *ap = get_valid_kprobe(p);
+
+	if (!ap)
+		return -EINVAL;
+	__disable_kprobe(p);
+	if (ap == p) {
+		unhash_and_free(p);
+	} else if (list_is_singular(&ap->list)) {
+		/* The last member: the aggregate, its slot and its int3 go too. */
+		list_del(&p->list);
+		unhash_and_free(ap);
+		kfree(ap);
+	} else {
+		unsigned long flags = local_irq_save();
+		list_del(&p->list);
+		if (p->break_handler)
+			ap->break_handler = NULL;
+		local_irq_restore(flags);
+	}
+	p->ainsn.insn = NULL;
+	INIT_LIST_HEAD(&p->list);
+	nr_registered--;
+	return 0;
+}
+
+void unregister_kprobes(struct kprobe **kps, int num)
+{
+	if (kprobe_running()) {
+		printk("kprobes: unregister from inside a handler refused\n");
+		return;
+	}
+	kprobe_mutex_lock();
+	for (int i = 0; i < num; i++)
+		__unregister_kprobe(kps[i]);
+	kprobe_mutex_unlock();
+}
+
+void unregister_kprobe(struct kprobe *p)
+{
+	unregister_kprobes(&p, 1);
+}
+
+int register_kprobes(struct kprobe **kps, int num)
+{
+	int ret = 0;
+
+	if (num <= 0)
+		return -EINVAL;
+	for (int i = 0; i < num; i++) {
+		ret = register_kprobe(kps[i]);
+		if (ret < 0) {
+			unregister_kprobes(kps, i);
+			break;
+		}
+	}
+	return ret;
+}
+
+/* ---- looking at probes --------------------------------------------------------- */
+
+unsigned int kprobes_nr_registered(void)
+{
+	return nr_registered;
+}
+
+int sprint_kprobe(char *buf, size_t len, const struct kprobe *p)
+{
+	unsigned long size, offset;
+	const char *sym = kallsyms_lookup((unsigned long)p->addr, &size, &offset);
+	const char *state = kprobe_gone(p) ? "  [GONE]" :
+			    kprobe_disabled(p) ? "  [DISABLED]" : "";
+
+	if (!sym)
+		return snprintf(buf, len, "%08lx  k  %08lx%s", (unsigned long)p->addr,
+				(unsigned long)p->addr, state);
+	return snprintf(buf, len, "%08lx  k  %s+0x%lx%s", (unsigned long)p->addr,
+			sym, offset, state);
+}
+
+/* Call fn on every user probe (aggregates are opened up). */
+static void for_each_kprobe(void (*fn)(struct kprobe *p))
+{
+	struct kprobe *p, *kp;
+
+	for (int i = 0; i < KPROBE_TABLE_SIZE; i++) {
+		hlist_for_each_entry(p, &kprobe_table[i], hlist) {
+			if (!kprobe_aggrprobe(p)) {
+				fn(p);
+				continue;
+			}
+			list_for_each_entry(kp, &p->list, list)
+				fn(kp);
+		}
+	}
+}
+
+static void print_list_line(struct kprobe *p)
+{
+	char line[128];
+
+	sprint_kprobe(line, sizeof(line), p);
+	printk("%s\n", line);
+}
+
+static void print_profile_line(struct kprobe *p)
+{
+	char line[128];
+
+	sprint_kprobe(line, sizeof(line), p);
+	printk("%-48s hit %8lu  missed %8lu\n", line, p->nhit, p->nmissed);
+}
+
+void kprobes_list_print(void)
+{
+	kprobe_mutex_lock();
+	for_each_kprobe(print_list_line);
+	kprobe_mutex_unlock();
+}
+
+void kprobes_profile_print(void)
+{
+	kprobe_mutex_lock();
+	for_each_kprobe(print_profile_line);
+	kprobe_mutex_unlock();
+}
+
+/* ---- boot ---------------------------------------------------------------------- */
+
+/* FNV-1a: tiny, and any changed byte changes the result. */
+uint32_t kprobes_text_checksum(void)
+{
+	uint32_t h = 2166136261u;
+
+	for (const unsigned char *c = (const unsigned char *)_text;
+	     c < (const unsigned char *)_etext; c++)
+		h = (h ^ *c) * 16777619u;
+	return h;
+}
+
+int kprobes_init(void)
+{
+	int ret;
+
+	if (kprobes_initialized)
+		return 0;
+	ret = populate_kprobe_blacklist();
+	if (ret)
+		return ret;
+	ret = arch_init_kprobes();
+	if (ret)
+		return ret;
+	kprobes_boot_text_checksum = kprobes_text_checksum();
+	kprobes_initialized = true;
+	return 0;
+}
