@@ -122,8 +122,8 @@ $(B)/host/%: tests/host/%.c $(HOST_LIB_SRCS) $(wildcard include/*.h tests/host/*
 host-test: $(HOST_TESTS) $(HOST_TOOLS)
 
 # ---- tests --------------------------------------------------------------------
-# SUITES=traps,kprobes runs only those in-kernel suites (and skips the ISO
-# boot); TESTFLAGS passes anything else, e.g. TESTFLAGS="--only host".
+# SUITES=traps,kprobes runs only those in-kernel suites (and skips the oops
+# and ISO boots); TESTFLAGS passes anything else, e.g. TESTFLAGS="--only host".
 SUITES ?=
 TESTFLAGS ?=
 test: bootstrap all iso host-test

@@ -452,10 +452,13 @@ static void unhash_and_free(struct kprobe *ap)
 static int __unregister_kprobe(struct kprobe *p)
 {
 	struct kprobe *ap = get_valid_kprobe(p);
+	uint32_t user_disabled = p->flags & KPROBE_FLAG_DISABLED;
 
 	if (!ap)
 		return -EINVAL;
 	__disable_kprobe(p);
+	/* Leave the flag as the user set it: registering p again behaves the same. */
+	p->flags = (p->flags & ~KPROBE_FLAG_DISABLED) | user_disabled;
 	if (ap == p) {
 		unhash_and_free(p);
 	} else if (list_is_singular(&ap->list)) {

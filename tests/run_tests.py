@@ -2,21 +2,24 @@
 """
 run_tests.py - the one test driver behind `make test`.
 
-    python3 tests/run_tests.py --build build [--only host,kernel,iso]
+    python3 tests/run_tests.py --build build [--only host,kernel,oops,iso]
                                [--suites traps,kprobes] [--timeout 120]
     python3 tests/run_tests.py --self-test      # test this file's parser
 
-It runs three kinds of test.  All of them speak KTAP, the text format of
+It runs four kinds of test.  All of them speak KTAP, the text format of
 Linux's KUnit (docs/testing.md has an example):
 
   host    BUILD/host/test_*        lib/ unit tests, built with ASan/UBSan
           tests/host/check_*.py    scripts that check a build artefact;
                                    each is run as  check_x.py --build BUILD
+                                   (or see CHECK_SCRIPT_ARGS)
   kernel  BUILD/kernel.elf booted by  qemu -kernel ... -append test
           (the in-kernel suites of tests/kernel/)
+  oops    the same kernel booted with crash=null: it must oops, print
+          the register dump and call trace, and exit with failure
   iso     the same kernel.elf booted through GRUB from BUILD/kernel-test.iso,
-          running the "boot" suite (test=boot), which checks what GRUB
-          handed over in the Multiboot info.
+          running the "boot" suite (test=boot expect_loader=GRUB), which
+          checks what GRUB handed over in the Multiboot info.
 
 Every `ok`/`not ok` line of a single test case counts as one result.  A
 crash, a hang, a missing plan or a missing result counts as a failure too.
@@ -27,6 +30,7 @@ is 0 only when M is 0.  Serial logs go to BUILD/test-logs/.
 import argparse
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -382,13 +386,25 @@ def run_host_program(tally, label, cmd, log, timeout):
     summary(tally, before, label, log)
 
 
-def check_script_args(script, build):
-    """Arguments for a tests/host/check_*.py script.
+# Check scripts that want their inputs named one by one (the default is
+# --build BUILD, see check_script_args).
+CHECK_SCRIPT_ARGS = {
+    "check_insn_objdump": lambda build: [
+        "--decoder", str(build / "host" / "insn-decode"),
+        "--kernel", str(build / "kernel.elf")],
+}
 
-    Convention: every check script takes --build BUILD and finds what it
-    needs under it; prints KTAP on stdout; exits non-zero on failure.
+
+def check_script_args(script, build):
+    """Command line for a tests/host/check_*.py script.
+
+    Convention: a check script takes --build BUILD and finds what it needs
+    under it (unless listed in CHECK_SCRIPT_ARGS); it prints KTAP on
+    stdout and exits non-zero on failure.
     """
-    return [sys.executable, str(script), "--build", str(build)]
+    args = CHECK_SCRIPT_ARGS.get(script.stem,
+                                 lambda build: ["--build", str(build)])
+    return [sys.executable, str(script)] + args(build)
 
 
 def run_host_tests(tally, build, logs, timeout):
@@ -419,19 +435,25 @@ def triple_fault_hint(cmd):
     """How to see the exception chain that led to a reset."""
     again = [a for a in cmd if a not in ("-d", "cpu_reset")]
     return ["... to see every exception up to the reset, rerun with -d int:",
-            "    " + " ".join(again).replace(" -D ", " -d int,cpu_reset -D ")]
+            "    " + shlex.join(again).replace(" -D ", " -d int,cpu_reset -D ")]
+
+
+def qemu_command(media, cmdline, qemu_log):
+    """The QEMU command line: serial on stdout, QEMU's log (resets) to a file."""
+    cmd = [QEMU] + QEMU_ARGS + ["-serial", "stdio",
+                                "-d", "cpu_reset", "-D", str(qemu_log)]
+    cmd += media
+    if cmdline is not None:
+        cmd += ["-append", cmdline]
+    return cmd
 
 
 def boot(tally, label, media, cmdline, logs, name, timeout):
     """Boot QEMU once, parse the serial log as KTAP and judge the run."""
     log = logs / f"{name}.log"
     qemu_log = logs / f"{name}.qemu.log"
-    cmd = [QEMU] + QEMU_ARGS + ["-serial", "stdio",
-                                "-d", "cpu_reset", "-D", str(qemu_log)]
-    cmd += media
-    if cmdline is not None:
-        cmd += ["-append", cmdline]
-    note(f"{label}: booting (timeout {timeout} s): {' '.join(cmd)}")
+    cmd = qemu_command(media, cmdline, qemu_log)
+    note(f"{label}: booting (timeout {timeout} s): {shlex.join(cmd)}")
 
     before = (tally.passed, tally.failed)
     status, lines = run_logged(cmd, log, timeout)
@@ -506,12 +528,44 @@ def run_kernel_tests(tally, build, logs, suites, timeout):
          "kernel", timeout)
 
 
+# A deliberate NULL dereference: proves that die() prints the dump and
+# fails the run, and that this harness would notice.  (kernel/main.c)
+OOPS_CMDLINE = "crash=null panic_exit"
+OOPS_MUST_PRINT = ["Oops: page fault", "CR2: 00000000", "Call Trace:",
+                   "crash_null+"]
+
+
+def run_oops_check(tally, build, logs, timeout):
+    """Boot with crash=null: the kernel must oops, dump, and exit 35."""
+    kernel = build / "kernel.elf"
+    if not kernel.exists():
+        tally.fail(f"oops: {kernel} missing (run make)")
+        return
+    log = logs / "oops.log"
+    cmd = qemu_command(["-kernel", str(kernel)], OOPS_CMDLINE,
+                       logs / "oops.qemu.log")
+    note(f"oops: booting (timeout {timeout} s): {shlex.join(cmd)}")
+    before = (tally.passed, tally.failed)
+    status, lines = run_logged(cmd, log, timeout)
+    text = "\n".join(lines)
+    missing = [s for s in OOPS_MUST_PRINT if s not in text]
+    if status == QEMU_EXIT_FAIL and not missing:
+        tally.passed += 1
+    else:
+        why = [f"QEMU status {status} (want {QEMU_EXIT_FAIL})"]
+        why += [f"missing from the log: {s!r}" for s in missing]
+        tally.fail(f"oops: {OOPS_CMDLINE} did not give the expected oops",
+                   why + tail(lines), log)
+    summary(tally, before, "oops (crash=null)", log)
+
+
 def run_iso_tests(tally, build, logs, suites, timeout):
     kernel = build / "kernel.elf"
     if not kernel.exists():
         tally.fail(f"iso: {kernel} missing (run make)")
         return
-    cmdline = "test=" + (suites or "boot")
+    # expect_loader makes the boot suite check the loader's name.
+    cmdline = "test=" + (suites or "boot") + " expect_loader=GRUB"
     iso, lines, log = build_test_iso(build, kernel, cmdline, logs)
     if iso is None:
         tally.fail("iso: grub-mkrescue failed", tail(lines), log)
@@ -537,21 +591,28 @@ def report(tally):
     note(f"{tally.passed} passed, {tally.failed} failed")
 
 
+# What a full run does, in order.  See the top of this file.
+STAGES = ("host", "kernel", "oops", "iso")
+
+
 def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build", default="build", help="build directory")
-    ap.add_argument("--only", default="host,kernel,iso",
-                    help="comma list of: host, kernel, iso")
+    ap.add_argument("--only", default=None,
+                    help="comma list of: " + ", ".join(STAGES) +
+                         " (default: all; with --suites: host,kernel)")
     ap.add_argument("--suites", default="",
-                    help="kernel suites to run (test=a,b); skips the ISO "
-                         "boot unless --only iso")
+                    help="kernel suites to run (test=a,b)")
     ap.add_argument("--timeout", type=int, default=120,
                     help="seconds per QEMU boot or host test")
     ap.add_argument("--self-test", action="store_true",
                     help="run this script's own parser tests")
     args = ap.parse_args(argv)
-    args.only = set(args.only.split(","))
-    unknown = args.only - {"host", "kernel", "iso"}
+    if args.only is None:
+        args.only = {"host", "kernel"} if args.suites else set(STAGES)
+    else:
+        args.only = set(args.only.split(","))
+    unknown = args.only - set(STAGES)
     if unknown:
         ap.error("unknown --only value(s): " + ",".join(sorted(unknown)))
     return args
@@ -565,7 +626,8 @@ def main(argv):
     build = Path(args.build).resolve()
     root = Path(__file__).resolve().parent.parent
     os.chdir(root)
-    build = Path(os.path.relpath(build, root))
+    if root in build.parents:
+        build = build.relative_to(root)     # short paths in the messages
     os.environ.setdefault("UBSAN_OPTIONS", "print_stacktrace=1")
 
     logs = build / "test-logs"
@@ -576,7 +638,9 @@ def main(argv):
         run_host_tests(tally, build, logs, args.timeout)
     if "kernel" in args.only:
         run_kernel_tests(tally, build, logs, args.suites, args.timeout)
-    if "iso" in args.only and (not args.suites or args.only == {"iso"}):
+    if "oops" in args.only:
+        run_oops_check(tally, build, logs, args.timeout)
+    if "iso" in args.only:
         run_iso_tests(tally, build, logs, args.suites, args.timeout)
 
     if tally.passed + tally.failed == 0:
@@ -703,8 +767,9 @@ class ParserSelfTest(unittest.TestCase):
         self.assertIn("numbered 3", t.failures[0][0])
 
     def test_grub_cfg_passes_cmdline(self):
-        cfg = grub_test_cfg("test=boot")
-        self.assertIn("multiboot /boot/kernel.elf test=boot", cfg)
+        cfg = grub_test_cfg("test=boot expect_loader=GRUB")
+        self.assertIn("multiboot /boot/kernel.elf test=boot expect_loader=GRUB",
+                      cfg)
         self.assertIn("set timeout=0", cfg)
 
 

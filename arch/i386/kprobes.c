@@ -367,6 +367,21 @@ static void fix_pushed_flags(unsigned long *tos, struct kprobe_ctlblk *kcb)
 NOKPROBE_SYMBOL(fix_pushed_flags);
 
 /*
+ * Where a relative branch at addr goes when taken: the displacement
+ * counts from the end of the instruction; with an operand-size prefix the
+ * CPU keeps only the low 16 bits of the result.  (lib/insn.c has the same
+ * as insn_rel_target(); the hit path keeps its own copy so that nothing
+ * it calls can carry a probe.)
+ */
+static unsigned long rel_branch_target(const struct insn *insn, unsigned long addr)
+{
+	unsigned long target = addr + insn->length + insn->imm.value;
+
+	return insn->opnd16 ? (target & 0xffff) : target;
+}
+NOKPROBE_SYMBOL(rel_branch_target);
+
+/*
  * The copy ran at the slot, not at p->addr.  Make the result look as if
  * it had run in place.  The CPU pushed no sp/ss for our ring-0 trap, so
  * the stack the instruction used starts at kernel_stack_pointer(regs).
@@ -384,7 +399,7 @@ static void resume_execution(struct kprobe *p, struct pt_regs *regs,
 	case INSN_TYPE_CALL_REL:
 		/* call rel: pushed copy_ip+len and jumped relative to the slot. */
 		fix_return_address(tos, next_ip, insn);
-		regs->ip = insn_rel_target(insn, orig_ip);
+		regs->ip = rel_branch_target(insn, orig_ip);
 		break;
 	case INSN_TYPE_CALL_IND:
 	case INSN_TYPE_CALL_FAR:
@@ -403,7 +418,7 @@ static void resume_execution(struct kprobe *p, struct pt_regs *regs,
 		if (regs->ip == copy_ip + insn->length)
 			regs->ip = next_ip;
 		else
-			regs->ip = insn_rel_target(insn, orig_ip);
+			regs->ip = rel_branch_target(insn, orig_ip);
 		break;
 	case INSN_TYPE_JMP_IND:
 	case INSN_TYPE_JMP_FAR:

@@ -120,7 +120,10 @@ def kernel_text(objcopy, elf, tmpdir):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[1])
-    ap.add_argument("--decoder", default="build/host/insn-decode")
+    ap.add_argument("--build", default=None,
+                    help="build dir: defaults --decoder BUILD/host/insn-decode "
+                         "and --kernel BUILD/kernel.elf (tests/run_tests.py passes it)")
+    ap.add_argument("--decoder", default=None, help="default build/host/insn-decode")
     ap.add_argument("--kernel", action="append", default=[],
                     help="kernel ELF whose .text is compared (repeatable)")
     ap.add_argument("--seeds", default="1,2,3,4,5,6,7,8",
@@ -131,6 +134,11 @@ def main():
     ap.add_argument("-v", "--verbose", action="store_true",
                     help="also list objdump-(bad)/decoder-valid differences")
     args = ap.parse_args()
+    build = args.build or "build"
+    if args.decoder is None:
+        args.decoder = os.path.join(build, "host", "insn-decode")
+    if args.build and not args.kernel:
+        args.kernel = [os.path.join(build, "kernel.elf")]
 
     objdump = find_tool([args.objdump, "i686-linux-gnu-objdump", "objdump"])
     objcopy = find_tool([args.objcopy, "i686-linux-gnu-objcopy", "objcopy"])

@@ -79,6 +79,7 @@ _Static_assert(sizeof(unsigned long) == 4, "the .S file uses 4-byte words");
 	L(fx_popf_if_off,	1)				\
 	L(fx_popf_if_restore,	1)				\
 	L(fx_cli,		1)				\
+	L(fx_sti,		1)				\
 	L(fx_std,		1)				\
 	L(fx_cld,		1)				\
 	L(fx_push16,		1)				\
