@@ -30,8 +30,10 @@
 #define BENCH_WARMUP_ITERS	100	/* let QEMU translate the code first */
 
 /*
- * The probed function: next to nothing, but a real prologue, so the
- * probe sits where most probes sit - on "push %ebp" at a function entry.
+ * The probed function: next to nothing, but not empty, so the probe sits
+ * on an ordinary instruction at a function entry, where most probes sit
+ * (gcc gives a leaf like this no frame: the first instruction is the
+ * 5-byte load of bench_calls).  An empty function would be a lone "ret".
  */
 static volatile unsigned long bench_calls;
 

@@ -92,3 +92,29 @@ kpt_long_first_second:
 	addl $1, %eax
 	ret
 	.size kpt_long_first, . - kpt_long_first
+
+/* unsigned long kpt_cli_sti(void) - cli; sti; returns EFLAGS after the sti. */
+	.globl kpt_cli_sti
+	.type kpt_cli_sti, @function
+kpt_cli_sti:
+	cli
+	.globl kpt_sti_insn
+kpt_sti_insn:
+	sti
+	pushfl
+	popl %eax
+	ret
+	.size kpt_cli_sti, . - kpt_cli_sti
+
+/* unsigned long kpt_popf(unsigned long flags) - popf flags; returns EFLAGS after. */
+	.globl kpt_popf
+	.type kpt_popf, @function
+kpt_popf:
+	pushl 4(%esp)
+	.globl kpt_popf_insn
+kpt_popf_insn:
+	popfl
+	pushfl
+	popl %eax
+	ret
+	.size kpt_popf, . - kpt_popf

@@ -38,6 +38,10 @@ unsigned long kpt_pushf(void);
 int kpt_ret(void);
 extern char kpt_ret_insn[];
 unsigned long kpt_long_first(void);
+unsigned long kpt_cli_sti(void);
+extern char kpt_sti_insn[];
+unsigned long kpt_popf(unsigned long flags);
+extern char kpt_popf_insn[];
 extern char kpt_long_first_second[];
 
 /* ---- targets ------------------------------------------------------------------ */
@@ -337,6 +341,32 @@ static void kprobe_on_pushf(struct ktest *t)
 	KTEST_EXPECT_EQ(t, flags & (X86_EFLAGS_IF | X86_EFLAGS_TF), 0);
 	unregister_kprobe(&kp);
 	KTEST_EXPECT_EQ(t, kp.nhit, 2);
+}
+
+/* sti and popf decide IF themselves: their result must survive the step. */
+static void kprobe_on_sti_popf(struct ktest *t)
+{
+	struct kprobe sti = make_probe(kpt_sti_insn), popf = make_probe(kpt_popf_insn);
+	unsigned long base;
+
+	rec_reset();
+	sti.pre_handler = count_pre;
+	popf.pre_handler = count_pre;
+	KTEST_ASSERT_EQ(t, register_kprobe(&sti), 0);
+	KTEST_ASSERT_EQ(t, register_kprobe(&popf), 0);
+	local_irq_disable();
+	KTEST_EXPECT_EQ(t, kpt_cli_sti() & (X86_EFLAGS_IF | X86_EFLAGS_TF), X86_EFLAGS_IF);
+	local_irq_disable();
+	base = read_eflags();
+	KTEST_EXPECT_EQ(t, kpt_popf(base | X86_EFLAGS_IF | X86_EFLAGS_DF) &
+			(X86_EFLAGS_IF | X86_EFLAGS_TF | X86_EFLAGS_DF),
+			X86_EFLAGS_IF | X86_EFLAGS_DF);
+	__asm__ __volatile__("cld");
+	KTEST_EXPECT_EQ(t, kpt_popf(base & ~X86_EFLAGS_IF) & (X86_EFLAGS_IF | X86_EFLAGS_TF), 0);
+	local_irq_enable();
+	unregister_kprobe(&popf);
+	unregister_kprobe(&sti);
+	KTEST_EXPECT_EQ(t, rec.pre_calls, 3);
 }
 
 /* An int3 that is not ours goes to the kernel (its fixup); probed, it still does. */
@@ -1000,6 +1030,7 @@ static struct ktest_case kprobes_cases[] = {
 	KTEST_CASE(kprobe_mid_function),
 	KTEST_CASE(kprobe_on_ret),
 	KTEST_CASE(kprobe_on_pushf),
+	KTEST_CASE(kprobe_on_sti_popf),
 	KTEST_CASE(kprobe_foreign_int3),
 	KTEST_CASE(kprobe_bad_input),
 	KTEST_CASE(kprobe_blacklist),
