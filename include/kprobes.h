@@ -108,6 +108,7 @@ static inline bool kprobe_disabled(const struct kprobe *p)
  *   -EEXIST  this struct kprobe is already registered
  *   -ENOMEM  no memory for a slot or an aggregate probe
  *   -EBUSY   called from inside a probe handler
+ *   -ENODEV  kprobes_init() has not run yet
  * Never call (un)register from a handler.
  */
 int register_kprobe(struct kprobe *p);

@@ -24,7 +24,6 @@
 #include "kprobes.h"
 #include "mm.h"
 #include "string.h"
-#include "irqflags.h"
 
 #define SLOTS_PER_PAGE	(PAGE_SIZE / MAX_INSN_SIZE)
 #define BITS_PER_WORD	32

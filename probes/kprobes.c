@@ -32,7 +32,6 @@
 #include "errno.h"
 #include "irqflags.h"
 #include "sched.h"
-#include "string.h"
 #include "vsprintf.h"
 #include "nokprobe.h"
 

@@ -86,20 +86,21 @@ def build_table(icount_rows, tcg_runs, runs):
     names = list(icount_rows)
     insns = {n: float(icount_rows[n]["tsc_per_hit"]) for n in names}
     exc = {n: float(icount_rows[n]["exceptions_per_hit"]) for n in names}
-    tcg = {}
+    tcg, spread = {}, {}
     for n in names:
         vals = [float(r[n]["tsc_per_hit"]) for r in tcg_runs if n in r]
         tcg[n] = statistics.median(vals) if vals else None
+        spread[n] = "%.0f-%.0f" % (min(vals), max(vals)) if vals else "-"
     base = insns.get("no probe")
     ref_i, ref_t = insns.get(REFERENCE_ROW), tcg.get(REFERENCE_ROW)
 
     head = ["row", "guest insns/call (icount)", "extra insns vs no probe",
-            "exceptions/call", "TSC/call, TCG (median of %d)" % runs,
+            "exceptions/call", "TSC/call, TCG (median of %d)" % runs, "TCG min-max",
             "x %s (insns)" % REFERENCE_ROW, "x %s (TCG)" % REFERENCE_ROW]
     body = []
     for n in names:
         extra = None if base is None else insns[n] - base
-        body.append([n, fmt(insns[n]), fmt(extra), fmt(exc[n], 2), fmt(tcg[n]),
+        body.append([n, fmt(insns[n]), fmt(extra), fmt(exc[n], 2), fmt(tcg[n]), spread[n],
                      fmt(ratio(insns[n], ref_i), 2), fmt(ratio(tcg[n], ref_t), 2)])
     return head, body
 

@@ -31,7 +31,6 @@
 #include "ptrace.h"
 #include "sched.h"
 #include "string.h"
-#include "traps.h"
 #include "errno.h"
 #include "kallsyms.h"
 #include "nokprobe.h"
@@ -166,10 +165,7 @@ static unsigned long insn_owned_flags(const struct insn *insn)
 	case INSN_TYPE_POPF:
 	case INSN_TYPE_IRET:
 		return TF_IF;		/* loaded from the stack */
-	case INSN_TYPE_CLI:
-	case INSN_TYPE_STI:
-		return X86_EFLAGS_IF;
-	default:
+	default:			/* (cli/sti are emulated, never stepped) */
 		return 0;
 	}
 }
@@ -226,16 +222,13 @@ static void setup_singlestep(struct kprobe *p, struct pt_regs *regs,
 NOKPROBE_SYMBOL(setup_singlestep);
 
 /*
- * A probe on an instruction that already was an int3 (a debugger's, or
- * one with an exception-table fixup).  Stepping it would only trap
- * again, so we do not: the handlers run, then the trap is handed on to
- * the kernel with ip just past the int3, exactly as if no probe were
- * there (2.6.11 mis-handled this case).
+ * The end of a hit whose instruction did not need a step: run the
+ * post-handler and leave the hit.  (post_kprobe_handler() ends stepped
+ * hits the same way.)
  */
-static void deliver_int3(struct kprobe *p, struct pt_regs *regs,
-			 struct kprobe_ctlblk *kcb)
+static void kprobe_post_process(struct kprobe *p, struct pt_regs *regs,
+				struct kprobe_ctlblk *kcb)
 {
-	regs->ip = (unsigned long)p->addr + 1;
 	if (p->post_handler) {
 		kcb->kprobe_status = KPROBE_HIT_SSDONE;
 		p->post_handler(p, regs, 0);
@@ -243,14 +236,38 @@ static void deliver_int3(struct kprobe *p, struct pt_regs *regs,
 	reset_current_kprobe();
 	preempt_enable();
 }
-NOKPROBE_SYMBOL(deliver_int3);
+NOKPROBE_SYMBOL(kprobe_post_process);
+
+/*
+ * cli and sti are emulated, not stepped: they only change IF, which is
+ * one bit in regs->flags.  Stepping sti would not even work: its
+ * "interrupt shadow" may hold off the single-step trap for one more
+ * instruction (QEMU does), and that instruction would be the int3
+ * filler after the copy in the slot.  Linux emulates them too.
+ */
+static bool kprobe_emulate(struct kprobe *p, struct pt_regs *regs)
+{
+	switch (p->ainsn.decoded.type) {
+	case INSN_TYPE_CLI:
+		regs->flags &= ~X86_EFLAGS_IF;
+		break;
+	case INSN_TYPE_STI:
+		regs->flags |= X86_EFLAGS_IF;
+		break;
+	default:
+		return false;
+	}
+	regs->ip = (unsigned long)p->addr + p->ainsn.decoded.length;
+	return true;
+}
+NOKPROBE_SYMBOL(kprobe_emulate);
 
 /*
  * A probe hit while another hit is in progress: a handler called a probed
  * function, or an interrupt (a handler turned IF back on) ran one.  2.6.11
  * disarmed the inner probe for good.  Linux since steps it without running
  * its handlers, counts it in nmissed, and then goes back to the outer hit.
- * Returns 1 if handled.
+ * Returns 1 if handled (NOTIFY_STOP).
  */
 static int reenter_kprobe(struct kprobe *p, struct pt_regs *regs,
 			  struct kprobe_ctlblk *kcb)
@@ -260,8 +277,14 @@ static int reenter_kprobe(struct kprobe *p, struct pt_regs *regs,
 	case KPROBE_HIT_SSDONE:
 	case KPROBE_HIT_SS:
 		kprobes_inc_nmissed_count(p);
-		if (p->ainsn.decoded.type == INSN_TYPE_INT3)
+		if (p->ainsn.decoded.type == INSN_TYPE_INT3) {
+			preempt_enable();
 			return 0;	/* the kernel takes the int3 as usual */
+		}
+		if (kprobe_emulate(p, regs)) {
+			preempt_enable();
+			return 1;
+		}
 		setup_singlestep(p, regs, kcb, 1);
 		return 1;
 	case KPROBE_REENTER:
@@ -290,12 +313,8 @@ static int kprobe_handler(struct pt_regs *regs)
 	preempt_disable();
 	p = get_kprobe(addr);
 	if (p) {
-		if (kprobe_running()) {
-			if (reenter_kprobe(p, regs, kcb))
-				return 1;
-			preempt_enable();
-			return 0;
-		}
+		if (kprobe_running())
+			return reenter_kprobe(p, regs, kcb);
 		set_current_kprobe(p, regs, kcb);
 		kcb->kprobe_status = KPROBE_HIT_ACTIVE;
 		regs->ip = (unsigned long)addr;	/* handlers see the probed address */
@@ -313,8 +332,20 @@ static int kprobe_handler(struct pt_regs *regs)
 			return 1;
 		}
 		if (p->ainsn.decoded.type == INSN_TYPE_INT3) {
-			deliver_int3(p, regs, kcb);
+			/*
+			 * A probe on an int3 that was there before us (a
+			 * debugger's, or one with a fixup).  Stepping it would
+			 * only trap again, so hand the trap on to the kernel
+			 * with ip just past it, exactly as if no probe were
+			 * there.  (2.6.11 mishandled this.)
+			 */
+			regs->ip = (unsigned long)addr + 1;
+			kprobe_post_process(p, regs, kcb);
 			return 0;
+		}
+		if (kprobe_emulate(p, regs)) {
+			kprobe_post_process(p, regs, kcb);
+			return 1;
 		}
 		setup_singlestep(p, regs, kcb, 0);
 		return 1;
@@ -468,14 +499,10 @@ static int post_kprobe_handler(struct pt_regs *regs)
 	if (kcb->kprobe_status == KPROBE_REENTER) {
 		/* A reentered probe: no handlers; back to the outer hit. */
 		restore_previous_kprobe(kcb);
+		preempt_enable();
 	} else {
-		if (cur->post_handler) {
-			kcb->kprobe_status = KPROBE_HIT_SSDONE;
-			cur->post_handler(cur, regs, 0);
-		}
-		reset_current_kprobe();
+		kprobe_post_process(cur, regs, kcb);
 	}
-	preempt_enable();
 	return 1;
 }
 NOKPROBE_SYMBOL(post_kprobe_handler);

@@ -297,7 +297,7 @@ LABEL(fx_popf_if_restore)       /* popf that may set IF again */
 LABEL(fx_cli)                   /* FA */
 	cli
 	RECORD_FLAGS
-LABEL(fx_sti)                   /* FB */
+LABEL(fx_sti)                   /* FB: its one-instruction shadow also holds off TF's #DB */
 	sti
 	RECORD_FLAGS
 	popfl
@@ -333,7 +333,7 @@ LABEL(fx_seg_es)                /* 26 8B: es: segment override */
 	RECORD FX_ID_VALUE
 	pushl $0x5a5a5a5a
 LABEL(fx_seg_ss)                /* 36 8B: ss: override, reads the stack top */
-	.byte 0x36                      /* as says nothing: ss is (%esp)'s default */
+	.byte 0x36                      /* by hand: gas drops an ss: that (%esp) implies */
 	movl (%esp), %edx
 	addl $4, %esp
 	RECORD FX_ID_VALUE

@@ -1,0 +1,280 @@
+/*
+ * probe_events.h - parsing and fetching for Linux-style kprobe_events.
+ *
+ * A user writes one line per probe into tracefs' kprobe_events file:
+ *
+ *   p:mygrp/open do_open+4 fd=%ax name=+0(%dx):string
+ *   r:open_ret do_open $retval
+ *   -:mygrp/open
+ *
+ * The code behind this header is pure (lib/probe_events_parse.c and
+ * lib/fetch_args.c): it builds on the host as well as in the kernel, it
+ * never allocates, and it reaches the outside world only through the
+ * callbacks below.  That lets the host unit tests and the fuzzer drive it
+ * with a fake register frame and fake memory.  The three steps are:
+ *
+ *   1. probe_event_parse()  one line -> struct probe_event_def, with every
+ *      FETCHARG compiled into a tiny program of fetch ops.  On error:
+ *      -EINVAL and an error code + byte position for tracefs' error_log.
+ *   2. probe_args_fetch()   at a probe hit: run each program against the
+ *      trapped pt_regs, reading memory through a fault-safe callback, and
+ *      pack the raw values into a record (the trace buffer's payload).
+ *   3. probe_args_format()  when `trace` is read: turn a record into
+ *      Linux's text, " fd=0x3 name=\"foo\"".
+ *
+ * docs/kprobe_events_grammar.md is the grammar with an example of every
+ * form and every error message.
+ */
+#ifndef PROBE_EVENTS_H
+#define PROBE_EVENTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include "ptrace.h"
+
+/* ---- limits (Linux's values where Linux has one) -------------------- */
+#define PROBE_LINE_MAX         4096  /* one command line, like tracefs' write buffer */
+#define PROBE_NAME_LEN           64  /* MAX_EVENT_NAME_LEN: buffer incl. NUL, so <= 63 chars */
+#define PROBE_GROUP_DEFAULT    "kprobes"
+#define PROBE_SYMBOL_LEN        128  /* KSYM_NAME_LEN: buffer incl. NUL */
+#define PROBE_MAX_ARGS          128  /* MAX_TRACE_ARGS */
+#define PROBE_ARG_NAME_MAX       32  /* MAX_ARG_NAME_LEN (chars) */
+#define PROBE_ARG_TEXT_MAX       63  /* MAX_ARGSTR_LEN: one FETCHARG's text (chars) */
+#define PROBE_MAX_DEREF           8  /* nesting of +OFFS(...) and @ */
+#define PROBE_MAX_OPS  (1 + PROBE_MAX_DEREF)  /* one load, then the dereferences */
+#define PROBE_MAX_STACK_NR     1024  /* largest N in $stackN / $argN */
+#define PROBE_MAXACTIVE_MAX    4096  /* KRETPROBE_MAXACTIVE_MAX */
+#define PROBE_STRING_MAX        256  /* bytes kept of one fetched :string */
+/* $argN on i386 cdecl: at function entry sp points at the return
+ * address and argument N sits N words above it (so $argN == $stackN). */
+#define PROBE_STACK_WORD  sizeof(unsigned long)
+
+/* ---- error codes: one line each, the message tracefs' error_log prints.
+ * The wording is Linux's (kernel/trace/trace_probe.h) where Linux has the
+ * error; the last few are ours. */
+#define PROBE_ERRORS                                                              \
+	E(NONE,             "No error")                                               \
+	E(BAD_MAXACT_TYPE,  "Maxactive is only for function exit")                    \
+	E(BAD_MAXACT,       "Invalid maxactive number")                               \
+	E(MAXACT_TOO_BIG,   "Maxactive is too big")                                   \
+	E(BAD_PROBE_ADDR,   "Invalid probed address or symbol")                       \
+	E(BAD_RETPROBE,     "Retprobe address must be an function entry")             \
+	E(NO_GROUP_NAME,    "Group name is not specified")                            \
+	E(GROUP_TOO_LONG,   "Group name is too long")                                 \
+	E(BAD_GROUP_NAME,   "Group name must follow the same rules as C identifiers") \
+	E(NO_EVENT_NAME,    "Event name is not specified")                            \
+	E(EVENT_TOO_LONG,   "Event name is too long")                                 \
+	E(BAD_EVENT_NAME,   "Event name must follow the same rules as C identifiers") \
+	E(RETVAL_ON_PROBE,  "$retval is not available on probe")                      \
+	E(BAD_STACK_NUM,    "Invalid stack number")                                   \
+	E(BAD_ARG_NUM,      "Invalid argument number")                                \
+	E(NOFENTRY_ARGS,    "$arg* can be used only on function entry")               \
+	E(BAD_VAR,          "Invalid $-variable specified")                           \
+	E(BAD_REG_NAME,     "Invalid register name")                                  \
+	E(BAD_MEM_ADDR,     "Invalid memory address")                                 \
+	E(BAD_IMM,          "Invalid immediate value")                                \
+	E(IMMSTR_NO_CLOSE,  "String is not closed with '\"'")                         \
+	E(TOO_MANY_OPS,     "Dereference is too much nested")                         \
+	E(DEREF_NEED_BRACE, "Dereference needs a brace")                              \
+	E(BAD_DEREF_OFFS,   "Invalid dereference offset")                             \
+	E(DEREF_OPEN_BRACE, "Dereference brace is not closed")                        \
+	E(COMM_CANT_DEREF,  "$comm can not be dereferenced")                          \
+	E(BAD_FETCH_ARG,    "Invalid fetch argument")                                 \
+	E(BAD_TYPE,         "Unknown type is specified")                              \
+	E(BAD_STRING,       "String accepts only memory argument")                    \
+	E(NEED_STRING_TYPE, "$comm and immediate-string only accepts string type")    \
+	E(ARG_NAME_TOO_LONG, "Argument name is too long")                             \
+	E(NO_ARG_NAME,      "Argument name is not specified")                         \
+	E(BAD_ARG_NAME,     "Argument name must follow the same rules as C identifiers") \
+	E(USED_ARG_NAME,    "This argument name is already used")                     \
+	E(ARG_TOO_LONG,     "Argument expression is too long")                        \
+	E(NO_ARG_BODY,      "No argument expression")                                 \
+	E(TOO_MANY_ARGS,    "Too many arguments are specified")                       \
+	/* ours: Linux fails these with a bare -EINVAL or a pr_warn */               \
+	E(BAD_CMD,          "Probe type must be 'p', 'r' or '-'")                     \
+	E(NO_PROBE_POINT,   "Probe point is not specified")                           \
+	E(LINE_TOO_LONG,    "Line is too long")                                       \
+	E(BAD_CHAR,         "Invalid character")
+
+#define E(code, msg) PROBE_ERR_##code,
+enum probe_err { PROBE_ERRORS PROBE_ERR_COUNT };
+#undef E
+
+/* Where a line went wrong: pos is the byte offset of the bad token in
+ * the line as given (probe_err_format() draws the caret from it). */
+struct probe_parse_error {
+	enum probe_err code;
+	int pos;
+};
+
+/* The message for an error code ("Invalid argument" for unknown codes). */
+const char *probe_err_msg(enum probe_err code);
+
+/*
+ * Linux's error_log body for a failed line, two lines:
+ *   "  Command: p:myprobe do_sys_open foo\n"
+ *   "                                 ^\n"
+ * The command is the line's words joined by single spaces (comments and
+ * extra blanks dropped, unprintable bytes shown as '?') and the caret sits
+ * under err->pos.  Returns the length it wanted, like snprintf.
+ */
+int probe_err_format(char *buf, size_t size, const char *line, size_t len,
+		     const struct probe_parse_error *err);
+
+/* ---- compiled FETCHARGs ----------------------------------------------- */
+
+/* One step of an argument's fetch program.  `val` is the running value. */
+enum fetch_op_code {
+	FETCH_OP_REG = 1,    /* val = word at byte offset param in pt_regs */
+	FETCH_OP_STACKP,     /* val = kernel_stack_pointer(regs) ($stack, %sp) */
+	FETCH_OP_STACK,      /* val = stack word number param ($stackN, $argN) */
+	FETCH_OP_IMM,        /* val = param (\IMM, and the address of @ADDR/@SYM) */
+	FETCH_OP_COMM,       /* the current task's name ($comm), a string */
+	FETCH_OP_IMMSTR,     /* \"text": the string stored in the arg's comm */
+	FETCH_OP_DEREF,      /* val = memory at val + param (signed offset) */
+};
+
+struct fetch_op {
+	uint8_t code;             /* enum fetch_op_code */
+	unsigned long param;      /* see above; offsets wrap like addresses */
+};
+
+/* The :TYPE of an argument. */
+enum fetch_type {
+	FETCH_TYPE_U8 = 1, FETCH_TYPE_U16, FETCH_TYPE_U32, FETCH_TYPE_U64,
+	FETCH_TYPE_S8, FETCH_TYPE_S16, FETCH_TYPE_S32, FETCH_TYPE_S64,
+	FETCH_TYPE_X8, FETCH_TYPE_X16, FETCH_TYPE_X32, FETCH_TYPE_X64,
+	FETCH_TYPE_STRING,
+	FETCH_TYPE_SYMBOL,        /* a word printed as sym+0xoff/0xsize */
+};
+#define FETCH_TYPE_DEFAULT FETCH_TYPE_X32   /* "x" + BITS_PER_LONG on i386 */
+
+/* Name of a fetch type as written after ':' ("u8", "string"...). */
+const char *fetch_type_name(enum fetch_type type);
+
+/* One parsed FETCHARG: "name=comm:type" compiled into ops[]. */
+struct probe_arg {
+	char name[PROBE_ARG_NAME_MAX + 1];   /* "arg3" when not given */
+	char comm[PROBE_ARG_TEXT_MAX + 1];   /* the text after "name=", as written */
+	uint8_t type;                        /* enum fetch_type */
+	uint8_t nr_ops;
+	/* For :string the last op is DEREF (the string is AT val + param),
+	 * COMM or IMMSTR. */
+	struct fetch_op ops[PROBE_MAX_OPS];
+};
+
+/* ---- parsed lines ---------------------------------------------------- */
+
+enum probe_cmd {
+	PROBE_CMD_NONE = 0,    /* blank or comment-only line: nothing to do */
+	PROBE_CMD_ADD,         /* p... or r... */
+	PROBE_CMD_DELETE,      /* -:[GRP/]EVENT */
+};
+
+/*
+ * Everything one line says.  Big (about 22 KiB with 128 args), so the
+ * kernel keeps it on the heap, never on a thread stack.  Filled only by
+ * probe_event_parse(); nothing in it points outside itself.
+ */
+struct probe_event_def {
+	enum probe_cmd cmd;
+	bool is_return;                 /* 'r' */
+	int maxactive;                  /* r[MAXACTIVE]; 0 = default */
+	char group[PROBE_NAME_LEN];     /* "kprobes" by default */
+	char event[PROBE_NAME_LEN];     /* "p_do_work_0" style by default */
+	char symbol[PROBE_SYMBOL_LEN];  /* "" when a MEMADDR was given */
+	unsigned long offset;           /* SYM+offs */
+	/* MEMADDR, or symbol+offset when the parser had a lookup_name
+	 * callback (0 otherwise: the kernel resolves symbol itself). */
+	unsigned long addr;
+	int nr_args;
+	struct probe_arg args[PROBE_MAX_ARGS];
+};
+
+/* What the parser may ask the kernel: both may be NULL (then @SYM is an
+ * error and the probe symbol is left unresolved). */
+struct probe_parse_ops {
+	/* Address of a symbol, 0 if unknown: kallsyms_lookup_name. */
+	unsigned long (*lookup_name)(const char *name);
+};
+
+/*
+ * Parse one kprobe_events line (len bytes, need not be NUL-terminated;
+ * a trailing '\n' is fine).  Returns 0 and fills *def (cmd NONE for a
+ * blank or comment line), or -EINVAL and fills *err.  Allocates nothing.
+ */
+int probe_event_parse(const char *line, size_t len,
+		      const struct probe_parse_ops *ops,
+		      struct probe_event_def *def,
+		      struct probe_parse_error *err);
+
+/*
+ * The definition as kprobe_events lists it, Linux's format:
+ *   "p:kprobes/p_do_work_0 do_work arg1=%ax"
+ *   "p:grp/ev do_work+4 ..."     (offset in decimal, omitted when 0)
+ *   "r4:grp/ev do_work ..."      (MAXACTIVE after the 'r' when not 0)
+ *   "p:grp/ev 0xc0101234 ..."    (a MEMADDR, 8 hex digits)
+ * No trailing newline.  Returns the length it wanted, like snprintf.
+ */
+int probe_event_show(char *buf, size_t size, const struct probe_event_def *def);
+
+/* ---- fetching at a probe hit ----------------------------------------- */
+
+/* How the fetcher reaches memory and the current task. */
+struct fetch_ops {
+	/* copy_from_kernel_nofault: 0, or negative when a byte is unreadable. */
+	long (*read_mem)(void *dst, const void *src, size_t size);
+	/* The current task's name for $comm; NULL -> "" . */
+	const char *(*comm)(void);
+};
+
+/*
+ * One fetched argument as stored in a record.  Strings live after the
+ * values; str_off counts from the start of the record.
+ */
+struct fetch_value {
+	uint64_t raw;        /* the number, zero-extended from its type's size */
+	uint16_t str_off;    /* :string only */
+	uint16_t str_len;    /* :string only, bytes without a NUL */
+	uint8_t fault;       /* a memory read failed: printed "(fault)" */
+};
+
+/*
+ * Run one argument's program: fills *val; a string's bytes go to
+ * str[0..strsize) (truncated, no NUL) with str_len set and str_off 0.
+ * Returns 0, or -EFAULT when a read failed (val->fault is then set).
+ */
+int fetch_arg_exec(const struct probe_arg *arg, struct pt_regs *regs,
+		   const struct fetch_ops *ops, struct fetch_value *val,
+		   char *str, size_t strsize);
+
+/*
+ * Fetch every argument of def into a record in buf: def->nr_args
+ * struct fetch_value (unaligned-safe, copied with memcpy) followed by the
+ * string bytes.  Strings are cut short when buf is full.  Returns the
+ * record's length in bytes, or -ENOSPC when not even the values fit.
+ */
+int probe_args_fetch(const struct probe_event_def *def, struct pt_regs *regs,
+		     const struct fetch_ops *ops, void *buf, size_t size);
+
+/* Bytes a record of def needs at most (values + every string full). */
+size_t probe_args_record_max(const struct probe_event_def *def);
+
+/*
+ * Format a record as Linux prints it after the probe location:
+ *   " fd=0x3 count=12 name=\"foo\" where=do_work+0x4/0x20 bad=(fault)"
+ * sprint_symbol (kallsyms' one) prints :symbol values; NULL prints 0x...
+ * Returns the length it wanted, like snprintf; a bad record prints
+ * "(bad record)" rather than reading past reclen.
+ */
+int probe_args_format(char *buf, size_t size, const struct probe_event_def *def,
+		      const void *rec, size_t reclen,
+		      int (*sprint_symbol)(char *buf, size_t len, unsigned long addr));
+
+/* Format one value of the given type (no "name="): the building block. */
+int fetch_value_format(char *buf, size_t size, enum fetch_type type,
+		       const struct fetch_value *val, const char *str,
+		       int (*sprint_symbol)(char *buf, size_t len, unsigned long addr));
+
+#endif
