@@ -118,3 +118,15 @@ kpt_popf_insn:
 	popl %eax
 	ret
 	.size kpt_popf, . - kpt_popf
+
+/*
+ * kpt_break_trampoline - what a jprobe handler ends with: an int3 at an
+ * address with no probe, to give control back to kprobes' break_handler.
+ * Entered by a jmp (regs->ip), never returns by itself.
+ */
+	.globl kpt_break_trampoline
+	.type kpt_break_trampoline, @function
+kpt_break_trampoline:
+	int3
+	ud2
+	.size kpt_break_trampoline, . - kpt_break_trampoline

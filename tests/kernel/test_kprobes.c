@@ -42,6 +42,7 @@ unsigned long kpt_cli_sti(void);
 extern char kpt_sti_insn[];
 unsigned long kpt_popf(unsigned long flags);
 extern char kpt_popf_insn[];
+void kpt_break_trampoline(void);
 extern char kpt_long_first_second[];
 
 /* ---- targets ------------------------------------------------------------------ */
@@ -246,6 +247,52 @@ static void kprobe_pre_handler_redirects(struct ktest *t)
 	KTEST_EXPECT_EQ(t, rec.pre_calls, 1);
 	KTEST_EXPECT_EQ(t, rec.post_calls, 0);	/* no step, no post */
 	KTEST_EXPECT_EQ(t, call_div3(6), 2);
+}
+
+/*
+ * The hook jprobes will use: a pre-handler that leaves (returns 1) on a
+ * probe with a break_handler keeps the probe active; the int3 at the
+ * trampoline reaches the break_handler, which puts the registers back,
+ * and the probed instruction is then stepped as usual.
+ */
+static struct pt_regs break_saved;
+static int break_calls;
+
+static int break_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	rec.pre_calls++;
+	/* Up to flags only: sp and ss are the interrupted stack's top words. */
+	memcpy(&break_saved, regs, offsetof(struct pt_regs, sp));
+	regs->ip = (unsigned long)kpt_break_trampoline;
+	return 1;
+}
+
+static int break_handler(struct kprobe *p, struct pt_regs *regs)
+{
+	break_calls++;
+	if (regs->ip != (unsigned long)kpt_break_trampoline + 1)
+		return 0;
+	memcpy(regs, &break_saved, offsetof(struct pt_regs, sp));
+	return 1;
+}
+
+static void kprobe_break_handler_hook(struct ktest *t)
+{
+	struct kprobe kp = make_probe(kpt_div3);
+
+	rec_reset();
+	break_calls = 0;
+	kp.pre_handler = break_pre;
+	kp.break_handler = break_handler;
+	kp.post_handler = regs_post;
+	KTEST_ASSERT_EQ(t, register_kprobe(&kp), 0);
+	KTEST_EXPECT_EQ(t, call_div3(27), 9);
+	unregister_kprobe(&kp);
+	KTEST_EXPECT_EQ(t, rec.pre_calls, 1);
+	KTEST_EXPECT_EQ(t, break_calls, 1);
+	KTEST_EXPECT_EQ(t, rec.post_calls, 1);
+	KTEST_EXPECT_EQ(t, rec.post_ip,
+			(unsigned long)kpt_div3 + kp.ainsn.decoded.length);
 }
 
 /* 2.6.11 insisted on a pre_handler.  Any handler may be NULL now. */
@@ -1006,7 +1053,6 @@ static void kprobe_text_unchanged_since_boot(struct ktest *t)
 		return;
 	}
 	KTEST_EXPECT_EQ(t, kprobes_text_checksum(), kprobes_boot_text_checksum);
-	kprobes_profile_print();
 }
 
 /* ---- the suite ------------------------------------------------------------------------------ */
@@ -1025,6 +1071,7 @@ static struct ktest_case kprobes_cases[] = {
 	KTEST_CASE(kprobe_register_kprobes_rollback),
 	KTEST_CASE(kprobe_handler_sees_regs),
 	KTEST_CASE(kprobe_pre_handler_redirects),
+	KTEST_CASE(kprobe_break_handler_hook),
 	KTEST_CASE(kprobe_null_handlers),
 	KTEST_CASE(kprobe_by_symbol),
 	KTEST_CASE(kprobe_mid_function),
