@@ -575,32 +575,6 @@ int probe_args_fetch(const struct probe_event_def *def, struct pt_regs *regs,
 
 /* ---- printing ------------------------------------------------------------ */
 
-/* Where output continues after len bytes, and how much room is left
- * there; NULL/0 once full, so that we keep counting like snprintf. */
-static char *tail(char *buf, size_t size, int len, size_t *room)
-{
-	if ((size_t)len >= size) {
-		*room = 0;
-		return NULL;
-	}
-	*room = size - (size_t)len;
-	return buf + len;
-}
-
-/* snprintf that appends at *len. */
-static void put(char *buf, size_t size, int *len, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void put(char *buf, size_t size, int *len, const char *fmt, ...)
-{
-	size_t room;
-	char *at = tail(buf, size, *len, &room);
-	va_list ap;
-
-	va_start(ap, fmt);
-	*len += vsnprintf(at, room, fmt, ap);
-	va_end(ap);
-}
-
 /* Sign-extend the low size bytes of raw. */
 static int64_t sign_extend(uint64_t raw, size_t size)
 {
@@ -619,29 +593,29 @@ int fetch_value_format(char *buf, size_t size, enum fetch_type type,
 	if (size)
 		buf[0] = '\0';
 	if (val->fault || !fetch_type_valid(type)) {
-		put(buf, size, &len, "(fault)");
+		probe_put(buf, size, &len, "(fault)");
 		return len;
 	}
 	switch (fetch_types[type].style) {
 	case 'u':
-		put(buf, size, &len, "%llu", (unsigned long long)val->raw);
+		probe_put(buf, size, &len, "%llu", (unsigned long long)val->raw);
 		break;
 	case 's':
-		put(buf, size, &len, "%lld",
+		probe_put(buf, size, &len, "%lld",
 		    (long long)sign_extend(val->raw, fetch_types[type].size));
 		break;
 	case 'x':
-		put(buf, size, &len, "0x%llx", (unsigned long long)val->raw);
+		probe_put(buf, size, &len, "0x%llx", (unsigned long long)val->raw);
 		break;
 	case 'S':
-		put(buf, size, &len, "\"%.*s\"", (int)val->str_len, str ? str : "");
+		probe_put(buf, size, &len, "\"%.*s\"", (int)val->str_len, str ? str : "");
 		break;
 	case 'y':
 		if (sprint_symbol)
 			sprint_symbol(sym, sizeof(sym), (unsigned long)val->raw);
 		else
 			snprintf(sym, sizeof(sym), "0x%lx", (unsigned long)val->raw);
-		put(buf, size, &len, "%s", sym);
+		probe_put(buf, size, &len, "%s", sym);
 		break;
 	}
 	return len;
@@ -659,7 +633,7 @@ int probe_args_format(char *buf, size_t size, const struct probe_event_def *def,
 		buf[0] = '\0';
 	if (def->nr_args < 0 || def->nr_args > PROBE_MAX_ARGS ||
 	    (size_t)def->nr_args * sizeof(val) > reclen) {
-		put(buf, size, &len, " (bad record)");
+		probe_put(buf, size, &len, " (bad record)");
 		return len;
 	}
 	for (int i = 0; i < def->nr_args; i++) {
@@ -669,11 +643,11 @@ int probe_args_format(char *buf, size_t size, const struct probe_event_def *def,
 
 		memcpy(&val, bytes + i * sizeof(val), sizeof(val));
 		if ((size_t)val.str_off + val.str_len > reclen) {
-			put(buf, size, &len, " %s=(bad record)", arg->name);
+			probe_put(buf, size, &len, " %s=(bad record)", arg->name);
 			continue;
 		}
-		put(buf, size, &len, " %s=", arg->name);
-		at = tail(buf, size, len, &room);
+		probe_put(buf, size, &len, " %s=", arg->name);
+		at = probe_tail(buf, size, len, &room);
 		len += fetch_value_format(at, room, arg->type, &val,
 					  bytes + val.str_off, sprint_symbol);
 	}

@@ -39,6 +39,16 @@ static inline bool probe_is_alpha(char c)
 /* Store an error and return -EINVAL, the parser's only failure value. */
 int probe_fail(struct probe_parse_error *err, enum probe_err code, int pos);
 
+/*
+ * Output that appends at *len and keeps counting past the end of buf,
+ * so every printer here returns what snprintf would: the full length.
+ * probe_tail() is where the next output goes (NULL, room 0 when full).
+ */
+void probe_put(char *buf, size_t size, int *len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void probe_put_char(char *buf, size_t size, int *len, char c);
+char *probe_tail(char *buf, size_t size, int len, size_t *room);
+
 /* What an argument may use, decided by the probe it belongs to. */
 struct fetch_arg_ctx {
 	bool is_return;        /* $retval allowed */

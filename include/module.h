@@ -1,0 +1,199 @@
+/*
+ * module.h - loadable kernel modules: code added to the running kernel.
+ *
+ * A module is an ELF32 relocatable object (a .ko, what `gcc -c` makes).
+ * The loader (kernel/module.c, kernel/module_elf.c) checks the file,
+ * copies its sections into fresh pages, links it against the kernel's
+ * exported symbols (EXPORT_SYMBOL, include/export.h), makes its code
+ * read-only and calls its init function.  rmmod calls the exit function
+ * and gives the pages back.  docs/modules.md shows the whole round trip.
+ *
+ * Writing one:
+ *
+ *	#include "module.h"
+ *	static int __init hello_init(void) { printk("hello\n"); return 0; }
+ *	static void __exit hello_exit(void) { printk("bye\n"); }
+ *	module_init(hello_init);
+ *	module_exit(hello_exit);
+ *	MODULE_LICENSE("GPL");
+ */
+#ifndef MODULE_H
+#define MODULE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include "kernel.h"
+#include "list.h"
+#include "export.h"
+#include "elf.h"
+
+/* ---- what a module's source uses ----------------------------------------- */
+
+typedef int (*initcall_t)(void);
+typedef void (*exitcall_t)(void);
+
+/*
+ * The loader looks for the symbols init_module and cleanup_module, as
+ * Linux's does.  module_init(fn) makes init_module another name for fn
+ * (an ELF alias: same address); the inline function checks fn's type.
+ */
+#define module_init(fn)							\
+	static inline initcall_t __inittest(void) { return fn; }	\
+	int init_module(void) __attribute__((alias(#fn)))
+#define module_exit(fn)							\
+	static inline exitcall_t __exittest(void) { return fn; }	\
+	void cleanup_module(void) __attribute__((alias(#fn)))
+
+/* Linux marks these for freeing after boot; we keep it simple. */
+#define __init
+#define __exit
+
+/* "tag=value" strings in .modinfo; lsmod-style tools read them. */
+#define MODULE_INFO(tag, info)						\
+	static const char __modinfo_##tag[]				\
+	__attribute__((used, section(".modinfo"))) = #tag "=" info
+#define MODULE_LICENSE(s)	MODULE_INFO(license, s)
+#define MODULE_AUTHOR(s)	MODULE_INFO(author, s)
+#define MODULE_DESCRIPTION(s)	MODULE_INFO(description, s)
+
+/* ---- the loaded module ------------------------------------------------------ */
+
+#define MODULE_NAME_LEN		32
+#define MAX_MODULE_DEPS		8	/* modules whose exports one module uses */
+
+enum module_state {
+	MODULE_STATE_COMING,	/* linked, init running */
+	MODULE_STATE_LIVE,	/* init returned 0 */
+	MODULE_STATE_GOING,	/* exit running, memory about to go */
+};
+
+/* One function or object of the module, for kallsyms and backtraces. */
+struct module_symbol {
+	unsigned long addr;
+	unsigned long size;
+	const char *name;	/* in the module's names buffer */
+};
+
+struct module {
+	char name[MODULE_NAME_LEN];
+	enum module_state state;
+	struct list_head list;		/* on the loaded-modules list */
+
+	/*
+	 * One run of pages: [text | rodata | data+bss].  Text and rodata
+	 * end on page boundaries so they can be mapped read-only after
+	 * relocation while data stays writable.
+	 */
+	void *base;
+	unsigned int npages;
+	unsigned long text_size;	/* executable bytes from base */
+	unsigned long ro_size;		/* read-only bytes from base (pages) */
+	unsigned long size;		/* bytes in use (lsmod's "size") */
+
+	int (*init)(void);
+	void (*exit)(void);		/* NULL: the module cannot be unloaded */
+
+	int refcnt;			/* users: try_module_get, dependent modules */
+	struct module *uses[MAX_MODULE_DEPS];	/* modules we took symbols from */
+	int nr_uses;
+
+	struct module_symbol *syms;	/* for kallsyms_lookup and friends */
+	unsigned int nsyms;
+	char *symnames;
+	const struct kernel_symbol *ksyms;	/* what it exports (in its memory) */
+	unsigned int nksyms;
+};
+
+/* ---- the API ------------------------------------------------------------------ */
+
+/*
+ * Link the ELF image at image[0..len) into the kernel as module `name`
+ * and run its init.  0 or a negative errno; on error nothing is left
+ * behind and module_last_error() says why (it was also printed).
+ *   -ENOEXEC  not a valid i386 relocatable object, unsupported content
+ *   -ENOENT   an undefined symbol no one exports
+ *   -EEXIST   a module of that name is loaded
+ *   -ENOMEM   no memory
+ *   other     what the init function returned
+ */
+int load_module(const void *image, size_t len, const char *name,
+		struct module **out);
+/* Run exit, clean up forgotten probes, free.  -EBUSY while in use. */
+int unload_module(struct module *mod);
+
+struct module *find_module(const char *name);
+const char *module_last_error(void);
+unsigned int nr_modules(void);
+
+/* Pin a module while you hold pointers into it (rmmod then gets -EBUSY). */
+bool try_module_get(struct module *mod);
+void module_put(struct module *mod);
+
+/* The module containing addr / whose code contains addr, or NULL. */
+struct module *__module_address(unsigned long addr);
+bool is_module_text_address(unsigned long addr);
+/* A symbol of one module (any binding), 0 if it has none by that name. */
+unsigned long module_symbol_address(const struct module *mod, const char *name);
+
+/* ---- kallsyms over modules (kernel/kallsyms.c falls back to these) ------------ */
+
+const char *module_address_lookup(unsigned long addr, unsigned long *size,
+				  unsigned long *offset, const char **modname);
+unsigned long module_kallsyms_lookup_name(const char *name);
+int module_kallsyms_on_each_symbol(int (*fn)(void *data, const char *name,
+					     unsigned long addr,
+					     unsigned long size),
+				   void *data);
+
+/* ---- the user's commands: modules that came with the boot loader ---------- */
+
+/* The Multiboot module "NAME" or "NAME.ko" (any directory), or NULL. */
+const void *find_boot_module(const char *name, size_t *len);
+int insmod(const char *name);		/* load a boot module by name */
+int rmmod(const char *name);
+void lsmod(void);
+/* insmod=a,b on the command line: load those at boot (from kmain). */
+void load_boot_modules(void);
+
+/* ---- internal: the two halves of the loader ---------------------------------- */
+
+/* What the loader knows about the file while linking it. */
+struct load_info {
+	const char *name;
+	const uint8_t *image;
+	size_t len;
+	const Elf32_Ehdr *hdr;
+	const Elf32_Shdr *sechdrs;
+	const char *secstrings;
+	unsigned int shnum;
+	unsigned int symindex;		/* the SHT_SYMTAB section */
+	const Elf32_Sym *syms;
+	unsigned int nsyms;
+	const char *strtab;
+	size_t strtab_size;
+	unsigned long *secaddr;		/* per section: address in module memory */
+	unsigned long *symval;		/* per symbol: its final value */
+	unsigned long text_size, ro_size, size;	/* see struct module */
+};
+
+/* kernel/module_elf.c */
+int elf_check_module(struct load_info *info);
+int elf_layout(struct load_info *info);
+void elf_place_sections(struct load_info *info, void *base);
+int elf_resolve_symbols(struct load_info *info, struct module *mod);
+int elf_apply_relocations(struct load_info *info);
+int elf_build_kallsyms(struct load_info *info, struct module *mod);
+unsigned long elf_symbol_value(struct load_info *info, const char *name);
+const void *elf_section_data(struct load_info *info, const char *name,
+			     size_t *size);
+void elf_free_info(struct load_info *info);
+const char *elf_reloc_name(unsigned int type);
+
+/* kernel/module.c, for module_elf.c */
+int module_error(struct load_info *info, int err, const char *fmt, ...)
+	__printf(3, 4);
+/* Address of an exported symbol (kernel, then other modules), 0 if none. */
+unsigned long resolve_symbol(struct module *mod, const char *name, int *err);
+
+#endif

@@ -1,0 +1,502 @@
+/*
+ * probe_events_parse.c - one line of tracefs' kprobe_events, parsed.
+ *
+ *   p[:[GRP/][EVENT]] SYM[+offs]|MEMADDR [FETCHARGS]    probe
+ *   r[MAXACTIVE][:[GRP/][EVENT]] SYM[+0] [FETCHARGS]     return probe
+ *   -:[GRP/]EVENT                                        delete
+ *
+ * The line is split into words at blanks; '#' starts a comment.  Word 0
+ * is the command, word 1 the probe point, the rest are FETCHARGS (each
+ * parsed by lib/fetch_args.c).  Nothing is allocated and the input is
+ * never written: every failure is a code plus the byte offset of the
+ * offending word or character, which tracefs turns into Linux's
+ * error_log entry with a caret.  The parser is robust against any bytes:
+ * tests/fuzz/fuzz_probe_events.c feeds it random ones under sanitizers.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include "errno.h"
+#include "string.h"
+#include "vsprintf.h"
+#include "probe_events_internal.h"
+
+/* ---- messages ----------------------------------------------------------- */
+
+#define E(code, msg) [PROBE_ERR_##code] = msg,
+static const char *const probe_err_text[] = { PROBE_ERRORS };
+#undef E
+
+const char *probe_err_msg(enum probe_err code)
+{
+	if ((unsigned int)code >= PROBE_ERR_COUNT)
+		return "Invalid argument";
+	return probe_err_text[code];
+}
+
+int probe_fail(struct probe_parse_error *err, enum probe_err code, int pos)
+{
+	err->code = code;
+	err->pos = pos;
+	return -EINVAL;
+}
+
+/* ---- characters and numbers --------------------------------------------- */
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
+	       c == '\v' || c == '\f';
+}
+
+/* Printable ASCII or a blank: anything else in a command is a mistake. */
+static bool is_line_char(char c)
+{
+	return is_blank(c) || (c >= 0x20 && c < 0x7f);
+}
+
+bool probe_is_identifier(const char *s, size_t len)
+{
+	if (len == 0 || !(probe_is_alpha(s[0]) || s[0] == '_'))
+		return false;
+	for (size_t i = 1; i < len; i++)
+		if (!(probe_is_alpha(s[i]) || probe_is_digit(s[i]) || s[i] == '_'))
+			return false;
+	return true;
+}
+
+/* Value of a digit in base 16, or 16 when c is not one. */
+static unsigned int digit_value(char c)
+{
+	if (probe_is_digit(c))
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return 16;
+}
+
+static bool parse_base(const char *s, size_t len, unsigned int base,
+		       unsigned long *val)
+{
+	unsigned long v = 0;
+
+	if (len == 0)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		unsigned int d = digit_value(s[i]);
+		if (d >= base)
+			return false;
+		/* Checked before multiplying, so no wrap on any host. */
+		if (v > (PROBE_NUMBER_MAX - d) / base)
+			return false;
+		v = v * base + d;
+	}
+	*val = v;
+	return true;
+}
+
+bool probe_parse_number(const char *s, size_t len, unsigned long *val)
+{
+	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		return parse_base(s + 2, len - 2, 16, val);
+	if (len > 1 && s[0] == '0')
+		return parse_base(s + 1, len - 1, 8, val);
+	return parse_base(s, len, 10, val);
+}
+
+bool probe_parse_decimal(const char *s, size_t len, unsigned long *val)
+{
+	return parse_base(s, len, 10, val);
+}
+
+/* ---- words -------------------------------------------------------------- */
+
+struct word {
+	const char *s;
+	size_t len;
+	int pos;              /* byte offset in the line */
+};
+
+/* The next blank-separated word at or after *at, false at the end. */
+static bool next_word(const char *line, size_t len, size_t *at, struct word *w)
+{
+	size_t i = *at;
+
+	while (i < len && is_blank(line[i]))
+		i++;
+	if (i == len)
+		return false;
+	w->s = line + i;
+	w->pos = (int)i;
+	while (i < len && !is_blank(line[i]))
+		i++;
+	w->len = (size_t)(line + i - w->s);
+	*at = i;
+	return true;
+}
+
+/* Length of the line without its comment. */
+static size_t strip_comment(const char *line, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (line[i] == '#')
+			return i;
+	return len;
+}
+
+static void copy_name(char *dst, const char *src, size_t len)
+{
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+}
+
+/* ---- word 0: p / r[MAXACTIVE] / - and the event name --------------------- */
+
+/* "GRP/EVENT", "GRP/" or "EVENT" after the ':'.  An empty event keeps
+ * def->event "" so that the caller makes the default name. */
+static int parse_event_name(struct word w, bool need_event,
+			    struct probe_event_def *def,
+			    struct probe_parse_error *err)
+{
+	size_t slash = 0;
+	struct word ev = w;
+
+	while (slash < w.len && w.s[slash] != '/')
+		slash++;
+	if (slash < w.len) {
+		if (slash == 0)
+			return probe_fail(err, PROBE_ERR_NO_GROUP_NAME, w.pos);
+		if (slash >= PROBE_NAME_LEN)
+			return probe_fail(err, PROBE_ERR_GROUP_TOO_LONG, w.pos);
+		if (!probe_is_identifier(w.s, slash))
+			return probe_fail(err, PROBE_ERR_BAD_GROUP_NAME, w.pos);
+		copy_name(def->group, w.s, slash);
+		ev.s += slash + 1;
+		ev.len -= slash + 1;
+		ev.pos += (int)slash + 1;
+	} else if (w.len == 0) {
+		need_event = true;     /* "p:" says a name is coming */
+	}
+	if (ev.len == 0) {
+		if (need_event)
+			return probe_fail(err, PROBE_ERR_NO_EVENT_NAME, ev.pos);
+		return 0;
+	}
+	if (ev.len >= PROBE_NAME_LEN)
+		return probe_fail(err, PROBE_ERR_EVENT_TOO_LONG, ev.pos);
+	if (!probe_is_identifier(ev.s, ev.len))
+		return probe_fail(err, PROBE_ERR_BAD_EVENT_NAME, ev.pos);
+	copy_name(def->event, ev.s, ev.len);
+	return 0;
+}
+
+/* r[MAXACTIVE]: the digits between 'r' and ':' (or the word's end). */
+static int parse_maxactive(struct word w, size_t end, struct probe_event_def *def,
+			   struct probe_parse_error *err)
+{
+	unsigned long n;
+
+	if (end == 1)
+		return 0;
+	if (!probe_parse_number(w.s + 1, end - 1, &n) || n == 0)
+		return probe_fail(err, PROBE_ERR_BAD_MAXACT, w.pos + 1);
+	if (n > PROBE_MAXACTIVE_MAX)
+		return probe_fail(err, PROBE_ERR_MAXACT_TOO_BIG, w.pos + 1);
+	def->maxactive = (int)n;
+	return 0;
+}
+
+static int parse_command(struct word w, struct probe_event_def *def,
+			 struct probe_parse_error *err)
+{
+	size_t colon = 1;
+	struct word names;
+
+	while (colon < w.len && w.s[colon] != ':')
+		colon++;
+	switch (w.s[0]) {
+	case 'p':
+		if (colon > 1) {
+			bool digit = probe_is_digit(w.s[1]);
+			return probe_fail(err, digit ? PROBE_ERR_BAD_MAXACT_TYPE :
+					  PROBE_ERR_BAD_CMD, w.pos + (digit ? 1 : 0));
+		}
+		def->cmd = PROBE_CMD_ADD;
+		break;
+	case 'r':
+		if (parse_maxactive(w, colon, def, err))
+			return -EINVAL;
+		def->cmd = PROBE_CMD_ADD;
+		def->is_return = true;
+		break;
+	case '-':
+		if (colon != 1 || w.len == 1)
+			return probe_fail(err, PROBE_ERR_BAD_CMD, w.pos);
+		def->cmd = PROBE_CMD_DELETE;
+		break;
+	default:
+		return probe_fail(err, PROBE_ERR_BAD_CMD, w.pos);
+	}
+	if (colon == w.len)
+		return 0;
+	names.s = w.s + colon + 1;
+	names.len = w.len - colon - 1;
+	names.pos = w.pos + (int)colon + 1;
+	return parse_event_name(names, def->cmd == PROBE_CMD_DELETE, def, err);
+}
+
+/* ---- word 1: the probe point ------------------------------------------- */
+
+static bool is_symbol_char(char c)
+{
+	return probe_is_alpha(c) || probe_is_digit(c) || c == '_' || c == '.';
+}
+
+static int parse_probe_point(struct word w, const struct probe_parse_ops *ops,
+			     struct probe_event_def *def,
+			     struct probe_parse_error *err)
+{
+	size_t n = 0;
+
+	if (probe_is_digit(w.s[0])) {           /* MEMADDR */
+		if (!probe_parse_number(w.s, w.len, &def->addr))
+			return probe_fail(err, PROBE_ERR_BAD_PROBE_ADDR, w.pos);
+		/* Only a symbol proves the address is a function entry. */
+		if (def->is_return)
+			return probe_fail(err, PROBE_ERR_BAD_RETPROBE, w.pos);
+		return 0;
+	}
+	while (n < w.len && is_symbol_char(w.s[n]))
+		n++;
+	if (n == 0 || n >= PROBE_SYMBOL_LEN)
+		return probe_fail(err, PROBE_ERR_BAD_PROBE_ADDR, w.pos);
+	if (n < w.len && (w.s[n] != '+' ||
+			  !probe_parse_number(w.s + n + 1, w.len - n - 1, &def->offset)))
+		return probe_fail(err, PROBE_ERR_BAD_PROBE_ADDR, w.pos);
+	copy_name(def->symbol, w.s, n);
+	if (def->is_return && def->offset)
+		return probe_fail(err, PROBE_ERR_BAD_RETPROBE, w.pos);
+	if (ops && ops->lookup_name) {
+		unsigned long addr = ops->lookup_name(def->symbol);
+		if (!addr)
+			return probe_fail(err, PROBE_ERR_BAD_PROBE_ADDR, w.pos);
+		def->addr = addr + def->offset;
+	}
+	return 0;
+}
+
+/* Linux's default: "p_do_work_0", "r_do_work_0", "p_0xc0101234", with
+ * anything that cannot be in an event name turned into '_'. */
+static void default_event_name(struct probe_event_def *def)
+{
+	char type = def->is_return ? 'r' : 'p';
+
+	if (def->symbol[0])
+		snprintf(def->event, sizeof(def->event), "%c_%s_%lu", type,
+			 def->symbol, def->offset);
+	else
+		snprintf(def->event, sizeof(def->event), "%c_0x%08lx", type,
+			 def->addr);
+	for (char *c = def->event; *c; c++)
+		if (!(probe_is_alpha(*c) || probe_is_digit(*c)))
+			*c = '_';
+}
+
+/* ---- words 2...: FETCHARGS ------------------------------------------------ */
+
+/* Field names every trace event already has (Linux's list). */
+static const char *const reserved_names[] = {
+	"common_type", "common_flags", "common_preempt_count", "common_pid",
+	"common_tgid", "__probe_ip", "__probe_ret_ip", "__probe_func",
+};
+
+static bool name_taken(const struct probe_event_def *def, int upto,
+		       const char *name)
+{
+	for (size_t i = 0; i < sizeof(reserved_names) / sizeof(reserved_names[0]); i++)
+		if (!strcmp(reserved_names[i], name))
+			return true;
+	for (int i = 0; i < upto; i++)
+		if (!strcmp(def->args[i].name, name))
+			return true;
+	return false;
+}
+
+static int parse_arg(struct word w, const struct fetch_arg_ctx *ctx,
+		     struct probe_event_def *def, struct probe_parse_error *err)
+{
+	struct probe_arg *arg = &def->args[def->nr_args];
+
+	if (def->nr_args == PROBE_MAX_ARGS)
+		return probe_fail(err, PROBE_ERR_TOO_MANY_ARGS, w.pos);
+	if (fetch_arg_parse(w.s, w.len, w.pos, ctx, arg, err))
+		return -EINVAL;
+	if (!arg->name[0])
+		snprintf(arg->name, sizeof(arg->name), "arg%d", def->nr_args + 1);
+	if (name_taken(def, def->nr_args, arg->name))
+		return probe_fail(err, PROBE_ERR_USED_ARG_NAME, w.pos);
+	def->nr_args++;
+	return 0;
+}
+
+/* ---- the line ------------------------------------------------------------ */
+
+/* Reject what no command may contain before looking at words. */
+static int check_chars(const char *line, size_t len, struct probe_parse_error *err)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!is_line_char(line[i]))
+			return probe_fail(err, PROBE_ERR_BAD_CHAR, (int)i);
+	return 0;
+}
+
+static int parse_add(const char *line, size_t len, size_t at, struct word cmd,
+		     const struct probe_parse_ops *ops, struct probe_event_def *def,
+		     struct probe_parse_error *err)
+{
+	struct fetch_arg_ctx ctx = { .ops = ops };
+	struct word w;
+
+	if (!next_word(line, len, &at, &w))
+		return probe_fail(err, PROBE_ERR_NO_PROBE_POINT, cmd.pos + (int)cmd.len);
+	if (parse_probe_point(w, ops, def, err))
+		return -EINVAL;
+	if (!def->event[0])
+		default_event_name(def);
+
+	ctx.is_return = def->is_return;
+	ctx.at_entry = !def->is_return && def->symbol[0] && def->offset == 0;
+	while (next_word(line, len, &at, &w))
+		if (parse_arg(w, &ctx, def, err))
+			return -EINVAL;
+	return 0;
+}
+
+int probe_event_parse(const char *line, size_t len,
+		      const struct probe_parse_ops *ops,
+		      struct probe_event_def *def,
+		      struct probe_parse_error *err)
+{
+	struct word cmd;
+	size_t at = 0;
+	int ret;
+
+	memset(def, 0, sizeof(*def));
+	err->code = PROBE_ERR_NONE;
+	err->pos = 0;
+	if (len > PROBE_LINE_MAX) {
+		probe_fail(err, PROBE_ERR_LINE_TOO_LONG, 0);
+		goto fail;
+	}
+	len = strip_comment(line, len);
+	if (check_chars(line, len, err))
+		goto fail;
+	if (!next_word(line, len, &at, &cmd))
+		return 0;                        /* blank: PROBE_CMD_NONE */
+
+	strlcpy(def->group, PROBE_GROUP_DEFAULT, sizeof(def->group));
+	if (parse_command(cmd, def, err))
+		goto fail;
+	if (def->cmd == PROBE_CMD_DELETE)
+		return 0;    /* like Linux, words after "-:EVENT" are ignored */
+	ret = parse_add(line, len, at, cmd, ops, def, err);
+	if (ret == 0)
+		return 0;
+fail:
+	/* Leave nothing half-parsed behind for a careless caller. */
+	memset(def, 0, sizeof(*def));
+	return -EINVAL;
+}
+
+/* ---- printing back ---------------------------------------------------------- */
+
+char *probe_tail(char *buf, size_t size, int len, size_t *room)
+{
+	if ((size_t)len >= size) {
+		*room = 0;
+		return NULL;
+	}
+	*room = size - (size_t)len;
+	return buf + len;
+}
+
+void probe_put(char *buf, size_t size, int *len, const char *fmt, ...)
+{
+	size_t room;
+	char *at = probe_tail(buf, size, *len, &room);
+	va_list ap;
+
+	va_start(ap, fmt);
+	*len += vsnprintf(at, room, fmt, ap);
+	va_end(ap);
+}
+
+void probe_put_char(char *buf, size_t size, int *len, char c)
+{
+	if ((size_t)*len + 1 < size) {
+		buf[*len] = c;
+		buf[*len + 1] = '\0';
+	}
+	(*len)++;
+}
+
+int probe_event_show(char *buf, size_t size, const struct probe_event_def *def)
+{
+	int len = 0;
+
+	if (size)
+		buf[0] = '\0';
+	probe_put_char(buf, size, &len, def->is_return ? 'r' : 'p');
+	if (def->is_return && def->maxactive)
+		probe_put(buf, size, &len, "%d", def->maxactive);
+	probe_put(buf, size, &len, ":%s/%s", def->group, def->event);
+	if (!def->symbol[0])
+		probe_put(buf, size, &len, " 0x%08lx", def->addr);
+	else if (def->offset)
+		probe_put(buf, size, &len, " %s+%lu", def->symbol, def->offset);
+	else
+		probe_put(buf, size, &len, " %s", def->symbol);
+	for (int i = 0; i < def->nr_args && i < PROBE_MAX_ARGS; i++)
+		probe_put(buf, size, &len, " %s=%s", def->args[i].name,
+			  def->args[i].comm);
+	return len;
+}
+
+/*
+ * error_log: the words joined by single spaces, then a caret under the
+ * byte err->pos pointed at (moved to the next word when it fell on a
+ * blank, or just past the end).
+ */
+int probe_err_format(char *buf, size_t size, const char *line, size_t len,
+		     const struct probe_parse_error *err)
+{
+	static const char prefix[] = "  Command: ";
+	size_t at = 0, caret = 0, out = 0;
+	bool placed = false;
+	struct word w;
+	int n = 0;
+
+	if (size)
+		buf[0] = '\0';
+	probe_put(buf, size, &n, "%s", prefix);
+	while (next_word(line, strip_comment(line, len), &at, &w)) {
+		if (out) {
+			probe_put_char(buf, size, &n, ' ');
+			out++;
+		}
+		if (!placed && err->pos < w.pos + (int)w.len) {
+			caret = out + (err->pos > w.pos ? (size_t)(err->pos - w.pos) : 0);
+			placed = true;
+		}
+		/* A control byte must not reach the console raw. */
+		for (size_t i = 0; i < w.len; i++)
+			probe_put_char(buf, size, &n,
+				       w.s[i] >= 0x20 && w.s[i] < 0x7f ? w.s[i] : '?');
+		out += w.len;
+	}
+	if (!placed)
+		caret = out;
+	probe_put(buf, size, &n, "\n%*s^\n", (int)(sizeof(prefix) - 1 + caret), "");
+	return n;
+}
