@@ -27,6 +27,15 @@ QEMU    ?= qemu-system-i386
 
 B := build
 
+# Short "CC file" lines like Linux's kbuild; `make V=1` shows full commands.
+ifeq ($(V),1)
+  Q :=
+  say = @true
+else
+  Q := @
+  say = @echo "  $(1)	$(2)"
+endif
+
 CFLAGS := -m32 -march=i686 -std=gnu11 -O2 -g \
 	-ffreestanding -nostdlib -fno-pie -fno-stack-protector \
 	-fno-omit-frame-pointer -fno-optimize-sibling-calls \
@@ -49,11 +58,13 @@ all: $(B)/kernel.elf
 
 $(B)/%.c.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/%.S.o: %.S
 	@mkdir -p $(dir $@)
-	$(CC) $(ASFLAGS) -MMD -MP -c $< -o $@
+	$(call say,AS,$<)
+	$(Q)$(CC) $(ASFLAGS) -MMD -MP -c $< -o $@
 
 # ---- two-pass link for the symbol table (see scripts/kallsyms.py) -----------
 # Pass 1 links with an empty table; its symbols become build/kallsyms.S;
@@ -126,7 +137,7 @@ host-test: $(HOST_TESTS) $(HOST_TOOLS)
 # and ISO boots); TESTFLAGS passes anything else, e.g. TESTFLAGS="--only host".
 SUITES ?=
 TESTFLAGS ?=
-test: bootstrap all iso host-test
+test: bootstrap all iso host-test modules test-modules
 	$(PYTHON) tests/run_tests.py --build $(B) $(if $(SUITES),--suites $(SUITES)) $(TESTFLAGS)
 
 bench: bootstrap all
@@ -147,3 +158,83 @@ help:
 	@echo "CMDLINE='test=traps' make run   pass a kernel command line"
 
 -include $(DEPS)
+
+# ---- loadable modules (helper I; docs/modules.md) ----------------------------
+#   make -C <this tree> M=<dir>   every <dir>/*.c becomes <dir>/*.ko
+#   make modules                  samples/kprobes/*.c -> $(B)/samples/*.ko
+#   make test-modules             tests/modules/*.c and the broken variants
+#                                 -> $(B)/test-modules/*.ko
+#   make run MODULES="a.ko b.ko" CMDLINE="insmod=a"   boot with modules
+# A .ko is one ELF32 relocatable object (gcc -c), linked into the running
+# kernel by kernel/module.c against the symbols kernel/exports.c exports.
+# No -g: the loader does not read debug information.
+KTREE := $(CURDIR)
+MODULE_CFLAGS := $(filter-out -g -Iinclude,$(CFLAGS)) -fno-common -DMODULE \
+	-I$(KTREE)/include
+MODULE_DEPS := $(wildcard $(KTREE)/include/*.h)
+
+ifneq ($(M),)
+.DEFAULT_GOAL := external-modules
+EXT_SRCS := $(wildcard $(M)/*.c)
+.PHONY: external-modules
+external-modules: $(EXT_SRCS:.c=.ko)
+	@test -n "$(EXT_SRCS)" || { echo "M=$(M): no .c files there"; exit 1; }
+$(M)/%.ko: $(M)/%.c $(MODULE_DEPS)
+	$(call say,CC [M],$@)
+	$(Q)$(CC) $(MODULE_CFLAGS) -c $< -o $@
+endif
+
+SAMPLE_KOS := $(patsubst samples/kprobes/%.c,$(B)/samples/%.ko,\
+	$(wildcard samples/kprobes/*.c))
+TEST_KOS := $(patsubst tests/modules/%.c,$(B)/test-modules/%.ko,\
+	$(wildcard tests/modules/*.c))
+.PHONY: modules test-modules
+modules: $(SAMPLE_KOS)
+test-modules: $(TEST_KOS) $(B)/test-modules/broken.stamp
+
+$(B)/samples/%.ko: samples/kprobes/%.c $(MODULE_DEPS)
+	@mkdir -p $(dir $@)
+	$(call say,CC [M],$@)
+	$(Q)$(CC) $(MODULE_CFLAGS) -c $< -o $@
+
+$(B)/test-modules/%.ko: tests/modules/%.c $(MODULE_DEPS)
+	@mkdir -p $(dir $@)
+	$(call say,CC [M],$@)
+	$(Q)$(CC) $(MODULE_CFLAGS) -c $< -o $@
+
+# Truncated, wrong magic, bad relocations...: made from a good object.
+$(B)/test-modules/broken.stamp: $(B)/test-modules/modtest_basic.ko \
+		tests/modules/make_broken.py
+	$(PYTHON) tests/modules/make_broken.py $< $(B)/test-modules
+	@touch $@
+
+empty :=
+space := $(empty) $(empty)
+comma := ,
+QEMU_COMMON += $(if $(MODULES),-initrd "$(subst $(space),$(comma),$(strip $(MODULES)))")
+
+# ---- fuzzing the kprobe_events parser (helper H1; see tests/fuzz/) -------------
+# libFuzzer needs clang.  The committed seeds stay untouched: new inputs go
+# to $(B)/fuzz/corpus, the first corpus directory.  `make test` runs a short
+# bounded fuzz through tests/host/check_fuzz.py; `make fuzz` runs longer.
+FUZZ_CC     ?= clang
+FUZZ_TIME   ?= 300
+FUZZ_CFLAGS := -std=gnu11 -O1 -g -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=all -Wall -Wextra -Wno-unused-parameter \
+	-DHOST_BUILD -Iinclude -Ilib
+FUZZ_BIN    := $(B)/fuzz/fuzz_probe_events
+FUZZ_ARGS   := -dict=tests/fuzz/probe_events.dict -max_len=4200 -timeout=10
+
+$(FUZZ_BIN): tests/fuzz/fuzz_probe_events.c $(HOST_LIB_SRCS) $(wildcard include/*.h lib/*.h)
+	@mkdir -p $(dir $@) $(B)/fuzz/corpus
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(HOST_LIB_SRCS)
+
+# Without clang the check script reports SKIP instead of failing the build.
+ifneq ($(shell command -v $(FUZZ_CC) 2>/dev/null),)
+host-test: $(FUZZ_BIN)
+endif
+
+.PHONY: fuzz
+fuzz: $(FUZZ_BIN)
+	$(FUZZ_BIN) $(FUZZ_ARGS) -max_total_time=$(FUZZ_TIME) -print_final_stats=1 \
+		$(B)/fuzz/corpus tests/fuzz/corpus

@@ -14,6 +14,7 @@
 #define EBUSY   16
 #define EEXIST  17
 #define ENODEV  19
+#define EISDIR  21
 #define EINVAL  22
 #define ENOSPC  28
 #define ERANGE  34

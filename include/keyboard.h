@@ -8,6 +8,7 @@
 #define KEYBOARD_H
 
 #include <stdint.h>
+#include <stdbool.h>
 
 void keyboard_init(void);
 
@@ -19,5 +20,13 @@ int kbd_getc(void);
  * handler does.  Tests use it to "type" without a real key press.
  */
 void kbd_handle_scancode(uint8_t code);
+
+/*
+ * Let the console see every character at interrupt time, before it is
+ * queued; if hook returns true the character is consumed.  The console
+ * uses it for Ctrl-P (dump the probes) while a workload runs.  Ctrl+letter
+ * types letter & 0x1F; the up/down arrows type ESC [ A / ESC [ B.
+ */
+void kbd_set_irq_hook(bool (*hook)(int c));
 
 #endif

@@ -39,6 +39,12 @@ typedef uint8_t kprobe_opcode_t;
 struct arch_specific_insn {
 	kprobe_opcode_t *insn;	/* the out-of-line copy: a slot from get_insn_slot() */
 	struct insn decoded;	/* length, type (the fixup class), attributes */
+	/*
+	 * Boosting (arch/i386/kprobes_boost.c): -1 never, 0 not yet (the
+	 * next single-step decides), 1 the slot ends in a jmp back and hits
+	 * skip the single-step.
+	 */
+	int boostable;
 };
 
 /* ---- struct kprobe --------------------------------------------------------- */
@@ -86,6 +92,7 @@ struct kprobe {
 
 #define KPROBE_FLAG_GONE	1	/* the probed code went away */
 #define KPROBE_FLAG_DISABLED	2	/* registered but not armed */
+#define KPROBE_FLAG_OPTIMIZED	4	/* a jmp to a detour, not an int3 (optprobes) */
 
 static inline bool kprobe_gone(const struct kprobe *p)
 {
@@ -147,6 +154,8 @@ int sprint_kprobe(char *buf, size_t len, const struct kprobe *p);
 void kprobes_list_print(void);		/* every registered probe */
 void kprobes_profile_print(void);	/* hits and misses per probe */
 unsigned int kprobes_nr_registered(void); /* user probes (not aggregates) */
+/* fn(p, data) on every user probe until non-zero (returned); no (un)register in fn. */
+int kprobes_for_each(int (*fn)(struct kprobe *p, void *data), void *data);
 
 /* FNV-1a of _text.._etext; kprobes_init() records it at boot. */
 uint32_t kprobes_text_checksum(void);
@@ -218,5 +227,155 @@ void arch_disarm_kprobe(struct kprobe *p);	/* restore the original byte */
 void arch_remove_kprobe(struct kprobe *p);	/* free the slot */
 int arch_init_kprobes(void);			/* register the die notifier */
 int arch_populate_kprobe_blacklist(void);	/* the entry stubs */
+
+/* ============================================================================
+ * jprobes and kretprobes (helper G).  Both are a struct kprobe at a
+ * function's first instruction whose handlers are ours.
+ *   probes/jprobes.c, probes/kretprobes.c           the manager part
+ *   arch/i386/jprobes.c                               the stack work
+ *   arch/i386/jprobe_return.S, kretprobe_trampoline.S the assembly
+ * docs/jprobes.md and docs/kretprobes.md draw the stack at every step.
+ * ========================================================================== */
+
+struct task_struct;
+
+/* ---- jprobes ----------------------------------------------------------------- */
+
+/*
+ * A jprobe runs `entry`, a function with the probed function's prototype,
+ * with the probed function's own arguments, just before the function
+ * itself.  entry must end with jprobe_return(), never with return.  It
+ * runs with interrupts off and must not sleep.  One jprobe per address
+ * (-EEXIST for a second); ordinary kprobes may share it (their
+ * pre-handlers run first).
+ */
+struct jprobe {
+	struct kprobe kp;
+	void *entry;			/* the handler */
+	unsigned long nbad_return;	/* times entry returned without jprobe_return() */
+};
+
+/* -EINVAL unless at a function's first byte (offset 0 of a symbol). */
+int register_jprobe(struct jprobe *jp);
+void unregister_jprobe(struct jprobe *jp);
+int register_jprobes(struct jprobe **jps, int num);
+void unregister_jprobes(struct jprobe **jps, int num);
+
+/* Back to the probed function, registers and stack as they were. */
+void jprobe_return(void) __attribute__((noreturn));
+
+/*
+ * How much of the probed function's stack a jprobe saves: the return
+ * address and the arguments (Linux's MAX_STACK_SIZE).  A handler may
+ * scribble on its argument copies; the bytes are put back afterwards.
+ */
+#define MAX_STACK_SIZE		64
+#define MIN_STACK_SIZE(sp)	((current_stack_top() - (sp)) < MAX_STACK_SIZE ? \
+				 (current_stack_top() - (sp)) : MAX_STACK_SIZE)
+
+/* What setjmp_pre_handler saved, for longjmp_break_handler (one CPU: one hit). */
+struct jprobe_ctlblk {
+	unsigned long saved_sp;		/* MUST stay first: jprobe_return.S reads it */
+	struct jprobe *jp;		/* whose handler is running, NULL when none */
+	struct pt_regs saved_regs;	/* up to flags; sp/ss are in the stack copy */
+	unsigned long saved_len;	/* bytes of stack saved */
+	uint8_t saved_stack[MAX_STACK_SIZE];
+	unsigned long ncorrupt;		/* break traps refused as corrupted jprobes */
+};
+extern struct jprobe_ctlblk jprobe_ctlblk;
+
+/* The arch half: kprobe handlers of every jprobe (arch/i386/jprobes.c). */
+int setjmp_pre_handler(struct kprobe *p, struct pt_regs *regs);
+int longjmp_break_handler(struct kprobe *p, struct pt_regs *regs);
+
+/* In jprobe_return.S: the two int3s longjmp_break_handler accepts. */
+extern char jprobe_return_break[];	/* in jprobe_return() */
+extern char jprobe_handler_returned[];	/* where a plain return from entry lands */
+extern char jprobe_handler_returned_break[];
+
+/* ---- kretprobes -------------------------------------------------------------- */
+
+struct kretprobe_instance;
+typedef int (*kretprobe_handler_t)(struct kretprobe_instance *, struct pt_regs *);
+
+/*
+ * A kretprobe runs handler when the probed function returns; regs->ax
+ * (regs_return_value()) is the return value and regs->ip the caller's
+ * return address.  entry_handler, if set, runs at the call; a non-zero
+ * return skips the return probe for that call.  Each call in progress
+ * holds one instance; maxactive of them are preallocated (0: the
+ * default) and a call that finds none left is counted in nmissed.
+ */
+struct kretprobe {
+	struct kprobe kp;
+	kretprobe_handler_t handler;
+	kretprobe_handler_t entry_handler;
+	int maxactive;
+	unsigned long nmissed;		/* calls not probed: no free instance */
+	size_t data_size;		/* bytes of ri->data for the handlers */
+	struct list_head free_instances; /* internal */
+};
+
+/* Linux's default for one CPU: max(10, 2 * NR_CPUS). */
+#define KRETPROBE_DEFAULT_MAXACTIVE	10
+
+/*
+ * One call in progress.  It outlives an unregistered kretprobe (rp is
+ * then NULL) until its function returns: the real return address lives
+ * here and nowhere else.
+ */
+struct kretprobe_instance {
+	struct list_head list;		/* rp->free_instances, or the outstanding list */
+	struct kretprobe *rp;		/* NULL once rp is unregistered */
+	kprobe_opcode_t *ret_addr;	/* the caller's real return address */
+	unsigned long *stack;		/* the stack slot it was taken from */
+	struct task_struct *task;	/* the thread making the call */
+	char data[];			/* data_size bytes, for entry_handler */
+};
+
+static inline struct kretprobe *get_kretprobe(struct kretprobe_instance *ri)
+{
+	return ri->rp;
+}
+
+/* -EINVAL unless at a function's first byte; -ENOMEM for the instances. */
+int register_kretprobe(struct kretprobe *rp);
+void unregister_kretprobe(struct kretprobe *rp);
+int register_kretprobes(struct kretprobe **rps, int num);
+void unregister_kretprobes(struct kretprobe **rps, int num);
+
+/* The kprobe pre-handler of every kretprobe (probes/kretprobes.c). */
+int pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs);
+/* Called by the trampoline: run the handlers, return the real address. */
+unsigned long kretprobe_trampoline_handler(struct pt_regs *regs, unsigned long *slot);
+/* Calls not yet returned (all kretprobes, orphans included). */
+unsigned int kretprobe_outstanding(void);
+
+/* The arch half (arch/i386/jprobes.c, kretprobe_trampoline.S). */
+void arch_prepare_kretprobe(struct kretprobe_instance *ri, struct pt_regs *regs);
+void kretprobe_trampoline(void);
+unsigned long trampoline_handler(struct pt_regs *regs);
+
+/*
+ * For unwinders: addr was read from the return-address slot `slot`; if
+ * it is the trampoline, the real return address it stands for, else
+ * addr itself.  save_stack_trace_bp() calls it for every frame.
+ */
+unsigned long kretprobe_find_ret_addr(unsigned long addr, unsigned long *slot);
+
+/* ---- one entry point both share ------------------------------------------------ */
+
+/* 0 if p's address is offset 0 of a kallsyms symbol, else -EINVAL. */
+int kprobe_on_func_entry(const struct kprobe *p);
+
+/* 'k', 'j' or 'r': the letter kprobes_list_print() shows, as Linux's debugfs. */
+static inline char kprobe_type_char(const struct kprobe *p)
+{
+	if (p->pre_handler == setjmp_pre_handler)
+		return 'j';
+	if (p->pre_handler == pre_handler_kretprobe)
+		return 'r';
+	return 'k';
+}
 
 #endif

@@ -152,7 +152,7 @@ int module_kallsyms_on_each_symbol(int (*fn)(void *data, const char *name,
 const void *find_boot_module(const char *name, size_t *len);
 int insmod(const char *name);		/* load a boot module by name */
 int rmmod(const char *name);
-void lsmod(void);
+/* The shell's insmod, rmmod and lsmod commands are cmd_* in include/shell.h. */
 /* insmod=a,b on the command line: load those at boot (from kmain). */
 void load_boot_modules(void);
 

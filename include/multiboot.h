@@ -53,7 +53,7 @@ struct boot_module {
 	unsigned long start, end;
 	char name[64];
 };
-#define MAX_BOOT_MODULES 8
+#define MAX_BOOT_MODULES 32   /* room for the samples and the loader's test objects */
 extern struct boot_module boot_modules[MAX_BOOT_MODULES];
 extern int nr_boot_modules;
 extern struct multiboot_info *boot_info;

@@ -175,7 +175,8 @@ enum probe_cmd {
 /*
  * Everything one line says.  Big (about 22 KiB with 128 args), so the
  * kernel keeps it on the heap, never on a thread stack.  Filled only by
- * probe_event_parse(); nothing in it points outside itself.
+ * probe_event_parse(); nothing in it points outside itself, and entries
+ * of args[] past nr_args are left as they were (never read).
  */
 struct probe_event_def {
 	enum probe_cmd cmd;

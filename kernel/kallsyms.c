@@ -13,6 +13,8 @@
 #include "vsprintf.h"
 #include "extable.h"
 #include "nokprobe.h"
+#include "kprobes.h"	/* kretprobe_find_ret_addr */
+#include "module.h"
 
 extern const unsigned long kallsyms_num;
 extern const unsigned long kallsyms_addresses[];
@@ -70,7 +72,7 @@ const char *kallsyms_lookup(unsigned long addr, unsigned long *size,
 		if (addr - start > 0x100000)
 			break;
 	}
-	return NULL;
+	return module_address_lookup(addr, size, offset, NULL);
 }
 
 unsigned long kallsyms_lookup_name(const char *name)
@@ -80,7 +82,7 @@ unsigned long kallsyms_lookup_name(const char *name)
 	for (i = 0; i < kallsyms_num; i++)
 		if (strcmp(sym_name(i), name) == 0)
 			return kallsyms_addresses[i];
-	return 0;
+	return module_kallsyms_lookup_name(name);
 }
 
 int kallsyms_on_each_symbol(int (*fn)(void *data, const char *name,
@@ -95,7 +97,19 @@ int kallsyms_on_each_symbol(int (*fn)(void *data, const char *name,
 		if (ret)
 			return ret;
 	}
-	return 0;
+	return module_kallsyms_on_each_symbol(fn, data);
+}
+
+/* "name+off/size", and " [module]" after a module's symbols as Linux does. */
+static int print_sym(char *buf, size_t len, const char *name,
+		     unsigned long off, unsigned long size, unsigned long addr)
+{
+	struct module *mod = __module_address(addr);
+
+	if (mod)
+		return snprintf(buf, len, "%s+%#lx/%#lx [%s]", name, off, size,
+				mod->name);
+	return snprintf(buf, len, "%s+%#lx/%#lx", name, off, size);
 }
 
 int sprint_symbol(char *buf, size_t len, unsigned long addr)
@@ -105,7 +119,7 @@ int sprint_symbol(char *buf, size_t len, unsigned long addr)
 
 	if (!name)
 		return snprintf(buf, len, "%#lx", addr);
-	return snprintf(buf, len, "%s+%#lx/%#lx", name, off, size);
+	return print_sym(buf, len, name, off, size, addr);
 }
 
 /*
@@ -121,7 +135,7 @@ static int sprint_return_address(char *buf, size_t len, unsigned long addr)
 
 	if (!name)
 		return snprintf(buf, len, "%#lx", addr);
-	return snprintf(buf, len, "%s+%#lx/%#lx", name, off + 1, size);
+	return print_sym(buf, len, name, off + 1, size, addr - 1);
 }
 
 /*
@@ -141,7 +155,8 @@ int save_stack_trace_bp(unsigned long bp, unsigned long *out, int max)
 			break;
 		if (!frame[1])
 			break;
-		out[n++] = frame[1];
+		/* A kretprobed call's slot holds the trampoline: show the real caller. */
+		out[n++] = kretprobe_find_ret_addr(frame[1], (unsigned long *)bp + 1);
 		if (frame[0] <= bp)   /* stacks grow down: callers are higher */
 			break;
 		bp = frame[0];

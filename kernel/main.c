@@ -18,6 +18,8 @@
 #include "kprobes.h"
 #include "console.h"
 #include "keyboard.h"
+#include "module.h"
+#include "shell.h"
 
 void bench_run(void);
 void crash_run(const char *what);
@@ -58,6 +60,7 @@ void kmain(uint32_t magic, struct multiboot_info *mbi)
 	local_irq_enable();
 	if (kprobes_init())
 		panic("kprobes_init failed");
+	load_boot_modules();	/* insmod=a,b on the command line */
 
 	if (cmdline_value("crash", what, sizeof(what)))
 		crash_run(what);
@@ -70,6 +73,5 @@ void kmain(uint32_t magic, struct multiboot_info *mbi)
 
 	printk("\nReady.  Try:  make test        (runs every suite in QEMU)\n");
 	printk("        or boot with CMDLINE='test=traps' make run\n");
-	for (;;)
-		__asm__ __volatile__("hlt");
+	shell_run();	/* the console: never returns */
 }

@@ -23,6 +23,14 @@
 #include "vsprintf.h"
 #include "probe_events_internal.h"
 
+/* The fetch path runs inside a probe handler: an int3 in it would
+ * recurse, so the kernel build lists it in the kprobes blacklist. */
+#ifdef HOST_BUILD
+#define NOKPROBE_SYMBOL(fn)
+#else
+#include "nokprobe.h"
+#endif
+
 /* ---- types ----------------------------------------------------------- */
 
 static const struct {
@@ -397,6 +405,7 @@ static int read_number(const struct fetch_ops *ops, unsigned long addr,
 	*out = v;
 	return 0;
 }
+NOKPROBE_SYMBOL(read_number);
 
 /* Run ops[0..n) and leave the value in *val. */
 static int run_ops(const struct fetch_op *op, int n, struct pt_regs *regs,
@@ -434,6 +443,7 @@ static int run_ops(const struct fetch_op *op, int n, struct pt_regs *regs,
 	}
 	return 0;
 }
+NOKPROBE_SYMBOL(run_ops);
 
 /* Copy the NUL-terminated string at addr, one byte per read so that a
  * string ending just before an unmapped page is still fetched whole. */
@@ -455,6 +465,7 @@ static int fetch_string(const struct fetch_ops *ops, unsigned long addr,
 	*len = (uint16_t)n;
 	return 0;
 }
+NOKPROBE_SYMBOL(fetch_string);
 
 static void copy_text(const char *text, size_t len, char *str, size_t strsize,
 		      uint16_t *out_len)
@@ -466,6 +477,7 @@ static void copy_text(const char *text, size_t len, char *str, size_t strsize,
 	memcpy(str, text, len);
 	*out_len = (uint16_t)len;
 }
+NOKPROBE_SYMBOL(copy_text);
 
 static int exec_string(const struct probe_arg *arg, struct pt_regs *regs,
 		       const struct fetch_ops *ops, struct fetch_value *val,
@@ -492,6 +504,7 @@ static int exec_string(const struct probe_arg *arg, struct pt_regs *regs,
 		return -EFAULT;
 	return fetch_string(ops, base + last->param, str, strsize, &val->str_len);
 }
+NOKPROBE_SYMBOL(exec_string);
 
 static int exec_number(const struct probe_arg *arg, struct pt_regs *regs,
 		       const struct fetch_ops *ops, struct fetch_value *val)
@@ -514,6 +527,7 @@ static int exec_number(const struct probe_arg *arg, struct pt_regs *regs,
 		val->raw &= (1ULL << (size * 8)) - 1;
 	return 0;
 }
+NOKPROBE_SYMBOL(exec_number);
 
 int fetch_arg_exec(const struct probe_arg *arg, struct pt_regs *regs,
 		   const struct fetch_ops *ops, struct fetch_value *val,
@@ -536,6 +550,7 @@ int fetch_arg_exec(const struct probe_arg *arg, struct pt_regs *regs,
 	}
 	return ret;
 }
+NOKPROBE_SYMBOL(fetch_arg_exec);
 
 /* ---- records ------------------------------------------------------------- */
 
@@ -572,6 +587,7 @@ int probe_args_fetch(const struct probe_event_def *def, struct pt_regs *regs,
 	}
 	return (int)off;
 }
+NOKPROBE_SYMBOL(probe_args_fetch);
 
 /* ---- printing ------------------------------------------------------------ */
 

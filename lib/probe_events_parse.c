@@ -217,11 +217,10 @@ static int parse_command(struct word w, struct probe_event_def *def,
 		colon++;
 	switch (w.s[0]) {
 	case 'p':
-		if (colon > 1) {
-			bool digit = probe_is_digit(w.s[1]);
-			return probe_fail(err, digit ? PROBE_ERR_BAD_MAXACT_TYPE :
-					  PROBE_ERR_BAD_CMD, w.pos + (digit ? 1 : 0));
-		}
+		if (colon > 1 && probe_is_digit(w.s[1]))
+			return probe_fail(err, PROBE_ERR_BAD_MAXACT_TYPE, w.pos + 1);
+		if (colon > 1)
+			return probe_fail(err, PROBE_ERR_BAD_CMD, w.pos);
 		def->cmd = PROBE_CMD_ADD;
 		break;
 	case 'r':
@@ -326,10 +325,11 @@ static bool name_taken(const struct probe_event_def *def, int upto,
 static int parse_arg(struct word w, const struct fetch_arg_ctx *ctx,
 		     struct probe_event_def *def, struct probe_parse_error *err)
 {
-	struct probe_arg *arg = &def->args[def->nr_args];
+	struct probe_arg *arg;
 
 	if (def->nr_args == PROBE_MAX_ARGS)
 		return probe_fail(err, PROBE_ERR_TOO_MANY_ARGS, w.pos);
+	arg = &def->args[def->nr_args];
 	if (fetch_arg_parse(w.s, w.len, w.pos, ctx, arg, err))
 		return -EINVAL;
 	if (!arg->name[0])
@@ -373,6 +373,13 @@ static int parse_add(const char *line, size_t len, size_t at, struct word cmd,
 	return 0;
 }
 
+/* Clear everything but args[]: each argument is cleared as it is parsed
+ * and nothing reads past nr_args, so the 20 KiB array is left alone. */
+static void reset_def(struct probe_event_def *def)
+{
+	memset(def, 0, offsetof(struct probe_event_def, args));
+}
+
 int probe_event_parse(const char *line, size_t len,
 		      const struct probe_parse_ops *ops,
 		      struct probe_event_def *def,
@@ -382,7 +389,7 @@ int probe_event_parse(const char *line, size_t len,
 	size_t at = 0;
 	int ret;
 
-	memset(def, 0, sizeof(*def));
+	reset_def(def);
 	err->code = PROBE_ERR_NONE;
 	err->pos = 0;
 	if (len > PROBE_LINE_MAX) {
@@ -405,7 +412,7 @@ int probe_event_parse(const char *line, size_t len,
 		return 0;
 fail:
 	/* Leave nothing half-parsed behind for a careless caller. */
-	memset(def, 0, sizeof(*def));
+	reset_def(def);
 	return -EINVAL;
 }
 

@@ -524,12 +524,13 @@ int sprint_kprobe(char *buf, size_t len, const struct kprobe *p)
 	const char *sym = kallsyms_lookup((unsigned long)p->addr, &size, &offset);
 	const char *state = kprobe_gone(p) ? "  [GONE]" :
 			    kprobe_disabled(p) ? "  [DISABLED]" : "";
+	char type = kprobe_type_char(p);	/* k, j or r (helper G) */
 
 	if (!sym)
-		return snprintf(buf, len, "%08lx  k  %08lx%s", (unsigned long)p->addr,
-				(unsigned long)p->addr, state);
-	return snprintf(buf, len, "%08lx  k  %s+0x%lx%s", (unsigned long)p->addr,
-			sym, offset, state);
+		return snprintf(buf, len, "%08lx  %c  %08lx%s", (unsigned long)p->addr,
+				type, (unsigned long)p->addr, state);
+	return snprintf(buf, len, "%08lx  %c  %s+0x%lx%s", (unsigned long)p->addr,
+			type, sym, offset, state);
 }
 
 /* Call fn on every user probe (aggregates are opened up). */
@@ -547,6 +548,34 @@ static void for_each_kprobe(void (*fn)(struct kprobe *p))
 				fn(kp);
 		}
 	}
+}
+
+/*
+ * Call fn(p, data) on every user probe until it returns non-zero, which
+ * is returned.  fn runs under kprobe_mutex: it must not (un)register.
+ * The module loader uses it to find probes a module forgot.
+ */
+int kprobes_for_each(int (*fn)(struct kprobe *p, void *data), void *data)
+{
+	struct kprobe *p, *kp;
+	int ret = 0;
+
+	kprobe_mutex_lock();
+	for (int i = 0; i < KPROBE_TABLE_SIZE && !ret; i++) {
+		hlist_for_each_entry(p, &kprobe_table[i], hlist) {
+			if (!kprobe_aggrprobe(p)) {
+				ret = fn(p, data);
+			} else {
+				list_for_each_entry(kp, &p->list, list)
+					if ((ret = fn(kp, data)) != 0)
+						break;
+			}
+			if (ret)
+				break;
+		}
+	}
+	kprobe_mutex_unlock();
+	return ret;
 }
 
 static void print_list_line(struct kprobe *p)

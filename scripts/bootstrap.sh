@@ -49,6 +49,18 @@ sanitizer_pkg() {
 	fi
 }
 
+# tests/fuzz/ needs clang with libFuzzer (-fsanitize=fuzzer).
+fuzzer_works() {
+	dir=$(mktemp -d 2>/dev/null || echo "/tmp/bootstrap-fuzz.$$")
+	mkdir -p "$dir"
+	printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' \
+		'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { return 0; }' > "$dir/f.c"
+	clang -fsanitize=fuzzer,address,undefined -o "$dir/f" "$dir/f.c" >/dev/null 2>&1
+	ok=$?
+	rm -rf "$dir"
+	return $ok
+}
+
 check_all() {
 	missing_pkgs=""
 	missing_what=""
@@ -76,6 +88,12 @@ check_all() {
 		need gcc gcc
 	elif ! sanitizers_work; then
 		need "$(sanitizer_pkg)" "gcc-ASan/UBSan-runtime"
+	fi
+
+	if ! have_cmd clang; then
+		need clang clang
+	elif ! fuzzer_works; then
+		need libclang-rt-dev "clang-libFuzzer-runtime"
 	fi
 }
 

@@ -20,6 +20,12 @@ Linux's KUnit (docs/testing.md has an example):
   iso     the same kernel.elf booted through GRUB from BUILD/kernel-test.iso,
           running the "boot" suite (test=boot expect_loader=GRUB), which
           checks what GRUB handed over in the Multiboot info.
+  modules-doc  docs/modules.md followed to the letter: its hello_probe.c
+          is built with make -C TREE M=DIR in a fresh directory and booted
+          with insmod=hello_probe until the output the page shows appears.
+
+The kernel boot also gets every BUILD/samples/*.ko and BUILD/test-modules/*.ko
+as Multiboot modules (-initrd) for the "modules" suite.
 
 Every `ok`/`not ok` line of a single test case counts as one result.  A
 crash, a hang, a missing plan or a missing result counts as a failure too.
@@ -518,14 +524,25 @@ def build_test_iso(build, kernel, cmdline, logs):
     return iso, lines, log
 
 
+def module_initrd(kos):
+    """QEMU arguments passing .ko files as Multiboot modules (none: [])."""
+    return ["-initrd", ",".join(str(k) for k in kos)] if kos else []
+
+
+def test_modules(build):
+    """The .ko files the "modules" suite loads (make modules test-modules)."""
+    return (sorted((build / "samples").glob("*.ko")) +
+            sorted((build / "test-modules").glob("*.ko")))
+
+
 def run_kernel_tests(tally, build, logs, suites, timeout):
     kernel = build / "kernel.elf"
     if not kernel.exists():
         tally.fail(f"kernel: {kernel} missing (run make)")
         return
     cmdline = "test=" + suites if suites else "test"
-    boot(tally, "kernel", ["-kernel", str(kernel)], cmdline, logs,
-         "kernel", timeout)
+    media = ["-kernel", str(kernel)] + module_initrd(test_modules(build))
+    boot(tally, "kernel", media, cmdline, logs, "kernel", timeout)
 
 
 # A deliberate NULL dereference: proves that die() prints the dump and
@@ -575,6 +592,91 @@ def run_iso_tests(tally, build, logs, suites, timeout):
 
 
 # ---------------------------------------------------------------------------
+# docs/modules.md, replayed: build its module as the page says, boot it
+# ---------------------------------------------------------------------------
+
+MODULES_DOC = Path("docs/modules.md")
+DOC_BLOCK_RE = re.compile(r"<!-- replay:(\w+)(?: (\S+))? -->\s*```\w*\n(.*?)```", re.S)
+NUMBER_RE = re.compile(r"(0x[0-9a-fA-F]+|\d+)")
+DOC_BOOT_SECONDS = 20
+
+
+def doc_blocks(text):
+    """{"source": (file name, code), "output": (None, text)} from the page."""
+    return {m.group(1): (m.group(2), m.group(3))
+            for m in DOC_BLOCK_RE.finditer(text)}
+
+
+def output_pattern(line):
+    """A documented output line as a regex: its numbers may differ."""
+    parts = NUMBER_RE.split(line.strip())
+    return re.compile("".join(re.escape(p) if i % 2 == 0 else NUMBER_RE.pattern
+                              for i, p in enumerate(parts)))
+
+
+def wait_for_lines(cmd, log_path, patterns, timeout):
+    """Run cmd until its output has matched every pattern in order; kill it.
+
+    Returns the patterns never matched (empty list: all seen) and the log.
+    """
+    import time
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log,
+                                stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while True:
+            lines = log_path.read_bytes().decode(errors="replace").splitlines()
+            todo = list(patterns)
+            for line in lines:
+                if todo and todo[0].search(line):
+                    todo.pop(0)
+            if not todo or proc.poll() is not None or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        proc.kill()
+        proc.wait()
+    return todo, lines
+
+
+def run_modules_doc(tally, build, logs, timeout):
+    """Follow docs/modules.md: write hello_probe.c, make -C TREE M=DIR, boot."""
+    import tempfile
+    before = (tally.passed, tally.failed)
+    blocks = doc_blocks(MODULES_DOC.read_text())
+    if "source" not in blocks or "output" not in blocks:
+        tally.fail(f"modules-doc: {MODULES_DOC} lost its replay markers")
+        return
+    name, source = blocks["source"]
+    expected = [l for l in blocks["output"][1].splitlines() if l.strip()]
+    with tempfile.TemporaryDirectory(prefix="moddoc-") as tmp:
+        (Path(tmp) / name).write_text(source)
+        log = logs / "modules-doc-build.log"
+        status, lines = run_logged(["make", "-C", str(Path.cwd()), f"M={tmp}"],
+                                   log, timeout)
+        ko = Path(tmp) / (Path(name).stem + ".ko")
+        if status != 0 or not ko.exists():
+            tally.fail("modules-doc: make -C TREE M=DIR failed", tail(lines), log)
+            summary(tally, before, "modules-doc (build)", log)
+            return
+        log = logs / "modules-doc.log"
+        cmd = qemu_command(["-kernel", str(build / "kernel.elf")] +
+                           module_initrd([ko]), "insmod=" + ko.stem,
+                           logs / "modules-doc.qemu.log")
+        note(f"modules-doc: booting (until the documented output appears): "
+             f"{shlex.join(cmd)}")
+        missing, lines = wait_for_lines(cmd, log,
+                                        [output_pattern(l) for l in expected],
+                                        min(timeout, DOC_BOOT_SECONDS))
+    if missing:
+        tally.fail("modules-doc: the output docs/modules.md shows did not appear",
+                   [f"missing (in order): {p.pattern}" for p in missing] +
+                   tail(lines), log)
+    else:
+        tally.passed += 1
+    summary(tally, before, "modules-doc (docs/modules.md)", log)
+
+
+# ---------------------------------------------------------------------------
 # Report
 # ---------------------------------------------------------------------------
 
@@ -592,7 +694,7 @@ def report(tally):
 
 
 # What a full run does, in order.  See the top of this file.
-STAGES = ("host", "kernel", "oops", "iso")
+STAGES = ("host", "kernel", "oops", "iso", "modules-doc")
 
 
 def parse_args(argv):
@@ -642,6 +744,8 @@ def main(argv):
         run_oops_check(tally, build, logs, args.timeout)
     if "iso" in args.only:
         run_iso_tests(tally, build, logs, args.suites, args.timeout)
+    if "modules-doc" in args.only:
+        run_modules_doc(tally, build, logs, args.timeout)
 
     if tally.passed + tally.failed == 0:
         tally.fail("no tests ran at all")

@@ -33,6 +33,12 @@
 #define SC_LSHIFT        0x2A
 #define SC_RSHIFT        0x36
 #define SC_CAPSLOCK      0x3A
+#define SC_CTRL          0x1D   /* left Ctrl; E0 1D is right Ctrl */
+#define SC_UP            0x48   /* E0 48: cursor up */
+#define SC_DOWN          0x50   /* E0 50: cursor down */
+
+#define ASCII_ESC        27
+#define CTRL_MASK        0x1F   /* Ctrl-A..Ctrl-Z are 1..26: letter & 0x1F */
 
 #define KBD_BUF_SIZE     128    /* a power of two: indexes wrap with a mask */
 
@@ -63,6 +69,8 @@ static const char keymap_shift[128] = {
 
 static bool shift_held[2];   /* left, right */
 static bool caps_lock;
+static bool ctrl_held[2];    /* left, right */
+static bool (*irq_hook)(int c);
 static bool extended_next;   /* the previous byte was SC_EXTENDED */
 
 /*
@@ -77,6 +85,9 @@ static void kbd_put(char c)
 {
 	unsigned int next = (kbd_head + 1) & (KBD_BUF_SIZE - 1);
 
+	/* The console sees each key first, in the IRQ: Ctrl-P (SysRq). */
+	if (irq_hook && irq_hook((unsigned char)c))
+		return;
 	if (next == kbd_tail)
 		return;   /* full: nobody is reading, lose the key */
 	kbd_buf[kbd_head] = c;
@@ -117,8 +128,18 @@ static void handle_scancode(uint8_t code)
 		return;
 	}
 	if (extended_next) {
-		/* Arrows, right Ctrl/Alt, keypad Enter...: none types ASCII yet. */
+		/* Right Ctrl counts as Ctrl; the up/down arrows type the
+		 * escape sequences a serial terminal sends (ESC [ A / ESC [ B),
+		 * so the line editor handles both consoles alike.  Other
+		 * extended keys (keypad Enter, right Alt...) type nothing. */
 		extended_next = false;
+		if (make == SC_CTRL)
+			ctrl_held[1] = !released;
+		else if (!released && (make == SC_UP || make == SC_DOWN)) {
+			kbd_put(ASCII_ESC);
+			kbd_put('[');
+			kbd_put(make == SC_UP ? 'A' : 'B');
+		}
 		return;
 	}
 
@@ -129,14 +150,26 @@ static void handle_scancode(uint8_t code)
 	case SC_RSHIFT:
 		shift_held[1] = !released;
 		return;
+	case SC_CTRL:
+		ctrl_held[0] = !released;
+		return;
 	case SC_CAPSLOCK:
 		if (!released)
 			caps_lock = !caps_lock;
 		return;
 	}
 
-	if (!released && translate(make))
+	if (released || !translate(make))
+		return;
+	if ((ctrl_held[0] || ctrl_held[1]) && keymap[make] >= 'a' && keymap[make] <= 'z')
+		kbd_put(keymap[make] & CTRL_MASK);   /* Ctrl-C = 3, Ctrl-P = 16 */
+	else
 		kbd_put(translate(make));
+}
+
+void kbd_set_irq_hook(bool (*hook)(int c))
+{
+	irq_hook = hook;
 }
 
 /* Tests call this with interrupts on: keep the IRQ handler out meanwhile. */

@@ -23,6 +23,7 @@
 #include "processor.h"
 #include "irqflags.h"
 #include "nokprobe.h"
+#include "module.h"
 
 #define PTRS_PER_TABLE  1024
 #define PGDIR_SHIFT     22                     /* 4 MiB per directory entry */
@@ -75,9 +76,10 @@ static bool in_range(unsigned long addr, char *start, char *end)
 	return addr >= (unsigned long)start && addr < (unsigned long)end;
 }
 
+/* The kernel's code, or a loaded module's (kernel/module.c). */
 int kernel_text_address(unsigned long addr)
 {
-	return in_range(addr, _text, _etext);
+	return in_range(addr, _text, _etext) || is_module_text_address(addr);
 }
 NOKPROBE_SYMBOL(kernel_text_address);
 

@@ -3,12 +3,14 @@
  *
  * Output polls the Line Status Register until the transmit holding
  * register is empty, so printk works with interrupts off - even inside
- * an exception handler.  Receive is left to the console code.
+ * an exception handler.  Receive is interrupt-driven once the console
+ * asks for it (serial_set_rx_handler): IRQ 4 hands each byte over.
  */
 #include "kernel.h"
 #include "console.h"
 #include "io.h"
 #include "nokprobe.h"
+#include "traps.h"
 
 #define COM1_BASE   0x3F8
 #define UART_DATA   0   /* THR (write) / RBR (read); divisor low when DLAB=1 */
@@ -24,6 +26,10 @@
 #define MCR_DTR_RTS_OUT2 0x0B   /* OUT2 gates the UART's IRQ line to the PIC */
 #define LSR_DATA_READY 0x01
 #define LSR_THR_EMPTY  0x20
+
+#define IER_RX_AVAILABLE 0x01   /* interrupt when a received byte is waiting */
+#define FCR_ENABLE_CLEAR_TRIGGER1 0x07  /* FIFOs on, cleared, IRQ at 1 byte */
+#define COM1_IRQ    4
 
 #define UART_CLOCK  115200
 #define BAUD        115200
@@ -57,6 +63,31 @@ int serial_getc(void)
 	if (!serial_present || !(inb(COM1_BASE + UART_LSR) & LSR_DATA_READY))
 		return -1;
 	return inb(COM1_BASE + UART_DATA);
+}
+
+static void (*rx_handler)(int c);
+
+/* IRQ 4: the UART has received bytes; drain the FIFO (reading the data
+ * register is what clears the interrupt). */
+static void serial_interrupt(struct pt_regs *regs)
+{
+	int c;
+
+	while ((c = serial_getc()) >= 0)
+		if (rx_handler)
+			rx_handler(c);
+}
+
+/* Deliver every received byte to fn, in interrupt context. */
+void serial_set_rx_handler(void (*fn)(int c))
+{
+	if (!serial_present)
+		return;
+	rx_handler = fn;
+	/* Interrupt on every byte, not after 14: a typed key must not wait. */
+	outb(COM1_BASE + UART_FCR, FCR_ENABLE_CLEAR_TRIGGER1);
+	request_irq(COM1_IRQ, serial_interrupt);
+	outb(COM1_BASE + UART_IER, IER_RX_AVAILABLE);
 }
 
 static struct console serial_console = { .name = "ttyS0", .write = serial_write };

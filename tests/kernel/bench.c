@@ -72,6 +72,57 @@ static int arm_kprobe_pre(void)      { return arm_kprobe(bench_pre, NULL); }
 static int arm_kprobe_pre_post(void) { return arm_kprobe(bench_pre, bench_post); }
 static void disarm_kprobe(void)      { unregister_kprobe(&bench_kp); }
 
+/* jprobe and kretprobe rows (helper G; docs/jprobes.md, docs/kretprobes.md). */
+static struct jprobe bench_jp;
+static struct kretprobe bench_rp;
+
+static void bench_jprobe_entry(void)
+{
+	bench_hits++;
+	jprobe_return();
+}
+
+static int bench_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	bench_hits++;
+	return 0;
+}
+
+static int bench_pre_quiet(struct kprobe *p, struct pt_regs *regs)
+{
+	return 0;
+}
+
+static int arm_jprobe(void)
+{
+	bench_jp = (struct jprobe){ .kp.addr = (kprobe_opcode_t *)bench_target,
+				    .entry = bench_jprobe_entry };
+	return register_jprobe(&bench_jp);
+}
+
+static int arm_kretprobe(void)
+{
+	bench_rp = (struct kretprobe){ .kp.addr = (kprobe_opcode_t *)bench_target,
+				       .handler = bench_ret };
+	return register_kretprobe(&bench_rp);
+}
+
+static int arm_kretprobe_kprobe(void)
+{
+	int err = arm_kretprobe();
+
+	if (err)
+		return err;
+	err = arm_kprobe(bench_pre_quiet, NULL);	/* hits counted by the kretprobe */
+	if (err)
+		unregister_kretprobe(&bench_rp);
+	return err;
+}
+
+static void disarm_jprobe(void)           { unregister_jprobe(&bench_jp); }
+static void disarm_kretprobe(void)        { unregister_kretprobe(&bench_rp); }
+static void disarm_kretprobe_kprobe(void) { disarm_kprobe(); disarm_kretprobe(); }
+
 /* ---- the table --------------------------------------------------------------- */
 
 struct bench_row {
@@ -88,6 +139,12 @@ static const struct bench_row bench_rows[] = {
 	{ "kprobe (pre)", arm_kprobe_pre, disarm_kprobe, true },
 	/* The same, plus the post handler call from the #DB path. */
 	{ "kprobe (pre+post)", arm_kprobe_pre_post, disarm_kprobe, true },
+	/* int3 -> handler -> int3 in jprobe_return -> restore -> step (#DB). */
+	{ "jprobe", arm_jprobe, disarm_jprobe, true },
+	/* A kprobe hit at entry, then the trampoline (no exception) at return. */
+	{ "kretprobe", arm_kretprobe, disarm_kretprobe, true },
+	/* Both on one address: an aggregate probe, one int3 for the two. */
+	{ "kretprobe + kprobe", arm_kretprobe_kprobe, disarm_kretprobe_kprobe, true },
 };
 
 /* ---- measuring --------------------------------------------------------------- */

@@ -1,0 +1,172 @@
+/*
+ * jprobes.c (arch/i386) - the stack work behind jprobes and kretprobes.
+ *
+ * A jprobe is the article's three steps (docs/jprobes.md draws them):
+ *
+ *   1. setjmp_pre_handler() - the kprobe's int3 hit at the function's
+ *      first byte.  Save the registers and the top of the stack (the
+ *      return address and the arguments), point ip at the user's handler
+ *      and return 1: no single-step yet.  iret lands in the handler with
+ *      the stack exactly as the probed function would have seen it.
+ *   2. The handler reads its arguments and calls jprobe_return()
+ *      (jprobe_return.S), which puts the stack pointer back where it was
+ *      at the hit and executes int3.
+ *   3. longjmp_break_handler() - that int3.  Check it is the one we
+ *      expect, put the registers and the stack bytes back; the core
+ *      (kprobe_handler) then single-steps the probed instruction as for
+ *      any kprobe.
+ *
+ * Our addition to Linux: a handler that forgets jprobe_return() and
+ * simply returns would pop the probed function's return address and run
+ * the caller with a garbage result and the probe still "active".  So
+ * step 1 replaces that return-address slot with jprobe_handler_returned:
+ * a plain return lands on a second known int3, which is reported and
+ * then recovered from exactly as jprobe_return() would be (the saved
+ * stack copy brings the real return address back).
+ *
+ * The kretprobe half is one function: arch_prepare_kretprobe() swaps the
+ * return address for kretprobe_trampoline, and trampoline_handler() is
+ * what the trampoline calls.
+ */
+#include "kernel.h"
+#include "kprobes.h"
+#include "kallsyms.h"
+#include "processor.h"
+#include "ptrace.h"
+#include "sched.h"
+#include "string.h"
+#include "nokprobe.h"
+
+struct jprobe_ctlblk jprobe_ctlblk;
+
+/* jprobe_return.S loads %esp from the first word of jprobe_ctlblk. */
+_Static_assert(offsetof(struct jprobe_ctlblk, saved_sp) == 0,
+	       "jprobe_return.S reads saved_sp at offset 0");
+
+/* The registers proper: sp and ss are only the stack's first two words. */
+#define PT_REGS_SAVED	offsetof(struct pt_regs, sp)
+
+/* ---- step 1: the hit at the function's entry ---------------------------------- */
+
+/*
+ * In ring 0 the CPU pushed no sp/ss, so the stack the probed function
+ * was about to use starts at kernel_stack_pointer(regs): first the
+ * return address, then the arguments, left to right.  Save up to
+ * MAX_STACK_SIZE bytes of it, never beyond the top of this thread's
+ * stack (the boot thread's too: sched.c describes it like any other).
+ */
+int setjmp_pre_handler(struct kprobe *p, struct pt_regs *regs)
+{
+	struct jprobe *jp = container_of(p, struct jprobe, kp);
+	struct jprobe_ctlblk *jcb = &jprobe_ctlblk;
+	unsigned long sp = kernel_stack_pointer(regs);
+
+	jcb->jp = jp;
+	jcb->saved_sp = sp;
+	memcpy(&jcb->saved_regs, regs, PT_REGS_SAVED);
+	jcb->saved_len = sp < current_stack_top() ? MIN_STACK_SIZE(sp) : 0;
+	memcpy(jcb->saved_stack, (void *)sp, jcb->saved_len);
+
+	/* A plain "ret" from the handler now lands on our int3. */
+	if (jcb->saved_len >= sizeof(unsigned long))
+		*(unsigned long *)sp = (unsigned long)jprobe_handler_returned;
+
+	regs->flags &= ~X86_EFLAGS_IF;	/* the saved state is global: no interrupts */
+	regs->ip = (unsigned long)jp->entry;
+	return 1;			/* ip moved: no single-step now */
+}
+NOKPROBE_SYMBOL(setjmp_pre_handler);
+
+/* ---- step 3: the handler is done --------------------------------------------- */
+
+static void report_corrupt_jprobe(struct pt_regs *regs, unsigned long sp)
+{
+	struct jprobe_ctlblk *jcb = &jprobe_ctlblk;
+	char sym[96];
+
+	jcb->ncorrupt++;
+	sprint_symbol(sym, sizeof(sym), regs->ip - 1);
+	printk("jprobe: corrupted jprobe: int3 at %s with sp %08lx, saved sp %08lx (jprobe %p)\n",
+	       sym, sp, jcb->saved_sp, (void *)jcb->jp);
+	show_regs(regs);
+}
+NOKPROBE_SYMBOL(report_corrupt_jprobe);
+
+static void report_bad_return(struct jprobe *jp)
+{
+	char entry[96], func[96];
+
+	if (jp->nbad_return++)
+		return;			/* said once per jprobe; the count goes on */
+	sprint_symbol(entry, sizeof(entry), (unsigned long)jp->entry);
+	sprint_symbol(func, sizeof(func), (unsigned long)jp->kp.addr);
+	printk("jprobe: handler %s for %s returned without jprobe_return(); recovered"
+	       " (further ones are only counted in nbad_return)\n", entry, func);
+}
+NOKPROBE_SYMBOL(report_bad_return);
+
+/*
+ * An int3 that is not a probe while our jprobe is the running probe.
+ * Ours if it is one of the two int3s in jprobe_return.S; both arrive
+ * with the stack pointer back at its value at the hit (jprobe_return
+ * loads it; the returned-stub moves it back over the popped slot).  An
+ * int3 there with any other stack pointer, or for another jprobe, means
+ * the saved state does not belong to this stack: restoring it would
+ * scribble over live frames, so it is reported and refused (the kernel
+ * then oopses on the unhandled int3).  Anything else is not ours at all.
+ */
+int longjmp_break_handler(struct kprobe *p, struct pt_regs *regs)
+{
+	struct jprobe *jp = container_of(p, struct jprobe, kp);
+	struct jprobe_ctlblk *jcb = &jprobe_ctlblk;
+	unsigned long addr = regs->ip - 1;	/* int3 reports the next byte */
+	unsigned long sp = kernel_stack_pointer(regs);
+	bool plain_return = addr == (unsigned long)jprobe_handler_returned_break;
+
+	if (addr != (unsigned long)jprobe_return_break && !plain_return)
+		return 0;
+	if (jcb->jp != jp || sp != jcb->saved_sp) {
+		report_corrupt_jprobe(regs, sp);
+		return 0;
+	}
+	if (plain_return)
+		report_bad_return(jp);
+
+	memcpy(regs, &jcb->saved_regs, PT_REGS_SAVED);
+	memcpy((void *)sp, jcb->saved_stack, jcb->saved_len);
+	jcb->jp = NULL;
+	jcb->saved_sp = 0;	/* a stray jprobe_return() now traps where it stands */
+	return 1;		/* the core single-steps the probed instruction */
+}
+NOKPROBE_SYMBOL(longjmp_break_handler);
+
+/* ---- kretprobes ------------------------------------------------------------------ */
+
+/*
+ * At the function's first instruction the top of the stack is the
+ * return address.  Keep it in the instance, put the trampoline there.
+ */
+void arch_prepare_kretprobe(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	unsigned long *slot = (unsigned long *)kernel_stack_pointer(regs);
+
+	ri->stack = slot;
+	ri->ret_addr = (kprobe_opcode_t *)*slot;
+	*slot = (unsigned long)kretprobe_trampoline;
+}
+NOKPROBE_SYMBOL(arch_prepare_kretprobe);
+
+/*
+ * kretprobe_trampoline.S builds pt_regs right below a two-word frame
+ * record {caller's %ebp, return slot}, so that record sits where
+ * pt_regs' sp and ss would be, and the slot the probed function's "ret"
+ * popped is the second of them.  Returns the real return address, which
+ * the trampoline jumps to.
+ */
+unsigned long trampoline_handler(struct pt_regs *regs)
+{
+	unsigned long *slot = (unsigned long *)kernel_stack_pointer(regs) + 1;
+
+	return kretprobe_trampoline_handler(regs, slot);
+}
+NOKPROBE_SYMBOL(trampoline_handler);

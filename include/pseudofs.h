@@ -1,0 +1,86 @@
+/*
+ * pseudofs.h - a tiny in-memory pseudo filesystem, like Linux's tracefs
+ * and debugfs: every "file" is a pair of callbacks, and the text you read
+ * is produced at the moment you read it.
+ *
+ *   cat /sys/kernel/tracing/kprobe_events    -> the file's show() callback
+ *   echo 'p fib' >> .../kprobe_events        -> its write() callback
+ *
+ * Directories are not stored: a directory exists while some file's path
+ * lies below it (ls derives them from the paths).
+ */
+#ifndef PSEUDOFS_H
+#define PSEUDOFS_H
+
+#include <stddef.h>
+#include <stdbool.h>
+#include "kernel.h"
+
+/*
+ * seq_buf - where show() callbacks print.  Either a caller's buffer
+ * (tests read the text back) or, with `flush` set, a small buffer that is
+ * handed to flush() whenever it fills up (cat streams to the console, so
+ * a long trace needs no big allocation).
+ */
+struct seq_buf {
+	char *buf;
+	size_t size;		/* bytes in buf, room for the NUL included */
+	size_t len;		/* bytes used, without the NUL */
+	bool overflow;		/* something did not fit (never with flush) */
+	void (*flush)(const char *s, size_t len);
+};
+
+void seq_buf_init(struct seq_buf *s, char *buf, size_t size);
+int seq_printf(struct seq_buf *s, const char *fmt, ...) __printf(2, 3);
+void seq_puts(struct seq_buf *s, const char *str);
+void seq_buf_flush(struct seq_buf *s);	/* empty the buffer into flush() */
+
+/*
+ * One file.  show() prints the contents; write() gets the text of one
+ * `echo` (with its trailing newline) and returns 0 or a negative errno.
+ * `trunc` is true for `>` (the file was opened with O_TRUNC), false for
+ * `>>`: kprobe_events and trace treat `>` as "clear first", as Linux does.
+ * Either callback may be NULL (a read-only or write-only file).
+ */
+struct pseudo_file {
+	const char *path;	/* absolute, e.g. "/sys/kernel/tracing/trace" */
+	int (*show)(struct seq_buf *s, void *data);
+	int (*write)(const char *text, size_t len, bool trunc, void *data);
+	void *data;
+	struct pseudo_file *next;	/* internal: the list of every file */
+};
+
+#define PSEUDOFS_PATH_MAX 128
+#define PSEUDOFS_WRITE_MAX 4096	/* one echo's text at most, like a page */
+
+/* Add a file (the path is copied).  -EEXIST if it is there, -ENOMEM. */
+int pseudofs_create(const char *path,
+		    int (*show)(struct seq_buf *s, void *data),
+		    int (*write)(const char *text, size_t len, bool trunc, void *data),
+		    void *data);
+/* Remove a file.  -ENOENT if there is none. */
+int pseudofs_remove(const char *path);
+
+/* Read/write a file as cat/echo do: -ENOENT (no such file), -EISDIR
+ * (a directory), -EPERM (no callback), else the callback's result. */
+int pseudofs_read(const char *path, struct seq_buf *s);
+int pseudofs_write(const char *path, const char *text, size_t len, bool trunc);
+
+/*
+ * List a directory as ls does: one name a line, directories with a
+ * trailing '/', in creation order.  A file path lists just that file.
+ * Returns the number of names, or -ENOENT.
+ */
+int pseudofs_list(const char *path, struct seq_buf *s);
+
+/*
+ * A write callback may explain a refusal in words; the shell prints it
+ * under "write error: ...".  pseudofs_write() clears it first.
+ */
+void pseudofs_error(const char *fmt, ...) __printf(1, 2);
+const char *pseudofs_last_error(void);	/* "" when none */
+
+/* Is there a file or directory at path? (1 file, 2 directory, 0 none) */
+int pseudofs_lookup(const char *path);
+
+#endif

@@ -1,0 +1,71 @@
+/*
+ * shell.h - the kernel's command line on COM1 and the keyboard/VGA.
+ *
+ * One line is split into words the way sh does (single and double
+ * quotes group, `>` and `>>` redirect the output into a pseudofs file),
+ * then the first word picks a command from the table in kernel/shell.c.
+ * Commands print through sh_printf(), so a test can run a line with
+ * shell_exec() and read what it printed.
+ */
+#ifndef SHELL_H
+#define SHELL_H
+
+#include "kernel.h"
+#include "pseudofs.h"
+
+#define SHELL_PROMPT   "kprobes# "
+#define SHELL_MAX_ARGS 64
+
+struct shell_cmd {
+	const char *name;
+	const char *usage;	/* the arguments, "" when none */
+	const char *help;	/* one line */
+	int (*fn)(int argc, char **argv);	/* 0 or a negative errno */
+};
+
+/* Read lines and run them, forever (kmain's idle path). */
+void shell_run(void) __noreturn;
+
+/*
+ * Run one command line.  What it prints goes to out (NULL: the
+ * consoles).  Returns 0, or the failing command's negative errno
+ * (-EINVAL for a line that does not parse, -ENOENT for no such command).
+ */
+int shell_exec(const char *line, struct seq_buf *out);
+
+/* Where the running command prints. */
+extern struct seq_buf *shell_out;
+#define sh_printf(...) seq_printf(shell_out, __VA_ARGS__)
+
+/* "/sys/kernel/tracing" + "trace" -> an absolute, tidy path in out. */
+int shell_resolve_path(const char *arg, char *out, size_t size);
+
+/* Words for an errno: "No such file or directory"... */
+const char *shell_strerror(int err);
+
+/* The commands, each in the file that knows its subject. */
+int cmd_ls(int argc, char **argv);
+int cmd_cd(int argc, char **argv);
+int cmd_cat(int argc, char **argv);
+int cmd_echo(int argc, char **argv);
+int cmd_syms(int argc, char **argv);
+int cmd_idt(int argc, char **argv);
+int cmd_regs(int argc, char **argv);
+int cmd_meminfo(int argc, char **argv);
+int cmd_reboot(int argc, char **argv);
+int cmd_run(int argc, char **argv);	/* kernel/workloads.c */
+int cmd_insmod(int argc, char **argv);	/* kernel/module.c */
+int cmd_rmmod(int argc, char **argv);
+int cmd_lsmod(int argc, char **argv);
+
+/* The workloads `run` knows (kernel/workloads.c). */
+struct workload {
+	const char *name;
+	const char *usage;
+	const char *help;	/* what it does and which functions to probe */
+	int (*run)(int argc, char **argv);
+};
+extern const struct workload workloads[];
+extern const int nr_workloads;
+
+#endif

@@ -1,0 +1,99 @@
+/*
+ * exports.c - every kernel symbol a module may use, in one place.
+ *
+ * Linux writes EXPORT_SYMBOL() next to each function; we gather them
+ * here so the list of what modules can call is one short file to read
+ * (and other people's files stay untouched).  A module that calls
+ * anything not listed fails to load with "unknown symbol NAME".
+ */
+#include "kernel.h"
+#include "export.h"
+#include "kprobes.h"
+#include "kallsyms.h"
+#include "extable.h"
+#include "mm.h"
+#include "sched.h"
+#include "timer.h"
+#include "string.h"
+#include "vsprintf.h"
+#include "module.h"
+
+/* Output */
+EXPORT_SYMBOL(printk);
+EXPORT_SYMBOL(vprintk);
+EXPORT_SYMBOL(snprintf);
+EXPORT_SYMBOL(vsnprintf);
+EXPORT_SYMBOL(panic);
+
+/* Memory */
+EXPORT_SYMBOL(kmalloc);
+EXPORT_SYMBOL(kzalloc);
+EXPORT_SYMBOL(kfree);
+EXPORT_SYMBOL(copy_from_kernel_nofault);
+
+/* Strings (gcc itself may emit calls to memcpy, memset, memmove, memcmp) */
+EXPORT_SYMBOL(memcpy);
+EXPORT_SYMBOL(memmove);
+EXPORT_SYMBOL(memset);
+EXPORT_SYMBOL(memcmp);
+EXPORT_SYMBOL(strlen);
+EXPORT_SYMBOL(strnlen);
+EXPORT_SYMBOL(strcmp);
+EXPORT_SYMBOL(strncmp);
+EXPORT_SYMBOL(strchr);
+EXPORT_SYMBOL(strrchr);
+EXPORT_SYMBOL(strstr);
+EXPORT_SYMBOL(strlcpy);
+EXPORT_SYMBOL(strlcat);
+EXPORT_SYMBOL(kstrtoul);
+EXPORT_SYMBOL(kstrtol);
+EXPORT_SYMBOL(simple_strtoul);
+
+/* 64-bit division: gcc calls these helpers from libgcc on i386. */
+long long __divdi3(long long a, long long b);
+unsigned long long __udivdi3(unsigned long long a, unsigned long long b);
+long long __moddi3(long long a, long long b);
+unsigned long long __umoddi3(unsigned long long a, unsigned long long b);
+EXPORT_SYMBOL(__divdi3);
+EXPORT_SYMBOL(__udivdi3);
+EXPORT_SYMBOL(__moddi3);
+EXPORT_SYMBOL(__umoddi3);
+
+/* Symbols */
+EXPORT_SYMBOL(kallsyms_lookup_name);
+EXPORT_SYMBOL(kallsyms_lookup);
+EXPORT_SYMBOL(sprint_symbol);
+
+/* Time and threads */
+EXPORT_SYMBOL(jiffies);
+EXPORT_SYMBOL(msleep);
+EXPORT_SYMBOL(yield);
+EXPORT_SYMBOL(get_current);
+EXPORT_SYMBOL(task_name);
+EXPORT_SYMBOL(task_pid);
+EXPORT_SYMBOL(kthread_create);
+EXPORT_SYMBOL(kthread_join);
+EXPORT_SYMBOL(kthread_exit);
+EXPORT_SYMBOL(preempt_disable);
+EXPORT_SYMBOL(preempt_enable);
+
+/* kprobes */
+EXPORT_SYMBOL(register_kprobe);
+EXPORT_SYMBOL(unregister_kprobe);
+EXPORT_SYMBOL(register_kprobes);
+EXPORT_SYMBOL(unregister_kprobes);
+EXPORT_SYMBOL(enable_kprobe);
+EXPORT_SYMBOL(disable_kprobe);
+EXPORT_SYMBOL(register_jprobe);
+EXPORT_SYMBOL(unregister_jprobe);
+EXPORT_SYMBOL(register_jprobes);
+EXPORT_SYMBOL(unregister_jprobes);
+EXPORT_SYMBOL(jprobe_return);
+EXPORT_SYMBOL(register_kretprobe);
+EXPORT_SYMBOL(unregister_kretprobe);
+EXPORT_SYMBOL(register_kretprobes);
+EXPORT_SYMBOL(unregister_kretprobes);
+
+/* Modules */
+EXPORT_SYMBOL(try_module_get);
+EXPORT_SYMBOL(module_put);

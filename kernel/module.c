@@ -1,0 +1,680 @@
+/*
+ * module.c - load and unload modules: insmod, rmmod, lsmod.
+ *
+ * load_module() is the whole story of insmod, one step per line; the
+ * ELF work is in module_elf.c.  Safety rules the loader keeps:
+ *
+ *   - A bad file never faults the kernel and leaks nothing: every error
+ *     path goes through free_module(), which undoes everything.
+ *   - Module code is read-only once relocated, like the kernel's; later
+ *     changes (kprobes' int3s) go through text_poke().
+ *   - rmmod never frees memory something still points at: a module in
+ *     use (refcount, a dependent module, a probe hit running its
+ *     handler, a thread executing its code) is refused with -EBUSY, and
+ *     probes the module registered and forgot to unregister are
+ *     unregistered here, with a warning, before the memory goes.
+ *
+ * Locking: modules are loaded and unloaded from one thread at a time
+ * (the shell, the tests, boot), with preemption disabled while the
+ * module list changes; kallsyms readers run in any context and only
+ * walk the list, which is changed with interrupts off.
+ */
+#include "kernel.h"
+#include "module.h"
+#include "kprobes.h"
+#include "kallsyms.h"
+#include "multiboot.h"
+#include "mm.h"
+#include "sched.h"
+#include "irqflags.h"
+#include "errno.h"
+#include "string.h"
+#include "vsprintf.h"
+#include "nokprobe.h"
+#include "shell.h"
+
+static LIST_HEAD(modules);
+static unsigned int module_count;
+static char last_error[192];
+
+/* ---- errors ------------------------------------------------------------ */
+
+/* Print "name: message" and keep it for module_last_error(); return err. */
+int module_error(struct load_info *info, int err, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(last_error, sizeof(last_error), "%s: ", info->name);
+	va_start(ap, fmt);
+	vsnprintf(last_error + n, sizeof(last_error) - n, fmt, ap);
+	va_end(ap);
+	printk("module %s\n", last_error);
+	return err;
+}
+
+const char *module_last_error(void)
+{
+	return last_error;
+}
+
+/* ---- the list ------------------------------------------------------------- */
+
+struct module *find_module(const char *name)
+{
+	struct module *mod;
+
+	list_for_each_entry(mod, &modules, list)
+		if (strcmp(mod->name, name) == 0)
+			return mod;
+	return NULL;
+}
+
+unsigned int nr_modules(void)
+{
+	return module_count;
+}
+
+static bool within(unsigned long addr, const void *start, unsigned long size)
+{
+	return addr - (unsigned long)start < size;
+}
+NOKPROBE_SYMBOL(within);
+
+/* Called from kallsyms and kernel_text_address(), even inside a probe hit. */
+struct module *__module_address(unsigned long addr)
+{
+	struct module *mod;
+
+	list_for_each_entry(mod, &modules, list)
+		if (within(addr, mod->base, mod->npages * PAGE_SIZE))
+			return mod;
+	return NULL;
+}
+NOKPROBE_SYMBOL(__module_address);
+
+bool is_module_text_address(unsigned long addr)
+{
+	struct module *mod = __module_address(addr);
+
+	return mod && within(addr, mod->base, mod->text_size);
+}
+NOKPROBE_SYMBOL(is_module_text_address);
+
+static void list_add_module(struct module *mod)
+{
+	unsigned long flags = local_irq_save();
+
+	list_add_tail(&mod->list, &modules);
+	module_count++;
+	local_irq_restore(flags);
+}
+
+static void list_del_module(struct module *mod)
+{
+	unsigned long flags = local_irq_save();
+
+	list_del(&mod->list);
+	module_count--;
+	local_irq_restore(flags);
+}
+
+/* ---- reference counts ------------------------------------------------------ */
+
+bool try_module_get(struct module *mod)
+{
+	if (!mod)
+		return true;		/* the kernel itself never goes away */
+	if (mod->state == MODULE_STATE_GOING)
+		return false;
+	mod->refcnt++;
+	return true;
+}
+
+void module_put(struct module *mod)
+{
+	if (mod && mod->refcnt > 0)
+		mod->refcnt--;
+}
+
+/* Remember that mod uses dep's exports: dep cannot go before mod. */
+static int add_module_usage(struct module *mod, struct module *dep)
+{
+	for (int i = 0; i < mod->nr_uses; i++)
+		if (mod->uses[i] == dep)
+			return 0;
+	if (mod->nr_uses == MAX_MODULE_DEPS)
+		return -ENOMEM;
+	mod->uses[mod->nr_uses++] = dep;
+	dep->refcnt++;
+	return 0;
+}
+
+/* ---- symbols: exports for linking, names for kallsyms ---------------------- */
+
+static const struct kernel_symbol *find_ksym(const struct kernel_symbol *start,
+					     const struct kernel_symbol *stop,
+					     const char *name)
+{
+	for (const struct kernel_symbol *ks = start; ks < stop; ks++)
+		if (strcmp(ks->name, name) == 0)
+			return ks;
+	return NULL;
+}
+
+/* The kernel's exports first, then those of live modules. */
+unsigned long resolve_symbol(struct module *mod, const char *name, int *err)
+{
+	const struct kernel_symbol *ks;
+	struct module *other;
+
+	ks = find_ksym(__start_ksymtab, __stop_ksymtab, name);
+	if (ks)
+		return ks->value;
+	list_for_each_entry(other, &modules, list) {
+		if (other == mod || other->state != MODULE_STATE_LIVE)
+			continue;
+		ks = find_ksym(other->ksyms, other->ksyms + other->nksyms, name);
+		if (ks) {
+			*err = add_module_usage(mod, other);
+			return ks->value;
+		}
+	}
+	*err = -ENOENT;
+	return 0;
+}
+
+unsigned long module_symbol_address(const struct module *mod, const char *name)
+{
+	for (unsigned int i = 0; i < mod->nsyms; i++)
+		if (strcmp(mod->syms[i].name, name) == 0)
+			return mod->syms[i].addr;
+	return 0;
+}
+
+const char *module_address_lookup(unsigned long addr, unsigned long *size,
+				  unsigned long *offset, const char **modname)
+{
+	struct module *mod = __module_address(addr);
+
+	if (!mod)
+		return NULL;
+	for (unsigned int i = 0; i < mod->nsyms; i++) {
+		const struct module_symbol *s = &mod->syms[i];
+
+		if (within(addr, (void *)s->addr, s->size)) {
+			if (size)
+				*size = s->size;
+			if (offset)
+				*offset = addr - s->addr;
+			if (modname)
+				*modname = mod->name;
+			return s->name;
+		}
+	}
+	return NULL;
+}
+NOKPROBE_SYMBOL(module_address_lookup);
+
+unsigned long module_kallsyms_lookup_name(const char *name)
+{
+	struct module *mod;
+	unsigned long addr;
+
+	list_for_each_entry(mod, &modules, list) {
+		addr = module_symbol_address(mod, name);
+		if (addr)
+			return addr;
+	}
+	return 0;
+}
+
+int module_kallsyms_on_each_symbol(int (*fn)(void *data, const char *name,
+					     unsigned long addr,
+					     unsigned long size),
+				   void *data)
+{
+	struct module *mod;
+	int ret;
+
+	list_for_each_entry(mod, &modules, list) {
+		for (unsigned int i = 0; i < mod->nsyms; i++) {
+			ret = fn(data, mod->syms[i].name, mod->syms[i].addr,
+				 mod->syms[i].size);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/* ---- module memory ---------------------------------------------------------- */
+
+static void set_pages_writable(void *start, unsigned long size, bool writable)
+{
+	for (unsigned long a = (unsigned long)start;
+	     a < (unsigned long)start + size; a += PAGE_SIZE) {
+		unsigned long *pte = lookup_pte(a);
+
+		if (writable)
+			*pte |= PTE_WRITE;
+		else
+			*pte &= ~PTE_WRITE;
+		invlpg(a);
+	}
+}
+
+/* Undo everything load_module() did; safe at any stage of it. */
+static void free_module(struct module *mod)
+{
+	for (int i = 0; i < mod->nr_uses; i++)
+		module_put(mod->uses[i]);
+	if (mod->base) {
+		/* The page allocator zeroes pages it hands out: give them back writable. */
+		set_pages_writable(mod->base, mod->ro_size, true);
+		free_pages(mod->base, mod->npages);
+	}
+	kfree(mod->syms);
+	kfree(mod->symnames);
+	kfree(mod);
+}
+
+/* ---- probes a module leaves behind ------------------------------------------- */
+
+/* Does this probe point into mod: its struct, a handler, or the probed code? */
+static bool probe_uses_module(const struct kprobe *p, const struct module *mod)
+{
+	const unsigned long size = mod->npages * PAGE_SIZE;
+
+	/* A jprobe's or kretprobe's own handlers hang off the wrapper. */
+	if (p->pre_handler == setjmp_pre_handler &&
+	    within((unsigned long)container_of(p, struct jprobe, kp)->entry,
+		   mod->base, size))
+		return true;
+	if (p->pre_handler == pre_handler_kretprobe) {
+		const struct kretprobe *rp = container_of(p, struct kretprobe, kp);
+
+		if (within((unsigned long)rp->handler, mod->base, size) ||
+		    within((unsigned long)rp->entry_handler, mod->base, size))
+			return true;
+	}
+	return within((unsigned long)p, mod->base, size) ||
+	       within((unsigned long)p->addr, mod->base, size) ||
+	       within((unsigned long)p->pre_handler, mod->base, size) ||
+	       within((unsigned long)p->post_handler, mod->base, size) ||
+	       within((unsigned long)p->fault_handler, mod->base, size) ||
+	       within((unsigned long)p->break_handler, mod->base, size);
+}
+
+struct probe_search {
+	const struct module *mod;
+	struct kprobe *found;
+};
+
+static int match_module_probe(struct kprobe *p, void *data)
+{
+	struct probe_search *ps = data;
+
+	if (!probe_uses_module(p, ps->mod))
+		return 0;
+	ps->found = p;
+	return 1;
+}
+
+/* Unregister p the way its owner should have (a kprobe, jprobe or kretprobe). */
+static void unregister_any_kprobe(struct kprobe *p)
+{
+	if (p->pre_handler == pre_handler_kretprobe)
+		unregister_kretprobe(container_of(p, struct kretprobe, kp));
+	else if (p->pre_handler == setjmp_pre_handler)
+		unregister_jprobe(container_of(p, struct jprobe, kp));
+	else
+		unregister_kprobe(p);
+}
+
+/*
+ * So that no int3 is left pointing at freed handlers, and no probe in
+ * the hash table lives in freed memory.  One at a time: the iterator
+ * holds the registration lock, and unregistering takes it too.
+ */
+static void unregister_forgotten_probes(struct module *mod)
+{
+	struct probe_search ps = { .mod = mod };
+	char sym[96];
+
+	for (;;) {
+		ps.found = NULL;
+		kprobes_for_each(match_module_probe, &ps);
+		if (!ps.found)
+			break;
+		sprint_symbol(sym, sizeof(sym), (unsigned long)ps.found->addr);
+		printk("module %s: WARNING: kprobe at %s was not unregistered; "
+		       "unregistering it\n", mod->name, sym);
+		unregister_any_kprobe(ps.found);
+	}
+}
+
+/* ---- in use? -------------------------------------------------------------------- */
+
+struct stack_search {
+	const struct module *mod;
+	struct task_struct *found;
+};
+
+/*
+ * A thread that sleeps with module code on its stack (it runs a module
+ * function, or was called back from one) would return into freed
+ * memory.  Scan each other thread's live stack for words pointing into
+ * the module's text; conservative, so stale words can only make rmmod
+ * refuse, never unload too early.
+ */
+static void scan_task_stack(struct task_struct *t, void *arg)
+{
+	struct stack_search *ss = arg;
+
+	if (t == current || t->state == TASK_DEAD || ss->found)
+		return;
+	for (unsigned long *w = (unsigned long *)t->esp;
+	     (unsigned long)w < task_stack_top(t); w++) {
+		if (within(*w, ss->mod->base, ss->mod->text_size)) {
+			ss->found = t;
+			return;
+		}
+	}
+}
+
+/* The thread calling rmmod: only the real call chain counts. */
+static bool current_runs_module(const struct module *mod)
+{
+	unsigned long trace[32];
+	int n = save_stack_trace_bp((unsigned long)__builtin_frame_address(0),
+				    trace, ARRAY_SIZE(trace));
+
+	for (int i = 0; i < n; i++)
+		if (within(trace[i], mod->base, mod->text_size))
+			return true;
+	return false;
+}
+
+static int module_busy(struct module *mod)
+{
+	struct stack_search ss = { .mod = mod };
+	struct kprobe *running = kprobe_running();
+
+	if (mod->state != MODULE_STATE_LIVE)
+		return -EBUSY;
+	if (mod->refcnt)
+		return printk("rmmod %s: in use (%d users)\n", mod->name,
+			      mod->refcnt), -EBUSY;
+	if (!mod->exit)
+		return printk("rmmod %s: no module_exit(), cannot be unloaded\n",
+			      mod->name), -EBUSY;
+	if ((running && probe_uses_module(running, mod)) || current_runs_module(mod))
+		return printk("rmmod %s: its code is running\n", mod->name), -EBUSY;
+	for_each_task(scan_task_stack, &ss);
+	if (ss.found)
+		return printk("rmmod %s: thread %s is running its code\n",
+			      mod->name, task_name(ss.found)), -EBUSY;
+	return 0;
+}
+
+/* ---- load ------------------------------------------------------------------------- */
+
+/* After relocation: the module's exports, init and exit. */
+static int find_module_entry_points(struct load_info *info, struct module *mod)
+{
+	size_t size = 0;
+
+	mod->ksyms = elf_section_data(info, "__ksymtab", &size);
+	mod->nksyms = size / sizeof(struct kernel_symbol);
+	mod->init = (void *)elf_symbol_value(info, "init_module");
+	mod->exit = (void *)elf_symbol_value(info, "cleanup_module");
+	if (!mod->init)
+		return module_error(info, -ENOEXEC,
+				    "no init function (did you forget module_init()?)");
+	if (!within((unsigned long)mod->init, mod->base, mod->text_size))
+		return module_error(info, -ENOEXEC, "init_module is not code");
+	return 0;
+}
+
+static int link_module(struct load_info *info, struct module *mod)
+{
+	int ret;
+
+	ret = elf_layout(info);
+	if (ret)
+		return ret;
+	mod->npages = ALIGN_UP(info->size, PAGE_SIZE) / PAGE_SIZE;
+	mod->base = alloc_pages(mod->npages);
+	if (!mod->base)
+		return module_error(info, -ENOMEM, "no memory for %u pages",
+				    mod->npages);
+	mod->text_size = info->text_size;
+	mod->ro_size = info->ro_size;
+	mod->size = info->size;
+	elf_place_sections(info, mod->base);
+
+	ret = elf_resolve_symbols(info, mod);
+	if (!ret)
+		ret = elf_apply_relocations(info);
+	if (!ret)
+		ret = elf_build_kallsyms(info, mod);
+	if (!ret)
+		ret = find_module_entry_points(info, mod);
+	return ret;
+}
+
+/* Init failed or exit ran: nothing of the module may stay reachable. */
+static void remove_module(struct module *mod)
+{
+	mod->state = MODULE_STATE_GOING;
+	unregister_forgotten_probes(mod);
+	list_del_module(mod);
+	free_module(mod);
+}
+
+int load_module(const void *image, size_t len, const char *name,
+		struct module **out)
+{
+	struct load_info info = { .name = name, .image = image, .len = len };
+	struct module *mod;
+	int ret;
+
+	last_error[0] = '\0';
+	if (strlen(name) >= MODULE_NAME_LEN || !name[0])
+		return module_error(&info, -EINVAL, "bad module name");
+	if (find_module(name))
+		return module_error(&info, -EEXIST, "already loaded");
+	ret = elf_check_module(&info);
+	if (ret)
+		return ret;
+	mod = kzalloc(sizeof(*mod));
+	if (!mod)
+		return module_error(&info, -ENOMEM, "out of memory");
+	strlcpy(mod->name, name, sizeof(mod->name));
+
+	ret = link_module(&info, mod);
+	elf_free_info(&info);
+	if (ret) {
+		free_module(mod);
+		return ret;
+	}
+	/* Code and constants are final: from now on only text_poke() writes them. */
+	set_pages_writable(mod->base, mod->ro_size, false);
+
+	mod->state = MODULE_STATE_COMING;
+	list_add_module(mod);
+	ret = mod->init();
+	if (ret) {
+		module_error(&info, ret, "init failed (%d), unloading", ret);
+		remove_module(mod);
+		return ret;
+	}
+	mod->state = MODULE_STATE_LIVE;
+	if (out)
+		*out = mod;
+	return 0;
+}
+
+int unload_module(struct module *mod)
+{
+	int ret = module_busy(mod);
+
+	if (ret)
+		return ret;
+	mod->state = MODULE_STATE_GOING;
+	mod->exit();
+	remove_module(mod);
+	return 0;
+}
+
+/* ---- the user's commands --------------------------------------------------------- */
+
+/* "dir/name.ko args" -> does it name `name`? */
+static bool boot_module_is(const char *path, const char *name)
+{
+	const char *base = path, *end;
+	size_t n = strlen(name);
+
+	for (const char *p = path; *p && *p != ' '; p++)
+		if (*p == '/')
+			base = p + 1;
+	for (end = base; *end && *end != ' '; end++)
+		;
+	if ((size_t)(end - base) == n + 3 && strncmp(end - 3, ".ko", 3) == 0)
+		end -= 3;
+	return (size_t)(end - base) == n && strncmp(base, name, n) == 0;
+}
+
+const void *find_boot_module(const char *name, size_t *len)
+{
+	for (int i = 0; i < nr_boot_modules; i++) {
+		if (boot_module_is(boot_modules[i].name, name)) {
+			*len = boot_modules[i].end - boot_modules[i].start;
+			return (const void *)boot_modules[i].start;
+		}
+	}
+	return NULL;
+}
+
+int insmod(const char *name)
+{
+	struct module *mod;
+	const void *image;
+	size_t len;
+	int ret;
+
+	image = find_boot_module(name, &len);
+	if (!image) {
+		printk("insmod: no boot module called %s (lsmod lists them)\n",
+		       name);
+		return -ENOENT;
+	}
+	ret = load_module(image, len, name, &mod);
+	if (ret)
+		printk("insmod %s: failed (%d)\n", name, ret);
+	else
+		printk("insmod %s: loaded at %p, %lu bytes\n", name, mod->base,
+		       mod->size);
+	return ret;
+}
+
+int rmmod(const char *name)
+{
+	struct module *mod = find_module(name);
+	int ret;
+
+	if (!mod) {
+		printk("rmmod: %s is not loaded\n", name);
+		return -ENOENT;
+	}
+	ret = unload_module(mod);
+	if (ret)
+		printk("rmmod %s: failed (%d)\n", name, ret);
+	else
+		printk("rmmod %s: unloaded\n", name);
+	return ret;
+}
+
+/* The modules that use mod's exports, as lsmod's "Used by" list. */
+static void print_users(const struct module *mod)
+{
+	struct module *other;
+
+	list_for_each_entry(other, &modules, list)
+		for (int i = 0; i < other->nr_uses; i++)
+			if (other->uses[i] == mod)
+				sh_printf(" %s", other->name);
+}
+
+/* ---- shell commands (the table is in kernel/shell.c) ------------------------ */
+
+int cmd_insmod(int argc, char **argv)
+{
+	if (argc != 2) {
+		sh_printf("usage: insmod NAME   (lsmod lists the boot modules)\n");
+		return -EINVAL;
+	}
+	return insmod(argv[1]);
+}
+
+int cmd_rmmod(int argc, char **argv)
+{
+	if (argc != 2) {
+		sh_printf("usage: rmmod NAME\n");
+		return -EINVAL;
+	}
+	return rmmod(argv[1]);
+}
+
+int cmd_lsmod(int argc, char **argv)
+{
+	struct module *mod;
+
+	sh_printf("Module                  Size  Address   Used by\n");
+	list_for_each_entry(mod, &modules, list) {
+		sh_printf("%-20s %7lu  %08lx  %d", mod->name, mod->size,
+			  (unsigned long)mod->base, mod->refcnt);
+		print_users(mod);
+		sh_printf("%s\n", mod->state == MODULE_STATE_LIVE ? "" : " [loading]");
+	}
+	sh_printf("Boot modules (insmod NAME):");
+	for (int i = 0; i < nr_boot_modules; i++) {
+		/* "dir/NAME.ko args" -> NAME */
+		const char *base = strrchr(boot_modules[i].name, '/');
+		const char *name = base ? base + 1 : boot_modules[i].name;
+		size_t n = 0;
+
+		while (name[n] && name[n] != ' ')
+			n++;
+		if (n > 3 && strncmp(name + n - 3, ".ko", 3) == 0)
+			n -= 3;
+		sh_printf(" %.*s", (int)n, name);
+	}
+	sh_printf("%s\n", nr_boot_modules ? "" : " none");
+	return 0;
+}
+
+/* insmod=a,b,c on the kernel command line. */
+void load_boot_modules(void)
+{
+	char list[128], name[MODULE_NAME_LEN];
+	const char *p;
+
+	if (!cmdline_value("insmod", list, sizeof(list)))
+		return;
+	for (p = list; *p;) {
+		size_t n = 0;
+
+		while (p[n] && p[n] != ',')
+			n++;
+		if (n && n < sizeof(name)) {
+			memcpy(name, p, n);
+			name[n] = '\0';
+			insmod(name);
+		}
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+}

@@ -1,0 +1,256 @@
+/*
+ * pseudofs.c - files that are really callbacks (tracefs, debugfs).
+ *
+ * Linux's tracefs has no data on disk: reading /sys/kernel/tracing/trace
+ * runs code that formats the ring buffer, writing kprobe_events runs the
+ * parser.  We keep the same idea in about 200 lines: a list of
+ * struct pseudo_file, looked up by full path.  Directories are implied
+ * by the paths, so creating "/sys/kernel/tracing/trace" is enough for
+ * `ls /sys/kernel` to show "tracing/".
+ */
+#include "kernel.h"
+#include "pseudofs.h"
+#include "string.h"
+#include "vsprintf.h"
+#include "errno.h"
+#include "mm.h"
+#include "irqflags.h"
+
+/* ---- seq_buf: where show() prints ---------------------------------------- */
+
+void seq_buf_init(struct seq_buf *s, char *buf, size_t size)
+{
+	s->buf = buf;
+	s->size = size;
+	s->len = 0;
+	s->overflow = false;
+	s->flush = NULL;
+	if (size)
+		buf[0] = '\0';
+}
+
+void seq_buf_flush(struct seq_buf *s)
+{
+	if (s->flush && s->len)
+		s->flush(s->buf, s->len);
+	if (s->flush)
+		s->len = 0;
+}
+
+/* Append n bytes, flushing (stream) or cutting short (fixed buffer). */
+static void seq_write(struct seq_buf *s, const char *p, size_t n)
+{
+	while (n) {
+		size_t room = s->size - 1 - s->len;
+
+		if (room == 0) {
+			if (!s->flush) {
+				s->overflow = true;
+				return;
+			}
+			seq_buf_flush(s);
+			continue;
+		}
+		if (room > n)
+			room = n;
+		memcpy(s->buf + s->len, p, room);
+		s->len += room;
+		s->buf[s->len] = '\0';
+		p += room;
+		n -= room;
+	}
+}
+
+void seq_puts(struct seq_buf *s, const char *str)
+{
+	seq_write(s, str, strlen(str));
+}
+
+int seq_printf(struct seq_buf *s, const char *fmt, ...)
+{
+	char tmp[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n >= (int)sizeof(tmp))
+		n = sizeof(tmp) - 1;	/* one line of ours never gets this long */
+	seq_write(s, tmp, n);
+	return n;
+}
+
+/* ---- the files ------------------------------------------------------------- */
+
+static struct pseudo_file *files;	/* creation order: new ones at the tail */
+
+static struct pseudo_file *find_file(const char *path)
+{
+	for (struct pseudo_file *f = files; f; f = f->next)
+		if (strcmp(f->path, path) == 0)
+			return f;
+	return NULL;
+}
+
+/*
+ * Is `path` a directory, i.e. a proper prefix of some file's path that
+ * ends at a '/'?  The root "/" always is.
+ */
+static bool is_dir(const char *path)
+{
+	size_t n = strlen(path);
+
+	if (strcmp(path, "/") == 0)
+		return true;
+	for (struct pseudo_file *f = files; f; f = f->next)
+		if (strncmp(f->path, path, n) == 0 && f->path[n] == '/')
+			return true;
+	return false;
+}
+
+int pseudofs_lookup(const char *path)
+{
+	if (find_file(path))
+		return 1;
+	return is_dir(path) ? 2 : 0;
+}
+
+int pseudofs_create(const char *path,
+		    int (*show)(struct seq_buf *s, void *data),
+		    int (*write)(const char *text, size_t len, bool trunc, void *data),
+		    void *data)
+{
+	struct pseudo_file *f, **tail;
+	size_t n = strlen(path);
+	char *copy;
+
+	if (path[0] != '/' || n >= PSEUDOFS_PATH_MAX)
+		return -EINVAL;
+	if (pseudofs_lookup(path))
+		return -EEXIST;
+	f = kzalloc(sizeof(*f));
+	copy = kmalloc(n + 1);
+	if (!f || !copy) {
+		kfree(f);
+		kfree(copy);
+		return -ENOMEM;
+	}
+	memcpy(copy, path, n + 1);
+	f->path = copy;
+	f->show = show;
+	f->write = write;
+	f->data = data;
+	for (tail = &files; *tail; tail = &(*tail)->next)
+		;
+	*tail = f;
+	return 0;
+}
+
+int pseudofs_remove(const char *path)
+{
+	for (struct pseudo_file **pp = &files; *pp; pp = &(*pp)->next) {
+		struct pseudo_file *f = *pp;
+
+		if (strcmp(f->path, path) == 0) {
+			*pp = f->next;
+			kfree((void *)f->path);
+			kfree(f);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int pseudofs_read(const char *path, struct seq_buf *s)
+{
+	struct pseudo_file *f = find_file(path);
+	int ret;
+
+	if (!f)
+		return is_dir(path) ? -EISDIR : -ENOENT;
+	if (!f->show)
+		return -EPERM;
+	ret = f->show(s, f->data);
+	seq_buf_flush(s);
+	return ret;
+}
+
+static char last_error[256];
+
+void pseudofs_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	va_end(ap);
+}
+
+const char *pseudofs_last_error(void)
+{
+	return last_error;
+}
+
+int pseudofs_write(const char *path, const char *text, size_t len, bool trunc)
+{
+	struct pseudo_file *f = find_file(path);
+
+	last_error[0] = '\0';
+	if (!f)
+		return is_dir(path) ? -EISDIR : -ENOENT;
+	if (!f->write)
+		return -EPERM;
+	return f->write(text, len, trunc, f->data);
+}
+
+/* ---- ls ------------------------------------------------------------------ */
+
+/* Was the child name child[0..n) already printed by an earlier file? */
+static bool listed_before(struct pseudo_file *upto, size_t dirlen,
+			  const char *child, size_t n)
+{
+	for (struct pseudo_file *f = files; f != upto; f = f->next)
+		if (strncmp(f->path, upto->path, dirlen) == 0 &&
+		    strncmp(f->path + dirlen, child, n) == 0 &&
+		    (f->path[dirlen + n] == '/' || f->path[dirlen + n] == '\0'))
+			return true;
+	return false;
+}
+
+int pseudofs_list(const char *path, struct seq_buf *s)
+{
+	char dir[PSEUDOFS_PATH_MAX + 1];
+	size_t dirlen;
+	int count = 0;
+
+	if (find_file(path)) {
+		seq_printf(s, "%s\n", path);
+		seq_buf_flush(s);
+		return 1;
+	}
+	if (!is_dir(path))
+		return -ENOENT;
+	/* "/a/b" lists the files whose path starts with "/a/b/". */
+	dirlen = strlcpy(dir, path, sizeof(dir));
+	if (dirlen == 0 || dir[dirlen - 1] != '/')
+		dir[dirlen++] = '/';
+	dir[dirlen] = '\0';
+
+	for (struct pseudo_file *f = files; f; f = f->next) {
+		const char *child = f->path + dirlen;
+		const char *slash;
+		size_t n;
+
+		if (strncmp(f->path, dir, dirlen) != 0)
+			continue;
+		slash = strchr(child, '/');
+		n = slash ? (size_t)(slash - child) : strlen(child);
+		if (listed_before(f, dirlen, child, n))
+			continue;
+		seq_printf(s, "%.*s%s\n", (int)n, child, slash ? "/" : "");
+		count++;
+	}
+	seq_buf_flush(s);
+	return count;
+}

@@ -1,0 +1,261 @@
+/*
+ * shell_cmds.c - the shell's commands that look at the machine:
+ * files (ls, cat, echo), symbols, the IDT, registers, memory, reboot.
+ *
+ * Each prints with sh_printf() and returns 0 or a negative errno.
+ */
+#include "kernel.h"
+#include "shell.h"
+#include "pseudofs.h"
+#include "kallsyms.h"
+#include "desc.h"
+#include "traps.h"
+#include "mm.h"
+#include "io.h"
+#include "irqflags.h"
+#include "processor.h"
+#include "kprobes.h"
+#include "string.h"
+#include "vsprintf.h"
+#include "errno.h"
+
+/* ---- files ---------------------------------------------------------------- */
+
+int cmd_ls(int argc, char **argv)
+{
+	char path[PSEUDOFS_PATH_MAX];
+	int ret = 0;
+
+	for (int i = 1; i < argc || i == 1; i++) {
+		const char *arg = i < argc ? argv[i] : ".";
+		int err = shell_resolve_path(arg, path, sizeof(path));
+
+		if (err == 0)
+			err = pseudofs_list(path, shell_out);
+		if (err < 0) {
+			sh_printf("ls: cannot access '%s': %s\n", arg, shell_strerror(err));
+			ret = err;
+		}
+	}
+	return ret;
+}
+
+int cmd_cat(int argc, char **argv)
+{
+	char path[PSEUDOFS_PATH_MAX];
+	int ret = 0;
+
+	if (argc < 2) {
+		sh_printf("usage: cat FILE...\n");
+		return -EINVAL;
+	}
+	for (int i = 1; i < argc; i++) {
+		int err = shell_resolve_path(argv[i], path, sizeof(path));
+
+		if (err == 0)
+			err = pseudofs_read(path, shell_out);
+		if (err < 0) {
+			sh_printf("cat: %s: %s\n", argv[i], shell_strerror(err));
+			ret = err;
+		}
+	}
+	return ret;
+}
+
+/* The words joined by one space and a newline, as /bin/echo prints them. */
+int cmd_echo(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		sh_printf("%s%s", argv[i], i + 1 < argc ? " " : "");
+	sh_printf("\n");
+	return 0;
+}
+
+/* ---- syms ----------------------------------------------------------------- */
+
+/* Shell-style wildcard match: * any run, ? any one character. */
+static bool glob_match(const char *pat, const char *s)
+{
+	if (*pat == '\0')
+		return *s == '\0';
+	if (*pat == '*')
+		return glob_match(pat + 1, s) || (*s && glob_match(pat, s + 1));
+	if (*s && (*pat == '?' || *pat == *s))
+		return glob_match(pat + 1, s + 1);
+	return false;
+}
+
+#define SYMS_MAX_SHOWN 100
+
+struct syms_query {
+	const char *pattern;
+	bool glob;		/* else: a substring */
+	int found;
+};
+
+static int syms_one(void *data, const char *name, unsigned long addr,
+		    unsigned long size)
+{
+	struct syms_query *q = data;
+	bool hit = q->glob ? glob_match(q->pattern, name) : strstr(name, q->pattern) != NULL;
+
+	if (hit && q->found++ < SYMS_MAX_SHOWN)
+		sh_printf("%08lx %6lu %s%s\n", addr, size, name,
+			  within_kprobe_blacklist(addr) ? "  [nokprobe]" : "");
+	return 0;
+}
+
+int cmd_syms(int argc, char **argv)
+{
+	struct syms_query q = { 0 };
+	unsigned long addr;
+	char buf[128];
+
+	if (argc != 2) {
+		sh_printf("usage: syms PATTERN   (fib, 'ht_*', or an address 0x...)\n");
+		return -EINVAL;
+	}
+	/* An address: say which function it is in. */
+	if (argv[1][0] == '0' && argv[1][1] == 'x' && kstrtoul(argv[1], 16, &addr) == 0) {
+		sprint_symbol(buf, sizeof(buf), addr);
+		sh_printf("%08lx is %s\n", addr, buf);
+		return 0;
+	}
+	q.pattern = argv[1];
+	q.glob = strchr(argv[1], '*') || strchr(argv[1], '?');
+	kallsyms_on_each_symbol(syms_one, &q);
+	if (q.found > SYMS_MAX_SHOWN)
+		sh_printf("... and %d more\n", q.found - SYMS_MAX_SHOWN);
+	if (!q.found) {
+		sh_printf("syms: nothing matches '%s'\n", argv[1]);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* ---- idt ------------------------------------------------------------------ */
+
+int cmd_idt(int argc, char **argv)
+{
+	char sym[96];
+
+	sh_printf("vec  type       dpl  selector  handler\n");
+	for (int v = 0; v < NR_VECTORS; v++) {
+		struct gate_desc *g = idt_entry(v);
+		int type = GATE_TYPE(g->type_attr);
+
+		if (!(g->type_attr & GATE_PRESENT))
+			continue;
+		if (type == GATE_TASK) {	/* no offset: the TSS says where */
+			sh_printf("%3d  %-9s  %3d  %04x      (task switch via TSS)\n",
+				  v, gate_type_name(type), GATE_DPL(g->type_attr), g->selector);
+			continue;
+		}
+		sprint_symbol(sym, sizeof(sym), gate_offset(g));
+		sh_printf("%3d  %-9s  %3d  %04x      %s\n", v, gate_type_name(type),
+			  GATE_DPL(g->type_attr), g->selector, sym);
+	}
+	return 0;
+}
+
+/* ---- regs ----------------------------------------------------------------- */
+
+/* What sgdt/sidt store: a 16-bit limit and a 32-bit base. */
+struct desc_ptr {
+	uint16_t limit;
+	uint32_t base;
+} __packed;
+
+#define READ_SEG(seg) ({ uint16_t v; __asm__ __volatile__("mov %%" #seg ", %0" : "=r"(v)); v; })
+
+static unsigned long read_cr4(void)
+{
+	unsigned long v;
+
+	__asm__ __volatile__("movl %%cr4, %0" : "=r"(v));
+	return v;
+}
+
+static void print_flag_names(unsigned long eflags)
+{
+	static const struct { unsigned long bit; const char *name; } flags[] = {
+		{ X86_EFLAGS_CF, "CF" }, { X86_EFLAGS_PF, "PF" }, { X86_EFLAGS_AF, "AF" },
+		{ X86_EFLAGS_ZF, "ZF" }, { X86_EFLAGS_SF, "SF" }, { X86_EFLAGS_TF, "TF" },
+		{ X86_EFLAGS_IF, "IF" }, { X86_EFLAGS_DF, "DF" }, { X86_EFLAGS_OF, "OF" },
+		{ X86_EFLAGS_NT, "NT" }, { X86_EFLAGS_RF, "RF" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(flags); i++)
+		if (eflags & flags[i].bit)
+			sh_printf(" %s", flags[i].name);
+	sh_printf(" IOPL=%lu\n", (eflags & X86_EFLAGS_IOPL) >> 12);
+}
+
+int cmd_regs(int argc, char **argv)
+{
+	struct desc_ptr gdtr, idtr;
+	unsigned long cr0 = read_cr0(), eflags = read_eflags();
+	uint16_t tr;
+
+	__asm__ __volatile__("sgdt %0" : "=m"(gdtr));
+	__asm__ __volatile__("sidt %0" : "=m"(idtr));
+	__asm__ __volatile__("str %0" : "=r"(tr));
+
+	sh_printf("The shell's own context (a kernel thread in ring 0):\n");
+	sh_printf("EFLAGS: %08lx ", eflags);
+	print_flag_names(eflags);
+	sh_printf("CS: %04x DS: %04x ES: %04x SS: %04x FS: %04x GS: %04x\n",
+		  READ_SEG(cs), READ_SEG(ds), READ_SEG(es), READ_SEG(ss),
+		  READ_SEG(fs), READ_SEG(gs));
+	sh_printf("ESP: %08lx EBP: %08lx\n", (unsigned long)__builtin_frame_address(0) - 8,
+		  (unsigned long)__builtin_frame_address(0));
+	sh_printf("CR0: %08lx (%s%s%s)\n", cr0, cr0 & X86_CR0_PE ? "PE " : "",
+		  cr0 & X86_CR0_WP ? "WP " : "", cr0 & X86_CR0_PG ? "PG" : "");
+	sh_printf("CR2: %08lx (last page-fault address)\n", read_cr2());
+	sh_printf("CR3: %08lx (page directory)  CR4: %08lx\n", read_cr3(), read_cr4());
+	sh_printf("GDTR: base %08lx limit %04x   IDTR: base %08lx limit %04x   TR: %04x\n",
+		  (unsigned long)gdtr.base, gdtr.limit, (unsigned long)idtr.base,
+		  idtr.limit, tr);
+	return 0;
+}
+
+/* ---- meminfo -------------------------------------------------------------- */
+
+int cmd_meminfo(int argc, char **argv)
+{
+	struct heap_stats hs;
+	struct insn_slot_stats ss;
+
+	heap_get_stats(&hs);
+	insn_slot_get_stats(&ss);
+	sh_printf("Pages:  %lu free of %lu (%lu KiB free)\n", pages_free(), max_pfn,
+		  pages_free() * (PAGE_SIZE / 1024));
+	sh_printf("Heap:   %lu live allocations, %lu bytes live, %lu bytes free, "
+		  "%lu kmalloc calls\n", hs.live_allocs, hs.live_bytes, hs.free_bytes,
+		  hs.total_allocs);
+	sh_printf("Slots:  %lu in use on %lu page(s) (%lu allocated, %lu freed)\n",
+		  ss.slots_in_use, ss.pages, ss.total_allocs, ss.total_frees);
+	sh_printf("Probes: %u registered\n", kprobes_nr_registered());
+	return 0;
+}
+
+/* ---- reboot --------------------------------------------------------------- */
+
+#define KBD_CONTROLLER_PORT 0x64
+#define KBD_CMD_PULSE_RESET 0xFE	/* pulse output line 0: the CPU's RESET pin */
+
+int cmd_reboot(int argc, char **argv)
+{
+	struct desc_ptr no_idt = { 0, 0 };
+
+	sh_printf("Rebooting...\n");
+	seq_buf_flush(shell_out);
+	local_irq_disable();
+	outb(KBD_CONTROLLER_PORT, KBD_CMD_PULSE_RESET);
+	for (volatile int i = 0; i < 1000000; i++)
+		;
+	/* Still here: an empty IDT turns the next exception into a triple
+	 * fault, and the CPU resets itself. */
+	__asm__ __volatile__("lidt %0; int3" : : "m"(no_idt));
+	halt_forever();
+}

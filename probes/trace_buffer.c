@@ -1,0 +1,152 @@
+/*
+ * trace_buffer.c - the ring buffer behind /sys/kernel/tracing/trace.
+ *
+ * A fixed array of TRACE_BUF_ENTRIES records.  Every probe hit takes the
+ * next slot; when the array is full the oldest record is overwritten, as
+ * Linux's ring buffer does in its default "overwrite" mode, and the
+ * header of `trace` says how many were lost:
+ *
+ *   # entries-in-buffer/entries-written: 256/300   #P:1
+ *
+ * Records are numbered by `written` (never reset except by `echo >
+ * trace`): record number n lives in slot n % TRACE_BUF_ENTRIES, and the
+ * numbers still held are [written - entries, written).  Writers run in
+ * probe handlers with interrupts off; the reader copies each record out
+ * with interrupts off, so a record is never seen half-written on our one
+ * CPU.
+ */
+#include "kernel.h"
+#include "trace.h"
+#include "irqflags.h"
+#include "processor.h"
+#include "timer.h"
+#include "string.h"
+#include "vsprintf.h"
+#include "nokprobe.h"
+
+static struct trace_entry ring[TRACE_BUF_ENTRIES];
+static unsigned long written;	/* records ever reserved since the last reset */
+
+/* ---- the clock -------------------------------------------------------------- */
+
+#define USEC_PER_SEC  1000000ull
+#define USEC_PER_TICK (USEC_PER_SEC / HZ)
+
+/* The TSC at the last timer tick, and how far it moved in one tick. */
+static uint64_t tick_tsc, tsc_per_tick;
+static unsigned long tick_jiffies;
+
+static void trace_clock_tick(void)
+{
+	uint64_t now = rdtsc();
+
+	if (tick_tsc)
+		tsc_per_tick = now - tick_tsc;
+	tick_tsc = now;
+	tick_jiffies = jiffies;
+}
+
+void trace_clock_init(void)
+{
+	static bool done;
+
+	if (!done) {
+		done = true;
+		timer_add_hook(trace_clock_tick);
+	}
+}
+
+/*
+ * jiffies gives 10 ms steps; the TSC tells how far into the current
+ * tick we are.  Capped below one tick so time never runs ahead of the
+ * next tick's value.
+ */
+uint64_t trace_clock_us(void)
+{
+	unsigned long flags = local_irq_save();
+	uint64_t base = (uint64_t)tick_jiffies * USEC_PER_TICK;
+	uint64_t into = 0;
+
+	if (tsc_per_tick) {
+		into = (rdtsc() - tick_tsc) * USEC_PER_TICK / tsc_per_tick;
+		if (into >= USEC_PER_TICK)
+			into = USEC_PER_TICK - 1;
+	} else {
+		base = (uint64_t)jiffies * USEC_PER_TICK;
+	}
+	local_irq_restore(flags);
+	return base + into;
+}
+
+int trace_sprint_ts(char *buf, size_t size, uint64_t ts_us)
+{
+	return snprintf(buf, size, "%5lu.%06lu", (unsigned long)(ts_us / USEC_PER_SEC),
+			(unsigned long)(ts_us % USEC_PER_SEC));
+}
+
+/* ---- writing ---------------------------------------------------------------- */
+
+struct trace_entry *trace_buffer_reserve(void)
+{
+	struct trace_entry *e = &ring[written % TRACE_BUF_ENTRIES];
+
+	written++;
+	e->len = 0;
+	return e;
+}
+
+void trace_buffer_reset(void)
+{
+	unsigned long flags = local_irq_save();
+
+	written = 0;
+	local_irq_restore(flags);
+}
+
+unsigned long trace_buffer_written(void)
+{
+	return written;
+}
+
+unsigned long trace_buffer_entries(void)
+{
+	unsigned long w = READ_ONCE(written);
+
+	return w < TRACE_BUF_ENTRIES ? w : TRACE_BUF_ENTRIES;
+}
+
+unsigned long trace_buffer_lost(void)
+{
+	unsigned long w = READ_ONCE(written);
+
+	return w - (w < TRACE_BUF_ENTRIES ? w : TRACE_BUF_ENTRIES);
+}
+
+/* ---- reading ---------------------------------------------------------------- */
+
+int trace_buffer_for_each(int (*fn)(const struct trace_entry *e, void *data),
+			  void *data)
+{
+	static struct trace_entry copy;	/* too big for a thread's stack */
+	unsigned long end = READ_ONCE(written);
+	unsigned long n = end > TRACE_BUF_ENTRIES ? end - TRACE_BUF_ENTRIES : 0;
+	int ret = 0;
+
+	for (; n < end && !ret; n++) {
+		unsigned long flags = local_irq_save();
+		/* Overwritten while we printed the earlier ones? Skip it. */
+		bool gone = written < n + 1 || written - n > TRACE_BUF_ENTRIES;
+
+		if (!gone)
+			memcpy(&copy, &ring[n % TRACE_BUF_ENTRIES], sizeof(copy));
+		local_irq_restore(flags);
+		if (!gone)
+			ret = fn(&copy, data);
+	}
+	return ret;
+}
+
+/* A probe in here would fire inside every probe hit. */
+NOKPROBE_SYMBOL(trace_buffer_reserve);
+NOKPROBE_SYMBOL(trace_clock_us);
+NOKPROBE_SYMBOL(trace_clock_tick);

@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+"""
+console_sessions.py - replay scripted shell sessions over COM1 and compare.
+
+    python3 tests/console_sessions.py --build build [SESSION.txt ...]
+
+Each session is a transcript, as you would see it on the serial console:
+
+    // a comment (the whole line); blank lines are ignored everywhere
+    kprobes# run fib 5
+    fib(5) = 15
+    kprobes# cat /sys/kernel/tracing/trace
+    # tracer: nop
+    ...
+          shell-0       [000] d..1.     1.234...: myfib: (fib+0x0/0x...) n=0x5
+
+A line starting with the prompt "kprobes# " is typed (followed by Enter);
+the lines after it, up to the next prompt, are the output it must print.
+In an expected line "..." matches any text; a line that is only "..."
+matches any number of lines (including none).  In a typed line these
+are keys: <ctrl-c> <ctrl-p> <up> <down> <bs> <enter>, and <sleep> waits half a
+second before typing the rest.  A typed line ending in <ctrl-c> or
+<ctrl-p> is not followed by Enter.
+
+Every session boots a fresh kernel (qemu -serial stdio, our stdin/stdout
+on the pipes).  tests/sessions/*.txt are the sessions, and the ```console
+blocks of docs/tracing.md are one more: the tutorial must work exactly as
+written.  Output is KTAP, one result per session, so tests/run_tests.py
+runs this through tests/host/check_console_sessions.py.
+"""
+
+import argparse
+import os
+import re
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+PROMPT = "kprobes# "
+QEMU = os.environ.get("QEMU", "qemu-system-i386")
+KEYS = {"<ctrl-c>": b"\x03", "<ctrl-p>": b"\x10", "<up>": b"\x1b[A",
+        "<down>": b"\x1b[B", "<bs>": b"\x7f", "<enter>": b"\r"}
+KEY_RE = re.compile(r"(<ctrl-c>|<ctrl-p>|<up>|<down>|<bs>|<enter>|<sleep>)")
+ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def parse_session(text):
+    """[(typed line, [expected lines])] from a transcript."""
+    steps = []
+    for line in text.splitlines():
+        if line.startswith("//") or not line.strip():
+            continue
+        if line.startswith(PROMPT) or line == PROMPT.rstrip():
+            steps.append((line[len(PROMPT):], []))
+        elif steps:
+            steps[-1][1].append(line.rstrip())
+    return steps
+
+
+def doc_session(path):
+    """The ```console blocks of a Markdown file, as one transcript."""
+    blocks = re.findall(r"^```console\n(.*?)^```", path.read_text(), re.M | re.S)
+    return "\n".join(blocks)
+
+
+def line_matches(pattern, line):
+    parts = [re.escape(p) for p in pattern.split("...")]
+    return re.fullmatch(".*".join(parts), line) is not None
+
+
+def lines_match(expected, actual):
+    """Match with "..." lines as wildcards (backtracking, lists are short)."""
+    if not expected:
+        return not actual
+    if expected[0].strip() == "...":
+        return any(lines_match(expected[1:], actual[i:])
+                   for i in range(len(actual) + 1))
+    return bool(actual) and line_matches(expected[0], actual[0]) and \
+        lines_match(expected[1:], actual[1:])
+
+
+class Console:
+    """One QEMU boot with COM1 on our pipes."""
+
+    def __init__(self, kernel, cmdline=""):
+        cmd = [QEMU, "-m", "128M", "-no-reboot", "-display", "none",
+               "-serial", "stdio", "-monitor", "none",
+               "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
+               "-kernel", str(kernel), "-append", cmdline]
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT)
+        self.out = b""
+        self.log = []
+
+    def read_until(self, marker, timeout):
+        """Read until marker appears after what was already consumed."""
+        deadline = time.time() + timeout
+        while marker not in self.out:
+            left = deadline - time.time()
+            if left <= 0 or self.proc.poll() is not None:
+                return None
+            ready, _, _ = select.select([self.proc.stdout], [], [], left)
+            if ready:
+                chunk = os.read(self.proc.stdout.fileno(), 65536)
+                if not chunk:
+                    return None
+                self.out += chunk
+        head, _, self.out = self.out.partition(marker)
+        return head
+
+    def send(self, data):
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+
+
+def clean(raw):
+    text = ANSI_RE.sub("", raw.decode("utf-8", errors="replace"))
+    lines = []
+    for line in text.replace("\r\n", "\n").split("\n"):
+        # What a terminal shows: backspaces erase, CR returns to column 0.
+        line = line.rsplit("\r", 1)[-1]
+        while "\b" in line:
+            i = line.index("\b")
+            line = line[:max(i - 1, 0)] + line[i + 1:]
+        lines.append(line.rstrip())
+    return [l for l in lines if l.strip()]
+
+
+def type_line(con, typed):
+    """Send one typed line; return True if Enter should follow."""
+    enter = True
+    for part in KEY_RE.split(typed):
+        if part == "<sleep>":
+            time.sleep(0.5)
+        elif part in KEYS:
+            con.send(KEYS[part])
+        elif part:
+            con.send(part.encode())
+    if typed.endswith("<ctrl-c>") or typed.endswith("<ctrl-p>"):
+        enter = False
+    if enter:
+        con.send(b"\r")
+    return enter
+
+
+def run_session(kernel, name, text, timeout, verbose):
+    """Returns a list of problems (empty: the session passed)."""
+    steps = parse_session(text)
+    if not steps:
+        return [f"{name}: no typed lines"]
+    con = Console(kernel)
+    try:
+        if con.read_until(PROMPT.encode(), timeout) is None:
+            return ["no prompt after boot"] + clean(con.out)[-20:]
+        for typed, expected in steps:
+            type_line(con, typed)
+            got = con.read_until(PROMPT.encode(), timeout)
+            if got is None:
+                return [f"no prompt after: {typed}"] + clean(con.out)[-30:]
+            actual = clean(got)
+            # The first line is our own line echoed back (as edited):
+            # drop it, unless all we typed was the SysRq key.
+            if actual and typed != "<ctrl-p>":
+                actual = actual[1:]
+            if verbose:
+                print(f"# {PROMPT}{typed}")
+                for l in actual:
+                    print(f"#   {l}")
+            if not lines_match(expected, actual):
+                return ([f"after: {PROMPT}{typed}", "expected:"] +
+                        ["  " + e for e in expected] + ["got:"] +
+                        ["  " + a for a in actual])
+        return []
+    finally:
+        con.close()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--timeout", type=float, default=20,
+                    help="seconds to wait for each prompt")
+    ap.add_argument("--verbose", "-v", action="store_true")
+    ap.add_argument("sessions", nargs="*",
+                    help="session files (default: tests/sessions/*.txt "
+                         "and docs/tracing.md)")
+    args = ap.parse_args()
+
+    kernel = Path(args.build) / "kernel.elf"
+    files = [Path(s) for s in args.sessions]
+    if not files:
+        files = sorted((ROOT / "tests" / "sessions").glob("*.txt"))
+        files.append(ROOT / "docs" / "tracing.md")
+    print("KTAP version 1")
+    print(f"1..{len(files)}")
+    failed = 0
+    for i, f in enumerate(files, 1):
+        name = f.stem if f.suffix == ".txt" else f"doc_{f.stem}"
+        if not kernel.exists():
+            problems = [f"{kernel} missing (run make)"]
+        elif not f.exists():
+            problems = [f"{f} missing"]
+        else:
+            text = doc_session(f) if f.suffix == ".md" else f.read_text()
+            problems = run_session(kernel, name, text, args.timeout, args.verbose)
+        for p in problems:
+            print(f"# {p}")
+        print(f"{'not ok' if problems else 'ok'} {i} {name}")
+        failed += bool(problems)
+        sys.stdout.flush()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,186 @@
+/*
+ * fuzz_probe_events.c - libFuzzer target for the kprobe_events parser.
+ *
+ * Each input is one line as a user could write it to tracefs.  Built with
+ * clang -fsanitize=fuzzer,address,undefined (make fuzz), so any read past
+ * the input, any overflow or UB in lib/probe_events_parse.c and
+ * lib/fetch_args.c is a crash.  On top of the sanitizers we check what
+ * must hold for every line:
+ *
+ *   - a rejected line has a known error code and a position inside it;
+ *     its error_log text is NUL-terminated and as long as announced;
+ *   - an accepted line gives a well-formed definition, and listing it
+ *     (probe_event_show) and parsing the listing gives the same listing;
+ *   - its fetch programs run against a fake frame and a fake memory map
+ *     (made of the input's own bytes) and their records print cleanly,
+ *     into buffers of every small size.
+ *
+ *   make fuzz FUZZ_TIME=300        run for 5 minutes
+ *   make fuzz-check                the short run `make test` uses
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include "errno.h"
+#include "string.h"
+#include "probe_events.h"
+
+#define CHECK(cond) do { if (!(cond)) __builtin_trap(); } while (0)
+
+#define FAKE_MEM 0x1000UL          /* the input bytes, seen as memory */
+
+static const uint8_t *mem;
+static size_t mem_len;
+
+static unsigned long fake_lookup(const char *name)
+{
+	if (!strcmp(name, "do_work"))
+		return 0xc0101000UL;
+	if (!strcmp(name, "jiffies"))
+		return FAKE_MEM;
+	return 0;
+}
+
+static long fake_read(void *dst, const void *src, size_t size)
+{
+	unsigned long addr = (unsigned long)src;
+
+	if (addr < FAKE_MEM || size > mem_len || addr - FAKE_MEM > mem_len - size)
+		return -EFAULT;
+	memcpy(dst, mem + (addr - FAKE_MEM), size);
+	return 0;
+}
+
+static const char *fake_comm(void)
+{
+	return "fuzz";
+}
+
+static int fake_sprint_symbol(char *buf, size_t len, unsigned long addr)
+{
+	const char name[] = "do_work+0x0/0x20";
+	size_t n = sizeof(name) - 1;
+
+	if (len) {
+		size_t c = n < len - 1 ? n : len - 1;
+		memcpy(buf, name, c);
+		buf[c] = '\0';
+	}
+	return (int)n;
+}
+
+static const struct probe_parse_ops parse_ops = { .lookup_name = fake_lookup };
+static const struct fetch_ops fetch_ops = { .read_mem = fake_read, .comm = fake_comm };
+
+/* A printer's output fits, is terminated and has the announced length. */
+static void check_printed(const char *buf, size_t size, int n)
+{
+	CHECK(n >= 0);
+	if (size)
+		CHECK(strlen(buf) == ((size_t)n < size ? (size_t)n : size - 1));
+}
+
+static void check_rejected(const char *line, size_t len,
+			   const struct probe_parse_error *err)
+{
+	static char buf[2 * PROBE_LINE_MAX + 64];
+	int n;
+
+	CHECK(err->code > PROBE_ERR_NONE && err->code < PROBE_ERR_COUNT);
+	CHECK(err->pos >= 0 && (size_t)err->pos <= len);
+	CHECK(probe_err_msg(err->code)[0]);
+	n = probe_err_format(buf, sizeof(buf), line, len, err);
+	check_printed(buf, sizeof(buf), n);
+	check_printed(buf, 13, probe_err_format(buf, 13, line, len, err));
+}
+
+static void check_def(const struct probe_event_def *def)
+{
+	CHECK(def->nr_args >= 0 && def->nr_args <= PROBE_MAX_ARGS);
+	CHECK(strnlen(def->group, PROBE_NAME_LEN) < PROBE_NAME_LEN && def->group[0]);
+	CHECK(strnlen(def->event, PROBE_NAME_LEN) < PROBE_NAME_LEN && def->event[0]);
+	for (int i = 0; i < def->nr_args; i++) {
+		const struct probe_arg *a = &def->args[i];
+		CHECK(a->nr_ops >= 1 && a->nr_ops <= PROBE_MAX_OPS);
+		CHECK(a->type >= FETCH_TYPE_U8 && a->type <= FETCH_TYPE_SYMBOL);
+		CHECK(a->name[0] && a->comm[0]);
+	}
+}
+
+/* Listing a definition and parsing the listing changes nothing. */
+static void check_round_trip(const struct probe_event_def *def)
+{
+	static struct probe_event_def again;
+	static char shown[2 * PROBE_LINE_MAX], reshown[2 * PROBE_LINE_MAX];
+	struct probe_parse_error err;
+	int n;
+
+	n = probe_event_show(shown, sizeof(shown), def);
+	check_printed(shown, sizeof(shown), n);
+	CHECK((size_t)n < sizeof(shown));
+	CHECK(probe_event_parse(shown, (size_t)n, &parse_ops, &again, &err) == 0);
+	probe_event_show(reshown, sizeof(reshown), &again);
+	CHECK(!strcmp(shown, reshown));
+	check_printed(shown, 7, probe_event_show(shown, 7, def));
+}
+
+/* Run every program against a frame made of input bytes and print. */
+static void check_fetch(const struct probe_event_def *def, const uint8_t *data,
+			size_t size)
+{
+	static struct {
+		struct pt_regs regs;
+		unsigned long stack[4];
+	} frame;
+	static unsigned char rec[PROBE_MAX_ARGS * (sizeof(struct fetch_value) + PROBE_STRING_MAX)];
+	static char out[PROBE_MAX_ARGS * (PROBE_STRING_MAX + 64)];
+	size_t recsize;
+	int n;
+
+	memset(&frame, 0, sizeof(frame));
+	memcpy(&frame, data, size < sizeof(frame) ? size : sizeof(frame));
+	mem = data;
+	mem_len = size;
+	recsize = probe_args_record_max(def);
+	CHECK(recsize <= sizeof(rec));
+	/* A record buffer cut short by the input's length, too. */
+	if (size & 1)
+		recsize = recsize / 2 + size % 64;
+	n = probe_args_fetch(def, &frame.regs, &fetch_ops, rec, recsize);
+	if (n < 0) {
+		CHECK(n == -ENOSPC);
+		return;
+	}
+	CHECK((size_t)n <= recsize);
+	check_printed(out, sizeof(out),
+		      probe_args_format(out, sizeof(out), def, rec, (size_t)n,
+					fake_sprint_symbol));
+	for (size_t s = 0; s < 24; s += 5)
+		check_printed(out, s, probe_args_format(s ? out : NULL, s, def, rec,
+							(size_t)n, NULL));
+	/* A cut record must not be read past its end. */
+	check_printed(out, sizeof(out),
+		      probe_args_format(out, sizeof(out), def, rec, (size_t)n / 2,
+					NULL));
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct probe_event_def def;
+	struct probe_parse_error err;
+	const char *line = (const char *)data;
+	int ret;
+
+	ret = probe_event_parse(line, size, &parse_ops, &def, &err);
+	if (ret) {
+		CHECK(ret == -EINVAL);
+		check_rejected(line, size, &err);
+		return 0;
+	}
+	CHECK(err.code == PROBE_ERR_NONE);
+	if (def.cmd != PROBE_CMD_ADD)
+		return 0;
+	check_def(&def);
+	check_round_trip(&def);
+	check_fetch(&def, data, size);
+	return 0;
+}

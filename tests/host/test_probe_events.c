@@ -1,0 +1,835 @@
+/*
+ * test_probe_events.c - lib/probe_events_parse.c and lib/fetch_args.c.
+ *
+ * Parsing: every form of a kprobe_events line and every error code with
+ * the byte position tracefs puts its caret under.  Fetching: programs run
+ * against a fake register frame and a fake memory map whose reads fail
+ * outside the mapped regions, the way copy_from_kernel_nofault() fails on
+ * an unmapped page.  Printing: each :TYPE in Linux's format.
+ *
+ * Memory words are unsigned long (4 bytes in the kernel, 8 on a 64-bit
+ * host), so lines with offsets are built with W = sizeof(unsigned long).
+ */
+#include "ktest_host.h"
+#include "errno.h"
+#include "vsprintf.h"
+#include "probe_events.h"
+
+#define W ((int)sizeof(unsigned long))
+
+static struct probe_event_def def;
+static struct probe_parse_error err;
+static char line[PROBE_LINE_MAX + 64];
+
+/* ---- a fake kernel: symbols, memory, current task --------------------- */
+
+#define FAKE_DATA   0x1000UL     /* "jiffies": an array of words */
+#define FAKE_TEXT   0x2000UL     /* "greeting": a string */
+#define FAKE_EDGE   0x3000UL     /* 3 mapped bytes, then a hole */
+#define FAKE_FUNC   0xc0101000UL /* "do_work": a function */
+
+static unsigned long fake_data[8];
+static char fake_text[] = "hello";
+static unsigned char fake_edge[3] = { 0x11, 0x22, 0x80 };
+
+struct fake_frame {          /* pt_regs, then the rest of the stack */
+	struct pt_regs regs;
+	unsigned long more[8];
+};
+static struct fake_frame frame;
+
+static unsigned long fake_lookup(const char *name)
+{
+	if (!strcmp(name, "jiffies"))
+		return FAKE_DATA;
+	if (!strcmp(name, "greeting"))
+		return FAKE_TEXT;
+	if (!strcmp(name, "do_work") || !strcmp(name, "do_work.isra.0"))
+		return FAKE_FUNC;
+	return 0;
+}
+
+static const struct probe_parse_ops parse_ops = { .lookup_name = fake_lookup };
+
+struct region {
+	unsigned long base;
+	void *host;
+	size_t len;
+};
+
+static long fake_read(void *dst, const void *src, size_t size)
+{
+	struct region map[] = {
+		{ FAKE_DATA, fake_data, sizeof(fake_data) },
+		{ FAKE_TEXT, fake_text, sizeof(fake_text) },
+		{ FAKE_EDGE, fake_edge, sizeof(fake_edge) },
+		{ (unsigned long)&frame, &frame, sizeof(frame) },
+	};
+	unsigned long addr = (unsigned long)src;
+
+	for (size_t i = 0; i < ARRAY_SIZE(map); i++) {
+		if (addr >= map[i].base && size <= map[i].len &&
+		    addr - map[i].base <= map[i].len - size) {
+			memcpy(dst, (char *)map[i].host + (addr - map[i].base), size);
+			return 0;
+		}
+	}
+	return -EFAULT;
+}
+
+static const char *fake_comm(void)
+{
+	return "worker";
+}
+
+static const struct fetch_ops fetch_ops = { .read_mem = fake_read, .comm = fake_comm };
+
+static int fake_sprint_symbol(char *buf, size_t len, unsigned long addr)
+{
+	if (addr >= FAKE_FUNC && addr < FAKE_FUNC + 0x20)
+		return snprintf(buf, len, "do_work+0x%lx/0x20", addr - FAKE_FUNC);
+	return snprintf(buf, len, "0x%lx", addr);
+}
+
+/* A frame as a probe at do_work's first byte sees it: sp -> return
+ * address, then the cdecl arguments. */
+static void setup_frame(void)
+{
+	memset(&frame, 0, sizeof(frame));
+	frame.regs.ax = 3;
+	frame.regs.bx = FAKE_DATA;
+	frame.regs.cx = FAKE_TEXT;
+	frame.regs.dx = 0xdead0000;          /* unmapped */
+	frame.regs.ip = FAKE_FUNC + 1;
+	frame.regs.flags = 0x246;
+	frame.regs.sp = 0xc0105678;          /* word 0: return address */
+	frame.regs.ss = 111;                 /* word 1: $arg1 */
+	frame.more[0] = 222;                 /* word 2: $arg2 */
+	for (int i = 0; i < 8; i++)
+		fake_data[i] = 0x100 + i;
+	fake_data[2] = FAKE_DATA + 3 * W;    /* a pointer to fake_data[3] */
+}
+
+static int parse(const char *text)
+{
+	return probe_event_parse(text, strlen(text), &parse_ops, &def, &err);
+}
+
+/* Parse a one-argument probe at do_work and run its program. */
+static int fetch_one(const char *argtext, struct fetch_value *val, char *str,
+		     size_t strsize)
+{
+	snprintf(line, sizeof(line), "p do_work %s", argtext);
+	if (parse(line))
+		return -1000 - err.code;
+	setup_frame();
+	return fetch_arg_exec(&def.args[0], &frame.regs, &fetch_ops, val, str, strsize);
+}
+
+/* The full " name=value" text of a one-argument probe. */
+static const char *fetch_text(const char *argtext)
+{
+	static char out[512];
+	static unsigned char rec[4096];
+	int n;
+
+	snprintf(line, sizeof(line), "r:ev do_work %s", argtext);
+	if (parse(line)) {
+		snprintf(out, sizeof(out), "parse error %d at %d", err.code, err.pos);
+		return out;
+	}
+	setup_frame();
+	n = probe_args_fetch(&def, &frame.regs, &fetch_ops, rec, sizeof(rec));
+	if (n < 0)
+		return "fetch failed";
+	probe_args_format(out, sizeof(out), &def, rec, n, fake_sprint_symbol);
+	return out;
+}
+
+/* ---- probe definitions -------------------------------------------------- */
+
+static void probe_default_names(struct ktest *t)
+{
+	KTEST_ASSERT_EQ(t, parse("p do_work"), 0);
+	KTEST_EXPECT_EQ(t, def.cmd, PROBE_CMD_ADD);
+	KTEST_EXPECT_FALSE(t, def.is_return);
+	KTEST_EXPECT_STREQ(t, def.group, "kprobes");
+	KTEST_EXPECT_STREQ(t, def.event, "p_do_work_0");
+	KTEST_EXPECT_STREQ(t, def.symbol, "do_work");
+	KTEST_EXPECT_EQ(t, def.offset, 0);
+	KTEST_EXPECT_EQ(t, def.addr, FAKE_FUNC);
+	KTEST_EXPECT_EQ(t, def.nr_args, 0);
+
+	KTEST_ASSERT_EQ(t, parse("p do_work+0x10"), 0);
+	KTEST_EXPECT_STREQ(t, def.event, "p_do_work_16");
+	KTEST_EXPECT_EQ(t, def.offset, 16);
+	KTEST_EXPECT_EQ(t, def.addr, FAKE_FUNC + 16);
+
+	KTEST_ASSERT_EQ(t, parse("r do_work"), 0);
+	KTEST_EXPECT_TRUE(t, def.is_return);
+	KTEST_EXPECT_STREQ(t, def.event, "r_do_work_0");
+
+	/* '.' cannot be in an event name: Linux turns it into '_'. */
+	KTEST_ASSERT_EQ(t, parse("p do_work.isra.0+4"), 0);
+	KTEST_EXPECT_STREQ(t, def.event, "p_do_work_isra_0_4");
+	KTEST_EXPECT_STREQ(t, def.symbol, "do_work.isra.0");
+}
+
+static void probe_memaddr(struct ktest *t)
+{
+	KTEST_ASSERT_EQ(t, parse("p 0xc0101234"), 0);
+	KTEST_EXPECT_STREQ(t, def.event, "p_0xc0101234");
+	KTEST_EXPECT_STREQ(t, def.symbol, "");
+	KTEST_EXPECT_EQ(t, def.addr, 0xc0101234UL);
+	KTEST_ASSERT_EQ(t, parse("p:at 4096"), 0);
+	KTEST_EXPECT_EQ(t, def.addr, 4096);
+	KTEST_ASSERT_EQ(t, parse("p 0x10"), 0);
+	KTEST_EXPECT_STREQ(t, def.event, "p_0x00000010");
+	KTEST_ASSERT_EQ(t, parse("p 0xffffffff"), 0);    /* largest i386 address */
+}
+
+static void probe_group_and_event(struct ktest *t)
+{
+	KTEST_ASSERT_EQ(t, parse("p:myprobe do_work"), 0);
+	KTEST_EXPECT_STREQ(t, def.group, "kprobes");
+	KTEST_EXPECT_STREQ(t, def.event, "myprobe");
+	KTEST_ASSERT_EQ(t, parse("p:grp/ev do_work"), 0);
+	KTEST_EXPECT_STREQ(t, def.group, "grp");
+	KTEST_EXPECT_STREQ(t, def.event, "ev");
+	/* "GRP/" alone: the group is given, the event name is made up. */
+	KTEST_ASSERT_EQ(t, parse("p:grp/ do_work+2"), 0);
+	KTEST_EXPECT_STREQ(t, def.group, "grp");
+	KTEST_EXPECT_STREQ(t, def.event, "p_do_work_2");
+	/* 63 characters fit, the longest name there is. */
+	snprintf(line, sizeof(line), "p:%.63s do_work",
+		 "_23456789012345678901234567890123456789012345678901234567890123456789");
+	KTEST_ASSERT_EQ(t, parse(line), 0);
+	KTEST_EXPECT_EQ(t, strlen(def.event), 63);
+}
+
+static void return_probe_maxactive(struct ktest *t)
+{
+	KTEST_ASSERT_EQ(t, parse("r4:rp do_work"), 0);
+	KTEST_EXPECT_TRUE(t, def.is_return);
+	KTEST_EXPECT_EQ(t, def.maxactive, 4);
+	KTEST_EXPECT_STREQ(t, def.event, "rp");
+	KTEST_ASSERT_EQ(t, parse("r4096 do_work"), 0);
+	KTEST_EXPECT_EQ(t, def.maxactive, 4096);
+	KTEST_ASSERT_EQ(t, parse("r do_work+0"), 0);       /* +0 is the entry */
+	KTEST_EXPECT_EQ(t, def.maxactive, 0);
+}
+
+static void delete_command(struct ktest *t)
+{
+	KTEST_ASSERT_EQ(t, parse("-:myprobe"), 0);
+	KTEST_EXPECT_EQ(t, def.cmd, PROBE_CMD_DELETE);
+	KTEST_EXPECT_STREQ(t, def.group, "kprobes");
+	KTEST_EXPECT_STREQ(t, def.event, "myprobe");
+	KTEST_ASSERT_EQ(t, parse("-:grp/ev"), 0);
+	KTEST_EXPECT_STREQ(t, def.group, "grp");
+	KTEST_EXPECT_STREQ(t, def.event, "ev");
+}
+
+static void blank_and_comment_lines(struct ktest *t)
+{
+	const char *lines[] = { "", "   ", "\t\n", "# all comment", "   # x %$@", "\n" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(lines); i++) {
+		KTEST_EXPECT_EQ(t, parse(lines[i]), 0);
+		KTEST_EXPECT_EQ(t, def.cmd, PROBE_CMD_NONE);
+	}
+	/* A comment after a command; a trailing newline; any blanks. */
+	KTEST_ASSERT_EQ(t, parse("  p:a \t do_work   %ax  # why\n"), 0);
+	KTEST_EXPECT_STREQ(t, def.event, "a");
+	KTEST_EXPECT_EQ(t, def.nr_args, 1);
+}
+
+static void line_need_not_be_terminated(struct ktest *t)
+{
+	/* Only len bytes are read: the "XX" after them must not matter. */
+	const char text[] = "p:ev do_work %axXX";
+
+	KTEST_ASSERT_EQ(t, probe_event_parse(text, strlen(text) - 2, &parse_ops,
+					     &def, &err), 0);
+	KTEST_EXPECT_STREQ(t, def.args[0].comm, "%ax");
+}
+
+static void no_resolver_leaves_symbol(struct ktest *t)
+{
+	KTEST_ASSERT_EQ(t, probe_event_parse("p nosuch+4", 10, NULL, &def, &err), 0);
+	KTEST_EXPECT_STREQ(t, def.symbol, "nosuch");
+	KTEST_EXPECT_EQ(t, def.addr, 0);
+	/* @SYM needs the resolver. */
+	KTEST_EXPECT_EQ(t, probe_event_parse("p f @jiffies", 12, NULL, &def, &err), -EINVAL);
+	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_BAD_MEM_ADDR);
+}
+
+/* ---- FETCHARGS compile to the right program ------------------------------ */
+
+static void expect_op(struct ktest *t, const struct probe_arg *a, int i,
+		      int code, unsigned long param)
+{
+	KTEST_EXPECT_EQ(t, a->ops[i].code, code);
+	KTEST_EXPECT_EQ(t, a->ops[i].param, param);
+}
+
+static void args_registers(struct ktest *t)
+{
+	KTEST_ASSERT_EQ(t, parse("p do_work %ax %eax %bx %ecx %dx %si %edi %bp "
+				 "%ip %eip %flags %eflags %sp %esp %cs %orig_ax"), 0);
+	KTEST_ASSERT_EQ(t, def.nr_args, 16);
+	expect_op(t, &def.args[0], 0, FETCH_OP_REG, offsetof(struct pt_regs, ax));
+	expect_op(t, &def.args[1], 0, FETCH_OP_REG, offsetof(struct pt_regs, ax));
+	expect_op(t, &def.args[2], 0, FETCH_OP_REG, offsetof(struct pt_regs, bx));
+	expect_op(t, &def.args[3], 0, FETCH_OP_REG, offsetof(struct pt_regs, cx));
+	expect_op(t, &def.args[5], 0, FETCH_OP_REG, offsetof(struct pt_regs, si));
+	expect_op(t, &def.args[6], 0, FETCH_OP_REG, offsetof(struct pt_regs, di));
+	expect_op(t, &def.args[8], 0, FETCH_OP_REG, offsetof(struct pt_regs, ip));
+	expect_op(t, &def.args[10], 0, FETCH_OP_REG, offsetof(struct pt_regs, flags));
+	/* %sp is not regs->sp: a ring-0 trap never saved one. */
+	expect_op(t, &def.args[12], 0, FETCH_OP_STACKP, 0);
+	expect_op(t, &def.args[13], 0, FETCH_OP_STACKP, 0);
+	expect_op(t, &def.args[15], 0, FETCH_OP_REG, offsetof(struct pt_regs, orig_ax));
+	KTEST_EXPECT_STREQ(t, def.args[0].name, "arg1");
+	KTEST_EXPECT_STREQ(t, def.args[15].name, "arg16");
+	KTEST_EXPECT_EQ(t, def.args[0].type, FETCH_TYPE_X32);   /* the default */
+}
+
+static void args_variables(struct ktest *t)
+{
+	KTEST_ASSERT_EQ(t, parse("p do_work $stack $stack0 $stack3 $arg1 $arg2 $comm"), 0);
+	expect_op(t, &def.args[0], 0, FETCH_OP_STACKP, 0);
+	expect_op(t, &def.args[1], 0, FETCH_OP_STACK, 0);
+	expect_op(t, &def.args[2], 0, FETCH_OP_STACK, 3);
+	expect_op(t, &def.args[3], 0, FETCH_OP_STACK, 1);   /* cdecl */
+	expect_op(t, &def.args[4], 0, FETCH_OP_STACK, 2);
+	expect_op(t, &def.args[5], 0, FETCH_OP_COMM, 0);
+	KTEST_EXPECT_EQ(t, def.args[5].type, FETCH_TYPE_STRING);
+
+	KTEST_ASSERT_EQ(t, parse("r do_work $retval ret=$retval:s32"), 0);
+	expect_op(t, &def.args[0], 0, FETCH_OP_REG, offsetof(struct pt_regs, ax));
+	KTEST_EXPECT_STREQ(t, def.args[1].name, "ret");
+	KTEST_EXPECT_EQ(t, def.args[1].type, FETCH_TYPE_S32);
+}
+
+static void args_memory_and_immediates(struct ktest *t)
+{
+	KTEST_ASSERT_EQ(t, parse("p do_work @0x1000 @jiffies+8 @jiffies-4 \\123 "
+				 "\\-1 \\0x10 \\\"hi\""), 0);
+	expect_op(t, &def.args[0], 0, FETCH_OP_IMM, 0x1000);
+	expect_op(t, &def.args[0], 1, FETCH_OP_DEREF, 0);
+	expect_op(t, &def.args[1], 0, FETCH_OP_IMM, FAKE_DATA);
+	expect_op(t, &def.args[1], 1, FETCH_OP_DEREF, 8);
+	expect_op(t, &def.args[2], 1, FETCH_OP_DEREF, (unsigned long)-4);
+	expect_op(t, &def.args[3], 0, FETCH_OP_IMM, 123);
+	KTEST_EXPECT_EQ(t, def.args[3].nr_ops, 1);
+	expect_op(t, &def.args[4], 0, FETCH_OP_IMM, (unsigned long)-1);
+	expect_op(t, &def.args[5], 0, FETCH_OP_IMM, 16);
+	KTEST_EXPECT_EQ(t, def.args[6].ops[0].code, FETCH_OP_IMMSTR);
+	KTEST_EXPECT_EQ(t, def.args[6].type, FETCH_TYPE_STRING);
+}
+
+static void args_dereference(struct ktest *t)
+{
+	KTEST_ASSERT_EQ(t, parse("p do_work p=+4(+0(%ax)):u16 s=-8(%bp):string"), 0);
+	KTEST_ASSERT_EQ(t, def.args[0].nr_ops, 3);
+	expect_op(t, &def.args[0], 0, FETCH_OP_REG, offsetof(struct pt_regs, ax));
+	expect_op(t, &def.args[0], 1, FETCH_OP_DEREF, 0);
+	expect_op(t, &def.args[0], 2, FETCH_OP_DEREF, 4);
+	KTEST_EXPECT_EQ(t, def.args[0].type, FETCH_TYPE_U16);
+	KTEST_EXPECT_STREQ(t, def.args[0].name, "p");
+	KTEST_EXPECT_STREQ(t, def.args[0].comm, "+4(+0(%ax)):u16");
+	expect_op(t, &def.args[1], 1, FETCH_OP_DEREF, (unsigned long)-8);
+	KTEST_EXPECT_EQ(t, def.args[1].type, FETCH_TYPE_STRING);
+
+	/* Eight levels are allowed: @ counts as one. */
+	KTEST_EXPECT_EQ(t, parse("p do_work +0(+0(+0(+0(+0(+0(+0(+0(%ax))))))))"), 0);
+	KTEST_EXPECT_EQ(t, def.args[0].nr_ops, PROBE_MAX_OPS);
+	KTEST_EXPECT_EQ(t, parse("p do_work +0(+0(+0(+0(+0(+0(+0(@jiffies)))))))"), 0);
+}
+
+static void args_every_type(struct ktest *t)
+{
+	static const char *const names[] = {
+		"u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64",
+		"x8", "x16", "x32", "x64", "symbol",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		snprintf(line, sizeof(line), "p do_work %%ax:%s", names[i]);
+		KTEST_ASSERT_EQ(t, parse(line), 0);
+		KTEST_EXPECT_STREQ(t, fetch_type_name(def.args[0].type), names[i]);
+	}
+	KTEST_ASSERT_EQ(t, parse("p do_work +0(%ax):string $comm:string"), 0);
+	KTEST_EXPECT_STREQ(t, fetch_type_name(def.args[0].type), "string");
+}
+
+static void max_args_accepted(struct ktest *t)
+{
+	int n = snprintf(line, sizeof(line), "p do_work");
+
+	for (int i = 0; i < PROBE_MAX_ARGS; i++)
+		n += snprintf(line + n, sizeof(line) - n, " %%ax");
+	KTEST_ASSERT_EQ(t, parse(line), 0);
+	KTEST_EXPECT_EQ(t, def.nr_args, PROBE_MAX_ARGS);
+	KTEST_EXPECT_STREQ(t, def.args[127].name, "arg128");
+}
+
+/* ---- every error, with its caret position -------------------------------- */
+
+struct bad_line {
+	const char *text;
+	enum probe_err code;
+	int pos;
+};
+
+#define LONG64 "a234567890123456789012345678901234567890123456789012345678901234"
+static const struct bad_line bad_lines[] = {
+	{ "x do_work",             PROBE_ERR_BAD_CMD, 0 },
+	{ "px do_work",            PROBE_ERR_BAD_CMD, 0 },
+	{ "-",                     PROBE_ERR_BAD_CMD, 0 },
+	{ "-foo",                  PROBE_ERR_BAD_CMD, 0 },
+	{ "  p4:x do_work",        PROBE_ERR_BAD_MAXACT_TYPE, 3 },
+	{ "r0 do_work",            PROBE_ERR_BAD_MAXACT, 1 },
+	{ "rx do_work",            PROBE_ERR_BAD_MAXACT, 1 },
+	{ "r99999999999 do_work",  PROBE_ERR_BAD_MAXACT, 1 },
+	{ "r4097 do_work",         PROBE_ERR_MAXACT_TOO_BIG, 1 },
+	{ "p",                     PROBE_ERR_NO_PROBE_POINT, 1 },
+	{ "p:ev   ",               PROBE_ERR_NO_PROBE_POINT, 4 },
+	{ "p do_work+x",           PROBE_ERR_BAD_PROBE_ADDR, 2 },
+	{ "p do_work+",            PROBE_ERR_BAD_PROBE_ADDR, 2 },
+	{ "p do_work-4",           PROBE_ERR_BAD_PROBE_ADDR, 2 },
+	{ "p do_work+0x100000000", PROBE_ERR_BAD_PROBE_ADDR, 2 },
+	{ "p 0xzz",                PROBE_ERR_BAD_PROBE_ADDR, 2 },
+	{ "p 4294967296",          PROBE_ERR_BAD_PROBE_ADDR, 2 },
+	{ "p 99999999999999999999999", PROBE_ERR_BAD_PROBE_ADDR, 2 },
+	{ "p mod:do_work",         PROBE_ERR_BAD_PROBE_ADDR, 2 },
+	{ "p nosuch",              PROBE_ERR_BAD_PROBE_ADDR, 2 },
+	{ "r do_work+4",           PROBE_ERR_BAD_RETPROBE, 2 },
+	{ "r 0xc0101000",          PROBE_ERR_BAD_RETPROBE, 2 },
+	{ "p:/ev do_work",         PROBE_ERR_NO_GROUP_NAME, 2 },
+	{ "p:" LONG64 "/e do_work", PROBE_ERR_GROUP_TOO_LONG, 2 },
+	{ "p:1grp/ev do_work",     PROBE_ERR_BAD_GROUP_NAME, 2 },
+	{ "p: do_work",            PROBE_ERR_NO_EVENT_NAME, 2 },
+	{ "-:",                    PROBE_ERR_NO_EVENT_NAME, 2 },
+	{ "-:grp/",                PROBE_ERR_NO_EVENT_NAME, 6 },
+	{ "p:" LONG64 " do_work",  PROBE_ERR_EVENT_TOO_LONG, 2 },
+	{ "p:g/" LONG64 " do_work", PROBE_ERR_EVENT_TOO_LONG, 4 },
+	{ "p:my-ev do_work",       PROBE_ERR_BAD_EVENT_NAME, 2 },
+	{ "p:grp/9 do_work",       PROBE_ERR_BAD_EVENT_NAME, 6 },
+	{ "p:a/b/c do_work",       PROBE_ERR_BAD_EVENT_NAME, 4 },
+	{ "p do_work $retval",     PROBE_ERR_RETVAL_ON_PROBE, 10 },
+	{ "p do_work $stackx",     PROBE_ERR_BAD_STACK_NUM, 16 },
+	{ "p do_work $stack1025",  PROBE_ERR_BAD_STACK_NUM, 16 },
+	{ "p do_work $stack-1",    PROBE_ERR_BAD_STACK_NUM, 16 },
+	{ "p do_work $arg0",       PROBE_ERR_BAD_ARG_NUM, 14 },
+	{ "p do_work $argx",       PROBE_ERR_BAD_ARG_NUM, 14 },
+	{ "p do_work+4 $arg1",     PROBE_ERR_NOFENTRY_ARGS, 12 },
+	{ "r do_work $arg1",       PROBE_ERR_NOFENTRY_ARGS, 10 },
+	{ "p 0x1000 $arg1",        PROBE_ERR_NOFENTRY_ARGS, 9 },
+	{ "p do_work $foo",        PROBE_ERR_BAD_VAR, 10 },
+	{ "p do_work $",           PROBE_ERR_BAD_VAR, 10 },
+	{ "p do_work %xyz",        PROBE_ERR_BAD_REG_NAME, 10 },
+	{ "p do_work %",           PROBE_ERR_BAD_REG_NAME, 10 },
+	{ "p do_work %AX",         PROBE_ERR_BAD_REG_NAME, 10 },
+	{ "p do_work %ss",         PROBE_ERR_BAD_REG_NAME, 10 },
+	{ "p do_work @",           PROBE_ERR_BAD_MEM_ADDR, 11 },
+	{ "p do_work @0xq",        PROBE_ERR_BAD_MEM_ADDR, 11 },
+	{ "p do_work @nosuch",     PROBE_ERR_BAD_MEM_ADDR, 11 },
+	{ "p do_work @jiffies+x",  PROBE_ERR_BAD_MEM_ADDR, 11 },
+	{ "p do_work x=\\x",       PROBE_ERR_BAD_IMM, 13 },
+	{ "p do_work \\",          PROBE_ERR_BAD_IMM, 11 },
+	{ "p do_work \\0x1ffffffff", PROBE_ERR_BAD_IMM, 11 },
+	{ "p do_work \\\"abc",     PROBE_ERR_IMMSTR_NO_CLOSE, 11 },
+	{ "p do_work \\\"",        PROBE_ERR_IMMSTR_NO_CLOSE, 11 },
+	{ "p do_work +0(+0(+0(+0(+0(+0(+0(+0(+0(%ax)))))))))", PROBE_ERR_TOO_MANY_OPS, 34 },
+	{ "p do_work +0(+0(+0(+0(+0(+0(+0(+0(@jiffies))))))))", PROBE_ERR_TOO_MANY_OPS, 34 },
+	{ "p do_work +4%ax",       PROBE_ERR_DEREF_NEED_BRACE, 10 },
+	{ "p do_work +x(%ax)",     PROBE_ERR_BAD_DEREF_OFFS, 10 },
+	{ "p do_work +(%ax)",      PROBE_ERR_BAD_DEREF_OFFS, 10 },
+	{ "p do_work +0(%ax",      PROBE_ERR_DEREF_OPEN_BRACE, 16 },
+	{ "p do_work +0((%ax)",    PROBE_ERR_DEREF_OPEN_BRACE, 18 },
+	{ "p do_work +0($comm)",   PROBE_ERR_COMM_CANT_DEREF, 13 },
+	{ "p do_work +0(\\\"a\")", PROBE_ERR_COMM_CANT_DEREF, 13 },
+	{ "p do_work 123",         PROBE_ERR_BAD_FETCH_ARG, 10 },
+	{ "p do_work +0()",        PROBE_ERR_BAD_FETCH_ARG, 13 },
+	{ "p do_work +0(%ax)x",    PROBE_ERR_BAD_FETCH_ARG, 17 },
+	{ "p do_work x=:u8",       PROBE_ERR_BAD_FETCH_ARG, 12 },
+	{ "p do_work %ax:u128",    PROBE_ERR_BAD_TYPE, 14 },
+	{ "p do_work %ax:",        PROBE_ERR_BAD_TYPE, 14 },
+	{ "p do_work %ax:u8:u8",   PROBE_ERR_BAD_TYPE, 14 },
+	{ "p do_work %ax:string",  PROBE_ERR_BAD_STRING, 14 },
+	{ "p do_work $stack1:string", PROBE_ERR_BAD_STRING, 18 },
+	{ "p do_work \\1:string",  PROBE_ERR_BAD_STRING, 13 },
+	{ "p do_work $comm:u32",   PROBE_ERR_NEED_STRING_TYPE, 16 },
+	{ "p do_work \\\"x\":u8",  PROBE_ERR_NEED_STRING_TYPE, 15 },
+	{ "p do_work a23456789012345678901234567890123=%ax", PROBE_ERR_ARG_NAME_TOO_LONG, 10 },
+	{ "p do_work =%ax",        PROBE_ERR_NO_ARG_NAME, 10 },
+	{ "p do_work 1x=%ax",      PROBE_ERR_BAD_ARG_NAME, 10 },
+	{ "p do_work a-b=%ax",     PROBE_ERR_BAD_ARG_NAME, 10 },
+	{ "p do_work x=%ax y=%bx x=%cx", PROBE_ERR_USED_ARG_NAME, 22 },
+	{ "p do_work %ax arg1=%bx", PROBE_ERR_USED_ARG_NAME, 14 },
+	{ "p do_work common_pid=%ax", PROBE_ERR_USED_ARG_NAME, 10 },
+	{ "p do_work x=" LONG64,   PROBE_ERR_ARG_TOO_LONG, 12 },
+	{ "p do_work x=",          PROBE_ERR_NO_ARG_BODY, 12 },
+	{ "p do_\x01work",         PROBE_ERR_BAD_CHAR, 5 },
+	{ "p do_work \xc3\xa9",    PROBE_ERR_BAD_CHAR, 10 },
+	{ "p do_work\x7f",         PROBE_ERR_BAD_CHAR, 9 },
+};
+
+static void every_bad_line(struct ktest *t)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(bad_lines); i++) {
+		const struct bad_line *b = &bad_lines[i];
+
+		KTEST_EXPECT_EQ(t, parse(b->text), -EINVAL);
+		if (err.code != b->code || err.pos != b->pos)
+			ktest_fail(t, __FILE__, __LINE__,
+				   "\"%s\": got %s (%d) at %d, want %s (%d) at %d",
+				   b->text, probe_err_msg(err.code), err.code, err.pos,
+				   probe_err_msg(b->code), b->code, b->pos);
+		/* Nothing half-parsed is left behind. */
+		KTEST_EXPECT_EQ(t, def.cmd, PROBE_CMD_NONE);
+		KTEST_EXPECT_EQ(t, def.nr_args, 0);
+	}
+}
+
+/* The lines above, the two built below and the NUL test use every code. */
+static void every_error_is_tested(struct ktest *t)
+{
+	bool seen[PROBE_ERR_COUNT] = { [PROBE_ERR_NONE] = true,
+		[PROBE_ERR_TOO_MANY_ARGS] = true, [PROBE_ERR_LINE_TOO_LONG] = true };
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad_lines); i++)
+		seen[bad_lines[i].code] = true;
+	for (int c = 0; c < PROBE_ERR_COUNT; c++)
+		if (!seen[c])
+			ktest_fail(t, __FILE__, __LINE__, "no test for error %d \"%s\"",
+				   c, probe_err_msg(c));
+}
+
+static void too_many_args(struct ktest *t)
+{
+	int n = snprintf(line, sizeof(line), "p do_work");
+	int pos = 0;
+
+	for (int i = 0; i <= PROBE_MAX_ARGS; i++) {
+		pos = n + 1;
+		n += snprintf(line + n, sizeof(line) - n, " %%ax");
+	}
+	KTEST_EXPECT_EQ(t, parse(line), -EINVAL);
+	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_TOO_MANY_ARGS);
+	KTEST_EXPECT_EQ(t, err.pos, pos);         /* the 129th argument */
+}
+
+static void overlong_line(struct ktest *t)
+{
+	memset(line, 'a', PROBE_LINE_MAX + 1);
+	line[0] = 'p';
+	line[1] = ' ';
+	line[PROBE_LINE_MAX + 1] = '\0';
+	KTEST_EXPECT_EQ(t, parse(line), -EINVAL);
+	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_LINE_TOO_LONG);
+	/* One byte less is a (bad) symbol, not a long line. */
+	line[PROBE_LINE_MAX] = '\0';
+	KTEST_EXPECT_EQ(t, parse(line), -EINVAL);
+	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_BAD_PROBE_ADDR);
+}
+
+static void nul_byte_in_line(struct ktest *t)
+{
+	const char text[] = "p do_work\0 %ax";
+
+	KTEST_EXPECT_EQ(t, probe_event_parse(text, sizeof(text) - 1, &parse_ops,
+					     &def, &err), -EINVAL);
+	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_BAD_CHAR);
+	KTEST_EXPECT_EQ(t, err.pos, 9);
+}
+
+static void error_messages(struct ktest *t)
+{
+	KTEST_EXPECT_STREQ(t, probe_err_msg(PROBE_ERR_NO_EVENT_NAME),
+			   "Event name is not specified");
+	KTEST_EXPECT_STREQ(t, probe_err_msg(PROBE_ERR_TOO_MANY_ARGS),
+			   "Too many arguments are specified");
+	KTEST_EXPECT_STREQ(t, probe_err_msg(PROBE_ERR_BAD_STRING),
+			   "String accepts only memory argument");
+	KTEST_EXPECT_STREQ(t, probe_err_msg(PROBE_ERR_COUNT), "Invalid argument");
+	KTEST_EXPECT_STREQ(t, probe_err_msg(-1), "Invalid argument");
+	for (int c = 0; c < PROBE_ERR_COUNT; c++)
+		KTEST_EXPECT_TRUE(t, strlen(probe_err_msg(c)) > 5);
+}
+
+static void error_log_caret(struct ktest *t)
+{
+	const char *text = "p:myprobe   do_work \t foo  # note";
+	char buf[256];
+	int n;
+
+	KTEST_ASSERT_EQ(t, parse(text), -EINVAL);     /* foo: Invalid fetch argument */
+	n = probe_err_format(buf, sizeof(buf), text, strlen(text), &err);
+	KTEST_EXPECT_STREQ(t, buf, "  Command: p:myprobe do_work foo\n"
+			   "                             ^\n");
+	KTEST_EXPECT_EQ(t, n, (int)strlen(buf));
+	/* Short buffer: still terminated, same length returned. */
+	KTEST_EXPECT_EQ(t, probe_err_format(buf, 8, text, strlen(text), &err), n);
+	KTEST_EXPECT_STREQ(t, buf, "  Comma");
+	/* The caret lands inside a word, and past the end. */
+	KTEST_ASSERT_EQ(t, parse("p do_work +0(%ax"), -EINVAL);
+	probe_err_format(buf, sizeof(buf), "p do_work +0(%ax", 16, &err);
+	KTEST_EXPECT_STREQ(t, buf, "  Command: p do_work +0(%ax\n"
+			   "                           ^\n");
+	/* Control bytes are shown as '?'. */
+	KTEST_ASSERT_EQ(t, parse("p do\x01"), -EINVAL);
+	probe_err_format(buf, sizeof(buf), "p do\x01", 5, &err);
+	KTEST_EXPECT_STREQ(t, buf, "  Command: p do?\n"
+			   "               ^\n");
+}
+
+/* ---- kprobe_events listing -------------------------------------------- */
+
+static void show_definitions(struct ktest *t)
+{
+	static const struct { const char *in, *out; } cases[] = {
+		{ "p do_work", "p:kprobes/p_do_work_0 do_work" },
+		{ "p:g/e do_work+0x10 a=%ax %bx:u8", "p:g/e do_work+16 a=%ax arg2=%bx:u8" },
+		{ "r8:rp do_work $retval", "r8:kprobes/rp do_work arg1=$retval" },
+		{ "p 0x1000 s=+0(%cx):string", "p:kprobes/p_0x00001000 0x00001000 s=+0(%cx):string" },
+	};
+	char buf[256], again[256];
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		KTEST_ASSERT_EQ(t, parse(cases[i].in), 0);
+		KTEST_EXPECT_EQ(t, probe_event_show(buf, sizeof(buf), &def),
+				(int)strlen(cases[i].out));
+		KTEST_EXPECT_STREQ(t, buf, cases[i].out);
+		/* What is listed reads back as the same definition. */
+		KTEST_ASSERT_EQ(t, parse(buf), 0);
+		probe_event_show(again, sizeof(again), &def);
+		KTEST_EXPECT_STREQ(t, again, buf);
+	}
+	KTEST_EXPECT_EQ(t, probe_event_show(buf, 4, &def), (int)strlen(again));
+	KTEST_EXPECT_STREQ(t, buf, "p:k");
+}
+
+/* ---- fetching ------------------------------------------------------------ */
+
+static void fetch_registers_and_stack(struct ktest *t)
+{
+	struct fetch_value v;
+	char s[16];
+
+	KTEST_ASSERT_EQ(t, fetch_one("%ax", &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, v.raw, 3);
+	KTEST_ASSERT_EQ(t, fetch_one("%flags", &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, v.raw, 0x246);
+	KTEST_ASSERT_EQ(t, fetch_one("%sp:x64", &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, v.raw, (unsigned long)&frame.regs.sp);
+	KTEST_ASSERT_EQ(t, fetch_one("$stack:x64", &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, v.raw, (unsigned long)&frame.regs.sp);
+	KTEST_ASSERT_EQ(t, fetch_one("$stack0", &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, v.raw, 0xc0105678);                  /* return address */
+	KTEST_ASSERT_EQ(t, fetch_one("$arg1", &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, v.raw, 111);
+	KTEST_ASSERT_EQ(t, fetch_one("$arg2:u32", &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, v.raw, 222);
+	KTEST_ASSERT_EQ(t, fetch_one("$stack2", &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, v.raw, 222);
+	/* Far beyond the fake stack: a failed read, not a crash. */
+	KTEST_EXPECT_EQ(t, fetch_one("$stack1000", &v, s, sizeof(s)), -EFAULT);
+	KTEST_EXPECT_EQ(t, v.fault, 1);
+}
+
+static void fetch_memory(struct ktest *t)
+{
+	struct fetch_value v;
+	char s[16], text[64];
+
+	KTEST_ASSERT_EQ(t, fetch_one("@0x1000", &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, v.raw, 0x100);
+	snprintf(text, sizeof(text), "@jiffies+%d", W);
+	KTEST_ASSERT_EQ(t, fetch_one(text, &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, v.raw, 0x101);
+	snprintf(text, sizeof(text), "+%d(%%bx)", 4 * W);
+	KTEST_ASSERT_EQ(t, fetch_one(text, &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, v.raw, 0x104);
+	/* fake_data[2] points at fake_data[3]. */
+	snprintf(text, sizeof(text), "+0(+%d(%%bx)):u16", 2 * W);
+	KTEST_ASSERT_EQ(t, fetch_one(text, &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, v.raw, 0x103);
+	snprintf(text, sizeof(text), "-%d(+%d(%%bx))", W, 2 * W);
+	KTEST_ASSERT_EQ(t, fetch_one(text, &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, v.raw, FAKE_DATA + 3 * W);   /* fake_data[2] itself */
+	KTEST_ASSERT_EQ(t, fetch_one("\\0x1234", &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, v.raw, 0x1234);
+}
+
+static void fetch_reads_only_the_type_size(struct ktest *t)
+{
+	struct fetch_value v;
+	char s[4];
+
+	/* fake_edge has 3 bytes: a u8 or u16 at its end reads, a u32 faults. */
+	KTEST_ASSERT_EQ(t, fetch_one("@0x3002:u8", &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, v.raw, 0x80);
+	KTEST_ASSERT_EQ(t, fetch_one("+2(\\0x3000):u8", &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, v.raw, 0x80);
+	KTEST_ASSERT_EQ(t, fetch_one("+1(\\0x3000):u16", &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, v.raw, 0x8022);                  /* little-endian */
+	KTEST_EXPECT_EQ(t, fetch_one("+1(\\0x3000):u32", &v, s, sizeof(s)), -EFAULT);
+	KTEST_EXPECT_EQ(t, v.fault, 1);
+}
+
+static void fetch_faults(struct ktest *t)
+{
+	struct fetch_value v;
+	char s[16];
+
+	KTEST_EXPECT_EQ(t, fetch_one("+0(%dx)", &v, s, sizeof(s)), -EFAULT);
+	KTEST_EXPECT_EQ(t, v.fault, 1);
+	KTEST_EXPECT_EQ(t, v.raw, 0);
+	KTEST_EXPECT_EQ(t, fetch_one("+0(+0(%dx))", &v, s, sizeof(s)), -EFAULT);
+	KTEST_EXPECT_EQ(t, fetch_one("+0(%dx):string", &v, s, sizeof(s)), -EFAULT);
+	KTEST_EXPECT_EQ(t, v.str_len, 0);
+	KTEST_EXPECT_EQ(t, fetch_one("@0x10", &v, s, sizeof(s)), -EFAULT);
+}
+
+static void fetch_strings(struct ktest *t)
+{
+	struct fetch_value v;
+	char s[16];
+
+	KTEST_ASSERT_EQ(t, fetch_one("+0(%cx):string", &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, v.str_len, 5);
+	KTEST_EXPECT_EQ(t, memcmp(s, "hello", 5), 0);
+	KTEST_ASSERT_EQ(t, fetch_one("@greeting:string", &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, v.str_len, 5);
+	KTEST_ASSERT_EQ(t, fetch_one("+2(%cx):string", &v, s, 2), 0);   /* truncated */
+	KTEST_EXPECT_EQ(t, v.str_len, 2);
+	KTEST_EXPECT_EQ(t, memcmp(s, "ll", 2), 0);
+	KTEST_ASSERT_EQ(t, fetch_one("$comm", &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, v.str_len, 6);
+	KTEST_EXPECT_EQ(t, memcmp(s, "worker", 6), 0);
+	KTEST_ASSERT_EQ(t, fetch_one("\\\"a:b\"", &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, v.str_len, 3);
+	KTEST_EXPECT_EQ(t, memcmp(s, "a:b", 3), 0);
+	/* A string running into unmapped memory is a fault. */
+	fake_text[5] = '!';
+	KTEST_EXPECT_EQ(t, fetch_one("+0(%cx):string", &v, s, sizeof(s)), -EFAULT);
+	fake_text[5] = '\0';
+}
+
+/* ---- printing ------------------------------------------------------------ */
+
+static void format_each_type(struct ktest *t)
+{
+	KTEST_EXPECT_STREQ(t, fetch_text("\\255:u8"), " arg1=255");
+	KTEST_EXPECT_STREQ(t, fetch_text("\\255:s8"), " arg1=-1");
+	KTEST_EXPECT_STREQ(t, fetch_text("\\255:x8"), " arg1=0xff");
+	KTEST_EXPECT_STREQ(t, fetch_text("\\0x18000:u16"), " arg1=32768");
+	KTEST_EXPECT_STREQ(t, fetch_text("\\0x8000:s16"), " arg1=-32768");
+	KTEST_EXPECT_STREQ(t, fetch_text("\\0x8000:x16"), " arg1=0x8000");
+	KTEST_EXPECT_STREQ(t, fetch_text("\\-1:u32"), " arg1=4294967295");
+	KTEST_EXPECT_STREQ(t, fetch_text("\\-1:s32"), " arg1=-1");
+	KTEST_EXPECT_STREQ(t, fetch_text("\\-2:x32"), " arg1=0xfffffffe");
+	KTEST_EXPECT_STREQ(t, fetch_text("\\31"), " arg1=0x1f");          /* default x32 */
+	KTEST_EXPECT_STREQ(t, fetch_text("\\31:u64"), " arg1=31");
+	KTEST_EXPECT_STREQ(t, fetch_text("\\31:s64"), " arg1=31");
+	KTEST_EXPECT_STREQ(t, fetch_text("\\31:x64"), " arg1=0x1f");
+	KTEST_EXPECT_STREQ(t, fetch_text("+0(%cx):string"), " arg1=\"hello\"");
+	KTEST_EXPECT_STREQ(t, fetch_text("\\0xc0101004:symbol"), " arg1=do_work+0x4/0x20");
+	KTEST_EXPECT_STREQ(t, fetch_text("x=+0(%dx)"), " x=(fault)");
+	KTEST_EXPECT_STREQ(t, fetch_text("x=+0(%dx):string"), " x=(fault)");
+	KTEST_EXPECT_STREQ(t, fetch_text("$retval:s32 $comm"), " arg1=3 arg2=\"worker\"");
+}
+
+static void format_s64_from_memory(struct ktest *t)
+{
+	struct fetch_value v = { .raw = 0xffffffffffffff85ULL };
+	char buf[32];
+
+	fetch_value_format(buf, sizeof(buf), FETCH_TYPE_S64, &v, NULL, NULL);
+	KTEST_EXPECT_STREQ(t, buf, "-123");
+	fetch_value_format(buf, sizeof(buf), FETCH_TYPE_X64, &v, NULL, NULL);
+	KTEST_EXPECT_STREQ(t, buf, "0xffffffffffffff85");
+	fetch_value_format(buf, sizeof(buf), FETCH_TYPE_U64, &v, NULL, NULL);
+	KTEST_EXPECT_STREQ(t, buf, "18446744073709551493");
+	v.raw = 0xc0101000;
+	fetch_value_format(buf, sizeof(buf), FETCH_TYPE_SYMBOL, &v, NULL, NULL);
+	KTEST_EXPECT_STREQ(t, buf, "0xc0101000");                  /* no kallsyms */
+	v.fault = 1;
+	fetch_value_format(buf, sizeof(buf), FETCH_TYPE_U8, &v, NULL, NULL);
+	KTEST_EXPECT_STREQ(t, buf, "(fault)");
+}
+
+static void record_end_to_end(struct ktest *t)
+{
+	unsigned char rec[1024];
+	char out[256];
+	int n;
+
+	KTEST_ASSERT_EQ(t, parse("p:ev do_work fd=%ax name=+0(%cx):string "
+				 "bad=+0(%dx) who=$comm a1=$arg1:s32"), 0);
+	setup_frame();
+	KTEST_EXPECT_TRUE(t, probe_args_record_max(&def) <= sizeof(rec));
+	n = probe_args_fetch(&def, &frame.regs, &fetch_ops, rec, sizeof(rec));
+	KTEST_ASSERT_EQ(t, n, (int)(5 * sizeof(struct fetch_value) + 5 + 6));
+	KTEST_EXPECT_EQ(t, probe_args_format(out, sizeof(out), &def, rec, n, NULL),
+			(int)strlen(out));
+	KTEST_EXPECT_STREQ(t, out, " fd=0x3 name=\"hello\" bad=(fault) who=\"worker\" a1=111");
+
+	/* Strings are cut when the record is short... */
+	n = probe_args_fetch(&def, &frame.regs, &fetch_ops, rec,
+			     5 * sizeof(struct fetch_value) + 3);
+	KTEST_ASSERT_EQ(t, n, (int)(5 * sizeof(struct fetch_value) + 3));
+	probe_args_format(out, sizeof(out), &def, rec, n, NULL);
+	KTEST_EXPECT_STREQ(t, out, " fd=0x3 name=\"hel\" bad=(fault) who=\"\" a1=111");
+	/* ...and refused when not even the values fit. */
+	KTEST_EXPECT_EQ(t, probe_args_fetch(&def, &frame.regs, &fetch_ops, rec, 8), -ENOSPC);
+	/* A record shorter than it claims is not read past its end. */
+	probe_args_format(out, sizeof(out), &def, rec, 8, NULL);
+	KTEST_EXPECT_STREQ(t, out, " (bad record)");
+	n = probe_args_fetch(&def, &frame.regs, &fetch_ops, rec, sizeof(rec));
+	probe_args_format(out, sizeof(out), &def, rec, n - 6, NULL);
+	KTEST_EXPECT_STREQ(t, out, " fd=0x3 name=\"hello\" bad=(fault) who=(bad record) a1=111");
+	/* Output truncation behaves like snprintf. */
+	KTEST_EXPECT_EQ(t, probe_args_format(out, 6, &def, rec, n, NULL),
+			(int)strlen(" fd=0x3 name=\"hello\" bad=(fault) who=\"worker\" a1=111"));
+	KTEST_EXPECT_STREQ(t, out, " fd=0");
+}
+
+static struct ktest_case cases[] = {
+	KTEST_CASE(probe_default_names),
+	KTEST_CASE(probe_memaddr),
+	KTEST_CASE(probe_group_and_event),
+	KTEST_CASE(return_probe_maxactive),
+	KTEST_CASE(delete_command),
+	KTEST_CASE(blank_and_comment_lines),
+	KTEST_CASE(line_need_not_be_terminated),
+	KTEST_CASE(no_resolver_leaves_symbol),
+	KTEST_CASE(args_registers),
+	KTEST_CASE(args_variables),
+	KTEST_CASE(args_memory_and_immediates),
+	KTEST_CASE(args_dereference),
+	KTEST_CASE(args_every_type),
+	KTEST_CASE(max_args_accepted),
+	KTEST_CASE(every_bad_line),
+	KTEST_CASE(every_error_is_tested),
+	KTEST_CASE(too_many_args),
+	KTEST_CASE(overlong_line),
+	KTEST_CASE(nul_byte_in_line),
+	KTEST_CASE(error_messages),
+	KTEST_CASE(error_log_caret),
+	KTEST_CASE(show_definitions),
+	KTEST_CASE(fetch_registers_and_stack),
+	KTEST_CASE(fetch_memory),
+	KTEST_CASE(fetch_reads_only_the_type_size),
+	KTEST_CASE(fetch_faults),
+	KTEST_CASE(fetch_strings),
+	KTEST_CASE(format_each_type),
+	KTEST_CASE(format_s64_from_memory),
+	KTEST_CASE(record_end_to_end),
+	KTEST_END
+};
+
+KTEST_HOST_MAIN(cases)
