@@ -143,8 +143,13 @@ test: bootstrap all iso host-test modules test-modules
 bench: bootstrap all
 	$(PYTHON) tests/bench.py --build $(B)
 
+# With M=DIR (an external module folder) clean only that folder's .ko files.
 clean:
+ifneq ($(M),)
+	rm -f $(M)/*.ko
+else
 	rm -rf $(B)
+endif
 
 help:
 	@echo "make            build $(B)/kernel.elf (toolchain: $(CROSS)gcc)"
@@ -155,6 +160,9 @@ help:
 	@echo "make test       host unit tests, then the in-kernel suites in QEMU"
 	@echo "make test SUITES=traps   only the named in-kernel suites"
 	@echo "make bench      probe-hit costs under qemu -icount"
+	@echo "make modules    build the sample probe modules into $(B)/samples/"
+	@echo "make -C <tree> M=<dir>   build <dir>/*.c into loadable .ko modules"
+	@echo "make run MODULES='a.ko' CMDLINE='insmod=a'   boot with a module"
 	@echo "CMDLINE='test=traps' make run   pass a kernel command line"
 
 -include $(DEPS)
