@@ -378,4 +378,95 @@ static inline char kprobe_type_char(const struct kprobe *p)
 	return 'k';
 }
 
+/* ============================================================================
+ * Fast probes (helper J): boosting and jump optimization.  docs/optprobes.md.
+ *   arch/i386/kprobes_boost.c      boosting: the slot ends in a jmp back
+ *   probes/optprobes.c             the optimizer: which probes become jumps
+ *   arch/i386/optprobes.c          safety analysis, detour buffers, patching
+ *   arch/i386/optprobe_template.S  the detour: build pt_regs, call, iret
+ *   arch/i386/text_quiesce.c       may a thread still be running that code?
+ * ========================================================================== */
+
+/* ---- the runtime switches -------------------------------------------------- */
+
+/*
+ * Linux's debug.kprobes_optimization: off turns every jump back into an
+ * int3 at once; on optimizes every probe that qualifies.  Registration
+ * never fails because a probe cannot be optimized: it stays an int3.
+ * Returns 0, or -EBUSY from inside a probe handler.
+ */
+int kprobes_set_optimization(bool on);
+bool kprobes_get_optimization(void);
+
+/* Boosting on/off (on by default); the bench compares with the classic path. */
+int kprobes_set_boosting(bool on);
+bool kprobes_get_boosting(void);
+
+static inline bool kprobe_optimized(const struct kprobe *p)
+{
+	return p->flags & KPROBE_FLAG_OPTIMIZED;
+}
+
+/* ---- boosting (arch/i386/kprobes_boost.c) ----------------------------------- */
+
+/* At registration: could this instruction ever run from its slot untrapped? */
+bool arch_can_boost(const struct insn *insn, kprobe_opcode_t *addr);
+/* After a single-step: put the jmp back into the slot if the step allows. */
+void arch_boost_after_step(struct kprobe *p, struct pt_regs *regs);
+/* In the int3 handler: run the boosted slot without a step?  1 = done. */
+int kprobe_boosted_hit(struct kprobe *p, struct pt_regs *regs);
+
+/* ---- jump optimization ------------------------------------------------------- */
+
+#define RELATIVEJUMP_OPCODE	0xe9	/* jmp rel32 */
+#define RELATIVEJUMP_SIZE	5
+/* The most bytes a jump can displace: 4 bytes into a 15-byte instruction. */
+#define MAX_OPTIMIZED_LENGTH	(RELATIVEJUMP_SIZE - 1 + INSN_MAX_LEN)
+
+struct arch_optimized_insn {
+	kprobe_opcode_t copy[MAX_OPTIMIZED_LENGTH]; /* the original bytes the jump displaced */
+	size_t size;			/* how many: whole instructions, >= RELATIVEJUMP_SIZE */
+	kprobe_opcode_t *insn;		/* the detour buffer */
+	size_t insn_size;
+};
+
+struct optimized_kprobe {
+	struct hlist_node hlist;	/* in the optimizer's table, while optimized */
+	struct list_head list;		/* on the optimizing list, while waiting */
+	struct kprobe *kp;		/* the probe in the kprobe table; NULL once dead */
+	struct arch_optimized_insn optinsn;
+};
+
+/* The manager's hooks (probes/kprobes.c calls them under kprobe_mutex). */
+void optimize_kprobe(struct kprobe *p);		/* p was armed: a jump if it qualifies */
+void unoptimize_kprobe(struct kprobe *p);	/* p is being disarmed: int3 again */
+void unoptimize_kprobes_at(kprobe_opcode_t *addr); /* a probe comes to addr */
+void kprobes_optimize_around(kprobe_opcode_t *addr); /* probes near addr: retry */
+
+/* The optimized probe whose jump covers addr, or NULL. */
+struct optimized_kprobe *get_optimized_kprobe(unsigned long addr);
+/* Put back, in buf (a copy of len bytes from addr), the bytes jumps displaced. */
+void recover_optprobed_bytes(kprobe_opcode_t *buf, kprobe_opcode_t *addr, size_t len);
+unsigned int kprobes_nr_optimized(void);
+
+/* The arch half (arch/i386/optprobes.c).  Errors mean "stay an int3". */
+int arch_prepare_optimized_kprobe(struct optimized_kprobe *op);	/* analysis + detour */
+int arch_optimize_kprobe(struct optimized_kprobe *op);	/* -EBUSY: a thread is in the way */
+void arch_unoptimize_kprobe(struct optimized_kprobe *op);
+void arch_remove_optimized_kprobe(struct optimized_kprobe *op); /* frees op too, when safe */
+/* Called by the detour with interrupts off. */
+void optimized_callback(struct optimized_kprobe *op, struct pt_regs *regs);
+
+/* ---- code a preempted thread may still be running (arch/i386/text_quiesce.c) -- */
+
+/* Is any thread's interrupted ip, or any return address, in [start, end)? */
+bool kprobes_text_busy(unsigned long start, unsigned long end);
+/* release(arg) now if no thread can be running [start, end), else later. */
+void kprobes_free_text_later(unsigned long start, unsigned long end,
+			     void (*release)(void *arg), void *arg);
+/* Release what has become quiet; returns how many still wait. */
+unsigned int kprobes_collect_garbage(void);
+/* From a preemptible thread: let the others run until nothing waits. */
+void synchronize_kprobe_text(void);
+
 #endif

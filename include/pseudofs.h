@@ -58,8 +58,10 @@ int pseudofs_create(const char *path,
 		    int (*show)(struct seq_buf *s, void *data),
 		    int (*write)(const char *text, size_t len, bool trunc, void *data),
 		    void *data);
-/* Remove a file.  -ENOENT if there is none. */
+/* Remove a file (its data is the caller's to free).  -ENOENT if none. */
 int pseudofs_remove(const char *path);
+/* The data pointer a file was created with, NULL if there is no file. */
+void *pseudofs_data(const char *path);
 
 /* Read/write a file as cat/echo do: -ENOENT (no such file), -EISDIR
  * (a directory), -EPERM (no callback), else the callback's result. */

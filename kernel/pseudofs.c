@@ -162,6 +162,13 @@ int pseudofs_remove(const char *path)
 	return -ENOENT;
 }
 
+void *pseudofs_data(const char *path)
+{
+	struct pseudo_file *f = find_file(path);
+
+	return f ? f->data : NULL;
+}
+
 int pseudofs_read(const char *path, struct seq_buf *s)
 {
 	struct pseudo_file *f = find_file(path);

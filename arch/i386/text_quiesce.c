@@ -1,0 +1,195 @@
+/*
+ * text_quiesce.c - may a thread still be running this code?
+ *
+ * A boosted slot and an optprobe's detour buffer are code kprobes made.
+ * Unlike a single-step (interrupts off from the int3 to the #DB), they
+ * run with the probed code's own IF: an interrupt can arrive while ip is
+ * inside them, and the timer can preempt the thread right there.  The
+ * thread then sleeps with its ip - saved in the pt_regs the interrupt
+ * built on its stack - pointing into our code.  Free that code, or patch
+ * the text it will jump back to, and the thread resumes into garbage.
+ *
+ * Linux waits for such threads with synchronize_rcu_tasks(): every task
+ * must pass through a voluntary context switch, which cannot happen
+ * inside a slot.  We can do better on one CPU: every other thread is
+ * stopped, so we simply look.  For each thread we follow the saved
+ * frame-pointer chain (the kernel is built with frame pointers) and
+ * check
+ *   - every return address on it, and
+ *   - the ip of every interrupt frame: a frame whose return address is
+ *     trap_return (arch/i386/entry.S, right after "call do_trap") belongs
+ *     to do_trap(), and its first argument is the struct pt_regs of the
+ *     interrupted code.  The chain goes on from that code's saved ebp.
+ * The walk is exact (no stale words are mistaken for addresses), so a
+ * "busy" answer means a thread really is inside.  Code found busy is
+ * freed later (kprobes_free_text_later): every kprobes operation retries,
+ * and unregister_kprobes() yields to the other threads until it is done.
+ */
+#include "kernel.h"
+#include "kprobes.h"
+#include "mm.h"
+#include "sched.h"
+#include "irqflags.h"
+#include "ptrace.h"
+
+extern char trap_return[];	/* arch/i386/entry.S: where do_trap() returns */
+
+struct stack_walk {
+	unsigned long start, end;	/* the code asked about */
+	bool busy;
+};
+
+static bool in_range(const struct stack_walk *w, unsigned long addr)
+{
+	return addr >= w->start && addr < w->end;
+}
+
+/*
+ * Follow the frame chain from bp within [lo, hi).  Each frame is
+ * [saved bp][return address][arguments...]; callers' frames are higher.
+ */
+static void walk_frames(struct stack_walk *w, unsigned long bp,
+			unsigned long lo, unsigned long hi)
+{
+	while (bp >= lo && bp + 3 * sizeof(long) <= hi && !(bp & 3)) {
+		unsigned long *frame = (unsigned long *)bp;
+		unsigned long ret = frame[1], next = frame[0];
+
+		if (in_range(w, ret)) {
+			w->busy = true;
+			return;
+		}
+		if (ret == (unsigned long)trap_return) {
+			struct pt_regs *regs = (struct pt_regs *)frame[2];
+
+			if ((unsigned long)regs < lo || (unsigned long)regs >= hi)
+				return;
+			if (in_range(w, regs->ip)) {
+				w->busy = true;
+				return;
+			}
+			next = regs->bp;	/* the interrupted code's chain */
+		}
+		if (next <= bp)
+			return;		/* not a frame pointer: stop */
+		bp = next;
+	}
+}
+
+/*
+ * One thread.  A thread that is not running stopped in switch_to()
+ * (arch/i386/switch.S), which left edi, esi, ebx, ebp, return address at
+ * its saved esp: the chain starts at that saved ebp.
+ */
+static void walk_task(struct task_struct *t, void *arg)
+{
+	struct stack_walk *w = arg;
+	unsigned long top = task_stack_top(t), sp, bp;
+
+	if (w->busy || t->state == TASK_DEAD)
+		return;
+	if (t == current) {
+		bp = (unsigned long)__builtin_frame_address(0);
+		sp = bp;
+	} else {
+		sp = t->esp;
+		if (sp < t->stack_base || sp + 5 * sizeof(long) > top)
+			return;
+		if (in_range(w, ((unsigned long *)sp)[4]))
+			w->busy = true;
+		bp = ((unsigned long *)sp)[3];
+	}
+	walk_frames(w, bp, sp, top);
+}
+
+bool kprobes_text_busy(unsigned long start, unsigned long end)
+{
+	struct stack_walk w = { .start = start, .end = end, .busy = false };
+
+	for_each_task(walk_task, &w);
+	return w.busy;
+}
+
+/* ---- freeing later ----------------------------------------------------------- */
+
+struct deferred_free {
+	struct list_head list;
+	unsigned long start, end;
+	void (*release)(void *arg);
+	void *arg;
+};
+
+static LIST_HEAD(deferred_frees);
+static unsigned int nr_deferred;
+
+void kprobes_free_text_later(unsigned long start, unsigned long end,
+			     void (*release)(void *arg), void *arg)
+{
+	struct deferred_free *d;
+
+	if (!kprobes_text_busy(start, end)) {
+		release(arg);
+		return;
+	}
+	d = kzalloc(sizeof(*d));
+	if (!d) {
+		/* Leaking is safe; freeing under a thread is not. */
+		printk("kprobes: cannot track busy code at %#lx: leaked\n", start);
+		return;
+	}
+	d->start = start;
+	d->end = end;
+	d->release = release;
+	d->arg = arg;
+	list_add_tail(&d->list, &deferred_frees);
+	nr_deferred++;
+}
+
+/*
+ * Runs with preemption off: the list is shared with every registering
+ * thread (they hold kprobe_mutex, which also just disables preemption).
+ */
+unsigned int kprobes_collect_garbage(void)
+{
+	struct deferred_free *d, *tmp;
+	unsigned int left;
+
+	preempt_disable();
+	list_for_each_entry_safe(d, tmp, &deferred_frees, list) {
+		if (kprobes_text_busy(d->start, d->end))
+			continue;
+		list_del(&d->list);
+		nr_deferred--;
+		d->release(d->arg);
+		kfree(d);
+	}
+	left = nr_deferred;
+	preempt_enable();
+	return left;
+}
+
+/* How often synchronize_kprobe_text() lets the others run before giving up. */
+#define SYNC_MAX_YIELDS	1000
+
+/*
+ * Like Linux's synchronize_rcu_tasks() after an unregister: return only
+ * when no thread is inside code we gave up.  The threads inside are
+ * runnable (they were preempted), so yielding lets them leave.  From a
+ * context that cannot yield we return at once; the next kprobes call
+ * retries.  A thread that stays inside for SYNC_MAX_YIELDS rounds keeps
+ * its code: correctness never depends on the wait.
+ */
+void synchronize_kprobe_text(void)
+{
+	int i;
+
+	if (!READ_ONCE(nr_deferred))
+		return;
+	for (i = 0; i < SYNC_MAX_YIELDS; i++) {
+		if (!kprobes_collect_garbage())
+			return;
+		if (preempt_count() || irqs_disabled())
+			return;
+		yield();
+	}
+}

@@ -1,0 +1,640 @@
+/*
+ * trace_kprobe.c - kprobe events: Linux's kprobe_events interface.
+ *
+ * One line written to /sys/kernel/tracing/kprobe_events defines an event
+ * (lib/probe_events_parse.c does the parsing); we register a kprobe (or a
+ * kretprobe for 'r') for it, DISABLED, and create its
+ * events/GROUP/EVENT/enable file.  Writing 1 there arms it.  At each hit
+ * kprobe_dispatcher() runs the event's fetch programs against the
+ * trapped registers and stores one record in the ring buffer
+ * (trace_buffer.c); reading `trace` prints the records.
+ *
+ *   kprobe_events   the definitions (read) / define or remove (write)
+ *   events/G/E/enable, events/G/enable   per event / per group on-off
+ *   trace           the records, Linux's format
+ *   kprobe_profile  hits and misses per event
+ *   error_log       why the last bad lines were refused, with a caret
+ *
+ * As in Linux: a line that fails changes nothing, an enabled event
+ * cannot be removed (EBUSY), and `echo > kprobe_events` removes every
+ * event or none.
+ */
+#include "kernel.h"
+#include "trace.h"
+#include "kprobes.h"
+#include "probe_events.h"
+#include "pseudofs.h"
+#include "kallsyms.h"
+#include "extable.h"
+#include "sched.h"
+#include "mm.h"
+#include "irqflags.h"
+#include "processor.h"
+#include "string.h"
+#include "vsprintf.h"
+#include "errno.h"
+#include "list.h"
+#include "nokprobe.h"
+
+struct trace_kprobe {
+	struct list_head list;
+	unsigned int id;		/* what records carry */
+	bool enabled;
+	bool recorded;			/* some record of ours may be in the buffer */
+	struct kretprobe rp;		/* rp.kp is the kprobe, for 'p' events too */
+	char enable_path[PSEUDOFS_PATH_MAX];
+	struct probe_event_def *def;	/* trimmed to def->nr_args arguments */
+};
+
+static LIST_HEAD(trace_kprobes);
+static unsigned int next_event_id = 1;
+
+static struct trace_kprobe *find_event(const char *group, const char *event)
+{
+	struct trace_kprobe *tk;
+
+	list_for_each_entry(tk, &trace_kprobes, list)
+		if (strcmp(tk->def->group, group) == 0 && strcmp(tk->def->event, event) == 0)
+			return tk;
+	return NULL;
+}
+
+static struct trace_kprobe *find_event_id(unsigned int id)
+{
+	struct trace_kprobe *tk;
+
+	list_for_each_entry(tk, &trace_kprobes, list)
+		if (tk->id == id)
+			return tk;
+	return NULL;
+}
+
+static bool group_has_events(const char *group)
+{
+	struct trace_kprobe *tk;
+
+	list_for_each_entry(tk, &trace_kprobes, list)
+		if (strcmp(tk->def->group, group) == 0)
+			return true;
+	return false;
+}
+
+int trace_kprobe_count(bool enabled_only)
+{
+	struct trace_kprobe *tk;
+	int n = 0;
+
+	list_for_each_entry(tk, &trace_kprobes, list)
+		n += !enabled_only || tk->enabled;
+	return n;
+}
+
+/* ---- the hit ------------------------------------------------------------------ */
+
+static const char *current_comm(void)
+{
+	return task_name(current);
+}
+
+static const struct fetch_ops fetch_ops = {
+	.read_mem = copy_from_kernel_nofault,
+	.comm = current_comm,
+};
+
+/* Interrupts are off: we are inside the int3 (or trampoline) handler. */
+static void record_hit(struct trace_kprobe *tk, struct pt_regs *regs,
+		       unsigned long ip, unsigned long ret_ip)
+{
+	unsigned long flags = local_irq_save();
+	struct trace_entry *e = trace_buffer_reserve();
+	int n;
+
+	e->ts_us = trace_clock_us();
+	e->event_id = tk->id;
+	e->pid = task_pid(current);
+	strlcpy(e->comm, task_name(current), sizeof(e->comm));
+	e->flags = (regs->flags & X86_EFLAGS_IF) ? 0 : TRACE_FLAG_IRQS_OFF;
+	e->preempt = preempt_count();
+	e->ip = ip;
+	e->ret_ip = ret_ip;
+	n = probe_args_fetch(tk->def, regs, &fetch_ops, e->payload, sizeof(e->payload));
+	e->len = n < 0 ? 0 : n;
+	tk->recorded = true;
+	local_irq_restore(flags);
+}
+
+static int kprobe_dispatcher(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct trace_kprobe *tk = container_of(kp, struct trace_kprobe, rp.kp);
+
+	record_hit(tk, regs, (unsigned long)kp->addr, 0);
+	return 0;	/* go on and single-step the instruction */
+}
+
+static int kretprobe_dispatcher(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+	struct trace_kprobe *tk;
+
+	if (!rp)
+		return 0;	/* the event went away while the call was running */
+	tk = container_of(rp, struct trace_kprobe, rp);
+	record_hit(tk, regs, (unsigned long)rp->kp.addr, (unsigned long)ri->ret_addr);
+	return 0;
+}
+NOKPROBE_SYMBOL(current_comm);
+NOKPROBE_SYMBOL(record_hit);
+NOKPROBE_SYMBOL(kprobe_dispatcher);
+NOKPROBE_SYMBOL(kretprobe_dispatcher);
+
+/* ---- error_log ---------------------------------------------------------------- */
+
+#define ERROR_LOG_ENTRIES 8	/* Linux keeps the last 8 too */
+#define ERROR_LOG_TEXT    640
+
+static char error_log[ERROR_LOG_ENTRIES][ERROR_LOG_TEXT];
+static unsigned int error_log_next;	/* entries ever logged */
+
+/*
+ * Log a refused line, Linux's way:
+ *   [   12.345678] trace_kprobe: error: Invalid register name
+ *     Command: p:bad fib x=%zz
+ *                          ^
+ * The same text becomes the shell's explanation under "write error".
+ */
+static void log_error(const char *line, size_t len, int pos, const char *msg)
+{
+	struct probe_parse_error err = { .code = PROBE_ERR_NONE, .pos = pos };
+	char *entry = error_log[error_log_next++ % ERROR_LOG_ENTRIES];
+	char ts[24];
+	int n;
+
+	trace_sprint_ts(ts, sizeof(ts), trace_clock_us());
+	n = snprintf(entry, ERROR_LOG_TEXT, "[%s] trace_kprobe: error: %s\n", ts, msg);
+	if (n < ERROR_LOG_TEXT)
+		probe_err_format(entry + n, ERROR_LOG_TEXT - n, line, len, &err);
+	pseudofs_error("%s", entry);
+}
+
+static int error_log_show(struct seq_buf *s, void *data)
+{
+	unsigned int first = error_log_next > ERROR_LOG_ENTRIES ?
+			     error_log_next - ERROR_LOG_ENTRIES : 0;
+
+	for (unsigned int i = first; i < error_log_next; i++)
+		seq_puts(s, error_log[i % ERROR_LOG_ENTRIES]);
+	return 0;
+}
+
+static int error_log_write(const char *text, size_t len, bool trunc, void *data)
+{
+	if (!trunc)
+		return -EINVAL;		/* only `echo > error_log` (clear) */
+	error_log_next = 0;
+	return 0;
+}
+
+/* Byte offset of word number `nr` (0-based) of line, for the caret. */
+static int word_pos(const char *line, size_t len, int nr)
+{
+	size_t i = 0;
+
+	for (int w = 0; ; w++) {
+		while (i < len && (line[i] == ' ' || line[i] == '\t'))
+			i++;
+		if (w == nr || i >= len)
+			return i;
+		while (i < len && line[i] != ' ' && line[i] != '\t')
+			i++;
+	}
+}
+
+/* ---- enable ------------------------------------------------------------------ */
+
+static int event_set_enabled(struct trace_kprobe *tk, bool on)
+{
+	int ret;
+
+	if (tk->enabled == on)
+		return 0;
+	ret = on ? enable_kprobe(&tk->rp.kp) : disable_kprobe(&tk->rp.kp);
+	if (ret == 0)
+		tk->enabled = on;
+	return ret;
+}
+
+/* "0" or "1" and a newline, as echo writes it. */
+static int parse_bool(const char *text, size_t len, bool *on)
+{
+	if (len == 0 || len > 2 || (len == 2 && text[1] != '\n'))
+		return -EINVAL;
+	if (text[0] != '0' && text[0] != '1')
+		return -EINVAL;
+	*on = text[0] == '1';
+	return 0;
+}
+
+static int enable_show(struct seq_buf *s, void *data)
+{
+	struct trace_kprobe *tk = data;
+
+	seq_printf(s, "%d\n", tk->enabled);
+	return 0;
+}
+
+static int enable_write(const char *text, size_t len, bool trunc, void *data)
+{
+	bool on;
+
+	if (parse_bool(text, len, &on))
+		return -EINVAL;
+	return event_set_enabled(data, on);
+}
+
+/* events/GROUP/enable: the data is the group name (owned by the file). */
+static int group_enable_show(struct seq_buf *s, void *data)
+{
+	struct trace_kprobe *tk;
+	bool some_on = false, some_off = false;
+
+	list_for_each_entry(tk, &trace_kprobes, list)
+		if (strcmp(tk->def->group, data) == 0) {
+			some_on |= tk->enabled;
+			some_off |= !tk->enabled;
+		}
+	seq_puts(s, some_on && some_off ? "X\n" : some_on ? "1\n" : "0\n");
+	return 0;
+}
+
+static int group_enable_write(const char *text, size_t len, bool trunc, void *data)
+{
+	struct trace_kprobe *tk;
+	int ret = 0;
+	bool on;
+
+	if (parse_bool(text, len, &on))
+		return -EINVAL;
+	list_for_each_entry(tk, &trace_kprobes, list)
+		if (strcmp(tk->def->group, data) == 0 && !ret)
+			ret = event_set_enabled(tk, on);
+	return ret;
+}
+
+static void group_path(char *buf, const char *group)
+{
+	snprintf(buf, PSEUDOFS_PATH_MAX, TRACEFS_DIR "/events/%s/enable", group);
+}
+
+/* The group's enable file lives while the group has events. */
+static int group_file_get(const char *group)
+{
+	char path[PSEUDOFS_PATH_MAX];
+	char *name;
+	int ret;
+
+	group_path(path, group);
+	if (pseudofs_lookup(path))
+		return 0;
+	name = kmalloc(strlen(group) + 1);
+	if (!name)
+		return -ENOMEM;
+	strlcpy(name, group, strlen(group) + 1);
+	ret = pseudofs_create(path, group_enable_show, group_enable_write, name);
+	if (ret)
+		kfree(name);
+	return ret;
+}
+
+static void group_file_put(const char *group)
+{
+	char path[PSEUDOFS_PATH_MAX];
+	void *name;
+
+	if (group_has_events(group))
+		return;
+	group_path(path, group);
+	name = pseudofs_data(path);
+	if (pseudofs_remove(path) == 0)
+		kfree(name);
+}
+
+/* ---- defining and removing events ---------------------------------------------- */
+
+/* Why register_k(ret)probe refused, in words. */
+static const char *refusal_reason(int err, unsigned long addr)
+{
+	if (!kernel_text_address(addr))
+		return "not in the kernel's text";
+	if (within_kprobe_blacklist(addr))
+		return "on the kprobes blacklist (see /sys/kernel/debug/kprobes/blacklist)";
+	switch (-err) {
+	case EILSEQ: return "not at an instruction boundary, or an instruction "
+			    "that cannot be single-stepped";
+	case EINVAL: return "not a place a probe can go (a return probe must be "
+			    "at a function's first byte)";
+	case EEXIST: return "already probed by this event";
+	case ENOMEM: return "out of memory for the slot or instances";
+	case EBUSY:  return "kprobes is busy (called from a handler?)";
+	default:     return "refused by kprobes";
+	}
+}
+
+static int register_event(struct trace_kprobe *tk)
+{
+	struct probe_event_def *def = tk->def;
+
+	tk->rp.kp.addr = (kprobe_opcode_t *)def->addr;
+	tk->rp.kp.flags = KPROBE_FLAG_DISABLED;	/* enable arms it */
+	if (!def->is_return) {
+		tk->rp.kp.pre_handler = kprobe_dispatcher;
+		return register_kprobe(&tk->rp.kp);
+	}
+	tk->rp.handler = kretprobe_dispatcher;
+	tk->rp.maxactive = def->maxactive;
+	return register_kretprobe(&tk->rp);
+}
+
+static void unregister_event(struct trace_kprobe *tk)
+{
+	if (tk->def->is_return)
+		unregister_kretprobe(&tk->rp);
+	else
+		unregister_kprobe(&tk->rp.kp);
+}
+
+static int add_event(const struct probe_event_def *parsed, const char *line, size_t len)
+{
+	size_t def_size = offsetof(struct probe_event_def, args) +
+			  parsed->nr_args * sizeof(struct probe_arg);
+	char msg[200];
+	struct trace_kprobe *tk;
+	int ret;
+
+	if (find_event(parsed->group, parsed->event)) {
+		log_error(line, len, 0, "Event already exists (remove it first with -:)");
+		return -EEXIST;
+	}
+	tk = kzalloc(sizeof(*tk));
+	if (tk)
+		tk->def = kmalloc(def_size);
+	if (!tk || !tk->def) {
+		if (tk)
+			kfree(tk);
+		return -ENOMEM;
+	}
+	memcpy(tk->def, parsed, def_size);
+	snprintf(tk->enable_path, sizeof(tk->enable_path), TRACEFS_DIR "/events/%s/%s/enable",
+		 parsed->group, parsed->event);
+
+	ret = register_event(tk);
+	if (ret) {
+		snprintf(msg, sizeof(msg), "Could not probe %s+%lu: %s: %s",
+			 parsed->symbol[0] ? parsed->symbol : "address", parsed->offset,
+			 errno_name(ret), refusal_reason(ret, parsed->addr));
+		log_error(line, len, word_pos(line, len, 1), msg);
+		goto free;
+	}
+	ret = group_file_get(parsed->group);
+	if (ret == 0)
+		ret = pseudofs_create(tk->enable_path, enable_show, enable_write, tk);
+	if (ret) {
+		unregister_event(tk);
+		goto free;
+	}
+	tk->id = next_event_id++;
+	list_add_tail(&tk->list, &trace_kprobes);
+	return 0;
+free:
+	kfree(tk->def);
+	kfree(tk);
+	return ret;
+}
+
+/* Records of a removed event could not be printed: clear the buffer,
+ * as Linux does when an event that has written records goes away. */
+static void free_event(struct trace_kprobe *tk)
+{
+	unregister_event(tk);
+	pseudofs_remove(tk->enable_path);
+	list_del(&tk->list);
+	group_file_put(tk->def->group);
+	if (tk->recorded)
+		trace_buffer_reset();
+	kfree(tk->def);
+	kfree(tk);
+}
+
+static int delete_event(const struct probe_event_def *parsed, const char *line, size_t len)
+{
+	struct trace_kprobe *tk = find_event(parsed->group, parsed->event);
+
+	if (!tk) {
+		log_error(line, len, word_pos(line, len, 0), "Event not found");
+		return -ENOENT;
+	}
+	if (tk->enabled) {
+		log_error(line, len, word_pos(line, len, 0),
+			  "Event is enabled: write 0 to its enable file first");
+		return -EBUSY;
+	}
+	free_event(tk);
+	return 0;
+}
+
+/* `echo > kprobe_events`: all or nothing. */
+static int remove_all_events(void)
+{
+	struct trace_kprobe *tk, *n;
+
+	list_for_each_entry(tk, &trace_kprobes, list)
+		if (tk->enabled) {
+			pseudofs_error("%s/%s is enabled: disable it before clearing kprobe_events",
+				       tk->def->group, tk->def->event);
+			return -EBUSY;
+		}
+	list_for_each_entry_safe(tk, n, &trace_kprobes, list)
+		free_event(tk);
+	return 0;
+}
+
+void trace_kprobe_remove_all(void)
+{
+	struct trace_kprobe *tk;
+
+	list_for_each_entry(tk, &trace_kprobes, list)
+		event_set_enabled(tk, false);
+	remove_all_events();
+}
+
+/* One line of kprobe_events. */
+static int run_command(const char *line, size_t len)
+{
+	static struct probe_event_def *parsed;	/* 22 KiB: one, on the heap */
+	struct probe_parse_ops pops = { .lookup_name = kallsyms_lookup_name };
+	struct probe_parse_error err;
+
+	if (!parsed && !(parsed = kmalloc(sizeof(*parsed))))
+		return -ENOMEM;
+	if (probe_event_parse(line, len, &pops, parsed, &err) < 0) {
+		log_error(line, len, err.pos, probe_err_msg(err.code));
+		return -EINVAL;
+	}
+	switch (parsed->cmd) {
+	case PROBE_CMD_ADD:
+		return add_event(parsed, line, len);
+	case PROBE_CMD_DELETE:
+		return delete_event(parsed, line, len);
+	default:
+		return 0;	/* blank or comment */
+	}
+}
+
+static const char *memchr_or_end(const char *s, char c, size_t len)
+{
+	while (len && *s != c) {
+		s++;
+		len--;
+	}
+	return s;
+}
+
+/* Several lines may come in one write; the first failure stops. */
+static int kprobe_events_write(const char *text, size_t len, bool trunc, void *data)
+{
+	int ret = 0;
+
+	if (trunc && (ret = remove_all_events()) != 0)
+		return ret;
+	while (len && ret == 0) {
+		const char *nl = memchr_or_end(text, '\n', len);
+		size_t n = nl - text;
+
+		ret = run_command(text, n);
+		if (n < len)
+			n++;		/* the newline */
+		text += n;
+		len -= n;
+	}
+	return ret;
+}
+
+static int kprobe_events_show(struct seq_buf *s, void *data)
+{
+	struct trace_kprobe *tk;
+	static char line[PROBE_LINE_MAX];
+
+	list_for_each_entry(tk, &trace_kprobes, list) {
+		probe_event_show(line, sizeof(line), tk->def);
+		seq_puts(s, line);
+		seq_puts(s, "\n");
+	}
+	return 0;
+}
+
+/* ---- kprobe_profile ------------------------------------------------------------ */
+
+static int kprobe_profile_show(struct seq_buf *s, void *data)
+{
+	struct trace_kprobe *tk;
+
+	list_for_each_entry(tk, &trace_kprobes, list)
+		seq_printf(s, "  %-44s %15lu %15lu\n", tk->def->event, tk->rp.kp.nhit,
+			   tk->rp.kp.nmissed + tk->rp.nmissed);
+	return 0;
+}
+
+/* ---- trace --------------------------------------------------------------------- */
+
+static const char trace_header[] =
+	"#\n"
+	"#                                _-----=> irqs-off/BH-disabled\n"
+	"#                               / _----=> need-resched\n"
+	"#                              | / _---=> hardirq/softirq\n"
+	"#                              || / _--=> preempt-depth\n"
+	"#                              ||| / _-=> migrate-disable\n"
+	"#                              |||| /     delay\n"
+	"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+	"#              | |         |   |||||     |         |\n";
+
+/*
+ * One record, Linux's way:
+ *        sh-0       [000] d..1.     3.141592: myfib: (fib+0x0/0x3b) n=0x5
+ * A return probe shows where the function returned to and its name:
+ *        sh-0       [000] d..1.     3.141593: myret: (run_fib+0x2d/0x9d <- fib) ret=0x5
+ */
+static int print_entry(const struct trace_entry *e, void *data)
+{
+	static char args[1024];
+	struct seq_buf *s = data;
+	struct trace_kprobe *tk = find_event_id(e->event_id);
+	char ts[24], where[160], sym[128];
+	unsigned long size, offset;
+	const char *name;
+	char depth = e->preempt ? (e->preempt < 16 ? "0123456789abcdef"[e->preempt] : 'f') : '.';
+
+	trace_sprint_ts(ts, sizeof(ts), e->ts_us);
+	seq_printf(s, "%16s-%-7d [000] %c..%c. %s: ", e->comm, e->pid,
+		   e->flags & TRACE_FLAG_IRQS_OFF ? 'd' : '.', depth, ts);
+	if (!tk) {
+		seq_printf(s, "Unknown event id %u\n", e->event_id);
+		return 0;
+	}
+	if (e->ret_ip) {
+		sprint_symbol(where, sizeof(where), e->ret_ip);
+		name = kallsyms_lookup(e->ip, &size, &offset);
+		if (name)
+			strlcpy(sym, name, sizeof(sym));
+		else
+			snprintf(sym, sizeof(sym), "0x%08lx", e->ip);
+		seq_printf(s, "%s: (%s <- %s)", tk->def->event, where, sym);
+	} else {
+		sprint_symbol(where, sizeof(where), e->ip);
+		seq_printf(s, "%s: (%s)", tk->def->event, where);
+	}
+	probe_args_format(args, sizeof(args), tk->def, e->payload, e->len, sprint_symbol);
+	seq_puts(s, args);
+	seq_puts(s, "\n");
+	return 0;
+}
+
+static int trace_show(struct seq_buf *s, void *data)
+{
+	seq_puts(s, "# tracer: nop\n");
+	seq_printf(s, "#\n# entries-in-buffer/entries-written: %lu/%lu   #P:1\n",
+		   trace_buffer_entries(), trace_buffer_written());
+	if (trace_buffer_lost())
+		seq_printf(s, "# (%lu oldest entries were overwritten and lost: "
+			   "the buffer holds %d)\n", trace_buffer_lost(), TRACE_BUF_ENTRIES);
+	seq_puts(s, trace_header);
+	trace_buffer_for_each(print_entry, s);
+	return 0;
+}
+
+static int trace_write(const char *text, size_t len, bool trunc, void *data)
+{
+	if (trunc)
+		trace_buffer_reset();	/* `echo > trace`, whatever was echoed */
+	return 0;
+}
+
+/* ---- the files ------------------------------------------------------------------ */
+
+int kprobes_debugfs_init(void);	/* probes/kprobes_debugfs.c */
+
+int tracefs_init(void)
+{
+	static bool done;
+	int ret = 0;
+
+	if (done)
+		return 0;
+	done = true;
+	trace_clock_init();
+	ret |= pseudofs_create(TRACEFS_DIR "/kprobe_events", kprobe_events_show,
+			       kprobe_events_write, NULL);
+	ret |= pseudofs_create(TRACEFS_DIR "/trace", trace_show, trace_write, NULL);
+	ret |= pseudofs_create(TRACEFS_DIR "/kprobe_profile", kprobe_profile_show, NULL, NULL);
+	ret |= pseudofs_create(TRACEFS_DIR "/error_log", error_log_show, error_log_write, NULL);
+	ret |= kprobes_debugfs_init();
+	return ret ? -ENOMEM : 0;
+}
