@@ -52,6 +52,9 @@ SRCS := $(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c) $(wildcard $(d)/*.S))
 # Objects keep the source suffix (entry.S.o, traps.c.o): foo.c and foo.S can coexist.
 OBJS := $(patsubst %,$(B)/%.o,$(SRCS))
 DEPS := $(OBJS:.o=.d)
+# The sample probe modules (samples/kprobes/*.c -> *.ko; see "loadable modules").
+SAMPLE_KOS := $(patsubst samples/kprobes/%.c,$(B)/samples/%.ko,\
+	$(wildcard samples/kprobes/*.c))
 
 .PHONY: all iso run run-vga debug test host-test bench bootstrap clean help
 all: $(B)/kernel.elf
@@ -91,9 +94,12 @@ $(B)/%.S.o: $(B)/%.S
 
 # ---- ISO image: GRUB + our kernel -------------------------------------------
 iso: $(B)/kernel.iso
-$(B)/kernel.iso: $(B)/kernel.elf iso/boot/grub/grub.cfg
-	rm -rf $(B)/isodir && mkdir -p $(B)/isodir/boot/grub
+# The sample probe modules ride along in /boot/modules for the menu entry
+# that loads them (see iso/boot/grub/grub.cfg).
+$(B)/kernel.iso: $(B)/kernel.elf iso/boot/grub/grub.cfg $(SAMPLE_KOS)
+	rm -rf $(B)/isodir && mkdir -p $(B)/isodir/boot/grub $(B)/isodir/boot/modules
 	cp $(B)/kernel.elf $(B)/isodir/boot/kernel.elf
+	cp $(SAMPLE_KOS) $(B)/isodir/boot/modules/
 	cp iso/boot/grub/grub.cfg $(B)/isodir/boot/grub/grub.cfg
 	grub-mkrescue -o $@ $(B)/isodir 2> $(B)/grub-mkrescue.log || \
 		{ cat $(B)/grub-mkrescue.log; exit 1; }
@@ -192,8 +198,6 @@ $(M)/%.ko: $(M)/%.c $(MODULE_DEPS)
 	$(Q)$(CC) $(MODULE_CFLAGS) -c $< -o $@
 endif
 
-SAMPLE_KOS := $(patsubst samples/kprobes/%.c,$(B)/samples/%.ko,\
-	$(wildcard samples/kprobes/*.c))
 TEST_KOS := $(patsubst tests/modules/%.c,$(B)/test-modules/%.ko,\
 	$(wildcard tests/modules/*.c))
 .PHONY: modules test-modules

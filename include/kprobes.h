@@ -126,6 +126,15 @@ void unregister_kprobes(struct kprobe **kps, int num);
 int disable_kprobe(struct kprobe *p);
 int enable_kprobe(struct kprobe *p);
 
+/*
+ * The global switch behind /sys/kernel/debug/kprobes/enabled: take every
+ * int3 out of the text (or put the enabled ones back) without changing
+ * any probe's own enabled/disabled state.
+ */
+void arm_all_kprobes(void);
+void disarm_all_kprobes(void);
+extern bool kprobes_all_disarmed;	/* true after disarm_all_kprobes() */
+
 /* The probe armed at addr (an aggregate if several share it), or NULL. */
 struct kprobe *get_kprobe(void *addr);
 
@@ -437,11 +446,51 @@ struct optimized_kprobe {
 	struct arch_optimized_insn optinsn;
 };
 
+/*
+ * Why a probe is not optimized (optprobe_why_not(); the arch analysis
+ * returns the negated value).  Never an error to the user: the probe
+ * simply stays an int3.
+ */
+enum optprobe_refusal {
+	OPT_OK = 0,
+	OPT_SWITCHED_OFF,	/* kprobes_set_optimization(false) */
+	OPT_HANDLERS,		/* a post- or break-handler needs the int3 path */
+	OPT_DISABLED,		/* not armed */
+	OPT_NO_SIZE,		/* kallsyms does not know the function's extent */
+	OPT_CROSSES_END,	/* the jump would reach past the function's end */
+	OPT_NOT_RELOCATABLE,	/* a displaced instruction cannot run elsewhere */
+	OPT_PROBE_IN_RANGE,	/* another probe sits on a displaced byte */
+	OPT_JUMP_INTO_RANGE,	/* a branch in the function lands behind the jump */
+	OPT_INDIRECT_JUMP,	/* jmp *x: a jump table could land anywhere */
+	OPT_FIXUP_ENTRY,	/* fixup code jumps into the function */
+	OPT_UNDECODABLE,	/* the function does not decode (data, foreign int3) */
+	OPT_THREAD_INSIDE,	/* a preempted thread stopped behind the jump: later */
+	OPT_NO_MEMORY,
+	OPT_NR_REFUSALS,
+};
+const char *optprobe_refusal_name(int why);
+/* Would p be optimized now?  OPT_OK, or why not.  Changes nothing. */
+int optprobe_why_not(struct kprobe *p);
+
 /* The manager's hooks (probes/kprobes.c calls them under kprobe_mutex). */
 void optimize_kprobe(struct kprobe *p);		/* p was armed: a jump if it qualifies */
 void unoptimize_kprobe(struct kprobe *p);	/* p is being disarmed: int3 again */
 void unoptimize_kprobes_at(kprobe_opcode_t *addr); /* a probe comes to addr */
 void kprobes_optimize_around(kprobe_opcode_t *addr); /* probes near addr: retry */
+
+/*
+ * The function around addr as the safety analysis must see it.  Not
+ * simply the kallsyms symbol: in assembly, global labels inside a
+ * routine are symbols of their own, and gcc moves cold paths into a
+ * separate "foo.cold" symbol that jumps back into foo.  So [start, end)
+ * is the outermost symbol containing addr, and [other_start, other_end)
+ * is the other half of a split function (0, 0 if none).
+ */
+struct func_extent {
+	unsigned long start, end;
+	unsigned long other_start, other_end;
+};
+int kprobe_function_extent(unsigned long addr, struct func_extent *fx); /* 0 or -OPT_NO_SIZE */
 
 /* The optimized probe whose jump covers addr, or NULL. */
 struct optimized_kprobe *get_optimized_kprobe(unsigned long addr);
@@ -449,9 +498,10 @@ struct optimized_kprobe *get_optimized_kprobe(unsigned long addr);
 void recover_optprobed_bytes(kprobe_opcode_t *buf, kprobe_opcode_t *addr, size_t len);
 unsigned int kprobes_nr_optimized(void);
 
-/* The arch half (arch/i386/optprobes.c).  Errors mean "stay an int3". */
+/* The arch half (arch/i386/optprobes.c).  Errors (-OPT_*) mean "stay an int3". */
+int arch_check_optimized_kprobe(struct optimized_kprobe *op);	/* the analysis */
 int arch_prepare_optimized_kprobe(struct optimized_kprobe *op);	/* analysis + detour */
-int arch_optimize_kprobe(struct optimized_kprobe *op);	/* -EBUSY: a thread is in the way */
+int arch_optimize_kprobe(struct optimized_kprobe *op);	/* -OPT_THREAD_INSIDE */
 void arch_unoptimize_kprobe(struct optimized_kprobe *op);
 void arch_remove_optimized_kprobe(struct optimized_kprobe *op); /* frees op too, when safe */
 /* Called by the detour with interrupts off. */

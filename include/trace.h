@@ -70,7 +70,4 @@ int trace_kprobe_count(bool enabled_only);
 /* Remove every event (disabling them first): tests start clean. */
 void trace_kprobe_remove_all(void);
 
-/* Narrated hits (echo 1 > /sys/kernel/debug/kprobes/narrate). */
-extern bool kprobes_narrate;
-
 #endif

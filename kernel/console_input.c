@@ -107,6 +107,11 @@ static int input_pop(void)
 
 void console_input_init(void)
 {
+	static bool done;
+
+	if (done)
+		return;
+	done = true;
 	serial_set_rx_handler(serial_rx);
 	kbd_set_irq_hook(sysrq_filter);
 	timer_add_hook(sysrq_tick);
@@ -238,8 +243,8 @@ int console_readline(struct line_editor *le)
 	le->buf[0] = '\0';
 	le->history_pos = 0;
 	le->esc_state = 0;
+	reading = true;		/* before the prompt: a SysRq right after it redraws */
 	printk("%s", le->prompt);
-	reading = true;
 	do {
 		r = line_editor_key(le, console_getc());
 	} while (r == LINE_MORE);

@@ -61,9 +61,18 @@ static void seq_write(struct seq_buf *s, const char *p, size_t n)
 	}
 }
 
+/* A streaming seq_buf goes out line by line, so a slow command (a
+ * workload) shows its progress as it goes. */
+static void seq_flush_lines(struct seq_buf *s)
+{
+	if (s->flush && s->len && s->buf[s->len - 1] == '\n')
+		seq_buf_flush(s);
+}
+
 void seq_puts(struct seq_buf *s, const char *str)
 {
 	seq_write(s, str, strlen(str));
+	seq_flush_lines(s);
 }
 
 int seq_printf(struct seq_buf *s, const char *fmt, ...)
@@ -78,6 +87,7 @@ int seq_printf(struct seq_buf *s, const char *fmt, ...)
 	if (n >= (int)sizeof(tmp))
 		n = sizeof(tmp) - 1;	/* one line of ours never gets this long */
 	seq_write(s, tmp, n);
+	seq_flush_lines(s);
 	return n;
 }
 

@@ -21,6 +21,8 @@
 #include "vsprintf.h"
 #include "errno.h"
 #include "mm.h"
+#include "sched.h"
+#include "trace.h"
 
 struct seq_buf *shell_out;
 static char cwd[PSEUDOFS_PATH_MAX] = "/";
@@ -326,6 +328,10 @@ static struct line_editor editor;
 
 void shell_run(void)
 {
+	/* The boot thread becomes the shell: `trace` shows it as sh-0. */
+	strlcpy(current->name, "sh", sizeof(current->name));
+	if (tracefs_init())
+		printk("shell: could not create the tracefs files\n");
 	console_input_init();
 	line_editor_init(&editor, SHELL_PROMPT);
 	printk("\nType 'help' for the commands.  A first probe to try:\n"

@@ -61,6 +61,24 @@ static void kprobe_mutex_unlock(void)
 	preempt_enable();
 }
 
+/* ---- the global switch (/sys/kernel/debug/kprobes/enabled; helper H2) ---------
+ *
+ * disarm_all_kprobes() takes every int3 out of the text but leaves each
+ * probe's DISABLED flag alone, so arm_all_kprobes() puts back exactly the
+ * enabled ones.  While disarmed, registering or enabling a probe only
+ * records the state: arm_kprobe() writes no int3.  Disarming twice is
+ * harmless (arch_disarm_kprobe writes the original byte back).
+ */
+bool kprobes_all_disarmed;
+
+static void arm_kprobe(struct kprobe *p)
+{
+	if (!kprobes_all_disarmed) {
+		arch_arm_kprobe(p);
+		optimize_kprobe(p);	/* a jump instead, if it qualifies (optprobes.c) */
+	}
+}
+
 /* ---- the hash table ------------------------------------------------------------ */
 
 /*
@@ -254,7 +272,7 @@ static int register_aggr_kprobe(struct kprobe *orig, struct kprobe *p)
 	/* An enabled member makes a disabled aggregate live again. */
 	if (kprobe_disabled(ap) && !kprobe_disabled(p)) {
 		ap->flags &= ~KPROBE_FLAG_DISABLED;
-		arch_arm_kprobe(ap);
+		arm_kprobe(ap);
 	}
 	return 0;
 }
@@ -318,7 +336,7 @@ static int register_new_kprobe(struct kprobe *p, kprobe_opcode_t *addr)
 	local_irq_restore(flags);
 
 	if (!kprobe_disabled(p))
-		arch_arm_kprobe(p);
+		arm_kprobe(p);
 	return 0;
 }
 
@@ -336,6 +354,7 @@ static int __register_kprobe(struct kprobe *p)
 	ret = check_kprobe_address_safe(addr);
 	if (ret)
 		return ret;
+	unoptimize_kprobes_at(addr);	/* no optprobe jump may cover addr */
 
 	old = get_kprobe(addr);
 	if (old) {
@@ -346,6 +365,7 @@ static int __register_kprobe(struct kprobe *p)
 	}
 	if (ret == 0)
 		nr_registered++;
+	kprobes_optimize_around(addr);	/* the aggregate, or the jump we removed */
 	return ret;
 }
 
@@ -393,6 +413,7 @@ static int __disable_kprobe(struct kprobe *p)
 		return 0;
 	if (armed) {
 		ap->flags |= KPROBE_FLAG_DISABLED;
+		unoptimize_kprobe(ap);	/* jmp -> int3 first (optprobes.c) */
 		arch_disarm_kprobe(ap);
 	}
 	return 0;
@@ -427,7 +448,7 @@ int enable_kprobe(struct kprobe *p)
 		p->flags &= ~KPROBE_FLAG_DISABLED;
 		ap->flags &= ~KPROBE_FLAG_DISABLED;
 		if (!armed)
-			arch_arm_kprobe(ap);
+			arm_kprobe(ap);
 	}
 	kprobe_mutex_unlock();
 	return ret;
@@ -475,6 +496,7 @@ static int __unregister_kprobe(struct kprobe *p)
 	p->ainsn.insn = NULL;
 	INIT_LIST_HEAD(&p->list);
 	nr_registered--;
+	kprobes_optimize_around(p->addr);	/* neighbours p kept from a jump */
 	return 0;
 }
 
@@ -488,6 +510,8 @@ void unregister_kprobes(struct kprobe **kps, int num)
 	for (int i = 0; i < num; i++)
 		__unregister_kprobe(kps[i]);
 	kprobe_mutex_unlock();
+	/* As Linux's synchronize_rcu(): no preempted thread left in freed code. */
+	synchronize_kprobe_text();
 }
 
 void unregister_kprobe(struct kprobe *p)
@@ -522,8 +546,10 @@ int sprint_kprobe(char *buf, size_t len, const struct kprobe *p)
 {
 	unsigned long size, offset;
 	const char *sym = kallsyms_lookup((unsigned long)p->addr, &size, &offset);
+	struct kprobe *ap = get_kprobe(p->addr);	/* p, or its aggregate */
 	const char *state = kprobe_gone(p) ? "  [GONE]" :
-			    kprobe_disabled(p) ? "  [DISABLED]" : "";
+			    kprobe_disabled(p) ? "  [DISABLED]" :
+			    ap && kprobe_optimized(ap) ? "  [OPTIMIZED]" : "";
 	char type = kprobe_type_char(p);	/* k, j or r (helper G) */
 
 	if (!sym)
@@ -605,6 +631,52 @@ void kprobes_profile_print(void)
 {
 	kprobe_mutex_lock();
 	for_each_kprobe(print_profile_line);
+	kprobe_mutex_unlock();
+}
+
+/* fn on every hashed probe: a lone probe or an aggregate, not the members. */
+static void for_each_hashed_kprobe(void (*fn)(struct kprobe *p))
+{
+	struct kprobe *p;
+
+	for (int i = 0; i < KPROBE_TABLE_SIZE; i++)
+		hlist_for_each_entry(p, &kprobe_table[i], hlist)
+			fn(p);
+}
+
+static void arm_if_enabled(struct kprobe *p)
+{
+	if (!kprobe_disabled(p)) {
+		arch_arm_kprobe(p);
+		optimize_kprobe(p);
+	}
+}
+
+static void disarm_if_enabled(struct kprobe *p)
+{
+	if (!kprobe_disabled(p)) {
+		unoptimize_kprobe(p);
+		arch_disarm_kprobe(p);
+	}
+}
+
+void arm_all_kprobes(void)
+{
+	kprobe_mutex_lock();
+	if (kprobes_all_disarmed) {
+		kprobes_all_disarmed = false;
+		for_each_hashed_kprobe(arm_if_enabled);
+	}
+	kprobe_mutex_unlock();
+}
+
+void disarm_all_kprobes(void)
+{
+	kprobe_mutex_lock();
+	if (!kprobes_all_disarmed) {
+		for_each_hashed_kprobe(disarm_if_enabled);
+		kprobes_all_disarmed = true;
+	}
 	kprobe_mutex_unlock();
 }
 

@@ -545,6 +545,17 @@ static int kprobe_profile_show(struct seq_buf *s, void *data)
 
 /* ---- trace --------------------------------------------------------------------- */
 
+/* "fib+0x0/0x3b", Linux's %pS: always 0x, even for a zero offset. */
+static int sprint_sym(char *buf, size_t len, unsigned long addr)
+{
+	unsigned long size, offset;
+	const char *name = kallsyms_lookup(addr, &size, &offset);
+
+	if (!name)
+		return snprintf(buf, len, "0x%08lx", addr);
+	return snprintf(buf, len, "%s+0x%lx/0x%lx", name, offset, size);
+}
+
 static const char trace_header[] =
 	"#\n"
 	"#                                _-----=> irqs-off/BH-disabled\n"
@@ -580,7 +591,7 @@ static int print_entry(const struct trace_entry *e, void *data)
 		return 0;
 	}
 	if (e->ret_ip) {
-		sprint_symbol(where, sizeof(where), e->ret_ip);
+		sprint_sym(where, sizeof(where), e->ret_ip);
 		name = kallsyms_lookup(e->ip, &size, &offset);
 		if (name)
 			strlcpy(sym, name, sizeof(sym));
@@ -588,10 +599,10 @@ static int print_entry(const struct trace_entry *e, void *data)
 			snprintf(sym, sizeof(sym), "0x%08lx", e->ip);
 		seq_printf(s, "%s: (%s <- %s)", tk->def->event, where, sym);
 	} else {
-		sprint_symbol(where, sizeof(where), e->ip);
+		sprint_sym(where, sizeof(where), e->ip);
 		seq_printf(s, "%s: (%s)", tk->def->event, where);
 	}
-	probe_args_format(args, sizeof(args), tk->def, e->payload, e->len, sprint_symbol);
+	probe_args_format(args, sizeof(args), tk->def, e->payload, e->len, sprint_sym);
 	seq_puts(s, args);
 	seq_puts(s, "\n");
 	return 0;

@@ -152,7 +152,7 @@ def type_line(con, typed):
     return enter
 
 
-def run_session(kernel, name, text, timeout, verbose):
+def run_session(kernel, name, text, timeout, verbose, record=False):
     """Returns a list of problems (empty: the session passed)."""
     steps = parse_session(text)
     if not steps:
@@ -175,6 +175,10 @@ def run_session(kernel, name, text, timeout, verbose):
                 print(f"# {PROMPT}{typed}")
                 for l in actual:
                     print(f"#   {l}")
+            if record:
+                print(PROMPT + typed)
+                print("\n".join(actual))
+                continue
             if not lines_match(expected, actual):
                 return ([f"after: {PROMPT}{typed}", "expected:"] +
                         ["  " + e for e in expected] + ["got:"] +
@@ -190,6 +194,9 @@ def main():
     ap.add_argument("--timeout", type=float, default=20,
                     help="seconds to wait for each prompt")
     ap.add_argument("--verbose", "-v", action="store_true")
+    ap.add_argument("--record", action="store_true",
+                    help="print the transcript the kernel gives (to write a "
+                         "session), compare nothing")
     ap.add_argument("sessions", nargs="*",
                     help="session files (default: tests/sessions/*.txt "
                          "and docs/tracing.md)")
@@ -211,7 +218,8 @@ def main():
             problems = [f"{f} missing"]
         else:
             text = doc_session(f) if f.suffix == ".md" else f.read_text()
-            problems = run_session(kernel, name, text, args.timeout, args.verbose)
+            problems = run_session(kernel, name, text, args.timeout,
+                                   args.verbose, args.record)
         for p in problems:
             print(f"# {p}")
         print(f"{'not ok' if problems else 'ok'} {i} {name}")

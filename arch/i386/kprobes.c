@@ -60,6 +60,7 @@ static int decode_original(struct insn *insn, kprobe_opcode_t *buf,
 {
 	memcpy(buf, addr, INSN_MAX_LEN);
 	buf[0] = recover_probed_byte(addr);
+	recover_optprobed_bytes(buf, addr, INSN_MAX_LEN);	/* under optprobes' jumps */
 	return insn_decode(insn, buf, INSN_MAX_LEN);
 }
 
@@ -129,6 +130,7 @@ int arch_prepare_kprobe(struct kprobe *p)
 	p->opcode = buf[0];
 	p->ainsn.decoded = insn;
 	p->ainsn.decoded.kaddr = p->addr;
+	p->ainsn.boostable = arch_can_boost(&insn, p->addr) ? 0 : -1;
 	return 0;
 }
 
@@ -144,10 +146,20 @@ void arch_disarm_kprobe(struct kprobe *p)
 	text_poke(p->addr, &p->opcode, 1);
 }
 
+static void release_boosted_slot(void *slot)
+{
+	free_insn_slot(slot, 0);
+}
+
 void arch_remove_kprobe(struct kprobe *p)
 {
 	if (p->ainsn.insn) {
-		free_insn_slot(p->ainsn.insn, 0);
+		if (p->ainsn.boostable == 1)	/* a preempted thread may be inside */
+			kprobes_free_text_later((unsigned long)p->ainsn.insn,
+						(unsigned long)p->ainsn.insn + MAX_INSN_SIZE,
+						release_boosted_slot, p->ainsn.insn);
+		else
+			free_insn_slot(p->ainsn.insn, 0);
 		p->ainsn.insn = NULL;
 	}
 }
@@ -352,6 +364,8 @@ static int kprobe_handler(struct pt_regs *regs)
 			kprobe_post_process(p, regs, kcb);
 			return 1;
 		}
+		if (kprobe_boosted_hit(p, regs))	/* no step: kprobes_boost.c */
+			return 1;
 		setup_singlestep(p, regs, kcb, 0);
 		return 1;
 	}
@@ -500,6 +514,8 @@ static int post_kprobe_handler(struct pt_regs *regs)
 		     kcb->kprobe_status != KPROBE_REENTER))
 		return 0;
 
+	if (kcb->kprobe_status == KPROBE_HIT_SS)
+		arch_boost_after_step(cur, regs);	/* kprobes_boost.c */
 	resume_execution(cur, regs, kcb);
 	if (kcb->kprobe_status == KPROBE_REENTER) {
 		/* A reentered probe: no handlers; back to the outer hit. */

@@ -125,11 +125,23 @@ static void disarm_kretprobe_kprobe(void) { disarm_kprobe(); disarm_kretprobe();
 
 /* ---- the table --------------------------------------------------------------- */
 
+/*
+ * Which hit path a row measures.  Boosting and jump optimization are on
+ * by default and would turn every pre-handler-only kprobe into one of the
+ * fast rows, so each row says which it wants (docs/optprobes.md).
+ */
+enum bench_mode {
+	BENCH_CLASSIC,		/* int3 + single-step: no boost, no jump */
+	BENCH_BOOSTED,		/* int3, then the slot's jmp back: no #DB */
+	BENCH_OPTIMIZED,	/* a jmp to the detour: no exception */
+};
+
 struct bench_row {
 	const char *name;
 	int (*arm)(void);	/* NULL: nothing to arm */
 	void (*disarm)(void);
 	bool counts_hits;	/* bench_hits must reach the iteration count */
+	enum bench_mode mode;
 };
 
 static const struct bench_row bench_rows[] = {
@@ -139,13 +151,47 @@ static const struct bench_row bench_rows[] = {
 	{ "kprobe (pre)", arm_kprobe_pre, disarm_kprobe, true },
 	/* The same, plus the post handler call from the #DB path. */
 	{ "kprobe (pre+post)", arm_kprobe_pre_post, disarm_kprobe, true },
+	/* int3 -> pre handler -> iret into the slot, whose jmp comes back. */
+	{ "boosted", arm_kprobe_pre, disarm_kprobe, true, BENCH_BOOSTED },
+	/* jmp -> detour: pt_regs, handler, iret -> copied insn -> jmp back. */
+	{ "optimized", arm_kprobe_pre, disarm_kprobe, true, BENCH_OPTIMIZED },
 	/* int3 -> handler -> int3 in jprobe_return -> restore -> step (#DB). */
 	{ "jprobe", arm_jprobe, disarm_jprobe, true },
 	/* A kprobe hit at entry, then the trampoline (no exception) at return. */
 	{ "kretprobe", arm_kretprobe, disarm_kretprobe, true },
+	/* The kretprobe's entry kprobe as a jump; the return as above. */
+	{ "kretprobe, optimized entry", arm_kretprobe, disarm_kretprobe, true,
+	  BENCH_OPTIMIZED },
 	/* Both on one address: an aggregate probe, one int3 for the two. */
 	{ "kretprobe + kprobe", arm_kretprobe_kprobe, disarm_kretprobe_kprobe, true },
 };
+
+static const char *const bench_mode_names[] = {
+	[BENCH_CLASSIC] = "classic",
+	[BENCH_BOOSTED] = "boosted",
+	[BENCH_OPTIMIZED] = "optimized",
+};
+
+static void bench_set_mode(enum bench_mode mode)
+{
+	kprobes_set_boosting(mode != BENCH_CLASSIC);
+	kprobes_set_optimization(mode == BENCH_OPTIMIZED);
+}
+
+/* Did the probe on bench_target really take the row's path? */
+static bool bench_mode_taken(enum bench_mode mode)
+{
+	struct kprobe *p = get_kprobe((void *)bench_target);
+
+	switch (mode) {
+	case BENCH_BOOSTED:
+		return p && p->ainsn.boostable == 1 && !kprobe_optimized(p);
+	case BENCH_OPTIMIZED:
+		return p && kprobe_optimized(p);
+	default:
+		return !p || (!kprobe_optimized(p) && p->ainsn.boostable != 1);
+	}
+}
 
 /* ---- measuring --------------------------------------------------------------- */
 
@@ -199,18 +245,27 @@ static void print_ratio(const char *key, uint64_t x, unsigned long n)
 static void bench_one(const struct bench_row *row, unsigned long iters)
 {
 	struct bench_result r;
-	int err = row->arm ? row->arm() : 0;
+	bool mode_ok;
+	int err;
 
+	bench_set_mode(row->mode);
+	err = row->arm ? row->arm() : 0;
 	if (err) {
 		printk("BENCH row=\"%s\" error=%d (%s)\n", row->name, err, errno_name(err));
+		bench_set_mode(BENCH_OPTIMIZED);
 		return;
 	}
 	bench_loop(iters, &r);
+	mode_ok = bench_mode_taken(row->mode);
 	if (row->disarm)
 		row->disarm();
+	bench_set_mode(BENCH_OPTIMIZED);	/* the defaults: both on */
+	if (!mode_ok)
+		printk("BENCH row=\"%s\" error=probe did not take the %s path\n",
+		       row->name, bench_mode_names[row->mode]);
 
-	printk("BENCH row=\"%s\" iters=%lu hits=%lu tsc=%llu", row->name, iters,
-	       row->counts_hits ? r.hits : iters, r.tsc);
+	printk("BENCH row=\"%s\" mode=%s iters=%lu hits=%lu tsc=%llu", row->name,
+	       bench_mode_names[row->mode], iters, row->counts_hits ? r.hits : iters, r.tsc);
 	print_ratio("tsc_per_hit", r.tsc, iters);
 	printk(" exceptions=%lu", r.exceptions);
 	print_ratio("exceptions_per_hit", r.exceptions, iters);

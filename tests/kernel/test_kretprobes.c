@@ -691,7 +691,8 @@ static void kprobes_list_shows_types(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, found[0].line, want);
 	snprintf(want, sizeof(want), "%08lx  j  krt_fib+0x0", (unsigned long)krt_fib);
 	KTEST_EXPECT_STREQ(t, found[1].line, want);
-	snprintf(want, sizeof(want), "%08lx  r  krt_div3+0x0", (unsigned long)krt_div3);
+	snprintf(want, sizeof(want), "%08lx  r  krt_div3+0x0%s", (unsigned long)krt_div3,
+		 kprobe_optimized(&rp.kp) ? "  [OPTIMIZED]" : "");	/* optprobes */
 	KTEST_EXPECT_STREQ(t, found[2].line, want);
 	KTEST_EXPECT_EQ(t, kp.nhit, 1);
 	KTEST_EXPECT_EQ(t, jp.kp.nhit, 5);

@@ -1,0 +1,86 @@
+/*
+ * optprobe_template.S - the start of every optprobe's detour buffer.
+ *
+ * An optimized probe is a "jmp rel32" at the probed address into a
+ * buffer of its own (arch/i386/optprobes.c builds it):
+ *
+ *     [ this template ][ copies of the displaced instructions ][ jmp back ]
+ *
+ * The template does, without a trap, what the int3 path does with one:
+ * it builds exactly the frame the CPU and the entry stub would have
+ * built for an int3 at the probed address, calls optimized_callback()
+ * with it, and returns with iret.  Handlers therefore see the same
+ * struct pt_regs either way:
+ *
+ *     the jmp arrives with %esp = S, the stack of the probed code
+ *     pushfl            flags    at S-4   (the CPU pushes these three for
+ *     pushl $__KERNEL_CS  cs     at S-8    a ring-0 trap: no sp/ss)
+ *     pushl $0          ip       at S-12  (the callback stores the address)
+ *     pushl $0          orig_ax  at S-16  (the int3 stub's dummy error code)
+ *     gs fs es ds ax bp di si dx cx bx    (trap_common's order)
+ *
+ * so &regs->sp == S == kernel_stack_pointer(regs), as for an int3.
+ *
+ * cli comes right after pushfl: from there on the handlers run with
+ * interrupts off, as after an int3 (an interrupt gate).  The data
+ * segment registers are saved for pt_regs but not reloaded: every
+ * kernel code path already runs with __KERNEL_DS (there is no user
+ * mode to come from).
+ *
+ * The callback sets regs->ip to the copied instructions after this
+ * template (or leaves a pre-handler's new ip).  iret then reloads ip,
+ * cs and flags in one go, so the probed code's IF comes back exactly as
+ * the copies start: not a single instruction of ours runs with
+ * interrupts on after the handlers.
+ *
+ * The template itself never runs: it lives in .rodata and is copied.
+ * Two fields are filled in per copy; their offsets are the labels below.
+ */
+#include "segment.h"
+
+	.section .rodata
+	.globl optprobe_template_entry
+optprobe_template_entry:
+	pushfl
+	cli
+	pushl $__KERNEL_CS
+	pushl $0                        /* regs->ip */
+	pushl $0                        /* regs->orig_ax */
+	cld                             /* C code needs DF clear; pushfl kept it */
+	pushl %gs
+	pushl %fs
+	pushl %es
+	pushl %ds
+	pushl %eax
+	pushl %ebp
+	pushl %edi
+	pushl %esi
+	pushl %edx
+	pushl %ecx
+	pushl %ebx
+	movl %esp, %eax
+	pushl %eax                      /* arg 2: struct pt_regs * */
+	.globl optprobe_template_op
+optprobe_template_op:
+	.byte 0x68                      /* pushl $imm32 (gas would pick the imm8 form for $0) */
+	.long 0                         /* arg 1: struct optimized_kprobe *, filled in */
+	.globl optprobe_template_call
+optprobe_template_call:
+	.byte 0xe8                      /* call optimized_callback: rel32 filled in */
+	.long 0
+	addl $8, %esp
+	popl %ebx
+	popl %ecx
+	popl %edx
+	popl %esi
+	popl %edi
+	popl %ebp
+	popl %eax
+	popl %ds
+	popl %es
+	popl %fs
+	popl %gs
+	addl $4, %esp                   /* orig_ax */
+	iret                            /* ip, cs, flags: into the copies */
+	.globl optprobe_template_end
+optprobe_template_end:

@@ -1,0 +1,145 @@
+/*
+ * kprobes_debugfs.c - /sys/kernel/debug/kprobes, as in Linux:
+ *
+ *   list       every registered probe: "addr  k  sym+off  [DISABLED]"
+ *   enabled    1/0: the global switch.  0 takes every int3 out of the
+ *              text and 1 puts back those whose probe is enabled; each
+ *              probe's own enabled state is kept (arm_all_kprobes /
+ *              disarm_all_kprobes in probes/kprobes.c)
+ *   blacklist  the address ranges no probe may go: "0xstart-0xend\tsym"
+ *   narrate    1: the next hit of each probe prints every step of the
+ *              int3 / single-step dance as it happens (ours, not Linux's)
+ */
+#include "kernel.h"
+#include "trace.h"
+#include "kprobes.h"
+#include "pseudofs.h"
+#include "kallsyms.h"
+#include "errno.h"
+#include "nokprobe.h"
+#include "narrate.h"
+
+static int list_one(struct kprobe *p, void *data)
+{
+	char line[160];
+
+	sprint_kprobe(line, sizeof(line), p);
+	seq_printf(data, "%s\n", line);
+	return 0;
+}
+
+static int list_show(struct seq_buf *s, void *data)
+{
+	kprobes_for_each(list_one, s);
+	return 0;
+}
+
+static int blacklist_one(void *data, unsigned long start, unsigned long end)
+{
+	unsigned long size, offset;
+	const char *name = kallsyms_lookup(start, &size, &offset);
+
+	seq_printf(data, "0x%08lx-0x%08lx\t%s\n", start, end, name ? name : "?");
+	return 0;
+}
+
+static int blacklist_show(struct seq_buf *s, void *data)
+{
+	kprobe_blacklist_for_each(blacklist_one, s);
+	return 0;
+}
+
+/* "0"/"1" plus echo's newline. */
+static int parse_01(const char *text, size_t len, bool *on)
+{
+	if (len == 0 || len > 2 || (len == 2 && text[1] != '\n') ||
+	    (text[0] != '0' && text[0] != '1'))
+		return -EINVAL;
+	*on = text[0] == '1';
+	return 0;
+}
+
+static int enabled_show(struct seq_buf *s, void *data)
+{
+	seq_printf(s, "%d\n", !kprobes_all_disarmed);
+	return 0;
+}
+
+static int enabled_write(const char *text, size_t len, bool trunc, void *data)
+{
+	bool on;
+
+	if (parse_01(text, len, &on))
+		return -EINVAL;
+	if (on)
+		arm_all_kprobes();
+	else
+		disarm_all_kprobes();
+	return 0;
+}
+
+/* ---- narrate -------------------------------------------------------------- */
+
+#define NARRATE_MAX_PROBES 32	/* probes told once each per `echo 1` */
+
+bool kprobes_narrate;
+bool kprobe_narrating;
+static unsigned long narrated[NARRATE_MAX_PROBES];
+static int nr_narrated;
+
+void kprobes_narrate_set(bool on)
+{
+	kprobes_narrate = on;
+	nr_narrated = 0;	/* every probe gets its next hit told again */
+}
+
+/* Interrupts are off: we run inside the int3 handler. */
+bool kprobe_narrate_begin(struct kprobe *p)
+{
+	unsigned long addr = (unsigned long)p->addr;
+
+	if (!kprobes_narrate)
+		return false;
+	for (int i = 0; i < nr_narrated; i++)
+		if (narrated[i] == addr)
+			return false;
+	if (nr_narrated == NARRATE_MAX_PROBES)
+		return false;
+	narrated[nr_narrated++] = addr;
+	kprobe_narrating = true;
+	return true;
+}
+
+void kprobe_narrate_end(void)
+{
+	kprobe_narrating = false;
+}
+NOKPROBE_SYMBOL(kprobe_narrate_begin);
+NOKPROBE_SYMBOL(kprobe_narrate_end);
+
+static int narrate_show(struct seq_buf *s, void *data)
+{
+	seq_printf(s, "%d\n", kprobes_narrate);
+	return 0;
+}
+
+static int narrate_write(const char *text, size_t len, bool trunc, void *data)
+{
+	bool on;
+
+	if (parse_01(text, len, &on))
+		return -EINVAL;
+	kprobes_narrate_set(on);
+	return 0;
+}
+
+int kprobes_debugfs_init(void)
+{
+	int ret = 0;
+
+	ret |= pseudofs_create(KPROBES_DEBUG_DIR "/list", list_show, NULL, NULL);
+	ret |= pseudofs_create(KPROBES_DEBUG_DIR "/enabled", enabled_show, enabled_write, NULL);
+	ret |= pseudofs_create(KPROBES_DEBUG_DIR "/blacklist", blacklist_show, NULL, NULL);
+	ret |= pseudofs_create(KPROBES_DEBUG_DIR "/narrate", narrate_show, narrate_write, NULL);
+	return ret;
+}

@@ -1,0 +1,497 @@
+/*
+ * test_tracefs.c - suite "tracefs": the shell, the pseudo filesystem and
+ * kprobe events, driven through the same calls the console uses
+ * (shell_exec, pseudofs_read/write), with the output read back.
+ */
+#include "ktest.h"
+#include "shell.h"
+#include "pseudofs.h"
+#include "console_input.h"
+#include "keyboard.h"
+#include "trace.h"
+#include "kprobes.h"
+#include "mm.h"
+#include "string.h"
+#include "vsprintf.h"
+#include "errno.h"
+
+#define EVENTS   TRACEFS_DIR "/kprobe_events"
+#define TRACE    TRACEFS_DIR "/trace"
+#define PROFILE  TRACEFS_DIR "/kprobe_profile"
+#define ERRLOG   TRACEFS_DIR "/error_log"
+#define ENABLED  KPROBES_DEBUG_DIR "/enabled"
+#define LIST     KPROBES_DEBUG_DIR "/list"
+
+unsigned long fib(unsigned long n);	/* kernel/workloads.c */
+
+static char out[16384];
+
+/* Read a file into out[]; returns the callback's result. */
+static int read_file(const char *path)
+{
+	struct seq_buf s;
+
+	seq_buf_init(&s, out, sizeof(out));
+	return pseudofs_read(path, &s);
+}
+
+static int write_str(const char *path, const char *text, bool trunc)
+{
+	return pseudofs_write(path, text, strlen(text), trunc);
+}
+
+/* Run a shell line, its output into out[]. */
+static int sh(const char *line)
+{
+	struct seq_buf s;
+
+	seq_buf_init(&s, out, sizeof(out));
+	return shell_exec(line, &s);
+}
+
+static int count_lines_with(const char *text, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = text; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+		n++;
+	return n;
+}
+
+static int tracefs_case_init(struct ktest *t)
+{
+	tracefs_init();
+	trace_kprobe_remove_all();
+	trace_buffer_reset();
+	arm_all_kprobes();
+	return 0;
+}
+
+static void tracefs_case_exit(struct ktest *t)
+{
+	trace_kprobe_remove_all();
+	arm_all_kprobes();
+}
+
+/* ---- pseudofs and the shell ------------------------------------------------ */
+
+static char last_write[64];
+static bool last_trunc;
+
+static int test_show(struct seq_buf *s, void *data)
+{
+	seq_printf(s, "value=%s\n", (const char *)data);
+	return 0;
+}
+
+static int test_write(const char *text, size_t len, bool trunc, void *data)
+{
+	if (len >= sizeof(last_write))
+		return -E2BIG;
+	memcpy(last_write, text, len);
+	last_write[len] = '\0';
+	last_trunc = trunc;
+	return strcmp(last_write, "bad\n") == 0 ? -EINVAL : 0;
+}
+
+static void pseudofs_files_and_dirs(struct ktest *t)
+{
+	KTEST_ASSERT_EQ(t, pseudofs_create("/test/dir/a", test_show, test_write, "A"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_create("/test/dir/a", test_show, NULL, "A"), -EEXIST);
+	KTEST_EXPECT_EQ(t, pseudofs_create("/test/b", test_show, NULL, "B"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_lookup("/test"), 2);
+	KTEST_EXPECT_EQ(t, pseudofs_lookup("/test/dir/a"), 1);
+	KTEST_EXPECT_EQ(t, pseudofs_lookup("/test/di"), 0);
+
+	KTEST_EXPECT_EQ(t, read_file("/test/dir/a"), 0);
+	KTEST_EXPECT_STREQ(t, out, "value=A\n");
+	KTEST_EXPECT_EQ(t, read_file("/test/dir"), -EISDIR);
+	KTEST_EXPECT_EQ(t, read_file("/test/nope"), -ENOENT);
+	KTEST_EXPECT_EQ(t, write_str("/test/b", "x", false), -EPERM);
+
+	KTEST_EXPECT_EQ(t, sh("ls /test"), 0);
+	KTEST_EXPECT_STREQ(t, out, "dir/\nb\n");
+	KTEST_EXPECT_EQ(t, sh("cd /test/dir"), 0);
+	KTEST_EXPECT_EQ(t, sh("cat a ../b"), 0);
+	KTEST_EXPECT_STREQ(t, out, "value=A\nvalue=B\n");
+	KTEST_EXPECT_EQ(t, sh("cd"), 0);
+	KTEST_EXPECT_EQ(t, sh("cat test/nothing"), -ENOENT);
+	KTEST_EXPECT_STREQ(t, out, "cat: test/nothing: No such file or directory\n");
+
+	KTEST_EXPECT_EQ(t, pseudofs_remove("/test/dir/a"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_remove("/test/b"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_lookup("/test"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_remove("/test/b"), -ENOENT);
+}
+
+static void shell_quotes_and_redirection(struct ktest *t)
+{
+	KTEST_ASSERT_EQ(t, pseudofs_create("/test/w", test_show, test_write, "W"), 0);
+
+	KTEST_EXPECT_EQ(t, sh("echo 'p:x  fib' \"n=$arg1\" >> /test/w"), 0);
+	KTEST_EXPECT_STREQ(t, last_write, "p:x  fib n=$arg1\n");
+	KTEST_EXPECT_FALSE(t, last_trunc);
+	KTEST_EXPECT_EQ(t, sh("echo>/test/w"), 0);	/* no blanks needed */
+	KTEST_EXPECT_STREQ(t, last_write, "\n");
+	KTEST_EXPECT_TRUE(t, last_trunc);
+	KTEST_EXPECT_EQ(t, sh("echo hi # a comment"), 0);
+	KTEST_EXPECT_STREQ(t, out, "hi\n");
+
+	/* Errors: each says why and changes nothing. */
+	KTEST_EXPECT_EQ(t, sh("echo bad > /test/w"), -EINVAL);
+	KTEST_EXPECT_STREQ(t, out, "sh: echo: write error: Invalid argument\n");
+	KTEST_EXPECT_EQ(t, sh("echo 'open"), -EINVAL);
+	KTEST_EXPECT_STREQ(t, out, "sh: unterminated ' quote\n");
+	KTEST_EXPECT_EQ(t, sh("echo x >"), -EINVAL);
+	KTEST_EXPECT_EQ(t, sh("echo x > /test/new"), -ENOENT);
+	KTEST_EXPECT_EQ(t, sh("frobnicate"), -ENOENT);
+	KTEST_EXPECT_STREQ(t, out, "sh: frobnicate: command not found (try help)\n");
+	KTEST_EXPECT_EQ(t, pseudofs_remove("/test/w"), 0);
+}
+
+static void help_lists_every_command(struct ktest *t)
+{
+	const char *names[] = { "help", "ls", "cat", "echo", "run", "syms", "idt",
+				"regs", "meminfo", "reboot" };
+
+	KTEST_EXPECT_EQ(t, sh("help"), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		char want[16];
+
+		snprintf(want, sizeof(want), "  %s ", names[i]);
+		KTEST_EXPECT_TRUE(t, strstr(out, want) != NULL);
+	}
+}
+
+static void commands_print_real_data(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, sh("syms fib"), 0);
+	KTEST_EXPECT_TRUE(t, strstr(out, " fib\n") != NULL);
+	KTEST_EXPECT_EQ(t, sh("syms no_such_symbol_anywhere"), -ENOENT);
+	KTEST_EXPECT_EQ(t, sh("idt"), 0);
+	KTEST_EXPECT_TRUE(t, strstr(out, "  3  interrupt") != NULL);	/* #BP */
+	KTEST_EXPECT_TRUE(t, strstr(out, "  8  task") != NULL);	/* #DF */
+	KTEST_EXPECT_EQ(t, sh("meminfo"), 0);
+	KTEST_EXPECT_TRUE(t, strstr(out, "Pages:") != NULL);
+	KTEST_EXPECT_EQ(t, sh("regs"), 0);
+	KTEST_EXPECT_TRUE(t, strstr(out, "CR0: ") != NULL);
+	KTEST_EXPECT_EQ(t, sh("run fib 10"), 0);
+	KTEST_EXPECT_STREQ(t, out, "fib(10) = 55\n");
+	KTEST_EXPECT_EQ(t, sh("run crc32"), 0);
+	KTEST_EXPECT_STREQ(t, out, "crc32(\"123456789\") = cbf43926\n");
+	KTEST_EXPECT_EQ(t, sh("run sort 50"), 0);
+	KTEST_EXPECT_EQ(t, sh("run hash 20"), 0);
+	KTEST_EXPECT_EQ(t, sh("run worker 2"), 0);
+	KTEST_EXPECT_EQ(t, sh("run fib 99"), -EINVAL);
+}
+
+/* ---- the line editor and SysRq ----------------------------------------------- */
+
+static struct line_editor le;
+
+static enum line_result type(const char *keys)
+{
+	enum line_result r = LINE_MORE;
+
+	while (*keys && r == LINE_MORE)
+		r = line_editor_key(&le, (unsigned char)*keys++);
+	return r;
+}
+
+static void line_editor_keys(struct ktest *t)
+{
+	line_editor_init(&le, "> ");
+	KTEST_EXPECT_EQ(t, type("abc\bd\x7f" "e\r"), LINE_DONE);
+	KTEST_EXPECT_STREQ(t, le.buf, "abe");
+	line_editor_remember(&le);
+	le.len = 0;
+	KTEST_EXPECT_EQ(t, type("\n"), LINE_MORE);	/* the LF of CR LF */
+
+	le.len = 0;
+	KTEST_EXPECT_EQ(t, type("xyz\x03"), LINE_CANCEL);	/* Ctrl-C */
+	KTEST_EXPECT_EQ(t, le.len, 0);
+
+	le.len = 0;
+	KTEST_EXPECT_EQ(t, type("\x1b[A\r"), LINE_DONE);	/* up arrow */
+	KTEST_EXPECT_STREQ(t, le.buf, "abe");
+	le.len = 0;
+	le.history_pos = 0;
+	KTEST_EXPECT_EQ(t, type("\x1b[A\x1b[B" "q\n"), LINE_DONE);	/* up, down */
+	KTEST_EXPECT_STREQ(t, le.buf, "q");
+}
+
+#define SC_LCTRL 0x1D
+#define SC_P     0x19
+#define BREAK(sc) ((sc) | 0x80)
+
+static void ctrl_p_on_keyboard_is_sysrq(struct ktest *t)
+{
+	unsigned long before = sysrq_count;
+
+	console_input_init();
+	while (kbd_getc() != -1)
+		;
+	kbd_handle_scancode(SC_LCTRL);
+	kbd_handle_scancode(SC_P);
+	kbd_handle_scancode(BREAK(SC_P));
+	kbd_handle_scancode(BREAK(SC_LCTRL));
+	KTEST_EXPECT_EQ(t, sysrq_count, before + 1);
+	KTEST_EXPECT_EQ(t, kbd_getc(), -1);	/* consumed, never typed */
+}
+
+/* ---- kprobe events ------------------------------------------------------------- */
+
+static void define_enable_trace_remove(struct ktest *t)
+{
+	KTEST_ASSERT_EQ(t, write_str(EVENTS, "p:tt_fib fib n=$arg1\n", false), 0);
+	read_file(EVENTS);
+	KTEST_EXPECT_STREQ(t, out, "p:kprobes/tt_fib fib n=$arg1\n");
+	read_file(LIST);
+	KTEST_EXPECT_TRUE(t, strstr(out, "fib+0x0  [DISABLED]") != NULL);
+
+	fib(5);			/* disabled: no records */
+	KTEST_EXPECT_EQ(t, trace_buffer_written(), 0);
+	KTEST_ASSERT_EQ(t, write_str(TRACEFS_DIR "/events/kprobes/tt_fib/enable", "1\n", true), 0);
+	read_file(TRACEFS_DIR "/events/kprobes/enable");
+	KTEST_EXPECT_STREQ(t, out, "1\n");
+	fib(5);			/* 15 calls */
+	KTEST_EXPECT_EQ(t, trace_buffer_written(), 15);
+
+	read_file(TRACE);
+	KTEST_EXPECT_TRUE(t, strstr(out, "# tracer: nop\n") == out);
+	KTEST_EXPECT_TRUE(t, strstr(out, "entries-in-buffer/entries-written: 15/15") != NULL);
+	KTEST_EXPECT_EQ(t, count_lines_with(out, "tt_fib: (fib+0x0/0x"), 15);
+	KTEST_EXPECT_EQ(t, count_lines_with(out, ") n=0x5\n"), 1);
+	KTEST_EXPECT_EQ(t, count_lines_with(out, ") n=0x1\n"), 5);
+	read_file(PROFILE);
+	KTEST_EXPECT_TRUE(t, strstr(out, "tt_fib") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, " 15               0\n") != NULL);
+
+	/* Removing an enabled event: EBUSY, as Linux. */
+	KTEST_EXPECT_EQ(t, write_str(EVENTS, "-:tt_fib\n", false), -EBUSY);
+	KTEST_EXPECT_EQ(t, trace_kprobe_count(false), 1);
+	KTEST_EXPECT_EQ(t, write_str(TRACEFS_DIR "/events/kprobes/enable", "0\n", true), 0);
+	KTEST_EXPECT_EQ(t, write_str(EVENTS, "-:tt_fib\n", false), 0);
+	KTEST_EXPECT_EQ(t, trace_kprobe_count(false), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_lookup(TRACEFS_DIR "/events/kprobes"), 0);
+	KTEST_EXPECT_EQ(t, kprobes_nr_registered(), 0);
+}
+
+static void return_probe_event(struct ktest *t)
+{
+	KTEST_ASSERT_EQ(t, write_str(EVENTS, "r:tt_ret fib ret=$retval\n", false), 0);
+	KTEST_ASSERT_EQ(t, write_str(TRACEFS_DIR "/events/kprobes/tt_ret/enable", "1\n", true), 0);
+	KTEST_EXPECT_EQ(t, sh("run fib 4"), 0);
+	KTEST_EXPECT_EQ(t, trace_buffer_written(), 9);
+	read_file(TRACE);
+	KTEST_EXPECT_EQ(t, count_lines_with(out, " <- fib) ret=0x"), 9);
+	KTEST_EXPECT_EQ(t, count_lines_with(out, "tt_ret: (run_fib+"), 1);
+	KTEST_EXPECT_EQ(t, count_lines_with(out, "<- fib) ret=0x3\n"), 1);	/* fib(4) */
+	read_file(EVENTS);
+	KTEST_EXPECT_STREQ(t, out, "r:kprobes/tt_ret fib ret=$retval\n");
+}
+
+/* Each bad line: its errno, a line in error_log, nothing changed. */
+static void expect_refused(struct ktest *t, const char *line, int err, const char *why)
+{
+	size_t regs = kprobes_nr_registered();
+	int events = trace_kprobe_count(false);
+
+	KTEST_EXPECT_EQ(t, write_str(EVENTS, line, false), err);
+	read_file(ERRLOG);
+	if (!strstr(out, why) || !strstr(out, "  Command: ") || !strstr(out, "^\n"))
+		ktest_fail(t, __FILE__, __LINE__, "error_log for '%s' lacks '%s':\n%s",
+			   line, why, out);
+	KTEST_EXPECT_EQ(t, kprobes_nr_registered(), regs);
+	KTEST_EXPECT_EQ(t, trace_kprobe_count(false), events);
+}
+
+static void bad_lines_are_refused(struct ktest *t)
+{
+	KTEST_ASSERT_EQ(t, write_str(EVENTS, "p:tt_ok fib\n", false), 0);
+	expect_refused(t, "p:tt_bad fib x=%zz\n", -EINVAL, "Invalid register name");
+	expect_refused(t, "q fib\n", -EINVAL, "Probe type must be");
+	expect_refused(t, "p:tt_bad no_such_function\n", -EINVAL, "Invalid probed address");
+	expect_refused(t, "p:tt_bad do_trap\n", -EINVAL, "kprobes blacklist");
+	/* fib starts push %ebp (1 byte), mov %esp,%ebp (2): +2 is mid-instruction */
+	expect_refused(t, "p:tt_bad fib+2\n", -EILSEQ, "EILSEQ");
+	expect_refused(t, "r:tt_bad fib+3\n", -EINVAL, "");
+	expect_refused(t, "p:tt_ok fib\n", -EEXIST, "Event already exists");
+	expect_refused(t, "-:tt_nothing\n", -ENOENT, "Event not found");
+
+	/* The caret sits under the bad token. */
+	write_str(ERRLOG, "\n", true);
+	write_str(EVENTS, "p:tt_bad fib x=%zz\n", false);
+	read_file(ERRLOG);
+	KTEST_EXPECT_TRUE(t, strstr(out, "  Command: p:tt_bad fib x=%zz\n"
+				    "                          ^\n") != NULL);
+
+	/* Enabled: `echo > kprobe_events` refuses and removes nothing. */
+	write_str(TRACEFS_DIR "/events/kprobes/tt_ok/enable", "1\n", true);
+	KTEST_EXPECT_EQ(t, write_str(EVENTS, "\n", true), -EBUSY);
+	KTEST_EXPECT_EQ(t, trace_kprobe_count(false), 1);
+	KTEST_EXPECT_EQ(t, write_str(TRACEFS_DIR "/events/kprobes/tt_ok/enable", "2\n", true),
+			-EINVAL);
+}
+
+static void global_switch_keeps_probe_state(struct ktest *t)
+{
+	write_str(EVENTS, "p:tt_a fib\np:tt_b crc32_byte\n", false);
+	write_str(TRACEFS_DIR "/events/kprobes/tt_a/enable", "1\n", true);
+	KTEST_ASSERT_EQ(t, trace_kprobe_count(true), 1);
+
+	KTEST_EXPECT_EQ(t, write_str(ENABLED, "0\n", true), 0);
+	read_file(ENABLED);
+	KTEST_EXPECT_STREQ(t, out, "0\n");
+	KTEST_EXPECT_EQ(t, kprobes_text_checksum(), kprobes_boot_text_checksum);
+	fib(3);
+	KTEST_EXPECT_EQ(t, trace_buffer_written(), 0);
+	/* Enabling while globally off arms nothing yet. */
+	write_str(TRACEFS_DIR "/events/kprobes/tt_b/enable", "1\n", true);
+	KTEST_EXPECT_EQ(t, kprobes_text_checksum(), kprobes_boot_text_checksum);
+
+	KTEST_EXPECT_EQ(t, write_str(ENABLED, "1\n", true), 0);
+	fib(3);			/* 5 calls */
+	KTEST_EXPECT_EQ(t, sh("run crc32 ab"), 0);	/* 2 bytes */
+	KTEST_EXPECT_EQ(t, trace_buffer_written(), 7);
+	write_str(TRACEFS_DIR "/events/kprobes/enable", "0\n", true);
+	KTEST_EXPECT_EQ(t, kprobes_text_checksum(), kprobes_boot_text_checksum);
+}
+
+static void ring_buffer_overwrites_oldest(struct ktest *t)
+{
+	write_str(EVENTS, "p:tt_fib fib n=$arg1\n", false);
+	write_str(TRACEFS_DIR "/events/kprobes/tt_fib/enable", "1\n", true);
+	fib(15);		/* 1973 calls */
+	KTEST_EXPECT_EQ(t, trace_buffer_written(), 1973);
+	KTEST_EXPECT_EQ(t, trace_buffer_entries(), TRACE_BUF_ENTRIES);
+	KTEST_EXPECT_EQ(t, trace_buffer_lost(), 1973 - TRACE_BUF_ENTRIES);
+	read_file(TRACE);
+	KTEST_EXPECT_TRUE(t, strstr(out, "entries-in-buffer/entries-written: 256/1973") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "1717 oldest entries were overwritten") != NULL);
+	/* The first call, fib(15), was the oldest: gone. */
+	KTEST_EXPECT_EQ(t, count_lines_with(out, "n=0xf\n"), 0);
+
+	KTEST_EXPECT_EQ(t, sh("echo > " TRACE), 0);
+	KTEST_EXPECT_EQ(t, trace_buffer_written(), 0);
+	read_file(TRACE);
+	KTEST_EXPECT_TRUE(t, strstr(out, "entries-written: 0/0") != NULL);
+}
+
+/* ---- robustness ------------------------------------------------------------------ */
+
+static uint32_t rng = 2463534242u;
+
+static uint32_t xorshift(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 17;
+	rng ^= rng << 5;
+	return rng;
+}
+
+static const char *pick(const char *const *words, int n)
+{
+	return words[xorshift() % n];
+}
+
+/* A probe line from a mix of good and bad pieces, or plain noise. */
+static void random_probe_line(char *buf, size_t size)
+{
+	static const char *const cmd[] = { "p", "r", "-", "p:", "r:", "p:g/", "-:",
+		"r5:", "p:tt_r", "q", "", "p:1x", "r99999:" };
+	static const char *const name[] = { "tt_r", "g/tt_r", "", "/", "a.b", "x" };
+	static const char *const where[] = { "fib", "fib+1", "fib+3", "crc32_byte", "do_work",
+		"nosuch", "0x0", "0x100000", "ht_hash+0", "fib+0x", "do_trap", "" };
+	static const char *const arg[] = { "$arg1", "%ax", "x=%zz", "+0(%sp)", "+4($stack):u8",
+		"$retval", "$comm", "s=+0(%ax):string", "@fib", "\\0x12", "\\\"hi\"",
+		"a=$arg2:x16", "$stack9999", "+0(+0(+0(%bp)))", "b=", "=", ":u32", "" };
+	size_t len;
+
+	if (xorshift() % 8 == 0) {	/* noise */
+		len = xorshift() % (size - 1);
+		for (size_t i = 0; i < len; i++)
+			buf[i] = 1 + xorshift() % 255;
+		buf[len] = '\0';
+		return;
+	}
+	len = snprintf(buf, size, "%s%s %s", pick(cmd, ARRAY_SIZE(cmd)),
+		       pick(name, ARRAY_SIZE(name)), pick(where, ARRAY_SIZE(where)));
+	for (int i = xorshift() % 4; i > 0 && len < size; i--)
+		len += snprintf(buf + len, size - len, " %s", pick(arg, ARRAY_SIZE(arg)));
+}
+
+static void random_shell_line(char *buf, size_t size)
+{
+	static const char *const cmd[] = { "ls", "cat", "echo", "cd", "syms", "help",
+		"meminfo", "idt", "nosuch", "run nosuch", "run fib 3", "'", "\"", ">", ">>", "" };
+	static const char *const word[] = { "/", "..", "/sys/kernel/tracing", EVENTS, TRACE,
+		PROFILE, ERRLOG, LIST, KPROBES_DEBUG_DIR "/blacklist", ">", ">>", "'a b'",
+		"\"x", "'", "fib*", "0x100000", "-:tt_r", "p:tt_r fib", "1", "0", "#c", "" };
+	size_t len = snprintf(buf, size, "%s", pick(cmd, ARRAY_SIZE(cmd)));
+
+	for (int i = xorshift() % 5; i > 0 && len < size; i--)
+		len += snprintf(buf + len, size - len, " %s", pick(word, ARRAY_SIZE(word)));
+}
+
+#define FUZZ_LINES 2000
+
+static void random_lines_leave_kernel_healthy(struct ktest *t)
+{
+	static char line[300];
+	struct heap_stats h0, h1;
+	int ok = 0, refused = 0, odd = 0;
+
+	heap_get_stats(&h0);
+	for (int i = 0; i < FUZZ_LINES; i++) {
+		int ret;
+
+		random_probe_line(line, sizeof(line));
+		ret = pseudofs_write(EVENTS, line, strlen(line), xorshift() % 16 == 0);
+		ok += ret == 0;
+		refused += ret < 0;
+		odd += ret > 0;
+		random_shell_line(line, sizeof(line));
+		ret = sh(line);
+		odd += ret > 0;
+	}
+	ktest_info(t, "%d probe lines accepted, %d refused", ok, refused);
+	KTEST_EXPECT_EQ(t, odd, 0);
+	KTEST_EXPECT_TRUE(t, ok > 0 && refused > 0);
+
+	/* Healthy: everything removable, no leak, text as at boot, still works. */
+	write_str(ENABLED, "1\n", true);
+	trace_kprobe_remove_all();
+	KTEST_EXPECT_EQ(t, trace_kprobe_count(false), 0);
+	KTEST_EXPECT_EQ(t, kprobes_nr_registered(), 0);
+	KTEST_EXPECT_EQ(t, kprobes_text_checksum(), kprobes_boot_text_checksum);
+	heap_get_stats(&h1);
+	KTEST_EXPECT_EQ(t, h1.live_allocs, h0.live_allocs);
+	KTEST_EXPECT_EQ(t, sh("run fib 10"), 0);
+	KTEST_EXPECT_STREQ(t, out, "fib(10) = 55\n");
+	KTEST_EXPECT_EQ(t, write_str(EVENTS, "p:tt_last fib\n", false), 0);
+}
+
+static struct ktest_case tracefs_cases[] = {
+	KTEST_CASE(pseudofs_files_and_dirs),
+	KTEST_CASE(shell_quotes_and_redirection),
+	KTEST_CASE(help_lists_every_command),
+	KTEST_CASE(commands_print_real_data),
+	KTEST_CASE(line_editor_keys),
+	KTEST_CASE(ctrl_p_on_keyboard_is_sysrq),
+	KTEST_CASE(define_enable_trace_remove),
+	KTEST_CASE(return_probe_event),
+	KTEST_CASE(bad_lines_are_refused),
+	KTEST_CASE(global_switch_keeps_probe_state),
+	KTEST_CASE(ring_buffer_overwrites_oldest),
+	KTEST_CASE(random_lines_leave_kernel_healthy),
+	KTEST_END
+};
+
+static struct ktest_suite tracefs_suite = {
+	.name = "tracefs",
+	.cases = tracefs_cases,
+	.init = tracefs_case_init,
+	.exit = tracefs_case_exit,
+};
+KTEST_SUITE(tracefs_suite);
