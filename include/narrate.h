@@ -5,8 +5,8 @@
  *   echo 1 > /sys/kernel/debug/kprobes/narrate
  *
  * makes the next hit of each probe print what the CPU and kprobes do at
- * every step.  The hit path calls narrate(...) at each step; while no hit
- * is being narrated that costs one test of a global.
+ * every step (arch/i386/kprobes_narrate.c).  The hit path calls the hooks
+ * below; while no hit is being told each costs one test of a global.
  */
 #ifndef NARRATE_H
 #define NARRATE_H
@@ -15,19 +15,34 @@
 #include "kernel.h"
 
 struct kprobe;
+struct pt_regs;
 
 extern bool kprobes_narrate;	/* the debugfs switch */
 extern bool kprobe_narrating;	/* the hit in progress is being told */
+extern unsigned long kprobes_narrated_hits;	/* hits told so far */
 
 void kprobes_narrate_set(bool on);
-/* At the int3: should this hit of p be narrated?  Sets kprobe_narrating. */
-bool kprobe_narrate_begin(struct kprobe *p);
-/* After the last step (the iret back into the probed function). */
-void kprobe_narrate_end(void);
+void kprobe_narrate_begin(struct kprobe *p, struct pt_regs *regs);
+void narrate_step(struct kprobe *p, struct pt_regs *regs);
+void narrate_db(struct kprobe *p, struct pt_regs *regs);
+void narrate_fixup(struct kprobe *p, struct pt_regs *regs);
+void narrate_end(const char *how, struct pt_regs *regs);
 
+/* At the int3: decide whether this hit is told, and tell its start. */
+#define narrate_begin(p, regs) do {					\
+	if (kprobes_narrate)						\
+		kprobe_narrate_begin(p, regs);				\
+} while (0)
+
+/* One line of the story, or one of the helpers above, if told. */
 #define narrate(...) do {						\
 	if (kprobe_narrating)						\
-		printk("  narrate: " __VA_ARGS__);			\
+		printk("  " __VA_ARGS__);				\
+} while (0)
+
+#define narrate_call(call) do {						\
+	if (kprobe_narrating)						\
+		call;							\
 } while (0)
 
 #endif

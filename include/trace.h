@@ -22,7 +22,7 @@
 /* ---- the ring buffer (probes/trace_buffer.c) ------------------------------- */
 
 #define TRACE_BUF_ENTRIES  256	/* records kept; older ones are overwritten */
-#define TRACE_PAYLOAD_MAX  192	/* bytes of fetched arguments per record */
+#define TRACE_PAYLOAD_MAX  512	/* bytes of fetched arguments per record */
 
 #define TRACE_FLAG_IRQS_OFF 0x01	/* IF was clear in the probed code */
 

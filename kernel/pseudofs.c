@@ -193,7 +193,7 @@ int pseudofs_read(const char *path, struct seq_buf *s)
 	return ret;
 }
 
-static char last_error[256];
+static char last_error[1536];	/* an error_log entry: two copies of a line */
 
 void pseudofs_error(const char *fmt, ...)
 {

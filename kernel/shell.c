@@ -242,9 +242,12 @@ static int run_redirected(const struct shell_cmd *cmd, int argc, char **argv,
 	}
 	ret = pseudofs_write(path, capture.buf, capture.len, trunc);
 	if (ret) {
+		const char *why = pseudofs_last_error();
+
 		seq_printf(real_out, "sh: %s: write error: %s\n", argv[0], shell_strerror(ret));
-		if (pseudofs_last_error()[0])
-			seq_printf(real_out, "%s\n", pseudofs_last_error());
+		seq_puts(real_out, why);	/* may be long: an error_log entry */
+		if (why[0] && why[strlen(why) - 1] != '\n')
+			seq_puts(real_out, "\n");
 	}
 	return ret;
 }

@@ -16,7 +16,6 @@
 #include "pseudofs.h"
 #include "kallsyms.h"
 #include "errno.h"
-#include "nokprobe.h"
 #include "narrate.h"
 
 static int list_one(struct kprobe *p, void *data)
@@ -78,45 +77,6 @@ static int enabled_write(const char *text, size_t len, bool trunc, void *data)
 	return 0;
 }
 
-/* ---- narrate -------------------------------------------------------------- */
-
-#define NARRATE_MAX_PROBES 32	/* probes told once each per `echo 1` */
-
-bool kprobes_narrate;
-bool kprobe_narrating;
-static unsigned long narrated[NARRATE_MAX_PROBES];
-static int nr_narrated;
-
-void kprobes_narrate_set(bool on)
-{
-	kprobes_narrate = on;
-	nr_narrated = 0;	/* every probe gets its next hit told again */
-}
-
-/* Interrupts are off: we run inside the int3 handler. */
-bool kprobe_narrate_begin(struct kprobe *p)
-{
-	unsigned long addr = (unsigned long)p->addr;
-
-	if (!kprobes_narrate)
-		return false;
-	for (int i = 0; i < nr_narrated; i++)
-		if (narrated[i] == addr)
-			return false;
-	if (nr_narrated == NARRATE_MAX_PROBES)
-		return false;
-	narrated[nr_narrated++] = addr;
-	kprobe_narrating = true;
-	return true;
-}
-
-void kprobe_narrate_end(void)
-{
-	kprobe_narrating = false;
-}
-NOKPROBE_SYMBOL(kprobe_narrate_begin);
-NOKPROBE_SYMBOL(kprobe_narrate_end);
-
 static int narrate_show(struct seq_buf *s, void *data)
 {
 	seq_printf(s, "%d\n", kprobes_narrate);
@@ -135,11 +95,15 @@ static int narrate_write(const char *text, size_t len, bool trunc, void *data)
 
 int kprobes_debugfs_init(void)
 {
-	int ret = 0;
+	int ret = pseudofs_create(KPROBES_DEBUG_DIR "/list", list_show, NULL, NULL);
 
-	ret |= pseudofs_create(KPROBES_DEBUG_DIR "/list", list_show, NULL, NULL);
-	ret |= pseudofs_create(KPROBES_DEBUG_DIR "/enabled", enabled_show, enabled_write, NULL);
-	ret |= pseudofs_create(KPROBES_DEBUG_DIR "/blacklist", blacklist_show, NULL, NULL);
-	ret |= pseudofs_create(KPROBES_DEBUG_DIR "/narrate", narrate_show, narrate_write, NULL);
+	if (!ret)
+		ret = pseudofs_create(KPROBES_DEBUG_DIR "/enabled", enabled_show,
+				      enabled_write, NULL);
+	if (!ret)
+		ret = pseudofs_create(KPROBES_DEBUG_DIR "/blacklist", blacklist_show, NULL, NULL);
+	if (!ret)
+		ret = pseudofs_create(KPROBES_DEBUG_DIR "/narrate", narrate_show,
+				      narrate_write, NULL);
 	return ret;
 }

@@ -180,9 +180,9 @@ int kprobe_function_extent(unsigned long addr, struct func_extent *fx)
 		return -OPT_NO_SIZE;	/* we could be missing an outer symbol */
 	fx->start = addr - offset;
 	fx->end = fx->start + size;
-	for (int i = 0; i < nr_outer; i++) {
-		if (outer_syms[i].start <= addr && addr < outer_syms[i].end &&
-		    outer_syms[i].start < fx->start) {
+	for (int i = 0; i < nr_outer; i++) {	/* the widest symbol around addr */
+		if (outer_syms[i].start <= fx->start && outer_syms[i].end >= fx->end &&
+		    outer_syms[i].end - outer_syms[i].start > fx->end - fx->start) {
 			fx->start = outer_syms[i].start;
 			fx->end = outer_syms[i].end;
 		}
@@ -341,12 +341,14 @@ void kprobes_optimize_around(kprobe_opcode_t *addr)
 {
 	struct optimized_kprobe *op, *tmp;
 
+	kprobes_collect_garbage();
+	if (!kprobes_allow_optimization)
+		return;
 	list_for_each_entry_safe(op, tmp, &optimizing_list, list)
 		optimize_kprobe(op->kp);
 	for (size_t back = MAX_OPTIMIZED_LENGTH - 1; back > 0; back--)
 		optimize_kprobe(get_kprobe(addr - back));
 	optimize_kprobe(get_kprobe(addr));
-	kprobes_collect_garbage();
 }
 
 /* ---- asking, and the runtime switch --------------------------------------------- */

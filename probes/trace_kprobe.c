@@ -150,7 +150,7 @@ NOKPROBE_SYMBOL(kretprobe_dispatcher);
 /* ---- error_log ---------------------------------------------------------------- */
 
 #define ERROR_LOG_ENTRIES 8	/* Linux keeps the last 8 too */
-#define ERROR_LOG_TEXT    640
+#define ERROR_LOG_TEXT    1536	/* header + a console line twice (command, caret) */
 
 static char error_log[ERROR_LOG_ENTRIES][ERROR_LOG_TEXT];
 static unsigned int error_log_next;	/* entries ever logged */
@@ -370,6 +370,13 @@ static int add_event(const struct probe_event_def *parsed, const char *line, siz
 	struct trace_kprobe *tk;
 	int ret;
 
+	/* Every value must fit in a record (strings may be cut short). */
+	if (parsed->nr_args * sizeof(struct fetch_value) > TRACE_PAYLOAD_MAX) {
+		snprintf(msg, sizeof(msg), "Too many arguments for one trace record (at most %u)",
+			 (unsigned int)(TRACE_PAYLOAD_MAX / sizeof(struct fetch_value)));
+		log_error(line, len, word_pos(line, len, 2), msg);
+		return -E2BIG;
+	}
 	if (find_event(parsed->group, parsed->event)) {
 		log_error(line, len, 0, "Event already exists (remove it first with -:)");
 		return -EEXIST;
@@ -635,17 +642,23 @@ int kprobes_debugfs_init(void);	/* probes/kprobes_debugfs.c */
 int tracefs_init(void)
 {
 	static bool done;
-	int ret = 0;
+	int ret;
 
 	if (done)
 		return 0;
 	done = true;
 	trace_clock_init();
-	ret |= pseudofs_create(TRACEFS_DIR "/kprobe_events", kprobe_events_show,
-			       kprobe_events_write, NULL);
-	ret |= pseudofs_create(TRACEFS_DIR "/trace", trace_show, trace_write, NULL);
-	ret |= pseudofs_create(TRACEFS_DIR "/kprobe_profile", kprobe_profile_show, NULL, NULL);
-	ret |= pseudofs_create(TRACEFS_DIR "/error_log", error_log_show, error_log_write, NULL);
-	ret |= kprobes_debugfs_init();
-	return ret ? -ENOMEM : 0;
+	ret = pseudofs_create(TRACEFS_DIR "/kprobe_events", kprobe_events_show,
+			      kprobe_events_write, NULL);
+	if (!ret)
+		ret = pseudofs_create(TRACEFS_DIR "/trace", trace_show, trace_write, NULL);
+	if (!ret)
+		ret = pseudofs_create(TRACEFS_DIR "/kprobe_profile", kprobe_profile_show,
+				      NULL, NULL);
+	if (!ret)
+		ret = pseudofs_create(TRACEFS_DIR "/error_log", error_log_show,
+				      error_log_write, NULL);
+	if (!ret)
+		ret = kprobes_debugfs_init();
+	return ret;
 }

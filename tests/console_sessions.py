@@ -16,6 +16,8 @@ Each session is a transcript, as you would see it on the serial console:
 
 A line starting with the prompt "kprobes# " is typed (followed by Enter);
 the lines after it, up to the next prompt, are the output it must print.
+If the last of them is "<qemu exits>", the machine must go away instead
+of printing a prompt (reboot: QEMU runs with -no-reboot).
 In an expected line "..." matches any text; a line that is only "..."
 matches any number of lines (including none).  In a typed line these
 are keys: <ctrl-c> <ctrl-p> <up> <down> <bs> <enter>, and <sleep> waits half a
@@ -163,7 +165,16 @@ def run_session(kernel, name, text, timeout, verbose, record=False):
             return ["no prompt after boot"] + clean(con.out)[-20:]
         for typed, expected in steps:
             type_line(con, typed)
-            got = con.read_until(PROMPT.encode(), timeout)
+            if expected and expected[-1] == "<qemu exits>":
+                expected = expected[:-1]
+                try:
+                    con.proc.wait(timeout)
+                except subprocess.TimeoutExpired:
+                    return [f"QEMU still running after: {typed}"]
+                con.out += con.proc.stdout.read()
+                got = con.out
+            else:
+                got = con.read_until(PROMPT.encode(), timeout)
             if got is None:
                 return [f"no prompt after: {typed}"] + clean(con.out)[-30:]
             actual = clean(got)

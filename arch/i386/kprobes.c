@@ -34,6 +34,7 @@
 #include "errno.h"
 #include "kallsyms.h"
 #include "nokprobe.h"
+#include "narrate.h"
 
 #define TF_IF	(X86_EFLAGS_TF | X86_EFLAGS_IF)
 
@@ -235,6 +236,7 @@ static void setup_singlestep(struct kprobe *p, struct pt_regs *regs,
 	regs->flags |= X86_EFLAGS_TF;	/* #DB after one instruction */
 	regs->flags &= ~X86_EFLAGS_IF;	/* and no interrupt before it */
 	regs->ip = (unsigned long)p->ainsn.insn;
+	narrate_call(narrate_step(p, regs));
 }
 NOKPROBE_SYMBOL(setup_singlestep);
 
@@ -332,11 +334,13 @@ static int kprobe_handler(struct pt_regs *regs)
 	if (p) {
 		if (kprobe_running())
 			return reenter_kprobe(p, regs, kcb);
+		narrate_begin(p, regs);		/* kprobes_narrate.c */
 		set_current_kprobe(p, regs, kcb);
 		kcb->kprobe_status = KPROBE_HIT_ACTIVE;
 		regs->ip = (unsigned long)addr;	/* handlers see the probed address */
 		p->nhit++;
 		if (p->pre_handler && p->pre_handler(p, regs)) {
+			narrate_call(narrate_end("6. pre_handler returned 1: it moved ip, no step", regs));
 			/*
 			 * The pre-handler moved ip: no step, no post-handler.
 			 * A probe with a break_handler (a jprobe) stays the
@@ -348,6 +352,7 @@ static int kprobe_handler(struct pt_regs *regs)
 			}
 			return 1;
 		}
+		narrate("6. pre_handler returned 0: step the probed instruction\n");
 		if (p->ainsn.decoded.type == INSN_TYPE_INT3) {
 			/*
 			 * A probe on an int3 that was there before us (a
@@ -358,14 +363,19 @@ static int kprobe_handler(struct pt_regs *regs)
 			 */
 			regs->ip = (unsigned long)addr + 1;
 			kprobe_post_process(p, regs, kcb);
+			narrate_call(narrate_end("7. the probed int3 is handed to the kernel", regs));
 			return 0;
 		}
 		if (kprobe_emulate(p, regs)) {
 			kprobe_post_process(p, regs, kcb);
+			narrate_call(narrate_end("7. cli/sti emulated in regs->flags, no step", regs));
 			return 1;
 		}
-		if (kprobe_boosted_hit(p, regs))	/* no step: kprobes_boost.c */
+		if (kprobe_boosted_hit(p, regs)) {	/* no step: kprobes_boost.c */
+			narrate_call(narrate_end("7. boosted: the slot ends with a jmp back, no #DB",
+						 regs));
 			return 1;
+		}
 		setup_singlestep(p, regs, kcb, 0);
 		return 1;
 	}
@@ -514,9 +524,11 @@ static int post_kprobe_handler(struct pt_regs *regs)
 		     kcb->kprobe_status != KPROBE_REENTER))
 		return 0;
 
+	narrate_call(narrate_db(cur, regs));	/* kprobes_narrate.c */
 	if (kcb->kprobe_status == KPROBE_HIT_SS)
 		arch_boost_after_step(cur, regs);	/* kprobes_boost.c */
 	resume_execution(cur, regs, kcb);
+	narrate_call(narrate_fixup(cur, regs));
 	if (kcb->kprobe_status == KPROBE_REENTER) {
 		/* A reentered probe: no handlers; back to the outer hit. */
 		restore_previous_kprobe(kcb);
@@ -524,6 +536,7 @@ static int post_kprobe_handler(struct pt_regs *regs)
 	} else {
 		kprobe_post_process(cur, regs, kcb);
 	}
+	narrate_call(narrate_end("13. post_handler done, the hit is over", regs));
 	return 1;
 }
 NOKPROBE_SYMBOL(post_kprobe_handler);

@@ -15,7 +15,7 @@
  *     the jmp arrives with %esp = S, the stack of the probed code
  *     pushfl            flags    at S-4   (the CPU pushes these three for
  *     pushl $__KERNEL_CS  cs     at S-8    a ring-0 trap: no sp/ss)
- *     pushl $0          ip       at S-12  (the callback stores the address)
+ *     pushl $copies     ip       at S-12  (the callback shows the probe address)
  *     pushl $0          orig_ax  at S-16  (the int3 stub's dummy error code)
  *     gs fs es ds ax bp di si dx cx bx    (trap_common's order)
  *
@@ -23,9 +23,11 @@
  *
  * cli comes right after pushfl: from there on the handlers run with
  * interrupts off, as after an int3 (an interrupt gate).  The data
- * segment registers are saved for pt_regs but not reloaded: every
- * kernel code path already runs with __KERNEL_DS (there is no user
- * mode to come from).
+ * segment registers are saved for pt_regs but neither reloaded nor
+ * restored: every kernel code path runs with __KERNEL_DS (there is no
+ * user mode to come from), so they cannot differ.  optimized_callback()
+ * takes its two arguments in %eax and %edx (regparm(2)): fewer
+ * instructions on a path whose whole point is to be short.
  *
  * The callback sets regs->ip to the copied instructions after this
  * template (or leaves a pre-handler's new ip).  iret then reloads ip,
@@ -34,7 +36,7 @@
  * interrupts on after the handlers.
  *
  * The template itself never runs: it lives in .rodata and is copied.
- * Two fields are filled in per copy; their offsets are the labels below.
+ * Three fields are filled in per copy; their offsets are the labels below.
  */
 #include "segment.h"
 
@@ -44,7 +46,10 @@ optprobe_template_entry:
 	pushfl
 	cli
 	pushl $__KERNEL_CS
-	pushl $0                        /* regs->ip */
+	.globl optprobe_template_ip
+optprobe_template_ip:
+	.byte 0x68                      /* pushl $imm32 (gas would shorten a $0) */
+	.long 0                         /* regs->ip: the copies' address, filled in */
 	pushl $0                        /* regs->orig_ax */
 	cld                             /* C code needs DF clear; pushfl kept it */
 	pushl %gs
@@ -58,17 +63,15 @@ optprobe_template_entry:
 	pushl %edx
 	pushl %ecx
 	pushl %ebx
-	movl %esp, %eax
-	pushl %eax                      /* arg 2: struct pt_regs * */
+	movl %esp, %edx                 /* arg 2 (regparm): struct pt_regs * */
 	.globl optprobe_template_op
 optprobe_template_op:
-	.byte 0x68                      /* pushl $imm32 (gas would pick the imm8 form for $0) */
-	.long 0                         /* arg 1: struct optimized_kprobe *, filled in */
+	.byte 0xb8                      /* movl $imm32, %eax */
+	.long 0                         /* arg 1 (regparm): struct optimized_kprobe *, filled in */
 	.globl optprobe_template_call
 optprobe_template_call:
 	.byte 0xe8                      /* call optimized_callback: rel32 filled in */
 	.long 0
-	addl $8, %esp
 	popl %ebx
 	popl %ecx
 	popl %edx
@@ -76,11 +79,7 @@ optprobe_template_call:
 	popl %edi
 	popl %ebp
 	popl %eax
-	popl %ds
-	popl %es
-	popl %fs
-	popl %gs
-	addl $4, %esp                   /* orig_ax */
+	addl $20, %esp                  /* ds es fs gs (never changed), orig_ax */
 	iret                            /* ip, cs, flags: into the copies */
 	.globl optprobe_template_end
 optprobe_template_end:

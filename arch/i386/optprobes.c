@@ -35,13 +35,15 @@
 #include "mm.h"
 #include "sched.h"
 #include "string.h"
+#include "irqflags.h"
 #include "nokprobe.h"
 
 /* optprobe_template.S */
-extern const char optprobe_template_entry[], optprobe_template_op[],
-	optprobe_template_call[], optprobe_template_end[];
+extern const char optprobe_template_entry[], optprobe_template_ip[],
+	optprobe_template_op[], optprobe_template_call[], optprobe_template_end[];
 
 #define TMPL_SIZE	(size_t)(optprobe_template_end - optprobe_template_entry)
+#define TMPL_IP_IMM	(size_t)(optprobe_template_ip - optprobe_template_entry + 1)
 #define TMPL_OP_IMM	(size_t)(optprobe_template_op - optprobe_template_entry + 1)
 #define TMPL_CALL	(size_t)(optprobe_template_call - optprobe_template_entry)
 #define CALL_SIZE	5	/* e8 rel32 */
@@ -75,10 +77,13 @@ static bool can_relocate(const struct insn *insn)
 	 * branches and calls would go relative to the buffer, traps and
 	 * far calls leave, x87 errors would be reported late...  We also
 	 * want every copy to fall through to the next one, so no branch of
-	 * any kind, not even ret or jmp *x.
+	 * any kind, not even ret or jmp *x.  And, as for boosting, no rep
+	 * string instruction: an int3 probe on one fires once per iteration,
+	 * a jump would fire once for all of them.
 	 */
 	return !(insn->attr & (INSN_ATTR_NO_BOOST | INSN_ATTR_NO_SSTEP |
-			       INSN_ATTR_BRANCH | INSN_ATTR_REL_BRANCH));
+			       INSN_ATTR_BRANCH | INSN_ATTR_REL_BRANCH |
+			       INSN_ATTR_STRING_REP));
 }
 
 /* Could the CPU, after this instruction, go to an address in (lo, hi)? */
@@ -216,10 +221,12 @@ static int build_detour(struct optimized_kprobe *op)
 	kprobe_opcode_t *buf = kmalloc(total);
 	unsigned long b = (unsigned long)buf;
 	uint32_t opaddr = (uint32_t)(unsigned long)op;
+	uint32_t copies = (uint32_t)(b + TMPL_SIZE);
 
 	if (!buf)
 		return -OPT_NO_MEMORY;
 	memcpy(buf, optprobe_template_entry, TMPL_SIZE);
+	memcpy(buf + TMPL_IP_IMM, &copies, sizeof(copies));
 	memcpy(buf + TMPL_OP_IMM, &opaddr, sizeof(opaddr));
 	put_rel32(buf + TMPL_CALL + 1, b + TMPL_CALL + CALL_SIZE,
 		  (unsigned long)optimized_callback);
@@ -243,41 +250,57 @@ int arch_prepare_optimized_kprobe(struct optimized_kprobe *op)
 /*
  * int3 -> jmp.  The int3 at addr is already there, so no one can start
  * running the displaced instructions while we write: first the rel32
- * (bytes 1-4), then the opcode byte.  text_poke() works with interrupts
- * off and ends with a serialising instruction.  A thread preempted
+ * (bytes 1-4), then the opcode byte - Linux's order, which matters on
+ * SMP.  Here it is not enough on its own: an int3 hit does not stop at
+ * addr, it comes back at addr + len (after the step, or by the boosted
+ * slot's jmp), which is inside the bytes being written.  An interrupt
+ * handler hitting the probe between the two writes would run half a
+ * jump.  So both writes happen in one stretch with interrupts off: on
+ * one CPU, nothing at all runs in between.  A thread preempted
  * before the probe was armed could have stopped in the middle of the
- * range, though, and would resume in the middle of our jump: then we
- * do not optimize now (the optimizer tries again later).
+ * range, though, and would resume in the middle of our jump.  So could
+ * a thread preempted in the probe's boosted slot: the slot's jmp back
+ * goes to addr + len, inside the range.  Then we do not optimize now
+ * (the optimizer tries again later).
  */
 int arch_optimize_kprobe(struct optimized_kprobe *op)
 {
 	unsigned long addr = (unsigned long)op->kp->addr;
+	unsigned long slot = (unsigned long)op->kp->ainsn.insn;
 	kprobe_opcode_t jmp[RELATIVEJUMP_SIZE];
+	unsigned long flags;
 
-	if (kprobes_text_busy(addr + 1, addr + op->optinsn.size)) {
+	if (kprobes_text_busy(addr + 1, addr + op->optinsn.size) ||
+	    kprobes_text_busy(slot, slot + MAX_INSN_SIZE)) {
 		kfree(op->optinsn.insn);	/* never ran: free it now */
 		op->optinsn.insn = NULL;
 		return -OPT_THREAD_INSIDE;
 	}
 	jmp[0] = RELATIVEJUMP_OPCODE;
 	put_rel32(jmp + 1, addr + RELATIVEJUMP_SIZE, (unsigned long)op->optinsn.insn);
+	flags = local_irq_save();
 	text_poke((void *)(addr + 1), jmp + 1, RELATIVEJUMP_SIZE - 1);
 	text_poke((void *)addr, jmp, 1);
+	local_irq_restore(flags);
 	return 0;
 }
 
 /*
  * jmp -> int3, the other way round: int3 first (from now on every hit
  * traps; nobody can be between the jmp's bytes), then the original
- * tail.  The text is then an ordinary armed kprobe again.
+ * tail, again in one interrupts-off stretch (a hit in between would come
+ * back at addr + len into the old rel32).  The text is then an ordinary
+ * armed kprobe again.
  */
 void arch_unoptimize_kprobe(struct optimized_kprobe *op)
 {
 	unsigned long addr = (unsigned long)op->kp->addr;
 	kprobe_opcode_t int3 = BREAKPOINT_INSTRUCTION;
+	unsigned long flags = local_irq_save();
 
 	text_poke((void *)addr, &int3, 1);
 	text_poke((void *)(addr + 1), op->optinsn.copy + 1, RELATIVEJUMP_SIZE - 1);
+	local_irq_restore(flags);
 }
 
 static void release_optimized_kprobe(void *arg)
@@ -309,37 +332,35 @@ void arch_remove_optimized_kprobe(struct optimized_kprobe *op)
 
 /*
  * Called by the detour with interrupts off and a pt_regs just like an
- * int3's.  Do what kprobe_handler() does for a hit - current_kprobe,
- * the HIT_ACTIVE state, nhit, preemption off - so that a probe hit in
- * the handler is a reentry counted in nmissed, and a fault in it goes to
- * the probe's fault_handler.  There is nothing to step: iret goes
- * straight to the copies.  op->kp is NULL if the probe was unoptimized
- * while this thread sat, preempted, at the top of the detour: the probe
- * is gone, only the displaced instructions still have to run.
+ * int3's (but regs->ip = the copies, where iret will go).  Set the state kprobe_handler() sets for a hit - current_kprobe,
+ * KPROBE_HIT_ACTIVE, nhit - so that a probe hit inside the handler is a
+ * reentry counted in nmissed, and a fault in it goes to the probe's
+ * fault_handler.  No preempt_disable(): the int3 path needs it because a
+ * hit spans two exceptions with the thread running in between; here the
+ * whole hit is one stretch with interrupts off, so nothing can preempt
+ * it.  There is nothing to step: iret goes straight to the copies.
+ *
+ * op->kp is NULL if the probe was unoptimized while this thread sat,
+ * preempted, at the top of the detour: the probe is gone, only the
+ * displaced instructions still have to run.
  */
-void optimized_callback(struct optimized_kprobe *op, struct pt_regs *regs)
+void __attribute__((regparm(2)))
+optimized_callback(struct optimized_kprobe *op, struct pt_regs *regs)
 {
 	struct kprobe *p = op->kp;
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-	unsigned long copies = (unsigned long)op->optinsn.insn + TMPL_SIZE;
+	unsigned long copies = regs->ip;	/* the template pushed it */
 
-	if (!p) {
-		regs->ip = copies;
-		return;
+	if (!p || kprobe_running()) {
+		if (p)
+			kprobes_inc_nmissed_count(p);
+		return;				/* iret runs the copies */
 	}
 	regs->ip = (unsigned long)p->addr;	/* what handlers see on an int3 too */
-	if (kprobe_running()) {
-		kprobes_inc_nmissed_count(p);
-		regs->ip = copies;
-		return;
-	}
-	preempt_disable();
 	current_kprobe = p;
-	kcb->kprobe_status = KPROBE_HIT_ACTIVE;
+	kprobe_ctlblk.kprobe_status = KPROBE_HIT_ACTIVE;
 	p->nhit++;
 	if (!p->pre_handler || !p->pre_handler(p, regs))
-		regs->ip = copies;	/* else the handler chose where to go */
-	reset_current_kprobe();
-	preempt_enable();
+		regs->ip = copies;		/* else the handler chose where to go */
+	current_kprobe = NULL;
 }
 NOKPROBE_SYMBOL(optimized_callback);

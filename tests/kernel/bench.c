@@ -25,6 +25,8 @@
 #include "processor.h"
 #include "traps.h"
 #include "vsprintf.h"
+#include "mm.h"
+#include "bench_sled.h"
 
 #define BENCH_DEFAULT_ITERS	20000
 #define BENCH_WARMUP_ITERS	100	/* let QEMU translate the code first */
@@ -146,24 +148,25 @@ struct bench_row {
 
 static const struct bench_row bench_rows[] = {
 	/* A plain call and return. */
-	{ "no probe", NULL, NULL, false },
+	{ "no probe", NULL, NULL, false, BENCH_CLASSIC },
 	/* int3 -> pre handler -> single-step the copy (#DB) -> fixup. */
-	{ "kprobe (pre)", arm_kprobe_pre, disarm_kprobe, true },
+	{ "kprobe (pre)", arm_kprobe_pre, disarm_kprobe, true, BENCH_CLASSIC },
 	/* The same, plus the post handler call from the #DB path. */
-	{ "kprobe (pre+post)", arm_kprobe_pre_post, disarm_kprobe, true },
+	{ "kprobe (pre+post)", arm_kprobe_pre_post, disarm_kprobe, true, BENCH_CLASSIC },
 	/* int3 -> pre handler -> iret into the slot, whose jmp comes back. */
 	{ "boosted", arm_kprobe_pre, disarm_kprobe, true, BENCH_BOOSTED },
 	/* jmp -> detour: pt_regs, handler, iret -> copied insn -> jmp back. */
 	{ "optimized", arm_kprobe_pre, disarm_kprobe, true, BENCH_OPTIMIZED },
 	/* int3 -> handler -> int3 in jprobe_return -> restore -> step (#DB). */
-	{ "jprobe", arm_jprobe, disarm_jprobe, true },
+	{ "jprobe", arm_jprobe, disarm_jprobe, true, BENCH_CLASSIC },
 	/* A kprobe hit at entry, then the trampoline (no exception) at return. */
-	{ "kretprobe", arm_kretprobe, disarm_kretprobe, true },
+	{ "kretprobe", arm_kretprobe, disarm_kretprobe, true, BENCH_CLASSIC },
 	/* The kretprobe's entry kprobe as a jump; the return as above. */
 	{ "kretprobe, optimized entry", arm_kretprobe, disarm_kretprobe, true,
 	  BENCH_OPTIMIZED },
 	/* Both on one address: an aggregate probe, one int3 for the two. */
-	{ "kretprobe + kprobe", arm_kretprobe_kprobe, disarm_kretprobe_kprobe, true },
+	{ "kretprobe + kprobe", arm_kretprobe_kprobe, disarm_kretprobe_kprobe, true,
+	  BENCH_CLASSIC },
 };
 
 static const char *const bench_mode_names[] = {
@@ -188,8 +191,8 @@ static bool bench_mode_taken(enum bench_mode mode)
 		return p && p->ainsn.boostable == 1 && !kprobe_optimized(p);
 	case BENCH_OPTIMIZED:
 		return p && kprobe_optimized(p);
-	default:
-		return !p || (!kprobe_optimized(p) && p->ainsn.boostable != 1);
+	default:	/* boosting is off, whatever the slot holds */
+		return !p || !kprobe_optimized(p);
 	}
 }
 
@@ -275,6 +278,67 @@ static void bench_one(const struct bench_row *row, unsigned long iters)
 		       row->name, r.hits, iters);
 }
 
+/* ---- registration cost ------------------------------------------------------- */
+
+/*
+ * register_kprobe() and unregister_kprobe() for n probes on n distinct
+ * sites of bench_sled.S, spread evenly over it.  One line per (mode, n):
+ *
+ *   BENCH reg mode=classic n=1000 register_tsc=... unregister_tsc=...
+ *
+ * "classic" registers int3 probes (optimization off); "optimized" also
+ * runs the safety analysis and patches a jump for each probe that
+ * qualifies.  Interrupts are off so a tick does not land in one run.
+ */
+static const unsigned long bench_reg_counts[] = { 10, 100, 1000, 10000 };
+
+static kprobe_opcode_t *sled_site(unsigned long site)
+{
+	unsigned long fn = site / BENCH_SLED_NOPS, off = site % BENCH_SLED_NOPS;
+
+	return (kprobe_opcode_t *)(bench_sled + fn * BENCH_SLED_FUNC_SIZE + off);
+}
+
+static void bench_registration(enum bench_mode mode, unsigned long n)
+{
+	struct kprobe *kps = kzalloc(n * sizeof(*kps));
+	unsigned long stride = BENCH_SLED_SITES / n, i, ok = 0, opt = 0;
+	uint64_t t0, t_reg, t_unreg;
+	unsigned long flags;
+
+	if (!kps) {
+		printk("BENCH reg mode=%s n=%lu error=no memory\n", bench_mode_names[mode], n);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		kps[i].addr = sled_site(i * stride);
+		kps[i].pre_handler = bench_pre;
+	}
+	bench_set_mode(mode);
+	flags = local_irq_save();
+	t0 = rdtsc();
+	for (i = 0; i < n; i++)
+		ok += register_kprobe(&kps[i]) == 0;
+	t_reg = rdtsc() - t0;
+	opt = kprobes_nr_optimized();
+	t0 = rdtsc();
+	for (i = 0; i < n; i++)
+		unregister_kprobe(&kps[i]);
+	t_unreg = rdtsc() - t0;
+	local_irq_restore(flags);
+	bench_set_mode(BENCH_OPTIMIZED);
+	kfree(kps);
+
+	printk("BENCH reg mode=%s n=%lu registered=%lu optimized=%lu register_tsc=%llu unregister_tsc=%llu",
+	       bench_mode_names[mode], n, ok, opt, t_reg, t_unreg);
+	print_ratio("register_per_probe", t_reg, n);
+	print_ratio("unregister_per_probe", t_unreg, n);
+	printk("\n");
+	if (ok != n)
+		printk("BENCH reg mode=%s n=%lu error=only %lu registered\n",
+		       bench_mode_names[mode], n, ok);
+}
+
 void bench_run(void)
 {
 	char buf[16];
@@ -288,5 +352,9 @@ void bench_run(void)
 	printk("BENCH start iters=%lu rows=%zu\n", iters, ARRAY_SIZE(bench_rows));
 	for (i = 0; i < ARRAY_SIZE(bench_rows); i++)
 		bench_one(&bench_rows[i], iters);
+	for (i = 0; i < ARRAY_SIZE(bench_reg_counts); i++)
+		bench_registration(BENCH_CLASSIC, bench_reg_counts[i]);
+	for (i = 0; i < ARRAY_SIZE(bench_reg_counts); i++)
+		bench_registration(BENCH_OPTIMIZED, bench_reg_counts[i]);
 	printk("BENCH done\n");
 }

@@ -14,6 +14,8 @@
 #include "string.h"
 #include "vsprintf.h"
 #include "errno.h"
+#include "probe_events.h"
+#include "narrate.h"
 
 #define EVENTS   TRACEFS_DIR "/kprobe_events"
 #define TRACE    TRACEFS_DIR "/trace"
@@ -69,6 +71,7 @@ static int tracefs_case_init(struct ktest *t)
 
 static void tracefs_case_exit(struct ktest *t)
 {
+	kprobes_narrate_set(false);
 	trace_kprobe_remove_all();
 	arm_all_kprobes();
 }
@@ -239,6 +242,32 @@ static void ctrl_p_on_keyboard_is_sysrq(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kbd_getc(), -1);	/* consumed, never typed */
 }
 
+#define SC_C        0x2E
+#define SC_EXTENDED 0xE0
+#define SC_UP       0x48
+
+/* The keyboard types what a serial terminal sends for the same keys. */
+static void keyboard_ctrl_and_arrows(struct ktest *t)
+{
+	while (kbd_getc() != -1)
+		;
+	kbd_handle_scancode(SC_LCTRL);
+	kbd_handle_scancode(SC_C);
+	kbd_handle_scancode(BREAK(SC_C));
+	kbd_handle_scancode(BREAK(SC_LCTRL));
+	kbd_handle_scancode(SC_EXTENDED);
+	kbd_handle_scancode(SC_UP);
+	kbd_handle_scancode(SC_EXTENDED);
+	kbd_handle_scancode(BREAK(SC_UP));
+	kbd_handle_scancode(SC_C);		/* Ctrl released: a plain c */
+	KTEST_EXPECT_EQ(t, kbd_getc(), KEY_CTRL_C);
+	KTEST_EXPECT_EQ(t, kbd_getc(), KEY_ESC);
+	KTEST_EXPECT_EQ(t, kbd_getc(), '[');
+	KTEST_EXPECT_EQ(t, kbd_getc(), 'A');
+	KTEST_EXPECT_EQ(t, kbd_getc(), 'c');
+	KTEST_EXPECT_EQ(t, kbd_getc(), -1);
+}
+
 /* ---- kprobe events ------------------------------------------------------------- */
 
 static void define_enable_trace_remove(struct ktest *t)
@@ -319,6 +348,17 @@ static void bad_lines_are_refused(struct ktest *t)
 	expect_refused(t, "p:tt_ok fib\n", -EEXIST, "Event already exists");
 	expect_refused(t, "-:tt_nothing\n", -ENOENT, "Event not found");
 
+	/* More values than one trace record holds. */
+	{
+		static char many[512];
+		size_t n = strlcpy(many, "p:tt_bad fib", sizeof(many));
+
+		for (unsigned int i = 0; i <= TRACE_PAYLOAD_MAX / sizeof(struct fetch_value); i++)
+			n += snprintf(many + n, sizeof(many) - n, " %%ax");
+		strlcat(many, "\n", sizeof(many));
+		expect_refused(t, many, -E2BIG, "Too many arguments for one trace record");
+	}
+
 	/* The caret sits under the bad token. */
 	write_str(ERRLOG, "\n", true);
 	write_str(EVENTS, "p:tt_bad fib x=%zz\n", false);
@@ -376,6 +416,31 @@ static void ring_buffer_overwrites_oldest(struct ktest *t)
 	KTEST_EXPECT_EQ(t, trace_buffer_written(), 0);
 	read_file(TRACE);
 	KTEST_EXPECT_TRUE(t, strstr(out, "entries-written: 0/0") != NULL);
+}
+
+#define NARRATE KPROBES_DEBUG_DIR "/narrate"
+
+static void narrate_tells_next_hit_once(struct ktest *t)
+{
+	unsigned long told = kprobes_narrated_hits;
+	bool optimizing = kprobes_get_optimization();
+
+	write_str(EVENTS, "p:tt_fib fib\n", false);
+	write_str(TRACEFS_DIR "/events/kprobes/tt_fib/enable", "1\n", true);
+	KTEST_ASSERT_EQ(t, write_str(NARRATE, "1\n", true), 0);
+	KTEST_EXPECT_FALSE(t, kprobes_get_optimization());	/* int3s only */
+	fib(2);			/* 3 hits, the first one told */
+	KTEST_EXPECT_EQ(t, kprobes_narrated_hits, told + 1);
+	KTEST_EXPECT_FALSE(t, kprobe_narrating);		/* the story ended */
+	fib(2);
+	KTEST_EXPECT_EQ(t, kprobes_narrated_hits, told + 1);
+	write_str(NARRATE, "1\n", true);			/* once more */
+	fib(1);
+	KTEST_EXPECT_EQ(t, kprobes_narrated_hits, told + 2);
+	KTEST_EXPECT_EQ(t, trace_buffer_written(), 7);
+	KTEST_EXPECT_EQ(t, write_str(NARRATE, "0\n", true), 0);
+	KTEST_EXPECT_EQ(t, kprobes_get_optimization(), optimizing);
+	KTEST_EXPECT_EQ(t, write_str(NARRATE, "yes\n", true), -EINVAL);
 }
 
 /* ---- robustness ------------------------------------------------------------------ */
@@ -479,11 +544,13 @@ static struct ktest_case tracefs_cases[] = {
 	KTEST_CASE(commands_print_real_data),
 	KTEST_CASE(line_editor_keys),
 	KTEST_CASE(ctrl_p_on_keyboard_is_sysrq),
+	KTEST_CASE(keyboard_ctrl_and_arrows),
 	KTEST_CASE(define_enable_trace_remove),
 	KTEST_CASE(return_probe_event),
 	KTEST_CASE(bad_lines_are_refused),
 	KTEST_CASE(global_switch_keeps_probe_state),
 	KTEST_CASE(ring_buffer_overwrites_oldest),
+	KTEST_CASE(narrate_tells_next_hit_once),
 	KTEST_CASE(random_lines_leave_kernel_healthy),
 	KTEST_END
 };

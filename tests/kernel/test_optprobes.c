@@ -1,0 +1,769 @@
+/*
+ * test_optprobes.c - boosting and jump-optimized probes.
+ *
+ * Two suites:
+ *   boost      a boosted probe takes one exception per hit, gives the
+ *              same results, and is not boosted when it must not be;
+ *   optprobes  a pre-handler-only probe becomes a jump where the safety
+ *              analysis allows, its handler sees the pt_regs an int3 hit
+ *              would show, results do not change, refused sites stay
+ *              ordinary probes, and optimization can be toggled under load.
+ * The routines probed are in optprobes_asm.S.
+ */
+#include "kernel.h"
+#include "ktest.h"
+#include "kprobes.h"
+#include "kallsyms.h"
+#include "errno.h"
+#include "irqflags.h"
+#include "mm.h"
+#include "sched.h"
+#include "string.h"
+#include "timer.h"
+#include "traps.h"
+#include "vsprintf.h"
+
+/* ---- the routines (optprobes_asm.S) -------------------------------------------- */
+
+unsigned long opt_mix(unsigned long x);
+unsigned long opt_mix_clean(unsigned long x);	/* registers set to constants */
+unsigned long opt_jump_into(unsigned long x);
+unsigned long opt_jump_table(unsigned long x);
+unsigned long opt_calls(unsigned long x);
+unsigned long opt_rep(unsigned long n);
+extern const char oj_site[], ot_site[], os_site[], oc_site[], or_site[];
+extern const char fx_entry[];	/* kprobes_fixups.S: a routine with jmp *%eax */
+
+/*
+ * Every label in opt_mix and whether a jump may go there: all may,
+ * except the last three, where the function ends too soon.
+ */
+#define MIX_LABELS(L)							\
+	L(om_push_ebp, OPT_OK) L(om_mov_esp, OPT_OK)			\
+	L(om_push_ebx, OPT_OK) L(om_load_arg, OPT_OK)			\
+	L(om_lea_sib, OPT_OK) L(om_imul, OPT_OK) L(om_xor, OPT_OK)	\
+	L(om_shl, OPT_OK) L(om_bswap, OPT_OK) L(om_mov_imm32, OPT_OK)	\
+	L(om_add_reg, OPT_OK) L(om_cmp, OPT_OK) L(om_setb, OPT_OK)	\
+	L(om_movzbl, OPT_OK) L(om_pushf, OPT_OK) L(om_pop_flags, OPT_OK) \
+	L(om_and_flags, OPT_OK) L(om_std, OPT_OK) L(om_cld, OPT_OK)	\
+	L(om_xchg, OPT_OK) L(om_lock_add, OPT_OK) L(om_lock_sub, OPT_OK) \
+	L(om_push16, OPT_OK) L(om_pop16, OPT_OK) L(om_shl16, OPT_OK)	\
+	L(om_or, OPT_OK) L(om_add_flags, OPT_OK) L(om_seg_ss, OPT_OK)	\
+	L(om_pop_ebx, OPT_CROSSES_END) L(om_leave, OPT_CROSSES_END)	\
+	L(om_ret, OPT_CROSSES_END)
+
+#define DECLARE_LABEL(name, why) extern const char name[];
+MIX_LABELS(DECLARE_LABEL)
+
+struct mix_label {
+	const char *name;
+	const char *addr;
+	int why;		/* the expected optprobe_why_not() */
+};
+
+#define LABEL_ENTRY(name, why) { #name, name, why },
+static const struct mix_label mix_labels[] = { MIX_LABELS(LABEL_ENTRY) };
+#define NR_MIX ARRAY_SIZE(mix_labels)
+
+static const unsigned long mix_inputs[] = { 0, 1, 12345, 0xdeadbeef, 0x7fffffff };
+#define NR_INPUTS ARRAY_SIZE(mix_inputs)
+
+/* ---- a probe that records what it saw ------------------------------------------- */
+
+struct rec_probe {
+	struct kprobe kp;
+	unsigned long hits;
+	bool have_regs;
+	struct pt_regs regs;		/* the first hit's, while recording */
+	unsigned long sp;		/* kernel_stack_pointer() at that hit */
+};
+
+static bool recording = true;
+
+static int rec_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct rec_probe *rp = container_of(p, struct rec_probe, kp);
+
+	if (!READ_ONCE(recording))
+		return 0;
+	rp->hits++;
+	if (!rp->have_regs) {
+		rp->regs = *regs;
+		rp->sp = kernel_stack_pointer(regs);
+		rp->have_regs = true;
+	}
+	return 0;
+}
+
+static void rec_post(struct kprobe *p, struct pt_regs *regs, unsigned long flags)
+{
+}
+
+static void rec_init(struct rec_probe *rp, const void *addr)
+{
+	memset(rp, 0, sizeof(*rp));
+	rp->kp.addr = (kprobe_opcode_t *)addr;
+	rp->kp.pre_handler = rec_pre;
+}
+
+/* Exceptions that kprobes itself takes: #BP and #DB. */
+static unsigned long probe_exceptions(void)
+{
+	return trap_counts[X86_TRAP_BP] + trap_counts[X86_TRAP_DB];
+}
+
+/* The bytes of [addr, addr + len) equal a copy taken before? */
+static bool text_same(const char *addr, const uint8_t *before, size_t len)
+{
+	return memcmp(addr, before, len) == 0;
+}
+
+/* ---- field by field ------------------------------------------------------------- */
+
+/*
+ * An optimized hit must show exactly what an int3 hit showed.  With
+ * all_gprs false only the fields that cannot depend on data are
+ * compared: a kernel function's registers may hold heap pointers, and
+ * the heap differs between the two runs (detour buffers are allocated).
+ */
+#define FRAME_FIELDS(F) F(ds) F(es) F(fs) F(gs) F(orig_ax) F(ip) F(cs) F(flags)
+#define GPR_FIELDS(F) F(bx) F(cx) F(dx) F(si) F(di) F(bp) F(ax) F(sp) F(ss)
+
+static void compare_regs(struct ktest *t, const char *what, const struct rec_probe *opt,
+			 const struct rec_probe *int3, bool all_gprs)
+{
+#define CMP_FIELD(f)							\
+	if (opt->regs.f != int3->regs.f)				\
+		ktest_fail(t, __FILE__, __LINE__, "%s: regs->" #f " %#lx, int3 hit %#lx", \
+			   what, opt->regs.f, int3->regs.f);
+	FRAME_FIELDS(CMP_FIELD)
+	if (all_gprs) {
+		GPR_FIELDS(CMP_FIELD)
+	}
+#undef CMP_FIELD
+	if (opt->sp != int3->sp)
+		ktest_fail(t, __FILE__, __LINE__, "%s: kernel_stack_pointer %#lx, int3 hit %#lx",
+			   what, opt->sp, int3->sp);
+}
+
+/* ============================================================================
+ * suite "boost"
+ * ========================================================================== */
+
+static int boost_init(struct ktest *t)
+{
+	kprobes_set_optimization(false);	/* int3 probes only */
+	kprobes_set_boosting(true);
+	return 0;
+}
+
+static void fast_defaults_exit(struct ktest *t)
+{
+	kprobes_set_optimization(true);
+	kprobes_set_boosting(true);
+	KTEST_EXPECT_TRUE(t, kprobe_running() == NULL);
+	KTEST_EXPECT_EQ(t, preempt_count(), 0);
+	KTEST_EXPECT_EQ(t, kprobes_nr_registered(), 0);
+}
+
+/* Exceptions for `calls` calls of opt_mix(1234), interrupts off. */
+static unsigned long exceptions_for_calls(int calls, unsigned long *result)
+{
+	unsigned long flags = local_irq_save(), e0 = probe_exceptions();
+
+	for (int i = 0; i < calls; i++)
+		*result = opt_mix(1234);
+	e0 = probe_exceptions() - e0;
+	local_irq_restore(flags);
+	return e0;
+}
+
+static void boost_one_exception_per_hit(struct ktest *t)
+{
+	static struct rec_probe rp;
+	unsigned long want = opt_mix(1234), got = 0;
+
+	rec_init(&rp, om_mov_imm32);
+	KTEST_ASSERT_EQ(t, register_kprobe(&rp.kp), 0);
+	KTEST_EXPECT_EQ(t, rp.kp.ainsn.boostable, 0);		/* not yet: never stepped */
+	KTEST_EXPECT_EQ(t, exceptions_for_calls(1, &got), 2);	/* int3 + #DB */
+	KTEST_EXPECT_EQ(t, rp.kp.ainsn.boostable, 1);		/* the slot has its jmp */
+	KTEST_EXPECT_EQ(t, exceptions_for_calls(100, &got), 100);	/* int3 only */
+	KTEST_EXPECT_EQ(t, got, want);
+	KTEST_EXPECT_EQ(t, rp.hits, 101);
+	KTEST_EXPECT_EQ(t, rp.kp.nmissed, 0);
+	unregister_kprobe(&rp.kp);
+	KTEST_EXPECT_EQ(t, opt_mix(1234), want);
+}
+
+static void boost_not_with_post_handler(struct ktest *t)
+{
+	static struct rec_probe rp;
+	unsigned long got = 0;
+
+	rec_init(&rp, om_mov_imm32);
+	rp.kp.post_handler = rec_post;
+	KTEST_ASSERT_EQ(t, register_kprobe(&rp.kp), 0);
+	KTEST_EXPECT_EQ(t, exceptions_for_calls(1, &got), 2);
+	KTEST_EXPECT_EQ(t, exceptions_for_calls(50, &got), 100);	/* still two each */
+	KTEST_EXPECT_EQ(t, got, opt_mix(1234));
+	unregister_kprobe(&rp.kp);
+}
+
+static void boost_switched_off(struct ktest *t)
+{
+	static struct rec_probe rp;
+	unsigned long got = 0;
+
+	rec_init(&rp, om_mov_imm32);
+	KTEST_ASSERT_EQ(t, register_kprobe(&rp.kp), 0);
+	kprobes_set_boosting(false);
+	KTEST_EXPECT_EQ(t, exceptions_for_calls(10, &got), 20);
+	kprobes_set_boosting(true);
+	KTEST_EXPECT_EQ(t, exceptions_for_calls(10, &got), 10);	/* stepped once already */
+	unregister_kprobe(&rp.kp);
+}
+
+/* A call (pushes the slot's address) and rep movsb (one hit per iteration). */
+static void boost_not_for_unboostable(struct ktest *t)
+{
+	static struct rec_probe call, rep;
+	unsigned long flags, e0;
+
+	rec_init(&call, oc_site);
+	rec_init(&rep, or_site);
+	KTEST_ASSERT_EQ(t, register_kprobe(&call.kp), 0);
+	KTEST_ASSERT_EQ(t, register_kprobe(&rep.kp), 0);
+	KTEST_EXPECT_EQ(t, call.kp.ainsn.boostable, -1);
+	KTEST_EXPECT_EQ(t, rep.kp.ainsn.boostable, -1);
+	flags = local_irq_save();
+	e0 = probe_exceptions();
+	for (int i = 0; i < 5; i++) {
+		KTEST_EXPECT_EQ(t, opt_calls(7), 1007);
+		KTEST_EXPECT_EQ(t, opt_rep(4), 0);
+	}
+	e0 = probe_exceptions() - e0;
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, e0, 5 * 2 + 5 * 4 * 2);	/* rep: 4 iterations, 2 each */
+	KTEST_EXPECT_EQ(t, call.hits, 5);
+	KTEST_EXPECT_EQ(t, rep.hits, 20);
+	unregister_kprobe(&call.kp);
+	unregister_kprobe(&rep.kp);
+}
+
+/* Every label of opt_mix, boosted after its first hit: same results, irqs on and off. */
+static void boost_every_mix_label(struct ktest *t)
+{
+	static struct rec_probe rp;
+	unsigned long want[NR_INPUTS], flags;
+
+	for (size_t i = 0; i < NR_INPUTS; i++)
+		want[i] = opt_mix(mix_inputs[i]);
+	for (size_t l = 0; l < NR_MIX; l++) {
+		rec_init(&rp, mix_labels[l].addr);
+		KTEST_ASSERT_EQ(t, register_kprobe(&rp.kp), 0);
+		for (int on = 0; on <= 1; on++) {
+			flags = local_irq_save();
+			if (on)
+				local_irq_enable();
+			for (size_t i = 0; i < NR_INPUTS; i++)
+				if (opt_mix(mix_inputs[i]) != want[i])
+					ktest_fail(t, __FILE__, __LINE__, "%s: opt_mix(%#lx) changed (irqs %s)",
+						   mix_labels[l].name, mix_inputs[i], on ? "on" : "off");
+			local_irq_disable();
+			local_irq_restore(flags);
+		}
+		if (rp.hits != 2 * NR_INPUTS)
+			ktest_fail(t, __FILE__, __LINE__, "%s: %lu hits, want %u",
+				   mix_labels[l].name, rp.hits, (unsigned)(2 * NR_INPUTS));
+		if (rp.kp.ainsn.boostable != 1)
+			ktest_fail(t, __FILE__, __LINE__, "%s: not boosted (%d)",
+				   mix_labels[l].name, rp.kp.ainsn.boostable);
+		unregister_kprobe(&rp.kp);
+	}
+}
+
+static struct ktest_case boost_cases[] = {
+	KTEST_CASE(boost_one_exception_per_hit),
+	KTEST_CASE(boost_not_with_post_handler),
+	KTEST_CASE(boost_switched_off),
+	KTEST_CASE(boost_not_for_unboostable),
+	KTEST_CASE(boost_every_mix_label),
+	KTEST_END
+};
+
+static struct ktest_suite boost_suite = {
+	.name = "boost",
+	.cases = boost_cases,
+	.init = boost_init,
+	.exit = fast_defaults_exit,
+};
+KTEST_SUITE(boost_suite);
+
+/* ============================================================================
+ * suite "optprobes"
+ * ========================================================================== */
+
+static uint32_t text_before;
+
+static int opt_init(struct ktest *t)
+{
+	kprobes_set_optimization(true);
+	kprobes_set_boosting(true);
+	text_before = kprobes_text_checksum();
+	return 0;
+}
+
+static void opt_exit(struct ktest *t)
+{
+	fast_defaults_exit(t);
+	KTEST_EXPECT_EQ(t, kprobes_text_checksum(), text_before);
+}
+
+/* What the handler sees at a function's entry, and that nothing traps. */
+static void optprobe_basic(struct ktest *t)
+{
+	static struct rec_probe rp;
+	uint8_t before[8];
+	char line[128];
+	unsigned long flags, exc;
+
+	memcpy(before, opt_mix, sizeof(before));
+	rec_init(&rp, opt_mix);
+	KTEST_ASSERT_EQ(t, register_kprobe(&rp.kp), 0);
+	KTEST_EXPECT_TRUE(t, kprobe_optimized(&rp.kp));
+	KTEST_EXPECT_EQ(t, ((const uint8_t *)opt_mix)[0], RELATIVEJUMP_OPCODE);
+	sprint_kprobe(line, sizeof(line), &rp.kp);
+	KTEST_EXPECT_TRUE(t, strstr(line, "[OPTIMIZED]") != NULL);
+
+	flags = local_irq_save();
+	exc = probe_exceptions();
+	KTEST_EXPECT_EQ(t, opt_mix(77), (unsigned long)opt_mix(77));
+	exc = probe_exceptions() - exc;
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, exc, 0);
+	KTEST_EXPECT_EQ(t, rp.hits, 2);
+	KTEST_EXPECT_EQ(t, rp.kp.nhit, 2);
+	KTEST_EXPECT_EQ(t, rp.regs.ip, (unsigned long)opt_mix);
+	/* At the entry: the return address at sp, the argument above it. */
+	KTEST_EXPECT_EQ(t, ((unsigned long *)rp.sp)[1], 77);
+	KTEST_EXPECT_TRUE(t, kernel_text_address(((unsigned long *)rp.sp)[0]));
+	KTEST_EXPECT_EQ(t, rp.regs.flags & X86_EFLAGS_IF, 0);	/* we called with irqs off */
+
+	unregister_kprobe(&rp.kp);
+	KTEST_EXPECT_TRUE(t, text_same((const char *)opt_mix, before, sizeof(before)));
+	sprint_kprobe(line, sizeof(line), &rp.kp);
+	KTEST_EXPECT_TRUE(t, strstr(line, "[OPTIMIZED]") == NULL);
+}
+
+/* One label: unprobed, int3 and optimized runs agree; regs agree field by field. */
+static void check_mix_label(struct ktest *t, const struct mix_label *l,
+			    const unsigned long *want)
+{
+	static struct rec_probe by_int3, by_jump;
+	struct rec_probe *rps[2] = { &by_int3, &by_jump };
+	unsigned long flags;
+	int ret;
+
+	for (int opt = 0; opt <= 1; opt++) {
+		struct rec_probe *rp = rps[opt];
+
+		kprobes_set_optimization(opt);
+		rec_init(rp, l->addr);
+		ret = register_kprobe(&rp->kp);
+		if (ret) {
+			ktest_fail(t, __FILE__, __LINE__, "%s (%s): register_kprobe() = %d",
+				   l->name, opt ? "jump" : "int3", ret);
+			return;
+		}
+		if (opt && optprobe_why_not(&rp->kp) != l->why)
+			ktest_fail(t, __FILE__, __LINE__, "%s: %s, want %s", l->name,
+				   optprobe_refusal_name(optprobe_why_not(&rp->kp)),
+				   optprobe_refusal_name(l->why));
+		if (kprobe_optimized(&rp->kp) != (opt && l->why == OPT_OK))
+			ktest_fail(t, __FILE__, __LINE__, "%s: optimized is %d", l->name,
+				   kprobe_optimized(&rp->kp));
+		flags = local_irq_save();
+		for (size_t i = 0; i < NR_INPUTS; i++)
+			if (opt_mix_clean(mix_inputs[i]) != want[i])
+				ktest_fail(t, __FILE__, __LINE__, "%s (%s): opt_mix(%#lx) changed",
+					   l->name, opt ? "jump" : "int3", mix_inputs[i]);
+		local_irq_restore(flags);
+		unregister_kprobe(&rp->kp);
+		if (get_kprobe((void *)l->addr))
+			ktest_fail(t, __FILE__, __LINE__, "%s (%s): still registered, nr %u",
+				   l->name, opt ? "jump" : "int3", kprobes_nr_registered());
+	}
+	KTEST_EXPECT_EQ(t, by_jump.hits, NR_INPUTS);
+	KTEST_EXPECT_EQ(t, by_int3.hits, NR_INPUTS);
+	compare_regs(t, l->name, &by_jump, &by_int3, true);
+}
+
+static void optprobe_every_mix_label(struct ktest *t)
+{
+	unsigned long want[NR_INPUTS];
+	size_t len = (const char *)opt_jump_into - (const char *)opt_mix;
+	uint8_t *before = kmalloc(len);
+
+	KTEST_ASSERT_TRUE(t, before != NULL);
+	memcpy(before, opt_mix, len);
+	for (size_t i = 0; i < NR_INPUTS; i++)
+		want[i] = opt_mix(mix_inputs[i]);
+	for (size_t l = 0; l < NR_MIX; l++)
+		check_mix_label(t, &mix_labels[l], want);
+	KTEST_EXPECT_TRUE(t, text_same((const char *)opt_mix, before, len));
+	kfree(before);
+}
+
+/* All labels at once: neighbours block each other's jumps; results still agree. */
+static void optprobe_all_mix_labels_at_once(struct ktest *t)
+{
+	static struct rec_probe rps[NR_MIX];
+	unsigned long want[NR_INPUTS], flags;
+	unsigned int optimized = 0;
+
+	for (size_t i = 0; i < NR_INPUTS; i++)
+		want[i] = opt_mix(mix_inputs[i]);
+	for (size_t l = 0; l < NR_MIX; l++) {
+		rec_init(&rps[l], mix_labels[l].addr);
+		KTEST_ASSERT_EQ(t, register_kprobe(&rps[l].kp), 0);
+	}
+	for (size_t l = 0; l < NR_MIX; l++)
+		optimized += kprobe_optimized(&rps[l].kp);
+	for (int on = 0; on <= 1; on++) {
+		flags = local_irq_save();
+		if (on)
+			local_irq_enable();
+		for (size_t i = 0; i < NR_INPUTS; i++)
+			KTEST_EXPECT_EQ(t, opt_mix(mix_inputs[i]), want[i]);
+		local_irq_disable();
+		local_irq_restore(flags);
+	}
+	for (size_t l = 0; l < NR_MIX; l++) {
+		if (rps[l].hits != 2 * NR_INPUTS)
+			ktest_fail(t, __FILE__, __LINE__, "%s: %lu hits", mix_labels[l].name,
+				   rps[l].hits);
+		unregister_kprobe(&rps[l].kp);
+	}
+	ktest_info(t, "%u of %u probes optimized", optimized, (unsigned)NR_MIX);
+	KTEST_EXPECT_TRUE(t, optimized > 0 && optimized < NR_MIX);
+}
+
+/* Sites the analysis must refuse: each still works as an int3 probe. */
+static void optprobe_refusals(struct ktest *t)
+{
+	static struct rec_probe into, table, shrt, call, post, fixups;
+
+	rec_init(&into, oj_site);
+	rec_init(&table, ot_site);
+	rec_init(&shrt, os_site);
+	rec_init(&call, oc_site);
+	rec_init(&post, opt_mix);
+	post.kp.post_handler = rec_post;
+	rec_init(&fixups, fx_entry);
+	KTEST_ASSERT_EQ(t, register_kprobe(&into.kp), 0);
+	KTEST_ASSERT_EQ(t, register_kprobe(&table.kp), 0);
+	KTEST_ASSERT_EQ(t, register_kprobe(&shrt.kp), 0);
+	KTEST_ASSERT_EQ(t, register_kprobe(&call.kp), 0);
+	KTEST_ASSERT_EQ(t, register_kprobe(&post.kp), 0);
+	KTEST_ASSERT_EQ(t, register_kprobe(&fixups.kp), 0);
+
+	KTEST_EXPECT_EQ(t, optprobe_why_not(&into.kp), OPT_JUMP_INTO_RANGE);
+	KTEST_EXPECT_EQ(t, optprobe_why_not(&table.kp), OPT_INDIRECT_JUMP);
+	KTEST_EXPECT_EQ(t, optprobe_why_not(&shrt.kp), OPT_CROSSES_END);
+	KTEST_EXPECT_EQ(t, optprobe_why_not(&call.kp), OPT_NOT_RELOCATABLE);
+	KTEST_EXPECT_EQ(t, optprobe_why_not(&post.kp), OPT_HANDLERS);
+	KTEST_EXPECT_EQ(t, optprobe_why_not(&fixups.kp), OPT_INDIRECT_JUMP);
+	KTEST_EXPECT_EQ(t, kprobes_nr_optimized(), 0);
+
+	KTEST_EXPECT_EQ(t, opt_jump_into(0), 6);
+	KTEST_EXPECT_EQ(t, opt_jump_into(10), 17);
+	KTEST_EXPECT_EQ(t, opt_jump_table(2), 102);
+	KTEST_EXPECT_EQ(t, opt_jump_table(3), 203);
+	KTEST_EXPECT_EQ(t, opt_calls(5), 1005);
+	KTEST_EXPECT_EQ(t, into.hits, 1);	/* x = 0 jumps past the site */
+	KTEST_EXPECT_EQ(t, table.hits, 2);
+	KTEST_EXPECT_EQ(t, call.hits, 1);
+	KTEST_EXPECT_EQ(t, shrt.hits, 0);
+
+	unregister_kprobe(&into.kp);
+	unregister_kprobe(&table.kp);
+	unregister_kprobe(&shrt.kp);
+	unregister_kprobe(&call.kp);
+	unregister_kprobe(&post.kp);
+	unregister_kprobe(&fixups.kp);
+}
+
+/* A probe inside another's jump: the jump goes, and comes back when it leaves. */
+static void optprobe_probe_in_range(struct ktest *t)
+{
+	static struct rec_probe a, b;
+
+	rec_init(&a, om_shl);		/* shl (3 bytes) + bswap (2): covers om_bswap */
+	rec_init(&b, om_bswap);
+	KTEST_ASSERT_EQ(t, register_kprobe(&a.kp), 0);
+	KTEST_EXPECT_TRUE(t, kprobe_optimized(&a.kp));
+	KTEST_ASSERT_EQ(t, register_kprobe(&b.kp), 0);
+	KTEST_EXPECT_FALSE(t, kprobe_optimized(&a.kp));
+	KTEST_EXPECT_EQ(t, optprobe_why_not(&a.kp), OPT_PROBE_IN_RANGE);
+	KTEST_EXPECT_TRUE(t, kprobe_optimized(&b.kp));
+	KTEST_EXPECT_EQ(t, opt_mix(5), opt_mix(5));
+	KTEST_EXPECT_EQ(t, a.hits, 2);
+	KTEST_EXPECT_EQ(t, b.hits, 2);
+	unregister_kprobe(&b.kp);
+	KTEST_EXPECT_TRUE(t, kprobe_optimized(&a.kp));	/* re-optimized */
+	unregister_kprobe(&a.kp);
+}
+
+/* ---- kernel workloads ---------------------------------------------------------- */
+
+static const char *const workload_funcs[] = {
+	"snprintf", "vsnprintf", "strlen", "strcmp", "strncmp", "memcmp", "memset",
+	"memcpy", "memmove", "strlcpy", "kstrtoul", "insn_decode", "insn_rel_target",
+	"kmalloc", "kzalloc", "kfree", "errno_name", "kallsyms_lookup",
+};
+#define NR_WORKLOAD ARRAY_SIZE(workload_funcs)
+
+/* Ordinary kernel work whose result is one number. */
+static noinline uint32_t workload(void)
+{
+	char buf[64], copy[64];
+	unsigned long v = 0, size, off;
+	struct insn insn;
+	uint32_t h = 0;
+
+	for (int i = 0; i < 8; i++) {
+		char *m = kzalloc(24 + i);
+
+		snprintf(buf, sizeof(buf), "%d:%s:%08x", i, errno_name(-EINVAL), 0xbeef + i);
+		strlcpy(copy, buf, sizeof(copy));
+		h = h * 31 + strlen(copy) + (strcmp(copy, buf) == 0) + (strncmp(copy, "3:", 2) == 0);
+		h = h * 31 + (memcmp(copy, buf, 8) == 0);
+		if (m) {
+			memset(m, i, 24);
+			memcpy(buf, m, 16);
+			memmove(buf + 1, buf, 8);
+			h = h * 31 + (unsigned char)buf[3];
+			kfree(m);
+		}
+		if (kstrtoul("12345", 10, &v) == 0)
+			h += v;
+		if (insn_decode(&insn, (const void *)opt_mix, INSN_MAX_LEN) > 0)
+			h = h * 31 + insn.length;
+		h += insn_rel_target(&insn, 0x1000) & 0xff;
+		if (kallsyms_lookup((unsigned long)opt_mix + 3, &size, &off))
+			h = h * 31 + off;
+	}
+	return h;
+}
+
+static void optprobe_workloads(struct ktest *t)
+{
+	static struct rec_probe rps[2][NR_WORKLOAD];
+	bool registered[2][NR_WORKLOAD];
+	uint32_t want, got[2];
+	unsigned long flags;
+	unsigned int optimized = 0, compared = 0;
+
+	want = workload();
+	for (int opt = 0; opt <= 1; opt++) {
+		kprobes_set_optimization(opt);
+		WRITE_ONCE(recording, false);
+		for (size_t f = 0; f < NR_WORKLOAD; f++) {
+			unsigned long addr = kallsyms_lookup_name(workload_funcs[f]);
+
+			rec_init(&rps[opt][f], (void *)addr);
+			registered[opt][f] = addr && register_kprobe(&rps[opt][f].kp) == 0;
+			if (opt && registered[opt][f])
+				optimized += kprobe_optimized(&rps[opt][f].kp);
+		}
+		flags = local_irq_save();
+		WRITE_ONCE(recording, true);
+		got[opt] = workload();
+		WRITE_ONCE(recording, false);
+		local_irq_restore(flags);
+		for (size_t f = 0; f < NR_WORKLOAD; f++)
+			if (registered[opt][f])
+				unregister_kprobe(&rps[opt][f].kp);
+	}
+	WRITE_ONCE(recording, true);
+	KTEST_EXPECT_EQ(t, got[0], want);
+	KTEST_EXPECT_EQ(t, got[1], want);
+	for (size_t f = 0; f < NR_WORKLOAD; f++) {
+		if (registered[0][f] != registered[1][f])
+			ktest_fail(t, __FILE__, __LINE__, "%s: registered only once", workload_funcs[f]);
+		if (!registered[0][f] || !registered[1][f])
+			continue;
+		if (rps[0][f].hits != rps[1][f].hits)
+			ktest_fail(t, __FILE__, __LINE__, "%s: %lu hits as int3, %lu as jump",
+				   workload_funcs[f], rps[0][f].hits, rps[1][f].hits);
+		if (rps[0][f].have_regs && rps[1][f].have_regs) {
+			compare_regs(t, workload_funcs[f], &rps[1][f], &rps[0][f], false);
+			compared++;
+		}
+	}
+	ktest_info(t, "%u of %u functions optimized, %u compared", optimized,
+		   (unsigned)NR_WORKLOAD, compared);
+	KTEST_EXPECT_TRUE(t, optimized >= NR_WORKLOAD / 2);
+}
+
+/* ---- the switch, under load --------------------------------------------------- */
+
+#define TOGGLES 1000
+
+static volatile bool toggle_stop, toggle_tick_on;
+static volatile unsigned long toggle_calls;
+
+/* noipa: gcc must not specialise calls with a constant into a clone */
+static __attribute__((__noinline__, __noipa__)) int toggle_target(int x)
+{
+	return x * 3 + 1;
+}
+
+static void toggle_tick(void)
+{
+	if (toggle_tick_on) {
+		if (toggle_target(5) != 16)
+			toggle_stop = true;
+		toggle_calls++;
+	}
+}
+
+static int toggle_worker(void *arg)
+{
+	int bad = 0;
+
+	while (!toggle_stop) {
+		if (toggle_target(7) != 22)
+			bad++;
+		toggle_calls++;		/* (the tick may race this ++: we compare >=) */
+	}
+	return bad;
+}
+
+static void optprobe_toggle_under_load(struct ktest *t)
+{
+	static struct rec_probe rp;
+	static bool hooked;
+	struct task_struct *worker;
+	uint8_t before[16];
+	unsigned long calls;
+	int seen_opt = 0, seen_int3 = 0;
+
+	memcpy(before, toggle_target, sizeof(before));
+	rec_init(&rp, toggle_target);
+	KTEST_ASSERT_EQ(t, register_kprobe(&rp.kp), 0);
+	KTEST_EXPECT_TRUE(t, kprobe_optimized(&rp.kp));
+	toggle_stop = false;
+	toggle_calls = 0;
+	if (!hooked) {
+		timer_add_hook(toggle_tick);	/* hooks cannot be removed: it idles after */
+		hooked = true;
+	}
+	toggle_tick_on = true;
+	worker = kthread_create(toggle_worker, NULL, "opt-toggle");
+	KTEST_ASSERT_TRUE(t, worker != NULL);
+	for (int i = 0; i < TOGGLES && !toggle_stop; i++) {
+		KTEST_EXPECT_EQ(t, kprobes_set_optimization(i & 1), 0);
+		if (kprobe_optimized(&rp.kp))
+			seen_opt++;
+		else
+			seen_int3++;
+		if (i % 64 == 0)
+			yield();
+	}
+	kprobes_set_optimization(true);
+	msleep(20);
+	toggle_tick_on = false;
+	toggle_stop = true;
+	KTEST_EXPECT_EQ(t, kthread_join(worker), 0);
+	calls = toggle_calls;
+	unregister_kprobe(&rp.kp);
+
+	ktest_info(t, "%d toggles: %d as jump, %d as int3; %lu calls, %lu hits, %lu missed",
+		   TOGGLES, seen_opt, seen_int3, calls, rp.kp.nhit, rp.kp.nmissed);
+	KTEST_EXPECT_TRUE(t, seen_opt > 0 && seen_int3 > 0);
+	KTEST_EXPECT_TRUE(t, rp.kp.nhit + rp.kp.nmissed >= calls);
+	KTEST_EXPECT_TRUE(t, rp.kp.nhit + rp.kp.nmissed <= calls + 2);	/* the racy ++ */
+	KTEST_EXPECT_TRUE(t, text_same((const char *)toggle_target, before, sizeof(before)));
+	KTEST_EXPECT_EQ(t, kprobes_collect_garbage(), 0);
+}
+
+/* ---- kretprobes on an optimized entry ------------------------------------------- */
+
+static unsigned long kret_hits, kret_value;
+
+static int kret_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	kret_hits++;
+	kret_value = regs_return_value(regs);
+	return 0;
+}
+
+static void optprobe_kretprobe_entry(struct ktest *t)
+{
+	static struct kretprobe rp;
+	unsigned long flags, exc, want = opt_mix(99);
+
+	memset(&rp, 0, sizeof(rp));
+	rp.kp.addr = (kprobe_opcode_t *)opt_mix;
+	rp.handler = kret_handler;
+	kret_hits = 0;
+	KTEST_ASSERT_EQ(t, register_kretprobe(&rp), 0);
+	KTEST_EXPECT_TRUE(t, kprobe_optimized(&rp.kp));
+	flags = local_irq_save();
+	exc = probe_exceptions();
+	for (int i = 0; i < 10; i++)
+		KTEST_EXPECT_EQ(t, opt_mix(99), want);
+	exc = probe_exceptions() - exc;
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, exc, 0);		/* entry: a jump; return: the trampoline */
+	KTEST_EXPECT_EQ(t, kret_hits, 10);
+	KTEST_EXPECT_EQ(t, kret_value, want);
+	unregister_kretprobe(&rp);
+}
+
+/* Off turns every jump back into an int3; on makes them jumps again. */
+static void optprobe_switch(struct ktest *t)
+{
+	static struct rec_probe rp;
+
+	rec_init(&rp, opt_mix);
+	KTEST_ASSERT_EQ(t, register_kprobe(&rp.kp), 0);
+	KTEST_EXPECT_TRUE(t, kprobe_optimized(&rp.kp));
+	KTEST_EXPECT_EQ(t, kprobes_set_optimization(false), 0);
+	KTEST_EXPECT_FALSE(t, kprobes_get_optimization());
+	KTEST_EXPECT_FALSE(t, kprobe_optimized(&rp.kp));
+	KTEST_EXPECT_EQ(t, ((const uint8_t *)opt_mix)[0], BREAKPOINT_INSTRUCTION);
+	KTEST_EXPECT_EQ(t, optprobe_why_not(&rp.kp), OPT_SWITCHED_OFF);
+	KTEST_EXPECT_EQ(t, kprobes_set_optimization(true), 0);
+	KTEST_EXPECT_TRUE(t, kprobe_optimized(&rp.kp));
+	KTEST_EXPECT_EQ(t, opt_mix(3), opt_mix(3));
+	KTEST_EXPECT_EQ(t, rp.hits, 2);
+	KTEST_EXPECT_EQ(t, disable_kprobe(&rp.kp), 0);	/* disabled: an int3 no more */
+	KTEST_EXPECT_FALSE(t, kprobe_optimized(&rp.kp));
+	KTEST_EXPECT_EQ(t, enable_kprobe(&rp.kp), 0);
+	KTEST_EXPECT_TRUE(t, kprobe_optimized(&rp.kp));
+	unregister_kprobe(&rp.kp);
+}
+
+static struct ktest_case optprobes_cases[] = {
+	KTEST_CASE(optprobe_basic),
+	KTEST_CASE(optprobe_every_mix_label),
+	KTEST_CASE(optprobe_all_mix_labels_at_once),
+	KTEST_CASE(optprobe_refusals),
+	KTEST_CASE(optprobe_probe_in_range),
+	KTEST_CASE(optprobe_workloads),
+	KTEST_CASE(optprobe_toggle_under_load),
+	KTEST_CASE(optprobe_kretprobe_entry),
+	KTEST_CASE(optprobe_switch),
+	KTEST_END
+};
+
+static struct ktest_suite optprobes_suite = {
+	.name = "optprobes",
+	.cases = optprobes_cases,
+	.init = opt_init,
+	.exit = opt_exit,
+};
+KTEST_SUITE(optprobes_suite);
