@@ -92,6 +92,11 @@ class Console:
                "-serial", "stdio", "-monitor", "none",
                "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
                "-kernel", str(kernel), "-append", cmdline]
+        # The sample probe modules ride along as Multiboot modules, so a
+        # session can insmod them exactly as a user would (make modules).
+        samples = sorted(Path(kernel).parent.joinpath("samples").glob("*.ko"))
+        if samples:
+            cmd += ["-initrd", ",".join(str(k) for k in samples)]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT)

@@ -17,9 +17,9 @@
  * check
  *   - every return address on it, and
  *   - the ip of every interrupt frame: a frame whose return address is
- *     trap_return (arch/i386/entry.S, right after "call do_trap") belongs
- *     to do_trap(), and its first argument is the struct pt_regs of the
- *     interrupted code.  The chain goes on from that code's saved ebp.
+ *     in the entry code (arch/i386/entry.S: trap_common's "call do_trap")
+ *     belongs to do_trap(), and its first argument is the struct pt_regs
+ *     of the interrupted code.  The chain goes on from that code's ebp.
  * The walk is exact (no stale words are mistaken for addresses), so a
  * "busy" answer means a thread really is inside.  Code found busy is
  * freed later (kprobes_free_text_later): every kprobes operation retries,
@@ -32,7 +32,13 @@
 #include "irqflags.h"
 #include "ptrace.h"
 
-extern char trap_return[];	/* arch/i386/entry.S: where do_trap() returns */
+/* arch/i386/entry.S: the stubs and trap_common, the only caller of do_trap(). */
+extern char entry_text_start[], entry_text_end[];
+
+static bool is_trap_frame(unsigned long ret)
+{
+	return ret >= (unsigned long)entry_text_start && ret < (unsigned long)entry_text_end;
+}
 
 struct stack_walk {
 	unsigned long start, end;	/* the code asked about */
@@ -59,7 +65,7 @@ static void walk_frames(struct stack_walk *w, unsigned long bp,
 			w->busy = true;
 			return;
 		}
-		if (ret == (unsigned long)trap_return) {
+		if (is_trap_frame(ret)) {
 			struct pt_regs *regs = (struct pt_regs *)frame[2];
 
 			if ((unsigned long)regs < lo || (unsigned long)regs >= hi)

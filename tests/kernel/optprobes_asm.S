@@ -190,3 +190,18 @@ opt_rep_src:
 	.data
 opt_rep_dst:
 	.space 16
+
+/*
+ * void opt_spin(volatile int *stop): spin until *stop; the test looks
+ * for a thread preempted between opt_spin_loop and opt_spin_end.
+ */
+	.text
+FUNC(opt_spin)
+	movl 4(%esp), %edx
+LABEL(opt_spin_loop)
+	movl (%edx), %eax
+	testl %eax, %eax
+	jz opt_spin_loop
+LABEL(opt_spin_end)
+	ret
+END(opt_spin)

@@ -33,6 +33,8 @@ unsigned long opt_calls(unsigned long x);
 unsigned long opt_rep(unsigned long n);
 extern const char oj_site[], ot_site[], os_site[], oc_site[], or_site[];
 extern const char fx_entry[];	/* kprobes_fixups.S: a routine with jmp *%eax */
+void opt_spin(volatile int *stop);
+extern const char opt_spin_loop[], opt_spin_end[];
 
 /*
  * Every label in opt_mix and whether a jump may go there: all may,
@@ -747,7 +749,38 @@ static void optprobe_switch(struct ktest *t)
 	unregister_kprobe(&rp.kp);
 }
 
+/* ---- seeing preempted threads (arch/i386/text_quiesce.c) ------------------------ */
+
+static volatile int spin_stop;
+
+static int spin_worker(void *arg)
+{
+	opt_spin(&spin_stop);
+	return 0;
+}
+
+static void text_busy_sees_preempted_thread(struct ktest *t)
+{
+	unsigned long lo = (unsigned long)opt_spin_loop, hi = (unsigned long)opt_spin_end;
+	struct task_struct *w;
+
+	spin_stop = 0;
+	KTEST_EXPECT_FALSE(t, kprobes_text_busy(lo, hi));
+	w = kthread_create(spin_worker, NULL, "opt-spin");
+	KTEST_ASSERT_TRUE(t, w != NULL);
+	msleep(30);			/* it runs, and the timer preempts it in the loop */
+	KTEST_EXPECT_TRUE(t, kprobes_text_busy(lo, hi));
+	KTEST_EXPECT_FALSE(t, kprobes_text_busy(hi, hi + 1));
+	spin_stop = 1;
+	KTEST_EXPECT_EQ(t, kthread_join(w), 0);
+	KTEST_EXPECT_FALSE(t, kprobes_text_busy(lo, hi));
+	/* Our own return address is on the current stack. */
+	KTEST_EXPECT_TRUE(t, kprobes_text_busy((unsigned long)ktest_run,
+					       (unsigned long)ktest_run + 0x1000));
+}
+
 static struct ktest_case optprobes_cases[] = {
+	KTEST_CASE(text_busy_sees_preempted_thread),
 	KTEST_CASE(optprobe_basic),
 	KTEST_CASE(optprobe_every_mix_label),
 	KTEST_CASE(optprobe_all_mix_labels_at_once),
