@@ -20,10 +20,7 @@
  */
 #include "segment.h"
 #include "nokprobe.h"
-
-/* Byte offsets into struct pt_regs */
-#define PT_GS       40
-#define PT_ORIG_AX  44
+#include "calling.h"
 
 /* Exceptions for which the CPU itself pushes an error code (SDM 6.15). */
 #define HAS_ERROR_CODE(n) ((n) == 8 || ((n) >= 10 && (n) <= 14) || (n) == 17 || (n) == 21 || (n) == 29 || (n) == 30)
@@ -65,13 +62,7 @@ trap_common:
 	pushl %fs
 	pushl %es
 	pushl %ds
-	pushl %eax
-	pushl %ebp
-	pushl %edi
-	pushl %esi
-	pushl %edx
-	pushl %ecx
-	pushl %ebx
+	PUSH_GENERAL_REGS
 	/* Swap the vector number out of the gs slot, and %gs into it. */
 	movl PT_GS(%esp), %ecx
 	movl %gs, %eax
@@ -97,13 +88,7 @@ trap_return:
 	 * EFLAGS together, so a TF set in regs->flags takes effect after
 	 * exactly one more instruction: that is how single-step starts.
 	 */
-	popl %ebx
-	popl %ecx
-	popl %edx
-	popl %esi
-	popl %edi
-	popl %ebp
-	popl %eax
+	POP_GENERAL_REGS
 	popl %ds
 	popl %es
 	popl %fs

@@ -26,9 +26,9 @@
  * trampoline's address: after ret, an interrupt may have used it.
  */
 #include "nokprobe.h"
+#include "calling.h"
 
-#define PT_SP		60	/* offsetof(struct pt_regs, sp) */
-#define PT_SLOT		64	/* the word above: the return-address slot */
+#define PT_SLOT		(PT_SP + 4)	/* the word above: the return-address slot */
 #define PT_SKIP		28	/* ds, es, fs, gs, orig_ax, ip, cs */
 
 	.text
@@ -46,26 +46,14 @@ kretprobe_trampoline:
 	pushl %fs
 	pushl %es
 	pushl %ds
-	pushl %eax			/* the return value */
-	pushl %ebp
-	pushl %edi
-	pushl %esi
-	pushl %edx
-	pushl %ecx
-	pushl %ebx
+	PUSH_GENERAL_REGS		/* %eax is the return value */
 	leal PT_SP(%esp), %ebp		/* %ebp -> the frame record */
 	movl %esp, %eax
 	pushl %eax			/* trampoline_handler(regs) */
 	call trampoline_handler
 	addl $4, %esp
 	movl %eax, PT_SLOT(%esp)	/* ret below goes to the real caller */
-	popl %ebx
-	popl %ecx
-	popl %edx
-	popl %esi
-	popl %edi
-	popl %ebp
-	popl %eax
+	POP_GENERAL_REGS
 	addl $PT_SKIP, %esp		/* segments are unchanged; ip was ours */
 	popfl
 	leal 4(%esp), %esp		/* the frame record's %ebp (already restored) */
