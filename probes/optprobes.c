@@ -30,6 +30,7 @@
 #include "kprobes.h"
 #include "kallsyms.h"
 #include "errno.h"
+#include "irqflags.h"
 #include "mm.h"
 #include "sched.h"
 #include "string.h"
@@ -393,13 +394,39 @@ static int unoptimize_one(struct kprobe *p, void *unused)
 	return 0;
 }
 
+/* How often kprobes_set_optimization(true) lets other threads run and retries. */
+#define OPT_WAIT_YIELDS		100
+
+/*
+ * Probes left waiting because a preempted thread sat behind their jump.
+ * That thread is runnable: yield until it has moved on, then retry.
+ * Preemption off is what kprobe_mutex amounts to on one CPU, and all the
+ * optimizer's lists need.
+ */
+static void optimize_waiting_kprobes(void)
+{
+	struct optimized_kprobe *op, *tmp;
+
+	for (int i = 0; i < OPT_WAIT_YIELDS && !list_empty(&optimizing_list); i++) {
+		if (preempt_count() || irqs_disabled())
+			return;
+		yield();
+		preempt_disable();
+		list_for_each_entry_safe(op, tmp, &optimizing_list, list)
+			optimize_kprobe(op->kp);
+		preempt_enable();
+	}
+}
+
 int kprobes_set_optimization(bool on)
 {
 	if (kprobe_running())
 		return -EBUSY;
 	WRITE_ONCE(kprobes_allow_optimization, on);
 	kprobes_for_each(on ? optimize_one : unoptimize_one, NULL);
-	if (!on)
+	if (on)
+		optimize_waiting_kprobes();
+	else
 		synchronize_kprobe_text();
 	return 0;
 }

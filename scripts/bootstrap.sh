@@ -72,6 +72,7 @@ check_all() {
 	have_cmd mformat          || need mtools mformat
 	have_cmd python3          || need python3 python3
 	have_cmd objdump          || need binutils objdump
+	have_cmd gnuplot          || need gnuplot-nox gnuplot   # make bench's chart
 
 	# The kernel's cross compiler.  The Makefile prefers i686-elf- when
 	# it exists and passes its choice in CROSS; only Debian's

@@ -16,13 +16,21 @@ We boot it twice over:
      tsc_per_hit is QEMU TCG time (host ticks per call).  It is not what
      real hardware would measure; we report the median and never judge it.
 
-The table goes to stdout and to BUILD/bench.md.  Exit status is non-zero
-only when the kernel did not produce results (boot failure, a row that
-could not arm its probe, a probe that did not fire once per call).
+The kernel also prints the cost of registering and unregistering 10 to
+10,000 probes ("BENCH reg ..." lines, icount boot only), which becomes a
+second table.
+
+The tables go to stdout and to BUILD/bench.md, and a bar chart of the
+guest instructions per hit to BUILD/bench.png (gnuplot; skipped with a
+warning when gnuplot is missing).  Exit status is non-zero only when the
+kernel did not produce results (boot failure, a row that could not arm
+its probe or did not take its path, a probe that did not fire once per
+call).
 """
 import argparse
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -34,6 +42,7 @@ QEMU_EXIT_PASS = 33           # isa-debug-exit: (0x10 << 1) | 1
 REFERENCE_ROW = "kprobe (pre)"
 
 LINE = re.compile(r'^BENCH row="(?P<row>[^"]*)" (?P<rest>.*)$')
+REG_LINE = re.compile(r'^BENCH reg (?P<rest>.*)$')
 FIELD = re.compile(r'(\w+)=(\S+)')
 
 
@@ -41,8 +50,9 @@ class BenchError(Exception):
     pass
 
 
-def boot(kernel, iters, icount, timeout):
-    """Boot once; return {row: {field: value}} in the kernel's row order."""
+def boot(kernel, iters, icount, timeout, regs=None):
+    """Boot once; return {row: {field: value}} in the kernel's row order.
+    The registration lines are appended to regs (a list) when given."""
     cmd = [QEMU] + QEMU_ARGS + ["-kernel", kernel, "-append", "bench=%d" % iters]
     if icount:
         cmd[1:1] = ["-icount", "shift=0"]
@@ -55,6 +65,14 @@ def boot(kernel, iters, icount, timeout):
     rows, errors = {}, []
     for line in out.splitlines():
         line = line.strip()
+        r = REG_LINE.match(line)
+        if r:
+            fields = dict(FIELD.findall(r.group("rest")))
+            if "error" in fields:
+                errors.append(line)
+            elif regs is not None:
+                regs.append(fields)
+            continue
         m = LINE.match(line)
         if not m:
             continue
@@ -105,6 +123,49 @@ def build_table(icount_rows, tcg_runs, runs):
     return head, body
 
 
+def reg_table(regs):
+    head = ["mode", "probes", "register: insns/probe", "unregister: insns/probe",
+            "optimized", "register total (insns)", "unregister total (insns)"]
+    body = [[r["mode"], r["n"], fmt(float(r["register_per_probe"]), 0),
+             fmt(float(r["unregister_per_probe"]), 0), r["optimized"],
+             r["register_tsc"], r["unregister_tsc"]] for r in regs]
+    return head, body
+
+
+def chart(names, insns, exc, path):
+    """A bar chart of guest instructions per call, with gnuplot."""
+    if not shutil.which("gnuplot"):
+        print("bench.py: gnuplot not found, no chart (scripts/bootstrap.sh installs it)",
+              file=sys.stderr)
+        return False
+    data = path + ".dat"
+    with open(data, "w") as f:
+        for n in names:
+            f.write('"%s" %s %s\n' % (n.replace(" ", "\\n", 1), insns[n], exc[n]))
+    script = "\n".join([
+        'set terminal pngcairo size 1000,520 font ",10"' if gnuplot_has("pngcairo")
+        else 'set terminal png size 1000,520',
+        'set output "%s"' % path,
+        'set title "Guest instructions per call of an almost empty function (QEMU -icount)"',
+        'set ylabel "guest instructions per call"',
+        'set style data histograms', 'set style fill solid 0.8 border -1',
+        'set boxwidth 0.7', 'set grid ytics', 'set yrange [0:*]', 'set bmargin 5',
+        'set xtics font ",8"', 'unset key',
+        'plot "%s" using 2:xtic(1) lc rgb "#4477aa", '
+        '"" using 0:2:(sprintf("%%d (%%g exc)", $2, $3)) with labels offset 0,0.8 font ",8"'
+        % data,
+    ])
+    subprocess.run(["gnuplot"], input=script.encode(), check=True)
+    os.remove(data)
+    return True
+
+
+def gnuplot_has(term):
+    out = subprocess.run(["gnuplot", "-e", "set terminal"], stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT).stdout.decode("utf-8", "replace")
+    return term in out
+
+
 def markdown(head, body):
     lines = ["| " + " | ".join(head) + " |",
              "|" + "|".join(["---"] + ["---:"] * (len(head) - 1)) + "|"]
@@ -126,7 +187,8 @@ def main():
         return 2
     try:
         print("bench: booting under -icount shift=0 ...", flush=True)
-        icount_rows = boot(kernel, args.iters, True, args.timeout)
+        regs = []
+        icount_rows = boot(kernel, args.iters, True, args.timeout, regs)
         tcg_runs = []
         for i in range(args.runs):
             print("bench: TCG run %d/%d ..." % (i + 1, args.runs), flush=True)
@@ -148,6 +210,18 @@ def main():
     with open(out, "w") as f:
         f.write("# make bench\n\n%s\n\n%s\n" % (table, note))
     print("wrote %s" % out)
+    if regs:
+        rhead, rbody = reg_table(regs)
+        rtable = markdown(rhead, rbody)
+        print()
+        print(rtable)
+        with open(out, "a") as f:
+            f.write("\n## Registration\n\n%s\n\nProbes on distinct sites of "
+                    "tests/kernel/bench_sled.S, interrupts off, icount boot.\n" % rtable)
+    png = os.path.join(args.build, "bench.png")
+    names = [r[0] for r in body]
+    if chart(names, {r[0]: r[1] for r in body}, {r[0]: r[3] for r in body}, png):
+        print("wrote %s" % png)
     return 0
 
 

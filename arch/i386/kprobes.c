@@ -371,7 +371,8 @@ static int kprobe_handler(struct pt_regs *regs)
 			narrate_call(narrate_end("7. cli/sti emulated in regs->flags, no step", regs));
 			return 1;
 		}
-		if (kprobe_boosted_hit(p, regs)) {	/* no step: kprobes_boost.c */
+		if (p->ainsn.boostable == 1 && !p->post_handler &&
+		    kprobe_boosted_hit(p, regs)) {	/* kprobes_boost.c */
 			narrate_call(narrate_end("7. boosted: the slot ends with a jmp back, no #DB",
 						 regs));
 			return 1;
@@ -525,7 +526,7 @@ static int post_kprobe_handler(struct pt_regs *regs)
 		return 0;
 
 	narrate_call(narrate_db(cur, regs));	/* kprobes_narrate.c */
-	if (kcb->kprobe_status == KPROBE_HIT_SS)
+	if (cur->ainsn.boostable == 0 && kcb->kprobe_status == KPROBE_HIT_SS)
 		arch_boost_after_step(cur, regs);	/* kprobes_boost.c */
 	resume_execution(cur, regs, kcb);
 	narrate_call(narrate_fixup(cur, regs));

@@ -199,6 +199,79 @@ int arch_check_optimized_kprobe(struct optimized_kprobe *op)
 	return ret;
 }
 
+/* ---- detour buffers: pages of their own ------------------------------------------- */
+
+/*
+ * Not kmalloc(): a detour must not share its page with data.  A store
+ * into a page the CPU runs code from looks like self-modifying code -
+ * real CPUs flush their pipeline, QEMU throws the page's translations
+ * away - and a kretprobe writes its instances on every hit: next to its
+ * own detour, that made the hit twice as slow under QEMU.  So whole
+ * pages from alloc_pages() (executable: no NX bit without PAE), cut into
+ * DETOUR_SLOTS slots, as probes/insn_slot.c does for int3 probes.
+ */
+#define DETOUR_SLOT_SIZE	128
+#define DETOUR_SLOTS		(PAGE_SIZE / DETOUR_SLOT_SIZE)	/* 32: one bitmap word */
+
+struct detour_page {
+	struct detour_page *next;
+	kprobe_opcode_t *mem;
+	uint32_t used;			/* bit i: slot i taken */
+};
+
+static struct detour_page *detour_pages;
+
+static kprobe_opcode_t *take_detour(struct detour_page *dp)
+{
+	for (unsigned int i = 0; i < DETOUR_SLOTS; i++) {
+		if (!(dp->used & (1u << i))) {
+			dp->used |= 1u << i;
+			return dp->mem + i * DETOUR_SLOT_SIZE;
+		}
+	}
+	return NULL;
+}
+
+static kprobe_opcode_t *alloc_detour(void)
+{
+	struct detour_page *dp;
+
+	for (dp = detour_pages; dp; dp = dp->next)
+		if (dp->used != ~0u)
+			return take_detour(dp);
+	dp = kzalloc(sizeof(*dp));
+	if (!dp)
+		return NULL;
+	dp->mem = alloc_pages(1);
+	if (!dp->mem) {
+		kfree(dp);
+		return NULL;
+	}
+	memset(dp->mem, BREAKPOINT_INSTRUCTION, PAGE_SIZE);
+	dp->next = detour_pages;
+	detour_pages = dp;
+	return take_detour(dp);
+}
+
+static void free_detour(kprobe_opcode_t *buf)
+{
+	struct detour_page **pp, *dp;
+
+	for (pp = &detour_pages; (dp = *pp) != NULL; pp = &dp->next) {
+		if (buf < dp->mem || buf >= dp->mem + PAGE_SIZE)
+			continue;
+		memset(buf, BREAKPOINT_INSTRUCTION, DETOUR_SLOT_SIZE);
+		dp->used &= ~(1u << ((buf - dp->mem) / DETOUR_SLOT_SIZE));
+		if (!dp->used) {
+			*pp = dp->next;
+			free_pages(dp->mem, 1);
+			kfree(dp);
+		}
+		return;
+	}
+	panic("optprobes: %p is not a detour buffer", buf);
+}
+
 /* ---- the detour buffer --------------------------------------------------------- */
 
 static void put_rel32(kprobe_opcode_t *at, unsigned long from_end, unsigned long target)
@@ -208,17 +281,13 @@ static void put_rel32(kprobe_opcode_t *at, unsigned long from_end, unsigned long
 	memcpy(at, &rel, sizeof(rel));
 }
 
-/*
- * Template, copies, jmp back.  The buffer is heap memory: 32-bit paging
- * without PAE has no no-execute bit, so it runs as it is, and the rel32
- * of a jump reaches anywhere in the 4 GiB address space.
- */
+/* Template, copies, jmp back.  A rel32 reaches anywhere in 4 GiB. */
 static int build_detour(struct optimized_kprobe *op)
 {
 	unsigned long addr = (unsigned long)op->kp->addr;
 	size_t size = op->optinsn.size;
 	size_t total = TMPL_SIZE + size + RELATIVEJUMP_SIZE;
-	kprobe_opcode_t *buf = kmalloc(total);
+	kprobe_opcode_t *buf = total <= DETOUR_SLOT_SIZE ? alloc_detour() : NULL;
 	unsigned long b = (unsigned long)buf;
 	uint32_t opaddr = (uint32_t)(unsigned long)op;
 	uint32_t copies = (uint32_t)(b + TMPL_SIZE);
@@ -272,7 +341,7 @@ int arch_optimize_kprobe(struct optimized_kprobe *op)
 
 	if (kprobes_text_busy(addr + 1, addr + op->optinsn.size) ||
 	    kprobes_text_busy(slot, slot + MAX_INSN_SIZE)) {
-		kfree(op->optinsn.insn);	/* never ran: free it now */
+		free_detour(op->optinsn.insn);	/* never ran: free it now */
 		op->optinsn.insn = NULL;
 		return -OPT_THREAD_INSIDE;
 	}
@@ -307,7 +376,7 @@ static void release_optimized_kprobe(void *arg)
 {
 	struct optimized_kprobe *op = arg;
 
-	kfree(op->optinsn.insn);
+	free_detour(op->optinsn.insn);
 	kfree(op);
 }
 

@@ -78,6 +78,7 @@ struct rec_probe {
 	bool have_regs;
 	struct pt_regs regs;		/* the first hit's, while recording */
 	unsigned long sp;		/* kernel_stack_pointer() at that hit */
+	unsigned long stack[2];		/* the two words there (at an entry: return address, arg) */
 };
 
 static bool recording = true;
@@ -92,6 +93,8 @@ static int rec_pre(struct kprobe *p, struct pt_regs *regs)
 	if (!rp->have_regs) {
 		rp->regs = *regs;
 		rp->sp = kernel_stack_pointer(regs);
+		rp->stack[0] = ((unsigned long *)rp->sp)[0];
+		rp->stack[1] = ((unsigned long *)rp->sp)[1];
 		rp->have_regs = true;
 	}
 	return 0;
@@ -146,6 +149,9 @@ static void compare_regs(struct ktest *t, const char *what, const struct rec_pro
 	if (opt->sp != int3->sp)
 		ktest_fail(t, __FILE__, __LINE__, "%s: kernel_stack_pointer %#lx, int3 hit %#lx",
 			   what, opt->sp, int3->sp);
+	if (opt->stack[0] != int3->stack[0])
+		ktest_fail(t, __FILE__, __LINE__, "%s: word at sp %#lx, int3 hit %#lx",
+			   what, opt->stack[0], int3->stack[0]);
 }
 
 /* ============================================================================
@@ -348,8 +354,8 @@ static void optprobe_basic(struct ktest *t)
 	KTEST_EXPECT_EQ(t, rp.kp.nhit, 2);
 	KTEST_EXPECT_EQ(t, rp.regs.ip, (unsigned long)opt_mix);
 	/* At the entry: the return address at sp, the argument above it. */
-	KTEST_EXPECT_EQ(t, ((unsigned long *)rp.sp)[1], 77);
-	KTEST_EXPECT_TRUE(t, kernel_text_address(((unsigned long *)rp.sp)[0]));
+	KTEST_EXPECT_EQ(t, rp.stack[1], 77);
+	KTEST_EXPECT_TRUE(t, kernel_text_address(rp.stack[0]));
 	KTEST_EXPECT_EQ(t, rp.regs.flags & X86_EFLAGS_IF, 0);	/* we called with irqs off */
 
 	unregister_kprobe(&rp.kp);
@@ -639,6 +645,15 @@ static int toggle_worker(void *arg)
 		if (toggle_target(7) != 22)
 			bad++;
 		toggle_calls++;		/* (the tick may race this ++: we compare >=) */
+		/*
+		 * A hot probe's thread is nearly always preempted right after
+		 * a hit (the tick waits out the handler's interrupts-off
+		 * stretch), i.e. in the boosted slot or the detour.  Yielding
+		 * now and then parks it elsewhere, where the optimizer can
+		 * patch around it (docs/optprobes.md).
+		 */
+		if (toggle_calls % 16 == 0)
+			yield();
 	}
 	return bad;
 }
@@ -671,6 +686,9 @@ static void optprobe_toggle_under_load(struct ktest *t)
 			seen_opt++;
 		else
 			seen_int3++;
+		if (i == 1 && !kprobe_optimized(&rp.kp))
+			ktest_info(t, "not optimized: %s",
+				   optprobe_refusal_name(optprobe_why_not(&rp.kp)));
 		if (i % 64 == 0)
 			yield();
 	}
