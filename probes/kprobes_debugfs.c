@@ -9,6 +9,11 @@
  *   blacklist  the address ranges no probe may go: "0xstart-0xend\tsym"
  *   narrate    1: the next hit of each probe prints every step of the
  *              int3 / single-step dance as it happens (ours, not Linux's)
+ *   optimize   1/0: jump-optimize probes where the site allows (Linux's
+ *              sysctl debug.kprobes-optimization); 0 turns every jump
+ *              back into an int3 (probes/optprobes.c)
+ *   boost      1/0: let a stepped instruction's slot jump straight back,
+ *              so later hits take one exception (arch/i386/kprobes_boost.c)
  */
 #include "kernel.h"
 #include "trace.h"
@@ -93,6 +98,36 @@ static int narrate_write(const char *text, size_t len, bool trunc, void *data)
 	return 0;
 }
 
+static int optimize_show(struct seq_buf *s, void *data)
+{
+	seq_printf(s, "%d\n", kprobes_get_optimization());
+	return 0;
+}
+
+static int optimize_write(const char *text, size_t len, bool trunc, void *data)
+{
+	bool on;
+
+	if (parse_01(text, len, &on))
+		return -EINVAL;
+	return kprobes_set_optimization(on);
+}
+
+static int boost_show(struct seq_buf *s, void *data)
+{
+	seq_printf(s, "%d\n", kprobes_get_boosting());
+	return 0;
+}
+
+static int boost_write(const char *text, size_t len, bool trunc, void *data)
+{
+	bool on;
+
+	if (parse_01(text, len, &on))
+		return -EINVAL;
+	return kprobes_set_boosting(on);
+}
+
 int kprobes_debugfs_init(void)
 {
 	int ret = pseudofs_create(KPROBES_DEBUG_DIR "/list", list_show, NULL, NULL);
@@ -105,5 +140,11 @@ int kprobes_debugfs_init(void)
 	if (!ret)
 		ret = pseudofs_create(KPROBES_DEBUG_DIR "/narrate", narrate_show,
 				      narrate_write, NULL);
+	if (!ret)
+		ret = pseudofs_create(KPROBES_DEBUG_DIR "/optimize", optimize_show,
+				      optimize_write, NULL);
+	if (!ret)
+		ret = pseudofs_create(KPROBES_DEBUG_DIR "/boost", boost_show,
+				      boost_write, NULL);
 	return ret;
 }
