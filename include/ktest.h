@@ -93,16 +93,25 @@ int ktest_run(const char *list);   /* returns number of failed cases */
 			   #got, #want, __g ? __g : "(null)", __w ? __w : "(null)"); \
 } while (0)
 
-/* ASSERT variants stop the case (return) on failure. */
-#define KTEST_ASSERT_EQ(t, got, want) do {                               \
-	KTEST_EXPECT_EQ(t, got, want);                                       \
-	if ((t)->failed) return;                                             \
+/*
+ * ASSERT variants stop the case (return) when THEIR check fails.  An
+ * earlier EXPECT failure was already reported and must not make a later,
+ * passing ASSERT end the case, so the flag is set aside around the check.
+ */
+#define KTEST_ASSERT(t, expect) do {                                     \
+	bool __failed_before = (t)->failed;                                  \
+	(t)->failed = false;                                                 \
+	expect;                                                              \
+	if ((t)->failed)                                                     \
+		return;                                                          \
+	(t)->failed = __failed_before;                                       \
 } while (0)
 
-#define KTEST_ASSERT_TRUE(t, cond) do {                                  \
-	KTEST_EXPECT_TRUE(t, cond);                                          \
-	if ((t)->failed) return;                                             \
-} while (0)
+#define KTEST_ASSERT_EQ(t, got, want)    KTEST_ASSERT(t, KTEST_EXPECT_EQ(t, got, want))
+#define KTEST_ASSERT_NE(t, got, bad)     KTEST_ASSERT(t, KTEST_EXPECT_NE(t, got, bad))
+#define KTEST_ASSERT_TRUE(t, cond)       KTEST_ASSERT(t, KTEST_EXPECT_TRUE(t, cond))
+#define KTEST_ASSERT_FALSE(t, cond)      KTEST_ASSERT(t, KTEST_EXPECT_FALSE(t, cond))
+#define KTEST_ASSERT_STREQ(t, got, want) KTEST_ASSERT(t, KTEST_EXPECT_STREQ(t, got, want))
 
 /* Exit codes written to isa-debug-exit; QEMU exits with (code << 1) | 1. */
 #define QEMU_EXIT_PASS 0x10   /* QEMU exit status 33 */

@@ -32,26 +32,6 @@
 #include "string.h"     /* ours: strcmp for EXPECT_STREQ, see include/string.h */
 #include "ktest.h"
 
-/* ASSERT forms the kernel header may not have (yet); same meaning. */
-#ifndef KTEST_ASSERT_NE
-#define KTEST_ASSERT_NE(t, got, bad) do {                                \
-	KTEST_EXPECT_NE(t, got, bad);                                        \
-	if ((t)->failed) return;                                             \
-} while (0)
-#endif
-#ifndef KTEST_ASSERT_FALSE
-#define KTEST_ASSERT_FALSE(t, cond) do {                                 \
-	KTEST_EXPECT_FALSE(t, cond);                                         \
-	if ((t)->failed) return;                                             \
-} while (0)
-#endif
-#ifndef KTEST_ASSERT_STREQ
-#define KTEST_ASSERT_STREQ(t, got, want) do {                            \
-	KTEST_EXPECT_STREQ(t, got, want);                                    \
-	if ((t)->failed) return;                                             \
-} while (0)
-#endif
-
 bool ktest_running;
 
 /* "tests/host/test_string.c" -> "test_string.c", as the kernel prints. */
