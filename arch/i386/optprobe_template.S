@@ -39,6 +39,7 @@
  * Three fields are filled in per copy; their offsets are the labels below.
  */
 #include "segment.h"
+#include "calling.h"
 
 	.section .rodata
 	.globl optprobe_template_entry
@@ -56,13 +57,7 @@ optprobe_template_ip:
 	pushl %fs
 	pushl %es
 	pushl %ds
-	pushl %eax
-	pushl %ebp
-	pushl %edi
-	pushl %esi
-	pushl %edx
-	pushl %ecx
-	pushl %ebx
+	PUSH_GENERAL_REGS
 	movl %esp, %edx                 /* arg 2 (regparm): struct pt_regs * */
 	.globl optprobe_template_op
 optprobe_template_op:
@@ -72,13 +67,7 @@ optprobe_template_op:
 optprobe_template_call:
 	.byte 0xe8                      /* call optimized_callback: rel32 filled in */
 	.long 0
-	popl %ebx
-	popl %ecx
-	popl %edx
-	popl %esi
-	popl %edi
-	popl %ebp
-	popl %eax
+	POP_GENERAL_REGS
 	addl $20, %esp                  /* ds es fs gs (never changed), orig_ax */
 	iret                            /* ip, cs, flags: into the copies */
 	.globl optprobe_template_end
