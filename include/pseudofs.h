@@ -58,6 +58,15 @@ int pseudofs_create(const char *path,
 		    int (*show)(struct seq_buf *s, void *data),
 		    int (*write)(const char *text, size_t len, bool trunc, void *data),
 		    void *data);
+/* One entry of a table of files created together in one directory. */
+struct pseudo_file_spec {
+	const char *name;	/* relative to the directory */
+	int (*show)(struct seq_buf *s, void *data);
+	int (*write)(const char *text, size_t len, bool trunc, void *data);
+};
+/* Create dir/name for each entry, in order; stops at the first error. */
+int pseudofs_create_files(const char *dir, const struct pseudo_file_spec *specs,
+			  size_t n);
 /* Remove a file (its data is the caller's to free).  -ENOENT if none. */
 int pseudofs_remove(const char *path);
 /* The data pointer a file was created with, NULL if there is no file. */

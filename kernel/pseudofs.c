@@ -157,6 +157,22 @@ int pseudofs_create(const char *path,
 	return 0;
 }
 
+int pseudofs_create_files(const char *dir, const struct pseudo_file_spec *specs,
+			  size_t n)
+{
+	char path[PSEUDOFS_PATH_MAX];
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < n && !ret; i++) {
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir,
+				     specs[i].name) >= sizeof(path))
+			return -EINVAL;
+		ret = pseudofs_create(path, specs[i].show, specs[i].write, NULL);
+	}
+	return ret;
+}
+
 int pseudofs_remove(const char *path)
 {
 	for (struct pseudo_file **pp = &files; *pp; pp = &(*pp)->next) {

@@ -128,23 +128,17 @@ static int boost_write(const char *text, size_t len, bool trunc, void *data)
 	return kprobes_set_boosting(on);
 }
 
+static const struct pseudo_file_spec kprobes_debug_files[] = {
+	{ "list",      list_show,      NULL },
+	{ "enabled",   enabled_show,   enabled_write },
+	{ "blacklist", blacklist_show, NULL },
+	{ "narrate",   narrate_show,   narrate_write },
+	{ "optimize",  optimize_show,  optimize_write },
+	{ "boost",     boost_show,     boost_write },
+};
+
 int kprobes_debugfs_init(void)
 {
-	int ret = pseudofs_create(KPROBES_DEBUG_DIR "/list", list_show, NULL, NULL);
-
-	if (!ret)
-		ret = pseudofs_create(KPROBES_DEBUG_DIR "/enabled", enabled_show,
-				      enabled_write, NULL);
-	if (!ret)
-		ret = pseudofs_create(KPROBES_DEBUG_DIR "/blacklist", blacklist_show, NULL, NULL);
-	if (!ret)
-		ret = pseudofs_create(KPROBES_DEBUG_DIR "/narrate", narrate_show,
-				      narrate_write, NULL);
-	if (!ret)
-		ret = pseudofs_create(KPROBES_DEBUG_DIR "/optimize", optimize_show,
-				      optimize_write, NULL);
-	if (!ret)
-		ret = pseudofs_create(KPROBES_DEBUG_DIR "/boost", boost_show,
-				      boost_write, NULL);
-	return ret;
+	return pseudofs_create_files(KPROBES_DEBUG_DIR, kprobes_debug_files,
+				     ARRAY_SIZE(kprobes_debug_files));
 }

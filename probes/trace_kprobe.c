@@ -639,6 +639,13 @@ static int trace_write(const char *text, size_t len, bool trunc, void *data)
 
 int kprobes_debugfs_init(void);	/* probes/kprobes_debugfs.c */
 
+static const struct pseudo_file_spec tracefs_files[] = {
+	{ "kprobe_events",  kprobe_events_show,  kprobe_events_write },
+	{ "trace",          trace_show,          trace_write },
+	{ "kprobe_profile", kprobe_profile_show, NULL },
+	{ "error_log",      error_log_show,      error_log_write },
+};
+
 int tracefs_init(void)
 {
 	static bool done;
@@ -648,16 +655,8 @@ int tracefs_init(void)
 		return 0;
 	done = true;
 	trace_clock_init();
-	ret = pseudofs_create(TRACEFS_DIR "/kprobe_events", kprobe_events_show,
-			      kprobe_events_write, NULL);
-	if (!ret)
-		ret = pseudofs_create(TRACEFS_DIR "/trace", trace_show, trace_write, NULL);
-	if (!ret)
-		ret = pseudofs_create(TRACEFS_DIR "/kprobe_profile", kprobe_profile_show,
-				      NULL, NULL);
-	if (!ret)
-		ret = pseudofs_create(TRACEFS_DIR "/error_log", error_log_show,
-				      error_log_write, NULL);
+	ret = pseudofs_create_files(TRACEFS_DIR, tracefs_files,
+				    ARRAY_SIZE(tracefs_files));
 	if (!ret)
 		ret = kprobes_debugfs_init();
 	return ret;
