@@ -4,8 +4,8 @@
  * boot/multiboot.S gives us a stack and calls kmain with the Multiboot
  * magic and information block.  We bring the machine up in dependency
  * order (consoles first so every later step can report), then either
- * run the test suites (command line "test" or "test=a,b") or greet the
- * user.
+ * run the test suites (command line "test" or "test=a,b"), the benchmark
+ * ("bench"), or start the shell on the serial and VGA consoles.
  */
 #include "kernel.h"
 #include "multiboot.h"
@@ -71,7 +71,5 @@ void kmain(uint32_t magic, struct multiboot_info *mbi)
 		qemu_exit(QEMU_EXIT_PASS);
 	}
 
-	printk("\nReady.  Try:  make test        (runs every suite in QEMU)\n");
-	printk("        or boot with CMDLINE='test=traps' make run\n");
 	shell_run();	/* the console: never returns */
 }
