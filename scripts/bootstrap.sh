@@ -91,8 +91,11 @@ check_all() {
 		need "$(sanitizer_pkg)" "gcc-ASan/UBSan-runtime"
 	fi
 
+	# libFuzzer's runtime is only a Recommends of clang on Debian 12, and
+	# we install with --no-install-recommends: ask for both at once.
 	if ! have_cmd clang; then
 		need clang clang
+		need libclang-rt-dev "clang-libFuzzer-runtime"
 	elif ! fuzzer_works; then
 		need libclang-rt-dev "clang-libFuzzer-runtime"
 	fi
