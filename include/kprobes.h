@@ -161,10 +161,21 @@ void kprobe_blacklist_print(void);
 /* One line in Linux's debugfs "list" format: "addr  k  sym+0xoff  [DISABLED]". */
 int sprint_kprobe(char *buf, size_t len, const struct kprobe *p);
 void kprobes_list_print(void);		/* every registered probe */
+/*
+ * Calls p did not handle: hits stepped without handlers (p->nmissed)
+ * and, for a kretprobe, calls its full instance pool let go unprobed.
+ */
+unsigned long kprobe_missed(const struct kprobe *p);
+/* A profile line: the list line, then "hit N  missed N". */
+int sprint_kprobe_profile(char *buf, size_t len, const struct kprobe *p);
 void kprobes_profile_print(void);	/* hits and misses per probe */
 unsigned int kprobes_nr_registered(void); /* user probes (not aggregates) */
 /* fn(p, data) on every user probe until non-zero (returned); no (un)register in fn. */
 int kprobes_for_each(int (*fn)(struct kprobe *p, void *data), void *data);
+/* The same for probes whose code went away: registered, not armed, [GONE]. */
+int kprobes_for_each_gone(int (*fn)(struct kprobe *p, void *data), void *data);
+/* p's code is going away (module unload): disarm now, keep p listed [GONE]. */
+void kill_kprobe(struct kprobe *p);
 
 /* FNV-1a of _text.._etext; kprobes_init() records it at boot. */
 uint32_t kprobes_text_checksum(void);
@@ -359,6 +370,8 @@ int pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs);
 unsigned long kretprobe_trampoline_handler(struct pt_regs *regs, unsigned long *slot);
 /* Calls not yet returned (all kretprobes, orphans included). */
 unsigned int kretprobe_outstanding(void);
+/* An exiting thread's calls in progress: give their instances back. */
+void kprobe_flush_task(struct task_struct *tk);
 
 /* The arch half (arch/i386/jprobes.c, kretprobe_trampoline.S). */
 void arch_prepare_kretprobe(struct kretprobe_instance *ri, struct pt_regs *regs);

@@ -12,7 +12,8 @@
  *     use (refcount, a dependent module, a probe hit running its
  *     handler, a thread executing its code) is refused with -EBUSY, and
  *     probes the module registered and forgot to unregister are
- *     unregistered here, with a warning, before the memory goes.
+ *     unregistered here, with a warning, before the memory goes; other
+ *     owners' probes on its code are disarmed and marked [GONE].
  *
  * Locking: modules are loaded and unloaded from one thread at a time
  * (the shell, the tests, boot), with preemption disabled while the
@@ -281,8 +282,8 @@ static void free_module(struct module *mod)
 
 /* ---- probes a module leaves behind ------------------------------------------- */
 
-/* Does this probe point into mod: its struct, a handler, or the probed code? */
-static bool probe_uses_module(const struct kprobe *p, const struct module *mod)
+/* Is this probe mod's: its struct or a handler lives in the module? */
+static bool probe_owned_by_module(const struct kprobe *p, const struct module *mod)
 {
 	const unsigned long size = mod->npages * PAGE_SIZE;
 
@@ -299,11 +300,17 @@ static bool probe_uses_module(const struct kprobe *p, const struct module *mod)
 			return true;
 	}
 	return within((unsigned long)p, mod->base, size) ||
-	       within((unsigned long)p->addr, mod->base, size) ||
 	       within((unsigned long)p->pre_handler, mod->base, size) ||
 	       within((unsigned long)p->post_handler, mod->base, size) ||
 	       within((unsigned long)p->fault_handler, mod->base, size) ||
 	       within((unsigned long)p->break_handler, mod->base, size);
+}
+
+/* Does this probe point into mod: its struct, a handler, or the probed code? */
+static bool probe_uses_module(const struct kprobe *p, const struct module *mod)
+{
+	return probe_owned_by_module(p, mod) ||
+	       within((unsigned long)p->addr, mod->base, mod->npages * PAGE_SIZE);
 }
 
 struct probe_search {
@@ -333,9 +340,14 @@ static void unregister_any_kprobe(struct kprobe *p)
 }
 
 /*
- * So that no int3 is left pointing at freed handlers, and no probe in
- * the hash table lives in freed memory.  One at a time: the iterator
- * holds the registration lock, and unregistering takes it too.
+ * So that no int3 is left pointing at freed handlers, no probe in the
+ * hash table lives in freed memory, and no int3 sits in freed text.  A
+ * probe the module owns and forgot is unregistered, with a warning.  A
+ * probe someone else owns on the module's code is killed instead, as
+ * Linux does: its byte goes back now, while the text still exists, and
+ * it stays registered, listed [GONE], until its owner unregisters it.
+ * One at a time: the iterator holds the registration lock, and
+ * unregistering takes it too.
  */
 static void unregister_forgotten_probes(struct module *mod)
 {
@@ -348,6 +360,12 @@ static void unregister_forgotten_probes(struct module *mod)
 		if (!ps.found)
 			break;
 		sprint_symbol(sym, sizeof(sym), (unsigned long)ps.found->addr);
+		if (!probe_owned_by_module(ps.found, mod)) {
+			printk("module %s: kprobe at %s is gone with the module\n",
+			       mod->name, sym);
+			kill_kprobe(ps.found);
+			continue;
+		}
 		printk("module %s: WARNING: kprobe at %s was not unregistered; "
 		       "unregistering it\n", mod->name, sym);
 		unregister_any_kprobe(ps.found);

@@ -31,6 +31,7 @@
 #include "string.h"
 #include "errno.h"
 #include "nokprobe.h"
+#include "kprobes.h"
 
 #define TIMESLICE_TICKS 2   /* 20 ms at HZ=100 */
 
@@ -291,6 +292,7 @@ void kthread_exit(int code)
 	local_irq_disable();
 	if (me == &init_task)
 		panic("kthread_exit: the boot thread cannot exit");
+	kprobe_flush_task(me);	/* kretprobed calls it will never return from */
 	me->exit_code = code;
 	me->state = TASK_DEAD;
 	if (me->joiner)

@@ -23,6 +23,7 @@
 #include "string.h"
 #include "vsprintf.h"
 #include "errno.h"
+#include "workloads.h"
 
 /* ---- fib ------------------------------------------------------------------- */
 
@@ -177,7 +178,7 @@ noinline long ht_lookup(const char *key)
 	return -1;
 }
 
-static void ht_clear(void)
+void ht_clear(void)
 {
 	for (int b = 0; b < HT_BUCKETS; b++)
 		while (ht_table[b]) {
@@ -253,6 +254,16 @@ static int run_worker(int argc, char **argv)
 	sh_printf("worker: done, sum of squares %d, %lu ticks\n", sum, jiffies - start);
 	return 0;
 }
+
+/*
+ * Every function above that a workload runs, by name: what `p NAME`
+ * can probe, and what tests/kernel/test_optprobes.c probes at every
+ * instruction (keep it in step with the functions).
+ */
+const char *const workload_functions[] = {
+	"fib", "sort_ints", "cmp_ints", "crc32_le", "crc32_byte",
+	"ht_insert", "ht_lookup", "ht_hash", "worker_thread", "do_work", NULL
+};
 
 /* ---- the table ------------------------------------------------------------------ */
 

@@ -13,6 +13,12 @@
  * freed goes back to the page allocator, so after every probe is gone
  * the counters (insn_slot_get_stats) are back to zero.
  *
+ * Both directions stay cheap however many probes there are (the
+ * registration benchmark goes to 10,000, i.e. 40 pages): allocation
+ * takes the first page with room and skips full bitmap words 32 slots
+ * at a time; freeing finds its page in a small hash by page address
+ * instead of walking the page list.
+ *
  * Linux keeps freed slots "dirty" until no CPU can still be stepping in
  * them (another CPU, or a preempted task, may be inside one).  Here a
  * step is atomic: interrupts are off from the int3 to the #DB, and
@@ -28,15 +34,27 @@
 #define SLOTS_PER_PAGE	(PAGE_SIZE / MAX_INSN_SIZE)
 #define BITS_PER_WORD	32
 
+#define FULL_WORD	0xffffffffu
+#define PAGE_HASH_BITS	5
+
 struct kprobe_insn_page {
 	struct kprobe_insn_page *next;
+	struct hlist_node hlist;		/* in page_hash, by page address */
 	kprobe_opcode_t *insns;			/* the page itself */
 	unsigned int nused;
 	uint32_t used[SLOTS_PER_PAGE / BITS_PER_WORD];	/* bit set = slot taken */
 };
 
 static struct kprobe_insn_page *slot_pages;
+static struct hlist_head page_hash[1 << PAGE_HASH_BITS];
 static struct insn_slot_stats slot_stats;
+
+static struct hlist_head *page_bucket(const void *page)
+{
+	uint32_t pfn = (uint32_t)(unsigned long)page >> PAGE_SHIFT;
+
+	return &page_hash[(pfn * 0x9e3779b9u) >> (32 - PAGE_HASH_BITS)];
+}
 
 static bool slot_used(struct kprobe_insn_page *kip, unsigned int i)
 {
@@ -76,6 +94,7 @@ static struct kprobe_insn_page *new_slot_page(void)
 	memset(kip->insns, BREAKPOINT_INSTRUCTION, PAGE_SIZE);
 	kip->next = slot_pages;
 	slot_pages = kip;
+	hlist_add_head(&kip->hlist, page_bucket(kip->insns));
 	slot_stats.pages++;
 	return kip;
 }
@@ -88,9 +107,13 @@ kprobe_opcode_t *get_insn_slot(void)
 	for (kip = slot_pages; kip; kip = kip->next) {
 		if (kip->nused == SLOTS_PER_PAGE)
 			continue;
-		for (unsigned int i = 0; i < SLOTS_PER_PAGE; i++)
-			if (!slot_used(kip, i))
-				return take_slot(kip, i);
+		for (unsigned int w = 0; w < ARRAY_SIZE(kip->used); w++) {
+			if (kip->used[w] == FULL_WORD)
+				continue;
+			for (unsigned int i = w * BITS_PER_WORD; ; i++)
+				if (!slot_used(kip, i))
+					return take_slot(kip, i);
+		}
 	}
 	kip = new_slot_page();
 	return kip ? take_slot(kip, 0) : NULL;
@@ -103,6 +126,7 @@ static void release_page(struct kprobe_insn_page *kip)
 	for (pp = &slot_pages; *pp != kip; pp = &(*pp)->next)
 		;
 	*pp = kip->next;
+	hlist_del(&kip->hlist);
 	free_pages(kip->insns, 1);
 	kfree(kip);
 	slot_stats.pages--;
@@ -110,13 +134,14 @@ static void release_page(struct kprobe_insn_page *kip)
 
 void free_insn_slot(kprobe_opcode_t *slot, int dirty)
 {
+	kprobe_opcode_t *page = (kprobe_opcode_t *)((unsigned long)slot & ~(PAGE_SIZE - 1));
 	struct kprobe_insn_page *kip;
 	unsigned long off;
 
-	for (kip = slot_pages; kip; kip = kip->next) {
-		off = (unsigned long)(slot - kip->insns);
-		if (slot < kip->insns || off >= PAGE_SIZE)
+	hlist_for_each_entry(kip, page_bucket(page), hlist) {
+		if (kip->insns != page)
 			continue;
+		off = (unsigned long)(slot - kip->insns);
 		if (off % MAX_INSN_SIZE || !slot_used(kip, off / MAX_INSN_SIZE))
 			panic("free_insn_slot: %p is not an allocated slot", slot);
 		(void)dirty;	/* see the top of the file: nothing can be inside it */

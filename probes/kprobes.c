@@ -39,6 +39,12 @@
 #define KPROBE_TABLE_SIZE	(1 << KPROBE_HASH_BITS)	/* 64 buckets, as in 2.6.11 */
 
 static struct hlist_head kprobe_table[KPROBE_TABLE_SIZE];
+/*
+ * Probes whose code went away (a module unloaded under them) while their
+ * owner still holds them registered: out of the table and the text, kept
+ * here so the list shows them [GONE] until the owner unregisters.
+ */
+static struct hlist_head gone_kprobes;
 static unsigned int nr_registered;
 static bool kprobes_initialized;
 uint32_t kprobes_boot_text_checksum;
@@ -193,6 +199,17 @@ void kprobes_inc_nmissed_count(struct kprobe *p)
 }
 NOKPROBE_SYMBOL(kprobes_inc_nmissed_count);
 
+/* Is p registered but [GONE] (kill_kprobe)? */
+static bool kprobe_on_gone_list(const struct kprobe *p)
+{
+	struct kprobe *gp;
+
+	hlist_for_each_entry(gp, &gone_kprobes, hlist)
+		if (gp == p)
+			return true;
+	return false;
+}
+
 /* The probe armed at p->addr if p is registered (p itself or its aggregate). */
 static struct kprobe *get_valid_kprobe(struct kprobe *p)
 {
@@ -346,7 +363,7 @@ static int __register_kprobe(struct kprobe *p)
 	struct kprobe *old;
 	int ret;
 
-	if (p->addr && get_valid_kprobe(p))
+	if ((p->addr && get_valid_kprobe(p)) || kprobe_on_gone_list(p))
 		return -EEXIST;
 	addr = kprobe_addr(p);
 	if (!addr)
@@ -474,6 +491,15 @@ static int __unregister_kprobe(struct kprobe *p)
 	struct kprobe *ap = get_valid_kprobe(p);
 	uint32_t user_disabled = p->flags & KPROBE_FLAG_DISABLED;
 
+	if (kprobe_on_gone_list(p)) {
+		/* Its text and slot went with the module: only forget it. */
+		unsigned long flags = local_irq_save();
+		hlist_del(&p->hlist);
+		local_irq_restore(flags);
+		p->flags &= ~KPROBE_FLAG_GONE;
+		nr_registered--;
+		return 0;
+	}
 	if (!ap)
 		return -EINVAL;
 	__disable_kprobe(p);
@@ -517,6 +543,27 @@ void unregister_kprobes(struct kprobe **kps, int num)
 void unregister_kprobe(struct kprobe *p)
 {
 	unregister_kprobes(&p, 1);
+}
+
+/*
+ * The code under p is about to go away (its module is unloading) but p
+ * belongs to someone else, who will unregister it later: put the
+ * original byte back and free the slot now, while the text still
+ * exists, then keep p registered as [GONE] (Linux's kill_kprobe()).
+ * Nothing touches p's address again; unregister_kprobe() just forgets it.
+ */
+void kill_kprobe(struct kprobe *p)
+{
+	kprobe_mutex_lock();
+	if (!kprobe_on_gone_list(p) && __unregister_kprobe(p) == 0) {
+		unsigned long flags = local_irq_save();
+		p->flags |= KPROBE_FLAG_GONE;
+		hlist_add_head(&p->hlist, &gone_kprobes);
+		local_irq_restore(flags);
+		nr_registered++;	/* still registered, as its owner sees it */
+	}
+	kprobe_mutex_unlock();
+	synchronize_kprobe_text();
 }
 
 int register_kprobes(struct kprobe **kps, int num)
@@ -574,6 +621,8 @@ static void for_each_kprobe(void (*fn)(struct kprobe *p))
 				fn(kp);
 		}
 	}
+	hlist_for_each_entry(p, &gone_kprobes, hlist)
+		fn(p);
 }
 
 /*
@@ -604,6 +653,20 @@ int kprobes_for_each(int (*fn)(struct kprobe *p, void *data), void *data)
 	return ret;
 }
 
+/* The same for the [GONE] probes, which kprobes_for_each() leaves out. */
+int kprobes_for_each_gone(int (*fn)(struct kprobe *p, void *data), void *data)
+{
+	struct kprobe *p;
+	int ret = 0;
+
+	kprobe_mutex_lock();
+	hlist_for_each_entry(p, &gone_kprobes, hlist)
+		if ((ret = fn(p, data)) != 0)
+			break;
+	kprobe_mutex_unlock();
+	return ret;
+}
+
 static void print_list_line(struct kprobe *p)
 {
 	char line[128];
@@ -612,12 +675,30 @@ static void print_list_line(struct kprobe *p)
 	printk("%s\n", line);
 }
 
-static void print_profile_line(struct kprobe *p)
+unsigned long kprobe_missed(const struct kprobe *p)
+{
+	unsigned long missed = p->nmissed;
+
+	if (p->pre_handler == pre_handler_kretprobe)
+		missed += container_of(p, const struct kretprobe, kp)->nmissed;
+	return missed;
+}
+
+int sprint_kprobe_profile(char *buf, size_t len, const struct kprobe *p)
 {
 	char line[128];
 
 	sprint_kprobe(line, sizeof(line), p);
-	printk("%-48s hit %8lu  missed %8lu\n", line, p->nhit, p->nmissed);
+	return snprintf(buf, len, "%-48s hit %8lu  missed %8lu", line, p->nhit,
+			kprobe_missed(p));
+}
+
+static void print_profile_line(struct kprobe *p)
+{
+	char line[160];
+
+	sprint_kprobe_profile(line, sizeof(line), p);
+	printk("%s\n", line);
 }
 
 void kprobes_list_print(void)

@@ -35,6 +35,7 @@ static int list_one(struct kprobe *p, void *data)
 static int list_show(struct seq_buf *s, void *data)
 {
 	kprobes_for_each(list_one, s);
+	kprobes_for_each_gone(list_one, s);	/* [GONE]: their module unloaded */
 	return 0;
 }
 

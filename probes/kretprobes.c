@@ -37,6 +37,7 @@
 #include "mm.h"
 #include "sched.h"
 #include "nokprobe.h"
+#include "narrate.h"
 
 static LIST_HEAD(kretprobe_instances);	/* calls in progress, newest first */
 
@@ -140,8 +141,10 @@ unsigned long kretprobe_trampoline_handler(struct pt_regs *regs, unsigned long *
 		ret = (unsigned long)ri->ret_addr;
 		/* The handler sees the call as returned: ip is the caller's. */
 		regs->ip = ret;
+		narrate_if_on(kretprobe_narrate_return(ri, regs));	/* kprobes_narrate.c */
 		if (ri->rp && ri->rp->handler)
 			run_return_handler(ri, regs);
+		narrate_if_on(kretprobe_narrate_returned(ri, ret, regs));
 		recycle_instance(ri);
 	}
 	local_irq_restore(flags);
@@ -185,6 +188,25 @@ unsigned int kretprobe_outstanding(void)
 	return n;
 }
 
+/*
+ * A thread that calls kthread_exit() from inside kretprobed functions
+ * never returns through the trampoline, so its instances would stay
+ * taken forever.  kthread_exit() hands them back here, as Linux's
+ * kprobe_flush_task() does for a dead task: to their kretprobe's free
+ * list, or freed if orphaned.  The stack slots they name die with it.
+ */
+void kprobe_flush_task(struct task_struct *tk)
+{
+	struct kretprobe_instance *ri, *tmp;
+	unsigned long flags = local_irq_save();
+
+	list_for_each_entry_safe(ri, tmp, &kretprobe_instances, list)
+		if (ri->task == tk)
+			recycle_instance(ri);
+	local_irq_restore(flags);
+}
+NOKPROBE_SYMBOL(kprobe_flush_task);
+
 /* ---- registration ------------------------------------------------------------ */
 
 static void free_free_instances(struct list_head *pool)
@@ -227,7 +249,8 @@ int register_kretprobe(struct kretprobe *rp)
 	if (ret)
 		return ret;
 	/* Registered already: the pool below would replace a live one. */
-	if (kprobes_for_each(is_probe, &rp->kp))
+	if (kprobes_for_each(is_probe, &rp->kp) ||
+	    kprobes_for_each_gone(is_probe, &rp->kp))
 		return -EEXIST;
 	if (rp->maxactive <= 0)
 		rp->maxactive = KRETPROBE_DEFAULT_MAXACTIVE;

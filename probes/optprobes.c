@@ -43,9 +43,12 @@ static unsigned int nr_optimized;
  * MAX_OPTIMIZED_LENGTH (19) bytes, so the probe covering a byte starts
  * in that byte's 32-byte granule or the one before: two buckets to look
  * in, whatever the number of probes (recover_optprobed_bytes() runs for
- * every instruction the decoder walks at registration).
+ * every instruction the decoder walks at registration).  1,024 buckets
+ * (4 KiB): with 64, 10,000 optimized probes made every decoded
+ * instruction walk two chains of ~150 and registration 3.4 times dearer
+ * per probe than with 1,000 (docs/performance.md, "Registration").
  */
-#define OPT_HASH_BITS		6
+#define OPT_HASH_BITS		10
 #define OPT_GRANULE_SHIFT	5
 static struct hlist_head optimized_table[1 << OPT_HASH_BITS];
 static LIST_HEAD(optimizing_list);

@@ -36,6 +36,7 @@
 #include "sched.h"
 #include "string.h"
 #include "nokprobe.h"
+#include "narrate.h"
 
 struct jprobe_ctlblk jprobe_ctlblk;
 
@@ -73,6 +74,7 @@ int setjmp_pre_handler(struct kprobe *p, struct pt_regs *regs)
 
 	regs->flags &= ~X86_EFLAGS_IF;	/* the saved state is global: no interrupts */
 	regs->ip = (unsigned long)jp->entry;
+	narrate_call(narrate_jprobe_setjmp(jcb, regs));	/* kprobes_narrate.c */
 	return 1;			/* ip moved: no single-step now */
 }
 NOKPROBE_SYMBOL(setjmp_pre_handler);
@@ -131,9 +133,11 @@ int longjmp_break_handler(struct kprobe *p, struct pt_regs *regs)
 	}
 	if (plain_return)
 		report_bad_return(jp);
+	narrate_if_on(jprobe_narrate_break(jcb, regs, plain_return));
 
 	memcpy(regs, &jcb->saved_regs, PT_REGS_SAVED);
 	memcpy((void *)sp, jcb->saved_stack, jcb->saved_len);
+	narrate_call(narrate_jprobe_restored(jcb, regs));
 	jcb->jp = NULL;
 	jcb->saved_sp = 0;	/* a stray jprobe_return() now traps where it stands */
 	return 1;		/* the core single-steps the probed instruction */
@@ -153,6 +157,7 @@ void arch_prepare_kretprobe(struct kretprobe_instance *ri, struct pt_regs *regs)
 	ri->stack = slot;
 	ri->ret_addr = (kprobe_opcode_t *)*slot;
 	*slot = (unsigned long)kretprobe_trampoline;
+	narrate_call(narrate_kretprobe_entry(ri));	/* kprobes_narrate.c */
 }
 NOKPROBE_SYMBOL(arch_prepare_kretprobe);
 

@@ -8,6 +8,11 @@
  * untold hit pays one branch per step.  The next hit of each probe is
  * told once; writing 1 again tells the next one again.
  *
+ * A jprobe hit goes on after its handler: the int3 in jprobe_return() is
+ * told too (the article's steps 2 and 3, with the stack bytes saved and
+ * put back).  A kretprobe hit goes on when the told call returns: the
+ * trampoline finds the instance and puts the real return address back.
+ *
  * Narration turns optprobes and boosting off while it is on: an
  * optimized probe is a jmp, not an int3, and a boosted one skips the
  * single-step; the point is to watch the whole int3 / single-step dance.
@@ -23,8 +28,12 @@
 #include "ptrace.h"
 #include "nokprobe.h"
 #include "vsprintf.h"
+#include "string.h"
+#include "sched.h"
 
 #define NARRATE_MAX_PROBES 32	/* probes told once each per `echo 1` */
+#define NARRATE_MAX_RETURNS 8	/* told kretprobe calls still in progress */
+#define BYTES_PER_LINE 16	/* stack dumps: four words a line */
 
 bool kprobes_narrate;
 bool kprobe_narrating;
@@ -35,6 +44,13 @@ static bool optimization_before, boosting_before;
 
 /* The values resume_execution() is about to change, for before/after. */
 static unsigned long ip_before, flags_before, tos_before;
+
+/* A told jprobe hit whose handler is running: its break int3 is told too. */
+static struct jprobe *jprobe_told;
+
+/* Told kretprobe calls: their return through the trampoline is told too. */
+static struct kretprobe_instance *returns_told[NARRATE_MAX_RETURNS];
+static struct kretprobe_instance *return_telling;
 
 void kprobes_narrate_set(bool on)
 {
@@ -49,6 +65,10 @@ void kprobes_narrate_set(bool on)
 	}
 	kprobes_narrate = on;
 	nr_narrated = 0;	/* every probe gets its next hit told again */
+	jprobe_told = NULL;
+	return_telling = NULL;
+	for (int i = 0; i < NARRATE_MAX_RETURNS; i++)
+		returns_told[i] = NULL;
 }
 
 static const char *sym(unsigned long addr, char *buf, size_t len)
@@ -146,6 +166,173 @@ void narrate_end(const char *how, struct pt_regs *regs)
 	kprobe_narrating = false;
 }
 
+/* ---- jprobes: the article's three steps ---------------------------------------- */
+
+/*
+ * Stack bytes as memory holds them, lowest address first, a gap between
+ * words.  i386 is little-endian: the word 0xc0101234 reads "34 12 10 c0".
+ */
+static void narrate_bytes(const uint8_t *bytes, unsigned long addr, size_t len)
+{
+	char line[4 * BYTES_PER_LINE];
+
+	for (size_t off = 0; off < len; off += BYTES_PER_LINE) {
+		char *pos = line;
+
+		for (size_t i = off; i < len && i < off + BYTES_PER_LINE; i++)
+			pos += snprintf(pos, line + sizeof(line) - pos, "%s%02x",
+					i == off ? "" : i % 4 ? " " : "  ", bytes[i]);
+		narrate("     %08lx: %s\n", addr + off, line);
+	}
+}
+
+/* Step 1, at the end of setjmp_pre_handler(): what it saved and where ip goes. */
+void narrate_jprobe_setjmp(struct jprobe_ctlblk *jcb, struct pt_regs *regs)
+{
+	const struct pt_regs *r = &jcb->saved_regs;
+	unsigned long ret = 0;
+	char buf[96];
+
+	jprobe_told = jcb->jp;
+	narrate("   jprobe step 1, setjmp_pre_handler: keep the function's state\n");
+	narrate("     registers saved: ax=%08lx bx=%08lx cx=%08lx dx=%08lx\n",
+		r->ax, r->bx, r->cx, r->dx);
+	narrate("                      si=%08lx di=%08lx bp=%08lx flags=%08lx\n",
+		r->si, r->di, r->bp, r->flags);
+	narrate("     %lu stack bytes saved from sp %08lx (return address, then the arguments):\n",
+		jcb->saved_len, jcb->saved_sp);
+	narrate_bytes(jcb->saved_stack, jcb->saved_sp, jcb->saved_len);
+	if (jcb->saved_len >= sizeof(ret)) {
+		memcpy(&ret, jcb->saved_stack, sizeof(ret));
+		narrate("     return address %08lx (%s) in slot %08lx -> jprobe_handler_returned,\n",
+			ret, sym(ret, buf, sizeof(buf)), jcb->saved_sp);
+		narrate("     so a handler that forgets jprobe_return() is caught\n");
+	}
+	narrate("     IF cleared (the saved state is global); ip -> the handler, %s\n",
+		sym(regs->ip, buf, sizeof(buf)));
+}
+
+/*
+ * Steps 2 and 3, at the break int3, once longjmp_break_handler() has
+ * checked it: the handler is done and the state is about to go back.
+ * Told only for the jprobe whose hit was told.
+ */
+void jprobe_narrate_break(struct jprobe_ctlblk *jcb, struct pt_regs *regs,
+			  bool plain_return)
+{
+	unsigned long sp = kernel_stack_pointer(regs);
+	const uint8_t *live = (const uint8_t *)sp;
+	unsigned long slot = *(unsigned long *)sp;
+	unsigned int changed = 0;
+	char buf[96];
+
+	if (jprobe_told != jcb->jp)
+		return;
+	jprobe_told = NULL;
+	kprobe_narrating = true;
+
+	printk("\nnarrate: the jprobe handler for %s comes back\n",
+	       sym((unsigned long)jcb->jp->kp.addr, buf, sizeof(buf)));
+	if (plain_return)
+		narrate("   jprobe step 2: the handler returned WITHOUT jprobe_return(): its ret "
+			"popped jprobe_handler_returned, which stepped sp back to %08lx\n", sp);
+	else
+		narrate("   jprobe step 2, jprobe_return: sp loaded back from "
+			"jprobe_ctlblk.saved_sp, %08lx, dropping the handler's frames\n", sp);
+	narrate("     then int3 at %08lx (%s): trap #BP (vector %d)\n", regs->ip - 1,
+		sym(regs->ip - 1, buf, sizeof(buf)), X86_TRAP_BP);
+	narrate("   jprobe step 3, longjmp_break_handler: no probe at that address, but a "
+		"jprobe is running: its break_handler decides\n");
+	narrate("     one of jprobe_return.S's two int3s, and sp %08lx == saved sp %08lx: "
+		"the saved state is this stack's\n", sp, jcb->saved_sp);
+	for (unsigned int i = 0; i < jcb->saved_len; i++)
+		changed += live[i] != jcb->saved_stack[i];
+	narrate("     %u of the %lu saved bytes differ now; slot %08lx holds %08lx (%s)\n",
+		changed, jcb->saved_len, sp, slot, sym(slot, buf, sizeof(buf)));
+}
+
+/* Still step 3: the registers and stack bytes are back. */
+void narrate_jprobe_restored(struct jprobe_ctlblk *jcb, struct pt_regs *regs)
+{
+	unsigned long ret = *(unsigned long *)jcb->saved_sp;
+	char buf[96];
+
+	narrate("     registers restored: ip %08lx (%s), ax=%08lx flags=%08lx\n",
+		regs->ip, sym(regs->ip, buf, sizeof(buf)), regs->ax, regs->flags);
+	narrate("     %lu stack bytes put back at %08lx:\n", jcb->saved_len, jcb->saved_sp);
+	narrate_bytes((const uint8_t *)jcb->saved_sp, jcb->saved_sp, jcb->saved_len);
+	narrate("     slot %08lx holds the real return address again, %08lx (%s)\n",
+		jcb->saved_sp, ret, sym(ret, buf, sizeof(buf)));
+	narrate("     now step the probed instruction, as for any kprobe\n");
+}
+
+/* ---- kretprobes: the trampoline swap ------------------------------------------- */
+
+/* In the told hit, after arch_prepare_kretprobe() swapped the return address. */
+void narrate_kretprobe_entry(struct kretprobe_instance *ri)
+{
+	char buf[96];
+
+	narrate("     kretprobe: return address %08lx (%s) at stack slot %08lx\n",
+		(unsigned long)ri->ret_addr, sym((unsigned long)ri->ret_addr, buf, sizeof(buf)),
+		(unsigned long)ri->stack);
+	narrate("     replaced by kretprobe_trampoline (%08lx); the instance keeps the real one\n",
+		(unsigned long)kretprobe_trampoline);
+	for (int i = 0; i < NARRATE_MAX_RETURNS; i++) {
+		if (!returns_told[i]) {
+			returns_told[i] = ri;
+			return;
+		}
+	}
+}
+
+/* In the trampoline handler, before the return handler: a told call? */
+void kretprobe_narrate_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+	char buf[96];
+	int i;
+
+	for (i = 0; i < NARRATE_MAX_RETURNS && returns_told[i] != ri; i++)
+		;
+	if (i == NARRATE_MAX_RETURNS)
+		return;
+	returns_told[i] = NULL;
+	return_telling = ri;
+
+	printk("\nnarrate: the told call of %s returns\n",
+	       rp ? sym((unsigned long)rp->kp.addr, buf, sizeof(buf)) : "(an unregistered kretprobe)");
+	printk("  1. its ret popped kretprobe_trampoline from slot %08lx and jumped there: "
+	       "no int3, no trap\n", (unsigned long)ri->stack);
+	printk("  2. the trampoline pushed pt_regs and called trampoline_handler: "
+	       "ax=%08lx, the return value\n", regs->ax);
+	printk("  3. the instance is found by its slot (pid %d); handler %s runs\n",
+	       task_pid(ri->task), rp && rp->handler ?
+	       sym((unsigned long)rp->handler, buf, sizeof(buf)) : "(none)");
+}
+
+/* After the return handler: where the trampoline will jump. */
+void kretprobe_narrate_returned(struct kretprobe_instance *ri, unsigned long ret,
+				struct pt_regs *regs)
+{
+	char buf[96];
+
+	if (return_telling != ri)
+		return;
+	return_telling = NULL;
+	printk("  4. real return address %08lx (%s) restored from the instance, ax=%08lx;\n",
+	       ret, sym(ret, buf, sizeof(buf)), regs->ax);
+	printk("     the trampoline writes it into its own return slot, pops the registers "
+	       "and rets there\n");
+}
+
+NOKPROBE_SYMBOL(narrate_bytes);
+NOKPROBE_SYMBOL(narrate_jprobe_setjmp);
+NOKPROBE_SYMBOL(jprobe_narrate_break);
+NOKPROBE_SYMBOL(narrate_jprobe_restored);
+NOKPROBE_SYMBOL(narrate_kretprobe_entry);
+NOKPROBE_SYMBOL(kretprobe_narrate_return);
+NOKPROBE_SYMBOL(kretprobe_narrate_returned);
 NOKPROBE_SYMBOL(kprobe_narrate_begin);
 NOKPROBE_SYMBOL(narrate_step);
 NOKPROBE_SYMBOL(narrate_db);

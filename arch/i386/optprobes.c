@@ -130,17 +130,19 @@ static int check_code(unsigned long start, unsigned long end, unsigned long must
 	kprobe_opcode_t buf[INSN_MAX_LEN];
 	struct insn insn;
 	bool seen = !must;
-	int ret;
+	int ret, into = 0;
 
 	for (unsigned long ip = start; ip < end; ip += insn.length) {
 		if (decode_original_at(&insn, buf, ip) < 0)
 			return -OPT_UNDECODABLE;
 		seen |= ip == must;
 		ret = check_insn(&insn, ip, addr, size);
-		if (ret)
+		if (ret == -OPT_JUMP_INTO_RANGE)
+			into = ret;		/* keep looking for a function-wide reason */
+		else if (ret)
 			return ret;
 	}
-	return seen ? 0 : -OPT_UNDECODABLE;
+	return seen ? into : -OPT_UNDECODABLE;
 }
 
 /*
@@ -178,25 +180,37 @@ static int measure_displaced(struct optimized_kprobe *op, unsigned long end)
  * finds it, cold half included) and refuse if anything in it could make
  * the CPU run the bytes behind the jump - a branch into (addr, addr +
  * size), an indirect jump, an exception-fixup entry, a foreign int3.
+ *
+ * The answer names the function-wide reason first, as Linux's order
+ * does (can_optimize() before copying the instructions): every site of
+ * a function with a jump table is refused for the jump table, whatever
+ * its own instruction is.  When the displaced instructions do not
+ * qualify, the walk still runs, with an empty range (no branch can land
+ * inside it), to look for such a reason.
  */
 int arch_check_optimized_kprobe(struct optimized_kprobe *op)
 {
 	unsigned long addr = (unsigned long)op->kp->addr;
 	struct func_extent fx;
-	int ret;
+	size_t size;
+	int site, ret;
 
 	ret = kprobe_function_extent(addr, &fx);
 	if (ret)
 		return ret;
 	if (fx.end - addr < RELATIVEJUMP_SIZE)
-		return -OPT_CROSSES_END;
-	ret = measure_displaced(op, fx.end);
-	if (ret)
-		return ret;
-	ret = check_code(fx.start, fx.end, addr, addr, op->optinsn.size);
-	if (ret == 0 && fx.other_end)
-		ret = check_code(fx.other_start, fx.other_end, 0, addr, op->optinsn.size);
-	return ret;
+		site = -OPT_CROSSES_END;
+	else
+		site = measure_displaced(op, fx.end);
+	size = site ? 0 : op->optinsn.size;
+	ret = check_code(fx.start, fx.end, addr, addr, size);
+	if ((ret == 0 || ret == -OPT_JUMP_INTO_RANGE) && fx.other_end) {
+		int cold = check_code(fx.other_start, fx.other_end, 0, addr, size);
+
+		if (cold)
+			ret = cold;
+	}
+	return ret ? ret : site;
 }
 
 /* ---- detour buffers: pages of their own ------------------------------------------- */
@@ -215,11 +229,26 @@ int arch_check_optimized_kprobe(struct optimized_kprobe *op)
 
 struct detour_page {
 	struct detour_page *next;
+	struct hlist_node hlist;	/* in detour_hash, by page address */
 	kprobe_opcode_t *mem;
 	uint32_t used;			/* bit i: slot i taken */
 };
 
+/*
+ * Pages with room are found from the list head (new pages go first);
+ * a freed buffer finds its page in a hash by page address, not by
+ * walking the list (10,000 probes are 313 pages).
+ */
+#define DETOUR_HASH_BITS	5
 static struct detour_page *detour_pages;
+static struct hlist_head detour_hash[1 << DETOUR_HASH_BITS];
+
+static struct hlist_head *detour_bucket(const void *page)
+{
+	uint32_t pfn = (uint32_t)(unsigned long)page >> PAGE_SHIFT;
+
+	return &detour_hash[(pfn * 0x9e3779b9u) >> (32 - DETOUR_HASH_BITS)];
+}
 
 static kprobe_opcode_t *take_detour(struct detour_page *dp)
 {
@@ -250,23 +279,34 @@ static kprobe_opcode_t *alloc_detour(void)
 	memset(dp->mem, BREAKPOINT_INSTRUCTION, PAGE_SIZE);
 	dp->next = detour_pages;
 	detour_pages = dp;
+	hlist_add_head(&dp->hlist, detour_bucket(dp->mem));
 	return take_detour(dp);
+}
+
+static void release_detour_page(struct detour_page *dp)
+{
+	struct detour_page **pp;
+
+	for (pp = &detour_pages; *pp != dp; pp = &(*pp)->next)
+		;
+	*pp = dp->next;
+	hlist_del(&dp->hlist);
+	free_pages(dp->mem, 1);
+	kfree(dp);
 }
 
 static void free_detour(kprobe_opcode_t *buf)
 {
-	struct detour_page **pp, *dp;
+	kprobe_opcode_t *page = (kprobe_opcode_t *)((unsigned long)buf & ~(PAGE_SIZE - 1));
+	struct detour_page *dp;
 
-	for (pp = &detour_pages; (dp = *pp) != NULL; pp = &dp->next) {
-		if (buf < dp->mem || buf >= dp->mem + PAGE_SIZE)
+	hlist_for_each_entry(dp, detour_bucket(page), hlist) {
+		if (dp->mem != page)
 			continue;
 		memset(buf, BREAKPOINT_INSTRUCTION, DETOUR_SLOT_SIZE);
 		dp->used &= ~(1u << ((buf - dp->mem) / DETOUR_SLOT_SIZE));
-		if (!dp->used) {
-			*pp = dp->next;
-			free_pages(dp->mem, 1);
-			kfree(dp);
-		}
+		if (!dp->used)
+			release_detour_page(dp);
 		return;
 	}
 	panic("optprobes: %p is not a detour buffer", buf);

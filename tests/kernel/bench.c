@@ -282,7 +282,9 @@ static void bench_one(const struct bench_row *row, unsigned long iters)
 
 /*
  * register_kprobe() and unregister_kprobe() for n probes on n distinct
- * sites of bench_sled.S, spread evenly over it.  One line per (mode, n):
+ * sites of bench_sled.S: all five sites of n / 5 functions spread evenly
+ * over the sled, so every n sees the same sites within a function (the
+ * same decoding work, the same neighbours).  One line per (mode, n):
  *
  *   BENCH reg mode=classic n=1000 register_tsc=... unregister_tsc=...
  *
@@ -290,11 +292,15 @@ static void bench_one(const struct bench_row *row, unsigned long iters)
  * runs the safety analysis and patches a jump for each probe that
  * qualifies.  Interrupts are off so a tick does not land in one run.
  */
+/* Multiples of BENCH_SLED_SITES_PER_FUNC, at most BENCH_SLED_SITES. */
 static const unsigned long bench_reg_counts[] = { 10, 100, 1000, 10000 };
 
-static kprobe_opcode_t *sled_site(unsigned long site)
+/* Probe i of n: site i % 5 of function (i / 5) * stride. */
+static kprobe_opcode_t *sled_site(unsigned long i, unsigned long n)
 {
-	unsigned long fn = site / BENCH_SLED_NOPS, off = site % BENCH_SLED_NOPS;
+	unsigned long stride = BENCH_SLED_SITES / n;
+	unsigned long fn = (i / BENCH_SLED_SITES_PER_FUNC) * stride;
+	unsigned long off = (i % BENCH_SLED_SITES_PER_FUNC) * BENCH_SLED_SPACING;
 
 	return (kprobe_opcode_t *)(bench_sled + fn * BENCH_SLED_FUNC_SIZE + off);
 }
@@ -302,7 +308,7 @@ static kprobe_opcode_t *sled_site(unsigned long site)
 static void bench_registration(enum bench_mode mode, unsigned long n)
 {
 	struct kprobe *kps = kzalloc(n * sizeof(*kps));
-	unsigned long stride = BENCH_SLED_SITES / n, i, ok = 0, opt = 0;
+	unsigned long i, ok = 0, opt = 0;
 	uint64_t t0, t_reg, t_unreg;
 	unsigned long flags;
 
@@ -311,7 +317,7 @@ static void bench_registration(enum bench_mode mode, unsigned long n)
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		kps[i].addr = sled_site(i * stride);
+		kps[i].addr = sled_site(i, n);
 		kps[i].pre_handler = bench_pre;
 	}
 	bench_set_mode(mode);

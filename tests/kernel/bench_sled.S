@@ -2,11 +2,12 @@
  * bench_sled.S - 10,000 places to put a probe, for the registration
  * benchmark (tests/kernel/bench.c, "BENCH reg" lines).
  *
- * BENCH_SLED_FUNCS tiny functions of BENCH_SLED_NOPS one-byte nops and a
- * ret each.  Small functions on purpose: register_kprobe() decodes from
- * the start of the enclosing function to the probe (can_probe), so the
- * cost per probe stays the same however many we register.  Nothing ever
- * calls them.
+ * BENCH_SLED_FUNCS small functions of BENCH_SLED_NOPS one-byte nops and
+ * a ret each (bench_sled.h).  Small functions on purpose: register_kprobe()
+ * decodes from the start of the enclosing function to the probe
+ * (can_probe), and the optimizer decodes the whole function, so the work
+ * per probe depends on the function, not on how many probes there are.
+ * Nothing ever calls them.
  */
 #include "bench_sled.h"
 

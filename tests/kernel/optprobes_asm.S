@@ -112,6 +112,33 @@ FUNC(opt_mix_clean)
 	ret
 END(opt_mix_clean)
 
+/*
+ * unsigned long opt_call_clean(unsigned long (*fn)(void)): fn() entered
+ * with every register and the arithmetic flags set to known values, as
+ * opt_mix_clean does for opt_mix: the workload runs of the optprobes
+ * suite compare every register a handler sees.
+ */
+FUNC(opt_call_clean)
+	pushl %ebp
+	pushl %ebx
+	pushl %esi
+	pushl %edi
+	xorl %eax, %eax                 /* flags: ZF PF, nothing else */
+	movl $0x11111111, %eax
+	movl $0x22222222, %ebx
+	movl $0x33333333, %ecx
+	movl $0x44444444, %edx
+	movl $0x55555555, %esi
+	movl $0x66666666, %edi
+	movl $0x77777777, %ebp
+	call *20(%esp)                  /* fn */
+	popl %edi
+	popl %esi
+	popl %ebx
+	popl %ebp
+	ret
+END(opt_call_clean)
+
 /* unsigned long opt_jump_into(unsigned long x): a branch lands inside the jump. */
 FUNC(opt_jump_into)
 	movl 4(%esp), %eax

@@ -7,11 +7,13 @@
  *                return handler; a non-zero return skips the call
  *   matching     recursion (fib(10): every return, in order, matched to
  *                its own call), nesting with a small pool (exact misses),
- *                two threads sleeping inside the same probed function
+ *                two threads sleeping inside the same probed function;
+ *                the profile counts a kretprobe's pool misses
  *   backtrace    a frame-pointer trace shows real callers, never the
  *                trampoline (Linux's test_stacktrace_on_kretprobe)
  *   lifetime     unregister while a call is in progress: it still returns
- *                to its caller and the heap comes back to where it was
+ *                to its caller and the heap comes back to where it was;
+ *                a thread exiting inside a probed call frees its instance
  *   sharing      a kprobe, a second kretprobe or a jprobe on the function
  *   listing      kprobes_list_print()/kprobes_profile_print() for k, j, r
  */
@@ -319,6 +321,30 @@ static void kretprobe_maxactive_misses(struct ktest *t)
 	}
 }
 
+/*
+ * The profile's "missed" for a kretprobe counts the calls its pool let
+ * go unprobed (rp->nmissed), not only the hits stepped without handlers.
+ */
+static void kretprobe_profile_counts_pool_misses(struct ktest *t)
+{
+	struct kretprobe rp = make_kretprobe(krt_fib, ret_handler);
+	char list_line[128], want[160], got[160];
+
+	rp.maxactive = 1;
+	KTEST_ASSERT_EQ(t, register_kretprobe(&rp), 0);
+	KTEST_EXPECT_EQ(t, call_fib(4), 3);	/* 9 calls; only the outermost fits */
+	KTEST_EXPECT_EQ(t, rp.kp.nhit, 9);
+	KTEST_EXPECT_EQ(t, rp.kp.nmissed, 0);
+	KTEST_EXPECT_EQ(t, rp.nmissed, 8);
+	KTEST_EXPECT_EQ(t, kprobe_missed(&rp.kp), 8);
+
+	sprint_kprobe(list_line, sizeof(list_line), &rp.kp);
+	snprintf(want, sizeof(want), "%-48s hit %8lu  missed %8lu", list_line, 9ul, 8ul);
+	sprint_kprobe_profile(got, sizeof(got), &rp.kp);
+	KTEST_EXPECT_STREQ(t, got, want);
+	unregister_kretprobe(&rp);
+}
+
 struct sleeper {
 	int arg, result;
 };
@@ -470,6 +496,55 @@ static void kretprobe_unregister_while_in_progress(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kthread_join(th), 14);
 	KTEST_EXPECT_EQ(t, rec.ret_calls, 0);			/* no handler: unregistered */
 	KTEST_EXPECT_EQ(t, kretprobe_outstanding(), 0);
+	heap_get_stats(&after);
+	KTEST_EXPECT_EQ(t, after.live_allocs, before.live_allocs);
+	KTEST_EXPECT_EQ(t, after.live_bytes, before.live_bytes);
+}
+
+/* With v != 0 the calling thread exits in here: the call never returns. */
+probe_target int krt_maybe_exit(int v)
+{
+	if (v)
+		kthread_exit(v);
+	return 5;
+}
+
+static int (*volatile call_maybe_exit)(int) = krt_maybe_exit;
+
+static int exiting_thread(void *arg)
+{
+	call_maybe_exit(21);
+	return -1;			/* not reached */
+}
+
+/*
+ * A thread exits from inside a kretprobed call: kthread_exit() gives its
+ * instance back (kprobe_flush_task), so the pool is whole again and
+ * nothing is left outstanding or allocated.
+ */
+static void kretprobe_thread_exits_inside(struct ktest *t)
+{
+	struct kretprobe rp = make_kretprobe(krt_maybe_exit, ret_handler);
+	struct heap_stats before, after;
+	struct task_struct *th;
+
+	rec_reset();
+	heap_get_stats(&before);
+	rp.maxactive = 1;
+	KTEST_ASSERT_EQ(t, register_kretprobe(&rp), 0);
+	th = kthread_create(exiting_thread, NULL, "krt-exit");
+	KTEST_ASSERT_TRUE(t, th != NULL);
+	KTEST_EXPECT_EQ(t, kthread_join(th), 21);
+	KTEST_EXPECT_EQ(t, rp.kp.nhit, 1);
+	KTEST_EXPECT_EQ(t, rec.ret_calls, 0);		/* it never returned */
+	KTEST_EXPECT_EQ(t, kretprobe_outstanding(), 0);
+
+	/* The one instance is free again: this call is probed, not missed. */
+	KTEST_EXPECT_EQ(t, call_maybe_exit(0), 5);
+	KTEST_EXPECT_EQ(t, rec.ret_calls, 1);
+	KTEST_EXPECT_EQ(t, rec.retval, 5);
+	KTEST_EXPECT_EQ(t, rp.nmissed, 0);
+	unregister_kretprobe(&rp);
 	heap_get_stats(&after);
 	KTEST_EXPECT_EQ(t, after.live_allocs, before.live_allocs);
 	KTEST_EXPECT_EQ(t, after.live_bytes, before.live_bytes);
@@ -724,9 +799,11 @@ static struct ktest_case kretprobes_cases[] = {
 	KTEST_CASE(kretprobe_entry_handler_data),
 	KTEST_CASE(kretprobe_recursive_fib),
 	KTEST_CASE(kretprobe_maxactive_misses),
+	KTEST_CASE(kretprobe_profile_counts_pool_misses),
 	KTEST_CASE(kretprobe_threads_do_not_mix),
 	KTEST_CASE(kretprobe_backtrace_shows_callers),
 	KTEST_CASE(kretprobe_unregister_while_in_progress),
+	KTEST_CASE(kretprobe_thread_exits_inside),
 	KTEST_CASE(kretprobe_shares_function),
 	KTEST_CASE(kretprobe_with_jprobe),
 	KTEST_CASE(kretprobe_handler_hits_probe),

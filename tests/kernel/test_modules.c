@@ -293,6 +293,92 @@ static void probe_module_function(struct ktest *t)
 	KTEST_EXPECT_EQ(t, rmmod("modtest_basic"), 0);
 }
 
+static int rmmod_in_handler_ret;
+static int rmmod_from_handler(struct kprobe *p, struct pt_regs *regs)
+{
+	rmmod_in_handler_ret = rmmod("modtest_basic");
+	return 0;
+}
+
+/* A probe on the module's code is mid-hit: rmmod from its handler is refused. */
+static void rmmod_refused_mid_hit(struct ktest *t)
+{
+	struct kprobe kp = { .symbol_name = "modtest_target",
+			     .pre_handler = rmmod_from_handler };
+	int (*fn)(int, int);
+
+	if (!have_boot_module(t, "modtest_basic"))
+		return;
+	KTEST_ASSERT_EQ(t, insmod("modtest_basic"), 0);
+	KTEST_ASSERT_EQ(t, register_kprobe(&kp), 0);
+	rmmod_in_handler_ret = 0;
+	fn = (void *)kp.addr;
+	KTEST_EXPECT_EQ(t, fn(3, 7), 37);
+	KTEST_EXPECT_EQ(t, kp.nhit, 1);
+	KTEST_EXPECT_EQ(t, rmmod_in_handler_ret, -EBUSY);
+	KTEST_EXPECT_TRUE(t, find_module("modtest_basic") != NULL);
+	unregister_kprobe(&kp);
+	KTEST_EXPECT_EQ(t, rmmod("modtest_basic"), 0);
+}
+
+static int find_gone(struct kprobe *p, void *data)
+{
+	return p == data;
+}
+
+/*
+ * The kernel (not the module) probes a module function, and the module
+ * is unloaded: the int3 comes out while the text still exists, and the
+ * probe stays registered as [GONE] until its owner unregisters it.  A
+ * module loaded later where the old one was is never written to.
+ */
+static void probe_outlives_module_is_gone(struct ktest *t)
+{
+	struct kprobe kp = { .symbol_name = "modtest_target",
+			     .pre_handler = count_module_hit };
+	unsigned long target;
+	struct counters before;
+	char line[128], want[128];
+	int (*fn)(int, int);
+
+	if (!have_boot_module(t, "modtest_basic"))
+		return;
+	counters_get(&before);
+	KTEST_ASSERT_EQ(t, insmod("modtest_basic"), 0);
+	KTEST_ASSERT_EQ(t, register_kprobe(&kp), 0);
+	target = (unsigned long)kp.addr;
+	capture_start();
+	KTEST_EXPECT_EQ(t, rmmod("modtest_basic"), 0);
+	capture_stop();
+	expect_printed(t, __LINE__, "kprobe at modtest_target+0/");
+	KTEST_EXPECT_TRUE(t, strstr(captured, "is gone with the module") != NULL);
+	KTEST_EXPECT_TRUE(t, kprobe_gone(&kp));
+	KTEST_EXPECT_TRUE(t, get_kprobe(kp.addr) == NULL);
+	KTEST_EXPECT_EQ(t, kprobes_nr_registered(), before.probes + 1);
+	KTEST_EXPECT_EQ(t, kprobes_for_each_gone(find_gone, &kp), 1);
+	sprint_kprobe(line, sizeof(line), &kp);
+	snprintf(want, sizeof(want), "%08lx  k  %08lx  [GONE]", target, target);
+	KTEST_EXPECT_STREQ(t, line, want);
+	KTEST_EXPECT_EQ(t, enable_kprobe(&kp), -EINVAL);
+	KTEST_EXPECT_EQ(t, register_kprobe(&kp), -EEXIST);	/* still registered */
+
+	/* New code where the old was: no int3 in it, and none put back later. */
+	KTEST_ASSERT_EQ(t, insmod("modtest_basic"), 0);
+	fn = (void *)kallsyms_lookup_name("modtest_target");
+	KTEST_ASSERT_TRUE(t, fn != NULL);
+	module_probe_hits = 0;
+	KTEST_EXPECT_EQ(t, fn(3, 7), 37);
+	KTEST_EXPECT_EQ(t, module_probe_hits, 0);
+	unregister_kprobe(&kp);
+	KTEST_EXPECT_FALSE(t, kprobe_gone(&kp));
+	KTEST_EXPECT_EQ(t, *(unsigned char *)fn == BREAKPOINT_INSTRUCTION, false);
+	KTEST_EXPECT_EQ(t, fn(3, 7), 37);
+	KTEST_EXPECT_EQ(t, rmmod("modtest_basic"), 0);
+	if (t->failed)
+		ktest_info(t, "captured: %s", captured);
+	expect_counters_back(t, &before);
+}
+
 /* modtest_user takes modtest_basic's exports: basic is then busy. */
 static void dependency_makes_busy(struct ktest *t)
 {
@@ -464,6 +550,8 @@ static struct ktest_case modules_cases[] = {
 	KTEST_CASE(failing_init_unloads_cleanly),
 	KTEST_CASE(basic_module_links_and_shows),
 	KTEST_CASE(probe_module_function),
+	KTEST_CASE(rmmod_refused_mid_hit),
+	KTEST_CASE(probe_outlives_module_is_gone),
 	KTEST_CASE(dependency_makes_busy),
 	KTEST_CASE(forgotten_probes_unregistered),
 	KTEST_CASE(kprobe_example_fires),

@@ -21,7 +21,10 @@
 #include "string.h"
 #include "timer.h"
 #include "traps.h"
+#include "extable.h"
 #include "vsprintf.h"
+#include "workloads.h"
+#include "kprobes_fixups.h"
 
 /* ---- the routines (optprobes_asm.S) -------------------------------------------- */
 
@@ -31,6 +34,7 @@ unsigned long opt_jump_into(unsigned long x);
 unsigned long opt_jump_table(unsigned long x);
 unsigned long opt_calls(unsigned long x);
 unsigned long opt_rep(unsigned long n);
+unsigned long opt_call_clean(unsigned long (*fn)(void));	/* registers set to constants */
 extern const char oj_site[], ot_site[], os_site[], oc_site[], or_site[];
 extern const char fx_entry[];	/* kprobes_fixups.S: a routine with jmp *%eax */
 void opt_spin(volatile int *stop);
@@ -132,7 +136,9 @@ static bool text_same(const char *addr, const uint8_t *before, size_t len)
  * the heap differs between the two runs (detour buffers are allocated).
  */
 #define FRAME_FIELDS(F) F(ds) F(es) F(fs) F(gs) F(orig_ax) F(ip) F(cs) F(flags)
-#define GPR_FIELDS(F) F(bx) F(cx) F(dx) F(si) F(di) F(bp) F(ax) F(sp) F(ss)
+#define GPR_FIELDS(F) F(bx) F(cx) F(dx) F(si) F(di) F(bp) F(ax)
+/* A ring-0 trap pushes no sp/ss: these two are the words at the stack top. */
+#define STACK_FIELDS(F) F(sp) F(ss)
 
 static void compare_regs(struct ktest *t, const char *what, const struct rec_probe *opt,
 			 const struct rec_probe *int3, bool all_gprs)
@@ -144,6 +150,7 @@ static void compare_regs(struct ktest *t, const char *what, const struct rec_pro
 	FRAME_FIELDS(CMP_FIELD)
 	if (all_gprs) {
 		GPR_FIELDS(CMP_FIELD)
+		STACK_FIELDS(CMP_FIELD)
 	}
 #undef CMP_FIELD
 	if (opt->sp != int3->sp)
@@ -291,12 +298,70 @@ static void boost_every_mix_label(struct ktest *t)
 	}
 }
 
+/* ---- which instructions may be boosted: the rules one by one --------------------- */
+
+struct boost_rule {
+	const char *what;
+	uint8_t bytes[INSN_MAX_LEN];
+	bool boostable;
+};
+
+static const struct boost_rule boost_rules[] = {
+	{ "mov %ecx,%eax",		{ 0x89, 0xc8 }, true },
+	{ "push %ebp",			{ 0x55 }, true },
+	{ "ret (leaves by itself)",	{ 0xc3 }, true },
+	{ "jmp *%eax (leaves by itself)", { 0xff, 0xe0 }, true },
+	{ "je rel8 (conditional)",	{ 0x74, 0x10 }, false },
+	{ "jne rel32 (conditional)",	{ 0x0f, 0x85, 1, 0, 0, 0 }, false },
+	{ "jmp rel8 (relative)",	{ 0xeb, 0x10 }, false },
+	{ "call rel32 (relative)",	{ 0xe8, 1, 0, 0, 0 }, false },
+	{ "loop rel8",			{ 0xe2, 0x10 }, false },
+	{ "jecxz rel8",			{ 0xe3, 0x10 }, false },
+	{ "int3",			{ 0xcc }, false },
+	{ "int $0x80",			{ 0xcd, 0x80 }, false },
+	{ "into",			{ 0xce }, false },
+	{ "lcall $8,$0 (far call)",	{ 0x9a, 0, 0, 0, 0, 8, 0 }, false },
+	{ "lcall *(%eax) (far call)",	{ 0xff, 0x18 }, false },
+	{ "call *%eax (pushes the slot)", { 0xff, 0xd0 }, false },
+	{ "67: mov (%bx),%eax (address size)", { 0x67, 0x8b, 0x07 }, false },
+	{ "rep movsb",			{ 0xf3, 0xa4 }, false },
+};
+
+/*
+ * arch_can_boost() on each rule's bytes (at an address with no fixup
+ * entry), then on an instruction that has one: the same bytes are
+ * boostable anywhere else.
+ */
+static void boost_rules_one_by_one(struct ktest *t)
+{
+	extern const struct exception_table_entry __start___ex_table[], __stop___ex_table[];
+	const struct exception_table_entry *e = __start___ex_table;
+	struct insn insn;
+
+	for (size_t i = 0; i < ARRAY_SIZE(boost_rules); i++) {
+		const struct boost_rule *r = &boost_rules[i];
+
+		if (insn_decode(&insn, r->bytes, INSN_MAX_LEN) <= 0) {
+			ktest_fail(t, __FILE__, __LINE__, "%s: does not decode", r->what);
+			continue;
+		}
+		if (arch_can_boost(&insn, (kprobe_opcode_t *)opt_mix) != r->boostable)
+			ktest_fail(t, __FILE__, __LINE__, "%s: boostable %d, want %d", r->what,
+				   !r->boostable, r->boostable);
+	}
+	KTEST_ASSERT_TRUE(t, e < __stop___ex_table);
+	KTEST_ASSERT_TRUE(t, insn_decode(&insn, (const void *)e->insn, INSN_MAX_LEN) > 0);
+	KTEST_EXPECT_FALSE(t, arch_can_boost(&insn, (kprobe_opcode_t *)e->insn));
+	KTEST_EXPECT_TRUE(t, arch_can_boost(&insn, (kprobe_opcode_t *)opt_mix));
+}
+
 static struct ktest_case boost_cases[] = {
 	KTEST_CASE(boost_one_exception_per_hit),
 	KTEST_CASE(boost_not_with_post_handler),
 	KTEST_CASE(boost_switched_off),
 	KTEST_CASE(boost_not_for_unboostable),
 	KTEST_CASE(boost_every_mix_label),
+	KTEST_CASE(boost_rules_one_by_one),
 	KTEST_END
 };
 
@@ -523,7 +588,7 @@ static void optprobe_probe_in_range(struct ktest *t)
 	unregister_kprobe(&a.kp);
 }
 
-/* ---- kernel workloads ---------------------------------------------------------- */
+/* ---- library functions --------------------------------------------------------- */
 
 static const char *const workload_funcs[] = {
 	"snprintf", "vsnprintf", "strlen", "strcmp", "strncmp", "memcmp", "memset",
@@ -532,7 +597,7 @@ static const char *const workload_funcs[] = {
 };
 #define NR_WORKLOAD ARRAY_SIZE(workload_funcs)
 
-/* Ordinary kernel work whose result is one number. */
+/* Ordinary library work whose result is one number. */
 static noinline uint32_t workload(void)
 {
 	char buf[64], copy[64];
@@ -565,7 +630,7 @@ static noinline uint32_t workload(void)
 	return h;
 }
 
-static void optprobe_workloads(struct ktest *t)
+static void optprobe_library_functions(struct ktest *t)
 {
 	static struct rec_probe rps[2][NR_WORKLOAD];
 	bool registered[2][NR_WORKLOAD];
@@ -613,6 +678,318 @@ static void optprobe_workloads(struct ktest *t)
 	ktest_info(t, "%u of %u functions optimized, %u compared", optimized,
 		   (unsigned)NR_WORKLOAD, compared);
 	KTEST_EXPECT_TRUE(t, optimized >= NR_WORKLOAD / 2);
+}
+
+/* ---- the kernel's workloads (kernel/workloads.c), every instruction ------------- */
+
+/*
+ * Each workload as a function returning one number: what `run NAME`
+ * computes, without the printing.  worker_thread() is called directly
+ * (not in a thread of its own) so that both runs have the same stack.
+ */
+#define WL_SORT_N	24
+#define WL_HASH_KEYS	6
+#define WL_WORKER_TICKS	2
+
+static int wl_array[WL_SORT_N];
+
+static unsigned long wl_fib(void)
+{
+	return fib(12);
+}
+
+static unsigned long wl_sort(void)
+{
+	unsigned long seed = 12345, h = 0;
+
+	for (int i = 0; i < WL_SORT_N; i++) {
+		seed = seed * 1103515245 + 12345;
+		wl_array[i] = (seed / 65536) % 1000;
+	}
+	sort_ints(wl_array, WL_SORT_N);
+	for (int i = 0; i < WL_SORT_N; i++)
+		h = h * 31 + wl_array[i];
+	return h;
+}
+
+static unsigned long wl_crc32(void)
+{
+	static const char text[] = "123456789";
+
+	return ~crc32_le(~0u, (const unsigned char *)text, sizeof(text) - 1);
+}
+
+static unsigned long wl_hash(void)
+{
+	char key[16];
+	unsigned long h = 0;
+
+	for (unsigned long i = 0; i < WL_HASH_KEYS; i++) {
+		snprintf(key, sizeof(key), "key%lu", i);
+		h += ht_insert(key, i * i) == 0;
+	}
+	for (unsigned long i = 0; i < WL_HASH_KEYS; i++) {
+		snprintf(key, sizeof(key), "key%lu", i);
+		h = h * 31 + ht_lookup(key);
+	}
+	h = h * 31 + ht_lookup("nokey");
+	ht_clear();
+	return h;
+}
+
+static unsigned long wl_worker(void)
+{
+	return worker_thread((void *)WL_WORKER_TICKS);
+}
+
+struct wl_func {
+	const char *name;
+	unsigned long (*run)(void);	/* the workload that runs it */
+	bool heap;			/* the workload computes with kmalloc()ed pointers */
+};
+
+static const struct wl_func wl_funcs[] = {
+	{ "fib", wl_fib, false },
+	{ "sort_ints", wl_sort, false }, { "cmp_ints", wl_sort, false },
+	{ "crc32_le", wl_crc32, false }, { "crc32_byte", wl_crc32, false },
+	{ "ht_insert", wl_hash, true }, { "ht_lookup", wl_hash, true },
+	{ "ht_hash", wl_hash, true },
+	{ "worker_thread", wl_worker, false }, { "do_work", wl_worker, false },
+};
+
+struct site_tally {
+	unsigned int sites, optimized;
+	unsigned int refused[OPT_NR_REFUSALS];
+};
+
+static void tally_report(struct ktest *t, const char *what, const struct site_tally *st)
+{
+	ktest_info(t, "%s: %u sites, %u optimized, %u refused", what, st->sites,
+		   st->optimized, st->sites - st->optimized);
+	for (int why = 1; why < OPT_NR_REFUSALS; why++)
+		if (st->refused[why])
+			ktest_info(t, "  %u refused: %s", st->refused[why],
+				   optprobe_refusal_name(why));
+}
+
+#define ARITH_FLAGS (X86_EFLAGS_CF | X86_EFLAGS_PF | X86_EFLAGS_AF | X86_EFLAGS_ZF | \
+		     X86_EFLAGS_SF | X86_EFLAGS_OF)
+
+/*
+ * Heap and page-allocator memory, above the kernel image.  The jump
+ * run allocates a detour record the int3 run does not, so the same
+ * kmalloc() can return another address: a register holding such a
+ * pointer may differ between the runs, nothing else may.
+ */
+static bool dynamic_address(unsigned long v)
+{
+	return v >= (unsigned long)_end && v < (max_pfn << PAGE_SHIFT);
+}
+
+static void compare_gprs(struct ktest *t, const char *fn, unsigned long off,
+			 const struct pt_regs *opt, const struct pt_regs *int3)
+{
+#define CMP_GPR(f)							\
+	if (opt->f != int3->f && !(dynamic_address(opt->f) && dynamic_address(int3->f))) \
+		ktest_fail(t, __FILE__, __LINE__, "%s+%#lx: regs->" #f " %#lx, int3 hit %#lx", \
+			   fn, off, opt->f, int3->f);
+	GPR_FIELDS(CMP_GPR)
+#undef CMP_GPR
+}
+
+/*
+ * One instruction of a workload function: probed as an int3, then with
+ * optimization on (a jump where the analysis allows).  The workload's
+ * result, the hit count and what the handler saw must all agree.
+ */
+static void check_workload_site(struct ktest *t, const struct wl_func *wf,
+				unsigned long start, unsigned long ip,
+				unsigned long want, struct site_tally *st)
+{
+	static struct rec_probe rps[2];
+	unsigned long got[2], off = ip - start;
+	int why = OPT_OK, ret;
+
+	for (int opt = 0; opt <= 1; opt++) {
+		kprobes_set_optimization(opt);
+		rec_init(&rps[opt], (void *)ip);
+		ret = register_kprobe(&rps[opt].kp);
+		if (ret) {
+			ktest_fail(t, __FILE__, __LINE__, "%s+%#lx: register_kprobe() = %d",
+				   wf->name, off, ret);
+			kprobes_set_optimization(true);
+			return;
+		}
+		if (opt) {
+			why = optprobe_why_not(&rps[opt].kp);
+			if (kprobe_optimized(&rps[opt].kp) != (why == OPT_OK))
+				ktest_fail(t, __FILE__, __LINE__, "%s+%#lx: optimized %d but %s",
+					   wf->name, off, kprobe_optimized(&rps[opt].kp),
+					   optprobe_refusal_name(why));
+		}
+		got[opt] = opt_call_clean(wf->run);
+		unregister_kprobe(&rps[opt].kp);
+	}
+	kprobes_set_optimization(true);
+	st->sites++;
+	if (why == OPT_OK)
+		st->optimized++;
+	else if (why > 0 && why < OPT_NR_REFUSALS)
+		st->refused[why]++;
+
+	if (got[0] != want || got[1] != want)
+		ktest_fail(t, __FILE__, __LINE__, "%s+%#lx: result %#lx as int3, %#lx as %s, unprobed %#lx",
+			   wf->name, off, got[0], got[1], why ? "int3 (refused)" : "jump", want);
+	if (rps[0].hits != rps[1].hits)
+		ktest_fail(t, __FILE__, __LINE__, "%s+%#lx: %lu hits as int3, %lu with optimization",
+			   wf->name, off, rps[0].hits, rps[1].hits);
+	if (!rps[0].have_regs || !rps[1].have_regs)
+		return;				/* never runs (an error path) */
+	if (rps[1].regs.ip != ip || rps[0].regs.ip != ip)
+		ktest_fail(t, __FILE__, __LINE__, "%s+%#lx: regs->ip %#lx / %#lx", wf->name, off,
+			   rps[0].regs.ip, rps[1].regs.ip);
+	/*
+	 * Past the entry, the word at the stack top may be a local the
+	 * function has not written yet: stale, and the two runs left
+	 * different things there.  So the stack words are compared at the
+	 * entry (the return address) only; the stack pointer everywhere.
+	 */
+	if (off != 0)
+		rps[1].stack[0] = rps[0].stack[0];
+	/*
+	 * The hash workload compares and hashes pointers kmalloc() returned
+	 * (see dynamic_address()): the arithmetic flags it leaves may
+	 * differ; the system flags (IF, DF, TF...) may not.
+	 */
+	if (wf->heap && !((rps[0].regs.flags ^ rps[1].regs.flags) & ~ARITH_FLAGS))
+		rps[1].regs.flags = rps[0].regs.flags;
+	compare_regs(t, wf->name, &rps[1], &rps[0], false);
+	compare_gprs(t, wf->name, off, &rps[1].regs, &rps[0].regs);
+}
+
+/*
+ * Every instruction of every workload function (the decoder walks each
+ * from its kallsyms start to its end), probed as a jump where allowed.
+ */
+static void optprobe_workload_functions(struct ktest *t)
+{
+	struct site_tally st = { 0 };
+
+	for (const char *const *name = workload_functions; *name; name++) {
+		const struct wl_func *wf = NULL;
+		unsigned long start = kallsyms_lookup_name(*name), size, off, want;
+		struct insn insn;
+
+		for (size_t i = 0; i < ARRAY_SIZE(wl_funcs); i++)
+			if (strcmp(wl_funcs[i].name, *name) == 0)
+				wf = &wl_funcs[i];
+		if (!wf || !start || !kallsyms_lookup(start, &size, &off)) {
+			ktest_fail(t, __FILE__, __LINE__, "workload function %s: %s", *name,
+				   wf ? "not in kallsyms" : "no runner in this test");
+			continue;
+		}
+		want = wf->run();
+		for (unsigned long ip = start; ip < start + size; ip += insn.length) {
+			if (insn_decode(&insn, (const void *)ip, INSN_MAX_LEN) <= 0) {
+				ktest_fail(t, __FILE__, __LINE__, "%s+%#lx: does not decode",
+					   *name, ip - start);
+				break;
+			}
+			check_workload_site(t, wf, start, ip, want, &st);
+		}
+	}
+	KTEST_EXPECT_EQ(t, wl_fib(), 144);
+	KTEST_EXPECT_EQ(t, wl_crc32(), 0xcbf43926);
+	KTEST_EXPECT_EQ(t, wl_worker(), 1);
+	tally_report(t, "workload functions", &st);
+	KTEST_EXPECT_TRUE(t, st.optimized > 0);
+}
+
+/* ---- the fixup routine (kprobes_fixups.S): refused, as Linux would ------------ */
+
+static struct fixup_state fx_want[2], fx_got;	/* unprobed: irqs off, on */
+
+static void fx_run_irqs(struct fixup_state *st, bool irqs_on)
+{
+	unsigned long flags = local_irq_save();
+
+	memset(st, 0, sizeof(*st));
+	if (irqs_on)
+		local_irq_enable();
+	fixup_routine(st);
+	local_irq_disable();
+	local_irq_restore(flags);
+}
+
+/* One run, compared with the unprobed one. */
+static bool fx_same_as_unprobed(bool irqs_on)
+{
+	fx_run_irqs(&fx_got, irqs_on);
+	return memcmp(fx_got.out, fx_want[irqs_on].out, sizeof(fx_got.out)) == 0;
+}
+
+/*
+ * fixup_routine contains "jmp *%eax" and "jmp *disp(%ebx)": an indirect
+ * jump could land anywhere, so Linux refuses to optimize any probe in
+ * such a function, and so do we - every instruction of it, whatever the
+ * instruction itself is.  Each stays an int3 probe: plain (boosting
+ * off), then boosted where the instruction allows, with the same record
+ * and the same hit count on every run.
+ */
+static void optprobe_fixup_routine(struct ktest *t)
+{
+	static struct rec_probe rp;
+	unsigned long start = (unsigned long)fixup_routine;
+	unsigned long end = (unsigned long)fixup_routine_end, hits;
+	unsigned int sites = 0, refused = 0, boosted = 0, unprobeable = 0;
+	struct insn insn;
+	int ret, why;
+
+	fx_run_irqs(&fx_want[0], false);
+	fx_run_irqs(&fx_want[1], true);
+	for (unsigned long ip = start; ip < end; ip += insn.length) {
+		if (insn_decode(&insn, (const void *)ip, INSN_MAX_LEN) <= 0) {
+			ktest_fail(t, __FILE__, __LINE__, "fixup_routine+%#lx: does not decode",
+				   ip - start);
+			return;
+		}
+		rec_init(&rp, (void *)ip);
+		ret = register_kprobe(&rp.kp);
+		if (ret) {			/* mov %ss: refused by kprobes itself */
+			if (insn.type != INSN_TYPE_MOV_SS)
+				ktest_fail(t, __FILE__, __LINE__, "fixup_routine+%#lx: register = %d",
+					   ip - start, ret);
+			unprobeable++;
+			continue;
+		}
+		sites++;
+		why = optprobe_why_not(&rp.kp);
+		refused += why == OPT_INDIRECT_JUMP && !kprobe_optimized(&rp.kp);
+		if (why != OPT_INDIRECT_JUMP || kprobe_optimized(&rp.kp))
+			ktest_fail(t, __FILE__, __LINE__, "fixup_routine+%#lx: %s, want %s",
+				   ip - start, optprobe_refusal_name(why),
+				   optprobe_refusal_name(OPT_INDIRECT_JUMP));
+		kprobes_set_boosting(false);
+		if (!fx_same_as_unprobed(false))
+			ktest_fail(t, __FILE__, __LINE__, "fixup_routine+%#lx: record differs (plain)",
+				   ip - start);
+		hits = rp.hits;
+		kprobes_set_boosting(true);
+		for (int run = 0; run < 3; run++)	/* the first hit boosts */
+			if (!fx_same_as_unprobed(run == 2))
+				ktest_fail(t, __FILE__, __LINE__,
+					   "fixup_routine+%#lx: record differs (boosted, run %d)",
+					   ip - start, run);
+		if (rp.hits != 4 * hits)
+			ktest_fail(t, __FILE__, __LINE__, "fixup_routine+%#lx: %lu hits, want 4 x %lu",
+				   ip - start, rp.hits, hits);
+		boosted += rp.kp.ainsn.boostable == 1;
+		unregister_kprobe(&rp.kp);
+	}
+	ktest_info(t, "fixup_routine: %u sites, %u refused for the indirect jump, %u boosted, %u not probeable",
+		   sites, refused, boosted, unprobeable);
+	KTEST_EXPECT_EQ(t, refused, sites);
+	KTEST_EXPECT_TRUE(t, sites > 100 && boosted > 0);
 }
 
 /* ---- the switch, under load --------------------------------------------------- */
@@ -804,7 +1181,9 @@ static struct ktest_case optprobes_cases[] = {
 	KTEST_CASE(optprobe_all_mix_labels_at_once),
 	KTEST_CASE(optprobe_refusals),
 	KTEST_CASE(optprobe_probe_in_range),
-	KTEST_CASE(optprobe_workloads),
+	KTEST_CASE(optprobe_library_functions),
+	KTEST_CASE(optprobe_workload_functions),
+	KTEST_CASE(optprobe_fixup_routine),
 	KTEST_CASE(optprobe_toggle_under_load),
 	KTEST_CASE(optprobe_kretprobe_entry),
 	KTEST_CASE(optprobe_switch),

@@ -470,10 +470,30 @@ static void random_probe_line(char *buf, size_t size)
 		"nosuch", "0x0", "0x100000", "ht_hash+0", "fib+0x", "do_trap", "" };
 	static const char *const arg[] = { "$arg1", "%ax", "x=%zz", "+0(%sp)", "+4($stack):u8",
 		"$retval", "$comm", "s=+0(%ax):string", "@fib", "\\0x12", "\\\"hi\"",
-		"a=$arg2:x16", "$stack9999", "+0(+0(+0(%bp)))", "b=", "=", ":u32", "" };
+		"a=$arg2:x16", "$stack9999", "+0(+0(+0(%bp)))", "b=", "=", ":u32", "",
+		/* unbalanced parentheses */
+		"+0(%sp", "+0(+4(%sp)", "+4)(%sp)", ")", "(", "+0()", "x=+0(%ax))",
+		/* huge numbers */
+		"+99999999999999999999(%sp)", "\\0x1234567890abcdef01", "$arg4294967297",
+		"$stack18446744073709551617", "@0xffffffffffffffffff", "-2147483649(%sp)",
+		/* deeper than PROBE_MAX_DEREF */
+		"+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(%sp))))))))))" };
+	static const char *const huge_where[] = { "fib+99999999999999999999", "0xffffffffffffffffff",
+		"r4294967296:x fib", "fib+-1", "fib+0x7fffffff" };
 	size_t len;
 
+	if (xorshift() % 16 == 0) {	/* overlong: past PROBE_LINE_MAX */
+		len = snprintf(buf, size, "p:long fib");
+		while (len + 8 < size - 1)
+			len += snprintf(buf + len, size - len, " a%u=%%ax", (unsigned)len);
+		return;
+	}
+	if (xorshift() % 16 == 0) {	/* a huge number where the address goes */
+		snprintf(buf, size, "p %s", pick(huge_where, ARRAY_SIZE(huge_where)));
+		return;
+	}
 	if (xorshift() % 8 == 0) {	/* noise */
+		size = size < 300 ? size : 300;
 		len = xorshift() % (size - 1);
 		for (size_t i = 0; i < len; i++)
 			buf[i] = 1 + xorshift() % 255;
@@ -495,6 +515,17 @@ static void random_shell_line(char *buf, size_t size)
 		"\"x", "'", "fib*", "0x100000", "-:tt_r", "p:tt_r fib", "1", "0", "#c", "" };
 	size_t len = snprintf(buf, size, "%s", pick(cmd, ARRAY_SIZE(cmd)));
 
+	if (xorshift() % 16 == 0) {	/* overlong: more words than SHELL_MAX_ARGS */
+		while (len + 4 < size - 1)
+			len += snprintf(buf + len, size - len, " %s", pick(word, ARRAY_SIZE(word)));
+		return;
+	}
+	if (xorshift() % 16 == 0) {	/* binary bytes */
+		for (len = 0; len < 200; len++)
+			buf[len] = 1 + xorshift() % 255;
+		buf[len] = '\0';
+		return;
+	}
 	for (int i = xorshift() % 5; i > 0 && len < size; i--)
 		len += snprintf(buf + len, size - len, " %s", pick(word, ARRAY_SIZE(word)));
 }
@@ -503,7 +534,7 @@ static void random_shell_line(char *buf, size_t size)
 
 static void random_lines_leave_kernel_healthy(struct ktest *t)
 {
-	static char line[300];
+	static char line[PROBE_LINE_MAX + 512];
 	struct heap_stats h0, h1;
 	int ok = 0, refused = 0, odd = 0;
 

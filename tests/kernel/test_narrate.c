@@ -1,0 +1,301 @@
+/*
+ * test_narrate.c - suite "narrate": the told story of a jprobe hit (the
+ * article's three steps, with the stack bytes saved and put back) and of
+ * a kretprobe hit (the trampoline swap at entry, the real return address
+ * at return).  printk is captured and the text checked against the
+ * values the handlers saw.  (The plain kprobe story is in the tracefs
+ * suite and tests/sessions/05_narrate.txt.)
+ */
+#include "ktest.h"
+#include "kprobes.h"
+#include "narrate.h"
+#include "string.h"
+#include "vsprintf.h"
+#include "irqflags.h"
+
+#define probe_target __attribute__((__noinline__, __noclone__, __used__))
+
+#define ARG_A 0x11223344	/* bytes 44 33 22 11 on the stack */
+#define ARG_B 0x0a0b0c0d
+
+/* ---- what printk printed --------------------------------------------------------- */
+
+static char captured[8192];
+static size_t captured_len;
+static bool capturing;
+
+static void capture_write(const char *s, size_t len)
+{
+	if (!capturing)
+		return;
+	if (len > sizeof(captured) - 1 - captured_len)
+		len = sizeof(captured) - 1 - captured_len;
+	memcpy(captured + captured_len, s, len);
+	captured_len += len;
+	captured[captured_len] = '\0';
+}
+
+static struct console capture_console = { .name = "narrate-capture",
+					  .write = capture_write };
+
+static void capture_start(void)
+{
+	static bool registered;
+
+	if (!registered) {
+		register_console(&capture_console);
+		registered = true;
+	}
+	captured_len = 0;
+	captured[0] = '\0';
+	capturing = true;
+}
+
+static int count(const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = captured; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* Where needle first appears in the captured text, or -1. */
+static long where(const char *needle)
+{
+	const char *p = strstr(captured, needle);
+
+	return p ? p - captured : -1;
+}
+
+/* ---- targets ---------------------------------------------------------------------- */
+
+probe_target int narr_args(int a, int b)
+{
+	return a ^ b;
+}
+
+probe_target int narr_fib(int n)
+{
+	return n < 2 ? n : narr_fib(n - 1) + narr_fib(n - 2);
+}
+
+static int (*volatile call_args)(int, int) = narr_args;
+static int (*volatile call_fib)(int) = narr_fib;
+
+/* ---- jprobes ----------------------------------------------------------------------- */
+
+static struct {
+	int calls, a, b;
+	unsigned long sp, ret;		/* the hit's sp and the return address there */
+	unsigned long kret, kslot;	/* the outermost kretprobed call */
+} seen;
+
+static void remember_hit(int a, int b)
+{
+	seen.calls++;
+	seen.a = a;
+	seen.b = b;
+	seen.sp = jprobe_ctlblk.saved_sp;
+	memcpy(&seen.ret, jprobe_ctlblk.saved_stack, sizeof(seen.ret));
+}
+
+static int args_handler(int a, int b)
+{
+	remember_hit(a, b);
+	jprobe_return();
+}
+
+/* Forgets jprobe_return(): the plain ret lands on jprobe_handler_returned. */
+static int forgetful_handler(int a, int b)
+{
+	remember_hit(a, b);
+	return 0;
+}
+
+/* One told jprobe hit of narr_args, with this handler. */
+static int told_jprobe_hit(struct ktest *t, void *handler)
+{
+	struct jprobe jp = { .kp = { .addr = (kprobe_opcode_t *)narr_args },
+			     .entry = handler };
+	int ret;
+
+	memset(&seen, 0, sizeof(seen));
+	if (register_jprobe(&jp) != 0)
+		return -1;
+	kprobes_narrate_set(true);
+	capture_start();
+	ret = call_args(ARG_A, ARG_B);
+	capturing = false;
+	kprobes_narrate_set(false);
+	unregister_jprobe(&jp);
+	KTEST_EXPECT_EQ(t, ret, ARG_A ^ ARG_B);
+	KTEST_EXPECT_EQ(t, seen.calls, 1);
+	KTEST_EXPECT_EQ(t, seen.a, ARG_A);
+	KTEST_EXPECT_EQ(t, seen.b, ARG_B);
+	return 0;
+}
+
+/*
+ * The first line of the stack dump: the return address, then a, then b,
+ * each little-endian, as the narration shows them.
+ */
+static void first_dump_line(char *buf, size_t len)
+{
+	const uint8_t *r = (const uint8_t *)&seen.ret;
+
+	snprintf(buf, len, "%08lx: %02x %02x %02x %02x  44 33 22 11  0d 0c 0b 0a",
+		 seen.sp, r[0], r[1], r[2], r[3]);
+}
+
+static void jprobe_told_in_three_steps(struct ktest *t)
+{
+	char want[128];
+
+	KTEST_ASSERT_EQ(t, told_jprobe_hit(t, args_handler), 0);
+
+	KTEST_EXPECT_EQ(t, count("narrate: a hit of the probe at narr_args+0/"), 1);
+	KTEST_EXPECT_EQ(t, count("finds a 'j' probe"), 1);
+	KTEST_EXPECT_EQ(t, count("jprobe step 1, setjmp_pre_handler"), 1);
+	/* The same bytes twice: saved at the hit, put back at the break. */
+	first_dump_line(want, sizeof(want));
+	KTEST_EXPECT_EQ(t, count(want), 2);
+	snprintf(want, sizeof(want), "return address %08lx (", seen.ret);
+	KTEST_EXPECT_EQ(t, count(want), 1);
+	KTEST_EXPECT_EQ(t, count("ip -> the handler, args_handler+0/"), 1);
+
+	KTEST_EXPECT_EQ(t, count("narrate: the jprobe handler for narr_args+0/"), 1);
+	KTEST_EXPECT_EQ(t, count("jprobe step 2, jprobe_return: sp loaded back"), 1);
+	KTEST_EXPECT_EQ(t, count("(jprobe_return_break+0/"), 1);
+	snprintf(want, sizeof(want), "sp %08lx == saved sp %08lx", seen.sp, seen.sp);
+	KTEST_EXPECT_EQ(t, count(want), 1);
+	snprintf(want, sizeof(want), "slot %08lx holds %08lx (jprobe_handler_returned+0/",
+		 seen.sp, (unsigned long)jprobe_handler_returned);
+	KTEST_EXPECT_EQ(t, count(want), 1);
+	snprintf(want, sizeof(want), "registers restored: ip %08lx (narr_args+0/",
+		 (unsigned long)narr_args);
+	KTEST_EXPECT_EQ(t, count(want), 1);
+	snprintf(want, sizeof(want), "holds the real return address again, %08lx", seen.ret);
+	KTEST_EXPECT_EQ(t, count(want), 1);
+
+	/* In order: entry, handler, break, then the usual step of the instruction. */
+	KTEST_EXPECT_TRUE(t, where("jprobe step 1") < where("6. pre_handler returned 1"));
+	KTEST_EXPECT_TRUE(t, where("6. pre_handler returned 1") < where("jprobe step 2"));
+	KTEST_EXPECT_TRUE(t, where("jprobe step 3") < where("7. register_kprobe copied"));
+	KTEST_EXPECT_TRUE(t, where("7. register_kprobe copied") < where("13. post_handler done"));
+	KTEST_EXPECT_TRUE(t, where("jprobe step 1") >= 0);
+	KTEST_EXPECT_FALSE(t, kprobe_narrating);
+}
+
+static void jprobe_plain_return_told(struct ktest *t)
+{
+	char want[128];
+
+	KTEST_ASSERT_EQ(t, told_jprobe_hit(t, forgetful_handler), 0);
+	KTEST_EXPECT_EQ(t, count("the handler returned WITHOUT jprobe_return()"), 1);
+	KTEST_EXPECT_EQ(t, count("(jprobe_handler_returned_break+0/"), 1);
+	snprintf(want, sizeof(want), "holds the real return address again, %08lx", seen.ret);
+	KTEST_EXPECT_EQ(t, count(want), 1);
+	KTEST_EXPECT_EQ(t, count("13. post_handler done"), 1);
+}
+
+/* ---- kretprobes --------------------------------------------------------------------- */
+
+static int fib_ret_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	/* The outermost call returns last: what stays is its instance. */
+	seen.calls++;
+	seen.kret = (unsigned long)ri->ret_addr;
+	seen.kslot = (unsigned long)ri->stack;
+	return 0;
+}
+
+static void kretprobe_swap_told(struct ktest *t)
+{
+	struct kretprobe rp = { .kp = { .addr = (kprobe_opcode_t *)narr_fib },
+				.handler = fib_ret_handler };
+	char want[128];
+	int ret;
+
+	memset(&seen, 0, sizeof(seen));
+	KTEST_ASSERT_EQ(t, register_kretprobe(&rp), 0);
+	kprobes_narrate_set(true);
+	capture_start();
+	ret = call_fib(3);		/* 5 calls; only the first is told */
+	capturing = false;
+	kprobes_narrate_set(false);
+	unregister_kretprobe(&rp);
+	KTEST_EXPECT_EQ(t, ret, 2);
+	KTEST_EXPECT_EQ(t, seen.calls, 5);
+
+	KTEST_EXPECT_EQ(t, count("narrate: a hit of the probe at narr_fib+0/"), 1);
+	KTEST_EXPECT_EQ(t, count("finds a 'r' probe"), 1);
+	snprintf(want, sizeof(want), "kretprobe: return address %08lx (", seen.kret);
+	KTEST_EXPECT_EQ(t, count(want), 1);
+	snprintf(want, sizeof(want), "at stack slot %08lx", seen.kslot);
+	KTEST_EXPECT_EQ(t, count(want), 1);
+	snprintf(want, sizeof(want), "replaced by kretprobe_trampoline (%08lx)",
+		 (unsigned long)kretprobe_trampoline);
+	KTEST_EXPECT_EQ(t, count(want), 1);
+
+	/* The return: only the told (outermost) call, after the four inner ones. */
+	KTEST_EXPECT_EQ(t, count("narrate: the told call of narr_fib+0/"), 1);
+	snprintf(want, sizeof(want), "popped kretprobe_trampoline from slot %08lx", seen.kslot);
+	KTEST_EXPECT_EQ(t, count(want), 1);
+	KTEST_EXPECT_EQ(t, count("ax=00000002, the return value"), 1);
+	KTEST_EXPECT_EQ(t, count("handler fib_ret_handler+0/"), 1);
+	snprintf(want, sizeof(want), "4. real return address %08lx (", seen.kret);
+	KTEST_EXPECT_EQ(t, count(want), 1);
+	KTEST_EXPECT_TRUE(t, where("13. post_handler done") < where("narrate: the told call"));
+	KTEST_EXPECT_TRUE(t, where("3. the instance is found") < where("4. real return address"));
+}
+
+/* Off: the hooks stay quiet and tell nothing. */
+static void narrate_off_tells_nothing(struct ktest *t)
+{
+	struct jprobe jp = { .kp = { .addr = (kprobe_opcode_t *)narr_args },
+			     .entry = args_handler };
+	struct kretprobe rp = { .kp = { .addr = (kprobe_opcode_t *)narr_fib },
+				.handler = fib_ret_handler };
+	unsigned long told = kprobes_narrated_hits;
+
+	KTEST_ASSERT_EQ(t, register_jprobe(&jp), 0);
+	KTEST_ASSERT_EQ(t, register_kretprobe(&rp), 0);
+	capture_start();
+	KTEST_EXPECT_EQ(t, call_args(ARG_A, ARG_B), ARG_A ^ ARG_B);
+	KTEST_EXPECT_EQ(t, call_fib(3), 2);
+	capturing = false;
+	unregister_kretprobe(&rp);
+	unregister_jprobe(&jp);
+	KTEST_EXPECT_EQ(t, jp.kp.nhit, 1);
+	KTEST_EXPECT_EQ(t, rp.kp.nhit, 5);
+	KTEST_EXPECT_EQ(t, kprobes_narrated_hits, told);
+	KTEST_EXPECT_EQ(t, count("narrate"), 0);
+}
+
+/* ---- the suite ---------------------------------------------------------------------------- */
+
+static void narrate_case_exit(struct ktest *t)
+{
+	capturing = false;
+	kprobes_narrate_set(false);
+	KTEST_EXPECT_TRUE(t, kprobe_running() == NULL);
+	KTEST_EXPECT_TRUE(t, jprobe_ctlblk.jp == NULL);
+	KTEST_EXPECT_EQ(t, kretprobe_outstanding(), 0);
+	local_irq_enable();
+}
+
+static struct ktest_case narrate_cases[] = {
+	KTEST_CASE(jprobe_told_in_three_steps),
+	KTEST_CASE(jprobe_plain_return_told),
+	KTEST_CASE(kretprobe_swap_told),
+	KTEST_CASE(narrate_off_tells_nothing),
+	KTEST_END
+};
+
+static struct ktest_suite narrate_suite = {
+	.name = "narrate",
+	.cases = narrate_cases,
+	.exit = narrate_case_exit,
+};
+KTEST_SUITE(narrate_suite);
