@@ -56,7 +56,7 @@ DEPS := $(OBJS:.o=.d)
 SAMPLE_KOS := $(patsubst samples/kprobes/%.c,$(B)/samples/%.ko,\
 	$(wildcard samples/kprobes/*.c))
 
-.PHONY: all iso run run-vga debug test host-test bench bootstrap clean help
+.PHONY: all iso run run-vga debug test host-test bench bootstrap bootstrap-gui clean help
 all: $(B)/kernel.elf
 
 $(B)/%.c.o: %.c
@@ -112,11 +112,15 @@ CMDLINE ?=
 bootstrap:
 	@CROSS=$(CROSS) sh scripts/bootstrap.sh
 
+# run-vga also needs QEMU's display backends (Debian's qemu-system-gui).
+bootstrap-gui:
+	@CROSS=$(CROSS) sh scripts/bootstrap.sh --gui
+
 run: bootstrap all
 	$(QEMU) $(QEMU_COMMON) -kernel $(B)/kernel.elf -append "$(CMDLINE)" \
 		-display none -serial mon:stdio
 
-run-vga: bootstrap all
+run-vga: bootstrap-gui all
 	$(QEMU) $(QEMU_COMMON) -kernel $(B)/kernel.elf -append "$(CMDLINE)" -serial stdio
 
 # QEMU waits for gdb on :1234; in another terminal: gdb -x scripts/gdbinit

@@ -101,7 +101,18 @@ check_all() {
 	fi
 }
 
+# `make run-vga` (bootstrap.sh --gui) also needs a QEMU display backend,
+# which Debian ships separately in qemu-system-gui.
+want_gui=${1:-}
+check_gui() {
+	[ "$want_gui" = "--gui" ] || return 0
+	have_cmd qemu-system-i386 || return 0   # check_all asks for QEMU first
+	qemu-system-i386 -display help 2>/dev/null | grep -qE '^(gtk|sdl)$' ||
+		need qemu-system-gui "a QEMU display (gtk or sdl)"
+}
+
 check_all
+check_gui
 [ -z "$missing_pkgs" ] && exit 0
 
 echo "bootstrap: missing:$missing_what" >&2
@@ -117,6 +128,7 @@ if [ "$(id -u)" -eq 0 ] && have_cmd apt-get; then
 		exit 1
 	}
 	check_all
+	check_gui
 	if [ -n "$missing_pkgs" ]; then
 		echo "bootstrap: still missing after install:$missing_what" >&2
 		exit 1
