@@ -113,7 +113,7 @@ def build_table(icount_rows, tcg_runs, runs):
     ref_i, ref_t = insns.get(REFERENCE_ROW), tcg.get(REFERENCE_ROW)
 
     head = ["row", "guest insns/call (icount)", "extra insns vs no probe",
-            "exceptions/call", "TSC/call, TCG (median of %d)" % runs, "TCG min-max",
+            "exceptions/call", "QEMU time: TSC/call under TCG (median of %d)" % runs, "TCG min-max",
             "x %s (insns)" % REFERENCE_ROW, "x %s (TCG)" % REFERENCE_ROW]
     body = []
     for n in names:
