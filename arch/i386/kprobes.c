@@ -322,6 +322,70 @@ NOKPROBE_SYMBOL(reenter_kprobe);
 /* ---- int3: the hit ------------------------------------------------------------- */
 
 /* Returns 1 if the int3 was ours (NOTIFY_STOP), 0 to let the kernel have it. */
+/*
+ * The pre-handler returned 0, so the probed instruction must now run as
+ * if no probe were there.  Four ways, the cheapest that applies first.
+ * Returns what kprobe_handler() returns: 1 if the trap is ours.
+ */
+static int run_probed_instruction(struct kprobe *p, kprobe_opcode_t *addr,
+				  struct pt_regs *regs, struct kprobe_ctlblk *kcb)
+{
+	if (p->ainsn.decoded.type == INSN_TYPE_INT3) {
+		/*
+		 * A probe on an int3 that was there before us (a
+		 * debugger's, or one with a fixup).  Stepping it would
+		 * only trap again, so hand the trap on to the kernel
+		 * with ip just past it, exactly as if no probe were
+		 * there.  (2.6.11 mishandled this.)
+		 */
+		regs->ip = (unsigned long)addr + 1;
+		kprobe_post_process(p, regs, kcb);
+		narrate_call(narrate_end("7. the probed int3 is handed to the kernel", regs));
+		return 0;
+	}
+	if (kprobe_emulate(p, regs)) {
+		kprobe_post_process(p, regs, kcb);
+		narrate_call(narrate_end("7. cli/sti emulated in regs->flags, no step", regs));
+		return 1;
+	}
+	if (p->ainsn.boostable == 1 && !p->post_handler &&
+	    kprobe_boosted_hit(p, regs)) {	/* kprobes_boost.c */
+		narrate_call(narrate_end("7. boosted: the slot ends with a jmp back, no #DB",
+					 regs));
+		return 1;
+	}
+	setup_singlestep(p, regs, kcb, 0);
+	return 1;
+}
+NOKPROBE_SYMBOL(run_probed_instruction);
+
+/* A hit on one of our int3s while no other probe is active. */
+static int kprobe_hit(struct kprobe *p, kprobe_opcode_t *addr,
+		      struct pt_regs *regs, struct kprobe_ctlblk *kcb)
+{
+	narrate_begin(p, regs);		/* kprobes_narrate.c */
+	set_current_kprobe(p, regs, kcb);
+	kcb->kprobe_status = KPROBE_HIT_ACTIVE;
+	regs->ip = (unsigned long)addr;	/* handlers see the probed address */
+	p->nhit++;
+	if (p->pre_handler && p->pre_handler(p, regs)) {
+		narrate_call(narrate_end("6. pre_handler returned 1: it moved ip, no step", regs));
+		/*
+		 * The pre-handler moved ip: no step, no post-handler.
+		 * A probe with a break_handler (a jprobe) stays the
+		 * current probe until its break int3 (kprobe_handler).
+		 */
+		if (!p->break_handler) {
+			reset_current_kprobe();
+			preempt_enable();
+		}
+		return 1;
+	}
+	narrate("6. pre_handler returned 0: step the probed instruction\n");
+	return run_probed_instruction(p, addr, regs, kcb);
+}
+NOKPROBE_SYMBOL(kprobe_hit);
+
 static int kprobe_handler(struct pt_regs *regs)
 {
 	/* int3 is a trap: the CPU reports the address after its one byte. */
@@ -334,51 +398,7 @@ static int kprobe_handler(struct pt_regs *regs)
 	if (p) {
 		if (kprobe_running())
 			return reenter_kprobe(p, regs, kcb);
-		narrate_begin(p, regs);		/* kprobes_narrate.c */
-		set_current_kprobe(p, regs, kcb);
-		kcb->kprobe_status = KPROBE_HIT_ACTIVE;
-		regs->ip = (unsigned long)addr;	/* handlers see the probed address */
-		p->nhit++;
-		if (p->pre_handler && p->pre_handler(p, regs)) {
-			narrate_call(narrate_end("6. pre_handler returned 1: it moved ip, no step", regs));
-			/*
-			 * The pre-handler moved ip: no step, no post-handler.
-			 * A probe with a break_handler (a jprobe) stays the
-			 * current probe until its break int3 below.
-			 */
-			if (!p->break_handler) {
-				reset_current_kprobe();
-				preempt_enable();
-			}
-			return 1;
-		}
-		narrate("6. pre_handler returned 0: step the probed instruction\n");
-		if (p->ainsn.decoded.type == INSN_TYPE_INT3) {
-			/*
-			 * A probe on an int3 that was there before us (a
-			 * debugger's, or one with a fixup).  Stepping it would
-			 * only trap again, so hand the trap on to the kernel
-			 * with ip just past it, exactly as if no probe were
-			 * there.  (2.6.11 mishandled this.)
-			 */
-			regs->ip = (unsigned long)addr + 1;
-			kprobe_post_process(p, regs, kcb);
-			narrate_call(narrate_end("7. the probed int3 is handed to the kernel", regs));
-			return 0;
-		}
-		if (kprobe_emulate(p, regs)) {
-			kprobe_post_process(p, regs, kcb);
-			narrate_call(narrate_end("7. cli/sti emulated in regs->flags, no step", regs));
-			return 1;
-		}
-		if (p->ainsn.boostable == 1 && !p->post_handler &&
-		    kprobe_boosted_hit(p, regs)) {	/* kprobes_boost.c */
-			narrate_call(narrate_end("7. boosted: the slot ends with a jmp back, no #DB",
-						 regs));
-			return 1;
-		}
-		setup_singlestep(p, regs, kcb, 0);
-		return 1;
+		return kprobe_hit(p, addr, regs, kcb);
 	}
 
 	/*
