@@ -55,6 +55,17 @@ void ktest_skip(struct ktest *t, const char *reason);
 /* A '# ' diagnostic line at the current KTAP indent. */
 void ktest_info(struct ktest *t, const char *fmt, ...) __printf(2, 3);
 
+/*
+ * Capture what printk prints, so a case can check a message: start,
+ * do the work, stop, then search ktest_captured() (NUL-terminated; the
+ * first KTEST_CAPTURE_SIZE - 1 bytes are kept).  Output still reaches
+ * the real consoles too.
+ */
+#define KTEST_CAPTURE_SIZE 8192
+void ktest_capture_start(void);
+void ktest_capture_stop(void);
+const char *ktest_captured(void);
+
 /* Run the suites named in `list` ("a,b"), or all when list is NULL. */
 int ktest_run(const char *list);   /* returns number of failed cases */
 

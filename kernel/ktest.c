@@ -46,6 +46,49 @@ void ktest_info(struct ktest *t, const char *fmt, ...)
 	printk(SUBTEST_INDENT "# %s: %s\n", t->name, msg);
 }
 
+/* ---- printk capture: one more console, switched on by a case ------------ */
+
+static char capture_buf[KTEST_CAPTURE_SIZE];
+static size_t capture_len;
+static bool capturing;
+
+static void capture_write(const char *s, size_t len)
+{
+	if (!capturing)
+		return;
+	if (len > sizeof(capture_buf) - 1 - capture_len)
+		len = sizeof(capture_buf) - 1 - capture_len;
+	memcpy(capture_buf + capture_len, s, len);
+	capture_len += len;
+	capture_buf[capture_len] = '\0';
+}
+
+static struct console capture_console = { .name = "ktest-capture",
+					  .write = capture_write };
+
+void ktest_capture_start(void)
+{
+	static bool registered;
+
+	if (!registered) {
+		register_console(&capture_console);
+		registered = true;
+	}
+	capture_len = 0;
+	capture_buf[0] = '\0';
+	capturing = true;
+}
+
+void ktest_capture_stop(void)
+{
+	capturing = false;
+}
+
+const char *ktest_captured(void)
+{
+	return capture_buf;
+}
+
 /* Is `name` in the comma-separated `list`? (NULL list: everything is.) */
 static bool selected(const char *list, const char *name)
 {

@@ -24,44 +24,6 @@
 #define LOAD_CYCLES 100
 #define SNAPSHOT_BYTES 32	/* of a probed function, to compare after rmmod */
 
-/* ---- what printk printed, so messages can be checked ------------------------- */
-
-static char captured[4096];
-static size_t captured_len;
-static bool capturing;
-
-static void capture_write(const char *s, size_t len)
-{
-	if (!capturing)
-		return;
-	if (len > sizeof(captured) - 1 - captured_len)
-		len = sizeof(captured) - 1 - captured_len;
-	memcpy(captured + captured_len, s, len);
-	captured_len += len;
-	captured[captured_len] = '\0';
-}
-
-static struct console capture_console = { .name = "ktest-capture",
-					  .write = capture_write };
-
-static void capture_start(void)
-{
-	static bool registered;
-
-	if (!registered) {
-		register_console(&capture_console);
-		registered = true;
-	}
-	captured_len = 0;
-	captured[0] = '\0';
-	capturing = true;
-}
-
-static void capture_stop(void)
-{
-	capturing = false;
-}
-
 /* ---- helpers ------------------------------------------------------------------- */
 
 struct counters {
@@ -122,7 +84,7 @@ static void run_kthread_create(void)
 	run_kthread_create_with(NULL, "modtest");
 }
 
-/* Did the captured output contain this line (printf-formatted)? */
+/* Did the captured printk output contain this line (printf-formatted)? */
 static __printf(3, 4) void expect_printed(struct ktest *t, int line,
 					   const char *fmt, ...)
 {
@@ -132,7 +94,7 @@ static __printf(3, 4) void expect_printed(struct ktest *t, int line,
 	va_start(ap, fmt);
 	vsnprintf(want, sizeof(want), fmt, ap);
 	va_end(ap);
-	if (!strstr(captured, want))
+	if (!strstr(ktest_captured(), want))
 		ktest_fail(t, __FILE__, line, "not printed: \"%s\"", want);
 }
 
@@ -347,11 +309,11 @@ static void probe_outlives_module_is_gone(struct ktest *t)
 	KTEST_ASSERT_EQ(t, insmod("modtest_basic"), 0);
 	KTEST_ASSERT_EQ(t, register_kprobe(&kp), 0);
 	target = (unsigned long)kp.addr;
-	capture_start();
+	ktest_capture_start();
 	KTEST_EXPECT_EQ(t, rmmod("modtest_basic"), 0);
-	capture_stop();
+	ktest_capture_stop();
 	expect_printed(t, __LINE__, "kprobe at modtest_target+0/");
-	KTEST_EXPECT_TRUE(t, strstr(captured, "is gone with the module") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), "is gone with the module") != NULL);
 	KTEST_EXPECT_TRUE(t, kprobe_gone(&kp));
 	KTEST_EXPECT_TRUE(t, get_kprobe(kp.addr) == NULL);
 	KTEST_EXPECT_EQ(t, kprobes_nr_registered(), before.probes + 1);
@@ -375,7 +337,7 @@ static void probe_outlives_module_is_gone(struct ktest *t)
 	KTEST_EXPECT_EQ(t, fn(3, 7), 37);
 	KTEST_EXPECT_EQ(t, rmmod("modtest_basic"), 0);
 	if (t->failed)
-		ktest_info(t, "captured: %s", captured);
+		ktest_info(t, "captured: %s", ktest_captured());
 	expect_counters_back(t, &before);
 }
 
@@ -411,11 +373,11 @@ static void forgotten_probes_unregistered(struct ktest *t)
 	counters_get(&before);
 	KTEST_ASSERT_EQ(t, insmod("modtest_forget"), 0);
 	KTEST_EXPECT_EQ(t, kprobes_nr_registered(), before.probes + 2);
-	capture_start();
+	ktest_capture_start();
 	KTEST_EXPECT_EQ(t, rmmod("modtest_forget"), 0);
-	capture_stop();
-	KTEST_EXPECT_TRUE(t, strstr(captured, "WARNING: kprobe at kthread_create+0/") != NULL);
-	KTEST_EXPECT_TRUE(t, strstr(captured, "WARNING: kprobe at forget_target+0/") != NULL);
+	ktest_capture_stop();
+	KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), "WARNING: kprobe at kthread_create+0/") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), "WARNING: kprobe at forget_target+0/") != NULL);
 	KTEST_EXPECT_EQ(t, memcmp(snap, (void *)kthread_create_addr(), sizeof(snap)), 0);
 	run_kthread_create();
 	expect_counters_back(t, &before);
@@ -433,7 +395,7 @@ static void kprobe_example_fires(struct ktest *t)
 	if (!have_boot_module(t, "kprobe_example"))
 		return;
 	memcpy(snap, (void *)addr, sizeof(snap));
-	capture_start();
+	ktest_capture_start();
 	KTEST_ASSERT_EQ(t, insmod("kprobe_example"), 0);
 	kp = (void *)module_symbol_address(find_module("kprobe_example"), "kp");
 	KTEST_ASSERT_TRUE(t, kp != NULL);
@@ -441,20 +403,20 @@ static void kprobe_example_fires(struct ktest *t)
 	run_kthread_create();
 	KTEST_EXPECT_EQ(t, kp->nhit, 1);
 	KTEST_EXPECT_EQ(t, rmmod("kprobe_example"), 0);
-	capture_stop();
+	ktest_capture_stop();
 
 	snprintf(want, sizeof(want), "Planted kprobe at %p\n", (void *)addr);
-	KTEST_EXPECT_TRUE(t, strstr(captured, want) != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), want) != NULL);
 	snprintf(want, sizeof(want), "<kthread_create> pre_handler: p->addr = %p, ip = %lx, flags = 0x",
 		 (void *)addr, addr);
-	KTEST_EXPECT_TRUE(t, strstr(captured, want) != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), want) != NULL);
 	snprintf(want, sizeof(want), "<kthread_create> post_handler: p->addr = %p, flags = 0x",
 		 (void *)addr);
-	KTEST_EXPECT_TRUE(t, strstr(captured, want) != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), want) != NULL);
 	snprintf(want, sizeof(want), "kprobe at %p unregistered: 1 hits, 0 missed", (void *)addr);
-	KTEST_EXPECT_TRUE(t, strstr(captured, want) != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), want) != NULL);
 	if (t->failed)
-		ktest_info(t, "captured: %s", captured);
+		ktest_info(t, "captured: %s", ktest_captured());
 	/* rmmod gave back the original bytes: the text is as it booted. */
 	KTEST_EXPECT_EQ(t, memcmp(snap, (void *)addr, sizeof(snap)), 0);
 	KTEST_EXPECT_EQ(t, kprobes_text_checksum(), text_sum);
@@ -469,11 +431,11 @@ static void jprobe_example_fires(struct ktest *t)
 	if (!have_boot_module(t, "jprobe_example"))
 		return;
 	memcpy(snap, (void *)addr, sizeof(snap));
-	capture_start();
+	ktest_capture_start();
 	KTEST_ASSERT_EQ(t, insmod("jprobe_example"), 0);
 	run_kthread_create_with((void *)0x1234, "jtest");
 	KTEST_EXPECT_EQ(t, rmmod("jprobe_example"), 0);
-	capture_stop();
+	ktest_capture_stop();
 
 	expect_printed(t, __LINE__, "Planted jprobe at %p, handler addr ", (void *)addr);
 	expect_printed(t, __LINE__, "jprobe: fn = %p, arg = %p, name = jtest\n",
@@ -482,7 +444,7 @@ static void jprobe_example_fires(struct ktest *t)
 		       (void *)addr);
 	KTEST_EXPECT_EQ(t, memcmp(snap, (void *)addr, sizeof(snap)), 0);
 	if (t->failed)
-		ktest_info(t, "captured: %s", captured);
+		ktest_info(t, "captured: %s", ktest_captured());
 }
 
 /* The kretprobe sample prints each call's return value and duration. */
@@ -494,11 +456,11 @@ static void kretprobe_example_fires(struct ktest *t)
 	if (!have_boot_module(t, "kretprobe_example"))
 		return;
 	memcpy(snap, (void *)addr, sizeof(snap));
-	capture_start();
+	ktest_capture_start();
 	KTEST_ASSERT_EQ(t, insmod("kretprobe_example"), 0);
 	task = run_kthread_create_with(NULL, "rtest");
 	KTEST_EXPECT_EQ(t, rmmod("kretprobe_example"), 0);
-	capture_stop();
+	ktest_capture_stop();
 
 	expect_printed(t, __LINE__, "Planted return probe at kthread_create: %p\n",
 		       (void *)addr);
@@ -506,7 +468,7 @@ static void kretprobe_example_fires(struct ktest *t)
 	expect_printed(t, __LINE__, "Missed probing 0 instances of kthread_create\n");
 	KTEST_EXPECT_EQ(t, memcmp(snap, (void *)addr, sizeof(snap)), 0);
 	if (t->failed)
-		ktest_info(t, "captured: %s", captured);
+		ktest_info(t, "captured: %s", ktest_captured());
 }
 
 static void unknown_names(struct ktest *t)

@@ -2,7 +2,7 @@
  * test_narrate.c - suite "narrate": the told story of a jprobe hit (the
  * article's three steps, with the stack bytes saved and put back) and of
  * a kretprobe hit (the trampoline swap at entry, the real return address
- * at return).  printk is captured and the text checked against the
+ * at return).  printk is captured (ktest_capture_start) and the text checked against the
  * values the handlers saw.  (The plain kprobe story is in the tracefs
  * suite and tests/sessions/05_narrate.txt.)
  */
@@ -20,42 +20,11 @@
 
 /* ---- what printk printed --------------------------------------------------------- */
 
-static char captured[8192];
-static size_t captured_len;
-static bool capturing;
-
-static void capture_write(const char *s, size_t len)
-{
-	if (!capturing)
-		return;
-	if (len > sizeof(captured) - 1 - captured_len)
-		len = sizeof(captured) - 1 - captured_len;
-	memcpy(captured + captured_len, s, len);
-	captured_len += len;
-	captured[captured_len] = '\0';
-}
-
-static struct console capture_console = { .name = "narrate-capture",
-					  .write = capture_write };
-
-static void capture_start(void)
-{
-	static bool registered;
-
-	if (!registered) {
-		register_console(&capture_console);
-		registered = true;
-	}
-	captured_len = 0;
-	captured[0] = '\0';
-	capturing = true;
-}
-
 static int count(const char *needle)
 {
 	int n = 0;
 
-	for (const char *p = captured; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+	for (const char *p = ktest_captured(); (p = strstr(p, needle)) != NULL; p += strlen(needle))
 		n++;
 	return n;
 }
@@ -63,9 +32,9 @@ static int count(const char *needle)
 /* Where needle first appears in the captured text, or -1. */
 static long where(const char *needle)
 {
-	const char *p = strstr(captured, needle);
+	const char *p = strstr(ktest_captured(), needle);
 
-	return p ? p - captured : -1;
+	return p ? p - ktest_captured() : -1;
 }
 
 /* ---- targets ---------------------------------------------------------------------- */
@@ -124,9 +93,9 @@ static int told_jprobe_hit(struct ktest *t, void *handler)
 	if (register_jprobe(&jp) != 0)
 		return -1;
 	kprobes_narrate_set(true);
-	capture_start();
+	ktest_capture_start();
 	ret = call_args(ARG_A, ARG_B);
-	capturing = false;
+	ktest_capture_stop();
 	kprobes_narrate_set(false);
 	unregister_jprobe(&jp);
 	KTEST_EXPECT_EQ(t, ret, ARG_A ^ ARG_B);
@@ -220,9 +189,9 @@ static void kretprobe_swap_told(struct ktest *t)
 	memset(&seen, 0, sizeof(seen));
 	KTEST_ASSERT_EQ(t, register_kretprobe(&rp), 0);
 	kprobes_narrate_set(true);
-	capture_start();
+	ktest_capture_start();
 	ret = call_fib(3);		/* 5 calls; only the first is told */
-	capturing = false;
+	ktest_capture_stop();
 	kprobes_narrate_set(false);
 	unregister_kretprobe(&rp);
 	KTEST_EXPECT_EQ(t, ret, 2);
@@ -261,10 +230,10 @@ static void narrate_off_tells_nothing(struct ktest *t)
 
 	KTEST_ASSERT_EQ(t, register_jprobe(&jp), 0);
 	KTEST_ASSERT_EQ(t, register_kretprobe(&rp), 0);
-	capture_start();
+	ktest_capture_start();
 	KTEST_EXPECT_EQ(t, call_args(ARG_A, ARG_B), ARG_A ^ ARG_B);
 	KTEST_EXPECT_EQ(t, call_fib(3), 2);
-	capturing = false;
+	ktest_capture_stop();
 	unregister_kretprobe(&rp);
 	unregister_jprobe(&jp);
 	KTEST_EXPECT_EQ(t, jp.kp.nhit, 1);
@@ -277,7 +246,7 @@ static void narrate_off_tells_nothing(struct ktest *t)
 
 static void narrate_case_exit(struct ktest *t)
 {
-	capturing = false;
+	ktest_capture_stop();
 	kprobes_narrate_set(false);
 	KTEST_EXPECT_TRUE(t, kprobe_running() == NULL);
 	KTEST_EXPECT_TRUE(t, jprobe_ctlblk.jp == NULL);
