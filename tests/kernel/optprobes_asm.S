@@ -84,6 +84,18 @@ LABEL(om_ret)
 	ret
 END(opt_mix)
 
+/* Every general register and the arithmetic flags set to fixed values. */
+.macro KNOWN_REGISTERS
+	xorl %eax, %eax                 /* flags: ZF PF, nothing else */
+	movl $0x11111111, %eax
+	movl $0x22222222, %ebx
+	movl $0x33333333, %ecx
+	movl $0x44444444, %edx
+	movl $0x55555555, %esi
+	movl $0x66666666, %edi
+	movl $0x77777777, %ebp
+.endm
+
 /*
  * unsigned long opt_mix_clean(unsigned long x): opt_mix(x) entered with
  * every register and the arithmetic flags set to known values, so that
@@ -95,14 +107,7 @@ FUNC(opt_mix_clean)
 	pushl %esi
 	pushl %edi
 	pushl 20(%esp)                  /* x */
-	xorl %eax, %eax                 /* flags: ZF PF, nothing else */
-	movl $0x11111111, %eax
-	movl $0x22222222, %ebx
-	movl $0x33333333, %ecx
-	movl $0x44444444, %edx
-	movl $0x55555555, %esi
-	movl $0x66666666, %edi
-	movl $0x77777777, %ebp
+	KNOWN_REGISTERS
 	call opt_mix
 	addl $4, %esp
 	popl %edi
@@ -123,14 +128,7 @@ FUNC(opt_call_clean)
 	pushl %ebx
 	pushl %esi
 	pushl %edi
-	xorl %eax, %eax                 /* flags: ZF PF, nothing else */
-	movl $0x11111111, %eax
-	movl $0x22222222, %ebx
-	movl $0x33333333, %ecx
-	movl $0x44444444, %edx
-	movl $0x55555555, %esi
-	movl $0x66666666, %edi
-	movl $0x77777777, %ebp
+	KNOWN_REGISTERS
 	call *20(%esp)                  /* fn */
 	popl %edi
 	popl %esi
