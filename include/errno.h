@@ -21,7 +21,9 @@
 #define ENOSYS  38
 #define EILSEQ  84
 
+#ifndef __ASSEMBLER__
 /* Human-readable name of an errno value (positive or negative). */
 const char *errno_name(int err);
+#endif
 
 #endif
