@@ -3,8 +3,8 @@
  * exact instructions matter and C would not promise them.
  */
 #include "extable.h"
+#include "errno.h"
 
-#define EFAULT 14
 
 	.text
 
