@@ -48,6 +48,11 @@ struct ktest_suite {
 	static struct ktest_suite *__ktest_ptr_##var                      \
 	__attribute__((used, section(".ktest_suites"))) = &var
 
+/* A suite that must run after every other one (the linker puts it last). */
+#define KTEST_SUITE_LAST(var)                                         \
+	static struct ktest_suite *__ktest_ptr_##var                      \
+	__attribute__((used, section(".ktest_suites.last"))) = &var
+
 /* Report one failed expectation; keep running the case. */
 void ktest_fail(struct ktest *t, const char *file, int line,
 		const char *fmt, ...) __printf(4, 5);
