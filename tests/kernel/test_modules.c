@@ -283,6 +283,37 @@ static void rmmod_refused_mid_hit(struct ktest *t)
 	KTEST_EXPECT_EQ(t, rmmod("modtest_basic"), 0);
 }
 
+static volatile int wait_release;
+
+static int call_module_wait(void *fn)
+{
+	int (*wait)(volatile int *) = fn;
+
+	return wait(&wait_release);
+}
+
+/* A thread asleep inside module code keeps the module: rmmod says EBUSY. */
+static void rmmod_refused_while_thread_inside(struct ktest *t)
+{
+	struct task_struct *th;
+	unsigned long fn;
+
+	if (!have_boot_module(t, "modtest_basic"))
+		return;
+	KTEST_ASSERT_EQ(t, insmod("modtest_basic"), 0);
+	fn = module_symbol_address(find_module("modtest_basic"), "modtest_wait");
+	KTEST_ASSERT_TRUE(t, fn != 0);
+	wait_release = 0;
+	th = kthread_create(call_module_wait, (void *)fn, "modwait");
+	KTEST_ASSERT_TRUE(t, th != NULL);
+	msleep(30);		/* it enters modtest_wait and sleeps there */
+	KTEST_EXPECT_EQ(t, rmmod("modtest_basic"), -EBUSY);
+	KTEST_EXPECT_TRUE(t, find_module("modtest_basic") != NULL);
+	wait_release = 1;
+	KTEST_EXPECT_EQ(t, kthread_join(th), 7);
+	KTEST_EXPECT_EQ(t, rmmod("modtest_basic"), 0);
+}
+
 static int find_gone(struct kprobe *p, void *data)
 {
 	return p == data;
@@ -513,6 +544,7 @@ static struct ktest_case modules_cases[] = {
 	KTEST_CASE(basic_module_links_and_shows),
 	KTEST_CASE(probe_module_function),
 	KTEST_CASE(rmmod_refused_mid_hit),
+	KTEST_CASE(rmmod_refused_while_thread_inside),
 	KTEST_CASE(probe_outlives_module_is_gone),
 	KTEST_CASE(dependency_makes_busy),
 	KTEST_CASE(forgotten_probes_unregistered),

@@ -11,6 +11,7 @@
 #include "module.h"
 #include "errno.h"
 #include "string.h"
+#include "sched.h"
 
 #define BIG_ALIGN 256
 
@@ -21,6 +22,17 @@ noinline int modtest_target(int a, int b)
 {
 	modtest_calls++;
 	return a * 10 + b;
+}
+
+/*
+ * Sleeps in module code until *release is set.  The "modules" suite runs
+ * it in a thread to prove rmmod refuses while a thread is inside.
+ */
+noinline int modtest_wait(volatile int *release)
+{
+	while (!*release)
+		msleep(1);
+	return 7;
 }
 
 static int twice(int x)
