@@ -36,7 +36,9 @@ else
   say = @echo "  $(1)	$(2)"
 endif
 
-CFLAGS := -m32 -march=i686 -std=gnu11 -O2 -g \
+# -gdwarf-4: gdb 13 misreads the DWARF 5 location lists gcc 12 emits for
+# i386 ("Corrupted DWARF expression"), so `print regs` would fail in gdb.
+CFLAGS := -m32 -march=i686 -std=gnu11 -O2 -g -gdwarf-4 \
 	-ffreestanding -nostdlib -fno-pie -fno-stack-protector \
 	-fno-omit-frame-pointer -fno-optimize-sibling-calls \
 	-fno-asynchronous-unwind-tables -fcf-protection=none \
@@ -177,7 +179,7 @@ help:
 
 -include $(DEPS)
 
-# ---- loadable modules (helper I; docs/modules.md) ----------------------------
+# ---- loadable modules (docs/modules.md) ----------------------------------------
 #   make -C <this tree> M=<dir>   every <dir>/*.c becomes <dir>/*.ko
 #   make modules                  samples/kprobes/*.c -> $(B)/samples/*.ko
 #   make test-modules             tests/modules/*.c and the broken variants
@@ -187,7 +189,7 @@ help:
 # kernel by kernel/module.c against the symbols kernel/exports.c exports.
 # No -g: the loader does not read debug information.
 KTREE := $(CURDIR)
-MODULE_CFLAGS := $(filter-out -g -Iinclude,$(CFLAGS)) -fno-common -DMODULE \
+MODULE_CFLAGS := $(filter-out -g -gdwarf-4 -Iinclude,$(CFLAGS)) -fno-common -DMODULE \
 	-I$(KTREE)/include
 MODULE_DEPS := $(wildcard $(KTREE)/include/*.h)
 
@@ -229,7 +231,7 @@ space := $(empty) $(empty)
 comma := ,
 QEMU_COMMON += $(if $(MODULES),-initrd "$(subst $(space),$(comma),$(strip $(MODULES)))")
 
-# ---- fuzzing the kprobe_events parser (helper H1; see tests/fuzz/) -------------
+# ---- fuzzing the kprobe_events parser (see tests/fuzz/) ------------------------
 # libFuzzer needs clang.  The committed seeds stay untouched: new inputs go
 # to $(B)/fuzz/corpus, the first corpus directory.  `make test` runs a short
 # bounded fuzz through tests/host/check_fuzz.py; `make fuzz` runs longer.

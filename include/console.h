@@ -1,6 +1,16 @@
-/* console.h - the two output devices printk writes to, and serial input. */
+/* console.h - the consoles printk writes to (serial, VGA), and serial input. */
 #ifndef CONSOLE_H
 #define CONSOLE_H
+
+#include <stddef.h>
+
+/* Register an output sink (serial, VGA); printk mirrors to all of them. */
+struct console {
+	const char *name;
+	void (*write)(const char *s, size_t len);
+	struct console *next;
+};
+void register_console(struct console *con);
 
 void serial_init(void);     /* COM1, 115200 8N1, polled output */
 void vga_init(void);        /* 80x25 text mode at 0xB8000 */

@@ -40,4 +40,15 @@ struct tss_struct {
 
 extern struct tss_struct main_tss;
 
+/* The 6-byte operand of lgdt/lidt (and what sgdt/sidt store). */
+struct desc_ptr {
+	uint16_t size;		/* the table's length in bytes, minus 1 */
+	uint32_t address;
+} __attribute__((packed));
+
+/* desc_load.S: lgdt and reload every segment register; ltr; lidt. */
+void gdt_load(struct desc_ptr *p, unsigned int code_sel, unsigned int data_sel);
+void tss_load(unsigned int sel);
+void idt_load(struct desc_ptr *p);
+
 #endif

@@ -33,14 +33,6 @@
 int printk(const char *fmt, ...) __printf(1, 2);
 int vprintk(const char *fmt, va_list ap);
 
-/* Register an output sink (serial, VGA); printk mirrors to all of them. */
-struct console {
-	const char *name;
-	void (*write)(const char *s, size_t len);
-	struct console *next;
-};
-void register_console(struct console *con);
-
 void panic(const char *fmt, ...) __printf(1, 2) __noreturn;
 
 /* Halt this CPU forever with interrupts off. */
@@ -54,5 +46,9 @@ extern const char *kernel_cmdline;
 bool cmdline_has(const char *word);
 /* "key=value" -> copies "value" into buf; NULL when key has no value. */
 const char *cmdline_value(const char *key, char *buf, size_t len);
+
+/* What kmain() runs instead of the shell when the command line asks. */
+void crash_run(const char *what);	/* crash=WHAT: kernel/crash.c */
+void bench_run(void);			/* bench: tests/kernel/bench.c */
 
 #endif

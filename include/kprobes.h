@@ -154,7 +154,6 @@ int kprobe_add_area_blacklist(unsigned long start, unsigned long end);
 /* Call fn for every blacklisted range; stop early if fn returns non-zero. */
 int kprobe_blacklist_for_each(int (*fn)(void *data, unsigned long start,
 					unsigned long end), void *data);
-void kprobe_blacklist_print(void);
 
 /* ---- inspection (for people and tests) ------------------------------------- */
 
@@ -249,7 +248,7 @@ int arch_init_kprobes(void);			/* register the die notifier */
 int arch_populate_kprobe_blacklist(void);	/* the entry stubs */
 
 /* ============================================================================
- * jprobes and kretprobes (helper G).  Both are a struct kprobe at a
+ * jprobes and kretprobes.  Both are a struct kprobe at a
  * function's first instruction whose handlers are ours.
  *   probes/jprobes.c, probes/kretprobes.c           the manager part
  *   arch/i386/jprobes.c                               the stack work
@@ -401,7 +400,7 @@ static inline char kprobe_type_char(const struct kprobe *p)
 }
 
 /* ============================================================================
- * Fast probes (helper J): boosting and jump optimization.  docs/optprobes.md.
+ * Fast probes: boosting and jump optimization.  docs/optprobes.md.
  *   arch/i386/kprobes_boost.c      boosting: the slot ends in a jmp back
  *   probes/optprobes.c             the optimizer: which probes become jumps
  *   arch/i386/optprobes.c          safety analysis, detour buffers, patching

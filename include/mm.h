@@ -79,5 +79,9 @@ void *text_poke(void *addr, const void *src, size_t len);
 /* Linker-provided section bounds. */
 extern char _text[], _etext[], _rodata[], _erodata[], _data[], _edata[];
 extern char __bss_start[], __bss_stop[], _end[];
+extern char _kallsyms[], _ekallsyms[];	/* placed last, after .bss */
+
+/* arch/i386/entry.S: the stubs and trap_common, which build pt_regs. */
+extern char entry_text_start[], entry_text_end[];
 
 #endif

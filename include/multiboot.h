@@ -42,6 +42,28 @@ struct multiboot_mmap_entry {
 } __attribute__((packed));
 #define MULTIBOOT_MEMORY_AVAILABLE 1
 
+/*
+ * Memory-map entries are variable length: each one's `size` counts the
+ * bytes after the size field itself.
+ */
+static inline struct multiboot_mmap_entry *
+multiboot_mmap_next(struct multiboot_mmap_entry *e)
+{
+	return (void *)((unsigned long)e + e->size + sizeof(e->size));
+}
+
+#define for_each_mmap_entry(e, mbi)					\
+	for ((e) = (void *)(unsigned long)(mbi)->mmap_addr;		\
+	     (unsigned long)(e) < (mbi)->mmap_addr + (mbi)->mmap_length;	\
+	     (e) = multiboot_mmap_next(e))
+
+/* Without a memory map: mem_upper is KiB of RAM starting at 1 MiB. */
+#define MULTIBOOT_UPPER_MEM_START 0x100000ul
+static inline uint64_t multiboot_upper_mem_end(const struct multiboot_info *mbi)
+{
+	return MULTIBOOT_UPPER_MEM_START + (uint64_t)mbi->mem_upper * 1024;
+}
+
 struct multiboot_module {
 	uint32_t mod_start, mod_end;
 	uint32_t string;

@@ -71,6 +71,13 @@ static inline void write_cr3(unsigned long v)
 	__asm__ __volatile__("movl %0, %%cr3" : : "r"(v) : "memory");
 }
 
+static inline unsigned long read_cr4(void)
+{
+	unsigned long v;
+	__asm__ __volatile__("movl %%cr4, %0" : "=r"(v));
+	return v;
+}
+
 static inline void invlpg(unsigned long addr)
 {
 	__asm__ __volatile__("invlpg (%0)" : : "r"(addr) : "memory");

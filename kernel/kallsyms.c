@@ -23,6 +23,7 @@ extern const unsigned long kallsyms_name_offsets[];
 extern const char kallsyms_names[];
 
 #define MAX_BACKTRACE_DEPTH 32
+#define MAX_SYMBOL_SIZE     0x100000	/* 1 MiB: bigger than any one symbol */
 
 static const char *sym_name(unsigned long i)
 {
@@ -69,7 +70,7 @@ const char *kallsyms_lookup(unsigned long addr, unsigned long *size,
 			return sym_name(i);
 		}
 		/* A symbol further back may be larger and still cover addr. */
-		if (addr - start > 0x100000)
+		if (addr - start > MAX_SYMBOL_SIZE)
 			break;
 	}
 	return module_address_lookup(addr, size, offset, NULL);

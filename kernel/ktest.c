@@ -6,6 +6,7 @@
  * __stop_ktest_suites, so adding a suite never touches this file.
  */
 #include "ktest.h"
+#include "console.h"
 #include "string.h"
 #include "vsprintf.h"
 

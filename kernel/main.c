@@ -11,6 +11,7 @@
 #include "multiboot.h"
 #include "segment.h"
 #include "mm.h"
+#include "pic.h"
 #include "timer.h"
 #include "sched.h"
 #include "irqflags.h"
@@ -20,9 +21,6 @@
 #include "keyboard.h"
 #include "module.h"
 #include "shell.h"
-
-void bench_run(void);
-void crash_run(const char *what);
 
 static void banner(void)
 {

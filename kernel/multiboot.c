@@ -25,17 +25,15 @@ static char loader_copy[BOOTLOADER_NAME_MAX];
 
 static void parse_memory_map(struct multiboot_info *mbi)
 {
-	unsigned long p = mbi->mmap_addr, end = mbi->mmap_addr + mbi->mmap_length;
+	struct multiboot_mmap_entry *e;
 
-	while (p < end) {
-		struct multiboot_mmap_entry *e = (void *)p;
+	for_each_mmap_entry(e, mbi) {
 		uint64_t top = e->addr + e->len;
 
 		/* We are a 32-bit kernel without PAE: ignore RAM above 4 GiB. */
 		if (e->type == MULTIBOOT_MEMORY_AVAILABLE && top <= 0x100000000ULL &&
 		    top > ram_end)
 			ram_end = (unsigned long)top;
-		p += e->size + sizeof(e->size);   /* size excludes itself */
 	}
 }
 
@@ -71,7 +69,7 @@ void multiboot_parse(uint32_t magic, struct multiboot_info *mbi)
 	if (mbi->flags & MULTIBOOT_INFO_MEM_MAP)
 		parse_memory_map(mbi);
 	else if (mbi->flags & MULTIBOOT_INFO_MEMORY)
-		ram_end = 0x100000 + mbi->mem_upper * 1024UL;
+		ram_end = (unsigned long)multiboot_upper_mem_end(mbi);
 	if (mbi->flags & MULTIBOOT_INFO_MODS)
 		parse_modules(mbi);
 }

@@ -84,24 +84,15 @@ static void reserve_string(uint32_t addr)
 /* The usable RAM ranges, from the memory map (or mem_upper if none). */
 static void free_usable_ram(struct multiboot_info *mbi)
 {
+	struct multiboot_mmap_entry *e;
+
 	if (!(mbi->flags & MULTIBOOT_INFO_MEM_MAP)) {
-		/* mem_upper: KiB of contiguous RAM starting at 1 MiB. */
-		free_range(LOW_MEMORY_END,
-			   LOW_MEMORY_END + (uint64_t)mbi->mem_upper * 1024);
+		free_range(MULTIBOOT_UPPER_MEM_START, multiboot_upper_mem_end(mbi));
 		return;
 	}
-	/*
-	 * Entries are variable length: each one's `size` counts the bytes
-	 * after the size field itself, so the next entry is size + 4 on.
-	 */
-	unsigned long p = mbi->mmap_addr;
-	unsigned long end = p + mbi->mmap_length;
-	while (p < end) {
-		struct multiboot_mmap_entry *e = (void *)p;
+	for_each_mmap_entry(e, mbi)
 		if (e->type == MULTIBOOT_MEMORY_AVAILABLE)
 			free_range(e->addr, e->addr + e->len);
-		p += e->size + sizeof(e->size);
-	}
 }
 
 /* Everything the bootloader handed us that someone may still read. */

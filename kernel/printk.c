@@ -9,6 +9,7 @@
  * prints.
  */
 #include "kernel.h"
+#include "console.h"
 #include "vsprintf.h"
 #include "irqflags.h"
 #include "nokprobe.h"

@@ -160,21 +160,7 @@ int cmd_idt(int argc, char **argv)
 
 /* ---- regs ----------------------------------------------------------------- */
 
-/* What sgdt/sidt store: a 16-bit limit and a 32-bit base. */
-struct desc_ptr {
-	uint16_t limit;
-	uint32_t base;
-} __packed;
-
 #define READ_SEG(seg) ({ uint16_t v; __asm__ __volatile__("mov %%" #seg ", %0" : "=r"(v)); v; })
-
-static unsigned long read_cr4(void)
-{
-	unsigned long v;
-
-	__asm__ __volatile__("movl %%cr4, %0" : "=r"(v));
-	return v;
-}
 
 static void print_flag_names(unsigned long eflags)
 {
@@ -214,8 +200,8 @@ int cmd_regs(int argc, char **argv)
 	sh_printf("CR2: %08lx (last page-fault address)\n", read_cr2());
 	sh_printf("CR3: %08lx (page directory)  CR4: %08lx\n", read_cr3(), read_cr4());
 	sh_printf("GDTR: base %08lx limit %04x   IDTR: base %08lx limit %04x   TR: %04x\n",
-		  (unsigned long)gdtr.base, gdtr.limit, (unsigned long)idtr.base,
-		  idtr.limit, tr);
+		  (unsigned long)gdtr.address, gdtr.size, (unsigned long)idtr.address,
+		  idtr.size, tr);
 	return 0;
 }
 

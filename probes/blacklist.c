@@ -90,18 +90,3 @@ int kprobe_blacklist_for_each(int (*fn)(void *data, unsigned long start,
 	}
 	return 0;
 }
-
-/* Linux's debugfs format: "0xstart-0xend\tsymbol". */
-static int print_one(void *data, unsigned long start, unsigned long end)
-{
-	unsigned long size, offset;
-	const char *name = kallsyms_lookup(start, &size, &offset);
-
-	printk("0x%08lx-0x%08lx\t%s\n", start, end, name ? name : "?");
-	return 0;
-}
-
-void kprobe_blacklist_print(void)
-{
-	kprobe_blacklist_for_each(print_one, NULL);
-}

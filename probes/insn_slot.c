@@ -28,6 +28,7 @@
  */
 #include "kernel.h"
 #include "kprobes.h"
+#include "hash.h"
 #include "mm.h"
 #include "string.h"
 
@@ -53,7 +54,7 @@ static struct hlist_head *page_bucket(const void *page)
 {
 	uint32_t pfn = (uint32_t)(unsigned long)page >> PAGE_SHIFT;
 
-	return &page_hash[(pfn * 0x9e3779b9u) >> (32 - PAGE_HASH_BITS)];
+	return &page_hash[hash_32(pfn, PAGE_HASH_BITS)];
 }
 
 static bool slot_used(struct kprobe_insn_page *kip, unsigned int i)

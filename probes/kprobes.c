@@ -27,6 +27,7 @@
  */
 #include "kernel.h"
 #include "kprobes.h"
+#include "hash.h"
 #include "kallsyms.h"
 #include "mm.h"
 #include "errno.h"
@@ -67,7 +68,7 @@ static void kprobe_mutex_unlock(void)
 	preempt_enable();
 }
 
-/* ---- the global switch (/sys/kernel/debug/kprobes/enabled; helper H2) ---------
+/* ---- the global switch (/sys/kernel/debug/kprobes/enabled) -------------------
  *
  * disarm_all_kprobes() takes every int3 out of the text but leaves each
  * probe's DISABLED flag alone, so arm_all_kprobes() puts back exactly the
@@ -87,14 +88,9 @@ static void arm_kprobe(struct kprobe *p)
 
 /* ---- the hash table ------------------------------------------------------------ */
 
-/*
- * Fibonacci hashing: multiply by 2^32 / golden ratio and keep the top
- * bits.  Neighbouring addresses (a function's first few instructions)
- * land in different buckets.
- */
 static unsigned int kprobe_hash(const void *addr)
 {
-	return ((uint32_t)(unsigned long)addr * 0x9e3779b9u) >> (32 - KPROBE_HASH_BITS);
+	return hash_32((uint32_t)(unsigned long)addr, KPROBE_HASH_BITS);
 }
 NOKPROBE_SYMBOL(kprobe_hash);
 
@@ -597,7 +593,7 @@ int sprint_kprobe(char *buf, size_t len, const struct kprobe *p)
 	const char *state = kprobe_gone(p) ? "  [GONE]" :
 			    kprobe_disabled(p) ? "  [DISABLED]" :
 			    ap && kprobe_optimized(ap) ? "  [OPTIMIZED]" : "";
-	char type = kprobe_type_char(p);	/* k, j or r (helper G) */
+	char type = kprobe_type_char(p);	/* k, j or r */
 
 	if (!sym)
 		return snprintf(buf, len, "%08lx  %c  %08lx%s", (unsigned long)p->addr,
@@ -764,13 +760,16 @@ void disarm_all_kprobes(void)
 /* ---- boot ---------------------------------------------------------------------- */
 
 /* FNV-1a: tiny, and any changed byte changes the result. */
+#define FNV32_OFFSET_BASIS	2166136261u
+#define FNV32_PRIME		16777619u
+
 uint32_t kprobes_text_checksum(void)
 {
-	uint32_t h = 2166136261u;
+	uint32_t h = FNV32_OFFSET_BASIS;
 
 	for (const unsigned char *c = (const unsigned char *)_text;
 	     c < (const unsigned char *)_etext; c++)
-		h = (h ^ *c) * 16777619u;
+		h = (h ^ *c) * FNV32_PRIME;
 	return h;
 }
 

@@ -28,6 +28,7 @@
  */
 #include "kernel.h"
 #include "kprobes.h"
+#include "hash.h"
 #include "kallsyms.h"
 #include "errno.h"
 #include "irqflags.h"
@@ -55,7 +56,7 @@ static LIST_HEAD(optimizing_list);
 
 static struct hlist_head *opt_bucket(unsigned long granule)
 {
-	return &optimized_table[(granule * 0x9e3779b9u) >> (32 - OPT_HASH_BITS)];
+	return &optimized_table[hash_32(granule, OPT_HASH_BITS)];
 }
 
 static unsigned long op_start(const struct optimized_kprobe *op)

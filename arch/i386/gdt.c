@@ -37,15 +37,6 @@ static struct seg_desc gdt[GDT_ENTRIES] __aligned(8);
 
 struct tss_struct main_tss __aligned(16);
 
-struct desc_ptr {
-	uint16_t size;
-	uint32_t address;
-} __packed;
-
-/* In desc_load.S: lgdt, then reload every segment register. */
-void gdt_load(struct desc_ptr *p, unsigned int code_sel, unsigned int data_sel);
-void tss_load(unsigned int sel);
-
 static void set_seg(int i, uint32_t base, uint32_t limit, uint8_t access, uint8_t flags)
 {
 	gdt[i].limit_low = limit & 0xFFFF;

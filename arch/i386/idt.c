@@ -31,12 +31,6 @@ static struct gate_desc idt[NR_VECTORS] __aligned(8);
 
 extern const unsigned long vector_entries[NR_EXCEPTIONS + NR_PIC_IRQS];
 
-struct desc_ptr {
-	uint16_t size;
-	uint32_t address;
-} __packed;
-void idt_load(struct desc_ptr *p);
-
 static void set_gate(int vector, int type, unsigned long handler, uint16_t sel)
 {
 	struct gate_desc *g = &idt[vector];

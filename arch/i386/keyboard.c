@@ -44,7 +44,7 @@
 
 /* What each make code types without and with Shift.  0 = no character. */
 static const char keymap[128] = {
-	[0x01] = 27,  /* Esc */
+	[0x01] = ASCII_ESC,
 	[0x02] = '1', '2', '3', '4', '5', '6', '7', '8', '9', '0', '-', '=',
 	[0x0E] = '\b', '\t',
 	[0x10] = 'q', 'w', 'e', 'r', 't', 'y', 'u', 'i', 'o', 'p', '[', ']',
@@ -56,7 +56,7 @@ static const char keymap[128] = {
 };
 
 static const char keymap_shift[128] = {
-	[0x01] = 27,
+	[0x01] = ASCII_ESC,
 	[0x02] = '!', '@', '#', '$', '%', '^', '&', '*', '(', ')', '_', '+',
 	[0x0E] = '\b', '\t',
 	[0x10] = 'Q', 'W', 'E', 'R', 'T', 'Y', 'U', 'I', 'O', 'P', '{', '}',

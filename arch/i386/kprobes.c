@@ -18,6 +18,10 @@
  *      runs, preemption comes back on, and iret returns into the probed
  *      function just after the probed instruction.
  *
+ * Two kinds of hit skip the step: cli/sti are emulated in regs->flags
+ * (kprobe_emulate()), and a boosted copy ends in a jmp back to the text
+ * (kprobes_boost.c), so neither takes the #DB of step 3.
+ *
  * Interrupts are off from step 1 to step 3: the gates clear IF, and the
  * copy is stepped with IF clear.  That is what makes the single global
  * state below (current_kprobe, kprobe_ctlblk) safe on our one CPU.
@@ -166,8 +170,6 @@ void arch_remove_kprobe(struct kprobe *p)
 }
 
 /* The entry stubs build pt_regs for the int3 itself: never probe them. */
-extern char entry_text_start[], entry_text_end[];
-
 int arch_populate_kprobe_blacklist(void)
 {
 	return kprobe_add_area_blacklist((unsigned long)entry_text_start,
@@ -321,7 +323,6 @@ NOKPROBE_SYMBOL(reenter_kprobe);
 
 /* ---- int3: the hit ------------------------------------------------------------- */
 
-/* Returns 1 if the int3 was ours (NOTIFY_STOP), 0 to let the kernel have it. */
 /*
  * The pre-handler returned 0, so the probed instruction must now run as
  * if no probe were there.  Four ways, the cheapest that applies first.
@@ -386,6 +387,7 @@ static int kprobe_hit(struct kprobe *p, kprobe_opcode_t *addr,
 }
 NOKPROBE_SYMBOL(kprobe_hit);
 
+/* Returns 1 if the int3 was ours (NOTIFY_STOP), 0 to let the kernel have it. */
 static int kprobe_handler(struct pt_regs *regs)
 {
 	/* int3 is a trap: the CPU reports the address after its one byte. */
@@ -519,7 +521,7 @@ static void resume_execution(struct kprobe *p, struct pt_regs *regs,
 		break;
 	default:
 		/*
-		 * Everything else, popf/cli/sti included, falls through to
+		 * Everything else, popf included, falls through to
 		 * the next instruction: move ip from the slot back to the
 		 * text.  Relative, not next_ip: a rep string instruction
 		 * stops after one iteration with ip still on itself, and must

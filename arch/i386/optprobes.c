@@ -29,6 +29,7 @@
  */
 #include "kernel.h"
 #include "kprobes.h"
+#include "hash.h"
 #include "kallsyms.h"
 #include "extable.h"
 #include "errno.h"
@@ -247,7 +248,7 @@ static struct hlist_head *detour_bucket(const void *page)
 {
 	uint32_t pfn = (uint32_t)(unsigned long)page >> PAGE_SHIFT;
 
-	return &detour_hash[(pfn * 0x9e3779b9u) >> (32 - DETOUR_HASH_BITS)];
+	return &detour_hash[hash_32(pfn, DETOUR_HASH_BITS)];
 }
 
 static kprobe_opcode_t *take_detour(struct detour_page *dp)

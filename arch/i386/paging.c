@@ -29,9 +29,6 @@
 #define PGDIR_SHIFT     22                     /* 4 MiB per directory entry */
 #define PTE_FRAME_MASK  PAGE_MASK
 
-/* The symbol table is placed last by linker.ld, after .bss. */
-extern char _kallsyms[], _ekallsyms[];
-
 /* The page directory must be page aligned: CR3 keeps only bits 31..12. */
 static unsigned long kernel_pgdir[PTRS_PER_TABLE] __aligned(PAGE_SIZE);
 

@@ -16,7 +16,7 @@
  */
 #include "kernel.h"
 #include "io.h"
-#include "timer.h"
+#include "pic.h"
 #include "traps.h"
 #include "irqflags.h"
 

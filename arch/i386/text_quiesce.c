@@ -32,9 +32,7 @@
 #include "irqflags.h"
 #include "ptrace.h"
 
-/* arch/i386/entry.S: the stubs and trap_common, the only caller of do_trap(). */
-extern char entry_text_start[], entry_text_end[];
-
+/* A return address inside entry.S: trap_common, the only caller of do_trap(). */
 static bool is_trap_frame(unsigned long ret)
 {
 	return ret >= (unsigned long)entry_text_start && ret < (unsigned long)entry_text_end;

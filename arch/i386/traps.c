@@ -12,7 +12,7 @@
 #include "kdebug.h"
 #include "extable.h"
 #include "processor.h"
-#include "timer.h"
+#include "pic.h"
 #include "nokprobe.h"
 
 unsigned long trap_counts[NR_VECTORS];

@@ -74,7 +74,7 @@ static int arm_kprobe_pre(void)      { return arm_kprobe(bench_pre, NULL); }
 static int arm_kprobe_pre_post(void) { return arm_kprobe(bench_pre, bench_post); }
 static void disarm_kprobe(void)      { unregister_kprobe(&bench_kp); }
 
-/* jprobe and kretprobe rows (helper G; docs/jprobes.md, docs/kretprobes.md). */
+/* jprobe and kretprobe rows (docs/jprobes.md, docs/kretprobes.md). */
 static struct jprobe bench_jp;
 static struct kretprobe bench_rp;
 
