@@ -10,11 +10,12 @@
 #define HASH_H
 
 #include <stdint.h>
+#include "kernel.h"
 
 #define GOLDEN_RATIO_32	0x9e3779b9u	/* 2^32 / phi */
 
 /* always_inline: the int3 path calls it, and must not call probeable code. */
-static inline __attribute__((always_inline))
+static __always_inline
 uint32_t hash_32(uint32_t val, unsigned int bits)
 {
 	return (val * GOLDEN_RATIO_32) >> (32 - bits);

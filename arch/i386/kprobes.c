@@ -327,9 +327,13 @@ NOKPROBE_SYMBOL(reenter_kprobe);
  * The pre-handler returned 0, so the probed instruction must now run as
  * if no probe were there.  Four ways, the cheapest that applies first.
  * Returns what kprobe_handler() returns: 1 if the trap is ours.
+ * This and kprobe_hit() are steps of kprobe_handler(), written apart for
+ * reading and inlined back into it: they are on the blacklist as part of
+ * it, and the hit path pays no extra calls for the split.
  */
-static int run_probed_instruction(struct kprobe *p, kprobe_opcode_t *addr,
-				  struct pt_regs *regs, struct kprobe_ctlblk *kcb)
+static __always_inline int run_probed_instruction(struct kprobe *p, kprobe_opcode_t *addr,
+						  struct pt_regs *regs,
+						  struct kprobe_ctlblk *kcb)
 {
 	if (p->ainsn.decoded.type == INSN_TYPE_INT3) {
 		/*
@@ -358,11 +362,11 @@ static int run_probed_instruction(struct kprobe *p, kprobe_opcode_t *addr,
 	setup_singlestep(p, regs, kcb, 0);
 	return 1;
 }
-NOKPROBE_SYMBOL(run_probed_instruction);
 
 /* A hit on one of our int3s while no other probe is active. */
-static int kprobe_hit(struct kprobe *p, kprobe_opcode_t *addr,
-		      struct pt_regs *regs, struct kprobe_ctlblk *kcb)
+static __always_inline int kprobe_hit(struct kprobe *p, kprobe_opcode_t *addr,
+				      struct pt_regs *regs,
+				      struct kprobe_ctlblk *kcb)
 {
 	narrate_begin(p, regs);		/* kprobes_narrate.c */
 	set_current_kprobe(p, regs, kcb);
@@ -385,7 +389,6 @@ static int kprobe_hit(struct kprobe *p, kprobe_opcode_t *addr,
 	narrate("6. pre_handler returned 0: step the probed instruction\n");
 	return run_probed_instruction(p, addr, regs, kcb);
 }
-NOKPROBE_SYMBOL(kprobe_hit);
 
 /* Returns 1 if the int3 was ours (NOTIFY_STOP), 0 to let the kernel have it. */
 static int kprobe_handler(struct pt_regs *regs)
