@@ -187,10 +187,12 @@ help:
 #   make run MODULES="a.ko b.ko" CMDLINE="insmod=a"   boot with modules
 # A .ko is one ELF32 relocatable object (gcc -c), linked into the running
 # kernel by kernel/module.c against the symbols kernel/exports.c exports.
-# No -g: the loader does not read debug information.
+# No -g: the loader does not read debug information.  A call to an
+# undeclared function (a missing #include) is an error, as in Linux: C would
+# guess "int f()" and the module would load and misbehave.
 KTREE := $(CURDIR)
 MODULE_CFLAGS := $(filter-out -g -gdwarf-4 -Iinclude,$(CFLAGS)) -fno-common -DMODULE \
-	-I$(KTREE)/include
+	-Werror=implicit-function-declaration -I$(KTREE)/include
 MODULE_DEPS := $(wildcard $(KTREE)/include/*.h)
 
 ifneq ($(M),)
