@@ -168,6 +168,13 @@ unsigned long kprobe_missed(const struct kprobe *p);
 /* A profile line: the list line, then "hit N  missed N". */
 int sprint_kprobe_profile(char *buf, size_t len, const struct kprobe *p);
 void kprobes_profile_print(void);	/* hits and misses per probe */
+/*
+ * Code kprobes made, named after its probe for backtraces (kallsyms has
+ * no symbol for it): "[kprobe slot for fib+0x1d]", "[optprobe detour for
+ * fib]".  Fills name, *start and *size; 0 if addr is in no slot or detour.
+ */
+int kprobe_text_name(unsigned long addr, char *name, size_t len,
+		     unsigned long *start, unsigned long *size);
 unsigned int kprobes_nr_registered(void); /* user probes (not aggregates) */
 /* fn(p, data) on every user probe until non-zero (returned); no (un)register in fn. */
 int kprobes_for_each(int (*fn)(struct kprobe *p, void *data), void *data);

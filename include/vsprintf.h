@@ -6,7 +6,10 @@
  * modifiers.  vsnprintf/snprintf always NUL-terminate when size > 0 and
  * return the length the full output would have had (as C99 does).
  * %p prints "0x" and at least 8 lowercase hex digits; %s of NULL
- * prints "(null)".
+ * prints "(null)".  Linux's symbol extensions name an address through
+ * kallsyms: %pS "fib+0x1d/0x3b", %ps "fib", %pB the same for a return
+ * address (backtraces).  Any other letters after %p print the address and
+ * "(%pX?)".
  *
  * Host build (HOST_BUILD): like include/string.h, the two names that
  * libc also has are renamed to kvsnprintf/ksnprintf so the unit tests

@@ -24,6 +24,7 @@ extern const char kallsyms_names[];
 
 #define MAX_BACKTRACE_DEPTH 32
 #define MAX_SYMBOL_SIZE     0x100000	/* 1 MiB: bigger than any one symbol */
+#define KSYM_NAME_LEN       96		/* "[optprobe detour for some_function+0x1d]" */
 
 static const char *sym_name(unsigned long i)
 {
@@ -101,42 +102,65 @@ int kallsyms_on_each_symbol(int (*fn)(void *data, const char *name,
 	return module_kallsyms_on_each_symbol(fn, data);
 }
 
-/* "name+off/size", and " [module]" after a module's symbols as Linux does. */
-static int print_sym(char *buf, size_t len, const char *name,
-		     unsigned long off, unsigned long size, unsigned long addr)
+/*
+ * The symbol around addr: the kernel's, a module's, or code kprobes made
+ * (named after its probe, into owner).  NULL if none.
+ */
+static const char *lookup_any(unsigned long addr, unsigned long *size,
+			      unsigned long *off, char *owner, size_t len)
 {
-	struct module *mod = __module_address(addr);
+	const char *name = kallsyms_lookup(addr, size, off);
+	unsigned long start;
 
-	if (mod)
-		return snprintf(buf, len, "%s+%#lx/%#lx [%s]", name, off, size,
-				mod->name);
-	return snprintf(buf, len, "%s+%#lx/%#lx", name, off, size);
+	if (name)
+		return name;
+	if (!kprobe_text_name(addr, owner, len, &start, size))
+		return NULL;
+	*off = addr - start;
+	return owner;
+}
+
+/*
+ * "name+off/size" for the symbol around `lookup`, the offset counted to
+ * lookup + delta; " [module]" after a module's symbols, as Linux does.
+ */
+static int print_symbol(char *buf, size_t len, unsigned long lookup,
+			unsigned long delta, bool offset)
+{
+	char owner[KSYM_NAME_LEN];
+	unsigned long size, off;
+	const char *name = lookup_any(lookup, &size, &off, owner, sizeof(owner));
+	struct module *mod = __module_address(lookup);
+	const char *open = mod ? " [" : "", *modname = mod ? mod->name : "";
+	const char *close = mod ? "]" : "";
+
+	if (!name)
+		return snprintf(buf, len, "%#lx", lookup + delta);
+	if (!offset)
+		return snprintf(buf, len, "%s%s%s%s", name, open, modname, close);
+	return snprintf(buf, len, "%s+%#lx/%#lx%s%s%s", name, off + delta, size,
+			open, modname, close);
 }
 
 int sprint_symbol(char *buf, size_t len, unsigned long addr)
 {
-	unsigned long size, off;
-	const char *name = kallsyms_lookup(addr, &size, &off);
+	return print_symbol(buf, len, addr, 0, true);
+}
 
-	if (!name)
-		return snprintf(buf, len, "%#lx", addr);
-	return print_sym(buf, len, name, off, size, addr);
+int sprint_symbol_no_offset(char *buf, size_t len, unsigned long addr)
+{
+	return print_symbol(buf, len, addr, 0, false);
 }
 
 /*
- * Like sprint_symbol, for a return address: a call to a function that
- * never returns can be the last instruction of its caller, so the return
- * address may point one past the end.  Look up addr - 1 (inside the call)
- * and print the offset of addr itself, as Linux's %pB does.
+ * For a return address: a call to a function that never returns can be
+ * the last instruction of its caller, so the return address may point
+ * one past the end.  Look up addr - 1 (inside the call) and print the
+ * offset of addr itself, as Linux's %pB does.
  */
-static int sprint_return_address(char *buf, size_t len, unsigned long addr)
+int sprint_backtrace(char *buf, size_t len, unsigned long addr)
 {
-	unsigned long size, off;
-	const char *name = kallsyms_lookup(addr - 1, &size, &off);
-
-	if (!name)
-		return snprintf(buf, len, "%#lx", addr);
-	return print_sym(buf, len, name, off + 1, size, addr - 1);
+	return print_symbol(buf, len, addr - 1, 1, true);
 }
 
 /*
@@ -177,7 +201,7 @@ void show_backtrace(unsigned long ip, unsigned long bp)
 	}
 	n = save_stack_trace_bp(bp, trace, MAX_BACKTRACE_DEPTH);
 	for (i = 0; i < n; i++) {
-		sprint_return_address(sym, sizeof(sym), trace[i]);
+		sprint_backtrace(sym, sizeof(sym), trace[i]);
 		printk(" [<%08lx>] %s\n", trace[i], sym);
 	}
 }

@@ -12,6 +12,19 @@
 #include "vsprintf.h"
 #include "string.h"
 #include "errno.h"
+#include "kallsyms.h"
+
+/*
+ * %pS and friends name an address through the kernel's symbol table
+ * (kernel/kallsyms.c).  Weak: a program linked without one - the host
+ * unit tests - prints the bare address instead, as Linux does when it
+ * is built without CONFIG_KALLSYMS.
+ */
+#pragma weak sprint_symbol
+#pragma weak sprint_symbol_no_offset
+#pragma weak sprint_backtrace
+
+#define KSYM_BUF_LEN 128	/* "name+0xoff/0xsize [module]" */
 
 /* Where the characters go, and how many we have produced so far. */
 struct sink {
@@ -215,6 +228,84 @@ static void put_string(struct sink *o, const char *str, size_t len,
 		pad(o, ' ', spaces);
 }
 
+/* Plain %p: "0x" and at least 8 hex digits, a full 32-bit address. */
+static void put_address(struct sink *o, uintptr_t addr, struct spec *s)
+{
+	s->plus = s->space = false;
+	s->alt = s->ptr = true;
+	if (s->prec < 0)
+		s->prec = 8;
+	put_number(o, addr, false, 16, s);
+}
+
+/* The symbol extensions: what prints them (NULL without kallsyms). */
+static bool symbol_extension(const char *ext, size_t len,
+			     int (**printer)(char *, size_t, unsigned long))
+{
+	if (len != 1)
+		return false;
+	switch (*ext) {
+	case 'S':
+		*printer = sprint_symbol;		/* fib+0x1d/0x3b */
+		return true;
+	case 's':
+		*printer = sprint_symbol_no_offset;	/* fib */
+		return true;
+	case 'B':
+		*printer = sprint_backtrace;		/* the call before a return address */
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool is_alnum(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* After the address: "(%pX?)" for an extension we do not know. */
+static void put_unknown_extension(struct sink *o, const char *ext, const char *end)
+{
+	put(o, '(');
+	put(o, '%');
+	put(o, 'p');
+	while (ext < end)
+		put(o, *ext++);
+	put(o, '?');
+	put(o, ')');
+}
+
+/*
+ * %p and Linux's extensions, the letters right after the 'p': %pS, %ps
+ * and %pB name the address.  As in Linux, every letter and digit after
+ * %p belongs to the directive; one we do not know prints the address and
+ * then "(%pX?)", so the mistake shows instead of a stray letter.
+ * Returns the format position after the directive.
+ */
+static const char *put_pointer(struct sink *o, const char *fmt, struct spec *s,
+			       uintptr_t addr)
+{
+	int (*printer)(char *, size_t, unsigned long) = NULL;
+	const char *ext = fmt;
+	char sym[KSYM_BUF_LEN];
+	int n;
+
+	while (is_alnum(*fmt))
+		fmt++;
+	if (!symbol_extension(ext, fmt - ext, &printer)) {
+		put_address(o, addr, s);
+		if (fmt != ext)
+			put_unknown_extension(o, ext, fmt);
+	} else if (!printer) {
+		put_address(o, addr, s);	/* no symbol table linked in */
+	} else {
+		n = printer(sym, sizeof(sym), addr);
+		put_string(o, sym, n < (int)sizeof(sym) ? (size_t)n : sizeof(sym) - 1, s);
+	}
+	return fmt;
+}
+
 /* Do the conversion *fmt; returns the format position after it. */
 static const char *convert(struct sink *o, const char *fmt, struct spec *s,
 			   va_list *ap)
@@ -241,12 +332,7 @@ static const char *convert(struct sink *o, const char *fmt, struct spec *s,
 			   *fmt == 'o' ? 8 : *fmt == 'u' ? 10 : 16, s);
 		break;
 	case 'p':
-		s->plus = s->space = false;
-		s->alt = s->ptr = true;
-		if (s->prec < 0)
-			s->prec = 8;            /* a full 32-bit address */
-		put_number(o, (uintptr_t)va_arg(*ap, void *), false, 16, s);
-		break;
+		return put_pointer(o, fmt + 1, s, (uintptr_t)va_arg(*ap, void *));
 	case 's':
 		str = va_arg(*ap, const char *);
 		if (!str)

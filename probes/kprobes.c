@@ -602,6 +602,64 @@ int sprint_kprobe(char *buf, size_t len, const struct kprobe *p)
 			type, sym, offset, state);
 }
 
+/* "fib" or "fib+0x1d": where a probe sits. */
+static int sprint_probe_place(char *buf, size_t len, const struct kprobe *p)
+{
+	unsigned long offset;
+	const char *sym = kallsyms_lookup((unsigned long)p->addr, NULL, &offset);
+
+	if (!sym)
+		return snprintf(buf, len, "%08lx", (unsigned long)p->addr);
+	if (!offset)
+		return snprintf(buf, len, "%s", sym);
+	return snprintf(buf, len, "%s+%#lx", sym, offset);
+}
+
+/* Is addr in [start, start + size)?  Then name it "[what for PLACE]". */
+static bool text_of_probe(unsigned long addr, unsigned long start, unsigned long size,
+			  const char *what, const struct kprobe *p, char *name, size_t len)
+{
+	char place[64];
+
+	if (!start || addr < start || addr >= start + size)
+		return false;
+	sprint_probe_place(place, sizeof(place), p);
+	snprintf(name, len, "[%s for %s]", what, place);
+	return true;
+}
+
+/*
+ * Linux lists such code in kallsyms as "[kprobe]" symbols; here the name
+ * says which probe.  No lock: an oops may come while kprobe_mutex is
+ * held, and the walk only reads.  Aggregates hold the slot of their
+ * address.
+ */
+int kprobe_text_name(unsigned long addr, char *name, size_t len,
+		     unsigned long *start, unsigned long *size)
+{
+	struct kprobe *p;
+
+	for (int i = 0; i < KPROBE_TABLE_SIZE; i++) {
+		hlist_for_each_entry(p, &kprobe_table[i], hlist) {
+			struct optimized_kprobe *op = kprobe_optimized(p) ?
+				get_optimized_kprobe((unsigned long)p->addr) : NULL;
+
+			*start = (unsigned long)p->ainsn.insn;
+			*size = MAX_INSN_SIZE;
+			if (text_of_probe(addr, *start, *size, "kprobe slot", p, name, len))
+				return 1;
+			if (!op)
+				continue;
+			*start = (unsigned long)op->optinsn.insn;
+			*size = op->optinsn.insn_size;
+			if (text_of_probe(addr, *start, *size, "optprobe detour", p, name, len))
+				return 1;
+		}
+	}
+	return 0;
+}
+NOKPROBE_SYMBOL(kprobe_text_name);
+
 /* Call fn on every user probe (aggregates are opened up). */
 static void for_each_kprobe(void (*fn)(struct kprobe *p))
 {

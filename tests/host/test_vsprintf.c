@@ -10,6 +10,7 @@
 #include <limits.h>
 #include "ktest_host.h"
 #include "vsprintf.h"
+#include "kallsyms.h"
 
 /* vsprintf.h renamed ours to ksnprintf/kvsnprintf; get libc's back. */
 #undef snprintf
@@ -154,6 +155,70 @@ static void null_string_and_pointers(struct ktest *t)
 	EXPECT_PRINTS(t, "[0x0000abcd  ]", "[%-12p]", (void *)0xabcd);
 }
 
+/*
+ * The kernel's kallsyms printers, for %pS/%ps/%pB: one fake function,
+ * "fib" at 0x1000, 0x3b bytes long.  What the text looks like for real
+ * symbols is checked in the kernel (the backtrace suite); here: which
+ * extension calls which printer, with what address, and field widths.
+ */
+#define FAKE_FIB 0x1000UL
+#define FAKE_FIB_SIZE 0x3bUL
+
+static int fake_symbol(char *buf, size_t len, unsigned long addr, unsigned long delta,
+		       bool offset)
+{
+	unsigned long look = addr - delta;
+
+	if (look < FAKE_FIB || look >= FAKE_FIB + FAKE_FIB_SIZE)
+		return ksnprintf(buf, len, "%#lx", addr);
+	if (!offset)
+		return ksnprintf(buf, len, "fib");
+	return ksnprintf(buf, len, "fib+%#lx/%#lx", addr - FAKE_FIB, FAKE_FIB_SIZE);
+}
+
+int sprint_symbol(char *buf, size_t len, unsigned long addr)
+{
+	return fake_symbol(buf, len, addr, 0, true);
+}
+
+int sprint_symbol_no_offset(char *buf, size_t len, unsigned long addr)
+{
+	return fake_symbol(buf, len, addr, 0, false);
+}
+
+int sprint_backtrace(char *buf, size_t len, unsigned long addr)
+{
+	return fake_symbol(buf, len, addr, 1, true);
+}
+
+static void symbol_extensions(struct ktest *t)
+{
+	void *in_fib = (void *)(FAKE_FIB + 0x1d);
+	void *past_fib = (void *)(FAKE_FIB + FAKE_FIB_SIZE);
+
+	EXPECT_PRINTS(t, "at fib+0x1d/0x3b.", "at %pS.", in_fib);
+	EXPECT_PRINTS(t, "at fib.", "at %ps.", in_fib);
+	EXPECT_PRINTS(t, "fib+0/0x3b", "%pS", (void *)FAKE_FIB);
+	/* %pB: a return address just past fib still names fib (the call before it). */
+	EXPECT_PRINTS(t, "fib+0x3b/0x3b", "%pB", past_fib);
+	EXPECT_PRINTS(t, "0x103b", "%pS", past_fib);
+	EXPECT_PRINTS(t, "[     fib]", "[%8ps]", in_fib);
+	EXPECT_PRINTS(t, "[fib     ]", "[%-8ps]", in_fib);
+	/* The extension ends at the first non-alphanumeric character. */
+	EXPECT_PRINTS(t, "fib+0x1d/0x3b: fib", "%pS: %ps", in_fib, in_fib);
+}
+
+/* Letters after %p that mean nothing here: the address, then a marker. */
+static void unknown_pointer_extensions(struct ktest *t)
+{
+	void *p = (void *)0x10bf23;
+
+	EXPECT_PRINTS(t, "0x0010bf23(%pZ?) end", "%pZ end", p);
+	EXPECT_PRINTS(t, "0x0010bf23(%pI4?)", "%pI4", p);
+	EXPECT_PRINTS(t, "0x0010bf23(%pSR?)", "%pSR", p);
+	EXPECT_PRINTS(t, "0x0010bf23.", "%p.", p);
+}
+
 /* Small buffers: truncated text, NUL at size-1, C99 return value. */
 static void truncation_and_return_value(struct ktest *t)
 {
@@ -234,6 +299,8 @@ static struct ktest_case cases[] = {
 	KTEST_CASE(star_width_and_precision),
 	KTEST_CASE(strings_and_chars),
 	KTEST_CASE(null_string_and_pointers),
+	KTEST_CASE(symbol_extensions),
+	KTEST_CASE(unknown_pointer_extensions),
 	KTEST_CASE(truncation_and_return_value),
 	KTEST_CASE(odd_formats),
 	KTEST_CASE(random_formats_match_libc),
