@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+#define KSYM_NAME_LEN 128	/* a symbol name, or "[optprobe detour for fib+0x1d]", with NUL */
+
 /* Address of a symbol, 0 if unknown. */
 unsigned long kallsyms_lookup_name(const char *name);
 
@@ -36,9 +38,35 @@ int kallsyms_on_each_symbol(int (*fn)(void *data, const char *name,
 				      unsigned long addr, unsigned long size),
 			    void *data);
 
-/* Frame-pointer backtrace starting from bp, printed through printk. */
-void show_backtrace(unsigned long ip, unsigned long bp);
-/* Walk frames: fill up to max return addresses, return count. */
+/* ---- backtraces (arch/i386/unwind_frame.c) ---------------------------------- */
+
+struct pt_regs;
+
+enum stack_entry_kind {
+	STACK_RETURN,	/* a return address from the %ebp chain */
+	STACK_TRAP_IP,	/* the exact ip of an interrupted function (a pt_regs) */
+	STACK_GUESS,	/* a return address found by scanning: printed with "?" */
+};
+
+struct stack_entry {
+	unsigned long addr;
+	enum stack_entry_kind kind;
+	unsigned long regs;	/* STACK_TRAP_IP: the struct pt_regs it came from */
+};
+
+/*
+ * Walk the stack from a trap frame (regs, may be NULL) or from the %ebp
+ * record at bp: up to max entries, innermost first; returns the count.
+ */
+int unwind_stack(struct pt_regs *regs, unsigned long bp, struct stack_entry *out, int max);
+/* The same, only the addresses. */
 int save_stack_trace_bp(unsigned long bp, unsigned long *out, int max);
+/* unwind_stack() printed through printk, one " [<addr>] symbol" line each. */
+void show_backtrace(struct pt_regs *regs, unsigned long bp);
+/*
+ * The struct pt_regs an %ebp record leads to, if its return address is
+ * in the assembly that built one (the trap entry, an optprobe detour).
+ */
+struct pt_regs *frame_pt_regs(unsigned long bp, unsigned long ret, unsigned long arg0);
 
 #endif

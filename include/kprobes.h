@@ -523,6 +523,8 @@ int arch_prepare_optimized_kprobe(struct optimized_kprobe *op);	/* analysis + de
 int arch_optimize_kprobe(struct optimized_kprobe *op);	/* -OPT_THREAD_INSIDE */
 void arch_unoptimize_kprobe(struct optimized_kprobe *op);
 void arch_remove_optimized_kprobe(struct optimized_kprobe *op); /* frees op too, when safe */
+/* Is ret where a detour's call to optimized_callback() returns?  (unwinders) */
+bool arch_optprobe_detour_return(unsigned long ret);
 /* Called by the detour with interrupts off (arguments in %eax, %edx). */
 void optimized_callback(struct optimized_kprobe *op, struct pt_regs *regs)
 	__attribute__((regparm(2)));

@@ -13,7 +13,7 @@
 #include "vsprintf.h"
 #include "extable.h"
 #include "nokprobe.h"
-#include "kprobes.h"	/* kretprobe_find_ret_addr */
+#include "kprobes.h"	/* kprobe_text_name */
 #include "module.h"
 
 extern const unsigned long kallsyms_num;
@@ -22,9 +22,7 @@ extern const unsigned long kallsyms_sizes[];
 extern const unsigned long kallsyms_name_offsets[];
 extern const char kallsyms_names[];
 
-#define MAX_BACKTRACE_DEPTH 32
 #define MAX_SYMBOL_SIZE     0x100000	/* 1 MiB: bigger than any one symbol */
-#define KSYM_NAME_LEN       96		/* "[optprobe detour for some_function+0x1d]" */
 
 static const char *sym_name(unsigned long i)
 {
@@ -163,48 +161,6 @@ int sprint_backtrace(char *buf, size_t len, unsigned long addr)
 	return print_symbol(buf, len, addr - 1, 1, true);
 }
 
-/*
- * With frame pointers every function starts "push %ebp; mov %esp,%ebp",
- * so %ebp points at a two-word record: the caller's %ebp, then the
- * return address.  Following the chain walks up the call stack.  Each
- * record is read with the fault-safe copy: a corrupt chain ends the
- * walk instead of faulting inside the oops printer.
- */
-int save_stack_trace_bp(unsigned long bp, unsigned long *out, int max)
-{
-	unsigned long frame[2];
-	int n = 0;
-
-	while (bp && n < max && !(bp & 3)) {
-		if (copy_from_kernel_nofault(frame, (void *)bp, sizeof(frame)))
-			break;
-		if (!frame[1])
-			break;
-		/* A kretprobed call's slot holds the trampoline: show the real caller. */
-		out[n++] = kretprobe_find_ret_addr(frame[1], (unsigned long *)bp + 1);
-		if (frame[0] <= bp)   /* stacks grow down: callers are higher */
-			break;
-		bp = frame[0];
-	}
-	return n;
-}
-
-void show_backtrace(unsigned long ip, unsigned long bp)
-{
-	unsigned long trace[MAX_BACKTRACE_DEPTH];
-	char sym[96];
-	int i, n;
-
-	if (ip) {
-		sprint_symbol(sym, sizeof(sym), ip);
-		printk(" [<%08lx>] %s\n", ip, sym);
-	}
-	n = save_stack_trace_bp(bp, trace, MAX_BACKTRACE_DEPTH);
-	for (i = 0; i < n; i++) {
-		sprint_backtrace(sym, sizeof(sym), trace[i]);
-		printk(" [<%08lx>] %s\n", trace[i], sym);
-	}
-}
 NOKPROBE_SYMBOL(kallsyms_lookup);
 NOKPROBE_SYMBOL(find_le);
 NOKPROBE_SYMBOL(sym_name);

@@ -40,7 +40,7 @@ void panic(const char *fmt, ...)
 	va_end(ap);
 	printk("\nCall Trace:\n");
 	__asm__ __volatile__("movl %%ebp, %0" : "=r"(bp));
-	show_backtrace(0, bp);   /* 0: start from our caller */
+	show_backtrace(NULL, bp);   /* no trap frame: start from our caller */
 	if (ktest_running)
 		printk("not ok - kernel panic during test run\n");
 	if (ktest_running || cmdline_has("panic_exit"))

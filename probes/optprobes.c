@@ -115,7 +115,6 @@ static struct { unsigned long start, end; bool recorded; } widest;	/* during the
 static const char *cold_names[MAX_INDEXED_SYMS];
 
 #define COLD_SUFFIX	".cold"
-#define KSYM_NAME_LEN	128
 
 static void add_range(struct sym_range *tab, int *nr, unsigned long start,
 		      unsigned long end)

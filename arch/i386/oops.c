@@ -48,7 +48,7 @@ void die(const char *msg, struct pt_regs *regs, unsigned long vector)
 		describe_page_fault(regs->orig_ax);
 	show_regs(regs);
 	printk("Call Trace:\n");
-	show_backtrace(regs->ip, regs->bp);
+	show_backtrace(regs, 0);
 	if (ktest_running)
 		printk("not ok - kernel oops during test run\n");
 	if (ktest_running || cmdline_has("panic_exit"))

@@ -313,6 +313,24 @@ static void free_detour(kprobe_opcode_t *buf)
 	panic("optprobes: %p is not a detour buffer", buf);
 }
 
+/*
+ * A backtrace through a handler of an optimized probe meets the return
+ * address of the detour's "call optimized_callback": the detour's
+ * pt_regs lie right above it (arch/i386/unwind_frame.c).  Read only, no
+ * lock: an oops may be printing.
+ */
+bool arch_optprobe_detour_return(unsigned long ret)
+{
+	for (struct detour_page *dp = detour_pages; dp; dp = dp->next) {
+		unsigned long off = ret - (unsigned long)dp->mem;
+
+		if (off < PAGE_SIZE)
+			return off % DETOUR_SLOT_SIZE == TMPL_CALL + CALL_SIZE;
+	}
+	return false;
+}
+NOKPROBE_SYMBOL(arch_optprobe_detour_return);
+
 /* ---- the detour buffer --------------------------------------------------------- */
 
 static void put_rel32(kprobe_opcode_t *at, unsigned long from_end, unsigned long target)

@@ -31,12 +31,7 @@
 #include "sched.h"
 #include "irqflags.h"
 #include "ptrace.h"
-
-/* A return address inside entry.S: trap_common, the only caller of do_trap(). */
-static bool is_trap_frame(unsigned long ret)
-{
-	return ret >= (unsigned long)entry_text_start && ret < (unsigned long)entry_text_end;
-}
+#include "kallsyms.h"
 
 struct stack_walk {
 	unsigned long start, end;	/* the code asked about */
@@ -63,9 +58,9 @@ static void walk_frames(struct stack_walk *w, unsigned long bp,
 			w->busy = true;
 			return;
 		}
-		if (is_trap_frame(ret)) {
-			struct pt_regs *regs = (struct pt_regs *)frame[2];
+		struct pt_regs *regs = frame_pt_regs(bp, ret, frame[2]);
 
+		if (regs) {
 			if ((unsigned long)regs < lo || (unsigned long)regs >= hi)
 				return;
 			if (in_range(w, regs->ip)) {

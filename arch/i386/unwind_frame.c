@@ -1,0 +1,314 @@
+/*
+ * unwind_frame.c - walk the stack for a backtrace (Linux's
+ * arch/x86/kernel/unwind_frame.c, for our frame layout).
+ *
+ * The kernel is built with frame pointers: a function that has set up
+ * its frame ("push %ebp; mov %esp,%ebp") has %ebp pointing at a record
+ * of two words, its caller's %ebp and its return address.  Following
+ * %ebp from record to record walks up the call stack.  Three things
+ * break a plain walk, and each is repaired here:
+ *
+ *  - A trap frame.  The entry stub (entry.S) and an optprobe's detour
+ *    build a struct pt_regs and call C with it; the interrupted
+ *    function's ip lives in that pt_regs, not in any %ebp record, so a
+ *    plain walk skips it.  The record above do_trap() (or
+ *    optimized_callback()) returns into that assembly: there the walk
+ *    takes the pt_regs, reports regs->ip, and goes on from regs->bp.
+ *
+ *  - A function caught before its frame exists or after it tore it down
+ *    (ip on its first instruction, after "push %ebp", after the "pop
+ *    %ebp" or "leave" of an epilogue, on its "ret"), and a leaf gcc
+ *    built without a frame at all (one that touches no stack slot gets
+ *    none, even with -fno-omit-frame-pointer).  %ebp still points into
+ *    its caller's record, whose return address names the caller's
+ *    caller: the caller itself would be lost.  Decoding the function
+ *    from its start up to ip says which case it is, and so where its
+ *    return address is; for a frameless leaf the first word above sp
+ *    that is a return address (the bytes before it are a call) is taken
+ *    and marked "?" as a guess, as Linux marks such entries.
+ *
+ *  - A kretprobe: the return address in a record is the trampoline; the
+ *    real one is in the kretprobe's instance (kretprobe_find_ret_addr).
+ *
+ * Every word is read with the fault-safe copy: a corrupt chain ends the
+ * walk instead of faulting inside the oops printer.
+ */
+#include "kernel.h"
+#include "kallsyms.h"
+#include "kprobes.h"
+#include "ptrace.h"
+#include "insn.h"
+#include "extable.h"
+#include "mm.h"
+#include "nokprobe.h"
+#include "vsprintf.h"
+#include "errno.h"
+
+#define MAX_BACKTRACE_DEPTH	32
+#define FRAMELESS_SCAN_WORDS	16	/* a leaf's pushes and locals: a few words */
+#define PUSH_EBP		0x55	/* the first byte of a frame-pointer prologue */
+#define MOV_ESP_EBP_0		0x89	/* mov %esp,%ebp: 89 e5 */
+#define MOV_ESP_EBP_1		0xe5
+#define POP_EBP			0x5d	/* the epilogue: pop %ebp ... */
+#define LEAVE			0xc9	/* ... or leave (mov %ebp,%esp; pop %ebp) */
+
+/* A record on the %ebp chain: saved %ebp, return address, first argument. */
+struct frame_record {
+	unsigned long next_bp;
+	unsigned long ret;
+	unsigned long arg0;
+};
+
+static bool read_word(unsigned long addr, unsigned long *val)
+{
+	return copy_from_kernel_nofault(val, (const void *)addr, sizeof(*val)) == 0;
+}
+
+/*
+ * The pt_regs a record leads to, or NULL: a record whose return address
+ * is in the entry code belongs to do_trap(regs, vector), whose first
+ * argument is the pt_regs; one returning into an optprobe detour belongs
+ * to optimized_callback(), called right after the detour pushed its
+ * pt_regs, which therefore starts just above the return address.
+ */
+struct pt_regs *frame_pt_regs(unsigned long bp, unsigned long ret, unsigned long arg0)
+{
+	if (ret >= (unsigned long)entry_text_start && ret < (unsigned long)entry_text_end)
+		return (struct pt_regs *)arg0;
+	if (arch_optprobe_detour_return(ret))
+		return (struct pt_regs *)(bp + offsetof(struct frame_record, arg0));
+	return NULL;
+}
+
+/* Decode the instruction at addr from a fault-safe copy; its length or < 0. */
+static int decode_at(struct insn *insn, unsigned long addr)
+{
+	uint8_t buf[INSN_MAX_LEN];
+
+	if (copy_from_kernel_nofault(buf, (const void *)addr, sizeof(buf)))
+		return -EFAULT;
+	return insn_decode(insn, buf, sizeof(buf));
+}
+
+/*
+ * Is addr a return address: inside known code, right after a call?  A
+ * call is 2 to 7 bytes long (ff d0 "call *%eax" .. e8 rel32 .. ff 94 sib
+ * disp32); one of those lengths must decode to a call ending at addr.
+ */
+static bool is_return_address(unsigned long addr)
+{
+	struct insn insn;
+
+	if (!kallsyms_lookup(addr - 1, NULL, NULL))
+		return false;
+	for (int len = 2; len <= 7; len++)
+		if (decode_at(&insn, addr - len) == len &&
+		    (insn.type == INSN_TYPE_CALL_REL || insn.type == INSN_TYPE_CALL_IND))
+			return true;
+	return false;
+}
+
+/* The first return address within FRAMELESS_SCAN_WORDS above sp, or 0. */
+static unsigned long scan_for_return(unsigned long sp, unsigned long limit)
+{
+	unsigned long word;
+
+	for (int i = 0; i < FRAMELESS_SCAN_WORDS; i++, sp += sizeof(long)) {
+		if (limit && sp >= limit)
+			break;
+		if (!read_word(sp, &word))
+			break;
+		if (is_return_address(word))
+			return word;
+	}
+	return 0;
+}
+
+/* How far the function at ip has built its frame, ip not yet run. */
+enum frame_state {
+	FRAME_NONE,	/* nothing pushed: the return address is at sp */
+	FRAME_PUSHED,	/* push %ebp done: the return address is one word up */
+	FRAME_BUILT,	/* %ebp points at its record: the chain is right */
+	FRAME_TORN,	/* pop %ebp / leave done: the return address is at sp */
+	FRAME_UNKNOWN,	/* no frame-pointer prologue, or undecodable */
+};
+
+#define MAX_PROLOGUE_SCAN 4096	/* bytes decoded from a function's start */
+
+/* The state after insn, which starts at addr, given the state before it. */
+static enum frame_state frame_step(enum frame_state st, const struct insn *insn,
+				   const uint8_t *bytes)
+{
+	if (st == FRAME_NONE)
+		return bytes[0] == PUSH_EBP ? FRAME_PUSHED : FRAME_UNKNOWN;
+	if (st == FRAME_PUSHED)
+		return bytes[0] == MOV_ESP_EBP_0 && bytes[1] == MOV_ESP_EBP_1 ?
+			FRAME_BUILT : FRAME_UNKNOWN;
+	if (bytes[0] == POP_EBP || bytes[0] == LEAVE)
+		return FRAME_TORN;
+	/*
+	 * Code after a ret (or a jmp) is reached only by a branch from the
+	 * body, where the frame is built: gcc puts several exits in a
+	 * function, each with its own epilogue.
+	 */
+	if (insn->type == INSN_TYPE_RET || insn->type == INSN_TYPE_JMP_REL)
+		return FRAME_BUILT;
+	return st;
+}
+
+/*
+ * Decode the function from its first instruction up to ip, following
+ * the frame-pointer prologue and epilogues.  Linear, so it relies on
+ * gcc's layout (the prologue first, each epilogue right before its ret).
+ */
+static enum frame_state frame_state_at(unsigned long start, unsigned long ip)
+{
+	enum frame_state st = FRAME_NONE;
+	unsigned long addr = start;
+	uint8_t bytes[INSN_MAX_LEN];
+	struct insn insn;
+
+	while (addr < ip && st != FRAME_UNKNOWN) {
+		if (addr - start > MAX_PROLOGUE_SCAN ||
+		    copy_from_kernel_nofault(bytes, (const void *)addr, sizeof(bytes)) ||
+		    insn_decode(&insn, bytes, sizeof(bytes)) <= 0)
+			return FRAME_UNKNOWN;
+		st = frame_step(st, &insn, bytes);
+		addr += insn.length;
+	}
+	return addr == ip ? st : FRAME_UNKNOWN;
+}
+
+/*
+ * The interrupted function of regs: if its own record is not (or no
+ * longer) on the %ebp chain, its return address; 0 if the chain is
+ * right.  *guess says whether it was found by scanning.
+ */
+static unsigned long frameless_return(struct pt_regs *regs, bool *guess)
+{
+	unsigned long sp = kernel_stack_pointer(regs), off, ret = 0;
+	struct insn insn;
+
+	*guess = false;
+	if (!kallsyms_lookup(regs->ip, NULL, &off))
+		return 0;
+	if (decode_at(&insn, regs->ip) > 0 && insn.type == INSN_TYPE_RET) {
+		read_word(sp, &ret);		/* a ret pops it: it is at sp */
+		return ret;
+	}
+	switch (frame_state_at(regs->ip - off, regs->ip)) {
+	case FRAME_NONE:
+	case FRAME_TORN:
+		read_word(sp, &ret);
+		return ret;
+	case FRAME_PUSHED:
+		read_word(sp + sizeof(long), &ret);
+		return ret;
+	case FRAME_BUILT:
+		return 0;
+	default:
+		*guess = true;		/* a leaf built without a frame, say */
+		return scan_for_return(sp, regs->bp);
+	}
+}
+
+struct unwind_state {
+	struct stack_entry *out;
+	int n, max;
+};
+
+static bool emit(struct unwind_state *st, unsigned long addr, enum stack_entry_kind kind,
+		 unsigned long regs)
+{
+	if (st->n == st->max)
+		return false;
+	st->out[st->n].addr = addr;
+	st->out[st->n].kind = kind;
+	st->out[st->n].regs = regs;
+	st->n++;
+	return true;
+}
+
+/* The interrupted code of a pt_regs: its ip, and its caller if frameless. */
+static bool emit_regs(struct unwind_state *st, struct pt_regs *regs)
+{
+	unsigned long ret;
+	bool guess;
+
+	if (!emit(st, regs->ip, STACK_TRAP_IP, (unsigned long)regs))
+		return false;
+	ret = frameless_return(regs, &guess);
+	return !ret || emit(st, ret, guess ? STACK_GUESS : STACK_RETURN, 0);
+}
+
+int unwind_stack(struct pt_regs *regs, unsigned long bp, struct stack_entry *out, int max)
+{
+	struct unwind_state st = { .out = out, .n = 0, .max = max };
+	struct frame_record rec;
+
+	if (regs) {
+		if (!emit_regs(&st, regs))
+			return st.n;
+		bp = regs->bp;
+	}
+	while (bp && !(bp & 3)) {
+		if (copy_from_kernel_nofault(&rec, (const void *)bp, sizeof(rec)) || !rec.ret)
+			break;
+		/* A kretprobed call's slot holds the trampoline: show the real caller. */
+		if (!emit(&st, kretprobe_find_ret_addr(rec.ret, (unsigned long *)bp + 1),
+			  STACK_RETURN, 0))
+			break;
+		regs = frame_pt_regs(bp, rec.ret, rec.arg0);
+		if (regs && (unsigned long)regs > bp) {
+			if (!emit_regs(&st, regs))
+				break;
+			rec.next_bp = regs->bp;
+		}
+		if (rec.next_bp <= bp)		/* stacks grow down: callers are higher */
+			break;
+		bp = rec.next_bp;
+	}
+	return st.n;
+}
+
+int save_stack_trace_bp(unsigned long bp, unsigned long *out, int max)
+{
+	struct stack_entry entries[MAX_BACKTRACE_DEPTH];
+	int n = unwind_stack(NULL, bp, entries, max < MAX_BACKTRACE_DEPTH ?
+			     max : MAX_BACKTRACE_DEPTH);
+
+	for (int i = 0; i < n; i++)
+		out[i] = entries[i].addr;
+	return n;
+}
+
+/*
+ * One line per entry.  A return address is named by the call before it
+ * (%pB); an interrupted ip is exact (%pS), and after the first line it
+ * is announced by the pt_regs it came from.
+ */
+void show_backtrace(struct pt_regs *regs, unsigned long bp)
+{
+	struct stack_entry trace[MAX_BACKTRACE_DEPTH];
+	int n = unwind_stack(regs, bp, trace, MAX_BACKTRACE_DEPTH);
+
+	for (int i = 0; i < n; i++) {
+		unsigned long addr = trace[i].addr;
+
+		switch (trace[i].kind) {
+		case STACK_TRAP_IP:
+			if (i > 0)
+				printk(" <trap frame: struct pt_regs at %08lx>\n", trace[i].regs);
+			printk(" [<%08lx>] %pS\n", addr, (void *)addr);
+			break;
+		case STACK_GUESS:
+			printk(" [<%08lx>] ? %pB\n", addr, (void *)addr);
+			break;
+		default:
+			printk(" [<%08lx>] %pB\n", addr, (void *)addr);
+			break;
+		}
+	}
+}
+NOKPROBE_SYMBOL(show_backtrace);
+NOKPROBE_SYMBOL(unwind_stack);
