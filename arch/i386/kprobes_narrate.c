@@ -128,16 +128,95 @@ void narrate_step(struct kprobe *p, struct pt_regs *regs)
 		regs->flags, regs->ip);
 }
 
+/* ---- the #DB and the fixup: where the stepped copy left ip ---------------------- */
+
+static bool in_slot(struct kprobe *p, unsigned long ip)
+{
+	unsigned long slot = (unsigned long)p->ainsn.insn;
+
+	return ip >= slot && ip <= slot + p->ainsn.decoded.length;
+}
+
+/*
+ * Step 9 after a branch: ip is wherever the copy went, not in the slot.
+ * A relative target was counted from the slot; anything else (a register,
+ * memory, the stack) is already the real one.
+ */
+static void narrate_branch_db(struct kprobe *p, struct pt_regs *regs)
+{
+	const struct insn *insn = &p->ainsn.decoded;
+	char buf[96];
+
+	switch (insn->type) {
+	case INSN_TYPE_CALL_REL:
+	case INSN_TYPE_JMP_REL:
+	case INSN_TYPE_JCC:
+	case INSN_TYPE_LOOP:
+		narrate("   the %s went to %08lx = slot %08lx + length %d + displacement %ld: "
+			"counted from the slot, not from %08lx where it belongs\n",
+			insn_type_name(insn->type), regs->ip, (unsigned long)p->ainsn.insn,
+			insn->length, (long)insn->imm.value, (unsigned long)p->addr);
+		break;
+	default:
+		narrate("   the %s took its target from a register, memory or the stack: "
+			"%08lx (%s), the real one\n", insn_type_name(insn->type), regs->ip,
+			sym(regs->ip, buf, sizeof(buf)));
+		break;
+	}
+	if (insn->type == INSN_TYPE_CALL_REL || insn->type == INSN_TYPE_CALL_IND ||
+	    insn->type == INSN_TYPE_CALL_FAR)
+		narrate("   and it pushed the slot's next byte, %08lx, as the return address\n",
+			tos_before);
+}
+
 /* At the #DB that ends the step, before resume_execution(). */
 void narrate_db(struct kprobe *p, struct pt_regs *regs)
 {
 	ip_before = regs->ip;
 	flags_before = regs->flags;
 	tos_before = *(unsigned long *)kernel_stack_pointer(regs);
-	narrate("9. the copy ran; TF made the CPU trap #DB (vector %d) at ip %08lx, "
-		"%lu bytes into the slot; DR6.BS=%d\n", X86_TRAP_DB, regs->ip,
-		regs->ip - (unsigned long)p->ainsn.insn, flag(read_dr6(), DR6_BS));
+	if (in_slot(p, regs->ip)) {
+		narrate("9. the copy ran; TF made the CPU trap #DB (vector %d) at ip %08lx, "
+			"%lu bytes into the slot; DR6.BS=%d\n", X86_TRAP_DB, regs->ip,
+			regs->ip - (unsigned long)p->ainsn.insn, flag(read_dr6(), DR6_BS));
+	} else {
+		narrate("9. the copy ran; TF made the CPU trap #DB (vector %d) at ip %08lx, "
+			"outside the slot: the %s branched; DR6.BS=%d\n", X86_TRAP_DB, regs->ip,
+			insn_type_name(p->ainsn.decoded.type), flag(read_dr6(), DR6_BS));
+		narrate_branch_db(p, regs);
+	}
 	narrate("10. notify_die(DIE_DEBUG) -> post_kprobe_handler -> resume_execution\n");
+}
+
+/* Why resume_execution() did what it did, class by class. */
+static const char *fixup_reason(struct kprobe *p)
+{
+	bool fell_through = ip_before == (unsigned long)p->ainsn.insn + p->ainsn.decoded.length;
+
+	switch (p->ainsn.decoded.type) {
+	case INSN_TYPE_CALL_REL:
+		return "the target counted again from the probed address; "
+		       "the return address becomes the text's next instruction";
+	case INSN_TYPE_CALL_IND:
+	case INSN_TYPE_CALL_FAR:
+		return "the absolute target stays; the return address becomes the text's next "
+		       "instruction";
+	case INSN_TYPE_JMP_REL:
+	case INSN_TYPE_JCC:
+	case INSN_TYPE_LOOP:
+		return fell_through ? "not taken: from just past the copy to just past the original" :
+		       "taken: the target counted again from the probed address";
+	case INSN_TYPE_JMP_IND:
+	case INSN_TYPE_JMP_FAR:
+	case INSN_TYPE_RET:
+	case INSN_TYPE_LRET:
+	case INSN_TYPE_IRET:
+		return "ip came from a register, memory or the stack: already right, kept";
+	case INSN_TYPE_PUSHF:
+		return "the pushed flags get the TF and IF of before the step; ip back to the text";
+	default:
+		return "ip moved from the slot back to the text, by the same offset";
+	}
 }
 
 /* After resume_execution(): what the fixup changed. */
@@ -149,6 +228,7 @@ void narrate_fixup(struct kprobe *p, struct pt_regs *regs)
 	narrate("11. fixup for %s: ip %08lx -> %08lx (%s)\n",
 		insn_type_name(p->ainsn.decoded.type), ip_before, regs->ip,
 		sym(regs->ip, buf, sizeof(buf)));
+	narrate("    %s\n", fixup_reason(p));
 	if (tos != tos_before)
 		narrate("    top of stack %08lx -> %08lx\n", tos_before, tos);
 	narrate("12. flags restored: %08lx -> %08lx (TF %d->%d, IF %d->%d)\n",
@@ -336,6 +416,9 @@ NOKPROBE_SYMBOL(kretprobe_narrate_returned);
 NOKPROBE_SYMBOL(kprobe_narrate_begin);
 NOKPROBE_SYMBOL(narrate_step);
 NOKPROBE_SYMBOL(narrate_db);
+NOKPROBE_SYMBOL(in_slot);
+NOKPROBE_SYMBOL(narrate_branch_db);
+NOKPROBE_SYMBOL(fixup_reason);
 NOKPROBE_SYMBOL(narrate_fixup);
 NOKPROBE_SYMBOL(narrate_end);
 NOKPROBE_SYMBOL(sym);

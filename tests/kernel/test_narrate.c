@@ -3,8 +3,11 @@
  * article's three steps, with the stack bytes saved and put back) and of
  * a kretprobe hit (the trampoline swap at entry, the real return address
  * at return).  printk is captured (ktest_capture_start) and the text checked against the
- * values the handlers saw.  (The plain kprobe story is in the tracefs
- * suite and tests/sessions/05_narrate.txt.)
+ * values the handlers saw.  And the #DB and fixup steps for one
+ * instruction of every class resume_execution() repairs (the labels of
+ * kprobes_fixups.S): after a branch, ip is not in the slot any more.
+ * (The plain kprobe story is in the tracefs suite and
+ * tests/sessions/05_narrate.txt.)
  */
 #include "ktest.h"
 #include "kprobes.h"
@@ -12,6 +15,7 @@
 #include "string.h"
 #include "vsprintf.h"
 #include "irqflags.h"
+#include "kprobes_fixups.h"
 
 #define probe_target __attribute__((__noinline__, __noclone__, __used__))
 
@@ -219,6 +223,144 @@ static void kretprobe_swap_told(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, where("3. the instance is found") < where("4. real return address"));
 }
 
+/* ---- every fixup class: steps 9 and 11 -------------------------------------------- */
+
+extern const char fx_call_rel[], fx_call_reg[], fx_lcall[], fx_jmp_short[], fx_jmp_near[],
+	fx_jcc8_taken[], fx_jcc8_not_taken[], fx_jcc32_taken[], fx_loop_taken[],
+	fx_loop_not_taken[], fx_jecxz_taken[], fx_jmp_reg[], fx_jmp_mem[], fx_ljmp[], fx_ret[],
+	fx_ret_imm[], fx_lret[], fx_iret[], fx_pushf[], fx_popf[], fx_cli[], fx_bswap[],
+	fx_rep_movsb[];
+
+#define BRANCHED(cls) "outside the slot: the " cls " branched"
+#define IN_SLOT	"bytes into the slot"
+#define REL_TAKEN "taken: the target counted again from the probed address"
+#define KEPT "already right, kept"
+
+/* One probed instruction, what step 9 and the fixup reason must say. */
+static const struct told_class {
+	const char *name, *addr, *step9, *fixup;
+} told_classes[] = {
+	{ "fx_call_rel", fx_call_rel, BRANCHED("call_rel"), "the target counted again" },
+	{ "fx_call_reg", fx_call_reg, BRANCHED("call_ind"), "the absolute target stays" },
+	{ "fx_lcall", fx_lcall, BRANCHED("call_far"), "the absolute target stays" },
+	{ "fx_jmp_short", fx_jmp_short, BRANCHED("jmp_rel"), REL_TAKEN },
+	{ "fx_jmp_near", fx_jmp_near, BRANCHED("jmp_rel"), REL_TAKEN },
+	{ "fx_jcc8_taken", fx_jcc8_taken, BRANCHED("jcc"), REL_TAKEN },
+	{ "fx_jcc32_taken", fx_jcc32_taken, BRANCHED("jcc"), REL_TAKEN },
+	{ "fx_jcc8_not_taken", fx_jcc8_not_taken, IN_SLOT, "not taken: from just past the copy" },
+	{ "fx_loop_taken", fx_loop_taken, BRANCHED("loop"), REL_TAKEN },
+	{ "fx_jecxz_taken", fx_jecxz_taken, BRANCHED("loop"), REL_TAKEN },
+	{ "fx_loop_not_taken", fx_loop_not_taken, IN_SLOT, "not taken: from just past the copy" },
+	{ "fx_jmp_reg", fx_jmp_reg, BRANCHED("jmp_ind"), KEPT },
+	{ "fx_jmp_mem", fx_jmp_mem, BRANCHED("jmp_ind"), KEPT },
+	{ "fx_ljmp", fx_ljmp, BRANCHED("jmp_far"), KEPT },
+	{ "fx_ret", fx_ret, BRANCHED("ret"), KEPT },
+	{ "fx_ret_imm", fx_ret_imm, BRANCHED("ret"), KEPT },
+	{ "fx_lret", fx_lret, BRANCHED("lret"), KEPT },
+	{ "fx_iret", fx_iret, BRANCHED("iret"), KEPT },
+	{ "fx_pushf", fx_pushf, IN_SLOT, "the pushed flags get the TF and IF" },
+	{ "fx_popf", fx_popf, IN_SLOT, "by the same offset" },
+	{ "fx_bswap", fx_bswap, IN_SLOT, "by the same offset" },
+	{ "fx_rep_movsb", fx_rep_movsb, "at ip", "by the same offset" },
+};
+
+static int nop_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	return 0;
+}
+
+/* The told line that starts with step, "" if none; line_len() its length. */
+static const char *line_of(const char *step)
+{
+	const char *p = strstr(ktest_captured(), step);
+
+	return p ? p : "";
+}
+
+static int line_len(const char *step)
+{
+	const char *p = line_of(step), *end = strchr(p, '\n');
+
+	return end ? (int)(end - p) : (int)strlen(p);
+}
+
+/* The number before " bytes into the slot", or -1 if the line has none. */
+static long slot_offset_told(void)
+{
+	const char *p = strstr(ktest_captured(), " " IN_SLOT);
+
+	if (!p)
+		return -1;
+	while (p > ktest_captured() && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	return simple_strtol(p, NULL, 10);
+}
+
+/* The ip after the fixup, as step 11 tells it: "ip A -> B (". */
+static unsigned long fixed_ip_told(void)
+{
+	const char *p = strstr(ktest_captured(), "11. fixup for ");
+
+	p = p ? strstr(p, " -> ") : NULL;
+	return p ? simple_strtoul(p + 4, NULL, 16) : 0;
+}
+
+static void tell_one_class(struct ktest *t, const struct told_class *c)
+{
+	static struct fixup_state st;
+	struct kprobe kp = { .addr = (kprobe_opcode_t *)c->addr, .pre_handler = nop_pre };
+	unsigned long fixed;
+	long off;
+
+	if (register_kprobe(&kp)) {
+		ktest_fail(t, __FILE__, __LINE__, "%s: register_kprobe failed", c->name);
+		return;
+	}
+	kprobes_narrate_set(true);
+	ktest_capture_start();
+	fixup_routine(&st);
+	ktest_capture_stop();
+	kprobes_narrate_set(false);
+	unregister_kprobe(&kp);
+
+	off = slot_offset_told();
+	fixed = fixed_ip_told();
+	if (count("narrate: a hit") != 1 || !strstr(ktest_captured(), c->step9) ||
+	    !strstr(ktest_captured(), c->fixup))
+		ktest_fail(t, __FILE__, __LINE__, "%s: want step 9 \"%s\" and fixup \"%s\"; "
+			   "told: %.*s", c->name, c->step9, c->fixup, line_len("9. "),
+			   line_of("9. "));
+	if (off > MAX_INSN_SIZE)
+		ktest_fail(t, __FILE__, __LINE__, "%s: told %ld bytes into a %d-byte slot",
+			   c->name, off, MAX_INSN_SIZE);
+	if (fixed < (unsigned long)fixup_routine || fixed >= (unsigned long)fixup_routine_end)
+		ktest_fail(t, __FILE__, __LINE__, "%s: step 11 puts ip at %#lx, outside fixup_routine",
+			   c->name, fixed);
+}
+
+static void every_fixup_class_told(struct ktest *t)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(told_classes); i++)
+		tell_one_class(t, &told_classes[i]);
+}
+
+/* cli and sti are emulated: no step at all, so no #DB to tell. */
+static void emulated_cli_told_without_step(struct ktest *t)
+{
+	static struct fixup_state st;
+	struct kprobe kp = { .addr = (kprobe_opcode_t *)fx_cli, .pre_handler = nop_pre };
+
+	KTEST_ASSERT_EQ(t, register_kprobe(&kp), 0);
+	kprobes_narrate_set(true);
+	ktest_capture_start();
+	fixup_routine(&st);
+	ktest_capture_stop();
+	kprobes_narrate_set(false);
+	unregister_kprobe(&kp);
+	KTEST_EXPECT_EQ(t, count("7. cli/sti emulated in regs->flags, no step"), 1);
+	KTEST_EXPECT_EQ(t, count("9. the copy ran"), 0);
+}
+
 /* Off: the hooks stay quiet and tell nothing. */
 static void narrate_off_tells_nothing(struct ktest *t)
 {
@@ -258,6 +400,8 @@ static struct ktest_case narrate_cases[] = {
 	KTEST_CASE(jprobe_told_in_three_steps),
 	KTEST_CASE(jprobe_plain_return_told),
 	KTEST_CASE(kretprobe_swap_told),
+	KTEST_CASE(every_fixup_class_told),
+	KTEST_CASE(emulated_cli_told_without_step),
 	KTEST_CASE(narrate_off_tells_nothing),
 	KTEST_END
 };
