@@ -73,6 +73,7 @@ check_all() {
 	have_cmd python3          || need python3 python3
 	have_cmd objdump          || need binutils objdump
 	have_cmd gnuplot          || need gnuplot-nox gnuplot   # make bench's chart
+	have_cmd gdb              || need gdb gdb               # make debug; make test's gdb check
 
 	# The kernel's cross compiler.  The Makefile prefers i686-elf- when
 	# it exists and passes its choice in CROSS; only Debian's

@@ -17,10 +17,46 @@
  *     cs        > pushed by the CPU
  *     eflags   /
  *     ...      <- the interrupted code's stack (&regs->sp)
+ *
+ * CFI: the .cfi_* lines tell a debugger how to unwind out of here (gdb
+ * reads them from .debug_frame, as it reads gcc's for C).  Every frame
+ * in this file is a trap frame ("signal frame" in DWARF): the caller's
+ * ip was not pushed by a call but is the exact ip of the interrupted
+ * instruction, saved at regs->ip; the caller's esp is &regs->sp (the CFA,
+ * "canonical frame address", below), and each register it had is in its
+ * pt_regs slot.  So gdb's `bt` in a handler goes do_trap, the trap frame
+ * (gdb calls it "<signal handler called>"), then the interrupted function
+ * and its callers.
  */
 #include "segment.h"
 #include "nokprobe.h"
 #include "calling.h"
+
+	.cfi_sections .debug_frame
+
+/* Offsets from the CFA (&regs->sp) of what the trap saved. */
+#define CFA_IP		(PT_IP - PT_SP)		/* pushed by the CPU */
+#define CFA_CPU_FRAME	(PT_SP - PT_IP)		/* ip, cs, flags: 12 bytes */
+#define CFA_ERROR_CODE	(PT_SP - PT_ORIG_AX)	/* ... and the error code: 16 */
+
+/* The trap frame as the CPU left it: CFA = esp + bytes pushed since. */
+.macro CFI_TRAP_FRAME pushed
+	.cfi_startproc simple
+	.cfi_signal_frame
+	.cfi_def_cfa %esp, \pushed
+	.cfi_offset %eip, CFA_IP
+.endm
+
+/* The general registers are in their pt_regs slots. */
+.macro CFI_GENERAL_REGS_SAVED
+	.cfi_offset %eax, PT_AX - PT_SP
+	.cfi_offset %ebp, PT_BP - PT_SP
+	.cfi_offset %edi, PT_DI - PT_SP
+	.cfi_offset %esi, PT_SI - PT_SP
+	.cfi_offset %edx, PT_DX - PT_SP
+	.cfi_offset %ecx, PT_CX - PT_SP
+	.cfi_offset %ebx, PT_BX - PT_SP
+.endm
 
 /* Exceptions for which the CPU itself pushes an error code (SDM 6.15). */
 #define HAS_ERROR_CODE(n) ((n) == 8 || ((n) >= 10 && (n) <= 14) || (n) == 17 || (n) == 21 || (n) == 29 || (n) == 30)
@@ -33,10 +69,16 @@
 	.balign 16
 vector\n:
 	.if HAS_ERROR_CODE(\n) == 0
+	CFI_TRAP_FRAME CFA_CPU_FRAME
 	pushl $0                /* no CPU error code: keep the frame uniform */
+	.cfi_adjust_cfa_offset 4
+	.else
+	CFI_TRAP_FRAME CFA_ERROR_CODE
 	.endif
 	pushl $\n
+	.cfi_adjust_cfa_offset 4
 	jmp trap_common
+	.cfi_endproc
 	.size vector\n, . - vector\n
 	NOKPROBE_ASM(vector\n)
 .endm
@@ -53,6 +95,7 @@ entry_text_start:
 	.globl trap_common
 	.type trap_common, @function
 trap_common:
+	CFI_TRAP_FRAME (PT_SP - PT_GS)	/* vector, error code, ip, cs, flags */
 	/*
 	 * The C calling convention requires the direction flag clear, but
 	 * the interrupted code may have been in the middle of a "std; rep
@@ -63,6 +106,8 @@ trap_common:
 	pushl %es
 	pushl %ds
 	PUSH_GENERAL_REGS
+	.cfi_def_cfa_offset PT_SP	/* esp = regs */
+	CFI_GENERAL_REGS_SAVED
 	/* Swap the vector number out of the gs slot, and %gs into it. */
 	movl PT_GS(%esp), %ecx
 	movl %gs, %eax
@@ -77,8 +122,10 @@ trap_common:
 	movl %esp, %eax
 	pushl %ecx              /* vector */
 	pushl %eax              /* struct pt_regs * */
+	.cfi_adjust_cfa_offset 8
 	call do_trap
 	addl $8, %esp
+	.cfi_adjust_cfa_offset -8
 
 	.globl trap_return
 trap_return:
@@ -89,12 +136,22 @@ trap_return:
 	 * exactly one more instruction: that is how single-step starts.
 	 */
 	POP_GENERAL_REGS
+	.cfi_def_cfa_offset (PT_SP - PT_DS)
+	.cfi_same_value %eax
+	.cfi_same_value %ebp
+	.cfi_same_value %edi
+	.cfi_same_value %esi
+	.cfi_same_value %edx
+	.cfi_same_value %ecx
+	.cfi_same_value %ebx
 	popl %ds
 	popl %es
 	popl %fs
 	popl %gs
 	addl $4, %esp           /* drop orig_ax (the error code) */
+	.cfi_def_cfa_offset CFA_CPU_FRAME
 	iret
+	.cfi_endproc
 	.size trap_common, . - trap_common
 	NOKPROBE_ASM(trap_common)
 	.globl entry_text_end
