@@ -11,7 +11,6 @@
 #include "kallsyms.h"
 #include "string.h"
 #include "vsprintf.h"
-#include "extable.h"
 #include "nokprobe.h"
 #include "kprobes.h"	/* kprobe_text_name */
 #include "module.h"

@@ -305,23 +305,33 @@ static unsigned long fixed_ip_told(void)
 	return p ? simple_strtoul(p + 4, NULL, 16) : 0;
 }
 
-static void tell_one_class(struct ktest *t, const struct told_class *c)
+/* Probe addr, run fixup_routine() once with narration on; the story is captured. */
+static int told_fixup_run(const char *addr)
 {
 	static struct fixup_state st;
-	struct kprobe kp = { .addr = (kprobe_opcode_t *)c->addr, .pre_handler = nop_pre };
-	unsigned long fixed;
-	long off;
+	struct kprobe kp = { .addr = (kprobe_opcode_t *)addr, .pre_handler = nop_pre };
+	int ret = register_kprobe(&kp);
 
-	if (register_kprobe(&kp)) {
-		ktest_fail(t, __FILE__, __LINE__, "%s: register_kprobe failed", c->name);
-		return;
-	}
+	if (ret)
+		return ret;
 	kprobes_narrate_set(true);
 	ktest_capture_start();
 	fixup_routine(&st);
 	ktest_capture_stop();
 	kprobes_narrate_set(false);
 	unregister_kprobe(&kp);
+	return 0;
+}
+
+static void tell_one_class(struct ktest *t, const struct told_class *c)
+{
+	unsigned long fixed;
+	long off;
+
+	if (told_fixup_run(c->addr)) {
+		ktest_fail(t, __FILE__, __LINE__, "%s: register_kprobe failed", c->name);
+		return;
+	}
 
 	off = slot_offset_told();
 	fixed = fixed_ip_told();
@@ -347,16 +357,7 @@ static void every_fixup_class_told(struct ktest *t)
 /* cli and sti are emulated: no step at all, so no #DB to tell. */
 static void emulated_cli_told_without_step(struct ktest *t)
 {
-	static struct fixup_state st;
-	struct kprobe kp = { .addr = (kprobe_opcode_t *)fx_cli, .pre_handler = nop_pre };
-
-	KTEST_ASSERT_EQ(t, register_kprobe(&kp), 0);
-	kprobes_narrate_set(true);
-	ktest_capture_start();
-	fixup_routine(&st);
-	ktest_capture_stop();
-	kprobes_narrate_set(false);
-	unregister_kprobe(&kp);
+	KTEST_ASSERT_EQ(t, told_fixup_run(fx_cli), 0);
 	KTEST_EXPECT_EQ(t, count("7. cli/sti emulated in regs->flags, no step"), 1);
 	KTEST_EXPECT_EQ(t, count("9. the copy ran"), 0);
 }
