@@ -23,9 +23,11 @@
  *    its caller's record, whose return address names the caller's
  *    caller: the caller itself would be lost.  Decoding the function
  *    from its start up to ip says which case it is, and so where its
- *    return address is; for a frameless leaf the first word above sp
- *    that is a return address (the bytes before it are a call) is taken
- *    and marked "?" as a guess, as Linux marks such entries.
+ *    return address is (for a frameless leaf: above what it pushed).
+ *    Where the decoding cannot tell (a branch in a frameless leaf, an
+ *    unusual move of %esp), the first word above sp that is a return
+ *    address (the bytes before it are a call) is taken and marked "?"
+ *    as a guess, as Linux marks such entries.
  *
  *  - A kretprobe: the return address in a record is the trampoline; the
  *    real one is in the kretprobe's instance (kretprobe_find_ret_addr).
@@ -130,17 +132,99 @@ enum frame_state {
 	FRAME_PUSHED,	/* push %ebp done: the return address is one word up */
 	FRAME_BUILT,	/* %ebp points at its record: the chain is right */
 	FRAME_TORN,	/* pop %ebp / leave done: the return address is at sp */
-	FRAME_UNKNOWN,	/* no frame-pointer prologue, or undecodable */
+	FRAME_LEAF,	/* no prologue: the return address is above what it pushed */
+	FRAME_UNKNOWN,	/* undecodable, or esp moved in a way not followed */
 };
+
+/* ---- a function without a frame: count what it pushed ------------------------ */
+
+#define OP_PUSH_IMM32	0x68
+#define OP_PUSH_IMM8	0x6a
+#define OP_GRP1_IMM32	0x81	/* add/sub $imm32, r/m */
+#define OP_GRP1_IMM8	0x83	/* add/sub $imm8, r/m */
+#define MODRM_SUB_ESP	0xec	/* mod 3, /5 (sub), rm esp */
+#define MODRM_ADD_ESP	0xc4	/* mod 3, /0 (add), rm esp */
+#define REG_ESP		4
+
+static bool is_push(uint8_t op)
+{
+	return (op >= 0x50 && op <= 0x57) || op == OP_PUSH_IMM32 || op == OP_PUSH_IMM8 ||
+	       op == 0x06 || op == 0x0e || op == 0x16 || op == 0x1e;	/* push es/cs/ss/ds */
+}
+
+static bool is_pop(uint8_t op)
+{
+	return (op >= 0x58 && op <= 0x5f && op != 0x5c) ||		/* not pop %esp */
+	       op == 0x07 || op == 0x17 || op == 0x1f;			/* pop es/ss/ds */
+}
+
+/*
+ * One-byte opcodes without a ModRM byte that move esp some other way:
+ * inc/dec/pop/xchg/mov-to %esp, pusha/popa, enter/leave.
+ */
+static bool moves_esp_otherwise(uint8_t op)
+{
+	return op == 0x44 || op == 0x4c || op == 0x5c || op == 0x94 || op == 0xbc ||
+	       op == 0x60 || op == 0x61 || op == 0xc8 || op == 0xc9;
+}
+
+/*
+ * How many bytes insn pushes (negative: pops), or false if it moves
+ * esp in a way we do not follow - a branch (the code is read straight
+ * through), or any ModRM form naming %esp as a register operand or
+ * with /4.  Conservative: "do not know" only costs a "?" in the trace.
+ */
+static bool leaf_stack_effect(const struct insn *insn, long *delta)
+{
+	long word = insn->opnd16 ? 2 : 4;
+	uint8_t op = insn->opcode;
+
+	*delta = 0;
+	if (insn->type != INSN_TYPE_OTHER && insn->type != INSN_TYPE_PUSHF &&
+	    insn->type != INSN_TYPE_POPF)
+		return false;
+	if (insn->map != INSN_MAP_ONEBYTE)
+		return !insn->has_modrm || (MODRM_REG(insn->modrm) != REG_ESP &&
+					    !(MODRM_MOD(insn->modrm) == 3 &&
+					      MODRM_RM(insn->modrm) == REG_ESP));
+	if (insn->type == INSN_TYPE_PUSHF || is_push(op))
+		*delta = word;
+	else if (insn->type == INSN_TYPE_POPF || is_pop(op))
+		*delta = -word;
+	else if ((op == OP_GRP1_IMM8 || op == OP_GRP1_IMM32) && insn->modrm == MODRM_SUB_ESP)
+		*delta = insn->imm.value;
+	else if ((op == OP_GRP1_IMM8 || op == OP_GRP1_IMM32) && insn->modrm == MODRM_ADD_ESP)
+		*delta = -(long)insn->imm.value;
+	else if (moves_esp_otherwise(op))
+		return false;
+	else if (insn->has_modrm && (MODRM_REG(insn->modrm) == REG_ESP ||
+				     (MODRM_MOD(insn->modrm) == 3 &&
+				      MODRM_RM(insn->modrm) == REG_ESP)))
+		return false;
+	return true;
+}
+
+/* ---- a function with a frame: how far it got ----------------------------------- */
 
 #define MAX_PROLOGUE_SCAN 4096	/* bytes decoded from a function's start */
 
-/* The state after insn, which starts at addr, given the state before it. */
+/*
+ * The state after insn (whose bytes these are), given the state before
+ * it; a frameless function's pushes are added up in *depth.
+ */
 static enum frame_state frame_step(enum frame_state st, const struct insn *insn,
-				   const uint8_t *bytes)
+				   const uint8_t *bytes, long *depth)
 {
-	if (st == FRAME_NONE)
-		return bytes[0] == PUSH_EBP ? FRAME_PUSHED : FRAME_UNKNOWN;
+	long delta;
+
+	if (st == FRAME_NONE && bytes[0] == PUSH_EBP)
+		return FRAME_PUSHED;
+	if (st == FRAME_NONE || st == FRAME_LEAF) {
+		if (!leaf_stack_effect(insn, &delta))
+			return FRAME_UNKNOWN;
+		*depth += delta;
+		return FRAME_LEAF;
+	}
 	if (st == FRAME_PUSHED)
 		return bytes[0] == MOV_ESP_EBP_0 && bytes[1] == MOV_ESP_EBP_1 ?
 			FRAME_BUILT : FRAME_UNKNOWN;
@@ -158,10 +242,11 @@ static enum frame_state frame_step(enum frame_state st, const struct insn *insn,
 
 /*
  * Decode the function from its first instruction up to ip, following
- * the frame-pointer prologue and epilogues.  Linear, so it relies on
- * gcc's layout (the prologue first, each epilogue right before its ret).
+ * the frame-pointer prologue and epilogues, or a frameless function's
+ * pushes and pops (*depth, in bytes).  Linear, so it relies on gcc's
+ * layout (the prologue first, each epilogue right before its ret).
  */
-static enum frame_state frame_state_at(unsigned long start, unsigned long ip)
+static enum frame_state frame_state_at(unsigned long start, unsigned long ip, long *depth)
 {
 	enum frame_state st = FRAME_NONE;
 	unsigned long addr = start;
@@ -173,7 +258,7 @@ static enum frame_state frame_state_at(unsigned long start, unsigned long ip)
 		    copy_from_kernel_nofault(bytes, (const void *)addr, sizeof(bytes)) ||
 		    insn_decode(&insn, bytes, sizeof(bytes)) <= 0)
 			return FRAME_UNKNOWN;
-		st = frame_step(st, &insn, bytes);
+		st = frame_step(st, &insn, bytes, depth);
 		addr += insn.length;
 	}
 	return addr == ip ? st : FRAME_UNKNOWN;
@@ -188,6 +273,7 @@ static unsigned long frameless_return(struct pt_regs *regs, bool *guess)
 {
 	unsigned long sp = kernel_stack_pointer(regs), off, ret = 0;
 	struct insn insn;
+	long depth = 0;
 
 	*guess = false;
 	if (!kallsyms_lookup(regs->ip, NULL, &off))
@@ -196,7 +282,7 @@ static unsigned long frameless_return(struct pt_regs *regs, bool *guess)
 		read_word(sp, &ret);		/* a ret pops it: it is at sp */
 		return ret;
 	}
-	switch (frame_state_at(regs->ip - off, regs->ip)) {
+	switch (frame_state_at(regs->ip - off, regs->ip, &depth)) {
 	case FRAME_NONE:
 	case FRAME_TORN:
 		read_word(sp, &ret);
@@ -206,8 +292,13 @@ static unsigned long frameless_return(struct pt_regs *regs, bool *guess)
 		return ret;
 	case FRAME_BUILT:
 		return 0;
+	case FRAME_LEAF:
+		/* Above what it pushed - if that word really is a return address. */
+		if (depth >= 0 && read_word(sp + depth, &ret) && is_return_address(ret))
+			return ret;
+		/* fall through */
 	default:
-		*guess = true;		/* a leaf built without a frame, say */
+		*guess = true;
 		return scan_for_return(sp, regs->bp);
 	}
 }

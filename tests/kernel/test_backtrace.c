@@ -8,8 +8,9 @@
  *                    the detour's) pt_regs into the probed function and
  *                    on to its caller
  *   no frame yet     a function interrupted on its first instruction,
- *                    after "push %ebp", on its "ret", or a frameless
- *                    leaf: its caller still appears (a leaf's with "?")
+ *                    after "push %ebp", after its epilogue, or a
+ *                    frameless leaf: its caller still appears (with "?"
+ *                    only where the stack had to be scanned)
  */
 #include "kernel.h"
 #include "ktest.h"
@@ -55,9 +56,13 @@ probe_target unsigned long bt_mix_caller(unsigned long x)
 	return call_mix(x) + 1;
 }
 
-/* A genuine return address: the one this call returns to. */
+/*
+ * A genuine return address: the one this call returns to.  The barrier
+ * keeps gcc from taking it for a pure function and merging two calls.
+ */
 static noinline unsigned long a_return_address(void)
 {
+	barrier();
 	return (unsigned long)__builtin_return_address(0);
 }
 
@@ -309,7 +314,7 @@ static void frame_not_yet_built(struct ktest *t)
 	KTEST_EXPECT_EQ(t, walk_fake(fn + 3, ret, ret), 1);
 }
 
-static void frameless_leaf_caller_is_a_guess(struct ktest *t)
+static void frameless_leaf_caller(struct ktest *t)
 {
 	unsigned long ret = a_return_address(), second;
 	struct insn insn;
@@ -318,7 +323,10 @@ static void frameless_leaf_caller_is_a_guess(struct ktest *t)
 	KTEST_ASSERT_TRUE(t, *(const uint8_t *)bt_frameless != 0x55);	/* no frame */
 	KTEST_ASSERT_TRUE(t, insn_decode(&insn, bt_frameless, INSN_MAX_LEN) > 0);
 	second = (unsigned long)bt_frameless + insn.length;
-	/* A word that is no return address, then the real one. */
+	/* Nothing pushed before its second instruction: the return address is at sp. */
+	expect_caller(t, "frameless, second instruction", second, ret, 0, ret);
+	expect_caller(t, "frameless, first instruction", (unsigned long)bt_frameless, ret, 0, ret);
+	/* Not a return address where one must be: the first one above is a guess. */
 	n = walk_fake(second, 0x1234, ret);
 	KTEST_ASSERT_EQ(t, n, 2);
 	KTEST_EXPECT_EQ(t, seen.trace[0].addr, second);
@@ -326,8 +334,29 @@ static void frameless_leaf_caller_is_a_guess(struct ktest *t)
 	KTEST_EXPECT_EQ(t, seen.trace[1].kind, STACK_GUESS);
 	/* Nothing that looks like a return address: no guess at all. */
 	KTEST_EXPECT_EQ(t, walk_fake(second, 0x1234, (unsigned long)bt_frameless), 1);
-	/* On its first instruction there is no doubt. */
-	expect_caller(t, "frameless, first instruction", (unsigned long)bt_frameless, ret, 0, ret);
+}
+
+/* backtrace_asm.S: two pushes and sub $8 before the instruction asked about. */
+void bt_leaf_pushes(void);
+extern const unsigned long bt_leaf_pushed_offset;
+#define BT_LEAF_PUSHED_WORDS 4
+
+static void frameless_leaf_pushes_counted(struct ktest *t)
+{
+	unsigned long decoy = a_return_address(), ret = a_return_address();
+	unsigned long ip = (unsigned long)bt_leaf_pushes + bt_leaf_pushed_offset;
+	int n;
+
+	KTEST_ASSERT_TRUE(t, decoy != ret);
+	/* A return address among the pushed words must not be taken for its own. */
+	memset(&fake, 0, sizeof(fake));
+	fake.regs.ip = ip;
+	fake.regs.sp = decoy;
+	fake.more[BT_LEAF_PUSHED_WORDS - 2] = ret;	/* sp, ss, more[0], more[1] pushed */
+	n = unwind_stack(&fake.regs, 0, seen.trace, TRACE_MAX);
+	KTEST_ASSERT_EQ(t, n, 2);
+	KTEST_EXPECT_EQ(t, seen.trace[1].addr, ret);
+	KTEST_EXPECT_EQ(t, seen.trace[1].kind, STACK_RETURN);
 }
 
 /* Optimization on (the cases that want the int3 path turn it off). */
@@ -353,7 +382,8 @@ static struct ktest_case backtrace_cases[] = {
 	KTEST_CASE(optprobe_handler_walks_through_detour),
 	KTEST_CASE(printed_trace_names_every_frame),
 	KTEST_CASE(frame_not_yet_built),
-	KTEST_CASE(frameless_leaf_caller_is_a_guess),
+	KTEST_CASE(frameless_leaf_caller),
+	KTEST_CASE(frameless_leaf_pushes_counted),
 	KTEST_END
 };
 
