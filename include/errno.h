@@ -22,8 +22,10 @@
 #define EILSEQ  84
 
 #ifndef __ASSEMBLER__
-/* Human-readable name of an errno value (positive or negative). */
+/* An errno value (positive or negative) by name ("EINVAL") and in
+ * words ("Invalid argument"); lib/errno.c holds the one table. */
 const char *errno_name(int err);
+const char *errno_meaning(int err);
 #endif
 
 #endif

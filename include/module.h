@@ -2,7 +2,7 @@
  * module.h - loadable kernel modules: code added to the running kernel.
  *
  * A module is an ELF32 relocatable object (a .ko, what `gcc -c` makes).
- * The loader (kernel/module.c, kernel/module_elf.c) checks the file,
+ * The loader (kernel/module.c, with lib/module_elf.c) checks the file,
  * copies its sections into fresh pages, links it against the kernel's
  * exported symbols (EXPORT_SYMBOL, include/export.h), makes its code
  * read-only and calls its init function.  rmmod calls the exit function
@@ -26,7 +26,7 @@
 #include "kernel.h"
 #include "list.h"
 #include "export.h"
-#include "elf.h"
+#include "module_elf.h"
 
 /* ---- what a module's source uses ----------------------------------------- */
 
@@ -66,13 +66,6 @@ enum module_state {
 	MODULE_STATE_COMING,	/* linked, init running */
 	MODULE_STATE_LIVE,	/* init returned 0 */
 	MODULE_STATE_GOING,	/* exit running, memory about to go */
-};
-
-/* One function or object of the module, for kallsyms and backtraces. */
-struct module_symbol {
-	unsigned long addr;
-	unsigned long size;
-	const char *name;	/* in the module's names buffer */
 };
 
 struct module {
@@ -156,44 +149,13 @@ int rmmod(const char *name);
 /* insmod=a,b on the command line: load those at boot (from kmain). */
 void load_boot_modules(void);
 
-/* ---- internal: the two halves of the loader ---------------------------------- */
-
-/* What the loader knows about the file while linking it. */
-struct load_info {
-	const char *name;
-	const uint8_t *image;
-	size_t len;
-	const Elf32_Ehdr *hdr;
-	const Elf32_Shdr *sechdrs;
-	const char *secstrings;
-	unsigned int shnum;
-	unsigned int symindex;		/* the SHT_SYMTAB section */
-	const Elf32_Sym *syms;
-	unsigned int nsyms;
-	const char *strtab;
-	size_t strtab_size;
-	unsigned long *secaddr;		/* per section: address in module memory */
-	unsigned long *symval;		/* per symbol: its final value */
-	unsigned long text_size, ro_size, size;	/* see struct module */
-};
-
-/* kernel/module_elf.c */
-int elf_check_module(struct load_info *info);
-int elf_layout(struct load_info *info);
-void elf_place_sections(struct load_info *info, void *base);
-int elf_resolve_symbols(struct load_info *info, struct module *mod);
-int elf_apply_relocations(struct load_info *info);
-int elf_build_kallsyms(struct load_info *info, struct module *mod);
-unsigned long elf_symbol_value(struct load_info *info, const char *name);
-const void *elf_section_data(struct load_info *info, const char *name,
-			     size_t *size);
-void elf_free_info(struct load_info *info);
-const char *elf_reloc_name(unsigned int type);
-
-/* kernel/module.c, for module_elf.c */
-int module_error(struct load_info *info, int err, const char *fmt, ...)
-	__printf(3, 4);
-/* Address of an exported symbol (kernel, then other modules), 0 if none. */
-unsigned long resolve_symbol(struct module *mod, const char *name, int *err);
+/*
+ * For the loader's own tests: every step of load_module() up to, not
+ * including, running init (the file checked, laid out, linked and
+ * protected), then everything freed again.  0 or load_module()'s error.
+ * Broken files go through every step that trusts the file without
+ * executing code from them.
+ */
+int module_link_test(const void *image, size_t len, const char *name);
 
 #endif

@@ -2,10 +2,12 @@
  * module.c - load and unload modules: insmod, rmmod, lsmod.
  *
  * load_module() is the whole story of insmod, one step per line; the
- * ELF work is in module_elf.c.  Safety rules the loader keeps:
+ * ELF work is in lib/module_elf.c.  Safety rules the loader keeps:
  *
- *   - A bad file never faults the kernel and leaks nothing: every error
- *     path goes through free_module(), which undoes everything.
+ *   - A bad file never faults the kernel and leaks nothing: the whole
+ *     file is checked (elf_check_module) before the first allocation,
+ *     and every later error path goes through free_module(), which
+ *     undoes everything.
  *   - Module code is read-only once relocated, like the kernel's; later
  *     changes (kprobes' int3s) go through text_poke().
  *   - rmmod never frees memory something still points at: a module in
@@ -41,17 +43,23 @@ static char last_error[192];
 /* ---- errors ------------------------------------------------------------ */
 
 /* Print "name: message" and keep it for module_last_error(); return err. */
-int module_error(struct load_info *info, int err, const char *fmt, ...)
+static int __printf(3, 4) module_error(const char *name, int err, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
 
-	n = snprintf(last_error, sizeof(last_error), "%s: ", info->name);
+	n = snprintf(last_error, sizeof(last_error), "%s: ", name);
 	va_start(ap, fmt);
 	vsnprintf(last_error + n, sizeof(last_error) - n, fmt, ap);
 	va_end(ap);
 	printk("module %s\n", last_error);
 	return err;
+}
+
+/* A step of lib/module_elf.c failed: its message says why. */
+static int module_elf_error(const struct load_info *info, int err)
+{
+	return module_error(info->name, err, "%s", info->error);
 }
 
 const char *module_last_error(void)
@@ -163,9 +171,10 @@ static const struct kernel_symbol *find_ksym(const struct kernel_symbol *start,
 	return NULL;
 }
 
-/* The kernel's exports first, then those of live modules. */
-unsigned long resolve_symbol(struct module *mod, const char *name, int *err)
+/* The kernel's exports first, then those of live modules (elf_resolve_fn). */
+static uint32_t resolve_symbol(void *ctx, const char *name, int *err)
 {
+	struct module *mod = ctx;
 	const struct kernel_symbol *ks;
 	struct module *other;
 
@@ -438,45 +447,63 @@ static int module_busy(struct module *mod)
 
 /* ---- load ------------------------------------------------------------------------- */
 
-/* After relocation: the module's exports, init and exit. */
-static int find_module_entry_points(struct load_info *info, struct module *mod)
+/* The module's functions and variables, copied out for kallsyms. */
+static int module_kallsyms(struct load_info *info, struct module *mod)
 {
-	size_t size = 0;
+	unsigned int n;
+	size_t names = elf_kallsyms_size(info, &n);
 
-	mod->ksyms = elf_section_data(info, "__ksymtab", &size);
-	mod->nksyms = size / sizeof(struct kernel_symbol);
-	mod->init = (void *)elf_symbol_value(info, "init_module");
-	mod->exit = (void *)elf_symbol_value(info, "cleanup_module");
-	if (!mod->init)
-		return module_error(info, -ENOEXEC,
-				    "no init function (did you forget module_init()?)");
-	if (!within((unsigned long)mod->init, mod->base, mod->text_size))
-		return module_error(info, -ENOEXEC, "init_module is not code");
+	if (n == 0)
+		return 0;
+	mod->syms = kmalloc(n * sizeof(*mod->syms));
+	mod->symnames = kmalloc(names);
+	if (!mod->syms || !mod->symnames)
+		return module_error(info->name, -ENOMEM, "out of memory");
+	elf_kallsyms_fill(info, mod->syms, mod->symnames);
+	mod->nsyms = n;
 	return 0;
 }
 
+/* After relocation: what the module exports, its init and exit. */
+static int find_module_entry_points(struct load_info *info, struct module *mod)
+{
+	uint32_t off, count;
+	int ret = elf_check_exports(info, &off, &count);
+
+	if (ret)
+		return module_elf_error(info, ret);
+	mod->ksyms = count ? (const void *)((char *)mod->base + off) : NULL;
+	mod->nksyms = count;
+	mod->init = (void *)info->symval[info->init_sym];
+	mod->exit = info->exit_sym ? (void *)info->symval[info->exit_sym] : NULL;
+	return 0;
+}
+
+/* The file is checked: give it memory, copy, link.  Nothing runs yet. */
 static int link_module(struct load_info *info, struct module *mod)
 {
 	int ret;
 
-	ret = elf_layout(info);
-	if (ret)
-		return ret;
+	info->secoff = kzalloc(info->shnum * sizeof(*info->secoff));
+	info->symval = kzalloc(info->nsyms * sizeof(*info->symval));
+	if (!info->secoff || !info->symval)
+		return module_error(info->name, -ENOMEM, "out of memory");
+	elf_layout(info);
 	mod->npages = ALIGN_UP(info->size, PAGE_SIZE) / PAGE_SIZE;
 	mod->base = alloc_pages(mod->npages);
 	if (!mod->base)
-		return module_error(info, -ENOMEM, "no memory for %u pages",
+		return module_error(info->name, -ENOMEM, "no memory for %u pages",
 				    mod->npages);
 	mod->text_size = info->text_size;
 	mod->ro_size = info->ro_size;
 	mod->size = info->size;
-	elf_place_sections(info, mod->base);
+	elf_place_sections(info, mod->base, (uint32_t)(unsigned long)mod->base);
 
-	ret = elf_resolve_symbols(info, mod);
-	if (!ret)
-		ret = elf_apply_relocations(info);
-	if (!ret)
-		ret = elf_build_kallsyms(info, mod);
+	ret = elf_resolve_symbols(info, resolve_symbol, mod);
+	if (ret)
+		return module_elf_error(info, ret);
+	elf_apply_relocations(info);
+	ret = module_kallsyms(info, mod);
 	if (!ret)
 		ret = find_module_entry_points(info, mod);
 	return ret;
@@ -491,8 +518,12 @@ static void remove_module(struct module *mod)
 	free_module(mod);
 }
 
-int load_module(const void *image, size_t len, const char *name,
-		struct module **out)
+/*
+ * Everything up to running init: a module in memory, linked, its code
+ * read-only, not on the list yet.  On error nothing is left behind.
+ */
+static int layout_and_link(const void *image, size_t len, const char *name,
+			   struct module **out)
 {
 	struct load_info info = { .name = name, .image = image, .len = len };
 	struct module *mod;
@@ -500,31 +531,45 @@ int load_module(const void *image, size_t len, const char *name,
 
 	last_error[0] = '\0';
 	if (strlen(name) >= MODULE_NAME_LEN || !name[0])
-		return module_error(&info, -EINVAL, "bad module name");
+		return module_error(name, -EINVAL, "bad module name");
 	if (find_module(name))
-		return module_error(&info, -EEXIST, "already loaded");
+		return module_error(name, -EEXIST, "already loaded");
 	ret = elf_check_module(&info);
 	if (ret)
-		return ret;
+		return module_elf_error(&info, ret);
 	mod = kzalloc(sizeof(*mod));
 	if (!mod)
-		return module_error(&info, -ENOMEM, "out of memory");
+		return module_error(name, -ENOMEM, "out of memory");
 	strlcpy(mod->name, name, sizeof(mod->name));
 
 	ret = link_module(&info, mod);
-	elf_free_info(&info);
+	kfree(info.secoff);
+	kfree(info.symval);
 	if (ret) {
 		free_module(mod);
 		return ret;
 	}
 	/* Code and constants are final: from now on only text_poke() writes them. */
 	set_pages_writable(mod->base, mod->ro_size, false);
+	*out = mod;
+	return 0;
+}
 
+int load_module(const void *image, size_t len, const char *name,
+		struct module **out)
+{
+	struct module *mod;
+	int ret;
+
+	ret = layout_and_link(image, len, name, &mod);
+	if (ret)
+		return ret;
 	mod->state = MODULE_STATE_COMING;
 	list_add_module(mod);
 	ret = mod->init();
 	if (ret) {
-		module_error(&info, ret, "init failed (%d), unloading", ret);
+		module_error(name, ret, "init failed: %s (%s), unloading",
+			     errno_name(ret), errno_meaning(ret));
 		remove_module(mod);
 		return ret;
 	}
@@ -532,6 +577,16 @@ int load_module(const void *image, size_t len, const char *name,
 	if (out)
 		*out = mod;
 	return 0;
+}
+
+int module_link_test(const void *image, size_t len, const char *name)
+{
+	struct module *mod;
+	int ret = layout_and_link(image, len, name, &mod);
+
+	if (!ret)
+		free_module(mod);
+	return ret;
 }
 
 int unload_module(struct module *mod)
@@ -590,7 +645,8 @@ int insmod(const char *name)
 	}
 	ret = load_module(image, len, name, &mod);
 	if (ret)
-		printk("insmod %s: failed (%d)\n", name, ret);
+		printk("insmod %s: failed: %s (%s)\n", name, errno_name(ret),
+		       errno_meaning(ret));
 	else
 		printk("insmod %s: loaded at %p, %lu bytes\n", name, mod->base,
 		       mod->size);
@@ -608,7 +664,8 @@ int rmmod(const char *name)
 	}
 	ret = unload_module(mod);
 	if (ret)
-		printk("rmmod %s: failed (%d)\n", name, ret);
+		printk("rmmod %s: failed: %s (%s)\n", name, errno_name(ret),
+		       errno_meaning(ret));
 	else
 		printk("rmmod %s: unloaded\n", name);
 	return ret;

@@ -61,26 +61,10 @@ static int cmd_help(int argc, char **argv)
 
 /* ---- errors in words -------------------------------------------------------- */
 
+/* The shell says what the C library's strerror() would (lib/errno.c). */
 const char *shell_strerror(int err)
 {
-	switch (err < 0 ? -err : err) {
-	case EPERM:  return "Operation not permitted";
-	case ENOENT: return "No such file or directory";
-	case EIO:    return "Input/output error";
-	case E2BIG:  return "Argument list too long";
-	case ENOMEM: return "Cannot allocate memory";
-	case EFAULT: return "Bad address";
-	case EBUSY:  return "Device or resource busy";
-	case EEXIST: return "File exists";
-	case ENODEV: return "No such device";
-	case EISDIR: return "Is a directory";
-	case EINVAL: return "Invalid argument";
-	case ENOSPC: return "No space left on device";
-	case ERANGE: return "Numerical result out of range";
-	case ENOSYS: return "Function not implemented";
-	case EILSEQ: return "Invalid or incomplete multibyte or wide character";
-	default:     return errno_name(err);
-	}
+	return errno_meaning(err);
 }
 
 /* ---- paths -------------------------------------------------------------------- */

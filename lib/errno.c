@@ -1,43 +1,72 @@
 /*
- * errno.c - turn an error number into its name for messages:
- * errno_name(-EINVAL) is "EINVAL", so a failed call can be reported
- * as "register_kprobe: EINVAL" instead of a bare -22.
+ * errno.c - an error number in words, for every message that reports
+ * one: errno_name(-EINVAL) is "EINVAL", errno_meaning(-EINVAL) is
+ * "Invalid argument" (the C library's strerror() text, as the shell
+ * prints it).  One table, so a failed insmod, a refused probe and a
+ * shell command all say the same thing for the same number.
  */
 #include "errno.h"
 #include "vsprintf.h"
 
-#define ERRNO_ENTRY(e) [e] = #e
-
-static const char *const errno_names[] = {
-	ERRNO_ENTRY(EPERM),
-	ERRNO_ENTRY(ENOENT),
-	ERRNO_ENTRY(EINTR),
-	ERRNO_ENTRY(EIO),
-	ERRNO_ENTRY(E2BIG),
-	ERRNO_ENTRY(ENOEXEC),
-	ERRNO_ENTRY(EAGAIN),
-	ERRNO_ENTRY(ENOMEM),
-	ERRNO_ENTRY(EFAULT),
-	ERRNO_ENTRY(EBUSY),
-	ERRNO_ENTRY(EEXIST),
-	ERRNO_ENTRY(ENODEV),
-	ERRNO_ENTRY(EISDIR),
-	ERRNO_ENTRY(EINVAL),
-	ERRNO_ENTRY(ENOSPC),
-	ERRNO_ENTRY(ERANGE),
-	ERRNO_ENTRY(ENOSYS),
-	ERRNO_ENTRY(EILSEQ),
+struct errno_text {
+	const char *name;
+	const char *meaning;
 };
 
-/* Accepts err or -err.  Unknown numbers give "errno N" (N as passed),
- * formatted into a static buffer: fine for one message at a time. */
+#define ERRNO_ENTRY(e, text) [e] = { #e, text }
+
+static const struct errno_text errno_table[] = {
+	ERRNO_ENTRY(EPERM, "Operation not permitted"),
+	ERRNO_ENTRY(ENOENT, "No such file or directory"),
+	ERRNO_ENTRY(EINTR, "Interrupted system call"),
+	ERRNO_ENTRY(EIO, "Input/output error"),
+	ERRNO_ENTRY(E2BIG, "Argument list too long"),
+	ERRNO_ENTRY(ENOEXEC, "Exec format error"),
+	ERRNO_ENTRY(EAGAIN, "Resource temporarily unavailable"),
+	ERRNO_ENTRY(ENOMEM, "Cannot allocate memory"),
+	ERRNO_ENTRY(EFAULT, "Bad address"),
+	ERRNO_ENTRY(EBUSY, "Device or resource busy"),
+	ERRNO_ENTRY(EEXIST, "File exists"),
+	ERRNO_ENTRY(ENODEV, "No such device"),
+	ERRNO_ENTRY(EISDIR, "Is a directory"),
+	ERRNO_ENTRY(EINVAL, "Invalid argument"),
+	ERRNO_ENTRY(ENOSPC, "No space left on device"),
+	ERRNO_ENTRY(ERANGE, "Numerical result out of range"),
+	ERRNO_ENTRY(ENOSYS, "Function not implemented"),
+	ERRNO_ENTRY(EILSEQ, "Invalid or incomplete multibyte or wide character"),
+};
+
+/* The table's entry for err or -err, or NULL for a number it lacks. */
+static const struct errno_text *errno_lookup(int err)
+{
+	unsigned int e = err < 0 ? -(unsigned int)err : (unsigned int)err;
+
+	if (e < sizeof(errno_table) / sizeof(errno_table[0]) && errno_table[e].name)
+		return &errno_table[e];
+	return NULL;
+}
+
+/* Unknown numbers give "errno N" (N as passed), formatted into a static
+ * buffer: fine for one message at a time. */
 const char *errno_name(int err)
 {
 	static char unknown[24];
-	unsigned int e = err < 0 ? -(unsigned int)err : (unsigned int)err;
+	const struct errno_text *t = errno_lookup(err);
 
-	if (e < sizeof(errno_names) / sizeof(errno_names[0]) && errno_names[e])
-		return errno_names[e];
+	if (t)
+		return t->name;
 	snprintf(unknown, sizeof(unknown), "errno %d", err);
+	return unknown;
+}
+
+/* Unknown numbers give "Unknown error N", as the C library says. */
+const char *errno_meaning(int err)
+{
+	static char unknown[32];
+	const struct errno_text *t = errno_lookup(err);
+
+	if (t)
+		return t->meaning;
+	snprintf(unknown, sizeof(unknown), "Unknown error %d", err);
 	return unknown;
 }
