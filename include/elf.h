@@ -64,6 +64,7 @@ typedef struct {
 #define SHN_LORESERVE	0xff00
 #define SHN_ABS		0xfff1
 #define SHN_COMMON	0xfff2
+#define SHN_XINDEX	0xffff	/* the real index is elsewhere: not supported */
 
 #define SHT_NULL	0
 #define SHT_PROGBITS	1

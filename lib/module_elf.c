@@ -90,6 +90,17 @@ static const char *sym_name(const struct load_info *info, const Elf32_Sym *sym)
 	return info->strtab + sym->st_name;	/* st_name checked in check_symbol */
 }
 
+/* For messages: "init_module", or "#5" for a symbol without a name. */
+static const char *sym_label(const struct load_info *info, unsigned int i)
+{
+	static char number[16];
+
+	if (info->syms[i].st_name)
+		return sym_name(info, &info->syms[i]);
+	snprintf(number, sizeof(number), "#%u", i);
+	return number;
+}
+
 /* A string table must end in NUL, or a name could run off its end. */
 static bool valid_strtab(const struct load_info *info, unsigned int i)
 {
@@ -259,9 +270,9 @@ static int check_symbol(struct load_info *info, unsigned int i)
 	const char *name;
 
 	if (sym->st_name >= info->strtab_size)
-		return elf_error(info, -ENOEXEC, "symbol %u: st_name %#x outside the "
+		return elf_error(info, -ENOEXEC, "symbol #%u: st_name %#x outside the "
 				 "string table", i, sym->st_name);
-	name = sym_name(info, sym);
+	name = sym_label(info, i);
 	if (sym->st_shndx == SHN_UNDEF || sym->st_shndx == SHN_ABS)
 		return 0;
 	if (sym->st_shndx == SHN_COMMON)
@@ -395,12 +406,11 @@ static int check_rel(struct load_info *info, const Elf32_Shdr *target,
 	sym = &info->syms[symidx];
 	if (sym->st_shndx == SHN_ABS)
 		return elf_error(info, -ENOEXEC, "relocation against absolute symbol %s",
-				 sym_name(info, sym));
+				 sym_label(info, symidx));
 	if (sym->st_shndx != SHN_UNDEF && !sec_loaded(info, sym->st_shndx))
-		return elf_error(info, -ENOEXEC,
-				 "relocation against missing section %u%s%s",
-				 sym->st_shndx, sym->st_name ? ": symbol " : "",
-				 sym_name(info, sym));
+		return elf_error(info, -ENOEXEC, "relocation against symbol %s in "
+				 "section %u, which is not loaded",
+				 sym_label(info, symidx), sym->st_shndx);
 	if (rel->r_offset > target->sh_size ||
 	    target->sh_size - rel->r_offset < RELOC_BYTES)
 		return elf_error(info, -ENOEXEC, "relocation at r_offset %#x outside "

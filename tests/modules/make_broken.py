@@ -128,7 +128,7 @@ BROKEN = {
     "class": (bad_class, "wrong ELF class 2"),
     "machine": (bad_machine, "wrong machine 62"),
     "section_past_end": (section_past_end, "extends past the end of the file"),
-    "reloc_section": (reloc_missing_section, "relocation against missing section"),
+    "reloc_section": (reloc_missing_section, "st_shndx 32752 past the"),
     "reloc_type": (reloc_bad_type, "unsupported relocation R_386_GOTPC"),
     "undefined": (undefined_symbol, "unknown symbol nosuch"),
     "noinit": (no_init, "no init function"),
