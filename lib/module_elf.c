@@ -597,7 +597,7 @@ void elf_place_sections(struct load_info *info, uint8_t *mem, uint32_t base)
 /*
  * A defined symbol is "st_value bytes into section st_shndx"; an
  * undefined one is looked up among the exports.  Symbols in sections we
- * do not load keep 0: check_rel() refused any relocation using them.
+ * do not load are 0: check_rel() refused any relocation using them.
  */
 static int resolve_one(struct load_info *info, unsigned int i,
 		       elf_resolve_fn resolve, void *ctx)
@@ -606,6 +606,7 @@ static int resolve_one(struct load_info *info, unsigned int i,
 	const char *name = sym_name(info, sym);
 	int err = 0;
 
+	info->symval[i] = 0;
 	if (sym->st_shndx == SHN_ABS) {
 		info->symval[i] = sym->st_value;
 	} else if (sym->st_shndx != SHN_UNDEF) {
@@ -629,7 +630,7 @@ int elf_resolve_symbols(struct load_info *info, elf_resolve_fn resolve, void *ct
 {
 	int ret;
 
-	info->symval[0] = 0;
+	info->symval[0] = 0;	/* the reserved null symbol */
 	for (unsigned int i = 1; i < info->nsyms; i++) {
 		ret = resolve_one(info, i, resolve, ctx);
 		if (ret)
