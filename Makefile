@@ -172,6 +172,7 @@ help:
 	@echo "make test       host unit tests, then the in-kernel suites in QEMU"
 	@echo "make test SUITES=traps   only the named in-kernel suites"
 	@echo "make bench      probe-hit costs under qemu -icount"
+	@echo "make fuzz / make fuzz-modules   fuzz the kprobe_events parser / the module loader"
 	@echo "make modules    build the sample probe modules into $(B)/samples/"
 	@echo "make -C <tree> M=<dir>   build <dir>/*.c into loadable .ko modules"
 	@echo "make run MODULES='a.ko' CMDLINE='insmod=a'   boot with a module"
@@ -233,10 +234,14 @@ space := $(empty) $(empty)
 comma := ,
 QEMU_COMMON += $(if $(MODULES),-initrd "$(subst $(space),$(comma),$(strip $(MODULES)))")
 
-# ---- fuzzing the kprobe_events parser (see tests/fuzz/) ------------------------
-# libFuzzer needs clang.  The committed seeds stay untouched: new inputs go
-# to $(B)/fuzz/corpus, the first corpus directory.  `make test` runs a short
-# bounded fuzz through tests/host/check_fuzz.py; `make fuzz` runs longer.
+# ---- fuzzing (see tests/fuzz/) -------------------------------------------------
+# Two libFuzzer targets: the kprobe_events parser and the module loader's
+# ELF checks (lib/module_elf.c).  libFuzzer needs clang.  The committed
+# seeds stay untouched: new inputs go to $(B)/fuzz/corpus (parser) and
+# $(B)/fuzz/module-corpus (loader, seeded with the built .ko files), the
+# first corpus directory.  `make test` runs a short bounded fuzz of each
+# through tests/host/check_fuzz.py; `make fuzz` / `make fuzz-modules` run
+# longer.
 FUZZ_CC     ?= clang
 FUZZ_TIME   ?= 300
 FUZZ_CFLAGS := -std=gnu11 -O1 -g -fsanitize=fuzzer,address,undefined \
@@ -244,12 +249,14 @@ FUZZ_CFLAGS := -std=gnu11 -O1 -g -fsanitize=fuzzer,address,undefined \
 	-DHOST_BUILD -Iinclude -Ilib
 FUZZ_BIN    := $(B)/fuzz/fuzz_probe_events
 FUZZ_ARGS   := -dict=tests/fuzz/probe_events.dict -max_len=4200 -timeout=10
+FUZZ_MODULE_BIN  := $(B)/fuzz/fuzz_module_elf
+FUZZ_MODULE_ARGS := -max_len=8192 -timeout=10
 
 # Without clang the check script reports SKIP instead of failing the build.
 # The test is made when the recipe runs, not when make reads this file:
 # on a fresh machine `make test`'s bootstrap installs clang after that.
-$(FUZZ_BIN): tests/fuzz/fuzz_probe_events.c $(HOST_LIB_SRCS) $(wildcard include/*.h lib/*.h)
-	@mkdir -p $(dir $@) $(B)/fuzz/corpus
+$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(HOST_LIB_SRCS) $(wildcard include/*.h lib/*.h)
+	@mkdir -p $(dir $@) $(B)/fuzz/corpus $(B)/fuzz/module-corpus
 	@if command -v $(FUZZ_CC) >/dev/null 2>&1; then \
 		echo "$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(HOST_LIB_SRCS)"; \
 		$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(HOST_LIB_SRCS); \
@@ -257,9 +264,14 @@ $(FUZZ_BIN): tests/fuzz/fuzz_probe_events.c $(HOST_LIB_SRCS) $(wildcard include/
 		echo "  SKIP	$@: $(FUZZ_CC) is not installed"; \
 	fi
 
-host-test: $(FUZZ_BIN)
+host-test: $(FUZZ_BIN) $(FUZZ_MODULE_BIN)
 
-.PHONY: fuzz
+.PHONY: fuzz fuzz-modules
 fuzz: $(FUZZ_BIN)
 	$(FUZZ_BIN) $(FUZZ_ARGS) -max_total_time=$(FUZZ_TIME) -print_final_stats=1 \
 		$(B)/fuzz/corpus tests/fuzz/corpus
+
+fuzz-modules: $(FUZZ_MODULE_BIN) modules test-modules
+	$(FUZZ_MODULE_BIN) $(FUZZ_MODULE_ARGS) -max_total_time=$(FUZZ_TIME) \
+		-print_final_stats=1 -artifact_prefix=$(B)/fuzz/ \
+		$(B)/fuzz/module-corpus $(B)/samples $(B)/test-modules

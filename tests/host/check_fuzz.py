@@ -1,21 +1,30 @@
 #!/usr/bin/env python3
 """
-check_fuzz.py - a short, bounded libFuzzer run of the kprobe_events parser.
+check_fuzz.py - short, bounded libFuzzer runs of the kprobe_events parser
+and of the module loader's ELF checks.
 
     python3 tests/host/check_fuzz.py --build build [--seconds 20]
+                                     [--module-seconds 15]
 
 `make test` runs this (tests/run_tests.py runs every tests/host/check_*.py
-with --build BUILD).  The fuzzer itself is BUILD/fuzz/fuzz_probe_events,
-built by `make host-test` from tests/fuzz/fuzz_probe_events.c with clang
--fsanitize=fuzzer,address,undefined.  Two KTAP cases:
+with --build BUILD).  The fuzzers are BUILD/fuzz/fuzz_probe_events and
+BUILD/fuzz/fuzz_module_elf, built by `make host-test` from tests/fuzz/
+with clang -fsanitize=fuzzer,address,undefined.  Four KTAP cases:
 
-  fuzz_seed_corpus   every committed seed (tests/fuzz/corpus/) runs once
-                     without a crash, a sanitizer report or a failed check
-  fuzz_short_run     --seconds of fuzzing from the seeds plus what earlier
-                     runs found (BUILD/fuzz/corpus); crash inputs are saved
-                     as BUILD/fuzz/crash-*
+  fuzz_seed_corpus         every committed parser seed (tests/fuzz/corpus/)
+                           runs once without a crash, a sanitizer report
+                           or a failed check
+  fuzz_short_run           --seconds of parser fuzzing from the seeds plus
+                           what earlier runs found (BUILD/fuzz/corpus)
+  fuzz_module_seeds        every built module (BUILD/samples/*.ko and
+                           BUILD/test-modules/*.ko, the broken ones too)
+                           runs once through the loader
+  fuzz_module_short_run    --module-seconds of loader fuzzing from those,
+                           plus BUILD/fuzz/module-corpus
 
-For a long run use `make fuzz FUZZ_TIME=600`.  Exit status 1 on failure.
+Crash inputs are saved as BUILD/fuzz/crash-*.  For long runs use
+`make fuzz FUZZ_TIME=600` and `make fuzz-modules FUZZ_TIME=600`.
+Exit status 1 on failure.
 """
 import argparse
 import re
@@ -27,12 +36,24 @@ from pathlib import Path
 SEEDS = Path("tests/fuzz/corpus")
 DICT = Path("tests/fuzz/probe_events.dict")
 TAIL = 25     # output lines shown when the fuzzer fails
+CASES = ("fuzz_seed_corpus", "fuzz_short_run",
+         "fuzz_module_seeds", "fuzz_module_short_run")
 
 
 def fuzzer_args(build):
     out = build / "fuzz"
     return [f"-dict={DICT}", "-max_len=4200", "-timeout=10",
             f"-artifact_prefix={out}/", "-print_final_stats=1"]
+
+
+def module_fuzzer_args(build):
+    out = build / "fuzz"
+    return ["-max_len=8192", "-timeout=10", f"-artifact_prefix={out}/",
+            "-print_final_stats=1"]
+
+
+def module_seed_dirs(build):
+    return [build / "samples", build / "test-modules"]
 
 
 def run(cmd, timeout):
@@ -68,41 +89,78 @@ def report(n, name, status, lines, info):
     return False
 
 
-def main(argv):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--build", default="build")
-    ap.add_argument("--seconds", type=int, default=20)
-    args = ap.parse_args(argv)
-    build = Path(args.build)
-    fuzzer = build / "fuzz" / "fuzz_probe_events"
-
-    print("KTAP version 1")
-    print("1..2")
-    if not fuzzer.exists():
-        if shutil.which("clang") is None:
-            for n, name in ((1, "fuzz_seed_corpus"), (2, "fuzz_short_run")):
-                print(f"ok {n} {name} # SKIP clang (libFuzzer) is not installed")
-            return 0
-        print(f"# {fuzzer} missing: run make B={build} host-test")
-        print("not ok 1 fuzz_seed_corpus")
-        print("not ok 2 fuzz_short_run")
-        return 1
-    (build / "fuzz" / "corpus").mkdir(parents=True, exist_ok=True)
-
+def run_parser(build, fuzzer, seconds):
+    """Cases 1 and 2: the kprobe_events parser."""
     seeds = sorted(str(p) for p in SEEDS.iterdir())
     status, lines = run([str(fuzzer)] + fuzzer_args(build) + seeds, 60)
     ok1 = report(1, "fuzz_seed_corpus", status, lines,
                  [f"{len(seeds)} seeds from {SEEDS}"])
 
     cmd = [str(fuzzer)] + fuzzer_args(build) + [
-        f"-max_total_time={args.seconds}",
+        f"-max_total_time={seconds}",
         str(build / "fuzz" / "corpus"), str(SEEDS)]
-    status, lines = run(cmd, args.seconds + 60)
+    status, lines = run(cmd, seconds + 60)
     runs = stat(lines, "number_of_executed_units")
     ok2 = report(2, "fuzz_short_run", status, lines,
-                 [f"{runs} inputs in {args.seconds} s, no crash, leak or "
+                 [f"{runs} inputs in {seconds} s, no crash, leak or "
                   f"sanitizer report"])
-    return 0 if ok1 and ok2 else 1
+    return ok1 and ok2
+
+
+def run_modules(build, fuzzer, seconds):
+    """Cases 3 and 4: the module loader, seeded with the built modules."""
+    seeds = sorted(str(p) for d in module_seed_dirs(build) if d.is_dir()
+                   for p in d.glob("*.ko"))
+    if not seeds:
+        print(f"# no .ko files under {build}: run make modules test-modules")
+        print("not ok 3 fuzz_module_seeds")
+        print("not ok 4 fuzz_module_short_run")
+        return False
+    status, lines = run([str(fuzzer)] + module_fuzzer_args(build) + seeds, 60)
+    ok3 = report(3, "fuzz_module_seeds", status, lines,
+                 [f"{len(seeds)} modules from {build}/samples and "
+                  f"{build}/test-modules"])
+
+    corpus = build / "fuzz" / "module-corpus"
+    cmd = [str(fuzzer)] + module_fuzzer_args(build) + [
+        f"-max_total_time={seconds}", str(corpus)] + [
+        str(d) for d in module_seed_dirs(build) if d.is_dir()]
+    status, lines = run(cmd, seconds + 60)
+    runs = stat(lines, "number_of_executed_units")
+    ok4 = report(4, "fuzz_module_short_run", status, lines,
+                 [f"{runs} module files in {seconds} s, no crash, leak or "
+                  f"sanitizer report"])
+    return ok3 and ok4
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--seconds", type=int, default=20)
+    ap.add_argument("--module-seconds", type=int, default=15)
+    args = ap.parse_args(argv)
+    build = Path(args.build)
+    fuzzers = [build / "fuzz" / "fuzz_probe_events",
+               build / "fuzz" / "fuzz_module_elf"]
+
+    print("KTAP version 1")
+    print(f"1..{len(CASES)}")
+    if not all(f.exists() for f in fuzzers):
+        if shutil.which("clang") is None:
+            for n, name in enumerate(CASES, 1):
+                print(f"ok {n} {name} # SKIP clang (libFuzzer) is not installed")
+            return 0
+        print(f"# {' or '.join(str(f) for f in fuzzers)} missing: "
+              f"run make B={build} host-test")
+        for n, name in enumerate(CASES, 1):
+            print(f"not ok {n} {name}")
+        return 1
+    (build / "fuzz" / "corpus").mkdir(parents=True, exist_ok=True)
+    (build / "fuzz" / "module-corpus").mkdir(parents=True, exist_ok=True)
+
+    ok = run_parser(build, fuzzers[0], args.seconds)
+    ok = run_modules(build, fuzzers[1], args.module_seconds) and ok
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

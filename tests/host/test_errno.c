@@ -1,4 +1,4 @@
-/* test_errno.c - errno_name() from lib/errno.c. */
+/* test_errno.c - errno_name() and errno_meaning() from lib/errno.c. */
 #include "ktest_host.h"
 #include "errno.h"
 
@@ -27,9 +27,37 @@ static void unknown_codes_fall_back(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, errno_name(-2147483647 - 1), "errno -2147483648");
 }
 
+/* The C library's strerror() words, for either sign. */
+static void meanings(struct ktest *t)
+{
+	KTEST_EXPECT_STREQ(t, errno_meaning(-EINVAL), "Invalid argument");
+	KTEST_EXPECT_STREQ(t, errno_meaning(EINVAL), "Invalid argument");
+	KTEST_EXPECT_STREQ(t, errno_meaning(-ENOEXEC), "Exec format error");
+	KTEST_EXPECT_STREQ(t, errno_meaning(-ENOENT), "No such file or directory");
+	KTEST_EXPECT_STREQ(t, errno_meaning(-EBUSY), "Device or resource busy");
+	KTEST_EXPECT_STREQ(t, errno_meaning(-EILSEQ),
+			   "Invalid or incomplete multibyte or wide character");
+}
+
+/* Every number that has a name has a meaning, and the other way round. */
+static void names_and_meanings_agree(struct ktest *t)
+{
+	for (int e = 0; e < 200; e++) {
+		bool named = strncmp(errno_name(-e), "errno ", 6) != 0;
+		bool meant = strncmp(errno_meaning(-e), "Unknown error ", 14) != 0;
+
+		KTEST_EXPECT_EQ(t, named, meant);
+	}
+	KTEST_EXPECT_STREQ(t, errno_meaning(-3), "Unknown error -3");
+	KTEST_EXPECT_STREQ(t, errno_meaning(99), "Unknown error 99");
+	KTEST_EXPECT_STREQ(t, errno_meaning(-2147483647 - 1), "Unknown error -2147483648");
+}
+
 static struct ktest_case cases[] = {
 	KTEST_CASE(known_codes_either_sign),
 	KTEST_CASE(unknown_codes_fall_back),
+	KTEST_CASE(meanings),
+	KTEST_CASE(names_and_meanings_agree),
 	KTEST_END,
 };
 
