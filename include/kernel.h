@@ -34,6 +34,16 @@
 int printk(const char *fmt, ...) __printf(1, 2);
 int vprintk(const char *fmt, va_list ap);
 
+/*
+ * Linux's pr_warn(): printk with the file's prefix.  A file that wants
+ * one defines pr_fmt() before its first #include, as in Linux:
+ *	#define pr_fmt(fmt) "kprobes: " fmt
+ */
+#ifndef pr_fmt
+#define pr_fmt(fmt) fmt
+#endif
+#define pr_warn(fmt, ...) printk(pr_fmt(fmt), ##__VA_ARGS__)
+
 void panic(const char *fmt, ...) __printf(1, 2) __noreturn;
 
 /* Halt this CPU forever with interrupts off. */

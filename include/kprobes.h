@@ -396,6 +396,21 @@ unsigned long kretprobe_find_ret_addr(unsigned long addr, unsigned long *slot);
 /* 0 if p's address is offset 0 of a kallsyms symbol, else -EINVAL. */
 int kprobe_on_func_entry(const struct kprobe *p);
 
+/* ---- why a registration failed ---------------------------------------------- */
+
+/*
+ * The reason, in words, that a probe at addr (0: its symbol is unknown)
+ * was refused with err: tracefs' error_log and the warning below.
+ */
+const char *kprobe_refusal_reason(int err, unsigned long addr);
+/*
+ * One line, as Linux's pr_warn(), when register_kprobe/jprobe/kretprobe
+ * (`what`) refuses p: where, the errno by name and meaning, and why
+ * (`why`, or kprobe_refusal_reason() when NULL).  Each failure says it once.
+ */
+void kprobe_warn_refused(const char *what, const struct kprobe *p, int err,
+			 const char *why);
+
 /* 'k', 'j' or 'r': the letter kprobes_list_print() shows, as Linux's debugfs. */
 static inline char kprobe_type_char(const struct kprobe *p)
 {

@@ -51,11 +51,16 @@ int register_jprobe(struct jprobe *jp)
 {
 	int ret;
 
-	if (!jp->entry || !kernel_text_address((unsigned long)jp->entry))
+	if (!jp->entry || !kernel_text_address((unsigned long)jp->entry)) {
+		kprobe_warn_refused("register_jprobe", &jp->kp, -EINVAL,
+				    "its entry handler is not kernel or module code");
 		return -EINVAL;
+	}
 	ret = kprobe_on_func_entry(&jp->kp);
-	if (ret)
+	if (ret) {
+		kprobe_warn_refused("register_jprobe", &jp->kp, ret, NULL);
 		return ret;
+	}
 	jp->nbad_return = 0;
 	jp->kp.pre_handler = setjmp_pre_handler;
 	jp->kp.break_handler = longjmp_break_handler;

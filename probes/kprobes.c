@@ -25,6 +25,8 @@
  * change, never in the middle, and a probe is never freed while a hit
  * that found it is still running.
  */
+#define pr_fmt(fmt) "kprobes: " fmt
+
 #include "kernel.h"
 #include "kprobes.h"
 #include "hash.h"
@@ -36,6 +38,7 @@
 #include "vsprintf.h"
 #include "nokprobe.h"
 
+#define KPROBE_WHERE_LEN	96	/* "symbol+offset" in a warning */
 #define KPROBE_HASH_BITS	6
 #define KPROBE_TABLE_SIZE	(1 << KPROBE_HASH_BITS)	/* 64 buckets, as in 2.6.11 */
 
@@ -297,7 +300,7 @@ static int register_aggr_kprobe(struct kprobe *orig, struct kprobe *p)
  * they must agree (a probe registered by symbol keeps its resolved addr,
  * so registering it again after unregistering works).
  */
-static kprobe_opcode_t *kprobe_addr(struct kprobe *p)
+static kprobe_opcode_t *kprobe_addr(const struct kprobe *p)
 {
 	unsigned long addr;
 
@@ -382,17 +385,59 @@ static int __register_kprobe(struct kprobe *p)
 	return ret;
 }
 
+const char *kprobe_refusal_reason(int err, unsigned long addr)
+{
+	if (err == -ENODEV)
+		return "kprobes is not initialised yet";
+	if (err == -EBUSY)
+		return "kprobes is busy (called from a handler?)";
+	if (err == -EEXIST)
+		return "this probe is registered already";
+	if (!addr)
+		return "no such symbol, or symbol_name and addr disagree";
+	if (!kernel_text_address(addr))
+		return "not in the kernel's text";
+	if (within_kprobe_blacklist(addr))
+		return "on the kprobes blacklist (see /sys/kernel/debug/kprobes/blacklist)";
+	switch (-err) {
+	case EILSEQ: return "not at an instruction boundary, or an instruction "
+			    "that cannot be single-stepped";
+	case EINVAL: return "not a place a probe can go (a return probe must be "
+			    "at a function's first byte)";
+	case ENOMEM: return "out of memory for the slot or instances";
+	default:     return "refused by kprobes";
+	}
+}
+
+void kprobe_warn_refused(const char *what, const struct kprobe *p, int err,
+			 const char *why)
+{
+	unsigned long addr = (unsigned long)kprobe_addr(p);
+	char where[KPROBE_WHERE_LEN];
+
+	if (p->symbol_name)
+		snprintf(where, sizeof(where), "%s+%u", p->symbol_name, p->offset);
+	else
+		snprintf(where, sizeof(where), "%p", (void *)addr);
+	pr_warn("%s(%s) failed: %s (%s): %s\n", what, where, errno_name(err),
+		errno_meaning(err), why ? why : kprobe_refusal_reason(err, addr));
+}
+
 int register_kprobe(struct kprobe *p)
 {
 	int ret;
 
 	if (!kprobes_initialized)
-		return -ENODEV;
-	if (kprobe_running())
-		return -EBUSY;
-	kprobe_mutex_lock();
-	ret = __register_kprobe(p);
-	kprobe_mutex_unlock();
+		ret = -ENODEV;
+	else if (kprobe_running())
+		ret = -EBUSY;
+	else {
+		kprobe_mutex_lock();
+		ret = __register_kprobe(p);
+		kprobe_mutex_unlock();
+	}
+	if (ret)
+		kprobe_warn_refused("register_kprobe", p, ret, NULL);
 	return ret;
 }
 

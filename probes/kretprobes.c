@@ -243,11 +243,16 @@ int register_kretprobe(struct kretprobe *rp)
 {
 	int ret;
 
-	if (!rp->handler && !rp->entry_handler)
+	if (!rp->handler && !rp->entry_handler) {
+		kprobe_warn_refused("register_kretprobe", &rp->kp, -EINVAL,
+				    "it has no handler");
 		return -EINVAL;
+	}
 	ret = kprobe_on_func_entry(&rp->kp);
-	if (ret)
+	if (ret) {
+		kprobe_warn_refused("register_kretprobe", &rp->kp, ret, NULL);
 		return ret;
+	}
 	/* Registered already: the pool below would replace a live one. */
 	if (kprobes_for_each(is_probe, &rp->kp) ||
 	    kprobes_for_each_gone(is_probe, &rp->kp))

@@ -320,25 +320,6 @@ static void group_file_put(const char *group)
 
 /* ---- defining and removing events ---------------------------------------------- */
 
-/* Why register_k(ret)probe refused, in words. */
-static const char *refusal_reason(int err, unsigned long addr)
-{
-	if (!kernel_text_address(addr))
-		return "not in the kernel's text";
-	if (within_kprobe_blacklist(addr))
-		return "on the kprobes blacklist (see /sys/kernel/debug/kprobes/blacklist)";
-	switch (-err) {
-	case EILSEQ: return "not at an instruction boundary, or an instruction "
-			    "that cannot be single-stepped";
-	case EINVAL: return "not a place a probe can go (a return probe must be "
-			    "at a function's first byte)";
-	case EEXIST: return "already probed by this event";
-	case ENOMEM: return "out of memory for the slot or instances";
-	case EBUSY:  return "kprobes is busy (called from a handler?)";
-	default:     return "refused by kprobes";
-	}
-}
-
 static int register_event(struct trace_kprobe *tk)
 {
 	struct probe_event_def *def = tk->def;
@@ -397,7 +378,7 @@ static int add_event(const struct probe_event_def *parsed, const char *line, siz
 	if (ret) {
 		snprintf(msg, sizeof(msg), "Could not probe %s+%lu: %s: %s",
 			 parsed->symbol[0] ? parsed->symbol : "address", parsed->offset,
-			 errno_name(ret), refusal_reason(ret, parsed->addr));
+			 errno_name(ret), kprobe_refusal_reason(ret, parsed->addr));
 		log_error(line, len, word_pos(line, len, 1), msg);
 		goto free;
 	}

@@ -197,6 +197,46 @@ static void failing_init_unloads_cleanly(struct ktest *t)
 	expect_counters_back(t, &before);
 }
 
+/* How often does text occur in the captured printk output? */
+static int count_printed(const char *text)
+{
+	int n = 0;
+
+	for (const char *p = ktest_captured(); (p = strstr(p, text)); p++)
+		n++;
+	return n;
+}
+
+/*
+ * A module's probes are refused (a misspelt symbol_name, a blacklisted
+ * function): kprobes says why, once per refusal, and insmod names the
+ * errno init returned instead of printing a bare number.
+ */
+static void probe_refusals_explained(struct ktest *t)
+{
+	struct counters before;
+
+	if (!have_boot_module(t, "modtest_badprobe"))
+		return;
+	counters_get(&before);
+	ktest_capture_start();
+	KTEST_EXPECT_EQ(t, insmod("modtest_badprobe"), -EINVAL);
+	ktest_capture_stop();
+	expect_printed(t, __LINE__, "kprobes: register_kprobe(kthread_creat+0) failed: "
+		       "EINVAL (Invalid argument): no such symbol");
+	expect_printed(t, __LINE__, "kprobes: register_kprobe(do_trap+0) failed: "
+		       "EINVAL (Invalid argument): on the kprobes blacklist");
+	KTEST_EXPECT_EQ(t, count_printed("kprobes: register_kprobe("), 2);
+	expect_printed(t, __LINE__, "module modtest_badprobe: init failed: EINVAL "
+		       "(Invalid argument), unloading\n");
+	expect_printed(t, __LINE__, "insmod modtest_badprobe: failed: EINVAL "
+		       "(Invalid argument)\n");
+	KTEST_EXPECT_EQ(t, count_printed("(-22)"), 0);
+	if (t->failed)
+		ktest_info(t, "captured: %s", ktest_captured());
+	expect_counters_back(t, &before);
+}
+
 /* Linked right (its init checks itself), visible to kallsyms, protected. */
 static void basic_module_links_and_shows(struct ktest *t)
 {
@@ -546,6 +586,7 @@ static struct ktest_case modules_cases[] = {
 	KTEST_CASE(boot_loaded_modules_unload),
 	KTEST_CASE(broken_objects_refused),
 	KTEST_CASE(failing_init_unloads_cleanly),
+	KTEST_CASE(probe_refusals_explained),
 	KTEST_CASE(basic_module_links_and_shows),
 	KTEST_CASE(probe_module_function),
 	KTEST_CASE(rmmod_refused_mid_hit),
