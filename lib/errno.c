@@ -5,6 +5,8 @@
  * prints it).  One table, so a failed insmod, a refused probe and a
  * shell command all say the same thing for the same number.
  */
+#include <stdbool.h>
+#include <stddef.h>
 #include "errno.h"
 #include "vsprintf.h"
 
@@ -46,27 +48,34 @@ static const struct errno_text *errno_lookup(int err)
 	return NULL;
 }
 
-/* Unknown numbers give "errno N" (N as passed), formatted into a static
- * buffer: fine for one message at a time. */
-const char *errno_name(int err)
+/*
+ * The name or the meaning of err; a number the table lacks is written
+ * as `fmt` into buf, a static buffer of the caller: fine for one
+ * message at a time.
+ */
+static const char *errno_text(int err, bool meaning, char *buf, size_t len,
+			      const char *fmt)
 {
-	static char unknown[24];
 	const struct errno_text *t = errno_lookup(err);
 
 	if (t)
-		return t->name;
-	snprintf(unknown, sizeof(unknown), "errno %d", err);
-	return unknown;
+		return meaning ? t->meaning : t->name;
+	snprintf(buf, len, fmt, err);
+	return buf;
+}
+
+/* Unknown numbers give "errno N" (N as passed). */
+const char *errno_name(int err)
+{
+	static char unknown[24];
+
+	return errno_text(err, false, unknown, sizeof(unknown), "errno %d");
 }
 
 /* Unknown numbers give "Unknown error N", as the C library says. */
 const char *errno_meaning(int err)
 {
 	static char unknown[32];
-	const struct errno_text *t = errno_lookup(err);
 
-	if (t)
-		return t->meaning;
-	snprintf(unknown, sizeof(unknown), "Unknown error %d", err);
-	return unknown;
+	return errno_text(err, true, unknown, sizeof(unknown), "Unknown error %d");
 }

@@ -89,48 +89,41 @@ def report(n, name, status, lines, info):
     return False
 
 
-def run_parser(build, fuzzer, seconds):
-    """Cases 1 and 2: the kprobe_events parser."""
-    seeds = sorted(str(p) for p in SEEDS.iterdir())
-    status, lines = run([str(fuzzer)] + fuzzer_args(build) + seeds, 60)
-    ok1 = report(1, "fuzz_seed_corpus", status, lines,
-                 [f"{len(seeds)} seeds from {SEEDS}"])
-
-    cmd = [str(fuzzer)] + fuzzer_args(build) + [
-        f"-max_total_time={seconds}",
-        str(build / "fuzz" / "corpus"), str(SEEDS)]
-    status, lines = run(cmd, seconds + 60)
+def run_target(n, names, cmd, seeds, corpus, seconds, seed_note):
+    """Two cases from number n: every seed once, then a bounded run."""
+    status, lines = run(cmd + seeds, 60)
+    ok1 = report(n, names[0], status, lines, [seed_note])
+    status, lines = run(cmd + [f"-max_total_time={seconds}"] + corpus,
+                        seconds + 60)
     runs = stat(lines, "number_of_executed_units")
-    ok2 = report(2, "fuzz_short_run", status, lines,
+    ok2 = report(n + 1, names[1], status, lines,
                  [f"{runs} inputs in {seconds} s, no crash, leak or "
                   f"sanitizer report"])
     return ok1 and ok2
 
 
+def run_parser(build, fuzzer, seconds):
+    """Cases 1 and 2: the kprobe_events parser."""
+    seeds = sorted(str(p) for p in SEEDS.iterdir())
+    return run_target(1, CASES[0:2], [str(fuzzer)] + fuzzer_args(build),
+                      seeds, [str(build / "fuzz" / "corpus"), str(SEEDS)],
+                      seconds, f"{len(seeds)} seeds from {SEEDS}")
+
+
 def run_modules(build, fuzzer, seconds):
     """Cases 3 and 4: the module loader, seeded with the built modules."""
-    seeds = sorted(str(p) for d in module_seed_dirs(build) if d.is_dir()
-                   for p in d.glob("*.ko"))
+    dirs = [d for d in module_seed_dirs(build) if d.is_dir()]
+    seeds = sorted(str(p) for d in dirs for p in d.glob("*.ko"))
     if not seeds:
         print(f"# no .ko files under {build}: run make modules test-modules")
-        print("not ok 3 fuzz_module_seeds")
-        print("not ok 4 fuzz_module_short_run")
+        print(f"not ok 3 {CASES[2]}")
+        print(f"not ok 4 {CASES[3]}")
         return False
-    status, lines = run([str(fuzzer)] + module_fuzzer_args(build) + seeds, 60)
-    ok3 = report(3, "fuzz_module_seeds", status, lines,
-                 [f"{len(seeds)} modules from {build}/samples and "
-                  f"{build}/test-modules"])
-
-    corpus = build / "fuzz" / "module-corpus"
-    cmd = [str(fuzzer)] + module_fuzzer_args(build) + [
-        f"-max_total_time={seconds}", str(corpus)] + [
-        str(d) for d in module_seed_dirs(build) if d.is_dir()]
-    status, lines = run(cmd, seconds + 60)
-    runs = stat(lines, "number_of_executed_units")
-    ok4 = report(4, "fuzz_module_short_run", status, lines,
-                 [f"{runs} module files in {seconds} s, no crash, leak or "
-                  f"sanitizer report"])
-    return ok3 and ok4
+    corpus = [str(build / "fuzz" / "module-corpus")] + [str(d) for d in dirs]
+    return run_target(3, CASES[2:4], [str(fuzzer)] + module_fuzzer_args(build),
+                      seeds, corpus, seconds,
+                      f"{len(seeds)} modules from {build}/samples and "
+                      f"{build}/test-modules")
 
 
 def main(argv):
