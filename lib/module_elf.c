@@ -238,7 +238,9 @@ static int find_symtab(struct load_info *info)
 		return elf_error(info, -ENOEXEC, "no symbol table (stripped?)");
 	if (symsec->sh_entsize != sizeof(Elf32_Sym) ||
 	    symsec->sh_size % sizeof(Elf32_Sym) || (symsec->sh_offset & 3))
-		return elf_error(info, -ENOEXEC, "malformed symbol table");
+		return elf_error(info, -ENOEXEC, "malformed symbol table (sh_entsize %u, "
+				 "sh_size %#x, sh_offset %#x)", symsec->sh_entsize,
+				 symsec->sh_size, symsec->sh_offset);
 	link = symsec->sh_link;
 	if (link >= info->shnum || !valid_strtab(info, link))
 		return elf_error(info, -ENOEXEC, "bad symbol string table (sh_link %u)",
@@ -434,8 +436,10 @@ static int check_rel_section(struct load_info *info, unsigned int i)
 
 	if (s->sh_entsize != sizeof(Elf32_Rel) ||
 	    s->sh_size % sizeof(Elf32_Rel) || (s->sh_offset & 3))
-		return elf_error(info, -ENOEXEC, "malformed relocation section %s",
-				 sec_name(info, i));
+		return elf_error(info, -ENOEXEC, "malformed relocation section %s "
+				 "(sh_entsize %u, sh_size %#x, sh_offset %#x)",
+				 sec_name(info, i), s->sh_entsize, s->sh_size,
+				 s->sh_offset);
 	if (s->sh_link != info->symindex)
 		return elf_error(info, -ENOEXEC,
 				 "relocation section %s: wrong symbol table (sh_link %u)",

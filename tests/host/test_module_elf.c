@@ -318,6 +318,8 @@ static void null_section_ignored(struct ktest *t)
 	EXPECT_REFUSED(t, "relocation against symbol #2 in section 3, which is not loaded");
 	obj.sh[S_SYMTAB].sh_type = SHT_NULL;
 	EXPECT_REFUSED(t, "no symbol table (stripped?)");
+	obj.sh[S_STRTAB].sh_type = SHT_SYMTAB;
+	EXPECT_REFUSED(t, "more than one symbol table");
 }
 
 static void symbol_values(struct ktest *t)
@@ -378,6 +380,8 @@ static void entry_points(struct ktest *t)
 
 static void relocations(struct ktest *t)
 {
+	char want[128];
+
 	build();
 	obj.rel_text[0].r_offset = sizeof(text) - 3;	/* straddles the end */
 	EXPECT_REFUSED(t, "relocation at r_offset 0xd outside its section (16 bytes)");
@@ -397,6 +401,14 @@ static void relocations(struct ktest *t)
 	EXPECT_REFUSED(t, "relocation section .rel.text applies to missing section 32752");
 	obj.sh[S_REL_TEXT].sh_link = S_STRTAB;
 	EXPECT_REFUSED(t, "relocation section .rel.text: wrong symbol table (sh_link 6)");
+	obj.sh[S_REL_TEXT].sh_size = 12;
+	snprintf(want, sizeof(want), "malformed relocation section .rel.text (sh_entsize 8, "
+		 "sh_size 0xc, sh_offset %#x)", obj.sh[S_REL_TEXT].sh_offset);
+	EXPECT_REFUSED(t, want);
+	obj.sh[S_SYMTAB].sh_entsize = 24;
+	snprintf(want, sizeof(want), "malformed symbol table (sh_entsize 24, sh_size 0x70, "
+		 "sh_offset %#x)", obj.sh[S_SYMTAB].sh_offset);
+	EXPECT_REFUSED(t, want);
 }
 
 static void undefined_symbols(struct ktest *t)
