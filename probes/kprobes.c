@@ -418,7 +418,7 @@ void kprobe_warn_refused(const char *what, const struct kprobe *p, int err,
 	if (p->symbol_name)
 		snprintf(where, sizeof(where), "%s+%u", p->symbol_name, p->offset);
 	else
-		sprint_symbol(where, sizeof(where), addr);	/* "fib+0x2/0x40" */
+		snprintf(where, sizeof(where), "%pS", (void *)addr);	/* "fib+0x2/0x40" */
 	pr_warn("%s(%s) failed: %s (%s): %s\n", what, where, errno_name(err),
 		errno_meaning(err), why ? why : kprobe_refusal_reason(err, addr));
 }
