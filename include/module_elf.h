@@ -41,6 +41,7 @@
 #define MODULE_MAX_SIZE		(4u << 20)	/* bytes of module memory */
 #define MODULE_PAGE_SIZE	4096u		/* the i386 page: regions start on one */
 #define MODULE_ERROR_LEN	160
+#define MODULE_KSYM_ENTRY_SIZE	8	/* struct kernel_symbol on i386: value, name */
 
 /* One function or object of the module, for kallsyms and backtraces. */
 struct module_symbol {

@@ -464,6 +464,10 @@ static int module_kallsyms(struct load_info *info, struct module *mod)
 	return 0;
 }
 
+/* lib/module_elf.c reads __ksymtab entries as two 32-bit words. */
+_Static_assert(sizeof(struct kernel_symbol) == MODULE_KSYM_ENTRY_SIZE,
+	       "__ksymtab entry layout");
+
 /* After relocation: what the module exports, its init and exit. */
 static int find_module_entry_points(struct load_info *info, struct module *mod)
 {

@@ -23,7 +23,6 @@
 #include "string.h"
 #include "vsprintf.h"
 
-#define KSYM_ENTRY_SIZE	8	/* struct kernel_symbol: value, name (i386) */
 #define RELOC_BYTES	4	/* R_386_32 and R_386_PC32 patch a 32-bit word */
 #define ALIGN_PAGE(x)	(((x) + MODULE_PAGE_SIZE - 1) & ~(MODULE_PAGE_SIZE - 1))
 
@@ -547,7 +546,7 @@ static int check_ksymtab(struct load_info *info)
 {
 	int i = find_ksymtab(info);
 
-	if (i && info->sechdrs[i].sh_size % KSYM_ENTRY_SIZE)
+	if (i && info->sechdrs[i].sh_size % MODULE_KSYM_ENTRY_SIZE)
 		return elf_error(info, -ENOEXEC, "__ksymtab: sh_size %u is not a whole "
 				 "number of entries", info->sechdrs[i].sh_size);
 	return 0;
@@ -695,9 +694,9 @@ int elf_check_exports(struct load_info *info, uint32_t *off, uint32_t *count)
 	if (!i)
 		return 0;
 	*off = info->secoff[i];
-	*count = info->sechdrs[i].sh_size / KSYM_ENTRY_SIZE;
+	*count = info->sechdrs[i].sh_size / MODULE_KSYM_ENTRY_SIZE;
 	for (uint32_t k = 0; k < *count; k++) {
-		const uint8_t *e = info->mem + *off + k * KSYM_ENTRY_SIZE;
+		const uint8_t *e = info->mem + *off + k * MODULE_KSYM_ENTRY_SIZE;
 		uint32_t value = get_unaligned_le32(e);
 		uint32_t name = get_unaligned_le32(e + 4);
 
