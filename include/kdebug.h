@@ -18,6 +18,7 @@ enum die_val {
 	DIE_GPF,       /* #GP */
 	DIE_PAGE_FAULT,/* #PF */
 	DIE_TRAP,      /* any other exception */
+	DIE_NMI,       /* a non-maskable interrupt (not an exception) */
 };
 
 /* What the notifier returns. */

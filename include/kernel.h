@@ -49,8 +49,12 @@ void panic(const char *fmt, ...) __printf(1, 2) __noreturn;
 /* Halt this CPU forever with interrupts off. */
 void halt_forever(void) __noreturn;
 
-/* Exit QEMU through the isa-debug-exit device (only under test). */
+/* Exit QEMU through the isa-debug-exit device (tests, panic_exit). */
 void qemu_exit(int code) __noreturn;
+/* Switch the machine off (ACPI S5): QEMU exits with status 0. */
+void machine_power_off(void) __noreturn;
+/* How an oops or panic ends: leave QEMU with panic_exit, else halt. */
+void oops_end(void) __noreturn;
 
 /* The kernel command line Multiboot gave us ("" when none). */
 extern const char *kernel_cmdline;
@@ -60,6 +64,7 @@ const char *cmdline_value(const char *key, char *buf, size_t len);
 
 /* What kmain() runs instead of the shell when the command line asks. */
 void crash_run(const char *what);	/* crash=WHAT: kernel/crash.c */
+const char *crash_mode_name(size_t i);	/* the i-th mode; NULL past the last */
 void bench_run(void);			/* bench: tests/kernel/bench.c */
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * panic.c - stopping the machine: on purpose (panic), forever
- * (halt_forever), or by leaving QEMU (qemu_exit, tests only).
+ * (halt_forever), by leaving QEMU (qemu_exit), or by switching it off
+ * (machine_power_off).  oops_end() decides how an oops or a panic ends.
  */
 #include "kernel.h"
 #include "io.h"
@@ -28,6 +29,41 @@ void qemu_exit(int code)
 	halt_forever();
 }
 
+/*
+ * ACPI soft-off on QEMU's PC machine: the firmware (SeaBIOS) puts the
+ * PIIX4 power-management registers at 0x600, and writing SLP_EN with
+ * sleep type 0 (QEMU's \_S5 package) to PM1a_CNT at 0x604 powers off.
+ * QEMU then exits with status 0, as when its window is closed.
+ */
+#define PIIX4_PM1A_CNT_PORT 0x604
+#define ACPI_PM1_SLP_EN     0x2000	/* bit 13: enter the sleep state */
+
+void machine_power_off(void)
+{
+	local_irq_disable();
+	outw(PIIX4_PM1A_CNT_PORT, ACPI_PM1_SLP_EN);
+	/* No ACPI there (another machine type): the debug-exit port. */
+	qemu_exit(QEMU_EXIT_PASS);
+}
+
+/*
+ * The end of an oops or a panic.  Tests and `make run` boot with
+ * panic_exit: QEMU exits with a failure status and the terminal comes
+ * back.  Without it (`make debug`) the CPU stays halted with the state
+ * intact for gdb - and the user is told how to get out.
+ */
+void oops_end(void)
+{
+	if (ktest_running || cmdline_has("panic_exit")) {
+		printk("---[ end trace: leaving QEMU (panic_exit) ]---\n");
+		qemu_exit(QEMU_EXIT_FAIL);
+	}
+	printk("---[ end trace: system halted ]---\n"
+	       "The CPU is stopped with interrupts off.  Press Ctrl-A X to quit QEMU,\n"
+	       "or look around first: gdb -x scripts/gdbinit (with make debug).\n");
+	halt_forever();
+}
+
 void panic(const char *fmt, ...)
 {
 	va_list ap;
@@ -43,10 +79,9 @@ void panic(const char *fmt, ...)
 	show_backtrace(NULL, bp);   /* no trap frame: start from our caller */
 	if (ktest_running)
 		printk("not ok - kernel panic during test run\n");
-	if (ktest_running || cmdline_has("panic_exit"))
-		qemu_exit(QEMU_EXIT_FAIL);
-	halt_forever();
+	oops_end();
 }
 NOKPROBE_SYMBOL(panic);
 NOKPROBE_SYMBOL(halt_forever);
 NOKPROBE_SYMBOL(qemu_exit);
+NOKPROBE_SYMBOL(oops_end);

@@ -706,7 +706,7 @@ def report(tally):
 
 
 # What a full run does, in order.  See the top of this file.
-STAGES = ("host", "kernel", "oops", "iso", "modules-doc")
+STAGES = ("self-test", "host", "kernel", "oops", "iso", "modules-doc")
 
 
 def parse_args(argv):
@@ -723,7 +723,8 @@ def parse_args(argv):
                     help="run this script's own parser tests")
     args = ap.parse_args(argv)
     if args.only is None:
-        args.only = {"host", "kernel"} if args.suites else set(STAGES)
+        args.only = ({"self-test", "host", "kernel"} if args.suites
+                     else set(STAGES))
     else:
         args.only = set(args.only.split(","))
     unknown = args.only - set(STAGES)
@@ -748,6 +749,8 @@ def main(argv):
     logs.mkdir(parents=True, exist_ok=True)
     tally = Tally()
 
+    if "self-test" in args.only:
+        run_self_test(tally, logs, args.timeout)
     if "host" in args.only:
         run_host_tests(tally, build, logs, args.timeout)
     if "kernel" in args.only:
@@ -883,16 +886,47 @@ class ParserSelfTest(unittest.TestCase):
         self.assertIn("numbered 3", t.failures[0][0])
 
     def test_grub_cfg_passes_cmdline(self):
-        cfg = grub_test_cfg("test=boot expect_loader=GRUB")
+        cfg = grub_test_cfg("test=boot expect_loader=GRUB", [])
         self.assertIn("multiboot /boot/kernel.elf test=boot expect_loader=GRUB",
                       cfg)
         self.assertIn("set timeout=0", cfg)
+        self.assertNotIn("module ", cfg)
+
+    def test_grub_cfg_names_each_module(self):
+        cfg = grub_test_cfg("test=modules", ["a.ko", "b.ko"])
+        self.assertIn("\tmodule /boot/modules/a.ko a.ko\n", cfg)
+        self.assertIn("\tmodule /boot/modules/b.ko b.ko\n", cfg)
 
 
 def self_test():
     suite = unittest.defaultTestLoader.loadTestsFromTestCase(ParserSelfTest)
     ok = unittest.TextTestRunner(verbosity=1).run(suite).wasSuccessful()
     return 0 if ok else 1
+
+
+def run_self_test(tally, logs, timeout):
+    """The harness's own parser tests, counted like any other test.
+
+    They run in a child process so that a broken parser (or a self-test
+    that no longer matches the code, e.g. a changed signature) is a
+    counted failure with its traceback in the log, not a crash of the
+    run that is judging everything else.
+    """
+    before = (tally.passed, tally.failed)
+    log = logs / "self-test.log"
+    status, lines = run_logged([sys.executable, str(Path(__file__).resolve()),
+                                "--self-test"], log, timeout)
+    ran = next((int(m.group(1)) for m in map(SELF_TEST_RAN_RE.match, lines)
+                if m), 0)
+    if status == 0 and ran:
+        tally.passed += ran
+    else:
+        tally.fail(f"self-test: status {status}, {ran} test(s) ran",
+                   tail(lines), log)
+    summary(tally, before, "self-test (run_tests.py)", log)
+
+
+SELF_TEST_RAN_RE = re.compile(r"^Ran (\d+) tests? in ")
 
 
 if __name__ == "__main__":

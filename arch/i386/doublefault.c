@@ -42,6 +42,7 @@
 #include "mm.h"
 #include "string.h"
 #include "errno.h"
+#include "kallsyms.h"
 #include "nokprobe.h"
 
 #define DF_STACK_SIZE 8192   /* printk and panic run on it */
@@ -80,6 +81,29 @@ static void redirect_to_exit(struct task_struct *t)
 	main_tss.fs = main_tss.gs = __KERNEL_DS;
 }
 
+/*
+ * What the task switch left behind: we run as df_tss, whose back link
+ * names the task that faulted, and that task's registers are in
+ * main_tss exactly as the CPU stored them.  The saved EIP of a #DF is
+ * undefined (SDM), but in practice it is the instruction that faulted.
+ */
+static void show_tss_state(unsigned long error_code, unsigned long cr2)
+{
+	char sym[96];
+	uint16_t tr;
+
+	__asm__ __volatile__("str %0" : "=r"(tr));
+	sprint_symbol(sym, sizeof(sym), main_tss.eip);
+	printk("double fault (error code %lu): now running the #DF task, TR=%04x, back link %04x\n",
+	       error_code, tr, df_tss.prev_task);
+	printk("  main_tss, as the task switch saved it:\n"
+	       "  EIP: %08x [%s]\n"
+	       "  ESP: %08x EBP: %08x EFLAGS: %08x CR3: %08x\n"
+	       "  CR2: %08lx (the page fault that could not be delivered)\n",
+	       main_tss.eip, sym, main_tss.esp, main_tss.ebp, main_tss.eflags,
+	       main_tss.cr3, cr2);
+}
+
 /* Called by double_fault_task on df_stack, interrupts off. */
 void do_double_fault(unsigned long error_code)
 {
@@ -87,12 +111,10 @@ void do_double_fault(unsigned long error_code)
 	unsigned long cr2 = read_cr2();
 	struct task_struct *t = task_for_guard_page(cr2);
 
-	if (!t || t != current) {
-		/* The saved EIP of a #DF is undefined (SDM), but often helps. */
-		printk("double fault: error %#lx, cr2 %#lx, eip %#x, esp %#x, thread '%s'\n",
-		       error_code, cr2, main_tss.eip, main_tss.esp, task_name(current));
-		panic("double fault (not a thread stack overflow)");
-	}
+	show_tss_state(error_code, cr2);
+	if (!t || t != current)
+		panic("double fault in thread '%s' (not a thread stack overflow)",
+		      task_name(current));
 
 	printk("stack overflow in thread '%s' (guard page %#lx)\n",
 	       task_name(t), t->stack_base);
@@ -129,3 +151,4 @@ void doublefault_init(void)
 
 NOKPROBE_SYMBOL(do_double_fault);
 NOKPROBE_SYMBOL(redirect_to_exit);
+NOKPROBE_SYMBOL(show_tss_state);

@@ -66,6 +66,14 @@ void gdt_init(void)
 		SEG_GRAN_4K | SEG_SIZE_32);
 
 	/*
+	 * A writable data segment with the present bit clear: loading it
+	 * into SS is a stack fault, into DS a segment-not-present fault.
+	 * Nothing uses it; it is there to be loaded by mistake (crash=ss).
+	 */
+	set_seg(GDT_ENTRY_NOT_PRESENT, 0, 0xFFFFF,
+		SEG_DPL0 | SEG_CODE_DATA | SEG_DATA_WRITE, SEG_GRAN_4K | SEG_SIZE_32);
+
+	/*
 	 * We never leave ring 0, so the CPU never reads esp0/ss0.  The TSS
 	 * is still needed: a hardware task switch (our #DF task gate) saves
 	 * the interrupted state into whatever TSS the task register names.

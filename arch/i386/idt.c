@@ -75,8 +75,10 @@ void idt_init(void)
 	for (v = IRQ_BASE_VECTOR; v < IRQ_BASE_VECTOR + NR_PIC_IRQS; v++)
 		set_gate(v, GATE_INTERRUPT, vector_entries[v], __KERNEL_CS);
 	/*
-	 * Vectors 48-255 stay not-present: "int $0x80" here raises #NP
-	 * with an error code naming the IDT entry, which the oops prints.
+	 * Vectors 48-255 stay empty: "int $0x80" here raises #GP with an
+	 * error code naming the IDT entry, which the oops decodes
+	 * (crash=intn).  A gate of a valid type marked not present would
+	 * raise #NP instead; the type is checked first.
 	 */
 	idtr.size = sizeof(idt) - 1;
 	idtr.address = (uint32_t)idt;

@@ -12,6 +12,7 @@
 #include "kallsyms.h"
 #include "ktest.h"
 #include "nokprobe.h"
+#include "desc.h"
 
 void show_regs(struct pt_regs *regs)
 {
@@ -39,6 +40,53 @@ static void describe_page_fault(unsigned long err)
 	       (err & PF_INSTR) ? ", instruction fetch" : "");
 }
 
+/*
+ * #TS, #NP, #SS and #GP push a "selector error code" (SDM vol. 3,
+ * 6.13): which descriptor the CPU was loading when it gave up.
+ *   bit 0 EXT  the fault happened while delivering an external event
+ *   bit 1 IDT  the index is an IDT vector, not a GDT/LDT selector
+ *   bit 2 TI   (IDT=0) the index is in the LDT, not the GDT
+ *   15:3       the descriptor's index
+ * An error code of 0 means the fault is not about a selector (a limit,
+ * a privileged instruction, a null selector...).
+ */
+#define SEL_ERR_EXT      0x1
+#define SEL_ERR_IDT      0x2
+#define SEL_ERR_TI       0x4
+#define SEL_ERR_INDEX(e) (((e) & 0xFFFF) >> 3)
+
+static bool has_selector_error_code(unsigned long vector)
+{
+	return vector == X86_TRAP_TS || vector == X86_TRAP_NP ||
+	       vector == X86_TRAP_SS || vector == X86_TRAP_GP;
+}
+
+/* Is a GDT index past the table's limit (no such descriptor at all)? */
+static bool past_gdt_limit(unsigned long index)
+{
+	struct desc_ptr gdtr;
+
+	__asm__ __volatile__("sgdt %0" : "=m"(gdtr));
+	return index * 8 + 7 > gdtr.size;
+}
+
+static void describe_selector_error(unsigned long err)
+{
+	bool in_gdt = !(err & (SEL_ERR_IDT | SEL_ERR_TI));
+	const char *table = (err & SEL_ERR_IDT) ? "IDT" :
+			    (err & SEL_ERR_TI) ? "LDT" : "GDT";
+
+	if (err == 0) {
+		printk("Selector: none (error code 0: not a descriptor problem)\n");
+		return;
+	}
+	printk("Selector: %s %s %lu (EXT=%d IDT=%d TI=%d)%s%s\n", table,
+	       (err & SEL_ERR_IDT) ? "vector" : "index", SEL_ERR_INDEX(err),
+	       !!(err & SEL_ERR_EXT), !!(err & SEL_ERR_IDT), !!(err & SEL_ERR_TI),
+	       in_gdt && past_gdt_limit(SEL_ERR_INDEX(err)) ? ", past the GDT limit" : "",
+	       (err & SEL_ERR_EXT) ? ", during delivery of an external event" : "");
+}
+
 void die(const char *msg, struct pt_regs *regs, unsigned long vector)
 {
 	local_irq_disable();
@@ -46,15 +94,15 @@ void die(const char *msg, struct pt_regs *regs, unsigned long vector)
 	       regs->orig_ax);
 	if (vector == X86_TRAP_PF)
 		describe_page_fault(regs->orig_ax);
+	else if (has_selector_error_code(vector))
+		describe_selector_error(regs->orig_ax);
 	show_regs(regs);
 	printk("Call Trace:\n");
 	show_backtrace(regs, 0);
 	if (ktest_running)
 		printk("not ok - kernel oops during test run\n");
-	if (ktest_running || cmdline_has("panic_exit"))
-		qemu_exit(QEMU_EXIT_FAIL);
-	printk("---[ end trace: system halted ]---\n");
-	halt_forever();
+	oops_end();
 }
 NOKPROBE_SYMBOL(die);
 NOKPROBE_SYMBOL(show_regs);
+NOKPROBE_SYMBOL(describe_selector_error);

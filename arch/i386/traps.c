@@ -6,6 +6,7 @@
  *   2. look for an exception-fixup entry for the faulting ip;
  *   3. otherwise it is a kernel bug: print an oops and stop.
  * For a hardware interrupt: acknowledge the PIC, then run the handler.
+ * An NMI is neither: arch/i386/nmi.c reports it and returns.
  */
 #include "kernel.h"
 #include "traps.h"
@@ -96,7 +97,9 @@ static void do_irq(struct pt_regs *regs, int irq)
 void do_trap(struct pt_regs *regs, unsigned long vector)
 {
 	trap_counts[vector]++;
-	if (vector < NR_EXCEPTIONS)
+	if (vector == X86_TRAP_NMI)
+		do_nmi(regs);	/* an interrupt on an exception's vector */
+	else if (vector < NR_EXCEPTIONS)
 		do_exception(regs, vector);
 	else
 		do_irq(regs, vector - IRQ_BASE_VECTOR);
