@@ -40,6 +40,11 @@ extern struct seq_buf *shell_out;
 /* "/sys/kernel/tracing" + "trace" -> an absolute, tidy path in out. */
 int shell_resolve_path(const char *arg, char *out, size_t size);
 
+/* The i-th command's name; NULL past the last (for Tab completion). */
+const char *shell_command_name(size_t i);
+/* Tab in the shell: a line_complete_fn (see line_editor.h). */
+int shell_complete(const char *line, size_t start, size_t end, char *out, size_t size);
+
 /* Words for an errno: "No such file or directory"... */
 const char *shell_strerror(int err);
 
@@ -53,6 +58,7 @@ int cmd_idt(int argc, char **argv);
 int cmd_regs(int argc, char **argv);
 int cmd_meminfo(int argc, char **argv);
 int cmd_reboot(int argc, char **argv);
+int cmd_poweroff(int argc, char **argv);
 int cmd_run(int argc, char **argv);	/* kernel/workloads.c */
 int cmd_insmod(int argc, char **argv);	/* kernel/module.c */
 int cmd_rmmod(int argc, char **argv);

@@ -25,7 +25,6 @@
 
 static char input_buf[INPUT_BUF_SIZE];
 static volatile unsigned int input_head, input_tail;
-static volatile bool reading;		/* console_readline() is waiting */
 static volatile bool sysrq_pending;	/* Ctrl-P came at a bad moment */
 unsigned long sysrq_count;
 
@@ -48,9 +47,7 @@ static void sysrq_now_or_later(void)
 {
 	if (preempt_count() == 0) {
 		sysrq_pending = false;
-		sysrq_show_probes();
-		if (reading)
-			console_input_feed(KEY_CTRL_R);	/* show the prompt again */
+		sysrq_show_probes();	/* hides the line being typed, if any */
 	} else {
 		sysrq_pending = true;
 	}
@@ -117,137 +114,58 @@ void console_input_init(void)
 	timer_add_hook(sysrq_tick);
 }
 
+int console_poll(void)
+{
+	int c = input_pop();
+
+	return c >= 0 ? c : kbd_getc();
+}
+
+/* Let other threads run, then sleep until an interrupt: a key or, at
+ * the latest, the next timer tick. */
+void console_wait(void)
+{
+	yield();
+	__asm__ __volatile__("hlt");
+}
+
 int console_getc(void)
 {
-	for (;;) {
-		int c = input_pop();
+	int c;
 
-		if (c < 0)
-			c = kbd_getc();
-		if (c >= 0)
-			return c;
-		/* Let other threads run, then sleep until an interrupt: a key
-		 * or, at the latest, the next timer tick. */
-		yield();
-		__asm__ __volatile__("hlt");
-	}
+	while ((c = console_poll()) < 0)
+		console_wait();
+	return c;
 }
 
-/* ---- the line editor ------------------------------------------------------ */
+/* ---- reading a line ---------------------------------------------------------- */
 
-void line_editor_init(struct line_editor *le, const char *prompt)
-{
-	memset(le, 0, sizeof(*le));
-	le->prompt = prompt;
-}
-
-static void erase_line(struct line_editor *le)
-{
-	while (le->len) {
-		printk("\b \b");
-		le->len--;
-	}
-}
-
-/* Replace the line with history entry `back` (1 = newest; 0 = empty). */
-static void recall(struct line_editor *le, int back)
-{
-	if (back < 0 || back > le->nr_history)
-		return;
-	erase_line(le);
-	le->history_pos = back;
-	if (back)
-		le->len = strlcpy(le->buf, le->history[back - 1], sizeof(le->buf));
-	le->buf[le->len] = '\0';
-	printk("%s", le->buf);
-}
-
-void line_editor_remember(struct line_editor *le)
-{
-	if (le->len == 0 || (le->nr_history && strcmp(le->history[0], le->buf) == 0))
-		return;
-	memmove(le->history[1], le->history[0],
-		sizeof(le->history[0]) * (HISTORY_SIZE - 1));
-	strlcpy(le->history[0], le->buf, sizeof(le->history[0]));
-	if (le->nr_history < HISTORY_SIZE)
-		le->nr_history++;
-}
-
-/* ESC [ A (up) and ESC [ B (down); ESC O A/B in "application" mode. */
-static void escape_key(struct line_editor *le, int c)
-{
-	if (le->esc_state == 1) {
-		le->esc_state = (c == '[' || c == 'O') ? 2 : 0;
-		return;
-	}
-	le->esc_state = 0;
-	if (c == 'A')
-		recall(le, le->history_pos + 1);
-	else if (c == 'B')
-		recall(le, le->history_pos - 1);
-}
-
-enum line_result line_editor_key(struct line_editor *le, int c)
-{
-	bool after_cr = le->last_was_cr;
-
-	le->last_was_cr = (c == '\r');
-	if (le->esc_state) {
-		escape_key(le, c);
-		return LINE_MORE;
-	}
-	switch (c) {
-	case '\n':
-		if (after_cr)
-			return LINE_MORE;	/* the LF of CR LF */
-		/* fall through */
-	case '\r':
-		le->buf[le->len] = '\0';
-		printk("\n");
-		return LINE_DONE;
-	case KEY_CTRL_C:
-		printk("^C\n");
-		le->len = 0;
-		le->buf[0] = '\0';
-		return LINE_CANCEL;
-	case KEY_BS:
-	case KEY_DEL:
-		if (le->len) {
-			le->len--;
-			printk("\b \b");
-		}
-		return LINE_MORE;
-	case KEY_CTRL_R:
-		le->buf[le->len] = '\0';
-		printk("%s%s", le->prompt, le->buf);
-		return LINE_MORE;
-	case KEY_ESC:
-		le->esc_state = 1;
-		return LINE_MORE;
-	case '\t':
-		c = ' ';
-		break;
-	}
-	if (c < ' ' || c > '~' || le->len + 1 >= sizeof(le->buf))
-		return LINE_MORE;	/* other control bytes, or the line is full */
-	le->buf[le->len++] = c;
-	printk("%c", c);
-	return LINE_MORE;
-}
-
+/*
+ * Each key is handled with interrupts off: an interrupt handler's
+ * printk hides and redraws the line, and must never see it half-edited.
+ */
 int console_readline(struct line_editor *le)
 {
 	enum line_result r;
+	unsigned long flags;
 
-	le->len = 0;
-	le->buf[0] = '\0';
-	le->history_pos = 0;
-	le->esc_state = 0;
-	reading = true;		/* before the prompt: a SysRq right after it redraws */
+	line_editor_start(le);
 	printk("%s", le->prompt);
+	line_editor_attach(le);
 	do {
-		r = line_editor_key(le, console_getc());
+		int c = console_poll();
+
+		flags = local_irq_save();
+		/* Whatever printed while we slept hid the line: show it. */
+		line_editor_redraw_if_hidden();
+		if (c >= 0)
+			r = line_editor_key(le, c);
+		else
+			r = LINE_MORE;
+		local_irq_restore(flags);
+		if (c < 0)
+			console_wait();
 	} while (r == LINE_MORE);
-	reading = false;
+	line_editor_attach(NULL);
 	return r == LINE_DONE ? (int)le->len : -EINTR;
 }

@@ -37,12 +37,16 @@ void qemu_exit(int code)
  */
 #define PIIX4_PM1A_CNT_PORT 0x604
 #define ACPI_PM1_SLP_EN     0x2000	/* bit 13: enter the sleep state */
+#define POWER_OFF_WAIT      10000000	/* pauses: QEMU acts between instructions */
 
 void machine_power_off(void)
 {
 	local_irq_disable();
 	outw(PIIX4_PM1A_CNT_PORT, ACPI_PM1_SLP_EN);
-	/* No ACPI there (another machine type): the debug-exit port. */
+	/* QEMU shuts down from its main loop, a moment after the write. */
+	for (volatile long i = 0; i < POWER_OFF_WAIT; i++)
+		__asm__ __volatile__("pause");
+	/* Still running: no ACPI there.  Try the debug-exit port. */
 	qemu_exit(QEMU_EXIT_PASS);
 }
 

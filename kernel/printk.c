@@ -13,6 +13,7 @@
 #include "vsprintf.h"
 #include "irqflags.h"
 #include "nokprobe.h"
+#include "line_editor.h"
 
 #define PRINTK_BUF_SIZE 512
 
@@ -34,6 +35,7 @@ int vprintk(const char *fmt, va_list ap)
 	if (len >= (int)sizeof(buf))
 		len = sizeof(buf) - 1;   /* truncated: print what fits */
 	flags = local_irq_save();
+	line_editor_hide(buf, len);	/* not into the middle of a typed line */
 	for (con = consoles; con; con = con->next)
 		con->write(buf, len);
 	local_irq_restore(flags);

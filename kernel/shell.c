@@ -43,8 +43,15 @@ static const struct shell_cmd commands[] = {
 	{ "insmod",  "NAME",         "load a boot module (NAME.ko) and run its init", cmd_insmod },
 	{ "rmmod",   "NAME",         "run a module's exit and unload it", cmd_rmmod },
 	{ "lsmod",   "",             "loaded modules (size, address, users) and boot modules", cmd_lsmod },
-	{ "reboot",  "",             "reset the machine (keyboard controller, else triple fault)", cmd_reboot },
+	{ "reboot",  "",             "reset the machine: the kernel boots again", cmd_reboot },
+	{ "poweroff", "",            "switch the machine off (QEMU exits)", cmd_poweroff },
+	{ "exit",    "",             "the same as poweroff", cmd_poweroff },
 };
+
+const char *shell_command_name(size_t i)
+{
+	return i < ARRAY_SIZE(commands) ? commands[i].name : NULL;
+}
 
 static int cmd_help(int argc, char **argv)
 {
@@ -54,8 +61,15 @@ static int cmd_help(int argc, char **argv)
 		snprintf(left, sizeof(left), "%s %s", commands[i].name, commands[i].usage);
 		sh_printf("  %-24s %s\n", left, commands[i].help);
 	}
-	sh_printf("Keys: Backspace, Ctrl-C (drop the line), up/down (history),\n"
-		  "      Ctrl-P (SysRq: list the probes, even while a workload runs).\n");
+	sh_printf("Keys: Tab completes commands and paths; left/right, Home/End move;\n");
+	sh_printf("      Backspace, Delete, Ctrl-U (to the start), Ctrl-W (a word) erase;\n");
+	sh_printf("      up/down walk the history; Ctrl-C drops the line;\n");
+	sh_printf("      Ctrl-P is SysRq: list the probes, even while a workload runs.\n");
+	sh_printf("QEMU: Ctrl-A X quits, Ctrl-A C toggles its monitor (try \"nmi\" there).\n");
+	sh_printf("Boot with crash=MODE to watch a fault on purpose:");
+	for (size_t i = 0; crash_mode_name(i); i++)
+		sh_printf(" %s", crash_mode_name(i));
+	sh_printf("\n");
 	return 0;
 }
 
@@ -321,6 +335,7 @@ void shell_run(void)
 		printk("shell: could not create the tracefs files\n");
 	console_input_init();
 	line_editor_init(&editor, SHELL_PROMPT);
+	editor.complete = shell_complete;
 	printk("\nType 'help' for the commands.  A first probe to try:\n"
 	       "  echo 'p:myfib fib n=$arg1' >> /sys/kernel/tracing/kprobe_events\n"
 	       "  echo 1 > /sys/kernel/tracing/events/kprobes/myfib/enable\n"

@@ -1,6 +1,7 @@
 /*
  * shell_cmds.c - the shell's commands that look at the machine:
- * files (ls, cat, echo), symbols, the IDT, registers, memory, reboot.
+ * files (ls, cat, echo), symbols, the IDT, registers, memory, reboot
+ * and poweroff.
  *
  * Each prints with sh_printf() and returns 0 or a negative errno.
  */
@@ -225,7 +226,7 @@ int cmd_meminfo(int argc, char **argv)
 	return 0;
 }
 
-/* ---- reboot --------------------------------------------------------------- */
+/* ---- reboot, poweroff ----------------------------------------------------- */
 
 #define KBD_CONTROLLER_PORT 0x64
 #define KBD_CMD_PULSE_RESET 0xFE	/* pulse output line 0: the CPU's RESET pin */
@@ -244,4 +245,11 @@ int cmd_reboot(int argc, char **argv)
 	 * fault, and the CPU resets itself. */
 	__asm__ __volatile__("lidt %0; int3" : : "m"(no_idt));
 	halt_forever();
+}
+
+int cmd_poweroff(int argc, char **argv)
+{
+	sh_printf("Power off.\n");
+	seq_buf_flush(shell_out);
+	machine_power_off();
 }

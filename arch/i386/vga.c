@@ -55,8 +55,8 @@ static void vga_putc(char c)
 		col = 0;
 		row++;
 	} else if (c == '\b') {
-		if (col > 0)
-			vga[row * VGA_COLS + --col] = cell(' ');
+		if (col > 0)	/* back one column, as a terminal: "\b \b" erases */
+			col--;
 	} else if (c == '\r') {
 		col = 0;
 	} else {
