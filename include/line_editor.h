@@ -74,8 +74,9 @@ enum line_result line_editor_key(struct line_editor *le, int c);
 void line_editor_remember(struct line_editor *le);
 
 /*
- * The line on screen while it is being typed: printk hides it before
- * other output and the reader draws it back.  attach(NULL) detaches.
+ * The line on screen while it is being typed: attach draws le's prompt
+ * and line; from then on printk hides it before other output and the
+ * reader draws it back.  attach(NULL) detaches.
  */
 void line_editor_attach(struct line_editor *le);
 void line_editor_hide(const char *text, size_t len);	/* printk, before text */

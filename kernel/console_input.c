@@ -149,9 +149,12 @@ int console_readline(struct line_editor *le)
 	enum line_result r;
 	unsigned long flags;
 
+	/* Prompt and attach in one step: output arriving right after the
+	 * prompt must already find the line to hide. */
+	flags = local_irq_save();
 	line_editor_start(le);
-	printk("%s", le->prompt);
 	line_editor_attach(le);
+	local_irq_restore(flags);
 	do {
 		int c = console_poll();
 

@@ -61,10 +61,13 @@ static void redraw(struct line_editor *le)
 
 /* ---- other output while a line is typed ------------------------------------ */
 
+/* Show le's prompt and take the screen line (NULL: give it back). */
 void line_editor_attach(struct line_editor *le)
 {
 	shown = le;
 	output_ended_line = true;
+	if (le)
+		redraw(le);
 }
 
 /*

@@ -52,9 +52,15 @@ def with_sizes(syms):
 
 
 def preference(sym):
-    """Within one address, a sized global function sorts first."""
+    """Within one address, a sized global function sorts first.
+
+    Sized before unsized: a bare marker label (entry_text_start) shares
+    its address with the function that starts there (vector0), and the
+    function is the name a backtrace or the idt listing should show.
+    """
     addr, size, typ, name = sym
-    return (addr, typ not in "tT", typ.islower(), name.startswith("_"), name)
+    return (addr, typ not in "tT", size is None, typ.islower(),
+            name.startswith("_"), name)
 
 
 def emit(syms):
@@ -93,8 +99,8 @@ def main():
     elif sys.argv[1:2] == ["--check"]:
         check(sys.argv[2], sys.argv[3])
     else:
-        syms = with_sizes(list(wanted(list(parse_nm(sys.stdin)))))
-        sys.stdout.write(emit(sorted(syms, key=preference)))
+        syms = sorted(wanted(list(parse_nm(sys.stdin))), key=preference)
+        sys.stdout.write(emit(with_sizes(syms)))
 
 
 if __name__ == "__main__":

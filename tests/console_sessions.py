@@ -17,12 +17,16 @@ Each session is a transcript, as you would see it on the serial console:
 A line starting with the prompt "kprobes# " is typed (followed by Enter);
 the lines after it, up to the next prompt, are the output it must print.
 If the last of them is "<qemu exits>", the machine must go away instead
-of printing a prompt (reboot: QEMU runs with -no-reboot).
+of printing a prompt (poweroff, exit).  QEMU runs without -no-reboot,
+as under `make run`: after `reboot` the kernel boots again and the
+next prompt is the new kernel's.
 In an expected line "..." matches any text; a line that is only "..."
 matches any number of lines (including none).  In a typed line these
-are keys: <ctrl-c> <ctrl-p> <up> <down> <bs> <enter>, and <sleep> waits half a
-second before typing the rest.  A typed line ending in <ctrl-c> or
-<ctrl-p> is not followed by Enter.
+are keys: <ctrl-c> <ctrl-p> <ctrl-u> <ctrl-w> <up> <down> <left> <right>
+<home> <end> <del> <bs> <tab> <enter>, and <sleep> waits half a second
+before typing the rest.  A typed line ending in <ctrl-c>, <ctrl-p>,
+<tab> or <enter> gets no second Enter (a final <tab> must list
+candidates, so that the line is drawn again after them).
 
 Every session boots a fresh kernel (qemu -serial stdio, our stdin/stdout
 on the pipes).  tests/sessions/*.txt are the sessions, and the ```console
@@ -42,9 +46,14 @@ from pathlib import Path
 
 PROMPT = "kprobes# "
 QEMU = os.environ.get("QEMU", "qemu-system-i386")
-KEYS = {"<ctrl-c>": b"\x03", "<ctrl-p>": b"\x10", "<up>": b"\x1b[A",
-        "<down>": b"\x1b[B", "<bs>": b"\x7f", "<enter>": b"\r"}
-KEY_RE = re.compile(r"(<ctrl-c>|<ctrl-p>|<up>|<down>|<bs>|<enter>|<sleep>)")
+# What a terminal (xterm, QEMU's serial console) sends for each key.
+KEYS = {"<ctrl-c>": b"\x03", "<ctrl-p>": b"\x10", "<ctrl-u>": b"\x15",
+        "<ctrl-w>": b"\x17", "<up>": b"\x1b[A", "<down>": b"\x1b[B",
+        "<right>": b"\x1b[C", "<left>": b"\x1b[D", "<home>": b"\x1b[H",
+        "<end>": b"\x1b[F", "<del>": b"\x1b[3~", "<bs>": b"\x7f",
+        "<tab>": b"\t", "<enter>": b"\r"}
+KEY_RE = re.compile("(" + "|".join(map(re.escape, KEYS)) + "|<sleep>)")
+NO_ENTER_AFTER = ("<ctrl-c>", "<ctrl-p>", "<tab>", "<enter>")
 ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -88,7 +97,7 @@ class Console:
     """One QEMU boot with COM1 on our pipes."""
 
     def __init__(self, kernel, cmdline=""):
-        cmd = [QEMU, "-m", "128M", "-no-reboot", "-display", "none",
+        cmd = [QEMU, "-m", "128M", "-display", "none",
                "-serial", "stdio", "-monitor", "none",
                "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
                "-kernel", str(kernel), "-append", cmdline]
@@ -129,16 +138,26 @@ class Console:
         self.proc.wait()
 
 
+def screen_line(raw):
+    """What a terminal shows for one line of output: CR goes back to
+    column 0 and BS one column left, without erasing; characters
+    overwrite what is under the cursor (the line editor relies on it)."""
+    cells, col = [], 0
+    for ch in raw:
+        if ch == "\r":
+            col = 0
+        elif ch == "\b":
+            col = max(col - 1, 0)
+        else:
+            cells[len(cells):col + 1] = [" "] * (col + 1 - len(cells))
+            cells[col] = ch
+            col += 1
+    return "".join(cells).rstrip()
+
+
 def clean(raw):
     text = ANSI_RE.sub("", raw.decode("utf-8", errors="replace"))
-    lines = []
-    for line in text.replace("\r\n", "\n").split("\n"):
-        # What a terminal shows: backspaces erase, CR returns to column 0.
-        line = line.rsplit("\r", 1)[-1]
-        while "\b" in line:
-            i = line.index("\b")
-            line = line[:max(i - 1, 0)] + line[i + 1:]
-        lines.append(line.rstrip())
+    lines = [screen_line(l) for l in text.replace("\r\n", "\n").split("\n")]
     return [l for l in lines if l.strip()]
 
 
@@ -152,7 +171,7 @@ def type_line(con, typed):
             con.send(KEYS[part])
         elif part:
             con.send(part.encode())
-    if typed.endswith("<ctrl-c>") or typed.endswith("<ctrl-p>"):
+    if typed.endswith(NO_ENTER_AFTER):
         enter = False
     if enter:
         con.send(b"\r")
@@ -184,8 +203,13 @@ def run_session(kernel, name, text, timeout, verbose, record=False):
                 return [f"no prompt after: {typed}"] + clean(con.out)[-30:]
             actual = clean(got)
             # The first line is our own line echoed back (as edited):
-            # drop it, unless all we typed was the SysRq key.
-            if actual and typed != "<ctrl-p>":
+            # drop it.  Not when the line stays open: after SysRq the
+            # editor blanked it to make room for the dump, and after a
+            # final Tab the echo, the candidate list and the line drawn
+            # again are all compared.
+            still_open = (typed.endswith(("<ctrl-p>", "<tab>")) and
+                          "<enter>" not in typed)
+            if actual and not still_open:
                 actual = actual[1:]
             if verbose:
                 print(f"# {PROMPT}{typed}")
