@@ -25,7 +25,7 @@ HOSTCC  ?= gcc
 PYTHON  ?= python3
 QEMU    ?= qemu-system-i386
 
-B := build
+B ?= build
 
 # Short "CC file" lines like Linux's kbuild; `make V=1` shows full commands.
 ifeq ($(V),1)
@@ -58,7 +58,7 @@ DEPS := $(OBJS:.o=.d)
 SAMPLE_KOS := $(patsubst samples/kprobes/%.c,$(B)/samples/%.ko,\
 	$(wildcard samples/kprobes/*.c))
 
-.PHONY: all iso run run-vga debug test host-test bench bootstrap bootstrap-gui clean help
+.PHONY: all iso run run-vga debug crash-demos test host-test bench bootstrap bootstrap-gui clean help
 all: $(B)/kernel.elf
 
 $(B)/%.c.o: %.c
@@ -77,59 +77,104 @@ $(B)/%.S.o: %.S
 # and the script checks that pass 2's symbols equal pass 1's.
 $(B)/kallsyms.empty.S:
 	@mkdir -p $(B)
-	$(PYTHON) scripts/kallsyms.py --empty > $@
+	$(call say,GEN,$@)
+	$(Q)$(PYTHON) scripts/kallsyms.py --empty > $@
 
 $(B)/kernel.pass1.elf: $(OBJS) $(B)/kallsyms.empty.S.o linker.ld
-	$(LD) $(LDFLAGS) -o $@ $(OBJS) $(B)/kallsyms.empty.S.o $(LIBGCC)
+	$(call say,LD,$@)
+	$(Q)$(LD) $(LDFLAGS) -o $@ $(OBJS) $(B)/kallsyms.empty.S.o $(LIBGCC)
 
 $(B)/kallsyms.S: $(B)/kernel.pass1.elf scripts/kallsyms.py
-	$(NM) -n -S $< | $(PYTHON) scripts/kallsyms.py > $@
+	$(call say,GEN,$@)
+	$(Q)$(NM) -n -S $< | $(PYTHON) scripts/kallsyms.py > $@
 
 $(B)/kernel.elf: $(B)/kernel.pass1.elf $(B)/kallsyms.S.o
-	$(LD) $(LDFLAGS) -o $@ $(OBJS) $(B)/kallsyms.S.o $(LIBGCC)
-	$(NM) -n -S $(B)/kernel.pass1.elf > $(B)/nm.pass1
-	$(NM) -n -S $@ > $(B)/nm.pass2
-	$(PYTHON) scripts/kallsyms.py --check $(B)/nm.pass1 $(B)/nm.pass2
+	$(call say,LD,$@)
+	$(Q)$(LD) $(LDFLAGS) -o $@ $(OBJS) $(B)/kallsyms.S.o $(LIBGCC)
+	$(Q)$(NM) -n -S $(B)/kernel.pass1.elf > $(B)/nm.pass1
+	$(Q)$(NM) -n -S $@ > $(B)/nm.pass2
+	$(Q)$(PYTHON) scripts/kallsyms.py --check $(B)/nm.pass1 $(B)/nm.pass2
 
 $(B)/%.S.o: $(B)/%.S
-	$(CC) $(ASFLAGS) -c $< -o $@
+	$(call say,AS,$<)
+	$(Q)$(CC) $(ASFLAGS) -c $< -o $@
 
 # ---- ISO image: GRUB + our kernel -------------------------------------------
 iso: $(B)/kernel.iso
 # The sample probe modules ride along in /boot/modules for the menu entry
 # that loads them (see iso/boot/grub/grub.cfg).
 $(B)/kernel.iso: $(B)/kernel.elf iso/boot/grub/grub.cfg $(SAMPLE_KOS)
-	rm -rf $(B)/isodir && mkdir -p $(B)/isodir/boot/grub $(B)/isodir/boot/modules
-	cp $(B)/kernel.elf $(B)/isodir/boot/kernel.elf
-	cp $(SAMPLE_KOS) $(B)/isodir/boot/modules/
-	cp iso/boot/grub/grub.cfg $(B)/isodir/boot/grub/grub.cfg
-	grub-mkrescue -o $@ $(B)/isodir 2> $(B)/grub-mkrescue.log || \
+	$(call say,ISO,$@)
+	$(Q)rm -rf $(B)/isodir && mkdir -p $(B)/isodir/boot/grub $(B)/isodir/boot/modules
+	$(Q)cp $(B)/kernel.elf $(B)/isodir/boot/kernel.elf
+	$(Q)cp $(SAMPLE_KOS) $(B)/isodir/boot/modules/
+	$(Q)cp iso/boot/grub/grub.cfg $(B)/isodir/boot/grub/grub.cfg
+	$(Q)grub-mkrescue -o $@ $(B)/isodir 2> $(B)/grub-mkrescue.log || \
 		{ cat $(B)/grub-mkrescue.log; exit 1; }
 
 # ---- running ------------------------------------------------------------------
-QEMU_COMMON := -m 128M -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04
+QEMU_COMMON := -m 128M -device isa-debug-exit,iobase=0xf4,iosize=0x04
 CMDLINE ?=
+MODULES ?=
+
+# `make run`: an oops or panic leaves QEMU (panic_exit) and gives the
+# terminal back; `make debug` keeps the machine halted for gdb.  A reset
+# reboots the kernel (the shell's reboot), except with crash= on the
+# command line: crash=triple would reset, boot and crash for ever.
+RUN_CMDLINE = $(strip $(CMDLINE) panic_exit)
+RUN_RESET = $(if $(findstring crash=,$(CMDLINE)),-no-reboot)
+
+# run-vga: which QEMU display shows the VGA screen.  auto picks a window
+# (gtk) when there is a graphical session, else curses: VGA text mode
+# drawn in this terminal, which needs no GUI packages at all.
+DISPLAY_MODE ?= auto
+DISPLAY_MODES := auto gtk sdl curses vnc
+ifeq ($(DISPLAY_MODE),auto)
+  VGA_DISPLAY := $(if $(DISPLAY)$(WAYLAND_DISPLAY),gtk,curses)
+else
+  VGA_DISPLAY := $(DISPLAY_MODE)
+endif
+# curses owns the terminal, so the serial console moves to QEMU's own
+# virtual consoles (Esc 3 there); the others keep it here.
+VGA_ARGS_gtk    := -display gtk -serial mon:stdio
+VGA_ARGS_sdl    := -display sdl -serial mon:stdio
+VGA_ARGS_curses := -display curses
+VGA_ARGS_vnc    := -display vnc=:0 -serial mon:stdio
+VGA_SAY_gtk     := a QEMU window shows the VGA screen; this terminal is the serial console (Ctrl-A X quits)
+VGA_SAY_sdl     := $(VGA_SAY_gtk)
+VGA_SAY_curses  := no graphical display: QEMU draws the VGA text screen in this terminal (curses). Type at the keyboard console; Esc 2 is QEMU's monitor (type quit there), Esc 3 the serial console, Esc 1 back
+VGA_SAY_vnc     := connect a VNC viewer to localhost:5900 for the VGA screen; this terminal is the serial console (Ctrl-A X quits)
 
 # CROSS is passed so the script skips Debian's toolchain when i686-elf- is used.
 bootstrap:
 	@CROSS=$(CROSS) sh scripts/bootstrap.sh
 
-# run-vga also needs QEMU's display backends (Debian's qemu-system-gui).
+# gtk and sdl also need QEMU's display modules (Debian's qemu-system-gui).
 bootstrap-gui:
 	@CROSS=$(CROSS) sh scripts/bootstrap.sh --gui
 
 run: bootstrap all
-	$(QEMU) $(QEMU_COMMON) -kernel $(B)/kernel.elf -append "$(CMDLINE)" \
-		-display none -serial mon:stdio
+	$(QEMU) $(QEMU_COMMON) $(RUN_RESET) -kernel $(B)/kernel.elf \
+		-append "$(RUN_CMDLINE)" -display none -serial mon:stdio
 
-run-vga: bootstrap-gui all
-	$(QEMU) $(QEMU_COMMON) -kernel $(B)/kernel.elf -append "$(CMDLINE)" -serial stdio
+run-vga: bootstrap all
+	@test -n "$(VGA_ARGS_$(VGA_DISPLAY))" || { echo "DISPLAY_MODE=$(DISPLAY_MODE): pick one of $(DISPLAY_MODES)"; exit 1; }
+	$(if $(filter gtk sdl,$(VGA_DISPLAY)),@CROSS=$(CROSS) sh scripts/bootstrap.sh --gui)
+	@echo "run-vga ($(VGA_DISPLAY)): $(VGA_SAY_$(VGA_DISPLAY))"
+	$(QEMU) $(QEMU_COMMON) $(RUN_RESET) -kernel $(B)/kernel.elf \
+		-append "$(RUN_CMDLINE)" $(VGA_ARGS_$(VGA_DISPLAY))
 
 # QEMU waits for gdb on :1234; in another terminal: gdb -x scripts/gdbinit
+# No panic_exit and -no-reboot: after an oops the CPU stays halted with
+# its state intact, for gdb to look at.
 debug: bootstrap all
 	@echo "QEMU is halted. In another terminal run:  gdb -x scripts/gdbinit"
-	$(QEMU) $(QEMU_COMMON) -kernel $(B)/kernel.elf -append "$(CMDLINE)" \
+	$(QEMU) $(QEMU_COMMON) -no-reboot -kernel $(B)/kernel.elf -append "$(CMDLINE)" \
 		-display none -serial mon:stdio -s -S
+
+# Every crash= mode and an NMI, each booted and its report checked.
+crash-demos: bootstrap all
+	$(PYTHON) tests/crash_demos.py --build $(B)
 
 # ---- host side: lib/ built with the host compiler and sanitizers --------------
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Wno-unused-parameter \
@@ -140,7 +185,8 @@ HOST_TOOLS := $(patsubst tests/host/%.c,$(B)/host/%,$(filter-out tests/host/test
 
 $(B)/host/%: tests/host/%.c $(HOST_LIB_SRCS) $(wildcard include/*.h tests/host/*.h)
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(HOST_CFLAGS) -DHOST_BUILD -o $@ $< $(HOST_LIB_SRCS)
+	$(call say,HOSTCC,$@)
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -DHOST_BUILD -o $@ $< $(HOST_LIB_SRCS)
 
 host-test: $(HOST_TESTS) $(HOST_TOOLS)
 
@@ -163,20 +209,43 @@ else
 	rm -rf $(B)
 endif
 
+# Every target and variable, one line each (tests/host/check_makefile.py
+# checks that none is missing).
 help:
-	@echo "make            build $(B)/kernel.elf (toolchain: $(CROSS)gcc)"
-	@echo "make iso        build $(B)/kernel.iso with grub-mkrescue"
-	@echo "make run        boot in QEMU, serial console here (Ctrl-A X quits)"
-	@echo "make run-vga    boot with the VGA window as well"
-	@echo "make debug      boot halted with a gdb stub (gdb -x scripts/gdbinit)"
-	@echo "make test       host unit tests, then the in-kernel suites in QEMU"
-	@echo "make test SUITES=traps   only the named in-kernel suites"
-	@echo "make bench      probe-hit costs under qemu -icount"
-	@echo "make fuzz / make fuzz-modules   fuzz the kprobe_events parser / the module loader"
-	@echo "make modules    build the sample probe modules into $(B)/samples/"
-	@echo "make -C <tree> M=<dir>   build <dir>/*.c into loadable .ko modules"
-	@echo "make run MODULES='a.ko' CMDLINE='insmod=a'   boot with a module"
-	@echo "CMDLINE='test=traps' make run   pass a kernel command line"
+	@echo "Targets:"
+	@echo "  make              build $(B)/kernel.elf (toolchain: $(CROSS)gcc)"
+	@echo "  make iso          build $(B)/kernel.iso with grub-mkrescue"
+	@echo "  make run          boot in QEMU, serial console here (Ctrl-A X quits;"
+	@echo "                    an oops exits QEMU, the shell's reboot boots again)"
+	@echo "  make run-vga      boot with the VGA screen too (DISPLAY_MODE= below)"
+	@echo "  make debug        boot halted with a gdb stub (gdb -x scripts/gdbinit);"
+	@echo "                    an oops leaves the CPU halted for gdb"
+	@echo "  make crash-demos  boot every crash= mode and an NMI, check each report"
+	@echo "  make test         host tests, then the in-kernel suites in QEMU"
+	@echo "  make host-test    build the host unit tests and tools into $(B)/host/"
+	@echo "  make bench        probe-hit costs under qemu -icount"
+	@echo "  make fuzz         fuzz the kprobe_events parser for FUZZ_TIME seconds"
+	@echo "  make fuzz-modules fuzz the module loader's ELF checks for FUZZ_TIME seconds"
+	@echo "  make modules      build the sample probe modules into $(B)/samples/"
+	@echo "  make test-modules build the test modules into $(B)/test-modules/"
+	@echo "  make bootstrap    check (as root: install) the tools the build needs"
+	@echo "  make bootstrap-gui  the same, plus QEMU's gtk/sdl display"
+	@echo "  make clean        remove $(B)/ (with M=DIR: only DIR/*.ko)"
+	@echo "  make help         this list"
+	@echo "  make -C <tree> M=<dir>   build <dir>/*.c into loadable .ko modules"
+	@echo "Variables (make VAR=value ...):"
+	@echo "  V=1               show full commands instead of short CC/LD lines"
+	@echo "  B=dir             build directory (default: build)"
+	@echo "  CMDLINE='...'     kernel command line, e.g. CMDLINE='crash=gp' or 'test=traps'"
+	@echo "  MODULES='a.ko b.ko'  boot modules for insmod=NAME (run, debug)"
+	@echo "  SUITES=a,b        make test: only these in-kernel suites"
+	@echo "  TESTFLAGS='...'   more run_tests.py options, e.g. TESTFLAGS='--only host'"
+	@echo "  DISPLAY_MODE=m    run-vga display: $(DISPLAY_MODES) (now: $(VGA_DISPLAY))"
+	@echo "  M=dir             external module folder (make -C <tree> M=dir, make clean)"
+	@echo "  CROSS=prefix      cross toolchain prefix (now: $(CROSS))"
+	@echo "  QEMU=binary       the emulator (now: $(QEMU))"
+	@echo "  PYTHON=, HOSTCC=  the host python3 and C compiler"
+	@echo "  FUZZ_CC=, FUZZ_TIME=  make fuzz: compiler (clang) and seconds ($(FUZZ_TIME))"
 
 -include $(DEPS)
 
@@ -226,7 +295,8 @@ $(B)/test-modules/%.ko: tests/modules/%.c $(MODULE_DEPS)
 # Truncated, wrong magic, bad relocations...: made from a good object.
 $(B)/test-modules/broken.stamp: $(B)/test-modules/modtest_basic.ko \
 		tests/modules/make_broken.py
-	$(PYTHON) tests/modules/make_broken.py $< $(B)/test-modules
+	$(call say,GEN,$(B)/test-modules/broken-*.ko)
+	$(Q)$(PYTHON) tests/modules/make_broken.py $< $(B)/test-modules
 	@touch $@
 
 empty :=
@@ -258,7 +328,7 @@ FUZZ_MODULE_ARGS := -max_len=8192 -timeout=10
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(HOST_LIB_SRCS) $(wildcard include/*.h lib/*.h)
 	@mkdir -p $(dir $@) $(B)/fuzz/corpus $(B)/fuzz/module-corpus
 	@if command -v $(FUZZ_CC) >/dev/null 2>&1; then \
-		echo "$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(HOST_LIB_SRCS)"; \
+		$(if $(Q),echo "  FUZZCC	$@",echo "$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(HOST_LIB_SRCS)"); \
 		$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(HOST_LIB_SRCS); \
 	else \
 		echo "  SKIP	$@: $(FUZZ_CC) is not installed"; \

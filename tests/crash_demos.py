@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""
+crash_demos.py - boot every crash= mode the way `make run` does, and an
+NMI, and check that each report says what docs and `help` promise.
+
+    python3 tests/crash_demos.py --build build      (make crash-demos)
+
+The QEMU command of each boot is the one `make -n run CMDLINE=crash=X`
+prints, so this also checks that `make run` leaves QEMU after an oops
+(panic_exit) and that `make debug` does not (the CPU stays halted for
+gdb, and the kernel says how to quit).  The list of modes is read from
+kernel/crash.c: a new mode without an entry in EXPECT fails here.
+
+Output is KTAP, one result per demonstration; tests/host/
+check_crash_demos.py runs it under `make test`.
+"""
+import argparse
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from qmp import Machine  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+PROMPT = b"kprobes# "
+EXIT_OOPS = 35          # isa-debug-exit with QEMU_EXIT_FAIL: panic_exit
+EXIT_POWER_OFF = 0      # ACPI power off, or a reset under -no-reboot
+
+OOPS_END = "---[ end trace: leaving QEMU (panic_exit) ]---"
+
+
+def oops(title, *lines):
+    return [f"Oops: {title}", *lines, "Call Trace:", OOPS_END]
+
+
+# What each crash= mode must print (in this order) and how QEMU must end.
+EXPECT = {
+    "null": (EXIT_OOPS, oops("page fault", "CR2: 00000000", "crash_null+")),
+    "text": (EXIT_OOPS, oops("page fault", "protection violation, write access",
+                             "crash_text+")),
+    "ud2": (EXIT_OOPS, oops("invalid opcode", "crash_ud2+")),
+    "div0": (EXIT_OOPS, oops("divide error", "crash_div0+")),
+    "int3": (EXIT_OOPS, oops("breakpoint", "crash_int3+")),
+    "gp": (EXIT_OOPS, oops("general protection fault [vector 13] error code 00000030",
+                           "Selector: GDT index 6 (EXT=0 IDT=0 TI=0), past the GDT limit",
+                           "crash_gp+")),
+    "intn": (EXIT_OOPS, oops("general protection fault [vector 13] error code 00000402",
+                             "Selector: IDT vector 128 (EXT=0 IDT=1 TI=0)",
+                             "crash_intn+")),
+    "np": (EXIT_OOPS, oops("segment not present [vector 11] error code 00000028",
+                           "Selector: GDT index 5 (EXT=0 IDT=0 TI=0)", "crash_np+")),
+    "ss": (EXIT_OOPS, oops("stack-segment fault [vector 12] error code 00000028",
+                           "Selector: GDT index 5 (EXT=0 IDT=0 TI=0)", "crash_ss+")),
+    "ts": (EXIT_OOPS, oops("invalid TSS [vector 10] error code 00000010",
+                           "Selector: GDT index 2 (EXT=0 IDT=0 TI=0)", "crash_ts+")),
+    # The thread dies, the kernel lives: the shell comes up, exit powers off.
+    "stack": (EXIT_POWER_OFF, [
+        "now running the #DF task, TR=0020, back link 0018",
+        "main_tss, as the task switch saved it:", "[recurse_forever+",
+        "(the page fault that could not be delivered)",
+        "stack overflow in thread 'stack-hog'",
+        "crash: thread 'stack-hog' ended with -14 (EFAULT); the kernel carries on",
+        "kprobes# ", "Power off."]),
+    # The explanation comes first: nothing prints after a triple fault.
+    "triple": (EXIT_POWER_OFF, [
+        "#DF has no gate -> triple fault", "QEMU with -no-reboot exits"]),
+}
+SURVIVES = {"stack"}                    # type `exit` at its prompt
+QEMU_LOG_MUST = {"triple": "Triple fault"}
+
+
+def crash_modes():
+    """The modes, in the order of kernel/crash.c's table."""
+    src = (ROOT / "kernel" / "crash.c").read_text()
+    table = src[src.index("crashes[] = {"):]
+    return re.findall(r'\{ "(\w+)",', table[:table.index("};")])
+
+
+def make_qemu_command(build, target, cmdline):
+    """The QEMU command `make TARGET CMDLINE=...` would run."""
+    out = subprocess.run(["make", "-s", "-n", "-C", str(ROOT), target,
+                          f"B={build}", f"CMDLINE={cmdline}"],
+                         capture_output=True, text=True, check=True).stdout
+    joined = out.replace("\\\n", " ")
+    for line in joined.splitlines():
+        words = shlex.split(line)
+        if words and "qemu-system" in words[0]:
+            return words
+    raise RuntimeError(f"make -n {target} printed no QEMU command:\n{out}")
+
+
+def missing_in_order(text, wanted):
+    """The wanted strings that do not appear in order in text."""
+    pos, missing = 0, []
+    for w in wanted:
+        i = text.find(w, pos)
+        if i < 0:
+            missing.append(w)
+        else:
+            pos = i + len(w)
+    return missing
+
+
+def run_mode(build, mode, timeout):
+    status_want, wanted = EXPECT[mode]
+    cmd = make_qemu_command(build, "run", f"crash={mode}")
+    with tempfile.NamedTemporaryFile(suffix=".log") as qlog:
+        cmd += ["-d", "cpu_reset", "-D", qlog.name]
+        with Machine(cmd, qmp=False) as m:
+            if mode in SURVIVES and m.expect(PROMPT, timeout):
+                m.type(b"exit\r")
+            status = m.wait(timeout)
+            text = m.text()
+        qemu_log = Path(qlog.name).read_text(errors="replace")
+    problems = [f"missing (in order): {w!r}" for w in missing_in_order(text, wanted)]
+    if status != status_want:
+        problems.append(f"QEMU status {status}, want {status_want}")
+    if mode in QEMU_LOG_MUST and QEMU_LOG_MUST[mode] not in qemu_log:
+        problems.append(f"QEMU's log lacks {QEMU_LOG_MUST[mode]!r}")
+    return problems, text
+
+
+def run_nmi(build, timeout):
+    """An NMI from the monitor: reported, and the shell still answers."""
+    with Machine(make_qemu_command(build, "run", "")) as m:
+        if not m.expect(PROMPT, timeout):
+            return ["no prompt"], m.text()
+        m.out = b""
+        m.qmp("inject-nmi")
+        m.expect(b"continuing", timeout)
+        m.type(b"echo still alive\r")
+        m.expect(b"still alive\r\n", timeout)
+        text = m.text()
+    wanted = ["NMI received (port 0x61 reason", "not an error in that code, continuing",
+              "still alive"]
+    problems = [f"missing (in order): {w!r}" for w in missing_in_order(text, wanted)]
+    return problems, text
+
+
+def run_debug(build, timeout):
+    """make debug: no panic_exit, the CPU stays halted, the kernel says
+    how to quit.  (Without -s -S: no gdb, and no port to collide on.)"""
+    cmd = [w for w in make_qemu_command(build, "debug", "crash=null")
+           if w not in ("-s", "-S")]
+    with Machine(cmd, qmp=False) as m:
+        m.expect(b"Press Ctrl-A X to quit QEMU", timeout)
+        status = m.wait(2)
+        text = m.text()
+    problems = [f"missing (in order): {w!r}" for w in missing_in_order(
+        text, ["Oops: page fault", "---[ end trace: system halted ]---",
+               "Press Ctrl-A X to quit QEMU"])]
+    if status is not None:
+        problems.append(f"QEMU exited ({status}): make debug must stay halted")
+    return problems, text
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--timeout", type=float, default=30)
+    ap.add_argument("--verbose", "-v", action="store_true")
+    args = ap.parse_args()
+    build = Path(args.build).resolve()
+
+    modes = crash_modes()
+    demos = [(m, lambda m=m: run_mode(build, m, args.timeout))
+             if m in EXPECT else
+             (m, lambda m=m: ([f"crash={m} is in kernel/crash.c but not in "
+                               f"tests/crash_demos.py's EXPECT"], ""))
+             for m in modes]
+    demos += [(f"stale_{m}", lambda m=m: ([f"EXPECT has {m}, kernel/crash.c "
+                                           f"does not"], ""))
+              for m in EXPECT if m not in modes]
+    demos += [("nmi", lambda: run_nmi(build, args.timeout)),
+              ("debug_stays_halted", lambda: run_debug(build, args.timeout))]
+
+    print("KTAP version 1")
+    print(f"1..{len(demos)}")
+    failed = 0
+    for i, (name, fn) in enumerate(demos, 1):
+        if not (build / "kernel.elf").exists():
+            problems, text = [f"{build}/kernel.elf missing (run make)"], ""
+        else:
+            problems, text = fn()
+        for p in problems:
+            print(f"# {name}: {p}")
+        if problems or args.verbose:
+            for line in text.splitlines()[-15:]:
+                print(f"#   {line.rstrip()}")
+        print(f"{'not ok' if problems else 'ok'} {i} crash_{name}")
+        sys.stdout.flush()
+        failed += bool(problems)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
