@@ -213,7 +213,7 @@ endif
 # checks that none is missing).
 help:
 	@echo "Targets:"
-	@echo "  make              build $(B)/kernel.elf (toolchain: $(CROSS)gcc)"
+	@echo "  make, make all    build $(B)/kernel.elf (toolchain: $(CROSS)gcc)"
 	@echo "  make iso          build $(B)/kernel.iso with grub-mkrescue"
 	@echo "  make run          boot in QEMU, serial console here (Ctrl-A X quits;"
 	@echo "                    an oops exits QEMU, the shell's reboot boots again)"
