@@ -2,12 +2,15 @@
 """
 run_tests.py - the one test driver behind `make test`.
 
-    python3 tests/run_tests.py --build build [--only host,kernel,oops,iso]
+    python3 tests/run_tests.py --build build [--only self-test,host,kernel,...]
                                [--suites traps,kprobes] [--timeout 120]
     python3 tests/run_tests.py --self-test      # test this file's parser
 
-It runs four kinds of test.  All of them speak KTAP, the text format of
+It runs these kinds of test.  All of them speak KTAP, the text format of
 Linux's KUnit (docs/testing.md has an example):
+
+  self-test  this file's own parser tests, run as a child process with
+          --self-test; each unittest case counts as one result
 
   host    BUILD/host/test_*        lib/ unit tests, built with ASan/UBSan
           tests/host/check_*.py    scripts that check a build artefact;
