@@ -131,7 +131,8 @@ static noinline int recurse_forever(int depth)
 	return recurse_forever(depth + 1) + pad[0];
 }
 
-static int stack_hog(void *arg)
+/* A thread body that overflows its stack (also used by the sched tests). */
+int crash_stack_hog(void *arg)
 {
 	return recurse_forever(0);
 }
@@ -143,7 +144,7 @@ static int stack_hog(void *arg)
  */
 static noinline void crash_stack(void)
 {
-	struct task_struct *t = kthread_create(stack_hog, NULL, "stack-hog");
+	struct task_struct *t = kthread_create(crash_stack_hog, NULL, "stack-hog");
 	int ret;
 
 	if (!t) {

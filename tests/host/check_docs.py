@@ -30,6 +30,9 @@ import shlex
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import ktap  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 OUR_TOP = {p.name for p in ROOT.iterdir() if not p.name.startswith(".")} | {".ci"}
 FOREIGN_RE = re.compile(r"\b(Linux|Linux's|QEMU's|QEMU|binutils|glibc)\b")
@@ -209,18 +212,8 @@ def main():
     ap.parse_args()
     docs = [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
     checker = DocChecker()
-    print("KTAP version 1")
-    print(f"1..{len(docs)}")
-    failed = 0
-    for i, doc in enumerate(docs, 1):
-        problems = checker.check(doc)
-        for p in problems:
-            print(f"# {p}")
-        name = str(doc.relative_to(ROOT)).replace("/", "_")
-        print(f"{'not ok' if problems else 'ok'} {i} {name}")
-        failed += bool(problems)
-    return 1 if failed else 0
-
+    return ktap.report([(str(doc.relative_to(ROOT)).replace("/", "_"),
+                         checker.check(doc)) for doc in docs])
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -26,6 +26,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import ktap  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 MAKEFILE = ROOT / "Makefile"
 
@@ -129,15 +132,7 @@ def main():
         problems.append("DISPLAY_MODE=bogus was not refused with the choices")
     results.append(("run_vga_display_modes", problems))
 
-    print("KTAP version 1")
-    print(f"1..{len(results)}")
-    failed = 0
-    for i, (name, problems) in enumerate(results, 1):
-        for p in problems:
-            print(f"# {name}: {p}")
-        print(f"{'not ok' if problems else 'ok'} {i} {name}")
-        failed += bool(problems)
-    return 1 if failed else 0
+    return ktap.report(results)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import ktap  # noqa: E402
 from qmp import Machine  # noqa: E402
 
 VGA_TEXT = 0xB8000
@@ -74,8 +75,6 @@ def main():
     def check(name, problems):
         results.append((name, problems))
 
-    print("KTAP version 1")
-    print("1..3")
     with tempfile.TemporaryDirectory(prefix="vga-") as tmp, \
             Machine(["qemu-system-i386", "-m", "128M", "-display", "none",
                      "-vga", "std", "-serial", "stdio", "-monitor", "none",
@@ -87,12 +86,10 @@ def main():
             m.qmp("pmemsave", val=VGA_TEXT, size=COLS * ROWS * 2, filename=text_file)
             m.qmp("screendump", filename=shot)
         if not booted or not os.path.exists(text_file) or not os.path.exists(shot):
-            for i, name in enumerate(("vga_text_welcome_and_prompt",
-                                      "screendump_is_text_mode",
-                                      "screendump_draws_every_character"), 1):
-                print(f"# no screen to read (booted: {bool(booted)})")
-                print(f"not ok {i} {name}")
-            return 1
+            why = [f"no screen to read (booted: {bool(booted)})"]
+            return ktap.report([(name, why) for name in (
+                "vga_text_welcome_and_prompt", "screendump_is_text_mode",
+                "screendump_draws_every_character")])
         cells = Path(text_file).read_bytes()
         chars = [chr(cells[i * 2]) for i in range(COLS * ROWS)]
         lines = ["".join(chars[r * COLS:(r + 1) * COLS]) for r in range(ROWS)]
@@ -125,17 +122,8 @@ def main():
         problems.append("not a text-mode picture")
     check("screendump_draws_every_character", problems)
 
-    failed = 0
-    for i, (name, problems) in enumerate(results, 1):
-        for p in problems:
-            print(f"# {name}: {p}")
-        if problems:
-            for l in lines:
-                if l.strip():
-                    print(f"#   |{l.rstrip()}")
-        print(f"{'not ok' if problems else 'ok'} {i} {name}")
-        failed += bool(problems)
-    return 1 if failed else 0
+    return ktap.report(results, lambda name: ["|" + l.rstrip()
+                                              for l in lines if l.strip()])
 
 
 if __name__ == "__main__":

@@ -22,6 +22,28 @@ static enum line_result type(const char *keys)
 	return r;
 }
 
+static void line_editor_keys(struct ktest *t)
+{
+	line_editor_init(&le, "> ");
+	KTEST_EXPECT_EQ(t, type("abc\bd\x7f" "e\r"), LINE_DONE);
+	KTEST_EXPECT_STREQ(t, le.buf, "abe");
+	line_editor_remember(&le);
+	le.len = 0;
+	KTEST_EXPECT_EQ(t, type("\n"), LINE_MORE);	/* the LF of CR LF */
+
+	le.len = 0;
+	KTEST_EXPECT_EQ(t, type("xyz\x03"), LINE_CANCEL);	/* Ctrl-C */
+	KTEST_EXPECT_EQ(t, le.len, 0);
+
+	le.len = 0;
+	KTEST_EXPECT_EQ(t, type("\x1b[A\r"), LINE_DONE);	/* up arrow */
+	KTEST_EXPECT_STREQ(t, le.buf, "abe");
+	le.len = 0;
+	le.history_pos = 0;
+	KTEST_EXPECT_EQ(t, type("\x1b[A\x1b[B" "q\n"), LINE_DONE);	/* up, down */
+	KTEST_EXPECT_STREQ(t, le.buf, "q");
+}
+
 static void cursor_keys_edit_in_place(struct ktest *t)
 {
 	line_editor_init(&le, "> ");
@@ -105,6 +127,7 @@ static void printk_hides_and_redraws_the_line(struct ktest *t)
 }
 
 static struct ktest_case line_editor_cases[] = {
+	KTEST_CASE(line_editor_keys),
 	KTEST_CASE(cursor_keys_edit_in_place),
 	KTEST_CASE(history_keeps_many_lines),
 	KTEST_CASE(tab_completes_commands_and_paths),

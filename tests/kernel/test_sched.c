@@ -235,26 +235,10 @@ static void msleep_sleeps_long_enough(struct ktest *t)
 
 /* ---- stack overflow -> #DF task -> thread killed, kernel lives ---------------- */
 
-/* Each level keeps 64 bytes live on the stack, so it cannot be a loop. */
-static noinline int recurse_forever(int depth)
-{
-	volatile char pad[64];
-
-	pad[0] = (char)depth;
-	if (depth < 0)
-		return 0;   /* never: only here so GCC sees a way out */
-	return recurse_forever(depth + 1) + pad[0];
-}
-
-static int overflow_stack(void *arg)
-{
-	return recurse_forever(0);
-}
-
 static void overflow_once(struct ktest *t, const char *name)
 {
 	unsigned long count = last_stack_overflow.count;
-	struct task_struct *th = kthread_create(overflow_stack, NULL, name);
+	struct task_struct *th = kthread_create(crash_stack_hog, NULL, name);
 
 	KTEST_ASSERT_TRUE(t, th != NULL);
 	unsigned long guard = th->stack_base;

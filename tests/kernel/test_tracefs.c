@@ -188,40 +188,7 @@ static void commands_print_real_data(struct ktest *t)
 	KTEST_EXPECT_EQ(t, sh("run fib 99"), -EINVAL);
 }
 
-/* ---- the line editor and SysRq ----------------------------------------------- */
-
-static struct line_editor le;
-
-static enum line_result type(const char *keys)
-{
-	enum line_result r = LINE_MORE;
-
-	while (*keys && r == LINE_MORE)
-		r = line_editor_key(&le, (unsigned char)*keys++);
-	return r;
-}
-
-static void line_editor_keys(struct ktest *t)
-{
-	line_editor_init(&le, "> ");
-	KTEST_EXPECT_EQ(t, type("abc\bd\x7f" "e\r"), LINE_DONE);
-	KTEST_EXPECT_STREQ(t, le.buf, "abe");
-	line_editor_remember(&le);
-	le.len = 0;
-	KTEST_EXPECT_EQ(t, type("\n"), LINE_MORE);	/* the LF of CR LF */
-
-	le.len = 0;
-	KTEST_EXPECT_EQ(t, type("xyz\x03"), LINE_CANCEL);	/* Ctrl-C */
-	KTEST_EXPECT_EQ(t, le.len, 0);
-
-	le.len = 0;
-	KTEST_EXPECT_EQ(t, type("\x1b[A\r"), LINE_DONE);	/* up arrow */
-	KTEST_EXPECT_STREQ(t, le.buf, "abe");
-	le.len = 0;
-	le.history_pos = 0;
-	KTEST_EXPECT_EQ(t, type("\x1b[A\x1b[B" "q\n"), LINE_DONE);	/* up, down */
-	KTEST_EXPECT_STREQ(t, le.buf, "q");
-}
+/* ---- SysRq ------------------------------------------------------------------- */
 
 #define SC_LCTRL 0x1D
 #define SC_P     0x19
@@ -573,7 +540,6 @@ static struct ktest_case tracefs_cases[] = {
 	KTEST_CASE(shell_quotes_and_redirection),
 	KTEST_CASE(help_lists_every_command),
 	KTEST_CASE(commands_print_real_data),
-	KTEST_CASE(line_editor_keys),
 	KTEST_CASE(ctrl_p_on_keyboard_is_sysrq),
 	KTEST_CASE(keyboard_ctrl_and_arrows),
 	KTEST_CASE(define_enable_trace_remove),
