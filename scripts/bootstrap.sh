@@ -102,8 +102,9 @@ check_all() {
 	fi
 }
 
-# `make run-vga` (bootstrap.sh --gui) also needs a QEMU display backend,
-# which Debian ships separately in qemu-system-gui.
+# `make run-vga DISPLAY_MODE=gtk|sdl` (bootstrap.sh --gui) also needs a
+# QEMU display backend, which Debian ships separately in qemu-system-gui.
+# Without a graphical session run-vga uses curses, built into QEMU.
 want_gui=${1:-}
 check_gui() {
 	[ "$want_gui" = "--gui" ] || return 0
