@@ -21,6 +21,10 @@ checked as soon as it is added) and reports, as "FILE:LINE: ...":
   test=      an in-kernel suite of tests/kernel/.
   options    `python3 tests/X.py --opt`: the script knows --opt, and
              run_tests.py's --only values are its stages.
+  file table a table whose rows start with a pseudofs file
+             (| `/sys/kernel/tracing/trace` | ...) lists every file the
+             kernel creates in that folder (pseudo_file_spec tables in
+             probes/), and none it does not.
 
 One KTAP result per document; exit status non-zero if any fails.
 """
@@ -79,6 +83,28 @@ def run_tests_stages():
     return set(re.findall(r'"([\w-]+)"', m.group(1))) if m else set()
 
 
+def pseudofs_files():
+    """{folder: {file names}} from the pseudo_file_spec tables, each
+    created in the folder its pseudofs_create_files() call names."""
+    defines = {}
+    for f in list((ROOT / "include").glob("*.h")) + list((ROOT / "probes").glob("*.c")):
+        defines.update(re.findall(r'^#define\s+(\w+)\s+"([^"]+)"', f.read_text(), re.M))
+    folders = {}
+    for f in (ROOT / "probes").glob("*.c"):
+        src = f.read_text()
+        for table, body in re.findall(
+                r"struct pseudo_file_spec (\w+)\[\] = \{(.*?)\n\};", src, re.S):
+            call = re.search(rf"pseudofs_create_files\((\w+|\"[^\"]+\"),\s*{table}\b", src)
+            if not call:
+                continue
+            folder = defines.get(call.group(1), call.group(1).strip('"'))
+            folders.setdefault(folder, set()).update(re.findall(r'\{\s*"(\w+)"', body))
+    return folders
+
+
+TABLE_ROW_RE = re.compile(r"^\|\s*`(/sys/kernel/[^`]+)`\s*\|")
+
+
 def path_exists(path):
     path = re.sub(r"(?<=_)[xX](?=[./]|$)", "*", path.rstrip("/"))
     if "<" in path or "..." in path:
@@ -95,6 +121,27 @@ class DocChecker:
         self.modes = crash_modes()
         self.suites = kernel_suites()
         self.stages = run_tests_stages()
+        self.pseudofs = pseudofs_files()
+
+    def check_file_tables(self, text, rel):
+        """Rows naming files of a known pseudofs folder: all of them, no more."""
+        listed = {}
+        for n, line in enumerate(text.splitlines(), 1):
+            m = TABLE_ROW_RE.match(line)
+            if m:
+                folder, _, name = m.group(1).rpartition("/")
+                listed.setdefault(folder, {})[name] = n
+        problems = []
+        for folder, names in listed.items():
+            if folder not in self.pseudofs:
+                continue                # e.g. events/GROUP/EVENT: made at run time
+            for name in sorted(self.pseudofs[folder] - set(names)):
+                problems.append(f"{rel}: the table of {folder}/ lacks `{name}`")
+            for name, n in names.items():
+                if name not in self.pseudofs[folder]:
+                    problems.append(f"{rel}:{n}: the table names {folder}/{name}, "
+                                    f"which the kernel does not create")
+        return problems
 
     def check_help_list(self, text, rel):
         """A page that says "`help` lists every command (...)" names all."""
@@ -110,6 +157,7 @@ class DocChecker:
     def check(self, doc):
         rel = doc.relative_to(ROOT)
         problems = self.check_help_list(doc.read_text(), rel)
+        problems += self.check_file_tables(doc.read_text(), rel)
         in_code = False
         for n, line in enumerate(doc.read_text().splitlines(), 1):
             if line.startswith("```"):
