@@ -51,7 +51,6 @@ const char *trap_name(unsigned long vector);
 
 /* A non-maskable interrupt: reported, never an oops (arch/i386/nmi.c). */
 void do_nmi(struct pt_regs *regs);
-extern unsigned long nmi_count;
 
 /* Print the oops report for an exception nobody handled, then stop. */
 void die(const char *msg, struct pt_regs *regs, unsigned long vector) __attribute__((noreturn));

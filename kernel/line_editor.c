@@ -259,7 +259,7 @@ static void complete_word(struct line_editor *le)
 	common = common_prefix(list, strchr(list, '\n') - list);
 	if (common > typed)
 		insert(le, list + typed, common - typed);
-	if (n == 1 && list[common - 1] != '/')
+	if (n == 1 && common && list[common - 1] != '/')
 		insert(le, " ", 1);
 	else if (n > 1 && common == typed)
 		list_candidates(le, list, start);

@@ -22,8 +22,6 @@
 #define NMI_REASON_SERR   0x80	/* a memory or system error (parity) */
 #define NMI_REASON_IOCHK  0x40	/* an expansion card pulled IOCHK# */
 
-unsigned long nmi_count;
-
 static const char *nmi_reason(unsigned char reason)
 {
 	if (reason & NMI_REASON_SERR)
@@ -38,7 +36,6 @@ void do_nmi(struct pt_regs *regs)
 	unsigned char reason = inb(NMI_REASON_PORT);
 	char sym[96];
 
-	nmi_count++;
 	if (notify_die(DIE_NMI, "nmi", regs, reason, X86_TRAP_NMI) == NOTIFY_STOP)
 		return;
 	sprint_symbol(sym, sizeof(sym), regs->ip);
