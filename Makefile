@@ -58,7 +58,7 @@ DEPS := $(OBJS:.o=.d)
 SAMPLE_KOS := $(patsubst samples/kprobes/%.c,$(B)/samples/%.ko,\
 	$(wildcard samples/kprobes/*.c))
 
-.PHONY: all iso run run-vga debug crash-demos test host-test bench bootstrap bootstrap-gui clean help
+.PHONY: all iso run run-vga debug crash-demos test test-all host-test bench bootstrap bootstrap-gui clean help
 all: $(B)/kernel.elf
 
 $(B)/%.c.o: %.c
@@ -198,6 +198,12 @@ TESTFLAGS ?=
 test: bootstrap all iso host-test modules test-modules
 	$(PYTHON) tests/run_tests.py --build $(B) $(if $(SUITES),--suites $(SUITES)) $(TESTFLAGS)
 
+# Everything in `make test`, then the suites too long for it: the sweep
+# that probes every instruction of every kernel function (probe_all_full).
+LONG_SUITES := probe_all_full
+test-all: test
+	$(PYTHON) tests/run_tests.py --build $(B) --suites $(LONG_SUITES) --timeout 3600 --only kernel
+
 bench: bootstrap all
 	$(PYTHON) tests/bench.py --build $(B)
 
@@ -222,6 +228,7 @@ help:
 	@echo "                    an oops leaves the CPU halted for gdb"
 	@echo "  make crash-demos  boot every crash= mode and an NMI, check each report"
 	@echo "  make test         host tests, then the in-kernel suites in QEMU"
+	@echo "  make test-all     make test, then the long suites ($(LONG_SUITES))"
 	@echo "  make host-test    build the host unit tests and tools into $(B)/host/"
 	@echo "  make bench        probe-hit costs under qemu -icount"
 	@echo "  make fuzz         fuzz the kprobe_events parser for FUZZ_TIME seconds"

@@ -39,6 +39,7 @@ struct ktest_suite {
 	struct ktest_case *cases;   /* terminated by {NULL, NULL} */
 	int (*init)(struct ktest *t);      /* before each case; optional */
 	void (*exit)(struct ktest *t);     /* after each case; optional */
+	bool on_request;   /* long: runs only when named (test=NAME), never in a plain `test` */
 };
 
 #define KTEST_CASE(fn) { #fn, fn }

@@ -90,13 +90,14 @@ const char *ktest_captured(void)
 	return capture_buf;
 }
 
-/* Is `name` in the comma-separated `list`? (NULL list: everything is.) */
-static bool selected(const char *list, const char *name)
+/* Is `name` in the comma-separated `list`? (NULL list: every suite not on_request.) */
+static bool selected(const char *list, const struct ktest_suite *s)
 {
+	const char *name = s->name;
 	size_t n = strlen(name);
 
 	if (!list)
-		return true;
+		return !s->on_request;
 	while (*list) {
 		if (strncmp(list, name, n) == 0 && (list[n] == ',' || list[n] == '\0'))
 			return true;
@@ -180,13 +181,13 @@ int ktest_run(const char *list)
 	int planned = 0, num = 0, failed = 0;
 
 	for (s = __start_ktest_suites; s < __stop_ktest_suites; s++)
-		planned += selected(list, (*s)->name);
+		planned += selected(list, *s);
 	planned += count_unknown(list, false, &num);
 
 	ktest_running = true;
 	printk("KTAP version 1\n1..%d\n", planned);
 	for (s = __start_ktest_suites; s < __stop_ktest_suites; s++)
-		if (selected(list, (*s)->name))
+		if (selected(list, *s))
 			failed += run_suite(*s, ++num);
 	failed += count_unknown(list, true, &num);
 	ktest_running = false;

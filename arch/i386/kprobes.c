@@ -6,7 +6,7 @@
  *   1. The probed instruction's first byte is int3 (0xCC).  The CPU
  *      traps through the #BP interrupt gate - IF and TF are cleared - and
  *      do_trap() asks the die notifiers: kprobe_exceptions_notify() ->
- *      kprobe_handler().  Preemption is turned off here.
+ *      kprobe_handler().
  *   2. kprobe_handler() runs the pre-handler, then sets regs->ip to the
  *      copy of the instruction in its slot, sets TF and clears IF in
  *      regs->flags and returns.  iret loads those flags: TF on, so the
@@ -15,8 +15,8 @@
  *      resume_execution() makes the result look as if the instruction had
  *      run at its real address (ip, pushed return addresses, pushed
  *      flags), TF and IF are put back as they were, the post-handler
- *      runs, preemption comes back on, and iret returns into the probed
- *      function just after the probed instruction.
+ *      runs, and iret returns into the probed function just after the
+ *      probed instruction.
  *
  * Two kinds of hit skip the step: cli/sti are emulated in regs->flags
  * (kprobe_emulate()), and a boosted copy ends in a jmp back to the text
@@ -25,6 +25,16 @@
  * Interrupts are off from step 1 to step 3: the gates clear IF, and the
  * copy is stepped with IF clear.  That is what makes the single global
  * state below (current_kprobe, kprobe_ctlblk) safe on our one CPU.
+ *
+ * No preempt_disable() anywhere on this path, on purpose.  With IF clear
+ * no timer tick can arrive, so nothing can preempt the hit: a preempt
+ * count would add no protection.  It would add a visible change,
+ * though: the copy in the slot runs *between* the two traps, so a
+ * stepped "mov preempt_count, %eax" (msleep()'s and kthread_join()'s
+ * might_sleep() check, say) would read 1 where the unprobed code reads
+ * 0.  A probe must be invisible to the code it probes.  Linux reached
+ * the same answer for x86 in 4.17 ("kprobes/x86: Do not disable preempt
+ * on int3 path"); docs/kprobes.md tells the story.
  */
 #include "kernel.h"
 #include "kprobes.h"
@@ -255,7 +265,6 @@ static void kprobe_post_process(struct kprobe *p, struct pt_regs *regs,
 		p->post_handler(p, regs, 0);
 	}
 	reset_current_kprobe();
-	preempt_enable();
 }
 NOKPROBE_SYMBOL(kprobe_post_process);
 
@@ -298,14 +307,10 @@ static int reenter_kprobe(struct kprobe *p, struct pt_regs *regs,
 	case KPROBE_HIT_SSDONE:
 	case KPROBE_HIT_SS:
 		kprobes_inc_nmissed_count(p);
-		if (p->ainsn.decoded.type == INSN_TYPE_INT3) {
-			preempt_enable();
+		if (p->ainsn.decoded.type == INSN_TYPE_INT3)
 			return 0;	/* the kernel takes the int3 as usual */
-		}
-		if (kprobe_emulate(p, regs)) {
-			preempt_enable();
+		if (kprobe_emulate(p, regs))
 			return 1;
-		}
 		setup_singlestep(p, regs, kcb, 1);
 		return 1;
 	case KPROBE_REENTER:
@@ -380,10 +385,8 @@ static __always_inline int kprobe_hit(struct kprobe *p, kprobe_opcode_t *addr,
 		 * A probe with a break_handler (a jprobe) stays the
 		 * current probe until its break int3 (kprobe_handler).
 		 */
-		if (!p->break_handler) {
+		if (!p->break_handler)
 			reset_current_kprobe();
-			preempt_enable();
-		}
 		return 1;
 	}
 	narrate("6. pre_handler returned 0: step the probed instruction\n");
@@ -398,7 +401,6 @@ static int kprobe_handler(struct pt_regs *regs)
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe *p;
 
-	preempt_disable();
 	p = get_kprobe(addr);
 	if (p) {
 		if (kprobe_running())
@@ -409,19 +411,15 @@ static int kprobe_handler(struct pt_regs *regs)
 	/*
 	 * Not a probe address.  If a probe is active, this is the break int3
 	 * a jprobe handler executes to come back: the break handler restores
-	 * the registers and we step the probed instruction as usual.  The
-	 * first int3 kept one preempt count, this one took another; the
-	 * step's #DB drops one, so drop the other now.
+	 * the registers and we step the probed instruction as usual.
 	 */
 	p = kprobe_running();
 	if (p && p->break_handler && p->break_handler(p, regs)) {
 		setup_singlestep(p, regs, kcb, 0);
-		preempt_enable();
 		return 1;
 	}
 
 	/* Not ours (someone's int3 with a fixup, or a bug): the kernel decides. */
-	preempt_enable();
 	return 0;
 }
 NOKPROBE_SYMBOL(kprobe_handler);
@@ -558,7 +556,6 @@ static int post_kprobe_handler(struct pt_regs *regs)
 	if (kcb->kprobe_status == KPROBE_REENTER) {
 		/* A reentered probe: no handlers; back to the outer hit. */
 		restore_previous_kprobe(kcb);
-		preempt_enable();
 	} else {
 		kprobe_post_process(cur, regs, kcb);
 	}
@@ -584,7 +581,6 @@ static void abort_singlestep(struct kprobe *cur, struct pt_regs *regs,
 		restore_previous_kprobe(kcb);
 	else
 		reset_current_kprobe();
-	preempt_enable();
 }
 NOKPROBE_SYMBOL(abort_singlestep);
 

@@ -130,7 +130,6 @@ int kprobe_boosted_hit(struct kprobe *p, struct pt_regs *regs)
 		return 0;
 	regs->ip = (unsigned long)p->ainsn.insn;
 	reset_current_kprobe();
-	preempt_enable();
 	return 1;
 }
 NOKPROBE_SYMBOL(kprobe_boosted_hit);

@@ -1,0 +1,17 @@
+/*
+ * probe_sweep.h - probe every instruction of the kernel, batch by batch,
+ * and compare everything the workloads compute with an unprobed run
+ * (tests/kernel/probe_sweep.c).
+ */
+#ifndef PROBE_SWEEP_H
+#define PROBE_SWEEP_H
+
+#include "ktest.h"
+
+/*
+ * Sweep the kernel's functions (not the tests'): those the workloads
+ * execute always, and every sample_every-th of the others (1: all).
+ */
+void probe_sweep(struct ktest *t, unsigned int sample_every);
+
+#endif

@@ -1,0 +1,181 @@
+/*
+ * test_probe_all.c - a probed kernel must behave exactly like an
+ * unprobed one.  Linux's rule for kprobes: a probe is invisible to the
+ * code it probes, or the place is refused (blacklisted, with a reason).
+ *
+ * Three suites:
+ *   probe_invisible  the focused cases: the stepped copy of an instruction
+ *                    that reads the thread's preempt_count must read what
+ *                    the unprobed code reads, and sleeping under probes
+ *                    is no "scheduling while atomic";
+ *   probe_all        the sweep (probe_sweep.c) over the functions the
+ *                    workloads execute plus a sample of the rest, in
+ *                    `make test`;
+ *   probe_all_full   the same sweep over every function of the kernel
+ *                    (`make test-all`, minutes; not run unless named).
+ */
+#include "ktest.h"
+#include "kprobes.h"
+#include "kallsyms.h"
+#include "insn.h"
+#include "sched.h"
+#include "mm.h"
+#include "string.h"
+#include "probe_sweep.h"
+#include "workload_results.h"
+
+/* ---- probe every instruction of one function ------------------------------------- */
+
+#define MAX_FN_SITES	128
+
+struct fn_probes {
+	struct kprobe kp[MAX_FN_SITES];
+	int n;
+};
+
+/* A probe on every instruction boundary of the function `name`. */
+static int probe_function(struct ktest *t, struct fn_probes *fp, const char *name)
+{
+	unsigned long start = kallsyms_lookup_name(name), size, off, ip;
+	struct insn insn;
+
+	memset(fp, 0, sizeof(*fp));
+	if (!start || !kallsyms_lookup(start, &size, &off)) {
+		ktest_fail(t, __FILE__, __LINE__, "%s: not in kallsyms", name);
+		return -1;
+	}
+	for (ip = start; ip < start + size && fp->n < MAX_FN_SITES; ip += insn.length) {
+		if (insn_decode(&insn, (const void *)ip, INSN_MAX_LEN) <= 0)
+			break;
+		fp->kp[fp->n].addr = (kprobe_opcode_t *)ip;
+		if (register_kprobe(&fp->kp[fp->n]) == 0)
+			fp->n++;
+	}
+	return fp->n;
+}
+
+static void unprobe_function(struct fn_probes *fp)
+{
+	for (int i = 0; i < fp->n; i++)
+		unregister_kprobe(&fp->kp[i]);
+	fp->n = 0;
+}
+
+static unsigned long total_hits(const struct fn_probes *fp)
+{
+	unsigned long hits = 0;
+
+	for (int i = 0; i < fp->n; i++)
+		hits += fp->kp[i].nhit;
+	return hits;
+}
+
+/* ---- probe_invisible ------------------------------------------------------------- */
+
+/*
+ * What might_sleep() reads: the running thread's preempt_count, loaded
+ * by one mov.  With that mov probed, it is the copy in the slot that
+ * loads it, between the int3 and the #DB.
+ */
+static noinline int read_own_preempt_count(void)
+{
+	return current->preempt_count;
+}
+
+static struct fn_probes fp_a, fp_b, fp_c, fp_d;
+
+static void stepped_copy_sees_unprobed_preempt_count(struct ktest *t)
+{
+	int unprobed = read_own_preempt_count(), probed;
+
+	KTEST_ASSERT_EQ(t, unprobed, 0);
+	KTEST_ASSERT_TRUE(t, probe_function(t, &fp_a, "read_own_preempt_count") > 1);
+	probed = read_own_preempt_count();
+	preempt_disable();
+	KTEST_EXPECT_EQ(t, read_own_preempt_count(), 1);	/* a real count still shows */
+	preempt_enable();
+	KTEST_EXPECT_EQ(t, total_hits(&fp_a), 2 * fp_a.n);
+	unprobe_function(&fp_a);
+	KTEST_EXPECT_EQ(t, probed, unprobed);
+}
+
+/*
+ * Every instruction of the sleeping paths probed: a thread that sleeps
+ * and is joined must not look atomic to might_sleep().
+ */
+static void sleeping_under_probes_is_not_atomic(struct ktest *t)
+{
+	unsigned long result;
+
+	probe_function(t, &fp_a, "msleep");
+	probe_function(t, &fp_b, "kthread_join");
+	probe_function(t, &fp_c, "yield");
+	probe_function(t, &fp_d, "worker_thread");
+	KTEST_EXPECT_TRUE(t, fp_a.n > 1 && fp_b.n > 1 && fp_c.n > 1 && fp_d.n > 1);
+	ktest_capture_start();
+	result = wl_thread();
+	ktest_capture_stop();
+	KTEST_EXPECT_TRUE(t, total_hits(&fp_a) > 0 && total_hits(&fp_b) > 0);
+	unprobe_function(&fp_a);
+	unprobe_function(&fp_b);
+	unprobe_function(&fp_c);
+	unprobe_function(&fp_d);
+	KTEST_EXPECT_EQ(t, result, wl_thread());
+	if (strstr(ktest_captured(), "BUG:"))
+		ktest_fail(t, __FILE__, __LINE__, "printed: %s", strstr(ktest_captured(), "BUG:"));
+	KTEST_EXPECT_EQ(t, preempt_count(), 0);
+}
+
+static struct ktest_case probe_invisible_cases[] = {
+	KTEST_CASE(stepped_copy_sees_unprobed_preempt_count),
+	KTEST_CASE(sleeping_under_probes_is_not_atomic),
+	KTEST_END
+};
+
+static struct ktest_suite probe_invisible_suite = {
+	.name = "probe_invisible",
+	.cases = probe_invisible_cases,
+};
+KTEST_SUITE(probe_invisible_suite);
+
+/* ---- probe_all, probe_all_full --------------------------------------------------- */
+
+/*
+ * In `make test`, every function the workloads execute and every
+ * SAMPLE_EVERY-th of the others: enough to cross the scheduler, the heap,
+ * printf, the shell and the drivers in a minute of QEMU time.
+ */
+#define SAMPLE_EVERY	16
+
+static void probe_all_sampled(struct ktest *t)
+{
+	probe_sweep(t, SAMPLE_EVERY);
+}
+
+static void probe_all_every_function(struct ktest *t)
+{
+	probe_sweep(t, 1);
+}
+
+static struct ktest_case probe_all_cases[] = {
+	KTEST_CASE(probe_all_sampled),
+	KTEST_END
+};
+
+static struct ktest_suite probe_all_suite = {
+	.name = "probe_all",
+	.cases = probe_all_cases,
+};
+KTEST_SUITE(probe_all_suite);
+
+static struct ktest_case probe_all_full_cases[] = {
+	KTEST_CASE(probe_all_every_function),
+	KTEST_END
+};
+
+static struct ktest_suite probe_all_full_suite = {
+	.name = "probe_all_full",
+	.cases = probe_all_full_cases,
+	.on_request = true,
+};
+KTEST_SUITE(probe_all_full_suite);
