@@ -49,17 +49,26 @@ LDFLAGS := -m elf_i386 -T linker.ld -nostdlib -z noexecstack --no-warn-rwx-segme
 LIBGCC   = $(shell $(CC) -m32 -print-libgcc-file-name)
 
 # ---- sources: every .c / .S in the kernel's folders -------------------------
-SRCDIRS := boot arch/i386 kernel lib probes tests/kernel
-SRCS := $(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c) $(wildcard $(d)/*.S))
+# Two images share one build.  build/kernel.elf is the kernel a student
+# boots (make run, debug, iso): boot, arch, kernel, lib, probes, console.
+# build/kernel-test.elf is that kernel plus the test runner (kernel/ktest.c)
+# and tests/kernel/ (the suites and the benchmark), for make test and
+# make bench; those files define its "test" and "bench" boot modes.
+SRCDIRS := boot arch/i386 kernel lib probes
+TEST_SRCS := kernel/ktest.c $(wildcard tests/kernel/*.c) $(wildcard tests/kernel/*.S)
+SRCS := $(filter-out $(TEST_SRCS),\
+	$(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c) $(wildcard $(d)/*.S)))
 # Objects keep the source suffix (entry.S.o, traps.c.o): foo.c and foo.S can coexist.
 OBJS := $(patsubst %,$(B)/%.o,$(SRCS))
-DEPS := $(OBJS:.o=.d)
+TEST_OBJS := $(patsubst %,$(B)/%.o,$(TEST_SRCS))
+DEPS := $(OBJS:.o=.d) $(TEST_OBJS:.o=.d)
 # The sample probe modules (samples/kprobes/*.c -> *.ko; see "loadable modules").
 SAMPLE_KOS := $(patsubst samples/kprobes/%.c,$(B)/samples/%.ko,\
 	$(wildcard samples/kprobes/*.c))
 
-.PHONY: all iso run run-vga debug crash-demos test test-all host-test bench bootstrap bootstrap-gui clean help
+.PHONY: all test-image iso run run-test run-vga debug crash-demos test test-all host-test bench bootstrap bootstrap-gui clean help
 all: $(B)/kernel.elf
+test-image: $(B)/kernel-test.elf
 
 $(B)/%.c.o: %.c
 	@mkdir -p $(dir $@)
@@ -72,28 +81,34 @@ $(B)/%.S.o: %.S
 	$(Q)$(CC) $(ASFLAGS) -MMD -MP -c $< -o $@
 
 # ---- two-pass link for the symbol table (see scripts/kallsyms.py) -----------
-# Pass 1 links with an empty table; its symbols become build/kallsyms.S;
+# Pass 1 links with an empty table; its symbols become build/IMAGE.kallsyms.S;
 # pass 2 links that in.  .kallsyms is the last section, so no address moves,
-# and the script checks that pass 2's symbols equal pass 1's.
+# and the script checks that pass 2's symbols equal pass 1's.  Each image
+# gets its own two passes: $(1) is the image's name, $(2) its objects.
 $(B)/kallsyms.empty.S:
 	@mkdir -p $(B)
 	$(call say,GEN,$@)
 	$(Q)$(PYTHON) scripts/kallsyms.py --empty > $@
 
-$(B)/kernel.pass1.elf: $(OBJS) $(B)/kallsyms.empty.S.o linker.ld
-	$(call say,LD,$@)
-	$(Q)$(LD) $(LDFLAGS) -o $@ $(OBJS) $(B)/kallsyms.empty.S.o $(LIBGCC)
+define LINK_IMAGE
+$(B)/$(1).pass1.elf: $(2) $(B)/kallsyms.empty.S.o linker.ld
+	$$(call say,LD,$$@)
+	$$(Q)$$(LD) $$(LDFLAGS) -o $$@ $(2) $(B)/kallsyms.empty.S.o $$(LIBGCC)
 
-$(B)/kallsyms.S: $(B)/kernel.pass1.elf scripts/kallsyms.py
-	$(call say,GEN,$@)
-	$(Q)$(NM) -n -S $< | $(PYTHON) scripts/kallsyms.py > $@
+$(B)/$(1).kallsyms.S: $(B)/$(1).pass1.elf scripts/kallsyms.py
+	$$(call say,GEN,$$@)
+	$$(Q)$$(NM) -n -S $$< | $$(PYTHON) scripts/kallsyms.py > $$@
 
-$(B)/kernel.elf: $(B)/kernel.pass1.elf $(B)/kallsyms.S.o
-	$(call say,LD,$@)
-	$(Q)$(LD) $(LDFLAGS) -o $@ $(OBJS) $(B)/kallsyms.S.o $(LIBGCC)
-	$(Q)$(NM) -n -S $(B)/kernel.pass1.elf > $(B)/nm.pass1
-	$(Q)$(NM) -n -S $@ > $(B)/nm.pass2
-	$(Q)$(PYTHON) scripts/kallsyms.py --check $(B)/nm.pass1 $(B)/nm.pass2
+$(B)/$(1).elf: $(B)/$(1).pass1.elf $(B)/$(1).kallsyms.S.o
+	$$(call say,LD,$$@)
+	$$(Q)$$(LD) $$(LDFLAGS) -o $$@ $(2) $(B)/$(1).kallsyms.S.o $$(LIBGCC)
+	$$(Q)$$(NM) -n -S $(B)/$(1).pass1.elf > $(B)/$(1).nm.pass1
+	$$(Q)$$(NM) -n -S $$@ > $(B)/$(1).nm.pass2
+	$$(Q)$$(PYTHON) scripts/kallsyms.py --check $(B)/$(1).nm.pass1 $(B)/$(1).nm.pass2
+endef
+
+$(eval $(call LINK_IMAGE,kernel,$(OBJS)))
+$(eval $(call LINK_IMAGE,kernel-test,$(OBJS) $(TEST_OBJS)))
 
 $(B)/%.S.o: $(B)/%.S
 	$(call say,AS,$<)

@@ -30,16 +30,6 @@ const struct exception_table_entry *search_exception_tables(unsigned long ip);
 /* Try to resume at a fixup; returns 1 if one was found. */
 int fixup_exception(struct pt_regs *regs, unsigned long vector);
 
-/* What the last fixed-up exception was: tests check these. */
-struct fixup_record {
-	unsigned long vector;
-	unsigned long error_code;
-	unsigned long cr2;        /* only meaningful for #PF */
-	unsigned long ip;         /* where it happened */
-	unsigned long count;      /* how many fixups so far */
-};
-extern struct fixup_record last_fixup;
-
 /*
  * Safe reads: copy `size` bytes, returning 0 or -EFAULT if any byte
  * could not be read.  Never oopses.  Probe handlers use these.

@@ -10,9 +10,10 @@
 #define KDEBUG_H
 
 #include "ptrace.h"
+#include "notifier.h"
 
 enum die_val {
-	DIE_OOPS = 1,
+	DIE_OOPS = 1,  /* die(): the oops report is printed, the machine stops */
 	DIE_INT3,      /* #BP */
 	DIE_DEBUG,     /* #DB */
 	DIE_GPF,       /* #GP */
@@ -21,23 +22,22 @@ enum die_val {
 	DIE_NMI,       /* a non-maskable interrupt (not an exception) */
 };
 
-/* What the notifier returns. */
-#define NOTIFY_DONE       0x0000   /* not mine, keep asking */
-#define NOTIFY_OK         0x0001
-#define NOTIFY_STOP_MASK  0x8000
-#define NOTIFY_STOP       (NOTIFY_OK | NOTIFY_STOP_MASK)  /* handled: stop */
+/*
+ * Priorities on the die chain (higher runs first).  An observer only
+ * watches and returns NOTIFY_DONE: at DIE_PRIO_FIRST it sees every
+ * exception before a handler claims it, at DIE_PRIO_LAST only those that
+ * every handler passed on, which go to the fixup table or to die().
+ * kprobes comes right after the first observers, ahead of every handler.
+ */
+#define DIE_PRIO_FIRST    0x7fffffff
+#define DIE_PRIO_KPROBES  (DIE_PRIO_FIRST - 1)
+#define DIE_PRIO_LAST     (-DIE_PRIO_FIRST - 1)
 
 struct die_args {
 	struct pt_regs *regs;
 	const char *str;
 	long err;
 	int trapnr;
-};
-
-struct notifier_block {
-	int (*notifier_call)(struct notifier_block *nb, unsigned long val, void *data);
-	struct notifier_block *next;
-	int priority;   /* higher runs first */
 };
 
 int register_die_notifier(struct notifier_block *nb);

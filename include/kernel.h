@@ -49,7 +49,13 @@ void panic(const char *fmt, ...) __printf(1, 2) __noreturn;
 /* Halt this CPU forever with interrupts off. */
 void halt_forever(void) __noreturn;
 
-/* Exit QEMU through the isa-debug-exit device (tests, panic_exit). */
+/*
+ * Exit QEMU through the isa-debug-exit device: a test run, the benchmark,
+ * panic_exit or poweroff ends the emulator with a status a script can read.
+ * QEMU exits with (code << 1) | 1.
+ */
+#define QEMU_EXIT_PASS 0x10   /* QEMU exit status 33 */
+#define QEMU_EXIT_FAIL 0x11   /* QEMU exit status 35 */
 void qemu_exit(int code) __noreturn;
 /* Switch the machine off (ACPI S5): QEMU exits with status 0. */
 void machine_power_off(void) __noreturn;
@@ -66,6 +72,22 @@ const char *cmdline_value(const char *key, char *buf, size_t len);
 void crash_run(const char *what);	/* crash=WHAT: kernel/crash.c */
 const char *crash_mode_name(size_t i);	/* the i-th mode; NULL past the last */
 int crash_stack_hog(void *arg);		/* a thread body that overflows its stack */
-void bench_run(void);			/* bench: tests/kernel/bench.c */
+
+/*
+ * A boot mode is another program kmain() can run in place of the shell,
+ * chosen by a word on the command line ("test=traps", "bench=20000").
+ * Like Linux's __setup(), a mode is a record the linker gathers into one
+ * section (.boot_modes, see linker.ld), so kmain() needs no list of them:
+ * the test image, which links tests/kernel/, defines "test" and "bench";
+ * build/kernel.elf defines none and says so when asked for one.
+ */
+struct boot_mode {
+	const char *word;			/* the command-line word */
+	void (*run)(const char *value);		/* value after '=', or NULL */
+};
+
+#define DEFINE_BOOT_MODE(word, fn)					\
+	static const struct boot_mode __boot_mode_##fn			\
+	__used __section(".boot_modes") __aligned(4) = { word, fn }
 
 #endif

@@ -183,10 +183,6 @@ int kprobes_for_each_gone(int (*fn)(struct kprobe *p, void *data), void *data);
 /* p's code is going away (module unload): disarm now, keep p listed [GONE]. */
 void kill_kprobe(struct kprobe *p);
 
-/* FNV-1a of _text.._etext; kprobes_init() records it at boot. */
-uint32_t kprobes_text_checksum(void);
-extern uint32_t kprobes_boot_text_checksum;
-
 /* ---- the out-of-line slots (probes/insn_slot.c) ---------------------------- */
 
 /* A MAX_INSN_SIZE-byte executable slot, or NULL.  Freed slots are int3-filled. */

@@ -75,6 +75,15 @@ const char *ktest_captured(void);
 /* Run the suites named in `list` ("a,b"), or all when list is NULL. */
 int ktest_run(const char *list);   /* returns number of failed cases */
 
+/*
+ * FNV-1a of the kernel's .text (_text.._etext): any changed byte changes
+ * it.  The runner takes it once before the first suite, when the text is
+ * as boot left it, in ktest_boot_text_checksum; a suite compares after
+ * probing to prove every int3 and jump it planted is gone again.
+ */
+uint32_t ktest_text_checksum(void);
+extern uint32_t ktest_boot_text_checksum;
+
 #define KTEST_EXPECT_EQ(t, got, want) do {                               \
 	long long __g = (long long)(got), __w = (long long)(want);           \
 	if (__g != __w)                                                      \
@@ -129,12 +138,5 @@ int ktest_run(const char *list);   /* returns number of failed cases */
 #define KTEST_ASSERT_TRUE(t, cond)       KTEST_ASSERT(t, KTEST_EXPECT_TRUE(t, cond))
 #define KTEST_ASSERT_FALSE(t, cond)      KTEST_ASSERT(t, KTEST_EXPECT_FALSE(t, cond))
 #define KTEST_ASSERT_STREQ(t, got, want) KTEST_ASSERT(t, KTEST_EXPECT_STREQ(t, got, want))
-
-/* Exit codes written to isa-debug-exit; QEMU exits with (code << 1) | 1. */
-#define QEMU_EXIT_PASS 0x10   /* QEMU exit status 33 */
-#define QEMU_EXIT_FAIL 0x11   /* QEMU exit status 35 */
-
-/* True while a ktest run is in progress: an oops then fails the run. */
-extern bool ktest_running;
 
 #endif

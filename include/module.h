@@ -150,12 +150,15 @@ int rmmod(const char *name);
 void load_boot_modules(void);
 
 /*
- * For the loader's own tests: every step of load_module() up to, not
- * including, running init (the file checked, laid out, linked and
- * protected), then everything freed again.  0 or load_module()'s error.
- * Broken files go through every step that trusts the file without
- * executing code from them.
+ * The two halves of load_module() around running init.  layout_and_link()
+ * checks the file, lays it out, links it and makes its code read-only; the
+ * module is not on the list yet and nothing of it has run.  0 or a negative
+ * errno, and on error nothing is left behind.  free_module() undoes it.
+ * The loader's tests call them directly, so a broken file goes through
+ * every step that trusts the file without executing code from it.
  */
-int module_link_test(const void *image, size_t len, const char *name);
+int layout_and_link(const void *image, size_t len, const char *name,
+		    struct module **out);
+void free_module(struct module *mod);
 
 #endif

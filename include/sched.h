@@ -68,15 +68,9 @@ struct task_struct *task_for_guard_page(unsigned long addr);
 void for_each_task(void (*fn)(struct task_struct *t, void *arg), void *arg);
 
 /*
- * The #DF task (arch/i386/doublefault.c): sched_init() installs it.
- * What it saw last is kept for tests.
+ * The #DF task (arch/i386/doublefault.c): sched_init() installs it.  It
+ * reports a thread's stack overflow on the console and ends the thread.
  */
 void doublefault_init(void);
-struct stack_overflow_record {
-	char name[TASK_NAME_LEN];   /* the thread that overflowed */
-	unsigned long guard;        /* its guard page */
-	unsigned long count;        /* overflows recovered so far */
-};
-extern struct stack_overflow_record last_stack_overflow;
 
 #endif

@@ -59,7 +59,4 @@ void die(const char *msg, struct pt_regs *regs, unsigned long vector) __attribut
 typedef void (*irq_handler_t)(struct pt_regs *regs);
 void request_irq(int irq, irq_handler_t handler);
 
-/* How many times each vector has fired (tests count exceptions). */
-extern unsigned long trap_counts[NR_VECTORS];
-
 #endif

@@ -4,9 +4,16 @@
  * Every KTEST_SUITE() leaves a pointer in the .ktest_suites section;
  * the linker gathers them between __start_ktest_suites and
  * __stop_ktest_suites, so adding a suite never touches this file.
+ *
+ * The runner belongs to the test image (build/kernel-test.elf) only: it
+ * is the image's "test" boot mode, and kmain() finds it through the
+ * .boot_modes section.
  */
 #include "ktest.h"
 #include "console.h"
+#include "kdebug.h"
+#include "mm.h"
+#include "nokprobe.h"
 #include "string.h"
 #include "vsprintf.h"
 
@@ -14,7 +21,21 @@ extern struct ktest_suite *__start_ktest_suites[], *__stop_ktest_suites[];
 
 #define SUBTEST_INDENT "    "
 
-bool ktest_running;
+/* FNV-1a: tiny, and any changed byte changes the result. */
+#define FNV32_OFFSET_BASIS	2166136261u
+#define FNV32_PRIME		16777619u
+
+uint32_t ktest_boot_text_checksum;
+
+uint32_t ktest_text_checksum(void)
+{
+	uint32_t h = FNV32_OFFSET_BASIS;
+
+	for (const unsigned char *c = (const unsigned char *)_text;
+	     c < (const unsigned char *)_etext; c++)
+		h = (h ^ *c) * FNV32_PRIME;
+	return h;
+}
 
 void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ...)
 {
@@ -175,6 +196,34 @@ static int count_unknown(const char *list, bool print, int *num)
 	return unknown;
 }
 
+/* ---- a crash in the middle of a run fails it -------------------------------
+ *
+ * die() and panic() print their report and stop the machine; they know
+ * nothing of tests.  While a run is on, the runner listens on the die and
+ * panic chains, adds a failing result to the KTAP output so the harness
+ * sees why the run ended, and leaves QEMU with the failure status.
+ */
+static int ktest_oops_notify(struct notifier_block *nb, unsigned long val,
+			     void *data)
+{
+	if (val != DIE_OOPS)
+		return NOTIFY_DONE;
+	printk("not ok - kernel oops during test run\n");
+	qemu_exit(QEMU_EXIT_FAIL);
+}
+NOKPROBE_SYMBOL(ktest_oops_notify);
+
+static int ktest_panic_notify(struct notifier_block *nb, unsigned long val,
+			      void *data)
+{
+	printk("not ok - kernel panic during test run\n");
+	qemu_exit(QEMU_EXIT_FAIL);
+}
+NOKPROBE_SYMBOL(ktest_panic_notify);
+
+static struct notifier_block ktest_oops_nb = { .notifier_call = ktest_oops_notify };
+static struct notifier_block ktest_panic_nb = { .notifier_call = ktest_panic_notify };
+
 int ktest_run(const char *list)
 {
 	struct ktest_suite **s;
@@ -184,13 +233,25 @@ int ktest_run(const char *list)
 		planned += selected(list, *s);
 	planned += count_unknown(list, false, &num);
 
-	ktest_running = true;
+	ktest_boot_text_checksum = ktest_text_checksum();
+	register_die_notifier(&ktest_oops_nb);
+	atomic_notifier_chain_register(&panic_notifier_list, &ktest_panic_nb);
 	printk("KTAP version 1\n1..%d\n", planned);
 	for (s = __start_ktest_suites; s < __stop_ktest_suites; s++)
 		if (selected(list, *s))
 			failed += run_suite(*s, ++num);
 	failed += count_unknown(list, true, &num);
-	ktest_running = false;
+	atomic_notifier_chain_unregister(&panic_notifier_list, &ktest_panic_nb);
+	unregister_die_notifier(&ktest_oops_nb);
 	printk("# ktest: %d failed\n", failed);
 	return failed;
 }
+
+/* "test" or "test=a,b": run the suites, then leave QEMU with the verdict. */
+static void ktest_boot(const char *list)
+{
+	int failed = ktest_run(list);
+
+	qemu_exit(failed ? QEMU_EXIT_FAIL : QEMU_EXIT_PASS);
+}
+DEFINE_BOOT_MODE("test", ktest_boot);

@@ -4,8 +4,9 @@
  * boot/multiboot.S gives us a stack and calls kmain with the Multiboot
  * magic and information block.  We bring the machine up in dependency
  * order (consoles first so every later step can report), then either
- * run the test suites (command line "test" or "test=a,b"), the benchmark
- * ("bench"), or start the shell on the serial and VGA consoles.
+ * run a crash demonstration ("crash=null"), a boot mode the image defines
+ * (the test image's "test=a,b" and "bench"), or start the shell on the
+ * serial and VGA consoles.
  */
 #include "kernel.h"
 #include "multiboot.h"
@@ -15,7 +16,6 @@
 #include "timer.h"
 #include "sched.h"
 #include "irqflags.h"
-#include "ktest.h"
 #include "kprobes.h"
 #include "console.h"
 #include "keyboard.h"
@@ -28,12 +28,37 @@ static void banner(void)
 	printk("==========================================================\n");
 }
 
-static void run_tests_and_exit(void)
-{
-	char list[128];
-	int failed = ktest_run(cmdline_value("test", list, sizeof(list)));
+extern const struct boot_mode __start_boot_modes[], __stop_boot_modes[];
 
-	qemu_exit(failed ? QEMU_EXIT_FAIL : QEMU_EXIT_PASS);
+/*
+ * The words only the test image (build/kernel-test.elf) gives a meaning.
+ * The plain kernel keeps their names, not their code, so that asking it
+ * for a test run fails loudly instead of starting a shell nobody reads.
+ */
+static const char *const test_image_words[] = { "test", "bench" };
+
+/* Run the boot mode the command line names, if this image has it. */
+static void run_boot_mode(void)
+{
+	const struct boot_mode *m;
+	char value[128];
+	size_t i;
+
+	for (m = __start_boot_modes; m < __stop_boot_modes; m++) {
+		if (cmdline_has(m->word)) {
+			m->run(cmdline_value(m->word, value, sizeof(value)));
+			return;		/* a mode that returns leaves us the shell */
+		}
+	}
+
+	for (i = 0; i < ARRAY_SIZE(test_image_words); i++) {
+		if (!cmdline_has(test_image_words[i]))
+			continue;
+		printk("kmain: \"%s\": this image has no tests and no benchmark; "
+		       "boot build/kernel-test.elf (make test, make bench, "
+		       "make run-test)\n", test_image_words[i]);
+		qemu_exit(QEMU_EXIT_FAIL);
+	}
 }
 
 void kmain(uint32_t magic, struct multiboot_info *mbi)
@@ -62,12 +87,7 @@ void kmain(uint32_t magic, struct multiboot_info *mbi)
 
 	if (cmdline_value("crash", what, sizeof(what)))
 		crash_run(what);
-	if (cmdline_has("test"))
-		run_tests_and_exit();
-	if (cmdline_has("bench")) {
-		bench_run();
-		qemu_exit(QEMU_EXIT_PASS);
-	}
+	run_boot_mode();
 
 	shell_run();	/* the console: never returns */
 }

@@ -275,7 +275,7 @@ static void set_pages_writable(void *start, unsigned long size, bool writable)
 }
 
 /* Undo everything load_module() did; safe at any stage of it. */
-static void free_module(struct module *mod)
+void free_module(struct module *mod)
 {
 	for (int i = 0; i < mod->nr_uses; i++)
 		module_put(mod->uses[i]);
@@ -526,8 +526,8 @@ static void remove_module(struct module *mod)
  * Everything up to running init: a module in memory, linked, its code
  * read-only, not on the list yet.  On error nothing is left behind.
  */
-static int layout_and_link(const void *image, size_t len, const char *name,
-			   struct module **out)
+int layout_and_link(const void *image, size_t len, const char *name,
+		    struct module **out)
 {
 	struct load_info info = { .name = name, .image = image, .len = len };
 	struct module *mod;
@@ -581,16 +581,6 @@ int load_module(const void *image, size_t len, const char *name,
 	if (out)
 		*out = mod;
 	return 0;
-}
-
-int module_link_test(const void *image, size_t len, const char *name)
-{
-	struct module *mod;
-	int ret = layout_and_link(image, len, name, &mod);
-
-	if (!ret)
-		free_module(mod);
-	return ret;
 }
 
 int unload_module(struct module *mod)

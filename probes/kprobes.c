@@ -51,7 +51,6 @@ static struct hlist_head kprobe_table[KPROBE_TABLE_SIZE];
 static struct hlist_head gone_kprobes;
 static unsigned int nr_registered;
 static bool kprobes_initialized;
-uint32_t kprobes_boot_text_checksum;
 
 /* ---- the registration lock -------------------------------------------------- */
 
@@ -862,20 +861,6 @@ void disarm_all_kprobes(void)
 
 /* ---- boot ---------------------------------------------------------------------- */
 
-/* FNV-1a: tiny, and any changed byte changes the result. */
-#define FNV32_OFFSET_BASIS	2166136261u
-#define FNV32_PRIME		16777619u
-
-uint32_t kprobes_text_checksum(void)
-{
-	uint32_t h = FNV32_OFFSET_BASIS;
-
-	for (const unsigned char *c = (const unsigned char *)_text;
-	     c < (const unsigned char *)_etext; c++)
-		h = (h ^ *c) * FNV32_PRIME;
-	return h;
-}
-
 int kprobes_init(void)
 {
 	int ret;
@@ -888,7 +873,6 @@ int kprobes_init(void)
 	ret = arch_init_kprobes();
 	if (ret)
 		return ret;
-	kprobes_boot_text_checksum = kprobes_text_checksum();
 	kprobes_initialized = true;
 	return 0;
 }

@@ -175,13 +175,13 @@ def markdown(head, body):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--build", default="build", help="build directory (kernel.elf)")
+    ap.add_argument("--build", default="build", help="build directory (kernel-test.elf)")
     ap.add_argument("--runs", type=int, default=5, help="boots without icount")
     ap.add_argument("--iters", type=int, default=20000, help="calls per row")
     ap.add_argument("--timeout", type=int, default=120, help="seconds per boot")
     args = ap.parse_args()
 
-    kernel = os.path.join(args.build, "kernel.elf")
+    kernel = os.path.join(args.build, "kernel-test.elf")
     if not os.path.exists(kernel):
         print("bench.py: %s not found (run make first)" % kernel, file=sys.stderr)
         return 2

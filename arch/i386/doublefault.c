@@ -50,8 +50,6 @@
 static struct tss_struct df_tss __aligned(16);
 static char df_stack[DF_STACK_SIZE] __aligned(16);
 
-struct stack_overflow_record last_stack_overflow;
-
 /* df_entry.S */
 void double_fault_task(void);
 
@@ -118,9 +116,6 @@ void do_double_fault(unsigned long error_code)
 
 	printk("stack overflow in thread '%s' (guard page %#lx)\n",
 	       task_name(t), t->stack_base);
-	strlcpy(last_stack_overflow.name, t->name, sizeof(last_stack_overflow.name));
-	last_stack_overflow.guard = t->stack_base;
-	last_stack_overflow.count++;
 
 	redirect_to_exit(t);
 }

@@ -14,8 +14,6 @@
 
 extern const struct exception_table_entry __start___ex_table[], __stop___ex_table[];
 
-struct fixup_record last_fixup;
-
 const struct exception_table_entry *search_exception_tables(unsigned long ip)
 {
 	const struct exception_table_entry *e;
@@ -32,11 +30,6 @@ int fixup_exception(struct pt_regs *regs, unsigned long vector)
 
 	if (!e)
 		return 0;
-	last_fixup.vector = vector;
-	last_fixup.error_code = regs->orig_ax;
-	last_fixup.cr2 = (vector == X86_TRAP_PF) ? read_cr2() : 0;
-	last_fixup.ip = regs->ip;
-	last_fixup.count++;
 	regs->ip = e->fixup;
 	return 1;
 }

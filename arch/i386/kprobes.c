@@ -647,7 +647,7 @@ NOKPROBE_SYMBOL(kprobe_exceptions_notify);
 
 static struct notifier_block kprobe_exceptions_nb = {
 	.notifier_call = kprobe_exceptions_notify,
-	.priority = 0x7fffffff,		/* ahead of every other notifier */
+	.priority = DIE_PRIO_KPROBES,	/* ahead of every handler */
 };
 
 int arch_init_kprobes(void)

@@ -10,7 +10,7 @@
 #include "processor.h"
 #include "irqflags.h"
 #include "kallsyms.h"
-#include "ktest.h"
+#include "kdebug.h"
 #include "nokprobe.h"
 #include "desc.h"
 
@@ -99,8 +99,12 @@ void die(const char *msg, struct pt_regs *regs, unsigned long vector)
 	show_regs(regs);
 	printk("Call Trace:\n");
 	show_backtrace(regs, 0);
-	if (ktest_running)
-		printk("not ok - kernel oops during test run\n");
+	/*
+	 * Linux's __die() tells the die chain too.  We do it after the
+	 * report, so a listener that ends the machine (the test runner
+	 * failing its run) leaves the whole report behind.
+	 */
+	notify_die(DIE_OOPS, msg, regs, regs->orig_ax, vector);
 	oops_end();
 }
 NOKPROBE_SYMBOL(die);

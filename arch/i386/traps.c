@@ -16,7 +16,6 @@
 #include "pic.h"
 #include "nokprobe.h"
 
-unsigned long trap_counts[NR_VECTORS];
 static irq_handler_t irq_handlers[NR_PIC_IRQS];
 
 static const char *const exception_names[NR_EXCEPTIONS] = {
@@ -96,7 +95,6 @@ static void do_irq(struct pt_regs *regs, int irq)
 
 void do_trap(struct pt_regs *regs, unsigned long vector)
 {
-	trap_counts[vector]++;
 	if (vector == X86_TRAP_NMI)
 		do_nmi(regs);	/* an interrupt on an exception's vector */
 	else if (vector < NR_EXCEPTIONS)

@@ -32,8 +32,6 @@
 #include "string.h"     /* ours: strcmp for EXPECT_STREQ, see include/string.h */
 #include "ktest.h"
 
-bool ktest_running;
-
 /* "tests/host/test_string.c" -> "test_string.c", as the kernel prints. */
 static const char *ktest_host_basename(const char *path)
 {
@@ -101,7 +99,6 @@ static int ktest_host_run(const struct ktest_case *cases)
 #define KTEST_HOST_MAIN(cases)                                           \
 	int main(void)                                                       \
 	{                                                                    \
-		ktest_running = true;                                            \
 		return ktest_host_run(cases) ? EXIT_FAILURE : EXIT_SUCCESS;      \
 	}
 

@@ -12,6 +12,7 @@
  */
 #include "kernel.h"
 #include "ktest.h"
+#include "trap_watch.h"
 #include "kprobes.h"
 #include "kallsyms.h"
 #include "errno.h"
@@ -172,12 +173,12 @@ static void kprobe_register_kprobes_rollback(struct ktest *t)
 {
 	struct kprobe a = make_probe(kpt_div3), b = make_probe(NULL);
 	struct kprobe *kps[] = { &a, &b };
-	uint32_t before = kprobes_text_checksum();
+	uint32_t before = ktest_text_checksum();
 
 	KTEST_EXPECT_EQ(t, register_kprobes(kps, 2), -EINVAL);
 	KTEST_EXPECT_EQ(t, kprobes_nr_registered(), 0);
 	KTEST_EXPECT_TRUE(t, get_kprobe(kpt_div3) == NULL);
-	KTEST_EXPECT_EQ(t, kprobes_text_checksum(), before);
+	KTEST_EXPECT_EQ(t, ktest_text_checksum(), before);
 }
 
 /* ---- what handlers see ------------------------------------------------------------ */
@@ -420,19 +421,21 @@ static void kprobe_on_sti_popf(struct ktest *t)
 static void kprobe_foreign_int3(struct ktest *t)
 {
 	struct kprobe kp = make_probe(kpt_int3_fixup);
-	unsigned long fixups = last_fixup.count;
+	struct trap_watch w;
 
 	rec_reset();
+	KTEST_ASSERT_EQ(t, trap_watch_start(&w), 0);
 	KTEST_EXPECT_EQ(t, kpt_int3_fixup(), 2);
-	KTEST_EXPECT_EQ(t, last_fixup.count, fixups + 1);
+	KTEST_EXPECT_EQ(t, w.unclaimed, 1);
 	KTEST_EXPECT_TRUE(t, kprobe_running() == NULL);
 
 	kp.pre_handler = count_pre;
 	kp.post_handler = regs_post;
-	KTEST_ASSERT_EQ(t, register_kprobe(&kp), 0);
+	KTEST_EXPECT_EQ(t, register_kprobe(&kp), 0);
 	KTEST_EXPECT_EQ(t, kpt_int3_fixup(), 2);
 	unregister_kprobe(&kp);
-	KTEST_EXPECT_EQ(t, last_fixup.count, fixups + 2);
+	trap_watch_stop(&w);
+	KTEST_EXPECT_EQ(t, w.unclaimed, 2);
 	KTEST_EXPECT_EQ(t, rec.pre_calls, 1);
 	KTEST_EXPECT_EQ(t, rec.post_calls, 1);
 	KTEST_EXPECT_EQ(t, text_byte(kpt_int3_fixup), BREAKPOINT_INSTRUCTION);
@@ -444,7 +447,7 @@ static int data_word = 42;
 
 static void kprobe_bad_input(struct ktest *t)
 {
-	uint32_t before = kprobes_text_checksum();
+	uint32_t before = ktest_text_checksum();
 	struct insn_slot_stats s0, s1;
 	struct kprobe kp;
 
@@ -477,7 +480,7 @@ static void kprobe_bad_input(struct ktest *t)
 	unregister_kprobe(&kp);		/* twice: harmless */
 
 	insn_slot_get_stats(&s1);
-	KTEST_EXPECT_EQ(t, kprobes_text_checksum(), before);
+	KTEST_EXPECT_EQ(t, ktest_text_checksum(), before);
 	KTEST_EXPECT_EQ(t, s1.slots_in_use, s0.slots_in_use);
 	KTEST_EXPECT_EQ(t, kprobes_nr_registered(), 0);
 }
@@ -855,18 +858,20 @@ static int declining_fault(struct kprobe *p, struct pt_regs *regs, int trapnr)
 static void kprobe_safe_read_in_handler(struct ktest *t)
 {
 	struct kprobe kp = make_probe(kpt_div3);
-	unsigned long fixups = last_fixup.count;
+	struct trap_watch w;
 
 	rec_reset();
 	kp.pre_handler = nofault_pre;
 	kp.fault_handler = declining_fault;
 	KTEST_ASSERT_EQ(t, register_kprobe(&kp), 0);
+	KTEST_EXPECT_EQ(t, trap_watch_start(&w), 0);
 	KTEST_EXPECT_EQ(t, call_div3(3), 1);
+	trap_watch_stop(&w);
 	unregister_kprobe(&kp);
 	KTEST_EXPECT_EQ(t, rec.nofault_ret, -EFAULT);
 	KTEST_EXPECT_EQ(t, rec.fault_calls, 1);
 	KTEST_EXPECT_EQ(t, rec.fault_trapnr, X86_TRAP_PF);
-	KTEST_EXPECT_EQ(t, last_fixup.count, fixups + 1);
+	KTEST_EXPECT_EQ(t, w.unclaimed, 1);
 }
 
 /* The stepped copy faults: the fault must look as if it came from the text. */
@@ -874,16 +879,18 @@ static void kprobe_fault_in_stepped_insn(struct ktest *t)
 {
 	struct kprobe kp = make_probe(kpt_read_long_insn);
 	long word = 1234;
-	unsigned long fixups = last_fixup.count;
+	struct trap_watch w;
 
 	rec_reset();
 	kp.pre_handler = count_pre;
 	kp.post_handler = regs_post;
 	KTEST_ASSERT_EQ(t, register_kprobe(&kp), 0);
 	KTEST_EXPECT_EQ(t, kpt_read_long(&word), 1234);
+	KTEST_EXPECT_EQ(t, trap_watch_start(&w), 0);
 	KTEST_EXPECT_EQ(t, kpt_read_long(NULL), -EFAULT);
-	KTEST_EXPECT_EQ(t, last_fixup.count, fixups + 1);
-	KTEST_EXPECT_EQ(t, last_fixup.ip, (unsigned long)kpt_read_long_insn);
+	trap_watch_stop(&w);
+	KTEST_EXPECT_EQ(t, w.unclaimed, 1);
+	KTEST_EXPECT_EQ(t, w.last_unclaimed.ip, (unsigned long)kpt_read_long_insn);
 	KTEST_EXPECT_TRUE(t, kprobe_running() == NULL);
 	KTEST_EXPECT_EQ(t, kpt_read_long(&word), 1234);
 	unregister_kprobe(&kp);
@@ -1002,7 +1009,7 @@ static void kprobe_stress(struct ktest *t)
 	static struct kprobe kps[STRESS_BATCH];
 	struct heap_stats h0, h1;
 	struct insn_slot_stats s0, s1;
-	uint32_t before = kprobes_text_checksum();
+	uint32_t before = ktest_text_checksum();
 	struct task_struct *worker;
 	int registered = 0, einval = 0, eilseq = 0, next = 0;
 
@@ -1039,7 +1046,7 @@ static void kprobe_stress(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, stress_hits > 0);
 	KTEST_EXPECT_TRUE(t, stress_rounds > 0);
 	KTEST_EXPECT_EQ(t, kprobes_nr_registered(), 0);
-	KTEST_EXPECT_EQ(t, kprobes_text_checksum(), before);
+	KTEST_EXPECT_EQ(t, ktest_text_checksum(), before);
 	KTEST_EXPECT_EQ(t, h1.live_allocs, h0.live_allocs);
 	KTEST_EXPECT_EQ(t, h1.live_bytes, h0.live_bytes);
 	KTEST_EXPECT_EQ(t, s1.slots_in_use, s0.slots_in_use);
@@ -1053,7 +1060,7 @@ static void kprobe_text_unchanged_since_boot(struct ktest *t)
 		ktest_skip(t, "probes from another suite are still registered");
 		return;
 	}
-	KTEST_EXPECT_EQ(t, kprobes_text_checksum(), kprobes_boot_text_checksum);
+	KTEST_EXPECT_EQ(t, ktest_text_checksum(), ktest_boot_text_checksum);
 }
 
 /* ---- the suite ------------------------------------------------------------------------------ */

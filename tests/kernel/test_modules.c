@@ -464,7 +464,7 @@ static void kprobe_example_fires(struct ktest *t)
 {
 	unsigned long addr = kthread_create_addr();
 	unsigned char snap[SNAPSHOT_BYTES];
-	uint32_t text_sum = kprobes_text_checksum();
+	uint32_t text_sum = ktest_text_checksum();
 	struct kprobe *kp;
 	char want[128];
 
@@ -495,7 +495,7 @@ static void kprobe_example_fires(struct ktest *t)
 		ktest_info(t, "captured: %s", ktest_captured());
 	/* rmmod gave back the original bytes: the text is as it booted. */
 	KTEST_EXPECT_EQ(t, memcmp(snap, (void *)addr, sizeof(snap)), 0);
-	KTEST_EXPECT_EQ(t, kprobes_text_checksum(), text_sum);
+	KTEST_EXPECT_EQ(t, ktest_text_checksum(), text_sum);
 }
 
 /* The jprobe sample sees kthread_create()'s arguments as C parameters. */

@@ -12,6 +12,7 @@
  */
 #include "kernel.h"
 #include "ktest.h"
+#include "trap_watch.h"
 #include "kprobes.h"
 #include "kallsyms.h"
 #include "errno.h"
@@ -115,10 +116,13 @@ static void rec_init(struct rec_probe *rp, const void *addr)
 	rp->kp.pre_handler = rec_pre;
 }
 
+/* Every case of the boost and optprobes suites runs under this watch. */
+static struct trap_watch watch;
+
 /* Exceptions that kprobes itself takes: #BP and #DB. */
 static unsigned long probe_exceptions(void)
 {
-	return trap_counts[X86_TRAP_BP] + trap_counts[X86_TRAP_DB];
+	return watch.taken[X86_TRAP_BP] + watch.taken[X86_TRAP_DB];
 }
 
 /* The bytes of [addr, addr + len) equal a copy taken before? */
@@ -169,11 +173,12 @@ static int boost_init(struct ktest *t)
 {
 	kprobes_set_optimization(false);	/* int3 probes only */
 	kprobes_set_boosting(true);
-	return 0;
+	return trap_watch_start(&watch);
 }
 
 static void fast_defaults_exit(struct ktest *t)
 {
+	trap_watch_stop(&watch);
 	kprobes_set_optimization(true);
 	kprobes_set_boosting(true);
 	KTEST_EXPECT_TRUE(t, kprobe_running() == NULL);
@@ -383,14 +388,14 @@ static int opt_init(struct ktest *t)
 {
 	kprobes_set_optimization(true);
 	kprobes_set_boosting(true);
-	text_before = kprobes_text_checksum();
-	return 0;
+	text_before = ktest_text_checksum();
+	return trap_watch_start(&watch);
 }
 
 static void opt_exit(struct ktest *t)
 {
 	fast_defaults_exit(t);
-	KTEST_EXPECT_EQ(t, kprobes_text_checksum(), text_before);
+	KTEST_EXPECT_EQ(t, ktest_text_checksum(), text_before);
 }
 
 /* What the handler sees at a function's entry, and that nothing traps. */

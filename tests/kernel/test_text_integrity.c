@@ -14,7 +14,7 @@ static void no_probe_left_registered(struct ktest *t)
 
 static void text_identical_to_boot(struct ktest *t)
 {
-	KTEST_EXPECT_EQ(t, kprobes_text_checksum(), kprobes_boot_text_checksum);
+	KTEST_EXPECT_EQ(t, ktest_text_checksum(), ktest_boot_text_checksum);
 }
 
 static struct ktest_case text_integrity_cases[] = {

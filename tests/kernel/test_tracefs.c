@@ -350,19 +350,19 @@ static void global_switch_keeps_probe_state(struct ktest *t)
 	KTEST_EXPECT_EQ(t, write_str(ENABLED, "0\n", true), 0);
 	read_file(ENABLED);
 	KTEST_EXPECT_STREQ(t, out, "0\n");
-	KTEST_EXPECT_EQ(t, kprobes_text_checksum(), kprobes_boot_text_checksum);
+	KTEST_EXPECT_EQ(t, ktest_text_checksum(), ktest_boot_text_checksum);
 	fib(3);
 	KTEST_EXPECT_EQ(t, trace_buffer_written(), 0);
 	/* Enabling while globally off arms nothing yet. */
 	write_str(TRACEFS_DIR "/events/kprobes/tt_b/enable", "1\n", true);
-	KTEST_EXPECT_EQ(t, kprobes_text_checksum(), kprobes_boot_text_checksum);
+	KTEST_EXPECT_EQ(t, ktest_text_checksum(), ktest_boot_text_checksum);
 
 	KTEST_EXPECT_EQ(t, write_str(ENABLED, "1\n", true), 0);
 	fib(3);			/* 5 calls */
 	KTEST_EXPECT_EQ(t, sh("run crc32 ab"), 0);	/* 2 bytes */
 	KTEST_EXPECT_EQ(t, trace_buffer_written(), 7);
 	write_str(TRACEFS_DIR "/events/kprobes/enable", "0\n", true);
-	KTEST_EXPECT_EQ(t, kprobes_text_checksum(), kprobes_boot_text_checksum);
+	KTEST_EXPECT_EQ(t, ktest_text_checksum(), ktest_boot_text_checksum);
 }
 
 static void ring_buffer_overwrites_oldest(struct ktest *t)
@@ -527,7 +527,7 @@ static void random_lines_leave_kernel_healthy(struct ktest *t)
 	trace_kprobe_remove_all();
 	KTEST_EXPECT_EQ(t, trace_kprobe_count(false), 0);
 	KTEST_EXPECT_EQ(t, kprobes_nr_registered(), 0);
-	KTEST_EXPECT_EQ(t, kprobes_text_checksum(), kprobes_boot_text_checksum);
+	KTEST_EXPECT_EQ(t, ktest_text_checksum(), ktest_boot_text_checksum);
 	heap_get_stats(&h1);
 	KTEST_EXPECT_EQ(t, h1.live_allocs, h0.live_allocs);
 	KTEST_EXPECT_EQ(t, sh("run fib 10"), 0);
