@@ -117,11 +117,12 @@ $(B)/%.S.o: $(B)/%.S
 # ---- ISO image: GRUB + our kernel -------------------------------------------
 iso: $(B)/kernel.iso
 # The sample probe modules ride along in /boot/modules for the menu entry
-# that loads them (see iso/boot/grub/grub.cfg).
-$(B)/kernel.iso: $(B)/kernel.elf iso/boot/grub/grub.cfg $(SAMPLE_KOS)
+# that loads them, and the test image for the one that runs the suites
+# (see iso/boot/grub/grub.cfg); the other entries boot kernel.elf.
+$(B)/kernel.iso: $(B)/kernel.elf $(B)/kernel-test.elf iso/boot/grub/grub.cfg $(SAMPLE_KOS)
 	$(call say,ISO,$@)
 	$(Q)rm -rf $(B)/isodir && mkdir -p $(B)/isodir/boot/grub $(B)/isodir/boot/modules
-	$(Q)cp $(B)/kernel.elf $(B)/isodir/boot/kernel.elf
+	$(Q)cp $(B)/kernel.elf $(B)/kernel-test.elf $(B)/isodir/boot/
 	$(Q)cp $(SAMPLE_KOS) $(B)/isodir/boot/modules/
 	$(Q)cp iso/boot/grub/grub.cfg $(B)/isodir/boot/grub/grub.cfg
 	$(Q)grub-mkrescue -o $@ $(B)/isodir 2> $(B)/grub-mkrescue.log || \
@@ -172,6 +173,12 @@ run: bootstrap all
 	$(QEMU) $(QEMU_COMMON) $(RUN_RESET) -kernel $(B)/kernel.elf \
 		-append "$(RUN_CMDLINE)" -display none -serial mon:stdio
 
+# The test image, e.g. CMDLINE=test=traps to watch one suite's KTAP
+# output; the run ends QEMU itself (make then says "Error 33": all passed).
+run-test: bootstrap test-image
+	$(QEMU) $(QEMU_COMMON) -no-reboot -kernel $(B)/kernel-test.elf \
+		-append "$(CMDLINE)" -display none -serial mon:stdio
+
 run-vga: bootstrap all
 	@test -n "$(VGA_ARGS_$(VGA_DISPLAY))" || { echo "DISPLAY_MODE=$(DISPLAY_MODE): pick one of $(DISPLAY_MODES)"; exit 1; }
 	$(if $(filter gtk sdl,$(VGA_DISPLAY)),@CROSS=$(CROSS) sh scripts/bootstrap.sh --gui)
@@ -210,7 +217,7 @@ host-test: $(HOST_TESTS) $(HOST_TOOLS)
 # and ISO boots); TESTFLAGS passes anything else, e.g. TESTFLAGS="--only host".
 SUITES ?=
 TESTFLAGS ?=
-test: bootstrap all iso host-test modules test-modules
+test: bootstrap all test-image iso host-test modules test-modules
 	$(PYTHON) tests/run_tests.py --build $(B) $(if $(SUITES),--suites $(SUITES)) $(TESTFLAGS)
 
 # Everything in `make test`, then the suites too long for it: the sweep
@@ -219,7 +226,7 @@ LONG_SUITES := probe_all_full
 test-all: test
 	$(PYTHON) tests/run_tests.py --build $(B) --suites $(LONG_SUITES) --timeout 3600 --only kernel
 
-bench: bootstrap all
+bench: bootstrap test-image
 	$(PYTHON) tests/bench.py --build $(B)
 
 # With M=DIR (an external module folder) clean only that folder's .ko files.
@@ -235,9 +242,11 @@ endif
 help:
 	@echo "Targets:"
 	@echo "  make, make all    build $(B)/kernel.elf (toolchain: $(CROSS)gcc)"
+	@echo "  make test-image   build $(B)/kernel-test.elf: the kernel plus tests/kernel/"
 	@echo "  make iso          build $(B)/kernel.iso with grub-mkrescue"
 	@echo "  make run          boot in QEMU, serial console here (Ctrl-A X quits;"
 	@echo "                    an oops exits QEMU, the shell's reboot boots again)"
+	@echo "  make run-test     boot the test image, e.g. CMDLINE=test=traps (one suite)"
 	@echo "  make run-vga      boot with the VGA screen too (DISPLAY_MODE= below)"
 	@echo "  make debug        boot halted with a gdb stub (gdb -x scripts/gdbinit);"
 	@echo "                    an oops leaves the CPU halted for gdb"
@@ -258,7 +267,7 @@ help:
 	@echo "Variables (make VAR=value ...):"
 	@echo "  V=1               show full commands instead of short CC/LD lines"
 	@echo "  B=dir             build directory (default: build)"
-	@echo "  CMDLINE='...'     kernel command line, e.g. CMDLINE='crash=gp' or 'test=traps'"
+	@echo "  CMDLINE='...'     kernel command line, e.g. CMDLINE='crash=gp'"
 	@echo "  MODULES='a.ko b.ko'  boot modules for insmod=NAME (run, debug)"
 	@echo "  SUITES=a,b        make test: only these in-kernel suites"
 	@echo "  TESTFLAGS='...'   more run_tests.py options, e.g. TESTFLAGS='--only host'"

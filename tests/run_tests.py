@@ -16,18 +16,20 @@ Linux's KUnit (docs/testing.md has an example):
           tests/host/check_*.py    scripts that check a build artefact;
                                    each is run as  check_x.py --build BUILD
                                    (or see CHECK_SCRIPT_ARGS)
-  kernel  BUILD/kernel.elf booted by  qemu -kernel ... -append test
-          (the in-kernel suites of tests/kernel/)
-  oops    the same kernel booted with crash=null: it must oops, print
-          the register dump and call trace, and exit with failure
-  iso     the same kernel.elf booted through GRUB from BUILD/kernel-test.iso,
+  kernel  BUILD/kernel-test.elf, the test image (the kernel plus the
+          in-kernel suites of tests/kernel/), booted by
+          qemu -kernel ... -append test
+  oops    BUILD/kernel.elf, the kernel a student boots, with crash=null:
+          it must oops, print the register dump and call trace, and exit
+          with failure
+  iso     the test image booted through GRUB from BUILD/kernel-test.iso,
           running the "boot" suite (test=boot expect_loader=GRUB), which
           checks what GRUB handed over in the Multiboot info.
   modules-doc  docs/modules.md followed to the letter: its hello_probe.c
           is built with make -C TREE M=DIR in a fresh directory and booted
           with insmod=hello_probe until the output the page shows appears.
 
-The kernel boot also gets every BUILD/samples/*.ko and BUILD/test-modules/*.ko
+The test-image boot also gets every BUILD/samples/*.ko and BUILD/test-modules/*.ko
 as Multiboot modules (-initrd) for the "modules" suite.
 
 Every `ok`/`not ok` line of a single test case counts as one result.  A
@@ -53,6 +55,9 @@ QEMU_EXIT_FAIL = 35     # kernel wrote QEMU_EXIT_FAIL (0x11): something failed
 # With -no-reboot a triple fault (or any reset) makes QEMU exit with 0.
 
 QEMU = os.environ.get("QEMU", "qemu-system-i386")
+# The image with the in-kernel suites (see the Makefile); BUILD/kernel.elf
+# has none and answers "test" by saying so.
+TEST_IMAGE = "kernel-test.elf"
 QEMU_ARGS = ["-m", "128M", "-no-reboot", "-display", "none",
              "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
 
@@ -400,7 +405,8 @@ def run_host_program(tally, label, cmd, log, timeout):
 CHECK_SCRIPT_ARGS = {
     "check_insn_objdump": lambda build: [
         "--decoder", str(build / "host" / "insn-decode"),
-        "--kernel", str(build / "kernel.elf")],
+        "--kernel", str(build / "kernel.elf"),
+        "--kernel", str(build / TEST_IMAGE)],
 }
 
 
@@ -511,10 +517,10 @@ def grub_test_cfg(cmdline, modules):
         "set timeout=0\n"
         "set default=0\n"
         "menuentry \"kprobes-i386 (%s)\" {\n"
-        "\tmultiboot /boot/kernel.elf %s\n"
+        "\tmultiboot /boot/%s %s\n"
         "%s"
         "\tboot\n"
-        "}\n" % (cmdline, cmdline, module_lines))
+        "}\n" % (cmdline, TEST_IMAGE, cmdline, module_lines))
 
 
 def build_test_iso(build, kernel, cmdline, logs):
@@ -523,7 +529,7 @@ def build_test_iso(build, kernel, cmdline, logs):
     shutil.rmtree(isodir, ignore_errors=True)
     (isodir / "boot" / "grub").mkdir(parents=True)
     (isodir / "boot" / "modules").mkdir()
-    shutil.copy(kernel, isodir / "boot" / "kernel.elf")
+    shutil.copy(kernel, isodir / "boot" / TEST_IMAGE)
     kos = test_modules(build)
     for ko in kos:
         shutil.copy(ko, isodir / "boot" / "modules" / ko.name)
@@ -550,9 +556,9 @@ def test_modules(build):
 
 
 def run_kernel_tests(tally, build, logs, suites, timeout):
-    kernel = build / "kernel.elf"
+    kernel = build / TEST_IMAGE
     if not kernel.exists():
-        tally.fail(f"kernel: {kernel} missing (run make)")
+        tally.fail(f"kernel: {kernel} missing (run make test-image)")
         return
     cmdline = "test=" + suites if suites else "test"
     media = ["-kernel", str(kernel)] + module_initrd(test_modules(build))
@@ -591,9 +597,9 @@ def run_oops_check(tally, build, logs, timeout):
 
 
 def run_iso_tests(tally, build, logs, suites, timeout):
-    kernel = build / "kernel.elf"
+    kernel = build / TEST_IMAGE
     if not kernel.exists():
-        tally.fail(f"iso: {kernel} missing (run make)")
+        tally.fail(f"iso: {kernel} missing (run make test-image)")
         return
     # expect_loader makes the boot suite check the loader's name; the
     # modules suite loads the .ko files GRUB passed as `module` lines.
@@ -890,7 +896,7 @@ class ParserSelfTest(unittest.TestCase):
 
     def test_grub_cfg_passes_cmdline(self):
         cfg = grub_test_cfg("test=boot expect_loader=GRUB", [])
-        self.assertIn("multiboot /boot/kernel.elf test=boot expect_loader=GRUB",
+        self.assertIn("multiboot /boot/kernel-test.elf test=boot expect_loader=GRUB",
                       cfg)
         self.assertIn("set timeout=0", cfg)
         self.assertNotIn("module ", cfg)

@@ -122,7 +122,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[1])
     ap.add_argument("--build", default=None,
                     help="build dir: defaults --decoder BUILD/host/insn-decode "
-                         "and --kernel BUILD/kernel.elf (tests/run_tests.py passes it)")
+                         "and --kernel BUILD/kernel.elf and BUILD/kernel-test.elf "
+                         "(tests/run_tests.py passes them)")
     ap.add_argument("--decoder", default=None, help="default build/host/insn-decode")
     ap.add_argument("--kernel", action="append", default=[],
                     help="kernel ELF whose .text is compared (repeatable)")
@@ -138,7 +139,8 @@ def main():
     if args.decoder is None:
         args.decoder = os.path.join(build, "host", "insn-decode")
     if args.build and not args.kernel:
-        args.kernel = [os.path.join(build, "kernel.elf")]
+        args.kernel = [os.path.join(build, "kernel.elf"),
+                       os.path.join(build, "kernel-test.elf")]
 
     objdump = find_tool([args.objdump, "i686-linux-gnu-objdump", "objdump"])
     objcopy = find_tool([args.objcopy, "i686-linux-gnu-objcopy", "objcopy"])
@@ -148,8 +150,9 @@ def main():
 
     streams = []
     for elf in args.kernel:
-        streams.append(("kernel_text_" + os.path.basename(os.path.dirname(
-            os.path.abspath(elf))), ("elf", elf)))
+        # kernel.elf -> kernel_text_kernel, kernel-test.elf -> kernel_text_kernel_test
+        stem = os.path.splitext(os.path.basename(elf))[0].replace("-", "_")
+        streams.append(("kernel_text_" + stem, ("elf", elf)))
     for s in [int(x) for x in args.seeds.split(",") if x]:
         streams.append((f"random_seed_{s}", ("random", s)))
 

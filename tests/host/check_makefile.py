@@ -66,7 +66,9 @@ def recipe_problems(text):
         if not target or not target.strip().startswith(("$(B)/", "$(M)/")):
             continue
         body = line.strip()
-        if body and not body.startswith(("@", "$(Q)", "$(call say")):
+        # $$(Q): the same, inside a define expanded by $(eval) (LINK_IMAGE)
+        if body and not body.startswith(("@", "$(Q)", "$(call say",
+                                         "$$(Q)", "$$(call say")):
             problems.append(f"Makefile:{n}: {target}: shows {body[:60]!r}")
     return problems
 

@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""
+check_images.py - the kernel a student boots holds no test code; the test
+image holds all of it.
+
+    python3 tests/host/check_images.py --build build
+
+The Makefile links two images from one set of objects (see its "sources"
+comment): BUILD/kernel.elf, and BUILD/kernel-test.elf, which adds the test
+runner and tests/kernel/.  The test objects are the ones the test image
+has and the kernel has not: kernel/ktest.c and tests/kernel/*.
+
+  kernel_has_no_test_symbol      `nm BUILD/kernel.elf` shows no global
+                                 symbol that a test object defines, and
+                                 no name with "ktest" or "bench" in it
+  test_image_has_the_tests       `nm BUILD/kernel-test.elf` shows every
+                                 global symbol the test objects define,
+                                 and the runner and the benchmark are its
+                                 "test" and "bench" boot modes
+  kernel_refuses_a_test_run      BUILD/kernel.elf booted with "test=boot"
+                                 says that this image has no tests and
+                                 leaves QEMU with the failure status (35)
+                                 instead of starting the shell
+
+Prints KTAP; exit status 1 on failure.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+QEMU = os.environ.get("QEMU", "qemu-system-i386")
+QEMU_ARGS = ["-m", "128M", "-no-reboot", "-display", "none", "-serial", "stdio",
+             "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+QEMU_EXIT_FAIL = 35          # isa-debug-exit status of QEMU_EXIT_FAIL (0x11)
+BOOT_TIMEOUT = 30            # seconds
+TEST_WORDS = re.compile(r"ktest|bench", re.I)
+NO_TESTS_MESSAGE = "this image has no tests"
+# Symbols the test image must define: the runner, one suite, the benchmark
+# and the boot-mode records that make kmain() run them.
+TEST_IMAGE_MUST_DEFINE = ["ktest_run", "__start_ktest_suites",
+                          "__boot_mode_ktest_boot", "__boot_mode_bench_run"]
+TAIL = 15
+
+
+def find_nm():
+    for tool in ("i686-linux-gnu-nm", "i686-elf-nm", "nm"):
+        if shutil.which(tool):
+            return tool
+    return None
+
+
+def symbols(nm, path, defined_only=True, globals_only=False):
+    """Names nm lists for one ELF file (defined ones by default)."""
+    args = [nm] + (["--defined-only"] if defined_only else []) + [str(path)]
+    out = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         check=True).stdout.decode()
+    names = set()
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) < 3:
+            continue
+        typ, name = parts[-2], parts[-1]
+        if globals_only and not typ.isupper():
+            continue
+        names.add(name)
+    return names
+
+
+def test_objects(build):
+    """The objects only the test image links (see the Makefile)."""
+    objs = [build / "kernel" / "ktest.c.o"]
+    objs += sorted((build / "tests" / "kernel").glob("*.o"))
+    return [o for o in objs if o.exists()]
+
+
+class Ktap:
+    def __init__(self, plan):
+        self.num = 0
+        self.failed = 0
+        print("KTAP version 1")
+        print(f"1..{plan}")
+
+    def result(self, name, problems):
+        self.num += 1
+        for p in problems[:TAIL]:
+            print(f"# {name}: {p}")
+        if problems:
+            self.failed += 1
+        print(f"{'not ok' if problems else 'ok'} {self.num} {name}")
+
+
+def kernel_has_no_test_symbol(nm, kernel, objs):
+    in_kernel = symbols(nm, kernel)
+    from_tests = set()
+    for o in objs:     # globals: a static may share a kernel static's name
+        from_tests |= symbols(nm, o, globals_only=True)
+    problems = [f"{s} (defined by a test object)"
+                for s in sorted(in_kernel & from_tests)]
+    problems += [f"{s} (a test or bench name)"
+                 for s in sorted(in_kernel - from_tests) if TEST_WORDS.search(s)]
+    if not objs:
+        problems.append("no test objects found: run make test-image")
+    return problems
+
+
+def test_image_has_the_tests(nm, test_image, objs):
+    in_image = symbols(nm, test_image)
+    want = set(TEST_IMAGE_MUST_DEFINE)
+    for o in objs:
+        want |= symbols(nm, o, globals_only=True)
+    return [f"{s} missing" for s in sorted(want - in_image)]
+
+
+def kernel_refuses_a_test_run(kernel):
+    cmd = [QEMU] + QEMU_ARGS + ["-kernel", str(kernel), "-append", "test=boot"]
+    try:
+        p = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, timeout=BOOT_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return [f"no exit within {BOOT_TIMEOUT} s (started the shell?)"]
+    lines = p.stdout.decode("utf-8", "replace").splitlines()
+    problems = []
+    if p.returncode != QEMU_EXIT_FAIL:
+        problems.append(f"QEMU status {p.returncode} (want {QEMU_EXIT_FAIL})")
+    if not any(NO_TESTS_MESSAGE in l for l in lines):
+        problems.append(f"no line saying {NO_TESTS_MESSAGE!r}")
+    if any(l.startswith("KTAP version") for l in lines):
+        problems.append("it printed KTAP: test code ran")
+    return problems + (lines[-TAIL:] if problems else [])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[1])
+    ap.add_argument("--build", default="build")
+    args = ap.parse_args()
+    build = Path(args.build)
+    kernel, test_image = build / "kernel.elf", build / "kernel-test.elf"
+
+    nm = find_nm()
+    if nm is None:
+        print("KTAP version 1\n1..0 # SKIP no nm")
+        return 0
+    objs = test_objects(build)
+    k = Ktap(3)
+    for path, name, check in (
+            (kernel, "kernel_has_no_test_symbol",
+             lambda: kernel_has_no_test_symbol(nm, kernel, objs)),
+            (test_image, "test_image_has_the_tests",
+             lambda: test_image_has_the_tests(nm, test_image, objs)),
+            (kernel, "kernel_refuses_a_test_run",
+             lambda: kernel_refuses_a_test_run(kernel))):
+        k.result(name, check() if path.exists() else [f"{path} missing: run make"])
+    return 1 if k.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
