@@ -32,6 +32,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import ktap  # noqa: E402
+
 QEMU = os.environ.get("QEMU", "qemu-system-i386")
 QEMU_ARGS = ["-m", "128M", "-no-reboot", "-display", "none", "-serial", "stdio",
              "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
@@ -75,22 +78,6 @@ def test_objects(build):
     objs = [build / "kernel" / "ktest.c.o"]
     objs += sorted((build / "tests" / "kernel").glob("*.o"))
     return [o for o in objs if o.exists()]
-
-
-class Ktap:
-    def __init__(self, plan):
-        self.num = 0
-        self.failed = 0
-        print("KTAP version 1")
-        print(f"1..{plan}")
-
-    def result(self, name, problems):
-        self.num += 1
-        for p in problems[:TAIL]:
-            print(f"# {name}: {p}")
-        if problems:
-            self.failed += 1
-        print(f"{'not ok' if problems else 'ok'} {self.num} {name}")
 
 
 def kernel_has_no_test_symbol(nm, kernel, objs):
@@ -145,7 +132,7 @@ def main():
         print("KTAP version 1\n1..0 # SKIP no nm")
         return 0
     objs = test_objects(build)
-    k = Ktap(3)
+    results = []
     for path, name, check in (
             (kernel, "kernel_has_no_test_symbol",
              lambda: kernel_has_no_test_symbol(nm, kernel, objs)),
@@ -153,9 +140,9 @@ def main():
              lambda: test_image_has_the_tests(nm, test_image, objs)),
             (kernel, "kernel_refuses_a_test_run",
              lambda: kernel_refuses_a_test_run(kernel))):
-        k.result(name, check() if path.exists() else [f"{path} missing: run make"])
-    return 1 if k.failed else 0
-
+        results.append((name, check() if path.exists()
+                        else [f"{path} missing: run make test-image"]))
+    return ktap.report(results)
 
 if __name__ == "__main__":
     sys.exit(main())

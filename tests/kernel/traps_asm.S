@@ -4,8 +4,7 @@
  * Each returns 0 if the instruction did NOT fault (a test failure) and
  * -1 if it did: the faulting instruction has an exception-table entry
  * whose fixup returns -1.  The C tests watch the die chain (trap_watch.h)
- * for the
- * vector, error code and CR2 the CPU reported.
+ * for the vector, error code and CR2 the CPU reported.
  */
 #include "extable.h"
 #include "segment.h"
