@@ -6,13 +6,14 @@
  * differ in how the top of the frame (ip, cs, flags, orig_ax, segments)
  * comes to be, but the general registers are always pushed in the same
  * order - the reverse of struct pt_regs (include/ptrace.h) - and popped
- * back the same way.  The offsets below must match that struct; the
- * traps suite's frame checks and every probe test would fail otherwise.
+ * back the same way.  The offsets below must match that struct: Linux
+ * generates them from the struct (asm-offsets.c); we write them out so a
+ * student can read them, and every C file that includes this header
+ * checks each one against offsetof() at compile time, so a field added
+ * to struct pt_regs without its offset here breaks the build, not a trap.
  */
 #ifndef CALLING_H
 #define CALLING_H
-
-#ifdef __ASSEMBLER__
 
 /* Byte offsets into struct pt_regs. */
 #define PT_BX       0
@@ -31,6 +32,16 @@
 #define PT_CS      52
 #define PT_FLAGS   56
 #define PT_SP      60   /* in ring 0: the first word of the interrupted stack */
+
+/*
+ * %esp adjustments, named for what they step over.  A stack slot is one
+ * 32-bit word: a pushed register, argument or return address.
+ */
+#define STACK_WORD          4
+#define PT_SEGS_AND_ORIG_AX (PT_IP - PT_DS)       /* ds, es, fs, gs, orig_ax */
+#define PT_ORIG_AX_SIZE     (PT_IP - PT_ORIG_AX)  /* the error-code slot */
+
+#ifdef __ASSEMBLER__
 
 /* ax, bp, di, si, dx, cx, bx: pt_regs from PT_AX down to PT_BX. */
 .macro PUSH_GENERAL_REGS
@@ -53,6 +64,33 @@
 	popl %ebp
 	popl %eax
 .endm
+
+#else /* C */
+
+#include <stddef.h>
+#include "ptrace.h"
+
+#define PT_OFFSET_CHECK(off, field)					\
+	_Static_assert((off) == offsetof(struct pt_regs, field),	\
+		       #off " must be offsetof(struct pt_regs, " #field ")")
+
+PT_OFFSET_CHECK(PT_BX, bx);
+PT_OFFSET_CHECK(PT_CX, cx);
+PT_OFFSET_CHECK(PT_DX, dx);
+PT_OFFSET_CHECK(PT_SI, si);
+PT_OFFSET_CHECK(PT_DI, di);
+PT_OFFSET_CHECK(PT_BP, bp);
+PT_OFFSET_CHECK(PT_AX, ax);
+PT_OFFSET_CHECK(PT_DS, ds);
+PT_OFFSET_CHECK(PT_ES, es);
+PT_OFFSET_CHECK(PT_FS, fs);
+PT_OFFSET_CHECK(PT_GS, gs);
+PT_OFFSET_CHECK(PT_ORIG_AX, orig_ax);
+PT_OFFSET_CHECK(PT_IP, ip);
+PT_OFFSET_CHECK(PT_CS, cs);
+PT_OFFSET_CHECK(PT_FLAGS, flags);
+PT_OFFSET_CHECK(PT_SP, sp);
+_Static_assert(STACK_WORD == sizeof(unsigned long), "a stack slot is one long");
 
 #endif /* __ASSEMBLER__ */
 #endif

@@ -15,6 +15,7 @@
  * #DF starts with the same %esp.
  */
 #include "nokprobe.h"
+#include "calling.h"
 
 	.text
 	.globl double_fault_task
@@ -22,7 +23,7 @@
 double_fault_task:
 	/* The error code is right where a C argument would be. */
 	call do_double_fault    /* void do_double_fault(unsigned long error) */
-	addl $4, %esp           /* drop the error code */
+	addl $STACK_WORD, %esp  /* drop the error code */
 	iret                    /* NT=1: task switch back to main_tss */
 	jmp double_fault_task   /* the next #DF resumes here */
 	.size double_fault_task, . - double_fault_task

@@ -39,6 +39,9 @@
 #define CFA_CPU_FRAME	(PT_SP - PT_IP)		/* ip, cs, flags: 12 bytes */
 #define CFA_ERROR_CODE	(PT_SP - PT_ORIG_AX)	/* ... and the error code: 16 */
 
+/* do_trap(regs, vector): two arguments on the stack, dropped after the call. */
+#define DO_TRAP_ARGS	(2 * STACK_WORD)
+
 /* The trap frame as the CPU left it: CFA = esp + bytes pushed since. */
 .macro CFI_TRAP_FRAME pushed
 	.cfi_startproc simple
@@ -122,10 +125,10 @@ trap_common:
 	movl %esp, %eax
 	pushl %ecx              /* vector */
 	pushl %eax              /* struct pt_regs * */
-	.cfi_adjust_cfa_offset 8
+	.cfi_adjust_cfa_offset DO_TRAP_ARGS
 	call do_trap
-	addl $8, %esp
-	.cfi_adjust_cfa_offset -8
+	addl $DO_TRAP_ARGS, %esp
+	.cfi_adjust_cfa_offset -DO_TRAP_ARGS
 
 	.globl trap_return
 trap_return:
@@ -148,7 +151,7 @@ trap_return:
 	popl %es
 	popl %fs
 	popl %gs
-	addl $4, %esp           /* drop orig_ax (the error code) */
+	addl $PT_ORIG_AX_SIZE, %esp	/* drop orig_ax (the error code) */
 	.cfi_def_cfa_offset CFA_CPU_FRAME
 	iret
 	.cfi_endproc

@@ -24,6 +24,7 @@
  * the probed function.  ud2 after each makes any other outcome loud.
  */
 #include "nokprobe.h"
+#include "calling.h"
 
 #define JCB_SAVED_SP	0	/* offsetof(struct jprobe_ctlblk, saved_sp), asserted in jprobes.c */
 
@@ -47,7 +48,7 @@ jprobe_return_break:
 	.globl jprobe_handler_returned
 	.type jprobe_handler_returned, @function
 jprobe_handler_returned:
-	leal -4(%esp), %esp	/* undo ret's pop (lea: the flags stay as they are) */
+	leal -STACK_WORD(%esp), %esp	/* undo ret's pop (lea: the flags stay as they are) */
 	.globl jprobe_handler_returned_break
 jprobe_handler_returned_break:
 	int3

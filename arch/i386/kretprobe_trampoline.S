@@ -29,7 +29,7 @@
 #include "calling.h"
 
 #define PT_SLOT		(PT_SP + 4)	/* the word above: the return-address slot */
-#define PT_SKIP		28	/* ds, es, fs, gs, orig_ax, ip, cs */
+#define PT_SKIP		(PT_FLAGS - PT_DS)	/* ds, es, fs, gs, orig_ax, ip, cs */
 
 	.text
 
@@ -51,12 +51,12 @@ kretprobe_trampoline:
 	movl %esp, %eax
 	pushl %eax			/* trampoline_handler(regs) */
 	call trampoline_handler
-	addl $4, %esp
+	addl $STACK_WORD, %esp		/* drop the argument */
 	movl %eax, PT_SLOT(%esp)	/* ret below goes to the real caller */
 	POP_GENERAL_REGS
 	addl $PT_SKIP, %esp		/* segments are unchanged; ip was ours */
 	popfl
-	leal 4(%esp), %esp		/* the frame record's %ebp (already restored) */
+	leal STACK_WORD(%esp), %esp	/* the frame record's %ebp (already restored) */
 	ret				/* pops the real return address: %esp = S */
 	.size kretprobe_trampoline, . - kretprobe_trampoline
 	NOKPROBE_ASM(kretprobe_trampoline)

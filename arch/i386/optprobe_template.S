@@ -68,7 +68,7 @@ optprobe_template_call:
 	.byte 0xe8                      /* call optimized_callback: rel32 filled in */
 	.long 0
 	POP_GENERAL_REGS
-	addl $20, %esp                  /* ds es fs gs (never changed), orig_ax */
+	addl $PT_SEGS_AND_ORIG_AX, %esp /* ds es fs gs (never changed), orig_ax */
 	iret                            /* ip, cs, flags: into the copies */
 	.globl optprobe_template_end
 optprobe_template_end:

@@ -15,6 +15,7 @@
 #include "processor.h"
 #include "pic.h"
 #include "nokprobe.h"
+#include "calling.h"	/* checks entry.S's PT_* offsets at compile time */
 
 static irq_handler_t irq_handlers[NR_PIC_IRQS];
 

@@ -7,15 +7,19 @@
  * label would be a kallsyms symbol of its own, and the unwinder would
  * take it for the start of a function.
  */
+#include "calling.h"
+
+#define LEAF_LOCALS	(2 * STACK_WORD)	/* the "sub $8": two words of locals */
+
 	.text
 	.globl bt_leaf_pushes
 	.type bt_leaf_pushes, @function
 bt_leaf_pushes:
 	pushl %ebx
 	pushl %esi
-	subl $8, %esp
+	subl $LEAF_LOCALS, %esp
 1:	movl $1, %eax           /* the unwinder is asked about this instruction */
-	addl $8, %esp
+	addl $LEAF_LOCALS, %esp
 	popl %esi
 	popl %ebx
 	ret

@@ -24,6 +24,7 @@
  */
 #include "segment.h"
 #include "kprobes_fixups.h"
+#include "calling.h"
 
 /* A probe target: a global name on the instruction that follows. */
 #define LABEL(name)  .globl name; name:
@@ -335,7 +336,7 @@ LABEL(fx_seg_es)                /* 26 8B: es: segment override */
 LABEL(fx_seg_ss)                /* 36 8B: ss: override, reads the stack top */
 	.byte 0x36                      /* by hand: gas drops an ss: that (%esp) implies */
 	movl (%esp), %edx
-	addl $4, %esp
+	addl $STACK_WORD, %esp
 	RECORD FX_ID_VALUE
 
 	leal SRC(%ebx), %esi

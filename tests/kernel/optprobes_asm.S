@@ -6,6 +6,8 @@
  * labels: the optimizer must see the routine, not the label, as the
  * function (kprobe_function_extent()).
  */
+#include "calling.h"
+
 #define LABEL(name)	.globl name; name:
 #define FUNC(name)	.globl name; .type name, @function; name:
 #define END(name)	.size name, . - name
@@ -109,7 +111,7 @@ FUNC(opt_mix_clean)
 	pushl 20(%esp)                  /* x */
 	KNOWN_REGISTERS
 	call opt_mix
-	addl $4, %esp
+	addl $STACK_WORD, %esp          /* drop x */
 	popl %edi
 	popl %esi
 	popl %ebx
