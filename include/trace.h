@@ -65,9 +65,4 @@ int trace_sprint_ts(char *buf, size_t size, uint64_t ts_us);
  * tracefs test suite call it. */
 int tracefs_init(void);
 
-/* How many kprobe events are defined / enabled (tests, meminfo). */
-int trace_kprobe_count(bool enabled_only);
-/* Remove every event (disabling them first): tests start clean. */
-void trace_kprobe_remove_all(void);
-
 #endif

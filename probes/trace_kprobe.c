@@ -79,16 +79,6 @@ static bool group_has_events(const char *group)
 	return false;
 }
 
-int trace_kprobe_count(bool enabled_only)
-{
-	struct trace_kprobe *tk;
-	int n = 0;
-
-	list_for_each_entry(tk, &trace_kprobes, list)
-		n += !enabled_only || tk->enabled;
-	return n;
-}
-
 /* ---- the hit ------------------------------------------------------------------ */
 
 static const char *current_comm(void)
@@ -443,15 +433,6 @@ static int remove_all_events(void)
 	list_for_each_entry_safe(tk, n, &trace_kprobes, list)
 		free_event(tk);
 	return 0;
-}
-
-void trace_kprobe_remove_all(void)
-{
-	struct trace_kprobe *tk;
-
-	list_for_each_entry(tk, &trace_kprobes, list)
-		event_set_enabled(tk, false);
-	remove_all_events();
 }
 
 /* One line of kprobe_events. */

@@ -89,7 +89,7 @@ int kernel_rodata_address(unsigned long addr)
 static bool page_read_only(unsigned long addr)
 {
 	return in_range(addr, _text, _etext) ||
-	       in_range(addr, _rodata, _erodata) ||
+	       kernel_rodata_address(addr) ||
 	       in_range(addr, _kallsyms, _ekallsyms);
 }
 
