@@ -66,7 +66,7 @@ DEPS := $(OBJS:.o=.d) $(TEST_OBJS:.o=.d)
 SAMPLE_KOS := $(patsubst samples/kprobes/%.c,$(B)/samples/%.ko,\
 	$(wildcard samples/kprobes/*.c))
 
-.PHONY: all test-image iso run run-test run-vga debug crash-demos test test-all host-test bench bootstrap bootstrap-gui clean help
+.PHONY: all test-image iso run run-test run-vga debug debug-test crash-demos test test-all host-test bench bootstrap bootstrap-gui clean help
 all: $(B)/kernel.elf
 test-image: $(B)/kernel-test.elf
 
@@ -194,6 +194,16 @@ debug: bootstrap all
 	$(QEMU) $(QEMU_COMMON) -no-reboot -kernel $(B)/kernel.elf -append "$(CMDLINE)" \
 		-display none -serial mon:stdio -s -S
 
+# The same with the test image: debug a test run (CMDLINE=test=traps).
+# Both images put the kernel's code at the same addresses (the tests'
+# code comes after it), so gdbinit's break at kmain works; at that stop,
+# `file build/kernel-test.elf` loads the test image's symbols too.
+debug-test: bootstrap test-image
+	@echo "QEMU is halted. In another terminal run:  gdb -x scripts/gdbinit"
+	@echo "and at the kmain stop:  file $(B)/kernel-test.elf"
+	$(QEMU) $(QEMU_COMMON) -no-reboot -kernel $(B)/kernel-test.elf -append "$(CMDLINE)" \
+		-display none -serial mon:stdio -s -S
+
 # Every crash= mode and an NMI, each booted and its report checked.
 crash-demos: bootstrap all
 	$(PYTHON) tests/crash_demos.py --build $(B)
@@ -250,6 +260,7 @@ help:
 	@echo "  make run-vga      boot with the VGA screen too (DISPLAY_MODE= below)"
 	@echo "  make debug        boot halted with a gdb stub (gdb -x scripts/gdbinit);"
 	@echo "                    an oops leaves the CPU halted for gdb"
+	@echo "  make debug-test   the same with the test image, e.g. CMDLINE=test=traps"
 	@echo "  make crash-demos  boot every crash= mode and an NMI, check each report"
 	@echo "  make test         host tests, then the in-kernel suites in QEMU"
 	@echo "  make test-all     make test, then the long suites ($(LONG_SUITES))"

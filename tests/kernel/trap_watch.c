@@ -28,7 +28,7 @@ static int trap_watch_last(struct notifier_block *nb, unsigned long val,
 	struct trap_watch *w = container_of(nb, struct trap_watch, last);
 	struct die_args *args = data;
 
-	if (val == DIE_OOPS)
+	if (val == DIE_OOPS || val == DIE_NMI)	/* not on their way to a fixup */
 		return NOTIFY_DONE;
 	w->unclaimed++;
 	w->last_unclaimed.vector = args->trapnr;
