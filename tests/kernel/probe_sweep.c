@@ -316,7 +316,7 @@ static void check_clean(struct sweep *sw, enum sweep_mode mode)
 {
 	struct heap_stats now;
 
-	if (kprobes_text_checksum() != kprobes_boot_text_checksum)
+	if (ktest_text_checksum() != ktest_boot_text_checksum)
 		mismatch(sw, "%s: .text differs from boot after removing the batch from %s",
 			 mode_name[mode], sw->site[0].fn);
 	if (kprobes_nr_registered() != 0)
