@@ -370,7 +370,7 @@ void unregister_kretprobes(struct kretprobe **rps, int num);
 int pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs);
 /* Called by the trampoline: run the handlers, return the real address. */
 unsigned long kretprobe_trampoline_handler(struct pt_regs *regs, unsigned long *slot);
-/* Calls not yet returned (all kretprobes, orphans included). */
+/* Calls not yet returned (all kretprobes, orphans included): meminfo. */
 unsigned int kretprobe_outstanding(void);
 /* An exiting thread's calls in progress: give their instances back. */
 void kprobe_flush_task(struct task_struct *tk);

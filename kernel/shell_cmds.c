@@ -222,7 +222,9 @@ int cmd_meminfo(int argc, char **argv)
 		  hs.total_allocs);
 	sh_printf("Slots:  %lu in use on %lu page(s) (%lu allocated, %lu freed)\n",
 		  ss.slots_in_use, ss.pages, ss.total_allocs, ss.total_frees);
-	sh_printf("Probes: %u registered\n", kprobes_nr_registered());
+	/* Each call a kretprobe caught and that has not returned holds an instance. */
+	sh_printf("Probes: %u registered, %u kretprobe calls not yet returned\n",
+		  kprobes_nr_registered(), kretprobe_outstanding());
 	return 0;
 }
 
