@@ -420,8 +420,10 @@ static inline char kprobe_type_char(const struct kprobe *p)
 /* ============================================================================
  * Fast probes: boosting and jump optimization.  docs/optprobes.md.
  *   arch/i386/kprobes_boost.c      boosting: the slot ends in a jmp back
- *   probes/optprobes.c             the optimizer: which probes become jumps
- *   arch/i386/optprobes.c          safety analysis, detour buffers, patching
+ *   probes/optprobes.c             the optimizer: queues, thread, batches, switch
+ *   probes/func_extent.c           where a function really is (outer symbols, .cold)
+ *   arch/i386/optprobe_check.c     the safety analysis: may this probe be a jump?
+ *   arch/i386/optprobes.c          detour buffers, patching, the hit
  *   arch/i386/optprobe_template.S  the detour: build pt_regs, call, iret
  *   arch/i386/text_quiesce.c       may a thread still be running that code?
  * ========================================================================== */
@@ -429,13 +431,25 @@ static inline char kprobe_type_char(const struct kprobe *p)
 /* ---- the runtime switches -------------------------------------------------- */
 
 /*
- * Linux's debug.kprobes_optimization: off turns every jump back into an
- * int3 at once; on optimizes every probe that qualifies.  Registration
- * never fails because a probe cannot be optimized: it stays an int3.
- * Returns 0, or -EBUSY from inside a probe handler.
+ * Linux's debug.kprobes_optimization.  On queues every probe that
+ * qualifies for the optimizer thread and returns at once; off turns
+ * every jump back into an int3 and returns when that is done.
+ * Registration never fails because a probe cannot be optimized: it
+ * stays an int3.  Returns 0, or -EBUSY from inside a probe handler.
  */
 int kprobes_set_optimization(bool on);
 bool kprobes_get_optimization(void);
+
+/*
+ * Linux's wait_for_kprobe_optimizer(): return when the optimizer has
+ * nothing left to do - every queued probe optimized or refused, every
+ * jump the switch turned off an int3 again.  It does the work itself,
+ * batch by batch, rather than sleep until the thread has.  A probe whose
+ * site a preempted thread keeps busy is retried while the others run;
+ * -EBUSY if some are still waiting after OPTIMIZER_WAIT_ROUNDS tries (or
+ * at once, from a context that cannot let other threads run).
+ */
+int wait_for_kprobe_optimizer(void);
 
 /* Boosting on/off (on by default); the bench compares with the classic path. */
 int kprobes_set_boosting(bool on);
@@ -469,10 +483,24 @@ struct arch_optimized_insn {
 	size_t insn_size;
 };
 
+/*
+ * Where a probe the optimizer knows about stands (probes/optprobes.c).
+ * The debugfs list shows it: [WAITING], [OPTIMIZED], [NOT OPTIMIZED: why].
+ */
+enum optprobe_state {
+	OPTPROBE_QUEUED,	/* on optimizing_list: an int3 until the optimizer comes */
+	OPTPROBE_OPTIMIZED,	/* a jmp in the text */
+	OPTPROBE_UNOPTIMIZING,	/* still a jmp, on unoptimizing_list (switch off) */
+	OPTPROBE_REFUSED,	/* an int3 for good; why says why */
+};
+
 struct optimized_kprobe {
-	struct hlist_node hlist;	/* in the optimizer's table, while optimized */
-	struct list_head list;		/* on the optimizing list, while waiting */
+	struct hlist_node hlist;	/* optimized_table, by granule, while a jmp */
+	struct hlist_node addr_node;	/* the optimizer's records, by address */
+	struct list_head list;		/* optimizing_list or unoptimizing_list */
 	struct kprobe *kp;		/* the probe in the kprobe table; NULL once dead */
+	enum optprobe_state state;
+	int why;			/* QUEUED: 0 or OPT_THREAD_INSIDE; REFUSED: the reason */
 	struct arch_optimized_insn optinsn;
 };
 
@@ -503,8 +531,8 @@ const char *optprobe_refusal_name(int why);
 int optprobe_why_not(struct kprobe *p);
 
 /* The manager's hooks (probes/kprobes.c calls them under kprobe_mutex). */
-void optimize_kprobe(struct kprobe *p);		/* p was armed: a jump if it qualifies */
-void unoptimize_kprobe(struct kprobe *p);	/* p is being disarmed: int3 again */
+void optimize_kprobe(struct kprobe *p);		/* p was armed: queue it for the optimizer */
+void unoptimize_kprobe(struct kprobe *p);	/* p is being disarmed: int3 again, now */
 void unoptimize_kprobes_at(kprobe_opcode_t *addr); /* a probe comes to addr */
 void kprobes_optimize_around(kprobe_opcode_t *addr); /* probes near addr: retry */
 
@@ -527,13 +555,26 @@ struct optimized_kprobe *get_optimized_kprobe(unsigned long addr);
 /* Put back, in buf (a copy of len bytes from addr), the bytes jumps displaced. */
 void recover_optprobed_bytes(kprobe_opcode_t *buf, kprobe_opcode_t *addr, size_t len);
 unsigned int kprobes_nr_optimized(void);
+/* "  [OPTIMIZED]", "  [WAITING...]", "  [NOT OPTIMIZED: why]" or "" for ap. */
+int sprint_optprobe_state(char *buf, size_t len, const struct kprobe *ap);
+/* kprobes_init(): start the optimizer thread. */
+int init_kprobe_optimizer(void);
+/* kprobe_mutex (probes/kprobes.c): the optimizer takes it for each batch. */
+void kprobe_mutex_lock(void);
+void kprobe_mutex_unlock(void);
 
 /* The arch half (arch/i386/optprobes.c).  Errors (-OPT_*) mean "stay an int3". */
 int arch_check_optimized_kprobe(struct optimized_kprobe *op);	/* the analysis */
+/* The analysis keeps its last function's summary until told to forget it. */
+void arch_forget_optprobe_summaries(void);
 int arch_prepare_optimized_kprobe(struct optimized_kprobe *op);	/* analysis + detour */
-int arch_optimize_kprobe(struct optimized_kprobe *op);	/* -OPT_THREAD_INSIDE */
+struct text_snapshot;
+/* Patch the jmp, unless the snapshot has a thread inside: -OPT_THREAD_INSIDE. */
+int arch_optimize_kprobe(struct optimized_kprobe *op, const struct text_snapshot *snap);
 void arch_unoptimize_kprobe(struct optimized_kprobe *op);
-void arch_remove_optimized_kprobe(struct optimized_kprobe *op); /* frees op too, when safe */
+/* Frees the detour and op, now if snap (NULL: look) has no thread inside, else later. */
+void arch_remove_optimized_kprobe(struct optimized_kprobe *op,
+				  const struct text_snapshot *snap);
 /* Is ret where a detour's call to optimized_callback() returns?  (unwinders) */
 bool arch_optprobe_detour_return(unsigned long ret);
 /* Called by the detour with interrupts off (arguments in %eax, %edx). */
@@ -544,6 +585,22 @@ void optimized_callback(struct optimized_kprobe *op, struct pt_regs *regs)
 
 /* Is any thread's interrupted ip, or any return address, in [start, end)? */
 bool kprobes_text_busy(unsigned long start, unsigned long end);
+
+/*
+ * The same question for many ranges: every thread's resume points (return
+ * addresses, interrupted ips), collected by one walk.  Exact as long as
+ * no other thread runs in between (hold kprobe_mutex).  A snapshot that
+ * overflowed answers by walking again.
+ */
+#define TEXT_SNAPSHOT_MAX_POINTS	512
+struct text_snapshot {
+	unsigned int nr;
+	bool overflow;
+	unsigned long points[TEXT_SNAPSHOT_MAX_POINTS];
+};
+void text_snapshot_take(struct text_snapshot *s);
+bool text_snapshot_busy(const struct text_snapshot *s, unsigned long start,
+			unsigned long end);
 /* release(arg) now if no thread can be running [start, end), else later. */
 void kprobes_free_text_later(unsigned long start, unsigned long end,
 			     void (*release)(void *arg), void *arg);

@@ -9,6 +9,7 @@
 #define SCHED_H
 
 #include <stdint.h>
+#include <stdbool.h>
 
 #define TASK_NAME_LEN 16
 
@@ -49,6 +50,9 @@ void kthread_exit(int code) __attribute__((noreturn));
 int kthread_join(struct task_struct *t);   /* returns the exit code, frees */
 void yield(void);
 void msleep(unsigned long ms);
+/* Block until cond() holds; wake_up_process() makes the thread look again. */
+void kthread_sleep_until(bool (*cond)(void));
+void wake_up_process(struct task_struct *t);
 
 /* Called from the timer interrupt. */
 void scheduler_tick(void);

@@ -340,6 +340,33 @@ void yield(void)
 	schedule();
 }
 
+/*
+ * Block until cond() is true.  Linux writes this as
+ * set_current_state(TASK_INTERRUPTIBLE); if (!cond) schedule(); the test
+ * and the state change happen here with interrupts off, so on one CPU no
+ * wake_up_process() can fall between them and be lost.
+ */
+void kthread_sleep_until(bool (*cond)(void))
+{
+	might_sleep("kthread_sleep_until");
+	unsigned long flags = local_irq_save();
+	while (!cond()) {
+		current_task->state = TASK_BLOCKED;
+		schedule();
+	}
+	local_irq_restore(flags);
+}
+
+/* Make a blocked or sleeping thread runnable (an msleep() ends early). */
+void wake_up_process(struct task_struct *t)
+{
+	unsigned long flags = local_irq_save();
+
+	if (t->state == TASK_BLOCKED || t->state == TASK_SLEEPING)
+		t->state = TASK_RUNNABLE;
+	local_irq_restore(flags);
+}
+
 /* Sleep for at least ms milliseconds, rounded up to whole ticks. */
 void msleep(unsigned long ms)
 {

@@ -56,7 +56,7 @@ static bool kprobes_initialized;
 
 static bool kprobe_mutex_held;
 
-static void kprobe_mutex_lock(void)
+void kprobe_mutex_lock(void)
 {
 	preempt_disable();
 	if (kprobe_mutex_held)
@@ -64,7 +64,7 @@ static void kprobe_mutex_lock(void)
 	kprobe_mutex_held = true;
 }
 
-static void kprobe_mutex_unlock(void)
+void kprobe_mutex_unlock(void)
 {
 	kprobe_mutex_held = false;
 	preempt_enable();
@@ -84,7 +84,7 @@ static void arm_kprobe(struct kprobe *p)
 {
 	if (!kprobes_all_disarmed) {
 		arch_arm_kprobe(p);
-		optimize_kprobe(p);	/* a jump instead, if it qualifies (optprobes.c) */
+		optimize_kprobe(p);	/* queued: a jump later, if it qualifies (optprobes.c) */
 	}
 }
 
@@ -634,10 +634,13 @@ int sprint_kprobe(char *buf, size_t len, const struct kprobe *p)
 	unsigned long size, offset;
 	const char *sym = kallsyms_lookup((unsigned long)p->addr, &size, &offset);
 	struct kprobe *ap = get_kprobe(p->addr);	/* p, or its aggregate */
+	char opt[80] = "";
 	const char *state = kprobe_gone(p) ? "  [GONE]" :
-			    kprobe_disabled(p) ? "  [DISABLED]" :
-			    ap && kprobe_optimized(ap) ? "  [OPTIMIZED]" : "";
+			    kprobe_disabled(p) ? "  [DISABLED]" : opt;
 	char type = kprobe_type_char(p);	/* k, j or r */
+
+	if (state == opt && ap)		/* what the optimizer made of it */
+		sprint_optprobe_state(opt, sizeof(opt), ap);
 
 	if (!sym)
 		return snprintf(buf, len, "%08lx  %c  %08lx%s", (unsigned long)p->addr,
@@ -871,6 +874,9 @@ int kprobes_init(void)
 	if (ret)
 		return ret;
 	ret = arch_init_kprobes();
+	if (ret)
+		return ret;
+	ret = init_kprobe_optimizer();
 	if (ret)
 		return ret;
 	kprobes_initialized = true;

@@ -1,7 +1,10 @@
 /*
  * kprobes_debugfs.c - /sys/kernel/debug/kprobes, as in Linux:
  *
- *   list       every registered probe: "addr  k  sym+off  [DISABLED]"
+ *   list       every registered probe: "addr  k  sym+off  [DISABLED]";
+ *              for the optimizer's candidates [OPTIMIZED], [WAITING]
+ *              (queued, or a preempted thread is in the way: why) or
+ *              [NOT OPTIMIZED: why]
  *   enabled    1/0: the global switch.  0 takes every int3 out of the
  *              text and 1 puts back those whose probe is enabled; each
  *              probe's own enabled state is kept (arm_all_kprobes /
@@ -10,8 +13,9 @@
  *   narrate    1: the next hit of each probe prints every step of the
  *              int3 / single-step dance as it happens (ours, not Linux's)
  *   optimize   1/0: jump-optimize probes where the site allows (Linux's
- *              sysctl debug.kprobes-optimization); 0 turns every jump
- *              back into an int3 (probes/optprobes.c)
+ *              sysctl debug.kprobes-optimization).  1 queues them for
+ *              the optimizer thread and returns at once; 0 turns every
+ *              jump back into an int3 before it returns (probes/optprobes.c)
  *   boost      1/0: let a stepped instruction's slot jump straight back,
  *              so later hits take one exception (arch/i386/kprobes_boost.c)
  */

@@ -5,36 +5,44 @@
  * deals with optimized_kprobe.  A probe qualifies when it is armed and
  * has only a pre-handler (a post-handler runs after a single-step, a
  * break-handler needs the int3 path: neither exists for a jump); the
- * arch half (arch/i386/optprobes.c) then decides whether its site is
- * safe, builds the detour buffer and patches the text.  Refusal is never
- * an error: the probe simply stays an int3 (and maybe boosted).
+ * arch half (arch/i386/optprobe_check.c, optprobes.c) then decides
+ * whether its site is safe, builds the detour buffer and patches the
+ * text.  Refusal is never an error: the probe simply stays an int3 (and
+ * maybe boosted).
  *
- * Linux optimizes from a delayed work queue, in batches, because it
- * must wait for other CPUs and preempted tasks with synchronize_rcu.
- * On our one CPU we can look at every thread directly (text_quiesce.c),
- * so optimizing is synchronous: register_kprobe() returns with the
- * jump in place.  The only reason to wait is a preempted thread stopped
- * inside the bytes the jump would cover; such probes sit on the
- * optimizing list and are retried at every later kprobes operation.
+ * Linux's design: arming a probe only queues it on optimizing_list and
+ * kicks kprobe_optimizer, which runs later, in a kernel thread here (a
+ * delayed work item in Linux), and takes the queue in batches.  Each
+ * batch looks once at where every stopped thread will resume (Linux
+ * waits one synchronize_rcu_tasks() per batch; on one CPU we can simply
+ * look, text_quiesce.c), then analyses and patches every probe of the
+ * batch against that one look.  A probe a preempted thread sits behind
+ * stays queued and is retried later.  So registering, kprobe_events
+ * writes and the runtime switch return at once, whatever the number of
+ * probes; wait_for_kprobe_optimizer() is there for whoever needs the
+ * jumps in place (tests, the bench).
  *
- * State of a registered probe p (the one in the kprobe table):
- *   not optimized:  an int3, no record
- *   waiting:        an int3, a record on optimizing_list
- *   optimized:      a jmp, KPROBE_FLAG_OPTIMIZED, a record in optimized_table
- * Every change happens under kprobe_mutex (probes/kprobes.c calls the
- * hooks below with it held, and the runtime switch goes through
- * kprobes_for_each(), which takes it).  Hits never look at these tables:
- * the detour knows its record.
+ * The optimizer's record of a registered probe p (the one in the kprobe
+ * table), when it has one:
+ *   QUEUED:        an int3, on optimizing_list                [WAITING]
+ *   OPTIMIZED:     a jmp, KPROBE_FLAG_OPTIMIZED, in optimized_table
+ *   UNOPTIMIZING:  still a jmp, on unoptimizing_list (the switch is off)
+ *   REFUSED:       an int3, why in the record        [NOT OPTIMIZED: why]
+ * A probe that does not qualify at all (handlers, disabled, the switch
+ * off) has no record.  Every change happens under kprobe_mutex
+ * (probes/kprobes.c calls the hooks below with it held, the switch goes
+ * through kprobes_for_each(), the optimizer takes it for each batch).
+ * Hits never look at these tables: the detour knows its record.
  */
 #include "kernel.h"
 #include "kprobes.h"
 #include "hash.h"
-#include "kallsyms.h"
 #include "errno.h"
 #include "irqflags.h"
 #include "mm.h"
 #include "sched.h"
 #include "string.h"
+#include "vsprintf.h"
 
 static bool kprobes_allow_optimization = true;
 static unsigned int nr_optimized;
@@ -52,7 +60,8 @@ static unsigned int nr_optimized;
 #define OPT_HASH_BITS		10
 #define OPT_GRANULE_SHIFT	5
 static struct hlist_head optimized_table[1 << OPT_HASH_BITS];
-static LIST_HEAD(optimizing_list);
+/* Every record the optimizer keeps (any state), hashed by probe address. */
+static struct hlist_head op_records[1 << OPT_HASH_BITS];
 
 static struct hlist_head *opt_bucket(unsigned long granule)
 {
@@ -88,124 +97,6 @@ const char *optprobe_refusal_name(int why)
 	return why < OPT_NR_REFUSALS ? refusal_names[why] : "?";
 }
 
-/* ---- where a function really is ----------------------------------------------- */
-
-/*
- * kallsyms knows symbols, not functions.  Two kinds of symbols need a
- * second look, and one pass over the table at first use finds them:
- *   - outer symbols: an assembly routine with a .size that contains
- *     global labels (fixup_routine and its fx_* labels).  The label is
- *     what kallsyms_lookup() returns, but the routine is the function.
- *   - cold parts: "foo.cold", code gcc split off foo that jumps back
- *     into the middle of foo.
- * Symbols of modules loaded later are not indexed: module code is
- * compiled C, where neither happens except .cold (documented limit).
- */
-#define MAX_INDEXED_SYMS	64
-
-struct sym_range {
-	unsigned long start, end;
-	unsigned long parent;		/* cold parts: where foo starts */
-};
-
-static struct sym_range outer_syms[MAX_INDEXED_SYMS], cold_parts[MAX_INDEXED_SYMS];
-static int nr_outer, nr_cold;
-static bool extent_index_ready, extent_index_full;
-static struct { unsigned long start, end; bool recorded; } widest;	/* during the pass */
-static const char *cold_names[MAX_INDEXED_SYMS];
-
-#define COLD_SUFFIX	".cold"
-
-static void add_range(struct sym_range *tab, int *nr, unsigned long start,
-		      unsigned long end)
-{
-	if (*nr == MAX_INDEXED_SYMS) {
-		extent_index_full = true;
-		return;
-	}
-	tab[*nr].start = start;
-	tab[*nr].end = end;
-	tab[(*nr)++].parent = 0;
-}
-
-/* Symbols come sorted by address; widest is the one reaching furthest so far. */
-static int index_symbol(void *data, const char *name, unsigned long addr,
-			unsigned long size)
-{
-	size_t n = strlen(name), k = sizeof(COLD_SUFFIX) - 1;
-
-	if (!kernel_text_address(addr))
-		return 0;
-	if (n > k && strcmp(name + n - k, COLD_SUFFIX) == 0) {
-		if (nr_cold < MAX_INDEXED_SYMS)
-			cold_names[nr_cold] = name;
-		add_range(cold_parts, &nr_cold, addr, addr + size);
-	}
-	if (addr > widest.start && addr < widest.end && !widest.recorded) {
-		add_range(outer_syms, &nr_outer, widest.start, widest.end);
-		widest.recorded = true;
-	}
-	if (addr >= widest.end || addr + size > widest.end) {
-		widest.start = addr;
-		widest.end = addr + size;
-		widest.recorded = false;
-	}
-	return 0;
-}
-
-static void build_extent_index(void)
-{
-	char parent[KSYM_NAME_LEN];
-
-	kallsyms_on_each_symbol(index_symbol, NULL);
-	for (int i = 0; i < nr_cold; i++) {
-		size_t n = strlen(cold_names[i]) - (sizeof(COLD_SUFFIX) - 1);
-
-		if (n >= sizeof(parent)) {
-			extent_index_full = true;
-			continue;
-		}
-		memcpy(parent, cold_names[i], n);
-		parent[n] = '\0';
-		cold_parts[i].parent = kallsyms_lookup_name(parent);
-	}
-	extent_index_ready = true;
-}
-
-int kprobe_function_extent(unsigned long addr, struct func_extent *fx)
-{
-	unsigned long size, offset, other;
-
-	if (!kallsyms_lookup(addr, &size, &offset) || size == 0)
-		return -OPT_NO_SIZE;
-	if (!extent_index_ready)
-		build_extent_index();
-	if (extent_index_full)
-		return -OPT_NO_SIZE;	/* we could be missing an outer symbol */
-	fx->start = addr - offset;
-	fx->end = fx->start + size;
-	for (int i = 0; i < nr_outer; i++) {	/* the widest symbol around addr */
-		if (outer_syms[i].start <= fx->start && outer_syms[i].end >= fx->end &&
-		    outer_syms[i].end - outer_syms[i].start > fx->end - fx->start) {
-			fx->start = outer_syms[i].start;
-			fx->end = outer_syms[i].end;
-		}
-	}
-	fx->other_start = fx->other_end = 0;
-	for (int i = 0; i < nr_cold; i++) {
-		if (cold_parts[i].parent == fx->start) {	/* foo, with a foo.cold */
-			fx->other_start = cold_parts[i].start;
-			fx->other_end = cold_parts[i].end;
-		} else if (cold_parts[i].start == fx->start && cold_parts[i].parent &&
-			   kallsyms_lookup(cold_parts[i].parent, &size, &offset)) {
-			other = cold_parts[i].parent;	/* foo.cold itself */
-			fx->other_start = other;
-			fx->other_end = other + size;
-		}
-	}
-	return 0;
-}
-
 /* ---- lookups --------------------------------------------------------------------- */
 
 struct optimized_kprobe *get_optimized_kprobe(unsigned long addr)
@@ -239,19 +130,134 @@ void recover_optprobed_bytes(kprobe_opcode_t *buf, kprobe_opcode_t *addr, size_t
 	}
 }
 
-static struct optimized_kprobe *find_waiting(struct kprobe *p)
+/* The optimizer's record for the probe at addr, whatever its state. */
+static struct optimized_kprobe *op_at(const kprobe_opcode_t *addr)
 {
+	uint32_t key = (uint32_t)(unsigned long)addr;
 	struct optimized_kprobe *op;
 
-	list_for_each_entry(op, &optimizing_list, list)
-		if (op->kp == p)
+	hlist_for_each_entry(op, &op_records[hash_32(key, OPT_HASH_BITS)], addr_node)
+		if (op->kp->addr == addr)
 			return op;
 	return NULL;
+}
+
+static struct optimized_kprobe *new_op(struct kprobe *p)
+{
+	struct optimized_kprobe *op = kzalloc(sizeof(*op));
+	uint32_t key = (uint32_t)(unsigned long)p->addr;
+
+	if (!op)
+		return NULL;
+	op->kp = p;
+	INIT_HLIST_NODE(&op->hlist);
+	INIT_LIST_HEAD(&op->list);
+	hlist_add_head(&op->addr_node, &op_records[hash_32(key, OPT_HASH_BITS)]);
+	return op;
 }
 
 unsigned int kprobes_nr_optimized(void)
 {
 	return nr_optimized;
+}
+
+/* ---- the queues ----------------------------------------------------------------- */
+
+/*
+ * Linux's two lists: probes waiting to become jumps (a busy one goes
+ * back to the end, op->why = OPT_THREAD_INSIDE), jumps waiting to become
+ * int3s (the switch turned off).
+ */
+static LIST_HEAD(optimizing_list);
+static LIST_HEAD(unoptimizing_list);
+static struct task_struct *kprobe_optimizer_task;
+
+/*
+ * Linux delays the optimizer by OPTIMIZE_DELAY so that a burst of
+ * registrations becomes one batch.  On one CPU that happens by itself:
+ * the thread that registers keeps the CPU until it sleeps or its time
+ * slice ends, and the optimizer then finds the whole burst queued.
+ */
+static void kick_kprobe_optimizer(void)
+{
+	if (kprobe_optimizer_task)
+		wake_up_process(kprobe_optimizer_task);
+}
+
+static void queue_op(struct optimized_kprobe *op, int why)
+{
+	op->state = OPTPROBE_QUEUED;
+	op->why = why;
+	list_add_tail(&op->list, &optimizing_list);
+}
+
+static void dequeue_op(struct optimized_kprobe *op)
+{
+	list_del(&op->list);
+	INIT_LIST_HEAD(&op->list);
+}
+
+/* ---- in address order ----------------------------------------------------------- */
+
+/*
+ * A function's probes should meet in one batch: the analysis decodes a
+ * function once per batch (arch/i386/optprobe_check.c).  Registration
+ * queues them in that order by itself; the switch queues them in the
+ * kprobe table's order, so it sorts the queue, and every batch is
+ * sorted too.  Heapsort, as Linux's lib/sort.c: no recursion, no memory.
+ */
+static bool op_before(const struct optimized_kprobe *a, const struct optimized_kprobe *b)
+{
+	return op_start(a) < op_start(b);
+}
+
+static void sift_down(struct optimized_kprobe **v, size_t root, size_t n)
+{
+	struct optimized_kprobe *tmp;
+	size_t child;
+
+	for (; (child = 2 * root + 1) < n; root = child) {
+		if (child + 1 < n && op_before(v[child], v[child + 1]))
+			child++;
+		if (!op_before(v[root], v[child]))
+			return;
+		tmp = v[root];
+		v[root] = v[child];
+		v[child] = tmp;
+	}
+}
+
+static void sort_by_address(struct optimized_kprobe **v, size_t n)
+{
+	struct optimized_kprobe *tmp;
+
+	for (size_t i = n / 2; i-- > 0;)
+		sift_down(v, i, n);
+	for (size_t end = n; end-- > 1;) {
+		tmp = v[0];
+		v[0] = v[end];
+		v[end] = tmp;
+		sift_down(v, 0, end);
+	}
+}
+
+/* The whole queue, in address order (no memory for it: it stays as it is). */
+static void sort_optimizing_list(void)
+{
+	struct optimized_kprobe *op, **v;
+	size_t n = 0, i = 0;
+
+	list_for_each_entry(op, &optimizing_list, list)
+		n++;
+	if (n < 2 || !(v = kmalloc(n * sizeof(*v))))
+		return;
+	list_for_each_entry(op, &optimizing_list, list)
+		v[i++] = op;
+	sort_by_address(v, n);
+	INIT_LIST_HEAD(&optimizing_list);
+	for (i = 0; i < n; i++)
+		list_add_tail(&v[i]->list, &optimizing_list);
+	kfree(v);
 }
 
 /* ---- optimize / unoptimize ---------------------------------------------------- */
@@ -268,98 +274,264 @@ static int kprobe_optready(const struct kprobe *p)
 	return OPT_OK;
 }
 
+/*
+ * p was armed (or may qualify again): queue it.  The optimizer thread
+ * does the analysis and the patching later, so registering stays as
+ * cheap as an int3 probe.  A refused probe is queued again: whatever
+ * refused it (a neighbour, the switch) may have changed.
+ */
 void optimize_kprobe(struct kprobe *p)
 {
 	struct optimized_kprobe *op;
-	int ret;
 
-	if (!p || kprobe_optimized(p) || kprobe_optready(p) != OPT_OK)
+	if (!p || kprobe_optready(p) != OPT_OK)
 		return;
-	op = find_waiting(p);
-	if (op) {
-		list_del(&op->list);
-	} else {
-		op = kzalloc(sizeof(*op));
-		if (!op)
-			return;
-		op->kp = p;
-		INIT_HLIST_NODE(&op->hlist);
-	}
-	INIT_LIST_HEAD(&op->list);
-	ret = arch_prepare_optimized_kprobe(op);
-	if (ret == 0)
-		ret = arch_optimize_kprobe(op);
-	if (ret == -OPT_THREAD_INSIDE) {
-		list_add_tail(&op->list, &optimizing_list);	/* try again later */
-		return;
-	}
-	if (ret) {
-		kfree(op);			/* refused: stays an int3 */
-		return;
-	}
-	hlist_add_head(&op->hlist, opt_bucket(op_start(op) >> OPT_GRANULE_SHIFT));
-	p->flags |= KPROBE_FLAG_OPTIMIZED;
-	nr_optimized++;
+	op = op_at(p->addr);
+	if (op && op->state != OPTPROBE_REFUSED)
+		return;			/* queued or a jump already */
+	if (!op)
+		op = new_op(p);
+	if (!op)
+		return;			/* no memory: stays an int3 */
+	queue_op(op, OPT_OK);
+	kick_kprobe_optimizer();
 }
 
-void unoptimize_kprobe(struct kprobe *p)
+/* The jmp -> int3 half of unoptimizing, and the record off the jump table. */
+static void unpatch_op(struct optimized_kprobe *op)
 {
-	struct optimized_kprobe *op;
-
-	if (!p)
-		return;
-	if (!kprobe_optimized(p)) {
-		op = find_waiting(p);
-		if (op) {
-			list_del(&op->list);
-			kfree(op);
-		}
-		return;
-	}
-	op = get_optimized_kprobe((unsigned long)p->addr);
-	if (!op || op->kp != p)
-		panic("optprobes: %p is marked optimized but has no record", p->addr);
 	arch_unoptimize_kprobe(op);		/* the text is an int3 probe again */
 	hlist_del(&op->hlist);
-	p->flags &= ~KPROBE_FLAG_OPTIMIZED;
+	op->kp->flags &= ~KPROBE_FLAG_OPTIMIZED;
 	nr_optimized--;
-	op->kp = NULL;				/* a thread still in the detour skips handlers */
-	arch_remove_optimized_kprobe(op);	/* buffer and op: when no thread is inside */
 }
 
-/* No jump may cover addr, where a probe is about to go (or to join one). */
+/* Forget op; its detour (if any) is freed when no thread can be inside. */
+static void free_op(struct optimized_kprobe *op, const struct text_snapshot *snap)
+{
+	hlist_del(&op->addr_node);
+	op->kp = NULL;				/* a thread still in the detour skips handlers */
+	arch_remove_optimized_kprobe(op, snap);
+}
+
+/*
+ * p is being disarmed (disabled, unregistered, or a probe is coming
+ * inside its jump): whatever the optimizer had for it goes, now.  A jump
+ * is turned back into an int3 right here - one probe's text, cheap, and
+ * the caller is about to rely on it.
+ */
+void unoptimize_kprobe(struct kprobe *p)
+{
+	struct optimized_kprobe *op = p ? op_at(p->addr) : NULL;
+
+	if (!op)
+		return;
+	if (op->kp != p)
+		panic("optprobes: record at %p belongs to another probe", p->addr);
+	if (op->state == OPTPROBE_QUEUED)
+		dequeue_op(op);
+	if (op->state == OPTPROBE_UNOPTIMIZING)
+		list_del(&op->list);
+	if (op->state == OPTPROBE_OPTIMIZED || op->state == OPTPROBE_UNOPTIMIZING)
+		unpatch_op(op);
+	free_op(op, NULL);
+}
+
+/*
+ * No jump may cover addr, where a probe is about to go (or to join one).
+ * The probe whose jump it was goes back on the queue: the optimizer will
+ * refuse it while the new probe is there, and take it again when that
+ * one goes (kprobes_optimize_around).  The record of a probe at addr
+ * itself goes too: that probe is about to become an aggregate.
+ */
 void unoptimize_kprobes_at(kprobe_opcode_t *addr)
 {
 	struct optimized_kprobe *op = get_optimized_kprobe((unsigned long)addr);
+	struct kprobe *p;
 
+	if (op && op_start(op) != (unsigned long)addr) {
+		p = op->kp;
+		unoptimize_kprobe(p);
+		optimize_kprobe(p);
+	}
+	op = op_at(addr);
 	if (op)
 		unoptimize_kprobe(op->kp);
 }
 
 /*
- * After a probe at addr came or went: try every probe whose jump could
- * cover addr (it may have been unoptimized for addr, or refused because
- * of a probe there), the one at addr itself, and the waiting ones.
+ * After a probe at addr came or went: queue again every probe refused
+ * while it was there (only a probe starting within MAX_OPTIMIZED_LENGTH
+ * bytes before addr can have it inside its jump), and the one at addr
+ * itself.  The records' own table answers, not the kprobe table: its 64
+ * chains are long when thousands of probes are registered.
  */
 void kprobes_optimize_around(kprobe_opcode_t *addr)
 {
-	struct optimized_kprobe *op, *tmp;
+	struct optimized_kprobe *op;
 
 	kprobes_collect_garbage();
 	if (!kprobes_allow_optimization)
 		return;
-	list_for_each_entry_safe(op, tmp, &optimizing_list, list)
-		optimize_kprobe(op->kp);
-	for (size_t back = MAX_OPTIMIZED_LENGTH - 1; back > 0; back--)
-		optimize_kprobe(get_kprobe(addr - back));
+	for (size_t back = MAX_OPTIMIZED_LENGTH - 1; back > 0; back--) {
+		op = op_at(addr - back);
+		if (op && op->state == OPTPROBE_REFUSED)
+			optimize_kprobe(op->kp);
+	}
 	optimize_kprobe(get_kprobe(addr));
 }
 
-/* ---- asking, and the runtime switch --------------------------------------------- */
+/* ---- the optimizer ----------------------------------------------------------- */
+
+/* At most this many probes per batch, as Linux's MAX_OPTIMIZE_PROBES. */
+#define MAX_OPTIMIZE_PROBES	256
+/* Only busy sites left: the thread looks again this much later (Linux's OPTIMIZE_DELAY). */
+#define OPTIMIZE_DELAY_MS	50
+/* How many rounds wait_for_kprobe_optimizer() gives busy sites. */
+#define OPTIMIZER_WAIT_ROUNDS	100
+
+/* One batch's view of where the stopped threads will resume (big: not on a stack). */
+static struct text_snapshot batch_snapshot;
+
+/* Linux's do_unoptimize_kprobes(): jumps back to int3s, detours freed. */
+static bool do_unoptimize_kprobes(const struct text_snapshot *snap)
+{
+	struct optimized_kprobe *op;
+	int n;
+
+	for (n = 0; n < MAX_OPTIMIZE_PROBES && !list_empty(&unoptimizing_list); n++) {
+		op = list_first_entry(&unoptimizing_list, struct optimized_kprobe, list);
+		list_del(&op->list);
+		unpatch_op(op);
+		free_op(op, snap);
+	}
+	return n > 0;
+}
+
+/* One queued probe: analysis, detour, jump - or why not. */
+static void optimize_one_queued(struct optimized_kprobe *op, const struct text_snapshot *snap,
+				struct list_head *busy)
+{
+	int ret = arch_prepare_optimized_kprobe(op);
+
+	if (ret == 0)
+		ret = arch_optimize_kprobe(op, snap);
+	if (ret == -OPT_THREAD_INSIDE) {
+		list_add_tail(&op->list, busy);		/* back in the queue after this batch */
+		return;
+	}
+	if (ret) {
+		op->state = OPTPROBE_REFUSED;		/* stays an int3 */
+		op->why = -ret;
+		return;
+	}
+	hlist_add_head(&op->hlist, opt_bucket(op_start(op) >> OPT_GRANULE_SHIFT));
+	op->state = OPTPROBE_OPTIMIZED;
+	op->kp->flags |= KPROBE_FLAG_OPTIMIZED;
+	nr_optimized++;
+}
+
+/* The batch being optimized. */
+static struct optimized_kprobe *batch[MAX_OPTIMIZE_PROBES];
+
+/*
+ * Linux's do_optimize_kprobes(): up to MAX_OPTIMIZE_PROBES queued probes
+ * against one snapshot.  Busy ones go back to the end of the queue.
+ * Returns true if any left the queue for good (optimized or refused).
+ */
+static bool do_optimize_kprobes(const struct text_snapshot *snap)
+{
+	LIST_HEAD(busy);
+	struct optimized_kprobe *op, *tmp;
+	bool progress = false;
+	int n;
+
+	for (n = 0; n < MAX_OPTIMIZE_PROBES && !list_empty(&optimizing_list); n++) {
+		batch[n] = list_first_entry(&optimizing_list, struct optimized_kprobe, list);
+		dequeue_op(batch[n]);
+	}
+	sort_by_address(batch, n);
+	for (int i = 0; i < n; i++) {
+		optimize_one_queued(batch[i], snap, &busy);
+		progress |= batch[i]->state != OPTPROBE_QUEUED;	/* busy ones stay queued */
+	}
+	arch_forget_optprobe_summaries();
+	list_for_each_entry_safe(op, tmp, &busy, list) {
+		list_del(&op->list);
+		queue_op(op, OPT_THREAD_INSIDE);
+	}
+	return progress;
+}
+
+static bool optimizer_has_work(void)
+{
+	return !list_empty(&optimizing_list) || !list_empty(&unoptimizing_list);
+}
+
+/*
+ * Linux's kprobe_optimizer(), one batch: under kprobe_mutex, one look at
+ * every thread (the quiescence check the whole batch shares), then the
+ * int3s the switch asked for, then the jumps.  Returns true if it got
+ * anything done, false if all it found were busy sites.
+ */
+static bool kprobe_optimizer_round(void)
+{
+	bool progress;
+
+	kprobe_mutex_lock();
+	text_snapshot_take(&batch_snapshot);
+	progress = do_unoptimize_kprobes(&batch_snapshot);
+	progress |= do_optimize_kprobes(&batch_snapshot);
+	kprobe_mutex_unlock();
+	kprobes_collect_garbage();
+	return progress;
+}
+
+/*
+ * The thread: asleep while there is nothing to do, a batch at a time
+ * when there is, letting other threads run between batches.  Busy sites
+ * are retried OPTIMIZE_DELAY_MS later - the thread inside has to run to
+ * leave, and the write that queued the probe never waits for it.
+ */
+static int kprobe_optimizer(void *unused)
+{
+	for (;;) {
+		kthread_sleep_until(optimizer_has_work);
+		if (kprobe_optimizer_round())
+			yield();
+		else
+			msleep(OPTIMIZE_DELAY_MS);
+	}
+	return 0;
+}
+
+int init_kprobe_optimizer(void)
+{
+	if (kprobe_optimizer_task)
+		return 0;
+	kprobe_optimizer_task = kthread_create(kprobe_optimizer, NULL, "kprobe_opt");
+	return kprobe_optimizer_task ? 0 : -ENOMEM;
+}
+
+int wait_for_kprobe_optimizer(void)
+{
+	int idle_rounds = 0;
+
+	while (optimizer_has_work()) {
+		if (kprobe_optimizer_round())
+			continue;
+		if (++idle_rounds > OPTIMIZER_WAIT_ROUNDS || preempt_count() || irqs_disabled())
+			return -EBUSY;
+		yield();	/* a thread sits behind a jump: let it move on */
+	}
+	return 0;
+}
+
+/* ---- asking, listing, and the runtime switch ------------------------------------ */
 
 int optprobe_why_not(struct kprobe *p)
 {
-	struct optimized_kprobe op = { .kp = NULL };
+	struct optimized_kprobe op = { .kp = NULL }, *rec;
 	struct kprobe *ap;
 	int why;
 
@@ -372,11 +544,38 @@ int optprobe_why_not(struct kprobe *p)
 	else if ((why = kprobe_optready(ap)) == OPT_OK) {
 		op.kp = ap;
 		why = -arch_check_optimized_kprobe(&op);
-		if (why == OPT_OK && find_waiting(ap))
+		arch_forget_optprobe_summaries();
+		rec = op_at(ap->addr);
+		if (why == OPT_OK && rec && rec->why == OPT_THREAD_INSIDE)
 			why = OPT_THREAD_INSIDE;
 	}
 	preempt_enable();
 	return why;
+}
+
+int sprint_optprobe_state(char *buf, size_t len, const struct kprobe *ap)
+{
+	const struct optimized_kprobe *op;
+	const char *why;
+	int ret = 0;
+
+	if (len)
+		buf[0] = '\0';		/* not a candidate: no mark */
+	preempt_disable();		/* the optimizer changes records under kprobe_mutex */
+	op = op_at(ap->addr);
+	if (op && op->kp != ap)
+		op = NULL;
+	why = op ? optprobe_refusal_name(op->why) : "";
+	if (kprobe_optimized(ap))
+		ret = snprintf(buf, len, "  [OPTIMIZED]");
+	else if (op && op->state == OPTPROBE_REFUSED)
+		ret = snprintf(buf, len, "  [NOT OPTIMIZED: %s]", why);
+	else if (op && op->why == OPT_THREAD_INSIDE)
+		ret = snprintf(buf, len, "  [WAITING: %s]", why);
+	else if (op)
+		ret = snprintf(buf, len, "  [WAITING]");
+	preempt_enable();
+	return ret;
 }
 
 bool kprobes_get_optimization(void)
@@ -391,45 +590,41 @@ static int optimize_one(struct kprobe *p, void *unused)
 	return 0;
 }
 
+/* Switched off: queued and refused records go, jumps wait for the optimizer. */
 static int unoptimize_one(struct kprobe *p, void *unused)
 {
-	unoptimize_kprobe(get_kprobe(p->addr));
+	struct optimized_kprobe *op = op_at(p->addr);
+
+	if (!op || op->state == OPTPROBE_UNOPTIMIZING)
+		return 0;
+	if (op->state == OPTPROBE_OPTIMIZED) {
+		op->state = OPTPROBE_UNOPTIMIZING;
+		list_add_tail(&op->list, &unoptimizing_list);
+		return 0;
+	}
+	unoptimize_kprobe(op->kp);
 	return 0;
 }
 
-/* How often kprobes_set_optimization(true) lets other threads run and retries. */
-#define OPT_WAIT_YIELDS		100
-
 /*
- * Probes left waiting because a preempted thread sat behind their jump.
- * That thread is runnable: yield until it has moved on, then retry.
- * Preemption off is what kprobe_mutex amounts to on one CPU, and all the
- * optimizer's lists need.
+ * On: queue every probe that qualifies and return; the optimizer thread
+ * does the rest.  Off: queue every jump for unoptimizing and wait for it
+ * (as Linux's unoptimize_all_kprobes() does): a caller that switches
+ * optimization off, like the narrator or the bench, counts on int3s.
  */
-static void optimize_waiting_kprobes(void)
-{
-	struct optimized_kprobe *op, *tmp;
-
-	for (int i = 0; i < OPT_WAIT_YIELDS && !list_empty(&optimizing_list); i++) {
-		if (preempt_count() || irqs_disabled())
-			return;
-		yield();
-		preempt_disable();
-		list_for_each_entry_safe(op, tmp, &optimizing_list, list)
-			optimize_kprobe(op->kp);
-		preempt_enable();
-	}
-}
-
 int kprobes_set_optimization(bool on)
 {
 	if (kprobe_running())
 		return -EBUSY;
 	WRITE_ONCE(kprobes_allow_optimization, on);
 	kprobes_for_each(on ? optimize_one : unoptimize_one, NULL);
-	if (on)
-		optimize_waiting_kprobes();
-	else
-		synchronize_kprobe_text();
+	if (on) {
+		kprobe_mutex_lock();
+		sort_optimizing_list();
+		kprobe_mutex_unlock();
+		return 0;
+	}
+	wait_for_kprobe_optimizer();
+	synchronize_kprobe_text();
 	return 0;
 }

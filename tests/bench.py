@@ -17,8 +17,11 @@ We boot it twice over:
      real hardware would measure; we report the median and never judge it.
 
 The kernel also prints the cost of registering and unregistering 10 to
-10,000 probes ("BENCH reg ..." lines, icount boot only), which becomes a
-second table.
+10,000 probes ("BENCH reg ..." lines, icount boot), which becomes a
+second table, and of the optimization switch - on until the optimizer
+has settled, then off - for 10 to 10,000 probes and for every instruction
+of whole functions ("BENCH switch ..."), a third: guest instructions from
+the icount boot, milliseconds of QEMU time from the TCG boots.
 
 The tables go to stdout and to BUILD/bench.md, and a bar chart of the
 guest instructions per hit to BUILD/bench.png (gnuplot; skipped with a
@@ -43,6 +46,7 @@ REFERENCE_ROW = "kprobe (pre)"
 
 LINE = re.compile(r'^BENCH row="(?P<row>[^"]*)" (?P<rest>.*)$')
 REG_LINE = re.compile(r'^BENCH reg (?P<rest>.*)$')
+SWITCH_LINE = re.compile(r'^BENCH (?P<kind>switch|switch-funcs) (?P<rest>.*)$')
 FIELD = re.compile(r'(\w+)=(\S+)')
 
 
@@ -50,9 +54,10 @@ class BenchError(Exception):
     pass
 
 
-def boot(kernel, iters, icount, timeout, regs=None):
+def boot(kernel, iters, icount, timeout, regs=None, switches=None):
     """Boot once; return {row: {field: value}} in the kernel's row order.
-    The registration lines are appended to regs (a list) when given."""
+    The registration lines are appended to regs (a list) when given, the
+    switch lines to switches."""
     cmd = [QEMU] + QEMU_ARGS + ["-kernel", kernel, "-append", "bench=%d" % iters]
     if icount:
         cmd[1:1] = ["-icount", "shift=0"]
@@ -65,6 +70,15 @@ def boot(kernel, iters, icount, timeout, regs=None):
     rows, errors = {}, []
     for line in out.splitlines():
         line = line.strip()
+        sw = SWITCH_LINE.match(line)
+        if sw:
+            fields = dict(FIELD.findall(sw.group("rest")))
+            fields["kind"] = sw.group("kind")
+            if "error" in fields:
+                errors.append(line)
+            elif switches is not None:
+                switches.append(fields)
+            continue
         r = REG_LINE.match(line)
         if r:
             fields = dict(FIELD.findall(r.group("rest")))
@@ -124,11 +138,37 @@ def build_table(icount_rows, tcg_runs, runs):
 
 
 def reg_table(regs):
-    head = ["mode", "probes", "register: insns/probe", "unregister: insns/probe",
-            "optimized", "register total (insns)", "unregister total (insns)"]
+    head = ["mode", "probes", "register: insns/probe", "settle: insns/probe",
+            "unregister: insns/probe", "optimized", "register total (insns)",
+            "settle total (insns)", "unregister total (insns)"]
     body = [[r["mode"], r["n"], fmt(float(r["register_per_probe"]), 0),
-             fmt(float(r["unregister_per_probe"]), 0), r["optimized"],
-             r["register_tsc"], r["unregister_tsc"]] for r in regs]
+             fmt(float(r["settle_per_probe"]), 0), fmt(float(r["unregister_per_probe"]), 0),
+             r["optimized"], r["register_tsc"], r["settle_tsc"], r["unregister_tsc"]]
+            for r in regs]
+    return head, body
+
+
+def switch_key(sw):
+    if sw["kind"] == "switch":
+        return "sled, %s probes" % sw["n"]
+    return "%s functions, %s probes%s" % (sw["functions"], sw["n"],
+                                          ", workload running" if sw["load"] == "1" else "")
+
+
+def switch_table(icount_switches, tcg_switches):
+    """icount_switches: the lines of the icount boot; tcg_switches: one list per TCG boot."""
+    head = ["probes", "optimized", "on: write returns (insns)", "on: settled (insns)",
+            "settled: insns/probe", "off (insns)", "TCG on, settled (ms, median)",
+            "TCG off (ms, median)"]
+    body = []
+    for sw in icount_switches:
+        key = switch_key(sw)
+        tcg = [t for run in tcg_switches for t in run if switch_key(t) == key]
+        on_ms = statistics.median(float(t["on_ms"]) for t in tcg) if tcg else None
+        off_ms = statistics.median(float(t["off_ms"]) for t in tcg) if tcg else None
+        body.append([key, sw["optimized"], sw["on_return_tsc"], sw["on_tsc"],
+                     fmt(float(sw["on_per_probe"]), 0), sw["off_tsc"], fmt(on_ms, 0),
+                     fmt(off_ms, 0)])
     return head, body
 
 
@@ -173,6 +213,15 @@ def markdown(head, body):
     return "\n".join(lines)
 
 
+def append_table(out, title, head_body, note):
+    """Print a table and append it, with a title and a note, to bench.md."""
+    table = markdown(*head_body)
+    print()
+    print(table)
+    with open(out, "a") as f:
+        f.write("\n## %s\n\n%s\n\n%s\n" % (title, table, note))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default="build", help="build directory (kernel-test.elf)")
@@ -187,12 +236,14 @@ def main():
         return 2
     try:
         print("bench: booting under -icount shift=0 ...", flush=True)
-        regs = []
-        icount_rows = boot(kernel, args.iters, True, args.timeout, regs)
+        regs, switches, tcg_switches = [], [], []
+        icount_rows = boot(kernel, args.iters, True, args.timeout, regs, switches)
         tcg_runs = []
         for i in range(args.runs):
             print("bench: TCG run %d/%d ..." % (i + 1, args.runs), flush=True)
-            tcg_runs.append(boot(kernel, args.iters, False, args.timeout))
+            tcg_switches.append([])
+            tcg_runs.append(boot(kernel, args.iters, False, args.timeout,
+                                 switches=tcg_switches[-1]))
     except BenchError as e:
         print("bench.py: %s" % e, file=sys.stderr)
         return 1
@@ -211,13 +262,13 @@ def main():
         f.write("# make bench\n\n%s\n\n%s\n" % (table, note))
     print("wrote %s" % out)
     if regs:
-        rhead, rbody = reg_table(regs)
-        rtable = markdown(rhead, rbody)
-        print()
-        print(rtable)
-        with open(out, "a") as f:
-            f.write("\n## Registration\n\n%s\n\nProbes on distinct sites of "
-                    "tests/kernel/bench_sled.S, interrupts off, icount boot.\n" % rtable)
+        append_table(out, "Registration", reg_table(regs),
+                     "Probes on distinct sites of tests/kernel/bench_sled.S, "
+                     "interrupts off, icount boot.")
+    if switches:
+        append_table(out, "The optimization switch", switch_table(switches, tcg_switches),
+                     "Instructions: icount boot.  ms: jiffies (10 ms each) in the TCG "
+                     "boots, QEMU time.")
     png = os.path.join(args.build, "bench.png")
     names = [r[0] for r in body]
     if chart(names, {r[0]: r[1] for r in body}, {r[0]: r[3] for r in body}, png):

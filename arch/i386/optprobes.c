@@ -13,13 +13,9 @@
  *
  * No exception at all.  Three things make it safe (docs/optprobes.md):
  *
- *  1. The safety analysis (arch_check_optimized_kprobe): the
- *     instructions the jump displaces must run anywhere (no relative
- *     branch, call, trap...),
- *     and nothing may ever jump into the middle of the jump - so we
- *     decode the whole function and look at every branch target, and
- *     give up on functions with indirect jumps (jump tables), fixup-table
- *     entries, or an int3 we did not put there.
+ *  1. The safety analysis (arch_check_optimized_kprobe, in
+ *     optprobe_check.c): the displaced instructions must run anywhere,
+ *     and nothing may ever jump into the middle of the jump.
  *  2. The patching order (arch_optimize_kprobe): the int3 is already at
  *     addr, so nobody can run the bytes behind it while we write them;
  *     first the four tail bytes, then the first byte.  Before that we
@@ -48,171 +44,6 @@ extern const char optprobe_template_entry[], optprobe_template_ip[],
 #define TMPL_OP_IMM	(size_t)(optprobe_template_op - optprobe_template_entry + 1)
 #define TMPL_CALL	(size_t)(optprobe_template_call - optprobe_template_entry)
 #define CALL_SIZE	5	/* e8 rel32 */
-
-/* ---- reading the text as the compiler wrote it ------------------------------- */
-
-/*
- * The instruction at ip before any probe: the first byte may be a
- * probe's int3 (instructions are probed only at their first byte) and
- * any byte may lie under another optimized probe's jump.
- */
-static int decode_original_at(struct insn *insn, kprobe_opcode_t *buf,
-			      unsigned long ip)
-{
-	struct kprobe *p = get_kprobe((void *)ip);
-
-	memcpy(buf, (void *)ip, INSN_MAX_LEN);
-	if (p)
-		buf[0] = p->opcode;
-	recover_optprobed_bytes(buf, (kprobe_opcode_t *)ip, INSN_MAX_LEN);
-	return insn_decode(insn, buf, INSN_MAX_LEN);
-}
-
-/* ---- the safety analysis -------------------------------------------------------- */
-
-/* May this instruction run from the detour buffer, then fall through? */
-static bool can_relocate(const struct insn *insn)
-{
-	/*
-	 * NO_BOOST is the same question Linux asks (can_boost): relative
-	 * branches and calls would go relative to the buffer, traps and
-	 * far calls leave, x87 errors would be reported late...  We also
-	 * want every copy to fall through to the next one, so no branch of
-	 * any kind, not even ret or jmp *x.  And, as for boosting, no rep
-	 * string instruction: an int3 probe on one fires once per iteration,
-	 * a jump would fire once for all of them.
-	 */
-	return !(insn->attr & (INSN_ATTR_NO_BOOST | INSN_ATTR_NO_SSTEP |
-			       INSN_ATTR_BRANCH | INSN_ATTR_REL_BRANCH |
-			       INSN_ATTR_STRING_REP));
-}
-
-/* Could the CPU, after this instruction, go to an address in (lo, hi)? */
-static bool jumps_into(const struct insn *insn, unsigned long ip,
-		       unsigned long lo, unsigned long hi)
-{
-	unsigned long target;
-
-	if (insn_is_rel_branch(insn))
-		target = insn_rel_target(insn, ip);
-	else if (insn->type == INSN_TYPE_JMP_FAR && !(insn->attr & INSN_ATTR_INDIRECT))
-		target = (unsigned long)(uint32_t)insn->imm.value;	/* ljmp $cs, $target */
-	else if (insn->type == INSN_TYPE_CALL_FAR && !(insn->attr & INSN_ATTR_INDIRECT))
-		target = (unsigned long)(uint32_t)insn->imm.value;
-	else
-		return false;
-	return target > lo && target < hi;
-}
-
-/* One instruction of the function: could it make the CPU run behind the jump? */
-static int check_insn(const struct insn *insn, unsigned long ip,
-		      unsigned long addr, size_t size)
-{
-	if (insn->type == INSN_TYPE_INT3)
-		return -OPT_UNDECODABLE;	/* someone else's breakpoint hides a byte */
-	if (insn->attr & INSN_ATTR_INDIRECT &&
-	    (insn->type == INSN_TYPE_JMP_IND || insn->type == INSN_TYPE_JMP_FAR))
-		return -OPT_INDIRECT_JUMP;	/* a jump table can go anywhere */
-	if (search_exception_tables(ip))
-		return -OPT_FIXUP_ENTRY;	/* its fixup code jumps back in, unseen */
-	if (jumps_into(insn, ip, addr, addr + size))
-		return -OPT_JUMP_INTO_RANGE;
-	return 0;
-}
-
-/*
- * Decode [start, end) and check every instruction.  Returns 0 only if
- * the walk passed through `must` (the probe's own instruction boundary;
- * 0 for the cold half of a split function, which has no probe).
- */
-static int check_code(unsigned long start, unsigned long end, unsigned long must,
-		      unsigned long addr, size_t size)
-{
-	kprobe_opcode_t buf[INSN_MAX_LEN];
-	struct insn insn;
-	bool seen = !must;
-	int ret, into = 0;
-
-	for (unsigned long ip = start; ip < end; ip += insn.length) {
-		if (decode_original_at(&insn, buf, ip) < 0)
-			return -OPT_UNDECODABLE;
-		seen |= ip == must;
-		ret = check_insn(&insn, ip, addr, size);
-		if (ret == -OPT_JUMP_INTO_RANGE)
-			into = ret;		/* keep looking for a function-wide reason */
-		else if (ret)
-			return ret;
-	}
-	return seen ? into : -OPT_UNDECODABLE;
-}
-
-/*
- * The instructions the jump displaces: whole instructions from addr
- * until at least RELATIVEJUMP_SIZE bytes, all relocatable, all inside
- * the function, no other probe among them.  Their original bytes go to
- * op->optinsn.copy.
- */
-static int measure_displaced(struct optimized_kprobe *op, unsigned long end)
-{
-	unsigned long addr = (unsigned long)op->kp->addr;
-	kprobe_opcode_t buf[INSN_MAX_LEN];
-	struct insn insn;
-	size_t size = 0;
-
-	while (size < RELATIVEJUMP_SIZE) {
-		if (decode_original_at(&insn, buf, addr + size) < 0)
-			return -OPT_UNDECODABLE;
-		if (!can_relocate(&insn))
-			return -OPT_NOT_RELOCATABLE;
-		if (addr + size + insn.length > end)
-			return -OPT_CROSSES_END;	/* would spill into the next function */
-		memcpy(op->optinsn.copy + size, buf, insn.length);
-		size += insn.length;
-	}
-	for (size_t i = 1; i < size; i++)
-		if (get_kprobe((void *)(addr + i)))
-			return -OPT_PROBE_IN_RANGE;
-	op->optinsn.size = size;
-	return 0;
-}
-
-/*
- * Linux's can_optimize(): decode the whole function (kprobe_function_extent
- * finds it, cold half included) and refuse if anything in it could make
- * the CPU run the bytes behind the jump - a branch into (addr, addr +
- * size), an indirect jump, an exception-fixup entry, a foreign int3.
- *
- * The answer names the function-wide reason first, as Linux's order
- * does (can_optimize() before copying the instructions): every site of
- * a function with a jump table is refused for the jump table, whatever
- * its own instruction is.  When the displaced instructions do not
- * qualify, the walk still runs, with an empty range (no branch can land
- * inside it), to look for such a reason.
- */
-int arch_check_optimized_kprobe(struct optimized_kprobe *op)
-{
-	unsigned long addr = (unsigned long)op->kp->addr;
-	struct func_extent fx;
-	size_t size;
-	int site, ret;
-
-	ret = kprobe_function_extent(addr, &fx);
-	if (ret)
-		return ret;
-	if (fx.end - addr < RELATIVEJUMP_SIZE)
-		site = -OPT_CROSSES_END;
-	else
-		site = measure_displaced(op, fx.end);
-	size = site ? 0 : op->optinsn.size;
-	ret = check_code(fx.start, fx.end, addr, addr, size);
-	if ((ret == 0 || ret == -OPT_JUMP_INTO_RANGE) && fx.other_end) {
-		int cold = check_code(fx.other_start, fx.other_end, 0, addr, size);
-
-		if (cold)
-			ret = cold;
-	}
-	return ret ? ret : site;
-}
 
 /* ---- detour buffers: pages of their own ------------------------------------------- */
 
@@ -388,18 +219,20 @@ int arch_prepare_optimized_kprobe(struct optimized_kprobe *op)
  * before the probe was armed could have stopped in the middle of the
  * range, though, and would resume in the middle of our jump.  So could
  * a thread preempted in the probe's boosted slot: the slot's jmp back
- * goes to addr + len, inside the range.  Then we do not optimize now
- * (the optimizer tries again later).
+ * goes to addr + len, inside the range.  The optimizer's snapshot of
+ * where every thread will resume, taken once for the whole batch, says
+ * whether one did; then we do not optimize now (the optimizer tries
+ * again later).
  */
-int arch_optimize_kprobe(struct optimized_kprobe *op)
+int arch_optimize_kprobe(struct optimized_kprobe *op, const struct text_snapshot *snap)
 {
 	unsigned long addr = (unsigned long)op->kp->addr;
 	unsigned long slot = (unsigned long)op->kp->ainsn.insn;
 	kprobe_opcode_t jmp[RELATIVEJUMP_SIZE];
 	unsigned long flags;
 
-	if (kprobes_text_busy(addr + 1, addr + op->optinsn.size) ||
-	    kprobes_text_busy(slot, slot + MAX_INSN_SIZE)) {
+	if (text_snapshot_busy(snap, addr + 1, addr + op->optinsn.size) ||
+	    text_snapshot_busy(snap, slot, slot + MAX_INSN_SIZE)) {
 		free_detour(op->optinsn.insn);	/* never ran: free it now */
 		op->optinsn.insn = NULL;
 		return -OPT_THREAD_INSIDE;
@@ -442,14 +275,21 @@ static void release_optimized_kprobe(void *arg)
 /*
  * A preempted thread may still be in the buffer: in its first two
  * instructions (before cli) or in the copies (after iret).  Both the
- * buffer and op, which the template calls back with, wait for it.
+ * buffer and op, which the template calls back with, wait for it.  The
+ * optimizer passes the batch's snapshot, so a batch of unoptimized
+ * probes costs one walk of the threads, not one per probe.
  */
-void arch_remove_optimized_kprobe(struct optimized_kprobe *op)
+void arch_remove_optimized_kprobe(struct optimized_kprobe *op,
+				  const struct text_snapshot *snap)
 {
 	unsigned long b = (unsigned long)op->optinsn.insn;
 
 	if (!op->optinsn.insn) {
 		kfree(op);
+		return;
+	}
+	if (snap && !text_snapshot_busy(snap, b, b + op->optinsn.insn_size)) {
+		release_optimized_kprobe(op);
 		return;
 	}
 	kprobes_free_text_later(b, b + op->optinsn.insn_size,

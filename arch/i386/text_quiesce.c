@@ -21,9 +21,12 @@
  *     belongs to do_trap(), and its first argument is the struct pt_regs
  *     of the interrupted code.  The chain goes on from that code's ebp.
  * The walk is exact (no stale words are mistaken for addresses), so a
- * "busy" answer means a thread really is inside.  Code found busy is
- * freed later (kprobes_free_text_later): every kprobes operation retries,
- * and unregister_kprobes() yields to the other threads until it is done.
+ * "busy" answer means a thread really is inside.  The optimizer asks
+ * about hundreds of ranges at once: it takes one snapshot of every
+ * thread's resume points per batch and checks each range against it.
+ * Code found busy is freed later (kprobes_free_text_later): every
+ * kprobes operation retries, and unregister_kprobes() yields to the
+ * other threads until it is done.
  */
 #include "kernel.h"
 #include "kprobes.h"
@@ -33,14 +36,33 @@
 #include "ptrace.h"
 #include "kallsyms.h"
 
+/*
+ * One walk over every thread visits each "resume point": a return
+ * address on a stack or the ip of an interrupted frame.  Either we look
+ * for one in [start, end) and stop at the first (kprobes_text_busy), or
+ * we keep them all in a snapshot (text_snapshot_take).
+ */
 struct stack_walk {
 	unsigned long start, end;	/* the code asked about */
 	bool busy;
+	struct text_snapshot *snap;	/* non-NULL: collect, don't ask */
 };
 
-static bool in_range(const struct stack_walk *w, unsigned long addr)
+/* One resume point.  Returns true when the walk can stop. */
+static bool note_point(struct stack_walk *w, unsigned long addr)
 {
-	return addr >= w->start && addr < w->end;
+	struct text_snapshot *s = w->snap;
+
+	if (s) {
+		if (s->nr < TEXT_SNAPSHOT_MAX_POINTS)
+			s->points[s->nr++] = addr;
+		else
+			s->overflow = true;
+		return false;
+	}
+	if (addr >= w->start && addr < w->end)
+		w->busy = true;
+	return w->busy;
 }
 
 /*
@@ -54,19 +76,15 @@ static void walk_frames(struct stack_walk *w, unsigned long bp,
 		unsigned long *frame = (unsigned long *)bp;
 		unsigned long ret = frame[1], next = frame[0];
 
-		if (in_range(w, ret)) {
-			w->busy = true;
+		if (note_point(w, ret))
 			return;
-		}
 		struct pt_regs *regs = frame_pt_regs(bp, ret, frame[2]);
 
 		if (regs) {
 			if ((unsigned long)regs < lo || (unsigned long)regs >= hi)
 				return;
-			if (in_range(w, regs->ip)) {
-				w->busy = true;
+			if (note_point(w, regs->ip))
 				return;
-			}
 			next = regs->bp;	/* the interrupted code's chain */
 		}
 		if (next <= bp)
@@ -94,8 +112,8 @@ static void walk_task(struct task_struct *t, void *arg)
 		sp = t->esp;
 		if (sp < t->stack_base || sp + 5 * sizeof(long) > top)
 			return;
-		if (in_range(w, ((unsigned long *)sp)[4]))
-			w->busy = true;
+		if (note_point(w, ((unsigned long *)sp)[4]))
+			return;
 		bp = ((unsigned long *)sp)[3];
 	}
 	walk_frames(w, bp, sp, top);
@@ -107,6 +125,32 @@ bool kprobes_text_busy(unsigned long start, unsigned long end)
 
 	for_each_task(walk_task, &w);
 	return w.busy;
+}
+
+/*
+ * Where every thread will resume, all at once: the optimizer's one look
+ * per batch (Linux waits one synchronize_rcu_tasks() per batch for the
+ * same reason).  Valid while nothing else runs: the caller holds
+ * kprobe_mutex, so no other thread can move until it lets go.
+ */
+void text_snapshot_take(struct text_snapshot *s)
+{
+	struct stack_walk w = { .snap = s };
+
+	s->nr = 0;
+	s->overflow = false;
+	for_each_task(walk_task, &w);
+}
+
+bool text_snapshot_busy(const struct text_snapshot *s, unsigned long start,
+			unsigned long end)
+{
+	if (s->overflow)
+		return kprobes_text_busy(start, end);	/* too deep to keep: ask */
+	for (unsigned int i = 0; i < s->nr; i++)
+		if (s->points[i] >= start && s->points[i] < end)
+			return true;
+	return false;
 }
 
 /* ---- freeing later ----------------------------------------------------------- */

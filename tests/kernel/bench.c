@@ -29,8 +29,13 @@
 #include "traps.h"
 #include "vsprintf.h"
 #include "mm.h"
+#include "timer.h"
+#include "kallsyms.h"
+#include "workloads.h"
+#include "sched.h"
 #include "bench_sled.h"
 #include "trap_watch.h"
+#include "every_insn.h"
 
 #define BENCH_DEFAULT_ITERS	20000
 #define BENCH_WARMUP_ITERS	100	/* let QEMU translate the code first */
@@ -261,6 +266,7 @@ static void bench_one(const struct bench_row *row, unsigned long iters)
 
 	bench_set_mode(row->mode);
 	err = row->arm ? row->arm() : 0;
+	wait_for_kprobe_optimizer();	/* the optimized rows: the jump is in */
 	if (err) {
 		printk("BENCH row=\"%s\" error=%d (%s)\n", row->name, err, errno_name(err));
 		bench_set_mode(BENCH_OPTIMIZED);
@@ -317,7 +323,7 @@ static void bench_registration(enum bench_mode mode, unsigned long n)
 {
 	struct kprobe *kps = kzalloc(n * sizeof(*kps));
 	unsigned long i, ok = 0, opt = 0;
-	uint64_t t0, t_reg, t_unreg;
+	uint64_t t0, t_reg, t_settle, t_unreg;
 	unsigned long flags;
 
 	if (!kps) {
@@ -334,6 +340,9 @@ static void bench_registration(enum bench_mode mode, unsigned long n)
 	for (i = 0; i < n; i++)
 		ok += register_kprobe(&kps[i]) == 0;
 	t_reg = rdtsc() - t0;
+	t0 = rdtsc();
+	wait_for_kprobe_optimizer();	/* with interrupts off it works right here */
+	t_settle = rdtsc() - t0;
 	opt = kprobes_nr_optimized();
 	t0 = rdtsc();
 	for (i = 0; i < n; i++)
@@ -343,14 +352,166 @@ static void bench_registration(enum bench_mode mode, unsigned long n)
 	bench_set_mode(BENCH_OPTIMIZED);
 	kfree(kps);
 
-	printk("BENCH reg mode=%s n=%lu registered=%lu optimized=%lu register_tsc=%llu unregister_tsc=%llu",
-	       bench_mode_names[mode], n, ok, opt, t_reg, t_unreg);
+	printk("BENCH reg mode=%s n=%lu registered=%lu optimized=%lu register_tsc=%llu settle_tsc=%llu unregister_tsc=%llu",
+	       bench_mode_names[mode], n, ok, opt, t_reg, t_settle, t_unreg);
 	print_ratio("register_per_probe", t_reg, n);
+	print_ratio("settle_per_probe", t_settle, n);
 	print_ratio("unregister_per_probe", t_unreg, n);
 	printk("\n");
 	if (ok != n)
 		printk("BENCH reg mode=%s n=%lu error=only %lu registered\n",
 		       bench_mode_names[mode], n, ok);
+}
+
+/* ---- the optimization switch -------------------------------------------------- */
+
+/*
+ * `echo 1 > /sys/kernel/debug/kprobes/optimize` with n probes registered
+ * as int3s on n sled sites, then `echo 0`.  One line per n:
+ *
+ *   BENCH switch n=1000 optimized=1000 on_return_tsc=... on_tsc=... off_tsc=...
+ *
+ * on_return_tsc: until kprobes_set_optimization(true) returns (what the
+ * shell's write waits for); on_tsc: until wait_for_kprobe_optimizer()
+ * says every probe is a jump; off_tsc: kprobes_set_optimization(false),
+ * which returns with every jump an int3 again.  Interrupts stay on: the
+ * optimizer is a kernel thread.  The _ms fields are the same spans in
+ * jiffies (wall time under plain TCG, virtual time under icount).
+ */
+static const unsigned long bench_switch_counts[] = { 10, 100, 1000, 5000, 10000 };
+
+struct switch_result {
+	uint64_t on_return, on, off;
+	unsigned long on_ms, off_ms, optimized, left;
+};
+
+static unsigned long ms_since(unsigned long j0)
+{
+	return (jiffies - j0) * 1000 / HZ;
+}
+
+static void bench_toggle(struct switch_result *r)
+{
+	unsigned long j0 = jiffies;
+	uint64_t t0 = rdtsc();
+
+	kprobes_set_optimization(true);
+	r->on_return = rdtsc() - t0;
+	wait_for_kprobe_optimizer();
+	r->on = rdtsc() - t0;
+	r->on_ms = ms_since(j0);
+	r->optimized = kprobes_nr_optimized();
+	j0 = jiffies;
+	t0 = rdtsc();
+	kprobes_set_optimization(false);
+	r->off = rdtsc() - t0;
+	r->off_ms = ms_since(j0);
+	r->left = kprobes_nr_optimized();
+}
+
+static void bench_switch(unsigned long n)
+{
+	struct kprobe *kps = kzalloc(n * sizeof(*kps));
+	struct switch_result r;
+	unsigned long i, ok = 0;
+
+	if (!kps) {
+		printk("BENCH switch n=%lu error=no memory\n", n);
+		return;
+	}
+	kprobes_set_optimization(false);
+	for (i = 0; i < n; i++) {
+		kps[i].addr = sled_site(i, n);
+		kps[i].pre_handler = bench_pre;
+		ok += register_kprobe(&kps[i]) == 0;
+	}
+	bench_toggle(&r);
+	for (i = 0; i < n; i++)
+		unregister_kprobe(&kps[i]);
+	kfree(kps);
+	bench_set_mode(BENCH_OPTIMIZED);
+
+	printk("BENCH switch n=%lu registered=%lu optimized=%lu on_return_tsc=%llu on_tsc=%llu off_tsc=%llu on_ms=%lu off_ms=%lu",
+	       n, ok, r.optimized, r.on_return, r.on, r.off, r.on_ms, r.off_ms);
+	print_ratio("on_per_probe", r.on, n);
+	print_ratio("off_per_probe", r.off, n);
+	printk("\n");
+	if (ok != n || r.optimized != n || r.left != 0)
+		printk("BENCH switch n=%lu error=registered %lu, optimized %lu, left %lu\n",
+		       n, ok, r.optimized, r.left);
+}
+
+/*
+ * The case that used to hurt: a probe at every instruction of whole
+ * functions, as probing functions through kprobe_events does.  A
+ * function of k instructions gets k probes, and the analysis must look
+ * at the whole function for each.  The functions are ones the benchmark
+ * never calls (the probe_events parser, the module loader) and the
+ * workloads.  One line:
+ *
+ *   BENCH switch-funcs functions=20 n=3000 optimized=... on_tsc=... off_tsc=...
+ */
+static const char *const bench_whole_funcs[] = {
+	"probe_event_parse", "probe_event_show", "probe_err_format", "parse_expr",
+	"fetch_arg_parse", "fetch_value_format", "probe_args_format", "elf_check_module",
+	"elf_apply_relocations", "elf_build_kallsyms", "elf_resolve_symbols", "elf_layout",
+};
+
+#define BENCH_MAX_FUNC_PROBES	8000
+
+static volatile bool bench_load_stop;
+
+/* The workloads, nonstop, for the "load=1" line: their code is probed. */
+static int bench_load(void *arg)
+{
+	static const unsigned char text[] = "123456789";
+	int nums[] = { 4, 2, 8, 6 };
+
+	while (!bench_load_stop) {
+		fib(10);
+		crc32_le(~0u, text, sizeof(text) - 1);
+		sort_ints(nums, ARRAY_SIZE(nums));
+	}
+	return 0;
+}
+
+static void bench_switch_funcs(bool load)
+{
+	struct kprobe *kps = kzalloc(BENCH_MAX_FUNC_PROBES * sizeof(*kps));
+	unsigned long i, n = 0, funcs = 0;
+	struct task_struct *worker = NULL;
+	struct switch_result r;
+
+	if (!kps) {
+		printk("BENCH switch-funcs error=no memory\n");
+		return;
+	}
+	kprobes_set_optimization(false);
+	for (i = 0; i < ARRAY_SIZE(bench_whole_funcs); i++, funcs++)
+		n += register_kprobe_every_insn(kps + n, BENCH_MAX_FUNC_PROBES - n,
+						kallsyms_lookup_name(bench_whole_funcs[i]), bench_pre);
+	for (const char *const *name = workload_functions; *name; name++, funcs++)
+		n += register_kprobe_every_insn(kps + n, BENCH_MAX_FUNC_PROBES - n,
+						kallsyms_lookup_name(*name), bench_pre);
+	bench_load_stop = false;
+	if (load)
+		worker = kthread_create(bench_load, NULL, "bench-load");
+	bench_toggle(&r);
+	bench_load_stop = true;
+	if (worker)
+		kthread_join(worker);
+	for (i = 0; i < n; i++)
+		unregister_kprobe(&kps[i]);
+	kfree(kps);
+	bench_set_mode(BENCH_OPTIMIZED);
+
+	printk("BENCH switch-funcs load=%d functions=%lu n=%lu optimized=%lu on_return_tsc=%llu on_tsc=%llu off_tsc=%llu on_ms=%lu off_ms=%lu",
+	       load, funcs, n, r.optimized, r.on_return, r.on, r.off, r.on_ms, r.off_ms);
+	print_ratio("on_per_probe", r.on, n);
+	print_ratio("off_per_probe", r.off, n);
+	printk("\n");
+	if (r.optimized == 0 || r.left != 0)
+		printk("BENCH switch-funcs error=optimized %lu, left %lu\n", r.optimized, r.left);
 }
 
 static void bench_run(const char *value)
@@ -368,6 +529,10 @@ static void bench_run(const char *value)
 		bench_registration(BENCH_CLASSIC, bench_reg_counts[i]);
 	for (i = 0; i < ARRAY_SIZE(bench_reg_counts); i++)
 		bench_registration(BENCH_OPTIMIZED, bench_reg_counts[i]);
+	for (i = 0; i < ARRAY_SIZE(bench_switch_counts); i++)
+		bench_switch(bench_switch_counts[i]);
+	bench_switch_funcs(false);
+	bench_switch_funcs(true);
 	printk("BENCH done\n");
 	qemu_exit(QEMU_EXIT_PASS);
 }

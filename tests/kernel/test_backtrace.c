@@ -114,6 +114,7 @@ static void slot_and_detour_named(struct ktest *t)
 	snprintf(got, sizeof(got), "%pS", kp.ainsn.insn + 1);
 	snprintf(want, sizeof(want), "[kprobe slot for om_xor]+0x1/%#x", MAX_INSN_SIZE);
 	KTEST_EXPECT_STREQ(t, got, want);
+	wait_for_kprobe_optimizer();	/* the jump: registering only queued it */
 	op = kprobe_optimized(&kp) ? get_optimized_kprobe((unsigned long)kp.addr) : NULL;
 	KTEST_ASSERT_TRUE(t, op != NULL);
 	snprintf(got, sizeof(got), "%ps", op->optinsn.insn + 2);
@@ -192,6 +193,7 @@ static void check_walk(struct ktest *t, unsigned long fn, void (*walk)(void),
 	kprobes_set_optimization(optimize);
 	memset(&seen, 0, sizeof(seen));
 	KTEST_ASSERT_EQ(t, register_kprobe(&kp), 0);
+	wait_for_kprobe_optimizer();
 	KTEST_EXPECT_EQ(t, kprobe_optimized(&kp), optimize);
 	walk();
 	i = find_trap_ip(fn);
@@ -226,6 +228,7 @@ static void printed_trace_names_every_frame(struct ktest *t)
 	const char *text;
 
 	KTEST_ASSERT_EQ(t, register_kprobe(&kp), 0);
+	wait_for_kprobe_optimizer();
 	KTEST_EXPECT_TRUE(t, kprobe_optimized(&kp));
 	ktest_capture_start();
 	walk_mix();

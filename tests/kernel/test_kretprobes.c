@@ -755,6 +755,7 @@ static void kprobes_list_shows_types(struct ktest *t)
 	KTEST_EXPECT_EQ(t, disable_kprobe(&kp), 0);
 	call_helper(1);			/* not counted: disabled */
 
+	wait_for_kprobe_optimizer();	/* the list shows what the optimizer made of rp */
 	memset(found, 0, sizeof(found));
 	found[0].want = &kp;
 	found[1].want = &jp.kp;

@@ -409,6 +409,10 @@ static void optprobe_basic(struct ktest *t)
 	memcpy(before, opt_mix, sizeof(before));
 	rec_init(&rp, opt_mix);
 	KTEST_ASSERT_EQ(t, register_kprobe(&rp.kp), 0);
+	KTEST_EXPECT_FALSE(t, kprobe_optimized(&rp.kp));	/* queued: an int3 for now */
+	sprint_kprobe(line, sizeof(line), &rp.kp);
+	KTEST_EXPECT_TRUE(t, strstr(line, "  [WAITING]") != NULL);
+	KTEST_EXPECT_EQ(t, wait_for_kprobe_optimizer(), 0);
 	KTEST_EXPECT_TRUE(t, kprobe_optimized(&rp.kp));
 	KTEST_EXPECT_EQ(t, ((const uint8_t *)opt_mix)[0], RELATIVEJUMP_OPCODE);
 	sprint_kprobe(line, sizeof(line), &rp.kp);
@@ -454,6 +458,7 @@ static void check_mix_label(struct ktest *t, const struct mix_label *l,
 				   l->name, opt ? "jump" : "int3", ret);
 			return;
 		}
+		wait_for_kprobe_optimizer();
 		if (opt && optprobe_why_not(&rp->kp) != l->why)
 			ktest_fail(t, __FILE__, __LINE__, "%s: %s, want %s", l->name,
 				   optprobe_refusal_name(optprobe_why_not(&rp->kp)),
@@ -506,6 +511,7 @@ static void optprobe_all_mix_labels_at_once(struct ktest *t)
 		rec_init(&rps[l], mix_labels[l].addr);
 		KTEST_ASSERT_EQ(t, register_kprobe(&rps[l].kp), 0);
 	}
+	wait_for_kprobe_optimizer();
 	for (size_t l = 0; l < NR_MIX; l++)
 		optimized += kprobe_optimized(&rps[l].kp);
 	for (int on = 0; on <= 1; on++) {
@@ -527,6 +533,18 @@ static void optprobe_all_mix_labels_at_once(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, optimized > 0 && optimized < NR_MIX);
 }
 
+/* The state part of p's debugfs list line: everything after "sym+off". */
+static void expect_list_state(struct ktest *t, struct kprobe *p, const char *want)
+{
+	char line[160];
+	const char *plus, *state;
+
+	sprint_kprobe(line, sizeof(line), p);
+	plus = strchr(line, '+');
+	state = plus ? strchr(plus, ' ') : NULL;
+	KTEST_EXPECT_STREQ(t, state ? state : "", want);
+}
+
 /* Sites the analysis must refuse: each still works as an int3 probe. */
 static void optprobe_refusals(struct ktest *t)
 {
@@ -545,7 +563,15 @@ static void optprobe_refusals(struct ktest *t)
 	KTEST_ASSERT_EQ(t, register_kprobe(&call.kp), 0);
 	KTEST_ASSERT_EQ(t, register_kprobe(&post.kp), 0);
 	KTEST_ASSERT_EQ(t, register_kprobe(&fixups.kp), 0);
+	KTEST_EXPECT_EQ(t, wait_for_kprobe_optimizer(), 0);
 
+	/* The list says why (post-only probes are not candidates: no reason). */
+	expect_list_state(t, &into.kp, "  [NOT OPTIMIZED: a branch lands inside the jump]");
+	expect_list_state(t, &table.kp, "  [NOT OPTIMIZED: function has an indirect jump]");
+	expect_list_state(t, &shrt.kp, "  [NOT OPTIMIZED: jump would cross the function's end]");
+	expect_list_state(t, &call.kp,
+			  "  [NOT OPTIMIZED: displaced instruction cannot be relocated]");
+	expect_list_state(t, &post.kp, "");
 	KTEST_EXPECT_EQ(t, optprobe_why_not(&into.kp), OPT_JUMP_INTO_RANGE);
 	KTEST_EXPECT_EQ(t, optprobe_why_not(&table.kp), OPT_INDIRECT_JUMP);
 	KTEST_EXPECT_EQ(t, optprobe_why_not(&shrt.kp), OPT_CROSSES_END);
@@ -580,8 +606,11 @@ static void optprobe_probe_in_range(struct ktest *t)
 	rec_init(&a, om_shl);		/* shl (3 bytes) + bswap (2): covers om_bswap */
 	rec_init(&b, om_bswap);
 	KTEST_ASSERT_EQ(t, register_kprobe(&a.kp), 0);
+	wait_for_kprobe_optimizer();
 	KTEST_EXPECT_TRUE(t, kprobe_optimized(&a.kp));
 	KTEST_ASSERT_EQ(t, register_kprobe(&b.kp), 0);
+	KTEST_EXPECT_FALSE(t, kprobe_optimized(&a.kp));	/* at once: b's int3 is in a's range */
+	wait_for_kprobe_optimizer();
 	KTEST_EXPECT_FALSE(t, kprobe_optimized(&a.kp));
 	KTEST_EXPECT_EQ(t, optprobe_why_not(&a.kp), OPT_PROBE_IN_RANGE);
 	KTEST_EXPECT_TRUE(t, kprobe_optimized(&b.kp));
@@ -589,6 +618,7 @@ static void optprobe_probe_in_range(struct ktest *t)
 	KTEST_EXPECT_EQ(t, a.hits, 2);
 	KTEST_EXPECT_EQ(t, b.hits, 2);
 	unregister_kprobe(&b.kp);
+	wait_for_kprobe_optimizer();
 	KTEST_EXPECT_TRUE(t, kprobe_optimized(&a.kp));	/* re-optimized */
 	unregister_kprobe(&a.kp);
 }
@@ -652,9 +682,11 @@ static void optprobe_library_functions(struct ktest *t)
 
 			rec_init(&rps[opt][f], (void *)addr);
 			registered[opt][f] = addr && register_kprobe(&rps[opt][f].kp) == 0;
+		}
+		wait_for_kprobe_optimizer();
+		for (size_t f = 0; f < NR_WORKLOAD; f++)
 			if (opt && registered[opt][f])
 				optimized += kprobe_optimized(&rps[opt][f].kp);
-		}
 		flags = local_irq_save();
 		WRITE_ONCE(recording, true);
 		got[opt] = workload();
@@ -825,6 +857,8 @@ static void check_workload_site(struct ktest *t, const struct wl_func *wf,
 			kprobes_set_optimization(true);
 			return;
 		}
+		wait_for_kprobe_optimizer();
+		yield();	/* the optimizer thread, woken by the queueing, sleeps again */
 		if (opt) {
 			why = optprobe_why_not(&rps[opt].kp);
 			if (kprobe_optimized(&rps[opt].kp) != (why == OPT_OK))
@@ -968,6 +1002,7 @@ static void optprobe_fixup_routine(struct ktest *t)
 			continue;
 		}
 		sites++;
+		wait_for_kprobe_optimizer();
 		why = optprobe_why_not(&rp.kp);
 		refused += why == OPT_INDIRECT_JUMP && !kprobe_optimized(&rp.kp);
 		if (why != OPT_INDIRECT_JUMP || kprobe_optimized(&rp.kp))
@@ -1052,6 +1087,7 @@ static void optprobe_toggle_under_load(struct ktest *t)
 	memcpy(before, toggle_target, sizeof(before));
 	rec_init(&rp, toggle_target);
 	KTEST_ASSERT_EQ(t, register_kprobe(&rp.kp), 0);
+	KTEST_EXPECT_EQ(t, wait_for_kprobe_optimizer(), 0);
 	KTEST_EXPECT_TRUE(t, kprobe_optimized(&rp.kp));
 	toggle_stop = false;
 	toggle_calls = 0;
@@ -1064,6 +1100,7 @@ static void optprobe_toggle_under_load(struct ktest *t)
 	KTEST_ASSERT_TRUE(t, worker != NULL);
 	for (int i = 0; i < TOGGLES && !toggle_stop; i++) {
 		KTEST_EXPECT_EQ(t, kprobes_set_optimization(i & 1), 0);
+		wait_for_kprobe_optimizer();	/* a busy site may leave it an int3 */
 		if (kprobe_optimized(&rp.kp))
 			seen_opt++;
 		else
@@ -1112,6 +1149,7 @@ static void optprobe_kretprobe_entry(struct ktest *t)
 	rp.handler = kret_handler;
 	kret_hits = 0;
 	KTEST_ASSERT_EQ(t, register_kretprobe(&rp), 0);
+	wait_for_kprobe_optimizer();
 	KTEST_EXPECT_TRUE(t, kprobe_optimized(&rp.kp));
 	flags = local_irq_save();
 	exc = probe_exceptions();
@@ -1132,6 +1170,7 @@ static void optprobe_switch(struct ktest *t)
 
 	rec_init(&rp, opt_mix);
 	KTEST_ASSERT_EQ(t, register_kprobe(&rp.kp), 0);
+	KTEST_EXPECT_EQ(t, wait_for_kprobe_optimizer(), 0);
 	KTEST_EXPECT_TRUE(t, kprobe_optimized(&rp.kp));
 	KTEST_EXPECT_EQ(t, kprobes_set_optimization(false), 0);
 	KTEST_EXPECT_FALSE(t, kprobes_get_optimization());
@@ -1139,12 +1178,14 @@ static void optprobe_switch(struct ktest *t)
 	KTEST_EXPECT_EQ(t, ((const uint8_t *)opt_mix)[0], BREAKPOINT_INSTRUCTION);
 	KTEST_EXPECT_EQ(t, optprobe_why_not(&rp.kp), OPT_SWITCHED_OFF);
 	KTEST_EXPECT_EQ(t, kprobes_set_optimization(true), 0);
+	KTEST_EXPECT_EQ(t, wait_for_kprobe_optimizer(), 0);
 	KTEST_EXPECT_TRUE(t, kprobe_optimized(&rp.kp));
 	KTEST_EXPECT_EQ(t, opt_mix(3), opt_mix(3));
 	KTEST_EXPECT_EQ(t, rp.hits, 2);
 	KTEST_EXPECT_EQ(t, disable_kprobe(&rp.kp), 0);	/* disabled: an int3 no more */
 	KTEST_EXPECT_FALSE(t, kprobe_optimized(&rp.kp));
 	KTEST_EXPECT_EQ(t, enable_kprobe(&rp.kp), 0);
+	KTEST_EXPECT_EQ(t, wait_for_kprobe_optimizer(), 0);
 	KTEST_EXPECT_TRUE(t, kprobe_optimized(&rp.kp));
 	unregister_kprobe(&rp.kp);
 }
