@@ -152,12 +152,14 @@ static void free_detour(kprobe_opcode_t *buf)
  */
 bool arch_optprobe_detour_return(unsigned long ret)
 {
-	for (struct detour_page *dp = detour_pages; dp; dp = dp->next) {
-		unsigned long off = ret - (unsigned long)dp->mem;
+	kprobe_opcode_t *page = (kprobe_opcode_t *)(ret & ~(PAGE_SIZE - 1));
+	struct detour_page *dp;
 
-		if (off < PAGE_SIZE)
-			return off % DETOUR_SLOT_SIZE == TMPL_CALL + CALL_SIZE;
-	}
+	/* By the page hash: text_quiesce.c asks for every frame of every thread. */
+	hlist_for_each_entry(dp, detour_bucket(page), hlist)
+		if (dp->mem == page)
+			return (ret - (unsigned long)page) % DETOUR_SLOT_SIZE ==
+			       TMPL_CALL + CALL_SIZE;
 	return false;
 }
 NOKPROBE_SYMBOL(arch_optprobe_detour_return);
