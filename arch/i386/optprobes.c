@@ -209,6 +209,20 @@ int arch_prepare_optimized_kprobe(struct optimized_kprobe *op)
 /* ---- patching ------------------------------------------------------------------ */
 
 /*
+ * One more thread can be "inside": one preempted in the middle of a hit
+ * of this very probe.  A pre-handler may turn interrupts on, and the
+ * int3 path does not raise preempt_count, so the timer can switch
+ * threads right there.  That thread's int3 frame says ip = addr
+ * (handlers see the probe address: not inside the range), but once the
+ * handler returns it single-steps the copy and resumes at addr + len -
+ * in the middle of the jump.  On one CPU, current_kprobe names it.
+ */
+static bool hit_in_progress(const struct optimized_kprobe *op)
+{
+	return kprobe_running() == op->kp;
+}
+
+/*
  * int3 -> jmp.  The int3 at addr is already there, so no one can start
  * running the displaced instructions while we write: first the rel32
  * (bytes 1-4), then the opcode byte - Linux's order, which matters on
@@ -233,7 +247,8 @@ int arch_optimize_kprobe(struct optimized_kprobe *op, const struct text_snapshot
 	kprobe_opcode_t jmp[RELATIVEJUMP_SIZE];
 	unsigned long flags;
 
-	if (text_snapshot_busy(snap, addr + 1, addr + op->optinsn.size) ||
+	if (hit_in_progress(op) ||
+	    text_snapshot_busy(snap, addr + 1, addr + op->optinsn.size) ||
 	    text_snapshot_busy(snap, slot, slot + MAX_INSN_SIZE)) {
 		free_detour(op->optinsn.insn);	/* never ran: free it now */
 		op->optinsn.insn = NULL;

@@ -222,6 +222,7 @@ static void arm_batch(struct sweep *sw, enum sweep_mode mode)
 	}
 	if (mode == SWEEP_EVENTS && pseudofs_write(EVENTS_GROUP_ENABLE, "1", 1, true) != 0)
 		mismatch(sw, "could not enable the sweep events");
+	wait_for_kprobe_optimizer();	/* the jumps are in before the workloads run */
 }
 
 /* How often the probe on site i was hit; ~0ul for a hot site that is no event. */
