@@ -88,6 +88,13 @@ struct kprobe {
 	kprobe_opcode_t opcode;		/* internal: the original first byte */
 	struct arch_specific_insn ainsn;/* internal */
 	uint32_t flags;			/* KPROBE_FLAG_* */
+	/*
+	 * internal: why the jump optimizer left this probe an int3 (enum
+	 * optprobe_refusal), 0 if it has not refused it.  Kept here, not in
+	 * a record of the optimizer's, so that a refused probe holds no
+	 * memory (optprobes.c).
+	 */
+	uint8_t opt_refusal;
 };
 
 #define KPROBE_FLAG_GONE	1	/* the probed code went away */
@@ -484,14 +491,14 @@ struct arch_optimized_insn {
 };
 
 /*
- * Where a probe the optimizer knows about stands (probes/optprobes.c).
- * The debugfs list shows it: [WAITING], [OPTIMIZED], [NOT OPTIMIZED: why].
+ * Where a probe the optimizer is working on stands (probes/optprobes.c).
+ * The debugfs list shows [WAITING] or [OPTIMIZED]; a refused probe has
+ * no record, only p->opt_refusal: [NOT OPTIMIZED: why].
  */
 enum optprobe_state {
 	OPTPROBE_QUEUED,	/* on optimizing_list: an int3 until the optimizer comes */
 	OPTPROBE_OPTIMIZED,	/* a jmp in the text */
 	OPTPROBE_UNOPTIMIZING,	/* still a jmp, on unoptimizing_list (switch off) */
-	OPTPROBE_REFUSED,	/* an int3 for good; why says why */
 };
 
 struct optimized_kprobe {
@@ -500,7 +507,7 @@ struct optimized_kprobe {
 	struct list_head list;		/* optimizing_list or unoptimizing_list */
 	struct kprobe *kp;		/* the probe in the kprobe table; NULL once dead */
 	enum optprobe_state state;
-	int why;			/* QUEUED: 0 or OPT_THREAD_INSIDE; REFUSED: the reason */
+	int why;			/* QUEUED: 0, or OPT_THREAD_INSIDE after a busy try */
 	struct arch_optimized_insn optinsn;
 };
 

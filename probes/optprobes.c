@@ -23,13 +23,13 @@
  * jumps in place (tests, the bench).
  *
  * The optimizer's record of a registered probe p (the one in the kprobe
- * table), when it has one:
+ * table), while it has one:
  *   QUEUED:        an int3, on optimizing_list                [WAITING]
  *   OPTIMIZED:     a jmp, KPROBE_FLAG_OPTIMIZED, in optimized_table
  *   UNOPTIMIZING:  still a jmp, on unoptimizing_list (the switch is off)
- *   REFUSED:       an int3, why in the record        [NOT OPTIMIZED: why]
- * A probe that does not qualify at all (handlers, disabled, the switch
- * off) has no record.  Every change happens under kprobe_mutex
+ * A refused probe has no record, only p->opt_refusal: an int3,
+ * [NOT OPTIMIZED: why].  A probe that does not qualify at all (handlers,
+ * disabled, the switch off) has neither.  Every change happens under kprobe_mutex
  * (probes/kprobes.c calls the hooks below with it held, the switch goes
  * through kprobes_for_each(), the optimizer takes it for each batch).
  * Hits never look at these tables: the detour knows its record.
@@ -284,15 +284,12 @@ void optimize_kprobe(struct kprobe *p)
 {
 	struct optimized_kprobe *op;
 
-	if (!p || kprobe_optready(p) != OPT_OK)
-		return;
-	op = op_at(p->addr);
-	if (op && op->state != OPTPROBE_REFUSED)
-		return;			/* queued or a jump already */
-	if (!op)
-		op = new_op(p);
+	if (!p || kprobe_optready(p) != OPT_OK || op_at(p->addr))
+		return;			/* not a candidate, or queued or a jump already */
+	op = new_op(p);
 	if (!op)
 		return;			/* no memory: stays an int3 */
+	p->opt_refusal = OPT_OK;
 	queue_op(op, OPT_OK);
 	kick_kprobe_optimizer();
 }
@@ -324,6 +321,8 @@ void unoptimize_kprobe(struct kprobe *p)
 {
 	struct optimized_kprobe *op = p ? op_at(p->addr) : NULL;
 
+	if (p)
+		p->opt_refusal = OPT_OK;	/* disarmed: nothing to say any more */
 	if (!op)
 		return;
 	if (op->kp != p)
@@ -361,22 +360,28 @@ void unoptimize_kprobes_at(kprobe_opcode_t *addr)
 
 /*
  * After a probe at addr came or went: queue again every probe refused
- * while it was there (only a probe starting within MAX_OPTIMIZED_LENGTH
- * bytes before addr can have it inside its jump), and the one at addr
- * itself.  The records' own table answers, not the kprobe table: its 64
- * chains are long when thousands of probes are registered.
+ * because another probe was inside its jump (only a probe starting
+ * within MAX_OPTIMIZED_LENGTH bytes before addr can have had this one
+ * there), and the one at addr itself.  Such a probe is armed, so its
+ * first byte is an int3: only those bytes cost a walk of the kprobe
+ * table, whose 64 chains are long when thousands of probes are
+ * registered.
  */
 void kprobes_optimize_around(kprobe_opcode_t *addr)
 {
-	struct optimized_kprobe *op;
+	struct kprobe *p;
 
 	kprobes_collect_garbage();
 	if (!kprobes_allow_optimization)
 		return;
 	for (size_t back = MAX_OPTIMIZED_LENGTH - 1; back > 0; back--) {
-		op = op_at(addr - back);
-		if (op && op->state == OPTPROBE_REFUSED)
-			optimize_kprobe(op->kp);
+		kprobe_opcode_t *q = addr - back;
+
+		if (!kernel_text_address((unsigned long)q) || *q != BREAKPOINT_INSTRUCTION)
+			continue;		/* (before a module's text may be no page at all) */
+		p = get_kprobe(q);
+		if (p && p->opt_refusal == OPT_PROBE_IN_RANGE)
+			optimize_kprobe(p);
 	}
 	optimize_kprobe(get_kprobe(addr));
 }
@@ -408,27 +413,34 @@ static bool do_unoptimize_kprobes(const struct text_snapshot *snap)
 	return n > 0;
 }
 
-/* One queued probe: analysis, detour, jump - or why not. */
-static void optimize_one_queued(struct optimized_kprobe *op, const struct text_snapshot *snap,
+/*
+ * One queued probe: analysis, detour, jump - or why not.  A refused
+ * probe keeps only the reason, in the probe (the record goes: thousands
+ * of refused probes hold no memory).  Returns false if a thread was in
+ * the way: the probe is on busy, to go back in the queue.
+ */
+static bool optimize_one_queued(struct optimized_kprobe *op, const struct text_snapshot *snap,
 				struct list_head *busy)
 {
+	struct kprobe *p = op->kp;
 	int ret = arch_prepare_optimized_kprobe(op);
 
 	if (ret == 0)
 		ret = arch_optimize_kprobe(op, snap);
 	if (ret == -OPT_THREAD_INSIDE) {
-		list_add_tail(&op->list, busy);		/* back in the queue after this batch */
-		return;
+		list_add_tail(&op->list, busy);
+		return false;
 	}
 	if (ret) {
-		op->state = OPTPROBE_REFUSED;		/* stays an int3 */
-		op->why = -ret;
-		return;
+		free_op(op, NULL);			/* stays an int3 */
+		p->opt_refusal = -ret;
+		return true;
 	}
 	hlist_add_head(&op->hlist, opt_bucket(op_start(op) >> OPT_GRANULE_SHIFT));
 	op->state = OPTPROBE_OPTIMIZED;
-	op->kp->flags |= KPROBE_FLAG_OPTIMIZED;
+	p->flags |= KPROBE_FLAG_OPTIMIZED;
 	nr_optimized++;
+	return true;
 }
 
 /* The batch being optimized. */
@@ -451,10 +463,8 @@ static bool do_optimize_kprobes(const struct text_snapshot *snap)
 		dequeue_op(batch[n]);
 	}
 	sort_by_address(batch, n);
-	for (int i = 0; i < n; i++) {
-		optimize_one_queued(batch[i], snap, &busy);
-		progress |= batch[i]->state != OPTPROBE_QUEUED;	/* busy ones stay queued */
-	}
+	for (int i = 0; i < n; i++)
+		progress |= optimize_one_queued(batch[i], snap, &busy);
 	arch_forget_optprobe_summaries();
 	list_for_each_entry_safe(op, tmp, &busy, list) {
 		list_del(&op->list);
@@ -556,7 +566,6 @@ int optprobe_why_not(struct kprobe *p)
 int sprint_optprobe_state(char *buf, size_t len, const struct kprobe *ap)
 {
 	const struct optimized_kprobe *op;
-	const char *why;
 	int ret = 0;
 
 	if (len)
@@ -565,15 +574,15 @@ int sprint_optprobe_state(char *buf, size_t len, const struct kprobe *ap)
 	op = op_at(ap->addr);
 	if (op && op->kp != ap)
 		op = NULL;
-	why = op ? optprobe_refusal_name(op->why) : "";
 	if (kprobe_optimized(ap))
 		ret = snprintf(buf, len, "  [OPTIMIZED]");
-	else if (op && op->state == OPTPROBE_REFUSED)
-		ret = snprintf(buf, len, "  [NOT OPTIMIZED: %s]", why);
 	else if (op && op->why == OPT_THREAD_INSIDE)
-		ret = snprintf(buf, len, "  [WAITING: %s]", why);
+		ret = snprintf(buf, len, "  [WAITING: %s]", optprobe_refusal_name(op->why));
 	else if (op)
 		ret = snprintf(buf, len, "  [WAITING]");
+	else if (ap->opt_refusal)
+		ret = snprintf(buf, len, "  [NOT OPTIMIZED: %s]",
+			       optprobe_refusal_name(ap->opt_refusal));
 	preempt_enable();
 	return ret;
 }
@@ -590,11 +599,14 @@ static int optimize_one(struct kprobe *p, void *unused)
 	return 0;
 }
 
-/* Switched off: queued and refused records go, jumps wait for the optimizer. */
+/* Switched off: queued probes and refusals are forgotten, jumps wait for the optimizer. */
 static int unoptimize_one(struct kprobe *p, void *unused)
 {
-	struct optimized_kprobe *op = op_at(p->addr);
+	struct kprobe *ap = get_kprobe(p->addr);
+	struct optimized_kprobe *op = ap ? op_at(ap->addr) : NULL;
 
+	if (ap)
+		ap->opt_refusal = OPT_OK;
 	if (!op || op->state == OPTPROBE_UNOPTIMIZING)
 		return 0;
 	if (op->state == OPTPROBE_OPTIMIZED) {
