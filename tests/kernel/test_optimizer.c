@@ -149,7 +149,7 @@ static void optimizer_thousands_under_load(struct ktest *t)
 {
 	struct kprobe *kps = kzalloc(MAX_LOAD_PROBES * sizeof(*kps));
 	struct task_struct *wl, *sled;
-	uint32_t text_before = kprobes_text_checksum();
+	uint32_t text_before = ktest_text_checksum();
 	int n, optimized = 0;
 	unsigned long j0;
 
@@ -183,7 +183,7 @@ static void optimizer_thousands_under_load(struct ktest *t)
 	for (int i = 0; i < n; i++)
 		unregister_kprobe(&kps[i]);
 	kfree(kps);
-	KTEST_EXPECT_EQ(t, kprobes_text_checksum(), text_before);
+	KTEST_EXPECT_EQ(t, ktest_text_checksum(), text_before);
 }
 
 /* ---- a site a preempted thread sits in ------------------------------------------- */
