@@ -212,6 +212,8 @@ static bool register_site(struct sweep *sw, unsigned int i, enum sweep_mode mode
 
 static void arm_batch(struct sweep *sw, enum sweep_mode mode)
 {
+	unsigned int events = 0;
+
 	for (unsigned int i = 0; i < sw->n; i++) {
 		bool ok = register_site(sw, i, mode);
 
@@ -219,8 +221,11 @@ static void arm_batch(struct sweep *sw, enum sweep_mode mode)
 			mismatch(sw, "%s+%#lx: %s as %s, %s as int3", sw->site[i].fn, sw->site[i].off,
 				 ok ? "accepted" : "refused", mode_name[mode],
 				 sw->site[i].accepted ? "accepted" : "refused");
+		events += ok && !sw->site[i].hot;
 	}
-	if (mode == SWEEP_EVENTS && pseudofs_write(EVENTS_GROUP_ENABLE, "1", 1, true) != 0)
+	/* The group's directory exists once it has an event. */
+	if (mode == SWEEP_EVENTS && events &&
+	    pseudofs_write(EVENTS_GROUP_ENABLE, "1", 1, true) != 0)
 		mismatch(sw, "could not enable the sweep events");
 	wait_for_kprobe_optimizer();	/* the jumps are in before the workloads run */
 }
@@ -241,7 +246,7 @@ static unsigned long site_hits(struct sweep *sw, unsigned int i, enum sweep_mode
 static void disarm_batch(struct sweep *sw, enum sweep_mode mode)
 {
 	if (mode == SWEEP_EVENTS) {
-		pseudofs_write(EVENTS_GROUP_ENABLE, "0", 1, true);
+		pseudofs_write(EVENTS_GROUP_ENABLE, "0", 1, true);	/* ENOENT if none */
 		if (pseudofs_write(EVENTS_FILE, "", 0, true) != 0)
 			mismatch(sw, "could not remove the sweep events");
 	} else {
