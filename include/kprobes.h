@@ -248,6 +248,16 @@ static inline void reset_current_kprobe(void)
 	current_kprobe = NULL;
 }
 
+/*
+ * kprobe_running() for code off the hit path (the registration API,
+ * rmmod): the same answer, out of line and on the blacklist, so that
+ * the load of current_kprobe is never itself a probed instruction.
+ * A stepped copy runs while its own probe is current_kprobe: a probed
+ * "mov current_kprobe, %eax" in register_kprobe() would read a hit in
+ * progress where the unprobed code reads NULL, and refuse with -EBUSY.
+ */
+struct kprobe *kprobe_in_progress(void);
+
 /* ---- the seam: manager -> arch --------------------------------------------- */
 
 int arch_prepare_kprobe(struct kprobe *p);	/* decode + copy to a slot */

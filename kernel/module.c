@@ -426,7 +426,7 @@ static bool current_runs_module(const struct module *mod)
 static int module_busy(struct module *mod)
 {
 	struct stack_search ss = { .mod = mod };
-	struct kprobe *running = kprobe_running();
+	struct kprobe *running = kprobe_in_progress();
 
 	if (mod->state != MODULE_STATE_LIVE)
 		return -EBUSY;

@@ -54,6 +54,17 @@ static bool kprobes_initialized;
 
 /* ---- the registration lock -------------------------------------------------- */
 
+/*
+ * See include/kprobes.h: the registration API's view of a hit in
+ * progress.  noinline: inlined into register_kprobe() its load would be
+ * register_kprobe()'s own, and probe-able, instruction again.
+ */
+noinline struct kprobe *kprobe_in_progress(void)
+{
+	return kprobe_running();
+}
+NOKPROBE_SYMBOL(kprobe_in_progress);
+
 static bool kprobe_mutex_held;
 
 void kprobe_mutex_lock(void)
@@ -428,7 +439,7 @@ int register_kprobe(struct kprobe *p)
 
 	if (!kprobes_initialized)
 		ret = -ENODEV;
-	else if (kprobe_running())
+	else if (kprobe_in_progress())
 		ret = -EBUSY;
 	else {
 		kprobe_mutex_lock();
@@ -480,7 +491,7 @@ int disable_kprobe(struct kprobe *p)
 {
 	int ret;
 
-	if (kprobe_running())
+	if (kprobe_in_progress())
 		return -EBUSY;
 	kprobe_mutex_lock();
 	ret = __disable_kprobe(p);
@@ -494,7 +505,7 @@ int enable_kprobe(struct kprobe *p)
 	bool armed;
 	int ret = 0;
 
-	if (kprobe_running())
+	if (kprobe_in_progress())
 		return -EBUSY;
 	kprobe_mutex_lock();
 	ap = get_valid_kprobe(p);
@@ -568,7 +579,7 @@ static int __unregister_kprobe(struct kprobe *p)
 
 void unregister_kprobes(struct kprobe **kps, int num)
 {
-	if (kprobe_running()) {
+	if (kprobe_in_progress()) {
 		printk("kprobes: unregister from inside a handler refused\n");
 		return;
 	}

@@ -30,24 +30,33 @@
 
 struct fn_probes {
 	struct kprobe kp[MAX_FN_SITES];
-	int n;
+	int n;			/* registered */
+	int sites;		/* instruction boundaries tried */
 };
 
-/* A probe on every instruction boundary of the function `name`. */
+/*
+ * A probe on every instruction boundary of the function `name`.  The
+ * boundaries are all found first: once a probe is armed, its int3 is
+ * what the text shows at its address.
+ */
 static int probe_function(struct ktest *t, struct fn_probes *fp, const char *name)
 {
 	unsigned long start = kallsyms_lookup_name(name), size, off, ip;
 	struct insn insn;
+	int i;
 
 	memset(fp, 0, sizeof(*fp));
 	if (!start || !kallsyms_lookup(start, &size, &off)) {
 		ktest_fail(t, __FILE__, __LINE__, "%s: not in kallsyms", name);
 		return -1;
 	}
-	for (ip = start; ip < start + size && fp->n < MAX_FN_SITES; ip += insn.length) {
+	for (ip = start; ip < start + size && fp->sites < MAX_FN_SITES; ip += insn.length) {
 		if (insn_decode(&insn, (const void *)ip, INSN_MAX_LEN) <= 0)
 			break;
-		fp->kp[fp->n].addr = (kprobe_opcode_t *)ip;
+		fp->kp[fp->sites++].addr = (kprobe_opcode_t *)ip;
+	}
+	for (i = 0; i < fp->sites; i++) {
+		fp->kp[fp->n].addr = fp->kp[i].addr;
 		if (register_kprobe(&fp->kp[fp->n]) == 0)
 			fp->n++;
 	}
@@ -126,9 +135,40 @@ static void sleeping_under_probes_is_not_atomic(struct ktest *t)
 	KTEST_EXPECT_EQ(t, preempt_count(), 0);
 }
 
+/*
+ * register_kprobe() refuses to run inside a handler (-EBUSY).  With its
+ * own instructions probed, each registration runs through the probes
+ * already placed: the load that asks "is a hit in progress?" must not be
+ * a stepped copy, or it sees its own probe as the hit.
+ */
+static void registering_under_probes_is_not_busy(struct ktest *t)
+{
+	static struct kprobe extra;
+
+	/* Every hit stepped: a boosted or optimized copy runs after the hit. */
+	kprobes_set_boosting(false);
+	kprobes_set_optimization(false);
+	probe_function(t, &fp_a, "register_kprobe");
+	probe_function(t, &fp_b, "unregister_kprobe");
+	KTEST_EXPECT_TRUE(t, fp_a.sites > 1 && fp_b.sites > 1);
+	KTEST_EXPECT_EQ(t, fp_a.n, fp_a.sites);
+	KTEST_EXPECT_EQ(t, fp_b.n, fp_b.sites);
+	memset(&extra, 0, sizeof(extra));
+	extra.addr = (kprobe_opcode_t *)read_own_preempt_count;
+	KTEST_EXPECT_EQ(t, register_kprobe(&extra), 0);
+	unregister_kprobe(&extra);
+	KTEST_EXPECT_TRUE(t, total_hits(&fp_a) > 0 && total_hits(&fp_b) > 0);
+	unprobe_function(&fp_b);
+	unprobe_function(&fp_a);
+	kprobes_set_boosting(true);
+	kprobes_set_optimization(true);
+	KTEST_EXPECT_EQ(t, kprobes_nr_registered(), 0);
+}
+
 static struct ktest_case probe_invisible_cases[] = {
 	KTEST_CASE(stepped_copy_sees_unprobed_preempt_count),
 	KTEST_CASE(sleeping_under_probes_is_not_atomic),
+	KTEST_CASE(registering_under_probes_is_not_busy),
 	KTEST_END
 };
 
