@@ -223,6 +223,29 @@ static bool hit_in_progress(const struct optimized_kprobe *op)
 }
 
 /*
+ * Write a jump's 5-byte window in two text_poke()s, interrupts off: the
+ * tail then the first byte (tail_first: int3 -> jmp), or the first byte
+ * then the tail (jmp -> int3).  In between, the window is half old and
+ * half new, and nothing may run it - not even this thread.  That is why
+ * this is never probed: optimized over its own instructions, the thread
+ * patching a window would come back from the first text_poke() into
+ * the window it had half written.
+ */
+static noinline void poke_window(unsigned long addr, const kprobe_opcode_t *bytes,
+				 bool tail_first)
+{
+	unsigned long flags = local_irq_save();
+
+	if (tail_first)
+		text_poke((void *)(addr + 1), bytes + 1, RELATIVEJUMP_SIZE - 1);
+	text_poke((void *)addr, bytes, 1);
+	if (!tail_first)
+		text_poke((void *)(addr + 1), bytes + 1, RELATIVEJUMP_SIZE - 1);
+	local_irq_restore(flags);
+}
+NOKPROBE_SYMBOL(poke_window);
+
+/*
  * int3 -> jmp.  The int3 at addr is already there, so no one can start
  * running the displaced instructions while we write: first the rel32
  * (bytes 1-4), then the opcode byte - Linux's order, which matters on
@@ -245,7 +268,6 @@ int arch_optimize_kprobe(struct optimized_kprobe *op, const struct text_snapshot
 	unsigned long addr = (unsigned long)op->kp->addr;
 	unsigned long slot = (unsigned long)op->kp->ainsn.insn;
 	kprobe_opcode_t jmp[RELATIVEJUMP_SIZE];
-	unsigned long flags;
 
 	if (hit_in_progress(op) ||
 	    text_snapshot_busy(snap, addr + 1, addr + op->optinsn.size) ||
@@ -256,10 +278,7 @@ int arch_optimize_kprobe(struct optimized_kprobe *op, const struct text_snapshot
 	}
 	jmp[0] = RELATIVEJUMP_OPCODE;
 	put_rel32(jmp + 1, addr + RELATIVEJUMP_SIZE, (unsigned long)op->optinsn.insn);
-	flags = local_irq_save();
-	text_poke((void *)(addr + 1), jmp + 1, RELATIVEJUMP_SIZE - 1);
-	text_poke((void *)addr, jmp, 1);
-	local_irq_restore(flags);
+	poke_window(addr, jmp, true);
 	return 0;
 }
 
@@ -272,13 +291,11 @@ int arch_optimize_kprobe(struct optimized_kprobe *op, const struct text_snapshot
  */
 void arch_unoptimize_kprobe(struct optimized_kprobe *op)
 {
-	unsigned long addr = (unsigned long)op->kp->addr;
-	kprobe_opcode_t int3 = BREAKPOINT_INSTRUCTION;
-	unsigned long flags = local_irq_save();
+	kprobe_opcode_t window[RELATIVEJUMP_SIZE];
 
-	text_poke((void *)addr, &int3, 1);
-	text_poke((void *)(addr + 1), op->optinsn.copy + 1, RELATIVEJUMP_SIZE - 1);
-	local_irq_restore(flags);
+	window[0] = BREAKPOINT_INSTRUCTION;
+	memcpy(window + 1, op->optinsn.copy + 1, RELATIVEJUMP_SIZE - 1);
+	poke_window((unsigned long)op->kp->addr, window, false);
 }
 
 static void release_optimized_kprobe(void *arg)

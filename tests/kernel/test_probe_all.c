@@ -37,9 +37,12 @@ struct fn_probes {
 /*
  * A probe on every instruction boundary of the function `name`.  The
  * boundaries are all found first: once a probe is armed, its int3 is
- * what the text shows at its address.
+ * what the text shows at its address.  With settle, the optimizer runs
+ * after each registration: each probe becomes a jump, and the next one,
+ * inside that jump's window, turns it back into an int3.
  */
-static int probe_function(struct ktest *t, struct fn_probes *fp, const char *name)
+static int probe_function_settled(struct ktest *t, struct fn_probes *fp, const char *name,
+				  bool settle)
 {
 	unsigned long start = kallsyms_lookup_name(name), size, off, ip;
 	struct insn insn;
@@ -59,8 +62,15 @@ static int probe_function(struct ktest *t, struct fn_probes *fp, const char *nam
 		fp->kp[fp->n].addr = fp->kp[i].addr;
 		if (register_kprobe(&fp->kp[fp->n]) == 0)
 			fp->n++;
+		if (settle)
+			wait_for_kprobe_optimizer();
 	}
 	return fp->n;
+}
+
+static int probe_function(struct ktest *t, struct fn_probes *fp, const char *name)
+{
+	return probe_function_settled(t, fp, name, false);
 }
 
 static void unprobe_function(struct fn_probes *fp)
@@ -165,10 +175,42 @@ static void registering_under_probes_is_not_busy(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kprobes_nr_registered(), 0);
 }
 
+/*
+ * The code that writes a jump's window, itself under optimized probes:
+ * probes placed one by one on its instructions are each optimized, then
+ * unoptimized by the next one's registration, so arch_optimize_kprobe()
+ * and arch_unoptimize_kprobe() patch windows over their own code, and
+ * each switch of the optimization does it again.  The patching thread
+ * must never run a window it has half written.
+ */
+static void patching_code_under_optimized_probes(struct ktest *t)
+{
+	unsigned int optimized;
+
+	probe_function_settled(t, &fp_a, "arch_optimize_kprobe", true);
+	probe_function_settled(t, &fp_b, "arch_unoptimize_kprobe", true);
+	KTEST_ASSERT_TRUE(t, fp_a.n > 1 && fp_b.n > 1);
+	KTEST_EXPECT_EQ(t, wait_for_kprobe_optimizer(), 0);
+	optimized = kprobes_nr_optimized();
+	for (int round = 0; round < 2; round++) {
+		kprobes_set_optimization(false);
+		KTEST_EXPECT_EQ(t, kprobes_nr_optimized(), 0);
+		kprobes_set_optimization(true);
+		KTEST_EXPECT_EQ(t, wait_for_kprobe_optimizer(), 0);
+		KTEST_EXPECT_EQ(t, kprobes_nr_optimized(), optimized);
+	}
+	KTEST_EXPECT_TRUE(t, optimized > 0);
+	KTEST_EXPECT_TRUE(t, total_hits(&fp_a) > 0 && total_hits(&fp_b) > 0);
+	unprobe_function(&fp_b);
+	unprobe_function(&fp_a);
+	KTEST_EXPECT_EQ(t, ktest_text_checksum(), ktest_boot_text_checksum);
+}
+
 static struct ktest_case probe_invisible_cases[] = {
 	KTEST_CASE(stepped_copy_sees_unprobed_preempt_count),
 	KTEST_CASE(sleeping_under_probes_is_not_atomic),
 	KTEST_CASE(registering_under_probes_is_not_busy),
+	KTEST_CASE(patching_code_under_optimized_probes),
 	KTEST_END
 };
 
