@@ -100,12 +100,17 @@ static const char *sym_label(const struct load_info *info, unsigned int i)
 	return number;
 }
 
-/* A string table must end in NUL, or a name could run off its end. */
+/*
+ * A string table must lie in the file and end in NUL, or a name could run
+ * off its end.  Section 0 is never one: check_sections() does not look at
+ * its fields (the ELF spec reserves it), so they may say anything.
+ */
 static bool valid_strtab(const struct load_info *info, unsigned int i)
 {
 	const Elf32_Shdr *s = &info->sechdrs[i];
 
-	return s->sh_type == SHT_STRTAB && s->sh_size > 0 &&
+	return i != SHN_UNDEF && s->sh_type == SHT_STRTAB && s->sh_size > 0 &&
+	       in_file(info, s->sh_offset, s->sh_size) &&
 	       info->image[s->sh_offset + s->sh_size - 1] == '\0';
 }
 

@@ -256,6 +256,12 @@ static void header_fields(struct ktest *t)
 	EXPECT_REFUSED(t, "bad section name table (e_shstrndx 65535)");
 	obj.hdr->e_shstrndx = S_TEXT;
 	EXPECT_REFUSED(t, "bad section name table (e_shstrndx 1)");
+	/* Section 0 is never checked as a section: it cannot be the name table. */
+	obj.sh[S_NULL].sh_type = SHT_STRTAB;
+	obj.sh[S_NULL].sh_offset = 0x7ffffff0;
+	obj.sh[S_NULL].sh_size = 16;
+	obj.hdr->e_shstrndx = S_NULL;
+	EXPECT_REFUSED(t, "bad section name table (e_shstrndx 0)");
 }
 
 /* Every length short of the whole file is refused, never read past. */
