@@ -3,7 +3,8 @@
  *
  * The PIT interrupt preempts the running thread when its time slice is
  * over, unless preempt_count is non-zero.  kprobes raises preempt_count
- * for the whole of a probe hit, as Linux does.
+ * while its handlers run inside an exception, and lowers it before the
+ * iret, as Linux does since 5.8: the probed code never sees it.
  */
 #ifndef SCHED_H
 #define SCHED_H
@@ -59,6 +60,7 @@ void scheduler_tick(void);
 
 void preempt_disable(void);
 void preempt_enable(void);
+void preempt_enable_no_resched(void);	/* for exception handlers: never schedules */
 int preempt_count(void);
 
 /* Stack bounds of the thread running now (for safe stack copies). */

@@ -8,6 +8,11 @@
 
 extern volatile unsigned long jiffies;
 
+/* Linux's jiffies comparisons: right across wrap-around (signed difference). */
+#define time_after(a, b)	((long)((b) - (a)) < 0)
+#define time_before(a, b)	time_after(b, a)
+#define time_after_eq(a, b)	((long)((a) - (b)) >= 0)
+
 void pit_init(void);
 
 /* Per-tick hooks (scheduler, workloads). */

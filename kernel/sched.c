@@ -89,7 +89,7 @@ unsigned long current_stack_top(void)
 
 static bool time_reached(unsigned long when)
 {
-	return (long)(jiffies - when) >= 0;   /* correct across wrap-around */
+	return time_after_eq(jiffies, when);
 }
 
 /* Round robin: the first runnable task after prev, prev itself last. */
@@ -195,6 +195,19 @@ void preempt_enable(void)
 	 */
 	if (--current_task->preempt_count == 0 && need_resched && !irqs_disabled())
 		schedule();
+}
+
+/*
+ * The count down again, without the scheduling preempt_enable() may do:
+ * for exception handlers that raised it, which return to the interrupted
+ * code with iret (the next tick reschedules if a preemption is owed).
+ */
+void preempt_enable_no_resched(void)
+{
+	barrier();
+	if (current_task->preempt_count <= 0)
+		panic("preempt_enable_no_resched: unbalanced in thread '%s'", current_task->name);
+	current_task->preempt_count--;
 }
 
 int preempt_count(void)
@@ -420,5 +433,6 @@ NOKPROBE_SYMBOL(schedule);
 NOKPROBE_SYMBOL(scheduler_tick);
 NOKPROBE_SYMBOL(preempt_disable);
 NOKPROBE_SYMBOL(preempt_enable);
+NOKPROBE_SYMBOL(preempt_enable_no_resched);
 NOKPROBE_SYMBOL(preempt_count);
 NOKPROBE_SYMBOL(get_current);

@@ -26,15 +26,19 @@
  * copy is stepped with IF clear.  That is what makes the single global
  * state below (current_kprobe, kprobe_ctlblk) safe on our one CPU.
  *
- * No preempt_disable() anywhere on this path, on purpose.  With IF clear
- * no timer tick can arrive, so nothing can preempt the hit: a preempt
- * count would add no protection.  It would add a visible change,
- * though: the copy in the slot runs *between* the two traps, so a
+ * The preempt count is raised only while kprobes' own code runs in the
+ * exception (kprobe_exceptions_notify()) and dropped before the iret.
+ * With IF clear no tick can preempt the hit anyway; the count is for a
+ * handler that turns interrupts on, which must still not be scheduled
+ * away in the middle of a hit.  It must not stay raised across the
+ * iret, though: the copy in the slot runs *between* the two traps, and a
  * stepped "mov preempt_count, %eax" (msleep()'s and kthread_join()'s
  * might_sleep() check, say) would read 1 where the unprobed code reads
  * 0.  A probe must be invisible to the code it probes.  Linux reached
- * the same answer for x86 in 4.17 ("kprobes/x86: Do not disable preempt
- * on int3 path"); docs/kprobes.md tells the story.
+ * the same answer: 4.17 dropped the preempt_disable() that 2.6 held
+ * from the int3 to the #DB, and since 5.8 the #BP entry raises the count
+ * for the handler (irqentry_nmi_enter()) and lowers it before the
+ * return.  docs/kprobes.md tells the story.
  */
 #include "kernel.h"
 #include "kprobes.h"
@@ -618,11 +622,8 @@ NOKPROBE_SYMBOL(kprobe_fault_handler);
 
 /* ---- the die notifier ------------------------------------------------------------- */
 
-static int kprobe_exceptions_notify(struct notifier_block *self,
-				    unsigned long val, void *data)
+static int kprobe_exceptions_dispatch(unsigned long val, struct die_args *args)
 {
-	struct die_args *args = data;
-
 	switch (val) {
 	case DIE_INT3:
 		if (kprobe_handler(args->regs))
@@ -642,6 +643,25 @@ static int kprobe_exceptions_notify(struct notifier_block *self,
 		break;
 	}
 	return NOTIFY_DONE;
+}
+NOKPROBE_SYMBOL(kprobe_exceptions_dispatch);
+
+/*
+ * The exception's stretch of a hit, with the preempt count raised: the
+ * handlers may turn interrupts on, the tick must still not preempt
+ * them.  Lowered again before the iret (no reschedule from inside the
+ * exception), so the stepped copy and the probed code see their own
+ * count - Linux's irqentry_nmi_enter()/exit() around do_int3().
+ */
+static int kprobe_exceptions_notify(struct notifier_block *self,
+				    unsigned long val, void *data)
+{
+	int ret;
+
+	preempt_disable();
+	ret = kprobe_exceptions_dispatch(val, data);
+	preempt_enable_no_resched();
+	return ret;
 }
 NOKPROBE_SYMBOL(kprobe_exceptions_notify);
 

@@ -209,20 +209,6 @@ int arch_prepare_optimized_kprobe(struct optimized_kprobe *op)
 /* ---- patching ------------------------------------------------------------------ */
 
 /*
- * One more thread can be "inside": one preempted in the middle of a hit
- * of this very probe.  A pre-handler may turn interrupts on, and the
- * int3 path does not raise preempt_count, so the timer can switch
- * threads right there.  That thread's int3 frame says ip = addr
- * (handlers see the probe address: not inside the range), but once the
- * handler returns it single-steps the copy and resumes at addr + len -
- * in the middle of the jump.  On one CPU, current_kprobe names it.
- */
-static bool hit_in_progress(const struct optimized_kprobe *op)
-{
-	return kprobe_running() == op->kp;
-}
-
-/*
  * Write a jump's 5-byte window in two text_poke()s, interrupts off: the
  * tail then the first byte (tail_first: int3 -> jmp), or the first byte
  * then the tail (jmp -> int3).  In between, the window is half old and
@@ -269,8 +255,7 @@ int arch_optimize_kprobe(struct optimized_kprobe *op, const struct text_snapshot
 	unsigned long slot = (unsigned long)op->kp->ainsn.insn;
 	kprobe_opcode_t jmp[RELATIVEJUMP_SIZE];
 
-	if (hit_in_progress(op) ||
-	    text_snapshot_busy(snap, addr + 1, addr + op->optinsn.size) ||
+	if (text_snapshot_busy(snap, addr + 1, addr + op->optinsn.size) ||
 	    text_snapshot_busy(snap, slot, slot + MAX_INSN_SIZE)) {
 		free_detour(op->optinsn.insn);	/* never ran: free it now */
 		op->optinsn.insn = NULL;
@@ -337,10 +322,11 @@ void arch_remove_optimized_kprobe(struct optimized_kprobe *op,
  * int3's (but regs->ip = the copies, where iret will go).  Set the state kprobe_handler() sets for a hit - current_kprobe,
  * KPROBE_HIT_ACTIVE, nhit - so that a probe hit inside the handler is a
  * reentry counted in nmissed, and a fault in it goes to the probe's
- * fault_handler.  No preempt_disable(): the int3 path needs it because a
- * hit spans two exceptions with the thread running in between; here the
- * whole hit is one stretch with interrupts off, so nothing can preempt
- * it.  There is nothing to step: iret goes straight to the copies.
+ * fault_handler.  The preempt count is raised around the handler, as
+ * around an int3 hit's (arch/i386/kprobes.c): a handler that turns
+ * interrupts on is still not preempted in the middle of the hit, so no
+ * other thread can ever find this one stopped half-way through a hit.
+ * There is nothing to step: iret goes straight to the copies.
  *
  * op->kp is NULL if the probe was unoptimized while this thread sat,
  * preempted, at the top of the detour: the probe is gone, only the
@@ -358,11 +344,13 @@ optimized_callback(struct optimized_kprobe *op, struct pt_regs *regs)
 		return;				/* iret runs the copies */
 	}
 	regs->ip = (unsigned long)p->addr;	/* what handlers see on an int3 too */
+	preempt_disable();			/* as around an int3 hit's handlers */
 	current_kprobe = p;
 	kprobe_ctlblk.kprobe_status = KPROBE_HIT_ACTIVE;
 	p->nhit++;
 	if (!p->pre_handler || !p->pre_handler(p, regs))
 		regs->ip = copies;		/* else the handler chose where to go */
 	current_kprobe = NULL;
+	preempt_enable_no_resched();
 }
 NOKPROBE_SYMBOL(optimized_callback);

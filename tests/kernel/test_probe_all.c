@@ -20,6 +20,9 @@
 #include "insn.h"
 #include "sched.h"
 #include "mm.h"
+#include "timer.h"
+#include "irqflags.h"
+#include "processor.h"
 #include "string.h"
 #include "probe_sweep.h"
 #include "workload_results.h"
@@ -206,11 +209,68 @@ static void patching_code_under_optimized_probes(struct ktest *t)
 	KTEST_EXPECT_EQ(t, ktest_text_checksum(), ktest_boot_text_checksum);
 }
 
+/*
+ * A pre-handler that turns interrupts on and waits out several time
+ * slices, with another thread runnable: the tick must not preempt it in
+ * the middle of the hit (kprobes raises the preempt count around its
+ * handlers), yet the probed code still sees its own count of 0.
+ */
+#define HANDLER_TICKS	6	/* three 2-tick time slices */
+
+static volatile unsigned long spinner_count;
+static volatile bool spinner_stop;
+static unsigned long spun_during_handler, count_in_handler;
+
+static int spinner(void *arg)
+{
+	while (!spinner_stop)
+		spinner_count++;
+	return 0;
+}
+
+static int irqs_on_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	unsigned long before = spinner_count, until = jiffies + HANDLER_TICKS;
+
+	count_in_handler = preempt_count();
+	local_irq_enable();
+	while (time_before(jiffies, until))
+		cpu_relax();
+	local_irq_disable();
+	spun_during_handler = spinner_count - before;
+	return 0;
+}
+
+static void handler_with_interrupts_on_not_preempted(struct ktest *t)
+{
+	static struct kprobe kp;
+	struct task_struct *other;
+	int seen;
+
+	spinner_stop = false;
+	other = kthread_create(spinner, NULL, "spinner");
+	KTEST_ASSERT_TRUE(t, other != NULL);
+	memset(&kp, 0, sizeof(kp));
+	kp.addr = (kprobe_opcode_t *)read_own_preempt_count;
+	kp.pre_handler = irqs_on_pre;
+	KTEST_ASSERT_EQ(t, register_kprobe(&kp), 0);
+	seen = read_own_preempt_count();
+	unregister_kprobe(&kp);
+	spinner_stop = true;
+	kthread_join(other);
+	KTEST_EXPECT_EQ(t, kp.nhit, 1);
+	KTEST_EXPECT_EQ(t, spun_during_handler, 0);	/* never scheduled away */
+	KTEST_EXPECT_EQ(t, count_in_handler, 1);	/* non-preemptible, as on Linux */
+	KTEST_EXPECT_EQ(t, seen, 0);			/* the probed code's own count */
+	KTEST_EXPECT_TRUE(t, spinner_count > 0);	/* it did run, afterwards */
+}
+
 static struct ktest_case probe_invisible_cases[] = {
 	KTEST_CASE(stepped_copy_sees_unprobed_preempt_count),
 	KTEST_CASE(sleeping_under_probes_is_not_atomic),
 	KTEST_CASE(registering_under_probes_is_not_busy),
 	KTEST_CASE(patching_code_under_optimized_probes),
+	KTEST_CASE(handler_with_interrupts_on_not_preempted),
 	KTEST_END
 };
 
