@@ -25,6 +25,7 @@
 #include "extable.h"
 #include "vsprintf.h"
 #include "workloads.h"
+#include "workload_results.h"
 #include "kprobes_fixups.h"
 
 /* ---- the routines (optprobes_asm.S) -------------------------------------------- */
@@ -720,65 +721,10 @@ static void optprobe_library_functions(struct ktest *t)
 /* ---- the kernel's workloads (kernel/workloads.c), every instruction ------------- */
 
 /*
- * Each workload as a function returning one number: what `run NAME`
- * computes, without the printing.  worker_thread() is called directly
+ * Each workload as a function returning one number
+ * (tests/kernel/workload_results.c).  worker_thread() is called directly
  * (not in a thread of its own) so that both runs have the same stack.
  */
-#define WL_SORT_N	24
-#define WL_HASH_KEYS	6
-#define WL_WORKER_TICKS	2
-
-static int wl_array[WL_SORT_N];
-
-static unsigned long wl_fib(void)
-{
-	return fib(12);
-}
-
-static unsigned long wl_sort(void)
-{
-	unsigned long seed = 12345, h = 0;
-
-	for (int i = 0; i < WL_SORT_N; i++) {
-		seed = seed * 1103515245 + 12345;
-		wl_array[i] = (seed / 65536) % 1000;
-	}
-	sort_ints(wl_array, WL_SORT_N);
-	for (int i = 0; i < WL_SORT_N; i++)
-		h = h * 31 + wl_array[i];
-	return h;
-}
-
-static unsigned long wl_crc32(void)
-{
-	static const char text[] = "123456789";
-
-	return ~crc32_le(~0u, (const unsigned char *)text, sizeof(text) - 1);
-}
-
-static unsigned long wl_hash(void)
-{
-	char key[16];
-	unsigned long h = 0;
-
-	for (unsigned long i = 0; i < WL_HASH_KEYS; i++) {
-		snprintf(key, sizeof(key), "key%lu", i);
-		h += ht_insert(key, i * i) == 0;
-	}
-	for (unsigned long i = 0; i < WL_HASH_KEYS; i++) {
-		snprintf(key, sizeof(key), "key%lu", i);
-		h = h * 31 + ht_lookup(key);
-	}
-	h = h * 31 + ht_lookup("nokey");
-	ht_clear();
-	return h;
-}
-
-static unsigned long wl_worker(void)
-{
-	return worker_thread((void *)WL_WORKER_TICKS);
-}
-
 struct wl_func {
 	const char *name;
 	unsigned long (*run)(void);	/* the workload that runs it */
