@@ -137,32 +137,65 @@ static int trace_pass(struct sweep *sw)
 }
 
 /*
- * The unprobed results, and what the workloads execute: traced once as
- * the heap and page allocator are, and once with memory held, the way
- * probes hold slots and detours, so that allocator paths that depend on
- * the free lists count as varying, not as executed.
+ * The unprobed results, and what the workloads execute, traced in three
+ * memory states: as the heap and page allocator are; with a few pages
+ * held one at a time, as slot pages are taken; and with the heap cut
+ * into many small live blocks, as a batch of trace events leaves it.
+ * Allocator paths that depend on the free lists (splitting a run,
+ * merging with a neighbour) then count as varying, not as executed: a
+ * probe there is not expected to be hit in every memory state.
  */
-#define HELD_PAGES	4	/* one at a time, as slot pages are taken */
-#define HELD_BYTES	200
+#define HELD_PAGES	4
+#define HELD_BLOCKS	48	/* kmalloc()ed, every other one freed again */
+#define HELD_SIZE(i)	(16u << ((i) % 6))
+
+struct held_memory {
+	void *pages[HELD_PAGES];
+	void *blocks[HELD_BLOCKS];
+};
+
+static void hold_pages(struct held_memory *h)
+{
+	for (int i = 0; i < HELD_PAGES; i++)
+		h->pages[i] = alloc_pages(1);
+}
+
+static void hold_fragments(struct held_memory *h)
+{
+	for (int i = 0; i < HELD_BLOCKS; i++)
+		h->blocks[i] = kmalloc(HELD_SIZE(i));
+	for (int i = 0; i < HELD_BLOCKS; i += 2) {
+		kfree(h->blocks[i]);
+		h->blocks[i] = NULL;
+	}
+}
+
+static void release(struct held_memory *h)
+{
+	for (int i = 0; i < HELD_PAGES; i++)
+		if (h->pages[i])
+			free_pages(h->pages[i], 1);
+	for (int i = 0; i < HELD_BLOCKS; i++)
+		kfree(h->blocks[i]);
+	memset(h, 0, sizeof(*h));
+}
 
 static int take_reference(struct sweep *sw)
 {
-	void *pages[HELD_PAGES], *bytes;
-	int ret;
+	static struct held_memory held;
+	static void (*const states[])(struct held_memory *) = {
+		NULL, hold_pages, hold_fragments,
+	};
+	int ret = 0;
 
 	for (int i = 0; i < nr_workload_results; i++)
 		sw->ref[i] = workload_results[i].run();
-	ret = trace_pass(sw);
-	if (ret)
-		return ret;
-	for (int i = 0; i < HELD_PAGES; i++)
-		pages[i] = alloc_pages(1);
-	bytes = kmalloc(HELD_BYTES);
-	ret = trace_pass(sw);
-	kfree(bytes);
-	for (int i = 0; i < HELD_PAGES; i++)
-		if (pages[i])
-			free_pages(pages[i], 1);
+	for (size_t i = 0; i < ARRAY_SIZE(states) && !ret; i++) {
+		if (states[i])
+			states[i](&held);
+		ret = trace_pass(sw);
+		release(&held);
+	}
 	return ret;
 }
 
