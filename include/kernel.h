@@ -35,14 +35,57 @@ int printk(const char *fmt, ...) __printf(1, 2);
 int vprintk(const char *fmt, va_list ap);
 
 /*
- * Linux's pr_warn(): printk with the file's prefix.  A file that wants
- * one defines pr_fmt() before its first #include, as in Linux:
+ * Log levels, as Linux's: a message may start with KERN_SOH and a digit,
+ * 0 (KERN_EMERG) to 7 (KERN_DEBUG).  printk strips the prefix and prints
+ * the message only if its level is below console_loglevel (7 unless the
+ * command line says loglevel=N), so debug chatter stays off the console.
+ * A message without a level gets MESSAGE_LOGLEVEL_DEFAULT.
+ */
+#define KERN_SOH	"\001"
+#define KERN_EMERG	KERN_SOH "0"	/* the system is unusable */
+#define KERN_ALERT	KERN_SOH "1"
+#define KERN_CRIT	KERN_SOH "2"
+#define KERN_ERR	KERN_SOH "3"
+#define KERN_WARNING	KERN_SOH "4"
+#define KERN_NOTICE	KERN_SOH "5"
+#define KERN_INFO	KERN_SOH "6"
+#define KERN_DEBUG	KERN_SOH "7"
+#define KERN_DEFAULT	KERN_SOH "d"	/* MESSAGE_LOGLEVEL_DEFAULT */
+#define KERN_CONT	KERN_SOH "c"	/* continues the previous line */
+
+#define LOGLEVEL_EMERG		0
+#define LOGLEVEL_DEBUG		7
+#define MESSAGE_LOGLEVEL_DEFAULT	4	/* KERN_WARNING, as Linux */
+#define CONSOLE_LOGLEVEL_DEFAULT	7	/* everything but KERN_DEBUG */
+extern int console_loglevel;
+/* loglevel=N on the command line (from kmain). */
+void console_loglevel_setup(void);
+
+/*
+ * Linux's pr_*(): printk with a level and the file's prefix.  A file
+ * that wants one defines pr_fmt() before its first #include, as in Linux:
  *	#define pr_fmt(fmt) "kprobes: " fmt
+ * pr_debug() compiles to nothing unless the file defines DEBUG (Linux
+ * without dynamic debug), but its arguments are still type-checked.
  */
 #ifndef pr_fmt
 #define pr_fmt(fmt) fmt
 #endif
-#define pr_warn(fmt, ...) printk(pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_emerg(fmt, ...)	printk(KERN_EMERG pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_alert(fmt, ...)	printk(KERN_ALERT pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_crit(fmt, ...)	printk(KERN_CRIT pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_err(fmt, ...)	printk(KERN_ERR pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_warn(fmt, ...)	printk(KERN_WARNING pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_warning		pr_warn		/* the name before Linux 5.x */
+#define pr_notice(fmt, ...)	printk(KERN_NOTICE pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_info(fmt, ...)	printk(KERN_INFO pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_cont(fmt, ...)	printk(KERN_CONT fmt, ##__VA_ARGS__)
+#define no_printk(fmt, ...)	({ if (0) printk(fmt, ##__VA_ARGS__); 0; })
+#ifdef DEBUG
+#define pr_debug(fmt, ...)	printk(KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__)
+#else
+#define pr_debug(fmt, ...)	no_printk(KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__)
+#endif
 
 void panic(const char *fmt, ...) __printf(1, 2) __noreturn;
 

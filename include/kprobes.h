@@ -158,6 +158,10 @@ bool within_kprobe_blacklist(unsigned long addr);
 int populate_kprobe_blacklist(void);
 /* Add [start, end) to the blacklist (kprobes_init and the arch code use it). */
 int kprobe_add_area_blacklist(unsigned long start, unsigned long end);
+/* Add the function starting at entry (a NOKPROBE_SYMBOL() entry). */
+int kprobe_add_ksym_blacklist(unsigned long entry);
+/* Remove every range inside [start, end) (a module going away). */
+void kprobe_remove_area_blacklist(unsigned long start, unsigned long end);
 /* Call fn for every blacklisted range; stop early if fn returns non-zero. */
 int kprobe_blacklist_for_each(int (*fn)(void *data, unsigned long start,
 					unsigned long end), void *data);

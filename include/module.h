@@ -27,6 +27,7 @@
 #include "list.h"
 #include "export.h"
 #include "module_elf.h"
+#include "moduleparam.h"
 
 /* ---- what a module's source uses ----------------------------------------- */
 
@@ -38,24 +39,45 @@ typedef void (*exitcall_t)(void);
  * Linux's does.  module_init(fn) makes init_module another name for fn
  * (an ELF alias: same address); the inline function checks fn's type.
  */
+/*
+ * The macros end with their own ';', as Linux's do: every Linux sample
+ * writes "module_init(fn)" with no semicolon after it.  Writing one
+ * anyway leaves an empty declaration, which C accepts.
+ */
 #define module_init(fn)							\
 	static inline initcall_t __inittest(void) { return fn; }	\
-	int init_module(void) __attribute__((alias(#fn)))
+	int init_module(void) __attribute__((alias(#fn)));
 #define module_exit(fn)							\
 	static inline exitcall_t __exittest(void) { return fn; }	\
-	void cleanup_module(void) __attribute__((alias(#fn)))
+	void cleanup_module(void) __attribute__((alias(#fn)));
 
 /* Linux marks these for freeing after boot; we keep it simple. */
 #define __init
 #define __exit
 
+/* A name of its own for each use of a macro in one file (Linux's __UNIQUE_ID). */
+#define __PASTE(a, b)		a##b
+#define __UNIQUE_ID_N(prefix, n) __PASTE(__PASTE(__UNIQUE_ID_, prefix), n)
+#define __UNIQUE_ID(prefix)	__UNIQUE_ID_N(prefix, __COUNTER__)
+
 /* "tag=value" strings in .modinfo; lsmod-style tools read them. */
 #define MODULE_INFO(tag, info)						\
-	static const char __modinfo_##tag[]				\
-	__attribute__((used, section(".modinfo"))) = #tag "=" info
+	static const char __UNIQUE_ID(tag)[]				\
+	__attribute__((used, section(".modinfo"))) = #tag "=" info;
 #define MODULE_LICENSE(s)	MODULE_INFO(license, s)
 #define MODULE_AUTHOR(s)	MODULE_INFO(author, s)
 #define MODULE_DESCRIPTION(s)	MODULE_INFO(description, s)
+#define MODULE_VERSION(s)	MODULE_INFO(version, s)
+#define MODULE_ALIAS(s)		MODULE_INFO(alias, s)
+/* A parameter's one-line help: "parm=symbol:The function to probe". */
+#define MODULE_PARM_DESC(parm, desc)	MODULE_INFO(parm, #parm ":" desc)
+
+/*
+ * The module itself, as Linux's THIS_MODULE: the loader resolves the
+ * symbol __this_module of each module to its own struct module.
+ */
+extern struct module __this_module;
+#define THIS_MODULE	(&__this_module)
 
 /* ---- the loaded module ------------------------------------------------------ */
 
@@ -96,6 +118,14 @@ struct module {
 	char *symnames;
 	const struct kernel_symbol *ksyms;	/* what it exports (in its memory) */
 	unsigned int nksyms;
+
+	const struct kernel_param *kp;	/* its module_param()s (in its memory) */
+	unsigned int num_kp;
+	char *args;			/* the "name=value" words it was given */
+	unsigned long *kprobe_blacklist; /* its NOKPROBE_SYMBOL() entries */
+	unsigned int num_kprobe_blacklist;
+	unsigned long kprobes_text_start; /* its .kprobes.text (__kprobes) */
+	unsigned long kprobes_text_size;
 };
 
 /* ---- the API ------------------------------------------------------------------ */
@@ -112,6 +142,13 @@ struct module {
  */
 int load_module(const void *image, size_t len, const char *name,
 		struct module **out);
+/*
+ * The same with module parameters: `args` is "name=value ..." (NULL:
+ * none), after any "NAME.name=value" words of the kernel command line.
+ * A value that does not parse refuses the load (-EINVAL).
+ */
+int load_module_params(const void *image, size_t len, const char *name,
+		       const char *args, struct module **out);
 /* Run exit, clean up forgotten probes, free.  -EBUSY while in use. */
 int unload_module(struct module *mod);
 
@@ -144,6 +181,7 @@ int module_kallsyms_on_each_symbol(int (*fn)(void *data, const char *name,
 /* The Multiboot module "NAME" or "NAME.ko" (any directory), or NULL. */
 const void *find_boot_module(const char *name, size_t *len);
 int insmod(const char *name);		/* load a boot module by name */
+int insmod_params(const char *name, const char *args);	/* ... with parameters */
 int rmmod(const char *name);
 /* The shell's insmod, rmmod and lsmod commands are cmd_* in include/shell.h. */
 /* insmod=a,b on the command line: load those at boot (from kmain). */

@@ -94,5 +94,11 @@ size_t elf_kallsyms_size(const struct load_info *info, unsigned int *count);
 void elf_kallsyms_fill(const struct load_info *info, struct module_symbol *syms,
 		       char *names);
 const char *elf_reloc_name(unsigned int type);
+/*
+ * A loaded section by name (after elf_layout): its index, its offset in
+ * module memory and its size; 0 if the module has none.
+ */
+int elf_find_section(const struct load_info *info, const char *name,
+		     uint32_t *off, uint32_t *size);
 
 #endif

@@ -68,6 +68,7 @@ void kmain(uint32_t magic, struct multiboot_info *mbi)
 	serial_init();
 	vga_init();
 	multiboot_parse(magic, mbi);
+	console_loglevel_setup();	/* loglevel=N */
 	banner();
 	multiboot_print();
 

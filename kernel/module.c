@@ -178,6 +178,8 @@ static uint32_t resolve_symbol(void *ctx, const char *name, int *err)
 	const struct kernel_symbol *ks;
 	struct module *other;
 
+	if (strcmp(name, "__this_module") == 0)	/* THIS_MODULE */
+		return (uint32_t)(unsigned long)mod;
 	ks = find_ksym(__start_ksymtab, __stop_ksymtab, name);
 	if (ks)
 		return ks->value;
@@ -286,6 +288,7 @@ void free_module(struct module *mod)
 	}
 	kfree(mod->syms);
 	kfree(mod->symnames);
+	kfree(mod->args);
 	kfree(mod);
 }
 
@@ -483,6 +486,96 @@ static int find_module_entry_points(struct load_info *info, struct module *mod)
 	return 0;
 }
 
+/* Is [addr, addr + len) inside mod's memory? */
+static bool module_contains(const struct module *mod, unsigned long addr,
+			    unsigned long len)
+{
+	return within(addr, mod->base, mod->size) && len <= mod->size &&
+	       addr - (unsigned long)mod->base <= mod->size - len;
+}
+
+/* A NUL-terminated string inside mod's memory? */
+static bool module_string(const struct module *mod, unsigned long addr)
+{
+	if (!module_contains(mod, addr, 1))
+		return false;
+	return strnlen((const char *)addr, (unsigned long)mod->base + mod->size - addr) <
+	       (unsigned long)mod->base + mod->size - addr;
+}
+
+/* The kernel's parsers module_param() may name (include/moduleparam.h). */
+static const struct kernel_param_ops *const kernel_param_ops[] = {
+	&param_ops_byte, &param_ops_short, &param_ops_ushort, &param_ops_int,
+	&param_ops_uint, &param_ops_long, &param_ops_ulong, &param_ops_hexint,
+	&param_ops_bool, &param_ops_invbool, &param_ops_charp, &param_ops_string,
+};
+
+static bool known_param_ops(const struct module *mod, const struct kernel_param_ops *ops)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(kernel_param_ops); i++)
+		if (ops == kernel_param_ops[i])
+			return true;
+	/* module_param_cb() with the module's own ops. */
+	return module_contains(mod, (unsigned long)ops, sizeof(*ops));
+}
+
+/*
+ * The __param section: one struct kernel_param per module_param().  The
+ * kernel will call ops->set() with arg, so every pointer is checked to
+ * lead where module_param() would have put it.
+ */
+static int find_module_params(struct load_info *info, struct module *mod)
+{
+	uint32_t off, size;
+	const struct kernel_param *kp;
+
+	if (!elf_find_section(info, "__param", &off, &size))
+		return 0;
+	if (size % sizeof(*kp))
+		return module_error(info->name, -ENOEXEC, "__param: sh_size %u is not "
+				    "a whole number of entries", size);
+	kp = (const void *)((char *)mod->base + off);
+	for (unsigned int i = 0; i < size / sizeof(*kp); i++) {
+		if (!module_string(mod, (unsigned long)kp[i].name) ||
+		    !module_contains(mod, (unsigned long)kp[i].arg, 1) ||
+		    !known_param_ops(mod, kp[i].ops))
+			return module_error(info->name, -ENOEXEC, "__param entry %u: "
+					    "name, ops or variable outside the module", i);
+	}
+	mod->kp = kp;
+	mod->num_kp = size / sizeof(*kp);
+	return 0;
+}
+
+/*
+ * NOKPROBE_SYMBOL() in a module leaves addresses in _kprobe_blacklist;
+ * __kprobes functions go to .kprobes.text.  Linux adds both to the
+ * kprobes blacklist when the module comes, before its init can register
+ * a probe, and takes them off when it goes.
+ */
+static int find_module_kprobe_blacklist(struct load_info *info, struct module *mod)
+{
+	uint32_t off, size;
+
+	if (elf_find_section(info, "_kprobe_blacklist", &off, &size)) {
+		if (size % sizeof(unsigned long))
+			return module_error(info->name, -ENOEXEC, "_kprobe_blacklist: "
+					    "sh_size %u is not a whole number of entries", size);
+		mod->kprobe_blacklist = (void *)((char *)mod->base + off);
+		mod->num_kprobe_blacklist = size / sizeof(unsigned long);
+		for (unsigned int i = 0; i < mod->num_kprobe_blacklist; i++)
+			if (!within(mod->kprobe_blacklist[i], mod->base, mod->text_size))
+				return module_error(info->name, -ENOEXEC, "_kprobe_blacklist "
+						    "entry %u: %#lx is not in the module's code",
+						    i, mod->kprobe_blacklist[i]);
+	}
+	if (elf_find_section(info, ".kprobes.text", &off, &size)) {
+		mod->kprobes_text_start = (unsigned long)mod->base + off;
+		mod->kprobes_text_size = size;
+	}
+	return 0;
+}
+
 /* The file is checked: give it memory, copy, link.  Nothing runs yet. */
 static int link_module(struct load_info *info, struct module *mod)
 {
@@ -510,7 +603,30 @@ static int link_module(struct load_info *info, struct module *mod)
 	ret = module_kallsyms(info, mod);
 	if (!ret)
 		ret = find_module_entry_points(info, mod);
+	if (!ret)
+		ret = find_module_params(info, mod);
+	if (!ret)
+		ret = find_module_kprobe_blacklist(info, mod);
 	return ret;
+}
+
+static int add_module_kprobe_blacklist(struct module *mod)
+{
+	int ret = 0;
+
+	for (unsigned int i = 0; i < mod->num_kprobe_blacklist && !ret; i++)
+		ret = kprobe_add_ksym_blacklist(mod->kprobe_blacklist[i]);
+	if (!ret && mod->kprobes_text_size)
+		ret = kprobe_add_area_blacklist(mod->kprobes_text_start,
+						mod->kprobes_text_start +
+						mod->kprobes_text_size);
+	return ret;
+}
+
+static void remove_module_kprobe_blacklist(struct module *mod)
+{
+	kprobe_remove_area_blacklist((unsigned long)mod->base,
+				     (unsigned long)mod->base + mod->text_size);
 }
 
 /* Init failed or exit ran: nothing of the module may stay reachable. */
@@ -518,8 +634,56 @@ static void remove_module(struct module *mod)
 {
 	mod->state = MODULE_STATE_GOING;
 	unregister_forgotten_probes(mod);
+	remove_module_kprobe_blacklist(mod);
 	list_del_module(mod);
 	free_module(mod);
+}
+
+/*
+ * The module's "name=value" words: first those of the kernel command
+ * line written "MODULE.name=value" (as modprobe reads /proc/cmdline),
+ * then `args`, so insmod's own words win.  Kept in mod->args: charp
+ * parameters point into it.
+ */
+static int module_args(struct module *mod, const char *args)
+{
+	size_t len = (args ? strlen(args) : 0) + 1;
+	char key[MODULE_NAME_LEN + KPARAM_VALUE_LEN], val[KPARAM_VALUE_LEN];
+
+	for (unsigned int i = 0; i < mod->num_kp; i++) {
+		snprintf(key, sizeof(key), "%s.%s", mod->name, mod->kp[i].name);
+		if (cmdline_value(key, val, sizeof(val)))
+			len += strlen(mod->kp[i].name) + strlen(val) + 2;
+	}
+	mod->args = kzalloc(len);
+	if (!mod->args)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < mod->num_kp; i++) {
+		snprintf(key, sizeof(key), "%s.%s", mod->name, mod->kp[i].name);
+		if (!cmdline_value(key, val, sizeof(val)))
+			continue;
+		strlcat(mod->args, mod->kp[i].name, len);
+		strlcat(mod->args, "=", len);
+		strlcat(mod->args, val, len);
+		strlcat(mod->args, " ", len);
+	}
+	if (args)
+		strlcat(mod->args, args, len);
+	return parse_args(mod->name, mod->args, mod->kp, mod->num_kp);
+}
+
+/* Parameters set, blacklist entries added: what must happen before init. */
+static int prepare_coming_module(struct module *mod, const char *args)
+{
+	int ret = module_args(mod, args);
+
+	if (ret)
+		return module_error(mod->name, ret, "bad parameters: %s (%s)",
+				    errno_name(ret), errno_meaning(ret));
+	ret = add_module_kprobe_blacklist(mod);
+	if (ret)
+		return module_error(mod->name, ret, "no memory for its kprobe blacklist");
+	return 0;
 }
 
 /*
@@ -559,8 +723,8 @@ int layout_and_link(const void *image, size_t len, const char *name,
 	return 0;
 }
 
-int load_module(const void *image, size_t len, const char *name,
-		struct module **out)
+int load_module_params(const void *image, size_t len, const char *name,
+		       const char *args, struct module **out)
 {
 	struct module *mod;
 	int ret;
@@ -570,6 +734,11 @@ int load_module(const void *image, size_t len, const char *name,
 		return ret;
 	mod->state = MODULE_STATE_COMING;
 	list_add_module(mod);
+	ret = prepare_coming_module(mod, args);
+	if (ret) {
+		remove_module(mod);
+		return ret;
+	}
 	ret = mod->init();
 	if (ret) {
 		module_error(name, ret, "init failed: %s (%s), unloading",
@@ -581,6 +750,12 @@ int load_module(const void *image, size_t len, const char *name,
 	if (out)
 		*out = mod;
 	return 0;
+}
+
+int load_module(const void *image, size_t len, const char *name,
+		struct module **out)
+{
+	return load_module_params(image, len, name, NULL, out);
 }
 
 int unload_module(struct module *mod)
@@ -626,6 +801,11 @@ const void *find_boot_module(const char *name, size_t *len)
 
 int insmod(const char *name)
 {
+	return insmod_params(name, NULL);
+}
+
+int insmod_params(const char *name, const char *args)
+{
 	struct module *mod;
 	const void *image;
 	size_t len;
@@ -637,7 +817,7 @@ int insmod(const char *name)
 		       name);
 		return -ENOENT;
 	}
-	ret = load_module(image, len, name, &mod);
+	ret = load_module_params(image, len, name, args, &mod);
 	if (ret)
 		printk("insmod %s: failed: %s (%s)\n", name, errno_name(ret),
 		       errno_meaning(ret));
@@ -678,13 +858,24 @@ static void print_users(const struct module *mod)
 
 /* ---- shell commands (the table is in kernel/shell.c) ------------------------ */
 
+/* insmod NAME [param=value ...]: the words after the name, rejoined. */
 int cmd_insmod(int argc, char **argv)
 {
-	if (argc != 2) {
-		sh_printf("usage: insmod NAME   (lsmod lists the boot modules)\n");
+	char args[256] = "";
+
+	if (argc < 2) {
+		sh_printf("usage: insmod NAME [param=value ...]   "
+			  "(lsmod lists the boot modules)\n");
 		return -EINVAL;
 	}
-	return insmod(argv[1]);
+	for (int i = 2; i < argc; i++) {
+		if (strlcat(args, argv[i], sizeof(args)) >= sizeof(args) ||
+		    (i + 1 < argc && strlcat(args, " ", sizeof(args)) >= sizeof(args))) {
+			sh_printf("insmod: parameters too long\n");
+			return -E2BIG;
+		}
+	}
+	return insmod_params(argv[1], args);
 }
 
 int cmd_rmmod(int argc, char **argv)

@@ -25,12 +25,46 @@ void register_console(struct console *con)
 	consoles = con;
 }
 
+int console_loglevel = CONSOLE_LOGLEVEL_DEFAULT;
+
+void console_loglevel_setup(void)
+{
+	char buf[8];
+	unsigned long level;
+
+	if (cmdline_value("loglevel", buf, sizeof(buf)) &&
+	    kstrtoul(buf, 10, &level) == 0 && level <= LOGLEVEL_DEBUG + 1)
+		console_loglevel = level;
+}
+
+/*
+ * KERN_SOH and one character at the start of fmt: the message's level.
+ * Returns the level and moves *fmt past the prefix.  KERN_CONT and
+ * KERN_DEFAULT (and no prefix at all) are MESSAGE_LOGLEVEL_DEFAULT.
+ */
+static int printk_get_level(const char **fmt)
+{
+	const char *f = *fmt;
+
+	if (f[0] != KERN_SOH[0] || !f[1])
+		return MESSAGE_LOGLEVEL_DEFAULT;
+	*fmt = f + 2;
+	if (f[1] >= '0' && f[1] <= '0' + LOGLEVEL_DEBUG)
+		return f[1] - '0';
+	return MESSAGE_LOGLEVEL_DEFAULT;
+}
+
 int vprintk(const char *fmt, va_list ap)
 {
 	char buf[PRINTK_BUF_SIZE];
 	struct console *con;
 	unsigned long flags;
-	int len = vsnprintf(buf, sizeof(buf), fmt, ap);
+	int len;
+
+	/* Like Linux, a message at or above console_loglevel is not shown. */
+	if (printk_get_level(&fmt) >= console_loglevel)
+		return 0;
+	len = vsnprintf(buf, sizeof(buf), fmt, ap);
 
 	if (len >= (int)sizeof(buf))
 		len = sizeof(buf) - 1;   /* truncated: print what fits */
@@ -52,5 +86,6 @@ int printk(const char *fmt, ...)
 	va_end(ap);
 	return n;
 }
+NOKPROBE_SYMBOL(printk_get_level);
 NOKPROBE_SYMBOL(vprintk);
 NOKPROBE_SYMBOL(printk);

@@ -627,23 +627,64 @@ static int resolve_one(struct load_info *info, unsigned int i,
 		if (err == -ENOENT && ELF32_ST_BIND(sym->st_info) == STB_WEAK)
 			return 0;
 		if (err == -ENOENT)
-			return elf_error(info, err, "unknown symbol %s", name);
+			return -ENOENT;	/* elf_resolve_symbols() names them all */
 		if (err)
 			return elf_error(info, err, "cannot use symbol %s", name);
 	}
 	return 0;
 }
 
+/*
+ * Add one unknown symbol to the list, "a, b, c", ending in "..." when
+ * it is full.  Linux prints one "Unknown symbol" line per symbol: whoever
+ * ports a module wants the whole list at once, not one rebuild per name.
+ */
+static void note_unknown(char *list, size_t size, const char *name)
+{
+	size_t used = strlen(list);
+	const char *sep = used ? ", " : "";
+
+	if (used + strlen(sep) + strlen(name) + sizeof(", ...") <= size)
+		snprintf(list + used, size - used, "%s%s", sep, name);
+	else if (!strstr(list, "..."))
+		strlcat(list, ", ...", size);
+}
+
 int elf_resolve_symbols(struct load_info *info, elf_resolve_fn resolve, void *ctx)
 {
+	char unknown[MODULE_ERROR_LEN - sizeof("unknown symbols ")] = "";
+	unsigned int nr_unknown = 0;
 	int ret;
 
 	info->symval[0] = 0;	/* the reserved null symbol */
 	for (unsigned int i = 1; i < info->nsyms; i++) {
 		ret = resolve_one(info, i, resolve, ctx);
+		if (ret == -ENOENT) {
+			note_unknown(unknown, sizeof(unknown),
+				     sym_name(info, &info->syms[i]));
+			nr_unknown++;
+			continue;
+		}
 		if (ret)
 			return ret;
 	}
+	if (nr_unknown)
+		return elf_error(info, -ENOENT, "unknown symbol%s %s",
+				 nr_unknown > 1 ? "s" : "", unknown);
+	return 0;
+}
+
+int elf_find_section(const struct load_info *info, const char *name,
+		     uint32_t *off, uint32_t *size)
+{
+	for (unsigned int i = 1; i < info->shnum; i++) {
+		if (sec_loaded(info, i) && strcmp(sec_name(info, i), name) == 0) {
+			*off = info->secoff[i];
+			*size = info->sechdrs[i].sh_size;
+			return i;
+		}
+	}
+	*off = *size = 0;
 	return 0;
 }
 

@@ -41,8 +41,21 @@ int kprobe_add_area_blacklist(unsigned long start, unsigned long end)
 	return 0;
 }
 
+/* Take off every range inside [start, end): a module's, when it goes. */
+void kprobe_remove_area_blacklist(unsigned long start, unsigned long end)
+{
+	struct kprobe_blacklist_entry *ent, *next;
+
+	list_for_each_entry_safe(ent, next, &kprobe_blacklist, list) {
+		if (ent->start_addr >= start && ent->end_addr <= end) {
+			list_del(&ent->list);
+			kfree(ent);
+		}
+	}
+}
+
 /* One NOKPROBE_SYMBOL(fn) entry: the whole of fn, as kallsyms sizes it. */
-static int add_symbol_blacklist(unsigned long entry)
+int kprobe_add_ksym_blacklist(unsigned long entry)
 {
 	unsigned long size = 0, offset = 0;
 
@@ -60,7 +73,7 @@ int populate_kprobe_blacklist(void)
 	int ret;
 
 	for (entry = __start_kprobe_blacklist; entry < __stop_kprobe_blacklist; entry++) {
-		ret = add_symbol_blacklist(*entry);
+		ret = kprobe_add_ksym_blacklist(*entry);
 		if (ret)
 			return ret;
 	}
