@@ -242,7 +242,7 @@ bench: bootstrap test-image
 # With M=DIR (an external module folder) clean only that folder's .ko files.
 clean:
 ifneq ($(M),)
-	rm -f $(M)/*.ko
+	rm -f $(M)/*.ko $(M)/*.o
 else
 	rm -rf $(B)
 endif
@@ -292,37 +292,55 @@ help:
 -include $(DEPS)
 
 # ---- loadable modules (docs/modules.md) ----------------------------------------
-#   make -C <this tree> M=<dir>   every <dir>/*.c becomes <dir>/*.ko
+#   make -C <this tree> M=<dir> [modules]   Linux's command: builds the obj-m
+#                                 of <dir>/Kbuild or <dir>/Makefile (with
+#                                 -objs, ccflags-y...), or every <dir>/*.c
+#                                 when there is no obj-m (scripts/Makefile.modbuild)
 #   make modules                  samples/kprobes/*.c -> $(B)/samples/*.ko
 #   make test-modules             tests/modules/*.c and the broken variants
-#                                 -> $(B)/test-modules/*.ko
+#                                 -> $(B)/test-modules/*.ko, and
+#                                 tests/linux-modules/ built Linux's way
 #   make run MODULES="a.ko b.ko" CMDLINE="insmod=a"   boot with modules
-# A .ko is one ELF32 relocatable object (gcc -c), linked into the running
-# kernel by kernel/module.c against the symbols kernel/exports.c exports.
-# No -g: the loader does not read debug information.  A call to an
-# undeclared function (a missing #include) is an error, as in Linux: C would
-# guess "int f()" and the module would load and misbehave.
+# A .ko is one ELF32 relocatable object (gcc -c, or ld -r of several),
+# linked into the running kernel by kernel/module.c against the symbols
+# kernel/exports.c exports.  No -g: the loader does not read debug
+# information.  A call to an undeclared function (a missing #include) is
+# an error, as in Linux: C would guess "int f()" and the module would load
+# and misbehave.  -nostdinc, as Linux's: <linux/kernel.h> must be this
+# tree's include/linux/kernel.h, never the host's /usr/include/linux; only
+# the compiler's own freestanding headers (<stdarg.h>, <stdint.h>) remain.
 KTREE := $(CURDIR)
 MODULE_CFLAGS := $(filter-out -g -gdwarf-4 -Iinclude,$(CFLAGS)) -fno-common -DMODULE \
-	-Werror=implicit-function-declaration -I$(KTREE)/include
-MODULE_DEPS := $(wildcard $(KTREE)/include/*.h)
+	-Werror=implicit-function-declaration \
+	-nostdinc -isystem $(shell $(CC) -print-file-name=include) -I$(KTREE)/include
+MODULE_DEPS := $(wildcard $(KTREE)/include/*.h $(KTREE)/include/*/*.h)
+MODBUILD = $(MAKE) --no-print-directory -f $(KTREE)/scripts/Makefile.modbuild \
+	KTREE=$(KTREE) CC="$(CC)" LD="$(LD)" MODULE_CFLAGS="$(MODULE_CFLAGS)" \
+	MODULE_DEPS="$(MODULE_DEPS)" V=$(V)
 
 ifneq ($(M),)
-.DEFAULT_GOAL := external-modules
-EXT_SRCS := $(wildcard $(M)/*.c)
-.PHONY: external-modules
-external-modules: $(EXT_SRCS:.c=.ko)
-	@test -n "$(EXT_SRCS)" || { echo "M=$(M): no .c files there"; exit 1; }
-$(M)/%.ko: $(M)/%.c $(MODULE_DEPS)
-	$(call say,CC [M],$@)
-	$(Q)$(CC) $(MODULE_CFLAGS) -c $< -o $@
+.DEFAULT_GOAL := modules
+.PHONY: modules modules_install
+modules:
+	$(Q)$(MODBUILD) M=$(M)
+modules_install:
+	@echo "modules_install: nothing to install; boot the .ko with MODULES= (docs/modules.md)"
+else
+modules: $(SAMPLE_KOS)
 endif
 
 TEST_KOS := $(patsubst tests/modules/%.c,$(B)/test-modules/%.ko,\
 	$(wildcard tests/modules/*.c))
-.PHONY: modules test-modules
-modules: $(SAMPLE_KOS)
-test-modules: $(TEST_KOS) $(B)/test-modules/broken.stamp
+.PHONY: modules test-modules linux-test-modules
+test-modules: $(TEST_KOS) $(B)/test-modules/broken.stamp linux-test-modules
+
+# Modules written as Linux modules are, built with Linux's command in a
+# copy (Kbuild leaves its objects next to the sources).
+LINUX_TEST_DIR := $(B)/linux-modules
+linux-test-modules: $(wildcard tests/linux-modules/*) $(MODULE_DEPS)
+	@mkdir -p $(LINUX_TEST_DIR)
+	@cp tests/linux-modules/* $(LINUX_TEST_DIR)/
+	$(Q)$(MAKE) --no-print-directory -C $(KTREE) M=$(abspath $(LINUX_TEST_DIR)) modules
 
 $(B)/samples/%.ko: samples/kprobes/%.c $(MODULE_DEPS)
 	@mkdir -p $(dir $@)

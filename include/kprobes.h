@@ -115,7 +115,8 @@ static inline bool kprobe_disabled(const struct kprobe *p)
 
 /*
  * All return 0 or a negative errno, and change nothing on error:
- *   -EINVAL  no/invalid address, unknown symbol, symbol and addr disagree,
+ *   -ENOENT  symbol_name is not a symbol kallsyms knows (as Linux)
+ *   -EINVAL  no/invalid address, symbol and addr disagree,
  *            not kernel text, blacklisted
  *   -EILSEQ  not on an instruction boundary, or an instruction that cannot
  *            be single-stepped out of line (hlt, mov ss, ud2, int n...)
@@ -354,7 +355,7 @@ struct kretprobe {
 	kretprobe_handler_t handler;
 	kretprobe_handler_t entry_handler;
 	int maxactive;
-	unsigned long nmissed;		/* calls not probed: no free instance */
+	int nmissed;			/* calls not probed: no free instance (int, as Linux's) */
 	size_t data_size;		/* bytes of ri->data for the handlers */
 	struct list_head free_instances; /* internal */
 };

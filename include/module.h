@@ -56,9 +56,9 @@ typedef void (*exitcall_t)(void);
 #define __exit
 
 /* A name of its own for each use of a macro in one file (Linux's __UNIQUE_ID). */
-#define __PASTE(a, b)		a##b
-#define __UNIQUE_ID_N(prefix, n) __PASTE(__PASTE(__UNIQUE_ID_, prefix), n)
-#define __UNIQUE_ID(prefix)	__UNIQUE_ID_N(prefix, __COUNTER__)
+#define ___PASTE(a, b)		a##b
+#define __PASTE(a, b)		___PASTE(a, b)
+#define __UNIQUE_ID(prefix)	__PASTE(__PASTE(__UNIQUE_ID_, prefix), __COUNTER__)
 
 /* "tag=value" strings in .modinfo; lsmod-style tools read them. */
 #define MODULE_INFO(tag, info)						\

@@ -23,9 +23,20 @@
 
 enum task_state { TASK_RUNNABLE, TASK_SLEEPING, TASK_BLOCKED, TASK_DEAD };
 
+struct mm_struct;
+
 struct task_struct {
-	char name[TASK_NAME_LEN];
+	union {
+		char name[TASK_NAME_LEN];
+		char comm[TASK_NAME_LEN];   /* Linux's name for it */
+	};
 	int pid;
+	/*
+	 * Linux's user address space; NULL for a kernel thread, and every
+	 * thread here is one (probe code tests current->mm for that).
+	 */
+	struct mm_struct *mm;
+	int hardirq_count;          /* >0 while this thread runs an IRQ handler */
 	enum task_state state;
 	unsigned long esp;          /* saved by switch_to() while not running */
 	unsigned long stack_base;   /* lowest address (the guard page) */

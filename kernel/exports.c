@@ -17,9 +17,19 @@
 #include "string.h"
 #include "vsprintf.h"
 #include "module.h"
+#include "moduleparam.h"
+#include "kunit/test.h"
+#include "ktime.h"
+#include "random.h"
+#include "stacktrace.h"
+#include "ptrace.h"
+#include "extable.h"
 
 /* Output */
 EXPORT_SYMBOL(printk);
+EXPORT_SYMBOL(console_loglevel);
+EXPORT_SYMBOL(dump_stack);
+EXPORT_SYMBOL(show_regs);
 EXPORT_SYMBOL(vprintk);
 EXPORT_SYMBOL(snprintf);
 EXPORT_SYMBOL(vsnprintf);
@@ -63,6 +73,10 @@ EXPORT_SYMBOL(__umoddi3);
 EXPORT_SYMBOL(kallsyms_lookup_name);
 EXPORT_SYMBOL(kallsyms_lookup);
 EXPORT_SYMBOL(sprint_symbol);
+EXPORT_SYMBOL(sprint_symbol_no_offset);
+EXPORT_SYMBOL(stack_trace_save);
+EXPORT_SYMBOL(stack_trace_save_regs);
+EXPORT_SYMBOL(stack_trace_print);
 
 /* Time and threads */
 EXPORT_SYMBOL(jiffies);
@@ -76,6 +90,14 @@ EXPORT_SYMBOL(kthread_join);
 EXPORT_SYMBOL(kthread_exit);
 EXPORT_SYMBOL(preempt_disable);
 EXPORT_SYMBOL(preempt_enable);
+EXPORT_SYMBOL(preempt_count);
+EXPORT_SYMBOL(current_stack_top);
+EXPORT_SYMBOL(ktime_get);
+
+/* Random numbers */
+EXPORT_SYMBOL(get_random_u32);
+EXPORT_SYMBOL(get_random_u64);
+EXPORT_SYMBOL(get_random_bytes);
 
 /* kprobes */
 EXPORT_SYMBOL(register_kprobe);
@@ -93,7 +115,33 @@ EXPORT_SYMBOL(register_kretprobe);
 EXPORT_SYMBOL(unregister_kretprobe);
 EXPORT_SYMBOL(register_kretprobes);
 EXPORT_SYMBOL(unregister_kretprobes);
+EXPORT_SYMBOL(kretprobe_trampoline);
+EXPORT_SYMBOL(get_kprobe);
+/* kprobe_running(), get_kprobe_ctlblk(), reset_current_kprobe() read these. */
+EXPORT_SYMBOL(current_kprobe);
+EXPORT_SYMBOL(kprobe_ctlblk);
 
 /* Modules */
 EXPORT_SYMBOL(try_module_get);
 EXPORT_SYMBOL(module_put);
+
+/* KUnit test modules (include/kunit/test.h, kernel/kunit.c) */
+EXPORT_SYMBOL(__kunit_test_suites_init);
+EXPORT_SYMBOL(kunit_fail);
+EXPORT_SYMBOL(kunit_log);
+EXPORT_SYMBOL(kunit_skip_case);
+EXPORT_SYMBOL(kunit_kmalloc);
+
+/* Module parameters: module_param(x, int, 0) names param_ops_int. */
+EXPORT_SYMBOL(param_ops_byte);
+EXPORT_SYMBOL(param_ops_short);
+EXPORT_SYMBOL(param_ops_ushort);
+EXPORT_SYMBOL(param_ops_int);
+EXPORT_SYMBOL(param_ops_uint);
+EXPORT_SYMBOL(param_ops_long);
+EXPORT_SYMBOL(param_ops_ulong);
+EXPORT_SYMBOL(param_ops_hexint);
+EXPORT_SYMBOL(param_ops_bool);
+EXPORT_SYMBOL(param_ops_invbool);
+EXPORT_SYMBOL(param_ops_charp);
+EXPORT_SYMBOL(param_ops_string);

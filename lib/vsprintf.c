@@ -293,7 +293,13 @@ static const char *put_pointer(struct sink *o, const char *fmt, struct spec *s,
 
 	while (is_alnum(*fmt))
 		fmt++;
-	if (!symbol_extension(ext, fmt - ext, &printer)) {
+	if (fmt - ext == 1 && *ext == 'x') {
+		/* Linux's %px: the raw address, 8 hex digits, no "0x". */
+		s->plus = s->space = s->alt = false;
+		if (s->prec < 0)
+			s->prec = 8;
+		put_number(o, addr, false, 16, s);
+	} else if (!symbol_extension(ext, fmt - ext, &printer)) {
 		put_address(o, addr, s);
 		if (fmt != ext)
 			put_unknown_extension(o, ext, fmt);

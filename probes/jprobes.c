@@ -40,7 +40,7 @@ int kprobe_on_func_entry(const struct kprobe *p)
 	else
 		addr = (unsigned long)p->addr;
 	if (!addr)
-		return -EINVAL;
+		return p->symbol_name ? -ENOENT : -EINVAL;
 	addr += p->offset;
 	if (!kallsyms_lookup(addr, NULL, &offset) || offset != 0)
 		return -EINVAL;

@@ -375,8 +375,9 @@ static int __register_kprobe(struct kprobe *p)
 	if ((p->addr && get_valid_kprobe(p)) || kprobe_on_gone_list(p))
 		return -EEXIST;
 	addr = kprobe_addr(p);
-	if (!addr)
-		return -EINVAL;
+	if (!addr)	/* Linux: -ENOENT for a name kallsyms does not know */
+		return p->symbol_name && !kallsyms_lookup_name(p->symbol_name) ?
+		       -ENOENT : -EINVAL;
 	ret = check_kprobe_address_safe(addr);
 	if (ret)
 		return ret;

@@ -9,6 +9,7 @@
  * An NMI is neither: arch/i386/nmi.c reports it and returns.
  */
 #include "kernel.h"
+#include "sched.h"
 #include "traps.h"
 #include "kdebug.h"
 #include "extable.h"
@@ -90,8 +91,14 @@ static void do_irq(struct pt_regs *regs, int irq)
 	 * (interrupt gate), so nothing nests before we are done here.
 	 */
 	pic_eoi(irq);
+	/*
+	 * Counted per thread, for Linux's in_interrupt(): the timer's
+	 * handler may switch threads, and each resumes where it stopped.
+	 */
+	current->hardirq_count++;
 	if (irq_handlers[irq])
 		irq_handlers[irq](regs);
+	current->hardirq_count--;
 }
 
 void do_trap(struct pt_regs *regs, unsigned long vector)

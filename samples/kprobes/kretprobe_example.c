@@ -72,7 +72,7 @@ static void __exit kretprobe_exit(void)
 	unregister_kretprobe(&my_kretprobe);
 	printk("kretprobe at %p unregistered\n", my_kretprobe.kp.addr);
 	/* nmissed > 0 suggests that maxactive was set too low. */
-	printk("Missed probing %lu instances of %s\n",
+	printk("Missed probing %d instances of %s\n",
 	       my_kretprobe.nmissed, my_kretprobe.kp.symbol_name);
 }
 

@@ -153,6 +153,9 @@ static void null_string_and_pointers(struct ktest *t)
 	EXPECT_PRINTS(t, "0xdeadbeef", "%p", (void *)0xdeadbeefUL);
 	EXPECT_PRINTS(t, "[  0x0000abcd]", "[%12p]", (void *)0xabcd);
 	EXPECT_PRINTS(t, "[0x0000abcd  ]", "[%-12p]", (void *)0xabcd);
+	/* Linux's %px: the raw address, no prefix; "0x%px" reads as in Linux. */
+	EXPECT_PRINTS(t, "00001234", "%px", (void *)0x1234);
+	EXPECT_PRINTS(t, "0xc0100000.", "0x%px.", (void *)0xc0100000UL);
 }
 
 /*

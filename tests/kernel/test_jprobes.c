@@ -398,7 +398,7 @@ static void jprobe_bad_input(struct ktest *t)
 	KTEST_EXPECT_EQ(t, register_jprobe(&jp), -EINVAL);	/* handler not text */
 	jp = make_jprobe(NULL, args_handler);
 	jp.kp.symbol_name = "no_such_function";
-	KTEST_EXPECT_EQ(t, register_jprobe(&jp), -EINVAL);
+	KTEST_EXPECT_EQ(t, register_jprobe(&jp), -ENOENT);
 	KTEST_EXPECT_EQ(t, kprobes_nr_registered(), nr);
 }
 

@@ -1,0 +1,69 @@
+/*
+ * asm/ptrace.h - Linux's accessors for struct pt_regs on i386.
+ *
+ * Probe handlers read the probed code's registers and arguments through
+ * these instead of poking at fields, so the same handler reads the same
+ * way on every architecture.  The frame itself is include/ptrace.h.
+ */
+#ifndef ASM_PTRACE_H
+#define ASM_PTRACE_H
+
+#include <stddef.h>
+#include <stdbool.h>
+#include "../ptrace.h"
+#include "../sched.h"
+
+#define MAX_REG_OFFSET	(offsetof(struct pt_regs, ss))
+
+static inline void instruction_pointer_set(struct pt_regs *regs, unsigned long val)
+{
+	regs->ip = val;
+}
+
+/* What a kretprobe handler may change the probed function's result to. */
+static inline void regs_set_return_value(struct pt_regs *regs, unsigned long rc)
+{
+	regs->ax = rc;
+}
+
+/* The code ran in ring 3?  Never here: the kernel is the only ring in use. */
+static inline bool user_mode(struct pt_regs *regs)
+{
+	return (regs->cs & 3) != 0;
+}
+
+/* The register at a byte offset into pt_regs (offsetof(struct pt_regs, ax)). */
+static inline unsigned long regs_get_register(struct pt_regs *regs, unsigned int offset)
+{
+	if (offset > MAX_REG_OFFSET || offset % sizeof(unsigned long))
+		return 0;
+	return *(unsigned long *)((char *)regs + offset);
+}
+
+/* Is addr on the stack the probed code was running on? */
+static inline bool regs_within_kernel_stack(struct pt_regs *regs, unsigned long addr)
+{
+	return addr >= kernel_stack_pointer(regs) && addr < current_stack_top();
+}
+
+/* The n-th word up from the stack pointer at the trap; 0 past the stack's top. */
+static inline unsigned long regs_get_kernel_stack_nth(struct pt_regs *regs, unsigned int n)
+{
+	unsigned long addr = kernel_stack_pointer(regs) + n * sizeof(unsigned long);
+
+	return regs_within_kernel_stack(regs, addr) ? *(unsigned long *)addr : 0;
+}
+
+/*
+ * The n-th argument (from 0) of the function whose first instruction was
+ * probed.  Linux's i386 kernel is built with -mregparm=3, the first three
+ * in ax, dx, cx; this kernel uses the plain i386 C convention, every
+ * argument on the stack above the return address - so the same call
+ * gives the right value here.  Only meaningful at a function's entry.
+ */
+static inline unsigned long regs_get_kernel_argument(struct pt_regs *regs, unsigned int n)
+{
+	return regs_get_kernel_stack_nth(regs, n + 1);
+}
+
+#endif

@@ -1,0 +1,20 @@
+/*
+ * linux/kprobes.h - kprobes, jprobes and kretprobes (include/kprobes.h),
+ * with what Linux's header adds for modules:
+ *   __kprobes          put a function in .kprobes.text: never probed
+ *                      (the loader adds the section to the blacklist)
+ *   NOKPROBE_SYMBOL()  the same for one function, in place
+ *   __kretprobe_trampoline   Linux 5.15's name for the return trampoline
+ */
+#ifndef LINUX_KPROBES_H
+#define LINUX_KPROBES_H
+
+#include "kernel.h"
+#include "ptrace.h"
+#include "../kprobes.h"
+#include "../nokprobe.h"
+
+#define __kprobes	__attribute__((__section__(".kprobes.text")))
+#define __kretprobe_trampoline	kretprobe_trampoline
+
+#endif

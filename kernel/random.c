@@ -1,0 +1,55 @@
+/*
+ * random.c - get_random_u32(): numbers a test can use to vary its input.
+ *
+ * Linux mixes interrupt timings into a ChaCha-based generator.  This
+ * kernel has no entropy worth the name and no secrets to keep, so a
+ * xorshift64* generator (Marsaglia; Vigna's multiplier) seeded from the
+ * TSC at first use is enough: fast, well spread, different every boot.
+ * Not for anything that must be unpredictable.
+ */
+#include "kernel.h"
+#include "random.h"
+#include "processor.h"
+#include "irqflags.h"
+
+#define XORSHIFT_MULTIPLIER	0x2545f4914f6cdd1dULL
+
+static uint64_t random_state;
+
+/* A new state from the old; interrupts off so two callers never share one. */
+static uint64_t next_state(void)
+{
+	unsigned long flags = local_irq_save();
+	uint64_t x = random_state;
+
+	if (!x)			/* first use (or a zero TSC): seed, never 0 */
+		x = rdtsc() | 1;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	random_state = x;
+	local_irq_restore(flags);
+	return x * XORSHIFT_MULTIPLIER;
+}
+
+uint32_t get_random_u32(void)
+{
+	return next_state() >> 32;	/* the high half is the well-mixed one */
+}
+
+uint64_t get_random_u64(void)
+{
+	return ((uint64_t)get_random_u32() << 32) | get_random_u32();
+}
+
+void get_random_bytes(void *buf, size_t len)
+{
+	uint8_t *p = buf;
+
+	while (len) {
+		uint32_t v = get_random_u32();
+
+		for (int i = 0; i < 4 && len; i++, len--, v >>= 8)
+			*p++ = v;
+	}
+}
