@@ -380,7 +380,11 @@ static __always_inline int kprobe_hit(struct kprobe *p, kprobe_opcode_t *addr,
 	narrate_begin(p, regs);		/* kprobes_narrate.c */
 	set_current_kprobe(p, regs, kcb);
 	kcb->kprobe_status = KPROBE_HIT_ACTIVE;
-	regs->ip = (unsigned long)addr;	/* handlers see the probed address */
+	/*
+	 * regs->ip stays addr + 1, where the int3 trap left it: Linux x86
+	 * handlers see the same, and probe code written for Linux counts
+	 * on it (docs/kprobes.md).
+	 */
 	p->nhit++;
 	if (p->pre_handler && p->pre_handler(p, regs)) {
 		narrate_call(narrate_end("6. pre_handler returned 1: it moved ip, no step", regs));

@@ -110,7 +110,8 @@ void kprobe_narrate_begin(struct kprobe *p, struct pt_regs *regs)
 		"the CPU cleared IF, no interrupt can come in" : "IF stays as it was");
 	narrate("4. do_trap -> notify_die(DIE_INT3) -> kprobe_handler: get_kprobe(%08lx) "
 		"finds a '%c' probe\n", addr, kprobe_type_char(p));
-	narrate("5. ip set back to %08lx; pre_handler %s runs\n", addr,
+	narrate("5. ip stays %08lx, past the int3, as on Linux; pre_handler %s runs\n",
+		regs->ip,
 		p->pre_handler ? sym((unsigned long)p->pre_handler, buf, sizeof(buf)) : "(none)");
 }
 

@@ -343,7 +343,8 @@ optimized_callback(struct optimized_kprobe *op, struct pt_regs *regs)
 			kprobes_inc_nmissed_count(p);
 		return;				/* iret runs the copies */
 	}
-	regs->ip = (unsigned long)p->addr;	/* what handlers see on an int3 too */
+	/* What handlers see on an int3 too: just past it (Linux's INT3_INSN_SIZE). */
+	regs->ip = (unsigned long)p->addr + sizeof(kprobe_opcode_t);
 	preempt_disable();			/* as around an int3 hit's handlers */
 	current_kprobe = p;
 	kprobe_ctlblk.kprobe_status = KPROBE_HIT_ACTIVE;

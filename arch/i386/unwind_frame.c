@@ -265,6 +265,22 @@ static enum frame_state frame_state_at(unsigned long start, unsigned long ip, lo
 }
 
 /*
+ * The instruction regs stopped at.  During a probe hit, as on Linux,
+ * regs->ip is one past the int3 (or, in an optprobe's detour, says so):
+ * the probed instruction has not run, and it is the one to name and to
+ * decode the frame from.
+ */
+static unsigned long trap_ip(struct pt_regs *regs)
+{
+	struct kprobe *p = kprobe_running();
+
+	if (p && kprobe_ctlblk.kprobe_status == KPROBE_HIT_ACTIVE &&
+	    regs->ip == (unsigned long)p->addr + sizeof(kprobe_opcode_t))
+		return (unsigned long)p->addr;
+	return regs->ip;
+}
+
+/*
  * The interrupted function of regs: if its own record is not (or no
  * longer) on the %ebp chain, its return address; 0 if the chain is
  * right.  *guess says whether it was found by scanning.
@@ -272,17 +288,18 @@ static enum frame_state frame_state_at(unsigned long start, unsigned long ip, lo
 static unsigned long frameless_return(struct pt_regs *regs, bool *guess)
 {
 	unsigned long sp = kernel_stack_pointer(regs), off, ret = 0;
+	unsigned long ip = trap_ip(regs);
 	struct insn insn;
 	long depth = 0;
 
 	*guess = false;
-	if (!kallsyms_lookup(regs->ip, NULL, &off))
+	if (!kallsyms_lookup(ip, NULL, &off))
 		return 0;
-	if (decode_at(&insn, regs->ip) > 0 && insn.type == INSN_TYPE_RET) {
+	if (decode_at(&insn, ip) > 0 && insn.type == INSN_TYPE_RET) {
 		read_word(sp, &ret);		/* a ret pops it: it is at sp */
 		return ret;
 	}
-	switch (frame_state_at(regs->ip - off, regs->ip, &depth)) {
+	switch (frame_state_at(ip - off, ip, &depth)) {
 	case FRAME_NONE:
 	case FRAME_TORN:
 		read_word(sp, &ret);
@@ -326,7 +343,7 @@ static bool emit_regs(struct unwind_state *st, struct pt_regs *regs)
 	unsigned long ret;
 	bool guess;
 
-	if (!emit(st, regs->ip, STACK_TRAP_IP, (unsigned long)regs))
+	if (!emit(st, trap_ip(regs), STACK_TRAP_IP, (unsigned long)regs))
 		return false;
 	ret = frameless_return(regs, &guess);
 	return !ret || emit(st, ret, guess ? STACK_GUESS : STACK_RETURN, 0);

@@ -427,7 +427,7 @@ static void optprobe_basic(struct ktest *t)
 	KTEST_EXPECT_EQ(t, exc, 0);
 	KTEST_EXPECT_EQ(t, rp.hits, 2);
 	KTEST_EXPECT_EQ(t, rp.kp.nhit, 2);
-	KTEST_EXPECT_EQ(t, rp.regs.ip, (unsigned long)opt_mix);
+	KTEST_EXPECT_EQ(t, rp.regs.ip, (unsigned long)opt_mix + 1);	/* as an int3's */
 	/* At the entry: the return address at sp, the argument above it. */
 	KTEST_EXPECT_EQ(t, rp.stack[1], 77);
 	KTEST_EXPECT_TRUE(t, kernel_text_address(rp.stack[0]));
@@ -830,7 +830,7 @@ static void check_workload_site(struct ktest *t, const struct wl_func *wf,
 			   wf->name, off, rps[0].hits, rps[1].hits);
 	if (!rps[0].have_regs || !rps[1].have_regs)
 		return;				/* never runs (an error path) */
-	if (rps[1].regs.ip != ip || rps[0].regs.ip != ip)
+	if (rps[1].regs.ip != ip + 1 || rps[0].regs.ip != ip + 1)	/* past the int3 */
 		ktest_fail(t, __FILE__, __LINE__, "%s+%#lx: regs->ip %#lx / %#lx", wf->name, off,
 			   rps[0].regs.ip, rps[1].regs.ip);
 	/*
