@@ -322,7 +322,7 @@ ifneq ($(M),)
 .DEFAULT_GOAL := modules
 .PHONY: modules modules_install
 modules:
-	$(Q)$(MODBUILD) M=$(M)
+	+$(Q)$(MODBUILD) M=$(M)
 modules_install:
 	@echo "modules_install: nothing to install; boot the .ko with MODULES= (docs/modules.md)"
 else
@@ -339,7 +339,7 @@ test-modules: $(TEST_KOS) $(B)/test-modules/broken.stamp linux-test-modules
 LINUX_TEST_DIR := $(B)/linux-modules
 linux-test-modules: $(wildcard tests/linux-modules/*) $(MODULE_DEPS)
 	@mkdir -p $(LINUX_TEST_DIR)
-	@cp tests/linux-modules/* $(LINUX_TEST_DIR)/
+	@cp -p tests/linux-modules/* $(LINUX_TEST_DIR)/
 	$(Q)$(MAKE) --no-print-directory -C $(KTREE) M=$(abspath $(LINUX_TEST_DIR)) modules
 
 $(B)/samples/%.ko: samples/kprobes/%.c $(MODULE_DEPS)

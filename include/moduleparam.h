@@ -64,11 +64,11 @@ DECLARE_PARAM_OPS(string);
 #define param_check_type(name, p, type)					\
 	static inline __attribute__((unused)) type *__check_##name(void) { return (p); }
 
-#define __module_param_call(name, ops, arg, perm)			\
-	static const char __param_str_##name[] = #name;			\
-	static const struct kernel_param __param_##name			\
+#define __module_param_call(pname, pops, parg, pperm)			\
+	static const char __param_str_##pname[] = #pname;		\
+	static const struct kernel_param __param_##pname		\
 	__attribute__((used, section("__param"), aligned(4))) =	\
-		{ __param_str_##name, ops, perm, { arg } }
+		{ .name = __param_str_##pname, .ops = pops, .perm = pperm, .arg = parg }
 
 #define module_param_cb(name, ops, arg, perm)				\
 	__module_param_call(name, ops, arg, perm)
@@ -86,13 +86,19 @@ DECLARE_PARAM_OPS(string);
 #define param_type_invbool	bool
 #define param_type_charp	char *
 
-/* A variable `value` set by the parameter `name`. */
+/*
+ * A variable `value` set by the parameter `name`.  The type word is
+ * pasted at once, before <stdbool.h>'s bool macro could turn it into _Bool.
+ */
 #define module_param_named(name, value, type, perm)			\
-	param_check_type(name, &(value), param_type_##type)		\
-	module_param_cb(name, &param_ops_##type, &(value), perm)
+	__module_param_typed(name, value, param_type_##type, &param_ops_##type, perm)
 
 #define module_param(name, type, perm)					\
-	module_param_named(name, name, type, perm)
+	__module_param_typed(name, name, param_type_##type, &param_ops_##type, perm)
+
+#define __module_param_typed(name, value, ctype, ops, perm)		\
+	param_check_type(name, &(value), ctype)				\
+	module_param_cb(name, ops, &(value), perm)
 
 /* A char array of len bytes (the value, NUL included, must fit). */
 #define module_param_string(name, string, len, perm)			\

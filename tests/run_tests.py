@@ -29,8 +29,11 @@ Linux's KUnit (docs/testing.md has an example):
           is built with make -C TREE M=DIR in a fresh directory and booted
           with insmod=hello_probe until the output the page shows appears.
 
-The test-image boot also gets every BUILD/samples/*.ko and BUILD/test-modules/*.ko
-as Multiboot modules (-initrd) for the "modules" suite.
+The test-image boot also gets every BUILD/samples/*.ko, BUILD/test-modules/*.ko
+and BUILD/linux-modules/*.ko (tests/linux-modules/, built with Linux's
+make -C TREE M=DIR modules) as Multiboot modules (-initrd) for the
+"modules" and "linux_modules" suites.  A KUnit module loaded by a case
+prints its KTAP nested under that case, so each KUnit case counts too.
 
 Every `ok`/`not ok` line of a single test case counts as one result.  A
 crash, a hang, a missing plan or a missing result counts as a failure too.
@@ -552,7 +555,8 @@ def module_initrd(kos):
 def test_modules(build):
     """The .ko files the "modules" suite loads (make modules test-modules)."""
     return (sorted((build / "samples").glob("*.ko")) +
-            sorted((build / "test-modules").glob("*.ko")))
+            sorted((build / "test-modules").glob("*.ko")) +
+            sorted((build / "linux-modules").glob("*.ko")))
 
 
 def run_kernel_tests(tally, build, logs, suites, timeout):

@@ -12,6 +12,7 @@
 #include "limits.h"
 #include "printk.h"
 #include "bug.h"
+#include "err.h"
 #include "../string.h"
 
 #define min(a, b)	({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); _a < _b ? _a : _b; })

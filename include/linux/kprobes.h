@@ -11,6 +11,7 @@
 
 #include "kernel.h"
 #include "ptrace.h"
+#include "kallsyms.h"
 #include "../kprobes.h"
 #include "../nokprobe.h"
 
