@@ -1,6 +1,6 @@
 /*
  * ktime.h - time as Linux's ktime_t: signed 64-bit nanoseconds.
- * ktime_get() (kernel/ktime.c) is monotonic, microsecond resolution.
+ * ktime_get() (kernel/ktime.c): monotonic, PIT ticks refined by the TSC.
  */
 #ifndef KTIME_H
 #define KTIME_H
@@ -16,6 +16,7 @@ typedef int64_t ktime_t;
 #define NSEC_PER_SEC	1000000000LL
 
 ktime_t ktime_get(void);
+void ktime_init(void);		/* follow the PIT's ticks (from kmain) */
 
 static inline ktime_t ktime_sub(ktime_t a, ktime_t b) { return a - b; }
 static inline ktime_t ktime_add(ktime_t a, ktime_t b) { return a + b; }

@@ -14,6 +14,7 @@
 #include "mm.h"
 #include "pic.h"
 #include "timer.h"
+#include "ktime.h"
 #include "sched.h"
 #include "irqflags.h"
 #include "kprobes.h"
@@ -79,6 +80,7 @@ void kmain(uint32_t magic, struct multiboot_info *mbi)
 	heap_init();
 	pic_init();
 	pit_init();
+	ktime_init();	/* ktime_get(): PIT ticks and the TSC */
 	sched_init();
 	keyboard_init();
 	local_irq_enable();

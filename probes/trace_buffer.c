@@ -18,64 +18,25 @@
 #include "kernel.h"
 #include "trace.h"
 #include "irqflags.h"
-#include "processor.h"
-#include "timer.h"
 #include "string.h"
 #include "vsprintf.h"
 #include "nokprobe.h"
+#include "ktime.h"
 
 static struct trace_entry ring[TRACE_BUF_ENTRIES];
 static unsigned long written;	/* records ever reserved since the last reset */
 
 /* ---- the clock -------------------------------------------------------------- */
 
-#define USEC_PER_SEC  1000000ull
-#define USEC_PER_TICK (USEC_PER_SEC / HZ)
-
-/* The TSC at the last timer tick, and how far it moved in one tick. */
-static uint64_t tick_tsc, tsc_per_tick;
-static unsigned long tick_jiffies;
-
-static void trace_clock_tick(void)
-{
-	uint64_t now = rdtsc();
-
-	if (tick_tsc)
-		tsc_per_tick = now - tick_tsc;
-	tick_tsc = now;
-	tick_jiffies = jiffies;
-}
-
+/* Linux's trace clock is its local_clock(); ours is ktime_get() (kernel/ktime.c). */
 void trace_clock_init(void)
 {
-	static bool done;
-
-	if (!done) {
-		done = true;
-		timer_add_hook(trace_clock_tick);
-	}
+	ktime_init();
 }
 
-/*
- * jiffies gives 10 ms steps; the TSC tells how far into the current
- * tick we are.  Capped below one tick so time never runs ahead of the
- * next tick's value.
- */
 uint64_t trace_clock_us(void)
 {
-	unsigned long flags = local_irq_save();
-	uint64_t base = (uint64_t)tick_jiffies * USEC_PER_TICK;
-	uint64_t into = 0;
-
-	if (tsc_per_tick) {
-		into = (rdtsc() - tick_tsc) * USEC_PER_TICK / tsc_per_tick;
-		if (into >= USEC_PER_TICK)
-			into = USEC_PER_TICK - 1;
-	} else {
-		base = (uint64_t)jiffies * USEC_PER_TICK;
-	}
-	local_irq_restore(flags);
-	return base + into;
+	return ktime_get() / NSEC_PER_USEC;
 }
 
 int trace_sprint_ts(char *buf, size_t size, uint64_t ts_us)
@@ -149,4 +110,3 @@ int trace_buffer_for_each(int (*fn)(const struct trace_entry *e, void *data),
 /* A probe in here would fire inside every probe hit. */
 NOKPROBE_SYMBOL(trace_buffer_reserve);
 NOKPROBE_SYMBOL(trace_clock_us);
-NOKPROBE_SYMBOL(trace_clock_tick);
