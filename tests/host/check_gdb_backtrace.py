@@ -8,12 +8,16 @@ trap frame into the probed function.
 Boots BUILD/kernel.elf halted (QEMU's gdb stub on a free port of
 127.0.0.1), attaches `gdb -batch`, breaks in kprobe_dispatcher (the
 handler of every tracefs probe), and on the serial console puts an int3
-probe on fib and runs `run fib 2`, as docs/tracing.md does.  Then `bt` must
+probe on fib+3 and runs `run fib 2`, as docs/tracing.md does.  Then `bt` must
 show, in this order: the handler, do_trap, the trap frame (gdb prints
 "<signal handler called>" for a frame whose CFI says signal frame:
-entry.S's), fib - the interrupted function, at the probed address - and
-run_fib, its caller; no "??" frame anywhere.  Without entry.S's CFI gdb
-stops below trap_common with "?? ()".
+entry.S's), fib - the interrupted function - and run_fib, its caller; no
+"??" frame anywhere.  Without entry.S's CFI gdb stops below trap_common
+with "?? ()".
+
+The probe is past fib's prologue (push %ebp; mov %esp,%ebp) because a
+handler's regs->ip is one past the int3, as on Linux: at fib+0 gdb would
+read fib's CFI as if the push had run, and miss run_fib (docs/kprobes.md).
 
 Prints KTAP (one case); exit status 1 on failure.  SKIP if gdb is missing.
 """
@@ -35,7 +39,7 @@ COMMANDS = [
     # An int3 probe: an optimized one enters through its detour, code made
     # at run time that has no CFI, so gdb cannot unwind through it.
     "echo 0 > /sys/kernel/debug/kprobes/optimize",
-    "echo 'p:gdbfib fib' >> /sys/kernel/tracing/kprobe_events",
+    "echo 'p:gdbfib fib+3' >> /sys/kernel/tracing/kprobe_events",
     "echo 1 > /sys/kernel/tracing/events/kprobes/gdbfib/enable",
     "run fib 2",
 ]
