@@ -424,6 +424,14 @@ static void undefined_symbols(struct ktest *t)
 	       obj.syms[SYM_PRINTK].st_name, "nosuch", 6);
 	KTEST_EXPECT_EQ(t, link_all(), -ENOENT);
 	KTEST_EXPECT_STREQ(t, info.error, "unknown symbol nosuch");
+	/* Two missing: both named in one message, as Linux names each. */
+	obj.syms[SYM_COUNTER].st_shndx = SHN_UNDEF;
+	obj.syms[SYM_COUNTER].st_value = obj.syms[SYM_COUNTER].st_size = 0;
+	KTEST_EXPECT_EQ(t, link_all(), -ENOENT);
+	KTEST_EXPECT_STREQ(t, info.error, "unknown symbols nosuch, counter");
+	build();
+	memcpy((char *)obj.buf + obj.sh[S_STRTAB].sh_offset +
+	       obj.syms[SYM_PRINTK].st_name, "nosuch", 6);
 	/* Weak: allowed to stay undefined, and is then 0. */
 	obj.syms[SYM_PRINTK].st_info = STB_WEAK << 4 | STT_NOTYPE;
 	KTEST_EXPECT_EQ(t, link_all(), 0);
