@@ -312,7 +312,8 @@ help:
 KTREE := $(CURDIR)
 MODULE_CFLAGS := $(filter-out -g -gdwarf-4 -Iinclude,$(CFLAGS)) -fno-common -DMODULE \
 	-Werror=implicit-function-declaration \
-	-nostdinc -isystem $(shell $(CC) -print-file-name=include) -I$(KTREE)/include
+	-nostdinc -isystem $(shell $(CC) -print-file-name=include) -I$(KTREE)/include \
+	-include $(KTREE)/include/linux/kconfig.h
 MODULE_DEPS := $(wildcard $(KTREE)/include/*.h $(KTREE)/include/*/*.h)
 MODBUILD = $(MAKE) --no-print-directory -f $(KTREE)/scripts/Makefile.modbuild \
 	KTREE=$(KTREE) CC="$(CC)" LD="$(LD)" MODULE_CFLAGS="$(MODULE_CFLAGS)" \
