@@ -18,4 +18,10 @@ static inline u32 get_random_u32_below(u32 ceil)
 	return (u32)(((u64)get_random_u32() * ceil) >> 32);
 }
 
+/* A number in (floor, U32_MAX] (Linux 6.2). */
+static inline u32 get_random_u32_above(u32 floor)
+{
+	return floor + 1 + get_random_u32_below(UINT32_MAX - floor);
+}
+
 #endif

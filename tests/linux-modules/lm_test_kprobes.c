@@ -332,9 +332,7 @@ static void test_helpers(struct kunit *test)
 
 static int kprobes_test_init(struct kunit *test)
 {
-	do {
-		rand1 = get_random_u32();
-	} while (rand1 <= div_factor);
+	rand1 = get_random_u32_above(div_factor);
 	preh_val = posth_val = 0;
 	return 0;
 }
