@@ -18,8 +18,8 @@
  * With the batch armed every workload runs again and must return the
  * same result, leave preempt_count 0 and interrupts on, print no BUG or
  * warning; every probe on an instruction the reference executed must
- * have been hit, and every pre-handler must have seen regs->ip at its
- * probe.  A site is either accepted in all four ways or refused in all,
+ * have been hit, and every pre-handler must have seen regs->ip just past
+ * its probe's int3 (p->addr + 1, as on Linux x86).  A site is either accepted in all four ways or refused in all,
  * for a reason that is counted.  After removal the text must be byte
  * for byte what it was at boot and no memory may be left behind.
  */
@@ -103,7 +103,7 @@ static unsigned long bad_ip;	/* pre-handler calls that saw ip away from the prob
 
 static int sweep_pre(struct kprobe *p, struct pt_regs *regs)
 {
-	if (regs->ip != (unsigned long)p->addr)
+	if (regs->ip != (unsigned long)p->addr + sizeof(kprobe_opcode_t))
 		bad_ip++;
 	return 0;
 }
@@ -381,7 +381,7 @@ static void run_batch(struct sweep *sw)
 		run_workloads(sw, mode);
 		check_hits(sw, mode);
 		if (bad_ip)
-			mismatch(sw, "%s: %lu pre-handler calls saw regs->ip away from the probe",
+			mismatch(sw, "%s: %lu pre-handler calls saw regs->ip not just past the probe",
 				 mode_name[mode], bad_ip);
 		disarm_batch(sw, mode);
 		check_clean(sw, mode);
