@@ -16,6 +16,12 @@ Builds two one-file modules out of tree, the way docs/modules.md shows
                                     the module would load and misbehave, so
                                     modules are built, like Linux's, with
                                     -Werror=implicit-function-declaration
+  host_header_is_not_found          a module including <linux/fs.h> (which
+                                    this tree does not have, but the host's
+                                    /usr/include/linux does) must NOT build:
+                                    modules are built with -nostdinc, as
+                                    Linux's, so a header can only come from
+                                    this tree or the compiler itself
 
 Prints KTAP; exit status 1 on failure.
 """
@@ -78,7 +84,7 @@ def main(argv):
     workdir = Path(args.build).resolve() / "module-build-check"
 
     print("KTAP version 1")
-    print("1..2")
+    print("1..3")
     status, lines, ko = build_module(workdir, "with_include",
                                      '#include "kallsyms.h"\n')
     problems = []
@@ -101,7 +107,17 @@ def main(argv):
         problems.append("the diagnostic is not an error "
                         "(-Werror=implicit-function-declaration)")
     ok2 = report(2, "missing_include_fails_the_build", problems, lines)
-    return 0 if ok1 and ok2 else 1
+
+    status, lines, ko = build_module(workdir, "host_header",
+                                     '#include "kallsyms.h"\n#include <linux/fs.h>\n')
+    text = "\n".join(lines)
+    problems = []
+    if status == 0 or ko.exists():
+        problems.append("built: <linux/fs.h> came from outside the tree")
+    if "linux/fs.h: No such file or directory" not in text:
+        problems.append("no 'No such file or directory' for linux/fs.h")
+    ok3 = report(3, "host_header_is_not_found", problems, lines)
+    return 0 if ok1 and ok2 and ok3 else 1
 
 
 if __name__ == "__main__":
