@@ -3,10 +3,10 @@
  *
  * Linux's KUnit prints KTAP: a document per module with one subtest per
  * suite and a result line per case.  Here the same text is printed, so
- * Linux's kunit.py would read it, and so would tests/run_tests.py: when
- * the module is loaded from inside a running ktest case, the whole
- * document is indented below that case (KTAP nests by indentation), and
- * each KUnit case counts as a test of its own.
+ * Linux's kunit.py would read it, and so would tests/run_tests.py: a
+ * ktest case that loads a KUnit module sets kunit_base_indent, the whole
+ * document is then indented below that case (KTAP nests by indentation),
+ * and each KUnit case counts as a test of its own.
  */
 #include "kernel.h"
 #include "mm.h"
@@ -15,10 +15,8 @@
 #include "kunit/test.h"
 
 #define KTAP_INDENT	4	/* spaces per nesting level */
-/* ktest's suite (4) and case lines (4) are above us: start one level deeper. */
-#define KUNIT_UNDER_KTEST_INDENT	(2 * KTAP_INDENT)
 
-extern bool ktest_running;	/* kernel/ktest.c: a ktest case is running */
+unsigned int kunit_base_indent;
 
 void kunit_fail(struct kunit *test, const char *file, int line, const char *fmt, ...)
 {
@@ -123,7 +121,7 @@ static int kunit_run_suite(struct kunit_suite *suite, int num, unsigned int inde
 
 int __kunit_test_suites_init(struct kunit_suite *const *suites, int num)
 {
-	unsigned int indent = ktest_running ? KUNIT_UNDER_KTEST_INDENT : 0;
+	unsigned int indent = kunit_base_indent;
 	int failed = 0;
 
 	printk("%*sKTAP version 1\n%*s1..%d\n", indent, "", indent, "", num);

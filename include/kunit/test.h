@@ -5,8 +5,9 @@
  * loading it runs them and prints KTAP, as Linux does.  The runner is
  * kernel/kunit.c: it prints the same KTAP as the kernel's own test
  * framework (include/ktest.h), nested one level deeper when the module
- * is loaded from inside a running ktest case, so `make test` counts every
- * KUnit case in its "N passed, N failed" line.
+ * is loaded from inside a running ktest case (which sets
+ * kunit_base_indent), so `make test` counts every KUnit case in its
+ * "N passed, N failed" line.
  *
  *	static void my_case(struct kunit *test)
  *	{
@@ -60,6 +61,14 @@ struct kunit_suite {
 #define KUNIT_CASE(fn)	{ .run_case = fn, .name = #fn }
 
 /* ---- the runner (kernel/kunit.c) ----------------------------------------- */
+
+/*
+ * Spaces before the module's KTAP document: 0 when loaded by hand, as
+ * Linux prints it; KUNIT_INDENT_UNDER_KTEST_CASE while a ktest case
+ * loads the module, whose result line then closes the nested document.
+ */
+extern unsigned int kunit_base_indent;
+#define KUNIT_INDENT_UNDER_KTEST_CASE	8	/* below ktest's suite and case lines */
 
 /* Run the suites, print KTAP; the number of failed cases. */
 int __kunit_test_suites_init(struct kunit_suite *const *suites, int num);

@@ -17,6 +17,7 @@
 #include "string.h"
 #include "vsprintf.h"
 #include "shell.h"
+#include "kunit/test.h"
 
 #define LM_TEXT_LEN	160
 
@@ -272,9 +273,11 @@ static void kunit_module_runs_its_suite(struct ktest *t)
 	if (!lm_present(t, "lm_test_kprobes"))
 		return;
 	lm_counters_get(&before);
+	kunit_base_indent = KUNIT_INDENT_UNDER_KTEST_CASE;
 	ktest_capture_start();
-	KTEST_ASSERT_EQ(t, insmod("lm_test_kprobes"), 0);
+	KTEST_EXPECT_EQ(t, insmod("lm_test_kprobes"), 0);
 	ktest_capture_stop();
+	kunit_base_indent = 0;
 	KTEST_EXPECT_EQ(t, rmmod("lm_test_kprobes"), 0);
 	expect_output(t, __LINE__, "# Subtest: lm_kprobes_test\n");
 	expect_output(t, __LINE__, "ok 9 test_helpers\n");
