@@ -5,6 +5,7 @@
  *                      (the loader adds the section to the blacklist)
  *   NOKPROBE_SYMBOL()  the same for one function, in place
  *   __kretprobe_trampoline   Linux 5.15's name for the return trampoline
+ *   JPROBE_ENTRY()     the cast old jprobe code wraps its handler in
  */
 #ifndef LINUX_KPROBES_H
 #define LINUX_KPROBES_H
@@ -17,5 +18,7 @@
 
 #define __kprobes	__attribute__((__section__(".kprobes.text")))
 #define __kretprobe_trampoline	kretprobe_trampoline
+/* 2.6-era jprobes wrote .entry = JPROBE_ENTRY(handler). */
+#define JPROBE_ENTRY(handler)	((void *)(handler))
 
 #endif
