@@ -858,10 +858,12 @@ static void print_users(const struct module *mod)
 
 /* ---- shell commands (the table is in kernel/shell.c) ------------------------ */
 
+#define INSMOD_ARGS_LEN	256	/* the parameters of one shell insmod, rejoined */
+
 /* insmod NAME [param=value ...]: the words after the name, rejoined. */
 int cmd_insmod(int argc, char **argv)
 {
-	char args[256] = "";
+	char args[INSMOD_ARGS_LEN] = "";
 
 	if (argc < 2) {
 		sh_printf("usage: insmod NAME [param=value ...]   "
