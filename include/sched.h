@@ -9,8 +9,7 @@
 #ifndef SCHED_H
 #define SCHED_H
 
-#include <stdint.h>
-#include <stdbool.h>
+#include "kernel.h"
 
 #define TASK_NAME_LEN 16
 
@@ -71,7 +70,26 @@ void scheduler_tick(void);
 
 void preempt_disable(void);
 void preempt_enable(void);
-void preempt_enable_no_resched(void);	/* for exception handlers: never schedules */
+
+/*
+ * Linux's __preempt_count_add()/__preempt_count_sub(): the bare count,
+ * two instructions, no reschedule - for exception entry and exit, which
+ * raise the count around their handlers and lower it before the iret
+ * (Linux's __nmi_enter() does the same).
+ */
+extern struct task_struct *current_task;
+
+static inline void __preempt_count_add(int val)
+{
+	current_task->preempt_count += val;
+	barrier();	/* the protected code stays after the increment */
+}
+
+static inline void __preempt_count_sub(int val)
+{
+	barrier();
+	current_task->preempt_count -= val;
+}
 int preempt_count(void);
 
 /* Stack bounds of the thread running now (for safe stack copies). */

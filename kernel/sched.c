@@ -54,7 +54,7 @@ static struct task_struct init_task = {
 	.next = &init_task,
 };
 
-static struct task_struct *current_task = &init_task;
+struct task_struct *current_task = &init_task;	/* sched.h: for __preempt_count_add() */
 static int next_pid = 1;
 static int slice_left = TIMESLICE_TICKS;
 static bool need_resched;   /* a preemption is owed to the running thread */
@@ -195,19 +195,6 @@ void preempt_enable(void)
 	 */
 	if (--current_task->preempt_count == 0 && need_resched && !irqs_disabled())
 		schedule();
-}
-
-/*
- * The count down again, without the scheduling preempt_enable() may do:
- * for exception handlers that raised it, which return to the interrupted
- * code with iret (the next tick reschedules if a preemption is owed).
- */
-void preempt_enable_no_resched(void)
-{
-	barrier();
-	if (current_task->preempt_count <= 0)
-		panic("preempt_enable_no_resched: unbalanced in thread '%s'", current_task->name);
-	current_task->preempt_count--;
 }
 
 int preempt_count(void)
@@ -433,6 +420,5 @@ NOKPROBE_SYMBOL(schedule);
 NOKPROBE_SYMBOL(scheduler_tick);
 NOKPROBE_SYMBOL(preempt_disable);
 NOKPROBE_SYMBOL(preempt_enable);
-NOKPROBE_SYMBOL(preempt_enable_no_resched);
 NOKPROBE_SYMBOL(preempt_count);
 NOKPROBE_SYMBOL(get_current);

@@ -654,17 +654,18 @@ NOKPROBE_SYMBOL(kprobe_exceptions_dispatch);
  * The exception's stretch of a hit, with the preempt count raised: the
  * handlers may turn interrupts on, the tick must still not preempt
  * them.  Lowered again before the iret (no reschedule from inside the
- * exception), so the stepped copy and the probed code see their own
- * count - Linux's irqentry_nmi_enter()/exit() around do_int3().
+ * exception: the bare count, as Linux's __nmi_enter()/__nmi_exit() do),
+ * so the stepped copy and the probed code see their own count - Linux's
+ * irqentry_nmi_enter()/exit() around do_int3().
  */
 static int kprobe_exceptions_notify(struct notifier_block *self,
 				    unsigned long val, void *data)
 {
 	int ret;
 
-	preempt_disable();
+	__preempt_count_add(1);
 	ret = kprobe_exceptions_dispatch(val, data);
-	preempt_enable_no_resched();
+	__preempt_count_sub(1);
 	return ret;
 }
 NOKPROBE_SYMBOL(kprobe_exceptions_notify);

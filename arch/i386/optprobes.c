@@ -345,13 +345,13 @@ optimized_callback(struct optimized_kprobe *op, struct pt_regs *regs)
 	}
 	/* What handlers see on an int3 too: just past it (Linux's INT3_INSN_SIZE). */
 	regs->ip = (unsigned long)p->addr + sizeof(kprobe_opcode_t);
-	preempt_disable();			/* as around an int3 hit's handlers */
+	__preempt_count_add(1);			/* as around an int3 hit's handlers */
 	current_kprobe = p;
 	kprobe_ctlblk.kprobe_status = KPROBE_HIT_ACTIVE;
 	p->nhit++;
 	if (!p->pre_handler || !p->pre_handler(p, regs))
 		regs->ip = copies;		/* else the handler chose where to go */
 	current_kprobe = NULL;
-	preempt_enable_no_resched();
+	__preempt_count_sub(1);
 }
 NOKPROBE_SYMBOL(optimized_callback);
