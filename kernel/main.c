@@ -3,7 +3,8 @@
  *
  * boot/multiboot.S gives us a stack and calls kmain with the Multiboot
  * magic and information block.  We bring the machine up in dependency
- * order (consoles first so every later step can report), then either
+ * order (consoles first so every later step can report), fire one probe
+ * of each kind as a smoke test (probes/kprobes_smoke.c), then either
  * run a crash demonstration ("crash=null"), a boot mode the image defines
  * (the test image's "test=a,b" and "bench"), or start the shell on the
  * serial and VGA consoles.
@@ -18,6 +19,7 @@
 #include "sched.h"
 #include "irqflags.h"
 #include "kprobes.h"
+#include "kprobes_smoke.h"
 #include "console.h"
 #include "keyboard.h"
 #include "module.h"
@@ -86,6 +88,8 @@ void kmain(uint32_t magic, struct multiboot_info *mbi)
 	local_irq_enable();
 	if (kprobes_init())
 		panic("kprobes_init failed");
+	if (!cmdline_has("nosmoke"))
+		init_test_probes();	/* one line: "Kprobe smoke test: passed" */
 	load_boot_modules();	/* insmod=a,b on the command line */
 
 	if (cmdline_value("crash", what, sizeof(what)))

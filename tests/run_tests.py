@@ -25,6 +25,9 @@ Linux's KUnit (docs/testing.md has an example):
   iso     the test image booted through GRUB from BUILD/kernel-test.iso,
           running the "boot" suite (test=boot expect_loader=GRUB), which
           checks what GRUB handed over in the Multiboot info.
+  smoke   BUILD/kernel.elf booted to the shell twice: a plain boot must
+          print "Kprobe smoke test: passed" (probes/kprobes_smoke.c) before
+          the prompt, a boot with nosmoke must not print the line at all
   modules-doc  docs/modules.md followed to the letter: its hello_probe.c
           is built with make -C TREE M=DIR in a fresh directory and booted
           with insmod=hello_probe until the output the page shows appears.
@@ -617,6 +620,55 @@ def run_iso_tests(tally, build, logs, suites, timeout):
 
 
 # ---------------------------------------------------------------------------
+# The boot-time kprobe smoke test, seen from outside: a plain boot of the
+# student's kernel prints its line before the shell; nosmoke skips it.
+# ---------------------------------------------------------------------------
+
+SMOKE_PASSED = "Kprobe smoke test: passed"
+SMOKE_ANY = re.compile(r"Kprobe smoke test:")
+SHELL_PROMPT = re.compile(r"^kprobes# ")
+SMOKE_BOOT_SECONDS = 20
+
+
+def smoke_boot(build, logs, cmdline, name, timeout):
+    """Boot kernel.elf until the shell prompt; return (prompt seen, lines)."""
+    log = logs / f"{name}.log"
+    cmd = qemu_command(["-kernel", str(build / "kernel.elf")], cmdline,
+                       logs / f"{name}.qemu.log")
+    note(f"smoke: booting (until the shell prompt): {shlex.join(cmd)}")
+    missing, lines = wait_for_lines(cmd, log, [SHELL_PROMPT],
+                                    min(timeout, SMOKE_BOOT_SECONDS))
+    return not missing, lines, log
+
+
+def run_smoke_check(tally, build, logs, timeout):
+    """A plain boot says "Kprobe smoke test: passed"; nosmoke says nothing."""
+    if not (build / "kernel.elf").exists():
+        tally.fail(f"smoke: {build / 'kernel.elf'} missing (run make)")
+        return
+    before = (tally.passed, tally.failed)
+    up, lines, log = smoke_boot(build, logs, "", "smoke", timeout)
+    said = [l for l in lines if SMOKE_ANY.search(l)]
+    if up and said == [SMOKE_PASSED]:
+        tally.passed += 1
+    else:
+        tally.fail("smoke: a plain boot did not print exactly one "
+                   f"{SMOKE_PASSED!r} before the prompt",
+                   [f"shell prompt seen: {up}", f"smoke lines: {said}"] +
+                   tail(lines), log)
+    up, lines, log = smoke_boot(build, logs, "nosmoke", "smoke-nosmoke",
+                                timeout)
+    said = [l for l in lines if SMOKE_ANY.search(l)]
+    if up and not said:
+        tally.passed += 1
+    else:
+        tally.fail("smoke: nosmoke did not boot to the shell without the "
+                   "smoke test", [f"shell prompt seen: {up}",
+                                  f"smoke lines: {said}"] + tail(lines), log)
+    summary(tally, before, "smoke (boot-time kprobe smoke test)", log)
+
+
+# ---------------------------------------------------------------------------
 # docs/modules.md, replayed: build its module as the page says, boot it
 # ---------------------------------------------------------------------------
 
@@ -719,7 +771,7 @@ def report(tally):
 
 
 # What a full run does, in order.  See the top of this file.
-STAGES = ("self-test", "host", "kernel", "oops", "iso", "modules-doc")
+STAGES = ("self-test", "host", "kernel", "oops", "smoke", "iso", "modules-doc")
 
 
 def parse_args(argv):
@@ -770,6 +822,8 @@ def main(argv):
         run_kernel_tests(tally, build, logs, args.suites, args.timeout)
     if "oops" in args.only:
         run_oops_check(tally, build, logs, args.timeout)
+    if "smoke" in args.only:
+        run_smoke_check(tally, build, logs, args.timeout)
     if "iso" in args.only:
         run_iso_tests(tally, build, logs, args.suites, args.timeout)
     if "modules-doc" in args.only:
