@@ -236,6 +236,20 @@ LONG_SUITES := probe_all_full
 test-all: test
 	$(PYTHON) tests/run_tests.py --build $(B) --suites $(LONG_SUITES) --timeout 3600 --only kernel
 
+# ---- labs (labs/README.md) -----------------------------------------------------
+# make lab LAB=N writes lab N's student tree to $(B)/labs/labN: the LAB N
+# regions of the sources (and the later labs') become stubs.  make grade
+# boots the test image on each lab's graded cases and prints the score
+# (in a student tree: that lab's; here: every lab's, or LAB=N's).
+LAB ?=
+.PHONY: lab grade
+lab:
+	@test -n "$(LAB)" || { echo "make lab LAB=N: which lab (see labs/)"; exit 1; }
+	$(PYTHON) scripts/mklab.py --lab $(LAB) --out $(B)/labs/lab$(LAB)
+
+grade: test-image
+	$(PYTHON) scripts/grade.py --build $(B) $(if $(LAB),--lab $(LAB))
+
 bench: bootstrap test-image
 	$(PYTHON) tests/bench.py --build $(B)
 
@@ -266,6 +280,8 @@ help:
 	@echo "  make test-all     make test, then the long suites ($(LONG_SUITES))"
 	@echo "  make host-test    build the host unit tests and tools into $(B)/host/"
 	@echo "  make bench        probe-hit costs under qemu -icount"
+	@echo "  make lab LAB=N    write lab N's student tree to $(B)/labs/labN (labs/README.md)"
+	@echo "  make grade        boot the test image on the labs' graded tests, print the score"
 	@echo "  make fuzz         fuzz the kprobe_events parser for FUZZ_TIME seconds"
 	@echo "  make fuzz-modules fuzz the module loader's ELF checks for FUZZ_TIME seconds"
 	@echo "  make modules      build the sample probe modules into $(B)/samples/"
@@ -286,6 +302,7 @@ help:
 	@echo "  CMDLINE='...'     kernel command line, e.g. CMDLINE='crash=gp'"
 	@echo "  MODULES='a.ko b.ko'  boot modules for insmod=NAME (run, debug)"
 	@echo "  SUITES=a,b        make test: only these in-kernel suites"
+	@echo "  LAB=N             make lab: which lab; make grade: only that lab"
 	@echo "  TESTFLAGS='...'   more run_tests.py options, e.g. TESTFLAGS='--only host'"
 	@echo "  DISPLAY_MODE=m    run-vga display: $(DISPLAY_MODES) (now: $(VGA_DISPLAY))"
 	@echo "  M=dir             external module folder (make -C <tree> M=dir, make clean)"

@@ -28,6 +28,10 @@ Linux's KUnit (docs/testing.md has an example):
   smoke   BUILD/kernel.elf booted to the shell twice: a plain boot must
           print "Kprobe smoke test: passed" (probes/kprobes_smoke.c) before
           the prompt, a boot with nosmoke must not print the line at all
+  labs    for each lab of labs/ (scripts/mklab.py, scripts/grade.py): its
+          student tree is written and its test image built (reusing
+          BUILD's objects), booted on the lab's graded cases, and every
+          graded case must fail there; the full tree must pass them all
   modules-doc  docs/modules.md followed to the letter: its hello_probe.c
           is built with make -C TREE M=DIR in a fresh directory and booted
           with insmod=hello_probe until the output the page shows appears.
@@ -754,6 +758,78 @@ def run_modules_doc(tally, build, logs, timeout):
 
 
 # ---------------------------------------------------------------------------
+# The labs: every graded test fails on the stubs and passes on the solution
+# ---------------------------------------------------------------------------
+
+def lab_tools():
+    """scripts/mklab.py and scripts/grade.py, imported."""
+    sys.path.insert(0, str(Path("scripts").resolve()))
+    import grade
+    import mklab
+    return mklab, grade
+
+
+def build_student_tree(tally, mklab, n, build, logs, timeout):
+    """Write lab n's tree with BUILD's objects and build its test image."""
+    tree = build / "labs" / f"lab{n}"
+    try:
+        mklab.write_tree(Path.cwd(), n, tree.resolve(), build.resolve())
+    except mklab.MarkerError as e:
+        tally.fail(f"labs: lab {n}: scripts/mklab.py: {e}")
+        return None
+    log = logs / f"lab{n}-build.log"
+    status, lines = run_logged(["make", "-C", str(tree), "-j2", "test-image"],
+                               log, timeout)
+    if status != 0:
+        tally.fail(f"labs: lab {n}: the student tree does not build", tail(lines), log)
+        return None
+    tally.passed += 1
+    return tree / "build"
+
+
+def check_lab(tally, grade, n, tests, student_build, full_results, logs):
+    """Every graded case fails in the student tree, passes in the full one."""
+    log = logs / f"lab{n}-student.log"
+    lines = grade.boot_lab(student_build, tests, log)
+    marks, earned = grade.score(tests, grade.results_of(lines))
+    on_stub = [t.case for t, ok in marks if ok]
+    if not any("KTAP version" in l for l in lines):
+        tally.fail(f"labs: lab {n}: the student tree did not boot into its tests",
+                   tail(lines), log)
+    elif on_stub:
+        tally.fail(f"labs: lab {n}: graded tests pass on the stubs",
+                   [f"passes without the solution: {c}" for c in on_stub], log)
+    else:
+        tally.passed += 1
+    marks, earned = grade.score(tests, full_results)
+    missed = [t.case for t, ok in marks if not ok]
+    if missed:
+        tally.fail(f"labs: lab {n}: the full tree does not score full",
+                   [f"fails with the solution: {c}" for c in missed])
+    else:
+        tally.passed += 1
+
+
+def run_labs_check(tally, build, logs, timeout, kernel_log):
+    """For each lab: the student tree builds, boots, scores 0; the full tree full."""
+    if Path(".lab").exists():
+        note("labs: this is a student tree (.lab): no answers to check against")
+        return
+    mklab, grade = lab_tools()
+    before = (tally.passed, tally.failed)
+    for n, (name, tests) in sorted(grade.labs().items()):
+        note(f"labs: lab {n} ({name}): student tree, build, boot")
+        student = build_student_tree(tally, mklab, n, build, logs, timeout)
+        if kernel_log is not None:
+            full = grade.results_of(kernel_log.read_text(errors="replace").splitlines())
+        else:
+            full = grade.results_of(grade.boot_lab(build, tests, logs / f"lab{n}-full.log"))
+        if student is not None:
+            check_lab(tally, grade, n, tests, student, full, logs)
+    summary(tally, before, "labs (student trees, full tree)", logs)
+
+
+# ---------------------------------------------------------------------------
 # Report
 # ---------------------------------------------------------------------------
 
@@ -771,7 +847,8 @@ def report(tally):
 
 
 # What a full run does, in order.  See the top of this file.
-STAGES = ("self-test", "host", "kernel", "oops", "smoke", "iso", "modules-doc")
+STAGES = ("self-test", "host", "kernel", "oops", "smoke", "iso", "modules-doc",
+          "labs")
 
 
 def parse_args(argv):
@@ -828,6 +905,11 @@ def main(argv):
         run_iso_tests(tally, build, logs, args.suites, args.timeout)
     if "modules-doc" in args.only:
         run_modules_doc(tally, build, logs, args.timeout)
+    if "labs" in args.only:
+        # A full kernel run (every suite) already has the full tree's results.
+        full_run = "kernel" in args.only and not args.suites
+        run_labs_check(tally, build, logs, args.timeout,
+                       logs / "kernel.log" if full_run else None)
 
     if tally.passed + tally.failed == 0:
         tally.fail("no tests ran at all")

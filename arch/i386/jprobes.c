@@ -58,6 +58,7 @@ _Static_assert(offsetof(struct jprobe_ctlblk, saved_sp) == 0,
  */
 int setjmp_pre_handler(struct kprobe *p, struct pt_regs *regs)
 {
+	/* LAB 3: BEGIN setjmp_pre_handler: save, then enter the handler */
 	struct jprobe *jp = container_of(p, struct jprobe, kp);
 	struct jprobe_ctlblk *jcb = &jprobe_ctlblk;
 	unsigned long sp = kernel_stack_pointer(regs);
@@ -76,6 +77,9 @@ int setjmp_pre_handler(struct kprobe *p, struct pt_regs *regs)
 	regs->ip = (unsigned long)jp->entry;
 	narrate_call(narrate_jprobe_setjmp(jcb, regs));	/* kprobes_narrate.c */
 	return 1;			/* ip moved: no single-step now */
+	/* LAB 3: STUB printk("lab 3: setjmp_pre_handler: not yet\n"); */
+	/* LAB 3: STUB return 0; */
+	/* LAB 3: END */
 }
 NOKPROBE_SYMBOL(setjmp_pre_handler);
 
@@ -119,6 +123,7 @@ NOKPROBE_SYMBOL(report_bad_return);
  */
 int longjmp_break_handler(struct kprobe *p, struct pt_regs *regs)
 {
+	/* LAB 3: BEGIN longjmp_break_handler: restore what was saved */
 	struct jprobe *jp = container_of(p, struct jprobe, kp);
 	struct jprobe_ctlblk *jcb = &jprobe_ctlblk;
 	unsigned long addr = regs->ip - 1;	/* int3 reports the next byte */
@@ -141,6 +146,8 @@ int longjmp_break_handler(struct kprobe *p, struct pt_regs *regs)
 	jcb->jp = NULL;
 	jcb->saved_sp = 0;	/* a stray jprobe_return() now traps where it stands */
 	return 1;		/* the core single-steps the probed instruction */
+	/* LAB 3: STUB panic("lab 3: longjmp_break_handler: not yet"); */
+	/* LAB 3: END */
 }
 NOKPROBE_SYMBOL(longjmp_break_handler);
 

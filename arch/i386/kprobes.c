@@ -409,6 +409,7 @@ static int kprobe_handler(struct pt_regs *regs)
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe *p;
 
+	/* LAB 2: BEGIN kprobe_handler: whose int3 is this? */
 	p = get_kprobe(addr);
 	if (p) {
 		if (kprobe_running())
@@ -426,6 +427,8 @@ static int kprobe_handler(struct pt_regs *regs)
 		setup_singlestep(p, regs, kcb, 0);
 		return 1;
 	}
+	/* LAB 2: STUB panic("lab 2: kprobe_handler: not yet"); */
+	/* LAB 2: END */
 
 	/* Not ours (someone's int3 with a fixup, or a bug): the kernel decides. */
 	return 0;
@@ -489,18 +492,25 @@ static void resume_execution(struct kprobe *p, struct pt_regs *regs,
 
 	switch (insn->type) {
 	case INSN_TYPE_CALL_REL:
+		/* LAB 2: BEGIN resume_execution: call rel32 */
 		/* call rel: pushed copy_ip+len and jumped relative to the slot. */
 		fix_return_address(tos, next_ip, insn);
 		regs->ip = rel_branch_target(insn, orig_ip);
+		/* LAB 2: STUB panic("lab 2: resume_execution: call rel32: not yet"); */
+		/* LAB 2: END */
 		break;
 	case INSN_TYPE_CALL_IND:
 	case INSN_TYPE_CALL_FAR:
+		/* LAB 2: BEGIN resume_execution: indirect and far calls */
 		/* call *reg / *mem / lcall: target is absolute, return address is not. */
 		fix_return_address(tos, next_ip, insn);
+		/* LAB 2: STUB panic("lab 2: resume_execution: indirect call: not yet"); */
+		/* LAB 2: END */
 		break;
 	case INSN_TYPE_JMP_REL:
 	case INSN_TYPE_JCC:
 	case INSN_TYPE_LOOP:
+		/* LAB 2: BEGIN resume_execution: jmp, jcc, loop, jecxz rel */
 		/*
 		 * jmp/jcc/loop/jecxz rel: not taken, ip is just past the copy;
 		 * taken, it is the displacement applied to the slot.  Either
@@ -511,22 +521,30 @@ static void resume_execution(struct kprobe *p, struct pt_regs *regs,
 			regs->ip = next_ip;
 		else
 			regs->ip = rel_branch_target(insn, orig_ip);
+		/* LAB 2: STUB panic("lab 2: resume_execution: relative branch: not yet"); */
+		/* LAB 2: END */
 		break;
 	case INSN_TYPE_JMP_IND:
 	case INSN_TYPE_JMP_FAR:
 	case INSN_TYPE_RET:
 	case INSN_TYPE_LRET:
 	case INSN_TYPE_IRET:
+		/* LAB 2: BEGIN resume_execution: indirect jmp, ret, lret, iret */
 		/*
 		 * jmp *x, ljmp, ret, ret imm16, lret, iret: ip came from a
 		 * register, memory or the stack and is already right.
 		 * (2.6.11 "fixed" ret/lret like a fall-through: oops.)
 		 */
+		/* LAB 2: STUB panic("lab 2: resume_execution: indirect jmp/ret/lret/iret: not yet"); */
+		/* LAB 2: END */
 		break;
 	case INSN_TYPE_PUSHF:
+		/* LAB 2: BEGIN resume_execution: pushf */
 		/* pushf: the pushed image must show the original TF/IF. */
 		fix_pushed_flags(tos, kcb);
 		regs->ip = next_ip;
+		/* LAB 2: STUB panic("lab 2: resume_execution: pushf: not yet"); */
+		/* LAB 2: END */
 		break;
 	default:
 		/*
@@ -552,6 +570,7 @@ static int post_kprobe_handler(struct pt_regs *regs)
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe *cur = kprobe_running();
 
+	/* LAB 2: BEGIN post_kprobe_handler: the #DB after the step */
 	if (!cur || (kcb->kprobe_status != KPROBE_HIT_SS &&
 		     kcb->kprobe_status != KPROBE_REENTER))
 		return 0;
@@ -569,6 +588,8 @@ static int post_kprobe_handler(struct pt_regs *regs)
 	}
 	narrate_call(narrate_end("13. post_handler done, the hit is over", regs));
 	return 1;
+	/* LAB 2: STUB panic("lab 2: post_kprobe_handler: not yet"); */
+	/* LAB 2: END */
 }
 NOKPROBE_SYMBOL(post_kprobe_handler);
 

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""
+grade.py - grade the labs, JOS style (make grade).
+
+    python3 scripts/grade.py --build build [--lab N] [--log FILE]
+
+Each lab's graded tests are the in-kernel KTAP cases listed in
+labs/NN-name/grade.txt, one a line:
+
+    suite.case   points   what it proves
+
+The grader boots BUILD/kernel-test.elf once per lab with
+`test=SUITES nosmoke` (the smoke test would hit a student's unfinished
+probe code before any test ran) and prints one line per graded test and
+the score:
+
+    lab 2 (kprobes): resume_execution: call rel32 ......... OK (15 pts)
+    ...
+    Score: 40/100
+
+A case that fails, or never reports (the kernel panicked in a stub
+first), scores nothing.  In a student tree (made by scripts/mklab.py) the
+file .lab names the lab; in the full tree every lab is graded unless
+--lab says which.  --log FILE grades an existing serial log instead of
+booting.  Exit status 0 only for full marks.
+"""
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+import run_tests  # noqa: E402  (the KTAP parser and the QEMU command line)
+
+LINE_WIDTH = 70         # the dots pad each description to this column
+GRADE_TIMEOUT = 120     # seconds for one lab's boot
+
+
+class Graded:
+    """One graded test: a KTAP case path, its points and what it proves."""
+
+    def __init__(self, case, points, what):
+        self.case, self.points, self.what = case, points, what
+
+
+def read_grade_file(path):
+    """The graded tests of one lab; a malformed line is an error."""
+    tests = []
+    for n, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        m = re.match(r"^(\w+\.\w+)\s+(\d+)\s+(.+)$", line)
+        if not m:
+            raise ValueError(f"{path}:{n}: want 'suite.case POINTS what'")
+        tests.append(Graded(m.group(1), int(m.group(2)), m.group(3)))
+    if not tests:
+        raise ValueError(f"{path}: no graded tests")
+    return tests
+
+
+def labs(root=ROOT):
+    """{number: (name, [Graded])} for every labs/NN-name/grade.txt."""
+    out = {}
+    for f in sorted((root / "labs").glob("[0-9][0-9]-*/grade.txt")):
+        name = f.parent.name
+        out[int(name[:2])] = (name[3:], read_grade_file(f))
+    return out
+
+
+def suites_of(tests):
+    """The suites a lab's cases live in, each once, in order."""
+    return list(dict.fromkeys(t.case.split(".")[0] for t in tests))
+
+
+def results_of(lines):
+    """{"suite.case": passed?} from a serial log."""
+    parser = run_tests.parse_ktap(lines)
+    if parser.root is None:
+        return {}
+    return {path: r.ok for path, r in parser.root.leaves()}
+
+
+def boot_lab(build, tests, log):
+    """Boot the test image on the lab's suites; return its serial lines."""
+    cmdline = f"test={','.join(suites_of(tests))} nosmoke"
+    cmd = run_tests.qemu_command(["-kernel", str(build / run_tests.TEST_IMAGE)],
+                                 cmdline, log.with_suffix(".qemu.log"))
+    _, lines = run_tests.run_logged(cmd, log, GRADE_TIMEOUT)
+    return lines
+
+
+def score(tests, results):
+    """[(Graded, passed?)] and the points earned."""
+    marks = [(t, results.get(t.case, False)) for t in tests]
+    return marks, sum(t.points for t, ok in marks if ok)
+
+
+def report(number, name, marks):
+    """The JOS-style lines for one lab; returns (earned, possible)."""
+    earned = possible = 0
+    for t, ok in marks:
+        label = f"lab {number} ({name}): {t.what} "
+        print(f"{label.ljust(LINE_WIDTH, '.')} {'OK' if ok else 'FAIL'} "
+              f"({t.points} pts)")
+        possible += t.points
+        earned += t.points if ok else 0
+    return earned, possible
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--lab", type=int, help="grade only this lab")
+    ap.add_argument("--log", help="grade this serial log instead of booting")
+    args = ap.parse_args(argv)
+    build = Path(args.build)
+    all_labs = labs()
+    lab_file = ROOT / ".lab"
+    chosen = args.lab or (int(lab_file.read_text()) if lab_file.exists() else None)
+    if chosen is not None and chosen not in all_labs:
+        print(f"grade: no lab {chosen}; the labs are {sorted(all_labs)}")
+        return 2
+    numbers = [chosen] if chosen is not None else sorted(all_labs)
+    if not args.log and not (build / run_tests.TEST_IMAGE).exists():
+        print(f"grade: {build / run_tests.TEST_IMAGE} missing (make test-image)")
+        return 2
+
+    earned = possible = 0
+    for n in numbers:
+        name, tests = all_labs[n]
+        if args.log:
+            lines = Path(args.log).read_text(errors="replace").splitlines()
+        else:
+            lines = boot_lab(build, tests, build / "grade-logs" / f"lab{n}.log")
+        marks, _ = score(tests, results_of(lines))
+        e, p = report(n, name, marks)
+        earned, possible = earned + e, possible + p
+    print(f"Score: {earned}/{possible}")
+    return 0 if earned == possible else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
