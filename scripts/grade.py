@@ -9,17 +9,17 @@ labs/NN-name/grade.txt, one a line:
 
     suite.case   points   what it proves
 
-The grader boots BUILD/kernel-test.elf once per lab with
-`test=SUITES nosmoke` (the smoke test would hit a student's unfinished
-probe code before any test ran) and prints one line per graded test and
-the score:
+The grader boots BUILD/kernel-test.elf with `test=suite.case,...
+nosmoke` (only the graded cases; the smoke test would hit a student's
+unfinished probe code before any test ran), and boots again for each case
+a crash kept from reporting, so that each case is judged on its own.  It
+prints one line per graded test and the score:
 
     lab 2 (kprobes): resume_execution: call rel32 ......... OK (15 pts)
     ...
     Score: 40/100
 
-A case that fails, or never reports (the kernel panicked in a stub
-first), scores nothing.  In a student tree (made by scripts/mklab.py) the
+A case that fails, or crashes the kernel (a stub's panic), scores nothing.  In a student tree (made by scripts/mklab.py) the
 file .lab names the lab; in the full tree every lab is graded unless
 --lab says which.  --log FILE grades an existing serial log instead of
 booting.  Exit status 0 only for full marks.
@@ -35,7 +35,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 import run_tests  # noqa: E402  (the KTAP parser and the QEMU command line)
 
 LINE_WIDTH = 70         # the dots pad each description to this column
-GRADE_TIMEOUT = 120     # seconds for one lab's boot
+GRADE_TIMEOUT = 120     # seconds for one boot
+TEST_LIST_MAX = 120     # the kernel's boot-mode argument holds 127 characters
 
 
 class Graded:
@@ -69,11 +70,6 @@ def labs(root=ROOT):
     return out
 
 
-def suites_of(tests):
-    """The suites a lab's cases live in, each once, in order."""
-    return list(dict.fromkeys(t.case.split(".")[0] for t in tests))
-
-
 def results_of(lines):
     """{"suite.case": passed?} from a serial log."""
     parser = run_tests.parse_ktap(lines)
@@ -82,13 +78,44 @@ def results_of(lines):
     return {path: r.ok for path, r in parser.root.leaves()}
 
 
-def boot_lab(build, tests, log):
-    """Boot the test image on the lab's suites; return its serial lines."""
-    cmdline = f"test={','.join(suites_of(tests))} nosmoke"
+def batches(cases):
+    """The cases in runs of test=a.x,b.y whose list fits the command line."""
+    batch = []
+    for case in cases:
+        if batch and len(",".join(batch + [case])) > TEST_LIST_MAX:
+            yield batch
+            batch = []
+        batch.append(case)
+    if batch:
+        yield batch
+
+
+def boot_cases(build, cases, log):
+    """Boot the test image on these cases; return {case: passed?}."""
     cmd = run_tests.qemu_command(["-kernel", str(build / run_tests.TEST_IMAGE)],
-                                 cmdline, log.with_suffix(".qemu.log"))
+                                 f"test={','.join(cases)} nosmoke",
+                                 log.with_suffix(".qemu.log"))
     _, lines = run_tests.run_logged(cmd, log, GRADE_TIMEOUT)
-    return lines
+    found = results_of(lines)
+    return {c: found[c] for c in cases if c in found}
+
+
+def run_graded(build, tests, logs):
+    """{case: passed?} for every graded case, each judged on its own.
+
+    The cases run in batches; a stub that panics ends its batch, so a
+    case that never reported runs again alone: a crash then fails only
+    that case, and a later case still shows whether it passes.
+    """
+    cases = [t.case for t in tests]
+    results = {}
+    for i, batch in enumerate(batches(cases)):
+        results.update(boot_cases(build, batch, logs / f"batch{i}.log"))
+    for case in cases:
+        if case not in results:
+            alone = boot_cases(build, [case], logs / f"{case}.log")
+            results[case] = alone.get(case, False)
+    return results
 
 
 def score(tests, results):
@@ -131,10 +158,10 @@ def main(argv):
     for n in numbers:
         name, tests = all_labs[n]
         if args.log:
-            lines = Path(args.log).read_text(errors="replace").splitlines()
+            results = results_of(Path(args.log).read_text(errors="replace").splitlines())
         else:
-            lines = boot_lab(build, tests, build / "grade-logs" / f"lab{n}.log")
-        marks, _ = score(tests, results_of(lines))
+            results = run_graded(build, tests, build / "grade-logs" / f"lab{n}")
+        marks, _ = score(tests, results)
         e, p = report(n, name, marks)
         earned, possible = earned + e, possible + p
     print(f"Score: {earned}/{possible}")

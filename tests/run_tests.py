@@ -789,19 +789,23 @@ def build_student_tree(tally, mklab, n, build, logs, timeout):
 
 def check_lab(tally, grade, n, tests, student_build, full_results, logs):
     """Every graded case fails in the student tree, passes in the full one."""
-    log = logs / f"lab{n}-student.log"
-    lines = grade.boot_lab(student_build, tests, log)
-    marks, earned = grade.score(tests, grade.results_of(lines))
-    on_stub = [t.case for t, ok in marks if ok]
-    if not any("KTAP version" in l for l in lines):
+    student_logs = logs / f"lab{n}-student"
+    shutil.rmtree(student_logs, ignore_errors=True)
+    student_logs.mkdir(parents=True)
+    results = grade.run_graded(student_build, tests, student_logs)
+    booted = any("KTAP version" in p.read_text(errors="replace")
+                 for p in student_logs.glob("*.log"))
+    on_stub = [c for c, ok in results.items() if ok]
+    if not booted:
         tally.fail(f"labs: lab {n}: the student tree did not boot into its tests",
-                   tail(lines), log)
+                   log=student_logs)
     elif on_stub:
         tally.fail(f"labs: lab {n}: graded tests pass on the stubs",
-                   [f"passes without the solution: {c}" for c in on_stub], log)
+                   [f"passes without the solution: {c}" for c in on_stub],
+                   student_logs)
     else:
         tally.passed += 1
-    marks, earned = grade.score(tests, full_results)
+    marks, _ = grade.score(tests, full_results)
     missed = [t.case for t, ok in marks if not ok]
     if missed:
         tally.fail(f"labs: lab {n}: the full tree does not score full",
@@ -823,7 +827,9 @@ def run_labs_check(tally, build, logs, timeout, kernel_log):
         if kernel_log is not None:
             full = grade.results_of(kernel_log.read_text(errors="replace").splitlines())
         else:
-            full = grade.results_of(grade.boot_lab(build, tests, logs / f"lab{n}-full.log"))
+            full_logs = logs / f"lab{n}-full"
+            full_logs.mkdir(parents=True, exist_ok=True)
+            full = grade.run_graded(build, tests, full_logs)
         if student is not None:
             check_lab(tally, grade, n, tests, student, full, logs)
     summary(tally, before, "labs (student trees, full tree)", logs)
