@@ -4,7 +4,7 @@ check_docs.py - every path and command the documentation names exists.
 
     check_docs.py --build BUILD      (BUILD is not used: docs are source)
 
-Reads README.md and every docs/*.md (whatever is there: a new page is
+Reads README.md, every docs/*.md and labs/**/*.md (whatever is there: a new page is
 checked as soon as it is added) and reports, as "FILE:LINE: ...":
 
   paths      a path into this tree (`kernel/crash.c`, `tests/host/check_*.py`,
@@ -258,7 +258,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build", default="build")
     ap.parse_args()
-    docs = [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
+    docs = ([ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md")) +
+            sorted((ROOT / "labs").glob("**/*.md")))
     checker = DocChecker()
     return ktap.report([(str(doc.relative_to(ROOT)).replace("/", "_"),
                          checker.check(doc)) for doc in docs])
