@@ -143,7 +143,11 @@ def main(argv):
     ap.add_argument("--log", help="grade this serial log instead of booting")
     args = ap.parse_args(argv)
     build = Path(args.build)
-    all_labs = labs()
+    try:
+        all_labs = labs()
+    except ValueError as e:
+        print(f"grade: {e}")
+        return 2
     lab_file = ROOT / ".lab"
     chosen = args.lab or (int(lab_file.read_text()) if lab_file.exists() else None)
     if chosen is not None and chosen not in all_labs:
