@@ -54,6 +54,7 @@ static struct kprobe kretprobe_kprobe = {
 
 int pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs)
 {
+	/* LAB 4: BEGIN pre_handler_kretprobe: take an instance from the pool */
 	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
 	struct kretprobe_instance *ri;
 
@@ -75,6 +76,9 @@ int pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs)
 	arch_prepare_kretprobe(ri, regs);
 	list_add(&ri->list, &kretprobe_instances);
 	return 0;	/* single-step the first instruction as usual */
+	/* LAB 4: STUB printk("lab 4: pre_handler_kretprobe: not yet\n"); */
+	/* LAB 4: STUB return 0; */
+	/* LAB 4: END */
 }
 NOKPROBE_SYMBOL(pre_handler_kretprobe);
 
@@ -129,6 +133,7 @@ NOKPROBE_SYMBOL(run_return_handler);
  */
 unsigned long kretprobe_trampoline_handler(struct pt_regs *regs, unsigned long *slot)
 {
+	/* LAB 4: BEGIN kretprobe_trampoline_handler: run the handler, find the way back */
 	unsigned long flags = local_irq_save();
 	unsigned long ret = (unsigned long)kretprobe_trampoline;
 	struct kretprobe_instance *ri;
@@ -149,6 +154,8 @@ unsigned long kretprobe_trampoline_handler(struct pt_regs *regs, unsigned long *
 	}
 	local_irq_restore(flags);
 	return ret;
+	/* LAB 4: STUB panic("lab 4: kretprobe_trampoline_handler: not yet"); */
+	/* LAB 4: END */
 }
 NOKPROBE_SYMBOL(kretprobe_trampoline_handler);
 
