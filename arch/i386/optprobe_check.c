@@ -54,6 +54,7 @@ static int decode_original_at(struct insn *insn, kprobe_opcode_t *buf,
 /* May this instruction run from the detour buffer, then fall through? */
 static bool can_relocate(const struct insn *insn)
 {
+	/* LAB 5: BEGIN can_relocate: may this instruction run from the detour buffer? */
 	/*
 	 * NO_BOOST is the same question Linux asks (can_boost): relative
 	 * branches and calls would go relative to the buffer, traps and
@@ -66,6 +67,8 @@ static bool can_relocate(const struct insn *insn)
 	return !(insn->attr & (INSN_ATTR_NO_BOOST | INSN_ATTR_NO_SSTEP |
 			       INSN_ATTR_BRANCH | INSN_ATTR_REL_BRANCH |
 			       INSN_ATTR_STRING_REP));
+	/* LAB 5: STUB return false; */
+	/* LAB 5: END */
 }
 
 /* Where the CPU may go after this instruction, if the instruction says. */
@@ -85,6 +88,7 @@ static bool branch_target(const struct insn *insn, unsigned long ip, unsigned lo
 /* A reason no probe anywhere in the function may become a jump, or 0. */
 static int function_wide_refusal(const struct insn *insn, unsigned long ip)
 {
+	/* LAB 5: BEGIN function_wide_refusal: what rules out every jump in a function */
 	if (insn->type == INSN_TYPE_INT3)
 		return -OPT_UNDECODABLE;	/* someone else's breakpoint hides a byte */
 	if (insn->attr & INSN_ATTR_INDIRECT &&
@@ -93,6 +97,8 @@ static int function_wide_refusal(const struct insn *insn, unsigned long ip)
 	if (search_exception_tables(ip))
 		return -OPT_FIXUP_ENTRY;	/* its fixup code jumps back in, unseen */
 	return 0;
+	/* LAB 5: STUB return 0; */
+	/* LAB 5: END */
 }
 
 /* ---- the function, summarised --------------------------------------------------- */
@@ -226,6 +232,7 @@ static bool lands_inside(const struct code_part *part, unsigned long addr, size_
  */
 static int check_function(const struct func_summary *fs, unsigned long addr, size_t size)
 {
+	/* LAB 5: BEGIN check_function: may a jump of size bytes cover addr? */
 	int ret = 0;
 
 	if (fs->main.wide)
@@ -239,6 +246,8 @@ static int check_function(const struct func_summary *fs, unsigned long addr, siz
 	else if (fs->cold.end && lands_inside(&fs->cold, addr, size))
 		ret = -OPT_JUMP_INTO_RANGE;
 	return ret;
+	/* LAB 5: STUB return 0; */
+	/* LAB 5: END */
 }
 
 /*
