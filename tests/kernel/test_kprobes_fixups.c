@@ -433,22 +433,27 @@ static void fixup_routine_baseline(struct ktest *t)
 	}
 }
 
+/* Probe label i alone: the routine runs as unprobed, the probe fires, leaves no trace. */
+static void fx_probe_alone(struct ktest *t, size_t i, enum fx_mode mode)
+{
+	struct fx_probe *fp = &fx_probes[i];
+
+	fx_probe_init(fp, &fx_labels[i], mode);
+	if (fx_register(t, fp))
+		return;
+	fx_run_and_compare(t, fx_labels[i].name, mode);
+	unregister_kprobe(&fp->kp);
+	fx_check_hits(t, fp, mode, 2);
+	fx_check_restored(t, &fx_labels[i]);
+}
+
 /* Probe one label at a time. */
 static void fx_each_label(struct ktest *t, enum fx_mode mode)
 {
 	size_t i;
 
-	for (i = 0; i < NR_LABELS; i++) {
-		struct fx_probe *fp = &fx_probes[i];
-
-		fx_probe_init(fp, &fx_labels[i], mode);
-		if (fx_register(t, fp))
-			continue;
-		fx_run_and_compare(t, fx_labels[i].name, mode);
-		unregister_kprobe(&fp->kp);
-		fx_check_hits(t, fp, mode, 2);
-		fx_check_restored(t, &fx_labels[i]);
-	}
+	for (i = 0; i < NR_LABELS; i++)
+		fx_probe_alone(t, i, mode);
 	fx_check_text_intact(t, "probing each label in turn");
 }
 
@@ -483,18 +488,10 @@ static void fx_some_labels(struct ktest *t, const char *const names[])
 
 	for (j = 0; names[j]; j++) {
 		for (i = 0; i < NR_LABELS; i++) {
-			struct fx_probe *fp = &fx_probes[i];
-
 			if (strcmp(fx_labels[i].name, names[j]))
 				continue;
 			found++;
-			fx_probe_init(fp, &fx_labels[i], FX_PRE_POST);
-			if (fx_register(t, fp))
-				continue;
-			fx_run_and_compare(t, fx_labels[i].name, FX_PRE_POST);
-			unregister_kprobe(&fp->kp);
-			fx_check_hits(t, fp, FX_PRE_POST, 2);
-			fx_check_restored(t, &fx_labels[i]);
+			fx_probe_alone(t, i, FX_PRE_POST);
 		}
 	}
 	KTEST_EXPECT_EQ(t, found, j);	/* every name is a label */
