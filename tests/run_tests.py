@@ -669,7 +669,7 @@ def run_smoke_check(tally, build, logs, timeout):
         tally.fail("smoke: nosmoke did not boot to the shell without the "
                    "smoke test", [f"shell prompt seen: {up}",
                                   f"smoke lines: {said}"] + tail(lines), log)
-    summary(tally, before, "smoke (boot-time kprobe smoke test)", log)
+    summary(tally, before, "smoke (boot, nosmoke)", log)
 
 
 # ---------------------------------------------------------------------------
