@@ -78,14 +78,19 @@ def regions(lines, where):
         raise MarkerError(f"{where}:{open_at + 1}: LAB region without END")
 
 
-def student_text(text, lab, where):
-    """The file as lab `lab`'s students get it; None if it has no regions."""
+def student_text(text, lab, where, only=None):
+    """The file as lab `lab`'s students get it; None if it has no regions.
+
+    With `only` (a region's title) that region alone becomes its stub and
+    every other one keeps its code: how make test-all proves that each
+    region is needed by some graded case.
+    """
     lines = text.split("\n")
     out, last, found = [], 0, False
     for begin, end, rlab, title, stubs, indent in regions(lines, where):
         found = True
         out += lines[last:begin]
-        if rlab >= lab:
+        if title == only if only is not None else rlab >= lab:
             out.append(f"{indent}/* LAB {rlab}: your code here ({title}) */")
             out += [indent + s for s in stubs]
         else:
@@ -110,7 +115,18 @@ def copy_objects(build, out):
         shutil.copy2(f, out / "build" / f.name)
 
 
-def write_tree(root, lab, out, objects=None):
+def all_regions(root):
+    """[(lab, title, file)] of every region in the tree, in file order."""
+    found = []
+    for rel in tree_files(root):
+        if rel.endswith(MARKED_SUFFIXES):
+            lines = (root / rel).read_text().split("\n")
+            found += [(lab, title, rel)
+                      for _, _, lab, title, _, _ in regions(lines, rel)]
+    return found
+
+
+def write_tree(root, lab, out, objects=None, only=None):
     """Write lab `lab`'s student tree to out; return the files stubbed."""
     if (root / LAB_FILE).exists():
         raise MarkerError(f"{root} is a student tree already (it has {LAB_FILE})")
@@ -124,7 +140,7 @@ def write_tree(root, lab, out, objects=None):
         dst.parent.mkdir(parents=True, exist_ok=True)
         text = None
         if rel.endswith(MARKED_SUFFIXES):
-            text = student_text(src.read_text(), lab, rel)
+            text = student_text(src.read_text(), lab, rel, only)
         if text is None:
             shutil.copy2(src, dst)
         else:

@@ -835,6 +835,43 @@ def run_labs_check(tally, build, logs, timeout, kernel_log):
     summary(tally, before, "labs (student trees, full tree)", logs)
 
 
+def run_lab_regions_check(tally, build, logs, timeout):
+    """Each region alone stubbed: some graded case of its lab must fail.
+
+    The labs stage proves that a lab's stubs together fail every graded
+    case; this proves that no region is left out of the grading (a region
+    whose stub passes every case would be a lab exercise nobody checks).
+    """
+    if Path(".lab").exists():
+        note("lab-regions: this is a student tree (.lab): nothing to check")
+        return
+    mklab, grade = lab_tools()
+    before = (tally.passed, tally.failed)
+    labs = grade.labs()
+    tree = build / "labs" / "region"
+    for i, (lab, title, rel) in enumerate(mklab.all_regions(Path.cwd())):
+        note(f"lab-regions: LAB {lab}: {title} ({rel}) stubbed alone")
+        mklab.write_tree(Path.cwd(), lab, tree.resolve(), build.resolve(), only=title)
+        log = logs / f"lab-region{i}-build.log"
+        status, lines = run_logged(["make", "-C", str(tree), "-j2", "test-image"],
+                                   log, timeout)
+        if status != 0:
+            tally.fail(f"lab-regions: LAB {lab}: {title}: the tree does not build",
+                       tail(lines), log)
+            continue
+        region_logs = logs / f"lab-region{i}"
+        shutil.rmtree(region_logs, ignore_errors=True)
+        region_logs.mkdir(parents=True)
+        results = grade.run_graded(tree / "build", labs[lab][1], region_logs)
+        if all(results.values()):
+            tally.fail(f"lab-regions: LAB {lab}: {title} ({rel}): every graded "
+                       f"case of lab {lab} passes with this region stubbed",
+                       log=region_logs)
+        else:
+            tally.passed += 1
+    summary(tally, before, "lab-regions (one stub at a time)", logs)
+
+
 # ---------------------------------------------------------------------------
 # Report
 # ---------------------------------------------------------------------------
@@ -855,13 +892,15 @@ def report(tally):
 # What a full run does, in order.  See the top of this file.
 STAGES = ("self-test", "host", "kernel", "oops", "smoke", "iso", "modules-doc",
           "labs")
+# Longer stages, run only when named (--only lab-regions; make test-all).
+LONG_STAGES = ("lab-regions",)
 
 
 def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build", default="build", help="build directory")
     ap.add_argument("--only", default=None,
-                    help="comma list of: " + ", ".join(STAGES) +
+                    help="comma list of: " + ", ".join(STAGES + LONG_STAGES) +
                          " (default: all; with --suites: host,kernel)")
     ap.add_argument("--suites", default="",
                     help="kernel suites to run (test=a,b)")
@@ -875,7 +914,7 @@ def parse_args(argv):
                      else set(STAGES))
     else:
         args.only = set(args.only.split(","))
-    unknown = args.only - set(STAGES)
+    unknown = args.only - set(STAGES + LONG_STAGES)
     if unknown:
         ap.error("unknown --only value(s): " + ",".join(sorted(unknown)))
     return args
@@ -916,6 +955,8 @@ def main(argv):
         full_run = "kernel" in args.only and not args.suites
         run_labs_check(tally, build, logs, args.timeout,
                        logs / "kernel.log" if full_run else None)
+    if "lab-regions" in args.only:
+        run_lab_regions_check(tally, build, logs, args.timeout)
 
     if tally.passed + tally.failed == 0:
         tally.fail("no tests ran at all")
