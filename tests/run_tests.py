@@ -32,6 +32,8 @@ Linux's KUnit (docs/testing.md has an example):
           student tree is written and its test image built (reusing
           BUILD's objects), booted on the lab's graded cases, and every
           graded case must fail there; the full tree must pass them all
+  lab-regions  (only when named: make test-all) each LAB region stubbed
+          alone must make some graded case of its lab fail
   modules-doc  docs/modules.md followed to the letter: its hello_probe.c
           is built with make -C TREE M=DIR in a fresh directory and booted
           with insmod=hello_probe until the output the page shows appears.
