@@ -334,8 +334,11 @@ help:
 # and misbehave.  -nostdinc, as Linux's: <linux/kernel.h> must be this
 # tree's include/linux/kernel.h, never the host's /usr/include/linux; only
 # the compiler's own freestanding headers (<stdarg.h>, <stdint.h>) remain.
+# MODULE_CFLAGS is expanded when a recipe runs (=, not :=): on a fresh
+# machine the cross compiler that -print-file-name asks is installed by
+# the bootstrap step, after make has read this file.
 KTREE := $(CURDIR)
-MODULE_CFLAGS := $(filter-out -g -gdwarf-4 -Iinclude,$(CFLAGS)) -fno-common -DMODULE \
+MODULE_CFLAGS = $(filter-out -g -gdwarf-4 -Iinclude,$(CFLAGS)) -fno-common -DMODULE \
 	-Werror=implicit-function-declaration \
 	-nostdinc -isystem $(shell $(CC) -print-file-name=include) -I$(KTREE)/include \
 	-include $(KTREE)/include/linux/kconfig.h
