@@ -27,6 +27,7 @@
 #include "list.h"
 #include "ptrace.h"
 #include "insn.h"
+#include "string.h"
 
 /* ---- arch-specific part (i386) ------------------------------------------- */
 
@@ -495,6 +496,25 @@ int kprobe_boosted_hit(struct kprobe *p, struct pt_regs *regs);
 
 #define RELATIVEJUMP_OPCODE	0xe9	/* jmp rel32 */
 #define RELATIVEJUMP_SIZE	5
+
+/*
+ * The rel32 of a jmp or call whose next instruction starts at from_end:
+ * the CPU adds it to the address *after* the branch.  Written bytewise
+ * through memcpy: a slot or buffer has no alignment.
+ */
+static inline void put_rel32(kprobe_opcode_t *at, unsigned long from_end, unsigned long target)
+{
+	int32_t rel = (int32_t)(target - from_end);
+
+	memcpy(at, &rel, sizeof(rel));
+}
+
+/* A whole "jmp target" written at from (boosted slots, detour buffers). */
+static inline void put_jmp(kprobe_opcode_t *from, unsigned long target)
+{
+	from[0] = RELATIVEJUMP_OPCODE;
+	put_rel32(from + 1, (unsigned long)from + RELATIVEJUMP_SIZE, target);
+}
 /* The most bytes a jump can displace: 4 bytes into a 15-byte instruction. */
 #define MAX_OPTIMIZED_LENGTH	(RELATIVEJUMP_SIZE - 1 + INSN_MAX_LEN)
 
@@ -576,6 +596,12 @@ int kprobe_function_extent(unsigned long addr, struct func_extent *fx); /* 0 or 
 struct optimized_kprobe *get_optimized_kprobe(unsigned long addr);
 /* Put back, in buf (a copy of len bytes from addr), the bytes jumps displaced. */
 void recover_optprobed_bytes(kprobe_opcode_t *buf, kprobe_opcode_t *addr, size_t len);
+/*
+ * Decode the instruction at addr as the compiler wrote it, whatever
+ * probes are on it or around it (arch/i386/kprobes.c); buf keeps the
+ * restored bytes.  Returns what insn_decode() returns.
+ */
+int decode_original(struct insn *insn, kprobe_opcode_t *buf, kprobe_opcode_t *addr);
 unsigned int kprobes_nr_optimized(void);
 /* "  [OPTIMIZED]", "  [WAITING...]", "  [NOT OPTIMIZED: why]" or "" for ap. */
 int sprint_optprobe_state(char *buf, size_t len, const struct kprobe *ap);

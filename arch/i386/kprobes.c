@@ -61,24 +61,23 @@ struct kprobe_ctlblk kprobe_ctlblk;
 
 /* ---- preparing a probe -------------------------------------------------------- */
 
-/* The byte at addr as the compiler wrote it, even if a probe's int3 is there. */
-static kprobe_opcode_t recover_probed_byte(kprobe_opcode_t *addr)
-{
-	struct kprobe *p = get_kprobe(addr);
-
-	return p ? p->opcode : *addr;
-}
-
 /*
  * Decode the instruction at addr as it was before any probe.  A probe
- * only ever replaces the first byte of an instruction, so restoring that
- * one byte in a copy is enough.  The copy is left in buf.
+ * only ever replaces the first byte of an instruction with its int3, so
+ * only an int3 there needs the kprobe table (a disabled probe leaves the
+ * original byte in the text); any byte may also lie under an optimized
+ * probe's jump.  The restored copy is left in buf.  Shared with the
+ * optimizer's safety analysis (optprobe_check.c).
  */
-static int decode_original(struct insn *insn, kprobe_opcode_t *buf,
-			   kprobe_opcode_t *addr)
+int decode_original(struct insn *insn, kprobe_opcode_t *buf, kprobe_opcode_t *addr)
 {
+	struct kprobe *p = NULL;
+
 	memcpy(buf, addr, INSN_MAX_LEN);
-	buf[0] = recover_probed_byte(addr);
+	if (buf[0] == BREAKPOINT_INSTRUCTION)
+		p = get_kprobe(addr);
+	if (p)
+		buf[0] = p->opcode;
 	recover_optprobed_bytes(buf, addr, INSN_MAX_LEN);	/* under optprobes' jumps */
 	return insn_decode(insn, buf, INSN_MAX_LEN);
 }

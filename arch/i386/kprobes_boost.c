@@ -82,16 +82,6 @@ bool arch_can_boost(const struct insn *insn, kprobe_opcode_t *addr)
 	/* LAB 5: END */
 }
 
-/* jmp rel32 at from, to target: the displacement counts from its end. */
-static void write_jmp(kprobe_opcode_t *from, unsigned long target)
-{
-	int32_t rel = (int32_t)(target - ((unsigned long)from + RELATIVEJUMP_SIZE));
-
-	from[0] = RELATIVEJUMP_OPCODE;
-	for (int i = 0; i < 4; i++)
-		from[1 + i] = (kprobe_opcode_t)(rel >> (8 * i));
-}
-NOKPROBE_SYMBOL(write_jmp);
 
 /*
  * From post_kprobe_handler(), after a single-step and before
@@ -118,7 +108,7 @@ void arch_boost_after_step(struct kprobe *p, struct pt_regs *regs)
 		p->ainsn.boostable = -1;	/* no room for the jmp back */
 		return;
 	}
-	write_jmp(slot + insn->length, (unsigned long)p->addr + insn->length);
+	put_jmp(slot + insn->length, (unsigned long)p->addr + insn->length);
 	p->ainsn.boostable = 1;
 	/* LAB 5: STUB return; */
 	/* LAB 5: END */

@@ -28,27 +28,6 @@
 
 /* ---- reading the text as the compiler wrote it ------------------------------- */
 
-/*
- * The instruction at ip before any probe: the first byte may be a
- * probe's int3 (instructions are probed only at their first byte) and
- * any byte may lie under another optimized probe's jump.  Only an int3
- * needs the kprobe table (whose 64 chains grow with the probe count):
- * a disabled probe has the original byte in the text.
- */
-static int decode_original_at(struct insn *insn, kprobe_opcode_t *buf,
-			      unsigned long ip)
-{
-	struct kprobe *p = NULL;
-
-	memcpy(buf, (void *)ip, INSN_MAX_LEN);
-	if (buf[0] == BREAKPOINT_INSTRUCTION)
-		p = get_kprobe((void *)ip);
-	if (p)
-		buf[0] = p->opcode;
-	recover_optprobed_bytes(buf, (kprobe_opcode_t *)ip, INSN_MAX_LEN);
-	return insn_decode(insn, buf, INSN_MAX_LEN);
-}
-
 /* ---- one instruction ------------------------------------------------------------ */
 
 /* May this instruction run from the detour buffer, then fall through? */
@@ -131,7 +110,7 @@ static void summarize_part(struct code_part *part, uint32_t *boundary)
 	unsigned long target;
 
 	for (unsigned long ip = part->start; ip < part->end; ip += insn.length) {
-		if (decode_original_at(&insn, buf, ip) < 0) {
+		if (decode_original(&insn, buf, (kprobe_opcode_t *)ip) < 0) {
 			part->wide = -OPT_UNDECODABLE;
 			return;
 		}
@@ -287,7 +266,7 @@ static int measure_displaced(struct optimized_kprobe *op, unsigned long end)
 	if (end - addr < RELATIVEJUMP_SIZE)
 		return -OPT_CROSSES_END;
 	while (size < RELATIVEJUMP_SIZE) {
-		if (decode_original_at(&insn, buf, addr + size) < 0)
+		if (decode_original(&insn, buf, (kprobe_opcode_t *)(addr + size)) < 0)
 			return -OPT_UNDECODABLE;
 		if (!can_relocate(&insn))
 			return -OPT_NOT_RELOCATABLE;

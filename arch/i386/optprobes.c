@@ -166,13 +166,6 @@ NOKPROBE_SYMBOL(arch_optprobe_detour_return);
 
 /* ---- the detour buffer --------------------------------------------------------- */
 
-static void put_rel32(kprobe_opcode_t *at, unsigned long from_end, unsigned long target)
-{
-	int32_t rel = (int32_t)(target - from_end);
-
-	memcpy(at, &rel, sizeof(rel));
-}
-
 /* Template, copies, jmp back.  A rel32 reaches anywhere in 4 GiB. */
 static int build_detour(struct optimized_kprobe *op)
 {
