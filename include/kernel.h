@@ -112,7 +112,7 @@ bool cmdline_has(const char *word);
 const char *cmdline_value(const char *key, char *buf, size_t len);
 
 /* What kmain() runs instead of the shell when the command line asks. */
-void crash_run(const char *what);	/* crash=WHAT: kernel/crash.c */
+void crash_run(const char *what);	/* crash=WHAT: console/crash.c */
 const char *crash_mode_name(size_t i);	/* the i-th mode; NULL past the last */
 int crash_stack_hog(void *arg);		/* a thread body that overflows its stack */
 

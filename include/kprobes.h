@@ -16,7 +16,7 @@
  *
  * The manager (probes/kprobes.c) knows probes: the hash table, aggregate
  * probes, enable/disable, the blacklist.  The arch half
- * (arch/i386/kprobes.c) knows the CPU: int3, TF, EFLAGS, the stack.
+ * (arch/i386/kprobes/core.c) knows the CPU: int3, TF, EFLAGS, the stack.
  */
 #ifndef KPROBES_H
 #define KPROBES_H
@@ -41,7 +41,7 @@ struct arch_specific_insn {
 	kprobe_opcode_t *insn;	/* the out-of-line copy: a slot from get_insn_slot() */
 	struct insn decoded;	/* length, type (the fixup class), attributes */
 	/*
-	 * Boosting (arch/i386/kprobes_boost.c): -1 never, 0 not yet (the
+	 * Boosting (arch/i386/kprobes/boost.c): -1 never, 0 not yet (the
 	 * next single-step decides), 1 the slot ends in a jmp back and hits
 	 * skip the single-step.
 	 */
@@ -277,8 +277,8 @@ int arch_populate_kprobe_blacklist(void);	/* the entry stubs */
  * jprobes and kretprobes.  Both are a struct kprobe at a
  * function's first instruction whose handlers are ours.
  *   probes/jprobes.c, probes/kretprobes.c           the manager part
- *   arch/i386/jprobes.c                               the stack work
- *   arch/i386/jprobe_return.S, kretprobe_trampoline.S the assembly
+ *   arch/i386/kprobes/jprobes.c                               the stack work
+ *   arch/i386/kprobes/jprobe_return.S, kretprobe_trampoline.S the assembly
  * docs/jprobes.md and docs/kretprobes.md draw the stack at every step.
  * ========================================================================== */
 
@@ -329,7 +329,7 @@ struct jprobe_ctlblk {
 };
 extern struct jprobe_ctlblk jprobe_ctlblk;
 
-/* The arch half: kprobe handlers of every jprobe (arch/i386/jprobes.c). */
+/* The arch half: kprobe handlers of every jprobe (arch/i386/kprobes/jprobes.c). */
 int setjmp_pre_handler(struct kprobe *p, struct pt_regs *regs);
 int longjmp_break_handler(struct kprobe *p, struct pt_regs *regs);
 
@@ -398,7 +398,7 @@ unsigned int kretprobe_outstanding(void);
 /* An exiting thread's calls in progress: give their instances back. */
 void kprobe_flush_task(struct task_struct *tk);
 
-/* The arch half (arch/i386/jprobes.c, kretprobe_trampoline.S). */
+/* The arch half (arch/i386/kprobes/jprobes.c, kretprobe_trampoline.S). */
 void arch_prepare_kretprobe(struct kretprobe_instance *ri, struct pt_regs *regs);
 void kretprobe_trampoline(void);
 unsigned long trampoline_handler(struct pt_regs *regs);
@@ -442,13 +442,13 @@ static inline char kprobe_type_char(const struct kprobe *p)
 
 /* ============================================================================
  * Fast probes: boosting and jump optimization.  docs/optprobes.md.
- *   arch/i386/kprobes_boost.c      boosting: the slot ends in a jmp back
+ *   arch/i386/kprobes/boost.c      boosting: the slot ends in a jmp back
  *   probes/optprobes.c             the optimizer: queues, thread, batches, switch
  *   probes/func_extent.c           where a function really is (outer symbols, .cold)
- *   arch/i386/optprobe_check.c     the safety analysis: may this probe be a jump?
- *   arch/i386/optprobes.c          detour buffers, patching, the hit
- *   arch/i386/optprobe_template.S  the detour: build pt_regs, call, iret
- *   arch/i386/text_quiesce.c       may a thread still be running that code?
+ *   arch/i386/kprobes/opt_check.c     the safety analysis: may this probe be a jump?
+ *   arch/i386/kprobes/opt.c          detour buffers, patching, the hit
+ *   arch/i386/kprobes/optprobe_template.S  the detour: build pt_regs, call, iret
+ *   arch/i386/kprobes/text_quiesce.c       may a thread still be running that code?
  * ========================================================================== */
 
 /* ---- the runtime switches -------------------------------------------------- */
@@ -483,7 +483,7 @@ static inline bool kprobe_optimized(const struct kprobe *p)
 	return p->flags & KPROBE_FLAG_OPTIMIZED;
 }
 
-/* ---- boosting (arch/i386/kprobes_boost.c) ----------------------------------- */
+/* ---- boosting (arch/i386/kprobes/boost.c) ----------------------------------- */
 
 /* At registration: could this instruction ever run from its slot untrapped? */
 bool arch_can_boost(const struct insn *insn, kprobe_opcode_t *addr);
@@ -598,7 +598,7 @@ struct optimized_kprobe *get_optimized_kprobe(unsigned long addr);
 void recover_optprobed_bytes(kprobe_opcode_t *buf, kprobe_opcode_t *addr, size_t len);
 /*
  * Decode the instruction at addr as the compiler wrote it, whatever
- * probes are on it or around it (arch/i386/kprobes.c); buf keeps the
+ * probes are on it or around it (arch/i386/kprobes/core.c); buf keeps the
  * restored bytes.  Returns what insn_decode() returns.
  */
 int decode_original(struct insn *insn, kprobe_opcode_t *buf, kprobe_opcode_t *addr);
@@ -611,7 +611,7 @@ int init_kprobe_optimizer(void);
 void kprobe_mutex_lock(void);
 void kprobe_mutex_unlock(void);
 
-/* The arch half (arch/i386/optprobes.c).  Errors (-OPT_*) mean "stay an int3". */
+/* The arch half (arch/i386/kprobes/opt.c).  Errors (-OPT_*) mean "stay an int3". */
 int arch_check_optimized_kprobe(struct optimized_kprobe *op);	/* the analysis */
 /* The analysis keeps its last function's summary until told to forget it. */
 void arch_forget_optprobe_summaries(void);
@@ -629,7 +629,7 @@ bool arch_optprobe_detour_return(unsigned long ret);
 void optimized_callback(struct optimized_kprobe *op, struct pt_regs *regs)
 	__attribute__((regparm(2)));
 
-/* ---- code a preempted thread may still be running (arch/i386/text_quiesce.c) -- */
+/* ---- code a preempted thread may still be running (arch/i386/kprobes/text_quiesce.c) -- */
 
 /* Is any thread's interrupted ip, or any return address, in [start, end)? */
 bool kprobes_text_busy(unsigned long start, unsigned long end);

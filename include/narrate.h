@@ -5,7 +5,7 @@
  *   echo 1 > /sys/kernel/debug/kprobes/narrate
  *
  * makes the next hit of each probe print what the CPU and kprobes do at
- * every step (arch/i386/kprobes_narrate.c).  The hit path calls the hooks
+ * every step (arch/i386/kprobes/narrate.c).  The hit path calls the hooks
  * below; while no hit is being told each costs one test of a global.
  *
  * A jprobe's story goes on after its handler: the break int3 from
@@ -36,13 +36,13 @@ void narrate_db(struct kprobe *p, struct pt_regs *regs);
 void narrate_fixup(struct kprobe *p, struct pt_regs *regs);
 void narrate_end(const char *how, struct pt_regs *regs);
 
-/* jprobes (arch/i386/jprobes.c): the three steps. */
+/* jprobes (arch/i386/kprobes/jprobes.c): the three steps. */
 void narrate_jprobe_setjmp(struct jprobe_ctlblk *jcb, struct pt_regs *regs);
 void jprobe_narrate_break(struct jprobe_ctlblk *jcb, struct pt_regs *regs,
 			  bool plain_return);
 void narrate_jprobe_restored(struct jprobe_ctlblk *jcb, struct pt_regs *regs);
 
-/* kretprobes (arch/i386/jprobes.c, probes/kretprobes.c): the trampoline swap. */
+/* kretprobes (arch/i386/kprobes/jprobes.c, probes/kretprobes.c): the trampoline swap. */
 void narrate_kretprobe_entry(struct kretprobe_instance *ri);
 void kretprobe_narrate_return(struct kretprobe_instance *ri, struct pt_regs *regs);
 void kretprobe_narrate_returned(struct kretprobe_instance *ri, unsigned long ret,

@@ -3,7 +3,7 @@
  *
  * One line is split into words the way sh does (single and double
  * quotes group, `>` and `>>` redirect the output into a pseudofs file),
- * then the first word picks a command from the table in kernel/shell.c.
+ * then the first word picks a command from the table in console/shell.c.
  * Commands print through sh_printf(), so a test can run a line with
  * shell_exec() and read what it printed.
  */
@@ -59,12 +59,12 @@ int cmd_regs(int argc, char **argv);
 int cmd_meminfo(int argc, char **argv);
 int cmd_reboot(int argc, char **argv);
 int cmd_poweroff(int argc, char **argv);
-int cmd_run(int argc, char **argv);	/* kernel/workloads.c */
+int cmd_run(int argc, char **argv);	/* console/workloads.c */
 int cmd_insmod(int argc, char **argv);	/* kernel/module.c */
 int cmd_rmmod(int argc, char **argv);
 int cmd_lsmod(int argc, char **argv);
 
-/* The workloads `run` knows (kernel/workloads.c). */
+/* The workloads `run` knows (console/workloads.c). */
 struct workload {
 	const char *name;
 	const char *usage;

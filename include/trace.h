@@ -3,12 +3,12 @@
  * /sys/kernel/tracing (Linux's names and file formats).
  *
  *   echo 'p:myfib fib n=$arg1' >> /sys/kernel/tracing/kprobe_events
- *        -> trace_kprobe (probes/trace_kprobe.c) parses the line with
+ *        -> trace_kprobe (kernel/trace/trace_kprobe.c) parses the line with
  *           lib/probe_events_parse.c and registers a disabled kprobe
  *   echo 1 > /sys/kernel/tracing/events/kprobes/myfib/enable
  *        -> enable_kprobe(): the int3 goes in
  *   a hit -> the fetch programs run against pt_regs; one record goes
- *            into the ring buffer (probes/trace_buffer.c)
+ *            into the ring buffer (kernel/trace/trace_buffer.c)
  *   cat /sys/kernel/tracing/trace -> the records as Linux prints them
  */
 #ifndef TRACE_H
@@ -19,7 +19,7 @@
 #include "sched.h"
 #include "pseudofs.h"
 
-/* ---- the ring buffer (probes/trace_buffer.c) ------------------------------- */
+/* ---- the ring buffer (kernel/trace/trace_buffer.c) ------------------------------- */
 
 #define TRACE_BUF_ENTRIES  256	/* records kept; older ones are overwritten */
 #define TRACE_PAYLOAD_MAX  512	/* bytes of fetched arguments per record */
@@ -56,7 +56,7 @@ int trace_buffer_for_each(int (*fn)(const struct trace_entry *e, void *data),
 /* Print a timestamp the way `trace` does: "   12.345678". */
 int trace_sprint_ts(char *buf, size_t size, uint64_t ts_us);
 
-/* ---- kprobe events (probes/trace_kprobe.c) -------------------------------- */
+/* ---- kprobe events (kernel/trace/trace_kprobe.c) -------------------------------- */
 
 #define TRACEFS_DIR  "/sys/kernel/tracing"
 #define KPROBES_DEBUG_DIR "/sys/kernel/debug/kprobes"

@@ -1,6 +1,6 @@
 /*
  * workloads.h - the functions the `run` workloads are made of
- * (kernel/workloads.c), for code that calls or probes them directly:
+ * (console/workloads.c), for code that calls or probes them directly:
  * the optprobes suite probes every instruction of every one of them
  * and checks that each workload still computes the same result.
  */

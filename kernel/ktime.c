@@ -8,7 +8,7 @@
  * far into the current one we are.  The result is capped below one tick,
  * so time never runs ahead of the next tick's value and never goes
  * backwards.  Until two ticks have been seen, it is jiffies alone.
- * The tracer's timestamps (probes/trace_buffer.c) are this clock too.
+ * The tracer's timestamps (kernel/trace/trace_buffer.c) are this clock too.
  */
 #include "kernel.h"
 #include "ktime.h"

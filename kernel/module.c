@@ -856,7 +856,7 @@ static void print_users(const struct module *mod)
 				sh_printf(" %s", other->name);
 }
 
-/* ---- shell commands (the table is in kernel/shell.c) ------------------------ */
+/* ---- shell commands (the table is in console/shell.c) ------------------------ */
 
 #define INSMOD_ARGS_LEN	256	/* the parameters of one shell insmod, rejoined */
 

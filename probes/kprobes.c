@@ -4,7 +4,7 @@
  * Architecture independent, as in Linux's kernel/kprobes.c.  It keeps
  * registered probes in a hash table keyed by address, builds aggregate
  * probes when several share an address, and calls the arch half
- * (arch/i386/kprobes.c) to decode, arm and disarm.  It never touches
+ * (arch/i386/kprobes/core.c) to decode, arm and disarm.  It never touches
  * EFLAGS or the stack: the hit itself is handled by the arch half, which
  * only asks us get_kprobe(addr).
  *

@@ -5,7 +5,7 @@
  * deals with optimized_kprobe.  A probe qualifies when it is armed and
  * has only a pre-handler (a post-handler runs after a single-step, a
  * break-handler needs the int3 path: neither exists for a jump); the
- * arch half (arch/i386/optprobe_check.c, optprobes.c) then decides
+ * arch half (arch/i386/kprobes/opt_check.c, optprobes.c) then decides
  * whether its site is safe, builds the detour buffer and patches the
  * text.  Refusal is never an error: the probe simply stays an int3 (and
  * maybe boosted).
@@ -201,7 +201,7 @@ static void dequeue_op(struct optimized_kprobe *op)
 
 /*
  * A function's probes should meet in one batch: the analysis decodes a
- * function once per batch (arch/i386/optprobe_check.c).  Registration
+ * function once per batch (arch/i386/kprobes/opt_check.c).  Registration
  * queues them in that order by itself; the switch queues them in the
  * kprobe table's order, so it sorts the queue, and every batch is
  * sorted too.  Heapsort, as Linux's lib/sort.c: no recursion, no memory.

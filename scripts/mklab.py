@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 MARKED_SUFFIXES = (".c", ".S", ".h")
 LEFT_OUT = ("labs/answers/",)          # never in a student tree
 LAB_FILE = ".lab"
-OBJECT_DIRS = ("boot", "arch", "kernel", "lib", "probes", "tests/kernel")
+OBJECT_DIRS = ("boot", "arch", "kernel", "lib", "probes", "console", "tests/kernel")
 
 MARKER_RE = re.compile(r"^(\s*)/\* LAB (\d+): (BEGIN|STUB|END)(?: (.*?))? \*/\s*$")
 

@@ -9,7 +9,7 @@ The QEMU command of each boot is the one `make -n run CMDLINE=crash=X`
 prints, so this also checks that `make run` leaves QEMU after an oops
 (panic_exit) and that `make debug` does not (the CPU stays halted for
 gdb, and the kernel says how to quit).  The list of modes is read from
-kernel/crash.c: a new mode without an entry in EXPECT fails here.
+console/crash.c: a new mode without an entry in EXPECT fails here.
 
 Output is KTAP, one result per demonstration; tests/host/
 check_crash_demos.py runs it under `make test`.
@@ -74,8 +74,8 @@ QEMU_LOG_MUST = {"triple": "Triple fault"}
 
 
 def crash_modes():
-    """The modes, in the order of kernel/crash.c's table."""
-    src = (ROOT / "kernel" / "crash.c").read_text()
+    """The modes, in the order of console/crash.c's table."""
+    src = (ROOT / "console" / "crash.c").read_text()
     table = src[src.index("crashes[] = {"):]
     return re.findall(r'\{ "(\w+)",', table[:table.index("};")])
 
@@ -169,10 +169,10 @@ def main():
     modes = crash_modes()
     demos = [(m, lambda m=m: run_mode(build, m, args.timeout))
              if m in EXPECT else
-             (m, lambda m=m: ([f"crash={m} is in kernel/crash.c but not in "
+             (m, lambda m=m: ([f"crash={m} is in console/crash.c but not in "
                                f"tests/crash_demos.py's EXPECT"], ""))
              for m in modes]
-    demos += [(f"stale_{m}", lambda m=m: ([f"EXPECT has {m}, kernel/crash.c "
+    demos += [(f"stale_{m}", lambda m=m: ([f"EXPECT has {m}, console/crash.c "
                                            f"does not"], ""))
               for m in EXPECT if m not in modes]
     demos += [("nmi", lambda: run_nmi(build, args.timeout)),

@@ -7,7 +7,7 @@ check_docs.py - every path and command the documentation names exists.
 Reads README.md, every docs/*.md and labs/**/*.md (whatever is there: a new page is
 checked as soon as it is added) and reports, as "FILE:LINE: ...":
 
-  paths      a path into this tree (`kernel/crash.c`, `tests/host/check_*.py`,
+  paths      a path into this tree (`console/crash.c`, `tests/host/check_*.py`,
              a Markdown link) that does not exist.  Paths under build/ are
              made by the build and skipped; so are paths on a line that
              names Linux or QEMU, whose trees have the same folder names;
@@ -17,7 +17,7 @@ checked as soon as it is added) and reports, as "FILE:LINE: ...":
   make       `make TARGET`: TARGET is a target of the Makefile.
   shell      `kprobes# CMD ...`: CMD is a command of the shell; a
              sentence "`help` lists every command (...)" names them all.
-  crash=     a crash mode of kernel/crash.c.
+  crash=     a crash mode of console/crash.c.
   test=      an in-kernel suite of tests/kernel/.
   options    `python3 tests/X.py --opt`: the script knows --opt, and
              run_tests.py's --only values are its stages.
@@ -59,13 +59,13 @@ def makefile_targets():
 
 
 def shell_commands():
-    src = (ROOT / "kernel" / "shell.c").read_text()
+    src = (ROOT / "console" / "shell.c").read_text()
     table = src[src.index("commands[] = {"):]
     return set(re.findall(r'\{\s*"(\w+)",', table[:table.index("};")]))
 
 
 def crash_modes():
-    src = (ROOT / "kernel" / "crash.c").read_text()
+    src = (ROOT / "console" / "crash.c").read_text()
     table = src[src.index("crashes[] = {"):]
     return set(re.findall(r'\{ "(\w+)",', table[:table.index("};")]))
 
@@ -87,10 +87,11 @@ def pseudofs_files():
     """{folder: {file names}} from the pseudo_file_spec tables, each
     created in the folder its pseudofs_create_files() call names."""
     defines = {}
-    for f in list((ROOT / "include").glob("*.h")) + list((ROOT / "probes").glob("*.c")):
+    tracing = sorted((ROOT / "kernel" / "trace").glob("*.c"))
+    for f in list((ROOT / "include").glob("*.h")) + tracing:
         defines.update(re.findall(r'^#define\s+(\w+)\s+"([^"]+)"', f.read_text(), re.M))
     folders = {}
-    for f in (ROOT / "probes").glob("*.c"):
+    for f in tracing:
         src = f.read_text()
         for table, body in re.findall(
                 r"struct pseudo_file_spec (\w+)\[\] = \{(.*?)\n\};", src, re.S):
@@ -206,7 +207,7 @@ class DocChecker:
                          if t not in self.targets]
         for mode in re.findall(r"\bcrash=(\w+)", text):
             if mode not in self.modes and mode.upper() != mode:
-                problems.append(f"uses crash={mode}, which kernel/crash.c lacks")
+                problems.append(f"uses crash={mode}, which console/crash.c lacks")
         for suites in re.findall(r"\btest=([\w,]+)", text):
             for s in suites.split(","):
                 if s and s not in self.suites and s.upper() != s:

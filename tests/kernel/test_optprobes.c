@@ -718,7 +718,7 @@ static void optprobe_library_functions(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, optimized >= NR_WORKLOAD / 2);
 }
 
-/* ---- the kernel's workloads (kernel/workloads.c), every instruction ------------- */
+/* ---- the kernel's workloads (console/workloads.c), every instruction ------------- */
 
 /*
  * Each workload as a function returning one number
@@ -1136,7 +1136,7 @@ static void optprobe_switch(struct ktest *t)
 	unregister_kprobe(&rp.kp);
 }
 
-/* ---- seeing preempted threads (arch/i386/text_quiesce.c) ------------------------ */
+/* ---- seeing preempted threads (arch/i386/kprobes/text_quiesce.c) ------------------------ */
 
 static volatile int spin_stop;
 

@@ -2,7 +2,7 @@
  * shell.c - read a line, split it into words, run a command.
  *
  * The shell is what kmain does once the machine is up: it never returns.
- * Lines come from kernel/console_input.c (COM1 and the keyboard, with
+ * Lines come from console/console_input.c (COM1 and the keyboard, with
  * line editing); output goes to both consoles through printk.
  *
  * The word splitting is a small subset of sh, enough to write probe

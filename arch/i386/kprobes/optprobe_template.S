@@ -2,7 +2,7 @@
  * optprobe_template.S - the start of every optprobe's detour buffer.
  *
  * An optimized probe is a "jmp rel32" at the probed address into a
- * buffer of its own (arch/i386/optprobes.c builds it):
+ * buffer of its own (arch/i386/kprobes/opt.c builds it):
  *
  *     [ this template ][ copies of the displaced instructions ][ jmp back ]
  *

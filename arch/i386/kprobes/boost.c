@@ -41,7 +41,7 @@
  * interrupt may preempt the thread with ip inside the slot.  Linux 2.6
  * therefore boosted only in kernels without CONFIG_PREEMPT.  We keep
  * boosting on and make freeing safe instead: a boosted slot is released
- * through kprobes_free_text_later() (arch/i386/text_quiesce.c), which
+ * through kprobes_free_text_later() (arch/i386/kprobes/text_quiesce.c), which
  * waits until no thread's saved ip is inside it.  (Keeping IF clear in
  * the slot and ending it with "sti; jmp" would close the window too, but
  * needs a second slot without the sti for hits with IF already clear,

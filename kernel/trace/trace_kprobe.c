@@ -599,7 +599,7 @@ static int trace_write(const char *text, size_t len, bool trunc, void *data)
 
 /* ---- the files ------------------------------------------------------------------ */
 
-int kprobes_debugfs_init(void);	/* probes/kprobes_debugfs.c */
+int kprobes_debugfs_init(void);	/* kernel/trace/kprobes_debugfs.c */
 
 static const struct pseudo_file_spec tracefs_files[] = {
 	{ "kprobe_events",  kprobe_events_show,  kprobe_events_write },

@@ -17,7 +17,7 @@
  *              the optimizer thread and returns at once; 0 turns every
  *              jump back into an int3 before it returns (probes/optprobes.c)
  *   boost      1/0: let a stepped instruction's slot jump straight back,
- *              so later hits take one exception (arch/i386/kprobes_boost.c)
+ *              so later hits take one exception (arch/i386/kprobes/boost.c)
  */
 #include "kernel.h"
 #include "trace.h"

@@ -3,7 +3,7 @@
  *
  *   echo 1 > /sys/kernel/debug/kprobes/narrate
  *
- * The hit path in arch/i386/kprobes.c calls these at each step, behind a
+ * The hit path in arch/i386/kprobes/core.c calls these at each step, behind a
  * test of a global (narrate_begin(), narrate_call() in narrate.h), so an
  * untold hit pays one branch per step.  The next hit of each probe is
  * told once; writing 1 again tells the next one again.

@@ -21,7 +21,7 @@
  *     first the four tail bytes, then the first byte.  Before that we
  *     check that no preempted thread stopped inside the tail.
  *  3. The detour buffer is freed only when no thread can be inside it
- *     (arch/i386/text_quiesce.c).
+ *     (arch/i386/kprobes/text_quiesce.c).
  */
 #include "kernel.h"
 #include "kprobes.h"
@@ -316,7 +316,7 @@ void arch_remove_optimized_kprobe(struct optimized_kprobe *op,
  * KPROBE_HIT_ACTIVE, nhit - so that a probe hit inside the handler is a
  * reentry counted in nmissed, and a fault in it goes to the probe's
  * fault_handler.  The preempt count is raised around the handler, as
- * around an int3 hit's (arch/i386/kprobes.c): a handler that turns
+ * around an int3 hit's (arch/i386/kprobes/core.c): a handler that turns
  * interrupts on is still not preempted in the middle of the hit, so no
  * other thread can ever find this one stopped half-way through a hit.
  * There is nothing to step: iret goes straight to the copies.
