@@ -93,7 +93,7 @@ struct kprobe {
 	 * internal: why the jump optimizer left this probe an int3 (enum
 	 * optprobe_refusal), 0 if it has not refused it.  Kept here, not in
 	 * a record of the optimizer's, so that a refused probe holds no
-	 * memory (optprobes.c).
+	 * memory (arch/i386/kprobes/opt.c).
 	 */
 	uint8_t opt_refusal;
 };
@@ -277,7 +277,7 @@ int arch_populate_kprobe_blacklist(void);	/* the entry stubs */
  * jprobes and kretprobes.  Both are a struct kprobe at a
  * function's first instruction whose handlers are ours.
  *   probes/jprobes.c, probes/kretprobes.c           the manager part
- *   arch/i386/kprobes/jprobes.c                               the stack work
+ *   arch/i386/kprobes/jprobes.c, retprobe.c                   the stack work
  *   arch/i386/kprobes/jprobe_return.S, kretprobe_trampoline.S the assembly
  * docs/jprobes.md and docs/kretprobes.md draw the stack at every step.
  * ========================================================================== */
@@ -398,7 +398,7 @@ unsigned int kretprobe_outstanding(void);
 /* An exiting thread's calls in progress: give their instances back. */
 void kprobe_flush_task(struct task_struct *tk);
 
-/* The arch half (arch/i386/kprobes/jprobes.c, kretprobe_trampoline.S). */
+/* The arch half (arch/i386/kprobes/retprobe.c, kretprobe_trampoline.S). */
 void arch_prepare_kretprobe(struct kretprobe_instance *ri, struct pt_regs *regs);
 void kretprobe_trampoline(void);
 unsigned long trampoline_handler(struct pt_regs *regs);

@@ -42,7 +42,7 @@ void jprobe_narrate_break(struct jprobe_ctlblk *jcb, struct pt_regs *regs,
 			  bool plain_return);
 void narrate_jprobe_restored(struct jprobe_ctlblk *jcb, struct pt_regs *regs);
 
-/* kretprobes (arch/i386/kprobes/jprobes.c, probes/kretprobes.c): the trampoline swap. */
+/* kretprobes (arch/i386/kprobes/retprobe.c, probes/kretprobes.c): the trampoline swap. */
 void narrate_kretprobe_entry(struct kretprobe_instance *ri);
 void kretprobe_narrate_return(struct kretprobe_instance *ri, struct pt_regs *regs);
 void kretprobe_narrate_returned(struct kretprobe_instance *ri, unsigned long ret,

@@ -146,7 +146,7 @@ unsigned long kretprobe_trampoline_handler(struct pt_regs *regs, unsigned long *
 		ret = (unsigned long)ri->ret_addr;
 		/* The handler sees the call as returned: ip is the caller's. */
 		regs->ip = ret;
-		narrate_if_on(kretprobe_narrate_return(ri, regs));	/* kprobes_narrate.c */
+		narrate_if_on(kretprobe_narrate_return(ri, regs));	/* arch/i386/kprobes/narrate.c */
 		if (ri->rp && ri->rp->handler)
 			run_return_handler(ri, regs);
 		narrate_if_on(kretprobe_narrate_returned(ri, ret, regs));

@@ -5,7 +5,7 @@
  * deals with optimized_kprobe.  A probe qualifies when it is armed and
  * has only a pre-handler (a post-handler runs after a single-step, a
  * break-handler needs the int3 path: neither exists for a jump); the
- * arch half (arch/i386/kprobes/opt_check.c, optprobes.c) then decides
+ * arch half (arch/i386/kprobes/opt_check.c, opt.c) then decides
  * whether its site is safe, builds the detour buffer and patches the
  * text.  Refusal is never an error: the probe simply stays an int3 (and
  * maybe boosted).

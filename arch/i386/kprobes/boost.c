@@ -1,5 +1,5 @@
 /*
- * kprobes_boost.c - boosting: one exception per hit instead of two.
+ * boost.c (arch/i386) - boosting: one exception per hit instead of two.
  *
  * A classic hit traps twice: the int3, then the #DB after single-stepping
  * the copy in the slot.  The #DB is only there so that we get control

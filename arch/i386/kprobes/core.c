@@ -1,5 +1,5 @@
 /*
- * kprobes.c (arch/i386) - the CPU half of kprobes: int3, TF and EFLAGS.
+ * core.c (arch/i386) - the CPU half of kprobes: int3, TF and EFLAGS.
  *
  * One probe hit, as the CPU sees it:
  *
@@ -20,7 +20,7 @@
  *
  * Two kinds of hit skip the step: cli/sti are emulated in regs->flags
  * (kprobe_emulate()), and a boosted copy ends in a jmp back to the text
- * (kprobes_boost.c), so neither takes the #DB of step 3.
+ * (boost.c), so neither takes the #DB of step 3.
  *
  * Interrupts are off from step 1 to step 3: the gates clear IF, and the
  * copy is stepped with IF clear.  That is what makes the single global
@@ -67,7 +67,7 @@ struct kprobe_ctlblk kprobe_ctlblk;
  * only an int3 there needs the kprobe table (a disabled probe leaves the
  * original byte in the text); any byte may also lie under an optimized
  * probe's jump.  The restored copy is left in buf.  Shared with the
- * optimizer's safety analysis (optprobe_check.c).
+ * optimizer's safety analysis (opt_check.c).
  */
 int decode_original(struct insn *insn, kprobe_opcode_t *buf, kprobe_opcode_t *addr)
 {
@@ -362,7 +362,7 @@ static __always_inline int run_probed_instruction(struct kprobe *p, kprobe_opcod
 		return 1;
 	}
 	if (p->ainsn.boostable == 1 && !p->post_handler &&
-	    kprobe_boosted_hit(p, regs)) {	/* kprobes_boost.c */
+	    kprobe_boosted_hit(p, regs)) {	/* boost.c */
 		narrate_call(narrate_end("7. boosted: the slot ends with a jmp back, no #DB",
 					 regs));
 		return 1;
@@ -376,7 +376,7 @@ static __always_inline int kprobe_hit(struct kprobe *p, kprobe_opcode_t *addr,
 				      struct pt_regs *regs,
 				      struct kprobe_ctlblk *kcb)
 {
-	narrate_begin(p, regs);		/* kprobes_narrate.c */
+	narrate_begin(p, regs);		/* narrate.c */
 	set_current_kprobe(p, regs, kcb);
 	kcb->kprobe_status = KPROBE_HIT_ACTIVE;
 	/*
@@ -574,9 +574,9 @@ static int post_kprobe_handler(struct pt_regs *regs)
 		     kcb->kprobe_status != KPROBE_REENTER))
 		return 0;
 
-	narrate_call(narrate_db(cur, regs));	/* kprobes_narrate.c */
+	narrate_call(narrate_db(cur, regs));	/* narrate.c */
 	if (cur->ainsn.boostable == 0 && kcb->kprobe_status == KPROBE_HIT_SS)
-		arch_boost_after_step(cur, regs);	/* kprobes_boost.c */
+		arch_boost_after_step(cur, regs);	/* boost.c */
 	resume_execution(cur, regs, kcb);
 	narrate_call(narrate_fixup(cur, regs));
 	if (kcb->kprobe_status == KPROBE_REENTER) {

@@ -1,5 +1,5 @@
 /*
- * jprobes.c (arch/i386) - the stack work behind jprobes and kretprobes.
+ * jprobes.c (arch/i386) - the stack work behind jprobes.
  *
  * A jprobe is the article's three steps (docs/jprobes.md draws them):
  *
@@ -24,9 +24,7 @@
  * then recovered from exactly as jprobe_return() would be (the saved
  * stack copy brings the real return address back).
  *
- * The kretprobe half is one function: arch_prepare_kretprobe() swaps the
- * return address for kretprobe_trampoline, and trampoline_handler() is
- * what the trampoline calls.
+ * The kretprobe half of the stack work is in retprobe.c.
  */
 #include "kernel.h"
 #include "kprobes.h"
@@ -75,7 +73,7 @@ int setjmp_pre_handler(struct kprobe *p, struct pt_regs *regs)
 
 	regs->flags &= ~X86_EFLAGS_IF;	/* the saved state is global: no interrupts */
 	regs->ip = (unsigned long)jp->entry;
-	narrate_call(narrate_jprobe_setjmp(jcb, regs));	/* kprobes_narrate.c */
+	narrate_call(narrate_jprobe_setjmp(jcb, regs));	/* narrate.c */
 	return 1;			/* ip moved: no single-step now */
 	/* LAB 3: STUB printk("lab 3: setjmp_pre_handler: not yet\n"); */
 	/* LAB 3: STUB return 0; */
@@ -150,38 +148,3 @@ int longjmp_break_handler(struct kprobe *p, struct pt_regs *regs)
 	/* LAB 3: END */
 }
 NOKPROBE_SYMBOL(longjmp_break_handler);
-
-/* ---- kretprobes ------------------------------------------------------------------ */
-
-/*
- * At the function's first instruction the top of the stack is the
- * return address.  Keep it in the instance, put the trampoline there.
- */
-void arch_prepare_kretprobe(struct kretprobe_instance *ri, struct pt_regs *regs)
-{
-	/* LAB 4: BEGIN arch_prepare_kretprobe: hijack the return address */
-	unsigned long *slot = (unsigned long *)kernel_stack_pointer(regs);
-
-	ri->stack = slot;
-	ri->ret_addr = (kprobe_opcode_t *)*slot;
-	*slot = (unsigned long)kretprobe_trampoline;
-	narrate_call(narrate_kretprobe_entry(ri));	/* kprobes_narrate.c */
-	/* LAB 4: STUB panic("lab 4: arch_prepare_kretprobe: not yet"); */
-	/* LAB 4: END */
-}
-NOKPROBE_SYMBOL(arch_prepare_kretprobe);
-
-/*
- * kretprobe_trampoline.S builds pt_regs right below a two-word frame
- * record {caller's %ebp, return slot}, so that record sits where
- * pt_regs' sp and ss would be, and the slot the probed function's "ret"
- * popped is the second of them.  Returns the real return address, which
- * the trampoline jumps to.
- */
-unsigned long trampoline_handler(struct pt_regs *regs)
-{
-	unsigned long *slot = (unsigned long *)kernel_stack_pointer(regs) + 1;
-
-	return kretprobe_trampoline_handler(regs, slot);
-}
-NOKPROBE_SYMBOL(trampoline_handler);

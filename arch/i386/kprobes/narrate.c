@@ -1,5 +1,5 @@
 /*
- * kprobes_narrate.c - tell one probe hit step by step, as it happens.
+ * narrate.c - tell one probe hit step by step, as it happens.
  *
  *   echo 1 > /sys/kernel/debug/kprobes/narrate
  *

@@ -1,5 +1,5 @@
 /*
- * optprobes.c (arch/i386) - jump-optimized probes: the CPU half.
+ * opt.c (arch/i386) - jump-optimized probes: the CPU half.
  *
  * An armed kprobe is an int3: two exceptions per hit (one if boosted).
  * An optimized kprobe replaces the int3 and the bytes after it with a
@@ -14,7 +14,7 @@
  * No exception at all.  Three things make it safe (docs/optprobes.md):
  *
  *  1. The safety analysis (arch_check_optimized_kprobe, in
- *     optprobe_check.c): the displaced instructions must run anywhere,
+ *     opt_check.c): the displaced instructions must run anywhere,
  *     and nothing may ever jump into the middle of the jump.
  *  2. The patching order (arch_optimize_kprobe): the int3 is already at
  *     addr, so nobody can run the bytes behind it while we write them;

@@ -1,5 +1,5 @@
 /*
- * optprobe_check.c (arch/i386) - may this probe become a jump?
+ * opt_check.c (arch/i386) - may this probe become a jump?
  *
  * The safety analysis behind arch_check_optimized_kprobe(), after Linux's
  * can_optimize() and arch_check_optimized_kprobe() (docs/optprobes.md,
