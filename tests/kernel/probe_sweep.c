@@ -19,9 +19,10 @@
  * same result, leave preempt_count 0 and interrupts on, print no BUG or
  * warning; every probe on an instruction the reference executed must
  * have been hit, and every pre-handler must have seen regs->ip just past
- * its probe's int3 (p->addr + 1, as on Linux x86).  A site is either accepted in all four ways or refused in all,
- * for a reason that is counted.  After removal the text must be byte
- * for byte what it was at boot and no memory may be left behind.
+ * its probe's int3 (p->addr + 1, as on Linux x86).  A site is either
+ * accepted in all four ways or refused in all, for a reason that is
+ * counted.  After removal the text must be byte for byte what it was at
+ * boot and no memory may be left behind.
  */
 #include "probe_sweep.h"
 #include "exec_trace.h"
