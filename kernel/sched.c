@@ -87,11 +87,6 @@ unsigned long current_stack_top(void)
 
 /* ---- choosing and switching ------------------------------------------- */
 
-static bool time_reached(unsigned long when)
-{
-	return time_after_eq(jiffies, when);
-}
-
 /* Round robin: the first runnable task after prev, prev itself last. */
 static struct task_struct *pick_next_task(struct task_struct *prev)
 {
@@ -155,7 +150,7 @@ static void wake_sleepers(void)
 	struct task_struct *t = &init_task;
 
 	do {
-		if (t->state == TASK_SLEEPING && time_reached(t->wake_at))
+		if (t->state == TASK_SLEEPING && time_after_eq(jiffies, t->wake_at))
 			t->state = TASK_RUNNABLE;
 		t = t->next;
 	} while (t != &init_task);

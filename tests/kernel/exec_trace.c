@@ -26,7 +26,6 @@
  */
 #include "exec_trace.h"
 #include "kdebug.h"
-#include "processor.h"
 #include "mm.h"
 #include "errno.h"
 #include "string.h"
