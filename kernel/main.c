@@ -17,6 +17,7 @@
 #include "timer.h"
 #include "ktime.h"
 #include "sched.h"
+#include "smp.h"
 #include "irqflags.h"
 #include "kprobes.h"
 #include "kprobes_smoke.h"
@@ -76,6 +77,7 @@ void kmain(uint32_t magic, struct multiboot_info *mbi)
 	multiboot_print();
 
 	gdt_init();
+	setup_per_cpu_areas();	/* %fs:var is CPU 0's copy of var */
 	idt_init();
 	page_alloc_init(mbi);
 	paging_init();
