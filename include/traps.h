@@ -52,7 +52,8 @@ const char *trap_name(unsigned long vector);
 /* A non-maskable interrupt: reported, never an oops (arch/i386/nmi.c). */
 void do_nmi(struct pt_regs *regs);
 
-/* Print the oops report for an exception nobody handled, then stop. */
+/* The oops report for an exception nobody handled (__die); die() then stops. */
+void __die(const char *msg, struct pt_regs *regs, unsigned long vector);
 void die(const char *msg, struct pt_regs *regs, unsigned long vector) __attribute__((noreturn));
 
 /* Interrupt handlers for the 16 PIC lines. */

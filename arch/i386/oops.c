@@ -18,6 +18,7 @@ void show_regs(struct pt_regs *regs)
 {
 	char sym[96];
 
+	/* LAB 1: BEGIN oops report: the register dump */
 	sprint_symbol(sym, sizeof(sym), regs->ip);
 	printk("EIP: %04lx:%08lx [%s]\n", regs->cs & 0xFFFF, regs->ip, sym);
 	printk("EFLAGS: %08lx  (IF=%d TF=%d)\n", regs->flags,
@@ -29,15 +30,20 @@ void show_regs(struct pt_regs *regs)
 	printk("DS: %04lx ES: %04lx FS: %04lx GS: %04lx\n",
 	       regs->ds & 0xFFFF, regs->es & 0xFFFF, regs->fs & 0xFFFF,
 	       regs->gs & 0xFFFF);
+	/* LAB 1: STUB printk("lab 1: show_regs: not yet\n"); */
+	/* LAB 1: END */
 }
 
 static void describe_page_fault(unsigned long err)
 {
+	/* LAB 1: BEGIN oops report: the page fault's address and error code */
 	printk("CR2: %08lx (%s, %s access, %s mode%s)\n", read_cr2(),
 	       (err & PF_PROT) ? "protection violation" : "page not present",
 	       (err & PF_WRITE) ? "write" : "read",
 	       (err & PF_USER) ? "user" : "kernel",
 	       (err & PF_INSTR) ? ", instruction fetch" : "");
+	/* LAB 1: STUB printk("lab 1: describe_page_fault: not yet\n"); */
+	/* LAB 1: END */
 }
 
 /*
@@ -87,9 +93,13 @@ static void describe_selector_error(unsigned long err)
 	       (err & SEL_ERR_EXT) ? ", during delivery of an external event" : "");
 }
 
-void die(const char *msg, struct pt_regs *regs, unsigned long vector)
+/*
+ * The report, as Linux's __die() prints it: what happened, the error
+ * code decoded, the registers, and the trace.  It starts at the trap
+ * frame, not here: the interrupted function is the one to blame.
+ */
+void __die(const char *msg, struct pt_regs *regs, unsigned long vector)
 {
-	local_irq_disable();
 	printk("Oops: %s [vector %lu] error code %08lx\n", msg, vector,
 	       regs->orig_ax);
 	if (vector == X86_TRAP_PF)
@@ -97,8 +107,17 @@ void die(const char *msg, struct pt_regs *regs, unsigned long vector)
 	else if (has_selector_error_code(vector))
 		describe_selector_error(regs->orig_ax);
 	show_regs(regs);
+	/* LAB 1: BEGIN oops report: the call trace of the interrupted code */
 	printk("Call Trace:\n");
 	show_backtrace(regs, 0);
+	/* LAB 1: STUB printk("lab 1: the call trace: not yet\n"); */
+	/* LAB 1: END */
+}
+
+void die(const char *msg, struct pt_regs *regs, unsigned long vector)
+{
+	local_irq_disable();
+	__die(msg, regs, vector);
 	/*
 	 * Linux's __die() tells the die chain too.  We do it after the
 	 * report, so a listener that ends the machine (the test runner
@@ -108,5 +127,6 @@ void die(const char *msg, struct pt_regs *regs, unsigned long vector)
 	oops_end();
 }
 NOKPROBE_SYMBOL(die);
+NOKPROBE_SYMBOL(__die);
 NOKPROBE_SYMBOL(show_regs);
 NOKPROBE_SYMBOL(describe_selector_error);

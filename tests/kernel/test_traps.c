@@ -17,19 +17,12 @@
 #include "vsprintf.h"
 #include "errno.h"
 #include "trap_watch.h"
+#include "traps_asm.h"
 
-int raise_divide_error(void);
-int raise_invalid_opcode(void);
-int raise_breakpoint(void);
-int raise_general_protection(void);
-int raise_page_fault_read(const void *addr);
-int raise_page_fault_write(void *addr);
-unsigned long raise_single_step(void);
-void raise_claimed_breakpoint(void);
-extern char single_step_expected_ip[], claimed_breakpoint_next_ip[];
 extern const unsigned long vector_entries[];
 
 #define BAD_SELECTOR (GDT_ENTRIES * 8)
+#define SELECTOR_BITS 0xffff	/* a pushed segment register: only 16 bits count */
 
 /* ---- the IDT, read back ------------------------------------------------ */
 
@@ -80,7 +73,19 @@ static struct {
 	unsigned long regs_flags;      /* EFLAGS of the interrupted code */
 	unsigned long ip;
 	bool claim;                    /* return NOTIFY_STOP? */
+	bool report;                   /* print the oops report (__die) */
+	int trapnr;                    /* the vector do_trap() was given */
+	struct pt_regs regs;           /* the whole frame, copied */
+	unsigned long sp;              /* kernel_stack_pointer() of it */
+	unsigned long cr2;
 } seen;
+
+/*
+ * An oops report a case prints on purpose (seen.report) reaches the
+ * serial line too, where "Oops:" opening a line means that the run
+ * crashed (tests/run_tests.py).  This KTAP diagnostic opens its line.
+ */
+#define REPORT_ON_PURPOSE "# the oops report of a planted fault: "
 
 static int recording_notifier(struct notifier_block *nb, unsigned long val, void *data)
 {
@@ -93,6 +98,14 @@ static int recording_notifier(struct notifier_block *nb, unsigned long val, void
 	seen.handler_flags = read_eflags();
 	seen.regs_flags = args->regs->flags;
 	seen.ip = args->regs->ip;
+	seen.trapnr = args->trapnr;
+	seen.regs = *args->regs;
+	seen.sp = kernel_stack_pointer(args->regs);
+	seen.cr2 = read_cr2();
+	if (seen.report) {
+		printk(REPORT_ON_PURPOSE);
+		__die(args->str, args->regs, args->trapnr);
+	}
 	if (val == DIE_DEBUG)
 		args->regs->flags &= ~X86_EFLAGS_TF;   /* stop stepping */
 	return seen.claim ? NOTIFY_STOP : NOTIFY_DONE;
@@ -158,6 +171,160 @@ static void if_clear_in_gates(struct ktest *t)
 	expect_if_cleared(t, "#PF");
 }
 
+/* ---- the trap frame entry.S builds ------------------------------------- */
+
+/*
+ * The frame of an exception raised by a raise_*_known_regs() routine:
+ * do_trap() got the right vector, the error code (or entry.S's zero) is
+ * in orig_ax, ip and cs are where the CPU left them, and every register
+ * the routine loaded is in its slot.  A frame a word off fails them all.
+ */
+static void expect_known_frame(struct ktest *t, unsigned long vector,
+			       unsigned long err, unsigned long ip)
+{
+	const struct pt_regs *r = &seen.regs;
+
+	KTEST_EXPECT_EQ(t, seen.trapnr, vector);
+	KTEST_EXPECT_EQ(t, r->orig_ax, err);
+	KTEST_EXPECT_EQ(t, r->ip, ip);
+	KTEST_EXPECT_EQ(t, r->cs & SELECTOR_BITS, __KERNEL_CS);
+	KTEST_EXPECT_TRUE(t, r->flags & X86_EFLAGS_IF);
+	KTEST_EXPECT_EQ(t, seen.sp, known_regs_sp);
+	KTEST_EXPECT_EQ(t, r->bp, known_regs_bp);
+	KTEST_EXPECT_EQ(t, r->ax, KNOWN_EAX);
+	KTEST_EXPECT_EQ(t, r->bx, KNOWN_EBX);
+	KTEST_EXPECT_EQ(t, r->cx, KNOWN_ECX);
+	KTEST_EXPECT_EQ(t, r->dx, KNOWN_EDX);
+	KTEST_EXPECT_EQ(t, r->si, KNOWN_ESI);
+	KTEST_EXPECT_EQ(t, r->di, KNOWN_EDI);
+	KTEST_EXPECT_EQ(t, r->ds & SELECTOR_BITS, __KERNEL_DS);
+	KTEST_EXPECT_EQ(t, r->es & SELECTOR_BITS, __KERNEL_DS);
+}
+
+/* Run one routine with IF set, under the recorder; it must take its fixup. */
+static noinline void raise_recorded(struct ktest *t, int (*raise)(void), bool report)
+{
+	local_irq_enable();
+	arm(false);
+	seen.report = report;
+	KTEST_EXPECT_EQ(t, raise(), -1);
+	KTEST_EXPECT_FALSE(t, seen.armed);	/* the exception reached us */
+}
+
+/* #BP pushes no error code: the stub's zero stands in orig_ax. */
+static void frame_breakpoint(struct ktest *t)
+{
+	raise_recorded(t, raise_breakpoint_known_regs, false);
+	expect_known_frame(t, X86_TRAP_BP, 0, breakpoint_known_regs_ip);
+}
+
+/* #GP's error code is the selector it could not load. */
+static void frame_general_protection(struct ktest *t)
+{
+	raise_recorded(t, raise_general_protection_known_regs, false);
+	expect_known_frame(t, X86_TRAP_GP, BAD_SELECTOR,
+			   general_protection_known_regs_ip);
+}
+
+/* #PF's error code says what the access was; CR2 says where. */
+static void frame_page_fault(struct ktest *t)
+{
+	raise_recorded(t, raise_page_fault_known_regs, false);
+	expect_known_frame(t, X86_TRAP_PF, PF_PROT | PF_WRITE,
+			   page_fault_known_regs_ip);
+	KTEST_EXPECT_EQ(t, seen.cr2, (unsigned long)known_regs_pf_target);
+}
+
+/* ---- the oops report ---------------------------------------------------- */
+
+/*
+ * The report __die() prints for the #PF of raise_page_fault_known_regs(),
+ * captured: the recorder prints it from inside the exception, with the
+ * real frame, and the fixup then carries on.
+ */
+static noinline const char *known_fault_oops(struct ktest *t)
+{
+	ktest_capture_start();
+	raise_recorded(t, raise_page_fault_known_regs, true);
+	ktest_capture_stop();
+	return ktest_captured();
+}
+
+/* `want` must be in the report; say what was missing if it is not. */
+static void expect_in_report(struct ktest *t, const char *report, const char *want)
+{
+	if (!strstr(report, want))
+		ktest_fail(t, __FILE__, __LINE__, "the oops report lacks \"%s\"", want);
+}
+
+/* Every register as the interrupted code had it; ESP from &regs->sp. */
+static void oops_register_dump(struct ktest *t)
+{
+	const char *report = known_fault_oops(t);
+	char want[96];
+
+	snprintf(want, sizeof(want), "EIP: %04x:%08lx [raise_page_fault_known_regs+",
+		 __KERNEL_CS, page_fault_known_regs_ip);
+	expect_in_report(t, report, want);
+	expect_in_report(t, report, "(IF=1 TF=0)\n");
+	snprintf(want, sizeof(want), "EAX: %08x EBX: %08x ECX: %08x EDX: %08x\n",
+		 KNOWN_EAX, KNOWN_EBX, KNOWN_ECX, KNOWN_EDX);
+	expect_in_report(t, report, want);
+	snprintf(want, sizeof(want), "ESI: %08x EDI: %08x EBP: %08lx ESP: %08lx\n",
+		 KNOWN_ESI, KNOWN_EDI, known_regs_bp, known_regs_sp);
+	expect_in_report(t, report, want);
+}
+
+static int raise_page_fault_null_read(void)
+{
+	return raise_page_fault_read(NULL);
+}
+
+/* The #PF error code decoded, CR2 beside it: a write, then a read. */
+static void oops_page_fault_decode(struct ktest *t)
+{
+	const char *report = known_fault_oops(t);
+	char want[128];
+
+	snprintf(want, sizeof(want), "Oops: page fault [vector %d] error code %08x\n"
+		 "CR2: %08lx (protection violation, write access, kernel mode)\n",
+		 X86_TRAP_PF, PF_PROT | PF_WRITE, (unsigned long)known_regs_pf_target);
+	expect_in_report(t, report, want);
+
+	ktest_capture_start();
+	raise_recorded(t, raise_page_fault_null_read, true);
+	ktest_capture_stop();
+	expect_in_report(t, ktest_captured(), "error code 00000000\n"
+			 "CR2: 00000000 (page not present, read access, kernel mode)\n");
+}
+
+/*
+ * The trace starts at the faulting instruction itself, then goes on to
+ * the caller of the function that faulted (raise_recorded()).
+ */
+static void oops_call_trace(struct ktest *t)
+{
+	const char *report = known_fault_oops(t);
+	const char *first, *second;
+	char want[96], line[96];
+
+	snprintf(want, sizeof(want), "Call Trace:\n [<%08lx>] raise_page_fault_known_regs+",
+		 page_fault_known_regs_ip);
+	first = strstr(report, want);
+	if (!first) {
+		ktest_fail(t, __FILE__, __LINE__, "the oops report lacks \"%s\"", want);
+		return;
+	}
+	second = strchr(first + strlen("Call Trace:\n"), '\n');
+	KTEST_ASSERT_TRUE(t, second != NULL);
+	snprintf(line, sizeof(line), "%s", second + 1);
+	if (strchr(line, '\n'))
+		*strchr(line, '\n') = '\0';
+	if (strncmp(line, " [<", strlen(" [<")) || !strstr(line, "] raise_recorded+"))
+		ktest_fail(t, __FILE__, __LINE__,
+			   "the trace's second line is \"%s\", want raise_recorded()", line);
+}
+
 /* ---- each exception class through the fixup table --------------------- */
 
 /*
@@ -205,11 +372,6 @@ static void general_protection_fixup(struct ktest *t)
 	struct trap_watch w;
 
 	expect_fixup(t, raise_general_protection, X86_TRAP_GP, BAD_SELECTOR, &w);
-}
-
-static int raise_page_fault_null_read(void)
-{
-	return raise_page_fault_read(NULL);
 }
 
 static void page_fault_null_read(struct ktest *t)
@@ -358,6 +520,12 @@ static void printk_formats(struct ktest *t)
 static struct ktest_case traps_cases[] = {
 	KTEST_CASE(idt_gate_types),
 	KTEST_CASE(if_clear_in_gates),
+	KTEST_CASE(frame_breakpoint),
+	KTEST_CASE(frame_general_protection),
+	KTEST_CASE(frame_page_fault),
+	KTEST_CASE(oops_register_dump),
+	KTEST_CASE(oops_page_fault_decode),
+	KTEST_CASE(oops_call_trace),
 	KTEST_CASE(divide_error_fixup),
 	KTEST_CASE(invalid_opcode_fixup),
 	KTEST_CASE(breakpoint_fixup),

@@ -9,6 +9,7 @@
 #include "extable.h"
 #include "segment.h"
 #include "processor.h"
+#include "traps_asm.h"
 
 /* The first selector past the end of our GDT: loading it must #GP. */
 #define BAD_SELECTOR (GDT_ENTRIES * 8)
@@ -107,3 +108,94 @@ raise_claimed_breakpoint:
 claimed_breakpoint_next_ip:
 	ret
 	.size raise_claimed_breakpoint, . - raise_claimed_breakpoint
+
+/*
+ * The frame tests' routines: one exception each, raised with a standard
+ * frame (so a backtrace from the trap frame finds the caller) and every
+ * general register holding its KNOWN_* value (traps_asm.h).  The stack
+ * and frame pointers the exception must report are saved first.  The
+ * faulting instruction is label 1 and has a fixup, which returns -1.
+ */
+
+/*
+ * name: a word holding the address of the next label 1, the ip the
+ * frame must report.  A word, not a label in the code: kallsyms would
+ * name the faulting instruction after such a label, not its function.
+ */
+.macro FRAME_IP name
+	.pushsection .rodata
+	.balign 4
+	.globl \name
+\name:
+	.long 1f
+	.popsection
+.endm
+.macro KNOWN_REGS_START name
+	FAULT_FN \name
+	pushl %ebp
+	movl %esp, %ebp
+	pushl %ebx
+	pushl %esi
+	pushl %edi
+	movl %esp, known_regs_sp
+	movl %ebp, known_regs_bp
+	movl $KNOWN_EAX, %eax
+	movl $KNOWN_EBX, %ebx
+	movl $KNOWN_ECX, %ecx
+	movl $KNOWN_EDX, %edx
+	movl $KNOWN_ESI, %esi
+	movl $KNOWN_EDI, %edi
+.endm
+
+.macro KNOWN_REGS_END name
+	_ASM_EXTABLE(1b, 9f)
+	xorl %eax, %eax         /* reached only if nothing faulted */
+	jmp 8f
+9:	movl $-1, %eax          /* the fixup */
+8:	popl %edi
+	popl %esi
+	popl %ebx
+	popl %ebp
+	ret
+	.size \name, . - \name
+.endm
+
+/* #BP is a trap: the frame's ip is the instruction after the int3. */
+KNOWN_REGS_START raise_breakpoint_known_regs
+	FRAME_IP breakpoint_known_regs_ip
+	int3
+1:	nop
+KNOWN_REGS_END raise_breakpoint_known_regs
+
+/* #GP, a fault: ip is the mov itself, the error code its selector. */
+KNOWN_REGS_START raise_general_protection_known_regs
+	FRAME_IP general_protection_known_regs_ip
+1:	movw bad_selector, %fs
+KNOWN_REGS_END raise_general_protection_known_regs
+
+/*
+ * #PF on a write to read-only text.  orb $0 rewrites the byte it reads,
+ * so even a wrongly writable page would keep its code.
+ */
+KNOWN_REGS_START raise_page_fault_known_regs
+	FRAME_IP page_fault_known_regs_ip
+1:	orb $0, known_regs_pf_target
+KNOWN_REGS_END raise_page_fault_known_regs
+
+	.globl known_regs_pf_target
+	.type known_regs_pf_target, @function
+known_regs_pf_target:
+	ret
+	.size known_regs_pf_target, . - known_regs_pf_target
+
+	.section .rodata
+bad_selector:
+	.word BAD_SELECTOR
+
+	.data
+	.balign 4
+	.globl known_regs_sp, known_regs_bp
+known_regs_sp:
+	.long 0
+known_regs_bp:
+	.long 0
