@@ -15,7 +15,11 @@ lines only, so the full tree builds and runs unchanged (the JOS way):
 The student tree of lab N is a copy of the tree in which every region of
 lab N and of the later labs becomes its STUB lines (uncommented) under a
 "your code here" line, and the regions of the earlier labs keep their
-code without the markers.  The answer key (labs/answers/) stays out, and
+code without the markers.  Each stub also defines the symbol
+labN_not_done (weak and absolute, so every stub of a lab may define it):
+the boot's Kprobe smoke test skips the probe kinds whose path needs a lab
+with a stub left (probes/kprobes_smoke.c), and the student deletes the
+line with the stub.  The answer key (labs/answers/) stays out, and
 the file .lab says which lab the tree is, for `make grade` there.
 
 --objects BUILD copies BUILD's kernel objects into the tree with their
@@ -78,6 +82,15 @@ def regions(lines, where):
         raise MarkerError(f"{where}:{open_at + 1}: LAB region without END")
 
 
+def not_done_line(lab, where):
+    """The line that marks a stub of `lab` as left: C or assembler."""
+    directive = f".weak lab{lab}_not_done; .set lab{lab}_not_done, 1"
+    note = "/* delete with the stub: see probes/kprobes_smoke.c */"
+    if where.endswith(".S"):
+        return f"{directive}\t{note}"
+    return f'__asm__("{directive}");\t{note}'
+
+
 def student_text(text, lab, where, only=None):
     """The file as lab `lab`'s students get it; None if it has no regions.
 
@@ -92,6 +105,7 @@ def student_text(text, lab, where, only=None):
         out += lines[last:begin]
         if title == only if only is not None else rlab >= lab:
             out.append(f"{indent}/* LAB {rlab}: your code here ({title}) */")
+            out.append(indent + not_done_line(rlab, where))
             out += [indent + s for s in stubs]
         else:
             out += [l for l in lines[begin + 1:end] if not MARKER_RE.match(l)]
@@ -166,8 +180,8 @@ def main(argv):
         return 1
     print(f"lab {args.lab}: student tree in {args.out} "
           f"({len(changed)} files with stubs: {', '.join(changed)})")
-    print(f"  cd {args.out} && make run CMDLINE=nosmoke   # boot it")
-    print(f"  cd {args.out} && make grade                 # grade it")
+    print(f"  cd {args.out} && make run     # boot it")
+    print(f"  cd {args.out} && make grade   # grade it")
     return 0
 
 

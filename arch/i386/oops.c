@@ -16,9 +16,9 @@
 
 void show_regs(struct pt_regs *regs)
 {
+	/* LAB 1: BEGIN oops report: the register dump */
 	char sym[96];
 
-	/* LAB 1: BEGIN oops report: the register dump */
 	sprint_symbol(sym, sizeof(sym), regs->ip);
 	printk("EIP: %04lx:%08lx [%s]\n", regs->cs & 0xFFFF, regs->ip, sym);
 	printk("EFLAGS: %08lx  (IF=%d TF=%d)\n", regs->flags,
