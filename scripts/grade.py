@@ -10,8 +10,8 @@ labs/NN-name/grade.txt, one a line:
     suite.case   points   what it proves
 
 The grader boots BUILD/kernel-test.elf with `test=suite.case,...
-nosmoke` (only the graded cases; the smoke test would hit a student's
-unfinished probe code before any test ran), and boots again for each case
+nosmoke` (only the graded cases; the smoke test would run a student's
+half-written probe code before any graded case), and boots again for each case
 a crash kept from reporting, so that each case is judged on its own.  It
 prints one line per graded test and the score:
 

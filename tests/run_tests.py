@@ -29,9 +29,11 @@ Linux's KUnit (docs/testing.md has an example):
           print "Kprobe smoke test: passed" (probes/kprobes_smoke.c) before
           the prompt, a boot with nosmoke must not print the line at all
   labs    for each lab of labs/ (scripts/mklab.py, scripts/grade.py): its
-          student tree is written and its test image built (reusing
-          BUILD's objects), booted on the lab's graded cases, and every
-          graded case must fail there; the full tree must pass them all
+          student tree is written and built (reusing BUILD's objects); its
+          kernel must boot to the shell with a smoke line that skips what
+          the lab's stubs leave out; its test image is booted on the lab's
+          graded cases, and every graded case must fail there; the full
+          tree must pass them all
   lab-regions  (only when named: make test-all) each LAB region stubbed
           alone must make some graded case of its lab fail
   modules-doc  docs/modules.md followed to the letter: its hello_probe.c
@@ -772,7 +774,7 @@ def lab_tools():
 
 
 def build_student_tree(tally, mklab, n, build, logs, timeout):
-    """Write lab n's tree with BUILD's objects and build its test image."""
+    """Write lab n's tree with BUILD's objects; build its kernel and test image."""
     tree = build / "labs" / f"lab{n}"
     try:
         mklab.write_tree(Path.cwd(), n, tree.resolve(), build.resolve())
@@ -780,13 +782,29 @@ def build_student_tree(tally, mklab, n, build, logs, timeout):
         tally.fail(f"labs: lab {n}: scripts/mklab.py: {e}")
         return None
     log = logs / f"lab{n}-build.log"
-    status, lines = run_logged(["make", "-C", str(tree), "-j2", "test-image"],
+    status, lines = run_logged(["make", "-C", str(tree), "-j2", "all", "test-image"],
                                log, timeout)
     if status != 0:
         tally.fail(f"labs: lab {n}: the student tree does not build", tail(lines), log)
         return None
     tally.passed += 1
     return tree / "build"
+
+
+def check_lab_boot(tally, n, student_build, logs, timeout):
+    """A plain boot of the student's kernel reaches the shell: the smoke
+    test passes, or skips what needs lab n (probes/kprobes_smoke.c)."""
+    up, lines, log = smoke_boot(student_build, logs, "", f"lab{n}-smoke", timeout)
+    said = [l for l in lines if SMOKE_ANY.search(l)]
+    skips = f"skipped: lab {n} not done"
+    if up and len(said) == 1 and "FAILED" not in said[0] and \
+            (said[0] == SMOKE_PASSED or skips in said[0]):
+        tally.passed += 1
+    else:
+        tally.fail(f"labs: lab {n}: the student kernel does not boot cleanly "
+                   f"without nosmoke (want {SMOKE_PASSED!r} or {skips!r})",
+                   [f"shell prompt seen: {up}", f"smoke lines: {said}"] +
+                   tail(lines), log)
 
 
 def check_lab(tally, grade, n, tests, student_build, full_results, logs):
@@ -833,6 +851,7 @@ def run_labs_check(tally, build, logs, timeout, kernel_log):
             full_logs.mkdir(parents=True, exist_ok=True)
             full = grade.run_graded(build, tests, full_logs)
         if student is not None:
+            check_lab_boot(tally, n, student, logs, timeout)
             check_lab(tally, grade, n, tests, student, full, logs)
     summary(tally, before, "labs (student trees, full tree)", logs)
 

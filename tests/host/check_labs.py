@@ -10,6 +10,10 @@ check_labs.py - the lab markers and grade files are well formed.
   stub_replaces_region     scripts/mklab.py turns a region of lab N or
                            later into its stub and keeps an earlier lab's
                            code without markers
+  stub_says_lab_not_done   each stub comes with the weak labN_not_done
+                           symbol the boot's smoke test reads (in C an
+                           __asm__ statement, in a .S file the directives);
+                           a kept region defines none
   malformed_is_refused     a region without STUB, without END, or nested
                            in another is an error naming file and line
   grade_files_name_cases   every suite.case of labs/*/grade.txt is a
@@ -80,6 +84,23 @@ def stub_replaces_region():
     return problems
 
 
+def stub_says_lab_not_done():
+    problems = []
+    mark = ".weak lab{0}_not_done; .set lab{0}_not_done, 1"
+    lab2 = mklab.student_text(SAMPLE, 2, "sample.c")
+    if f'__asm__("{mark.format(2)}");' not in lab2:
+        problems.append("lab 2's stub in a .c file does not define lab2_not_done")
+    if "lab1_not_done" in lab2:
+        problems.append("lab 1's kept region defines lab1_not_done")
+    asm = mklab.student_text(SAMPLE, 2, "sample.S")
+    if "__asm__" in asm or f"\t{mark.format(2)}" not in asm:
+        problems.append("lab 2's stub in a .S file is not the bare directives")
+    lab1 = mklab.student_text(SAMPLE, 1, "sample.c")
+    if lab1.count("_not_done;") != 2 or "lab1_not_done" not in lab1:
+        problems.append("lab 1's tree does not mark both stubs")
+    return problems
+
+
 def malformed_is_refused():
     problems = []
     cases = {
@@ -120,7 +141,8 @@ def main(argv):
     ap.add_argument("--build", default="build")
     ap.parse_args(argv)
     return ktap.report([(f.__name__, f()) for f in (
-        markers_parse, stub_replaces_region, malformed_is_refused,
+        markers_parse, stub_replaces_region, stub_says_lab_not_done,
+        malformed_is_refused,
         grade_files_name_cases)])
 
 
