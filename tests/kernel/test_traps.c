@@ -1,7 +1,8 @@
 /*
- * test_traps.c - suite "traps": the IDT, the gates' types, every
- * exception class raised on purpose, the die-notifier chain, fault-safe
- * copies, symbols and backtraces.
+ * test_traps.c - suite "traps": the IDT, the gates' types, the frame the
+ * entry stubs build, the oops report, every exception class raised on
+ * purpose, the die-notifier chain, fault-safe copies, symbols and
+ * backtraces.
  */
 #include "ktest.h"
 #include "traps.h"
