@@ -113,7 +113,7 @@ static noinline void crash_ss(void)
  */
 static noinline void crash_ts(void)
 {
-	main_tss.prev_task = __KERNEL_DS;
+	this_cpu_tss()->prev_task = __KERNEL_DS;
 	__asm__ __volatile__("pushfl\n\t"
 			     "orl %0, (%%esp)\n\t"
 			     "popfl\n\t"

@@ -6,6 +6,7 @@
 #define DESC_H
 
 #include <stdint.h>
+#include "smp.h"
 
 /* One 8-byte IDT gate. */
 struct gate_desc {
@@ -38,7 +39,12 @@ struct tss_struct {
 	uint16_t trap, iomap_base;
 } __attribute__((packed));
 
-extern struct tss_struct main_tss;
+/*
+ * Each CPU's own TSS (gdt.c): the task it always runs in.  The #DF task
+ * switch saves the interrupted registers there.
+ */
+extern struct tss_struct cpu_tss[NR_CPUS];
+#define this_cpu_tss()	(&cpu_tss[smp_processor_id()])
 
 /* The 6-byte operand of lgdt/lidt (and what sgdt/sidt store). */
 struct desc_ptr {

@@ -6,6 +6,7 @@
 #define ENOENT   2
 #define EINTR    4
 #define EIO      5
+#define ENXIO    6
 #define E2BIG    7
 #define ENOEXEC  8
 #define EAGAIN  11
@@ -20,6 +21,7 @@
 #define ERANGE  34
 #define ENOSYS  38
 #define EILSEQ  84
+#define ETIMEDOUT 110
 
 #ifndef __ASSEMBLER__
 /* An errno value (positive or negative) by name ("EINVAL") and in

@@ -102,7 +102,11 @@ void halt_forever(void) __noreturn;
 void qemu_exit(int code) __noreturn;
 /* Switch the machine off (ACPI S5): QEMU exits with status 0. */
 void machine_power_off(void) __noreturn;
-/* How an oops or panic ends: leave QEMU with panic_exit, else halt. */
+/*
+ * How an oops or panic starts (one CPU reports; a second one that dies
+ * meanwhile halts) and ends (leave QEMU with panic_exit, else halt).
+ */
+void oops_begin(void);
 void oops_end(void) __noreturn;
 
 /* The kernel command line Multiboot gave us ("" when none). */

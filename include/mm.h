@@ -16,6 +16,8 @@
 #define PTE_PRESENT  0x001
 #define PTE_WRITE    0x002
 #define PTE_USER     0x004
+#define PTE_PWT      0x008   /* write-through */
+#define PTE_PCD      0x010   /* cache disabled: device registers */
 #define PTE_ACCESSED 0x020
 #define PTE_DIRTY    0x040
 
@@ -48,6 +50,8 @@ unsigned long *lookup_pte(unsigned long vaddr);  /* NULL if no table */
 void set_page_present(unsigned long vaddr, int present);  /* guard pages */
 int  kernel_text_address(unsigned long addr);    /* in the kernel's .text */
 int  kernel_rodata_address(unsigned long addr);
+/* Identity-map device registers (the local APIC), uncached; returns phys. */
+void *ioremap_nocache(unsigned long phys, unsigned long size);
 
 /*
  * Heap.  kmalloc(0) returns ZERO_SIZE_PTR, as Linux does: not NULL (the

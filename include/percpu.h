@@ -4,7 +4,8 @@
  * DEFINE_PER_CPU() puts a variable in the .data..percpu section.  That
  * section is the template: at boot each CPU gets its own copy of it, and
  * __per_cpu_offset[cpu] is the distance from the template to that copy.
- * CPU 0 uses the template itself (offset 0).
+ * CPU 0 uses the template itself (offset 0); every other CPU a copy
+ * made from the template as it was before CPU 0 wrote to it.
  *
  * The trick Linux i386 uses, and so do we: each CPU's %fs holds a data
  * segment whose BASE is that CPU's offset.  "movl %fs:var, %eax" then
@@ -17,6 +18,7 @@
 #define PERCPU_H
 
 #include "kernel.h"
+#include "segment.h"
 
 #define NR_CPUS 8	/* the most CPUs this kernel brings up */
 
@@ -60,5 +62,18 @@ extern unsigned long __per_cpu_offset[NR_CPUS];
 DECLARE_PER_CPU(unsigned long, this_cpu_off);
 #define this_cpu_ptr(ptr) \
 	((__typeof__(ptr))((unsigned long)(ptr) + this_cpu_read(this_cpu_off)))
+
+/*
+ * Point %fs at this CPU's per-CPU segment.  Every CPU loads the same
+ * selector; its own GDT gives the descriptor this CPU's base (gdt.c).
+ */
+static inline void load_percpu_segment(void)
+{
+	__asm__ __volatile__("movw %w0, %%fs" : : "r"(__KERNEL_PERCPU) : "memory");
+}
+
+/* The areas of the other CPUs (arch/i386/percpu.c). */
+int per_cpu_area_alloc(int cpu);
+void per_cpu_area_free(int cpu);
 
 #endif

@@ -10,6 +10,8 @@
 
 #include "percpu.h"
 
+struct pt_regs;
+
 DECLARE_PER_CPU(int, cpu_number);
 
 /* One %fs-relative load: the number of the CPU this code runs on. */
@@ -34,5 +36,40 @@ static inline bool cpu_online(int cpu)
 
 /* Give the boot CPU its per-CPU area and %fs (arch/i386/percpu.c). */
 void setup_per_cpu_areas(void);
+
+/* Each CPU's local APIC id, by CPU number (arch/i386/smpboot.c). */
+extern int cpu_apic_id[NR_CPUS];
+
+/* Find the CPUs (before paging), then start them (arch/i386/smpboot.c). */
+void detect_cpus(void);
+void smp_boot_cpus(void);
+
+/*
+ * Inter-processor calls (arch/i386/smp.c).  func runs in the target's
+ * interrupt handler, interrupts off: it must be short and never sleep.
+ * wait: return only once func has returned on every target.
+ */
+typedef void (*smp_call_func_t)(void *info);
+void smp_call_function_many(unsigned long mask, smp_call_func_t func,
+			    void *info, bool wait);
+void smp_call_function(smp_call_func_t func, void *info, int wait);
+int smp_call_function_single(int cpu, smp_call_func_t func, void *info, int wait);
+void on_each_cpu(smp_call_func_t func, void *info, int wait);
+void smp_send_reschedule(int cpu);
+
+/* The IPI handlers, from smp_apic_interrupt(). */
+void generic_smp_call_function_interrupt(void);
+void smp_reschedule_interrupt(void);
+DECLARE_PER_CPU(unsigned long, irq_call_count);
+DECLARE_PER_CPU(unsigned long, irq_resched_count);
+
+/*
+ * NMIs to the other CPUs (arch/i386/nmi_backtrace.c): every CPU prints
+ * its registers and backtrace (Linux's sysrq-l); or, from an oops or
+ * panic, prints them and stops for good.
+ */
+void trigger_all_cpu_backtrace(void);
+void smp_send_stop(void);
+bool nmi_cpu_backtrace(struct pt_regs *regs);	/* from do_nmi() */
 
 #endif

@@ -79,6 +79,7 @@ void kmain(uint32_t magic, struct multiboot_info *mbi)
 	gdt_init();
 	setup_per_cpu_areas();	/* %fs:var is CPU 0's copy of var */
 	idt_init();
+	detect_cpus();		/* ACPI MADT or MP table; before paging hides them */
 	page_alloc_init(mbi);
 	paging_init();
 	heap_init();
@@ -88,6 +89,7 @@ void kmain(uint32_t magic, struct multiboot_info *mbi)
 	sched_init();
 	keyboard_init();
 	local_irq_enable();
+	smp_boot_cpus();	/* local APICs, their timers, every AP */
 	if (kprobes_init())
 		panic("kprobes_init failed");
 	if (!cmdline_has("nosmoke"))

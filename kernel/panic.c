@@ -9,6 +9,8 @@
 #include "kallsyms.h"
 #include "notifier.h"
 #include "vsprintf.h"
+#include "smp.h"
+#include "atomic.h"
 #include "nokprobe.h"
 
 /*
@@ -69,6 +71,25 @@ void oops_end(void)
 	halt_forever();
 }
 
+/*
+ * The start of an oops or a panic.  Only one CPU may report: a second
+ * one that dies while the first is still printing stops right here,
+ * and the first one's report (and smp_send_stop()) shows where it was.
+ */
+#define NO_CPU	(~0ul)
+static volatile unsigned long oops_cpu = NO_CPU;
+
+void oops_begin(void)
+{
+	unsigned long me, owner;
+
+	local_irq_disable();
+	me = smp_processor_id();
+	owner = cmpxchg(&oops_cpu, NO_CPU, me);
+	if (owner != NO_CPU && owner != me)
+		halt_forever();
+}
+
 #define PANIC_MSG_MAX 256
 
 void panic(const char *fmt, ...)
@@ -77,18 +98,20 @@ void panic(const char *fmt, ...)
 	va_list ap;
 	unsigned long bp;
 
-	local_irq_disable();
+	oops_begin();
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	printk("PANIC: %s\nCall Trace:\n", msg);
+	printk("PANIC: %s\nCPU: %d\nCall Trace:\n", msg, smp_processor_id());
 	__asm__ __volatile__("movl %%ebp, %0" : "=r"(bp));
 	show_backtrace(NULL, bp);   /* no trap frame: start from our caller */
+	smp_send_stop();
 	/* Last words for whoever listens (the test runner fails its run). */
 	atomic_notifier_call_chain(&panic_notifier_list, 0, msg);
 	oops_end();
 }
 NOKPROBE_SYMBOL(panic);
+NOKPROBE_SYMBOL(oops_begin);
 NOKPROBE_SYMBOL(halt_forever);
 NOKPROBE_SYMBOL(qemu_exit);
 NOKPROBE_SYMBOL(oops_end);

@@ -22,6 +22,7 @@ static const struct errno_text errno_table[] = {
 	ERRNO_ENTRY(ENOENT, "No such file or directory"),
 	ERRNO_ENTRY(EINTR, "Interrupted system call"),
 	ERRNO_ENTRY(EIO, "Input/output error"),
+	ERRNO_ENTRY(ENXIO, "No such device or address"),
 	ERRNO_ENTRY(E2BIG, "Argument list too long"),
 	ERRNO_ENTRY(ENOEXEC, "Exec format error"),
 	ERRNO_ENTRY(EAGAIN, "Resource temporarily unavailable"),
@@ -36,6 +37,7 @@ static const struct errno_text errno_table[] = {
 	ERRNO_ENTRY(ERANGE, "Numerical result out of range"),
 	ERRNO_ENTRY(ENOSYS, "Function not implemented"),
 	ERRNO_ENTRY(EILSEQ, "Invalid or incomplete multibyte or wide character"),
+	ERRNO_ENTRY(ETIMEDOUT, "Connection timed out"),
 };
 
 /* The table's entry for err or -err, or NULL for a number it lacks. */

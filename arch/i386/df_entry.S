@@ -2,9 +2,9 @@
  * df_entry.S - the code of the double-fault TASK (see doublefault.c).
  *
  * We get here through a task gate, not an interrupt gate: the CPU saved
- * every register of the faulting thread into main_tss, loaded ours from
+ * every register of the faulting thread into this CPU's cpu_tss, loaded ours from
  * df_tss (fresh stack, interrupts off), set EFLAGS.NT and linked our TSS
- * back to main_tss.  Because #DF has an error code, the CPU pushed it
+ * back to cpu_tss.  Because #DF has an error code, the CPU pushed it
  * (always 0) on OUR stack.
  *
  * iret with NT set is a task switch back to the linked task.  That
@@ -24,7 +24,7 @@ double_fault_task:
 	/* The error code is right where a C argument would be. */
 	call do_double_fault    /* void do_double_fault(unsigned long error) */
 	addl $STACK_WORD, %esp  /* drop the error code */
-	iret                    /* NT=1: task switch back to main_tss */
+	iret                    /* NT=1: task switch back to cpu_tss */
 	jmp double_fault_task   /* the next #DF resumes here */
 	.size double_fault_task, . - double_fault_task
 	NOKPROBE_ASM(double_fault_task)

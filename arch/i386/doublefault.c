@@ -17,14 +17,15 @@
  * hardware task switch.  So IDT vector 8 is a task gate naming df_tss:
  *
  *   1. the CPU stores all registers of the current task (the thread that
- *      overflowed) into the TSS the task register names: main_tss;
+ *      overflowed) into the TSS the task register names: this CPU's
+ *      cpu_tss[cpu];
  *   2. it loads every register - EIP, ESP, EFLAGS, segments, CR3 - from
- *      df_tss, sets EFLAGS.NT and writes main_tss's selector into
- *      df_tss.prev_task ("I was called by main_tss");
+ *      the CPU's df_tss, sets EFLAGS.NT and writes cpu_tss's selector
+ *      into df_tss.prev_task ("I was called by cpu_tss");
  *   3. it pushes the #DF error code on df_tss's stack and runs
  *      double_fault_task (df_entry.S) on a stack that is known good.
  *
- * RECOVERY.  main_tss now holds the dead thread's registers, and iret
+ * RECOVERY.  cpu_tss now holds the dead thread's registers, and iret
  * (with NT set) will reload them.  We edit them first: EIP becomes
  * stack_overflow_exit(), ESP the top of the thread's own stack (its old
  * frames are abandoned), interrupts off, segments the kernel's.  The
@@ -43,12 +44,14 @@
 #include "string.h"
 #include "errno.h"
 #include "kallsyms.h"
+#include "smp.h"
 #include "nokprobe.h"
 
 #define DF_STACK_SIZE 8192   /* printk and panic run on it */
 
-static struct tss_struct df_tss __aligned(16);
-static char df_stack[DF_STACK_SIZE] __aligned(16);
+/* One #DF task per CPU: two CPUs may overflow a stack at once. */
+static struct tss_struct df_tss[NR_CPUS] __aligned(16);
+static char df_stack[NR_CPUS][DF_STACK_SIZE] __aligned(16);
 
 /* df_entry.S */
 void double_fault_task(void);
@@ -67,39 +70,41 @@ static void __noreturn stack_overflow_exit(void)
  */
 static void redirect_to_exit(struct task_struct *t)
 {
+	struct tss_struct *tss = this_cpu_tss();
 	unsigned long *sp = (unsigned long *)task_stack_top(t);
 
 	*--sp = 0;   /* a return address of 0: backtraces stop here */
-	main_tss.esp = (unsigned long)sp;
-	main_tss.ebp = 0;
-	main_tss.eip = (unsigned long)stack_overflow_exit;
-	main_tss.eflags = X86_EFLAGS_FIXED;   /* IF off until it schedules */
-	main_tss.cs = __KERNEL_CS;
-	main_tss.ss = main_tss.ds = main_tss.es = __KERNEL_DS;
-	main_tss.fs = main_tss.gs = __KERNEL_DS;
+	tss->esp = (unsigned long)sp;
+	tss->ebp = 0;
+	tss->eip = (unsigned long)stack_overflow_exit;
+	tss->eflags = X86_EFLAGS_FIXED;   /* IF off until it schedules */
+	tss->cs = __KERNEL_CS;
+	tss->ss = tss->ds = tss->es = tss->gs = __KERNEL_DS;
+	tss->fs = __KERNEL_PERCPU;
 }
 
 /*
  * What the task switch left behind: we run as df_tss, whose back link
  * names the task that faulted, and that task's registers are in
- * main_tss exactly as the CPU stored them.  The saved EIP of a #DF is
+ * cpu_tss exactly as the CPU stored them.  The saved EIP of a #DF is
  * undefined (SDM), but in practice it is the instruction that faulted.
  */
 static void show_tss_state(unsigned long error_code, unsigned long cr2)
 {
+	struct tss_struct *tss = this_cpu_tss();
 	char sym[96];
 	uint16_t tr;
 
 	__asm__ __volatile__("str %0" : "=r"(tr));
-	sprint_symbol(sym, sizeof(sym), main_tss.eip);
-	printk("double fault (error code %lu): now running the #DF task, TR=%04x, back link %04x\n",
-	       error_code, tr, df_tss.prev_task);
-	printk("  main_tss, as the task switch saved it:\n"
+	sprint_symbol(sym, sizeof(sym), tss->eip);
+	printk("double fault (error code %lu) on CPU %d: now running the #DF task, TR=%04x, back link %04x\n",
+	       error_code, smp_processor_id(), tr, df_tss[smp_processor_id()].prev_task);
+	printk("  cpu_tss[%d], as the task switch saved it:\n"
 	       "  EIP: %08x [%s]\n"
 	       "  ESP: %08x EBP: %08x EFLAGS: %08x CR3: %08x\n"
 	       "  CR2: %08lx (the page fault that could not be delivered)\n",
-	       main_tss.eip, sym, main_tss.esp, main_tss.ebp, main_tss.eflags,
-	       main_tss.cr3, cr2);
+	       smp_processor_id(), tss->eip, sym, tss->esp, tss->ebp, tss->eflags,
+	       tss->cr3, cr2);
 }
 
 /* Called by double_fault_task on df_stack, interrupts off. */
@@ -120,27 +125,35 @@ void do_double_fault(unsigned long error_code)
 	redirect_to_exit(t);
 }
 
+/* This CPU's #DF task: from sched_init() on CPU 0, start_secondary() on an AP. */
 void doublefault_init(void)
 {
+	int cpu = smp_processor_id();
+	struct tss_struct *df = &df_tss[cpu];
+
 	/*
 	 * CR3 is a "static" TSS field: a task switch loads it from the new
 	 * TSS but never saves it into the old one.  Both tasks use the one
 	 * kernel page directory, so write it into both - otherwise the iret
-	 * back to main_tss would load CR3 = 0.
+	 * back to this CPU's TSS would load CR3 = 0.
 	 */
-	main_tss.cr3 = read_cr3();
+	this_cpu_tss()->cr3 = read_cr3();
 
-	memset(&df_tss, 0, sizeof(df_tss));
-	df_tss.cr3 = read_cr3();
-	df_tss.eip = (unsigned long)double_fault_task;
-	df_tss.esp = (unsigned long)df_stack + sizeof(df_stack);
-	df_tss.eflags = X86_EFLAGS_FIXED;   /* IF off: no tick may interrupt us */
-	df_tss.cs = __KERNEL_CS;
-	df_tss.ss = df_tss.ds = df_tss.es = __KERNEL_DS;
-	df_tss.fs = df_tss.gs = __KERNEL_DS;
-	df_tss.iomap_base = sizeof(df_tss);   /* past the limit: no I/O bitmap */
+	memset(df, 0, sizeof(*df));
+	df->cr3 = read_cr3();
+	df->eip = (unsigned long)double_fault_task;
+	df->esp = (unsigned long)df_stack[cpu] + DF_STACK_SIZE;
+	df->eflags = X86_EFLAGS_FIXED;   /* IF off: no tick may interrupt us */
+	df->cs = __KERNEL_CS;
+	df->ss = df->ds = df->es = df->gs = __KERNEL_DS;
+	df->fs = __KERNEL_PERCPU;	/* so smp_processor_id() works there */
+	df->iomap_base = sizeof(*df);   /* past the limit: no I/O bitmap */
 
-	gdt_set_tss(GDT_ENTRY_DOUBLEFAULT_TSS, &df_tss);
+	/*
+	 * Each CPU's GDT has its own #DF TSS descriptor at the same index:
+	 * the one task gate in the shared IDT reaches the right one.
+	 */
+	gdt_set_tss(GDT_ENTRY_DOUBLEFAULT_TSS, df);
 	set_task_gate(X86_TRAP_DF, __DF_TSS_SEL);
 }
 

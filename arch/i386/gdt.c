@@ -1,28 +1,29 @@
 /*
- * gdt.c - the Global Descriptor Table.
+ * gdt.c - the Global Descriptor Table, one per CPU.
  *
  * Paging does all our memory protection, so the segments are "flat":
  * base 0, limit 4 GiB, for both code and data.  The GDT still matters
  * because every trap loads %cs from the IDT gate's selector, and because
- * the CPU needs a Task State Segment (TSS) descriptor: the one we always
- * run in (main_tss) and a second, clean one for double faults.
+ * the CPU needs a Task State Segment (TSS) descriptor: the one it always
+ * runs in (cpu_tss[cpu]) and a second, clean one for double faults.
+ *
+ * Why one GDT per CPU (as Linux has its per-CPU gdt_page):
+ *   - ltr marks the TSS descriptor "busy", and a busy TSS cannot be
+ *     loaded again: two CPUs cannot share one TSS descriptor, and each
+ *     needs a TSS of its own anyway (a #DF task switch saves the
+ *     interrupted registers into it).
+ *   - the per-CPU data segment: every CPU loads the SAME selector,
+ *     __KERNEL_PERCPU, into %fs, but in each CPU's GDT that descriptor
+ *     has a different base, __per_cpu_offset[cpu].  So %fs:var is this
+ *     CPU's copy of var, and a saved %fs restored by iret on another
+ *     CPU (a thread that moved) still means "this CPU" there.
  */
 #include "kernel.h"
 #include "segment.h"
 #include "desc.h"
 #include "string.h"
-
-/* Access byte bits (SDM vol. 3, 3.4.5) */
-#define SEG_PRESENT     0x80
-#define SEG_DPL0        0x00
-#define SEG_CODE_DATA   0x10   /* S=1: code or data, not a system segment */
-#define SEG_CODE_READ   0x0A   /* execute/read */
-#define SEG_DATA_WRITE  0x02   /* read/write */
-#define SEG_TSS32_AVAIL 0x09   /* system segment: available 32-bit TSS */
-
-/* Flags nibble */
-#define SEG_GRAN_4K     0x8    /* limit counts 4 KiB pages */
-#define SEG_SIZE_32     0x4    /* 32-bit default operand size */
+#include "percpu.h"
+#include "smp.h"
 
 struct seg_desc {
 	uint16_t limit_low;
@@ -33,11 +34,12 @@ struct seg_desc {
 	uint8_t  base_high;
 } __packed;
 
-static struct seg_desc gdt[GDT_ENTRIES] __aligned(8);
+static struct seg_desc cpu_gdt[NR_CPUS][GDT_ENTRIES] __aligned(8);
 
-struct tss_struct main_tss __aligned(16);
+struct tss_struct cpu_tss[NR_CPUS] __aligned(16);
 
-static void set_seg(int i, uint32_t base, uint32_t limit, uint8_t access, uint8_t flags)
+static void set_seg(struct seg_desc *gdt, int i, uint32_t base, uint32_t limit,
+		    uint8_t access, uint8_t flags)
 {
 	gdt[i].limit_low = limit & 0xFFFF;
 	gdt[i].base_low = base & 0xFFFF;
@@ -47,31 +49,46 @@ static void set_seg(int i, uint32_t base, uint32_t limit, uint8_t access, uint8_
 	gdt[i].base_high = (base >> 24) & 0xFF;
 }
 
-void gdt_set_tss(int entry, struct tss_struct *tss)
+static void set_tss_desc(struct seg_desc *gdt, int entry, struct tss_struct *tss)
 {
-	set_seg(entry, (uint32_t)tss, sizeof(*tss) - 1,
+	set_seg(gdt, entry, (uint32_t)tss, sizeof(*tss) - 1,
 		SEG_PRESENT | SEG_DPL0 | SEG_TSS32_AVAIL, 0);
 }
 
-void gdt_init(void)
+void gdt_set_tss(int entry, struct tss_struct *tss)
 {
-	static struct desc_ptr gdtr;
+	set_tss_desc(cpu_gdt[smp_processor_id()], entry, tss);
+}
 
-	set_seg(GDT_ENTRY_NULL, 0, 0, 0, 0);
-	set_seg(GDT_ENTRY_KERNEL_CS, 0, 0xFFFFF,
+/* A flat 4 GiB data segment whose addresses start at base. */
+static void set_data_seg(struct seg_desc *gdt, int i, uint32_t base, uint8_t present)
+{
+	set_seg(gdt, i, base, SEG_LIMIT_4G,
+		present | SEG_DPL0 | SEG_CODE_DATA | SEG_DATA_WRITE,
+		SEG_GRAN_4K | SEG_SIZE_32);
+}
+
+/* Fill CPU cpu's table; its per-CPU area must already exist. */
+void setup_cpu_gdt(int cpu)
+{
+	struct seg_desc *gdt = cpu_gdt[cpu];
+	struct tss_struct *tss = &cpu_tss[cpu];
+
+	set_seg(gdt, GDT_ENTRY_NULL, 0, 0, 0, 0);
+	set_seg(gdt, GDT_ENTRY_KERNEL_CS, 0, SEG_LIMIT_4G,
 		SEG_PRESENT | SEG_DPL0 | SEG_CODE_DATA | SEG_CODE_READ,
 		SEG_GRAN_4K | SEG_SIZE_32);
-	set_seg(GDT_ENTRY_KERNEL_DS, 0, 0xFFFFF,
-		SEG_PRESENT | SEG_DPL0 | SEG_CODE_DATA | SEG_DATA_WRITE,
-		SEG_GRAN_4K | SEG_SIZE_32);
+	set_data_seg(gdt, GDT_ENTRY_KERNEL_DS, 0, SEG_PRESENT);
 
 	/*
 	 * A writable data segment with the present bit clear: loading it
 	 * into SS is a stack fault, into DS a segment-not-present fault.
 	 * Nothing uses it; it is there to be loaded by mistake (crash=ss).
 	 */
-	set_seg(GDT_ENTRY_NOT_PRESENT, 0, 0xFFFFF,
-		SEG_DPL0 | SEG_CODE_DATA | SEG_DATA_WRITE, SEG_GRAN_4K | SEG_SIZE_32);
+	set_data_seg(gdt, GDT_ENTRY_NOT_PRESENT, 0, 0);
+
+	/* %fs: addresses are shifted by this CPU's per-CPU offset. */
+	set_data_seg(gdt, GDT_ENTRY_PERCPU, __per_cpu_offset[cpu], SEG_PRESENT);
 
 	/*
 	 * We never leave ring 0, so the CPU never reads esp0/ss0.  The TSS
@@ -79,13 +96,26 @@ void gdt_init(void)
 	 * the interrupted state into whatever TSS the task register names.
 	 * An I/O map base past the limit means "no I/O bitmap".
 	 */
-	memset(&main_tss, 0, sizeof(main_tss));
-	main_tss.ss0 = __KERNEL_DS;
-	main_tss.iomap_base = sizeof(main_tss);
-	gdt_set_tss(GDT_ENTRY_TSS, &main_tss);
+	memset(tss, 0, sizeof(*tss));
+	tss->ss0 = __KERNEL_DS;
+	tss->iomap_base = sizeof(*tss);
+	set_tss_desc(gdt, GDT_ENTRY_TSS, tss);
+}
 
-	gdtr.size = sizeof(gdt) - 1;
-	gdtr.address = (uint32_t)gdt;
+/* Run on CPU cpu itself: switch to its table, segments and TSS. */
+void load_cpu_gdt(int cpu)
+{
+	struct desc_ptr gdtr;
+
+	gdtr.size = sizeof(cpu_gdt[cpu]) - 1;
+	gdtr.address = (uint32_t)cpu_gdt[cpu];
 	gdt_load(&gdtr, __KERNEL_CS, __KERNEL_DS);
+	load_percpu_segment();
 	tss_load(__TSS_SEL);
+}
+
+void gdt_init(void)
+{
+	setup_cpu_gdt(0);
+	load_cpu_gdt(0);
 }

@@ -26,10 +26,13 @@
 #include "desc.h"
 #include "segment.h"
 #include "traps.h"
+#include "irq_vectors.h"
 
 static struct gate_desc idt[NR_VECTORS] __aligned(8);
+static struct desc_ptr idtr;	/* one IDT, shared by every CPU */
 
 extern const unsigned long vector_entries[NR_EXCEPTIONS + NR_PIC_IRQS];
+extern const struct { unsigned long vector, entry; } apic_vector_entries[NR_APIC_VECTORS];
 
 static void set_gate(int vector, int type, unsigned long handler, uint16_t sel)
 {
@@ -69,7 +72,6 @@ static int wants_interrupt_gate(int vector)
 
 void idt_init(void)
 {
-	static struct desc_ptr idtr;
 	int v;
 
 	for (v = 0; v < NR_EXCEPTIONS; v++)
@@ -77,14 +79,24 @@ void idt_init(void)
 			 vector_entries[v], __KERNEL_CS);
 	for (v = IRQ_BASE_VECTOR; v < IRQ_BASE_VECTOR + NR_PIC_IRQS; v++)
 		set_gate(v, GATE_INTERRUPT, vector_entries[v], __KERNEL_CS);
+	/* The local APIC's timer and IPIs (include/irq_vectors.h). */
+	for (v = 0; v < NR_APIC_VECTORS; v++)
+		set_gate(apic_vector_entries[v].vector, GATE_INTERRUPT,
+			 apic_vector_entries[v].entry, __KERNEL_CS);
 	/*
-	 * Vectors 48-255 stay empty: "int $0x80" here raises #GP with an
+	 * The other vectors stay empty: "int $0x80" here raises #GP with an
 	 * error code naming the IDT entry, which the oops decodes
 	 * (crash=intn).  A gate of a valid type marked not present would
 	 * raise #NP instead; the type is checked first.
 	 */
 	idtr.size = sizeof(idt) - 1;
 	idtr.address = (uint32_t)idt;
+	idt_load(&idtr);
+}
+
+/* An AP loads the table CPU 0 built: every CPU takes the same gates. */
+void load_current_idt(void)
+{
 	idt_load(&idtr);
 }
 

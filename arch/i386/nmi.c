@@ -6,7 +6,9 @@
  * QEMU, the monitor's "nmi" command pulling the CPU's NMI pin.  It
  * arrives even with interrupts off (cli does not mask it), between any
  * two instructions, so the handler must neither oops nor assume anything
- * about what it interrupted.  Like Linux's default_do_nmi(): ask the
+ * about what it interrupted.  An NMI another CPU sent to ask for our
+ * registers and backtrace (nmi_backtrace.c) is answered first.
+ * Otherwise, like Linux's default_do_nmi(): ask the
  * die notifiers (DIE_NMI), then read why from the system control port
  * and say so, and return - the interrupted code continues untouched.
  */
@@ -15,6 +17,7 @@
 #include "kdebug.h"
 #include "io.h"
 #include "kallsyms.h"
+#include "smp.h"
 #include "nokprobe.h"
 
 /* System control port B: what raised the NMI, as the PC/AT defined it. */
@@ -33,9 +36,12 @@ static const char *nmi_reason(unsigned char reason)
 
 void do_nmi(struct pt_regs *regs)
 {
-	unsigned char reason = inb(NMI_REASON_PORT);
+	unsigned char reason;
 	char sym[96];
 
+	if (nmi_cpu_backtrace(regs))
+		return;		/* another CPU asked what we are doing */
+	reason = inb(NMI_REASON_PORT);
 	if (notify_die(DIE_NMI, "nmi", regs, reason, X86_TRAP_NMI) == NOTIFY_STOP)
 		return;
 	sprint_symbol(sym, sizeof(sym), regs->ip);

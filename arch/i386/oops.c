@@ -13,6 +13,7 @@
 #include "kdebug.h"
 #include "nokprobe.h"
 #include "desc.h"
+#include "smp.h"
 
 void show_regs(struct pt_regs *regs)
 {
@@ -102,6 +103,8 @@ void __die(const char *msg, struct pt_regs *regs, unsigned long vector)
 {
 	printk("Oops: %s [vector %lu] error code %08lx\n", msg, vector,
 	       regs->orig_ax);
+	printk("CPU: %d (APIC id %d)\n", smp_processor_id(),
+	       cpu_apic_id[smp_processor_id()]);
 	if (vector == X86_TRAP_PF)
 		describe_page_fault(regs->orig_ax);
 	else if (has_selector_error_code(vector))
@@ -116,8 +119,9 @@ void __die(const char *msg, struct pt_regs *regs, unsigned long vector)
 
 void die(const char *msg, struct pt_regs *regs, unsigned long vector)
 {
-	local_irq_disable();
+	oops_begin();		/* interrupts off; one CPU reports */
 	__die(msg, regs, vector);
+	smp_send_stop();	/* the others: what they were doing; then halt */
 	/*
 	 * Linux's __die() tells the die chain too.  We do it after the
 	 * report, so a listener that ends the machine (the test runner

@@ -113,6 +113,22 @@ void set_page_present(unsigned long vaddr, int present)
 	invlpg(vaddr);
 }
 
+/*
+ * Device registers above RAM (the local APIC's page at 0xFEE00000) get
+ * an identity mapping of their own.  PCD|PWT: a register read must reach
+ * the device every time, never a stale cache line.
+ */
+void *ioremap_nocache(unsigned long phys, unsigned long size)
+{
+	unsigned long a, end = ALIGN_UP(phys + size, PAGE_SIZE);
+
+	for (a = phys & PAGE_MASK; a < end; a += PAGE_SIZE) {
+		map_page(a, a, PTE_PRESENT | PTE_WRITE | PTE_PCD | PTE_PWT);
+		invlpg(a);
+	}
+	return (void *)phys;
+}
+
 void paging_init(void)
 {
 	unsigned long ram_top = max_pfn << PAGE_SHIFT;

@@ -10,15 +10,18 @@
  * We want HZ = 100 ticks a second: divisor = 1193182 / 100 = 11932
  * (rounded), giving 99.998 Hz - one tick every 10.0002 ms.
  *
- * Each tick: jiffies++, then the registered hooks, then the scheduler,
- * which may switch threads right here inside the interrupt (the PIC has
- * already had its EOI from the trap dispatcher).
+ * Each tick: jiffies++, then the registered hooks, then - until the
+ * local APIC timers take over (apic.c) - the scheduler, which may switch
+ * threads right here inside the interrupt (the PIC has already had its
+ * EOI from the trap dispatcher).  The PIT's IRQ 0 reaches CPU 0 only, so
+ * jiffies advance once per tick however many CPUs there are.
  */
 #include "kernel.h"
 #include "io.h"
 #include "timer.h"
 #include "traps.h"
 #include "sched.h"
+#include "apic.h"
 
 #define PIT_BASE_HZ    1193182   /* input clock of every channel */
 #define PIT_CH0_DATA   0x40      /* channel 0 counter (wired to IRQ 0) */
@@ -53,7 +56,12 @@ static void timer_interrupt(struct pt_regs *regs)
 	jiffies++;
 	for (int i = 0; i < nr_timer_hooks; i++)
 		timer_hooks[i]();
-	scheduler_tick();   /* last: it may not return to us for a while */
+	/*
+	 * Once the local APIC timers run (apic.c), each CPU's own timer
+	 * drives its scheduler; the PIT keeps only time itself.
+	 */
+	if (!lapic_timer_period)
+		scheduler_tick();   /* last: it may not return to us for a while */
 }
 
 void pit_init(void)

@@ -5,7 +5,8 @@
  *   1. ask the die-notifier chain (kprobes lives there) - it may claim it;
  *   2. look for an exception-fixup entry for the faulting ip;
  *   3. otherwise it is a kernel bug: print an oops and stop.
- * For a hardware interrupt: acknowledge the PIC, then run the handler.
+ * For a hardware interrupt: acknowledge the PIC (or the local APIC, for
+ * its timer and the IPIs), then run the handler.
  * An NMI is neither: arch/i386/nmi.c reports it and returns.
  */
 #include "kernel.h"
@@ -15,6 +16,8 @@
 #include "extable.h"
 #include "processor.h"
 #include "pic.h"
+#include "apic.h"
+#include "smp.h"
 #include "nokprobe.h"
 #include "calling.h"	/* checks entry.S's PT_* offsets at compile time */
 
@@ -104,16 +107,36 @@ static void do_irq(struct pt_regs *regs, int irq)
 	current->hardirq_count--;
 }
 
+/*
+ * A local APIC interrupt (timer, IPI).  On CPU 0 it is counted in the
+ * running thread like a PIC interrupt.  An AP runs no thread yet, only
+ * its idle loop: `current` there names CPU 0's thread, which an AP must
+ * never write.
+ */
+static void do_apic_irq(struct pt_regs *regs, unsigned long vector)
+{
+	bool count = smp_processor_id() == 0;
+
+	if (count)
+		current->hardirq_count++;
+	smp_apic_interrupt(regs, vector);
+	if (count)
+		current->hardirq_count--;
+}
+
 void do_trap(struct pt_regs *regs, unsigned long vector)
 {
 	if (vector == X86_TRAP_NMI)
 		do_nmi(regs);	/* an interrupt on an exception's vector */
 	else if (vector < NR_EXCEPTIONS)
 		do_exception(regs, vector);
+	else if (is_apic_vector(vector))
+		do_apic_irq(regs, vector);
 	else
 		do_irq(regs, vector - IRQ_BASE_VECTOR);
 }
 NOKPROBE_SYMBOL(do_trap);
 NOKPROBE_SYMBOL(do_exception);
+NOKPROBE_SYMBOL(do_apic_irq);
 NOKPROBE_SYMBOL(die_event);
 NOKPROBE_SYMBOL(trap_name);

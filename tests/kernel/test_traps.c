@@ -5,6 +5,7 @@
  * backtraces.
  */
 #include "ktest.h"
+#include "apic.h"
 #include "traps.h"
 #include "desc.h"
 #include "segment.h"
@@ -61,8 +62,18 @@ static void idt_gate_types(struct ktest *t)
 			KTEST_EXPECT_EQ(t, gate_offset(g), vector_entries[v]);
 		}
 	}
-	for (v = IRQ_BASE_VECTOR + NR_PIC_IRQS; v < NR_VECTORS; v++)
-		KTEST_EXPECT_FALSE(t, idt_entry(v)->type_attr & GATE_PRESENT);
+	/* Above the PIC's: only the local APIC's vectors, interrupt gates. */
+	for (v = IRQ_BASE_VECTOR + NR_PIC_IRQS; v < NR_VECTORS; v++) {
+		struct gate_desc *g = idt_entry(v);
+
+		if (!is_apic_vector(v)) {
+			KTEST_EXPECT_FALSE(t, g->type_attr & GATE_PRESENT);
+			continue;
+		}
+		KTEST_EXPECT_TRUE(t, g->type_attr & GATE_PRESENT);
+		KTEST_EXPECT_EQ(t, GATE_TYPE(g->type_attr), GATE_INTERRUPT);
+		KTEST_EXPECT_EQ(t, g->selector, __KERNEL_CS);
+	}
 }
 
 /* ---- a die notifier that records what the handler saw ----------------- */

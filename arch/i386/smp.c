@@ -1,0 +1,233 @@
+/*
+ * smp.c - inter-processor interrupts: run a function on other CPUs, ask
+ * one to reschedule.
+ *
+ * An IPI carries nothing but a vector: "CPU 1, take interrupt 0xFB".
+ * The message itself - which function, which argument - must be left in
+ * memory for the target to find.  Linux's design, ours too: each CPU has
+ * a queue (call_single_queue) of call_single_data (csd) records; a
+ * sender puts a csd on the target's queue and sends the IPI; the
+ * target's handler empties its whole queue.
+ *
+ * Why a queue and not one mailbox per CPU: the local APIC has ONE
+ * "pending" bit per vector (the IRR).  Two IPIs with the same vector
+ * that arrive before the first is taken become one interrupt.  The
+ * handler must therefore never assume one interrupt = one request; it
+ * runs everything queued, so merged IPIs lose nothing (the 10,000-IPI
+ * test checks exactly that).
+ *
+ * A csd is locked (CSD_FLAG_LOCK) from the moment it is queued until
+ * the target is done with it: after the call for a waiting sender
+ * ("wait": the caller spins until its function has run everywhere),
+ * before the call for a sender that does not wait (it may reuse the csd
+ * as soon as the target has copied func and info).
+ */
+#include "kernel.h"
+#include "smp.h"
+#include "apic.h"
+#include "spinlock.h"
+#include "irqflags.h"
+#include "processor.h"
+#include "atomic.h"
+#include "nokprobe.h"
+#include "errno.h"
+
+#define CSD_FLAG_LOCK	0x01	/* queued or running: do not reuse */
+#define CSD_FLAG_WAIT	0x02	/* unlock only after the call */
+
+struct call_single_data {
+	struct call_single_data *next;
+	smp_call_func_t func;
+	void *info;
+	volatile unsigned long flags;
+};
+
+/*
+ * A CPU's incoming calls.  The lock is taken with the bare
+ * arch_spin_lock() and interrupts off: an AP has no thread whose
+ * preempt_count spin_lock() could raise.
+ */
+struct call_queue {
+	spinlock_t lock;
+	struct call_single_data *head, *tail;
+};
+
+static DEFINE_PER_CPU(struct call_queue, call_single_queue);
+/* This CPU's outgoing csds, one per target (Linux's cfd_data). */
+static DEFINE_PER_CPU(struct call_single_data, cfd_data[NR_CPUS]);
+
+DEFINE_PER_CPU(unsigned long, irq_call_count);
+DEFINE_PER_CPU(unsigned long, irq_resched_count);
+
+/* Until a non-waiting caller's previous request to that CPU was taken. */
+static void csd_lock_wait(struct call_single_data *csd)
+{
+	while (READ_ONCE(csd->flags) & CSD_FLAG_LOCK)
+		cpu_relax();
+}
+
+static void csd_unlock(struct call_single_data *csd)
+{
+	smp_mb();	/* the call's effects before the flag's release */
+	WRITE_ONCE(csd->flags, 0);
+}
+
+static void call_queue_add(int cpu, struct call_single_data *csd)
+{
+	struct call_queue *q = &per_cpu(call_single_queue, cpu);
+	unsigned long flags = local_irq_save();
+
+	arch_spin_lock(&q->lock);
+	csd->next = NULL;
+	if (q->tail)
+		q->tail->next = csd;
+	else
+		q->head = csd;
+	q->tail = csd;
+	arch_spin_unlock(&q->lock);
+	local_irq_restore(flags);
+}
+
+/* Queue func(info) for cpu and send the IPI; this CPU's csd for it. */
+static void send_call(int cpu, smp_call_func_t func, void *info, bool wait)
+{
+	struct call_single_data *csd = this_cpu_ptr(&cfd_data[cpu]);
+
+	csd_lock_wait(csd);
+	csd->func = func;
+	csd->info = info;
+	csd->flags = CSD_FLAG_LOCK | (wait ? CSD_FLAG_WAIT : 0);
+	call_queue_add(cpu, csd);
+	apic_icr_write(APIC_DM_FIXED | CALL_FUNCTION_VECTOR, cpu_apic_id[cpu]);
+}
+
+/* Queue func(info) on every online CPU in mask but this one. */
+static void call_many_send(unsigned long mask, smp_call_func_t func,
+			   void *info, bool wait)
+{
+	int me = smp_processor_id(), cpu;
+
+	for_each_online_cpu(cpu)
+		if (cpu != me && (mask >> cpu) & 1)
+			send_call(cpu, func, info, wait);
+}
+
+/* Until each of them has run (or, without wait, taken) its call. */
+static void call_many_wait(unsigned long mask)
+{
+	int me = smp_processor_id(), cpu;
+
+	for_each_online_cpu(cpu)
+		if (cpu != me && (mask >> cpu) & 1)
+			csd_lock_wait(this_cpu_ptr(&cfd_data[cpu]));
+}
+
+/*
+ * Run func(info) on every online CPU in mask except this one.  With
+ * wait, return only when every one of them has returned from func.
+ * Must not be called with interrupts off and wait: two CPUs doing that
+ * to each other would each spin forever on a call the other can never
+ * take (Linux warns the same).
+ */
+void smp_call_function_many(unsigned long mask, smp_call_func_t func,
+			    void *info, bool wait)
+{
+	preempt_disable();	/* this CPU's csds: stay on this CPU */
+	if (wait && irqs_disabled())
+		printk("smp_call_function_many: waiting with interrupts off on CPU %d\n",
+		       smp_processor_id());
+	call_many_send(mask, func, info, wait);
+	if (wait)
+		call_many_wait(mask);
+	preempt_enable();
+}
+
+int smp_call_function_single(int cpu, smp_call_func_t func, void *info, int wait)
+{
+	unsigned long flags;
+
+	if (!cpu_online(cpu))
+		return -ENXIO;
+	if (cpu == smp_processor_id()) {
+		flags = local_irq_save();	/* as if the IPI had come */
+		func(info);
+		local_irq_restore(flags);
+		return 0;
+	}
+	smp_call_function_many(1UL << cpu, func, info, wait);
+	return 0;
+}
+
+/* Every other online CPU. */
+void smp_call_function(smp_call_func_t func, void *info, int wait)
+{
+	smp_call_function_many(cpu_online_mask, func, info, wait);
+}
+
+/*
+ * Every online CPU, this one included: the others first, then here
+ * (with interrupts off, as in an IPI handler), then wait for the others.
+ */
+void on_each_cpu(smp_call_func_t func, void *info, int wait)
+{
+	unsigned long flags;
+
+	preempt_disable();
+	call_many_send(cpu_online_mask, func, info, wait);
+	flags = local_irq_save();
+	func(info);
+	local_irq_restore(flags);
+	if (wait)
+		call_many_wait(cpu_online_mask);
+	preempt_enable();
+}
+
+/*
+ * CALL_FUNCTION_VECTOR: take the whole queue at once, then run it.  A
+ * csd's func and info are read before it is unlocked, because a sender
+ * that does not wait may refill it the moment it is.
+ */
+void generic_smp_call_function_interrupt(void)
+{
+	struct call_queue *q = this_cpu_ptr(&call_single_queue);
+	struct call_single_data *csd, *next;
+
+	this_cpu_inc(irq_call_count);
+	arch_spin_lock(&q->lock);
+	csd = q->head;
+	q->head = q->tail = NULL;
+	arch_spin_unlock(&q->lock);
+
+	for (; csd; csd = next) {
+		smp_call_func_t func = csd->func;
+		void *info = csd->info;
+		bool wait = csd->flags & CSD_FLAG_WAIT;
+
+		next = csd->next;
+		if (!wait)
+			csd_unlock(csd);
+		func(info);
+		if (wait)
+			csd_unlock(csd);
+	}
+}
+
+/*
+ * RESCHEDULE_VECTOR: the interrupt is the whole message.  Taking it
+ * wakes a CPU out of hlt, and the return from it is where a CPU that
+ * runs threads looks for a better one to run.
+ */
+void smp_reschedule_interrupt(void)
+{
+	this_cpu_inc(irq_resched_count);
+}
+
+void smp_send_reschedule(int cpu)
+{
+	if (cpu_online(cpu) && cpu != smp_processor_id())
+		apic_icr_write(APIC_DM_FIXED | RESCHEDULE_VECTOR, cpu_apic_id[cpu]);
+}
+
+NOKPROBE_SYMBOL(generic_smp_call_function_interrupt);
+NOKPROBE_SYMBOL(smp_reschedule_interrupt);
+NOKPROBE_SYMBOL(csd_unlock);
