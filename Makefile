@@ -132,6 +132,13 @@ $(B)/kernel.iso: $(B)/kernel.elf $(B)/kernel-test.elf iso/boot/grub/grub.cfg $(S
 QEMU_COMMON := -m 128M -device isa-debug-exit,iobase=0xf4,iosize=0x04
 CMDLINE ?=
 MODULES ?=
+# SMP=N: how many CPUs run, debug and their -test twins boot (1 to 8).
+# More than one runs on QEMU's multi-threaded TCG: each vCPU is a host
+# thread, so the CPUs really run at the same time.  make bench stays at
+# one CPU: it needs -icount, which multi-threaded TCG cannot do.
+SMP ?= 2
+SMP_ARGS = -smp $(SMP) $(if $(filter-out 1,$(SMP)),-accel tcg$(comma)thread=multi)
+QEMU_RUN = $(QEMU_COMMON) $(SMP_ARGS)
 
 # `make run`: an oops or panic leaves QEMU (panic_exit) and gives the
 # terminal back; `make debug` keeps the machine halted for gdb.  A reset
@@ -170,20 +177,20 @@ bootstrap-gui:
 	@CROSS=$(CROSS) sh scripts/bootstrap.sh --gui
 
 run: bootstrap all
-	$(QEMU) $(QEMU_COMMON) $(RUN_RESET) -kernel $(B)/kernel.elf \
+	$(QEMU) $(QEMU_RUN) $(RUN_RESET) -kernel $(B)/kernel.elf \
 		-append "$(RUN_CMDLINE)" -display none -serial mon:stdio
 
 # The test image, e.g. CMDLINE=test=traps to watch one suite's KTAP
 # output; the run ends QEMU itself (make then says "Error 33": all passed).
 run-test: bootstrap test-image
-	$(QEMU) $(QEMU_COMMON) -no-reboot -kernel $(B)/kernel-test.elf \
+	$(QEMU) $(QEMU_RUN) -no-reboot -kernel $(B)/kernel-test.elf \
 		-append "$(CMDLINE)" -display none -serial mon:stdio
 
 run-vga: bootstrap all
 	@test -n "$(VGA_ARGS_$(VGA_DISPLAY))" || { echo "DISPLAY_MODE=$(DISPLAY_MODE): pick one of $(DISPLAY_MODES)"; exit 1; }
 	$(if $(filter gtk sdl,$(VGA_DISPLAY)),@CROSS=$(CROSS) sh scripts/bootstrap.sh --gui)
 	@echo "run-vga ($(VGA_DISPLAY)): $(VGA_SAY_$(VGA_DISPLAY))"
-	$(QEMU) $(QEMU_COMMON) $(RUN_RESET) -kernel $(B)/kernel.elf \
+	$(QEMU) $(QEMU_RUN) $(RUN_RESET) -kernel $(B)/kernel.elf \
 		-append "$(RUN_CMDLINE)" $(VGA_ARGS_$(VGA_DISPLAY))
 
 # QEMU waits for gdb on :1234; in another terminal: gdb -x scripts/gdbinit
@@ -191,7 +198,7 @@ run-vga: bootstrap all
 # its state intact, for gdb to look at.
 debug: bootstrap all
 	@echo "QEMU is halted. In another terminal run:  gdb -x scripts/gdbinit"
-	$(QEMU) $(QEMU_COMMON) -no-reboot -kernel $(B)/kernel.elf -append "$(CMDLINE)" \
+	$(QEMU) $(QEMU_RUN) -no-reboot -kernel $(B)/kernel.elf -append "$(CMDLINE)" \
 		-display none -serial mon:stdio -s -S
 
 # The same with the test image: debug a test run (CMDLINE=test=traps).
@@ -201,7 +208,7 @@ debug: bootstrap all
 debug-test: bootstrap test-image
 	@echo "QEMU is halted. In another terminal run:  gdb -x scripts/gdbinit"
 	@echo "and at the kmain stop:  file $(B)/kernel-test.elf"
-	$(QEMU) $(QEMU_COMMON) -no-reboot -kernel $(B)/kernel-test.elf -append "$(CMDLINE)" \
+	$(QEMU) $(QEMU_RUN) -no-reboot -kernel $(B)/kernel-test.elf -append "$(CMDLINE)" \
 		-display none -serial mon:stdio -s -S
 
 # Every crash= mode and an NMI, each booted and its report checked.
@@ -235,7 +242,7 @@ test: bootstrap all test-image iso host-test modules test-modules
 # each lab region stubbed alone (a graded case must notice every one).
 LONG_SUITES := probe_all_full
 test-all: test
-	$(PYTHON) tests/run_tests.py --build $(B) --suites $(LONG_SUITES) --timeout 3600 --only kernel
+	$(PYTHON) tests/run_tests.py --build $(B) --suites $(LONG_SUITES) --timeout 3600 --only kernel --smp 1
 	$(PYTHON) tests/run_tests.py --build $(B) --only lab-regions
 
 # ---- labs (labs/README.md) -----------------------------------------------------
@@ -304,6 +311,7 @@ help:
 	@echo "  B=dir             build directory (default: build)"
 	@echo "  CMDLINE='...'     kernel command line, e.g. CMDLINE='crash=gp'"
 	@echo "  MODULES='a.ko b.ko'  boot modules for insmod=NAME (run, debug)"
+	@echo "  SMP=N             CPUs for run, debug, run-test, debug-test (now: $(SMP))"
 	@echo "  SUITES=a,b        make test: only these in-kernel suites"
 	@echo "  LAB=N             make lab: which lab; make grade: only that lab"
 	@echo "  TESTFLAGS='...'   more run_tests.py options, e.g. TESTFLAGS='--only host'"

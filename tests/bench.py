@@ -39,8 +39,10 @@ import subprocess
 import sys
 
 QEMU = os.environ.get("QEMU", "qemu-system-i386")
+# One CPU: -icount counts the instructions of one execution thread, and
+# QEMU refuses it with multi-threaded TCG (make run's SMP > 1).
 QEMU_ARGS = ["-m", "128M", "-no-reboot", "-display", "none", "-serial", "stdio",
-             "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+             "-smp", "1", "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
 QEMU_EXIT_PASS = 33           # isa-debug-exit: (0x10 << 1) | 1
 REFERENCE_ROW = "kprobe (pre)"
 

@@ -75,6 +75,13 @@ TEST_IMAGE = "kernel-test.elf"
 QEMU_ARGS = ["-m", "128M", "-no-reboot", "-display", "none",
              "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
 
+# The kernel suites boot once per CPU count here (-smp N); the suites
+# about concurrency also at CONCURRENCY_SMP.  More than one CPU runs with
+# QEMU's multi-threaded TCG, so the vCPUs really run at the same time.
+KERNEL_SMP = (1, 2)
+CONCURRENCY_SUITES = ("smp",)
+CONCURRENCY_SMP = 4
+
 CRASH_TAIL_LINES = 40   # log lines shown when a run crashes or hangs
 DIAG_LINES = 30         # at most this many diagnostic lines per failure
 OOPS_RE = re.compile(r"^(?:#\s*)?(Oops|PANIC):")   # printed by die()/panic()
@@ -386,16 +393,19 @@ def summary(tally, before, label, log):
          f"   ({log})")
 
 
-def suite_summaries(root):
-    """One line per suite of a kernel run: name, passed, failed."""
+def suite_summaries(root, smp):
+    """One line per suite of a kernel run: name, CPUs, passed, failed."""
     if root is None:
         return
     suites = [(r.name, r.subtest) for r in root.results if r.subtest]
     suites += [(d.name or "?", d) for d in root.unfinished]
+    if suites:
+        note(f"         {'suite':24} {'SMP':>3}")
     for name, doc in suites:
         cases = [r for _, r in doc.leaves()]
         bad = sum(not r.ok for r in cases)
-        note(f"         {name:29} {len(cases) - bad:4} passed, {bad} failed")
+        note(f"         {name:24} {smp:3} {len(cases) - bad:4} passed, "
+             f"{bad} failed")
 
 
 def run_host_program(tally, label, cmd, log, timeout):
@@ -467,21 +477,28 @@ def triple_fault_hint(cmd):
             "    " + shlex.join(again).replace(" -D ", " -d int,cpu_reset -D ")]
 
 
-def qemu_command(media, cmdline, qemu_log):
+def smp_args(smp):
+    """QEMU arguments for smp CPUs: several run as host threads at once."""
+    if smp == 1:
+        return []
+    return ["-smp", str(smp), "-accel", "tcg,thread=multi"]
+
+
+def qemu_command(media, cmdline, qemu_log, smp=1):
     """The QEMU command line: serial on stdout, QEMU's log (resets) to a file."""
-    cmd = [QEMU] + QEMU_ARGS + ["-serial", "stdio",
-                                "-d", "cpu_reset", "-D", str(qemu_log)]
+    cmd = [QEMU] + QEMU_ARGS + smp_args(smp) + [
+        "-serial", "stdio", "-d", "cpu_reset", "-D", str(qemu_log)]
     cmd += media
     if cmdline is not None:
         cmd += ["-append", cmdline]
     return cmd
 
 
-def boot(tally, label, media, cmdline, logs, name, timeout):
+def boot(tally, label, media, cmdline, logs, name, timeout, smp=1):
     """Boot QEMU once, parse the serial log as KTAP and judge the run."""
     log = logs / f"{name}.log"
     qemu_log = logs / f"{name}.qemu.log"
-    cmd = qemu_command(media, cmdline, qemu_log)
+    cmd = qemu_command(media, cmdline, qemu_log, smp)
     note(f"{label}: booting (timeout {timeout} s): {shlex.join(cmd)}")
 
     before = (tally.passed, tally.failed)
@@ -513,7 +530,7 @@ def boot(tally, label, media, cmdline, logs, name, timeout):
     elif broken and not parser.oopses:
         tally.failures[-1][1].extend(tail(parser.lines))
     summary(tally, before, label, log)
-    suite_summaries(parser.root)
+    suite_summaries(parser.root, smp)
 
 
 def grub_test_cfg(cmdline, modules):
@@ -570,14 +587,36 @@ def test_modules(build):
             sorted((build / "linux-modules").glob("*.ko")))
 
 
-def run_kernel_tests(tally, build, logs, suites, timeout):
+# The concurrency run once more with one CPU kept from answering (the
+# "smp" suite checks it was left out cleanly): the third the firmware lists.
+SKIP_CPU_ARG = "smp_skip_cpu=2"
+
+
+def kernel_runs(suites, smps):
+    """(label, log name, command line, CPUs) of each kernel boot."""
+    wanted = suites.split(",") if suites else None
+    cmdline = "test=" + suites if suites else "test"
+    runs = [(f"kernel smp={n}", "kernel" if n == 1 else f"kernel-smp{n}",
+             cmdline, n) for n in smps]
+    conc = [x for x in CONCURRENCY_SUITES if wanted is None or x in wanted]
+    if conc and CONCURRENCY_SMP not in smps:
+        test = "test=" + ",".join(conc)
+        runs.append((f"kernel smp={CONCURRENCY_SMP}",
+                     f"kernel-smp{CONCURRENCY_SMP}", test, CONCURRENCY_SMP))
+        runs.append((f"kernel smp={CONCURRENCY_SMP} {SKIP_CPU_ARG}",
+                     "kernel-smp-skip", f"{test} {SKIP_CPU_ARG}",
+                     CONCURRENCY_SMP))
+    return runs
+
+
+def run_kernel_tests(tally, build, logs, suites, timeout, smps):
     kernel = build / TEST_IMAGE
     if not kernel.exists():
         tally.fail(f"kernel: {kernel} missing (run make test-image)")
         return
-    cmdline = "test=" + suites if suites else "test"
     media = ["-kernel", str(kernel)] + module_initrd(test_modules(build))
-    boot(tally, "kernel", media, cmdline, logs, "kernel", timeout)
+    for label, name, cmdline, smp in kernel_runs(suites, smps):
+        boot(tally, label, media, cmdline, logs, name, timeout, smp)
 
 
 # A deliberate NULL dereference: proves that die() prints the dump and
@@ -927,6 +966,10 @@ def parse_args(argv):
                     help="kernel suites to run (test=a,b)")
     ap.add_argument("--timeout", type=int, default=120,
                     help="seconds per QEMU boot or host test")
+    ap.add_argument("--smp", default=",".join(map(str, KERNEL_SMP)),
+                    help="CPU counts to boot the kernel suites with "
+                         "(default %(default)s; the concurrency suites also "
+                         f"run at {CONCURRENCY_SMP})")
     ap.add_argument("--self-test", action="store_true",
                     help="run this script's own parser tests")
     args = ap.parse_args(argv)
@@ -935,6 +978,10 @@ def parse_args(argv):
                      else set(STAGES))
     else:
         args.only = set(args.only.split(","))
+    try:
+        args.smp = tuple(int(n) for n in args.smp.split(","))
+    except ValueError:
+        ap.error("--smp: a comma list of CPU counts, e.g. 1,2")
     unknown = args.only - set(STAGES + LONG_STAGES)
     if unknown:
         ap.error("unknown --only value(s): " + ",".join(sorted(unknown)))
@@ -962,7 +1009,8 @@ def main(argv):
     if "host" in args.only:
         run_host_tests(tally, build, logs, args.timeout)
     if "kernel" in args.only:
-        run_kernel_tests(tally, build, logs, args.suites, args.timeout)
+        run_kernel_tests(tally, build, logs, args.suites, args.timeout,
+                         args.smp)
     if "oops" in args.only:
         run_oops_check(tally, build, logs, args.timeout)
     if "smoke" in args.only:
@@ -1101,6 +1149,17 @@ class ParserSelfTest(unittest.TestCase):
     def test_wrong_numbering(self):
         t, _ = self.tally("KTAP version 1\n1..2\nok 1 a\nok 3 b\n")
         self.assertIn("numbered 3", t.failures[0][0])
+
+    def test_kernel_runs_every_smp_and_concurrency(self):
+        runs = kernel_runs("", (1, 2))
+        self.assertEqual([(n, c, smp) for _, n, c, smp in runs],
+                         [("kernel", "test", 1), ("kernel-smp2", "test", 2),
+                          ("kernel-smp4", "test=smp", 4),
+                          ("kernel-smp-skip", "test=smp " + SKIP_CPU_ARG, 4)])
+        self.assertEqual([smp for *_, smp in kernel_runs("traps", (1, 2))],
+                         [1, 2])
+        self.assertEqual(smp_args(1), [])
+        self.assertIn("tcg,thread=multi", smp_args(2))
 
     def test_grub_cfg_passes_cmdline(self):
         cfg = grub_test_cfg("test=boot expect_loader=GRUB", [])
