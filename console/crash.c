@@ -14,8 +14,9 @@
  *   crash=ts      iret to a "task" that is no TSS     (#TS, selector error code)
  *   crash=stack   a thread recursing off its stack    (#DF task: thread killed, kernel lives)
  *   crash=triple  an IDT with no entries at all       (triple fault: the CPU resets)
+ *   crash=smp     NULL read on CPU 1 while CPU 0 spins (oops names CPU 1, NMI shows CPU 0)
  *
- * The first ten have no exception-table entry, so each ends in die()
+ * The first ten, and smp, have no exception-table entry, so each ends in die()
  * and its oops report.  "panic_exit" on the command line then leaves
  * QEMU (the tests and `make run` add it); without it the CPU halts.
  * A non-maskable interrupt is the one event here that is not a mistake:
@@ -30,6 +31,7 @@
 #include "irqflags.h"
 #include "string.h"
 #include "errno.h"
+#include "smp.h"
 
 static volatile int zero;   /* volatile: the compiler must not fold it */
 
@@ -176,6 +178,34 @@ static noinline void crash_triple(void)
 	__asm__ __volatile__("int3");
 }
 
+/*
+ * crash=smp: CPU 1 reads through NULL inside an IPI handler while CPU 0
+ * spins in crash_smp_spin().  The oops names CPU 1; stopping CPU 0 with
+ * an NMI shows where it was (arch/i386/nmi_backtrace.c).
+ */
+static void crash_smp_victim(void *info)
+{
+	crash_null();
+}
+
+static noinline void crash_smp_spin(volatile bool *forever)
+{
+	while (*forever)
+		cpu_relax();
+}
+
+static noinline void crash_smp(void)
+{
+	volatile bool forever = true;
+
+	if (num_online_cpus() < 2) {
+		printk("crash: 'smp' needs a second CPU (make run SMP=2)\n");
+		return;
+	}
+	smp_call_function_single(1, crash_smp_victim, NULL, 0);
+	crash_smp_spin(&forever);
+}
+
 static const struct crash_mode {
 	const char *name;
 	void (*fn)(void);
@@ -193,6 +223,7 @@ static const struct crash_mode {
 	{ "ts",     crash_ts, false },
 	{ "stack",  crash_stack, true },
 	{ "triple", crash_triple, false },
+	{ "smp",    crash_smp, false },
 };
 
 const char *crash_mode_name(size_t i)

@@ -40,6 +40,7 @@ static const struct shell_cmd commands[] = {
 	{ "idt",     "",             "the interrupt descriptor table: every present gate", cmd_idt },
 	{ "regs",    "",             "control, segment and descriptor-table registers", cmd_regs },
 	{ "meminfo", "",             "free pages, heap and instruction-slot usage", cmd_meminfo },
+	{ "cpus",    "[-b]",         "each CPU: APIC id, ticks, IPIs, what it runs; -b: backtraces", cmd_cpus },
 	{ "insmod",  "NAME",         "load a boot module (NAME.ko) and run its init", cmd_insmod },
 	{ "rmmod",   "NAME",         "run a module's exit and unload it", cmd_rmmod },
 	{ "lsmod",   "",             "loaded modules (size, address, users) and boot modules", cmd_lsmod },

@@ -1,7 +1,7 @@
 /*
  * shell_cmds.c - the shell's commands that look at the machine:
- * files (ls, cat, echo), symbols, the IDT, registers, memory, reboot
- * and poweroff.
+ * files (ls, cat, echo), symbols, the IDT, registers, memory, the
+ * CPUs, reboot and poweroff.
  *
  * Each prints with sh_printf() and returns 0 or a negative errno.
  */
@@ -19,6 +19,8 @@
 #include "string.h"
 #include "vsprintf.h"
 #include "errno.h"
+#include "smp.h"
+#include "apic.h"
 
 /* ---- files ---------------------------------------------------------------- */
 
@@ -225,6 +227,39 @@ int cmd_meminfo(int argc, char **argv)
 	/* Each call a kretprobe caught and that has not returned holds an instance. */
 	sh_printf("Probes: %u registered, %u kretprobe calls not yet returned\n",
 		  kprobes_nr_registered(), kretprobe_outstanding());
+	return 0;
+}
+
+/* ---- CPUs ------------------------------------------------------------------- */
+
+static void cpus_usage(void)
+{
+	sh_printf("usage: cpus [-b]  (-b: every CPU's registers and backtrace, by NMI)\n");
+}
+
+/*
+ * One line per online CPU: its number, local APIC id, timer ticks, the
+ * IPIs it took, and what it runs.  -b asks every CPU, by NMI, for its
+ * registers and backtrace (Linux's sysrq-l).
+ */
+int cmd_cpus(int argc, char **argv)
+{
+	int cpu;
+
+	if (argc > 2 || (argc == 2 && strcmp(argv[1], "-b"))) {
+		cpus_usage();
+		return -EINVAL;
+	}
+	if (argc == 2) {
+		seq_buf_flush(shell_out);
+		trigger_all_cpu_backtrace();
+		return 0;
+	}
+	sh_printf("CPU  APIC id  timer ticks  call IPIs  resched IPIs  running\n");
+	for_each_online_cpu(cpu)
+		sh_printf("%3d  %7d  %11lu  %9lu  %12lu  %s\n", cpu, cpu_apic_id[cpu],
+			  per_cpu(apic_timer_irqs, cpu), per_cpu(irq_call_count, cpu),
+			  per_cpu(irq_resched_count, cpu), cpu_running_name(cpu));
 	return 0;
 }
 

@@ -57,6 +57,7 @@ int cmd_syms(int argc, char **argv);
 int cmd_idt(int argc, char **argv);
 int cmd_regs(int argc, char **argv);
 int cmd_meminfo(int argc, char **argv);
+int cmd_cpus(int argc, char **argv);
 int cmd_reboot(int argc, char **argv);
 int cmd_poweroff(int argc, char **argv);
 int cmd_run(int argc, char **argv);	/* console/workloads.c */

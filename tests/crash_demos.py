@@ -45,8 +45,8 @@ EXPECT = {
     "ud2": (EXIT_OOPS, oops("invalid opcode", "crash_ud2+")),
     "div0": (EXIT_OOPS, oops("divide error", "crash_div0+")),
     "int3": (EXIT_OOPS, oops("breakpoint", "crash_int3+")),
-    "gp": (EXIT_OOPS, oops("general protection fault [vector 13] error code 00000030",
-                           "Selector: GDT index 6 (EXT=0 IDT=0 TI=0), past the GDT limit",
+    "gp": (EXIT_OOPS, oops("general protection fault [vector 13] error code 00000038",
+                           "Selector: GDT index 7 (EXT=0 IDT=0 TI=0), past the GDT limit",
                            "crash_gp+")),
     "intn": (EXIT_OOPS, oops("general protection fault [vector 13] error code 00000402",
                              "Selector: IDT vector 128 (EXT=0 IDT=1 TI=0)",
@@ -60,11 +60,18 @@ EXPECT = {
     # The thread dies, the kernel lives: the shell comes up, exit powers off.
     "stack": (EXIT_POWER_OFF, [
         "now running the #DF task, TR=0020, back link 0018",
-        "main_tss, as the task switch saved it:", "[recurse_forever+",
+        "cpu_tss[0], as the task switch saved it:", "[recurse_forever+",
         "(the page fault that could not be delivered)",
         "stack overflow in thread 'stack-hog'",
         "crash: thread 'stack-hog' ended with -14 (EFAULT); the kernel carries on",
         "kprobes# ", "Power off."]),
+    # CPU 1 dies; CPU 0, stopped by an NMI, is shown spinning.
+    "smp": (EXIT_OOPS, [
+        "Oops: page fault", "CPU: 1 (APIC id 1)", "crash_null+",
+        "Call Trace:", "crash_smp_victim+", "generic_smp_call_function_interrupt+",
+        "Stopping the other CPUs (NMI)",
+        "NMI backtrace for CPU 0 (APIC id 0), stopping it", "crash_smp_spin+",
+        OOPS_END]),
     # The explanation comes first: nothing prints after a triple fault.
     "triple": (EXIT_POWER_OFF, [
         "#DF has no gate -> triple fault", "QEMU with -no-reboot exits"]),

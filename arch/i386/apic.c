@@ -74,16 +74,21 @@ void lapic_eoi(void)
  * Enable this CPU's APIC.  The SPIV register's enable bit is the
  * software switch; its vector is what the APIC delivers when an
  * interrupt vanishes before the CPU acknowledges it.  Task priority 0
- * accepts every vector.  An AP masks LINT0 (the 8259 talks to CPU 0
- * only) and every CPU takes LINT1 as NMI, as the PC wires it.
+ * accepts every vector.  The PC wires the 8259's output to every CPU's
+ * LINT0 and the board's NMI line to every CPU's LINT1; as Linux does,
+ * only CPU 0 listens to them, so a device interrupt or a chipset NMI is
+ * handled once, not once per CPU.  NMIs sent as IPIs (nmi_backtrace.c)
+ * do not go through LINT1 and reach any CPU.
  */
 void setup_local_APIC(void)
 {
+	bool bsp = smp_processor_id() == 0;
+
 	lapic_write(APIC_SPIV, APIC_SPIV_APIC_ENABLED | SPURIOUS_APIC_VECTOR);
 	lapic_write(APIC_TASKPRI, 0);
-	if (smp_processor_id() != 0)
+	if (!bsp)
 		lapic_write(APIC_LVT0, APIC_LVT_MASKED);
-	lapic_write(APIC_LVT1, APIC_DM_NMI_LVT);
+	lapic_write(APIC_LVT1, APIC_DM_NMI_LVT | (bsp ? 0 : APIC_LVT_MASKED));
 	lapic_write(APIC_LVTERR, ERROR_APIC_VECTOR);
 	/* The ESR latches errors; it is cleared by writing it (twice: SDM). */
 	lapic_write(APIC_ESR, 0);

@@ -271,5 +271,14 @@ void smp_boot_cpus(void)
 	       num_online_cpus() == 1 ? "" : "s", boot_cpu_table->source);
 }
 
+/*
+ * What a CPU runs, for the console's "cpus": threads run on CPU 0; an
+ * AP, until the scheduler gives it threads, only its idle loop.
+ */
+const char *cpu_running_name(int cpu)
+{
+	return cpu == 0 ? task_name(current) : "(idle loop)";
+}
+
 NOKPROBE_SYMBOL(ap_idle_loop);
 NOKPROBE_SYMBOL(start_secondary);
