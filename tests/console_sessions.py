@@ -97,7 +97,9 @@ class Console:
     """One QEMU boot with COM1 on our pipes."""
 
     def __init__(self, kernel, cmdline=""):
+        # Two CPUs on multi-threaded TCG, as make run boots.
         cmd = [QEMU, "-m", "128M", "-display", "none",
+               "-smp", "2", "-accel", "tcg,thread=multi",
                "-serial", "stdio", "-monitor", "none",
                "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
                "-kernel", str(kernel), "-append", cmdline]
