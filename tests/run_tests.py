@@ -18,7 +18,10 @@ Linux's KUnit (docs/testing.md has an example):
                                    (or see CHECK_SCRIPT_ARGS)
   kernel  BUILD/kernel-test.elf, the test image (the kernel plus the
           in-kernel suites of tests/kernel/), booted by
-          qemu -kernel ... -append test
+          qemu -kernel ... -append test, once per CPU count of --smp
+          (default 1 and 2; more than one on multi-threaded TCG); the
+          concurrency suites ("smp") also at 4 CPUs, and at 4 with one
+          CPU kept from answering (smp_skip_cpu=2)
   oops    BUILD/kernel.elf, the kernel a student boots, with crash=null:
           it must oops, print the register dump and call trace, and exit
           with failure
