@@ -103,12 +103,12 @@ void __die(const char *msg, struct pt_regs *regs, unsigned long vector)
 {
 	printk("Oops: %s [vector %lu] error code %08lx\n", msg, vector,
 	       regs->orig_ax);
-	printk("CPU: %d (APIC id %d)\n", smp_processor_id(),
-	       cpu_apic_id[smp_processor_id()]);
 	if (vector == X86_TRAP_PF)
 		describe_page_fault(regs->orig_ax);
 	else if (has_selector_error_code(vector))
 		describe_selector_error(regs->orig_ax);
+	printk("CPU: %d (APIC id %d)\n", smp_processor_id(),
+	       cpu_apic_id[smp_processor_id()]);
 	show_regs(regs);
 	/* LAB 1: BEGIN oops report: the call trace of the interrupted code */
 	printk("Call Trace:\n");
