@@ -36,6 +36,11 @@ else
   say = @echo "  $(1)	$(2)"
 endif
 
+# Headers: include/ is the kernel's (and the Linux-compatible <linux/*.h>,
+# <asm/ptrace.h> modules use); arch/i386/include/ holds the arch half of a
+# split header, <asm/kprobes.h>, as Linux's arch/x86/include/asm/ does.
+ARCH_INCLUDE := arch/i386/include
+
 # -gdwarf-4: gdb 13 misreads the DWARF 5 location lists gcc 12 emits for
 # i386 ("Corrupted DWARF expression"), so `print regs` would fail in gdb.
 CFLAGS := -m32 -march=i686 -std=gnu11 -O2 -g -gdwarf-4 \
@@ -43,8 +48,8 @@ CFLAGS := -m32 -march=i686 -std=gnu11 -O2 -g -gdwarf-4 \
 	-fno-omit-frame-pointer -fno-optimize-sibling-calls \
 	-fno-asynchronous-unwind-tables -fcf-protection=none \
 	-mno-sse -mno-sse2 -mno-mmx -mno-3dnow -mpreferred-stack-boundary=2 \
-	-Wall -Wextra -Wno-unused-parameter -Iinclude
-ASFLAGS := -m32 -g -D__ASSEMBLER__ -Iinclude
+	-Wall -Wextra -Wno-unused-parameter -Iinclude -I$(ARCH_INCLUDE)
+ASFLAGS := -m32 -g -D__ASSEMBLER__ -Iinclude -I$(ARCH_INCLUDE)
 LDFLAGS := -m elf_i386 -T linker.ld -nostdlib -z noexecstack --no-warn-rwx-segments
 LIBGCC   = $(shell $(CC) -m32 -print-libgcc-file-name)
 
@@ -346,11 +351,13 @@ help:
 # machine the cross compiler that -print-file-name asks is installed by
 # the bootstrap step, after make has read this file.
 KTREE := $(CURDIR)
-MODULE_CFLAGS = $(filter-out -g -gdwarf-4 -Iinclude,$(CFLAGS)) -fno-common -DMODULE \
+MODULE_CFLAGS = $(filter-out -g -gdwarf-4 -Iinclude -I$(ARCH_INCLUDE),$(CFLAGS)) -fno-common -DMODULE \
 	-Werror=implicit-function-declaration \
 	-nostdinc -isystem $(shell $(CC) -print-file-name=include) -I$(KTREE)/include \
+	-I$(KTREE)/$(ARCH_INCLUDE) \
 	-include $(KTREE)/include/linux/kconfig.h
-MODULE_DEPS := $(wildcard $(KTREE)/include/*.h $(KTREE)/include/*/*.h)
+MODULE_DEPS := $(wildcard $(KTREE)/include/*.h $(KTREE)/include/*/*.h \
+	$(KTREE)/$(ARCH_INCLUDE)/*/*.h)
 MODBUILD = $(MAKE) --no-print-directory -f $(KTREE)/scripts/Makefile.modbuild \
 	KTREE=$(KTREE) CC="$(CC)" LD="$(LD)" MODULE_CFLAGS="$(MODULE_CFLAGS)" \
 	MODULE_DEPS="$(MODULE_DEPS)" V=$(V)

@@ -17,6 +17,12 @@
  * The manager (probes/kprobes.c) knows probes: the hash table, aggregate
  * probes, enable/disable, the blacklist.  The arch half
  * (arch/i386/kprobes/core.c) knows the CPU: int3, TF, EFLAGS, the stack.
+ *
+ * This file is the API every architecture shares (Linux's
+ * include/linux/kprobes.h).  What depends on the instruction set - the
+ * opcode type, the breakpoint byte, struct arch_specific_insn, the
+ * EFLAGS a hit saves, jumps and detours - is in <asm/kprobes.h>,
+ * arch/i386/include/asm/kprobes.h, included below as Linux includes it.
  */
 #ifndef KPROBES_H
 #define KPROBES_H
@@ -26,27 +32,7 @@
 #include <stdbool.h>
 #include "list.h"
 #include "ptrace.h"
-#include "insn.h"
-#include "string.h"
-
-/* ---- arch-specific part (i386) ------------------------------------------- */
-
-typedef uint8_t kprobe_opcode_t;
-
-#define BREAKPOINT_INSTRUCTION	0xcc	/* int3: the one-byte trap */
-#define MAX_INSN_SIZE		16	/* one slot: INSN_MAX_LEN (15) rounded up */
-
-/* What register_kprobe() learned about the probed instruction. */
-struct arch_specific_insn {
-	kprobe_opcode_t *insn;	/* the out-of-line copy: a slot from get_insn_slot() */
-	struct insn decoded;	/* length, type (the fixup class), attributes */
-	/*
-	 * Boosting (arch/i386/kprobes/boost.c): -1 never, 0 not yet (the
-	 * next single-step decides), 1 the slot ends in a jmp back and hits
-	 * skip the single-step.
-	 */
-	int boostable;
-};
+#include <asm/kprobes.h>	/* kprobe_opcode_t, struct arch_specific_insn... */
 
 /* ---- struct kprobe --------------------------------------------------------- */
 
@@ -220,21 +206,6 @@ enum {
 	KPROBE_HIT_SSDONE,	/* post-handler running */
 };
 
-/* The outer hit, saved while a reentered probe is stepped. */
-struct prev_kprobe {
-	struct kprobe *kp;
-	unsigned long status;
-	unsigned long old_flags;
-	unsigned long saved_flags;
-};
-
-struct kprobe_ctlblk {
-	unsigned long kprobe_status;
-	unsigned long kprobe_old_flags;	  /* TF|IF as they were at the int3 */
-	unsigned long kprobe_saved_flags; /* TF|IF to put back after the step */
-	struct prev_kprobe prev_kprobe;
-};
-
 extern struct kprobe *current_kprobe;
 extern struct kprobe_ctlblk kprobe_ctlblk;
 
@@ -309,34 +280,9 @@ void unregister_jprobes(struct jprobe **jps, int num);
 /* Back to the probed function, registers and stack as they were. */
 void jprobe_return(void) __attribute__((noreturn));
 
-/*
- * How much of the probed function's stack a jprobe saves: the return
- * address and the arguments (Linux's MAX_STACK_SIZE).  A handler may
- * scribble on its argument copies; the bytes are put back afterwards.
- */
-#define MAX_STACK_SIZE		64
-#define MIN_STACK_SIZE(sp)	((current_stack_top() - (sp)) < MAX_STACK_SIZE ? \
-				 (current_stack_top() - (sp)) : MAX_STACK_SIZE)
-
-/* What setjmp_pre_handler saved, for longjmp_break_handler (one CPU: one hit). */
-struct jprobe_ctlblk {
-	unsigned long saved_sp;		/* MUST stay first: jprobe_return.S reads it */
-	struct jprobe *jp;		/* whose handler is running, NULL when none */
-	struct pt_regs saved_regs;	/* up to flags; sp/ss are in the stack copy */
-	unsigned long saved_len;	/* bytes of stack saved */
-	uint8_t saved_stack[MAX_STACK_SIZE];
-	unsigned long ncorrupt;		/* break traps refused as corrupted jprobes */
-};
-extern struct jprobe_ctlblk jprobe_ctlblk;
-
 /* The arch half: kprobe handlers of every jprobe (arch/i386/kprobes/jprobes.c). */
 int setjmp_pre_handler(struct kprobe *p, struct pt_regs *regs);
 int longjmp_break_handler(struct kprobe *p, struct pt_regs *regs);
-
-/* In jprobe_return.S: the two int3s longjmp_break_handler accepts. */
-extern char jprobe_return_break[];	/* in jprobe_return() */
-extern char jprobe_handler_returned[];	/* where a plain return from entry lands */
-extern char jprobe_handler_returned_break[];
 
 /* ---- kretprobes -------------------------------------------------------------- */
 
@@ -398,10 +344,8 @@ unsigned int kretprobe_outstanding(void);
 /* An exiting thread's calls in progress: give their instances back. */
 void kprobe_flush_task(struct task_struct *tk);
 
-/* The arch half (arch/i386/kprobes/retprobe.c, kretprobe_trampoline.S). */
+/* The arch half (arch/i386/kprobes/retprobe.c): hijack the return address. */
 void arch_prepare_kretprobe(struct kretprobe_instance *ri, struct pt_regs *regs);
-void kretprobe_trampoline(void);
-unsigned long trampoline_handler(struct pt_regs *regs);
 
 /*
  * For unwinders: addr was read from the return-address slot `slot`; if
@@ -483,47 +427,7 @@ static inline bool kprobe_optimized(const struct kprobe *p)
 	return p->flags & KPROBE_FLAG_OPTIMIZED;
 }
 
-/* ---- boosting (arch/i386/kprobes/boost.c) ----------------------------------- */
-
-/* At registration: could this instruction ever run from its slot untrapped? */
-bool arch_can_boost(const struct insn *insn, kprobe_opcode_t *addr);
-/* After a single-step: put the jmp back into the slot if the step allows. */
-void arch_boost_after_step(struct kprobe *p, struct pt_regs *regs);
-/* In the int3 handler: run the boosted slot without a step?  1 = done. */
-int kprobe_boosted_hit(struct kprobe *p, struct pt_regs *regs);
-
 /* ---- jump optimization ------------------------------------------------------- */
-
-#define RELATIVEJUMP_OPCODE	0xe9	/* jmp rel32 */
-#define RELATIVEJUMP_SIZE	5
-
-/*
- * The rel32 of a jmp or call whose next instruction starts at from_end:
- * the CPU adds it to the address *after* the branch.  Written bytewise
- * through memcpy: a slot or buffer has no alignment.
- */
-static inline void put_rel32(kprobe_opcode_t *at, unsigned long from_end, unsigned long target)
-{
-	int32_t rel = (int32_t)(target - from_end);
-
-	memcpy(at, &rel, sizeof(rel));
-}
-
-/* A whole "jmp target" written at from (boosted slots, detour buffers). */
-static inline void put_jmp(kprobe_opcode_t *from, unsigned long target)
-{
-	from[0] = RELATIVEJUMP_OPCODE;
-	put_rel32(from + 1, (unsigned long)from + RELATIVEJUMP_SIZE, target);
-}
-/* The most bytes a jump can displace: 4 bytes into a 15-byte instruction. */
-#define MAX_OPTIMIZED_LENGTH	(RELATIVEJUMP_SIZE - 1 + INSN_MAX_LEN)
-
-struct arch_optimized_insn {
-	kprobe_opcode_t copy[MAX_OPTIMIZED_LENGTH]; /* the original bytes the jump displaced */
-	size_t size;			/* how many: whole instructions, >= RELATIVEJUMP_SIZE */
-	kprobe_opcode_t *insn;		/* the detour buffer */
-	size_t insn_size;
-};
 
 /*
  * Where a probe the optimizer is working on stands (probes/optprobes.c).
@@ -596,12 +500,6 @@ int kprobe_function_extent(unsigned long addr, struct func_extent *fx); /* 0 or 
 struct optimized_kprobe *get_optimized_kprobe(unsigned long addr);
 /* Put back, in buf (a copy of len bytes from addr), the bytes jumps displaced. */
 void recover_optprobed_bytes(kprobe_opcode_t *buf, kprobe_opcode_t *addr, size_t len);
-/*
- * Decode the instruction at addr as the compiler wrote it, whatever
- * probes are on it or around it (arch/i386/kprobes/core.c); buf keeps the
- * restored bytes.  Returns what insn_decode() returns.
- */
-int decode_original(struct insn *insn, kprobe_opcode_t *buf, kprobe_opcode_t *addr);
 unsigned int kprobes_nr_optimized(void);
 /* "  [OPTIMIZED]", "  [WAITING...]", "  [NOT OPTIMIZED: why]" or "" for ap. */
 int sprint_optprobe_state(char *buf, size_t len, const struct kprobe *ap);
@@ -623,11 +521,6 @@ void arch_unoptimize_kprobe(struct optimized_kprobe *op);
 /* Frees the detour and op, now if snap (NULL: look) has no thread inside, else later. */
 void arch_remove_optimized_kprobe(struct optimized_kprobe *op,
 				  const struct text_snapshot *snap);
-/* Is ret where a detour's call to optimized_callback() returns?  (unwinders) */
-bool arch_optprobe_detour_return(unsigned long ret);
-/* Called by the detour with interrupts off (arguments in %eax, %edx). */
-void optimized_callback(struct optimized_kprobe *op, struct pt_regs *regs)
-	__attribute__((regparm(2)));
 
 /* ---- code a preempted thread may still be running (arch/i386/kprobes/text_quiesce.c) -- */
 

@@ -1,0 +1,156 @@
+/*
+ * asm/kprobes.h - the i386 half of kprobes: what only this CPU knows.
+ *
+ * Linux splits kprobes the same way: include/linux/kprobes.h (here
+ * include/kprobes.h) is the API every architecture shares, and it
+ * includes <asm/kprobes.h> for the types that depend on the instruction
+ * set - how big an opcode is, which byte traps, how long an instruction
+ * can be, what the single-step must remember about EFLAGS, what a jump
+ * looks like.  The code behind these lives in arch/i386/kprobes/.
+ *
+ * Include <kprobes.h>, not this file: it needs struct kprobe.
+ */
+#ifndef ASM_KPROBES_H
+#define ASM_KPROBES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include "ptrace.h"
+#include "insn.h"
+#include "string.h"
+
+struct kprobe;
+struct optimized_kprobe;
+
+/* ---- the instruction set ------------------------------------------------- */
+
+typedef uint8_t kprobe_opcode_t;
+
+#define BREAKPOINT_INSTRUCTION	0xcc	/* int3: the one-byte trap */
+#define MAX_INSN_SIZE		16	/* one slot: INSN_MAX_LEN (15) rounded up */
+
+/* What register_kprobe() learned about the probed instruction. */
+struct arch_specific_insn {
+	kprobe_opcode_t *insn;	/* the out-of-line copy: a slot from get_insn_slot() */
+	struct insn decoded;	/* length, type (the fixup class), attributes */
+	/*
+	 * Boosting (arch/i386/kprobes/boost.c): -1 never, 0 not yet (the
+	 * next single-step decides), 1 the slot ends in a jmp back and hits
+	 * skip the single-step.
+	 */
+	int boostable;
+};
+
+/*
+ * Decode the instruction at addr as the compiler wrote it, whatever
+ * probes are on it or around it (arch/i386/kprobes/core.c); buf keeps the
+ * restored bytes.  Returns what insn_decode() returns.
+ */
+int decode_original(struct insn *insn, kprobe_opcode_t *buf, kprobe_opcode_t *addr);
+
+/* ---- the per-CPU (here: the one CPU) hit state ----------------------------- */
+
+/* The outer hit, saved while a reentered probe is stepped. */
+struct prev_kprobe {
+	struct kprobe *kp;
+	unsigned long status;
+	unsigned long old_flags;
+	unsigned long saved_flags;
+};
+
+/* Where a hit stands: the status (KPROBE_HIT_*) and the EFLAGS it changed. */
+struct kprobe_ctlblk {
+	unsigned long kprobe_status;
+	unsigned long kprobe_old_flags;	  /* TF|IF as they were at the int3 */
+	unsigned long kprobe_saved_flags; /* TF|IF to put back after the step */
+	struct prev_kprobe prev_kprobe;
+};
+
+/* ---- jprobes: the stack the handler may scribble on (arch/i386/kprobes/jprobes.c) */
+
+struct jprobe;
+
+/*
+ * How much of the probed function's stack a jprobe saves: the return
+ * address and the arguments (Linux's MAX_STACK_SIZE).  A handler may
+ * scribble on its argument copies; the bytes are put back afterwards.
+ */
+#define MAX_STACK_SIZE		64
+#define MIN_STACK_SIZE(sp)	((current_stack_top() - (sp)) < MAX_STACK_SIZE ? \
+				 (current_stack_top() - (sp)) : MAX_STACK_SIZE)
+
+/* What setjmp_pre_handler saved, for longjmp_break_handler (one CPU: one hit). */
+struct jprobe_ctlblk {
+	unsigned long saved_sp;		/* MUST stay first: jprobe_return.S reads it */
+	struct jprobe *jp;		/* whose handler is running, NULL when none */
+	struct pt_regs saved_regs;	/* up to flags; sp/ss are in the stack copy */
+	unsigned long saved_len;	/* bytes of stack saved */
+	uint8_t saved_stack[MAX_STACK_SIZE];
+	unsigned long ncorrupt;		/* break traps refused as corrupted jprobes */
+};
+extern struct jprobe_ctlblk jprobe_ctlblk;
+
+/* In jprobe_return.S: the two int3s longjmp_break_handler accepts. */
+extern char jprobe_return_break[];	/* in jprobe_return() */
+extern char jprobe_handler_returned[];	/* where a plain return from entry lands */
+extern char jprobe_handler_returned_break[];
+
+/* ---- kretprobes: the trampoline (arch/i386/kprobes/kretprobe_trampoline.S) -- */
+
+void kretprobe_trampoline(void);
+/* Called by the trampoline with the frame it built: the real return address. */
+unsigned long trampoline_handler(struct pt_regs *regs);
+
+/* ---- boosting (arch/i386/kprobes/boost.c) ----------------------------------- */
+
+/* At registration: could this instruction ever run from its slot untrapped? */
+bool arch_can_boost(const struct insn *insn, kprobe_opcode_t *addr);
+/* After a single-step: put the jmp back into the slot if the step allows. */
+void arch_boost_after_step(struct kprobe *p, struct pt_regs *regs);
+/* In the int3 handler: run the boosted slot without a step?  1 = done. */
+int kprobe_boosted_hit(struct kprobe *p, struct pt_regs *regs);
+
+/* ---- jumps (boosted slots, detour buffers, optimized probes) ------------------ */
+
+#define RELATIVEJUMP_OPCODE	0xe9	/* jmp rel32 */
+#define RELATIVEJUMP_SIZE	5
+
+/*
+ * The rel32 of a jmp or call whose next instruction starts at from_end:
+ * the CPU adds it to the address *after* the branch.  Written bytewise
+ * through memcpy: a slot or buffer has no alignment.
+ */
+static inline void put_rel32(kprobe_opcode_t *at, unsigned long from_end, unsigned long target)
+{
+	int32_t rel = (int32_t)(target - from_end);
+
+	memcpy(at, &rel, sizeof(rel));
+}
+
+/* A whole "jmp target" written at from (boosted slots, detour buffers). */
+static inline void put_jmp(kprobe_opcode_t *from, unsigned long target)
+{
+	from[0] = RELATIVEJUMP_OPCODE;
+	put_rel32(from + 1, (unsigned long)from + RELATIVEJUMP_SIZE, target);
+}
+
+/* ---- jump optimization (arch/i386/kprobes/opt.c, opt_check.c) ----------------- */
+
+/* The most bytes a jump can displace: 4 bytes into a 15-byte instruction. */
+#define MAX_OPTIMIZED_LENGTH	(RELATIVEJUMP_SIZE - 1 + INSN_MAX_LEN)
+
+struct arch_optimized_insn {
+	kprobe_opcode_t copy[MAX_OPTIMIZED_LENGTH]; /* the original bytes the jump displaced */
+	size_t size;			/* how many: whole instructions, >= RELATIVEJUMP_SIZE */
+	kprobe_opcode_t *insn;		/* the detour buffer */
+	size_t insn_size;
+};
+
+/* Is ret where a detour's call to optimized_callback() returns?  (unwinders) */
+bool arch_optprobe_detour_return(unsigned long ret);
+/* Called by the detour with interrupts off (arguments in %eax, %edx). */
+void optimized_callback(struct optimized_kprobe *op, struct pt_regs *regs)
+	__attribute__((regparm(2)));
+
+#endif
