@@ -5,13 +5,15 @@
  *   echo 1 > /sys/kernel/debug/kprobes/narrate
  *
  * makes the next hit of each probe print what the CPU and kprobes do at
- * every step (arch/i386/kprobes/narrate.c).  The hit path calls the hooks
- * below; while no hit is being told each costs one test of a global.
+ * every step.  The probe code reports each transition of a hit with one
+ * call, kprobe_narrate(KPN_..., p, regs); all the prose and the step
+ * numbers (those of docs/kprobes.md, "One hit") are in
+ * arch/i386/kprobes/narrate.c.  While narration is off a call costs one
+ * test of a global.
  *
  * A jprobe's story goes on after its handler: the break int3 from
- * jprobe_return() is told as steps 2 and 3.  A kretprobe's goes on when
- * the told call returns through the trampoline.  Those hooks run outside
- * any told int3, so they test the switch itself (narrate_if_on).
+ * jprobe_return() is told as the article's steps 2 and 3.  A kretprobe's
+ * goes on when the told call returns through the trampoline.
  */
 #ifndef NARRATE_H
 #define NARRATE_H
@@ -21,54 +23,41 @@
 
 struct kprobe;
 struct pt_regs;
-struct jprobe;
-struct jprobe_ctlblk;
-struct kretprobe_instance;
+
+/* The transitions of a hit, in the order a told hit passes them. */
+enum kprobe_narration {
+	KPN_HIT,		/* int3 -> kprobe_handler, before the pre-handler (steps 1-4) */
+	KPN_PRE_HANDLED,	/* the pre-handler moved ip: no step, the hit ends */
+	KPN_EMULATED,		/* cli/sti emulated: no step */
+	KPN_INT3_PASSED,	/* a probed int3: handed on to the kernel */
+	KPN_BOOSTED,		/* the boosted slot runs and jumps back: no #DB */
+	KPN_SINGLESTEP,		/* TF set, ip -> the slot; iret (step 5) */
+	KPN_DEBUG,		/* the #DB after the step (step 6) */
+	KPN_RESUMED,		/* resume_execution() fixed ip and flags (step 7) */
+	KPN_DONE,		/* post-handler run, the hit is over (steps 8, 9) */
+	/* jprobes (arch/i386/kprobes/jprobes.c), p the jprobe's kprobe */
+	KPN_JPROBE_SETJMP,	/* setjmp_pre_handler saved the state: step 1 */
+	KPN_JPROBE_BREAK,	/* the break int3 is ours: steps 2 and 3 */
+	KPN_JPROBE_RESTORED,	/* registers and stack bytes put back */
+	/* kretprobes, p the kretprobe's kprobe (NULL once unregistered) */
+	KPN_KRETPROBE_ENTRY,	/* the return address swapped for the trampoline */
+	KPN_KRETPROBE_RETURN,	/* the call returned into the trampoline */
+	KPN_KRETPROBE_RETURNED,	/* the handler ran; regs->ip is the real return address */
+};
 
 extern bool kprobes_narrate;	/* the debugfs switch */
 extern bool kprobe_narrating;	/* the hit in progress is being told */
 extern unsigned long kprobes_narrated_hits;	/* hits told so far */
 
 void kprobes_narrate_set(bool on);
-void kprobe_narrate_begin(struct kprobe *p, struct pt_regs *regs);
-void narrate_step(struct kprobe *p, struct pt_regs *regs);
-void narrate_db(struct kprobe *p, struct pt_regs *regs);
-void narrate_fixup(struct kprobe *p, struct pt_regs *regs);
-void narrate_end(const char *how, struct pt_regs *regs);
+void __kprobe_narrate(enum kprobe_narration what, struct kprobe *p, struct pt_regs *regs);
 
-/* jprobes (arch/i386/kprobes/jprobes.c): the three steps. */
-void narrate_jprobe_setjmp(struct jprobe_ctlblk *jcb, struct pt_regs *regs);
-void jprobe_narrate_break(struct jprobe_ctlblk *jcb, struct pt_regs *regs,
-			  bool plain_return);
-void narrate_jprobe_restored(struct jprobe_ctlblk *jcb, struct pt_regs *regs);
-
-/* kretprobes (arch/i386/kprobes/retprobe.c, probes/kretprobes.c): the trampoline swap. */
-void narrate_kretprobe_entry(struct kretprobe_instance *ri);
-void kretprobe_narrate_return(struct kretprobe_instance *ri, struct pt_regs *regs);
-void kretprobe_narrate_returned(struct kretprobe_instance *ri, unsigned long ret,
-				struct pt_regs *regs);
-
-/* At the int3: decide whether this hit is told, and tell its start. */
-#define narrate_begin(p, regs) do {					\
-	if (kprobes_narrate)						\
-		kprobe_narrate_begin(p, regs);				\
-} while (0)
-
-/* One line of the story, or one of the helpers above, if told. */
-#define narrate(...) do {						\
-	if (kprobe_narrating)						\
-		printk("  " __VA_ARGS__);				\
-} while (0)
-
-#define narrate_call(call) do {						\
-	if (kprobe_narrating)						\
-		call;							\
-} while (0)
-
-/* A hook outside a told int3 (jprobe break, kretprobe return), if on. */
-#define narrate_if_on(call) do {					\
-	if (kprobes_narrate)						\
-		call;							\
-} while (0)
+/* One call per transition; narrate.c decides whether it is told. */
+static __always_inline void kprobe_narrate(enum kprobe_narration what, struct kprobe *p,
+					   struct pt_regs *regs)
+{
+	if (kprobes_narrate)
+		__kprobe_narrate(what, p, regs);
+}
 
 #endif

@@ -75,6 +75,7 @@ int pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs)
 	}
 	arch_prepare_kretprobe(ri, regs);
 	list_add(&ri->list, &kretprobe_instances);
+	kprobe_narrate(KPN_KRETPROBE_ENTRY, p, regs);
 	return 0;	/* single-step the first instruction as usual */
 	/* LAB 4: STUB printk("lab 4: pre_handler_kretprobe: not yet\n"); */
 	/* LAB 4: STUB return 0; */
@@ -146,10 +147,10 @@ unsigned long kretprobe_trampoline_handler(struct pt_regs *regs, unsigned long *
 		ret = (unsigned long)ri->ret_addr;
 		/* The handler sees the call as returned: ip is the caller's. */
 		regs->ip = ret;
-		narrate_if_on(kretprobe_narrate_return(ri, regs));	/* arch/i386/kprobes/narrate.c */
+		kprobe_narrate(KPN_KRETPROBE_RETURN, ri->rp ? &ri->rp->kp : NULL, regs);
 		if (ri->rp && ri->rp->handler)
 			run_return_handler(ri, regs);
-		narrate_if_on(kretprobe_narrate_returned(ri, ret, regs));
+		kprobe_narrate(KPN_KRETPROBE_RETURNED, NULL, regs);
 		recycle_instance(ri);
 	}
 	local_irq_restore(flags);

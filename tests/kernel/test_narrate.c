@@ -153,10 +153,10 @@ static void jprobe_told_in_three_steps(struct ktest *t)
 	KTEST_EXPECT_EQ(t, count(want), 1);
 
 	/* In order: entry, handler, break, then the usual step of the instruction. */
-	KTEST_EXPECT_TRUE(t, where("jprobe step 1") < where("6. pre_handler returned 1"));
-	KTEST_EXPECT_TRUE(t, where("6. pre_handler returned 1") < where("jprobe step 2"));
-	KTEST_EXPECT_TRUE(t, where("jprobe step 3") < where("7. register_kprobe copied"));
-	KTEST_EXPECT_TRUE(t, where("7. register_kprobe copied") < where("13. post_handler done"));
+	KTEST_EXPECT_TRUE(t, where("jprobe step 1") < where("pre_handler returned 1"));
+	KTEST_EXPECT_TRUE(t, where("pre_handler returned 1") < where("jprobe step 2"));
+	KTEST_EXPECT_TRUE(t, where("jprobe step 3") < where("register_kprobe copied"));
+	KTEST_EXPECT_TRUE(t, where("register_kprobe copied") < where("8. post_handler done"));
 	KTEST_EXPECT_TRUE(t, where("jprobe step 1") >= 0);
 	KTEST_EXPECT_FALSE(t, kprobe_narrating);
 }
@@ -170,7 +170,7 @@ static void jprobe_plain_return_told(struct ktest *t)
 	KTEST_EXPECT_EQ(t, count("(jprobe_handler_returned_break+0/"), 1);
 	snprintf(want, sizeof(want), "holds the real return address again, %08lx", seen.ret);
 	KTEST_EXPECT_EQ(t, count(want), 1);
-	KTEST_EXPECT_EQ(t, count("13. post_handler done"), 1);
+	KTEST_EXPECT_EQ(t, count("8. post_handler done"), 1);
 }
 
 /* ---- kretprobes --------------------------------------------------------------------- */
@@ -220,7 +220,7 @@ static void kretprobe_swap_told(struct ktest *t)
 	KTEST_EXPECT_EQ(t, count("handler fib_ret_handler+0/"), 1);
 	snprintf(want, sizeof(want), "4. real return address %08lx (", seen.kret);
 	KTEST_EXPECT_EQ(t, count(want), 1);
-	KTEST_EXPECT_TRUE(t, where("13. post_handler done") < where("narrate: the told call"));
+	KTEST_EXPECT_TRUE(t, where("8. post_handler done") < where("narrate: the told call"));
 	KTEST_EXPECT_TRUE(t, where("3. the instance is found") < where("4. real return address"));
 }
 
@@ -237,9 +237,9 @@ extern const char fx_call_rel[], fx_call_reg[], fx_lcall[], fx_jmp_short[], fx_j
 #define REL_TAKEN "taken: the target counted again from the probed address"
 #define KEPT "already right, kept"
 
-/* One probed instruction, what step 9 and the fixup reason must say. */
+/* One probed instruction, what step 6 (the #DB) and the fixup reason must say. */
 static const struct told_class {
-	const char *name, *addr, *step9, *fixup;
+	const char *name, *addr, *db, *fixup;
 } told_classes[] = {
 	{ "fx_call_rel", fx_call_rel, BRANCHED("call_rel"), "the target counted again" },
 	{ "fx_call_reg", fx_call_reg, BRANCHED("call_ind"), "the absolute target stays" },
@@ -297,10 +297,10 @@ static long slot_offset_told(void)
 	return simple_strtol(p, NULL, 10);
 }
 
-/* The ip after the fixup, as step 11 tells it: "ip A -> B (". */
+/* The ip after the fixup, as step 7 tells it: "ip A -> B (". */
 static unsigned long fixed_ip_told(void)
 {
-	const char *p = strstr(ktest_captured(), "11. fixup for ");
+	const char *p = strstr(ktest_captured(), "7. resume_execution: fixup for ");
 
 	p = p ? strstr(p, " -> ") : NULL;
 	return p ? simple_strtoul(p + 4, NULL, 16) : 0;
@@ -336,16 +336,16 @@ static void tell_one_class(struct ktest *t, const struct told_class *c)
 
 	off = slot_offset_told();
 	fixed = fixed_ip_told();
-	if (count("narrate: a hit") != 1 || !strstr(ktest_captured(), c->step9) ||
+	if (count("narrate: a hit") != 1 || !strstr(ktest_captured(), c->db) ||
 	    !strstr(ktest_captured(), c->fixup))
-		ktest_fail(t, __FILE__, __LINE__, "%s: want step 9 \"%s\" and fixup \"%s\"; "
-			   "told: %.*s", c->name, c->step9, c->fixup, line_len("9. "),
-			   line_of("9. "));
+		ktest_fail(t, __FILE__, __LINE__, "%s: want step 6 \"%s\" and fixup \"%s\"; "
+			   "told: %.*s", c->name, c->db, c->fixup, line_len("6. #DB"),
+			   line_of("6. #DB"));
 	if (off > MAX_INSN_SIZE)
 		ktest_fail(t, __FILE__, __LINE__, "%s: told %ld bytes into a %d-byte slot",
 			   c->name, off, MAX_INSN_SIZE);
 	if (fixed < (unsigned long)fixup_routine || fixed >= (unsigned long)fixup_routine_end)
-		ktest_fail(t, __FILE__, __LINE__, "%s: step 11 puts ip at %#lx, outside fixup_routine",
+		ktest_fail(t, __FILE__, __LINE__, "%s: step 7 puts ip at %#lx, outside fixup_routine",
 			   c->name, fixed);
 }
 
@@ -359,8 +359,8 @@ static void every_fixup_class_told(struct ktest *t)
 static void emulated_cli_told_without_step(struct ktest *t)
 {
 	KTEST_ASSERT_EQ(t, told_fixup_run(fx_cli), 0);
-	KTEST_EXPECT_EQ(t, count("7. cli/sti emulated in regs->flags, no step"), 1);
-	KTEST_EXPECT_EQ(t, count("9. the copy ran"), 0);
+	KTEST_EXPECT_EQ(t, count("cli/sti emulated in regs->flags, no step"), 1);
+	KTEST_EXPECT_EQ(t, count("6. #DB"), 0);
 }
 
 /* Off: the hooks stay quiet and tell nothing. */

@@ -251,7 +251,7 @@ static void setup_singlestep(struct kprobe *p, struct pt_regs *regs,
 	regs->flags |= X86_EFLAGS_TF;	/* #DB after one instruction */
 	regs->flags &= ~X86_EFLAGS_IF;	/* and no interrupt before it */
 	regs->ip = (unsigned long)p->ainsn.insn;
-	narrate_call(narrate_step(p, regs));
+	kprobe_narrate(KPN_SINGLESTEP, p, regs);
 }
 NOKPROBE_SYMBOL(setup_singlestep);
 
@@ -333,14 +333,13 @@ NOKPROBE_SYMBOL(reenter_kprobe);
 
 /*
  * The pre-handler returned 0, so the probed instruction must now run as
- * if no probe were there.  Four ways, the cheapest that applies first.
+ * if no probe were there.  Four ways, the cheapest that applies first
+ * (Linux makes the same choices at the top of its setup_singlestep()).
  * Returns what kprobe_handler() returns: 1 if the trap is ours.
- * This and kprobe_hit() are steps of kprobe_handler(), written apart for
- * reading and inlined back into it: they are on the blacklist as part of
- * it, and the hit path pays no extra calls for the split.
+ * Inlined into kprobe_handler(): it is on the blacklist as part of it,
+ * and the hit path pays no extra call for the split.
  */
-static __always_inline int run_probed_instruction(struct kprobe *p, kprobe_opcode_t *addr,
-						  struct pt_regs *regs,
+static __always_inline int run_probed_instruction(struct kprobe *p, struct pt_regs *regs,
 						  struct kprobe_ctlblk *kcb)
 {
 	if (p->ainsn.decoded.type == INSN_TYPE_INT3) {
@@ -351,60 +350,33 @@ static __always_inline int run_probed_instruction(struct kprobe *p, kprobe_opcod
 		 * with ip just past it, exactly as if no probe were
 		 * there.  (2.6.11 mishandled this.)
 		 */
-		regs->ip = (unsigned long)addr + 1;
+		regs->ip = (unsigned long)p->addr + 1;
 		kprobe_post_process(p, regs, kcb);
-		narrate_call(narrate_end("7. the probed int3 is handed to the kernel", regs));
+		kprobe_narrate(KPN_INT3_PASSED, p, regs);
 		return 0;
 	}
 	if (kprobe_emulate(p, regs)) {
 		kprobe_post_process(p, regs, kcb);
-		narrate_call(narrate_end("7. cli/sti emulated in regs->flags, no step", regs));
+		kprobe_narrate(KPN_EMULATED, p, regs);
 		return 1;
 	}
 	if (p->ainsn.boostable == 1 && !p->post_handler &&
 	    kprobe_boosted_hit(p, regs)) {	/* boost.c */
-		narrate_call(narrate_end("7. boosted: the slot ends with a jmp back, no #DB",
-					 regs));
+		kprobe_narrate(KPN_BOOSTED, p, regs);
 		return 1;
 	}
 	setup_singlestep(p, regs, kcb, 0);
 	return 1;
 }
 
-/* A hit on one of our int3s while no other probe is active. */
-static __always_inline int kprobe_hit(struct kprobe *p, kprobe_opcode_t *addr,
-				      struct pt_regs *regs,
-				      struct kprobe_ctlblk *kcb)
-{
-	narrate_begin(p, regs);		/* narrate.c */
-	set_current_kprobe(p, regs, kcb);
-	kcb->kprobe_status = KPROBE_HIT_ACTIVE;
-	/*
-	 * regs->ip stays addr + 1, where the int3 trap left it: Linux x86
-	 * handlers see the same, and probe code written for Linux counts
-	 * on it (docs/kprobes.md).
-	 */
-	p->nhit++;
-	if (p->pre_handler && p->pre_handler(p, regs)) {
-		narrate_call(narrate_end("6. pre_handler returned 1: it moved ip, no step", regs));
-		/*
-		 * The pre-handler moved ip: no step, no post-handler.
-		 * A probe with a break_handler (a jprobe) stays the
-		 * current probe until its break int3 (kprobe_handler).
-		 */
-		if (!p->break_handler)
-			reset_current_kprobe();
-		return 1;
-	}
-	narrate("6. pre_handler returned 0: step the probed instruction\n");
-	return run_probed_instruction(p, addr, regs, kcb);
-}
-
-/* Returns 1 if the int3 was ours (NOTIFY_STOP), 0 to let the kernel have it. */
+/*
+ * Returns 1 if the int3 was ours (NOTIFY_STOP), 0 to let the kernel have
+ * it.  Linux's kprobe_int3_handler(), line for line.
+ */
 static int kprobe_handler(struct pt_regs *regs)
 {
 	/* int3 is a trap: the CPU reports the address after its one byte. */
-	kprobe_opcode_t *addr = (kprobe_opcode_t *)(regs->ip - 1);
+	kprobe_opcode_t *addr = (kprobe_opcode_t *)(regs->ip - sizeof(kprobe_opcode_t));
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe *p;
 
@@ -413,18 +385,39 @@ static int kprobe_handler(struct pt_regs *regs)
 	if (p) {
 		if (kprobe_running())
 			return reenter_kprobe(p, regs, kcb);
-		return kprobe_hit(p, addr, regs, kcb);
-	}
-
-	/*
-	 * Not a probe address.  If a probe is active, this is the break int3
-	 * a jprobe handler executes to come back: the break handler restores
-	 * the registers and we step the probed instruction as usual.
-	 */
-	p = kprobe_running();
-	if (p && p->break_handler && p->break_handler(p, regs)) {
-		setup_singlestep(p, regs, kcb, 0);
+		set_current_kprobe(p, regs, kcb);
+		kcb->kprobe_status = KPROBE_HIT_ACTIVE;
+		kprobe_narrate(KPN_HIT, p, regs);
+		p->nhit++;
+		/*
+		 * regs->ip stays addr + 1, where the int3 trap left it:
+		 * Linux x86 handlers see the same, and probe code written
+		 * for Linux counts on it (docs/kprobes.md).  No pre-handler,
+		 * or one that returned 0: run the probed instruction.
+		 */
+		if (!p->pre_handler || !p->pre_handler(p, regs))
+			return run_probed_instruction(p, regs, kcb);
+		/*
+		 * The pre-handler moved ip: no step, no post-handler.  A
+		 * probe with a break_handler (a jprobe) stays the current
+		 * probe until its break int3, below.
+		 */
+		kprobe_narrate(KPN_PRE_HANDLED, p, regs);
+		if (!p->break_handler)
+			reset_current_kprobe();
 		return 1;
+	} else if (kprobe_running()) {
+		/*
+		 * Not a probe address, while a probe is active: the break
+		 * int3 a jprobe handler executes to come back.  The break
+		 * handler restores the registers and we step the probed
+		 * instruction as usual.
+		 */
+		p = kprobe_running();
+		if (p->break_handler && p->break_handler(p, regs)) {
+			setup_singlestep(p, regs, kcb, 0);
+			return 1;
+		}
 	}
 	/* LAB 2: STUB panic("lab 2: kprobe_handler: not yet"); */
 	/* LAB 2: END */
@@ -574,18 +567,18 @@ static int post_kprobe_handler(struct pt_regs *regs)
 		     kcb->kprobe_status != KPROBE_REENTER))
 		return 0;
 
-	narrate_call(narrate_db(cur, regs));	/* narrate.c */
+	kprobe_narrate(KPN_DEBUG, cur, regs);
 	if (cur->ainsn.boostable == 0 && kcb->kprobe_status == KPROBE_HIT_SS)
 		arch_boost_after_step(cur, regs);	/* boost.c */
 	resume_execution(cur, regs, kcb);
-	narrate_call(narrate_fixup(cur, regs));
+	kprobe_narrate(KPN_RESUMED, cur, regs);
 	if (kcb->kprobe_status == KPROBE_REENTER) {
 		/* A reentered probe: no handlers; back to the outer hit. */
 		restore_previous_kprobe(kcb);
 	} else {
 		kprobe_post_process(cur, regs, kcb);
 	}
-	narrate_call(narrate_end("13. post_handler done, the hit is over", regs));
+	kprobe_narrate(KPN_DONE, cur, regs);
 	return 1;
 	/* LAB 2: STUB panic("lab 2: post_kprobe_handler: not yet"); */
 	/* LAB 2: END */

@@ -73,7 +73,7 @@ int setjmp_pre_handler(struct kprobe *p, struct pt_regs *regs)
 
 	regs->flags &= ~X86_EFLAGS_IF;	/* the saved state is global: no interrupts */
 	regs->ip = (unsigned long)jp->entry;
-	narrate_call(narrate_jprobe_setjmp(jcb, regs));	/* narrate.c */
+	kprobe_narrate(KPN_JPROBE_SETJMP, p, regs);
 	return 1;			/* ip moved: no single-step now */
 	/* LAB 3: STUB printk("lab 3: setjmp_pre_handler: not yet\n"); */
 	/* LAB 3: STUB return 0; */
@@ -136,11 +136,11 @@ int longjmp_break_handler(struct kprobe *p, struct pt_regs *regs)
 	}
 	if (plain_return)
 		report_bad_return(jp);
-	narrate_if_on(jprobe_narrate_break(jcb, regs, plain_return));
+	kprobe_narrate(KPN_JPROBE_BREAK, p, regs);
 
 	memcpy(regs, &jcb->saved_regs, PT_REGS_SAVED);
 	memcpy((void *)sp, jcb->saved_stack, jcb->saved_len);
-	narrate_call(narrate_jprobe_restored(jcb, regs));
+	kprobe_narrate(KPN_JPROBE_RESTORED, p, regs);
 	jcb->jp = NULL;
 	jcb->saved_sp = 0;	/* a stray jprobe_return() now traps where it stands */
 	return 1;		/* the core single-steps the probed instruction */

@@ -3,9 +3,23 @@
  *
  *   echo 1 > /sys/kernel/debug/kprobes/narrate
  *
- * The hit path in arch/i386/kprobes/core.c calls these at each step, behind a
- * test of a global (narrate_begin(), narrate_call() in narrate.h), so an
- * untold hit pays one branch per step.  The next hit of each probe is
+ * The probe code reports every transition of a hit with one call,
+ * kprobe_narrate(KPN_..., p, regs) (narrate.h); this file alone knows
+ * what to say about each, and numbers the steps as docs/kprobes.md
+ * ("One hit") numbers them:
+ *
+ *   1. int3               the CPU traps #BP through an interrupt gate
+ *   2. the notifier chain do_trap -> notify_die(DIE_INT3) -> kprobe_handler
+ *   3. kprobe_handler     get_kprobe() finds the probe
+ *   4. the pre-handler    runs; then setup_singlestep() arms TF
+ *   5. iret               the CPU runs the copy in the slot, one instruction
+ *   6. #DB                notify_die(DIE_DEBUG) -> post_kprobe_handler
+ *   7. resume_execution   ip and flags as if the instruction ran in place
+ *   8. post-handler
+ *   9. iret               back into the probed function
+ *
+ * A hit that needs no step (cli/sti, a boosted slot, a pre-handler that
+ * moved ip) goes from step 4 to its iret.  The next hit of each probe is
  * told once; writing 1 again tells the next one again.
  *
  * A jprobe hit goes on after its handler: the int3 in jprobe_return() is
@@ -42,15 +56,21 @@ static unsigned long narrated[NARRATE_MAX_PROBES];
 static int nr_narrated;
 static bool optimization_before, boosting_before;
 
+/* The told hit's pre-handler is running: the next transition ends it. */
+static bool pre_handler_running;
+
 /* The values resume_execution() is about to change, for before/after. */
 static unsigned long ip_before, flags_before, tos_before;
 
 /* A told jprobe hit whose handler is running: its break int3 is told too. */
 static struct jprobe *jprobe_told;
 
-/* Told kretprobe calls: their return through the trampoline is told too. */
-static struct kretprobe_instance *returns_told[NARRATE_MAX_RETURNS];
-static struct kretprobe_instance *return_telling;
+/* Told kretprobe calls, by return slot: their return is told too. */
+static unsigned long *returns_told[NARRATE_MAX_RETURNS];
+static unsigned long *return_telling;
+
+/* One line of a told hit, indented under the "narrate:" heading. */
+#define narrate(...) printk("  " __VA_ARGS__)
 
 void kprobes_narrate_set(bool on)
 {
@@ -64,6 +84,7 @@ void kprobes_narrate_set(bool on)
 		kprobes_set_boosting(boosting_before);
 	}
 	kprobes_narrate = on;
+	kprobe_narrating = false;
 	nr_narrated = 0;	/* every probe gets its next hit told again */
 	jprobe_told = NULL;
 	return_telling = NULL;
@@ -82,54 +103,113 @@ static int flag(unsigned long flags, unsigned long bit)
 	return (flags & bit) != 0;
 }
 
-/* At the int3: is this hit told?  If so, tell how it arrived. */
-void kprobe_narrate_begin(struct kprobe *p, struct pt_regs *regs)
+/* ---- steps 1 to 4: the int3 and the pre-handler --------------------------------- */
+
+/* Is this hit told?  Each probe's next hit is, once per `echo 1`. */
+static bool tell_this_hit(struct kprobe *p)
 {
 	unsigned long addr = (unsigned long)p->addr;
-	struct gate_desc *gate = idt_entry(X86_TRAP_BP);
-	char buf[96];
 
 	for (int i = 0; i < nr_narrated; i++)
 		if (narrated[i] == addr)
-			return;
+			return false;
 	if (nr_narrated == NARRATE_MAX_PROBES)
-		return;
+		return false;
 	narrated[nr_narrated++] = addr;
 	kprobe_narrating = true;
 	kprobes_narrated_hits++;
-
-	printk("\nnarrate: a hit of the probe at %s\n", sym(addr, buf, sizeof(buf)));
-	narrate("1. the CPU ran our int3 (0xcc) at %08lx: trap #BP (vector %d)\n",
-		addr, X86_TRAP_BP);
-	narrate("2. it pushed EFLAGS (IF=%d TF=%d), CS and the ip after the int3, %08lx\n",
-		flag(regs->flags, X86_EFLAGS_IF), flag(regs->flags, X86_EFLAGS_TF), regs->ip);
-	narrate("3. IDT gate %d is a%s %s gate: %s\n", X86_TRAP_BP,
-		GATE_TYPE(gate->type_attr) == GATE_INTERRUPT ? "n" : "",
-		gate_type_name(GATE_TYPE(gate->type_attr)),
-		GATE_TYPE(gate->type_attr) == GATE_INTERRUPT ?
-		"the CPU cleared IF, no interrupt can come in" : "IF stays as it was");
-	narrate("4. do_trap -> notify_die(DIE_INT3) -> kprobe_handler: get_kprobe(%08lx) "
-		"finds a '%c' probe\n", addr, kprobe_type_char(p));
-	narrate("5. ip stays %08lx, past the int3, as on Linux; pre_handler %s runs\n",
-		regs->ip,
-		p->pre_handler ? sym((unsigned long)p->pre_handler, buf, sizeof(buf)) : "(none)");
+	return true;
 }
 
-/* After setup_singlestep(): the iret will run the copy with TF set. */
-void narrate_step(struct kprobe *p, struct pt_regs *regs)
+/* KPN_HIT: kprobe_handler() found p and made it the current probe. */
+static void narrate_hit(struct kprobe *p, struct pt_regs *regs)
+{
+	unsigned long addr = (unsigned long)p->addr;
+	struct gate_desc *gate = idt_entry(X86_TRAP_BP);
+	bool intr_gate = GATE_TYPE(gate->type_attr) == GATE_INTERRUPT;
+	char buf[96];
+
+	if (!tell_this_hit(p))
+		return;
+	printk("\nnarrate: a hit of the probe at %s\n", sym(addr, buf, sizeof(buf)));
+	narrate("1. int3: the CPU ran our int3 (0xcc) at %08lx: trap #BP (vector %d)\n",
+		addr, X86_TRAP_BP);
+	narrate("   it pushed EFLAGS (IF=%d TF=%d), CS and the ip after the int3, %08lx\n",
+		flag(regs->flags, X86_EFLAGS_IF), flag(regs->flags, X86_EFLAGS_TF), regs->ip);
+	narrate("   IDT gate %d is a%s %s gate: %s\n", X86_TRAP_BP, intr_gate ? "n" : "",
+		gate_type_name(GATE_TYPE(gate->type_attr)),
+		intr_gate ? "the CPU cleared IF, no interrupt can come in" : "IF stays as it was");
+	narrate("2. the notifier chain: do_trap -> notify_die(DIE_INT3) -> kprobe_handler\n");
+	narrate("3. kprobe_handler: get_kprobe(%08lx) finds a '%c' probe, no hit in progress\n",
+		addr, kprobe_type_char(p));
+	narrate("4. ip stays %08lx, past the int3, as on Linux; pre_handler %s runs\n",
+		regs->ip,
+		p->pre_handler ? sym((unsigned long)p->pre_handler, buf, sizeof(buf)) : "(none)");
+	pre_handler_running = true;
+}
+
+/* The pre-handler is back: what it returned decides the rest of step 4. */
+static void narrate_pre_handler_returned(int ret)
+{
+	if (!pre_handler_running)
+		return;		/* a jprobe's break int3: no pre-handler ran */
+	pre_handler_running = false;
+	if (ret)
+		narrate("   pre_handler returned 1: it moved ip, no step, no post_handler\n");
+	else
+		narrate("   pre_handler returned 0: run the probed instruction\n");
+}
+
+/* The iret that ends a told hit. */
+static void narrate_iret(struct pt_regs *regs)
+{
+	char buf[96];
+
+	narrate("9. iret to %08lx (%s)\n", regs->ip, sym(regs->ip, buf, sizeof(buf)));
+	kprobe_narrating = false;
+}
+
+/* KPN_EMULATED, KPN_INT3_PASSED, KPN_BOOSTED: hits that end without a step. */
+static void narrate_no_step(enum kprobe_narration what, struct pt_regs *regs)
+{
+	char buf[96];
+
+	narrate_pre_handler_returned(0);
+	switch (what) {
+	case KPN_EMULATED:
+		narrate("   kprobe_emulate: cli/sti emulated in regs->flags, no step\n");
+		narrate("8. post_handler done, the hit is over\n");
+		break;
+	case KPN_INT3_PASSED:
+		narrate("   the probed instruction is an int3 of its own: post_handler done,\n");
+		narrate("   the trap handed to the kernel with ip %08lx (%s)\n", regs->ip,
+			sym(regs->ip, buf, sizeof(buf)));
+		kprobe_narrating = false;
+		return;
+	default:
+		narrate("   boosted: the slot ends with a jmp back, no #DB\n");
+		break;
+	}
+	narrate_iret(regs);
+}
+
+/* KPN_SINGLESTEP: setup_singlestep() armed TF; step 5 is the iret. */
+static void narrate_singlestep(struct kprobe *p, struct pt_regs *regs)
 {
 	const struct insn *insn = &p->ainsn.decoded;
 	char bytes[3 * MAX_INSN_SIZE + 1] = "";
 
+	narrate_pre_handler_returned(0);
 	for (int i = 0; i < insn->length && i < MAX_INSN_SIZE; i++)
 		snprintf(bytes + 3 * i, 4, " %02x", p->ainsn.insn[i]);
-	narrate("7. register_kprobe copied the instruction,%s (%d bytes, class %s), "
+	narrate("   register_kprobe copied the instruction,%s (%d bytes, class %s), "
 		"to slot %08lx\n", bytes, insn->length, insn_type_name(insn->type), regs->ip);
-	narrate("8. TF set, IF cleared (EFLAGS now %08lx), ip -> slot %08lx; iret\n",
+	narrate("   setup_singlestep: TF set, IF cleared (EFLAGS now %08lx), ip -> slot %08lx\n",
 		regs->flags, regs->ip);
+	narrate("5. iret: with TF set the CPU runs one instruction, the copy, then traps\n");
 }
 
-/* ---- the #DB and the fixup: where the stepped copy left ip ---------------------- */
+/* ---- steps 6 and 7: the #DB and the fixup, where the stepped copy left ip ----------- */
 
 static bool in_slot(struct kprobe *p, unsigned long ip)
 {
@@ -139,7 +219,7 @@ static bool in_slot(struct kprobe *p, unsigned long ip)
 }
 
 /*
- * Step 9 after a branch: ip is wherever the copy went, not in the slot.
+ * Step 6 after a branch: ip is wherever the copy went, not in the slot.
  * A relative target was counted from the slot; anything else (a register,
  * memory, the stack) is already the real one.
  */
@@ -170,23 +250,23 @@ static void narrate_branch_db(struct kprobe *p, struct pt_regs *regs)
 			tos_before);
 }
 
-/* At the #DB that ends the step, before resume_execution(). */
-void narrate_db(struct kprobe *p, struct pt_regs *regs)
+/* KPN_DEBUG: the #DB that ends the step, before resume_execution(). */
+static void narrate_debug(struct kprobe *p, struct pt_regs *regs)
 {
 	ip_before = regs->ip;
 	flags_before = regs->flags;
 	tos_before = *(unsigned long *)kernel_stack_pointer(regs);
 	if (in_slot(p, regs->ip)) {
-		narrate("9. the copy ran; TF made the CPU trap #DB (vector %d) at ip %08lx, "
+		narrate("6. #DB: the copy ran; TF made the CPU trap #DB (vector %d) at ip %08lx, "
 			"%lu bytes into the slot; DR6.BS=%d\n", X86_TRAP_DB, regs->ip,
 			regs->ip - (unsigned long)p->ainsn.insn, flag(read_dr6(), DR6_BS));
 	} else {
-		narrate("9. the copy ran; TF made the CPU trap #DB (vector %d) at ip %08lx, "
+		narrate("6. #DB: the copy ran; TF made the CPU trap #DB (vector %d) at ip %08lx, "
 			"outside the slot: the %s branched; DR6.BS=%d\n", X86_TRAP_DB, regs->ip,
 			insn_type_name(p->ainsn.decoded.type), flag(read_dr6(), DR6_BS));
 		narrate_branch_db(p, regs);
 	}
-	narrate("10. notify_die(DIE_DEBUG) -> post_kprobe_handler -> resume_execution\n");
+	narrate("   do_trap -> notify_die(DIE_DEBUG) -> post_kprobe_handler\n");
 }
 
 /* Why resume_execution() did what it did, class by class. */
@@ -220,31 +300,22 @@ static const char *fixup_reason(struct kprobe *p)
 	}
 }
 
-/* After resume_execution(): what the fixup changed. */
-void narrate_fixup(struct kprobe *p, struct pt_regs *regs)
+/* KPN_RESUMED: what resume_execution() changed. */
+static void narrate_resumed(struct kprobe *p, struct pt_regs *regs)
 {
 	unsigned long tos = *(unsigned long *)kernel_stack_pointer(regs);
 	char buf[96];
 
-	narrate("11. fixup for %s: ip %08lx -> %08lx (%s)\n",
+	narrate("7. resume_execution: fixup for %s: ip %08lx -> %08lx (%s)\n",
 		insn_type_name(p->ainsn.decoded.type), ip_before, regs->ip,
 		sym(regs->ip, buf, sizeof(buf)));
-	narrate("    %s\n", fixup_reason(p));
+	narrate("   %s\n", fixup_reason(p));
 	if (tos != tos_before)
-		narrate("    top of stack %08lx -> %08lx\n", tos_before, tos);
-	narrate("12. flags restored: %08lx -> %08lx (TF %d->%d, IF %d->%d)\n",
+		narrate("   top of stack %08lx -> %08lx\n", tos_before, tos);
+	narrate("   flags restored: %08lx -> %08lx (TF %d->%d, IF %d->%d)\n",
 		flags_before, regs->flags, flag(flags_before, X86_EFLAGS_TF),
 		flag(regs->flags, X86_EFLAGS_TF), flag(flags_before, X86_EFLAGS_IF),
 		flag(regs->flags, X86_EFLAGS_IF));
-}
-
-/* The last step of a told hit. */
-void narrate_end(const char *how, struct pt_regs *regs)
-{
-	char buf[96];
-
-	narrate("%s; iret to %08lx (%s)\n", how, regs->ip, sym(regs->ip, buf, sizeof(buf)));
-	kprobe_narrating = false;
 }
 
 /* ---- jprobes: the article's three steps ---------------------------------------- */
@@ -268,8 +339,9 @@ static void narrate_bytes(const uint8_t *bytes, unsigned long addr, size_t len)
 }
 
 /* Step 1, at the end of setjmp_pre_handler(): what it saved and where ip goes. */
-void narrate_jprobe_setjmp(struct jprobe_ctlblk *jcb, struct pt_regs *regs)
+static void narrate_jprobe_setjmp(struct pt_regs *regs)
 {
+	struct jprobe_ctlblk *jcb = &jprobe_ctlblk;
 	const struct pt_regs *r = &jcb->saved_regs;
 	unsigned long ret = 0;
 	char buf[96];
@@ -298,12 +370,13 @@ void narrate_jprobe_setjmp(struct jprobe_ctlblk *jcb, struct pt_regs *regs)
  * checked it: the handler is done and the state is about to go back.
  * Told only for the jprobe whose hit was told.
  */
-void jprobe_narrate_break(struct jprobe_ctlblk *jcb, struct pt_regs *regs,
-			  bool plain_return)
+static void narrate_jprobe_break(struct pt_regs *regs)
 {
+	struct jprobe_ctlblk *jcb = &jprobe_ctlblk;
 	unsigned long sp = kernel_stack_pointer(regs);
 	const uint8_t *live = (const uint8_t *)sp;
 	unsigned long slot = *(unsigned long *)sp;
+	bool plain_return = regs->ip - 1 == (unsigned long)jprobe_handler_returned_break;
 	unsigned int changed = 0;
 	char buf[96];
 
@@ -333,8 +406,9 @@ void jprobe_narrate_break(struct jprobe_ctlblk *jcb, struct pt_regs *regs,
 }
 
 /* Still step 3: the registers and stack bytes are back. */
-void narrate_jprobe_restored(struct jprobe_ctlblk *jcb, struct pt_regs *regs)
+static void narrate_jprobe_restored(struct pt_regs *regs)
 {
+	struct jprobe_ctlblk *jcb = &jprobe_ctlblk;
 	unsigned long ret = *(unsigned long *)jcb->saved_sp;
 	char buf[96];
 
@@ -349,78 +423,153 @@ void narrate_jprobe_restored(struct jprobe_ctlblk *jcb, struct pt_regs *regs)
 
 /* ---- kretprobes: the trampoline swap ------------------------------------------- */
 
-/* In the told hit, after arch_prepare_kretprobe() swapped the return address. */
-void narrate_kretprobe_entry(struct kretprobe_instance *ri)
+/* In the told hit, once the instance holds the real return address. */
+static void narrate_kretprobe_entry(struct pt_regs *regs)
 {
+	unsigned long *slot = (unsigned long *)kernel_stack_pointer(regs);
+	unsigned long ret = kretprobe_find_ret_addr(*slot, slot);
 	char buf[96];
 
 	narrate("     kretprobe: return address %08lx (%s) at stack slot %08lx\n",
-		(unsigned long)ri->ret_addr, sym((unsigned long)ri->ret_addr, buf, sizeof(buf)),
-		(unsigned long)ri->stack);
+		ret, sym(ret, buf, sizeof(buf)), (unsigned long)slot);
 	narrate("     replaced by kretprobe_trampoline (%08lx); the instance keeps the real one\n",
 		(unsigned long)kretprobe_trampoline);
 	for (int i = 0; i < NARRATE_MAX_RETURNS; i++) {
 		if (!returns_told[i]) {
-			returns_told[i] = ri;
+			returns_told[i] = slot;
 			return;
 		}
 	}
 }
 
 /* In the trampoline handler, before the return handler: a told call? */
-void kretprobe_narrate_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+static void narrate_kretprobe_return(struct kprobe *p, struct pt_regs *regs)
 {
-	struct kretprobe *rp = get_kretprobe(ri);
+	unsigned long *slot = kretprobe_trampoline_slot(regs);
+	struct kretprobe *rp = p ? container_of(p, struct kretprobe, kp) : NULL;
 	char buf[96];
 	int i;
 
-	for (i = 0; i < NARRATE_MAX_RETURNS && returns_told[i] != ri; i++)
+	for (i = 0; i < NARRATE_MAX_RETURNS && returns_told[i] != slot; i++)
 		;
 	if (i == NARRATE_MAX_RETURNS)
 		return;
 	returns_told[i] = NULL;
-	return_telling = ri;
+	return_telling = slot;
 
 	printk("\nnarrate: the told call of %s returns\n",
 	       rp ? sym((unsigned long)rp->kp.addr, buf, sizeof(buf)) : "(an unregistered kretprobe)");
 	printk("  1. its ret popped kretprobe_trampoline from slot %08lx and jumped there: "
-	       "no int3, no trap\n", (unsigned long)ri->stack);
+	       "no int3, no trap\n", (unsigned long)slot);
 	printk("  2. the trampoline pushed pt_regs and called trampoline_handler: "
 	       "ax=%08lx, the return value\n", regs->ax);
 	printk("  3. the instance is found by its slot (pid %d); handler %s runs\n",
-	       task_pid(ri->task), rp && rp->handler ?
+	       task_pid(current), rp && rp->handler ?
 	       sym((unsigned long)rp->handler, buf, sizeof(buf)) : "(none)");
 }
 
 /* After the return handler: where the trampoline will jump. */
-void kretprobe_narrate_returned(struct kretprobe_instance *ri, unsigned long ret,
-				struct pt_regs *regs)
+static void narrate_kretprobe_returned(struct pt_regs *regs)
 {
 	char buf[96];
 
-	if (return_telling != ri)
+	if (return_telling != kretprobe_trampoline_slot(regs))
 		return;
 	return_telling = NULL;
 	printk("  4. real return address %08lx (%s) restored from the instance, ax=%08lx;\n",
-	       ret, sym(ret, buf, sizeof(buf)), regs->ax);
+	       regs->ip, sym(regs->ip, buf, sizeof(buf)), regs->ax);
 	printk("     the trampoline writes it into its own return slot, pops the registers "
 	       "and rets there\n");
 }
 
-NOKPROBE_SYMBOL(narrate_bytes);
-NOKPROBE_SYMBOL(narrate_jprobe_setjmp);
-NOKPROBE_SYMBOL(jprobe_narrate_break);
-NOKPROBE_SYMBOL(narrate_jprobe_restored);
-NOKPROBE_SYMBOL(narrate_kretprobe_entry);
-NOKPROBE_SYMBOL(kretprobe_narrate_return);
-NOKPROBE_SYMBOL(kretprobe_narrate_returned);
-NOKPROBE_SYMBOL(kprobe_narrate_begin);
-NOKPROBE_SYMBOL(narrate_step);
-NOKPROBE_SYMBOL(narrate_db);
+/* ---- the one hook ------------------------------------------------------------- */
+
+/* The stories of a return and of a jprobe's break start outside a told hit. */
+static void narrate_untold(enum kprobe_narration what, struct kprobe *p,
+			   struct pt_regs *regs)
+{
+	switch (what) {
+	case KPN_HIT:
+		narrate_hit(p, regs);
+		break;
+	case KPN_JPROBE_BREAK:
+		narrate_jprobe_break(regs);
+		break;
+	case KPN_KRETPROBE_RETURN:
+		narrate_kretprobe_return(p, regs);
+		break;
+	case KPN_KRETPROBE_RETURNED:
+		narrate_kretprobe_returned(regs);
+		break;
+	default:
+		break;
+	}
+}
+
+/* kprobe_narrate() with narration on: tell `what` if it is part of a told story. */
+void __kprobe_narrate(enum kprobe_narration what, struct kprobe *p, struct pt_regs *regs)
+{
+	if (!kprobe_narrating) {
+		narrate_untold(what, p, regs);
+		return;
+	}
+	switch (what) {
+	case KPN_PRE_HANDLED:
+		narrate_pre_handler_returned(1);
+		narrate_iret(regs);
+		break;
+	case KPN_EMULATED:
+	case KPN_INT3_PASSED:
+	case KPN_BOOSTED:
+		narrate_no_step(what, regs);
+		break;
+	case KPN_SINGLESTEP:
+		narrate_singlestep(p, regs);
+		break;
+	case KPN_DEBUG:
+		narrate_debug(p, regs);
+		break;
+	case KPN_RESUMED:
+		narrate_resumed(p, regs);
+		break;
+	case KPN_DONE:
+		narrate("8. post_handler done, the hit is over\n");
+		narrate_iret(regs);
+		break;
+	case KPN_JPROBE_SETJMP:
+		narrate_jprobe_setjmp(regs);
+		break;
+	case KPN_JPROBE_RESTORED:
+		narrate_jprobe_restored(regs);
+		break;
+	case KPN_KRETPROBE_ENTRY:
+		narrate_kretprobe_entry(regs);
+		break;
+	default:
+		narrate_untold(what, p, regs);
+		break;
+	}
+}
+
+NOKPROBE_SYMBOL(__kprobe_narrate);
+NOKPROBE_SYMBOL(narrate_untold);
+NOKPROBE_SYMBOL(tell_this_hit);
+NOKPROBE_SYMBOL(narrate_hit);
+NOKPROBE_SYMBOL(narrate_pre_handler_returned);
+NOKPROBE_SYMBOL(narrate_iret);
+NOKPROBE_SYMBOL(narrate_no_step);
+NOKPROBE_SYMBOL(narrate_singlestep);
 NOKPROBE_SYMBOL(in_slot);
 NOKPROBE_SYMBOL(narrate_branch_db);
+NOKPROBE_SYMBOL(narrate_debug);
 NOKPROBE_SYMBOL(fixup_reason);
-NOKPROBE_SYMBOL(narrate_fixup);
-NOKPROBE_SYMBOL(narrate_end);
+NOKPROBE_SYMBOL(narrate_resumed);
+NOKPROBE_SYMBOL(narrate_bytes);
+NOKPROBE_SYMBOL(narrate_jprobe_setjmp);
+NOKPROBE_SYMBOL(narrate_jprobe_break);
+NOKPROBE_SYMBOL(narrate_jprobe_restored);
+NOKPROBE_SYMBOL(narrate_kretprobe_entry);
+NOKPROBE_SYMBOL(narrate_kretprobe_return);
+NOKPROBE_SYMBOL(narrate_kretprobe_returned);
 NOKPROBE_SYMBOL(sym);
 NOKPROBE_SYMBOL(flag);

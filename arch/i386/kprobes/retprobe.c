@@ -12,7 +12,6 @@
 #include "kprobes.h"
 #include "ptrace.h"
 #include "nokprobe.h"
-#include "narrate.h"
 
 /*
  * At the function's first instruction the top of the stack is the
@@ -26,23 +25,18 @@ void arch_prepare_kretprobe(struct kretprobe_instance *ri, struct pt_regs *regs)
 	ri->stack = slot;
 	ri->ret_addr = (kprobe_opcode_t *)*slot;
 	*slot = (unsigned long)kretprobe_trampoline;
-	narrate_call(narrate_kretprobe_entry(ri));	/* narrate.c */
 	/* LAB 4: STUB panic("lab 4: arch_prepare_kretprobe: not yet"); */
 	/* LAB 4: END */
 }
 NOKPROBE_SYMBOL(arch_prepare_kretprobe);
 
 /*
- * kretprobe_trampoline.S builds pt_regs right below a two-word frame
- * record {caller's %ebp, return slot}, so that record sits where
- * pt_regs' sp and ss would be, and the slot the probed function's "ret"
- * popped is the second of them.  Returns the real return address, which
- * the trampoline jumps to.
+ * Called by kretprobe_trampoline.S with the frame it built (asm/kprobes.h
+ * draws it).  Returns the real return address, which the trampoline
+ * jumps to.
  */
 unsigned long trampoline_handler(struct pt_regs *regs)
 {
-	unsigned long *slot = (unsigned long *)kernel_stack_pointer(regs) + 1;
-
-	return kretprobe_trampoline_handler(regs, slot);
+	return kretprobe_trampoline_handler(regs, kretprobe_trampoline_slot(regs));
 }
 NOKPROBE_SYMBOL(trampoline_handler);

@@ -102,6 +102,17 @@ void kretprobe_trampoline(void);
 /* Called by the trampoline with the frame it built: the real return address. */
 unsigned long trampoline_handler(struct pt_regs *regs);
 
+/*
+ * kretprobe_trampoline.S builds pt_regs right below a two-word frame
+ * record {caller's %ebp, return slot}, so that record sits where
+ * pt_regs' sp and ss would be, and the slot the probed function's "ret"
+ * popped is the second of them.
+ */
+static inline unsigned long *kretprobe_trampoline_slot(struct pt_regs *regs)
+{
+	return (unsigned long *)kernel_stack_pointer(regs) + 1;
+}
+
 /* ---- boosting (arch/i386/kprobes/boost.c) ----------------------------------- */
 
 /* At registration: could this instruction ever run from its slot untrapped? */
