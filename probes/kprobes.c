@@ -101,11 +101,10 @@ static void arm_kprobe(struct kprobe *p)
 
 /* ---- the hash table ------------------------------------------------------------ */
 
-static unsigned int kprobe_hash(const void *addr)
+static nokprobe_inline unsigned int kprobe_hash(const void *addr)
 {
 	return hash_32((uint32_t)(unsigned long)addr, KPROBE_HASH_BITS);
 }
-NOKPROBE_SYMBOL(kprobe_hash);
 
 /* Called from the int3 handler with interrupts off. */
 struct kprobe *get_kprobe(void *addr)
@@ -188,11 +187,10 @@ static int aggr_break_handler(struct kprobe *p, struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(aggr_break_handler);
 
-static bool kprobe_aggrprobe(const struct kprobe *p)
+static nokprobe_inline bool kprobe_aggrprobe(const struct kprobe *p)
 {
 	return p->pre_handler == aggr_pre_handler;
 }
-NOKPROBE_SYMBOL(kprobe_aggrprobe);
 
 /* A hit was stepped without running handlers: charge it to every member. */
 void kprobes_inc_nmissed_count(struct kprobe *p)

@@ -86,7 +86,7 @@ NOKPROBE_SYMBOL(pre_handler_kretprobe);
 /* ---- the return -------------------------------------------------------------- */
 
 /* The newest instance for this slot, or NULL. */
-static struct kretprobe_instance *find_instance(unsigned long *slot)
+static nokprobe_inline struct kretprobe_instance *find_instance(unsigned long *slot)
 {
 	struct kretprobe_instance *ri;
 
@@ -95,10 +95,9 @@ static struct kretprobe_instance *find_instance(unsigned long *slot)
 			return ri;
 	return NULL;
 }
-NOKPROBE_SYMBOL(find_instance);
 
 /* Back to its kretprobe's free list; an orphan (rp gone) is freed. */
-static void recycle_instance(struct kretprobe_instance *ri)
+static nokprobe_inline void recycle_instance(struct kretprobe_instance *ri)
 {
 	list_del(&ri->list);
 	if (ri->rp)
@@ -106,10 +105,9 @@ static void recycle_instance(struct kretprobe_instance *ri)
 	else
 		kfree(ri);
 }
-NOKPROBE_SYMBOL(recycle_instance);
 
 /* Run rp's handler as a probe handler: other probes it hits are missed. */
-static void run_return_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
+static nokprobe_inline void run_return_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	unsigned long status = kcb->kprobe_status;
@@ -125,7 +123,6 @@ static void run_return_handler(struct kretprobe_instance *ri, struct pt_regs *re
 	kcb->kprobe_status = status;
 	reset_current_kprobe();
 }
-NOKPROBE_SYMBOL(run_return_handler);
 
 /*
  * The probed function returned into the trampoline, which popped `slot`.

@@ -192,7 +192,7 @@ int arch_populate_kprobe_blacklist(void)
 /* ---- the hit state ---------------------------------------------------------------- */
 
 /* Which of TF/IF the instruction itself decides: its result must stand. */
-static unsigned long insn_owned_flags(const struct insn *insn)
+static nokprobe_inline unsigned long insn_owned_flags(const struct insn *insn)
 {
 	switch (insn->type) {
 	case INSN_TYPE_POPF:
@@ -202,14 +202,13 @@ static unsigned long insn_owned_flags(const struct insn *insn)
 		return 0;
 	}
 }
-NOKPROBE_SYMBOL(insn_owned_flags);
 
 /*
  * Remember TF/IF as they were at the int3 (old_flags), and which of them
  * to put back after the step (saved_flags): all of them, except those the
  * stepped instruction sets itself.
  */
-static void set_current_kprobe(struct kprobe *p, struct pt_regs *regs,
+static nokprobe_inline void set_current_kprobe(struct kprobe *p, struct pt_regs *regs,
 			       struct kprobe_ctlblk *kcb)
 {
 	current_kprobe = p;
@@ -217,25 +216,22 @@ static void set_current_kprobe(struct kprobe *p, struct pt_regs *regs,
 	kcb->kprobe_saved_flags = kcb->kprobe_old_flags &
 				  ~insn_owned_flags(&p->ainsn.decoded);
 }
-NOKPROBE_SYMBOL(set_current_kprobe);
 
-static void save_previous_kprobe(struct kprobe_ctlblk *kcb)
+static nokprobe_inline void save_previous_kprobe(struct kprobe_ctlblk *kcb)
 {
 	kcb->prev_kprobe.kp = kprobe_running();
 	kcb->prev_kprobe.status = kcb->kprobe_status;
 	kcb->prev_kprobe.old_flags = kcb->kprobe_old_flags;
 	kcb->prev_kprobe.saved_flags = kcb->kprobe_saved_flags;
 }
-NOKPROBE_SYMBOL(save_previous_kprobe);
 
-static void restore_previous_kprobe(struct kprobe_ctlblk *kcb)
+static nokprobe_inline void restore_previous_kprobe(struct kprobe_ctlblk *kcb)
 {
 	current_kprobe = kcb->prev_kprobe.kp;
 	kcb->kprobe_status = kcb->prev_kprobe.status;
 	kcb->kprobe_old_flags = kcb->prev_kprobe.old_flags;
 	kcb->kprobe_saved_flags = kcb->prev_kprobe.saved_flags;
 }
-NOKPROBE_SYMBOL(restore_previous_kprobe);
 
 /* Arrange for iret to run exactly one instruction: the copy in the slot. */
 static void setup_singlestep(struct kprobe *p, struct pt_regs *regs,
@@ -260,7 +256,7 @@ NOKPROBE_SYMBOL(setup_singlestep);
  * post-handler and leave the hit.  (post_kprobe_handler() ends stepped
  * hits the same way.)
  */
-static void kprobe_post_process(struct kprobe *p, struct pt_regs *regs,
+static nokprobe_inline void kprobe_post_process(struct kprobe *p, struct pt_regs *regs,
 				struct kprobe_ctlblk *kcb)
 {
 	if (p->post_handler) {
@@ -269,7 +265,6 @@ static void kprobe_post_process(struct kprobe *p, struct pt_regs *regs,
 	}
 	reset_current_kprobe();
 }
-NOKPROBE_SYMBOL(kprobe_post_process);
 
 /*
  * cli and sti are emulated, not stepped: they only change IF, which is
@@ -278,7 +273,7 @@ NOKPROBE_SYMBOL(kprobe_post_process);
  * instruction (QEMU does), and that instruction would be the int3
  * filler after the copy in the slot.  Linux emulates them too.
  */
-static bool kprobe_emulate(struct kprobe *p, struct pt_regs *regs)
+static nokprobe_inline bool kprobe_emulate(struct kprobe *p, struct pt_regs *regs)
 {
 	switch (p->ainsn.decoded.type) {
 	case INSN_TYPE_CLI:
@@ -293,7 +288,6 @@ static bool kprobe_emulate(struct kprobe *p, struct pt_regs *regs)
 	regs->ip = (unsigned long)p->addr + p->ainsn.decoded.length;
 	return true;
 }
-NOKPROBE_SYMBOL(kprobe_emulate);
 
 /*
  * A probe hit while another hit is in progress: a handler called a probed
@@ -433,7 +427,7 @@ NOKPROBE_SYMBOL(kprobe_handler);
  * A stepped call pushed the slot's return address; put the real one
  * there.  With an operand-size prefix only 16 bits (IP) were pushed.
  */
-static void fix_return_address(unsigned long *tos, unsigned long ret_ip,
+static nokprobe_inline void fix_return_address(unsigned long *tos, unsigned long ret_ip,
 			       const struct insn *insn)
 {
 	if (insn->opnd16)
@@ -441,17 +435,15 @@ static void fix_return_address(unsigned long *tos, unsigned long ret_ip,
 	else
 		*tos = ret_ip;
 }
-NOKPROBE_SYMBOL(fix_return_address);
 
 /* pushf from the slot pushed TF set and IF clear: push what pushf would have. */
-static void fix_pushed_flags(unsigned long *tos, struct kprobe_ctlblk *kcb)
+static nokprobe_inline void fix_pushed_flags(unsigned long *tos, struct kprobe_ctlblk *kcb)
 {
 	/* TF and IF are in the low 16 bits, so this is right for pushfw too. */
 	uint16_t *image = (uint16_t *)tos;
 
 	*image = (*image & ~TF_IF) | kcb->kprobe_old_flags;
 }
-NOKPROBE_SYMBOL(fix_pushed_flags);
 
 /*
  * Where a relative branch at addr goes when taken: the displacement
@@ -460,13 +452,12 @@ NOKPROBE_SYMBOL(fix_pushed_flags);
  * as insn_rel_target(); the hit path keeps its own copy so that nothing
  * it calls can carry a probe.)
  */
-static unsigned long rel_branch_target(const struct insn *insn, unsigned long addr)
+static nokprobe_inline unsigned long rel_branch_target(const struct insn *insn, unsigned long addr)
 {
 	unsigned long target = addr + insn->length + insn->imm.value;
 
 	return insn->opnd16 ? (target & 0xffff) : target;
 }
-NOKPROBE_SYMBOL(rel_branch_target);
 
 /*
  * The copy ran at the slot, not at p->addr.  Make the result look as if
@@ -593,7 +584,7 @@ NOKPROBE_SYMBOL(post_kprobe_handler);
  * real address: the kernel's fixup table is keyed on that address, and
  * an oops should name it.
  */
-static void abort_singlestep(struct kprobe *cur, struct pt_regs *regs,
+static nokprobe_inline void abort_singlestep(struct kprobe *cur, struct pt_regs *regs,
 			     struct kprobe_ctlblk *kcb)
 {
 	regs->ip = (unsigned long)cur->addr;
@@ -603,7 +594,6 @@ static void abort_singlestep(struct kprobe *cur, struct pt_regs *regs,
 	else
 		reset_current_kprobe();
 }
-NOKPROBE_SYMBOL(abort_singlestep);
 
 /*
  * Called for #PF, #GP and other exceptions while a probe is active.
@@ -639,7 +629,7 @@ NOKPROBE_SYMBOL(kprobe_fault_handler);
 
 /* ---- the die notifier ------------------------------------------------------------- */
 
-static int kprobe_exceptions_dispatch(unsigned long val, struct die_args *args)
+static nokprobe_inline int kprobe_exceptions_dispatch(unsigned long val, struct die_args *args)
 {
 	switch (val) {
 	case DIE_INT3:
@@ -661,7 +651,6 @@ static int kprobe_exceptions_dispatch(unsigned long val, struct die_args *args)
 	}
 	return NOTIFY_DONE;
 }
-NOKPROBE_SYMBOL(kprobe_exceptions_dispatch);
 
 /*
  * The exception's stretch of a hit, with the preempt count raised: the

@@ -83,7 +83,7 @@ NOKPROBE_SYMBOL(setjmp_pre_handler);
 
 /* ---- step 3: the handler is done --------------------------------------------- */
 
-static void report_corrupt_jprobe(struct pt_regs *regs, unsigned long sp)
+static nokprobe_inline void report_corrupt_jprobe(struct pt_regs *regs, unsigned long sp)
 {
 	struct jprobe_ctlblk *jcb = &jprobe_ctlblk;
 	char sym[96];
@@ -94,9 +94,8 @@ static void report_corrupt_jprobe(struct pt_regs *regs, unsigned long sp)
 	       sym, sp, jcb->saved_sp, (void *)jcb->jp);
 	show_regs(regs);
 }
-NOKPROBE_SYMBOL(report_corrupt_jprobe);
 
-static void report_bad_return(struct jprobe *jp)
+static nokprobe_inline void report_bad_return(struct jprobe *jp)
 {
 	char entry[96], func[96];
 
@@ -107,7 +106,6 @@ static void report_bad_return(struct jprobe *jp)
 	printk("jprobe: handler %s for %s returned without jprobe_return(); recovered"
 	       " (further ones are only counted in nbad_return)\n", entry, func);
 }
-NOKPROBE_SYMBOL(report_bad_return);
 
 /*
  * An int3 that is not a probe while our jprobe is the running probe.

@@ -92,13 +92,13 @@ void kprobes_narrate_set(bool on)
 		returns_told[i] = NULL;
 }
 
-static const char *sym(unsigned long addr, char *buf, size_t len)
+static nokprobe_inline const char *sym(unsigned long addr, char *buf, size_t len)
 {
 	sprint_symbol(buf, len, addr);
 	return buf;
 }
 
-static int flag(unsigned long flags, unsigned long bit)
+static nokprobe_inline int flag(unsigned long flags, unsigned long bit)
 {
 	return (flags & bit) != 0;
 }
@@ -106,7 +106,7 @@ static int flag(unsigned long flags, unsigned long bit)
 /* ---- steps 1 to 4: the int3 and the pre-handler --------------------------------- */
 
 /* Is this hit told?  Each probe's next hit is, once per `echo 1`. */
-static bool tell_this_hit(struct kprobe *p)
+static nokprobe_inline bool tell_this_hit(struct kprobe *p)
 {
 	unsigned long addr = (unsigned long)p->addr;
 
@@ -122,7 +122,7 @@ static bool tell_this_hit(struct kprobe *p)
 }
 
 /* KPN_HIT: kprobe_handler() found p and made it the current probe. */
-static void narrate_hit(struct kprobe *p, struct pt_regs *regs)
+static nokprobe_inline void narrate_hit(struct kprobe *p, struct pt_regs *regs)
 {
 	unsigned long addr = (unsigned long)p->addr;
 	struct gate_desc *gate = idt_entry(X86_TRAP_BP);
@@ -149,7 +149,7 @@ static void narrate_hit(struct kprobe *p, struct pt_regs *regs)
 }
 
 /* The pre-handler is back: what it returned decides the rest of step 4. */
-static void narrate_pre_handler_returned(int ret)
+static nokprobe_inline void narrate_pre_handler_returned(int ret)
 {
 	if (!pre_handler_running)
 		return;		/* a jprobe's break int3: no pre-handler ran */
@@ -161,7 +161,7 @@ static void narrate_pre_handler_returned(int ret)
 }
 
 /* The iret that ends a told hit. */
-static void narrate_iret(struct pt_regs *regs)
+static nokprobe_inline void narrate_iret(struct pt_regs *regs)
 {
 	char buf[96];
 
@@ -170,7 +170,7 @@ static void narrate_iret(struct pt_regs *regs)
 }
 
 /* KPN_EMULATED, KPN_INT3_PASSED, KPN_BOOSTED: hits that end without a step. */
-static void narrate_no_step(enum kprobe_narration what, struct pt_regs *regs)
+static nokprobe_inline void narrate_no_step(enum kprobe_narration what, struct pt_regs *regs)
 {
 	char buf[96];
 
@@ -194,7 +194,7 @@ static void narrate_no_step(enum kprobe_narration what, struct pt_regs *regs)
 }
 
 /* KPN_SINGLESTEP: setup_singlestep() armed TF; step 5 is the iret. */
-static void narrate_singlestep(struct kprobe *p, struct pt_regs *regs)
+static nokprobe_inline void narrate_singlestep(struct kprobe *p, struct pt_regs *regs)
 {
 	const struct insn *insn = &p->ainsn.decoded;
 	char bytes[3 * MAX_INSN_SIZE + 1] = "";
@@ -211,7 +211,7 @@ static void narrate_singlestep(struct kprobe *p, struct pt_regs *regs)
 
 /* ---- steps 6 and 7: the #DB and the fixup, where the stepped copy left ip ----------- */
 
-static bool in_slot(struct kprobe *p, unsigned long ip)
+static nokprobe_inline bool in_slot(struct kprobe *p, unsigned long ip)
 {
 	unsigned long slot = (unsigned long)p->ainsn.insn;
 
@@ -223,7 +223,7 @@ static bool in_slot(struct kprobe *p, unsigned long ip)
  * A relative target was counted from the slot; anything else (a register,
  * memory, the stack) is already the real one.
  */
-static void narrate_branch_db(struct kprobe *p, struct pt_regs *regs)
+static nokprobe_inline void narrate_branch_db(struct kprobe *p, struct pt_regs *regs)
 {
 	const struct insn *insn = &p->ainsn.decoded;
 	char buf[96];
@@ -251,7 +251,7 @@ static void narrate_branch_db(struct kprobe *p, struct pt_regs *regs)
 }
 
 /* KPN_DEBUG: the #DB that ends the step, before resume_execution(). */
-static void narrate_debug(struct kprobe *p, struct pt_regs *regs)
+static nokprobe_inline void narrate_debug(struct kprobe *p, struct pt_regs *regs)
 {
 	ip_before = regs->ip;
 	flags_before = regs->flags;
@@ -270,7 +270,7 @@ static void narrate_debug(struct kprobe *p, struct pt_regs *regs)
 }
 
 /* Why resume_execution() did what it did, class by class. */
-static const char *fixup_reason(struct kprobe *p)
+static nokprobe_inline const char *fixup_reason(struct kprobe *p)
 {
 	bool fell_through = ip_before == (unsigned long)p->ainsn.insn + p->ainsn.decoded.length;
 
@@ -301,7 +301,7 @@ static const char *fixup_reason(struct kprobe *p)
 }
 
 /* KPN_RESUMED: what resume_execution() changed. */
-static void narrate_resumed(struct kprobe *p, struct pt_regs *regs)
+static nokprobe_inline void narrate_resumed(struct kprobe *p, struct pt_regs *regs)
 {
 	unsigned long tos = *(unsigned long *)kernel_stack_pointer(regs);
 	char buf[96];
@@ -324,7 +324,7 @@ static void narrate_resumed(struct kprobe *p, struct pt_regs *regs)
  * Stack bytes as memory holds them, lowest address first, a gap between
  * words.  i386 is little-endian: the word 0xc0101234 reads "34 12 10 c0".
  */
-static void narrate_bytes(const uint8_t *bytes, unsigned long addr, size_t len)
+static nokprobe_inline void narrate_bytes(const uint8_t *bytes, unsigned long addr, size_t len)
 {
 	char line[4 * BYTES_PER_LINE];
 
@@ -339,7 +339,7 @@ static void narrate_bytes(const uint8_t *bytes, unsigned long addr, size_t len)
 }
 
 /* Step 1, at the end of setjmp_pre_handler(): what it saved and where ip goes. */
-static void narrate_jprobe_setjmp(struct pt_regs *regs)
+static nokprobe_inline void narrate_jprobe_setjmp(struct pt_regs *regs)
 {
 	struct jprobe_ctlblk *jcb = &jprobe_ctlblk;
 	const struct pt_regs *r = &jcb->saved_regs;
@@ -370,7 +370,7 @@ static void narrate_jprobe_setjmp(struct pt_regs *regs)
  * checked it: the handler is done and the state is about to go back.
  * Told only for the jprobe whose hit was told.
  */
-static void narrate_jprobe_break(struct pt_regs *regs)
+static nokprobe_inline void narrate_jprobe_break(struct pt_regs *regs)
 {
 	struct jprobe_ctlblk *jcb = &jprobe_ctlblk;
 	unsigned long sp = kernel_stack_pointer(regs);
@@ -406,7 +406,7 @@ static void narrate_jprobe_break(struct pt_regs *regs)
 }
 
 /* Still step 3: the registers and stack bytes are back. */
-static void narrate_jprobe_restored(struct pt_regs *regs)
+static nokprobe_inline void narrate_jprobe_restored(struct pt_regs *regs)
 {
 	struct jprobe_ctlblk *jcb = &jprobe_ctlblk;
 	unsigned long ret = *(unsigned long *)jcb->saved_sp;
@@ -424,7 +424,7 @@ static void narrate_jprobe_restored(struct pt_regs *regs)
 /* ---- kretprobes: the trampoline swap ------------------------------------------- */
 
 /* In the told hit, once the instance holds the real return address. */
-static void narrate_kretprobe_entry(struct pt_regs *regs)
+static nokprobe_inline void narrate_kretprobe_entry(struct pt_regs *regs)
 {
 	unsigned long *slot = (unsigned long *)kernel_stack_pointer(regs);
 	unsigned long ret = kretprobe_find_ret_addr(*slot, slot);
@@ -443,7 +443,7 @@ static void narrate_kretprobe_entry(struct pt_regs *regs)
 }
 
 /* In the trampoline handler, before the return handler: a told call? */
-static void narrate_kretprobe_return(struct kprobe *p, struct pt_regs *regs)
+static nokprobe_inline void narrate_kretprobe_return(struct kprobe *p, struct pt_regs *regs)
 {
 	unsigned long *slot = kretprobe_trampoline_slot(regs);
 	struct kretprobe *rp = p ? container_of(p, struct kretprobe, kp) : NULL;
@@ -469,7 +469,7 @@ static void narrate_kretprobe_return(struct kprobe *p, struct pt_regs *regs)
 }
 
 /* After the return handler: where the trampoline will jump. */
-static void narrate_kretprobe_returned(struct pt_regs *regs)
+static nokprobe_inline void narrate_kretprobe_returned(struct pt_regs *regs)
 {
 	char buf[96];
 
@@ -485,7 +485,7 @@ static void narrate_kretprobe_returned(struct pt_regs *regs)
 /* ---- the one hook ------------------------------------------------------------- */
 
 /* The stories of a return and of a jprobe's break start outside a told hit. */
-static void narrate_untold(enum kprobe_narration what, struct kprobe *p,
+static nokprobe_inline void narrate_untold(enum kprobe_narration what, struct kprobe *p,
 			   struct pt_regs *regs)
 {
 	switch (what) {
@@ -552,24 +552,3 @@ void __kprobe_narrate(enum kprobe_narration what, struct kprobe *p, struct pt_re
 }
 
 NOKPROBE_SYMBOL(__kprobe_narrate);
-NOKPROBE_SYMBOL(narrate_untold);
-NOKPROBE_SYMBOL(tell_this_hit);
-NOKPROBE_SYMBOL(narrate_hit);
-NOKPROBE_SYMBOL(narrate_pre_handler_returned);
-NOKPROBE_SYMBOL(narrate_iret);
-NOKPROBE_SYMBOL(narrate_no_step);
-NOKPROBE_SYMBOL(narrate_singlestep);
-NOKPROBE_SYMBOL(in_slot);
-NOKPROBE_SYMBOL(narrate_branch_db);
-NOKPROBE_SYMBOL(narrate_debug);
-NOKPROBE_SYMBOL(fixup_reason);
-NOKPROBE_SYMBOL(narrate_resumed);
-NOKPROBE_SYMBOL(narrate_bytes);
-NOKPROBE_SYMBOL(narrate_jprobe_setjmp);
-NOKPROBE_SYMBOL(narrate_jprobe_break);
-NOKPROBE_SYMBOL(narrate_jprobe_restored);
-NOKPROBE_SYMBOL(narrate_kretprobe_entry);
-NOKPROBE_SYMBOL(narrate_kretprobe_return);
-NOKPROBE_SYMBOL(narrate_kretprobe_returned);
-NOKPROBE_SYMBOL(sym);
-NOKPROBE_SYMBOL(flag);

@@ -13,7 +13,7 @@
  *
  * No exception at all.  Three things make it safe (docs/optprobes.md):
  *
- *  1. The safety analysis (arch_check_optimized_kprobe, in
+ *  1. The safety analysis (can_optimize, arch_check_optimized_kprobe, in
  *     opt_check.c): the displaced instructions must run anywhere,
  *     and nothing may ever jump into the middle of the jump.
  *  2. The patching order (arch_optimize_kprobe): the int3 is already at

@@ -1,9 +1,8 @@
 /*
  * opt_check.c (arch/i386) - may this probe become a jump?
  *
- * The safety analysis behind arch_check_optimized_kprobe(), after Linux's
- * can_optimize() and arch_check_optimized_kprobe() (docs/optprobes.md,
- * "The safety analysis"):
+ * The safety analysis: can_optimize() and arch_check_optimized_kprobe(),
+ * as Linux names them (docs/optprobes.md, "The safety analysis"):
  *
  *   - the instructions the jump displaces must run anywhere and fall
  *     through (no branch, call, trap, rep string...), lie inside the
@@ -253,8 +252,8 @@ void arch_forget_optprobe_summaries(void)
 /*
  * The instructions the jump displaces: whole instructions from addr
  * until at least RELATIVEJUMP_SIZE bytes, all relocatable, all inside
- * the function, no other probe among them.  Their original bytes go to
- * op->optinsn.copy.
+ * the function (Linux checks these as copy_optimized_instructions()
+ * copies them).  Their original bytes go to op->optinsn.copy.
  */
 static int measure_displaced(struct optimized_kprobe *op, unsigned long end)
 {
@@ -275,20 +274,18 @@ static int measure_displaced(struct optimized_kprobe *op, unsigned long end)
 		memcpy(op->optinsn.copy + size, buf, insn.length);
 		size += insn.length;
 	}
-	for (size_t i = 1; i < size; i++)
-		if (get_kprobe((void *)(addr + i)))
-			return -OPT_PROBE_IN_RANGE;
 	op->optinsn.size = size;
 	return 0;
 }
 
 /*
- * Linux's can_optimize() and arch_check_optimized_kprobe() together.
- * The answer names the function-wide reason first, as Linux's order
- * does: every site of a function with a jump table is refused for the
- * jump table, whatever its own instruction is.
+ * Linux's can_optimize(): may the code at the probe become a jump at
+ * all - the function around it, then the instructions the jump
+ * displaces.  The answer names the function-wide reason first, as
+ * Linux's order does: every site of a function with a jump table is
+ * refused for the jump table, whatever its own instruction is.
  */
-int arch_check_optimized_kprobe(struct optimized_kprobe *op)
+static int can_optimize(struct optimized_kprobe *op)
 {
 	unsigned long addr = (unsigned long)op->kp->addr;
 	const struct func_summary *fs;
@@ -304,4 +301,23 @@ int arch_check_optimized_kprobe(struct optimized_kprobe *op)
 	site = measure_displaced(op, fx.end);
 	ret = check_function(fs, addr, site ? 0 : op->optinsn.size);
 	return ret ? ret : site;
+}
+
+/*
+ * Linux's arch_check_optimized_kprobe(): can op actually be optimized?
+ * The code may become a jump (can_optimize()), and no other probe sits
+ * on a byte the jump would cover after the first: its int3 would be
+ * overwritten.
+ */
+int arch_check_optimized_kprobe(struct optimized_kprobe *op)
+{
+	unsigned long addr = (unsigned long)op->kp->addr;
+	int ret = can_optimize(op);
+
+	if (ret)
+		return ret;
+	for (size_t i = 1; i < op->optinsn.size; i++)
+		if (get_kprobe((void *)(addr + i)))
+			return -OPT_PROBE_IN_RANGE;
+	return 0;
 }
