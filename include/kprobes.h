@@ -164,9 +164,8 @@ void kprobes_list_print(void);		/* every registered probe */
  * and, for a kretprobe, calls its full instance pool let go unprobed.
  */
 unsigned long kprobe_missed(const struct kprobe *p);
-/* A profile line: the list line, then "hit N  missed N". */
+/* A profile line (/sys/kernel/debug/kprobes/profile): the list line, then "hit N  missed N". */
 int sprint_kprobe_profile(char *buf, size_t len, const struct kprobe *p);
-void kprobes_profile_print(void);	/* hits and misses per probe */
 /*
  * Code kprobes made, named after its probe for backtraces (kallsyms has
  * no symbol for it): "[kprobe slot for fib+0x1d]", "[optprobe detour for

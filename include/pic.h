@@ -7,7 +7,6 @@
 void pic_init(void);
 void pic_eoi(int irq);
 void pic_unmask(int irq);
-void pic_mask(int irq);
 /* True for a spurious IRQ 7/15: the caller must then skip EOI and handler. */
 bool pic_is_spurious(int irq);
 

@@ -804,25 +804,10 @@ int sprint_kprobe_profile(char *buf, size_t len, const struct kprobe *p)
 			kprobe_missed(p));
 }
 
-static void print_profile_line(struct kprobe *p)
-{
-	char line[160];
-
-	sprint_kprobe_profile(line, sizeof(line), p);
-	printk("%s\n", line);
-}
-
 void kprobes_list_print(void)
 {
 	kprobe_mutex_lock();
 	for_each_kprobe(print_list_line);
-	kprobe_mutex_unlock();
-}
-
-void kprobes_profile_print(void)
-{
-	kprobe_mutex_lock();
-	for_each_kprobe(print_profile_line);
 	kprobe_mutex_unlock();
 }
 

@@ -583,6 +583,9 @@ int sprint_optprobe_state(char *buf, size_t len, const struct kprobe *ap)
 	else if (ap->opt_refusal)
 		ret = snprintf(buf, len, "  [NOT OPTIMIZED: %s]",
 			       optprobe_refusal_name(ap->opt_refusal));
+	else if (kprobe_optready(ap) == OPT_HANDLERS)	/* never a candidate: say why */
+		ret = snprintf(buf, len, "  [NOT OPTIMIZED: %s]",
+			       optprobe_refusal_name(OPT_HANDLERS));
 	preempt_enable();
 	return ret;
 }

@@ -87,15 +87,6 @@ static uint16_t mask_port(int irq)
 	return irq < PIC_LINES ? PIC1_DATA : PIC2_DATA;
 }
 
-void pic_mask(int irq)
-{
-	unsigned long flags = local_irq_save();
-	uint16_t port = mask_port(irq);
-
-	outb(port, inb(port) | (1 << (irq % PIC_LINES)));
-	local_irq_restore(flags);
-}
-
 void pic_unmask(int irq)
 {
 	unsigned long flags = local_irq_save();

@@ -4,7 +4,10 @@
  *   list       every registered probe: "addr  k  sym+off  [DISABLED]";
  *              for the optimizer's candidates [OPTIMIZED], [WAITING]
  *              (queued, or a preempted thread is in the way: why) or
- *              [NOT OPTIMIZED: why]
+ *              [NOT OPTIMIZED: why], also for a probe whose handlers keep
+ *              it an int3 while optimization is on
+ *   profile    the list line of every probe with its hits and misses
+ *              (ours, not Linux's: its kprobe_profile counts events only)
  *   enabled    1/0: the global switch.  0 takes every int3 out of the
  *              text and 1 puts back those whose probe is enabled; each
  *              probe's own enabled state is kept (arm_all_kprobes /
@@ -40,6 +43,22 @@ static int list_show(struct seq_buf *s, void *data)
 {
 	kprobes_for_each(list_one, s);
 	kprobes_for_each_gone(list_one, s);	/* [GONE]: their module unloaded */
+	return 0;
+}
+
+static int profile_one(struct kprobe *p, void *data)
+{
+	char line[192];
+
+	sprint_kprobe_profile(line, sizeof(line), p);
+	seq_printf(data, "%s\n", line);
+	return 0;
+}
+
+static int profile_show(struct seq_buf *s, void *data)
+{
+	kprobes_for_each(profile_one, s);
+	kprobes_for_each_gone(profile_one, s);
 	return 0;
 }
 
@@ -135,6 +154,7 @@ static int boost_write(const char *text, size_t len, bool trunc, void *data)
 
 static const struct pseudo_file_spec kprobes_debug_files[] = {
 	{ "list",      list_show,      NULL },
+	{ "profile",   profile_show,   NULL },
 	{ "enabled",   enabled_show,   enabled_write },
 	{ "blacklist", blacklist_show, NULL },
 	{ "narrate",   narrate_show,   narrate_write },

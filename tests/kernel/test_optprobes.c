@@ -566,13 +566,13 @@ static void optprobe_refusals(struct ktest *t)
 	KTEST_ASSERT_EQ(t, register_kprobe(&fixups.kp), 0);
 	KTEST_EXPECT_EQ(t, wait_for_kprobe_optimizer(), 0);
 
-	/* The list says why (post-only probes are not candidates: no reason). */
+	/* The list says why, for a probe its post-handler keeps an int3 too. */
 	expect_list_state(t, &into.kp, "  [NOT OPTIMIZED: a branch lands inside the jump]");
 	expect_list_state(t, &table.kp, "  [NOT OPTIMIZED: function has an indirect jump]");
 	expect_list_state(t, &shrt.kp, "  [NOT OPTIMIZED: jump would cross the function's end]");
 	expect_list_state(t, &call.kp,
 			  "  [NOT OPTIMIZED: displaced instruction cannot be relocated]");
-	expect_list_state(t, &post.kp, "");
+	expect_list_state(t, &post.kp, "  [NOT OPTIMIZED: has a post- or break-handler]");
 	KTEST_EXPECT_EQ(t, optprobe_why_not(&into.kp), OPT_JUMP_INTO_RANGE);
 	KTEST_EXPECT_EQ(t, optprobe_why_not(&table.kp), OPT_INDIRECT_JUMP);
 	KTEST_EXPECT_EQ(t, optprobe_why_not(&shrt.kp), OPT_CROSSES_END);

@@ -428,6 +428,38 @@ static void ring_buffer_overwrites_oldest(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, strstr(out, "entries-written: 0/0") != NULL);
 }
 
+/* ---- /sys/kernel/debug/kprobes: profile, and why a probe stays an int3 --------- */
+
+static void empty_post(struct kprobe *p, struct pt_regs *regs, unsigned long flags)
+{
+}
+
+/* profile: the list line, then the hits and misses; list: handlers keep an int3. */
+static void debugfs_profile_and_handlers(struct ktest *t)
+{
+	struct kprobe kp = { .symbol_name = "fib", .post_handler = empty_post };
+	bool optimizing = kprobes_get_optimization();
+	char want[96];
+
+	KTEST_ASSERT_EQ(t, kprobes_set_optimization(true), 0);
+	KTEST_ASSERT_EQ(t, register_kprobe(&kp), 0);
+	fib(2);			/* fib(2), fib(1), fib(0): three hits */
+	read_file(KPROBES_DEBUG_DIR "/profile");
+	snprintf(want, sizeof(want), "%08lx  k  fib+0x0", (unsigned long)kp.addr);
+	KTEST_EXPECT_TRUE(t, strstr(out, want) != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, " hit        3  missed        0") != NULL);
+	read_file(LIST);
+	KTEST_EXPECT_TRUE(t, strstr(out, "fib+0x0  [NOT OPTIMIZED: has a post- or break-handler]")
+			  != NULL);
+	kprobes_set_optimization(false);	/* the switch says it: no reason shown */
+	read_file(LIST);
+	KTEST_EXPECT_TRUE(t, strstr(out, "fib+0x0  [NOT OPTIMIZED") == NULL);
+	unregister_kprobe(&kp);
+	kprobes_set_optimization(optimizing);
+	read_file(KPROBES_DEBUG_DIR "/profile");
+	KTEST_EXPECT_TRUE(t, strstr(out, want) == NULL);
+}
+
 #define NARRATE KPROBES_DEBUG_DIR "/narrate"
 
 static void narrate_tells_next_hit_once(struct ktest *t)
@@ -590,6 +622,7 @@ static struct ktest_case tracefs_cases[] = {
 	KTEST_CASE(bad_lines_are_refused),
 	KTEST_CASE(global_switch_keeps_probe_state),
 	KTEST_CASE(ring_buffer_overwrites_oldest),
+	KTEST_CASE(debugfs_profile_and_handlers),
 	KTEST_CASE(narrate_tells_next_hit_once),
 	KTEST_CASE(random_lines_leave_kernel_healthy),
 	KTEST_END
