@@ -181,11 +181,7 @@ int kprobes_for_each_gone(int (*fn)(struct kprobe *p, void *data), void *data);
 /* p's code is going away (module unload): disarm now, keep p listed [GONE]. */
 void kill_kprobe(struct kprobe *p);
 
-/* ---- the out-of-line slots (probes/insn_slot.c) ---------------------------- */
-
-/* A MAX_INSN_SIZE-byte executable slot, or NULL.  Freed slots are int3-filled. */
-kprobe_opcode_t *get_insn_slot(void);
-void free_insn_slot(kprobe_opcode_t *slot, int dirty);
+/* ---- executable slots (probes/insn_slot.c): Linux's kprobe_insn_cache ---------- */
 
 struct insn_slot_stats {
 	unsigned long pages;		/* pages currently holding slots */
@@ -193,7 +189,56 @@ struct insn_slot_stats {
 	unsigned long total_allocs;
 	unsigned long total_frees;
 };
-void insn_slot_get_stats(struct insn_slot_stats *st);
+
+#define INSN_CACHE_HASH_BITS	5
+
+/*
+ * Pages of executable slots of insn_size bytes each.  Two instances:
+ * kprobe_insn_slots (MAX_INSN_SIZE: an instruction stepped out of line)
+ * and kprobe_optinsn_slots (MAX_OPTINSN_SIZE: an optprobe's detour).
+ * A freed slot is int3-filled; a page whose last slot goes is freed.
+ */
+struct kprobe_insn_page;
+struct kprobe_insn_cache {
+	size_t insn_size;			/* bytes per slot */
+	struct kprobe_insn_page *pages;		/* newest first */
+	struct hlist_head page_hash[1 << INSN_CACHE_HASH_BITS];	/* by page address */
+	struct insn_slot_stats stats;
+};
+extern struct kprobe_insn_cache kprobe_insn_slots;
+extern struct kprobe_insn_cache kprobe_optinsn_slots;
+
+/* A slot of c, or NULL.  Callers hold kprobe_mutex. */
+kprobe_opcode_t *__get_insn_slot(struct kprobe_insn_cache *c);
+void __free_insn_slot(struct kprobe_insn_cache *c, kprobe_opcode_t *slot, int dirty);
+/* Is addr in one of c's pages?  Lock-free, for unwinders. */
+bool __is_insn_slot_addr(struct kprobe_insn_cache *c, unsigned long addr);
+void insn_cache_get_stats(const struct kprobe_insn_cache *c, struct insn_slot_stats *st);
+
+static inline kprobe_opcode_t *get_insn_slot(void)
+{
+	return __get_insn_slot(&kprobe_insn_slots);
+}
+
+static inline void free_insn_slot(kprobe_opcode_t *slot, int dirty)
+{
+	__free_insn_slot(&kprobe_insn_slots, slot, dirty);
+}
+
+static inline void insn_slot_get_stats(struct insn_slot_stats *st)
+{
+	insn_cache_get_stats(&kprobe_insn_slots, st);
+}
+
+static inline kprobe_opcode_t *get_optinsn_slot(void)
+{
+	return __get_insn_slot(&kprobe_optinsn_slots);
+}
+
+static inline void free_optinsn_slot(kprobe_opcode_t *slot, int dirty)
+{
+	__free_insn_slot(&kprobe_optinsn_slots, slot, dirty);
+}
 
 /* ---- the per-CPU (here: the one CPU) hit state ----------------------------- */
 

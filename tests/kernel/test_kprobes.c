@@ -901,32 +901,62 @@ static void kprobe_fault_in_stepped_insn(struct ktest *t)
 
 /* ---- the slot allocator --------------------------------------------------------------- */
 
-#define SLOT_TEST_N 300		/* more than one page of 256 slots */
+#define SLOT_TEST_N 300		/* more than a page of either cache: 256 or 32 slots */
 
-static void kprobe_insn_slots(struct ktest *t)
+/*
+ * One instance of the slot cache: n slots over several pages, each
+ * aligned to its size and int3-filled; a freed slot is handed out
+ * again, int3-filled again; all freed, the pages go back.
+ */
+static void slot_cache_alloc_reuse_free(struct ktest *t, struct kprobe_insn_cache *c)
 {
 	static kprobe_opcode_t *slots[SLOT_TEST_N];
 	struct insn_slot_stats s0, s1;
+	kprobe_opcode_t *again;
 
-	insn_slot_get_stats(&s0);
+	insn_cache_get_stats(c, &s0);
 	for (int i = 0; i < SLOT_TEST_N; i++) {
-		slots[i] = get_insn_slot();
+		slots[i] = __get_insn_slot(c);
 		KTEST_ASSERT_TRUE(t, slots[i] != NULL);
-		KTEST_EXPECT_EQ(t, (unsigned long)slots[i] % MAX_INSN_SIZE, 0);
+		KTEST_EXPECT_EQ(t, (unsigned long)slots[i] % c->insn_size, 0);
 		KTEST_EXPECT_EQ(t, slots[i][0], BREAKPOINT_INSTRUCTION);
-		slots[i][0] = 0x90;
+		KTEST_EXPECT_EQ(t, slots[i][c->insn_size - 1], BREAKPOINT_INSTRUCTION);
+		memset(slots[i], 0x90, c->insn_size);
 	}
-	insn_slot_get_stats(&s1);
+	insn_cache_get_stats(c, &s1);
 	KTEST_EXPECT_EQ(t, s1.slots_in_use, s0.slots_in_use + SLOT_TEST_N);
 	KTEST_EXPECT_TRUE(t, s1.pages >= s0.pages + 2);
+	KTEST_EXPECT_TRUE(t, __is_insn_slot_addr(c, (unsigned long)slots[SLOT_TEST_N - 1]));
 	for (int i = 1; i < SLOT_TEST_N; i++)
 		KTEST_EXPECT_TRUE(t, slots[i] != slots[i - 1]);
+
+	/* The newest page is searched first: its hole is the next slot. */
+	__free_insn_slot(c, slots[SLOT_TEST_N - 1], 0);
+	again = __get_insn_slot(c);
+	KTEST_EXPECT_TRUE(t, again == slots[SLOT_TEST_N - 1]);
+	KTEST_EXPECT_EQ(t, again[0], BREAKPOINT_INSTRUCTION);
+	KTEST_EXPECT_EQ(t, again[c->insn_size - 1], BREAKPOINT_INSTRUCTION);
+
 	for (int i = 0; i < SLOT_TEST_N; i++)
-		free_insn_slot(slots[i], 0);
-	insn_slot_get_stats(&s1);
+		__free_insn_slot(c, slots[i], 0);
+	insn_cache_get_stats(c, &s1);
 	KTEST_EXPECT_EQ(t, s1.slots_in_use, s0.slots_in_use);
 	KTEST_EXPECT_EQ(t, s1.pages, s0.pages);
-	KTEST_EXPECT_EQ(t, s1.total_frees - s0.total_frees, SLOT_TEST_N);
+	KTEST_EXPECT_EQ(t, s1.total_frees - s0.total_frees, SLOT_TEST_N + 1);
+}
+
+/* The instruction slots int3 probes step in. */
+static void kprobe_insn_slot_cache(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, kprobe_insn_slots.insn_size, MAX_INSN_SIZE);
+	slot_cache_alloc_reuse_free(t, &kprobe_insn_slots);
+}
+
+/* The same cache code, second instance: the optprobes' detour buffers. */
+static void kprobe_optinsn_slot_cache(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, kprobe_optinsn_slots.insn_size, MAX_OPTINSN_SIZE);
+	slot_cache_alloc_reuse_free(t, &kprobe_optinsn_slots);
 }
 
 /* ---- stress ------------------------------------------------------------------------------ */
@@ -1101,7 +1131,8 @@ static struct ktest_case kprobes_cases[] = {
 	KTEST_CASE(kprobe_fault_in_handler),
 	KTEST_CASE(kprobe_safe_read_in_handler),
 	KTEST_CASE(kprobe_fault_in_stepped_insn),
-	KTEST_CASE(kprobe_insn_slots),
+	KTEST_CASE(kprobe_insn_slot_cache),
+	KTEST_CASE(kprobe_optinsn_slot_cache),
 	KTEST_CASE(kprobe_stress),
 	KTEST_CASE(kprobe_text_unchanged_since_boot),
 	KTEST_END

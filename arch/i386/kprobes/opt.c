@@ -45,104 +45,12 @@ extern const char optprobe_template_entry[], optprobe_template_ip[],
 #define TMPL_CALL	(size_t)(optprobe_template_call - optprobe_template_entry)
 #define CALL_SIZE	5	/* e8 rel32 */
 
-/* ---- detour buffers: pages of their own ------------------------------------------- */
+/* ---- detour buffers: slots of kprobe_optinsn_slots ---------------------------- */
 
 /*
- * Not kmalloc(): a detour must not share its page with data.  A store
- * into a page the CPU runs code from looks like self-modifying code -
- * real CPUs flush their pipeline, QEMU throws the page's translations
- * away - and a kretprobe writes its instances on every hit: next to its
- * own detour, that made the hit twice as slow under QEMU.  So whole
- * pages from alloc_pages() (executable: no NX bit without PAE), cut into
- * DETOUR_SLOTS slots, as probes/insn_slot.c does for int3 probes.
+ * Each detour is a MAX_OPTINSN_SIZE slot of the second instance of the
+ * slot cache (probes/insn_slot.c), in pages that hold nothing but code.
  */
-#define DETOUR_SLOT_SIZE	128
-#define DETOUR_SLOTS		(PAGE_SIZE / DETOUR_SLOT_SIZE)	/* 32: one bitmap word */
-
-struct detour_page {
-	struct detour_page *next;
-	struct hlist_node hlist;	/* in detour_hash, by page address */
-	kprobe_opcode_t *mem;
-	uint32_t used;			/* bit i: slot i taken */
-};
-
-/*
- * Pages with room are found from the list head (new pages go first);
- * a freed buffer finds its page in a hash by page address, not by
- * walking the list (10,000 probes are 313 pages).
- */
-#define DETOUR_HASH_BITS	5
-static struct detour_page *detour_pages;
-static struct hlist_head detour_hash[1 << DETOUR_HASH_BITS];
-
-static struct hlist_head *detour_bucket(const void *page)
-{
-	uint32_t pfn = (uint32_t)(unsigned long)page >> PAGE_SHIFT;
-
-	return &detour_hash[hash_32(pfn, DETOUR_HASH_BITS)];
-}
-
-static kprobe_opcode_t *take_detour(struct detour_page *dp)
-{
-	for (unsigned int i = 0; i < DETOUR_SLOTS; i++) {
-		if (!(dp->used & (1u << i))) {
-			dp->used |= 1u << i;
-			return dp->mem + i * DETOUR_SLOT_SIZE;
-		}
-	}
-	return NULL;
-}
-
-static kprobe_opcode_t *alloc_detour(void)
-{
-	struct detour_page *dp;
-
-	for (dp = detour_pages; dp; dp = dp->next)
-		if (dp->used != ~0u)
-			return take_detour(dp);
-	dp = kzalloc(sizeof(*dp));
-	if (!dp)
-		return NULL;
-	dp->mem = alloc_pages(1);
-	if (!dp->mem) {
-		kfree(dp);
-		return NULL;
-	}
-	memset(dp->mem, BREAKPOINT_INSTRUCTION, PAGE_SIZE);
-	dp->next = detour_pages;
-	detour_pages = dp;
-	hlist_add_head(&dp->hlist, detour_bucket(dp->mem));
-	return take_detour(dp);
-}
-
-static void release_detour_page(struct detour_page *dp)
-{
-	struct detour_page **pp;
-
-	for (pp = &detour_pages; *pp != dp; pp = &(*pp)->next)
-		;
-	*pp = dp->next;
-	hlist_del(&dp->hlist);
-	free_pages(dp->mem, 1);
-	kfree(dp);
-}
-
-static void free_detour(kprobe_opcode_t *buf)
-{
-	kprobe_opcode_t *page = (kprobe_opcode_t *)((unsigned long)buf & ~(PAGE_SIZE - 1));
-	struct detour_page *dp;
-
-	hlist_for_each_entry(dp, detour_bucket(page), hlist) {
-		if (dp->mem != page)
-			continue;
-		memset(buf, BREAKPOINT_INSTRUCTION, DETOUR_SLOT_SIZE);
-		dp->used &= ~(1u << ((buf - dp->mem) / DETOUR_SLOT_SIZE));
-		if (!dp->used)
-			release_detour_page(dp);
-		return;
-	}
-	panic("optprobes: %p is not a detour buffer", buf);
-}
 
 /*
  * A backtrace through a handler of an optimized probe meets the return
@@ -152,15 +60,9 @@ static void free_detour(kprobe_opcode_t *buf)
  */
 bool arch_optprobe_detour_return(unsigned long ret)
 {
-	kprobe_opcode_t *page = (kprobe_opcode_t *)(ret & ~(PAGE_SIZE - 1));
-	struct detour_page *dp;
-
 	/* By the page hash: text_quiesce.c asks for every frame of every thread. */
-	hlist_for_each_entry(dp, detour_bucket(page), hlist)
-		if (dp->mem == page)
-			return (ret - (unsigned long)page) % DETOUR_SLOT_SIZE ==
-			       TMPL_CALL + CALL_SIZE;
-	return false;
+	return __is_insn_slot_addr(&kprobe_optinsn_slots, ret) &&
+	       ret % MAX_OPTINSN_SIZE == TMPL_CALL + CALL_SIZE;
 }
 NOKPROBE_SYMBOL(arch_optprobe_detour_return);
 
@@ -172,7 +74,7 @@ static int build_detour(struct optimized_kprobe *op)
 	unsigned long addr = (unsigned long)op->kp->addr;
 	size_t size = op->optinsn.size;
 	size_t total = TMPL_SIZE + size + RELATIVEJUMP_SIZE;
-	kprobe_opcode_t *buf = total <= DETOUR_SLOT_SIZE ? alloc_detour() : NULL;
+	kprobe_opcode_t *buf = total <= MAX_OPTINSN_SIZE ? get_optinsn_slot() : NULL;
 	unsigned long b = (unsigned long)buf;
 	uint32_t opaddr = (uint32_t)(unsigned long)op;
 	uint32_t copies = (uint32_t)(b + TMPL_SIZE);
@@ -250,7 +152,7 @@ int arch_optimize_kprobe(struct optimized_kprobe *op, const struct text_snapshot
 
 	if (text_snapshot_busy(snap, addr + 1, addr + op->optinsn.size) ||
 	    text_snapshot_busy(snap, slot, slot + MAX_INSN_SIZE)) {
-		free_detour(op->optinsn.insn);	/* never ran: free it now */
+		free_optinsn_slot(op->optinsn.insn, 0);	/* never ran: free it now */
 		op->optinsn.insn = NULL;
 		return -OPT_THREAD_INSIDE;
 	}
@@ -280,7 +182,7 @@ static void release_optimized_kprobe(void *arg)
 {
 	struct optimized_kprobe *op = arg;
 
-	free_detour(op->optinsn.insn);
+	free_optinsn_slot(op->optinsn.insn, 0);
 	kfree(op);
 }
 

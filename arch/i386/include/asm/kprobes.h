@@ -151,6 +151,12 @@ static inline void put_jmp(kprobe_opcode_t *from, unsigned long target)
 /* The most bytes a jump can displace: 4 bytes into a 15-byte instruction. */
 #define MAX_OPTIMIZED_LENGTH	(RELATIVEJUMP_SIZE - 1 + INSN_MAX_LEN)
 
+/*
+ * A detour buffer's slot (kprobe_optinsn_slots): the template, the
+ * displaced instructions, the jmp back, rounded up to a power of two.
+ */
+#define MAX_OPTINSN_SIZE	128
+
 struct arch_optimized_insn {
 	kprobe_opcode_t copy[MAX_OPTIMIZED_LENGTH]; /* the original bytes the jump displaced */
 	size_t size;			/* how many: whole instructions, >= RELATIVEJUMP_SIZE */
