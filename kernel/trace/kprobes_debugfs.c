@@ -30,36 +30,41 @@
 #include "errno.h"
 #include "narrate.h"
 
-static int list_one(struct kprobe *p, void *data)
-{
-	char line[160];
+/* One line per probe, by list's or profile's formatter. */
+typedef int (*sprint_probe_t)(char *buf, size_t len, const struct kprobe *p);
 
-	sprint_kprobe(line, sizeof(line), p);
-	seq_printf(data, "%s\n", line);
+struct probe_lines {
+	struct seq_buf *s;
+	sprint_probe_t sprint;
+};
+
+static int probe_line(struct kprobe *p, void *data)
+{
+	struct probe_lines *pl = data;
+	char line[192];
+
+	pl->sprint(line, sizeof(line), p);
+	seq_printf(pl->s, "%s\n", line);
+	return 0;
+}
+
+static int show_probe_lines(struct seq_buf *s, sprint_probe_t sprint)
+{
+	struct probe_lines pl = { .s = s, .sprint = sprint };
+
+	kprobes_for_each(probe_line, &pl);
+	kprobes_for_each_gone(probe_line, &pl);	/* [GONE]: their module unloaded */
 	return 0;
 }
 
 static int list_show(struct seq_buf *s, void *data)
 {
-	kprobes_for_each(list_one, s);
-	kprobes_for_each_gone(list_one, s);	/* [GONE]: their module unloaded */
-	return 0;
-}
-
-static int profile_one(struct kprobe *p, void *data)
-{
-	char line[192];
-
-	sprint_kprobe_profile(line, sizeof(line), p);
-	seq_printf(data, "%s\n", line);
-	return 0;
+	return show_probe_lines(s, sprint_kprobe);
 }
 
 static int profile_show(struct seq_buf *s, void *data)
 {
-	kprobes_for_each(profile_one, s);
-	kprobes_for_each_gone(profile_one, s);
-	return 0;
+	return show_probe_lines(s, sprint_kprobe_profile);
 }
 
 static int blacklist_one(void *data, unsigned long start, unsigned long end)
