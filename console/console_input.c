@@ -3,8 +3,9 @@
  *
  * COM1: the UART raises IRQ 4 for each received byte; our handler
  * (serial_rx below, called by arch/i386/serial.c) queues it in a small
- * ring that console_getc() drains.  The keyboard has its own ring in
- * arch/i386/keyboard.c, read with kbd_getc().
+ * kfifo that console_getc() drains.  The keyboard queues its keys in a
+ * kfifo of its own in arch/i386/keyboard.c, read with kbd_getc(); both
+ * are include/kfifo.h's ring buffer (lib/kfifo.c).
  *
  * Both interrupt paths look at each character first: Ctrl-P is the SysRq
  * key and is acted on right there, in the interrupt, so it answers even
@@ -20,11 +21,11 @@
 #include "timer.h"
 #include "string.h"
 #include "errno.h"
+#include "kfifo.h"
 
-#define INPUT_BUF_SIZE 256	/* a power of two: indexes wrap with a mask */
+#define INPUT_BUF_SIZE 256	/* a power of two, as a kfifo's size must be */
 
-static char input_buf[INPUT_BUF_SIZE];
-static volatile unsigned int input_head, input_tail;
+DEFINE_KFIFO(input_fifo, INPUT_BUF_SIZE);
 static volatile bool sysrq_pending;	/* Ctrl-P came at a bad moment */
 unsigned long sysrq_count;
 
@@ -68,17 +69,13 @@ static bool sysrq_filter(int c)
 	return true;
 }
 
-/* ---- the COM1 input ring ------------------------------------------------- */
+/* ---- the COM1 input fifo ------------------------------------------------- */
 
 void console_input_feed(int c)
 {
 	unsigned long flags = local_irq_save();
-	unsigned int next = (input_head + 1) & (INPUT_BUF_SIZE - 1);
 
-	if (next != input_tail) {	/* full: drop, like a real UART overrun */
-		input_buf[input_head] = c;
-		input_head = next;
-	}
+	kfifo_put(&input_fifo, c);	/* full: drop, like a real UART overrun */
 	local_irq_restore(flags);
 }
 
@@ -92,14 +89,11 @@ static void serial_rx(int c)
 static int input_pop(void)
 {
 	unsigned long flags = local_irq_save();
-	int c = -1;
+	unsigned char c;
+	int ret = kfifo_get(&input_fifo, &c) ? c : -1;
 
-	if (input_tail != input_head) {
-		c = (unsigned char)input_buf[input_tail];
-		input_tail = (input_tail + 1) & (INPUT_BUF_SIZE - 1);
-	}
 	local_irq_restore(flags);
-	return c;
+	return ret;
 }
 
 void console_input_init(void)

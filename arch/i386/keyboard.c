@@ -12,7 +12,8 @@
  *
  * Scancodes name physical keys, not letters, so we keep the Shift and
  * Caps Lock state ourselves and look the character up in one of two
- * tables.  Characters go into a small ring buffer that kbd_getc() drains.
+ * tables.  Characters go into a kfifo (a small ring buffer) that
+ * kbd_getc() drains.
  */
 #include "kernel.h"
 #include "io.h"
@@ -20,6 +21,7 @@
 #include "timer.h"
 #include "traps.h"
 #include "keyboard.h"
+#include "kfifo.h"
 
 #define KBD_DATA_PORT    0x60
 #define KBD_STATUS_PORT  0x64
@@ -40,7 +42,7 @@
 #define ASCII_ESC        27
 #define CTRL_MASK        0x1F   /* Ctrl-A..Ctrl-Z are 1..26: letter & 0x1F */
 
-#define KBD_BUF_SIZE     128    /* a power of two: indexes wrap with a mask */
+#define KBD_BUF_SIZE     128    /* a power of two, as a kfifo's size must be */
 
 /* What each make code types without and with Shift.  0 = no character. */
 static const char keymap[128] = {
@@ -74,37 +76,27 @@ static bool (*irq_hook)(int c);
 static bool extended_next;   /* the previous byte was SC_EXTENDED */
 
 /*
- * The ring buffer.  Only the IRQ handler writes `head` and only
- * kbd_getc() writes `tail`; one slot stays empty so that
- * head == tail means "empty" and a full buffer drops new keys.
+ * The keys, in a kfifo (include/kfifo.h): only the IRQ handler puts,
+ * only kbd_getc() gets, and a full fifo drops new keys.
  */
-static char kbd_buf[KBD_BUF_SIZE];
-static volatile unsigned int kbd_head, kbd_tail;
+DEFINE_KFIFO(kbd_fifo, KBD_BUF_SIZE);
 
 static void kbd_put(char c)
 {
-	unsigned int next = (kbd_head + 1) & (KBD_BUF_SIZE - 1);
-
 	/* The console sees each key first, in the IRQ: Ctrl-P (SysRq). */
 	if (irq_hook && irq_hook((unsigned char)c))
 		return;
-	if (next == kbd_tail)
-		return;   /* full: nobody is reading, lose the key */
-	kbd_buf[kbd_head] = c;
-	kbd_head = next;
+	kfifo_put(&kbd_fifo, c);	/* full: nobody is reading, lose the key */
 }
 
 int kbd_getc(void)
 {
 	unsigned long flags = local_irq_save();
-	int c = -1;
+	unsigned char c;
+	int ret = kfifo_get(&kbd_fifo, &c) ? c : -1;
 
-	if (kbd_tail != kbd_head) {
-		c = (unsigned char)kbd_buf[kbd_tail];
-		kbd_tail = (kbd_tail + 1) & (KBD_BUF_SIZE - 1);
-	}
 	local_irq_restore(flags);
-	return c;
+	return ret;
 }
 
 static char translate(uint8_t make)
