@@ -120,18 +120,22 @@ static struct kprobe_insn_page *new_slot_page(struct kprobe_insn_cache *c)
 	return kip;
 }
 
-/* The first free slot of kip, or -1: full words are skipped 32 slots at a time. */
+/*
+ * The first free slot of kip, or -1.  Full words are skipped 32 slots
+ * at a time; in the first word with room, the lowest clear bit is the
+ * lowest set bit of its complement, which bsf (__builtin_ctz) finds in
+ * one instruction.
+ */
 static int find_free_slot(const struct kprobe_insn_cache *c, struct kprobe_insn_page *kip)
 {
 	unsigned int nslots = slots_per_page(c);
 
 	for (unsigned int w = 0; w * BITS_PER_WORD < nslots; w++) {
-		if (kip->used[w] == FULL_WORD)
-			continue;
-		for (unsigned int i = w * BITS_PER_WORD;
-		     i < (w + 1) * BITS_PER_WORD && i < nslots; i++)
-			if (!slot_used(kip, i))
-				return i;
+		if (kip->used[w] != FULL_WORD) {
+			unsigned int i = w * BITS_PER_WORD + __builtin_ctz(~kip->used[w]);
+
+			return i < nslots ? (int)i : -1;
+		}
 	}
 	return -1;
 }
@@ -179,14 +183,15 @@ void __free_insn_slot(struct kprobe_insn_cache *c, kprobe_opcode_t *slot, int di
 {
 	struct kprobe_insn_page *kip = find_page(c, (unsigned long)slot);
 	unsigned long off = kip ? (unsigned long)(slot - kip->insns) : 0;
+	unsigned int i = off / c->insn_size;
 
 	if (!kip)
 		panic("free_insn_slot: %p is not in any slot page", slot);
-	if (off % c->insn_size || !slot_used(kip, off / c->insn_size))
+	if (off != i * c->insn_size || !slot_used(kip, i))
 		panic("free_insn_slot: %p is not an allocated slot", slot);
 	(void)dirty;	/* see the top of the file: nothing can be inside it */
 	memset(slot, BREAKPOINT_INSTRUCTION, c->insn_size);
-	slot_set(kip, off / c->insn_size, false);
+	slot_set(kip, i, false);
 	kip->nused--;
 	c->stats.slots_in_use--;
 	c->stats.total_frees++;

@@ -60,9 +60,13 @@ extern const char optprobe_template_entry[], optprobe_template_ip[],
  */
 bool arch_optprobe_detour_return(unsigned long ret)
 {
-	/* By the page hash: text_quiesce.c asks for every frame of every thread. */
-	return __is_insn_slot_addr(&kprobe_optinsn_slots, ret) &&
-	       ret % MAX_OPTINSN_SIZE == TMPL_CALL + CALL_SIZE;
+	/*
+	 * text_quiesce.c asks for every frame of every thread: the offset
+	 * test first, which all but one return address in MAX_OPTINSN_SIZE
+	 * fail, then the page hash.
+	 */
+	return ret % MAX_OPTINSN_SIZE == TMPL_CALL + CALL_SIZE &&
+	       __is_insn_slot_addr(&kprobe_optinsn_slots, ret);
 }
 NOKPROBE_SYMBOL(arch_optprobe_detour_return);
 
