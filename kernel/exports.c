@@ -21,6 +21,7 @@
 #include "kunit/test.h"
 #include "ktime.h"
 #include "random.h"
+#include "smp.h"
 #include "stacktrace.h"
 #include "ptrace.h"
 #include "extable.h"
@@ -93,6 +94,14 @@ EXPORT_SYMBOL(preempt_enable);
 EXPORT_SYMBOL(preempt_count);
 EXPORT_SYMBOL(current_stack_top);
 EXPORT_SYMBOL(ktime_get);
+
+/* CPUs: smp_processor_id() reads cpu_number through %fs */
+EXPORT_SYMBOL(cpu_number);
+EXPORT_SYMBOL(nr_online_cpus);
+EXPORT_SYMBOL(cpu_online_mask);
+EXPORT_SYMBOL(smp_call_function);
+EXPORT_SYMBOL(smp_call_function_single);
+EXPORT_SYMBOL(on_each_cpu);
 
 /* Random numbers */
 EXPORT_SYMBOL(get_random_u32);

@@ -1,14 +1,15 @@
-/* linux/smp.h - one CPU: CPU 0, always. */
+/*
+ * linux/smp.h - which CPU, how many, and running a function on the
+ * others: the kernel's own answers (include/smp.h, docs/smp.md).
+ */
 #ifndef LINUX_SMP_H
 #define LINUX_SMP_H
 
 #include "preempt.h"
+#include "../smp.h"
 
-#define NR_CPUS			1
-#define smp_processor_id()	0
-#define raw_smp_processor_id()	0
-#define get_cpu()		({ preempt_disable(); 0; })
+/* This CPU's number, with preemption off until put_cpu(). */
+#define get_cpu()		({ preempt_disable(); smp_processor_id(); })
 #define put_cpu()		preempt_enable()
-#define num_online_cpus()	1U
 
 #endif
