@@ -123,6 +123,25 @@ static void call_many_wait(unsigned long mask)
 }
 
 /*
+ * The csds used are this CPU's: stay on it until done.  With interrupts
+ * off (an IPI handler) nothing can move us, and an AP, which has no
+ * thread of its own yet, must not touch a preempt_count.
+ */
+static bool pin_this_cpu(void)
+{
+	if (irqs_disabled())
+		return false;
+	preempt_disable();
+	return true;
+}
+
+static void unpin_this_cpu(bool pinned)
+{
+	if (pinned)
+		preempt_enable();
+}
+
+/*
  * Run func(info) on every online CPU in mask except this one.  With
  * wait, return only when every one of them has returned from func.
  * Must not be called with interrupts off and wait: two CPUs doing that
@@ -132,14 +151,15 @@ static void call_many_wait(unsigned long mask)
 void smp_call_function_many(unsigned long mask, smp_call_func_t func,
 			    void *info, bool wait)
 {
-	preempt_disable();	/* this CPU's csds: stay on this CPU */
-	if (wait && irqs_disabled())
+	bool pinned = pin_this_cpu();
+
+	if (wait && !pinned)
 		printk("smp_call_function_many: waiting with interrupts off on CPU %d\n",
 		       smp_processor_id());
 	call_many_send(mask, func, info, wait);
 	if (wait)
 		call_many_wait(mask);
-	preempt_enable();
+	unpin_this_cpu(pinned);
 }
 
 int smp_call_function_single(int cpu, smp_call_func_t func, void *info, int wait)
@@ -170,16 +190,16 @@ void smp_call_function(smp_call_func_t func, void *info, int wait)
  */
 void on_each_cpu(smp_call_func_t func, void *info, int wait)
 {
+	bool pinned = pin_this_cpu();
 	unsigned long flags;
 
-	preempt_disable();
 	call_many_send(cpu_online_mask, func, info, wait);
 	flags = local_irq_save();
 	func(info);
 	local_irq_restore(flags);
 	if (wait)
 		call_many_wait(cpu_online_mask);
-	preempt_enable();
+	unpin_this_cpu(pinned);
 }
 
 /*

@@ -24,6 +24,7 @@
 #define NR_TEST_IPIS	10000
 #define POLL_SPINS	100000000L	/* a bound on waiting for another CPU */
 #define TICK_WAIT_MS	100
+#define FLOOD_TARGET	1		/* the CPU the IPI flood goes to */
 
 /* What each CPU reported about itself, filed under its APIC id. */
 struct cpu_report {
@@ -204,32 +205,51 @@ static void on_each_cpu_no_wait(struct ktest *t)
 }
 
 /*
- * Calls in a row to the other CPUs without waiting: IPIs that arrive
- * while one is pending merge in the APIC, so only a queue the handler
- * drains whole loses none.  The figures say how many merged.
+ * Every other CPU floods one target with calls that do not wait, all at
+ * once: CPU 0 from this thread, each AP from inside an IPI handler.
+ * IPIs that reach the target while one is pending merge in its APIC,
+ * and several senders' requests sit in its queue together, so only a
+ * handler that drains the whole queue loses none.  The figures say how
+ * many interrupts carried the calls.
  */
+static atomic_t senders_done;
+
+static void flood(int target, int calls)
+{
+	for (int i = 0; i < calls; i++)
+		smp_call_function_single(target, count_call, NULL, 0);
+}
+
+static void flood_from_ap(void *info)
+{
+	flood(FLOOD_TARGET, (int)(unsigned long)info);
+	atomic_inc(&senders_done);
+}
+
 static void ten_thousand_ipis_none_lost(struct ktest *t)
 {
-	unsigned long irqs_before = 0, irqs = 0;
-	int cpu, n = 0;
+	int senders = num_online_cpus() - 1, share, cpu, started = 0;
+	unsigned long irqs_before;
 
 	if (!need_two_cpus(t))
 		return;
-	for_each_online_cpu(cpu)
-		irqs_before += per_cpu(irq_call_count, cpu);
+	share = NR_TEST_IPIS / senders;
+	irqs_before = per_cpu(irq_call_count, FLOOD_TARGET);
 	atomic_set(&calls_run, 0);
-	while (n < NR_TEST_IPIS)
-		for_each_online_cpu(cpu)
-			if (cpu != smp_processor_id() && n < NR_TEST_IPIS) {
-				smp_call_function_single(cpu, count_call, NULL, 0);
-				n++;
-			}
+	atomic_set(&senders_done, 0);
+	for_each_online_cpu(cpu)
+		if (cpu != 0 && cpu != FLOOD_TARGET) {
+			smp_call_function_single(cpu, flood_from_ap,
+						 (void *)(unsigned long)share, 0);
+			started++;
+		}
+	flood(FLOOD_TARGET, NR_TEST_IPIS - started * share);
 	KTEST_EXPECT_TRUE(t, wait_until_calls(NR_TEST_IPIS));
 	KTEST_EXPECT_EQ(t, atomic_read(&calls_run), NR_TEST_IPIS);
-	for_each_online_cpu(cpu)
-		irqs += per_cpu(irq_call_count, cpu);
-	ktest_info(t, "%d calls ran in %lu call-function interrupts", NR_TEST_IPIS,
-		   irqs - irqs_before);
+	KTEST_EXPECT_EQ(t, atomic_read(&senders_done), started);
+	ktest_info(t, "%d calls from %d CPUs ran on CPU %d in %lu call-function interrupts",
+		   NR_TEST_IPIS, senders, FLOOD_TARGET,
+		   per_cpu(irq_call_count, FLOOD_TARGET) - irqs_before);
 }
 
 static void call_to_offline_cpu_refused(struct ktest *t)
