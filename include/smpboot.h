@@ -15,6 +15,12 @@
  */
 #define TRAMPOLINE_BASE		0x7000
 #define TRAMPOLINE_PAGE_SHIFT	12	/* SIPI vector = base >> 12 */
+#define TRAMPOLINE_SIZE_MAX	(1 << TRAMPOLINE_PAGE_SHIFT)	/* one page (linker.ld checks) */
+#define REAL_MODE_LIMIT		0x100000	/* real mode reaches 1 MiB */
+
+#if TRAMPOLINE_BASE + TRAMPOLINE_SIZE_MAX > REAL_MODE_LIMIT
+#error "a STARTUP IPI can only start a CPU below 1 MiB"
+#endif
 
 #ifndef __ASSEMBLER__
 /* Read by startup_32_smp before it has a stack: set per AP by do_boot_cpu(). */

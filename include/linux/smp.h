@@ -1,6 +1,7 @@
 /*
- * linux/smp.h - which CPU, how many, and running a function on the
- * others: the kernel's own answers (include/smp.h, docs/smp.md).
+ * linux/smp.h - which CPU am I, and how many are there: the kernel's
+ * own smp_processor_id() (one %fs-relative load), num_online_cpus(),
+ * and get_cpu()/put_cpu(), which keep the caller on its CPU meanwhile.
  */
 #ifndef LINUX_SMP_H
 #define LINUX_SMP_H
@@ -8,7 +9,6 @@
 #include "preempt.h"
 #include "../smp.h"
 
-/* This CPU's number, with preemption off until put_cpu(). */
 #define get_cpu()		({ preempt_disable(); smp_processor_id(); })
 #define put_cpu()		preempt_enable()
 

@@ -80,7 +80,7 @@ static int kp_pre_handler(struct kprobe *p, struct pt_regs *regs)
 	KUNIT_EXPECT_EQ(current_test,
 			regs_get_register(regs, offsetof(struct pt_regs, ip)), regs->ip);
 	KUNIT_EXPECT_FALSE(current_test, user_mode(regs));
-	KUNIT_EXPECT_LT(current_test, smp_processor_id(), (int)num_online_cpus());
+	KUNIT_EXPECT_TRUE(current_test, cpu_online(smp_processor_id()));
 	KUNIT_EXPECT_FALSE(current_test, in_interrupt());
 	KUNIT_EXPECT_PTR_EQ(current_test, current->mm, NULL);
 	KUNIT_EXPECT_EQ(current_test, task_pid_nr(current), current->pid);
