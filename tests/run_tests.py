@@ -84,6 +84,7 @@ QEMU_ARGS = ["-m", "128M", "-no-reboot", "-display", "none",
 KERNEL_SMP = (1, 2)
 CONCURRENCY_SUITES = ("smp",)
 CONCURRENCY_SMP = 4
+ISO_SMP = 2             # the GRUB boot: as make run boots
 
 CRASH_TAIL_LINES = 40   # log lines shown when a run crashes or hangs
 DIAG_LINES = 30         # at most this many diagnostic lines per failure
@@ -665,8 +666,10 @@ def run_iso_tests(tally, build, logs, suites, timeout):
     if iso is None:
         tally.fail("iso: grub-mkrescue failed", tail(lines), log)
         return
-    boot(tally, "iso", ["-cdrom", str(iso), "-boot", "d"], None, logs,
-         "iso", timeout)
+    # Two CPUs: GRUB leaves its Multiboot data in low memory too, and the
+    # boot suite reads it after the AP trampoline was copied below 1 MiB.
+    boot(tally, f"iso smp={ISO_SMP}", ["-cdrom", str(iso), "-boot", "d"], None, logs,
+         "iso", timeout, ISO_SMP)
 
 
 # ---------------------------------------------------------------------------
