@@ -12,6 +12,7 @@ typedef int64_t ktime_t;
 
 #define NSEC_PER_USEC	1000L
 #define NSEC_PER_MSEC	1000000L
+#define USEC_PER_MSEC	1000L
 #define USEC_PER_SEC	1000000L
 #define NSEC_PER_SEC	1000000000LL
 

@@ -127,9 +127,15 @@ void start_secondary(void)
 
 /* ---- the BSP's side --------------------------------------------------------- */
 
+/* The time us microseconds from now (interrupts are on: the PIT ticks). */
+static ktime_t deadline_us(unsigned long us)
+{
+	return ktime_add(ktime_get(), ns_to_ktime((uint64_t)us * NSEC_PER_USEC));
+}
+
 static void udelay(unsigned long us)
 {
-	ktime_t end = ktime_add(ktime_get(), ns_to_ktime((uint64_t)us * NSEC_PER_USEC));
+	ktime_t end = deadline_us(us);
 
 	while (ktime_before(ktime_get(), end))
 		cpu_relax();
@@ -158,8 +164,7 @@ static void wakeup_secondary_cpu_via_init(int apicid, unsigned long start_eip)
 
 static bool wait_for_callin(int cpu)
 {
-	ktime_t end = ktime_add(ktime_get(),
-				ns_to_ktime((uint64_t)CALLIN_TIMEOUT_MS * NSEC_PER_MSEC));
+	ktime_t end = deadline_us(CALLIN_TIMEOUT_MS * USEC_PER_MSEC);
 
 	while (ktime_before(ktime_get(), end)) {
 		if (READ_ONCE(cpu_callin_mask) & (1UL << cpu))
