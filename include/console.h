@@ -12,6 +12,10 @@ struct console {
 };
 void register_console(struct console *con);
 
+/* printk's lock: one CPU's line at a time on every console (kernel/printk.c). */
+struct spinlock;
+extern struct spinlock printk_lock;
+
 void serial_init(void);     /* COM1, 115200 8N1, polled output */
 void vga_init(void);        /* 80x25 text mode at 0xB8000 */
 int serial_getc(void);      /* next received byte, or -1 */

@@ -1,8 +1,9 @@
 /*
- * sched.h - kernel threads and a preemptive round-robin scheduler.
+ * sched.h - kernel threads and a preemptive round-robin scheduler that
+ * runs them on every CPU (docs/scheduler.md).
  *
- * The PIT interrupt preempts the running thread when its time slice is
- * over, unless preempt_count is non-zero.  kprobes raises preempt_count
+ * Each CPU's timer interrupt preempts the thread running there when its
+ * time slice is over, unless preempt_count is non-zero.  kprobes raises preempt_count
  * while its handlers run inside an exception, and lowers it before the
  * iret, as Linux does since 5.8: the probed code never sees it.
  */
@@ -10,6 +11,7 @@
 #define SCHED_H
 
 #include "kernel.h"
+#include "percpu.h"
 
 #define TASK_NAME_LEN 16
 
@@ -41,6 +43,16 @@ struct task_struct {
 	unsigned long stack_base;   /* lowest address (the guard page) */
 	unsigned long stack_size;   /* bytes, guard page included */
 	int preempt_count;          /* per thread, as in Linux: >0 = no preemption */
+	int spinlocks_held;         /* taken and not yet released (spinlock.h) */
+	/*
+	 * 1 from the moment a CPU picks the thread until that CPU has
+	 * finished switching away from it (Linux's on_cpu): until then the
+	 * thread's stack is still in use, so no other CPU may run it, and
+	 * kthread_join() may not free it.
+	 */
+	volatile int on_cpu;
+	int cpu;                    /* the CPU it runs, or last ran, on */
+	unsigned long cpus_allowed; /* bit n: may run on CPU n */
 	unsigned long wake_at;      /* jiffies to wake at, while TASK_SLEEPING */
 	int exit_code;              /* valid once TASK_DEAD */
 	struct task_struct *joiner; /* blocked in kthread_join() on us */
@@ -49,23 +61,39 @@ struct task_struct {
 	struct task_struct *next;   /* ring of every task, for round robin */
 };
 
-/* The running thread. */
+/*
+ * The running thread: each CPU's own copy of current_task, one
+ * %fs-relative load (include/percpu.h).
+ */
+DECLARE_PER_CPU(struct task_struct *, current_task);
 struct task_struct *get_current(void);
 #define current get_current()
 const char *task_name(struct task_struct *t);
 int task_pid(struct task_struct *t);
 
 void sched_init(void);
+/* An application processor joins the scheduler: IF clear, %fs set; never returns. */
+void cpu_startup_entry(void) __attribute__((noreturn));
+
 struct task_struct *kthread_create(int (*fn)(void *), void *arg, const char *name);
+/* The same, but the thread runs only on `cpu` (NULL if it is offline). */
+struct task_struct *kthread_create_on_cpu(int (*fn)(void *), void *arg,
+					  int cpu, const char *name);
+/* Move a thread to one CPU: it runs there from its next time slice on. */
+int kthread_bind(struct task_struct *t, int cpu);
+int set_cpus_allowed(struct task_struct *t, unsigned long mask);
 void kthread_exit(int code) __attribute__((noreturn));
 int kthread_join(struct task_struct *t);   /* returns the exit code, frees */
 void yield(void);
+/* Give up the CPU; the caller set its state first (Linux's schedule()). */
+void schedule(void);
+void set_current_state(enum task_state state);
 void msleep(unsigned long ms);
 /* Block until cond() holds; wake_up_process() makes the thread look again. */
 void kthread_sleep_until(bool (*cond)(void));
 void wake_up_process(struct task_struct *t);
 
-/* Called from the timer interrupt. */
+/* Called from each CPU's timer interrupt. */
 void scheduler_tick(void);
 
 void preempt_disable(void);
@@ -77,18 +105,16 @@ void preempt_enable(void);
  * raise the count around their handlers and lower it before the iret
  * (Linux's __nmi_enter() does the same).
  */
-extern struct task_struct *current_task;
-
 static inline void __preempt_count_add(int val)
 {
-	current_task->preempt_count += val;
+	this_cpu_read(current_task)->preempt_count += val;
 	barrier();	/* the protected code stays after the increment */
 }
 
 static inline void __preempt_count_sub(int val)
 {
 	barrier();
-	current_task->preempt_count -= val;
+	this_cpu_read(current_task)->preempt_count -= val;
 }
 int preempt_count(void);
 
@@ -99,7 +125,10 @@ unsigned long task_stack_top(struct task_struct *t);
 /* Find the thread whose stack guard page holds addr (NULL if none). */
 struct task_struct *task_for_guard_page(unsigned long addr);
 
-/* Call fn on every thread (for tests that scan saved instruction pointers). */
+/*
+ * Call fn on every thread (for tests that scan saved instruction
+ * pointers, and `ps`), with the run queue locked: fn must not sleep.
+ */
 void for_each_task(void (*fn)(struct task_struct *t, void *arg), void *arg);
 
 /*

@@ -1,5 +1,6 @@
 /*
- * spinlock.h - ticket spinlocks, as Linux x86 used from 2.6.25 to 4.2.
+ * spinlock.h - ticket spinlocks, as Linux x86 used from 2.6.25 to 4.2,
+ * with a cheap version of Linux's CONFIG_DEBUG_SPINLOCK always on.
  *
  * A lock is two counters: "next" (the next ticket to hand out) and
  * "owner" (the ticket being served).  spin_lock() takes a ticket with
@@ -11,11 +12,24 @@
  * A spinlock taken from both threads and interrupt handlers must be
  * taken with interrupts off (spin_lock_irqsave()): otherwise a handler
  * on the same CPU spins forever on a lock its own thread holds.
+ *
+ * The debug checks (kernel/spinlock_debug.c prints the reports, each
+ * with a backtrace) turn the silent hangs of locking bugs into messages:
+ *   - recursion: this CPU takes a lock it already holds.  Spinning would
+ *     never end, so the report is printed and the nested take is only
+ *     counted (lock->recursion); the matching unlock undoes the count.
+ *   - a bad unlock: of a lock nobody holds (ignored after the report),
+ *     or by a CPU that is not the owner (released after the report).
+ *   - a lockup: a waiter that spun SPIN_DUMP_LOOPS times names the lock
+ *     and the CPU holding it, once, and keeps spinning.
+ *   - sleeping with a lock held: each thread counts the spinlocks it
+ *     holds (task->spinlocks_held); schedule() reports a non-zero count.
  */
 #ifndef SPINLOCK_H
 #define SPINLOCK_H
 
 #include "kernel.h"
+#include "atomic.h"
 #include "irqflags.h"
 #include "processor.h"
 #include "sched.h"
@@ -25,30 +39,62 @@ typedef struct spinlock {
 	volatile uint16_t owner;	/* ticket now being served */
 	volatile uint16_t next;		/* next ticket to hand out */
 	int owner_cpu;			/* -1 when free (for reports) */
+	int recursion;			/* nested takes by the owner CPU (a bug, reported) */
 	const char *name;
 } spinlock_t;
 
-#define __SPIN_LOCK_UNLOCKED(n)	{ .owner = 0, .next = 0, .owner_cpu = -1, .name = #n }
+#define SPIN_NO_OWNER	(-1)
+
+/*
+ * Spins before a waiter reports a lockup.  A pause loop turns about
+ * 10^7-10^8 times a second under QEMU, so this is a fraction of a
+ * second to a few seconds: far longer than any lock here is held.
+ */
+#define SPIN_DUMP_LOOPS	(1UL << 25)
+
+#define __SPIN_LOCK_UNLOCKED(n)	\
+	{ .owner = 0, .next = 0, .owner_cpu = SPIN_NO_OWNER, .recursion = 0, .name = #n }
 #define DEFINE_SPINLOCK(n)	spinlock_t n = __SPIN_LOCK_UNLOCKED(n)
 
-static inline void spin_lock_init(spinlock_t *lock)
+static inline void __spin_lock_init(spinlock_t *lock, const char *name)
 {
 	lock->owner = 0;
 	lock->next = 0;
-	lock->owner_cpu = -1;
-	lock->name = "spinlock";
+	lock->owner_cpu = SPIN_NO_OWNER;
+	lock->recursion = 0;
+	lock->name = name;
 }
+/* As in Linux, the lock's name in reports is the expression given. */
+#define spin_lock_init(lock)	__spin_lock_init((lock), #lock)
+
+/* The reports (kernel/spinlock_debug.c). */
+void spin_bug(spinlock_t *lock, const char *msg);
+void spin_dump_lockup(spinlock_t *lock);
 
 static inline void arch_spin_lock(spinlock_t *lock)
 {
 	uint16_t ticket = 1;
+	unsigned long loops = 0;
 
 	/* Take a ticket: next++, and learn what it was, in one locked op. */
 	__asm__ __volatile__("lock xaddw %0, %1"
 			     : "+r" (ticket), "+m" (lock->next) :: "memory");
-	while (READ_ONCE(lock->owner) != ticket)
+	while (READ_ONCE(lock->owner) != ticket) {
 		cpu_relax();	/* "pause": kinder to the other hyperthread */
+		if (++loops == SPIN_DUMP_LOOPS)
+			spin_dump_lockup(lock);	/* once; then wait on */
+	}
 	barrier();
+}
+
+static inline bool arch_spin_trylock(spinlock_t *lock)
+{
+	uint16_t owner = READ_ONCE(lock->owner);
+	/* Free when next == owner: take ticket "owner" by bumping next. */
+	uint32_t old = ((uint32_t)owner << 16) | owner;	/* next:owner, both free */
+	uint32_t new = old + (1u << 16);
+
+	return cmpxchg((volatile unsigned long *)lock, old, new) == old;
 }
 
 static inline void arch_spin_unlock(spinlock_t *lock)
@@ -63,17 +109,54 @@ static inline bool spin_is_locked(spinlock_t *lock)
 	return READ_ONCE(lock->owner) != READ_ONCE(lock->next);
 }
 
+/* The bookkeeping once this CPU holds the lock. */
+static inline void spin_acquired(spinlock_t *lock)
+{
+	lock->owner_cpu = smp_processor_id();
+	this_cpu_read(current_task)->spinlocks_held++;
+}
+
 static inline void spin_lock(spinlock_t *lock)
 {
 	preempt_disable();	/* never switch away while others spin on us */
+	if (READ_ONCE(lock->owner_cpu) == smp_processor_id()) {
+		spin_bug(lock, "recursion");
+		lock->recursion++;
+		this_cpu_read(current_task)->spinlocks_held++;
+		return;
+	}
 	arch_spin_lock(lock);
-	lock->owner_cpu = smp_processor_id();
+	spin_acquired(lock);
+}
+
+/* 1 and the lock held, or 0 and nothing changed. */
+static inline int spin_trylock(spinlock_t *lock)
+{
+	preempt_disable();
+	if (READ_ONCE(lock->owner_cpu) != smp_processor_id() &&
+	    arch_spin_trylock(lock)) {
+		spin_acquired(lock);
+		return 1;
+	}
+	preempt_enable();
+	return 0;
 }
 
 static inline void spin_unlock(spinlock_t *lock)
 {
-	lock->owner_cpu = -1;
-	arch_spin_unlock(lock);
+	if (!spin_is_locked(lock)) {
+		spin_bug(lock, "already unlocked");
+		return;		/* owner++ would break the tickets */
+	}
+	if (lock->owner_cpu != smp_processor_id())
+		spin_bug(lock, "wrong CPU");
+	this_cpu_read(current_task)->spinlocks_held--;
+	if (lock->recursion) {
+		lock->recursion--;	/* the nested take reported in spin_lock() */
+	} else {
+		lock->owner_cpu = SPIN_NO_OWNER;
+		arch_spin_unlock(lock);
+	}
 	preempt_enable();
 }
 

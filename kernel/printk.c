@@ -2,22 +2,26 @@
  * printk.c - kernel printf: format into a buffer, hand it to every
  * registered console.
  *
- * printk runs with interrupts off for the whole line so two lines never
- * interleave, and it takes no lock, so it is safe from an exception
- * handler - including a kprobe handler.  That is also why it is on the
- * kprobes blacklist: a probe inside printk would fire while a handler
- * prints.
+ * printk holds printk_lock, with interrupts off, for the whole line, so
+ * two lines - of two threads or of two CPUs - never interleave.  An
+ * exception or NMI that interrupts printk on the same CPU and prints
+ * (a kprobe handler, an oops) goes through without the lock: this CPU
+ * already holds it, so no other CPU is printing, and waiting would
+ * never end.  printk is on the kprobes blacklist: a probe inside it
+ * would fire while a handler prints.
  */
 #include "kernel.h"
 #include "console.h"
 #include "vsprintf.h"
 #include "irqflags.h"
+#include "spinlock.h"
 #include "nokprobe.h"
 #include "line_editor.h"
 
 #define PRINTK_BUF_SIZE 512
 
 static struct console *consoles;
+DEFINE_SPINLOCK(printk_lock);
 
 void register_console(struct console *con)
 {
@@ -59,6 +63,7 @@ int vprintk(const char *fmt, va_list ap)
 	char buf[PRINTK_BUF_SIZE];
 	struct console *con;
 	unsigned long flags;
+	bool nested;
 	int len;
 
 	/* Like Linux, a message at or above console_loglevel is not shown. */
@@ -69,9 +74,14 @@ int vprintk(const char *fmt, va_list ap)
 	if (len >= (int)sizeof(buf))
 		len = sizeof(buf) - 1;   /* truncated: print what fits */
 	flags = local_irq_save();
+	nested = READ_ONCE(printk_lock.owner_cpu) == smp_processor_id();
+	if (!nested)
+		spin_lock(&printk_lock);
 	line_editor_hide(buf, len);	/* not into the middle of a typed line */
 	for (con = consoles; con; con = con->next)
 		con->write(buf, len);
+	if (!nested)
+		spin_unlock(&printk_lock);
 	local_irq_restore(flags);
 	return len;
 }

@@ -1,39 +1,52 @@
 /*
- * sched.c - kernel threads and a preemptive round-robin scheduler.
+ * sched.c - kernel threads and a preemptive round-robin scheduler that
+ * runs them on every CPU.
  *
  * Every thread has its own stack.  Switching threads means switching
  * stacks: switch_to() (arch/i386/switch.S) pushes the callee-saved
  * registers on the old stack, stores %esp in the old task, loads the new
  * task's %esp and pops that task's registers.  Everything else a thread
  * owns - its locals, return addresses, even a half-finished interrupt
- * frame - simply stays on its stack until it is switched back in.
+ * frame - simply stays on its stack until it is switched back in, on
+ * this CPU or on another one.
  *
- * Two ways into schedule():
- *   - voluntarily: yield(), msleep(), kthread_join(), kthread_exit();
- *   - preemption: the PIT interrupt calls scheduler_tick() every tick;
+ * Two ways into __schedule():
+ *   - voluntarily: yield(), msleep(), kthread_join(), kthread_exit(),
+ *     mutex_lock(), schedule();
+ *   - preemption: each CPU's timer interrupt calls scheduler_tick();
  *     when the running thread's time slice is used up, and its
- *     preempt_count is 0, it calls schedule() right there, inside the
+ *     preempt_count is 0, it calls __schedule() right there, inside the
  *     interrupt handler.  The interrupted thread's registers sit in its
- *     pt_regs on its own stack; when it is picked again, schedule()
+ *     pt_regs on its own stack; when it is picked again, __schedule()
  *     returns into the handler, do_trap() returns, and iret resumes it.
  *
- * There is one CPU, so "turn interrupts off" is the only lock we need:
- * the task list and every task's state are changed with IF clear.
+ * Locking (docs/scheduler.md): one run queue for every CPU - the ring of
+ * all tasks - under one spinlock, rq_lock.  It guards the ring, every
+ * task's state, on_cpu and cpus_allowed.  Interrupt handlers wake
+ * threads, so it is always taken with interrupts off.  A CPU switching
+ * threads holds it across switch_to(), and the thread switched TO
+ * releases it (finish_task_switch()), as in Linux's context_switch():
+ * no other CPU can look at either thread while both stacks are in use.
  *
- * When nothing is runnable schedule() halts with interrupts on until a
- * tick wakes a sleeper; there is no separate idle thread.
+ * Each CPU has an idle task, run when nothing else can run there: it
+ * halts with interrupts on and looks at the ring after every interrupt.
  */
 #include "kernel.h"
 #include "sched.h"
+#include "spinlock.h"
+#include "smp.h"
 #include "timer.h"
 #include "mm.h"
 #include "irqflags.h"
 #include "string.h"
+#include "vsprintf.h"
 #include "errno.h"
+#include "stacktrace.h"
 #include "nokprobe.h"
 #include "kprobes.h"
 
-#define TIMESLICE_TICKS 2   /* 20 ms at HZ=100 */
+#define TIMESLICE_TICKS 2		/* 20 ms at HZ=100 */
+#define ALL_CPUS	(~0UL)		/* cpus_allowed: anywhere */
 
 /* In arch/i386/switch.S. */
 void switch_to(unsigned long *prev_esp, unsigned long next_esp);
@@ -42,27 +55,40 @@ void switch_to(unsigned long *prev_esp, unsigned long next_esp);
 extern char boot_stack_bottom[], boot_stack_top[];
 
 /*
- * Task 0 is the boot thread: kmain() running on the boot stack.  Like
- * Linux's init_task it is set up at compile time, so `current` and
- * preempt_count() work from the very first instruction of kmain().
+ * Task 0 is the boot thread: kmain() running on the boot stack, later
+ * the shell.  Like Linux's init_task it is set up at compile time, so
+ * `current` and preempt_count() work from the very first instruction of
+ * kmain().  Unlike Linux's, it is not the boot CPU's idle task: it goes
+ * on to run the shell and may move to any CPU.
  */
 static struct task_struct init_task = {
 	.name = "swapper",
 	.pid = 0,
 	.state = TASK_RUNNABLE,
 	.stack_base = (unsigned long)boot_stack_bottom,
+	.on_cpu = 1,
+	.cpu = 0,
+	.cpus_allowed = ALL_CPUS,
 	.next = &init_task,
 };
 
-struct task_struct *current_task = &init_task;	/* sched.h: for __preempt_count_add() */
+/* CPU 0's copy is the template itself, so this holds from the start. */
+DEFINE_PER_CPU(struct task_struct *, current_task) = &init_task;
+
+static DEFINE_PER_CPU(struct task_struct *, idle_task);
+static DEFINE_PER_CPU(struct task_struct *, switch_prev);  /* for finish_task_switch() */
+static DEFINE_PER_CPU(int, slice_left);
+static DEFINE_PER_CPU(int, need_resched);  /* a preemption is owed here */
+
+static struct task_struct idle_tasks[NR_CPUS];
+
+static DEFINE_SPINLOCK(rq_lock);
+static struct task_struct *rq_cursor = &init_task;  /* where idle CPUs start looking */
 static int next_pid = 1;
-static int slice_left = TIMESLICE_TICKS;
-static bool need_resched;   /* a preemption is owed to the running thread */
-static bool idling;         /* schedule() is halted waiting for work */
 
 struct task_struct *get_current(void)
 {
-	return current_task;
+	return this_cpu_read(current_task);
 }
 
 const char *task_name(struct task_struct *t)
@@ -82,65 +108,127 @@ unsigned long task_stack_top(struct task_struct *t)
 
 unsigned long current_stack_top(void)
 {
-	return task_stack_top(current_task);
+	return task_stack_top(current);
+}
+
+static bool is_idle_task(struct task_struct *t)
+{
+	return t >= idle_tasks && t < idle_tasks + NR_CPUS;
 }
 
 /* ---- choosing and switching ------------------------------------------- */
 
-/* Round robin: the first runnable task after prev, prev itself last. */
-static struct task_struct *pick_next_task(struct task_struct *prev)
+/*
+ * May this CPU run t now?  Runnable, allowed here, and not running on
+ * (or still switching away from) another CPU - prev is running here.
+ */
+static bool can_run_here(struct task_struct *t, struct task_struct *prev, int cpu)
 {
-	struct task_struct *t = prev->next;
+	return t->state == TASK_RUNNABLE && (t == prev || !t->on_cpu) &&
+	       ((t->cpus_allowed >> cpu) & 1);
+}
 
-	for (;;) {
-		if (t->state == TASK_RUNNABLE)
+/*
+ * Round robin over the ring: the first task after prev that can run
+ * here, prev itself last; this CPU's idle task if none can.  An idle
+ * CPU starts after the task picked last, anywhere.  rq_lock held.
+ */
+static struct task_struct *pick_next_task(struct task_struct *prev, int cpu)
+{
+	struct task_struct *start = is_idle_task(prev) ? rq_cursor->next : prev->next;
+	struct task_struct *t = start;
+
+	do {
+		if (can_run_here(t, prev, cpu)) {
+			rq_cursor = t;
 			return t;
-		if (t == prev)
-			return NULL;
+		}
 		t = t->next;
-	}
+	} while (t != start);
+	return this_cpu_read(idle_task);
 }
 
 /*
- * Nothing can run: enable interrupts and halt until one arrives.  sti
- * only takes effect after the NEXT instruction, so no interrupt can
- * slip in between it and hlt and leave us halted with work to do.
+ * Run on the new stack right after every switch, with rq_lock held: the
+ * CPU no longer uses prev's stack, so prev may now run elsewhere - or,
+ * if it exited, be freed by the thread waiting in kthread_join().
  */
-static void idle_wait(void)
+static void finish_task_switch(void)
 {
-	idling = true;
-	__asm__ __volatile__("sti; hlt; cli" ::: "memory");
-	idling = false;
+	struct task_struct *prev = this_cpu_read(switch_prev);
+
+	barrier();	/* x86 keeps stores in order: the stack is done with first */
+	prev->on_cpu = 0;
+	if (prev->state == TASK_DEAD && prev->joiner &&
+	    prev->joiner->state == TASK_BLOCKED)
+		prev->joiner->state = TASK_RUNNABLE;
 }
 
 /*
- * Give the CPU to the next runnable task (maybe the caller again).  The
- * caller has already set its own state: RUNNABLE to just take turns,
- * anything else to wait.  Returns when the caller is picked again.
+ * Give this CPU to the next task that can run here (maybe the caller
+ * again).  The caller has already set its own state: RUNNABLE to just
+ * take turns, anything else to wait.  Returns when the caller is picked
+ * again - on this CPU or another.
  */
-static void schedule(void)
+static void __schedule(void)
 {
-	unsigned long flags = local_irq_save();
-	struct task_struct *prev = current_task, *next;
+	struct task_struct *prev, *next;
+	unsigned long flags;
+	int cpu;
 
-	while (!(next = pick_next_task(prev)))
-		idle_wait();
-	need_resched = false;
-	slice_left = TIMESLICE_TICKS;
+	spin_lock_irqsave(&rq_lock, flags);
+	cpu = smp_processor_id();
+	prev = this_cpu_read(current_task);
+	next = pick_next_task(prev, cpu);
+	this_cpu_write(need_resched, 0);
+	this_cpu_write(slice_left, TIMESLICE_TICKS);
 	if (next != prev) {
-		current_task = next;
+		next->on_cpu = 1;
+		next->cpu = cpu;
+		this_cpu_write(current_task, next);
+		this_cpu_write(switch_prev, prev);
 		switch_to(&prev->esp, next->esp);
-		/* ...and, some time later, someone switched back to us. */
+		/* ...some time later, some CPU switched back to us. */
+		finish_task_switch();
 	}
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&rq_lock, flags);
 }
 
-/* "Scheduling while atomic": sleeping with preemption off is a bug. */
+/*
+ * Sleeping where it is forbidden ("scheduling while atomic"): with a
+ * spinlock held, a CPU spinning on it waits for a thread that is not
+ * running; with preemption off, the code that turned it off expected
+ * to keep the CPU.  Reported; the thread then sleeps anyway.
+ */
 static void might_sleep(const char *what)
 {
-	if (current_task->preempt_count)
+	struct task_struct *me = current;
+
+	if (me->spinlocks_held) {
+		printk("BUG: sleeping function %s() called with %d spinlock(s) held, "
+		       "thread '%s' on CPU %d\n", what, me->spinlocks_held, me->name,
+		       smp_processor_id());
+		dump_stack();
+	} else if (me->preempt_count) {
 		printk("BUG: %s() in thread '%s' with preempt_count %d\n",
-		       what, current_task->name, current_task->preempt_count);
+		       what, me->name, me->preempt_count);
+	}
+}
+
+void schedule(void)
+{
+	might_sleep("schedule");
+	__schedule();
+}
+
+void set_current_state(enum task_state state)
+{
+	unsigned long flags;
+
+	/* Under the lock: a waker's test of the state sees this store. */
+	spin_lock_irqsave(&rq_lock, flags);
+	current->state = state;
+	spin_unlock_irqrestore(&rq_lock, flags);
 }
 
 /* ---- the timer's view --------------------------------------------------- */
@@ -148,66 +236,99 @@ static void might_sleep(const char *what)
 static void wake_sleepers(void)
 {
 	struct task_struct *t = &init_task;
+	unsigned long flags;
 
+	spin_lock_irqsave(&rq_lock, flags);
 	do {
 		if (t->state == TASK_SLEEPING && time_after_eq(jiffies, t->wake_at))
 			t->state = TASK_RUNNABLE;
 		t = t->next;
 	} while (t != &init_task);
+	spin_unlock_irqrestore(&rq_lock, flags);
 }
 
-/* From the PIT interrupt (IF clear, EOI already sent). */
+/* From this CPU's timer interrupt (IF clear, EOI already sent). */
 void scheduler_tick(void)
 {
+	struct task_struct *curr = current;
+
 	wake_sleepers();
-	if (idling)
-		return;   /* we interrupted schedule() itself: it will look again */
-	if (slice_left > 0)
-		slice_left--;
-	if (slice_left == 0)
-		need_resched = true;
-	if (need_resched && current_task->preempt_count == 0)
-		schedule();
+	if (curr == this_cpu_read(idle_task))
+		return;   /* the idle loop looks at the ring after every interrupt */
+	if (this_cpu_read(slice_left) > 0)
+		this_cpu_dec(slice_left);
+	if (this_cpu_read(slice_left) == 0)
+		this_cpu_write(need_resched, 1);
+	if (this_cpu_read(need_resched) && curr->preempt_count == 0)
+		__schedule();
 }
 
 /* ---- preemption control ------------------------------------------------- */
 
 void preempt_disable(void)
 {
-	current_task->preempt_count++;
+	current->preempt_count++;
 	barrier();   /* the protected code must stay after the increment */
 }
 
 void preempt_enable(void)
 {
+	struct task_struct *me = current;
+
 	barrier();
-	if (current_task->preempt_count <= 0)
-		panic("preempt_enable: unbalanced in thread '%s'", current_task->name);
+	if (me->preempt_count <= 0)
+		panic("preempt_enable: unbalanced in thread '%s'", me->name);
 	/*
 	 * If a tick wanted to preempt us while we were protected, do it now.
-	 * Not with interrupts off, though (say, inside a trap handler): the
-	 * next tick will do it instead.
+	 * Not with interrupts off, though (say, inside a trap handler or
+	 * under spin_lock_irqsave()): the next tick will do it instead.
 	 */
-	if (--current_task->preempt_count == 0 && need_resched && !irqs_disabled())
-		schedule();
+	if (--me->preempt_count == 0 && this_cpu_read(need_resched) && !irqs_disabled())
+		__schedule();
 }
 
 int preempt_count(void)
 {
-	return current_task->preempt_count;
+	return current->preempt_count;
+}
+
+/* ---- idle --------------------------------------------------------------- */
+
+/*
+ * Nothing to run here: halt until an interrupt.  sti takes effect only
+ * after the NEXT instruction, so no interrupt slips in between it and
+ * hlt.  Every interrupt ends the halt, and the loop looks again: a
+ * thread woken by this CPU's own interrupt runs at once, one woken by
+ * another CPU at this CPU's next tick at the latest.
+ */
+static void __noreturn cpu_idle_loop(void)
+{
+	for (;;) {
+		local_irq_disable();
+		__schedule();
+		__asm__ __volatile__("sti; hlt" ::: "memory");
+	}
+}
+
+static int idle_thread_fn(void *unused)
+{
+	cpu_idle_loop();
 }
 
 /* ---- thread life cycle -------------------------------------------------- */
 
 /*
- * A new thread's first instruction.  schedule() switched to it with
- * interrupts off; the thread starts with them on.
+ * A new thread's first instruction.  The CPU that switched to it holds
+ * rq_lock with interrupts off (the new thread's counts were set up to
+ * own that lock); the thread finishes the switch, releases the lock and
+ * starts with interrupts on - Linux's schedule_tail().
  */
 static void __noreturn kthread_entry(void)
 {
-	struct task_struct *me = current_task;
+	struct task_struct *me = current;
 
-	local_irq_enable();
+	finish_task_switch();
+	spin_unlock_irq(&rq_lock);
 	kthread_exit(me->fn(me->arg));
 }
 
@@ -229,6 +350,27 @@ static void prepare_stack(struct task_struct *t)
 	t->esp = (unsigned long)sp;
 }
 
+/* A stack with its guard page, ready to start fn(arg); false if no memory. */
+static bool setup_thread(struct task_struct *t, int (*fn)(void *), void *arg,
+			 const char *name)
+{
+	void *stack = alloc_pages(THREAD_STACK_PAGES);
+
+	if (!stack)
+		return false;
+	strlcpy(t->name, name, sizeof(t->name));
+	t->stack_base = (unsigned long)stack;
+	t->stack_size = THREAD_STACK_PAGES * PAGE_SIZE;
+	t->fn = fn;
+	t->arg = arg;
+	set_page_present(t->stack_base, 0);   /* the guard page */
+	prepare_stack(t);
+	/* Its first switch hands it rq_lock, which kthread_entry() releases. */
+	t->preempt_count = 1;
+	t->spinlocks_held = 1;
+	return true;
+}
+
 /* Insert t just before init_task: the end of the round-robin ring. */
 static void link_task(struct task_struct *t)
 {
@@ -247,53 +389,96 @@ static void unlink_task(struct task_struct *t)
 	while (prev->next != t)
 		prev = prev->next;
 	prev->next = t->next;
+	if (rq_cursor == t)
+		rq_cursor = prev;
+}
+
+static struct task_struct *__kthread_create(int (*fn)(void *), void *arg,
+					    const char *name, unsigned long allowed)
+{
+	struct task_struct *t = kzalloc(sizeof(*t));
+	unsigned long flags;
+
+	if (!t || !setup_thread(t, fn, arg, name)) {
+		kfree(t);
+		return NULL;
+	}
+	t->cpus_allowed = allowed;
+
+	spin_lock_irqsave(&rq_lock, flags);
+	t->pid = next_pid++;
+	t->state = TASK_RUNNABLE;
+	link_task(t);
+	spin_unlock_irqrestore(&rq_lock, flags);
+	return t;
 }
 
 /*
  * Create a thread running fn(arg) and make it runnable at once (Linux
- * would call this kthread_run).  Returns NULL when out of memory.
+ * would call this kthread_run), on any CPU.  NULL when out of memory.
  */
 struct task_struct *kthread_create(int (*fn)(void *), void *arg, const char *name)
 {
-	struct task_struct *t = kzalloc(sizeof(*t));
-	void *stack = alloc_pages(THREAD_STACK_PAGES);
+	return __kthread_create(fn, arg, name, ALL_CPUS);
+}
 
-	if (!t || !stack) {
-		kfree(t);
-		if (stack)
-			free_pages(stack, THREAD_STACK_PAGES);
+/* The same, bound to one CPU from its first instruction on. */
+struct task_struct *kthread_create_on_cpu(int (*fn)(void *), void *arg,
+					  int cpu, const char *name)
+{
+	if (!cpu_online(cpu))
 		return NULL;
-	}
-	strlcpy(t->name, name, sizeof(t->name));
-	t->stack_base = (unsigned long)stack;
-	t->stack_size = THREAD_STACK_PAGES * PAGE_SIZE;
-	t->fn = fn;
-	t->arg = arg;
-	set_page_present(t->stack_base, 0);   /* the guard page */
-	prepare_stack(t);
+	return __kthread_create(fn, arg, name, 1UL << cpu);
+}
 
-	unsigned long flags = local_irq_save();
-	t->pid = next_pid++;
-	t->state = TASK_RUNNABLE;
-	link_task(t);
-	local_irq_restore(flags);
-	return t;
+/*
+ * Where t may run from now on.  If that excludes the CPU it is running
+ * on, it moves at its next switch: at once when it is the caller and
+ * may sleep, at the end of its time slice otherwise.
+ */
+int set_cpus_allowed(struct task_struct *t, unsigned long mask)
+{
+	unsigned long flags;
+	bool move_now;
+
+	if (!t || is_idle_task(t) || !(mask & READ_ONCE(cpu_online_mask)))
+		return -EINVAL;
+	spin_lock_irqsave(&rq_lock, flags);
+	t->cpus_allowed = mask;
+	move_now = t == current && !((mask >> smp_processor_id()) & 1);
+	spin_unlock_irqrestore(&rq_lock, flags);
+	if (move_now && preempt_count() == 0 && !irqs_disabled())
+		__schedule();
+	return 0;
+}
+
+int kthread_bind(struct task_struct *t, int cpu)
+{
+	if (!cpu_online(cpu))
+		return -EINVAL;
+	return set_cpus_allowed(t, 1UL << cpu);
 }
 
 void kthread_exit(int code)
 {
-	struct task_struct *me = current_task;
+	struct task_struct *me = current;
 
 	local_irq_disable();
-	if (me == &init_task)
-		panic("kthread_exit: the boot thread cannot exit");
+	if (me == &init_task || is_idle_task(me))
+		panic("kthread_exit: '%s' cannot exit", me->name);
 	kprobe_flush_task(me);	/* kretprobed calls it will never return from */
+	spin_lock(&rq_lock);
 	me->exit_code = code;
-	me->state = TASK_DEAD;
-	if (me->joiner)
-		me->joiner->state = TASK_RUNNABLE;
-	schedule();
+	me->state = TASK_DEAD;	/* never picked again; finish_task_switch() wakes the joiner */
+	spin_unlock(&rq_lock);
+	__schedule();
 	panic("kthread_exit: dead thread '%s' was scheduled", me->name);
+}
+
+/* Has t exited, and has its CPU finished switching away from it? */
+static bool task_gone(struct task_struct *t)
+{
+	return t->state == TASK_DEAD && !t->on_cpu;
 }
 
 /*
@@ -302,25 +487,27 @@ void kthread_exit(int code)
  */
 int kthread_join(struct task_struct *t)
 {
+	unsigned long flags;
 	int code;
 
-	if (!t || t == current_task || t == &init_task)
+	if (!t || t == current || t == &init_task || is_idle_task(t))
 		return -EINVAL;
 	might_sleep("kthread_join");
 
-	unsigned long flags = local_irq_save();
+	spin_lock_irqsave(&rq_lock, flags);
 	if (t->joiner) {
-		local_irq_restore(flags);
+		spin_unlock_irqrestore(&rq_lock, flags);
 		return -EBUSY;
 	}
-	t->joiner = current_task;
-	while (t->state != TASK_DEAD) {
-		current_task->state = TASK_BLOCKED;
-		schedule();
+	t->joiner = current;
+	while (!task_gone(t)) {
+		current->state = TASK_BLOCKED;
+		spin_unlock_irqrestore(&rq_lock, flags);
+		__schedule();
+		spin_lock_irqsave(&rq_lock, flags);
 	}
-	/* t switched away for the last time inside kthread_exit(). */
 	unlink_task(t);
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&rq_lock, flags);
 
 	code = t->exit_code;
 	set_page_present(t->stack_base, 1);
@@ -332,51 +519,57 @@ int kthread_join(struct task_struct *t)
 void yield(void)
 {
 	might_sleep("yield");
-	schedule();
+	__schedule();
 }
 
 /*
- * Block until cond() is true.  Linux writes this as
- * set_current_state(TASK_INTERRUPTIBLE); if (!cond) schedule(); the test
- * and the state change happen here with interrupts off, so on one CPU no
- * wake_up_process() can fall between them and be lost.
+ * Block until cond() is true: Linux's
+ *	set_current_state(TASK_INTERRUPTIBLE); if (!cond) schedule();
+ * The state is set before the test.  A waker makes cond() true and then
+ * calls wake_up_process(): either it sees TASK_BLOCKED and makes us
+ * runnable, or it came before our state change, and then our test sees
+ * cond() true.  No wake-up is lost, on any CPU.
  */
 void kthread_sleep_until(bool (*cond)(void))
 {
 	might_sleep("kthread_sleep_until");
-	unsigned long flags = local_irq_save();
-	while (!cond()) {
-		current_task->state = TASK_BLOCKED;
-		schedule();
+	for (;;) {
+		set_current_state(TASK_BLOCKED);
+		if (cond())
+			break;
+		__schedule();
 	}
-	local_irq_restore(flags);
+	set_current_state(TASK_RUNNABLE);
 }
 
 /* Make a blocked or sleeping thread runnable (an msleep() ends early). */
 void wake_up_process(struct task_struct *t)
 {
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
 
+	spin_lock_irqsave(&rq_lock, flags);
 	if (t->state == TASK_BLOCKED || t->state == TASK_SLEEPING)
 		t->state = TASK_RUNNABLE;
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&rq_lock, flags);
 }
 
 /* Sleep for at least ms milliseconds, rounded up to whole ticks. */
 void msleep(unsigned long ms)
 {
 	unsigned long ticks = (ms * HZ + 999) / 1000;
+	unsigned long flags;
 
 	might_sleep("msleep");
-	unsigned long flags = local_irq_save();
-	current_task->wake_at = jiffies + ticks;
-	current_task->state = TASK_SLEEPING;
-	schedule();
-	local_irq_restore(flags);
+	spin_lock_irqsave(&rq_lock, flags);
+	current->wake_at = jiffies + ticks;
+	current->state = TASK_SLEEPING;
+	spin_unlock_irqrestore(&rq_lock, flags);
+	__schedule();
 }
 
 /* ---- lookups ------------------------------------------------------------ */
 
+/* From the #DF task: no lock (the thread that overflowed may hold it). */
 struct task_struct *task_for_guard_page(unsigned long addr)
 {
 	struct task_struct *t = &init_task;
@@ -389,31 +582,84 @@ struct task_struct *task_for_guard_page(unsigned long addr)
 	return NULL;
 }
 
-/* fn runs with interrupts off: it must not sleep. */
 void for_each_task(void (*fn)(struct task_struct *t, void *arg), void *arg)
 {
-	unsigned long flags = local_irq_save();
 	struct task_struct *t = &init_task;
+	unsigned long flags;
 
+	spin_lock_irqsave(&rq_lock, flags);
 	do {
 		fn(t, arg);
 		t = t->next;
 	} while (t != &init_task);
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&rq_lock, flags);
+}
+
+/* ---- CPUs joining -------------------------------------------------------- */
+
+/* cpu's idle task, outside the ring: picked only when nothing else can run. */
+static struct task_struct *init_idle(int cpu)
+{
+	struct task_struct *idle = &idle_tasks[cpu];
+	char name[TASK_NAME_LEN];
+
+	snprintf(name, sizeof(name), "idle/%d", cpu);
+	if (!setup_thread(idle, idle_thread_fn, NULL, name))
+		panic("sched: no memory for CPU %d's idle task", cpu);
+	idle->pid = 0;
+	idle->state = TASK_RUNNABLE;
+	idle->cpu = cpu;
+	idle->cpus_allowed = 1UL << cpu;
+	per_cpu(idle_task, cpu) = idle;
+	return idle;
+}
+
+/*
+ * An application processor's way in, called by its start-up code with
+ * interrupts off and its per-CPU area and %fs ready.  The CPU makes its
+ * idle task current first (so that the locks below count against it),
+ * then leaves its boot stack for good by switching to the idle task's
+ * own stack as if it were a thread it had picked; from there on it runs
+ * threads like every other CPU.
+ */
+void cpu_startup_entry(void)
+{
+	int cpu = smp_processor_id();
+	struct task_struct *idle = &idle_tasks[cpu];
+	unsigned long boot_esp;
+
+	this_cpu_write(current_task, idle);
+	init_idle(cpu);
+	/* The idle task takes rq_lock itself here, not as a new thread's. */
+	idle->preempt_count = 0;
+	idle->spinlocks_held = 0;
+	idle->on_cpu = 1;
+	spin_lock(&rq_lock);
+	this_cpu_write(switch_prev, idle);
+	switch_to(&boot_esp, idle->esp);
+	panic("cpu_startup_entry: CPU %d came back to its boot stack", cpu);
 }
 
 void sched_init(void)
 {
 	init_task.stack_size = boot_stack_top - boot_stack_bottom;
+	init_idle(0);
 	doublefault_init();
-	printk("sched: round robin, %d-tick slices, %u KiB thread stacks + guard page\n",
+	printk("sched: round robin over one run queue for all CPUs, %d-tick slices, "
+	       "%u KiB thread stacks + guard page\n",
 	       TIMESLICE_TICKS, (THREAD_STACK_PAGES - 1) * PAGE_SIZE / 1024);
 }
 
 /* A probe in the middle of a switch would run on a half-switched task. */
+NOKPROBE_SYMBOL(__schedule);
 NOKPROBE_SYMBOL(schedule);
+NOKPROBE_SYMBOL(pick_next_task);
+NOKPROBE_SYMBOL(can_run_here);
+NOKPROBE_SYMBOL(finish_task_switch);
 NOKPROBE_SYMBOL(scheduler_tick);
+NOKPROBE_SYMBOL(wake_sleepers);
 NOKPROBE_SYMBOL(preempt_disable);
 NOKPROBE_SYMBOL(preempt_enable);
 NOKPROBE_SYMBOL(preempt_count);
 NOKPROBE_SYMBOL(get_current);
+NOKPROBE_SYMBOL(is_idle_task);

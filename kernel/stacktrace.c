@@ -12,6 +12,7 @@
 #include "kallsyms.h"
 #include "ptrace.h"
 #include "sched.h"
+#include "smp.h"
 
 /* Copy at most size addresses of trace[skipnr..n) to store. */
 static unsigned int store_trace(const struct stack_entry *trace, int n,
@@ -56,7 +57,8 @@ void stack_trace_print(const unsigned long *entries, unsigned int nr_entries,
 /* Linux's "where am I?": who is running, then the call chain. */
 void dump_stack(void)
 {
-	printk("CPU: 0 PID: %d Comm: %s\n", task_pid(current), task_name(current));
+	printk("CPU: %d PID: %d Comm: %s\n", smp_processor_id(), task_pid(current),
+	       task_name(current));
 	printk("Call Trace:\n");
 	show_backtrace(NULL, (unsigned long)__builtin_frame_address(0));
 }
