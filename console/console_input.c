@@ -22,10 +22,13 @@
 #include "string.h"
 #include "errno.h"
 #include "kfifo.h"
+#include "spinlock.h"
 
 #define INPUT_BUF_SIZE 256	/* a power of two, as a kfifo's size must be */
 
 DEFINE_KFIFO(input_fifo, INPUT_BUF_SIZE);
+static DEFINE_SPINLOCK(input_lock);
+static struct task_struct *volatile input_waiter;	/* asleep in console_wait() */
 static volatile bool sysrq_pending;	/* Ctrl-P came at a bad moment */
 unsigned long sysrq_count;
 
@@ -60,23 +63,41 @@ static void sysrq_tick(void)
 		sysrq_now_or_later();
 }
 
+/* Input is coming: the reader need not sleep out its tick. */
+static void wake_input_waiter(void)
+{
+	struct task_struct *t = input_waiter;
+
+	if (t)
+		wake_up_process(t);
+}
+
 /* Both consoles' interrupt handlers call this for every character. */
 static bool sysrq_filter(int c)
 {
-	if (c != KEY_CTRL_P)
+	if (c != KEY_CTRL_P) {
+		wake_input_waiter();
 		return false;
+	}
 	sysrq_now_or_later();
 	return true;
 }
 
 /* ---- the COM1 input fifo ------------------------------------------------- */
 
+/*
+ * The fifo needs one writer and one reader at a time; IRQ 4 and a test
+ * feeding it, or two readers, may be on two CPUs: so each side takes
+ * input_lock, as Linux's kfifo_in_spinlocked() does.
+ */
 void console_input_feed(int c)
 {
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
 
+	spin_lock_irqsave(&input_lock, flags);
 	kfifo_put(&input_fifo, c);	/* full: drop, like a real UART overrun */
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&input_lock, flags);
+	wake_input_waiter();
 }
 
 /* IRQ 4, one received byte. */
@@ -88,11 +109,13 @@ static void serial_rx(int c)
 
 static int input_pop(void)
 {
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
 	unsigned char c;
-	int ret = kfifo_get(&input_fifo, &c) ? c : -1;
+	int ret;
 
-	local_irq_restore(flags);
+	spin_lock_irqsave(&input_lock, flags);
+	ret = kfifo_get(&input_fifo, &c) ? c : -1;
+	spin_unlock_irqrestore(&input_lock, flags);
 	return ret;
 }
 
@@ -115,12 +138,17 @@ int console_poll(void)
 	return c >= 0 ? c : kbd_getc();
 }
 
-/* Let other threads run, then sleep until an interrupt: a key or, at
- * the latest, the next timer tick. */
+/*
+ * Let other threads run until a key comes or, at the latest, the next
+ * timer tick (the line editor then redraws a line output has hidden).
+ * A key that comes between our look and our sleep is found at that
+ * tick.  Not hlt: this thread may run on a CPU no key interrupts.
+ */
 void console_wait(void)
 {
-	yield();
-	__asm__ __volatile__("hlt");
+	input_waiter = current;
+	msleep(1000 / HZ);
+	input_waiter = NULL;
 }
 
 int console_getc(void)
@@ -135,8 +163,10 @@ int console_getc(void)
 /* ---- reading a line ---------------------------------------------------------- */
 
 /*
- * Each key is handled with interrupts off: an interrupt handler's
- * printk hides and redraws the line, and must never see it half-edited.
+ * Each key is handled under printk_lock, with interrupts off: a printk
+ * - from an interrupt handler or another CPU - hides and redraws the
+ * line, and must never see it half-edited, nor print inside the echo.
+ * The editor's own printk calls go through: this CPU holds the lock.
  */
 int console_readline(struct line_editor *le)
 {
@@ -145,21 +175,21 @@ int console_readline(struct line_editor *le)
 
 	/* Prompt and attach in one step: output arriving right after the
 	 * prompt must already find the line to hide. */
-	flags = local_irq_save();
+	spin_lock_irqsave(&printk_lock, flags);
 	line_editor_start(le);
 	line_editor_attach(le);
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&printk_lock, flags);
 	do {
 		int c = console_poll();
 
-		flags = local_irq_save();
+		spin_lock_irqsave(&printk_lock, flags);
 		/* Whatever printed while we slept hid the line: show it. */
 		line_editor_redraw_if_hidden();
 		if (c >= 0)
 			r = line_editor_key(le, c);
 		else
 			r = LINE_MORE;
-		local_irq_restore(flags);
+		spin_unlock_irqrestore(&printk_lock, flags);
 		if (c < 0)
 			console_wait();
 	} while (r == LINE_MORE);

@@ -8,11 +8,16 @@
  *
  * Our chains are all "atomic" ones in Linux's sense: they may be called
  * with interrupts off (inside an exception), so a callback must not
- * sleep, and registration only has to keep the list consistent against
- * an interrupt, which it does by disabling interrupts while it links.
+ * sleep.  Calling takes no lock (an exception may come in the middle of
+ * anything); registering and unregistering take the chain's spinlock,
+ * so two CPUs changing one chain do not lose a link.  Linux then waits
+ * for an RCU grace period before an unregistered block may be freed;
+ * here the blocks are static and never freed.
  */
 #ifndef NOTIFIER_H
 #define NOTIFIER_H
+
+#include "spinlock.h"
 
 /* What a callback returns. */
 #define NOTIFY_DONE       0x0000   /* not mine, keep asking */
@@ -27,10 +32,12 @@ struct notifier_block {
 };
 
 struct atomic_notifier_head {
+	spinlock_t lock;	/* writers only */
 	struct notifier_block *head;
 };
 
-#define ATOMIC_NOTIFIER_HEAD(name) struct atomic_notifier_head name = { NULL }
+#define ATOMIC_NOTIFIER_HEAD(name)	\
+	struct atomic_notifier_head name = { .lock = __SPIN_LOCK_UNLOCKED(name.lock), .head = NULL }
 
 int atomic_notifier_chain_register(struct atomic_notifier_head *nh,
 				   struct notifier_block *nb);

@@ -88,6 +88,8 @@ void yield(void);
 /* Give up the CPU; the caller set its state first (Linux's schedule()). */
 void schedule(void);
 void set_current_state(enum task_state state);
+/* Report a sleep where none is allowed: a spinlock held, preemption off. */
+void might_sleep(const char *what);
 void msleep(unsigned long ms);
 /* Block until cond() holds; wake_up_process() makes the thread look again. */
 void kthread_sleep_until(bool (*cond)(void));

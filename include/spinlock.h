@@ -99,9 +99,12 @@ static inline bool arch_spin_trylock(spinlock_t *lock)
 
 static inline void arch_spin_unlock(spinlock_t *lock)
 {
-	barrier();	/* every store inside stays before the hand-over */
-	/* Only the holder writes owner, so a plain add is enough. */
-	WRITE_ONCE(lock->owner, (uint16_t)(lock->owner + 1));
+	/*
+	 * Only the holder writes owner, so an unlocked increment is enough
+	 * (x86 keeps it after every store inside); "memory" keeps the
+	 * compiler from moving them past it either.
+	 */
+	__asm__ __volatile__("incw %0" : "+m" (lock->owner) :: "memory");
 }
 
 static inline bool spin_is_locked(spinlock_t *lock)
@@ -144,11 +147,13 @@ static inline int spin_trylock(spinlock_t *lock)
 
 static inline void spin_unlock(spinlock_t *lock)
 {
-	if (!spin_is_locked(lock)) {
+	int owner_cpu = READ_ONCE(lock->owner_cpu);
+
+	if (owner_cpu == SPIN_NO_OWNER) {
 		spin_bug(lock, "already unlocked");
 		return;		/* owner++ would break the tickets */
 	}
-	if (lock->owner_cpu != smp_processor_id())
+	if (owner_cpu != smp_processor_id())
 		spin_bug(lock, "wrong CPU");
 	this_cpu_read(current_task)->spinlocks_held--;
 	if (lock->recursion) {

@@ -44,8 +44,12 @@ struct trace_entry {
 uint64_t trace_clock_us(void);
 void trace_clock_init(void);
 
-/* With interrupts off: the slot for a new record (the oldest goes). */
-struct trace_entry *trace_buffer_reserve(void);
+/*
+ * The slot for a new record (the oldest goes), with the buffer locked
+ * and interrupts off until trace_buffer_unlock_commit(flags).
+ */
+struct trace_entry *trace_buffer_lock_reserve(unsigned long *flags);
+void trace_buffer_unlock_commit(unsigned long flags);
 void trace_buffer_reset(void);		/* `echo > trace` */
 unsigned long trace_buffer_entries(void);	/* records held now */
 unsigned long trace_buffer_written(void);	/* records ever written */

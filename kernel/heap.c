@@ -24,7 +24,7 @@
  */
 #include "kernel.h"
 #include "mm.h"
-#include "irqflags.h"
+#include "spinlock.h"
 #include "string.h"
 
 #define HEAP_ALIGN          16
@@ -56,6 +56,10 @@ _Static_assert(sizeof(struct arena) == HEAP_ALIGN, "header keeps alignment");
 static struct block *free_list;
 static struct arena *arenas;
 static struct heap_stats stats;
+
+/* Guards the free list, the arenas and the stats; interrupts off, as
+ * an interrupt handler may allocate too. */
+static DEFINE_SPINLOCK(heap_lock);
 
 static void *block_data(struct block *b)
 {
@@ -158,7 +162,9 @@ void *kmalloc(size_t size)
 		return NULL;
 
 	uint32_t need = sizeof(struct block) + ALIGN_UP(size, HEAP_ALIGN);
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
+
+	spin_lock_irqsave(&heap_lock, flags);
 	struct block *b = take_first_fit(need);
 	if (!b) {
 		unsigned long npages =
@@ -176,7 +182,7 @@ void *kmalloc(size_t size)
 		stats.live_bytes += size;
 		stats.total_allocs++;
 	}
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&heap_lock, flags);
 	return b ? block_data(b) : NULL;
 }
 
@@ -210,7 +216,9 @@ void kfree(void *p)
 	if (ZERO_OR_NULL_PTR(p))
 		return;
 
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
+
+	spin_lock_irqsave(&heap_lock, flags);
 	struct block *b = data_block(p);
 	if (!heap_pointer(p))
 		panic("kfree(%p): not a pointer from kmalloc()", p);
@@ -223,12 +231,14 @@ void kfree(void *p)
 	stats.live_allocs--;
 	stats.live_bytes -= b->requested;
 	free_list_insert(b);
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&heap_lock, flags);
 }
 
 void heap_get_stats(struct heap_stats *st)
 {
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
+
+	spin_lock_irqsave(&heap_lock, flags);
 	*st = stats;
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&heap_lock, flags);
 }

@@ -29,7 +29,7 @@
 #include "multiboot.h"
 #include "mm.h"
 #include "sched.h"
-#include "irqflags.h"
+#include "spinlock.h"
 #include "errno.h"
 #include "string.h"
 #include "vsprintf.h"
@@ -110,22 +110,32 @@ bool is_module_text_address(unsigned long addr)
 }
 NOKPROBE_SYMBOL(is_module_text_address);
 
+/*
+ * Changes to the list take module_list_lock.  Lookups by address
+ * (__module_address(), from backtraces and probe handlers, in any
+ * context) walk it without the lock: a module is linked only once it
+ * is complete, and freed only after it is unlinked.
+ */
+static DEFINE_SPINLOCK(module_list_lock);
+
 static void list_add_module(struct module *mod)
 {
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
 
+	spin_lock_irqsave(&module_list_lock, flags);
 	list_add_tail(&mod->list, &modules);
 	module_count++;
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&module_list_lock, flags);
 }
 
 static void list_del_module(struct module *mod)
 {
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
 
+	spin_lock_irqsave(&module_list_lock, flags);
 	list_del(&mod->list);
 	module_count--;
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&module_list_lock, flags);
 }
 
 /* ---- reference counts ------------------------------------------------------ */

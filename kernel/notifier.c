@@ -8,7 +8,7 @@
  */
 #include "kernel.h"
 #include "kdebug.h"
-#include "irqflags.h"
+#include "spinlock.h"
 #include "errno.h"
 #include "nokprobe.h"
 
@@ -19,11 +19,12 @@ int atomic_notifier_chain_register(struct atomic_notifier_head *nh,
 				   struct notifier_block *nb)
 {
 	struct notifier_block **pp;
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
 
+	spin_lock_irqsave(&nh->lock, flags);
 	for (pp = &nh->head; *pp; pp = &(*pp)->next) {
 		if (*pp == nb) {
-			local_irq_restore(flags);
+			spin_unlock_irqrestore(&nh->lock, flags);
 			return -EEXIST;
 		}
 		if ((*pp)->priority < nb->priority)
@@ -31,7 +32,7 @@ int atomic_notifier_chain_register(struct atomic_notifier_head *nh,
 	}
 	nb->next = *pp;
 	*pp = nb;
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&nh->lock, flags);
 	return 0;
 }
 
@@ -39,16 +40,17 @@ int atomic_notifier_chain_unregister(struct atomic_notifier_head *nh,
 				     struct notifier_block *nb)
 {
 	struct notifier_block **pp;
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
 
+	spin_lock_irqsave(&nh->lock, flags);
 	for (pp = &nh->head; *pp; pp = &(*pp)->next) {
 		if (*pp == nb) {
 			*pp = nb->next;
-			local_irq_restore(flags);
+			spin_unlock_irqrestore(&nh->lock, flags);
 			return 0;
 		}
 	}
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&nh->lock, flags);
 	return -ENOENT;
 }
 

@@ -20,7 +20,7 @@
 #include "kernel.h"
 #include "mm.h"
 #include "multiboot.h"
-#include "irqflags.h"
+#include "spinlock.h"
 #include "string.h"
 
 #define LOW_MEMORY_END  0x100000ul    /* first MiB: BIOS, IVT, VGA, ROMs */
@@ -32,6 +32,9 @@ unsigned long max_pfn;               /* one past the highest RAM frame */
 static unsigned long nr_free;
 /* Invariant: every frame below search_hint is in use. */
 static unsigned long search_hint;
+
+/* Guards the bitmap, nr_free and search_hint. */
+static DEFINE_SPINLOCK(page_alloc_lock);
 
 static bool page_used(unsigned long pfn)
 {
@@ -152,7 +155,9 @@ void *alloc_pages(unsigned int npages)
 	if (npages == 0)
 		return NULL;
 
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
+
+	spin_lock_irqsave(&page_alloc_lock, flags);
 	unsigned long pfn = find_free_run(search_hint, npages);
 	if (pfn) {
 		for (unsigned int i = 0; i < npages; i++)
@@ -160,7 +165,7 @@ void *alloc_pages(unsigned int npages)
 		if (npages == 1)
 			search_hint = pfn + 1;
 	}
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&page_alloc_lock, flags);
 
 	if (!pfn)
 		return NULL;
@@ -178,7 +183,9 @@ void free_pages(void *addr, unsigned int npages)
 	if (pfn + npages > max_pfn)
 		panic("free_pages(%p, %u): beyond the end of RAM", addr, npages);
 
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
+
+	spin_lock_irqsave(&page_alloc_lock, flags);
 	for (unsigned int i = 0; i < npages; i++) {
 		if (!page_used(pfn + i))
 			panic("free_pages(%p, %u): page %p is already free",
@@ -187,7 +194,7 @@ void free_pages(void *addr, unsigned int npages)
 	}
 	if (pfn < search_hint)
 		search_hint = pfn;
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&page_alloc_lock, flags);
 }
 
 unsigned long pages_free(void)

@@ -10,17 +10,21 @@
 #include "kernel.h"
 #include "random.h"
 #include "processor.h"
-#include "irqflags.h"
+#include "spinlock.h"
 
 #define XORSHIFT_MULTIPLIER	0x2545f4914f6cdd1dULL
 
 static uint64_t random_state;
+static DEFINE_SPINLOCK(random_lock);
 
-/* A new state from the old; interrupts off so two callers never share one. */
+/* A new state from the old; under the lock so two callers never share one. */
 static uint64_t next_state(void)
 {
-	unsigned long flags = local_irq_save();
-	uint64_t x = random_state;
+	unsigned long flags;
+	uint64_t x;
+
+	spin_lock_irqsave(&random_lock, flags);
+	x = random_state;
 
 	if (!x)			/* first use (or a zero TSC): seed, never 0 */
 		x = rdtsc() | 1;
@@ -28,7 +32,7 @@ static uint64_t next_state(void)
 	x ^= x << 25;
 	x ^= x >> 27;
 	random_state = x;
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&random_lock, flags);
 	return x * XORSHIFT_MULTIPLIER;
 }
 

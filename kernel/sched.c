@@ -200,7 +200,7 @@ static void __schedule(void)
  * running; with preemption off, the code that turned it off expected
  * to keep the CPU.  Reported; the thread then sleeps anyway.
  */
-static void might_sleep(const char *what)
+void might_sleep(const char *what)
 {
 	struct task_struct *me = current;
 

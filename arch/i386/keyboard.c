@@ -22,6 +22,7 @@
 #include "traps.h"
 #include "keyboard.h"
 #include "kfifo.h"
+#include "spinlock.h"
 
 #define KBD_DATA_PORT    0x60
 #define KBD_STATUS_PORT  0x64
@@ -80,22 +81,28 @@ static bool extended_next;   /* the previous byte was SC_EXTENDED */
  * only kbd_getc() gets, and a full fifo drops new keys.
  */
 DEFINE_KFIFO(kbd_fifo, KBD_BUF_SIZE);
+/* One reader at a time, from any CPU (Linux's kfifo_out_spinlocked()). */
+static DEFINE_SPINLOCK(kbd_lock);
 
 static void kbd_put(char c)
 {
 	/* The console sees each key first, in the IRQ: Ctrl-P (SysRq). */
 	if (irq_hook && irq_hook((unsigned char)c))
 		return;
+	spin_lock(&kbd_lock);
 	kfifo_put(&kbd_fifo, c);	/* full: nobody is reading, lose the key */
+	spin_unlock(&kbd_lock);
 }
 
 int kbd_getc(void)
 {
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
 	unsigned char c;
-	int ret = kfifo_get(&kbd_fifo, &c) ? c : -1;
+	int ret;
 
-	local_irq_restore(flags);
+	spin_lock_irqsave(&kbd_lock, flags);
+	ret = kfifo_get(&kbd_fifo, &c) ? c : -1;
+	spin_unlock_irqrestore(&kbd_lock, flags);
 	return ret;
 }
 
@@ -164,7 +171,14 @@ void kbd_set_irq_hook(bool (*hook)(int c))
 	irq_hook = hook;
 }
 
-/* Tests call this with interrupts on: keep the IRQ handler out meanwhile. */
+/*
+ * Tests call this with interrupts on.  The decoder's state (shift,
+ * ctrl, an 0xE0 prefix) belongs to IRQ 1's handler, which the PIC
+ * delivers to CPU 0 alone; interrupts off here keep that handler out
+ * while a test stands in for it, and no key is typed during a test.
+ * The fifo takes kbd_lock; the SysRq hook runs outside it, so that it
+ * sees the interrupted thread's own preempt count.
+ */
 void kbd_handle_scancode(uint8_t code)
 {
 	unsigned long flags = local_irq_save();

@@ -18,7 +18,7 @@
 #include "io.h"
 #include "pic.h"
 #include "traps.h"
-#include "irqflags.h"
+#include "spinlock.h"
 
 /* I/O ports: command/status and data (mask) register of each chip. */
 #define PIC1_CMD   0x20
@@ -87,13 +87,18 @@ static uint16_t mask_port(int irq)
 	return irq < PIC_LINES ? PIC1_DATA : PIC2_DATA;
 }
 
+/* Linux's name: the read-modify-write of a mask register is one step. */
+static DEFINE_SPINLOCK(i8259A_lock);
+
 void pic_unmask(int irq)
 {
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
+
+	spin_lock_irqsave(&i8259A_lock, flags);
 	uint16_t port = mask_port(irq);
 
 	outb(port, inb(port) & ~(1 << (irq % PIC_LINES)));
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&i8259A_lock, flags);
 }
 
 static uint8_t pic_read_isr(uint16_t cmd_port)

@@ -31,7 +31,7 @@
 #include "kernel.h"
 #include "mm.h"
 #include "processor.h"
-#include "irqflags.h"
+#include "spinlock.h"
 #include "nokprobe.h"
 
 /* The page frame behind a mapped kernel virtual address. */
@@ -94,12 +94,16 @@ static size_t poke_chunk(unsigned long addr, const unsigned char *src,
 }
 NOKPROBE_SYMBOL(poke_chunk);
 
+/* The poke slots are one virtual address for every CPU: one poker at a time. */
+static DEFINE_SPINLOCK(text_poke_lock);
+
 void *text_poke(void *addr, const void *src, size_t len)
 {
 	unsigned long a = (unsigned long)addr;
 	const unsigned char *s = src;
+	unsigned long flags;
 
-	unsigned long flags = local_irq_save();
+	spin_lock_irqsave(&text_poke_lock, flags);
 	while (len) {
 		size_t done = poke_chunk(a, s, len);
 		a += done;
@@ -107,7 +111,7 @@ void *text_poke(void *addr, const void *src, size_t len)
 		len -= done;
 	}
 	sync_core();
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&text_poke_lock, flags);
 	return addr;
 }
 NOKPROBE_SYMBOL(text_poke);

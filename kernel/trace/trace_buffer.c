@@ -11,13 +11,15 @@
  * Records are numbered by `written` (never reset except by `echo >
  * trace`): record number n lives in slot n % TRACE_BUF_ENTRIES, and the
  * numbers still held are [written - entries, written).  Writers run in
- * probe handlers with interrupts off; the reader copies each record out
- * with interrupts off, so a record is never seen half-written on our one
- * CPU.
+ * probe handlers, on any CPU, and hold trace_buffer_lock (interrupts
+ * off) from reserving a slot until the record is complete; the reader
+ * copies each record out under the same lock, so a record is never seen
+ * half-written.  Linux's ring buffer has one buffer per CPU and no lock
+ * on the write path; one buffer and one lock keep this one short.
  */
 #include "kernel.h"
 #include "trace.h"
-#include "irqflags.h"
+#include "spinlock.h"
 #include "string.h"
 #include "vsprintf.h"
 #include "nokprobe.h"
@@ -25,6 +27,7 @@
 
 static struct trace_entry ring[TRACE_BUF_ENTRIES];
 static unsigned long written;	/* records ever reserved since the last reset */
+static DEFINE_SPINLOCK(trace_buffer_lock);
 
 /* ---- the clock -------------------------------------------------------------- */
 
@@ -47,21 +50,29 @@ int trace_sprint_ts(char *buf, size_t size, uint64_t ts_us)
 
 /* ---- writing ---------------------------------------------------------------- */
 
-struct trace_entry *trace_buffer_reserve(void)
+struct trace_entry *trace_buffer_lock_reserve(unsigned long *flags)
 {
-	struct trace_entry *e = &ring[written % TRACE_BUF_ENTRIES];
+	struct trace_entry *e;
 
+	spin_lock_irqsave(&trace_buffer_lock, *flags);
+	e = &ring[written % TRACE_BUF_ENTRIES];
 	written++;
 	e->len = 0;
 	return e;
 }
 
+void trace_buffer_unlock_commit(unsigned long flags)
+{
+	spin_unlock_irqrestore(&trace_buffer_lock, flags);
+}
+
 void trace_buffer_reset(void)
 {
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
 
+	spin_lock_irqsave(&trace_buffer_lock, flags);
 	written = 0;
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&trace_buffer_lock, flags);
 }
 
 unsigned long trace_buffer_written(void)
@@ -94,13 +105,15 @@ int trace_buffer_for_each(int (*fn)(const struct trace_entry *e, void *data),
 	int ret = 0;
 
 	for (; n < end && !ret; n++) {
-		unsigned long flags = local_irq_save();
-		/* Overwritten while we printed the earlier ones? Skip it. */
-		bool gone = written < n + 1 || written - n > TRACE_BUF_ENTRIES;
+		unsigned long flags;
+		bool gone;
 
+		spin_lock_irqsave(&trace_buffer_lock, flags);
+		/* Overwritten while we printed the earlier ones? Skip it. */
+		gone = written < n + 1 || written - n > TRACE_BUF_ENTRIES;
 		if (!gone)
 			memcpy(&copy, &ring[n % TRACE_BUF_ENTRIES], sizeof(copy));
-		local_irq_restore(flags);
+		spin_unlock_irqrestore(&trace_buffer_lock, flags);
 		if (!gone)
 			ret = fn(&copy, data);
 	}
@@ -108,5 +121,6 @@ int trace_buffer_for_each(int (*fn)(const struct trace_entry *e, void *data),
 }
 
 /* A probe in here would fire inside every probe hit. */
-NOKPROBE_SYMBOL(trace_buffer_reserve);
+NOKPROBE_SYMBOL(trace_buffer_lock_reserve);
+NOKPROBE_SYMBOL(trace_buffer_unlock_commit);
 NOKPROBE_SYMBOL(trace_clock_us);

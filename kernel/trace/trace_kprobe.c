@@ -91,12 +91,12 @@ static const struct fetch_ops fetch_ops = {
 	.comm = current_comm,
 };
 
-/* Interrupts are off: we are inside the int3 (or trampoline) handler. */
+/* Inside the int3 (or trampoline) handler, on any CPU. */
 static void record_hit(struct trace_kprobe *tk, struct pt_regs *regs,
 		       unsigned long ip, unsigned long ret_ip)
 {
-	unsigned long flags = local_irq_save();
-	struct trace_entry *e = trace_buffer_reserve();
+	unsigned long flags;
+	struct trace_entry *e = trace_buffer_lock_reserve(&flags);
 	int n;
 
 	e->ts_us = trace_clock_us();
@@ -110,7 +110,7 @@ static void record_hit(struct trace_kprobe *tk, struct pt_regs *regs,
 	n = probe_args_fetch(tk->def, regs, &fetch_ops, e->payload, sizeof(e->payload));
 	e->len = n < 0 ? 0 : n;
 	tk->recorded = true;
-	local_irq_restore(flags);
+	trace_buffer_unlock_commit(flags);
 }
 
 static int kprobe_dispatcher(struct kprobe *kp, struct pt_regs *regs)
