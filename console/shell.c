@@ -23,8 +23,11 @@
 #include "mm.h"
 #include "sched.h"
 #include "trace.h"
+#include "mutex.h"
+#include "vsprintf.h"
 
 struct seq_buf *shell_out;
+static DEFINE_MUTEX(shell_out_mutex);
 static char cwd[PSEUDOFS_PATH_MAX] = "/";
 
 static int cmd_help(int argc, char **argv);
@@ -35,7 +38,8 @@ static const struct shell_cmd commands[] = {
 	{ "cd",      "[PATH]",       "change the current directory (no PATH: /)", cmd_cd },
 	{ "cat",     "FILE...",      "print files, e.g. cat /sys/kernel/tracing/trace", cmd_cat },
 	{ "echo",    "TEXT [>|>> FILE]", "print TEXT; > writes it to FILE, >> appends", cmd_echo },
-	{ "run",     "NAME [ARGS]",  "run a workload to probe (run alone lists them)", cmd_run },
+	{ "run",     "[-a] NAME [ARGS]", "run a workload to probe (-a: on every CPU; run alone lists them)", cmd_run },
+	{ "ps",      "",             "the threads: pid, state, CPU, name", cmd_ps },
 	{ "syms",    "PATTERN",      "look up kernel symbols (* and ? match; or an address)", cmd_syms },
 	{ "idt",     "",             "the interrupt descriptor table: every present gate", cmd_idt },
 	{ "regs",    "",             "control, segment and descriptor-table registers", cmd_regs },
@@ -72,6 +76,25 @@ static int cmd_help(int argc, char **argv)
 		sh_printf(" %s", crash_mode_name(i));
 	sh_printf("\n");
 	return 0;
+}
+
+/* ---- output ------------------------------------------------------------------ */
+
+#define SH_PRINTF_MAX 256	/* one piece of output: a line or less */
+
+int sh_printf(const char *fmt, ...)
+{
+	char tmp[SH_PRINTF_MAX];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	mutex_lock(&shell_out_mutex);
+	seq_printf(shell_out, "%s", tmp);
+	mutex_unlock(&shell_out_mutex);
+	return n;
 }
 
 /* ---- errors in words -------------------------------------------------------- */

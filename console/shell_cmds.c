@@ -1,7 +1,7 @@
 /*
  * shell_cmds.c - the shell's commands that look at the machine:
  * files (ls, cat, echo), symbols, the IDT, registers, memory, the
- * CPUs, reboot and poweroff.
+ * threads (ps), the CPUs (cpus), reboot and poweroff.
  *
  * Each prints with sh_printf() and returns 0 or a negative errno.
  */
@@ -16,6 +16,9 @@
 #include "irqflags.h"
 #include "processor.h"
 #include "kprobes.h"
+#include "sched.h"
+#include "smp.h"
+#include "mutex.h"
 #include "string.h"
 #include "vsprintf.h"
 #include "errno.h"
@@ -227,6 +230,77 @@ int cmd_meminfo(int argc, char **argv)
 	/* Each call a kretprobe caught and that has not returned holds an instance. */
 	sh_printf("Probes: %u registered, %u kretprobe calls not yet returned\n",
 		  kprobes_nr_registered(), kretprobe_outstanding());
+	return 0;
+}
+
+/* ---- ps ----------------------------------------------------------------------- */
+
+#define PS_MAX 64	/* threads shown; more are counted */
+
+struct ps_row {
+	int pid;
+	enum task_state state;
+	bool running;
+	int cpu;
+	unsigned long cpus_allowed;
+	char name[TASK_NAME_LEN];
+};
+
+struct ps_snapshot {
+	struct ps_row rows[PS_MAX];
+	int n, total;
+};
+
+/* Under the scheduler's lock: copy, print later. */
+static void ps_collect(struct task_struct *t, void *arg)
+{
+	struct ps_snapshot *snap = arg;
+	struct ps_row *r = &snap->rows[snap->n];
+
+	if (snap->total++ >= PS_MAX)
+		return;
+	snap->n++;
+	r->pid = t->pid;
+	r->state = t->state;
+	r->running = t->on_cpu;
+	r->cpu = t->cpu;
+	r->cpus_allowed = t->cpus_allowed;
+	strlcpy(r->name, t->name, sizeof(r->name));
+}
+
+/* Linux ps's letters: R running or runnable, S sleeping, D blocked, Z exited. */
+static char ps_state(const struct ps_row *r)
+{
+	static const char letters[] = {
+		[TASK_RUNNABLE] = 'R', [TASK_SLEEPING] = 'S',
+		[TASK_BLOCKED] = 'D', [TASK_DEAD] = 'Z',
+	};
+
+	return letters[r->state];
+}
+
+int cmd_ps(int argc, char **argv)
+{
+	static struct ps_snapshot snap;	/* 2 KiB: not on a thread's stack */
+	static DEFINE_MUTEX(ps_mutex);
+
+	mutex_lock(&ps_mutex);
+	snap.n = snap.total = 0;
+	for_each_task(ps_collect, &snap);
+	sh_printf("  PID S CPU BIND NAME\n");
+	for (int i = 0; i < snap.n; i++) {
+		const struct ps_row *r = &snap.rows[i];
+		char cpu[8];
+
+		/* The CPU it runs on now ("1*"), or the one it last ran on. */
+		snprintf(cpu, sizeof(cpu), "%d%s", r->cpu, r->running ? "*" : "");
+		sh_printf("%5d %c %-3s %-4s %s\n", r->pid, ps_state(r), cpu,
+			  r->cpus_allowed == ~0UL ? "any" : "pin", r->name);
+	}
+	if (snap.total > snap.n)
+		sh_printf("(%d more threads not shown)\n", snap.total - snap.n);
+	sh_printf("%u CPU(s) online; * = running now\n", num_online_cpus());
+	mutex_unlock(&ps_mutex);
 	return 0;
 }
 

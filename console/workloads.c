@@ -14,6 +14,12 @@
  *                N times, in a thread of its own ("worker")
  *
  * Names are global and unique, so `p fib` finds them in kallsyms.
+ *
+ * `run -a NAME [ARGS]` runs the workload on every online CPU at once,
+ * one thread bound to each, and reports each CPU's result and time.  So
+ * every workload must be safe to run on several CPUs together: each
+ * keeps its data on its own stack or heap, and the one shared table
+ * (hash) is held by one run at a time.
  */
 #include "kernel.h"
 #include "shell.h"
@@ -24,6 +30,8 @@
 #include "vsprintf.h"
 #include "errno.h"
 #include "workloads.h"
+#include "mutex.h"
+#include "smp.h"
 
 /* ---- fib ------------------------------------------------------------------- */
 
@@ -52,13 +60,13 @@ static int run_fib(int argc, char **argv)
 
 #define SORT_MAX 1000
 
-static unsigned long wl_seed = 12345;
+#define WL_SEED 12345
 
 /* The C standard's example rand(): fixed seed, same numbers every run. */
-static int wl_rand(void)
+static int wl_rand(unsigned long *seed)
 {
-	wl_seed = wl_seed * 1103515245 + 12345;
-	return (wl_seed / 65536) % 1000;
+	*seed = *seed * 1103515245 + 12345;
+	return (*seed / 65536) % 1000;
 }
 
 noinline int cmp_ints(int x, int y)
@@ -81,24 +89,28 @@ noinline void sort_ints(int *a, int n)
 
 static int run_sort(int argc, char **argv)
 {
-	static int a[SORT_MAX];
-	unsigned long n = 8;
+	unsigned long n = 8, seed = WL_SEED;
+	int *a, ret = 0;
 
 	if (argc > 1 && (kstrtoul(argv[1], 0, &n) || n == 0 || n > SORT_MAX)) {
 		sh_printf("run sort: N must be 1..%d\n", SORT_MAX);
 		return -EINVAL;
 	}
-	wl_seed = 12345;
+	a = kmalloc(n * sizeof(*a));	/* each run its own: `run -a` */
+	if (!a)
+		return -ENOMEM;
 	for (unsigned long i = 0; i < n; i++)
-		a[i] = wl_rand();
+		a[i] = wl_rand(&seed);
 	sort_ints(a, n);
-	for (unsigned long i = 1; i < n; i++)
+	for (unsigned long i = 1; i < n && !ret; i++)
 		if (a[i - 1] > a[i]) {
 			sh_printf("run sort: NOT sorted at %lu\n", i);
-			return -EIO;
+			ret = -EIO;
 		}
-	sh_printf("sorted %lu numbers: smallest %d, largest %d\n", n, a[0], a[n - 1]);
-	return 0;
+	if (!ret)
+		sh_printf("sorted %lu numbers: smallest %d, largest %d\n", n, a[0], a[n - 1]);
+	kfree(a);
+	return ret;
 }
 
 /* ---- crc32 ----------------------------------------------------------------- */
@@ -144,6 +156,7 @@ struct ht_entry {
 };
 
 static struct ht_entry *ht_table[HT_BUCKETS];
+static DEFINE_MUTEX(ht_mutex);	/* one `run hash` at a time fills and empties it */
 
 /* djb2: h = h * 33 + c. */
 noinline unsigned int ht_hash(const char *key)
@@ -198,6 +211,7 @@ static int run_hash(int argc, char **argv)
 		sh_printf("run hash: N must be 0..%d\n", HASH_MAX);
 		return -EINVAL;
 	}
+	mutex_lock(&ht_mutex);
 	for (unsigned long i = 0; i < n; i++) {
 		snprintf(key, sizeof(key), "key%lu", i);
 		if (ht_insert(key, i * i))
@@ -210,6 +224,7 @@ static int run_hash(int argc, char **argv)
 	sh_printf("hash: inserted %lu keys, found %lu, \"nokey\" -> %ld\n", n, found,
 		  ht_lookup("nokey"));
 	ht_clear();
+	mutex_unlock(&ht_mutex);
 	return found == n ? 0 : -EIO;
 }
 
@@ -276,15 +291,86 @@ const struct workload workloads[] = {
 };
 const int nr_workloads = ARRAY_SIZE(workloads);
 
+/* ---- every CPU at once -------------------------------------------------------- */
+
+/* One CPU's share of `run -a`. */
+struct run_on_cpu {
+	const struct workload *w;
+	int argc;
+	char **argv;
+	struct task_struct *thread;
+	int ret;
+	int ran_on;		/* smp_processor_id() when it finished */
+	unsigned long ticks;
+};
+
+static int run_on_cpu_thread(void *arg)
+{
+	struct run_on_cpu *r = arg;
+	unsigned long start = jiffies;
+
+	r->ret = r->w->run(r->argc, r->argv);
+	r->ticks = jiffies - start;
+	r->ran_on = smp_processor_id();
+	return 0;
+}
+
+/* A thread bound to each online CPU, all started before any is joined. */
+static int run_everywhere(const struct workload *w, int argc, char **argv)
+{
+	struct run_on_cpu r[NR_CPUS];
+	unsigned long cpus = READ_ONCE(cpu_online_mask);	/* one snapshot */
+	char name[TASK_NAME_LEN];
+	int cpu, ret = 0;
+
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		r[cpu] = (struct run_on_cpu){ .w = w, .argc = argc, .argv = argv,
+					      .ran_on = -1 };
+		if (!((cpus >> cpu) & 1))
+			continue;
+		snprintf(name, sizeof(name), "%s/%d", w->name, cpu);
+		r[cpu].thread = kthread_create_on_cpu(run_on_cpu_thread, &r[cpu], cpu, name);
+		if (!r[cpu].thread)
+			r[cpu].ret = -ENOMEM;
+	}
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		if (!((cpus >> cpu) & 1))
+			continue;
+		if (r[cpu].thread)
+			kthread_join(r[cpu].thread);
+		sh_printf("cpu %d: %s %s, %lu ticks (ran on CPU %d)\n", cpu, w->name,
+			  r[cpu].ret ? shell_strerror(r[cpu].ret) : "ok",
+			  r[cpu].ticks, r[cpu].ran_on);
+		if (r[cpu].ret && !ret)
+			ret = r[cpu].ret;
+	}
+	return ret;
+}
+
+static const struct workload *find_workload(const char *name)
+{
+	for (int i = 0; i < nr_workloads; i++)
+		if (strcmp(name, workloads[i].name) == 0)
+			return &workloads[i];
+	return NULL;
+}
+
 int cmd_run(int argc, char **argv)
 {
-	if (argc >= 2)
-		for (int i = 0; i < nr_workloads; i++)
-			if (strcmp(argv[1], workloads[i].name) == 0)
-				return workloads[i].run(argc - 1, argv + 1);
+	bool all = argc >= 2 && strcmp(argv[1], "-a") == 0;
+	const struct workload *w;
+
+	if (all) {	/* run -a NAME ARGS: as run NAME ARGS, on every CPU */
+		argc--;
+		argv++;
+	}
+	w = argc >= 2 ? find_workload(argv[1]) : NULL;
+	if (w)
+		return all ? run_everywhere(w, argc - 1, argv + 1) : w->run(argc - 1, argv + 1);
 	if (argc >= 2)
 		sh_printf("run: no workload '%s'\n", argv[1]);
-	sh_printf("usage: run NAME [ARGS]; the workloads and the functions to probe:\n");
+	sh_printf("usage: run [-a] NAME [ARGS]; -a runs it on every CPU at once.\n"
+		  "The workloads and the functions to probe:\n");
 	for (int i = 0; i < nr_workloads; i++) {
 		char left[24];
 

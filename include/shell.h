@@ -33,9 +33,12 @@ void shell_run(void) __noreturn;
  */
 int shell_exec(const char *line, struct seq_buf *out);
 
-/* Where the running command prints. */
+/*
+ * Where the running command prints.  sh_printf() formats one piece and
+ * adds it under a mutex: the threads of `run -a` print at the same time.
+ */
 extern struct seq_buf *shell_out;
-#define sh_printf(...) seq_printf(shell_out, __VA_ARGS__)
+int sh_printf(const char *fmt, ...) __printf(1, 2);
 
 /* "/sys/kernel/tracing" + "trace" -> an absolute, tidy path in out. */
 int shell_resolve_path(const char *arg, char *out, size_t size);
@@ -57,6 +60,7 @@ int cmd_syms(int argc, char **argv);
 int cmd_idt(int argc, char **argv);
 int cmd_regs(int argc, char **argv);
 int cmd_meminfo(int argc, char **argv);
+int cmd_ps(int argc, char **argv);
 int cmd_cpus(int argc, char **argv);
 int cmd_reboot(int argc, char **argv);
 int cmd_poweroff(int argc, char **argv);
