@@ -19,7 +19,8 @@
  *     never end, so the report is printed and the nested take is only
  *     counted (lock->recursion); the matching unlock undoes the count.
  *   - a bad unlock: of a lock nobody holds (ignored after the report),
- *     or by a CPU that is not the owner (released after the report).
+ *     or by a CPU that is not the owner (released after the report, so
+ *     that no CPU waits forever).
  *   - a lockup: a waiter that spun SPIN_DUMP_LOOPS times names the lock
  *     and the CPU holding it, once, and keeps spinning.
  *   - sleeping with a lock held: each thread counts the spinlocks it
@@ -67,9 +68,10 @@ static inline void __spin_lock_init(spinlock_t *lock, const char *name)
 /* As in Linux, the lock's name in reports is the expression given. */
 #define spin_lock_init(lock)	__spin_lock_init((lock), #lock)
 
-/* The reports (kernel/spinlock_debug.c). */
+/* The reports (kernel/spinlock_debug.c), and how many were printed. */
 void spin_bug(spinlock_t *lock, const char *msg);
 void spin_dump_lockup(spinlock_t *lock);
+extern atomic_t spin_bugs_reported;
 
 static inline void arch_spin_lock(spinlock_t *lock)
 {
@@ -153,8 +155,18 @@ static inline void spin_unlock(spinlock_t *lock)
 		spin_bug(lock, "already unlocked");
 		return;		/* owner++ would break the tickets */
 	}
-	if (owner_cpu != smp_processor_id())
+	if (owner_cpu != smp_processor_id()) {
+		/*
+		 * Not ours: a holder cannot move to another CPU (preemption is
+		 * off), so this thread never took it.  Release it, so that no
+		 * CPU waits forever, and leave our counts alone.
+		 */
 		spin_bug(lock, "wrong CPU");
+		lock->recursion = 0;
+		lock->owner_cpu = SPIN_NO_OWNER;
+		arch_spin_unlock(lock);
+		return;
+	}
 	this_cpu_read(current_task)->spinlocks_held--;
 	if (lock->recursion) {
 		lock->recursion--;	/* the nested take reported in spin_lock() */

@@ -17,6 +17,8 @@
 /* The report of a report (printk's own lock misused) is not printed. */
 static DEFINE_PER_CPU(int, spin_bug_depth);
 
+atomic_t spin_bugs_reported = ATOMIC_INIT(0);
+
 static void spin_report(spinlock_t *lock, const char *msg)
 {
 	struct task_struct *me = current;
@@ -27,6 +29,7 @@ static void spin_report(spinlock_t *lock, const char *msg)
 	       lock->name, lock, READ_ONCE(lock->owner_cpu),
 	       (unsigned int)READ_ONCE(lock->owner), (unsigned int)READ_ONCE(lock->next));
 	dump_stack();
+	atomic_inc(&spin_bugs_reported);
 }
 
 /* Recursion or a bad unlock. */
