@@ -1,7 +1,9 @@
 /*
  * test_sched.c - suite "sched": the PIT tick, kernel threads, preemption,
- * preempt_disable(), msleep(), and recovery from a thread stack overflow
- * through the #DF task gate.
+ * preempt_disable(), msleep(), recovery from a thread stack overflow
+ * through the #DF task gate, and the scheduler on every CPU: threads
+ * spread over the CPUs, a bound thread stays on its CPU, every CPU
+ * preempts, and sleeping and waking work from one CPU to another.
  *
  * Every wait is a bounded loop: a broken timer or scheduler makes a case
  * fail instead of hanging the run.
@@ -15,6 +17,8 @@
 #include "string.h"
 #include "errno.h"
 #include "vsprintf.h"
+#include "smp.h"
+#include "spinlock.h"
 
 /*
  * Busy-wait bound.  QEMU's TCG runs this loop ~30,000 times per 10 ms
@@ -115,6 +119,9 @@ static void yield_runs_other_thread(struct ktest *t)
 
 	KTEST_ASSERT_TRUE(t, th != NULL);
 	yield();   /* the new thread is next in the ring */
+	/* With more CPUs, another one may have picked it first: let it finish. */
+	for (unsigned long i = 0; num_online_cpus() > 1 && !yield_flag && i < SPIN_LIMIT; i++)
+		cpu_relax();
 	KTEST_EXPECT_TRUE(t, yield_flag);
 	KTEST_EXPECT_EQ(t, kthread_join(th), 0);
 }
@@ -126,6 +133,7 @@ static void yield_runs_other_thread(struct ktest *t)
 
 static int run_log[LOG_LEN];
 static int run_log_len;
+static DEFINE_SPINLOCK(run_log_lock);	/* on SMP both threads log at once */
 
 /* Append our id once per tick, never yielding: only preemption can switch. */
 static int log_my_ticks(void *arg)
@@ -133,10 +141,10 @@ static int log_my_ticks(void *arg)
 	int id = (int)(unsigned long)arg;
 
 	for (int round = 0; round < ROUNDS; round++) {
-		unsigned long flags = local_irq_save();
+		spin_lock(&run_log_lock);
 		if (run_log_len < LOG_LEN)
 			run_log[run_log_len++] = id;
-		local_irq_restore(flags);
+		spin_unlock(&run_log_lock);
 		if (!wait_jiffies(jiffies + 1))
 			return -EIO;
 	}
@@ -192,10 +200,13 @@ static void preempt_disable_holds_cpu(struct ktest *t)
 {
 	spin_count = 0;
 	spin_stop = false;
-	struct task_struct *th = kthread_create(count_until_stopped, NULL, "counter");
+	preempt_disable();	/* from here on we stay on this CPU: the counter joins us */
+	struct task_struct *th = kthread_create_on_cpu(count_until_stopped, NULL,
+						       smp_processor_id(), "counter");
 
+	if (!th)
+		preempt_enable();
 	KTEST_ASSERT_TRUE(t, th != NULL);
-	preempt_disable();
 	KTEST_EXPECT_EQ(t, preempt_count(), 1);
 	unsigned long before = spin_count;
 	bool ticked = wait_jiffies(jiffies + 5);   /* > 2 time slices */
@@ -306,6 +317,243 @@ static void join_frees_everything(struct ktest *t)
 	KTEST_EXPECT_EQ(t, h1.live_bytes, h0.live_bytes);
 }
 
+/* ---- every CPU -------------------------------------------------------------- */
+
+#define BUSY_TICKS 6	/* long enough for three 2-tick slices */
+
+/* Spin for BUSY_TICKS, never yielding; note every CPU we were seen on. */
+struct busy {
+	unsigned long cpus_seen;
+	unsigned long samples;
+	int bound_to;		/* -1: free to move */
+	int wrong_cpu;		/* samples taken off bound_to */
+};
+
+static int busy_noting_cpus(void *arg)
+{
+	struct busy *b = arg;
+	unsigned long end = jiffies + BUSY_TICKS;
+
+	for (unsigned long i = 0; i < SPIN_LIMIT && time_before(jiffies, end); i++) {
+		int cpu = smp_processor_id();
+
+		b->cpus_seen |= 1UL << cpu;
+		b->samples++;
+		if (b->bound_to >= 0 && cpu != b->bound_to)
+			b->wrong_cpu++;
+	}
+	return time_before(jiffies, end) ? -EIO : 0;
+}
+
+/* Twice as many free threads as CPUs: every CPU runs some of them. */
+static void threads_spread_over_cpus(struct ktest *t)
+{
+	static struct busy b[2 * NR_CPUS];
+	struct task_struct *th[2 * NR_CPUS];
+	int n = 2 * num_online_cpus();
+	unsigned long seen = 0;
+
+	if (num_online_cpus() < 2) {
+		ktest_skip(t, "one CPU: nowhere to spread to");
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		b[i] = (struct busy){ .bound_to = -1 };
+		th[i] = kthread_create(busy_noting_cpus, &b[i], "spread");
+	}
+	for (int i = 0; i < n; i++) {
+		KTEST_EXPECT_EQ(t, th[i] ? kthread_join(th[i]) : -ENOMEM, 0);
+		seen |= b[i].cpus_seen;
+	}
+	KTEST_EXPECT_EQ(t, seen, READ_ONCE(cpu_online_mask));
+	ktest_info(t, "%d threads on %u CPUs: CPUs seen %#lx", n, num_online_cpus(), seen);
+}
+
+/* A thread bound to CPU k, preempted again and again, is only ever there. */
+static void bound_thread_stays_on_its_cpu(struct ktest *t)
+{
+	static struct busy b[NR_CPUS];
+	struct task_struct *th[NR_CPUS] = { NULL };
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		b[cpu] = (struct busy){ .bound_to = cpu };
+		th[cpu] = kthread_create_on_cpu(busy_noting_cpus, &b[cpu], cpu, "bound");
+		KTEST_EXPECT_TRUE(t, th[cpu] != NULL);
+	}
+	for_each_online_cpu(cpu) {
+		if (!th[cpu])
+			continue;
+		KTEST_EXPECT_EQ(t, kthread_join(th[cpu]), 0);
+		KTEST_EXPECT_EQ(t, b[cpu].cpus_seen, 1UL << cpu);
+		KTEST_EXPECT_EQ(t, b[cpu].wrong_cpu, 0);
+		KTEST_EXPECT_TRUE(t, b[cpu].samples > 0);
+	}
+}
+
+static int return_cpu(void *arg)
+{
+	return smp_processor_id();
+}
+
+/* Bad CPUs are refused and change nothing; a bind moves a thread. */
+static void bind_checks_its_cpu(struct ktest *t)
+{
+	int last = 0, cpu;
+	struct task_struct *th;
+
+	KTEST_EXPECT_TRUE(t, kthread_create_on_cpu(return_cpu, NULL, NR_CPUS, "x") == NULL);
+	KTEST_EXPECT_TRUE(t, kthread_create_on_cpu(return_cpu, NULL, -1, "x") == NULL);
+	for_each_online_cpu(cpu)
+		last = cpu;
+	if (last + 1 < NR_CPUS)	/* a CPU number QEMU did not give us */
+		KTEST_EXPECT_TRUE(t, kthread_create_on_cpu(return_cpu, NULL, last + 1, "x") == NULL);
+
+	preempt_disable();	/* created, bound, and only then allowed to run */
+	th = kthread_create(return_cpu, NULL, "rebind");
+	KTEST_EXPECT_EQ(t, kthread_bind(th, NR_CPUS), -EINVAL);
+	KTEST_EXPECT_EQ(t, kthread_bind(th, last), 0);
+	preempt_enable();
+	KTEST_ASSERT_TRUE(t, th != NULL);
+	KTEST_EXPECT_EQ(t, kthread_join(th), last);
+	KTEST_EXPECT_EQ(t, kthread_bind(current, NR_CPUS), -EINVAL);
+}
+
+/* The threads_interleave case on each CPU, two bound threads at a time. */
+struct tick_log {
+	int entries[LOG_LEN];
+	int len;
+	spinlock_t lock;
+};
+
+struct tick_logger {
+	struct tick_log *log;
+	int id;
+};
+
+static int log_ticks_on(void *arg)
+{
+	struct tick_logger *lg = arg;
+
+	for (int round = 0; round < ROUNDS; round++) {
+		spin_lock(&lg->log->lock);
+		if (lg->log->len < LOG_LEN)
+			lg->log->entries[lg->log->len++] = lg->id;
+		spin_unlock(&lg->log->lock);
+		if (!wait_jiffies(jiffies + 1))
+			return -EIO;
+	}
+	return 0;
+}
+
+/* How often the log changes hands before either writer's last entry. */
+static int hand_changes(const struct tick_log *log)
+{
+	int last[2] = { -1, -1 }, changes = 0, end;
+
+	for (int i = 0; i < log->len; i++)
+		last[log->entries[i]] = i;
+	end = last[0] < last[1] ? last[0] : last[1];
+	for (int i = 1; i <= end; i++)
+		if (log->entries[i] != log->entries[i - 1])
+			changes++;
+	return changes;
+}
+
+static void preemption_on_every_cpu(struct ktest *t)
+{
+	static struct tick_log logs[NR_CPUS];
+	static struct tick_logger lg[NR_CPUS][2];
+	struct task_struct *th[NR_CPUS][2] = { { NULL } };
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		logs[cpu].len = 0;
+		spin_lock_init(&logs[cpu].lock);
+		for (int k = 0; k < 2; k++) {
+			lg[cpu][k] = (struct tick_logger){ &logs[cpu], k };
+			th[cpu][k] = kthread_create_on_cpu(log_ticks_on, &lg[cpu][k], cpu, "ticklog");
+		}
+	}
+	for_each_online_cpu(cpu) {
+		for (int k = 0; k < 2; k++)
+			KTEST_EXPECT_EQ(t, th[cpu][k] ? kthread_join(th[cpu][k]) : -ENOMEM, 0);
+		KTEST_EXPECT_EQ(t, logs[cpu].len, LOG_LEN);
+		/* Neither thread yields: only the CPU's own tick can switch them. */
+		if (hand_changes(&logs[cpu]) < 2)
+			ktest_fail(t, __FILE__, __LINE__, "CPU %d: %d changes of hands, want >= 2",
+				   cpu, hand_changes(&logs[cpu]));
+	}
+}
+
+/* ---- sleeping and waking from one CPU to another ------------------------------ */
+
+static volatile bool wake_cond;
+static bool wake_cond_set(void)
+{
+	return READ_ONCE(wake_cond);
+}
+
+static int sleep_until_cond(void *arg)
+{
+	kthread_sleep_until(wake_cond_set);
+	return smp_processor_id();
+}
+
+static void wake_up_from_another_cpu(struct ktest *t)
+{
+	int cpu = 0, last = 0;
+	struct task_struct *th;
+
+	for_each_online_cpu(cpu)
+		last = cpu;	/* the sleeper's CPU: another than ours if there is one */
+	wake_cond = false;
+	th = kthread_create_on_cpu(sleep_until_cond, NULL, last, "sleeper");
+	KTEST_ASSERT_TRUE(t, th != NULL);
+	for (unsigned long i = 0; i < SPIN_LIMIT && READ_ONCE(th->state) != TASK_BLOCKED; i++)
+		yield();
+	KTEST_EXPECT_EQ(t, th->state, TASK_BLOCKED);
+	WRITE_ONCE(wake_cond, true);
+	wake_up_process(th);
+	KTEST_EXPECT_EQ(t, kthread_join(th), last);
+}
+
+/* A thread is in `ps` with its CPU while it lives, and gone once joined. */
+struct find_task {
+	struct task_struct *want;
+	bool found;
+	int cpu;
+};
+
+static void look_for_task(struct task_struct *t, void *arg)
+{
+	struct find_task *f = arg;
+
+	if (t == f->want) {
+		f->found = true;
+		f->cpu = t->cpu;
+	}
+}
+
+static void for_each_task_sees_threads(struct ktest *t)
+{
+	struct find_task f = { 0 };
+	int last = 0, cpu;
+
+	for_each_online_cpu(cpu)
+		last = cpu;
+	f.want = kthread_create_on_cpu(sleep_30ms, NULL, last, "listed");
+	KTEST_ASSERT_TRUE(t, f.want != NULL);
+	msleep(10);
+	for_each_task(look_for_task, &f);
+	KTEST_EXPECT_TRUE(t, f.found);
+	KTEST_EXPECT_EQ(t, f.cpu, last);
+	KTEST_EXPECT_TRUE(t, kthread_join(f.want) >= 0);
+	f.found = false;
+	for_each_task(look_for_task, &f);
+	KTEST_EXPECT_FALSE(t, f.found);
+}
+
 static struct ktest_case sched_cases[] = {
 	KTEST_CASE(jiffies_advance),
 	KTEST_CASE(boot_thread_is_task0),
@@ -316,6 +564,12 @@ static struct ktest_case sched_cases[] = {
 	KTEST_CASE(msleep_sleeps_long_enough),
 	KTEST_CASE(stack_overflow_kills_only_the_thread),
 	KTEST_CASE(join_frees_everything),
+	KTEST_CASE(threads_spread_over_cpus),
+	KTEST_CASE(bound_thread_stays_on_its_cpu),
+	KTEST_CASE(bind_checks_its_cpu),
+	KTEST_CASE(preemption_on_every_cpu),
+	KTEST_CASE(wake_up_from_another_cpu),
+	KTEST_CASE(for_each_task_sees_threads),
 	KTEST_END
 };
 
