@@ -25,6 +25,9 @@
 #include "stacktrace.h"
 #include "ptrace.h"
 #include "extable.h"
+#include "spinlock.h"
+#include "mutex.h"
+#include "smp.h"
 
 /* Output */
 EXPORT_SYMBOL(printk);
@@ -94,6 +97,21 @@ EXPORT_SYMBOL(preempt_enable);
 EXPORT_SYMBOL(preempt_count);
 EXPORT_SYMBOL(current_stack_top);
 EXPORT_SYMBOL(ktime_get);
+EXPORT_SYMBOL(kthread_create_on_cpu);
+EXPORT_SYMBOL(kthread_bind);
+EXPORT_SYMBOL(wake_up_process);
+
+/* CPUs and locks: the inline lock code reads these per-CPU variables through %fs */
+EXPORT_SYMBOL(cpu_number);
+EXPORT_SYMBOL(nr_online_cpus);
+EXPORT_SYMBOL(cpu_online_mask);
+EXPORT_SYMBOL(current_task);
+EXPORT_SYMBOL(spin_bug);
+EXPORT_SYMBOL(spin_dump_lockup);
+EXPORT_SYMBOL(__mutex_init);
+EXPORT_SYMBOL(mutex_lock);
+EXPORT_SYMBOL(mutex_trylock);
+EXPORT_SYMBOL(mutex_unlock);
 
 /* CPUs: smp_processor_id() reads cpu_number through %fs */
 EXPORT_SYMBOL(cpu_number);

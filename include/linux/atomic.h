@@ -1,0 +1,10 @@
+/*
+ * linux/atomic.h - atomic_t and its operations, cmpxchg(), xchg(),
+ * smp_mb() (include/atomic.h).
+ */
+#ifndef LINUX_ATOMIC_H
+#define LINUX_ATOMIC_H
+
+#include "../atomic.h"
+
+#endif
