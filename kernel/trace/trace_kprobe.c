@@ -95,6 +95,7 @@ static const struct fetch_ops fetch_ops = {
 static void record_hit(struct trace_kprobe *tk, struct pt_regs *regs,
 		       unsigned long ip, unsigned long ret_ip)
 {
+	int preempt = preempt_count();	/* the probed code's, before our lock adds one */
 	unsigned long flags;
 	struct trace_entry *e = trace_buffer_lock_reserve(&flags);
 	int n;
@@ -104,7 +105,7 @@ static void record_hit(struct trace_kprobe *tk, struct pt_regs *regs,
 	e->pid = task_pid(current);
 	strlcpy(e->comm, task_name(current), sizeof(e->comm));
 	e->flags = (regs->flags & X86_EFLAGS_IF) ? 0 : TRACE_FLAG_IRQS_OFF;
-	e->preempt = preempt_count();
+	e->preempt = preempt;
 	e->ip = ip;
 	e->ret_ip = ret_ip;
 	n = probe_args_fetch(tk->def, regs, &fetch_ops, e->payload, sizeof(e->payload));
