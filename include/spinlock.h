@@ -47,11 +47,12 @@ typedef struct spinlock {
 #define SPIN_NO_OWNER	(-1)
 
 /*
- * Spins before a waiter reports a lockup.  A pause loop turns about
- * 10^7-10^8 times a second under QEMU, so this is a fraction of a
- * second to a few seconds: far longer than any lock here is held.
+ * Spins before a waiter reports a lockup.  Under QEMU's multi-threaded
+ * TCG a pause loop turns a few million times a second, so this is about
+ * a second (Linux waits one second too): far longer than any lock here
+ * is held.
  */
-#define SPIN_DUMP_LOOPS	(1UL << 25)
+#define SPIN_DUMP_LOOPS	(1UL << 22)
 
 #define __SPIN_LOCK_UNLOCKED(n)	\
 	{ .owner = 0, .next = 0, .owner_cpu = SPIN_NO_OWNER, .recursion = 0, .name = #n }

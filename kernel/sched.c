@@ -301,7 +301,7 @@ int preempt_count(void)
  * thread woken by this CPU's own interrupt runs at once, one woken by
  * another CPU at this CPU's next tick at the latest.
  */
-static void __noreturn cpu_idle_loop(void)
+static noinline void __noreturn cpu_idle_loop(void)
 {
 	for (;;) {
 		local_irq_disable();
