@@ -231,6 +231,24 @@ void set_current_state(enum task_state state)
 	spin_unlock_irqrestore(&rq_lock, flags);
 }
 
+/*
+ * t just became runnable: if a CPU it may run on is idle, send that CPU
+ * a reschedule IPI.  The interrupt ends its hlt, and its idle loop picks
+ * t now rather than at its next tick.  rq_lock held.
+ */
+static void kick_idle_cpu(struct task_struct *t)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		if (cpu != smp_processor_id() && ((t->cpus_allowed >> cpu) & 1) &&
+		    per_cpu(current_task, cpu) == per_cpu(idle_task, cpu)) {
+			smp_send_reschedule(cpu);
+			return;
+		}
+	}
+}
+
 /* ---- the timer's view --------------------------------------------------- */
 
 static void wake_sleepers(void)
@@ -409,6 +427,7 @@ static struct task_struct *__kthread_create(int (*fn)(void *), void *arg,
 	t->pid = next_pid++;
 	t->state = TASK_RUNNABLE;
 	link_task(t);
+	kick_idle_cpu(t);
 	spin_unlock_irqrestore(&rq_lock, flags);
 	return t;
 }
@@ -548,8 +567,10 @@ void wake_up_process(struct task_struct *t)
 	unsigned long flags;
 
 	spin_lock_irqsave(&rq_lock, flags);
-	if (t->state == TASK_BLOCKED || t->state == TASK_SLEEPING)
+	if (t->state == TASK_BLOCKED || t->state == TASK_SLEEPING) {
 		t->state = TASK_RUNNABLE;
+		kick_idle_cpu(t);
+	}
 	spin_unlock_irqrestore(&rq_lock, flags);
 }
 

@@ -8,9 +8,9 @@
  * EFLAGS or the stack: the hit itself is handled by the arch half, which
  * only asks us get_kprobe(addr).
  *
- * Locking.  Registration and unregistration take kprobe_mutex, a lock
- * that simply disables preemption: on one CPU, a thread that cannot be
- * preempted cannot be raced by another thread.
+ * Locking.  Registration and unregistration take kprobe_mutex, a
+ * spinlock: it disables preemption, so no other thread on this CPU
+ * races the holder, and it makes another CPU wait.
  *
  * The hit path does NOT take that lock.  The 2005 kernel did (kprobe_lock
  * was held across the whole hit, which is why a handler could not
@@ -35,6 +35,7 @@
 #include "errno.h"
 #include "irqflags.h"
 #include "sched.h"
+#include "spinlock.h"
 #include "vsprintf.h"
 #include "nokprobe.h"
 
@@ -65,20 +66,18 @@ noinline struct kprobe *kprobe_in_progress(void)
 }
 NOKPROBE_SYMBOL(kprobe_in_progress);
 
-static bool kprobe_mutex_held;
+static DEFINE_SPINLOCK(kprobe_mutex);
 
 void kprobe_mutex_lock(void)
 {
-	preempt_disable();
-	if (kprobe_mutex_held)
+	if (READ_ONCE(kprobe_mutex.owner_cpu) == smp_processor_id())
 		panic("kprobes: kprobe_mutex taken twice (register from a handler?)");
-	kprobe_mutex_held = true;
+	spin_lock(&kprobe_mutex);
 }
 
 void kprobe_mutex_unlock(void)
 {
-	kprobe_mutex_held = false;
-	preempt_enable();
+	spin_unlock(&kprobe_mutex);
 }
 
 /* ---- the global switch (/sys/kernel/debug/kprobes/enabled) -------------------

@@ -174,12 +174,7 @@ void setup_APIC_timer(void)
 static void local_apic_timer_interrupt(void)
 {
 	this_cpu_inc(apic_timer_irqs);
-	/*
-	 * The scheduler's run queue and `current` are CPU 0's alone for
-	 * now: an AP runs no threads, only its idle loop (smpboot.c).
-	 */
-	if (smp_processor_id() == 0)
-		scheduler_tick();
+	scheduler_tick();	/* each CPU preempts the threads it runs */
 }
 
 bool is_apic_vector(unsigned long vector)

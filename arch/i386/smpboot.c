@@ -97,18 +97,6 @@ void detect_cpus(void)
 
 /* ---- the AP's side ---------------------------------------------------------- */
 
-/*
- * Until the scheduler runs threads on every CPU, an AP that has come
- * up only waits for interrupts (its timer, IPIs, NMIs) and handles
- * them.  sti takes effect after the next instruction, so no interrupt
- * falls between the two and leaves us halted with work to do.
- */
-static void __noreturn ap_idle_loop(void)
-{
-	for (;;)
-		__asm__ __volatile__("sti; hlt" ::: "memory");
-}
-
 /* The AP's first C, on its own stack, with paging on (trampoline.S). */
 void start_secondary(void)
 {
@@ -122,7 +110,7 @@ void start_secondary(void)
 	smp_mb();		/* everything above before the BSP sees us */
 	__asm__ __volatile__("lock btsl %1, %0"
 			     : "+m" (cpu_callin_mask) : "r" (cpu) : "memory");
-	ap_idle_loop();
+	cpu_startup_entry();	/* kernel/sched.c: run threads, idle in between */
 }
 
 /* ---- the BSP's side --------------------------------------------------------- */
@@ -276,14 +264,10 @@ void smp_boot_cpus(void)
 	       num_online_cpus() == 1 ? "" : "s", boot_cpu_table->source);
 }
 
-/*
- * What a CPU runs, for the console's "cpus": threads run on CPU 0; an
- * AP, until the scheduler gives it threads, only its idle loop.
- */
+/* What a CPU runs, for the console's "cpus": its current thread (or idle/N). */
 const char *cpu_running_name(int cpu)
 {
-	return cpu == 0 ? task_name(current) : "(idle loop)";
+	return task_name(per_cpu(current_task, cpu));
 }
 
-NOKPROBE_SYMBOL(ap_idle_loop);
 NOKPROBE_SYMBOL(start_secondary);

@@ -108,20 +108,15 @@ static void do_irq(struct pt_regs *regs, int irq)
 }
 
 /*
- * A local APIC interrupt (timer, IPI).  On CPU 0 it is counted in the
- * running thread like a PIC interrupt.  An AP runs no thread yet, only
- * its idle loop: `current` there names CPU 0's thread, which an AP must
- * never write.
+ * A local APIC interrupt (timer, IPI), counted in the thread it
+ * interrupted like a PIC interrupt: every CPU runs threads, and an idle
+ * CPU its idle task.
  */
 static void do_apic_irq(struct pt_regs *regs, unsigned long vector)
 {
-	bool count = smp_processor_id() == 0;
-
-	if (count)
-		current->hardirq_count++;
+	current->hardirq_count++;
 	smp_apic_interrupt(regs, vector);
-	if (count)
-		current->hardirq_count--;
+	current->hardirq_count--;
 }
 
 void do_trap(struct pt_regs *regs, unsigned long vector)

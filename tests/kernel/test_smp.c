@@ -334,7 +334,7 @@ static void backtrace_names_every_cpu(struct ktest *t)
 	/* An AP's registers and trace: it was in its idle loop. */
 	if (num_online_cpus() > 1) {
 		KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), "EIP: ") != NULL);
-		KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), "ap_idle_loop") != NULL);
+		KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), "cpu_idle_loop") != NULL);
 	}
 }
 
