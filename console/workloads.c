@@ -323,6 +323,13 @@ static int run_everywhere(const struct workload *w, int argc, char **argv)
 	char name[TASK_NAME_LEN];
 	int cpu, ret = 0;
 
+	if (sched_single_cpu() && (cpus & ~1UL)) {
+		/* Threads bound to the other CPUs would never run. */
+		sh_printf("run -a: probes are registered, and kprobes keeps every thread "
+			  "on CPU 0 meanwhile (docs/scheduler.md); run %s on one CPU instead\n",
+			  w->name);
+		return -EBUSY;
+	}
 	for (cpu = 0; cpu < NR_CPUS; cpu++) {
 		r[cpu] = (struct run_on_cpu){ .w = w, .argc = argc, .argv = argv,
 					      .ran_on = -1 };

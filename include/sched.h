@@ -53,6 +53,7 @@ struct task_struct {
 	volatile int on_cpu;
 	int cpu;                    /* the CPU it runs, or last ran, on */
 	unsigned long cpus_allowed; /* bit n: may run on CPU n */
+	unsigned long trap_flag;    /* EFLAGS.TF a new thread starts with */
 	unsigned long wake_at;      /* jiffies to wake at, while TASK_SLEEPING */
 	int exit_code;              /* valid once TASK_DEAD */
 	struct task_struct *joiner; /* blocked in kthread_join() on us */
@@ -82,6 +83,16 @@ struct task_struct *kthread_create_on_cpu(int (*fn)(void *), void *arg,
 /* Move a thread to one CPU: it runs there from its next time slice on. */
 int kthread_bind(struct task_struct *t, int cpu);
 int set_cpus_allowed(struct task_struct *t, unsigned long mask);
+
+/*
+ * Single-CPU mode, for kprobes until it is SMP-aware: while any request
+ * is open, every thread runs on CPU 0 alone and the other CPUs park;
+ * _begin() returns once they are idle (when the caller may sleep).
+ * Each _begin() is closed by one _end().  See kernel/sched.c.
+ */
+void sched_single_cpu_begin(void);
+void sched_single_cpu_end(void);
+bool sched_single_cpu(void);
 void kthread_exit(int code) __attribute__((noreturn));
 int kthread_join(struct task_struct *t);   /* returns the exit code, frees */
 void yield(void);

@@ -38,6 +38,7 @@
 #include "timer.h"
 #include "mm.h"
 #include "irqflags.h"
+#include "processor.h"
 #include "string.h"
 #include "vsprintf.h"
 #include "errno.h"
@@ -85,6 +86,7 @@ static struct task_struct idle_tasks[NR_CPUS];
 static DEFINE_SPINLOCK(rq_lock);
 static struct task_struct *rq_cursor = &init_task;  /* where idle CPUs start looking */
 static int next_pid = 1;
+static int single_cpu;	/* > 0: threads run on CPU 0 alone (sched_single_cpu_begin()) */
 
 struct task_struct *get_current(void)
 {
@@ -118,14 +120,25 @@ static bool is_idle_task(struct task_struct *t)
 
 /* ---- choosing and switching ------------------------------------------- */
 
+/* May t run on cpu: its affinity, and CPU 0 alone in single-CPU mode. */
+static bool cpu_allowed(struct task_struct *t, int cpu)
+{
+	return ((t->cpus_allowed >> cpu) & 1) && (!READ_ONCE(single_cpu) || cpu == 0);
+}
+
+/* Single-CPU mode and not CPU 0: run nothing, not even the run queue's lock. */
+static bool parked_here(void)
+{
+	return READ_ONCE(single_cpu) && smp_processor_id() != 0;
+}
+
 /*
  * May this CPU run t now?  Runnable, allowed here, and not running on
  * (or still switching away from) another CPU - prev is running here.
  */
 static bool can_run_here(struct task_struct *t, struct task_struct *prev, int cpu)
 {
-	return t->state == TASK_RUNNABLE && (t == prev || !t->on_cpu) &&
-	       ((t->cpus_allowed >> cpu) & 1);
+	return t->state == TASK_RUNNABLE && (t == prev || !t->on_cpu) && cpu_allowed(t, cpu);
 }
 
 /*
@@ -146,6 +159,22 @@ static struct task_struct *pick_next_task(struct task_struct *prev, int cpu)
 		t = t->next;
 	} while (t != start);
 	return this_cpu_read(idle_task);
+}
+
+/*
+ * EFLAGS.TF (a debugger's single-step) belongs to the thread that set
+ * it, but switch_to() leaves EFLAGS as they are, and the CPU keeps the
+ * flag.  So each thread puts back its own after a switch: otherwise
+ * the next thread on this CPU would be stepped in its place (the idle
+ * task, say), and the stepped thread not at all on another CPU.
+ */
+static void set_trap_flag(unsigned long flags)
+{
+	unsigned long now = read_eflags();
+
+	if ((now ^ flags) & X86_EFLAGS_TF)
+		__asm__ __volatile__("pushl %0; popfl"
+				     :: "r" (now ^ X86_EFLAGS_TF) : "memory", "cc");
 }
 
 /*
@@ -189,6 +218,7 @@ static void __schedule(void)
 		this_cpu_write(switch_prev, prev);
 		switch_to(&prev->esp, next->esp);
 		/* ...some time later, some CPU switched back to us. */
+		set_trap_flag(flags);
 		finish_task_switch();
 	}
 	spin_unlock_irqrestore(&rq_lock, flags);
@@ -240,6 +270,10 @@ static void kick_idle_cpu(struct task_struct *t)
 {
 	int cpu;
 
+	/*
+	 * By affinity alone, even in single-CPU mode: the same IPIs whether
+	 * probes exist or not (the probe-everything sweep compares the two).
+	 */
 	for_each_online_cpu(cpu) {
 		if (cpu != smp_processor_id() && ((t->cpus_allowed >> cpu) & 1) &&
 		    per_cpu(current_task, cpu) == per_cpu(idle_task, cpu)) {
@@ -258,8 +292,10 @@ static void wake_sleepers(void)
 
 	spin_lock_irqsave(&rq_lock, flags);
 	do {
-		if (t->state == TASK_SLEEPING && time_after_eq(jiffies, t->wake_at))
+		if (t->state == TASK_SLEEPING && time_after_eq(jiffies, t->wake_at)) {
 			t->state = TASK_RUNNABLE;
+			kick_idle_cpu(t);
+		}
 		t = t->next;
 	} while (t != &init_task);
 	spin_unlock_irqrestore(&rq_lock, flags);
@@ -270,13 +306,14 @@ void scheduler_tick(void)
 {
 	struct task_struct *curr = current;
 
-	wake_sleepers();
+	if (smp_processor_id() == 0)
+		wake_sleepers();	/* jiffies count on CPU 0: sleepers wake there */
 	if (curr == this_cpu_read(idle_task))
 		return;   /* the idle loop looks at the ring after every interrupt */
 	if (this_cpu_read(slice_left) > 0)
 		this_cpu_dec(slice_left);
-	if (this_cpu_read(slice_left) == 0)
-		this_cpu_write(need_resched, 1);
+	if (this_cpu_read(slice_left) == 0 || !cpu_allowed(curr, smp_processor_id()))
+		this_cpu_write(need_resched, 1);	/* slice used up, or not allowed here */
 	if (this_cpu_read(need_resched) && curr->preempt_count == 0)
 		__schedule();
 }
@@ -323,7 +360,8 @@ static noinline void __noreturn cpu_idle_loop(void)
 {
 	for (;;) {
 		local_irq_disable();
-		__schedule();
+		if (!parked_here())
+			__schedule();
 		__asm__ __volatile__("sti; hlt" ::: "memory");
 	}
 }
@@ -345,6 +383,7 @@ static void __noreturn kthread_entry(void)
 {
 	struct task_struct *me = current;
 
+	set_trap_flag(me->trap_flag);
 	finish_task_switch();
 	spin_unlock_irq(&rq_lock);
 	kthread_exit(me->fn(me->arg));
@@ -353,7 +392,10 @@ static void __noreturn kthread_entry(void)
 /*
  * Lay out the new stack exactly as switch_to() leaves a stack it
  * switched away from, so that switching to it "returns" into
- * kthread_entry() with every callee-saved register zero.
+ * kthread_entry() with every callee-saved register zero.  The thread
+ * will start with its creator's trap flag, as a forked process keeps
+ * its debugger's single-step: a thread created while single-stepping
+ * is stepped too.
  */
 static void prepare_stack(struct task_struct *t)
 {
@@ -366,6 +408,7 @@ static void prepare_stack(struct task_struct *t)
 	*--sp = 0;                              /* esi */
 	*--sp = 0;                              /* edi */
 	t->esp = (unsigned long)sp;
+	t->trap_flag = read_eflags() & X86_EFLAGS_TF;
 }
 
 /* A stack with its guard page, ready to start fn(arg); false if no memory. */
@@ -616,6 +659,72 @@ void for_each_task(void (*fn)(struct task_struct *t, void *arg), void *arg)
 	spin_unlock_irqrestore(&rq_lock, flags);
 }
 
+/* ---- single-CPU mode ------------------------------------------------------ */
+
+/*
+ * kprobes is not SMP-aware yet: its per-hit state is global, and it
+ * patches code on the assumption that every other thread is stopped
+ * (arch/i386/kprobes/text_quiesce.c).  Until it is, kprobe_mutex_lock()
+ * asks for this mode, and keeps it while probes exist: every thread
+ * runs on CPU 0, where the PIC's interrupts arrive too, and the other
+ * CPUs park in their idle loops, where only their timer and IPI
+ * handlers run, which carry no probes and take no lock.  That is
+ * kprobes' one CPU, with the others parked beside it.
+ *
+ * Requests nest: the mode lasts while any is open.  Opening one moves
+ * the caller to CPU 0 and waits until every other CPU has switched to
+ * its idle task: each does so at its next tick, when it finds its
+ * thread no longer allowed there.  A caller that may not sleep (an
+ * interrupt handler, preemption off) does not wait.
+ */
+static bool other_cpus_idle(void)
+{
+	int cpu;
+
+	if (smp_processor_id() != 0)
+		return false;
+	for_each_online_cpu(cpu)
+		if (cpu != 0 && per_cpu(current_task, cpu) != per_cpu(idle_task, cpu))
+			return false;
+	return true;
+}
+
+void sched_single_cpu_begin(void)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&rq_lock, flags);
+	single_cpu++;
+	spin_unlock_irqrestore(&rq_lock, flags);
+	if (irqs_disabled() || preempt_count())
+		return;
+	while (!other_cpus_idle()) {
+		__schedule();	/* on another CPU: CPU 0 picks us up */
+		cpu_relax();
+	}
+}
+
+void sched_single_cpu_end(void)
+{
+	unsigned long flags;
+	int cpu, left;
+
+	spin_lock_irqsave(&rq_lock, flags);
+	left = --single_cpu;
+	spin_unlock_irqrestore(&rq_lock, flags);
+	if (left < 0)
+		panic("sched_single_cpu_end: not begun");
+	if (left > 0)
+		return;
+	for_each_online_cpu(cpu)
+		smp_send_reschedule(cpu);	/* look for threads now, not at the tick */
+}
+
+bool sched_single_cpu(void)
+{
+	return READ_ONCE(single_cpu) > 0;
+}
+
 /* ---- CPUs joining -------------------------------------------------------- */
 
 /* cpu's idle task, outside the ring: picked only when nothing else can run. */
@@ -684,3 +793,9 @@ NOKPROBE_SYMBOL(preempt_enable);
 NOKPROBE_SYMBOL(preempt_count);
 NOKPROBE_SYMBOL(get_current);
 NOKPROBE_SYMBOL(is_idle_task);
+NOKPROBE_SYMBOL(cpu_allowed);
+NOKPROBE_SYMBOL(parked_here);
+NOKPROBE_SYMBOL(kick_idle_cpu);
+/* What the other CPUs run while kprobes keeps threads on CPU 0. */
+NOKPROBE_SYMBOL(cpu_idle_loop);
+NOKPROBE_SYMBOL(idle_thread_fn);

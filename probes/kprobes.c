@@ -68,16 +68,35 @@ NOKPROBE_SYMBOL(kprobe_in_progress);
 
 static DEFINE_SPINLOCK(kprobe_mutex);
 
+/*
+ * Not SMP-aware yet: while kprobes changes anything, and while probes
+ * exist, the scheduler keeps every thread on CPU 0 (kernel/sched.c,
+ * sched_single_cpu_begin()), which is the one CPU this code assumes.
+ * The lock holds one request; kprobes_single_cpu one more while any
+ * probe, or a kretprobe'd call in flight, is left.
+ */
+static bool kprobes_single_cpu;
+
 void kprobe_mutex_lock(void)
 {
 	if (READ_ONCE(kprobe_mutex.owner_cpu) == smp_processor_id())
 		panic("kprobes: kprobe_mutex taken twice (register from a handler?)");
+	sched_single_cpu_begin();
 	spin_lock(&kprobe_mutex);
 }
 
 void kprobe_mutex_unlock(void)
 {
+	bool in_use = kprobes_nr_registered() || kretprobe_outstanding();
+	bool changed = in_use != kprobes_single_cpu;
+
+	kprobes_single_cpu = in_use;
 	spin_unlock(&kprobe_mutex);
+	if (changed && in_use)
+		sched_single_cpu_begin();	/* kept until the last probe goes */
+	else if (changed)
+		sched_single_cpu_end();
+	sched_single_cpu_end();			/* the lock's own */
 }
 
 /* ---- the global switch (/sys/kernel/debug/kprobes/enabled) -------------------

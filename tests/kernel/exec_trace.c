@@ -6,9 +6,11 @@
  * notifier on DIE_DEBUG marks regs->ip in a bitmap of the kernel's text
  * and claims the trap (NOTIFY_STOP); the flags iret pops still have TF,
  * so the next instruction traps as well.  Interrupt gates clear TF, so
- * the timer's handler is not traced, but a thread created while tracing
- * starts with the creator's EFLAGS (switch_to() does not touch them),
- * TF included, so it is traced too.
+ * the timer's handler is not traced.  TF belongs to the thread: the
+ * scheduler gives each thread its own back after a switch, so another
+ * thread that runs meanwhile (or an idle task) is not traced, and a
+ * thread created while tracing starts with its creator's TF
+ * (kernel/sched.c), so it is traced too.
  *
  * This is a debugger's single-step, the same mechanism kprobes uses for
  * one instruction, used here for thousands.  The probe-everything suite

@@ -479,7 +479,22 @@ static void report(struct sweep *sw)
 	ktest_info(t, "mismatches: %lu", sw->mismatches);
 }
 
+/*
+ * The reference and the probed runs must execute the same code.  Probes
+ * keep every thread on CPU 0 (sched_single_cpu_begin(), kernel/sched.c),
+ * so the reference runs that way too: with threads on other CPUs, a
+ * spinlock's wait loop would run in one and not in the other.
+ */
+static void sweep_on_one_cpu(struct ktest *t, unsigned int sample_every);
+
 void probe_sweep(struct ktest *t, unsigned int sample_every)
+{
+	sched_single_cpu_begin();
+	sweep_on_one_cpu(t, sample_every);
+	sched_single_cpu_end();
+}
+
+static void sweep_on_one_cpu(struct ktest *t, unsigned int sample_every)
 {
 	struct sweep *sw = kzalloc(sizeof(*sw));
 	struct sweep_walk walk = { .sw = sw, .sample_every = sample_every };

@@ -1146,23 +1146,38 @@ static int spin_worker(void *arg)
 	return 0;
 }
 
+/*
+ * Asked as kprobes asks, in single-CPU mode (kernel/sched.c): every
+ * thread on this CPU, so none is running - each sits switched out, its
+ * resume points on its stack.
+ */
+static bool text_busy(unsigned long lo, unsigned long hi)
+{
+	bool busy;
+
+	sched_single_cpu_begin();
+	busy = kprobes_text_busy(lo, hi);
+	sched_single_cpu_end();
+	return busy;
+}
+
 static void text_busy_sees_preempted_thread(struct ktest *t)
 {
 	unsigned long lo = (unsigned long)opt_spin_loop, hi = (unsigned long)opt_spin_end;
 	struct task_struct *w;
 
 	spin_stop = 0;
-	KTEST_EXPECT_FALSE(t, kprobes_text_busy(lo, hi));
+	KTEST_EXPECT_FALSE(t, text_busy(lo, hi));
 	w = kthread_create(spin_worker, NULL, "opt-spin");
 	KTEST_ASSERT_TRUE(t, w != NULL);
 	msleep(30);			/* it runs, and the timer preempts it in the loop */
-	KTEST_EXPECT_TRUE(t, kprobes_text_busy(lo, hi));
-	KTEST_EXPECT_FALSE(t, kprobes_text_busy(hi, hi + 1));
+	KTEST_EXPECT_TRUE(t, text_busy(lo, hi));
+	KTEST_EXPECT_FALSE(t, text_busy(hi, hi + 1));
 	spin_stop = 1;
 	KTEST_EXPECT_EQ(t, kthread_join(w), 0);
-	KTEST_EXPECT_FALSE(t, kprobes_text_busy(lo, hi));
+	KTEST_EXPECT_FALSE(t, text_busy(lo, hi));
 	/* Our own return address is on the current stack. */
-	KTEST_EXPECT_TRUE(t, kprobes_text_busy((unsigned long)ktest_run,
+	KTEST_EXPECT_TRUE(t, text_busy((unsigned long)ktest_run,
 					       (unsigned long)ktest_run + 0x1000));
 }
 

@@ -263,13 +263,16 @@ static void expect_one_overflow_report(struct ktest *t, const char *name,
 
 static void overflow_once(struct ktest *t, const char *name)
 {
-	struct task_struct *th = kthread_create(crash_stack_hog, NULL, name);
+	struct task_struct *th;
 	long ret;
 
+	ktest_capture_start();	/* before: another CPU may run it at once */
+	th = kthread_create(crash_stack_hog, NULL, name);
+	if (!th)
+		ktest_capture_stop();
 	KTEST_ASSERT_TRUE(t, th != NULL);
 	unsigned long guard = th->stack_base;
 
-	ktest_capture_start();
 	ret = kthread_join(th);
 	ktest_capture_stop();
 	KTEST_EXPECT_EQ(t, ret, -EFAULT);
