@@ -399,11 +399,26 @@ static int return_cpu(void *arg)
 	return smp_processor_id();
 }
 
+static volatile bool bind_go;
+
+static bool bind_go_set(void)
+{
+	return READ_ONCE(bind_go);
+}
+
+/* Wait to be told to go, then say where we run. */
+static int cpu_after_wait(void *arg)
+{
+	kthread_sleep_until(bind_go_set);
+	return smp_processor_id();
+}
+
 /* Bad CPUs are refused and change nothing; a bind moves a thread. */
 static void bind_checks_its_cpu(struct ktest *t)
 {
 	int last = 0, cpu;
 	struct task_struct *th;
+	unsigned long i;
 
 	KTEST_EXPECT_TRUE(t, kthread_create_on_cpu(return_cpu, NULL, NR_CPUS, "x") == NULL);
 	KTEST_EXPECT_TRUE(t, kthread_create_on_cpu(return_cpu, NULL, -1, "x") == NULL);
@@ -412,12 +427,16 @@ static void bind_checks_its_cpu(struct ktest *t)
 	if (last + 1 < NR_CPUS)	/* a CPU number QEMU did not give us */
 		KTEST_EXPECT_TRUE(t, kthread_create_on_cpu(return_cpu, NULL, last + 1, "x") == NULL);
 
-	preempt_disable();	/* created, bound, and only then allowed to run */
-	th = kthread_create(return_cpu, NULL, "rebind");
+	bind_go = false;
+	th = kthread_create(cpu_after_wait, NULL, "rebind");
+	KTEST_ASSERT_TRUE(t, th != NULL);
+	for (i = 0; i < SPIN_LIMIT && READ_ONCE(th->state) != TASK_BLOCKED; i++)
+		yield();
+	/* Asleep wherever it started: bound now, it wakes up on `last`. */
 	KTEST_EXPECT_EQ(t, kthread_bind(th, NR_CPUS), -EINVAL);
 	KTEST_EXPECT_EQ(t, kthread_bind(th, last), 0);
-	preempt_enable();
-	KTEST_ASSERT_TRUE(t, th != NULL);
+	WRITE_ONCE(bind_go, true);
+	wake_up_process(th);
 	KTEST_EXPECT_EQ(t, kthread_join(th), last);
 	KTEST_EXPECT_EQ(t, kthread_bind(current, NR_CPUS), -EINVAL);
 }

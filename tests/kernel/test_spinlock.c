@@ -26,8 +26,13 @@
 
 #define SPIN_LIMIT	20000000UL	/* bounded waits: several seconds of TCG */
 #define TORTURE_LOOPS	100000		/* increments per thread */
-#define RACE_LOOPS	500000		/* plain increments per thread, per round */
-#define RACE_ROUNDS	5		/* tries to catch a lost update */
+/*
+ * Plain increments per thread, per round, and rounds: enough that the
+ * vCPUs' host threads overlap even on a busy host, which may run one
+ * while the other waits for a core.
+ */
+#define RACE_LOOPS	4000000
+#define RACE_ROUNDS	10
 #define MAX_THREADS	NR_CPUS
 
 /* ---- torture: a thread on every CPU, lined up at a start barrier ------------ */
@@ -150,6 +155,8 @@ static void no_lock_loses_updates(struct ktest *t)
 		ktest_skip(t, "one CPU: no other CPU can come between the read and the write of an incl");
 		return;
 	}
+	unsigned long j0 = jiffies;
+
 	for (round = 0; round < RACE_ROUNDS; round++) {
 		KTEST_ASSERT_EQ(t, run_torture(&tt, TORTURE_PLAIN, RACE_LOOPS), 0);
 		want = (unsigned long)tt.nthreads * RACE_LOOPS;
@@ -157,8 +164,9 @@ static void no_lock_loses_updates(struct ktest *t)
 			break;
 	}
 	KTEST_EXPECT_TRUE(t, tt.count < want);
-	ktest_info(t, "%u CPUs x %d plain incl: %lu of %lu counted, %lu lost (round %d)",
-		   num_online_cpus(), RACE_LOOPS, tt.count, want, want - tt.count, round + 1);
+	ktest_info(t, "%u CPUs x %d plain incl: %lu of %lu counted, %lu lost (round %d, %lu ticks)",
+		   num_online_cpus(), RACE_LOOPS, tt.count, want, want - tt.count, round + 1,
+		   jiffies - j0);
 }
 
 /* ---- the basics on this CPU ------------------------------------------------- */
