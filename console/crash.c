@@ -143,10 +143,12 @@ int crash_stack_hog(void *arg)
  * The overflow happens in a thread of its own: its stack has a guard
  * page below it, the #PF cannot be pushed, the #DF task gate switches
  * to a good stack, and arch/i386/doublefault.c kills only that thread.
+ * On CPU 0, so that the report (which names the CPU's TSS) reads the
+ * same however many CPUs there are.
  */
 static noinline void crash_stack(void)
 {
-	struct task_struct *t = kthread_create(crash_stack_hog, NULL, "stack-hog");
+	struct task_struct *t = kthread_create_on_cpu(crash_stack_hog, NULL, 0, "stack-hog");
 	int ret;
 
 	if (!t) {
