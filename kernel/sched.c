@@ -301,6 +301,20 @@ static void wake_sleepers(void)
 	spin_unlock_irqrestore(&rq_lock, flags);
 }
 
+/*
+ * May the running thread be preempted now?  Not with preemption off,
+ * and not once it has set itself to sleep: it is on its way into
+ * __schedule() and has yet to look at what it waits for.  Switched out
+ * right there it would sleep without having looked, and a wake-up that
+ * came before it set its state would be lost.  (Linux preempts it but
+ * leaves it on the run queue; here it simply keeps the CPU the few
+ * instructions to its own __schedule().)
+ */
+static bool preemptible_now(struct task_struct *t)
+{
+	return t->preempt_count == 0 && t->state == TASK_RUNNABLE;
+}
+
 /* From this CPU's timer interrupt (IF clear, EOI already sent). */
 void scheduler_tick(void)
 {
@@ -314,7 +328,7 @@ void scheduler_tick(void)
 		this_cpu_dec(slice_left);
 	if (this_cpu_read(slice_left) == 0 || !cpu_allowed(curr, smp_processor_id()))
 		this_cpu_write(need_resched, 1);	/* slice used up, or not allowed here */
-	if (this_cpu_read(need_resched) && curr->preempt_count == 0)
+	if (this_cpu_read(need_resched) && preemptible_now(curr))
 		__schedule();
 }
 
@@ -338,7 +352,8 @@ void preempt_enable(void)
 	 * Not with interrupts off, though (say, inside a trap handler or
 	 * under spin_lock_irqsave()): the next tick will do it instead.
 	 */
-	if (--me->preempt_count == 0 && this_cpu_read(need_resched) && !irqs_disabled())
+	if (--me->preempt_count == 0 && this_cpu_read(need_resched) &&
+	    preemptible_now(me) && !irqs_disabled())
 		__schedule();
 }
 
@@ -795,6 +810,7 @@ NOKPROBE_SYMBOL(get_current);
 NOKPROBE_SYMBOL(is_idle_task);
 NOKPROBE_SYMBOL(cpu_allowed);
 NOKPROBE_SYMBOL(parked_here);
+NOKPROBE_SYMBOL(preemptible_now);
 NOKPROBE_SYMBOL(kick_idle_cpu);
 /* What the other CPUs run while kprobes keeps threads on CPU 0. */
 NOKPROBE_SYMBOL(cpu_idle_loop);

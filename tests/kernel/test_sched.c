@@ -399,44 +399,67 @@ static int return_cpu(void *arg)
 	return smp_processor_id();
 }
 
-static volatile bool bind_go;
-
-static bool bind_go_set(void)
+/* The highest online CPU: another than ours when there are two. */
+static int last_online_cpu(void)
 {
-	return READ_ONCE(bind_go);
+	int cpu, last = 0;
+
+	for_each_online_cpu(cpu)
+		last = cpu;
+	return last;
 }
 
-/* Wait to be told to go, then say where we run. */
-static int cpu_after_wait(void *arg)
+/* A thread that sleeps until told to go, then says where it runs. */
+static volatile bool go;
+
+static bool go_set(void)
 {
-	kthread_sleep_until(bind_go_set);
+	return READ_ONCE(go);
+}
+
+static int sleep_until_go(void *arg)
+{
+	kthread_sleep_until(go_set);
 	return smp_processor_id();
+}
+
+/* Start one, on `cpu` (-1: anywhere); return it once it is asleep. */
+static struct task_struct *start_sleeper(int cpu)
+{
+	struct task_struct *th;
+
+	go = false;
+	th = cpu < 0 ? kthread_create(sleep_until_go, NULL, "sleeper")
+		     : kthread_create_on_cpu(sleep_until_go, NULL, cpu, "sleeper");
+	for (unsigned long i = 0; th && i < SPIN_LIMIT && READ_ONCE(th->state) != TASK_BLOCKED; i++)
+		yield();
+	return th;
+}
+
+/* Tell it to go, from wherever we run. */
+static void wake_sleeper(struct task_struct *th)
+{
+	WRITE_ONCE(go, true);
+	wake_up_process(th);
 }
 
 /* Bad CPUs are refused and change nothing; a bind moves a thread. */
 static void bind_checks_its_cpu(struct ktest *t)
 {
-	int last = 0, cpu;
+	int last = last_online_cpu();
 	struct task_struct *th;
-	unsigned long i;
 
 	KTEST_EXPECT_TRUE(t, kthread_create_on_cpu(return_cpu, NULL, NR_CPUS, "x") == NULL);
 	KTEST_EXPECT_TRUE(t, kthread_create_on_cpu(return_cpu, NULL, -1, "x") == NULL);
-	for_each_online_cpu(cpu)
-		last = cpu;
 	if (last + 1 < NR_CPUS)	/* a CPU number QEMU did not give us */
 		KTEST_EXPECT_TRUE(t, kthread_create_on_cpu(return_cpu, NULL, last + 1, "x") == NULL);
 
-	bind_go = false;
-	th = kthread_create(cpu_after_wait, NULL, "rebind");
+	th = start_sleeper(-1);
 	KTEST_ASSERT_TRUE(t, th != NULL);
-	for (i = 0; i < SPIN_LIMIT && READ_ONCE(th->state) != TASK_BLOCKED; i++)
-		yield();
 	/* Asleep wherever it started: bound now, it wakes up on `last`. */
 	KTEST_EXPECT_EQ(t, kthread_bind(th, NR_CPUS), -EINVAL);
 	KTEST_EXPECT_EQ(t, kthread_bind(th, last), 0);
-	WRITE_ONCE(bind_go, true);
-	wake_up_process(th);
+	wake_sleeper(th);
 	KTEST_EXPECT_EQ(t, kthread_join(th), last);
 	KTEST_EXPECT_EQ(t, kthread_bind(current, NR_CPUS), -EINVAL);
 }
@@ -510,33 +533,14 @@ static void preemption_on_every_cpu(struct ktest *t)
 
 /* ---- sleeping and waking from one CPU to another ------------------------------ */
 
-static volatile bool wake_cond;
-static bool wake_cond_set(void)
-{
-	return READ_ONCE(wake_cond);
-}
-
-static int sleep_until_cond(void *arg)
-{
-	kthread_sleep_until(wake_cond_set);
-	return smp_processor_id();
-}
-
 static void wake_up_from_another_cpu(struct ktest *t)
 {
-	int cpu = 0, last = 0;
-	struct task_struct *th;
+	int last = last_online_cpu();	/* the sleeper's CPU: not ours, if we can */
+	struct task_struct *th = start_sleeper(last);
 
-	for_each_online_cpu(cpu)
-		last = cpu;	/* the sleeper's CPU: another than ours if there is one */
-	wake_cond = false;
-	th = kthread_create_on_cpu(sleep_until_cond, NULL, last, "sleeper");
 	KTEST_ASSERT_TRUE(t, th != NULL);
-	for (unsigned long i = 0; i < SPIN_LIMIT && READ_ONCE(th->state) != TASK_BLOCKED; i++)
-		yield();
 	KTEST_EXPECT_EQ(t, th->state, TASK_BLOCKED);
-	WRITE_ONCE(wake_cond, true);
-	wake_up_process(th);
+	wake_sleeper(th);
 	KTEST_EXPECT_EQ(t, kthread_join(th), last);
 }
 
@@ -560,10 +564,8 @@ static void look_for_task(struct task_struct *t, void *arg)
 static void for_each_task_sees_threads(struct ktest *t)
 {
 	struct find_task f = { 0 };
-	int last = 0, cpu;
+	int last = last_online_cpu();
 
-	for_each_online_cpu(cpu)
-		last = cpu;
 	f.want = kthread_create_on_cpu(sleep_30ms, NULL, last, "listed");
 	KTEST_ASSERT_TRUE(t, f.want != NULL);
 	msleep(10);
