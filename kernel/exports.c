@@ -27,7 +27,6 @@
 #include "extable.h"
 #include "spinlock.h"
 #include "mutex.h"
-#include "smp.h"
 
 /* Output */
 EXPORT_SYMBOL(printk);
@@ -101,10 +100,7 @@ EXPORT_SYMBOL(kthread_create_on_cpu);
 EXPORT_SYMBOL(kthread_bind);
 EXPORT_SYMBOL(wake_up_process);
 
-/* CPUs and locks: the inline lock code reads these per-CPU variables through %fs */
-EXPORT_SYMBOL(cpu_number);
-EXPORT_SYMBOL(nr_online_cpus);
-EXPORT_SYMBOL(cpu_online_mask);
+/* Locks: the inline lock code reads current_task through %fs */
 EXPORT_SYMBOL(current_task);
 EXPORT_SYMBOL(spin_bug);
 EXPORT_SYMBOL(spin_dump_lockup);
