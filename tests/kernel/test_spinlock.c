@@ -25,7 +25,13 @@
 #include "irqflags.h"
 
 #define SPIN_LIMIT	20000000UL	/* bounded waits: several seconds of TCG */
-#define TORTURE_LOOPS	100000		/* increments per thread */
+/*
+ * Increments per thread under the lock.  A ticket lock hands over in
+ * order, so each hand-over waits for the next ticket's vCPU to be running
+ * on the host: with more vCPUs than free host cores that can be a host
+ * time slice each.  A few tens of thousands stay quick even then.
+ */
+#define TORTURE_LOOPS	20000
 /*
  * Plain increments per thread, per round, and rounds: enough that the
  * vCPUs' host threads overlap even on a busy host, which may run one
