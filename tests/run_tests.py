@@ -20,7 +20,7 @@ Linux's KUnit (docs/testing.md has an example):
           in-kernel suites of tests/kernel/), booted by
           qemu -kernel ... -append test, once per CPU count of --smp
           (default 1 and 2; more than one on multi-threaded TCG); the
-          concurrency suites ("smp") also at 4 CPUs, and at 4 with one
+          concurrency suites (smp, spinlock, sched) also at 4 CPUs, and smp at 4 with one
           CPU kept from answering (smp_skip_cpu=2)
   oops    BUILD/kernel.elf, the kernel a student boots, with crash=null:
           it must oops, print the register dump and call trace, and exit
@@ -82,7 +82,7 @@ QEMU_ARGS = ["-m", "128M", "-no-reboot", "-display", "none",
 # about concurrency also at CONCURRENCY_SMP.  More than one CPU runs with
 # QEMU's multi-threaded TCG, so the vCPUs really run at the same time.
 KERNEL_SMP = (1, 2)
-CONCURRENCY_SUITES = ("smp",)
+CONCURRENCY_SUITES = ("smp", "spinlock", "sched")
 CONCURRENCY_SMP = 4
 ISO_SMP = 2             # the GRUB boot: as make run boots
 
@@ -607,8 +607,9 @@ def kernel_runs(suites, smps):
         test = "test=" + ",".join(conc)
         runs.append((f"kernel smp={CONCURRENCY_SMP}",
                      f"kernel-smp{CONCURRENCY_SMP}", test, CONCURRENCY_SMP))
+    if "smp" in conc:
         runs.append((f"kernel smp={CONCURRENCY_SMP} {SKIP_CPU_ARG}",
-                     "kernel-smp-skip", f"{test} {SKIP_CPU_ARG}",
+                     "kernel-smp-skip", f"test=smp {SKIP_CPU_ARG}",
                      CONCURRENCY_SMP))
     return runs
 
