@@ -76,6 +76,7 @@ extern atomic_t spin_bugs_reported;
 
 static inline void arch_spin_lock(spinlock_t *lock)
 {
+	/* LAB 6: BEGIN arch_spin_lock: take a ticket, wait for its turn */
 	uint16_t ticket = 1;
 	unsigned long loops = 0;
 
@@ -88,6 +89,11 @@ static inline void arch_spin_lock(spinlock_t *lock)
 			spin_dump_lockup(lock);	/* once; then wait on */
 	}
 	barrier();
+	/* LAB 6: STUB while (READ_ONCE(lock->owner) != READ_ONCE(lock->next)) */
+	/* LAB 6: STUB 	cpu_relax(); */
+	/* LAB 6: STUB lock->next++; */
+	/* LAB 6: STUB barrier(); */
+	/* LAB 6: END */
 }
 
 static inline bool arch_spin_trylock(spinlock_t *lock)
@@ -107,7 +113,11 @@ static inline void arch_spin_unlock(spinlock_t *lock)
 	 * (x86 keeps it after every store inside); "memory" keeps the
 	 * compiler from moving them past it either.
 	 */
+	/* LAB 6: BEGIN arch_spin_unlock: serve the next ticket */
 	__asm__ __volatile__("incw %0" : "+m" (lock->owner) :: "memory");
+	/* LAB 6: STUB barrier(); */
+	/* LAB 6: STUB WRITE_ONCE(lock->owner, READ_ONCE(lock->next)); */
+	/* LAB 6: END */
 }
 
 static inline bool spin_is_locked(spinlock_t *lock)

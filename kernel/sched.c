@@ -138,7 +138,10 @@ static bool parked_here(void)
  */
 static bool can_run_here(struct task_struct *t, struct task_struct *prev, int cpu)
 {
+	/* LAB 6: BEGIN can_run_here: a runnable thread may be running elsewhere */
 	return t->state == TASK_RUNNABLE && (t == prev || !t->on_cpu) && cpu_allowed(t, cpu);
+	/* LAB 6: STUB return t->state == TASK_RUNNABLE && cpu_allowed(t, cpu); */
+	/* LAB 6: END */
 }
 
 /*
@@ -209,6 +212,14 @@ static void __schedule(void)
 	cpu = smp_processor_id();
 	prev = this_cpu_read(current_task);
 	next = pick_next_task(prev, cpu);
+	/*
+	 * A thread another CPU runs (or is still switching away from):
+	 * switching to it would put two CPUs on one stack, and the damage
+	 * would show up far from here.  Stop at the cause instead.
+	 */
+	if (next != prev && next->on_cpu)
+		panic("sched: CPU %d picked thread '%s', which CPU %d is running (on_cpu)",
+		      cpu, next->name, next->cpu);
 	this_cpu_write(need_resched, 0);
 	this_cpu_write(slice_left, TIMESLICE_TICKS);
 	if (next != prev) {

@@ -9,9 +9,19 @@ labs/NN-name/grade.txt, one a line:
 
     suite.case   points   what it proves
 
+and, for a lab about more than one CPU, one line
+
+    smp N
+
+that says how many CPUs its cases need: the grader boots them with
+-smp N on multi-threaded TCG (the CPUs really run at once), as
+run_tests.py boots its SMP runs.  Without it a lab's cases boot on one.
+
 The grader boots BUILD/kernel-test.elf with `test=suite.case,...
-nosmoke` (only the graded cases; the smoke test would run a student's
-half-written probe code before any graded case), and boots again for each case
+nosmoke panic_exit` (only the graded cases; the smoke test would run a
+student's half-written probe code before any graded case; a panic
+before the cases start - a stub hit while the CPUs boot - leaves QEMU
+at once instead of halting until the timeout), and boots again for each case
 a crash kept from reporting, so that each case is judged on its own.  It
 prints one line per graded test and the score:
 
@@ -46,27 +56,41 @@ class Graded:
         self.case, self.points, self.what = case, points, what
 
 
+class Lab:
+    """One lab's grade.txt: its name, graded tests and CPU count."""
+
+    def __init__(self, name, tests, smp):
+        self.name, self.tests, self.smp = name, tests, smp
+
+
+SMP_LINE_RE = re.compile(r"^smp\s+(\d+)$")
+CASE_LINE_RE = re.compile(r"^(\w+\.\w+)\s+(\d+)\s+(.+)$")
+
+
 def read_grade_file(path):
-    """The graded tests of one lab; a malformed line is an error."""
-    tests = []
+    """The graded tests and CPU count of one lab; a malformed line is an error."""
+    tests, smp = [], 1
     for n, line in enumerate(path.read_text().splitlines(), 1):
         if not line.strip() or line.startswith("#"):
             continue
-        m = re.match(r"^(\w+\.\w+)\s+(\d+)\s+(.+)$", line)
-        if not m:
-            raise ValueError(f"{path}:{n}: want 'suite.case POINTS what'")
-        tests.append(Graded(m.group(1), int(m.group(2)), m.group(3)))
+        cpus, case = SMP_LINE_RE.match(line), CASE_LINE_RE.match(line)
+        if cpus and int(cpus.group(1)) >= 1:
+            smp = int(cpus.group(1))
+        elif case:
+            tests.append(Graded(case.group(1), int(case.group(2)), case.group(3)))
+        else:
+            raise ValueError(f"{path}:{n}: want 'suite.case POINTS what' or 'smp N'")
     if not tests:
         raise ValueError(f"{path}: no graded tests")
-    return tests
+    return tests, smp
 
 
 def labs(root=ROOT):
-    """{number: (name, [Graded])} for every labs/NN-name/grade.txt."""
+    """{number: Lab} for every labs/NN-name/grade.txt."""
     out = {}
     for f in sorted((root / "labs").glob("[0-9][0-9]-*/grade.txt")):
         name = f.parent.name
-        out[int(name[:2])] = (name[3:], read_grade_file(f))
+        out[int(name[:2])] = Lab(name[3:], *read_grade_file(f))
     return out
 
 
@@ -90,30 +114,30 @@ def batches(cases):
         yield batch
 
 
-def boot_cases(build, cases, log):
-    """Boot the test image on these cases; return {case: passed?}."""
+def boot_cases(build, cases, log, smp):
+    """Boot the test image on these cases with smp CPUs; return {case: passed?}."""
     cmd = run_tests.qemu_command(["-kernel", str(build / run_tests.TEST_IMAGE)],
-                                 f"test={','.join(cases)} nosmoke",
-                                 log.with_suffix(".qemu.log"))
+                                 f"test={','.join(cases)} nosmoke panic_exit",
+                                 log.with_suffix(".qemu.log"), smp)
     _, lines = run_tests.run_logged(cmd, log, GRADE_TIMEOUT)
     found = results_of(lines)
     return {c: found[c] for c in cases if c in found}
 
 
-def run_graded(build, tests, logs):
-    """{case: passed?} for every graded case, each judged on its own.
+def run_graded(build, lab, logs):
+    """{case: passed?} for every graded case of lab, each judged on its own.
 
     The cases run in batches; a stub that panics ends its batch, so a
     case that never reported runs again alone: a crash then fails only
     that case, and a later case still shows whether it passes.
     """
-    cases = [t.case for t in tests]
+    cases = [t.case for t in lab.tests]
     results = {}
     for i, batch in enumerate(batches(cases)):
-        results.update(boot_cases(build, batch, logs / f"batch{i}.log"))
+        results.update(boot_cases(build, batch, logs / f"batch{i}.log", lab.smp))
     for case in cases:
         if case not in results:
-            alone = boot_cases(build, [case], logs / f"{case}.log")
+            alone = boot_cases(build, [case], logs / f"{case}.log", lab.smp)
             results[case] = alone.get(case, False)
     return results
 
@@ -160,13 +184,13 @@ def main(argv):
 
     earned = possible = 0
     for n in numbers:
-        name, tests = all_labs[n]
+        lab = all_labs[n]
         if args.log:
             results = results_of(Path(args.log).read_text(errors="replace").splitlines())
         else:
-            results = run_graded(build, tests, build / "grade-logs" / f"lab{n}")
-        marks, _ = score(tests, results)
-        e, p = report(n, name, marks)
+            results = run_graded(build, lab, build / "grade-logs" / f"lab{n}")
+        marks, _ = score(lab.tests, results)
+        e, p = report(n, lab.name, marks)
         earned, possible = earned + e, possible + p
     print(f"Score: {earned}/{possible}")
     return 0 if earned == possible else 1

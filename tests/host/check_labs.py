@@ -18,12 +18,16 @@ check_labs.py - the lab markers and grade files are well formed.
                            in another is an error naming file and line
   grade_files_name_cases   every suite.case of labs/*/grade.txt is a
                            KTEST_CASE of that suite in tests/kernel/
+  grade_file_says_cpus     a grade.txt line "smp N" sets how many CPUs
+                           the lab's cases boot with (1 without it);
+                           "smp 0" or a malformed one is refused
 
 Prints KTAP; exit status non-zero on failure (tests/run_tests.py).
 """
 import argparse
 import re
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -128,11 +132,32 @@ def grade_files_name_cases():
             cases.setdefault(suite, set()).update(
                 re.findall(r"KTEST_CASE\((\w+)\)", text))
     problems = []
-    for n, (name, tests) in grade.labs(ROOT).items():
-        for t in tests:
+    for n, lab in grade.labs(ROOT).items():
+        for t in lab.tests:
             suite, case = t.case.split(".")
             if case not in cases.get(suite, ()):
                 problems.append(f"lab {n}: {t.case} is no KTEST_CASE of suite {suite}")
+    return problems
+
+
+def grade_file_says_cpus():
+    problems = []
+    with tempfile.TemporaryDirectory() as d:
+        f = Path(d) / "grade.txt"
+        f.write_text("# a lab on two CPUs\nsmp 2\nspinlock.lock_unlock_trylock 10 x\n")
+        tests, smp = grade.read_grade_file(f)
+        if smp != 2 or [t.case for t in tests] != ["spinlock.lock_unlock_trylock"]:
+            problems.append(f"'smp 2' read as smp {smp}, cases {[t.case for t in tests]}")
+        f.write_text("traps.idt_gate_types 10 x\n")
+        if grade.read_grade_file(f)[1] != 1:
+            problems.append("a grade file without an smp line does not boot one CPU")
+        for bad in ("smp 0", "smp two", "smp"):
+            f.write_text(f"{bad}\ntraps.idt_gate_types 10 x\n")
+            try:
+                grade.read_grade_file(f)
+                problems.append(f"{bad!r}: accepted")
+            except ValueError:
+                pass
     return problems
 
 
@@ -143,7 +168,7 @@ def main(argv):
     return ktap.report([(f.__name__, f()) for f in (
         markers_parse, stub_replaces_region, stub_says_lab_not_done,
         malformed_is_refused,
-        grade_files_name_cases)])
+        grade_files_name_cases, grade_file_says_cpus)])
 
 
 if __name__ == "__main__":
