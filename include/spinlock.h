@@ -113,11 +113,7 @@ static inline void arch_spin_unlock(spinlock_t *lock)
 	 * (x86 keeps it after every store inside); "memory" keeps the
 	 * compiler from moving them past it either.
 	 */
-	/* LAB 6: BEGIN arch_spin_unlock: serve the next ticket */
 	__asm__ __volatile__("incw %0" : "+m" (lock->owner) :: "memory");
-	/* LAB 6: STUB barrier(); */
-	/* LAB 6: STUB WRITE_ONCE(lock->owner, READ_ONCE(lock->next)); */
-	/* LAB 6: END */
 }
 
 static inline bool spin_is_locked(spinlock_t *lock)
