@@ -1175,7 +1175,7 @@ class ParserSelfTest(unittest.TestCase):
         runs = kernel_runs("", (1, 2))
         self.assertEqual([(n, c, smp) for _, n, c, smp in runs],
                          [("kernel", "test", 1), ("kernel-smp2", "test", 2),
-                          ("kernel-smp4", "test=smp", 4),
+                          ("kernel-smp4", "test=" + ",".join(CONCURRENCY_SUITES), 4),
                           ("kernel-smp-skip", "test=smp " + SKIP_CPU_ARG, 4)])
         self.assertEqual([smp for *_, smp in kernel_runs("traps", (1, 2))],
                          [1, 2])
