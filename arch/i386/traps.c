@@ -10,6 +10,7 @@
  * An NMI is neither: arch/i386/nmi.c reports it and returns.
  */
 #include "kernel.h"
+#include "text_patching.h"
 #include "sched.h"
 #include "traps.h"
 #include "kdebug.h"
@@ -78,6 +79,9 @@ static enum die_val die_event(unsigned long vector)
 
 static void do_exception(struct pt_regs *regs, unsigned long vector)
 {
+	/* An int3 of code being patched is no one's breakpoint: first. */
+	if (vector == X86_TRAP_BP && poke_int3_handler(regs))
+		return;
 	if (notify_die(die_event(vector), trap_name(vector), regs,
 		       regs->orig_ax, vector) == NOTIFY_STOP)
 		return;

@@ -53,6 +53,7 @@
 #include "kallsyms.h"
 #include "nokprobe.h"
 #include "narrate.h"
+#include "text_patching.h"
 
 #define TF_IF	(X86_EFLAGS_TF | X86_EFLAGS_IF)
 
@@ -156,12 +157,12 @@ void arch_arm_kprobe(struct kprobe *p)
 {
 	kprobe_opcode_t int3 = BREAKPOINT_INSTRUCTION;
 
-	text_poke(p->addr, &int3, 1);
+	text_poke_bp(p->addr, &int3, 1, NULL);	/* hits meanwhile are ours */
 }
 
 void arch_disarm_kprobe(struct kprobe *p)
 {
-	text_poke(p->addr, &p->opcode, 1);
+	text_poke_bp(p->addr, &p->opcode, 1, NULL);
 }
 
 static void release_boosted_slot(void *slot)

@@ -16,10 +16,10 @@
  *  1. The safety analysis (can_optimize, arch_check_optimized_kprobe, in
  *     opt_check.c): the displaced instructions must run anywhere,
  *     and nothing may ever jump into the middle of the jump.
- *  2. The patching order (arch_optimize_kprobe): the int3 is already at
- *     addr, so nobody can run the bytes behind it while we write them;
- *     first the four tail bytes, then the first byte.  Before that we
- *     check that no preempted thread stopped inside the tail.
+ *  2. The patching protocol (arch_optimize_kprobe): Linux's
+ *     text_poke_bp(), so that the other CPUs may run the code meanwhile;
+ *     with its window open, every CPU stopped for a look: nobody may
+ *     stand inside the tail.
  *  3. The detour buffer is freed only when no thread can be inside it
  *     (arch/i386/kprobes/text_quiesce.c).
  */
@@ -34,6 +34,7 @@
 #include "string.h"
 #include "irqflags.h"
 #include "nokprobe.h"
+#include "text_patching.h"
 
 /* optprobe_template.S */
 extern const char optprobe_template_entry[], optprobe_template_ip[],
@@ -108,70 +109,51 @@ int arch_prepare_optimized_kprobe(struct optimized_kprobe *op)
 /* ---- patching ------------------------------------------------------------------ */
 
 /*
- * Write a jump's 5-byte window in two text_poke()s, interrupts off: the
- * tail then the first byte (tail_first: int3 -> jmp), or the first byte
- * then the tail (jmp -> int3).  In between, the window is half old and
- * half new, and nothing may run it - not even this thread.  That is why
- * this is never probed: optimized over its own instructions, the thread
- * patching a window would come back from the first text_poke() into
- * the window it had half written.
+ * int3 -> jmp, with the other CPUs running (text_poke_bp(),
+ * arch/i386/text_poke_bp.c).  The int3 at addr is already there; the
+ * patch window opens on it, and from then on a hit there goes straight
+ * to the detour (poke_int3_handler()), whose copies come back past the
+ * whole window: nobody can enter bytes 1-4 any more.  But someone may
+ * be inside them already, having entered before the window opened: a
+ * CPU or a preempted thread that stepped the probed instruction (or ran
+ * the boosted slot, whose jmp back goes to addr + len) and stands at
+ * addr + len, or a thread preempted there before the probe was armed.
+ * So, with the window open, we stop every CPU and look at where each
+ * CPU and each thread will resume (text_snapshot_take()).  Someone
+ * inside: the window closes untouched and the optimizer tries again
+ * later.  Nobody: the tail, then the first byte.  The batch's
+ * snapshot (snap) was taken before the window opened, so it is not
+ * enough here.
  */
-static noinline void poke_window(unsigned long addr, const kprobe_opcode_t *bytes,
-				 bool tail_first)
-{
-	unsigned long flags = local_irq_save();
+static struct text_snapshot window_snapshot;	/* under kprobe_mutex */
 
-	if (tail_first)
-		text_poke((void *)(addr + 1), bytes + 1, RELATIVEJUMP_SIZE - 1);
-	text_poke((void *)addr, bytes, 1);
-	if (!tail_first)
-		text_poke((void *)(addr + 1), bytes + 1, RELATIVEJUMP_SIZE - 1);
-	local_irq_restore(flags);
-}
-NOKPROBE_SYMBOL(poke_window);
-
-/*
- * int3 -> jmp.  The int3 at addr is already there, so no one can start
- * running the displaced instructions while we write: first the rel32
- * (bytes 1-4), then the opcode byte - Linux's order, which matters on
- * SMP.  Here it is not enough on its own: an int3 hit does not stop at
- * addr, it comes back at addr + len (after the step, or by the boosted
- * slot's jmp), which is inside the bytes being written.  An interrupt
- * handler hitting the probe between the two writes would run half a
- * jump.  So both writes happen in one stretch with interrupts off: on
- * one CPU, nothing at all runs in between.  A thread preempted
- * before the probe was armed could have stopped in the middle of the
- * range, though, and would resume in the middle of our jump.  So could
- * a thread preempted in the probe's boosted slot: the slot's jmp back
- * goes to addr + len, inside the range.  The optimizer's snapshot of
- * where every thread will resume, taken once for the whole batch, says
- * whether one did; then we do not optimize now (the optimizer tries
- * again later).
- */
 int arch_optimize_kprobe(struct optimized_kprobe *op, const struct text_snapshot *snap)
 {
 	unsigned long addr = (unsigned long)op->kp->addr;
 	unsigned long slot = (unsigned long)op->kp->ainsn.insn;
 	kprobe_opcode_t jmp[RELATIVEJUMP_SIZE];
 
-	if (text_snapshot_busy(snap, addr + 1, addr + op->optinsn.size) ||
-	    text_snapshot_busy(snap, slot, slot + MAX_INSN_SIZE)) {
+	text_poke_bp_begin(op->kp->addr, op->optinsn.insn);
+	text_snapshot_take(&window_snapshot);
+	if (text_snapshot_busy(&window_snapshot, addr + 1, addr + op->optinsn.size) ||
+	    text_snapshot_busy(&window_snapshot, slot, slot + MAX_INSN_SIZE)) {
+		text_poke_bp_abandon(op->kp->addr, BREAKPOINT_INSTRUCTION);
 		free_optinsn_slot(op->optinsn.insn, 0);	/* never ran: free it now */
 		op->optinsn.insn = NULL;
 		return -OPT_THREAD_INSIDE;
 	}
 	jmp[0] = RELATIVEJUMP_OPCODE;
 	put_rel32(jmp + 1, addr + RELATIVEJUMP_SIZE, (unsigned long)op->optinsn.insn);
-	poke_window(addr, jmp, true);
+	text_poke_bp_finish(op->kp->addr, jmp, RELATIVEJUMP_SIZE);
 	return 0;
 }
 
 /*
- * jmp -> int3, the other way round: int3 first (from now on every hit
- * traps; nobody can be between the jmp's bytes), then the original
- * tail, again in one interrupts-off stretch (a hit in between would come
- * back at addr + len into the old rel32).  The text is then an ordinary
- * armed kprobe again.
+ * jmp -> int3, the other way round, as Linux did it: the same protocol
+ * with the detour as the window's handler.  Once the int3 replaces the
+ * jmp's opcode nobody starts the rel32; a hit while we write the
+ * original tail back runs the detour as before.  The text is then an
+ * ordinary armed kprobe again.
  */
 void arch_unoptimize_kprobe(struct optimized_kprobe *op)
 {
@@ -179,7 +161,7 @@ void arch_unoptimize_kprobe(struct optimized_kprobe *op)
 
 	window[0] = BREAKPOINT_INSTRUCTION;
 	memcpy(window + 1, op->optinsn.copy + 1, RELATIVEJUMP_SIZE - 1);
-	poke_window((unsigned long)op->kp->addr, window, false);
+	text_poke_bp(op->kp->addr, window, RELATIVEJUMP_SIZE, op->optinsn.insn);
 }
 
 static void release_optimized_kprobe(void *arg)

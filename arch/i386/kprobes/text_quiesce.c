@@ -35,6 +35,11 @@
 #include "irqflags.h"
 #include "ptrace.h"
 #include "kallsyms.h"
+#include "smp.h"
+#include "percpu.h"
+#include "atomic.h"
+#include "spinlock.h"
+#include "processor.h"
 
 /*
  * One walk over every thread visits each "resume point": a return
@@ -93,10 +98,77 @@ static void walk_frames(struct stack_walk *w, unsigned long bp,
 	}
 }
 
+/* ---- every CPU at one moment -------------------------------------------------- */
+
+/*
+ * A thread running on another CPU has no saved resume point: its
+ * t->esp is where it stood when it last switched, and its stack
+ * changes under us.  So, as Linux's stop_machine() does, we stop every
+ * other CPU for the length of one walk: each takes an IPI, notes where
+ * its own frame chain starts (the interrupted code's pt_regs lie on
+ * it) and spins with interrupts off until the walk is done.  A CPU
+ * that was running with interrupts off (in a single-step, holding
+ * rq_lock) takes the IPI only once it has left that stretch, so no CPU
+ * is stopped half-way through a hit or a switch.
+ */
+static DEFINE_PER_CPU(unsigned long, frozen_bp);
+static DEFINE_PER_CPU(struct task_struct *, frozen_task);
+static atomic_t nr_frozen = ATOMIC_INIT(0);
+static int thaw;
+static DEFINE_SPINLOCK(freeze_lock);
+
+static void freeze_this_cpu(void *info)
+{
+	this_cpu_write(frozen_bp, (unsigned long)__builtin_frame_address(0));
+	this_cpu_write(frozen_task, current);
+	atomic_inc(&nr_frozen);
+	while (!READ_ONCE(thaw))
+		cpu_relax();
+	this_cpu_write(frozen_task, NULL);
+	atomic_dec(&nr_frozen);
+}
+
+/* fn(t, arg) for every thread, with every other CPU stopped meanwhile. */
+static void for_each_task_stopped(void (*fn)(struct task_struct *t, void *arg),
+				  void *arg)
+{
+	int others;
+
+	spin_lock(&freeze_lock);
+	preempt_disable();
+	others = num_online_cpus() - 1;
+	WRITE_ONCE(thaw, 0);
+	smp_call_function(freeze_this_cpu, NULL, 0);
+	while (atomic_read(&nr_frozen) < others)
+		cpu_relax();
+	for_each_task(fn, arg);
+	WRITE_ONCE(thaw, 1);
+	while (atomic_read(&nr_frozen))
+		cpu_relax();
+	preempt_enable();
+	spin_unlock(&freeze_lock);
+}
+
+/* Is t running on another (stopped) CPU?  Then *bp starts its chain. */
+static bool running_elsewhere(struct task_struct *t, unsigned long *bp)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		if (cpu != smp_processor_id() && per_cpu(frozen_task, cpu) == t) {
+			*bp = per_cpu(frozen_bp, cpu);
+			return true;
+		}
+	}
+	return false;
+}
+
 /*
  * One thread.  A thread that is not running stopped in switch_to()
  * (arch/i386/switch.S), which left edi, esi, ebx, ebp, return address at
- * its saved esp: the chain starts at that saved ebp.
+ * its saved esp: the chain starts at that saved ebp.  A thread running
+ * here or on a stopped CPU: the chain starts at the frame we or that
+ * CPU's IPI handler are in.
  */
 static void walk_task(struct task_struct *t, void *arg)
 {
@@ -107,6 +179,8 @@ static void walk_task(struct task_struct *t, void *arg)
 		return;
 	if (t == current) {
 		bp = (unsigned long)__builtin_frame_address(0);
+		sp = bp;
+	} else if (running_elsewhere(t, &bp)) {
 		sp = bp;
 	} else {
 		sp = t->esp;
@@ -123,7 +197,7 @@ bool kprobes_text_busy(unsigned long start, unsigned long end)
 {
 	struct stack_walk w = { .start = start, .end = end, .busy = false };
 
-	for_each_task(walk_task, &w);
+	for_each_task_stopped(walk_task, &w);
 	return w.busy;
 }
 
@@ -139,7 +213,7 @@ void text_snapshot_take(struct text_snapshot *s)
 
 	s->nr = 0;
 	s->overflow = false;
-	for_each_task(walk_task, &w);
+	for_each_task_stopped(walk_task, &w);
 }
 
 bool text_snapshot_busy(const struct text_snapshot *s, unsigned long start,

@@ -1,0 +1,162 @@
+/*
+ * text_poke_bp.c - changing code that other CPUs are running.
+ *
+ * text_poke() writes bytes; it does not make the change safe for a CPU
+ * that is executing them at that moment.  A CPU fetches an instruction
+ * in pieces and may have decoded the old bytes already: if it runs the
+ * first byte of our new jmp followed by the tail of the old instruction
+ * it executes something nobody wrote.  Intel allows exactly one kind of
+ * cross-modifying store without stopping the other CPUs: replacing one
+ * byte with int3 (SDM vol. 3, "Handling Self- and Cross-Modifying
+ * Code").  Linux's text_poke_bp() (arch/x86/kernel/alternative.c) builds
+ * the whole protocol on it; so do we:
+ *
+ *   1. int3 on the first byte, then sync every CPU: each runs a
+ *      serializing instruction (sync_core()) in an IPI, so from now on
+ *      every CPU that reaches addr traps instead of running the rest;
+ *   2. write the tail (bytes 1..len-1), sync: nobody can be executing
+ *      them, since the only way in - the first byte - is an int3;
+ *   3. write the first byte, sync: the new instruction is whole.
+ *
+ * An int3 hit while the window is open is not a stray breakpoint.
+ * poke_int3_handler() runs before any notifier (do_int3() in Linux
+ * calls it first) and sends the CPU where the new code would take it:
+ * the caller's handler, e.g. an optprobe's detour, which runs the probe
+ * and the displaced instructions and comes back past the window.  A
+ * caller whose new first byte is itself an int3 (arming a kprobe) or
+ * whose int3 still belongs to a probe (disarming one) passes no handler:
+ * the probe's owner takes the trap as usual.
+ *
+ * One patch at a time (text_poke_bp_lock): the window is one global
+ * description, read without a lock by every CPU's int3.
+ */
+#include "kernel.h"
+#include "mm.h"
+#include "smp.h"
+#include "processor.h"
+#include "spinlock.h"
+#include "ptrace.h"
+#include "nokprobe.h"
+#include "text_patching.h"
+
+#define INT3_INSN_OPCODE	0xcc
+#define INT3_INSN_SIZE		1
+
+/* The patch in progress: the address whose int3 is ours, where hits go. */
+static struct {
+	unsigned long addr;
+	unsigned long handler;	/* 0: the int3's owner handles it */
+	int active;
+} bp_patching;
+
+static DEFINE_SPINLOCK(text_poke_bp_lock);
+
+/* The IPI: throw away whatever this CPU fetched of the old bytes. */
+static void do_sync_core(void *info)
+{
+	sync_core();
+}
+NOKPROBE_SYMBOL(do_sync_core);
+
+/*
+ * Every CPU runs a serializing instruction before this returns.  Also
+ * the proof that no CPU is still inside an int3 taken before: an int3
+ * runs with interrupts off (interrupt gate), and the IPI waits for IF.
+ */
+void text_poke_sync(void)
+{
+	on_each_cpu(do_sync_core, NULL, 1);
+}
+NOKPROBE_SYMBOL(text_poke_sync);
+
+/*
+ * From do_exception(), before the die notifiers: is this the int3 of a
+ * patch in progress?  Returns 1 if the CPU was sent on (regs->ip
+ * changed), 0 to let kprobes and the kernel see the trap.
+ */
+int poke_int3_handler(struct pt_regs *regs)
+{
+	unsigned long handler;
+
+	if (!READ_ONCE(bp_patching.active))
+		return 0;
+	barrier();		/* x86 keeps loads in order: only the compiler must */
+	if (regs->ip - INT3_INSN_SIZE != bp_patching.addr)
+		return 0;
+	handler = bp_patching.handler;
+	if (!handler)
+		return 0;
+	regs->ip = handler;	/* as if the new instruction had jumped there */
+	return 1;
+}
+NOKPROBE_SYMBOL(poke_int3_handler);
+
+/*
+ * Step 1 on its own: put the int3 in, open the window and sync.  The
+ * caller may then look at the other CPUs (nobody can enter the bytes
+ * behind the int3 any more) and either finish or abandon the patch.
+ */
+void text_poke_bp_begin(void *addr, void *handler)
+{
+	unsigned char int3 = INT3_INSN_OPCODE;
+
+	spin_lock(&text_poke_bp_lock);
+	bp_patching.addr = (unsigned long)addr;
+	bp_patching.handler = (unsigned long)handler;
+	barrier();		/* stores stay in order on x86: an int3 that sees active sees the rest */
+	WRITE_ONCE(bp_patching.active, 1);
+	if (*(unsigned char *)addr != INT3_INSN_OPCODE)
+		text_poke(addr, &int3, INT3_INSN_SIZE);
+	text_poke_sync();
+}
+NOKPROBE_SYMBOL(text_poke_bp_begin);
+
+static void text_poke_bp_close(void)
+{
+	WRITE_ONCE(bp_patching.active, 0);
+	spin_unlock(&text_poke_bp_lock);
+}
+NOKPROBE_SYMBOL(text_poke_bp_close);
+
+/* Steps 2 and 3: the tail behind the int3, then the first byte. */
+void text_poke_bp_finish(void *addr, const void *opcode, size_t len)
+{
+	const unsigned char *op = opcode;
+
+	if (len > INT3_INSN_SIZE) {
+		text_poke((unsigned char *)addr + INT3_INSN_SIZE,
+			  op + INT3_INSN_SIZE, len - INT3_INSN_SIZE);
+		text_poke_sync();
+	}
+	if (op[0] != INT3_INSN_OPCODE)
+		text_poke(addr, op, INT3_INSN_SIZE);
+	/*
+	 * Even when the first byte stays an int3: the sync also proves that
+	 * no CPU is still in poke_int3_handler() with the old window.
+	 */
+	text_poke_sync();
+	text_poke_bp_close();
+}
+NOKPROBE_SYMBOL(text_poke_bp_finish);
+
+/* Nothing but the first byte changed: put it back (old_byte) and close. */
+void text_poke_bp_abandon(void *addr, unsigned char old_byte)
+{
+	if (old_byte != INT3_INSN_OPCODE)
+		text_poke(addr, &old_byte, INT3_INSN_SIZE);
+	text_poke_sync();
+	text_poke_bp_close();
+}
+NOKPROBE_SYMBOL(text_poke_bp_abandon);
+
+/*
+ * Linux's text_poke_bp(addr, opcode, len, handler): the whole protocol.
+ * Called with interrupts on (the syncs wait for the other CPUs) and
+ * never from a probe handler.
+ */
+void text_poke_bp(void *addr, const void *opcode, size_t len, void *handler)
+{
+	text_poke_bp_begin(addr, handler);
+	text_poke_bp_finish(addr, opcode, len);
+}
+NOKPROBE_SYMBOL(text_poke_bp);

@@ -1,0 +1,29 @@
+#ifndef TEXT_PATCHING_H
+#define TEXT_PATCHING_H
+/*
+ * Changing code while other CPUs run it (arch/i386/text_poke_bp.c),
+ * after Linux's asm/text-patching.h.  text_poke() (mm.h) writes bytes;
+ * these make the write safe for the CPUs executing them.
+ */
+#include <stddef.h>
+
+struct pt_regs;
+
+/* Every CPU runs a serializing instruction (an IPI) before it returns. */
+void text_poke_sync(void);
+
+/*
+ * int3 over the first byte, sync, the tail, sync, the first byte, sync.
+ * An int3 hit meanwhile goes to handler (NULL: to the int3's owner).
+ */
+void text_poke_bp(void *addr, const void *opcode, size_t len, void *handler);
+
+/* The same in two halves, for a caller that checks the CPUs in between. */
+void text_poke_bp_begin(void *addr, void *handler);
+void text_poke_bp_finish(void *addr, const void *opcode, size_t len);
+void text_poke_bp_abandon(void *addr, unsigned char old_byte);
+
+/* do_exception(): 1 if the int3 was a patch's and the CPU was sent on. */
+int poke_int3_handler(struct pt_regs *regs);
+
+#endif
