@@ -76,12 +76,21 @@ NOKPROBE_SYMBOL(text_poke_sync);
  */
 int poke_int3_handler(struct pt_regs *regs)
 {
-	unsigned long handler;
+	unsigned long at = regs->ip - INT3_INSN_SIZE, handler;
 
+	/*
+	 * The int3 this CPU trapped on is gone: another CPU patched it away
+	 * between the fetch and now (Linux's kprobe_int3_handler() checks the
+	 * same).  Whatever is there now is what should run: go back to it.
+	 */
+	if (READ_ONCE(*(const unsigned char *)at) != INT3_INSN_OPCODE) {
+		regs->ip = at;
+		return 1;
+	}
 	if (!READ_ONCE(bp_patching.active))
 		return 0;
 	barrier();		/* x86 keeps loads in order: only the compiler must */
-	if (regs->ip - INT3_INSN_SIZE != bp_patching.addr)
+	if (at != bp_patching.addr)
 		return 0;
 	handler = bp_patching.handler;
 	if (!handler)

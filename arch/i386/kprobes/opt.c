@@ -35,6 +35,7 @@
 #include "irqflags.h"
 #include "nokprobe.h"
 #include "text_patching.h"
+#include "smp.h"
 
 /* optprobe_template.S */
 extern const char optprobe_template_entry[], optprobe_template_ip[],
@@ -99,11 +100,18 @@ static int build_detour(struct optimized_kprobe *op)
 	return 0;
 }
 
+/*
+ * A detour op already has was built by an attempt that found a thread
+ * in the way (arch_optimize_kprobe()); other CPUs may have run it since,
+ * so it stays, and is the same bytes a new one would be.
+ */
 int arch_prepare_optimized_kprobe(struct optimized_kprobe *op)
 {
 	int ret = arch_check_optimized_kprobe(op);
 
-	return ret ? ret : build_detour(op);
+	if (ret || op->optinsn.insn)
+		return ret;
+	return build_detour(op);
 }
 
 /* ---- patching ------------------------------------------------------------------ */
@@ -137,9 +145,11 @@ int arch_optimize_kprobe(struct optimized_kprobe *op, const struct text_snapshot
 	text_snapshot_take(&window_snapshot);
 	if (text_snapshot_busy(&window_snapshot, addr + 1, addr + op->optinsn.size) ||
 	    text_snapshot_busy(&window_snapshot, slot, slot + MAX_INSN_SIZE)) {
+		/*
+		 * The detour stays with op: hits in the window ran it, and
+		 * may still be inside.  The next attempt uses it again.
+		 */
 		text_poke_bp_abandon(op->kp->addr, BREAKPOINT_INSTRUCTION);
-		free_optinsn_slot(op->optinsn.insn, 0);	/* never ran: free it now */
-		op->optinsn.insn = NULL;
 		return -OPT_THREAD_INSIDE;
 	}
 	jmp[0] = RELATIVEJUMP_OPCODE;
@@ -188,7 +198,13 @@ void arch_remove_optimized_kprobe(struct optimized_kprobe *op,
 		kfree(op);
 		return;
 	}
-	if (snap && !text_snapshot_busy(snap, b, b + op->optinsn.insn_size)) {
+	/*
+	 * The batch's snapshot was taken before the jump went: on one CPU
+	 * nobody ran since, but another CPU may have entered the detour
+	 * after it.  Then only a fresh look (kprobes_free_text_later) says.
+	 */
+	if (snap && num_online_cpus() == 1 &&
+	    !text_snapshot_busy(snap, b, b + op->optinsn.insn_size)) {
 		release_optimized_kprobe(op);
 		return;
 	}

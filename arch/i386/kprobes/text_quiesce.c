@@ -238,6 +238,7 @@ struct deferred_free {
 
 static LIST_HEAD(deferred_frees);
 static unsigned int nr_deferred;
+static DEFINE_SPINLOCK(deferred_lock);	/* the optimizer collects on any CPU */
 
 void kprobes_free_text_later(unsigned long start, unsigned long end,
 			     void (*release)(void *arg), void *arg)
@@ -258,20 +259,22 @@ void kprobes_free_text_later(unsigned long start, unsigned long end,
 	d->end = end;
 	d->release = release;
 	d->arg = arg;
+	spin_lock(&deferred_lock);
 	list_add_tail(&d->list, &deferred_frees);
 	nr_deferred++;
+	spin_unlock(&deferred_lock);
 }
 
 /*
- * Runs with preemption off: the list is shared with every registering
- * thread (they hold kprobe_mutex, which also just disables preemption).
+ * Under deferred_lock: the optimizer thread collects after each round,
+ * registering threads after each change, on whichever CPUs they run.
  */
 unsigned int kprobes_collect_garbage(void)
 {
 	struct deferred_free *d, *tmp;
 	unsigned int left;
 
-	preempt_disable();
+	spin_lock(&deferred_lock);
 	list_for_each_entry_safe(d, tmp, &deferred_frees, list) {
 		if (kprobes_text_busy(d->start, d->end))
 			continue;
@@ -281,7 +284,7 @@ unsigned int kprobes_collect_garbage(void)
 		kfree(d);
 	}
 	left = nr_deferred;
-	preempt_enable();
+	spin_unlock(&deferred_lock);
 	return left;
 }
 
