@@ -11,10 +11,11 @@
  *
  * Linux waits for such threads with synchronize_rcu_tasks(): every task
  * must pass through a voluntary context switch, which cannot happen
- * inside a slot.  We can do better on one CPU: every other thread is
- * stopped, so we simply look.  For each thread we follow the saved
- * frame-pointer chain (the kernel is built with frame pointers) and
- * check
+ * inside a slot.  We look instead: every other CPU is stopped for the
+ * length of one walk (for_each_task_stopped(), below), so no thread
+ * moves meanwhile.  For each thread - sleeping, preempted, or running
+ * on a stopped CPU - we follow the frame-pointer chain (the kernel is
+ * built with frame pointers) and check
  *   - every return address on it, and
  *   - the ip of every interrupt frame: a frame whose return address is
  *     in the entry code (arch/i386/entry.S: trap_common's "call do_trap")
@@ -40,6 +41,7 @@
 #include "atomic.h"
 #include "spinlock.h"
 #include "processor.h"
+#include "nokprobe.h"
 
 /*
  * One walk over every thread visits each "resume point": a return
@@ -127,6 +129,8 @@ static void freeze_this_cpu(void *info)
 	this_cpu_write(frozen_task, NULL);
 	atomic_dec(&nr_frozen);
 }
+/* It runs on every CPU, also those where no probe may fire (docs/scheduler.md). */
+NOKPROBE_SYMBOL(freeze_this_cpu);
 
 /* fn(t, arg) for every thread, with every other CPU stopped meanwhile. */
 static void for_each_task_stopped(void (*fn)(struct task_struct *t, void *arg),
@@ -204,8 +208,9 @@ bool kprobes_text_busy(unsigned long start, unsigned long end)
 /*
  * Where every thread will resume, all at once: the optimizer's one look
  * per batch (Linux waits one synchronize_rcu_tasks() per batch for the
- * same reason).  Valid while nothing else runs: the caller holds
- * kprobe_mutex, so no other thread can move until it lets go.
+ * same reason).  Taken at one moment, with every other CPU stopped;
+ * it stays true for code nobody can enter afterwards (a patch window's
+ * tail, a detour no jump leads to any more).
  */
 void text_snapshot_take(struct text_snapshot *s)
 {
