@@ -116,6 +116,8 @@ void text_poke_bp_begin(void *addr, void *handler)
 	WRITE_ONCE(bp_patching.active, 1);
 	if (*(unsigned char *)addr != INT3_INSN_OPCODE)
 		text_poke(addr, &int3, INT3_INSN_SIZE);
+	else if (!handler)
+		return;		/* nothing changed, no hit to redirect: no sync */
 	text_poke_sync();
 }
 NOKPROBE_SYMBOL(text_poke_bp_begin);
@@ -140,10 +142,13 @@ void text_poke_bp_finish(void *addr, const void *opcode, size_t len)
 	if (op[0] != INT3_INSN_OPCODE)
 		text_poke(addr, op, INT3_INSN_SIZE);
 	/*
-	 * Even when the first byte stays an int3: the sync also proves that
-	 * no CPU is still in poke_int3_handler() with the old window.
+	 * Even when the first byte stays an int3, if hits were redirected:
+	 * the sync also proves that no CPU is still in poke_int3_handler()
+	 * with the old window.  Arming a kprobe (one byte, an int3, no
+	 * handler) needs the one sync begin made, as in Linux.
 	 */
-	text_poke_sync();
+	if (op[0] != INT3_INSN_OPCODE || bp_patching.handler)
+		text_poke_sync();
 	text_poke_bp_close();
 }
 NOKPROBE_SYMBOL(text_poke_bp_finish);
