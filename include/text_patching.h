@@ -9,6 +9,16 @@
 
 struct pt_regs;
 
+/*
+ * Must the other CPUs take part (a sync, a stop)?  Not while the
+ * scheduler parks them for kprobes (single-CPU mode, docs/scheduler.md):
+ * a parked CPU runs only its idle loop and its timer and IPI handlers,
+ * none of which may carry a probe, and it leaves the mode through an
+ * interrupt, whose iret serializes.  Stable while the caller keeps
+ * preemption off: in that mode every thread runs on this CPU.
+ */
+bool text_poke_others_involved(void);
+
 /* Every CPU runs a serializing instruction (an IPI) before it returns. */
 void text_poke_sync(void);
 

@@ -33,6 +33,7 @@
 #include "kernel.h"
 #include "mm.h"
 #include "smp.h"
+#include "sched.h"
 #include "processor.h"
 #include "spinlock.h"
 #include "ptrace.h"
@@ -65,8 +66,17 @@ NOKPROBE_SYMBOL(do_sync_core);
  */
 void text_poke_sync(void)
 {
-	on_each_cpu(do_sync_core, NULL, 1);
+	if (text_poke_others_involved())
+		on_each_cpu(do_sync_core, NULL, 1);
+	else
+		sync_core();
 }
+
+bool text_poke_others_involved(void)
+{
+	return num_online_cpus() > 1 && !sched_single_cpu();
+}
+NOKPROBE_SYMBOL(text_poke_others_involved);
 NOKPROBE_SYMBOL(text_poke_sync);
 
 /*

@@ -41,6 +41,7 @@
 #include "atomic.h"
 #include "spinlock.h"
 #include "processor.h"
+#include "text_patching.h"
 #include "nokprobe.h"
 
 /*
@@ -140,9 +141,10 @@ static void for_each_task_stopped(void (*fn)(struct task_struct *t, void *arg),
 
 	spin_lock(&freeze_lock);
 	preempt_disable();
-	others = num_online_cpus() - 1;
+	others = text_poke_others_involved() ? num_online_cpus() - 1 : 0;
 	WRITE_ONCE(thaw, 0);
-	smp_call_function(freeze_this_cpu, NULL, 0);
+	if (others)
+		smp_call_function(freeze_this_cpu, NULL, 0);
 	while (atomic_read(&nr_frozen) < others)
 		cpu_relax();
 	for_each_task(fn, arg);
