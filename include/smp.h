@@ -43,7 +43,7 @@ extern int cpu_apic_id[NR_CPUS];
 /* Find the CPUs (before paging), then start them (arch/i386/smpboot.c). */
 void detect_cpus(void);
 void smp_boot_cpus(void);
-const char *cpu_running_name(int cpu);	/* the thread, or "(idle loop)" */
+const char *cpu_running_name(int cpu);	/* its current thread (idle/N: none) */
 
 /*
  * Inter-processor calls (arch/i386/smp.c).  func runs in the target's

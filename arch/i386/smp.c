@@ -124,8 +124,8 @@ static void call_many_wait(unsigned long mask)
 
 /*
  * The csds used are this CPU's: stay on it until done.  With interrupts
- * off (an IPI handler) nothing can move us, and an AP, which has no
- * thread of its own yet, must not touch a preempt_count.
+ * off (an IPI handler, say) nothing can move us anyway, and the count of
+ * the thread we interrupted is left alone.
  */
 static bool pin_this_cpu(void)
 {

@@ -22,7 +22,8 @@
  * The AP's path to C, step by step: trampoline.S (real mode ->
  * protected mode -> startup_32_smp: paging on, its stack) and then
  * start_secondary() below: its GDT and %fs, the shared IDT, its #DF
- * task, its local APIC and timer; it reports in and idles.
+ * task, its local APIC and timer; it reports in and joins the scheduler
+ * (cpu_startup_entry()).
  */
 #include "kernel.h"
 #include "smp.h"
@@ -42,7 +43,7 @@
 #include "vsprintf.h"
 #include "nokprobe.h"
 
-#define AP_STACK_PAGES		2	/* the AP's idle loop and interrupts */
+#define AP_STACK_PAGES		2	/* start_secondary(), until its idle task's stack */
 #define INIT_DEASSERT_DELAY_US	10000	/* SDM: 10 ms after INIT */
 #define STARTUP_DELAY_US	200	/* SDM: 200 us between the SIPIs */
 #define NR_STARTUP_IPIS		2
