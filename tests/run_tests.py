@@ -1180,12 +1180,17 @@ class ParserSelfTest(unittest.TestCase):
 
     def test_kernel_runs_every_smp_and_concurrency(self):
         runs = kernel_runs("", (1, 2))
+        conc = "test=" + ",".join(CONCURRENCY_SUITES)
         self.assertEqual([(n, c, smp) for _, n, c, smp in runs],
                          [("kernel", "test", 1), ("kernel-smp2", "test", 2),
-                          ("kernel-smp4", "test=" + ",".join(CONCURRENCY_SUITES), 4),
-                          ("kernel-smp-skip", "test=smp " + SKIP_CPU_ARG, 4)])
+                          ("kernel-smp4", conc, CONCURRENCY_SMP),
+                          ("kernel-smp-skip", "test=smp " + SKIP_CPU_ARG,
+                           CONCURRENCY_SMP)])
         self.assertEqual([smp for *_, smp in kernel_runs("traps", (1, 2))],
                          [1, 2])
+        # Only the concurrency suites asked for; the skip run is smp's.
+        self.assertEqual([(c, smp) for *_, c, smp in kernel_runs("sched", (1,))],
+                         [("test=sched", 1), ("test=sched", CONCURRENCY_SMP)])
         self.assertEqual(smp_args(1), [])
         self.assertIn("tcg,thread=multi", smp_args(2))
 
