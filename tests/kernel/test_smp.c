@@ -261,11 +261,14 @@ static void call_to_offline_cpu_refused(struct ktest *t)
 
 static void reschedule_ipi_arrives(struct ktest *t)
 {
-	int target = num_online_cpus() - 1;
 	unsigned long before, deadline;
+	int target;
 
 	if (!need_two_cpus(t))
 		return;
+	/* Threads move between CPUs: send from ours to the next one. */
+	preempt_disable();
+	target = (smp_processor_id() + 1) % num_online_cpus();
 	/*
 	 * The scheduler sends reschedule IPIs of its own, and two that
 	 * meet in the target's IRR are delivered once: so the count must
@@ -275,6 +278,7 @@ static void reschedule_ipi_arrives(struct ktest *t)
 	before = per_cpu(irq_resched_count, target);
 	deadline = jiffies + RESCHED_WAIT_TICKS;
 	smp_send_reschedule(target);
+	preempt_enable();
 	while (READ_ONCE(per_cpu(irq_resched_count, target)) == before &&
 	       time_before(jiffies, deadline))
 		cpu_relax();
