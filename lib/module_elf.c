@@ -320,7 +320,7 @@ static int find_entry_point(struct load_info *info, const char *name,
 	for (i = 1; i < info->nsyms; i++)
 		if (strcmp(sym_name(info, &info->syms[i]), name) == 0)
 			break;
-	if (i == info->nsyms)
+	if (i >= info->nsyms)	/* not found; ">=": an empty table has no symbol 0 either */
 		return 0;
 	sym = &info->syms[i];
 	if (sym->st_shndx == SHN_UNDEF)

@@ -378,6 +378,9 @@ static void entry_points(struct ktest *t)
 	EXPECT_REFUSED(t, "init_module is not defined in the module");
 	obj.syms[SYM_INIT].st_name = 0;
 	EXPECT_REFUSED(t, "no init function (did you forget module_init()?)");
+	/* An empty symbol table holds no entry point (not even symbol 0). */
+	obj.sh[S_SYMTAB].sh_size = 0;
+	EXPECT_REFUSED(t, "no init function (did you forget module_init()?)");
 	/* No cleanup_module: loads, cannot be unloaded. */
 	obj.syms[SYM_EXIT].st_name = 0;
 	KTEST_EXPECT_EQ(t, check(), 0);
