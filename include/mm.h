@@ -48,6 +48,8 @@ unsigned long pages_free(void);
 void paging_init(void);
 unsigned long *lookup_pte(unsigned long vaddr);  /* NULL if no table */
 void set_page_present(unsigned long vaddr, int present);  /* guard pages */
+/* Drop [start, end)'s translations from every CPU's TLB (arch/i386/tlb.c). */
+void flush_tlb_kernel_range(unsigned long start, unsigned long end);
 int  kernel_text_address(unsigned long addr);    /* in the kernel's .text */
 int  kernel_rodata_address(unsigned long addr);
 /* Identity-map device registers (the local APIC), uncached; returns phys. */

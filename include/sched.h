@@ -73,6 +73,8 @@ const char *task_name(struct task_struct *t);
 int task_pid(struct task_struct *t);
 
 void sched_init(void);
+/* The idle task cpu will run, made before the CPU starts (NULL: no memory). */
+struct task_struct *fork_idle(int cpu);
 /* An application processor joins the scheduler: IF clear, %fs set; never returns. */
 void cpu_startup_entry(void) __attribute__((noreturn));
 

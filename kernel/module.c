@@ -282,8 +282,8 @@ static void set_pages_writable(void *start, unsigned long size, bool writable)
 			*pte |= PTE_WRITE;
 		else
 			*pte &= ~PTE_WRITE;
-		invlpg(a);
 	}
+	flush_tlb_kernel_range((unsigned long)start, (unsigned long)start + size);
 }
 
 /* Undo everything load_module() did; safe at any stage of it. */

@@ -753,15 +753,24 @@ bool sched_single_cpu(void)
 
 /* ---- CPUs joining -------------------------------------------------------- */
 
-/* cpu's idle task, outside the ring: picked only when nothing else can run. */
-static struct task_struct *init_idle(int cpu)
+/*
+ * cpu's idle task, outside the ring: picked only when nothing else can
+ * run.  Made by the boot CPU for each AP before it wakes it (Linux's
+ * fork_idle()): making a stack means a guard page and so a TLB shootdown
+ * (arch/i386/tlb.c), which must wait for the other CPUs with interrupts
+ * on - an AP on its way in has them off.  A CPU number that did not
+ * answer is given to the next AP, which finds its idle task made.
+ */
+struct task_struct *fork_idle(int cpu)
 {
 	struct task_struct *idle = &idle_tasks[cpu];
 	char name[TASK_NAME_LEN];
 
-	snprintf(name, sizeof(name), "idle/%d", cpu);
-	if (!setup_thread(idle, idle_thread_fn, NULL, name))
-		panic("sched: no memory for CPU %d's idle task", cpu);
+	if (!idle->stack_base) {
+		snprintf(name, sizeof(name), "idle/%d", cpu);
+		if (!setup_thread(idle, idle_thread_fn, NULL, name))
+			return NULL;
+	}
 	idle->pid = 0;
 	idle->state = TASK_RUNNABLE;
 	idle->cpu = cpu;
@@ -772,7 +781,8 @@ static struct task_struct *init_idle(int cpu)
 
 /*
  * An application processor's way in, called by its start-up code with
- * interrupts off and its per-CPU area and %fs ready.  The CPU makes its
+ * interrupts off, its per-CPU area and %fs ready and its idle task made
+ * (fork_idle()).  The CPU makes its
  * idle task current first (so that the locks below count against it),
  * then leaves its boot stack for good by switching to the idle task's
  * own stack as if it were a thread it had picked; from there on it runs
@@ -781,11 +791,10 @@ static struct task_struct *init_idle(int cpu)
 void cpu_startup_entry(void)
 {
 	int cpu = smp_processor_id();
-	struct task_struct *idle = &idle_tasks[cpu];
+	struct task_struct *idle = this_cpu_read(idle_task);
 	unsigned long boot_esp;
 
 	this_cpu_write(current_task, idle);
-	init_idle(cpu);
 	/* The idle task takes rq_lock itself here, not as a new thread's. */
 	idle->preempt_count = 0;
 	idle->spinlocks_held = 0;
@@ -799,7 +808,8 @@ void cpu_startup_entry(void)
 void sched_init(void)
 {
 	init_task.stack_size = boot_stack_top - boot_stack_bottom;
-	init_idle(0);
+	if (!fork_idle(0))
+		panic("sched: no memory for CPU 0's idle task");
 	doublefault_init();
 	printk("sched: round robin over one run queue for all CPUs, %d-tick slices, "
 	       "%u KiB thread stacks + guard page\n",

@@ -109,8 +109,8 @@ void set_page_present(unsigned long vaddr, int present)
 		*pte |= PTE_PRESENT;
 	else
 		*pte &= ~PTE_PRESENT;
-	/* The TLB may still hold the old entry; drop it. */
-	invlpg(vaddr);
+	/* Every CPU's TLB may still hold the old entry; drop it. */
+	flush_tlb_kernel_range(vaddr, vaddr + PAGE_SIZE);
 }
 
 /*

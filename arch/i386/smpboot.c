@@ -208,6 +208,11 @@ static int do_boot_cpu(int apicid, int cpu, bool skip)
 
 	if (err)
 		return err;
+	if (!fork_idle(cpu)) {
+		per_cpu_area_free(cpu);
+		free_pages((void *)cpu_stack[cpu], AP_STACK_PAGES);
+		return -ENOMEM;
+	}
 	smp_mb();	/* the AP reads all of it with the caches cold */
 	if (skip)
 		send_init(apicid);	/* smp_skip_cpu: it never starts */

@@ -6,6 +6,9 @@
 #include "mm.h"
 #include "processor.h"
 #include "string.h"
+#include "smp.h"
+#include "extable.h"
+#include "atomic.h"
 
 /* tests/kernel/mm_poke_asm.S: "movl $imm32, %eax; ret" */
 int mm_poke_target(void);       /* returns 1 */
@@ -266,6 +269,42 @@ static void paging_guard_page(struct ktest *t)
 	free_pages((void *)page, 1);
 }
 
+/*
+ * A guard page must fault on every CPU, not only on the one that took it
+ * away: each CPU first reads the page (its TLB now holds the mapping),
+ * then one CPU makes it not-present, then each tries again.  Without a
+ * TLB shootdown the others still read through their stale entries.
+ */
+static atomic_t tlb_readable;
+
+static void read_page_here(void *page)
+{
+	char c;
+
+	if (copy_from_kernel_nofault(&c, page, 1) == 0)
+		atomic_inc(&tlb_readable);
+}
+
+static void paging_guard_page_every_cpu(struct ktest *t)
+{
+	unsigned long page = (unsigned long)alloc_pages(1);
+	int cpus = num_online_cpus();
+
+	KTEST_ASSERT_TRUE(t, page != 0);
+	atomic_set(&tlb_readable, 0);
+	on_each_cpu(read_page_here, (void *)page, 1);
+	KTEST_EXPECT_EQ(t, atomic_read(&tlb_readable), cpus);
+
+	set_page_present(page, 0);
+	atomic_set(&tlb_readable, 0);
+	on_each_cpu(read_page_here, (void *)page, 1);
+	KTEST_EXPECT_EQ(t, atomic_read(&tlb_readable), 0);
+
+	set_page_present(page, 1);
+	free_pages((void *)page, 1);
+	ktest_info(t, "the guard page, read and then faulted on, from %d CPUs", cpus);
+}
+
 /* ---- text_poke ----------------------------------------------------------- */
 
 static void expect_alias_unmapped(struct ktest *t)
@@ -324,6 +363,7 @@ static struct ktest_case mm_cases[] = {
 	KTEST_CASE(page_alloc_balance),
 	KTEST_CASE(paging_layout),
 	KTEST_CASE(paging_guard_page),
+	KTEST_CASE(paging_guard_page_every_cpu),
 	KTEST_CASE(text_poke_changes_code),
 	KTEST_CASE(text_poke_cross_page),
 	KTEST_END
