@@ -57,6 +57,10 @@
 
 #define TF_IF	(X86_EFLAGS_TF | X86_EFLAGS_IF)
 
+#define REP_PREFIX	0xf3
+#define NOP_OPCODE	0x90
+#define PAUSE_INSN_SIZE	2	/* f3 90: rep nop */
+
 struct kprobe *current_kprobe;
 struct kprobe_ctlblk kprobe_ctlblk;
 
@@ -273,9 +277,23 @@ static nokprobe_inline void kprobe_post_process(struct kprobe *p, struct pt_regs
  * "interrupt shadow" may hold off the single-step trap for one more
  * instruction (QEMU does), and that instruction would be the int3
  * filler after the copy in the slot.  Linux emulates them too.
+ *
+ * pause is emulated as the no-op it is.  QEMU's TCG ends its translated
+ * block after a pause, to let the other vCPUs run, and loses the
+ * single-step trap there, so the CPU would go on into the slot's int3
+ * filler.  It shows only with several CPUs: a spinlock waiter, or an IPI
+ * sender waiting for the others, spins on pause.
  */
+static nokprobe_inline bool is_pause(const struct kprobe *p)
+{
+	return p->ainsn.decoded.length == PAUSE_INSN_SIZE &&
+	       p->ainsn.insn[0] == REP_PREFIX && p->ainsn.insn[1] == NOP_OPCODE;
+}
+
 static nokprobe_inline bool kprobe_emulate(struct kprobe *p, struct pt_regs *regs)
 {
+	if (is_pause(p))
+		goto done;
 	switch (p->ainsn.decoded.type) {
 	case INSN_TYPE_CLI:
 		regs->flags &= ~X86_EFLAGS_IF;
@@ -286,6 +304,7 @@ static nokprobe_inline bool kprobe_emulate(struct kprobe *p, struct pt_regs *reg
 	default:
 		return false;
 	}
+done:
 	regs->ip = (unsigned long)p->addr + p->ainsn.decoded.length;
 	return true;
 }
