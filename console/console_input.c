@@ -109,14 +109,9 @@ static void serial_rx(int c)
 
 static int input_pop(void)
 {
-	unsigned long flags;
 	unsigned char c;
-	int ret;
 
-	spin_lock_irqsave(&input_lock, flags);
-	ret = kfifo_get(&input_fifo, &c) ? c : -1;
-	spin_unlock_irqrestore(&input_lock, flags);
-	return ret;
+	return kfifo_get_spinlocked(&input_fifo, &c, &input_lock) ? c : -1;
 }
 
 void console_input_init(void)

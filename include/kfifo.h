@@ -45,4 +45,19 @@ unsigned int kfifo_put(struct kfifo *f, unsigned char c);
 /* The oldest byte into *c: 1, or 0 if the fifo is empty. */
 unsigned int kfifo_get(struct kfifo *f, unsigned char *c);
 
+/*
+ * Linux's kfifo_out_spinlocked(): one byte out under the fifo's lock,
+ * interrupts off, for a reader that shares the fifo with an interrupt
+ * handler's writer.  A macro, so that the host build of lib/kfifo.c
+ * never needs spinlock.h.
+ */
+#define kfifo_get_spinlocked(fifo, c, lock) ({				\
+	unsigned long __flags;						\
+	unsigned int __n;						\
+	spin_lock_irqsave(lock, __flags);				\
+	__n = kfifo_get(fifo, c);					\
+	spin_unlock_irqrestore(lock, __flags);				\
+	__n;								\
+})
+
 #endif

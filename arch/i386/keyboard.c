@@ -96,14 +96,9 @@ static void kbd_put(char c)
 
 int kbd_getc(void)
 {
-	unsigned long flags;
 	unsigned char c;
-	int ret;
 
-	spin_lock_irqsave(&kbd_lock, flags);
-	ret = kfifo_get(&kbd_fifo, &c) ? c : -1;
-	spin_unlock_irqrestore(&kbd_lock, flags);
-	return ret;
+	return kfifo_get_spinlocked(&kbd_fifo, &c, &kbd_lock) ? c : -1;
 }
 
 static char translate(uint8_t make)
