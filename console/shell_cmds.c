@@ -22,7 +22,7 @@
 #include "string.h"
 #include "vsprintf.h"
 #include "errno.h"
-#include "smp.h"
+#include "module.h"
 #include "apic.h"
 
 /* ---- files ---------------------------------------------------------------- */
@@ -228,8 +228,9 @@ int cmd_meminfo(int argc, char **argv)
 	sh_printf("Slots:  %lu in use on %lu page(s) (%lu allocated, %lu freed)\n",
 		  ss.slots_in_use, ss.pages, ss.total_allocs, ss.total_frees);
 	/* Each call a kretprobe caught and that has not returned holds an instance. */
-	sh_printf("Probes: %u registered, %u kretprobe calls not yet returned\n",
-		  kprobes_nr_registered(), kretprobe_outstanding());
+	sh_printf("Probes: %u registered (%u of them jumps), %u kretprobe calls not yet returned\n",
+		  kprobes_nr_registered(), kprobes_nr_optimized(), kretprobe_outstanding());
+	sh_printf("Modules: %u loaded (lsmod lists them)\n", nr_modules());
 	return 0;
 }
 

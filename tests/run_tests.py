@@ -353,9 +353,24 @@ class Tally:
         return bool(broken)
 
 
+# A failed expectation, as ktest_fail() prints it: "# case: file.c:123: ...".
+FAILED_CHECK_RE = re.compile(r"^#\s*(?:\S+: )?[\w.-]+\.[chS]:\d+: ")
+FAILED_CHECKS_SHOWN = 10    # of those scrolled out of the tail, at most
+
+
 def diagnostics(result):
-    """The lines printed just before a failed result, shortest useful form."""
-    return [line.strip() for line in result.context[-DIAG_LINES:]]
+    """The lines printed just before a failed result, shortest useful form.
+
+    The tail shows what the case printed last; a check that failed
+    earlier (a long case prints pages of progress after it) is brought
+    back in front, since it names the line that failed."""
+    lines = [line.strip() for line in result.context]
+    tail = lines[-DIAG_LINES:]
+    earlier = [line for line in lines[:-DIAG_LINES]
+               if FAILED_CHECK_RE.match(line)][:FAILED_CHECKS_SHOWN]
+    if earlier:
+        earlier.append("... (the failed checks above scrolled out of the tail)")
+    return earlier + tail
 
 
 def tail(lines, n=CRASH_TAIL_LINES):
@@ -1129,6 +1144,15 @@ class ParserSelfTest(unittest.TestCase):
         title, details, _ = t.failures[0]
         self.assertEqual(title, "kernel traps.pf_null_read")
         self.assertIn("got 13", details[0])
+
+    def test_failed_check_survives_a_long_tail(self):
+        progress = "".join(f"    # sweep: batch {i}\n" for i in range(2 * DIAG_LINES))
+        log = FAILING_LOG.replace("    not ok 1 pf_null_read",
+                                  progress + "    not ok 1 pf_null_read")
+        t, _ = self.tally(log)
+        _, details, _ = t.failures[0]
+        self.assertIn("got 13", details[0])
+        self.assertIn(f"batch {2 * DIAG_LINES - 1}", details[-1])
 
     def test_crash_mid_suite_is_a_failure(self):
         parser = parse_ktap(CRASHED_LOG.splitlines())

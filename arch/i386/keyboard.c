@@ -167,10 +167,11 @@ void kbd_set_irq_hook(bool (*hook)(int c))
 }
 
 /*
- * Tests call this with interrupts on.  The decoder's state (shift,
- * ctrl, an 0xE0 prefix) belongs to IRQ 1's handler, which the PIC
- * delivers to CPU 0 alone; interrupts off here keep that handler out
- * while a test stands in for it, and no key is typed during a test.
+ * One byte from the controller.  IRQ 1's handler calls it with
+ * interrupts already off; the keyboard tests call it with them on, to
+ * type without a keyboard.  The decoder's state (shift, ctrl, an 0xE0
+ * prefix) belongs to CPU 0, where the PIC delivers IRQ 1: interrupts
+ * off here keep the real handler out while a test stands in for it.
  * The fifo takes kbd_lock; the SysRq hook runs outside it, so that it
  * sees the interrupted thread's own preempt count.
  */
@@ -186,7 +187,7 @@ void kbd_handle_scancode(uint8_t code)
 static void keyboard_interrupt(struct pt_regs *regs)
 {
 	while (inb(KBD_STATUS_PORT) & KBD_STATUS_OUTPUT_FULL)
-		handle_scancode(inb(KBD_DATA_PORT));
+		kbd_handle_scancode(inb(KBD_DATA_PORT));
 }
 
 void keyboard_init(void)
