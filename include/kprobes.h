@@ -32,6 +32,7 @@
 #include <stdbool.h>
 #include "list.h"
 #include "ptrace.h"
+#include "percpu.h"
 #include <asm/kprobes.h>	/* kprobe_opcode_t, struct arch_specific_insn... */
 
 /* ---- struct kprobe --------------------------------------------------------- */
@@ -240,7 +241,7 @@ static inline void free_optinsn_slot(kprobe_opcode_t *slot, int dirty)
 	__free_insn_slot(&kprobe_optinsn_slots, slot, dirty);
 }
 
-/* ---- the per-CPU (here: the one CPU) hit state ----------------------------- */
+/* ---- the per-CPU hit state ------------------------------------------------- */
 
 /* Where kprobe_handler is in a hit; Linux's kprobe_status values. */
 enum {
@@ -250,23 +251,40 @@ enum {
 	KPROBE_HIT_SSDONE,	/* post-handler running */
 };
 
-extern struct kprobe *current_kprobe;
-extern struct kprobe_ctlblk kprobe_ctlblk;
+/*
+ * One hit in progress per CPU, as in Linux: a hit runs with interrupts
+ * off from the int3 to the #DB, on one CPU, so its state belongs to that
+ * CPU and another CPU's hit never sees it (docs/kprobes-smp.md).  The
+ * 2005 kernel had one global copy and had to serialise every hit under
+ * kprobe_lock to keep it consistent.
+ */
+DECLARE_PER_CPU(struct kprobe *, current_kprobe);
+DECLARE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
 
-/* The probe whose hit is in progress, NULL when none. */
+/* The probe whose hit is in progress on this CPU, NULL when none. */
 static inline struct kprobe *kprobe_running(void)
 {
-	return current_kprobe;
+	return this_cpu_read(current_kprobe);
 }
 
 static inline struct kprobe_ctlblk *get_kprobe_ctlblk(void)
 {
-	return &kprobe_ctlblk;
+	return this_cpu_ptr(&kprobe_ctlblk);
 }
 
 static inline void reset_current_kprobe(void)
 {
-	current_kprobe = NULL;
+	this_cpu_write(current_kprobe, NULL);
+}
+
+/*
+ * Hit and miss counts: several CPUs hit one probe at once, so a plain
+ * "incl" would lose updates (two CPUs read the same old value).  The
+ * lock prefix makes the read-modify-write one bus transaction.
+ */
+static inline void kprobe_count_inc(unsigned long *count)
+{
+	__asm__ __volatile__("lock; incl %0" : "+m" (*count));
 }
 
 /*

@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include "kernel.h"
+#include "percpu.h"
 
 struct kprobe;
 struct pt_regs;
@@ -46,7 +47,7 @@ enum kprobe_narration {
 };
 
 extern bool kprobes_narrate;	/* the debugfs switch */
-extern bool kprobe_narrating;	/* the hit in progress is being told */
+DECLARE_PER_CPU(int, kprobe_narrating);	/* the hit in progress on this CPU is told */
 extern unsigned long kprobes_narrated_hits;	/* hits told so far */
 
 void kprobes_narrate_set(bool on);

@@ -145,9 +145,9 @@ NOKPROBE_SYMBOL(get_kprobe);
  * registration order).  The text still holds a single int3 and there is
  * a single slot; both belong to the aggregate.  kprobe_instance is the
  * member whose handler runs now, so a fault or a break can be routed to
- * the right member.
+ * the right member: one per CPU, as the hit it belongs to.
  */
-static struct kprobe *kprobe_instance;
+static DEFINE_PER_CPU(struct kprobe *, kprobe_instance);
 
 static int aggr_pre_handler(struct kprobe *p, struct pt_regs *regs)
 {
@@ -156,13 +156,13 @@ static int aggr_pre_handler(struct kprobe *p, struct pt_regs *regs)
 	list_for_each_entry(kp, &p->list, list) {
 		if (kprobe_disabled(kp))
 			continue;
-		kp->nhit++;
+		kprobe_count_inc(&kp->nhit);
 		if (kp->pre_handler) {
-			kprobe_instance = kp;
+			this_cpu_write(kprobe_instance, kp);
 			if (kp->pre_handler(kp, regs))
 				return 1;	/* ip moved: stop here */
 		}
-		kprobe_instance = NULL;
+		this_cpu_write(kprobe_instance, NULL);
 	}
 	return 0;
 }
@@ -175,17 +175,17 @@ static void aggr_post_handler(struct kprobe *p, struct pt_regs *regs,
 
 	list_for_each_entry(kp, &p->list, list) {
 		if (kp->post_handler && !kprobe_disabled(kp)) {
-			kprobe_instance = kp;
+			this_cpu_write(kprobe_instance, kp);
 			kp->post_handler(kp, regs, flags);
 		}
-		kprobe_instance = NULL;
+		this_cpu_write(kprobe_instance, NULL);
 	}
 }
 NOKPROBE_SYMBOL(aggr_post_handler);
 
 static int aggr_fault_handler(struct kprobe *p, struct pt_regs *regs, int trapnr)
 {
-	struct kprobe *cur = kprobe_instance;
+	struct kprobe *cur = this_cpu_read(kprobe_instance);
 
 	if (cur && cur->fault_handler)
 		return cur->fault_handler(cur, regs, trapnr);
@@ -195,12 +195,12 @@ NOKPROBE_SYMBOL(aggr_fault_handler);
 
 static int aggr_break_handler(struct kprobe *p, struct pt_regs *regs)
 {
-	struct kprobe *cur = kprobe_instance;
+	struct kprobe *cur = this_cpu_read(kprobe_instance);
 	int ret = 0;
 
 	if (cur && cur->break_handler && cur->break_handler(cur, regs))
 		ret = 1;
-	kprobe_instance = NULL;
+	this_cpu_write(kprobe_instance, NULL);
 	return ret;
 }
 NOKPROBE_SYMBOL(aggr_break_handler);
@@ -216,11 +216,11 @@ void kprobes_inc_nmissed_count(struct kprobe *p)
 	struct kprobe *kp;
 
 	if (!kprobe_aggrprobe(p)) {
-		p->nmissed++;
+		kprobe_count_inc(&p->nmissed);
 		return;
 	}
 	list_for_each_entry(kp, &p->list, list)
-		kp->nmissed++;
+		kprobe_count_inc(&kp->nmissed);
 }
 NOKPROBE_SYMBOL(kprobes_inc_nmissed_count);
 

@@ -59,7 +59,7 @@ int pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs)
 	struct kretprobe_instance *ri;
 
 	if (list_empty(&rp->free_instances)) {
-		rp->nmissed++;		/* maxactive calls already in progress */
+		kprobe_count_inc((unsigned long *)&rp->nmissed);	/* maxactive calls already in progress */
 		return 0;
 	}
 	ri = list_first_entry(&rp->free_instances, struct kretprobe_instance, list);
@@ -114,10 +114,10 @@ static nokprobe_inline void run_return_handler(struct kretprobe_instance *ri, st
 
 	if (kprobe_running()) {
 		/* Inside another hit (no usual path gets here): skip it. */
-		ri->rp->nmissed++;
+		kprobe_count_inc((unsigned long *)&ri->rp->nmissed);
 		return;
 	}
-	current_kprobe = &kretprobe_kprobe;
+	this_cpu_write(current_kprobe, &kretprobe_kprobe);
 	kcb->kprobe_status = KPROBE_HIT_ACTIVE;
 	ri->rp->handler(ri, regs);
 	kcb->kprobe_status = status;

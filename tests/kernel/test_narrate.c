@@ -69,7 +69,7 @@ static void remember_hit(int a, int b)
 	seen.calls++;
 	seen.a = a;
 	seen.b = b;
-	seen.sp = jprobe_ctlblk.saved_sp;
+	seen.sp = this_cpu_ptr(&jprobe_ctlblk)->saved_sp;
 	memcpy(&seen.ret, jprobe_ctlblk.saved_stack, sizeof(seen.ret));
 }
 

@@ -473,7 +473,7 @@ static void narrate_tells_next_hit_once(struct ktest *t)
 	KTEST_EXPECT_FALSE(t, kprobes_get_optimization());	/* int3s only */
 	fib(2);			/* 3 hits, the first one told */
 	KTEST_EXPECT_EQ(t, kprobes_narrated_hits, told + 1);
-	KTEST_EXPECT_FALSE(t, kprobe_narrating);		/* the story ended */
+	KTEST_EXPECT_FALSE(t, this_cpu_read(kprobe_narrating));		/* the story ended */
 	fib(2);
 	KTEST_EXPECT_EQ(t, kprobes_narrated_hits, told + 1);
 	write_str(NARRATE, "1\n", true);			/* once more */

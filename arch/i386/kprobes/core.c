@@ -23,8 +23,10 @@
  * (boost.c), so neither takes the #DB of step 3.
  *
  * Interrupts are off from step 1 to step 3: the gates clear IF, and the
- * copy is stepped with IF clear.  That is what makes the single global
- * state below (current_kprobe, kprobe_ctlblk) safe on our one CPU.
+ * copy is stepped with IF clear.  So a hit starts and ends on one CPU,
+ * and its state (current_kprobe, kprobe_ctlblk) is that CPU's own copy:
+ * hits on other CPUs run at the same time with theirs (DEFINE_PER_CPU,
+ * as in Linux; docs/kprobes-smp.md).
  *
  * The preempt count is raised only while kprobes' own code runs in the
  * exception (kprobe_exceptions_notify()) and dropped before the iret.
@@ -61,8 +63,8 @@
 #define NOP_OPCODE	0x90
 #define PAUSE_INSN_SIZE	2	/* f3 90: rep nop */
 
-struct kprobe *current_kprobe;
-struct kprobe_ctlblk kprobe_ctlblk;
+DEFINE_PER_CPU(struct kprobe *, current_kprobe);
+DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
 
 /* ---- preparing a probe -------------------------------------------------------- */
 
@@ -216,7 +218,7 @@ static nokprobe_inline unsigned long insn_owned_flags(const struct insn *insn)
 static nokprobe_inline void set_current_kprobe(struct kprobe *p, struct pt_regs *regs,
 			       struct kprobe_ctlblk *kcb)
 {
-	current_kprobe = p;
+	this_cpu_write(current_kprobe, p);
 	kcb->kprobe_old_flags = regs->flags & TF_IF;
 	kcb->kprobe_saved_flags = kcb->kprobe_old_flags &
 				  ~insn_owned_flags(&p->ainsn.decoded);
@@ -232,7 +234,7 @@ static nokprobe_inline void save_previous_kprobe(struct kprobe_ctlblk *kcb)
 
 static nokprobe_inline void restore_previous_kprobe(struct kprobe_ctlblk *kcb)
 {
-	current_kprobe = kcb->prev_kprobe.kp;
+	this_cpu_write(current_kprobe, kcb->prev_kprobe.kp);
 	kcb->kprobe_status = kcb->prev_kprobe.status;
 	kcb->kprobe_old_flags = kcb->prev_kprobe.old_flags;
 	kcb->kprobe_saved_flags = kcb->prev_kprobe.saved_flags;
@@ -402,7 +404,7 @@ static int kprobe_handler(struct pt_regs *regs)
 		set_current_kprobe(p, regs, kcb);
 		kcb->kprobe_status = KPROBE_HIT_ACTIVE;
 		kprobe_narrate(KPN_HIT, p, regs);
-		p->nhit++;
+		kprobe_count_inc(&p->nhit);
 		/*
 		 * regs->ip stays addr + 1, where the int3 trap left it:
 		 * Linux x86 handlers see the same, and probe code written

@@ -33,7 +33,7 @@
 	.globl jprobe_return
 	.type jprobe_return, @function
 jprobe_return:
-	movl jprobe_ctlblk + JCB_SAVED_SP, %eax
+	movl %fs:jprobe_ctlblk + JCB_SAVED_SP, %eax	/* this CPU's copy */
 	testl %eax, %eax
 	jz 1f			/* no jprobe running: trap where we stand */
 	movl %eax, %esp		/* back to the stack as it was at the hit */

@@ -36,9 +36,9 @@
 #include "nokprobe.h"
 #include "narrate.h"
 
-struct jprobe_ctlblk jprobe_ctlblk;
+DEFINE_PER_CPU(struct jprobe_ctlblk, jprobe_ctlblk);
 
-/* jprobe_return.S loads %esp from the first word of jprobe_ctlblk. */
+/* jprobe_return.S loads %esp from the first word of this CPU's jprobe_ctlblk. */
 _Static_assert(offsetof(struct jprobe_ctlblk, saved_sp) == 0,
 	       "jprobe_return.S reads saved_sp at offset 0");
 
@@ -58,7 +58,7 @@ int setjmp_pre_handler(struct kprobe *p, struct pt_regs *regs)
 {
 	/* LAB 3: BEGIN setjmp_pre_handler: save, then enter the handler */
 	struct jprobe *jp = container_of(p, struct jprobe, kp);
-	struct jprobe_ctlblk *jcb = &jprobe_ctlblk;
+	struct jprobe_ctlblk *jcb = this_cpu_ptr(&jprobe_ctlblk);
 	unsigned long sp = kernel_stack_pointer(regs);
 
 	jcb->jp = jp;
@@ -71,7 +71,7 @@ int setjmp_pre_handler(struct kprobe *p, struct pt_regs *regs)
 	if (jcb->saved_len >= sizeof(unsigned long))
 		*(unsigned long *)sp = (unsigned long)jprobe_handler_returned;
 
-	regs->flags &= ~X86_EFLAGS_IF;	/* the saved state is global: no interrupts */
+	regs->flags &= ~X86_EFLAGS_IF;	/* the saved state is this CPU's: no interrupts, no migration */
 	regs->ip = (unsigned long)jp->entry;
 	kprobe_narrate(KPN_JPROBE_SETJMP, p, regs);
 	return 1;			/* ip moved: no single-step now */
@@ -85,7 +85,7 @@ NOKPROBE_SYMBOL(setjmp_pre_handler);
 
 static nokprobe_inline void report_corrupt_jprobe(struct pt_regs *regs, unsigned long sp)
 {
-	struct jprobe_ctlblk *jcb = &jprobe_ctlblk;
+	struct jprobe_ctlblk *jcb = this_cpu_ptr(&jprobe_ctlblk);
 	char sym[96];
 
 	jcb->ncorrupt++;
@@ -121,7 +121,7 @@ int longjmp_break_handler(struct kprobe *p, struct pt_regs *regs)
 {
 	/* LAB 3: BEGIN longjmp_break_handler: restore what was saved */
 	struct jprobe *jp = container_of(p, struct jprobe, kp);
-	struct jprobe_ctlblk *jcb = &jprobe_ctlblk;
+	struct jprobe_ctlblk *jcb = this_cpu_ptr(&jprobe_ctlblk);
 	unsigned long addr = regs->ip - 1;	/* int3 reports the next byte */
 	unsigned long sp = kernel_stack_pointer(regs);
 	bool plain_return = addr == (unsigned long)jprobe_handler_returned_break;

@@ -44,36 +44,57 @@
 #include "vsprintf.h"
 #include "string.h"
 #include "sched.h"
+#include "smp.h"
+#include "spinlock.h"
 
 #define NARRATE_MAX_PROBES 32	/* probes told once each per `echo 1` */
 #define NARRATE_MAX_RETURNS 8	/* told kretprobe calls still in progress */
 #define BYTES_PER_LINE 16	/* stack dumps: four words a line */
 
 bool kprobes_narrate;
-bool kprobe_narrating;
 unsigned long kprobes_narrated_hits;	/* hits told so far (tests) */
-static unsigned long narrated[NARRATE_MAX_PROBES];
-static int nr_narrated;
 static bool optimization_before, boosting_before;
 
-/* The told hit's pre-handler is running: the next transition ends it. */
-static bool pre_handler_running;
-
-/* The values resume_execution() is about to change, for before/after. */
-static unsigned long ip_before, flags_before, tos_before;
-
-/* A told jprobe hit whose handler is running: its break int3 is told too. */
-static struct jprobe *jprobe_told;
-
+/*
+ * Which probes were told, and which kretprobe calls: shared by every
+ * CPU (a thread may return on another CPU than it entered on), so
+ * changed under narrate_lock.  Only narrated hits take it.
+ */
+static DEFINE_SPINLOCK(narrate_lock);
+static unsigned long narrated[NARRATE_MAX_PROBES];
+static int nr_narrated;
 /* Told kretprobe calls, by return slot: their return is told too. */
 static unsigned long *returns_told[NARRATE_MAX_RETURNS];
-static unsigned long *return_telling;
+
+/*
+ * The story of one hit belongs to the CPU that takes the hit (a hit
+ * never leaves its CPU, include/kprobes.h): two CPUs may each be telling
+ * one at the same time, and neither may finish the other's.
+ */
+DEFINE_PER_CPU(int, kprobe_narrating);	/* the hit in progress here is told */
+
+/* The told hit's pre-handler is running: the next transition ends it. */
+static DEFINE_PER_CPU(int, pre_handler_running);
+
+/* The values resume_execution() is about to change, for before/after. */
+static DEFINE_PER_CPU(unsigned long, ip_before);
+static DEFINE_PER_CPU(unsigned long, flags_before);
+static DEFINE_PER_CPU(unsigned long, tos_before);
+
+/* A told jprobe hit whose handler is running: its break int3 is told too. */
+static DEFINE_PER_CPU(struct jprobe *, jprobe_told);
+
+/* The told kretprobe return the trampoline handler is in. */
+static DEFINE_PER_CPU(unsigned long *, return_telling);
 
 /* One line of a told hit, indented under the "narrate:" heading. */
 #define narrate(...) printk("  " __VA_ARGS__)
 
 void kprobes_narrate_set(bool on)
 {
+	unsigned long flags;
+	int cpu;
+
 	if (on && !kprobes_narrate) {
 		optimization_before = kprobes_get_optimization();
 		boosting_before = kprobes_get_boosting();
@@ -84,12 +105,16 @@ void kprobes_narrate_set(bool on)
 		kprobes_set_boosting(boosting_before);
 	}
 	kprobes_narrate = on;
-	kprobe_narrating = false;
+	for_each_online_cpu(cpu) {
+		per_cpu(kprobe_narrating, cpu) = false;
+		per_cpu(jprobe_told, cpu) = NULL;
+		per_cpu(return_telling, cpu) = NULL;
+	}
+	spin_lock_irqsave(&narrate_lock, flags);
 	nr_narrated = 0;	/* every probe gets its next hit told again */
-	jprobe_told = NULL;
-	return_telling = NULL;
 	for (int i = 0; i < NARRATE_MAX_RETURNS; i++)
 		returns_told[i] = NULL;
+	spin_unlock_irqrestore(&narrate_lock, flags);
 }
 
 static nokprobe_inline const char *sym(unsigned long addr, char *buf, size_t len)
@@ -106,19 +131,29 @@ static nokprobe_inline int flag(unsigned long flags, unsigned long bit)
 /* ---- steps 1 to 4: the int3 and the pre-handler --------------------------------- */
 
 /* Is this hit told?  Each probe's next hit is, once per `echo 1`. */
-static nokprobe_inline bool tell_this_hit(struct kprobe *p)
+static nokprobe_inline bool claim_probe_story(unsigned long addr)
 {
-	unsigned long addr = (unsigned long)p->addr;
-
 	for (int i = 0; i < nr_narrated; i++)
 		if (narrated[i] == addr)
 			return false;
 	if (nr_narrated == NARRATE_MAX_PROBES)
 		return false;
 	narrated[nr_narrated++] = addr;
-	kprobe_narrating = true;
 	kprobes_narrated_hits++;
 	return true;
+}
+
+/* Is this hit told?  Each probe's next hit is, once per `echo 1`, on one CPU. */
+static nokprobe_inline bool tell_this_hit(struct kprobe *p)
+{
+	bool tell;
+
+	spin_lock(&narrate_lock);	/* interrupts are off in a hit */
+	tell = claim_probe_story((unsigned long)p->addr);
+	spin_unlock(&narrate_lock);
+	if (tell)
+		this_cpu_write(kprobe_narrating, true);
+	return tell;
 }
 
 /* KPN_HIT: kprobe_handler() found p and made it the current probe. */
@@ -145,15 +180,15 @@ static nokprobe_inline void narrate_hit(struct kprobe *p, struct pt_regs *regs)
 	narrate("4. ip stays %08lx, past the int3, as on Linux; pre_handler %s runs\n",
 		regs->ip,
 		p->pre_handler ? sym((unsigned long)p->pre_handler, buf, sizeof(buf)) : "(none)");
-	pre_handler_running = true;
+	this_cpu_write(pre_handler_running, true);
 }
 
 /* The pre-handler is back: what it returned decides the rest of step 4. */
 static nokprobe_inline void narrate_pre_handler_returned(int ret)
 {
-	if (!pre_handler_running)
+	if (!this_cpu_read(pre_handler_running))
 		return;		/* a jprobe's break int3: no pre-handler ran */
-	pre_handler_running = false;
+	this_cpu_write(pre_handler_running, false);
 	if (ret)
 		narrate("   pre_handler returned 1: it moved ip, no step, no post_handler\n");
 	else
@@ -166,7 +201,7 @@ static nokprobe_inline void narrate_iret(struct pt_regs *regs)
 	char buf[96];
 
 	narrate("9. iret to %08lx (%s)\n", regs->ip, sym(regs->ip, buf, sizeof(buf)));
-	kprobe_narrating = false;
+	this_cpu_write(kprobe_narrating, false);
 }
 
 /* KPN_EMULATED, KPN_INT3_PASSED, KPN_BOOSTED: hits that end without a step. */
@@ -184,7 +219,7 @@ static nokprobe_inline void narrate_no_step(enum kprobe_narration what, struct p
 		narrate("   the probed instruction is an int3 of its own: post_handler done,\n");
 		narrate("   the trap handed to the kernel with ip %08lx (%s)\n", regs->ip,
 			sym(regs->ip, buf, sizeof(buf)));
-		kprobe_narrating = false;
+		this_cpu_write(kprobe_narrating, false);
 		return;
 	default:
 		narrate("   boosted: the slot ends with a jmp back, no #DB\n");
@@ -247,15 +282,15 @@ static nokprobe_inline void narrate_branch_db(struct kprobe *p, struct pt_regs *
 	if (insn->type == INSN_TYPE_CALL_REL || insn->type == INSN_TYPE_CALL_IND ||
 	    insn->type == INSN_TYPE_CALL_FAR)
 		narrate("   and it pushed the slot's next byte, %08lx, as the return address\n",
-			tos_before);
+			this_cpu_read(tos_before));
 }
 
 /* KPN_DEBUG: the #DB that ends the step, before resume_execution(). */
 static nokprobe_inline void narrate_debug(struct kprobe *p, struct pt_regs *regs)
 {
-	ip_before = regs->ip;
-	flags_before = regs->flags;
-	tos_before = *(unsigned long *)kernel_stack_pointer(regs);
+	this_cpu_write(ip_before, regs->ip);
+	this_cpu_write(flags_before, regs->flags);
+	this_cpu_write(tos_before, *(unsigned long *)kernel_stack_pointer(regs));
 	if (in_slot(p, regs->ip)) {
 		narrate("6. #DB: the copy ran; TF made the CPU trap #DB (vector %d) at ip %08lx, "
 			"%lu bytes into the slot; DR6.BS=%d\n", X86_TRAP_DB, regs->ip,
@@ -272,7 +307,7 @@ static nokprobe_inline void narrate_debug(struct kprobe *p, struct pt_regs *regs
 /* Why resume_execution() did what it did, class by class. */
 static nokprobe_inline const char *fixup_reason(struct kprobe *p)
 {
-	bool fell_through = ip_before == (unsigned long)p->ainsn.insn + p->ainsn.decoded.length;
+	bool fell_through = this_cpu_read(ip_before) == (unsigned long)p->ainsn.insn + p->ainsn.decoded.length;
 
 	switch (p->ainsn.decoded.type) {
 	case INSN_TYPE_CALL_REL:
@@ -307,14 +342,14 @@ static nokprobe_inline void narrate_resumed(struct kprobe *p, struct pt_regs *re
 	char buf[96];
 
 	narrate("7. resume_execution: fixup for %s: ip %08lx -> %08lx (%s)\n",
-		insn_type_name(p->ainsn.decoded.type), ip_before, regs->ip,
+		insn_type_name(p->ainsn.decoded.type), this_cpu_read(ip_before), regs->ip,
 		sym(regs->ip, buf, sizeof(buf)));
 	narrate("   %s\n", fixup_reason(p));
-	if (tos != tos_before)
-		narrate("   top of stack %08lx -> %08lx\n", tos_before, tos);
+	if (tos != this_cpu_read(tos_before))
+		narrate("   top of stack %08lx -> %08lx\n", this_cpu_read(tos_before), tos);
 	narrate("   flags restored: %08lx -> %08lx (TF %d->%d, IF %d->%d)\n",
-		flags_before, regs->flags, flag(flags_before, X86_EFLAGS_TF),
-		flag(regs->flags, X86_EFLAGS_TF), flag(flags_before, X86_EFLAGS_IF),
+		this_cpu_read(flags_before), regs->flags, flag(this_cpu_read(flags_before), X86_EFLAGS_TF),
+		flag(regs->flags, X86_EFLAGS_TF), flag(this_cpu_read(flags_before), X86_EFLAGS_IF),
 		flag(regs->flags, X86_EFLAGS_IF));
 }
 
@@ -341,12 +376,12 @@ static nokprobe_inline void narrate_bytes(const uint8_t *bytes, unsigned long ad
 /* Step 1, at the end of setjmp_pre_handler(): what it saved and where ip goes. */
 static nokprobe_inline void narrate_jprobe_setjmp(struct pt_regs *regs)
 {
-	struct jprobe_ctlblk *jcb = &jprobe_ctlblk;
+	struct jprobe_ctlblk *jcb = this_cpu_ptr(&jprobe_ctlblk);
 	const struct pt_regs *r = &jcb->saved_regs;
 	unsigned long ret = 0;
 	char buf[96];
 
-	jprobe_told = jcb->jp;
+	this_cpu_write(jprobe_told, jcb->jp);
 	narrate("   jprobe step 1, setjmp_pre_handler: keep the function's state\n");
 	narrate("     registers saved: ax=%08lx bx=%08lx cx=%08lx dx=%08lx\n",
 		r->ax, r->bx, r->cx, r->dx);
@@ -372,7 +407,7 @@ static nokprobe_inline void narrate_jprobe_setjmp(struct pt_regs *regs)
  */
 static nokprobe_inline void narrate_jprobe_break(struct pt_regs *regs)
 {
-	struct jprobe_ctlblk *jcb = &jprobe_ctlblk;
+	struct jprobe_ctlblk *jcb = this_cpu_ptr(&jprobe_ctlblk);
 	unsigned long sp = kernel_stack_pointer(regs);
 	const uint8_t *live = (const uint8_t *)sp;
 	unsigned long slot = *(unsigned long *)sp;
@@ -380,10 +415,10 @@ static nokprobe_inline void narrate_jprobe_break(struct pt_regs *regs)
 	unsigned int changed = 0;
 	char buf[96];
 
-	if (jprobe_told != jcb->jp)
+	if (this_cpu_read(jprobe_told) != jcb->jp)
 		return;
-	jprobe_told = NULL;
-	kprobe_narrating = true;
+	this_cpu_write(jprobe_told, NULL);
+	this_cpu_write(kprobe_narrating, true);
 
 	printk("\nnarrate: the jprobe handler for %s comes back\n",
 	       sym((unsigned long)jcb->jp->kp.addr, buf, sizeof(buf)));
@@ -408,7 +443,7 @@ static nokprobe_inline void narrate_jprobe_break(struct pt_regs *regs)
 /* Still step 3: the registers and stack bytes are back. */
 static nokprobe_inline void narrate_jprobe_restored(struct pt_regs *regs)
 {
-	struct jprobe_ctlblk *jcb = &jprobe_ctlblk;
+	struct jprobe_ctlblk *jcb = this_cpu_ptr(&jprobe_ctlblk);
 	unsigned long ret = *(unsigned long *)jcb->saved_sp;
 	char buf[96];
 
@@ -434,12 +469,14 @@ static nokprobe_inline void narrate_kretprobe_entry(struct pt_regs *regs)
 		ret, sym(ret, buf, sizeof(buf)), (unsigned long)slot);
 	narrate("     replaced by kretprobe_trampoline (%08lx); the instance keeps the real one\n",
 		(unsigned long)kretprobe_trampoline);
+	spin_lock(&narrate_lock);
 	for (int i = 0; i < NARRATE_MAX_RETURNS; i++) {
 		if (!returns_told[i]) {
 			returns_told[i] = slot;
-			return;
+			break;
 		}
 	}
+	spin_unlock(&narrate_lock);
 }
 
 /* In the trampoline handler, before the return handler: a told call? */
@@ -450,12 +487,15 @@ static nokprobe_inline void narrate_kretprobe_return(struct kprobe *p, struct pt
 	char buf[96];
 	int i;
 
+	spin_lock(&narrate_lock);
 	for (i = 0; i < NARRATE_MAX_RETURNS && returns_told[i] != slot; i++)
 		;
+	if (i < NARRATE_MAX_RETURNS)
+		returns_told[i] = NULL;
+	spin_unlock(&narrate_lock);
 	if (i == NARRATE_MAX_RETURNS)
 		return;
-	returns_told[i] = NULL;
-	return_telling = slot;
+	this_cpu_write(return_telling, slot);
 
 	printk("\nnarrate: the told call of %s returns\n",
 	       rp ? sym((unsigned long)rp->kp.addr, buf, sizeof(buf)) : "(an unregistered kretprobe)");
@@ -473,9 +513,9 @@ static nokprobe_inline void narrate_kretprobe_returned(struct pt_regs *regs)
 {
 	char buf[96];
 
-	if (return_telling != kretprobe_trampoline_slot(regs))
+	if (this_cpu_read(return_telling) != kretprobe_trampoline_slot(regs))
 		return;
-	return_telling = NULL;
+	this_cpu_write(return_telling, NULL);
 	printk("  4. real return address %08lx (%s) restored from the instance, ax=%08lx;\n",
 	       regs->ip, sym(regs->ip, buf, sizeof(buf)), regs->ax);
 	printk("     the trampoline writes it into its own return slot, pops the registers "
@@ -509,7 +549,7 @@ static nokprobe_inline void narrate_untold(enum kprobe_narration what, struct kp
 /* kprobe_narrate() with narration on: tell `what` if it is part of a told story. */
 void __kprobe_narrate(enum kprobe_narration what, struct kprobe *p, struct pt_regs *regs)
 {
-	if (!kprobe_narrating) {
+	if (!this_cpu_read(kprobe_narrating)) {
 		narrate_untold(what, p, regs);
 		return;
 	}

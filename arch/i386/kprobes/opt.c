@@ -243,12 +243,12 @@ optimized_callback(struct optimized_kprobe *op, struct pt_regs *regs)
 	/* What handlers see on an int3 too: just past it (Linux's INT3_INSN_SIZE). */
 	regs->ip = (unsigned long)p->addr + sizeof(kprobe_opcode_t);
 	__preempt_count_add(1);			/* as around an int3 hit's handlers */
-	current_kprobe = p;
-	kprobe_ctlblk.kprobe_status = KPROBE_HIT_ACTIVE;
-	p->nhit++;
+	this_cpu_write(current_kprobe, p);
+	get_kprobe_ctlblk()->kprobe_status = KPROBE_HIT_ACTIVE;
+	kprobe_count_inc(&p->nhit);
 	if (!p->pre_handler || !p->pre_handler(p, regs))
 		regs->ip = copies;		/* else the handler chose where to go */
-	current_kprobe = NULL;
+	reset_current_kprobe();
 	__preempt_count_sub(1);
 }
 NOKPROBE_SYMBOL(optimized_callback);

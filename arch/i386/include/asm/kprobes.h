@@ -19,6 +19,7 @@
 #include "ptrace.h"
 #include "insn.h"
 #include "string.h"
+#include "percpu.h"
 
 struct kprobe;
 struct optimized_kprobe;
@@ -49,7 +50,7 @@ struct arch_specific_insn {
  */
 int decode_original(struct insn *insn, kprobe_opcode_t *buf, kprobe_opcode_t *addr);
 
-/* ---- the per-CPU (here: the one CPU) hit state ----------------------------- */
+/* ---- the per-CPU hit state (include/kprobes.h declares the copies) --------- */
 
 /* The outer hit, saved while a reentered probe is stepped. */
 struct prev_kprobe {
@@ -80,7 +81,11 @@ struct jprobe;
 #define MIN_STACK_SIZE(sp)	((current_stack_top() - (sp)) < MAX_STACK_SIZE ? \
 				 (current_stack_top() - (sp)) : MAX_STACK_SIZE)
 
-/* What setjmp_pre_handler saved, for longjmp_break_handler (one CPU: one hit). */
+/*
+ * What setjmp_pre_handler saved, for longjmp_break_handler: one per CPU,
+ * as Linux's jprobe save area in kprobe_ctlblk.  The handler runs with
+ * interrupts off, so it stays on the CPU whose copy holds its state.
+ */
 struct jprobe_ctlblk {
 	unsigned long saved_sp;		/* MUST stay first: jprobe_return.S reads it */
 	struct jprobe *jp;		/* whose handler is running, NULL when none */
@@ -89,7 +94,7 @@ struct jprobe_ctlblk {
 	uint8_t saved_stack[MAX_STACK_SIZE];
 	unsigned long ncorrupt;		/* break traps refused as corrupted jprobes */
 };
-extern struct jprobe_ctlblk jprobe_ctlblk;
+DECLARE_PER_CPU(struct jprobe_ctlblk, jprobe_ctlblk);
 
 /* In jprobe_return.S: the two int3s longjmp_break_handler accepts. */
 extern char jprobe_return_break[];	/* in jprobe_return() */
