@@ -33,6 +33,7 @@
 #include "list.h"
 #include "ptrace.h"
 #include "percpu.h"
+#include "smp.h"
 #include <asm/kprobes.h>	/* kprobe_opcode_t, struct arch_specific_insn... */
 
 /* ---- struct kprobe --------------------------------------------------------- */
@@ -369,8 +370,15 @@ struct kretprobe {
 	struct list_head free_instances; /* internal */
 };
 
-/* Linux's default for one CPU: max(10, 2 * NR_CPUS). */
-#define KRETPROBE_DEFAULT_MAXACTIVE	10
+/*
+ * Linux's default: max(10, 2 * num_possible_cpus()) - enough for a call
+ * in progress on every CPU and one preempted on each.  We have no CPU
+ * hotplug: the possible CPUs are the ones the kernel started.
+ */
+#define KRETPROBE_MIN_MAXACTIVE		10
+#define KRETPROBE_DEFAULT_MAXACTIVE \
+	(2 * (int)num_online_cpus() > KRETPROBE_MIN_MAXACTIVE ? \
+	 2 * (int)num_online_cpus() : KRETPROBE_MIN_MAXACTIVE)
 
 /*
  * One call in progress.  It outlives an unregistered kretprobe (rp is
@@ -570,6 +578,19 @@ int init_kprobe_optimizer(void);
 /* kprobe_mutex (probes/kprobes.c): the optimizer takes it for each batch. */
 void kprobe_mutex_lock(void);
 void kprobe_mutex_unlock(void);
+/*
+ * Park every other CPU in its idle loop while jumps are patched or the
+ * stacks of preempted threads are checked (probes/kprobes.c says why);
+ * they nest.  kprobes_sync_text() is synchronize_kprobe_text() parked,
+ * and free when nothing waits to be freed.
+ */
+void kprobes_stop_other_cpus(void);
+void kprobes_start_other_cpus(void);
+void kprobes_sync_text(void);
+unsigned int kprobes_collect_garbage_parked(void);
+/* Linux's synchronize_rcu() for kprobe hits (probes/kprobes_sync.c). */
+void synchronize_kprobes(void);
+extern unsigned long kprobes_grace_periods, kprobes_grace_rounds;
 
 /* The arch half (arch/i386/kprobes/opt.c).  Errors (-OPT_*) mean "stay an int3". */
 int arch_check_optimized_kprobe(struct optimized_kprobe *op);	/* the analysis */
@@ -609,6 +630,7 @@ void kprobes_free_text_later(unsigned long start, unsigned long end,
 			     void (*release)(void *arg), void *arg);
 /* Release what has become quiet; returns how many still wait. */
 unsigned int kprobes_collect_garbage(void);
+unsigned int kprobes_nr_deferred(void);	/* how many wait, without looking */
 /* From a preemptible thread: let the others run until nothing waits. */
 void synchronize_kprobe_text(void);
 

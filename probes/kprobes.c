@@ -9,21 +9,20 @@
  * only asks us get_kprobe(addr).
  *
  * Locking.  Registration and unregistration take kprobe_mutex, a
- * spinlock: it disables preemption, so no other thread on this CPU
- * races the holder, and it makes another CPU wait.
+ * struct mutex as in Linux: one writer at a time, and a writer may sleep
+ * (the grace period below waits for other CPUs).
  *
  * The hit path does NOT take that lock.  The 2005 kernel did (kprobe_lock
  * was held across the whole hit, which is why a handler could not
- * unregister a probe, and why hits on different CPUs serialised).  Linux
- * later made the lookup lock-free with RCU: writers publish a fully built
- * node with one pointer store and free nothing until every reader is
- * done.  We get the same guarantee more cheaply: a hit runs with
- * interrupts off from the int3 to the #DB (interrupt gates, and the step
- * is done with IF clear), and every change to what a hit reads - the hash
- * chains, an aggregate's member list - is made with interrupts off too.
- * So a hit sees the table either entirely before or entirely after a
- * change, never in the middle, and a probe is never freed while a hit
- * that found it is still running.
+ * unregister a probe, and why hits on different CPUs serialised; boot
+ * with kprobes.lock=global to see it, probes/kprobe_lock.c).  Linux later
+ * made the lookup lock-free with RCU, and so do we (include/rculist.h):
+ * a writer publishes a fully built node with one pointer store, so a hit
+ * on another CPU sees the table either entirely before or entirely after
+ * a change, and unlinks a node without touching its own next pointer.
+ * It frees nothing - a slot, an aggregate - until every CPU has passed a
+ * quiescent point (synchronize_kprobes(), probes/kprobes_sync.c): then no
+ * hit that found the node can still be running.
  */
 #define pr_fmt(fmt) "kprobes: " fmt
 
@@ -36,6 +35,8 @@
 #include "irqflags.h"
 #include "sched.h"
 #include "spinlock.h"
+#include "mutex.h"
+#include "rculist.h"
 #include "vsprintf.h"
 #include "nokprobe.h"
 
@@ -66,37 +67,63 @@ noinline struct kprobe *kprobe_in_progress(void)
 }
 NOKPROBE_SYMBOL(kprobe_in_progress);
 
-static DEFINE_SPINLOCK(kprobe_mutex);
-
-/*
- * Not SMP-aware yet: while kprobes changes anything, and while probes
- * exist, the scheduler keeps every thread on CPU 0 (kernel/sched.c,
- * sched_single_cpu_begin()), which is the one CPU this code assumes.
- * The lock holds one request; kprobes_single_cpu one more while any
- * probe, or a kretprobe'd call in flight, is left.
- */
-static bool kprobes_single_cpu;
+static DEFINE_MUTEX(kprobe_mutex);
 
 void kprobe_mutex_lock(void)
 {
-	if (READ_ONCE(kprobe_mutex.owner_cpu) == smp_processor_id())
+	if (READ_ONCE(kprobe_mutex.owner) == current)
 		panic("kprobes: kprobe_mutex taken twice (register from a handler?)");
-	sched_single_cpu_begin();
-	spin_lock(&kprobe_mutex);
+	mutex_lock(&kprobe_mutex);
 }
 
 void kprobe_mutex_unlock(void)
 {
-	bool in_use = kprobes_nr_registered() || kretprobe_outstanding();
-	bool changed = in_use != kprobes_single_cpu;
+	mutex_unlock(&kprobe_mutex);
+}
 
-	kprobes_single_cpu = in_use;
-	spin_unlock(&kprobe_mutex);
-	if (changed && in_use)
-		sched_single_cpu_begin();	/* kept until the last probe goes */
-	else if (changed)
-		sched_single_cpu_end();
-	sched_single_cpu_end();			/* the lock's own */
+/*
+ * Jumps (optprobes) and code a preempted thread may be inside (boosted
+ * slots, detour buffers) are still changed with every other CPU parked
+ * in its idle loop, as Linux did with stop_machine() before
+ * text_poke_bp(): the stack walk of text_quiesce.c sees only threads
+ * that are not running, and no thread may run between its look and the
+ * change (preemption off, as under the old spinlock).  An int3 is one
+ * byte, which every CPU sees whole: arming, disarming and hits need
+ * nothing parked.
+ */
+void kprobes_stop_other_cpus(void)
+{
+	sched_single_cpu_begin();
+	preempt_disable();
+}
+
+void kprobes_start_other_cpus(void)
+{
+	preempt_enable();
+	sched_single_cpu_end();
+}
+
+/* kprobes_collect_garbage(), parked; nothing to park for when nothing waits. */
+unsigned int kprobes_collect_garbage_parked(void)
+{
+	unsigned int left;
+
+	if (!kprobes_nr_deferred())
+		return 0;
+	kprobes_stop_other_cpus();
+	left = kprobes_collect_garbage();
+	kprobes_start_other_cpus();
+	return left;
+}
+
+/* synchronize_kprobe_text(), parked: it yields to let the threads inside leave. */
+void kprobes_sync_text(void)
+{
+	if (!kprobes_nr_deferred())
+		return;
+	sched_single_cpu_begin();
+	synchronize_kprobe_text();
+	sched_single_cpu_end();
 }
 
 /* ---- the global switch (/sys/kernel/debug/kprobes/enabled) -------------------
@@ -124,12 +151,15 @@ static nokprobe_inline unsigned int kprobe_hash(const void *addr)
 	return hash_32((uint32_t)(unsigned long)addr, KPROBE_HASH_BITS);
 }
 
-/* Called from the int3 handler with interrupts off. */
+/*
+ * Called from the int3 handler with interrupts off, on any CPU, with no
+ * lock: a writer on another CPU may be changing the chain (see the top).
+ */
 struct kprobe *get_kprobe(void *addr)
 {
 	struct kprobe *p;
 
-	hlist_for_each_entry(p, &kprobe_table[kprobe_hash(addr)], hlist)
+	hlist_for_each_entry_rcu(p, &kprobe_table[kprobe_hash(addr)], hlist)
 		if (p->addr == addr)
 			return p;
 	return NULL;
@@ -153,7 +183,7 @@ static int aggr_pre_handler(struct kprobe *p, struct pt_regs *regs)
 {
 	struct kprobe *kp;
 
-	list_for_each_entry(kp, &p->list, list) {
+	list_for_each_entry_rcu(kp, &p->list, list) {
 		if (kprobe_disabled(kp))
 			continue;
 		kprobe_count_inc(&kp->nhit);
@@ -173,7 +203,7 @@ static void aggr_post_handler(struct kprobe *p, struct pt_regs *regs,
 {
 	struct kprobe *kp;
 
-	list_for_each_entry(kp, &p->list, list) {
+	list_for_each_entry_rcu(kp, &p->list, list) {
 		if (kp->post_handler && !kprobe_disabled(kp)) {
 			this_cpu_write(kprobe_instance, kp);
 			kp->post_handler(kp, regs, flags);
@@ -219,7 +249,7 @@ void kprobes_inc_nmissed_count(struct kprobe *p)
 		kprobe_count_inc(&p->nmissed);
 		return;
 	}
-	list_for_each_entry(kp, &p->list, list)
+	list_for_each_entry_rcu(kp, &p->list, list)
 		kprobe_count_inc(&kp->nmissed);
 }
 NOKPROBE_SYMBOL(kprobes_inc_nmissed_count);
@@ -264,10 +294,8 @@ static void init_aggr_kprobe(struct kprobe *ap, struct kprobe *p)
 	INIT_LIST_HEAD(&ap->list);
 	INIT_HLIST_NODE(&ap->hlist);
 
-	unsigned long flags = local_irq_save();
-	list_add_tail(&p->list, &ap->list);
-	hlist_replace(&p->hlist, &ap->hlist);
-	local_irq_restore(flags);
+	list_add_tail(&p->list, &ap->list);	/* ap is not reachable yet */
+	hlist_replace_rcu(&p->hlist, &ap->hlist);	/* publish ap in p's place */
 }
 
 /*
@@ -286,11 +314,9 @@ static void add_new_kprobe(struct kprobe *ap, struct kprobe *p)
 			break;
 		}
 	}
-	unsigned long flags = local_irq_save();
-	list_add_tail(&p->list, where);
+	list_add_tail_rcu(&p->list, where);
 	if (p->break_handler)
-		ap->break_handler = aggr_break_handler;
-	local_irq_restore(flags);
+		WRITE_ONCE(ap->break_handler, aggr_break_handler);
 }
 
 static int register_aggr_kprobe(struct kprobe *orig, struct kprobe *p)
@@ -373,9 +399,7 @@ static int register_new_kprobe(struct kprobe *p, kprobe_opcode_t *addr)
 	}
 	reset_probe_counters(p);
 
-	unsigned long flags = local_irq_save();
-	hlist_add_head(&p->hlist, &kprobe_table[kprobe_hash(addr)]);
-	local_irq_restore(flags);
+	hlist_add_head_rcu(&p->hlist, &kprobe_table[kprobe_hash(addr)]);
 
 	if (!kprobe_disabled(p))
 		arm_kprobe(p);
@@ -541,29 +565,39 @@ int enable_kprobe(struct kprobe *p)
 
 /* ---- unregistration ---------------------------------------------------------- */
 
-static void unhash_and_free(struct kprobe *ap)
-{
-	unsigned long flags = local_irq_save();
-	hlist_del(&ap->hlist);
-	local_irq_restore(flags);
-	arch_remove_kprobe(ap);
-}
+/*
+ * Unregistering is two halves around a grace period, as in Linux's
+ * __unregister_kprobe_top()/_bottom(): the top takes the int3 out and
+ * unlinks the probe, so no new hit can find it; synchronize_kprobes()
+ * waits until no hit that found it before can still be running; the
+ * bottom frees what those hits used - the slot, an aggregate.
+ */
+struct kprobe_garbage {
+	struct kprobe *slot_owner;	/* whose slot to free (p or its aggregate) */
+	struct kprobe *aggr;		/* an aggregate to kfree, or NULL */
+};
+
+/* Probes unregistered per grace period (unregister_kprobes() batches). */
+#define KPROBE_UNREGISTER_BATCH	16
+
+/* A freed aggregate is filled with this, so a late use faults loudly. */
+#define KPROBE_POISON_BYTE	0x6b	/* Linux's POISON_FREE */
 
 /*
- * Disarm first (restoring the byte), then unlink.  Once the original byte
- * is back no new hit can start, and no hit can be in progress: hits run
- * with interrupts off and we are a preemption-disabled thread.
+ * Disarm first (restoring the byte), then unlink: once the original byte
+ * is back no new hit can start here, and once unlinked no hit that
+ * starts can find p.  Hits already past get_kprobe() may still use p:
+ * nothing is freed here.
  */
-static int __unregister_kprobe(struct kprobe *p)
+static int __unregister_kprobe_top(struct kprobe *p, struct kprobe_garbage *g)
 {
 	struct kprobe *ap = get_valid_kprobe(p);
 	uint32_t user_disabled = p->flags & KPROBE_FLAG_DISABLED;
 
+	g->slot_owner = g->aggr = NULL;
 	if (kprobe_on_gone_list(p)) {
 		/* Its text and slot went with the module: only forget it. */
-		unsigned long flags = local_irq_save();
-		hlist_del(&p->hlist);
-		local_irq_restore(flags);
+		hlist_del_rcu(&p->hlist);
 		p->flags &= ~KPROBE_FLAG_GONE;
 		nr_registered--;
 		return 0;
@@ -574,24 +608,65 @@ static int __unregister_kprobe(struct kprobe *p)
 	/* Leave the flag as the user set it: registering p again behaves the same. */
 	p->flags = (p->flags & ~KPROBE_FLAG_DISABLED) | user_disabled;
 	if (ap == p) {
-		unhash_and_free(p);
+		hlist_del_rcu(&p->hlist);
+		g->slot_owner = p;
 	} else if (list_is_singular(&ap->list)) {
 		/* The last member: the aggregate, its slot and its int3 go too. */
-		list_del(&p->list);
-		unhash_and_free(ap);
-		kfree(ap);
+		list_del_rcu(&p->list);
+		hlist_del_rcu(&ap->hlist);
+		g->slot_owner = g->aggr = ap;
 	} else {
-		unsigned long flags = local_irq_save();
-		list_del(&p->list);
+		list_del_rcu(&p->list);
 		if (p->break_handler)
-			ap->break_handler = NULL;
-		local_irq_restore(flags);
+			WRITE_ONCE(ap->break_handler, NULL);
 	}
-	p->ainsn.insn = NULL;
-	INIT_LIST_HEAD(&p->list);
 	nr_registered--;
 	kprobes_optimize_around(p->addr);	/* neighbours p kept from a jump */
 	return 0;
+}
+
+/* After the grace period: no CPU is in a hit that found p. */
+static void __unregister_kprobe_bottom(struct kprobe *p, const struct kprobe_garbage *g)
+{
+	if (g->slot_owner)
+		arch_remove_kprobe(g->slot_owner);	/* the slot is refilled with int3s */
+	if (g->aggr) {
+		memset(g->aggr, KPROBE_POISON_BYTE, sizeof(*g->aggr));
+		kfree(g->aggr);
+	}
+	if (!kprobe_gone(p)) {
+		p->ainsn.insn = NULL;
+		INIT_LIST_HEAD(&p->list);
+	}
+}
+
+/* Up to KPROBE_UNREGISTER_BATCH probes, one grace period.  kprobe_mutex held. */
+static void unregister_kprobe_batch(struct kprobe **kps, int num)
+{
+	struct kprobe_garbage garbage[KPROBE_UNREGISTER_BATCH];
+	int ret[KPROBE_UNREGISTER_BATCH];
+	bool boosted = false;
+
+	for (int i = 0; i < num; i++) {
+		ret[i] = __unregister_kprobe_top(kps[i], &garbage[i]);
+		if (ret[i] == 0 && garbage[i].slot_owner)
+			boosted |= garbage[i].slot_owner->ainsn.boostable == 1;
+	}
+	synchronize_kprobes();
+	if (boosted)		/* a thread may run in a boosted slot: look for it */
+		kprobes_stop_other_cpus();
+	for (int i = 0; i < num; i++)
+		if (ret[i] == 0)
+			__unregister_kprobe_bottom(kps[i], &garbage[i]);
+	if (boosted)
+		kprobes_start_other_cpus();
+}
+
+static void __unregister_kprobes(struct kprobe **kps, int num)
+{
+	for (int i = 0; i < num; i += KPROBE_UNREGISTER_BATCH)
+		unregister_kprobe_batch(kps + i, num - i < KPROBE_UNREGISTER_BATCH ?
+					num - i : KPROBE_UNREGISTER_BATCH);
 }
 
 void unregister_kprobes(struct kprobe **kps, int num)
@@ -601,11 +676,10 @@ void unregister_kprobes(struct kprobe **kps, int num)
 		return;
 	}
 	kprobe_mutex_lock();
-	for (int i = 0; i < num; i++)
-		__unregister_kprobe(kps[i]);
+	__unregister_kprobes(kps, num);
 	kprobe_mutex_unlock();
-	/* As Linux's synchronize_rcu(): no preempted thread left in freed code. */
-	synchronize_kprobe_text();
+	/* As Linux's synchronize_rcu_tasks(): no preempted thread left in freed code. */
+	kprobes_sync_text();
 }
 
 void unregister_kprobe(struct kprobe *p)
@@ -623,15 +697,14 @@ void unregister_kprobe(struct kprobe *p)
 void kill_kprobe(struct kprobe *p)
 {
 	kprobe_mutex_lock();
-	if (!kprobe_on_gone_list(p) && __unregister_kprobe(p) == 0) {
-		unsigned long flags = local_irq_save();
+	if (!kprobe_on_gone_list(p) && get_valid_kprobe(p)) {
+		__unregister_kprobes(&p, 1);	/* p->hlist is free after the grace period */
 		p->flags |= KPROBE_FLAG_GONE;
 		hlist_add_head(&p->hlist, &gone_kprobes);
-		local_irq_restore(flags);
 		nr_registered++;	/* still registered, as its owner sees it */
 	}
 	kprobe_mutex_unlock();
-	synchronize_kprobe_text();
+	kprobes_sync_text();
 }
 
 int register_kprobes(struct kprobe **kps, int num)

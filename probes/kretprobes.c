@@ -26,9 +26,15 @@
  * returns through the trampoline like any other, runs no handler and is
  * freed there.
  *
- * Locking: the list and every free list are changed only with
- * interrupts off (hits run so; the trampoline and (un)register turn them
- * off), which on our one CPU is all it takes.
+ * Locking: several CPUs enter and return at once, so the list and every
+ * free list are changed under kretprobe_lock (2.6's kretprobe_lock by
+ * name), taken with interrupts off and never across a handler: a hit
+ * takes an instance under it, the trampoline finds its instance under
+ * it, runs the handler without it (the instance stays on the list, so
+ * an unwinder in the handler still finds the real return address), and
+ * gives the instance back under it.  A thread that moved to another CPU between the call
+ * and the return finds its instance all the same: the slot and the
+ * task name the call, not the CPU.
  */
 #include "kernel.h"
 #include "kprobes.h"
@@ -37,9 +43,11 @@
 #include "mm.h"
 #include "sched.h"
 #include "nokprobe.h"
+#include "spinlock.h"
 #include "narrate.h"
 
 static LIST_HEAD(kretprobe_instances);	/* calls in progress, newest first */
+static DEFINE_SPINLOCK(kretprobe_lock);
 
 /*
  * While a return handler runs, this is the running probe: a probe the
@@ -58,23 +66,30 @@ int pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs)
 	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
 	struct kretprobe_instance *ri;
 
+	spin_lock(&kretprobe_lock);	/* interrupts are off in a hit */
 	if (list_empty(&rp->free_instances)) {
+		spin_unlock(&kretprobe_lock);
 		kprobe_count_inc((unsigned long *)&rp->nmissed);	/* maxactive calls already in progress */
 		return 0;
 	}
 	ri = list_first_entry(&rp->free_instances, struct kretprobe_instance, list);
 	list_del(&ri->list);
+	spin_unlock(&kretprobe_lock);
 	ri->rp = rp;
 	ri->task = current;
 	ri->stack = (unsigned long *)kernel_stack_pointer(regs);
 	ri->ret_addr = (kprobe_opcode_t *)*ri->stack;
 
 	if (rp->entry_handler && rp->entry_handler(ri, regs)) {
+		spin_lock(&kretprobe_lock);
 		list_add(&ri->list, &rp->free_instances);	/* not this call */
+		spin_unlock(&kretprobe_lock);
 		return 0;
 	}
 	arch_prepare_kretprobe(ri, regs);
+	spin_lock(&kretprobe_lock);
 	list_add(&ri->list, &kretprobe_instances);
+	spin_unlock(&kretprobe_lock);
 	kprobe_narrate(KPN_KRETPROBE_ENTRY, p, regs);
 	return 0;	/* single-step the first instruction as usual */
 	/* LAB 4: STUB printk("lab 4: pre_handler_kretprobe: not yet\n"); */
@@ -96,7 +111,7 @@ static nokprobe_inline struct kretprobe_instance *find_instance(unsigned long *s
 	return NULL;
 }
 
-/* Back to its kretprobe's free list; an orphan (rp gone) is freed. */
+/* Back to its kretprobe's free list; an orphan (rp gone) is freed.  Under kretprobe_lock. */
 static nokprobe_inline void recycle_instance(struct kretprobe_instance *ri)
 {
 	list_del(&ri->list);
@@ -111,15 +126,18 @@ static nokprobe_inline void run_return_handler(struct kretprobe_instance *ri, st
 {
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	unsigned long status = kcb->kprobe_status;
+	struct kretprobe *rp = READ_ONCE(ri->rp);	/* unregister may orphan ri meanwhile */
 
+	if (!rp || !rp->handler)
+		return;
 	if (kprobe_running()) {
 		/* Inside another hit (no usual path gets here): skip it. */
-		kprobe_count_inc((unsigned long *)&ri->rp->nmissed);
+		kprobe_count_inc((unsigned long *)&rp->nmissed);
 		return;
 	}
 	this_cpu_write(current_kprobe, &kretprobe_kprobe);
 	kcb->kprobe_status = KPROBE_HIT_ACTIVE;
-	ri->rp->handler(ri, regs);
+	rp->handler(ri, regs);
 	kcb->kprobe_status = status;
 	reset_current_kprobe();
 }
@@ -137,18 +155,21 @@ unsigned long kretprobe_trampoline_handler(struct pt_regs *regs, unsigned long *
 	struct kretprobe_instance *ri;
 
 	while (ret == (unsigned long)kretprobe_trampoline) {
+		spin_lock(&kretprobe_lock);
 		ri = find_instance(slot);
 		if (!ri || ri->task != current)
 			panic("kretprobe: no instance for return slot %p: the real return address is lost",
 			      slot);
+		spin_unlock(&kretprobe_lock);	/* stays listed for unwinders */
 		ret = (unsigned long)ri->ret_addr;
 		/* The handler sees the call as returned: ip is the caller's. */
 		regs->ip = ret;
 		kprobe_narrate(KPN_KRETPROBE_RETURN, ri->rp ? &ri->rp->kp : NULL, regs);
-		if (ri->rp && ri->rp->handler)
-			run_return_handler(ri, regs);
+		run_return_handler(ri, regs);
 		kprobe_narrate(KPN_KRETPROBE_RETURNED, NULL, regs);
+		spin_lock(&kretprobe_lock);
 		recycle_instance(ri);
+		spin_unlock(&kretprobe_lock);
 	}
 	local_irq_restore(flags);
 	return ret;
@@ -168,7 +189,7 @@ unsigned long kretprobe_find_ret_addr(unsigned long addr, unsigned long *slot)
 
 	if (addr != (unsigned long)kretprobe_trampoline)
 		return addr;
-	flags = local_irq_save();
+	spin_lock_irqsave(&kretprobe_lock, flags);
 	list_for_each_entry(ri, &kretprobe_instances, list) {
 		if (ri->stack == slot &&
 		    (unsigned long)ri->ret_addr != (unsigned long)kretprobe_trampoline) {
@@ -176,7 +197,7 @@ unsigned long kretprobe_find_ret_addr(unsigned long addr, unsigned long *slot)
 			break;
 		}
 	}
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&kretprobe_lock, flags);
 	return addr;
 }
 NOKPROBE_SYMBOL(kretprobe_find_ret_addr);
@@ -184,12 +205,13 @@ NOKPROBE_SYMBOL(kretprobe_find_ret_addr);
 unsigned int kretprobe_outstanding(void)
 {
 	struct kretprobe_instance *ri;
-	unsigned long flags = local_irq_save();
 	unsigned int n = 0;
+	unsigned long flags;
 
+	spin_lock_irqsave(&kretprobe_lock, flags);
 	list_for_each_entry(ri, &kretprobe_instances, list)
 		n++;
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&kretprobe_lock, flags);
 	return n;
 }
 
@@ -203,12 +225,13 @@ unsigned int kretprobe_outstanding(void)
 void kprobe_flush_task(struct task_struct *tk)
 {
 	struct kretprobe_instance *ri, *tmp;
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
 
+	spin_lock_irqsave(&kretprobe_lock, flags);
 	list_for_each_entry_safe(ri, tmp, &kretprobe_instances, list)
 		if (ri->task == tk)
 			recycle_instance(ri);
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&kretprobe_lock, flags);
 }
 NOKPROBE_SYMBOL(kprobe_flush_task);
 
@@ -277,35 +300,48 @@ int register_kretprobe(struct kretprobe *rp)
 	return ret;
 }
 
+/* Orphan rp's calls in progress and take its free list whole.  Under kretprobe_lock. */
+static void orphan_instances(struct kretprobe *rp, struct list_head *pool)
+{
+	struct kretprobe_instance *ri, *tmp;
+
+	list_for_each_entry(ri, &kretprobe_instances, list)
+		if (ri->rp == rp)
+			ri->rp = NULL;
+	if (rp->free_instances.next)		/* never registered: zeroed */
+		list_for_each_entry_safe(ri, tmp, &rp->free_instances, list) {
+			list_del(&ri->list);
+			list_add(&ri->list, pool);
+		}
+	INIT_LIST_HEAD(&rp->free_instances);
+}
+
 /*
  * After unregister_kprobe() no call can take an instance.  Calls still
- * in progress keep theirs, orphaned; the free ones go now.
+ * in progress keep theirs, orphaned; the free ones go now.  A return
+ * handler may be running on another CPU with its instance off every
+ * list: the grace period waits for it (the trampoline runs with
+ * interrupts off, and a handler with current_kprobe set), and what it
+ * gave back meanwhile is taken a second time.
  */
 void unregister_kretprobes(struct kretprobe **rps, int num)
 {
-	struct kretprobe_instance *ri;
 	struct list_head pool;
 	unsigned long flags;
 
 	for (int i = 0; i < num; i++)
 		unregister_kprobe(&rps[i]->kp);
-	for (int i = 0; i < num; i++) {
-		flags = local_irq_save();
-		list_for_each_entry(ri, &kretprobe_instances, list)
-			if (ri->rp == rps[i])
-				ri->rp = NULL;
-		/* Take the free list whole; nothing can reach it any more. */
-		INIT_LIST_HEAD(&pool);
-		if (rps[i]->free_instances.next &&	/* never registered: zeroed */
-		    !list_empty(&rps[i]->free_instances)) {
-			pool = rps[i]->free_instances;
-			pool.next->prev = &pool;
-			pool.prev->next = &pool;
-		}
-		INIT_LIST_HEAD(&rps[i]->free_instances);
-		local_irq_restore(flags);
-		free_free_instances(&pool);
-	}
+	INIT_LIST_HEAD(&pool);
+	spin_lock_irqsave(&kretprobe_lock, flags);
+	for (int i = 0; i < num; i++)
+		orphan_instances(rps[i], &pool);
+	spin_unlock_irqrestore(&kretprobe_lock, flags);
+	synchronize_kprobes();
+	spin_lock_irqsave(&kretprobe_lock, flags);
+	for (int i = 0; i < num; i++)
+		orphan_instances(rps[i], &pool);
+	spin_unlock_irqrestore(&kretprobe_lock, flags);
+	free_free_instances(&pool);
 }
 
 void unregister_kretprobe(struct kretprobe *rp)

@@ -329,11 +329,16 @@ void unoptimize_kprobe(struct kprobe *p)
 		panic("optprobes: record at %p belongs to another probe", p->addr);
 	if (op->state == OPTPROBE_QUEUED)
 		dequeue_op(op);
-	if (op->state == OPTPROBE_UNOPTIMIZING)
+	else if (op->state == OPTPROBE_UNOPTIMIZING)
 		list_del(&op->list);
-	if (op->state == OPTPROBE_OPTIMIZED || op->state == OPTPROBE_UNOPTIMIZING)
-		unpatch_op(op);
+	if (op->state == OPTPROBE_QUEUED) {	/* never a jump: nothing to park for */
+		free_op(op, NULL);
+		return;
+	}
+	kprobes_stop_other_cpus();
+	unpatch_op(op);
 	free_op(op, NULL);
+	kprobes_start_other_cpus();
 }
 
 /*
@@ -371,7 +376,7 @@ void kprobes_optimize_around(kprobe_opcode_t *addr)
 {
 	struct kprobe *p;
 
-	kprobes_collect_garbage();
+	kprobes_collect_garbage_parked();
 	if (!kprobes_allow_optimization)
 		return;
 	for (size_t back = MAX_OPTIMIZED_LENGTH - 1; back > 0; back--) {
@@ -489,11 +494,13 @@ static bool kprobe_optimizer_round(void)
 	bool progress;
 
 	kprobe_mutex_lock();
+	kprobes_stop_other_cpus();
 	text_snapshot_take(&batch_snapshot);
 	progress = do_unoptimize_kprobes(&batch_snapshot);
 	progress |= do_optimize_kprobes(&batch_snapshot);
+	kprobes_start_other_cpus();
 	kprobe_mutex_unlock();
-	kprobes_collect_garbage();
+	kprobes_collect_garbage_parked();
 	return progress;
 }
 
@@ -640,6 +647,6 @@ int kprobes_set_optimization(bool on)
 		return 0;
 	}
 	wait_for_kprobe_optimizer();
-	synchronize_kprobe_text();
+	kprobes_sync_text();
 	return 0;
 }

@@ -359,11 +359,12 @@ static int sleeper_results[8][2], nsleeper_results;
 
 static int sleeper_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	if (nsleeper_results < 8) {
-		sleeper_results[nsleeper_results][0] = *(int *)ri->data;
-		sleeper_results[nsleeper_results][1] = (int)regs_return_value(regs);
+	int i = __sync_fetch_and_add(&nsleeper_results, 1);	/* threads return on any CPU */
+
+	if (i < 8) {
+		sleeper_results[i][0] = *(int *)ri->data;
+		sleeper_results[i][1] = (int)regs_return_value(regs);
 	}
-	nsleeper_results++;
 	return 0;
 }
 

@@ -248,7 +248,11 @@ static void handler_with_interrupts_on_not_preempted(struct ktest *t)
 	int seen;
 
 	spinner_stop = false;
+	/* The spinner must compete for our CPU: both on CPU 0, the others parked. */
+	sched_single_cpu_begin();
 	other = kthread_create(spinner, NULL, "spinner");
+	if (!other)
+		sched_single_cpu_end();
 	KTEST_ASSERT_TRUE(t, other != NULL);
 	memset(&kp, 0, sizeof(kp));
 	kp.addr = (kprobe_opcode_t *)read_own_preempt_count;
@@ -258,6 +262,7 @@ static void handler_with_interrupts_on_not_preempted(struct ktest *t)
 	unregister_kprobe(&kp);
 	spinner_stop = true;
 	kthread_join(other);
+	sched_single_cpu_end();
 	KTEST_EXPECT_EQ(t, kp.nhit, 1);
 	KTEST_EXPECT_EQ(t, spun_during_handler, 0);	/* never scheduled away */
 	KTEST_EXPECT_EQ(t, count_in_handler, 1);	/* non-preemptible, as on Linux */

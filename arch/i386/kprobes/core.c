@@ -434,6 +434,14 @@ static int kprobe_handler(struct pt_regs *regs)
 			setup_singlestep(p, regs, kcb, 0);
 			return 1;
 		}
+	} else if (READ_ONCE(*addr) != BREAKPOINT_INSTRUCTION) {
+		/*
+		 * Another CPU took the probe out between our int3 and
+		 * get_kprobe(): the byte is the original again.  Back up
+		 * over the int3 that is no longer there and run it.
+		 */
+		regs->ip = (unsigned long)addr;
+		return 1;
 	}
 	/* LAB 2: STUB panic("lab 2: kprobe_handler: not yet"); */
 	/* LAB 2: END */

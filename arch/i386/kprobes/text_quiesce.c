@@ -295,6 +295,12 @@ unsigned int kprobes_collect_garbage(void)
 	return left;
 }
 
+/* Code still waiting for its threads to leave: 0 means nothing to collect. */
+unsigned int kprobes_nr_deferred(void)
+{
+	return READ_ONCE(nr_deferred);
+}
+
 /* How often synchronize_kprobe_text() lets the others run before giving up. */
 #define SYNC_MAX_YIELDS	1000
 
