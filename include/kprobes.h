@@ -273,9 +273,31 @@ static inline struct kprobe_ctlblk *get_kprobe_ctlblk(void)
 	return this_cpu_ptr(&kprobe_ctlblk);
 }
 
+/* ---- the 2005 design, kprobes.lock=global (probes/kprobe_lock.c) ------------ */
+
+extern bool kprobes_global_lock;	/* every hit takes kprobe_lock */
+extern int kprobe_cpu;			/* its owner, NR_CPUS when free */
+void lock_kprobes(void);
+void unlock_kprobes(void);
+void kprobe_hit_unlock(void);		/* unlock_kprobes() if this CPU holds it */
+int kprobe_lock_setup(void);
+
+/* What each CPU paid for kprobe_lock (the debugfs "lock" file). */
+struct kprobe_lock_stats {
+	unsigned long taken;		/* hits that took it */
+	unsigned long contended;	/* of those, hits that had to wait */
+	uint64_t spin_cycles;		/* TSC cycles spent waiting */
+};
+DECLARE_PER_CPU(struct kprobe_lock_stats, kprobe_lock_stats);
+void kprobe_lock_stats_sum(struct kprobe_lock_stats *sum);
+void kprobe_lock_stats_reset(void);
+
+/* The outermost hit on this CPU ends: current_kprobe goes, and the global lock. */
 static inline void reset_current_kprobe(void)
 {
 	this_cpu_write(current_kprobe, NULL);
+	if (__builtin_expect(kprobes_global_lock, 0))
+		kprobe_hit_unlock();
 }
 
 /*
@@ -571,6 +593,10 @@ struct optimized_kprobe *get_optimized_kprobe(unsigned long addr);
 /* Put back, in buf (a copy of len bytes from addr), the bytes jumps displaced. */
 void recover_optprobed_bytes(kprobe_opcode_t *buf, kprobe_opcode_t *addr, size_t len);
 unsigned int kprobes_nr_optimized(void);
+/* Linux's OPTIMIZE_DELAY: jiffies between the first kick and the batch. */
+#define OPTIMIZE_DELAY		5
+/* A kick's OPTIMIZE_DELAY is running: no batch before *deadline (jiffies). */
+bool kprobe_optimizer_delay_pending(unsigned long *deadline);
 /* "  [OPTIMIZED]", "  [WAITING...]", "  [NOT OPTIMIZED: why]" or "" for ap. */
 int sprint_optprobe_state(char *buf, size_t len, const struct kprobe *ap);
 /* kprobes_init(): start the optimizer thread. */

@@ -956,6 +956,7 @@ int kprobes_init(void)
 
 	if (kprobes_initialized)
 		return 0;
+	kprobe_lock_setup();		/* a bad word is reported; per-CPU it stays */
 	ret = populate_kprobe_blacklist();
 	if (ret)
 		return ret;

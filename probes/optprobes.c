@@ -43,6 +43,7 @@
 #include "sched.h"
 #include "string.h"
 #include "vsprintf.h"
+#include "timer.h"
 
 static bool kprobes_allow_optimization = true;
 static unsigned int nr_optimized;
@@ -172,16 +173,34 @@ static LIST_HEAD(optimizing_list);
 static LIST_HEAD(unoptimizing_list);
 static struct task_struct *kprobe_optimizer_task;
 
+static unsigned long optimizer_deadline;	/* jiffies: the batch is taken then */
+static bool optimizer_delay_running;
+
 /*
  * Linux delays the optimizer by OPTIMIZE_DELAY so that a burst of
- * registrations becomes one batch.  On one CPU that happens by itself:
- * the thread that registers keeps the CPU until it sleeps or its time
- * slice ends, and the optimizer then finds the whole burst queued.
+ * registrations becomes one batch.  On one CPU that used to happen by
+ * itself (the registering thread kept the CPU until it slept), but with
+ * several the optimizer thread wakes on another CPU at once and would
+ * take the burst one probe at a time.  So, as Linux's
+ * schedule_delayed_work(&optimizing_work, OPTIMIZE_DELAY): the first
+ * kick starts the delay, later kicks join it, and the batch is taken
+ * when it expires.  Until then a probe is a queued int3 ([WAITING]).
  */
 static void kick_kprobe_optimizer(void)
 {
-	if (kprobe_optimizer_task)
-		wake_up_process(kprobe_optimizer_task);
+	if (!kprobe_optimizer_task)
+		return;
+	if (!READ_ONCE(optimizer_delay_running)) {
+		WRITE_ONCE(optimizer_deadline, jiffies + OPTIMIZE_DELAY);
+		WRITE_ONCE(optimizer_delay_running, true);
+	}
+	wake_up_process(kprobe_optimizer_task);
+}
+
+bool kprobe_optimizer_delay_pending(unsigned long *deadline)
+{
+	*deadline = READ_ONCE(optimizer_deadline);
+	return READ_ONCE(optimizer_delay_running);
 }
 
 static void queue_op(struct optimized_kprobe *op, int why)
@@ -512,8 +531,14 @@ static bool kprobe_optimizer_round(void)
  */
 static int kprobe_optimizer(void *unused)
 {
+	long left;
+
 	for (;;) {
 		kthread_sleep_until(optimizer_has_work);
+		left = (long)(READ_ONCE(optimizer_deadline) - jiffies);
+		if (READ_ONCE(optimizer_delay_running) && left > 0)
+			msleep(left * (1000 / HZ));	/* the burst gathers */
+		WRITE_ONCE(optimizer_delay_running, false);
 		if (kprobe_optimizer_round())
 			yield();
 		else

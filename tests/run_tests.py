@@ -82,9 +82,14 @@ QEMU_ARGS = ["-m", "128M", "-no-reboot", "-display", "none",
 # about concurrency also at CONCURRENCY_SMP.  More than one CPU runs with
 # QEMU's multi-threaded TCG, so the vCPUs really run at the same time.
 KERNEL_SMP = (1, 2)
-CONCURRENCY_SUITES = ("smp", "spinlock", "sched")
+CONCURRENCY_SUITES = ("smp", "spinlock", "sched", "kprobes_smp")
 CONCURRENCY_SMP = 4
 ISO_SMP = 2             # the GRUB boot: as make run boots
+
+# kprobes' SMP suite once more with the 2005 design: one kprobe_lock for
+# every hit (probes/kprobe_lock.c).  The same cases must pass.
+KPROBES_GLOBAL_LOCK_ARG = "kprobes.lock=global"
+KPROBES_SMP_SUITE = "kprobes_smp"
 
 CRASH_TAIL_LINES = 40   # log lines shown when a run crashes or hangs
 DIAG_LINES = 30         # at most this many diagnostic lines per failure
@@ -625,6 +630,11 @@ def kernel_runs(suites, smps):
     if "smp" in conc:
         runs.append((f"kernel smp={CONCURRENCY_SMP} {SKIP_CPU_ARG}",
                      "kernel-smp-skip", f"test=smp {SKIP_CPU_ARG}",
+                     CONCURRENCY_SMP))
+    if KPROBES_SMP_SUITE in conc:
+        runs.append((f"kernel smp={CONCURRENCY_SMP} {KPROBES_GLOBAL_LOCK_ARG}",
+                     "kernel-kprobes-global",
+                     f"test={KPROBES_SMP_SUITE} {KPROBES_GLOBAL_LOCK_ARG}",
                      CONCURRENCY_SMP))
     return runs
 
@@ -1188,6 +1198,9 @@ class ParserSelfTest(unittest.TestCase):
                          [("kernel", "test", 1), ("kernel-smp2", "test", 2),
                           ("kernel-smp4", conc, CONCURRENCY_SMP),
                           ("kernel-smp-skip", "test=smp " + SKIP_CPU_ARG,
+                           CONCURRENCY_SMP),
+                          ("kernel-kprobes-global",
+                           "test=kprobes_smp " + KPROBES_GLOBAL_LOCK_ARG,
                            CONCURRENCY_SMP)])
         self.assertEqual([smp for *_, smp in kernel_runs("traps", (1, 2))],
                          [1, 2])

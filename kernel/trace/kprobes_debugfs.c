@@ -157,6 +157,36 @@ static int boost_write(const char *text, size_t len, bool trunc, void *data)
 	return kprobes_set_boosting(on);
 }
 
+/* Which design the hits use, and what kprobe_lock cost each CPU. */
+static int lock_show(struct seq_buf *s, void *data)
+{
+	struct kprobe_lock_stats sum;
+	int cpu;
+
+	seq_printf(s, "mode %s\n", kprobes_global_lock ? "global" : "percpu");
+	for_each_online_cpu(cpu) {
+		const struct kprobe_lock_stats *st = &per_cpu(kprobe_lock_stats, cpu);
+
+		seq_printf(s, "cpu%d taken %lu contended %lu spin_cycles %llu\n", cpu,
+			   st->taken, st->contended, (unsigned long long)st->spin_cycles);
+	}
+	kprobe_lock_stats_sum(&sum);
+	seq_printf(s, "all  taken %lu contended %lu spin_cycles %llu\n", sum.taken,
+		   sum.contended, (unsigned long long)sum.spin_cycles);
+	return 0;
+}
+
+/* Writing 0 clears the figures (a benchmark run starts from zero). */
+static int lock_write(const char *text, size_t len, bool trunc, void *data)
+{
+	bool on;
+
+	if (parse_01(text, len, &on) || on)
+		return -EINVAL;
+	kprobe_lock_stats_reset();
+	return 0;
+}
+
 static const struct pseudo_file_spec kprobes_debug_files[] = {
 	{ "list",      list_show,      NULL },
 	{ "profile",   profile_show,   NULL },
@@ -165,6 +195,7 @@ static const struct pseudo_file_spec kprobes_debug_files[] = {
 	{ "narrate",   narrate_show,   narrate_write },
 	{ "optimize",  optimize_show,  optimize_write },
 	{ "boost",     boost_show,     boost_write },
+	{ "lock",      lock_show,      lock_write },
 };
 
 int kprobes_debugfs_init(void)

@@ -338,6 +338,8 @@ static void kretprobe_profile_counts_pool_misses(struct ktest *t)
 	KTEST_EXPECT_EQ(t, rp.nmissed, 8);
 	KTEST_EXPECT_EQ(t, kprobe_missed(&rp.kp), 8);
 
+	/* Settled: the optimizer (OPTIMIZE_DELAY later) must not change the line between the two. */
+	KTEST_EXPECT_EQ(t, wait_for_kprobe_optimizer(), 0);
 	sprint_kprobe(list_line, sizeof(list_line), &rp.kp);
 	snprintf(want, sizeof(want), "%-48s hit %8lu  missed %8lu", list_line, 9ul, 8ul);
 	sprint_kprobe_profile(got, sizeof(got), &rp.kp);

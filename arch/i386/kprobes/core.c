@@ -397,6 +397,8 @@ static int kprobe_handler(struct pt_regs *regs)
 	struct kprobe *p;
 
 	/* LAB 2: BEGIN kprobe_handler: whose int3 is this? */
+	if (__builtin_expect(kprobes_global_lock, 0) && !kprobe_running())
+		lock_kprobes();	/* kprobes.lock=global: until reset_current_kprobe() */
 	p = get_kprobe(addr);
 	if (p) {
 		if (kprobe_running())
@@ -441,12 +443,15 @@ static int kprobe_handler(struct pt_regs *regs)
 		 * over the int3 that is no longer there and run it.
 		 */
 		regs->ip = (unsigned long)addr;
+		reset_current_kprobe();		/* no hit: only the global lock to drop */
 		return 1;
 	}
 	/* LAB 2: STUB panic("lab 2: kprobe_handler: not yet"); */
 	/* LAB 2: END */
 
 	/* Not ours (someone's int3 with a fixup, or a bug): the kernel decides. */
+	if (!kprobe_running())
+		reset_current_kprobe();		/* no hit: only the global lock to drop */
 	return 0;
 }
 NOKPROBE_SYMBOL(kprobe_handler);

@@ -1,0 +1,116 @@
+/*
+ * kprobe_lock.c - the 2005 design, selectable: one lock for every hit.
+ *
+ * The kprobes the LWN article describes (2.6.11) kept one global
+ * current_kprobe and one set of saved flags, and protected them - and
+ * the hash table - with one spinlock, kprobe_lock, held from the int3 to
+ * the end of the single step.  lock_kprobes() took it and recorded the
+ * owning CPU in kprobe_cpu; unlock_kprobes() cleared the CPU and let it
+ * go.  A second CPU that hit any probe meanwhile spun with interrupts
+ * off until the first was done: every probe hit in the machine ran one
+ * at a time.  The article's closing words name this lock as what keeps
+ * kprobes from scaling.
+ *
+ * Booting with kprobes.lock=global brings it back on top of the per-CPU
+ * design, so the two can be run on the same probes and compared: every
+ * hit on any CPU takes kprobe_lock in kprobe_handler() before looking
+ * up the probe and gives it back when the hit ends (reset_current_kprobe(),
+ * include/kprobes.h).  A probe hit inside a hit (reentry) is on the CPU
+ * that owns the lock already and takes nothing, which is why the owner
+ * is recorded.  Each CPU counts how often it had to wait and how many
+ * TSC cycles it spun: /sys/kernel/debug/kprobes/lock shows them.
+ * Optimized probes (a jump, no int3) stay outside: 2005 had none.
+ */
+#include "kernel.h"
+#include "kprobes.h"
+#include "spinlock.h"
+#include "processor.h"
+#include "smp.h"
+#include "nokprobe.h"
+#include "errno.h"
+#include "string.h"
+
+#define KPROBE_LOCK_PARAM	"kprobes.lock"
+#define KPROBE_LOCK_WORD_LEN	16
+
+bool kprobes_global_lock;
+static DEFINE_SPINLOCK(kprobe_lock);
+int kprobe_cpu = NR_CPUS;		/* the owner; NR_CPUS when free, as 2.6.11 */
+
+DEFINE_PER_CPU(struct kprobe_lock_stats, kprobe_lock_stats);
+
+/* Lock kprobes and record the CPU that holds them (2.6.11's words). */
+void lock_kprobes(void)
+{
+	struct kprobe_lock_stats *st = this_cpu_ptr(&kprobe_lock_stats);
+	uint64_t t0;
+
+	if (!arch_spin_trylock(&kprobe_lock)) {
+		t0 = rdtsc();
+		arch_spin_lock(&kprobe_lock);	/* interrupts are off: a hit */
+		st->spin_cycles += rdtsc() - t0;
+		st->contended++;
+	}
+	st->taken++;
+	WRITE_ONCE(kprobe_cpu, smp_processor_id());
+}
+NOKPROBE_SYMBOL(lock_kprobes);
+
+/* Reset the recorded CPU and unlock kprobes. */
+void unlock_kprobes(void)
+{
+	WRITE_ONCE(kprobe_cpu, NR_CPUS);
+	arch_spin_unlock(&kprobe_lock);
+}
+NOKPROBE_SYMBOL(unlock_kprobes);
+
+/* The hit on this CPU is over: if it held kprobe_lock, give it back. */
+void kprobe_hit_unlock(void)
+{
+	if (READ_ONCE(kprobe_cpu) == smp_processor_id())
+		unlock_kprobes();
+}
+NOKPROBE_SYMBOL(kprobe_hit_unlock);
+
+/* kprobes.lock=global or kprobes.lock=percpu (the default); from kprobes_init(). */
+int kprobe_lock_setup(void)
+{
+	char word[KPROBE_LOCK_WORD_LEN];
+
+	if (!cmdline_value(KPROBE_LOCK_PARAM, word, sizeof(word)))
+		return 0;
+	if (strcmp(word, "global") == 0)
+		kprobes_global_lock = true;
+	else if (strcmp(word, "percpu") != 0) {
+		printk("kprobes: %s=%s: want global or percpu; per-CPU it is\n",
+		       KPROBE_LOCK_PARAM, word);
+		return -EINVAL;
+	}
+	if (kprobes_global_lock)
+		printk("kprobes: %s=global: every hit takes kprobe_lock, as in 2005\n",
+		       KPROBE_LOCK_PARAM);
+	return 0;
+}
+
+/* Sum of every CPU's figures (the debugfs file prints each CPU too). */
+void kprobe_lock_stats_sum(struct kprobe_lock_stats *sum)
+{
+	int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_online_cpu(cpu) {
+		const struct kprobe_lock_stats *st = &per_cpu(kprobe_lock_stats, cpu);
+
+		sum->taken += st->taken;
+		sum->contended += st->contended;
+		sum->spin_cycles += st->spin_cycles;
+	}
+}
+
+void kprobe_lock_stats_reset(void)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		memset(&per_cpu(kprobe_lock_stats, cpu), 0, sizeof(struct kprobe_lock_stats));
+}

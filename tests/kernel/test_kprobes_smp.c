@@ -1,0 +1,391 @@
+/*
+ * test_kprobes_smp.c - kprobes with every CPU running probed code at once.
+ *
+ *   concurrent hits  every CPU hits one probe N times at the same moment:
+ *                    nhit and the handlers' counts are exact, nothing is
+ *                    missed (a global current_kprobe would see the other
+ *                    CPU's hit as a reentry and miss it)
+ *   storm            one thread registers and unregisters a probe over
+ *                    and over while the other CPUs run the probed
+ *                    function: no crash, every call right, no handler
+ *                    runs after unregister_kprobe() returned (the grace
+ *                    period), .text as it was at boot
+ *   kretprobe        a thread enters a kretprobed function on one CPU and
+ *                    returns on another: the instance is found, the
+ *                    return address restored
+ *   jprobes          a jprobe hit on every CPU at once: each handler sees
+ *                    its own call's arguments (per-CPU save areas)
+ *   the lock         kprobes.lock=global makes every hit take kprobe_lock
+ *                    and count it; per-CPU mode takes it never
+ *
+ * Cases that need two CPUs SKIP with one.  run_tests.py boots this suite
+ * at 2 and 4 CPUs, and at 4 once more with kprobes.lock=global: the same
+ * cases must pass with the 2005 design.
+ */
+#include "kernel.h"
+#include "ktest.h"
+#include "kprobes.h"
+#include "atomic.h"
+#include "processor.h"
+#include "sched.h"
+#include "smp.h"
+#include "string.h"
+#include "ptrace.h"
+#include "timer.h"
+
+#define HITS_PER_CPU	2000	/* concurrent hits: calls on each CPU */
+#define STORM_CYCLES	10000	/* register + unregister while others call... */
+#define STORM_SECONDS	8	/* ...or as many as fit in this (4 vCPUs on a busy host) */
+#define STORM_MIN_CYCLES 100	/* fewer would prove little */
+#define STORM_WAIT	2000	/* pauses a cycle waits for its first hit */
+#define JPROBE_CALLS	1000	/* jprobe calls on each CPU */
+#define MIGRATE_CPU	1	/* where the kretprobe'd thread goes */
+#define SLEEP_MS	1
+
+/* ---- the probed functions ---------------------------------------------------- */
+
+noinline int kpsmp_target(int x)
+{
+	barrier();
+	return 3 * x + 1;
+}
+
+noinline int kpsmp_jtarget(int a, int b)
+{
+	barrier();
+	return a + b;
+}
+
+static volatile int mig_stage, mig_entry_cpu;
+
+/* Sleeps in the middle, so the test can move it to another CPU. */
+noinline int kpsmp_migrating(int x)
+{
+	mig_entry_cpu = smp_processor_id();
+	WRITE_ONCE(mig_stage, 1);
+	while (READ_ONCE(mig_stage) != 2)
+		msleep(SLEEP_MS);
+	return x + 100;
+}
+
+/* ---- a workload on every CPU ---------------------------------------------------- */
+
+struct cpu_work {
+	int (*fn)(int cpu);		/* one call; returns 0 if its result is right */
+	int calls;			/* 0: until work_stop */
+	atomic_t bad;			/* wrong results */
+	atomic_t done;			/* calls made */
+};
+
+static atomic_t work_ready;
+static volatile bool work_go, work_stop;
+static struct cpu_work *work;
+
+static int work_thread(void *arg)
+{
+	int cpu = (int)(unsigned long)arg;
+
+	atomic_inc(&work_ready);
+	while (!READ_ONCE(work_go))
+		cpu_relax();
+	for (int i = 0; work->calls ? i < work->calls : !READ_ONCE(work_stop); i++) {
+		if (work->fn(cpu))
+			atomic_inc(&work->bad);
+		atomic_inc(&work->done);
+	}
+	return 0;
+}
+
+/* One thread bound to each online CPU except skip (-1: none); started together. */
+static int start_work(struct cpu_work *w, struct task_struct **threads, int skip)
+{
+	int cpu, n = 0;
+
+	work = w;
+	atomic_set(&work_ready, 0);
+	work_go = work_stop = false;
+	for_each_online_cpu(cpu) {
+		if (cpu == skip)
+			continue;
+		threads[n] = kthread_create_on_cpu(work_thread, (void *)(unsigned long)cpu,
+						   cpu, "kpsmp-work");
+		if (threads[n])
+			n++;
+	}
+	while (atomic_read(&work_ready) < n)
+		msleep(SLEEP_MS);
+	WRITE_ONCE(work_go, true);
+	return n;
+}
+
+static void join_work(struct task_struct **threads, int n)
+{
+	WRITE_ONCE(work_stop, true);
+	for (int i = 0; i < n; i++)
+		kthread_join(threads[i]);
+}
+
+static bool need_two_cpus(struct ktest *t)
+{
+	if (num_online_cpus() >= 2)
+		return true;
+	ktest_skip(t, "needs two CPUs");
+	return false;
+}
+
+/* ---- every CPU hits one probe at once ------------------------------------------ */
+
+static atomic_t pre_count, post_count;
+
+static int count_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	atomic_inc(&pre_count);
+	return 0;
+}
+
+static void count_post(struct kprobe *p, struct pt_regs *regs, unsigned long flags)
+{
+	atomic_inc(&post_count);
+}
+
+static int call_target(int cpu)
+{
+	return kpsmp_target(cpu) != 3 * cpu + 1;
+}
+
+static void kprobe_concurrent_hits_exact(struct ktest *t)
+{
+	static struct task_struct *threads[NR_CPUS];
+	static struct cpu_work w = { .fn = call_target, .calls = HITS_PER_CPU };
+	struct kprobe kp = { .addr = (kprobe_opcode_t *)kpsmp_target,
+			     .pre_handler = count_pre, .post_handler = count_post };
+	unsigned long want;
+	int n;
+
+	if (!need_two_cpus(t))
+		return;
+	atomic_set(&pre_count, 0);
+	atomic_set(&post_count, 0);
+	atomic_set(&w.bad, 0);
+	atomic_set(&w.done, 0);
+	KTEST_ASSERT_EQ(t, register_kprobe(&kp), 0);
+	n = start_work(&w, threads, -1);
+	join_work(threads, n);
+	unregister_kprobe(&kp);
+
+	want = (unsigned long)n * HITS_PER_CPU;
+	ktest_info(t, "%d CPUs, %lu hits, %lu missed", n, kp.nhit, kp.nmissed);
+	KTEST_EXPECT_EQ(t, n, (int)num_online_cpus());
+	KTEST_EXPECT_EQ(t, atomic_read(&w.bad), 0);
+	KTEST_EXPECT_EQ(t, kp.nhit, want);
+	KTEST_EXPECT_EQ(t, kp.nmissed, 0);
+	KTEST_EXPECT_EQ(t, (unsigned long)atomic_read(&pre_count), want);
+	KTEST_EXPECT_EQ(t, (unsigned long)atomic_read(&post_count), want);
+}
+
+/* ---- register/unregister storm ------------------------------------------------- */
+
+static volatile bool storm_registered;
+static atomic_t storm_hits, storm_late;
+
+static int storm_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	if (!READ_ONCE(storm_registered))
+		atomic_inc(&storm_late);	/* a handler after unregister returned */
+	atomic_inc(&storm_hits);
+	return 0;
+}
+
+static void storm_post(struct kprobe *p, struct pt_regs *regs, unsigned long flags)
+{
+	if (!READ_ONCE(storm_registered))
+		atomic_inc(&storm_late);
+}
+
+/* Let a hit or two land before the cycle unregisters (bounded). */
+static void storm_wait_for_hit(int before)
+{
+	for (int i = 0; i < STORM_WAIT && atomic_read(&storm_hits) == before; i++)
+		cpu_relax();
+}
+
+static void kprobe_unregister_storm(struct ktest *t)
+{
+	static struct task_struct *threads[NR_CPUS];
+	static struct cpu_work w = { .fn = call_target, .calls = 0 };
+	static struct kprobe kp;
+	uint32_t before = ktest_text_checksum();
+	unsigned long end = jiffies + STORM_SECONDS * HZ;
+	int n, failed = 0, cycles = 0;
+
+	if (!need_two_cpus(t))
+		return;
+	atomic_set(&storm_hits, 0);
+	atomic_set(&storm_late, 0);
+	atomic_set(&w.bad, 0);
+	atomic_set(&w.done, 0);
+	/* The storm runs here; every other CPU calls the function. */
+	n = start_work(&w, threads, smp_processor_id());
+	for (; cycles < STORM_CYCLES && time_before(jiffies, end); cycles++) {
+		memset(&kp, 0, sizeof(kp));
+		kp.addr = (kprobe_opcode_t *)kpsmp_target;
+		kp.pre_handler = storm_pre;
+		kp.post_handler = storm_post;	/* stepped: no boost, no jump */
+		WRITE_ONCE(storm_registered, true);
+		if (register_kprobe(&kp)) {
+			failed++;
+			continue;
+		}
+		storm_wait_for_hit(atomic_read(&storm_hits));
+		unregister_kprobe(&kp);
+		WRITE_ONCE(storm_registered, false);
+	}
+	join_work(threads, n);
+
+	ktest_info(t, "%d cycles, %d hits, %d calls on %d CPUs", cycles,
+		   atomic_read(&storm_hits), atomic_read(&w.done), n);
+	KTEST_EXPECT_TRUE(t, cycles >= STORM_MIN_CYCLES);
+	KTEST_EXPECT_EQ(t, failed, 0);
+	KTEST_EXPECT_EQ(t, atomic_read(&w.bad), 0);
+	KTEST_EXPECT_EQ(t, atomic_read(&storm_late), 0);
+	KTEST_EXPECT_TRUE(t, atomic_read(&storm_hits) > 0);
+	KTEST_EXPECT_EQ(t, kprobes_nr_registered(), 0);
+	KTEST_EXPECT_EQ(t, ktest_text_checksum(), before);
+}
+
+/* ---- a kretprobe'd call that moves to another CPU ------------------------------- */
+
+static volatile int mig_return_cpu, mig_retval, mig_handled;
+
+static int mig_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	mig_return_cpu = smp_processor_id();
+	mig_retval = (int)regs_return_value(regs);
+	mig_handled++;
+	return 0;
+}
+
+static int mig_thread(void *arg)
+{
+	return kpsmp_migrating(5);
+}
+
+static void kretprobe_return_on_another_cpu(struct ktest *t)
+{
+	struct kretprobe rp = { .kp.addr = (kprobe_opcode_t *)kpsmp_migrating,
+				.handler = mig_handler };
+	struct task_struct *th;
+	int ret;
+
+	if (!need_two_cpus(t))
+		return;
+	mig_stage = 0;
+	mig_handled = 0;
+	mig_return_cpu = mig_entry_cpu = -1;
+	KTEST_ASSERT_EQ(t, register_kretprobe(&rp), 0);
+	KTEST_EXPECT_TRUE(t, rp.maxactive >= 2 * (int)num_online_cpus());
+	th = kthread_create_on_cpu(mig_thread, NULL, 0, "kpsmp-mig");
+	KTEST_ASSERT_TRUE(t, th != NULL);
+	while (READ_ONCE(mig_stage) != 1)
+		msleep(SLEEP_MS);
+	KTEST_EXPECT_EQ(t, kthread_bind(th, MIGRATE_CPU), 0);	/* it sleeps: moves at wake-up */
+	WRITE_ONCE(mig_stage, 2);
+	ret = kthread_join(th);
+	unregister_kretprobe(&rp);
+
+	KTEST_EXPECT_EQ(t, ret, 105);			/* the real return address was used */
+	KTEST_EXPECT_EQ(t, mig_handled, 1);
+	KTEST_EXPECT_EQ(t, mig_retval, 105);
+	KTEST_EXPECT_EQ(t, mig_entry_cpu, 0);
+	KTEST_EXPECT_EQ(t, mig_return_cpu, MIGRATE_CPU);
+	KTEST_EXPECT_EQ(t, rp.nmissed, 0);
+	KTEST_EXPECT_EQ(t, kretprobe_outstanding(), 0);
+}
+
+/* ---- jprobes on every CPU at once ----------------------------------------------- */
+
+static atomic_t jp_calls, jp_bad;
+
+static int jp_entry(int a, int b)
+{
+	if (b != 2 * a)			/* another CPU's saved arguments */
+		atomic_inc(&jp_bad);
+	atomic_inc(&jp_calls);
+	jprobe_return();
+	return 0;
+}
+
+static int call_jtarget(int cpu)
+{
+	int a = cpu * 1000 + (atomic_read(&work->done) & 0xff);
+
+	return kpsmp_jtarget(a, 2 * a) != 3 * a;
+}
+
+static void jprobe_on_every_cpu(struct ktest *t)
+{
+	static struct task_struct *threads[NR_CPUS];
+	static struct cpu_work w = { .fn = call_jtarget, .calls = JPROBE_CALLS };
+	struct jprobe jp = { .kp.addr = (kprobe_opcode_t *)kpsmp_jtarget,
+			     .entry = jp_entry };
+	int n;
+
+	if (!need_two_cpus(t))
+		return;
+	atomic_set(&jp_calls, 0);
+	atomic_set(&jp_bad, 0);
+	atomic_set(&w.bad, 0);
+	atomic_set(&w.done, 0);
+	KTEST_ASSERT_EQ(t, register_jprobe(&jp), 0);
+	n = start_work(&w, threads, -1);
+	join_work(threads, n);
+	unregister_jprobe(&jp);
+
+	KTEST_EXPECT_EQ(t, atomic_read(&w.bad), 0);
+	KTEST_EXPECT_EQ(t, atomic_read(&jp_bad), 0);
+	KTEST_EXPECT_EQ(t, atomic_read(&jp_calls), n * JPROBE_CALLS);
+	KTEST_EXPECT_EQ(t, jp.kp.nmissed, 0);
+}
+
+/* ---- the global lock, when booted with it --------------------------------------- */
+
+static void kprobe_lock_matches_mode(struct kprobe *kp, struct ktest *t)
+{
+	struct kprobe_lock_stats a, b;
+
+	kprobe_lock_stats_sum(&a);
+	KTEST_EXPECT_EQ(t, kpsmp_target(2), 7);
+	kprobe_lock_stats_sum(&b);
+	KTEST_EXPECT_EQ(t, kp->nhit, 1);
+	if (kprobes_global_lock)
+		KTEST_EXPECT_EQ(t, b.taken, a.taken + 1);
+	else
+		KTEST_EXPECT_EQ(t, b.taken, a.taken);
+	KTEST_EXPECT_EQ(t, kprobe_cpu, NR_CPUS);	/* given back at the end of the hit */
+}
+
+static void kprobe_global_lock_counts(struct ktest *t)
+{
+	struct kprobe kp = { .addr = (kprobe_opcode_t *)kpsmp_target,
+			     .pre_handler = count_pre, .post_handler = count_post };
+
+	ktest_info(t, "kprobes.lock=%s", kprobes_global_lock ? "global" : "percpu");
+	KTEST_ASSERT_EQ(t, register_kprobe(&kp), 0);
+	kprobe_lock_matches_mode(&kp, t);
+	unregister_kprobe(&kp);
+}
+
+static struct ktest_case kprobes_smp_cases[] = {
+	KTEST_CASE(kprobe_concurrent_hits_exact),
+	KTEST_CASE(kprobe_unregister_storm),
+	KTEST_CASE(kretprobe_return_on_another_cpu),
+	KTEST_CASE(jprobe_on_every_cpu),
+	KTEST_CASE(kprobe_global_lock_counts),
+	KTEST_END
+};
+
+static struct ktest_suite kprobes_smp_suite = {
+	.name = "kprobes_smp",
+	.cases = kprobes_smp_cases,
+};
+KTEST_SUITE(kprobes_smp_suite);
