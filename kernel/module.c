@@ -770,7 +770,14 @@ int load_module(const void *image, size_t len, const char *name,
 
 int unload_module(struct module *mod)
 {
-	int ret = module_busy(mod);
+	int ret;
+
+	/*
+	 * The kprobe optimizer may be in the middle of a batch on another
+	 * CPU, the module's probed code on its stack: let it finish first.
+	 */
+	wait_for_kprobe_optimizer();
+	ret = module_busy(mod);
 
 	if (ret)
 		return ret;

@@ -125,6 +125,19 @@ static void join_work(struct task_struct **threads, int n)
 		kthread_join(threads[i]);
 }
 
+/* w->calls calls on every online CPU at once; returns how many CPUs ran them. */
+static int run_on_every_cpu(struct cpu_work *w)
+{
+	static struct task_struct *threads[NR_CPUS];
+	int n;
+
+	atomic_set(&w->bad, 0);
+	atomic_set(&w->done, 0);
+	n = start_work(w, threads, -1);
+	join_work(threads, n);
+	return n;
+}
+
 static bool need_two_cpus(struct ktest *t)
 {
 	if (num_online_cpus() >= 2)
@@ -155,7 +168,6 @@ static int call_target(int cpu)
 
 static void kprobe_concurrent_hits_exact(struct ktest *t)
 {
-	static struct task_struct *threads[NR_CPUS];
 	static struct cpu_work w = { .fn = call_target, .calls = HITS_PER_CPU };
 	struct kprobe kp = { .addr = (kprobe_opcode_t *)kpsmp_target,
 			     .pre_handler = count_pre, .post_handler = count_post };
@@ -166,11 +178,8 @@ static void kprobe_concurrent_hits_exact(struct ktest *t)
 		return;
 	atomic_set(&pre_count, 0);
 	atomic_set(&post_count, 0);
-	atomic_set(&w.bad, 0);
-	atomic_set(&w.done, 0);
 	KTEST_ASSERT_EQ(t, register_kprobe(&kp), 0);
-	n = start_work(&w, threads, -1);
-	join_work(threads, n);
+	n = run_on_every_cpu(&w);
 	unregister_kprobe(&kp);
 
 	want = (unsigned long)n * HITS_PER_CPU;
@@ -324,7 +333,6 @@ static int call_jtarget(int cpu)
 
 static void jprobe_on_every_cpu(struct ktest *t)
 {
-	static struct task_struct *threads[NR_CPUS];
 	static struct cpu_work w = { .fn = call_jtarget, .calls = JPROBE_CALLS };
 	struct jprobe jp = { .kp.addr = (kprobe_opcode_t *)kpsmp_jtarget,
 			     .entry = jp_entry };
@@ -334,11 +342,8 @@ static void jprobe_on_every_cpu(struct ktest *t)
 		return;
 	atomic_set(&jp_calls, 0);
 	atomic_set(&jp_bad, 0);
-	atomic_set(&w.bad, 0);
-	atomic_set(&w.done, 0);
 	KTEST_ASSERT_EQ(t, register_jprobe(&jp), 0);
-	n = start_work(&w, threads, -1);
-	join_work(threads, n);
+	n = run_on_every_cpu(&w);
 	unregister_jprobe(&jp);
 
 	KTEST_EXPECT_EQ(t, atomic_read(&w.bad), 0);
