@@ -775,8 +775,11 @@ int unload_module(struct module *mod)
 	/*
 	 * The kprobe optimizer may be in the middle of a batch on another
 	 * CPU, the module's probed code on its stack: let it finish first.
+	 * Not from a probe handler or atomic code, which may not sleep
+	 * (module_busy() refuses those anyway).
 	 */
-	wait_for_kprobe_optimizer();
+	if (!preempt_count() && !irqs_disabled() && !kprobe_in_progress())
+		wait_for_kprobe_optimizer();
 	ret = module_busy(mod);
 
 	if (ret)

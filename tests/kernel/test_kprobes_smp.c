@@ -34,6 +34,7 @@
 #include "timer.h"
 
 #define HITS_PER_CPU	2000	/* concurrent hits: calls on each CPU */
+#define HANDLER_PAUSES	200	/* a pre-handler this long: the CPUs' hits overlap */
 #define STORM_CYCLES	10000	/* register + unregister while others call... */
 #define STORM_SECONDS	8	/* ...or as many as fit in this (4 vCPUs on a busy host) */
 #define STORM_MIN_CYCLES 100	/* fewer would prove little */
@@ -152,6 +153,8 @@ static atomic_t pre_count, post_count;
 
 static int count_pre(struct kprobe *p, struct pt_regs *regs)
 {
+	for (int i = 0; i < HANDLER_PAUSES; i++)
+		cpu_relax();
 	atomic_inc(&pre_count);
 	return 0;
 }
