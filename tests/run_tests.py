@@ -35,8 +35,9 @@ Linux's KUnit (docs/testing.md has an example):
           student tree is written and built (reusing BUILD's objects); its
           kernel must boot to the shell with a smoke line that skips what
           the lab's stubs leave out; its test image is booted on the lab's
-          graded cases, and every graded case must fail there; the full
-          tree must pass them all
+          graded cases (with as many CPUs as its grade.txt says: "smp N"),
+          and every graded case must fail there; the full tree must pass
+          them all (its results come from the kernel run at that CPU count)
   lab-regions  (only when named: make test-all) each LAB region stubbed
           alone must make some graded case of its lab fail
   modules-doc  docs/modules.md followed to the letter: its hello_probe.c
@@ -878,17 +879,24 @@ def check_lab_boot(tally, n, student_build, logs, timeout):
                    tail(lines), log)
 
 
-def check_lab(tally, grade, n, tests, student_build, full_results, logs):
+def kernel_ran(log):
+    """The kernel got to its tests, or stopped with its own panic or oops
+    (a stub hit while the CPUs boot: lab 6's scheduler): not a broken image."""
+    lines = log.read_text(errors="replace").splitlines()
+    return any("KTAP version" in l or OOPS_RE.match(l) for l in lines)
+
+
+def check_lab(tally, grade, n, lab, student_build, full_results, logs):
     """Every graded case fails in the student tree, passes in the full one."""
     student_logs = logs / f"lab{n}-student"
     shutil.rmtree(student_logs, ignore_errors=True)
     student_logs.mkdir(parents=True)
-    results = grade.run_graded(student_build, tests, student_logs)
-    booted = any("KTAP version" in p.read_text(errors="replace")
-                 for p in student_logs.glob("*.log"))
+    results = grade.run_graded(student_build, lab, student_logs)
+    booted = any(kernel_ran(p) for p in student_logs.glob("*.log"))
     on_stub = [c for c, ok in results.items() if ok]
     if not booted:
-        tally.fail(f"labs: lab {n}: the student tree did not boot into its tests",
+        tally.fail(f"labs: lab {n}: the student tree did not boot into its tests "
+                   "(no KTAP output, no panic or oops)",
                    log=student_logs)
     elif on_stub:
         tally.fail(f"labs: lab {n}: graded tests pass on the stubs",
@@ -896,7 +904,7 @@ def check_lab(tally, grade, n, tests, student_build, full_results, logs):
                    student_logs)
     else:
         tally.passed += 1
-    marks, _ = grade.score(tests, full_results)
+    marks, _ = grade.score(lab.tests, full_results)
     missed = [t.case for t, ok in marks if not ok]
     if missed:
         tally.fail(f"labs: lab {n}: the full tree does not score full",
@@ -905,25 +913,38 @@ def check_lab(tally, grade, n, tests, student_build, full_results, logs):
         tally.passed += 1
 
 
-def run_labs_check(tally, build, logs, timeout, kernel_log):
-    """For each lab: the student tree builds, boots, scores 0; the full tree full."""
+def full_kernel_log(logs, smp, kernel_smps):
+    """The full run's log at smp CPUs, if this run booted every suite so."""
+    if kernel_smps is None or smp not in kernel_smps:
+        return None
+    return logs / ("kernel.log" if smp == 1 else f"kernel-smp{smp}.log")
+
+
+def run_labs_check(tally, build, logs, timeout, kernel_smps):
+    """For each lab: the student tree builds, boots, scores 0; the full tree full.
+
+    kernel_smps: the CPU counts a full kernel run (every suite) of this
+    run booted; a lab graded at one of them takes the full tree's
+    results from that log instead of booting again.
+    """
     if Path(".lab").exists():
         note("labs: this is a student tree (.lab): no answers to check against")
         return
     mklab, grade = lab_tools()
     before = (tally.passed, tally.failed)
-    for n, (name, tests) in sorted(grade.labs().items()):
-        note(f"labs: lab {n} ({name}): student tree, build, boot")
+    for n, lab in sorted(grade.labs().items()):
+        note(f"labs: lab {n} ({lab.name}): student tree, build, boot")
         student = build_student_tree(tally, mklab, n, build, logs, timeout)
+        kernel_log = full_kernel_log(logs, lab.smp, kernel_smps)
         if kernel_log is not None:
             full = grade.results_of(kernel_log.read_text(errors="replace").splitlines())
         else:
             full_logs = logs / f"lab{n}-full"
             full_logs.mkdir(parents=True, exist_ok=True)
-            full = grade.run_graded(build, tests, full_logs)
+            full = grade.run_graded(build, lab, full_logs)
         if student is not None:
             check_lab_boot(tally, n, student, logs, timeout)
-            check_lab(tally, grade, n, tests, student, full, logs)
+            check_lab(tally, grade, n, lab, student, full, logs)
     summary(tally, before, "labs (student trees, full tree)", logs)
 
 
@@ -954,7 +975,7 @@ def run_lab_regions_check(tally, build, logs, timeout):
         region_logs = logs / f"lab-region{i}"
         shutil.rmtree(region_logs, ignore_errors=True)
         region_logs.mkdir(parents=True)
-        results = grade.run_graded(tree / "build", labs[lab][1], region_logs)
+        results = grade.run_graded(tree / "build", labs[lab], region_logs)
         if all(results.values()):
             tally.fail(f"lab-regions: LAB {lab}: {title} ({rel}): every graded "
                        f"case of lab {lab} passes with this region stubbed",
@@ -1055,7 +1076,7 @@ def main(argv):
         # A full kernel run (every suite) already has the full tree's results.
         full_run = "kernel" in args.only and not args.suites
         run_labs_check(tally, build, logs, args.timeout,
-                       logs / "kernel.log" if full_run else None)
+                       args.smp if full_run else None)
     if "lab-regions" in args.only:
         run_lab_regions_check(tally, build, logs, args.timeout)
 
