@@ -325,8 +325,8 @@ static int run_everywhere(const struct workload *w, int argc, char **argv)
 
 	if (sched_single_cpu() && (cpus & ~1UL)) {
 		/* Threads bound to the other CPUs would never run. */
-		sh_printf("run -a: the other CPUs are parked while kprobes patches code "
-			  "(docs/kprobes-smp.md); run %s on one CPU instead\n",
+		sh_printf("run -a: the other CPUs are parked (single-CPU mode, "
+			  "docs/scheduler.md); run %s on one CPU instead\n",
 			  w->name);
 		return -EBUSY;
 	}

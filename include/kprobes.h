@@ -537,6 +537,7 @@ struct optimized_kprobe {
 	struct hlist_node addr_node;	/* the optimizer's records, by address */
 	struct list_head list;		/* optimizing_list or unoptimizing_list */
 	struct kprobe *kp;		/* the probe in the kprobe table; NULL once dead */
+	kprobe_opcode_t *addr;		/* kp->addr, kept for a late entry into the detour */
 	enum optprobe_state state;
 	int why;			/* QUEUED: 0, or OPT_THREAD_INSIDE after a busy try */
 	struct arch_optimized_insn optinsn;
@@ -604,16 +605,6 @@ int init_kprobe_optimizer(void);
 /* kprobe_mutex (probes/kprobes.c): the optimizer takes it for each batch. */
 void kprobe_mutex_lock(void);
 void kprobe_mutex_unlock(void);
-/*
- * Park every other CPU in its idle loop while jumps are patched or the
- * stacks of preempted threads are checked (probes/kprobes.c says why);
- * they nest.  kprobes_sync_text() is synchronize_kprobe_text() parked,
- * and free when nothing waits to be freed.
- */
-void kprobes_stop_other_cpus(void);
-void kprobes_start_other_cpus(void);
-void kprobes_sync_text(void);
-unsigned int kprobes_collect_garbage_parked(void);
 /* Linux's synchronize_rcu() for kprobe hits (probes/kprobes_sync.c). */
 void synchronize_kprobes(void);
 extern unsigned long kprobes_grace_periods, kprobes_grace_rounds;
@@ -625,7 +616,13 @@ void arch_forget_optprobe_summaries(void);
 int arch_prepare_optimized_kprobe(struct optimized_kprobe *op);	/* analysis + detour */
 struct text_snapshot;
 /* Patch the jmp, unless the snapshot has a thread inside: -OPT_THREAD_INSIDE. */
-int arch_optimize_kprobe(struct optimized_kprobe *op, const struct text_snapshot *snap);
+int arch_optimize_kprobe(struct optimized_kprobe *op);
+/* At most this many probes per batch, as Linux's MAX_OPTIMIZE_PROBES. */
+#define MAX_OPTIMIZE_PROBES	256
+/* The same for n probes through one patch window: ret[i] is each one's answer. */
+void arch_optimize_kprobes(struct optimized_kprobe **ops, int n, int *ret);
+/* Every jump of ops back to an int3, through one patch window. */
+void arch_unoptimize_kprobes(struct optimized_kprobe **ops, int n);
 void arch_unoptimize_kprobe(struct optimized_kprobe *op);
 /* Frees the detour and op, now if snap (NULL: look) has no thread inside, else later. */
 void arch_remove_optimized_kprobe(struct optimized_kprobe *op,

@@ -81,6 +81,8 @@ void heap_get_stats(struct heap_stats *st);
  * serialises so the CPU executes the new bytes.  Returns addr.
  */
 void *text_poke(void *addr, const void *src, size_t len);
+/* Store the byte at addr again, as it is: a CPU holding a stale copy of it refetches. */
+void text_poke_refetch(void *addr);
 
 /* Linker-provided section bounds. */
 extern char _text[], _etext[], _rodata[], _erodata[], _data[], _edata[];

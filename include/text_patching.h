@@ -28,6 +28,18 @@ void text_poke_sync(void);
  */
 void text_poke_bp(void *addr, const void *opcode, size_t len, void *handler);
 
+/* One patch of a batch (Linux's struct text_poke_loc). */
+struct text_poke_loc {
+	void *addr;
+	const void *opcode;	/* len bytes: what addr holds afterwards */
+	size_t len;
+	void *handler;		/* where a hit in the window goes; NULL: the int3's owner */
+};
+
+/* The protocol for many patches at once: three syncs in all. */
+void text_poke_bp_batch_begin(struct text_poke_loc *tp, int nr);
+void text_poke_bp_batch_finish(struct text_poke_loc *tp, int nr);
+
 /* The same in two halves, for a caller that checks the CPUs in between. */
 void text_poke_bp_begin(void *addr, void *handler);
 void text_poke_bp_finish(void *addr, const void *opcode, size_t len);

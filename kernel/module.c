@@ -36,6 +36,8 @@
 #include "nokprobe.h"
 #include "shell.h"
 
+#define MODULE_FREE_POISON	0xcc	/* int3 */
+
 static LIST_HEAD(modules);
 static unsigned int module_count;
 static char last_error[192];
@@ -294,6 +296,12 @@ void free_module(struct module *mod)
 	if (mod->base) {
 		/* The page allocator zeroes pages it hands out: give them back writable. */
 		set_pages_writable(mod->base, mod->ro_size, true);
+		/*
+		 * Poisoned with int3s: a CPU that still ran the module's code
+		 * (a hit rmmod failed to wait for) traps on an int3 nobody
+		 * owns and oopses, instead of running whatever comes next.
+		 */
+		memset(mod->base, MODULE_FREE_POISON, mod->npages * PAGE_SIZE);
 		free_pages(mod->base, mod->npages);
 	}
 	kfree(mod->syms);

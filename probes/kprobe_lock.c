@@ -20,6 +20,16 @@
  * is recorded.  Each CPU counts how often it had to wait and how many
  * TSC cycles it spun: /sys/kernel/debug/kprobes/lock shows them.
  * Optimized probes (a jump, no int3) stay outside: 2005 had none.
+ *
+ * The lock itself is 2.6.11's too: a test-and-set lock, not the ticket
+ * lock of include/spinlock.h (which came in 2.6.25).  A waiter spins
+ * reading the word and tries an xchg when it reads "free"; whichever
+ * CPU gets there first wins.  That is unfair, and it is what 2005 had.
+ * A ticket lock also behaves badly here: under QEMU each vCPU is a host
+ * thread, and when the host has fewer free cores than vCPUs the thread
+ * of the CPU whose ticket is next may not be running - every hand-over
+ * then waits for the host to schedule that one thread, while the CPUs
+ * that are running spin.  With test-and-set a running CPU takes it.
  */
 #include "kernel.h"
 #include "kprobes.h"
@@ -29,15 +39,25 @@
 #include "nokprobe.h"
 #include "errno.h"
 #include "string.h"
+#include "atomic.h"
 
 #define KPROBE_LOCK_PARAM	"kprobes.lock"
 #define KPROBE_LOCK_WORD_LEN	16
 
+#define KPROBE_LOCK_FREE	0UL
+#define KPROBE_LOCK_HELD	1UL
+
 bool kprobes_global_lock;
-static DEFINE_SPINLOCK(kprobe_lock);
+static volatile unsigned long kprobe_lock = KPROBE_LOCK_FREE;
 int kprobe_cpu = NR_CPUS;		/* the owner; NR_CPUS when free, as 2.6.11 */
 
 DEFINE_PER_CPU(struct kprobe_lock_stats, kprobe_lock_stats);
+
+/* One try: the xchg is the locked read-modify-write that decides. */
+static nokprobe_inline bool kprobe_lock_try(void)
+{
+	return xchg(&kprobe_lock, KPROBE_LOCK_HELD) == KPROBE_LOCK_FREE;
+}
 
 /* Lock kprobes and record the CPU that holds them (2.6.11's words). */
 void lock_kprobes(void)
@@ -45,9 +65,13 @@ void lock_kprobes(void)
 	struct kprobe_lock_stats *st = this_cpu_ptr(&kprobe_lock_stats);
 	uint64_t t0;
 
-	if (!arch_spin_trylock(&kprobe_lock)) {
+	if (!kprobe_lock_try()) {
 		t0 = rdtsc();
-		arch_spin_lock(&kprobe_lock);	/* interrupts are off: a hit */
+		/* Interrupts are off (a hit): spin on plain reads, xchg only when it looks free. */
+		do {
+			while (READ_ONCE(kprobe_lock) != KPROBE_LOCK_FREE)
+				cpu_relax();
+		} while (!kprobe_lock_try());
 		st->spin_cycles += rdtsc() - t0;
 		st->contended++;
 	}
@@ -60,7 +84,8 @@ NOKPROBE_SYMBOL(lock_kprobes);
 void unlock_kprobes(void)
 {
 	WRITE_ONCE(kprobe_cpu, NR_CPUS);
-	arch_spin_unlock(&kprobe_lock);
+	barrier();	/* x86 keeps stores in order: the hit's stores go first */
+	WRITE_ONCE(kprobe_lock, KPROBE_LOCK_FREE);
 }
 NOKPROBE_SYMBOL(unlock_kprobes);
 

@@ -81,51 +81,6 @@ void kprobe_mutex_unlock(void)
 	mutex_unlock(&kprobe_mutex);
 }
 
-/*
- * Jumps (optprobes) and code a preempted thread may be inside (boosted
- * slots, detour buffers) are still changed with every other CPU parked
- * in its idle loop, as Linux did with stop_machine() before
- * text_poke_bp(): the stack walk of text_quiesce.c sees only threads
- * that are not running, and no thread may run between its look and the
- * change (preemption off, as under the old spinlock).  An int3 is one
- * byte, which every CPU sees whole: arming, disarming and hits need
- * nothing parked.
- */
-void kprobes_stop_other_cpus(void)
-{
-	sched_single_cpu_begin();
-	preempt_disable();
-}
-
-void kprobes_start_other_cpus(void)
-{
-	preempt_enable();
-	sched_single_cpu_end();
-}
-
-/* kprobes_collect_garbage(), parked; nothing to park for when nothing waits. */
-unsigned int kprobes_collect_garbage_parked(void)
-{
-	unsigned int left;
-
-	if (!kprobes_nr_deferred())
-		return 0;
-	kprobes_stop_other_cpus();
-	left = kprobes_collect_garbage();
-	kprobes_start_other_cpus();
-	return left;
-}
-
-/* synchronize_kprobe_text(), parked: it yields to let the threads inside leave. */
-void kprobes_sync_text(void)
-{
-	if (!kprobes_nr_deferred())
-		return;
-	sched_single_cpu_begin();
-	synchronize_kprobe_text();
-	sched_single_cpu_end();
-}
-
 /* ---- the global switch (/sys/kernel/debug/kprobes/enabled) -------------------
  *
  * disarm_all_kprobes() takes every int3 out of the text but leaves each
@@ -645,21 +600,13 @@ static void unregister_kprobe_batch(struct kprobe **kps, int num)
 {
 	struct kprobe_garbage garbage[KPROBE_UNREGISTER_BATCH];
 	int ret[KPROBE_UNREGISTER_BATCH];
-	bool boosted = false;
 
-	for (int i = 0; i < num; i++) {
+	for (int i = 0; i < num; i++)
 		ret[i] = __unregister_kprobe_top(kps[i], &garbage[i]);
-		if (ret[i] == 0 && garbage[i].slot_owner)
-			boosted |= garbage[i].slot_owner->ainsn.boostable == 1;
-	}
 	synchronize_kprobes();
-	if (boosted)		/* a thread may run in a boosted slot: look for it */
-		kprobes_stop_other_cpus();
 	for (int i = 0; i < num; i++)
 		if (ret[i] == 0)
 			__unregister_kprobe_bottom(kps[i], &garbage[i]);
-	if (boosted)
-		kprobes_start_other_cpus();
 }
 
 static void __unregister_kprobes(struct kprobe **kps, int num)
@@ -679,7 +626,7 @@ void unregister_kprobes(struct kprobe **kps, int num)
 	__unregister_kprobes(kps, num);
 	kprobe_mutex_unlock();
 	/* As Linux's synchronize_rcu_tasks(): no preempted thread left in freed code. */
-	kprobes_sync_text();
+	synchronize_kprobe_text();
 }
 
 void unregister_kprobe(struct kprobe *p)
@@ -704,7 +651,7 @@ void kill_kprobe(struct kprobe *p)
 		nr_registered++;	/* still registered, as its owner sees it */
 	}
 	kprobe_mutex_unlock();
-	kprobes_sync_text();
+	synchronize_kprobe_text();
 }
 
 int register_kprobes(struct kprobe **kps, int num)

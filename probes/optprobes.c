@@ -151,6 +151,7 @@ static struct optimized_kprobe *new_op(struct kprobe *p)
 	if (!op)
 		return NULL;
 	op->kp = p;
+	op->addr = p->addr;
 	INIT_HLIST_NODE(&op->hlist);
 	INIT_LIST_HEAD(&op->list);
 	hlist_add_head(&op->addr_node, &op_records[hash_32(key, OPT_HASH_BITS)]);
@@ -350,14 +351,9 @@ void unoptimize_kprobe(struct kprobe *p)
 		dequeue_op(op);
 	else if (op->state == OPTPROBE_UNOPTIMIZING)
 		list_del(&op->list);
-	if (op->state == OPTPROBE_QUEUED) {	/* never a jump: nothing to park for */
-		free_op(op, NULL);
-		return;
-	}
-	kprobes_stop_other_cpus();
-	unpatch_op(op);
+	if (op->state != OPTPROBE_QUEUED)	/* a jump: text_poke_bp() takes it out */
+		unpatch_op(op);
 	free_op(op, NULL);
-	kprobes_start_other_cpus();
 }
 
 /*
@@ -395,7 +391,7 @@ void kprobes_optimize_around(kprobe_opcode_t *addr)
 {
 	struct kprobe *p;
 
-	kprobes_collect_garbage_parked();
+	kprobes_collect_garbage();
 	if (!kprobes_allow_optimization)
 		return;
 	for (size_t back = MAX_OPTIMIZED_LENGTH - 1; back > 0; back--) {
@@ -412,8 +408,6 @@ void kprobes_optimize_around(kprobe_opcode_t *addr)
 
 /* ---- the optimizer ----------------------------------------------------------- */
 
-/* At most this many probes per batch, as Linux's MAX_OPTIMIZE_PROBES. */
-#define MAX_OPTIMIZE_PROBES	256
 /* Only busy sites left: the thread looks again this much later (Linux's OPTIMIZE_DELAY). */
 #define OPTIMIZE_DELAY_MS	50
 /* How many rounds wait_for_kprobe_optimizer() gives busy sites. */
@@ -422,35 +416,39 @@ void kprobes_optimize_around(kprobe_opcode_t *addr)
 /* One batch's view of where the stopped threads will resume (big: not on a stack). */
 static struct text_snapshot batch_snapshot;
 
-/* Linux's do_unoptimize_kprobes(): jumps back to int3s, detours freed. */
+/* The batch being optimized or unoptimized. */
+static struct optimized_kprobe *batch[MAX_OPTIMIZE_PROBES];
+
+/* Linux's do_unoptimize_kprobes(): jumps back to int3s (one window), detours freed. */
 static bool do_unoptimize_kprobes(const struct text_snapshot *snap)
 {
-	struct optimized_kprobe *op;
 	int n;
 
 	for (n = 0; n < MAX_OPTIMIZE_PROBES && !list_empty(&unoptimizing_list); n++) {
-		op = list_first_entry(&unoptimizing_list, struct optimized_kprobe, list);
-		list_del(&op->list);
-		unpatch_op(op);
-		free_op(op, snap);
+		batch[n] = list_first_entry(&unoptimizing_list, struct optimized_kprobe, list);
+		list_del(&batch[n]->list);
+	}
+	if (n)
+		arch_unoptimize_kprobes(batch, n);
+	for (int i = 0; i < n; i++) {
+		hlist_del(&batch[i]->hlist);
+		batch[i]->kp->flags &= ~KPROBE_FLAG_OPTIMIZED;
+		nr_optimized--;
+		free_op(batch[i], snap);
 	}
 	return n > 0;
 }
 
 /*
- * One queued probe: analysis, detour, jump - or why not.  A refused
- * probe keeps only the reason, in the probe (the record goes: thousands
- * of refused probes hold no memory).  Returns false if a thread was in
- * the way: the probe is on busy, to go back in the queue.
+ * One queued probe's answer: a jump, a refusal, or a thread in the way.
+ * A refused probe keeps only the reason, in the probe (the record goes:
+ * thousands of refused probes hold no memory).  Returns false if a
+ * thread was in the way: the probe is on busy, to go back in the queue.
  */
-static bool optimize_one_queued(struct optimized_kprobe *op, const struct text_snapshot *snap,
-				struct list_head *busy)
+static bool optimize_one_done(struct optimized_kprobe *op, int ret, struct list_head *busy)
 {
 	struct kprobe *p = op->kp;
-	int ret = arch_prepare_optimized_kprobe(op);
 
-	if (ret == 0)
-		ret = arch_optimize_kprobe(op, snap);
 	if (ret == -OPT_THREAD_INSIDE) {
 		list_add_tail(&op->list, busy);
 		return false;
@@ -467,28 +465,38 @@ static bool optimize_one_queued(struct optimized_kprobe *op, const struct text_s
 	return true;
 }
 
-/* The batch being optimized. */
-static struct optimized_kprobe *batch[MAX_OPTIMIZE_PROBES];
+static int batch_ret[MAX_OPTIMIZE_PROBES];
 
 /*
- * Linux's do_optimize_kprobes(): up to MAX_OPTIMIZE_PROBES queued probes
- * against one snapshot.  Busy ones go back to the end of the queue.
+ * Linux's do_optimize_kprobes(): up to MAX_OPTIMIZE_PROBES queued probes,
+ * analysed one by one, then every jump through one patch window
+ * (arch_optimize_kprobes()).  Busy ones go back to the end of the queue.
  * Returns true if any left the queue for good (optimized or refused).
  */
-static bool do_optimize_kprobes(const struct text_snapshot *snap)
+static bool do_optimize_kprobes(void)
 {
 	LIST_HEAD(busy);
 	struct optimized_kprobe *op, *tmp;
 	bool progress = false;
-	int n;
+	int n, ready = 0;
 
 	for (n = 0; n < MAX_OPTIMIZE_PROBES && !list_empty(&optimizing_list); n++) {
 		batch[n] = list_first_entry(&optimizing_list, struct optimized_kprobe, list);
 		dequeue_op(batch[n]);
 	}
 	sort_by_address(batch, n);
-	for (int i = 0; i < n; i++)
-		progress |= optimize_one_queued(batch[i], snap, &busy);
+	for (int i = 0; i < n; i++) {
+		int ret = arch_prepare_optimized_kprobe(batch[i]);
+
+		if (ret)
+			progress |= optimize_one_done(batch[i], ret, &busy);
+		else
+			batch[ready++] = batch[i];	/* still in address order */
+	}
+	if (ready)
+		arch_optimize_kprobes(batch, ready, batch_ret);
+	for (int i = 0; i < ready; i++)
+		progress |= optimize_one_done(batch[i], batch_ret[i], &busy);
 	arch_forget_optprobe_summaries();
 	list_for_each_entry_safe(op, tmp, &busy, list) {
 		list_del(&op->list);
@@ -507,19 +515,25 @@ static bool optimizer_has_work(void)
  * every thread (the quiescence check the whole batch shares), then the
  * int3s the switch asked for, then the jumps.  Returns true if it got
  * anything done, false if all it found were busy sites.
+ *
+ * The other CPUs keep running: each jump goes in and out through
+ * text_poke_bp(), and each write looks at every CPU inside its own
+ * window (arch_optimize_kprobe()).  The batch's look stays true only
+ * where nothing else runs between it and the writes - on one CPU, with
+ * preemption off - and only there is it used to free a detour at once.
  */
 static bool kprobe_optimizer_round(void)
 {
 	bool progress;
 
 	kprobe_mutex_lock();
-	kprobes_stop_other_cpus();
+	preempt_disable();
 	text_snapshot_take(&batch_snapshot);
 	progress = do_unoptimize_kprobes(&batch_snapshot);
-	progress |= do_optimize_kprobes(&batch_snapshot);
-	kprobes_start_other_cpus();
+	progress |= do_optimize_kprobes();
+	preempt_enable();
+	kprobes_collect_garbage();
 	kprobe_mutex_unlock();
-	kprobes_collect_garbage_parked();
 	return progress;
 }
 
@@ -577,7 +591,8 @@ int optprobe_why_not(struct kprobe *p)
 	struct kprobe *ap;
 	int why;
 
-	preempt_disable();
+	/* The analysis' summary cache is the optimizer's too, which runs on any CPU. */
+	kprobe_mutex_lock();
 	ap = get_kprobe(p->addr);
 	if (!ap)
 		why = OPT_DISABLED;
@@ -591,7 +606,7 @@ int optprobe_why_not(struct kprobe *p)
 		if (why == OPT_OK && rec && rec->why == OPT_THREAD_INSIDE)
 			why = OPT_THREAD_INSIDE;
 	}
-	preempt_enable();
+	kprobe_mutex_unlock();
 	return why;
 }
 
@@ -672,6 +687,6 @@ int kprobes_set_optimization(bool on)
 		return 0;
 	}
 	wait_for_kprobe_optimizer();
-	kprobes_sync_text();
+	synchronize_kprobe_text();
 	return 0;
 }

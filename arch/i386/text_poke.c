@@ -115,3 +115,27 @@ void *text_poke(void *addr, const void *src, size_t len)
 	return addr;
 }
 NOKPROBE_SYMBOL(text_poke);
+
+/*
+ * Write the byte at addr again, as it is, under the poke lock (so no
+ * patch in progress is undone).  For a CPU that trapped on an int3 that
+ * is no longer in memory (poke_int3_handler()): real hardware refetches
+ * after the trap's iret, which serializes, but QEMU's TCG runs code from
+ * translations it keeps, and a translation made on one vCPU while
+ * another stored to the page can keep the bytes from before the store.
+ * That CPU would take the same int3 forever.  A store through the alias
+ * is a store to a page QEMU knows holds code: it drops every translation
+ * of the page, and the next fetch reads what memory holds.
+ */
+void text_poke_refetch(void *addr)
+{
+	unsigned char byte;
+	unsigned long flags;
+
+	spin_lock_irqsave(&text_poke_lock, flags);
+	byte = READ_ONCE(*(const unsigned char *)addr);
+	poke_chunk((unsigned long)addr, &byte, 1);
+	sync_core();
+	spin_unlock_irqrestore(&text_poke_lock, flags);
+}
+NOKPROBE_SYMBOL(text_poke_refetch);

@@ -43,12 +43,20 @@
 #define INT3_INSN_OPCODE	0xcc
 #define INT3_INSN_SIZE		1
 
-/* The patch in progress: the address whose int3 is ours, where hits go. */
+/*
+ * The patches in progress (Linux's bp_desc): for each, the address whose
+ * int3 is ours and where a hit there goes.  One patch or a batch of
+ * them (text_poke_bp_batch_begin(): the optimizer's), which shares
+ * every sync: a batch of n jumps costs three syncs, not 3n.
+ */
 static struct {
-	unsigned long addr;
-	unsigned long handler;	/* 0: the int3's owner handles it */
+	struct text_poke_loc *vec;
+	int nr;
 	int active;
 } bp_patching;
+
+/* text_poke_bp_begin()'s one patch. */
+static struct text_poke_loc bp_single;
 
 static DEFINE_SPINLOCK(text_poke_bp_lock);
 
@@ -94,43 +102,55 @@ int poke_int3_handler(struct pt_regs *regs)
 	 * same).  Whatever is there now is what should run: go back to it.
 	 */
 	if (READ_ONCE(*(const unsigned char *)at) != INT3_INSN_OPCODE) {
+		text_poke_refetch((void *)at);	/* under QEMU: see text_poke.c */
 		regs->ip = at;
 		return 1;
 	}
 	if (!READ_ONCE(bp_patching.active))
 		return 0;
 	barrier();		/* x86 keeps loads in order: only the compiler must */
-	if (at != bp_patching.addr)
-		return 0;
-	handler = bp_patching.handler;
+	handler = 0;
+	for (int i = 0; i < bp_patching.nr; i++) {
+		if ((unsigned long)bp_patching.vec[i].addr == at) {
+			handler = (unsigned long)bp_patching.vec[i].handler;
+			break;
+		}
+	}
 	if (!handler)
-		return 0;
+		return 0;	/* not ours, or the int3's owner takes it */
 	regs->ip = handler;	/* as if the new instruction had jumped there */
 	return 1;
 }
 NOKPROBE_SYMBOL(poke_int3_handler);
 
 /*
- * Step 1 on its own: put the int3 in, open the window and sync.  The
- * caller may then look at the other CPUs (nobody can enter the bytes
- * behind the int3 any more) and either finish or abandon the patch.
+ * Step 1 for a batch: an int3 on each first byte, the window open for
+ * all, one sync.  The caller may then look at the other CPUs (nobody can
+ * enter the bytes behind an int3 any more) and, before finishing, turn
+ * any patch into "stay an int3" (opcode an int3, len 1).
  */
-void text_poke_bp_begin(void *addr, void *handler)
+void text_poke_bp_batch_begin(struct text_poke_loc *tp, int nr)
 {
 	unsigned char int3 = INT3_INSN_OPCODE;
+	bool sync = false;
 
 	spin_lock(&text_poke_bp_lock);
-	bp_patching.addr = (unsigned long)addr;
-	bp_patching.handler = (unsigned long)handler;
+	bp_patching.vec = tp;
+	bp_patching.nr = nr;
 	barrier();		/* stores stay in order on x86: an int3 that sees active sees the rest */
 	WRITE_ONCE(bp_patching.active, 1);
-	if (*(unsigned char *)addr != INT3_INSN_OPCODE)
-		text_poke(addr, &int3, INT3_INSN_SIZE);
-	else if (!handler)
-		return;		/* nothing changed, no hit to redirect: no sync */
-	text_poke_sync();
+	for (int i = 0; i < nr; i++) {
+		if (*(unsigned char *)tp[i].addr != INT3_INSN_OPCODE) {
+			text_poke(tp[i].addr, &int3, INT3_INSN_SIZE);
+			sync = true;
+		} else if (tp[i].handler) {
+			sync = true;	/* hits from now on must be redirected */
+		}
+	}
+	if (sync)		/* nothing changed, no hit to redirect: no sync */
+		text_poke_sync();
 }
-NOKPROBE_SYMBOL(text_poke_bp_begin);
+NOKPROBE_SYMBOL(text_poke_bp_batch_begin);
 
 static void text_poke_bp_close(void)
 {
@@ -139,27 +159,59 @@ static void text_poke_bp_close(void)
 }
 NOKPROBE_SYMBOL(text_poke_bp_close);
 
+/* Steps 2 and 3 for the batch: every tail, sync, every first byte, sync. */
+void text_poke_bp_batch_finish(struct text_poke_loc *tp, int nr)
+{
+	bool tails = false, last_sync = false;
+
+	for (int i = 0; i < nr; i++) {
+		const unsigned char *op = tp[i].opcode;
+
+		if (tp[i].len > INT3_INSN_SIZE) {
+			text_poke((unsigned char *)tp[i].addr + INT3_INSN_SIZE,
+				  op + INT3_INSN_SIZE, tp[i].len - INT3_INSN_SIZE);
+			tails = true;
+		}
+	}
+	if (tails)
+		text_poke_sync();
+	for (int i = 0; i < nr; i++) {
+		const unsigned char *op = tp[i].opcode;
+
+		if (op[0] != INT3_INSN_OPCODE) {
+			text_poke(tp[i].addr, op, INT3_INSN_SIZE);
+			last_sync = true;
+		}
+		/*
+		 * Even when the first byte stays an int3, if hits were
+		 * redirected: the sync also proves that no CPU is still in
+		 * poke_int3_handler() with the old window.  Arming a kprobe
+		 * (one byte, an int3, no handler) needs the one sync begin
+		 * made, as in Linux.
+		 */
+		if (tp[i].handler)
+			last_sync = true;
+	}
+	if (last_sync)
+		text_poke_sync();
+	text_poke_bp_close();
+}
+NOKPROBE_SYMBOL(text_poke_bp_batch_finish);
+
+/* Step 1 on its own, for one patch: text_poke_bp_batch_begin() of one. */
+void text_poke_bp_begin(void *addr, void *handler)
+{
+	bp_single = (struct text_poke_loc){ .addr = addr, .handler = handler };
+	text_poke_bp_batch_begin(&bp_single, 1);
+}
+NOKPROBE_SYMBOL(text_poke_bp_begin);
+
 /* Steps 2 and 3: the tail behind the int3, then the first byte. */
 void text_poke_bp_finish(void *addr, const void *opcode, size_t len)
 {
-	const unsigned char *op = opcode;
-
-	if (len > INT3_INSN_SIZE) {
-		text_poke((unsigned char *)addr + INT3_INSN_SIZE,
-			  op + INT3_INSN_SIZE, len - INT3_INSN_SIZE);
-		text_poke_sync();
-	}
-	if (op[0] != INT3_INSN_OPCODE)
-		text_poke(addr, op, INT3_INSN_SIZE);
-	/*
-	 * Even when the first byte stays an int3, if hits were redirected:
-	 * the sync also proves that no CPU is still in poke_int3_handler()
-	 * with the old window.  Arming a kprobe (one byte, an int3, no
-	 * handler) needs the one sync begin made, as in Linux.
-	 */
-	if (op[0] != INT3_INSN_OPCODE || bp_patching.handler)
-		text_poke_sync();
-	text_poke_bp_close();
+	bp_single.opcode = opcode;
+	bp_single.len = len;
+	text_poke_bp_batch_finish(&bp_single, 1);
 }
 NOKPROBE_SYMBOL(text_poke_bp_finish);
 

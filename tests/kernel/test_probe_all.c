@@ -181,8 +181,8 @@ static void registering_under_probes_is_not_busy(struct ktest *t)
 /*
  * The code that writes a jump's window, itself under optimized probes:
  * probes placed one by one on its instructions are each optimized, then
- * unoptimized by the next one's registration, so arch_optimize_kprobe()
- * and arch_unoptimize_kprobe() patch windows over their own code, and
+ * unoptimized by the next one's registration, so arch_optimize_kprobes()
+ * and arch_unoptimize_kprobes() patch windows over their own code, and
  * each switch of the optimization does it again.  The patching thread
  * must never run a window it has half written.
  */
@@ -190,8 +190,8 @@ static void patching_code_under_optimized_probes(struct ktest *t)
 {
 	unsigned int optimized;
 
-	probe_function_settled(t, &fp_a, "arch_optimize_kprobe", true);
-	probe_function_settled(t, &fp_b, "arch_unoptimize_kprobe", true);
+	probe_function_settled(t, &fp_a, "arch_optimize_kprobes", true);
+	probe_function_settled(t, &fp_b, "arch_unoptimize_kprobes", true);
 	KTEST_ASSERT_TRUE(t, fp_a.n > 1 && fp_b.n > 1);
 	KTEST_EXPECT_EQ(t, wait_for_kprobe_optimizer(), 0);
 	optimized = kprobes_nr_optimized();

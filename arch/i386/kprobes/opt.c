@@ -135,27 +135,78 @@ int arch_prepare_optimized_kprobe(struct optimized_kprobe *op)
  */
 static struct text_snapshot window_snapshot;	/* under kprobe_mutex */
 
-int arch_optimize_kprobe(struct optimized_kprobe *op, const struct text_snapshot *snap)
+/* A batch's patches and the bytes they write (under kprobe_mutex). */
+static struct text_poke_loc batch_locs[MAX_OPTIMIZE_PROBES];
+static kprobe_opcode_t batch_bytes[MAX_OPTIMIZE_PROBES][RELATIVEJUMP_SIZE];
+static const kprobe_opcode_t int3_byte = BREAKPOINT_INSTRUCTION;
+
+/* Would a thread resume in the bytes op's jump covers, or in its slot? */
+static bool op_site_busy(const struct optimized_kprobe *op)
 {
 	unsigned long addr = (unsigned long)op->kp->addr;
 	unsigned long slot = (unsigned long)op->kp->ainsn.insn;
-	kprobe_opcode_t jmp[RELATIVEJUMP_SIZE];
 
-	text_poke_bp_begin(op->kp->addr, op->optinsn.insn);
+	return text_snapshot_busy(&window_snapshot, addr + 1, addr + op->optinsn.size) ||
+	       text_snapshot_busy(&window_snapshot, slot, slot + MAX_INSN_SIZE);
+}
+
+/*
+ * Linux's arch_optimize_kprobes(): the whole batch through one
+ * text_poke_bp window, so n jumps cost three syncs and one look at the
+ * CPUs, not 3n and n.  A site with a thread inside stays an int3
+ * (ret[i] = -OPT_THREAD_INSIDE); its detour stays with op, since hits in
+ * the window may have run it.
+ */
+void arch_optimize_kprobes(struct optimized_kprobe **ops, int n, int *ret)
+{
+	for (int i = 0; i < n; i++)
+		batch_locs[i] = (struct text_poke_loc){ .addr = ops[i]->kp->addr,
+							.handler = ops[i]->optinsn.insn };
+	text_poke_bp_batch_begin(batch_locs, n);
 	text_snapshot_take(&window_snapshot);
-	if (text_snapshot_busy(&window_snapshot, addr + 1, addr + op->optinsn.size) ||
-	    text_snapshot_busy(&window_snapshot, slot, slot + MAX_INSN_SIZE)) {
-		/*
-		 * The detour stays with op: hits in the window ran it, and
-		 * may still be inside.  The next attempt uses it again.
-		 */
-		text_poke_bp_abandon(op->kp->addr, BREAKPOINT_INSTRUCTION);
-		return -OPT_THREAD_INSIDE;
+	for (int i = 0; i < n; i++) {
+		unsigned long addr = (unsigned long)ops[i]->kp->addr;
+
+		ret[i] = op_site_busy(ops[i]) ? -OPT_THREAD_INSIDE : 0;
+		if (ret[i]) {
+			batch_locs[i].opcode = &int3_byte;	/* stays the probe's int3 */
+			batch_locs[i].len = 1;
+			continue;
+		}
+		batch_bytes[i][0] = RELATIVEJUMP_OPCODE;
+		put_rel32(batch_bytes[i] + 1, addr + RELATIVEJUMP_SIZE,
+			  (unsigned long)ops[i]->optinsn.insn);
+		batch_locs[i].opcode = batch_bytes[i];
+		batch_locs[i].len = RELATIVEJUMP_SIZE;
 	}
-	jmp[0] = RELATIVEJUMP_OPCODE;
-	put_rel32(jmp + 1, addr + RELATIVEJUMP_SIZE, (unsigned long)op->optinsn.insn);
-	text_poke_bp_finish(op->kp->addr, jmp, RELATIVEJUMP_SIZE);
-	return 0;
+	text_poke_bp_batch_finish(batch_locs, n);
+}
+
+/* Linux's arch_unoptimize_kprobes(): every jump back to an int3, one window. */
+void arch_unoptimize_kprobes(struct optimized_kprobe **ops, int n)
+{
+	for (int i = 0; i < n; i++) {
+		batch_bytes[i][0] = BREAKPOINT_INSTRUCTION;
+		memcpy(batch_bytes[i] + 1, ops[i]->optinsn.copy + 1, RELATIVEJUMP_SIZE - 1);
+		batch_locs[i] = (struct text_poke_loc){ .addr = ops[i]->kp->addr,
+							.opcode = batch_bytes[i],
+							.len = RELATIVEJUMP_SIZE,
+							.handler = ops[i]->optinsn.insn };
+	}
+	text_poke_bp_batch_begin(batch_locs, n);
+	text_poke_bp_batch_finish(batch_locs, n);
+}
+
+/*
+ * int3 -> jmp for one probe: the batch of one.  (The int3 at addr is
+ * already there; see above for the window and the look.)
+ */
+int arch_optimize_kprobe(struct optimized_kprobe *op)
+{
+	int ret;
+
+	arch_optimize_kprobes(&op, 1, &ret);
+	return ret;
 }
 
 /*
@@ -167,11 +218,7 @@ int arch_optimize_kprobe(struct optimized_kprobe *op, const struct text_snapshot
  */
 void arch_unoptimize_kprobe(struct optimized_kprobe *op)
 {
-	kprobe_opcode_t window[RELATIVEJUMP_SIZE];
-
-	window[0] = BREAKPOINT_INSTRUCTION;
-	memcpy(window + 1, op->optinsn.copy + 1, RELATIVEJUMP_SIZE - 1);
-	text_poke_bp(op->kp->addr, window, RELATIVEJUMP_SIZE, op->optinsn.insn);
+	arch_unoptimize_kprobes(&op, 1);
 }
 
 static void release_optimized_kprobe(void *arg)
@@ -225,9 +272,13 @@ void arch_remove_optimized_kprobe(struct optimized_kprobe *op,
  * other thread can ever find this one stopped half-way through a hit.
  * There is nothing to step: iret goes straight to the copies.
  *
- * op->kp is NULL if the probe was unoptimized while this thread sat,
- * preempted, at the top of the detour: the probe is gone, only the
- * displaced instructions still have to run.
+ * op->kp is NULL if the jump was taken out while this CPU was at the
+ * top of the detour (sent there by the patch window, or preempted
+ * there): the call still went through the probed address, so whatever
+ * probe is registered there now is the one hit - the same probe if
+ * only the optimization was switched off, none if it was unregistered
+ * (then only the displaced instructions still have to run).  A probe
+ * with a post-handler needs the int3 path: that call counts as missed.
  */
 void __attribute__((regparm(2)))
 optimized_callback(struct optimized_kprobe *op, struct pt_regs *regs)
@@ -235,6 +286,14 @@ optimized_callback(struct optimized_kprobe *op, struct pt_regs *regs)
 	struct kprobe *p = op->kp;
 	unsigned long copies = regs->ip;	/* the template pushed it */
 
+	if (!p) {
+		p = get_kprobe(op->addr);
+		if (p && (kprobe_disabled(p) || p->post_handler || p->break_handler)) {
+			if (!kprobe_disabled(p))
+				kprobes_inc_nmissed_count(p);
+			return;
+		}
+	}
 	if (!p || kprobe_running()) {
 		if (p)
 			kprobes_inc_nmissed_count(p);

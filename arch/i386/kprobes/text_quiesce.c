@@ -275,6 +275,7 @@ void kprobes_free_text_later(unsigned long start, unsigned long end,
 /*
  * Under deferred_lock: the optimizer thread collects after each round,
  * registering threads after each change, on whichever CPUs they run.
+ * The caller holds kprobe_mutex: releasing frees instruction slots.
  */
 unsigned int kprobes_collect_garbage(void)
 {
@@ -314,14 +315,19 @@ unsigned int kprobes_nr_deferred(void)
  */
 void synchronize_kprobe_text(void)
 {
+	unsigned int left;
 	int i;
 
 	if (!READ_ONCE(nr_deferred))
 		return;
 	for (i = 0; i < SYNC_MAX_YIELDS; i++) {
-		if (!kprobes_collect_garbage())
-			return;
 		if (preempt_count() || irqs_disabled())
+			return;
+		/* The slot allocators are kprobe_mutex's (probes/insn_slot.c). */
+		kprobe_mutex_lock();
+		left = kprobes_collect_garbage();
+		kprobe_mutex_unlock();
+		if (!left)
 			return;
 		yield();
 	}
