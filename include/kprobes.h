@@ -648,7 +648,7 @@ struct text_snapshot {
 void text_snapshot_take(struct text_snapshot *s);
 bool text_snapshot_busy(const struct text_snapshot *s, unsigned long start,
 			unsigned long end);
-/* release(arg) now if no thread can be running [start, end), else later. */
+/* release(arg) once no thread can be running [start, end): kprobes_collect_garbage() looks. */
 void kprobes_free_text_later(unsigned long start, unsigned long end,
 			     void (*release)(void *arg), void *arg);
 /* Release what has become quiet; returns how many still wait. */
