@@ -23,6 +23,8 @@
 #include "irqflags.h"
 #include "processor.h"
 #include "sched.h"
+#include "smp.h"
+#include "percpu.h"
 #include "string.h"
 #include "vsprintf.h"
 
@@ -103,7 +105,7 @@ static int args_handler(int a, int b, const char *s, struct jpt_pair p, int e)
 	seen.p = p;
 	seen.e = e;
 	seen.slot_a = (unsigned long)&a;
-	seen.saved_sp = jprobe_ctlblk.saved_sp;
+	seen.saved_sp = this_cpu_ptr(&jprobe_ctlblk)->saved_sp;	/* interrupts off: our CPU's */
 	seen.flags = read_eflags();
 	jprobe_return();
 }
@@ -304,22 +306,43 @@ static void jprobe_missing_jprobe_return(struct ktest *t)
  * reported, with the registers left alone; an int3 anywhere else is
  * simply not the jprobe's.
  */
+/* The save areas are per CPU, and the test thread may move between CPUs: add them up. */
+static unsigned long jprobe_ncorrupt(void)
+{
+	unsigned long n = 0;
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		n += per_cpu(jprobe_ctlblk, cpu).ncorrupt;
+	return n;
+}
+
+static bool no_jprobe_running(void)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		if (per_cpu(jprobe_ctlblk, cpu).jp)
+			return false;
+	return true;
+}
+
 static void jprobe_corrupt_break_refused(struct ktest *t)
 {
 	struct jprobe jp = make_jprobe(jpt_fib, fib_handler);
 	struct pt_regs regs, copy;
-	unsigned long before = jprobe_ctlblk.ncorrupt;
+	unsigned long before = jprobe_ncorrupt();
 
 	memset(&regs, 0x5a, sizeof(regs));
 	regs.ip = (unsigned long)jprobe_return_break + 1;
 	copy = regs;
 	KTEST_EXPECT_EQ(t, longjmp_break_handler(&jp.kp, &regs), 0);
-	KTEST_EXPECT_EQ(t, jprobe_ctlblk.ncorrupt, before + 1);
+	KTEST_EXPECT_EQ(t, jprobe_ncorrupt(), before + 1);
 	KTEST_EXPECT_EQ(t, memcmp(&regs, &copy, sizeof(regs)), 0);
 
 	regs.ip = (unsigned long)jpt_fib + 1;
 	KTEST_EXPECT_EQ(t, longjmp_break_handler(&jp.kp, &regs), 0);
-	KTEST_EXPECT_EQ(t, jprobe_ctlblk.ncorrupt, before + 1);
+	KTEST_EXPECT_EQ(t, jprobe_ncorrupt(), before + 1);
 }
 
 /* ---- sharing an address ------------------------------------------------------------------ */
@@ -447,7 +470,7 @@ static void jprobes_case_exit(struct ktest *t)
 {
 	/* Whatever a case did, no hit may be left half done. */
 	KTEST_EXPECT_TRUE(t, kprobe_running() == NULL);
-	KTEST_EXPECT_TRUE(t, jprobe_ctlblk.jp == NULL);
+	KTEST_EXPECT_TRUE(t, no_jprobe_running());
 	KTEST_EXPECT_EQ(t, preempt_count(), 0);
 	local_irq_enable();
 }

@@ -70,7 +70,7 @@ static void remember_hit(int a, int b)
 	seen.a = a;
 	seen.b = b;
 	seen.sp = this_cpu_ptr(&jprobe_ctlblk)->saved_sp;
-	memcpy(&seen.ret, jprobe_ctlblk.saved_stack, sizeof(seen.ret));
+	memcpy(&seen.ret, this_cpu_ptr(&jprobe_ctlblk)->saved_stack, sizeof(seen.ret));
 }
 
 static int args_handler(int a, int b)
@@ -393,7 +393,7 @@ static void narrate_case_exit(struct ktest *t)
 	ktest_capture_stop();
 	kprobes_narrate_set(false);
 	KTEST_EXPECT_TRUE(t, kprobe_running() == NULL);
-	KTEST_EXPECT_TRUE(t, jprobe_ctlblk.jp == NULL);
+	KTEST_EXPECT_TRUE(t, this_cpu_ptr(&jprobe_ctlblk)->jp == NULL);	/* this CPU's; others may run */
 	KTEST_EXPECT_EQ(t, kretprobe_outstanding(), 0);
 	local_irq_enable();
 }
