@@ -33,7 +33,12 @@
 	WRITE_ONCE((where), (p));		\
 } while (0)
 
-#define rcu_dereference(p)	READ_ONCE(p)
+/*
+ * One load of p, as READ_ONCE(), into a plain (not volatile) local: the
+ * list walks keep the pointer in a register instead of spilling a
+ * volatile copy to the stack and reading it back on every step.
+ */
+#define rcu_dereference(p)	({ __typeof__(p) ___p = READ_ONCE(p); ___p; })
 
 static inline void hlist_add_head_rcu(struct hlist_node *n, struct hlist_head *h)
 {
