@@ -29,6 +29,8 @@
 #include "multiboot.h"
 #include "mm.h"
 #include "sched.h"
+#include "irqflags.h"
+#include "smp.h"
 #include "spinlock.h"
 #include "errno.h"
 #include "string.h"
@@ -420,7 +422,14 @@ static void scan_task_stack(struct task_struct *t, void *arg)
 {
 	struct stack_search *ss = arg;
 
-	if (t == current || t->state == TASK_DEAD || ss->found)
+	/*
+	 * A thread running on another CPU has no saved stack to scan: its
+	 * t->esp is where it last switched, and the words above it are its
+	 * live frames mixed with stale ones.  module_busy() asks
+	 * kprobes_text_busy() about those threads instead (exact, with the
+	 * other CPUs stopped for the look).
+	 */
+	if (t == current || t->state == TASK_DEAD || READ_ONCE(t->on_cpu) || ss->found)
 		return;
 	for (unsigned long *w = (unsigned long *)t->esp;
 	     (unsigned long)w < task_stack_top(t); w++) {
@@ -463,6 +472,13 @@ static int module_busy(struct module *mod)
 	if (ss.found)
 		return printk("rmmod %s: thread %s is running its code\n",
 			      mod->name, task_name(ss.found)), -EBUSY;
+	if (irqs_disabled() && num_online_cpus() > 1)	/* the look below needs the others' IPIs */
+		return printk("rmmod %s: cannot look at the other CPUs with interrupts off\n",
+			      mod->name), -EBUSY;
+	if (kprobes_text_busy((unsigned long)mod->base,
+			      (unsigned long)mod->base + mod->text_size))
+		return printk("rmmod %s: a running thread is in its code\n",
+			      mod->name), -EBUSY;
 	return 0;
 }
 
