@@ -569,11 +569,29 @@ int init_kprobe_optimizer(void)
 	return kprobe_optimizer_task ? 0 : -ENOMEM;
 }
 
+/*
+ * Nothing queued, and no batch in flight: the optimizer thread takes a
+ * batch off the queues and patches it all under kprobe_mutex, so empty
+ * queues seen without the mutex may only mean its batch is still being
+ * written on another CPU.  A caller that may not sleep looks without it.
+ */
+static bool optimizer_settled(void)
+{
+	bool settled;
+
+	if (preempt_count() || irqs_disabled())
+		return !optimizer_has_work();
+	kprobe_mutex_lock();
+	settled = !optimizer_has_work();
+	kprobe_mutex_unlock();
+	return settled;
+}
+
 int wait_for_kprobe_optimizer(void)
 {
 	int idle_rounds = 0;
 
-	while (optimizer_has_work()) {
+	while (!optimizer_settled()) {
 		if (kprobe_optimizer_round())
 			continue;
 		if (++idle_rounds > OPTIMIZER_WAIT_ROUNDS || preempt_count() || irqs_disabled())
