@@ -12,7 +12,8 @@
  *                           up to INLINE_ROUNDS, before it counts as a
  *                           failure
  *   inline steps right      one CPU, a probe at every instruction of the
- *                           workloads, stepped in place: every hit is an
+ *                           workloads, stepped out of line and then in
+ *                           place: as many hits both ways, every one an
  *                           in-place step, the workloads compute what they
  *                           compute unprobed, .text is as before
  *   the switch              the debugfs words, a bad word refused with
@@ -119,27 +120,52 @@ static unsigned long probe_workloads(void)
 	return n;
 }
 
+static unsigned long total_hits(unsigned long n)
+{
+	unsigned long hits = 0;
+
+	for (unsigned long i = 0; i < n; i++)
+		hits += wl_probes[i].nhit;
+	return hits;
+}
+
+/* Run every workload, check its result; returns the probes' hits meanwhile. */
+static unsigned long run_workloads(struct ktest *t, const unsigned long *want,
+				   unsigned long n)
+{
+	unsigned long before = total_hits(n);
+
+	for (int i = 0; i < nr_workload_results; i++)
+		KTEST_EXPECT_EQ(t, workload_results[i].run(), want[i]);
+	return total_hits(n) - before;
+}
+
+/*
+ * The same probes, the same workloads, stepped out of line and then in
+ * place: the same hits (the int3 came back after every step), all of
+ * them in-place steps, the unprobed results.
+ */
 static void stepmode_inline_steps_correctly(struct ktest *t)
 {
-	unsigned long want[nr_workload_results], n, hits = 0, in_place;
+	unsigned long want[nr_workload_results], n, slot_hits, hits, in_place;
 	uint32_t before = ktest_text_checksum();
 
 	for (int i = 0; i < nr_workload_results; i++)
 		want[i] = workload_results[i].run();
-	KTEST_ASSERT_EQ(t, kprobe_set_stepmode(KPROBE_STEP_INLINE), 0);
 	n = probe_workloads();
 	KTEST_EXPECT_TRUE(t, n > 0);
+	slot_hits = run_workloads(t, want, n);
+	KTEST_ASSERT_EQ(t, kprobe_set_stepmode(KPROBE_STEP_INLINE), 0);
 	in_place = all_in_place();
-	for (int i = 0; i < nr_workload_results; i++)
-		KTEST_EXPECT_EQ(t, workload_results[i].run(), want[i]);
+	hits = run_workloads(t, want, n);
 	in_place = all_in_place() - in_place;
-	for (unsigned long i = 0; i < n; i++) {
-		hits += wl_probes[i].nhit;
+	for (unsigned long i = 0; i < n; i++)
 		unregister_kprobe(&wl_probes[i]);
-	}
 	kprobe_set_stepmode(KPROBE_STEP_OUTOFLINE);
-	ktest_info(t, "%lu probes, %lu hits, %lu in-place steps", n, hits, in_place);
+	ktest_info(t, "%lu probes; out of line %lu hits; in place %lu hits, %lu in-place steps",
+		   n, slot_hits, hits, in_place);
 	KTEST_EXPECT_TRUE(t, hits > 0);
+	KTEST_EXPECT_EQ(t, hits, slot_hits);
 	KTEST_EXPECT_EQ(t, in_place, hits);	/* every hit stepped at its own address */
 	KTEST_EXPECT_EQ(t, ktest_text_checksum(), before);
 }
