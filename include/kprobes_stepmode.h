@@ -33,7 +33,7 @@ extern enum kprobe_stepmode kprobe_stepmode;	/* read on every stepped hit */
 /* What the in-place steps did on one CPU (the debugfs file sums them). */
 struct kprobe_stepmode_stats {
 	unsigned long in_place;		/* steps at the probed address */
-	unsigned long restepped;	/* another CPU's re-arm landed under our step */
+	unsigned long waited;		/* hits that waited for another CPU's step */
 };
 DECLARE_PER_CPU(struct kprobe_stepmode_stats, kprobe_stepmode_stats);
 
@@ -56,7 +56,6 @@ int kprobe_stepmode_write(const char *text, size_t len, bool trunc, void *data);
 
 /* The hooks of arch/i386/kprobes/core.c's single-step path. */
 bool kprobe_step_in_place(struct kprobe *p, struct pt_regs *regs);
-bool kprobe_restep_in_place(struct kprobe *p, struct pt_regs *regs);
 bool kprobe_stepping_in_place(struct kprobe *p);
 bool kprobe_end_step_in_place(struct kprobe *p, struct pt_regs *regs);
 void kprobe_stepmode_disarm(struct kprobe *p);

@@ -325,8 +325,6 @@ done:
 static int reenter_kprobe(struct kprobe *p, struct pt_regs *regs,
 			  struct kprobe_ctlblk *kcb)
 {
-	if (kcb->kprobe_status == KPROBE_HIT_SS && kprobe_restep_in_place(p, regs))
-		return 1;	/* another CPU's re-arm, under our in-place step (stepmode.c) */
 	switch (kcb->kprobe_status) {
 	case KPROBE_HIT_ACTIVE:
 	case KPROBE_HIT_SSDONE:

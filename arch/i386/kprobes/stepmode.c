@@ -37,12 +37,16 @@
  * handler) is still stepped in its slot: it is counted in nmissed and
  * takes no part in the comparison.
  *
- * Two races of the naive design have to be closed so the kernel stays
- * up while it demonstrates the third (the miss):
- *   - CPU A re-arms while CPU B, which took the same int3 a moment
- *     earlier, is on its way to step at addr: B traps on A's int3 in the
- *     middle of its own hit.  kprobe_restep_in_place() puts the byte
- *     back and lets B step again ("restepped" in the figures).
+ * Two more races of the naive design have to be closed so the kernel
+ * stays up while it demonstrates the miss:
+ *   - two CPUs that hit the probe at once would each write the byte
+ *     back and each re-arm: CPU A's int3 would come back under CPU B's
+ *     step, and B would trap in the middle of its own hit.  So the
+ *     in-place steps take turns: inplace_lock is held from the first
+ *     poke to the re-arm, and a CPU that hits meanwhile spins for it
+ *     with interrupts off ("waited" in the figures) - the serialization
+ *     of 2005's kprobe_lock, brought back by the design itself.  It does
+ *     not help the CPUs that are not in a hit: those are the misses.
  *   - unregistering takes the int3 out while a CPU is in its step; that
  *     CPU's re-arm would leave an int3 no probe owns.
  *     kprobe_stepmode_disarm() waits for such steps and writes the
@@ -62,6 +66,7 @@
 #include "string.h"
 #include "errno.h"
 #include "smp.h"
+#include "spinlock.h"
 
 #define STEPMODE_PARAM		"kprobes.stepmode"
 #define STEPMODE_WORD_LEN	16
@@ -78,6 +83,9 @@ DEFINE_PER_CPU(struct kprobe_stepmode_stats, kprobe_stepmode_stats);
 /* The probe this CPU is stepping in place (NULL: none), and may it re-arm? */
 static DEFINE_PER_CPU(struct kprobe *, inplace_kprobe);
 static DEFINE_PER_CPU(int, inplace_may_rearm);
+
+/* Held from an in-place step's first poke to its re-arm: one step at a time. */
+static DEFINE_SPINLOCK(inplace_lock);
 
 /* The probe being disarmed (kprobe_mutex serializes them): its steps must not re-arm. */
 static struct kprobe *inplace_disarming;
@@ -113,14 +121,19 @@ static nokprobe_inline void poke_byte(struct kprobe *p, kprobe_opcode_t byte)
 
 /*
  * From setup_singlestep(), a first (not reentered) step.  In inline mode
- * put the original byte back and point ip at the probed address itself:
- * iret then runs the real instruction with TF set.  Returns true if the
- * step is in place (core.c then leaves ip alone).
+ * wait for our turn, put the original byte back and point ip at the
+ * probed address itself: iret then runs the real instruction with TF
+ * set.  Returns true if the step is in place (core.c then leaves ip
+ * alone).
  */
 bool kprobe_step_in_place(struct kprobe *p, struct pt_regs *regs)
 {
 	if (READ_ONCE(kprobe_stepmode) != KPROBE_STEP_INLINE)
 		return false;
+	if (!arch_spin_trylock(&inplace_lock)) {
+		arch_spin_lock(&inplace_lock);	/* interrupts are off: a hit */
+		this_cpu_ptr(&kprobe_stepmode_stats)->waited++;
+	}
 	this_cpu_write(inplace_kprobe, p);
 	smp_mb();	/* published before we look for a disarm (kprobe_stepmode_disarm) */
 	this_cpu_write(inplace_may_rearm, READ_ONCE(inplace_disarming) != p);
@@ -131,25 +144,6 @@ bool kprobe_step_in_place(struct kprobe *p, struct pt_regs *regs)
 	return true;
 }
 NOKPROBE_SYMBOL(kprobe_step_in_place);
-
-/*
- * From reenter_kprobe(): an int3 at p's address while this CPU is about
- * to step p in place.  Another CPU finished its own hit of p and re-armed
- * the int3 between our poke and our iret.  Not a reentry: write the byte
- * back once more and step again (the int3 trap kept TF in the saved
- * flags).  Returns true if that was it.
- */
-bool kprobe_restep_in_place(struct kprobe *p, struct pt_regs *regs)
-{
-	if (this_cpu_read(inplace_kprobe) != p ||
-	    regs->ip != (unsigned long)p->addr + sizeof(kprobe_opcode_t))
-		return false;
-	poke_byte(p, p->opcode);
-	regs->ip = (unsigned long)p->addr;
-	this_cpu_ptr(&kprobe_stepmode_stats)->restepped++;
-	return true;
-}
-NOKPROBE_SYMBOL(kprobe_restep_in_place);
 
 /* Is this CPU's step of p the in-place one?  (A fault: where did it happen?) */
 bool kprobe_stepping_in_place(struct kprobe *p)
@@ -174,6 +168,7 @@ bool kprobe_end_step_in_place(struct kprobe *p, struct pt_regs *regs)
 		poke_byte(p, BREAKPOINT_INSTRUCTION);
 	smp_mb();	/* the int3 is written before we say the step is over */
 	this_cpu_write(inplace_kprobe, NULL);
+	arch_spin_unlock(&inplace_lock);	/* the next CPU's turn */
 	kprobe_narrate(rearm ? KPN_REARMED : KPN_NOT_REARMED, p, regs);
 	return true;
 }
@@ -283,21 +278,21 @@ static void show_run(struct seq_buf *s, enum kprobe_stepmode mode)
  */
 int kprobe_stepmode_show(struct seq_buf *s, void *data)
 {
-	unsigned long in_place = 0, restepped = 0;
+	unsigned long in_place = 0, waited = 0;
 	int cpu;
 
 	seq_printf(s, "mode %s\n", kprobe_stepmode_name(READ_ONCE(kprobe_stepmode)));
 	for_each_online_cpu(cpu) {
 		const struct kprobe_stepmode_stats *st = &per_cpu(kprobe_stepmode_stats, cpu);
 
-		seq_printf(s, "cpu%d in_place %lu restepped %lu\n", cpu, st->in_place,
-			   st->restepped);
+		seq_printf(s, "cpu%d in_place %lu waited %lu\n", cpu, st->in_place,
+			   st->waited);
 		in_place += st->in_place;
-		restepped += st->restepped;
+		waited += st->waited;
 	}
-	seq_printf(s, "all  in_place %lu restepped %lu\n", in_place, restepped);
-	for (int m = 0; m < NR_KPROBE_STEPMODES; m++)
-		show_run(s, m);
+	seq_printf(s, "all  in_place %lu waited %lu\n", in_place, waited);
+	show_run(s, KPROBE_STEP_INLINE);
+	show_run(s, KPROBE_STEP_OUTOFLINE);
 	return 0;
 }
 
