@@ -36,6 +36,10 @@ enum kprobe_narration {
 	KPN_DEBUG,		/* the #DB after the step (step 6) */
 	KPN_RESUMED,		/* resume_execution() fixed ip and flags (step 7) */
 	KPN_DONE,		/* post-handler run, the hit is over (steps 8, 9) */
+	/* kprobes.stepmode=inline (arch/i386/kprobes/stepmode.c), instead of 5-7 */
+	KPN_SINGLESTEP_INPLACE,	/* the original byte back over the int3, ip = addr */
+	KPN_REARMED,		/* the #DB after the in-place step: the int3 back */
+	KPN_NOT_REARMED,	/* the same, but the probe is being disarmed */
 	/* jprobes (arch/i386/kprobes/jprobes.c), p the jprobe's kprobe */
 	KPN_JPROBE_SETJMP,	/* setjmp_pre_handler saved the state: step 1 */
 	KPN_JPROBE_BREAK,	/* the break int3 is ours: steps 2 and 3 */

@@ -83,7 +83,7 @@ QEMU_ARGS = ["-m", "128M", "-no-reboot", "-display", "none",
 # about concurrency also at CONCURRENCY_SMP.  More than one CPU runs with
 # QEMU's multi-threaded TCG, so the vCPUs really run at the same time.
 KERNEL_SMP = (1, 2)
-CONCURRENCY_SUITES = ("smp", "spinlock", "sched", "kprobes_smp")
+CONCURRENCY_SUITES = ("smp", "spinlock", "sched", "kprobes_smp", "stepmode")
 CONCURRENCY_SMP = 4
 ISO_SMP = 2             # the GRUB boot: as make run boots
 

@@ -21,6 +21,10 @@
  *              jump back into an int3 before it returns (probes/optprobes.c)
  *   boost      1/0: let a stepped instruction's slot jump straight back,
  *              so later hits take one exception (arch/i386/kprobes/boost.c)
+ *   stepmode   outofline/inline: step the probed instruction's copy in its
+ *              slot, or the instruction itself in place (the naive design
+ *              that misses other CPUs' hits); the last demonstration's
+ *              hits and calls (arch/i386/kprobes/stepmode.c)
  */
 #include "kernel.h"
 #include "trace.h"
@@ -29,6 +33,7 @@
 #include "kallsyms.h"
 #include "errno.h"
 #include "narrate.h"
+#include "kprobes_stepmode.h"
 
 /* One line per probe, by list's or profile's formatter. */
 typedef int (*sprint_probe_t)(char *buf, size_t len, const struct kprobe *p);
@@ -196,6 +201,7 @@ static const struct pseudo_file_spec kprobes_debug_files[] = {
 	{ "optimize",  optimize_show,  optimize_write },
 	{ "boost",     boost_show,     boost_write },
 	{ "lock",      lock_show,      lock_write },
+	{ "stepmode",  kprobe_stepmode_show, kprobe_stepmode_write },	/* arch/i386/kprobes/stepmode.c */
 };
 
 int kprobes_debugfs_init(void)

@@ -56,6 +56,7 @@
 #include "nokprobe.h"
 #include "narrate.h"
 #include "text_patching.h"
+#include "kprobes_stepmode.h"
 
 #define TF_IF	(X86_EFLAGS_TF | X86_EFLAGS_IF)
 
@@ -169,6 +170,7 @@ void arch_arm_kprobe(struct kprobe *p)
 void arch_disarm_kprobe(struct kprobe *p)
 {
 	text_poke_bp(p->addr, &p->opcode, 1, NULL);
+	kprobe_stepmode_disarm(p);	/* an in-place step may re-arm behind us */
 }
 
 static void release_boosted_slot(void *slot)
@@ -253,6 +255,8 @@ static void setup_singlestep(struct kprobe *p, struct pt_regs *regs,
 	}
 	regs->flags |= X86_EFLAGS_TF;	/* #DB after one instruction */
 	regs->flags &= ~X86_EFLAGS_IF;	/* and no interrupt before it */
+	if (!reenter && kprobe_step_in_place(p, regs))
+		return;		/* kprobes.stepmode=inline: at p->addr itself (stepmode.c) */
 	regs->ip = (unsigned long)p->ainsn.insn;
 	kprobe_narrate(KPN_SINGLESTEP, p, regs);
 }
@@ -494,6 +498,14 @@ static nokprobe_inline unsigned long rel_branch_target(const struct insn *insn, 
 	return insn->opnd16 ? (target & 0xffff) : target;
 }
 
+/* Put back TF/IF as they were, except those the instruction decided. */
+static nokprobe_inline void restore_step_flags(const struct insn *insn, struct pt_regs *regs,
+					       struct kprobe_ctlblk *kcb)
+{
+	regs->flags &= ~(TF_IF & ~insn_owned_flags(insn));
+	regs->flags |= kcb->kprobe_saved_flags;
+}
+
 /*
  * The copy ran at the slot, not at p->addr.  Make the result look as if
  * it had run in place.  The CPU pushed no sp/ss for our ring-0 trap, so
@@ -576,11 +588,22 @@ static void resume_execution(struct kprobe *p, struct pt_regs *regs,
 		break;
 	}
 
-	/* Put back TF/IF as they were, except those the instruction decided. */
-	regs->flags &= ~(TF_IF & ~insn_owned_flags(insn));
-	regs->flags |= kcb->kprobe_saved_flags;
+	restore_step_flags(insn, regs, kcb);
 }
 NOKPROBE_SYMBOL(resume_execution);
+
+/*
+ * The instruction ran at its own address (kprobes.stepmode=inline,
+ * stepmode.c): ip, return addresses and branch targets are right by
+ * themselves.  Only TF and IF were ours, and pushf saw them.
+ */
+static nokprobe_inline void resume_in_place(struct kprobe *p, struct pt_regs *regs,
+					    struct kprobe_ctlblk *kcb)
+{
+	if (p->ainsn.decoded.type == INSN_TYPE_PUSHF)
+		fix_pushed_flags((unsigned long *)kernel_stack_pointer(regs), kcb);
+	restore_step_flags(&p->ainsn.decoded, regs, kcb);
+}
 
 /* Returns 1 if the #DB was the end of our step. */
 static int post_kprobe_handler(struct pt_regs *regs)
@@ -611,6 +634,26 @@ static int post_kprobe_handler(struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(post_kprobe_handler);
 
+/*
+ * The #DB after an in-place step (kprobes.stepmode=inline, stepmode.c):
+ * the instruction ran at its own address, so nothing needs fixing but
+ * TF and IF; the int3 goes back.  Returns 1 if the #DB was that.
+ */
+static int post_inplace_handler(struct pt_regs *regs)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe *cur = kprobe_running();
+
+	if (!cur || kcb->kprobe_status != KPROBE_HIT_SS ||
+	    !kprobe_end_step_in_place(cur, regs))
+		return 0;
+	resume_in_place(cur, regs, kcb);
+	kprobe_post_process(cur, regs, kcb);
+	kprobe_narrate(KPN_DONE, cur, regs);
+	return 1;
+}
+NOKPROBE_SYMBOL(post_inplace_handler);
+
 /* ---- faults during a hit ----------------------------------------------------------- */
 
 /*
@@ -624,10 +667,19 @@ static nokprobe_inline void abort_singlestep(struct kprobe *cur, struct pt_regs 
 {
 	regs->ip = (unsigned long)cur->addr;
 	regs->flags = (regs->flags & ~TF_IF) | kcb->kprobe_old_flags;
+	kprobe_end_step_in_place(cur, regs);	/* stepped in place: the int3 goes back */
 	if (kcb->kprobe_status == KPROBE_REENTER)
 		restore_previous_kprobe(kcb);
 	else
 		reset_current_kprobe();
+}
+
+/* Where this CPU steps cur: the slot, or in place at cur->addr (stepmode.c). */
+static nokprobe_inline unsigned long stepped_ip(struct kprobe *cur)
+{
+	if (kprobe_stepping_in_place(cur))
+		return (unsigned long)cur->addr;
+	return (unsigned long)cur->ainsn.insn;
 }
 
 /*
@@ -643,8 +695,8 @@ static int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 	switch (kcb->kprobe_status) {
 	case KPROBE_HIT_SS:
 	case KPROBE_REENTER:
-		if (regs->ip != (unsigned long)cur->ainsn.insn)
-			return 0;	/* not the stepped copy */
+		if (regs->ip != stepped_ip(cur))
+			return 0;	/* not the stepped instruction */
 		if (kcb->kprobe_status == KPROBE_HIT_SS && cur->fault_handler &&
 		    cur->fault_handler(cur, regs, trapnr))
 			return 1;
@@ -672,7 +724,7 @@ static nokprobe_inline int kprobe_exceptions_dispatch(unsigned long val, struct 
 			return NOTIFY_STOP;
 		break;
 	case DIE_DEBUG:
-		if (post_kprobe_handler(args->regs))
+		if (post_inplace_handler(args->regs) || post_kprobe_handler(args->regs))
 			return NOTIFY_STOP;
 		break;
 	case DIE_GPF:
@@ -714,5 +766,6 @@ static struct notifier_block kprobe_exceptions_nb = {
 
 int arch_init_kprobes(void)
 {
+	kprobe_stepmode_setup();	/* kprobes.stepmode=: a bad word is reported */
 	return register_die_notifier(&kprobe_exceptions_nb);
 }

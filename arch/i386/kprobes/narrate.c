@@ -244,6 +244,34 @@ static nokprobe_inline void narrate_singlestep(struct kprobe *p, struct pt_regs 
 	narrate("5. iret: with TF set the CPU runs one instruction, the copy, then traps\n");
 }
 
+/*
+ * KPN_SINGLESTEP_INPLACE: kprobes.stepmode=inline (stepmode.c) steps the
+ * instruction where it lives.  The window it opens is the point.
+ */
+static nokprobe_inline void narrate_singlestep_inplace(struct kprobe *p, struct pt_regs *regs)
+{
+	narrate_pre_handler_returned(0);
+	narrate("   stepmode inline: text_poke writes the original byte %02x back over the "
+		"int3 at %08lx; no slot\n", p->opcode, (unsigned long)p->addr);
+	narrate("   setup_singlestep: TF set, IF cleared (EFLAGS now %08lx), ip stays %08lx\n",
+		regs->flags, regs->ip);
+	narrate("5. iret: the CPU runs the instruction itself, at its own address, then traps.\n");
+	narrate("   Until the int3 is back, any other CPU that gets to %08lx runs it too, "
+		"unseen: a missed hit\n", (unsigned long)p->addr);
+}
+
+/* KPN_REARMED / KPN_NOT_REARMED: the #DB that ends an in-place step. */
+static nokprobe_inline void narrate_rearmed(struct kprobe *p, struct pt_regs *regs, bool rearmed)
+{
+	narrate("6. #DB: the instruction ran in place; TF made the CPU trap #DB (vector %d) "
+		"at ip %08lx, where it left off: no fixup needed\n", X86_TRAP_DB, regs->ip);
+	if (rearmed)
+		narrate("7. text_poke writes the int3 back at %08lx: from now on the probe "
+			"sees every CPU again\n", (unsigned long)p->addr);
+	else
+		narrate("7. the probe is being disarmed: the original byte stays\n");
+}
+
 /* ---- steps 6 and 7: the #DB and the fixup, where the stepped copy left ip ----------- */
 
 static nokprobe_inline bool in_slot(struct kprobe *p, unsigned long ip)
@@ -568,6 +596,13 @@ void __kprobe_narrate(enum kprobe_narration what, struct kprobe *p, struct pt_re
 		break;
 	case KPN_DEBUG:
 		narrate_debug(p, regs);
+		break;
+	case KPN_SINGLESTEP_INPLACE:
+		narrate_singlestep_inplace(p, regs);
+		break;
+	case KPN_REARMED:
+	case KPN_NOT_REARMED:
+		narrate_rearmed(p, regs, what == KPN_REARMED);
 		break;
 	case KPN_RESUMED:
 		narrate_resumed(p, regs);
