@@ -292,6 +292,11 @@ def main():
         clock += "; the kernel's estimates over 25 timer ticks: %.1f-%.1f MHz" % (
             min(guest_hz) / 1e6, max(guest_hz) / 1e6)
 
+    missing = ["%s at %d CPU%s" % (name, smp, "" if smp == 1 else "s")
+               for _, name in ROWS for smp in smps if (name, smp) not in runs]
+    if missing:
+        print("bench_smp.py: no figures for " + ", ".join(missing), file=sys.stderr)
+        return 1
     head, body, speedup = build_table(runs, smps, hz)
     table = markdown(head, body)
     note = "\n".join([

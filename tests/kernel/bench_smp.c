@@ -116,11 +116,15 @@ static volatile bool bench_smp_go;
 
 /*
  * Interrupts stay off in the loop: a tick would add its handler's time
- * to one CPU's figure.  They are on while the thread waits for "go", so
- * the thread that says it can run on this CPU too; the CPU whose worker
- * shares the CPU with that thread gets there a little later, so every
- * worker then waits, interrupts off, until all have arrived: the loops
- * start within a few cycles of each other.
+ * to one CPU's figure.  They are on while the worker waits for "go", so
+ * that bench_smp_measure(), which says it, can run on the same CPU.  The
+ * worker that shares its CPU with bench_smp_measure() starts only when
+ * that thread blocks, so every worker then waits again until all have
+ * arrived: the loops start within a few microseconds of each other (on
+ * an idle host).  That wait keeps interrupts on too: kprobes' optimizer
+ * may park the other CPUs at any moment (kprobes_stop_other_cpus(),
+ * after a batch, to free a detour or a boosted slot), and a CPU spinning
+ * with interrupts off would never park - nor would its partner arrive.
  */
 static int bench_smp_worker(void *arg)
 {
@@ -134,10 +138,10 @@ static int bench_smp_worker(void *arg)
 	while (!READ_ONCE(bench_smp_go))
 		cpu_relax();
 
-	flags = local_irq_save();
 	atomic_inc(&bench_smp_started);
 	while (atomic_read(&bench_smp_started) < READ_ONCE(bench_smp_workers))
 		cpu_relax();
+	flags = local_irq_save();
 	c->start = rdtsc();
 	for (i = 0; i < bench_smp_iters; i++)
 		bad += bench_smp_target(x) != 2 * x + 1;
