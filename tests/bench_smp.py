@@ -50,11 +50,10 @@ import os
 import platform
 import re
 import statistics
-import subprocess
 import sys
 import time
 
-from bench import QEMU, QEMU_EXIT_PASS, FIELD, BenchError, fmt, markdown
+from bench import QEMU, QEMU_EXIT_PASS, FIELD, BenchError, fmt, markdown, run_qemu
 
 QEMU_ARGS = ["-m", "128M", "-no-reboot", "-display", "none", "-serial", "stdio",
              "-accel", "tcg,thread=multi",
@@ -110,12 +109,7 @@ def boot(kernel, smp, lock, iters, reps, timeout):
     if lock == "global":
         cmdline += " " + GLOBAL_LOCK_ARG
     cmd = [QEMU] + QEMU_ARGS + ["-smp", str(smp), "-kernel", kernel, "-append", cmdline]
-    try:
-        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise BenchError("QEMU timed out after %ds: %s" % (timeout, " ".join(cmd)))
-    out = proc.stdout.decode("utf-8", "replace")
+    returncode, out = run_qemu(cmd, timeout)
     rows, errors, cal = [], [], {}
     for line in out.splitlines():
         line = line.strip()
@@ -132,10 +126,10 @@ def boot(kernel, smp, lock, iters, reps, timeout):
             errors.append(line)
         else:
             rows.append(fields)
-    if "BENCHSMP done" not in out or proc.returncode != QEMU_EXIT_PASS:
+    if "BENCHSMP done" not in out or returncode != QEMU_EXIT_PASS:
         tail = "\n".join(out.splitlines()[-25:])
         raise BenchError("kernel did not finish the benchmark (QEMU exit %d): %s\n%s"
-                         % (proc.returncode, " ".join(cmd), tail))
+                         % (returncode, " ".join(cmd), tail))
     if errors:
         raise BenchError("rows failed:\n" + "\n".join(errors))
     want = reps * sum(1 for (mode, _), _ in ROWS if mode == lock)
@@ -248,7 +242,7 @@ def chart(speedup, smps):
 
 def host_line(when):
     load = " ".join("%.2f" % x for x in os.getloadavg())
-    return "host %s: %d cores (nproc), load average %s" % (when, os.cpu_count(), load)
+    return "host %s: %d cores (nproc), load average %s" % (when, len(os.sched_getaffinity(0)), load)
 
 
 def main():
