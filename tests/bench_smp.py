@@ -175,12 +175,17 @@ def med(runs, key):
     return statistics.median(f[key] for f in runs)
 
 
-def millions(x):
-    return "%.3f" % (x / 1e6)
+def per_second(x):
+    return "{:,.0f}".format(x)
+
+
+def times(x):
+    """A multiple, with enough digits to tell 0.004x from 0."""
+    return "-" if x is None else "%.2f" % x if x >= 0.1 else "%.4f" % x
 
 
 def build_table(runs, smps, hz):
-    head = ["row", "CPUs", "runs", "Mhits/s, median", "Mhits/s, min-max", "x 1 CPU",
+    head = ["row", "CPUs", "runs", "hits/s, median", "hits/s, min-max", "x 1 CPU",
             "ns per call on its CPU (median)", "extra ns vs no probe",
             "spin on kprobe_lock, ns/hit", "hits that waited"]
     body, speedup = [], {}
@@ -198,10 +203,10 @@ def build_table(runs, smps, hz):
             spin = fmt(med(f, "spin_ns"), 0) if name.startswith("global") else "-"
             waited = ("%.0f%%" % (100 * med(f, "contended"))
                       if name.startswith("global") else "-")
-            body.append([name, str(smp), str(len(f)), millions(rate),
-                         "%s-%s" % (millions(min(g["hits_per_s"] for g in f)),
-                                    millions(max(g["hits_per_s"] for g in f))),
-                         fmt(x, 2), fmt(med(f, "ns_per_hit"), 0), fmt(extra, 0),
+            body.append([name, str(smp), str(len(f)), per_second(rate),
+                         "%s - %s" % (per_second(min(g["hits_per_s"] for g in f)),
+                                      per_second(max(g["hits_per_s"] for g in f))),
+                         times(x), fmt(med(f, "ns_per_hit"), 0), fmt(extra, 0),
                          spin, waited])
     return head, body, speedup
 
@@ -215,8 +220,8 @@ def targets(speedup):
             lines.append("%s: 2 CPUs %s %.1fx of 1: not measured" % (name, op, limit))
             continue
         met = x >= limit if op == ">=" else x <= limit
-        lines.append("%s: 2 CPUs give %.2fx of 1 (target %s %.1fx): %s"
-                     % (name, x, op, limit, "met" if met else "missed"))
+        lines.append("%s: 2 CPUs give %sx of 1 (target %s %.1fx): %s"
+                     % (name, times(x), op, limit, "met" if met else "missed"))
     return lines
 
 
@@ -235,8 +240,8 @@ def chart(speedup, smps):
                 continue
             bar = "#" * min(BAR_MAX, int(round(x / BAR_UNIT)))
             label = name if smp == smps[0] else ""
-            lines.append("%-20s %d CPU%s %-*s %.2fx" % (label, smp, " " if smp == 1 else "s",
-                                                        BAR_MAX, bar, x))
+            lines.append("%-20s %d CPU%s %-*s %sx" % (label, smp, " " if smp == 1 else "s",
+                                                      BAR_MAX, bar, times(x)))
     return "\n".join(lines)
 
 
