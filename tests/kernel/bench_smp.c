@@ -121,10 +121,11 @@ static volatile bool bench_smp_go;
  * worker that shares its CPU with bench_smp_measure() starts only when
  * that thread blocks, so every worker then waits again until all have
  * arrived: the loops start within a few microseconds of each other (on
- * an idle host).  That wait keeps interrupts on too: kprobes' optimizer
- * may park the other CPUs at any moment (kprobes_stop_other_cpus(),
- * after a batch, to free a detour or a boosted slot), and a CPU spinning
- * with interrupts off would never park - nor would its partner arrive.
+ * an idle host).  That wait keeps interrupts on too: kprobes may stop
+ * every other CPU at any moment for one look at where they are
+ * (text_snapshot_take(): the optimizer's batch, freeing a detour or a
+ * boosted slot), and a CPU spinning with interrupts off would never
+ * answer - nor would its partner, stopped, ever arrive.
  */
 static int bench_smp_worker(void *arg)
 {
