@@ -201,7 +201,7 @@ def build_table(runs, smps, hz):
             base = figures(runs.get((BASE_ROW, smp), []), hz)
             extra = med(f, "ns_per_hit") - med(base, "ns_per_hit") if base else None
             spin = fmt(med(f, "spin_ns"), 0) if name.startswith("global") else "-"
-            waited = ("%.0f%%" % (100 * med(f, "contended"))
+            waited = ("%.1f%%" % (100 * med(f, "contended"))
                       if name.startswith("global") else "-")
             body.append([name, str(smp), str(len(f)), per_second(rate),
                          "%s - %s" % (per_second(min(g["hits_per_s"] for g in f)),
