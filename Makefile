@@ -71,7 +71,7 @@ DEPS := $(OBJS:.o=.d) $(TEST_OBJS:.o=.d)
 SAMPLE_KOS := $(patsubst samples/kprobes/%.c,$(B)/samples/%.ko,\
 	$(wildcard samples/kprobes/*.c))
 
-.PHONY: all test-image iso run run-test run-vga debug debug-test crash-demos test test-all host-test bench bootstrap bootstrap-gui clean help
+.PHONY: all test-image iso run run-test run-vga debug debug-test crash-demos test test-all host-test bench bench-smp bootstrap bootstrap-gui clean help
 all: $(B)/kernel.elf
 test-image: $(B)/kernel-test.elf
 
@@ -139,8 +139,9 @@ CMDLINE ?=
 MODULES ?=
 # SMP=N: how many CPUs run, debug and their -test twins boot (1 to 8).
 # More than one runs on QEMU's multi-threaded TCG: each vCPU is a host
-# thread, so the CPUs really run at the same time.  make bench stays at
-# one CPU: it needs -icount, which multi-threaded TCG cannot do.
+# thread, so the CPUs really run at the same time.  make bench's first
+# half stays at one CPU: it needs -icount, which multi-threaded TCG cannot
+# do; make bench-smp (its second half) sets its own CPU counts.
 SMP ?= 2
 SMP_ARGS = -smp $(SMP) $(if $(filter-out 1,$(SMP)),-accel tcg$(comma)thread=multi)
 QEMU_RUN = $(QEMU_COMMON) $(SMP_ARGS)
@@ -264,8 +265,15 @@ lab:
 grade: test-image
 	$(PYTHON) scripts/grade.py --build $(B) $(if $(LAB),--lab $(LAB))
 
+# Both halves: one CPU under -icount (bench.py), then every CPU hitting
+# one probe at once at 1, 2 and 4 CPUs, per-CPU and kprobes.lock=global
+# (bench_smp.py, multi-threaded TCG).  bench-smp runs the second alone.
 bench: bootstrap test-image
 	$(PYTHON) tests/bench.py --build $(B)
+	$(PYTHON) tests/bench_smp.py --build $(B)
+
+bench-smp: bootstrap test-image
+	$(PYTHON) tests/bench_smp.py --build $(B)
 
 # With M=DIR (an external module folder) clean only that folder's .ko files.
 clean:
@@ -294,7 +302,9 @@ help:
 	@echo "  make test-all     make test, then the long suites ($(LONG_SUITES)) and"
 	@echo "                    each lab region stubbed alone (run_tests.py --only lab-regions)"
 	@echo "  make host-test    build the host unit tests and tools into $(B)/host/"
-	@echo "  make bench        probe-hit costs under qemu -icount"
+	@echo "  make bench        probe-hit costs under qemu -icount, then make bench-smp"
+	@echo "  make bench-smp    every CPU hitting one probe at 1, 2, 4 CPUs: per-CPU"
+	@echo "                    kprobes against kprobes.lock=global (docs/performance.md)"
 	@echo "  make lab LAB=N    write lab N's student tree to $(B)/labs/labN (labs/README.md)"
 	@echo "  make grade        boot the test image on the labs' graded tests, print the score"
 	@echo "  make fuzz         fuzz the kprobe_events parser for FUZZ_TIME seconds"

@@ -125,8 +125,9 @@ int crash_stack_hog(void *arg);		/* a thread body that overflows its stack */
  * chosen by a word on the command line ("test=traps", "bench=20000").
  * Like Linux's __setup(), a mode is a record the linker gathers into one
  * section (.boot_modes, see linker.ld), so kmain() needs no list of them:
- * the test image, which links tests/kernel/, defines "test" and "bench";
- * build/kernel.elf defines none and says so when asked for one.
+ * the test image, which links tests/kernel/, defines "test", "bench"
+ * and "bench_smp"; build/kernel.elf defines none and says so when asked
+ * for one.
  */
 struct boot_mode {
 	const char *word;			/* the command-line word */

@@ -39,7 +39,7 @@ extern const struct boot_mode __start_boot_modes[], __stop_boot_modes[];
  * The plain kernel keeps their names, not their code, so that asking it
  * for a test run fails loudly instead of starting a shell nobody reads.
  */
-static const char *const test_image_words[] = { "test", "bench" };
+static const char *const test_image_words[] = { "test", "bench", "bench_smp" };
 
 /* Run the boot mode the command line names, if this image has it. */
 static void run_boot_mode(void)

@@ -56,6 +56,16 @@ class BenchError(Exception):
     pass
 
 
+def run_qemu(cmd, timeout):
+    """Run one QEMU boot to its end; return (exit status, serial output)."""
+    try:
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise BenchError("QEMU timed out after %ds: %s" % (timeout, " ".join(cmd)))
+    return proc.returncode, proc.stdout.decode("utf-8", "replace")
+
+
 def boot(kernel, iters, icount, timeout, regs=None, switches=None):
     """Boot once; return {row: {field: value}} in the kernel's row order.
     The registration lines are appended to regs (a list) when given, the
@@ -63,12 +73,7 @@ def boot(kernel, iters, icount, timeout, regs=None, switches=None):
     cmd = [QEMU] + QEMU_ARGS + ["-kernel", kernel, "-append", "bench=%d" % iters]
     if icount:
         cmd[1:1] = ["-icount", "shift=0"]
-    try:
-        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise BenchError("QEMU timed out after %ds: %s" % (timeout, " ".join(cmd)))
-    out = proc.stdout.decode("utf-8", "replace")
+    returncode, out = run_qemu(cmd, timeout)
     rows, errors = {}, []
     for line in out.splitlines():
         line = line.strip()
@@ -97,10 +102,10 @@ def boot(kernel, iters, icount, timeout, regs=None, switches=None):
             errors.append(line)
         else:
             rows[m.group("row")] = fields
-    if "BENCH done" not in out or proc.returncode != QEMU_EXIT_PASS:
+    if "BENCH done" not in out or returncode != QEMU_EXIT_PASS:
         tail = "\n".join(out.splitlines()[-25:])
         raise BenchError("kernel did not finish the benchmark (QEMU exit %d):\n%s"
-                         % (proc.returncode, tail))
+                         % (returncode, tail))
     if errors:
         raise BenchError("rows failed:\n" + "\n".join(errors))
     if not rows:

@@ -40,6 +40,9 @@ Linux's KUnit (docs/testing.md has an example):
           them all (its results come from the kernel run at that CPU count)
   lab-regions  (only when named: make test-all) each LAB region stubbed
           alone must make some graded case of its lab fail
+  bench   tests/bench_smp.py --smoke: the SMP benchmark's short run (2
+          CPUs, per-CPU and kprobes.lock=global, 50 calls per CPU) must
+          print a complete table; no figure is judged
   modules-doc  docs/modules.md followed to the letter: its hello_probe.c
           is built with make -C TREE M=DIR in a fresh directory and booted
           with insmod=hello_probe until the output the page shows appears.
@@ -749,6 +752,31 @@ def run_smoke_check(tally, build, logs, timeout):
 
 
 # ---------------------------------------------------------------------------
+# make bench-smp, cut short: every row at every CPU count it boots must come
+# out (a boot that fails, a row that misses a hit, a missing figure), but
+# no time is judged: the host is shared and the figures are noise here.
+# ---------------------------------------------------------------------------
+
+BENCH_SMP = Path("tests/bench_smp.py")
+
+
+def run_bench_smoke(tally, build, logs, timeout):
+    """bench_smp.py --smoke: exit 0 only with a complete table."""
+    log = logs / "bench-smp-smoke.log"
+    cmd = [sys.executable, str(BENCH_SMP), "--build", str(build), "--smoke"]
+    note(f"bench: {shlex.join(cmd)}")
+    before = (tally.passed, tally.failed)
+    status, lines = run_logged(cmd, log, timeout)
+    if status == 0:
+        tally.passed += 1
+    else:
+        why = "timed out" if status is None else f"exit status {status}"
+        tally.fail(f"bench: the SMP benchmark's smoke run printed no complete "
+                   f"table ({why})", tail(lines), log)
+    summary(tally, before, "bench (bench_smp.py --smoke)", log)
+
+
+# ---------------------------------------------------------------------------
 # docs/modules.md, replayed: build its module as the page says, boot it
 # ---------------------------------------------------------------------------
 
@@ -1003,8 +1031,8 @@ def report(tally):
 
 
 # What a full run does, in order.  See the top of this file.
-STAGES = ("self-test", "host", "kernel", "oops", "smoke", "iso", "modules-doc",
-          "labs")
+STAGES = ("self-test", "host", "kernel", "oops", "smoke", "bench", "iso",
+          "modules-doc", "labs")
 # Longer stages, run only when named (--only lab-regions; make test-all).
 LONG_STAGES = ("lab-regions",)
 
@@ -1068,6 +1096,8 @@ def main(argv):
         run_oops_check(tally, build, logs, args.timeout)
     if "smoke" in args.only:
         run_smoke_check(tally, build, logs, args.timeout)
+    if "bench" in args.only:
+        run_bench_smoke(tally, build, logs, args.timeout)
     if "iso" in args.only:
         run_iso_tests(tally, build, logs, args.suites, args.timeout)
     if "modules-doc" in args.only:

@@ -15,8 +15,8 @@ has and the kernel has not: kernel/ktest.c and tests/kernel/*.
                                  no name with "ktest" or "bench" in it
   test_image_has_the_tests       `nm BUILD/kernel-test.elf` shows every
                                  global symbol the test objects define,
-                                 and the runner and the benchmark are its
-                                 "test" and "bench" boot modes
+                                 and the runner and the benchmarks are its
+                                 "test", "bench" and "bench_smp" boot modes
   kernel_refuses_a_test_run      BUILD/kernel.elf booted with "test=boot"
                                  says that this image has no tests and
                                  leaves QEMU with the failure status (35)
@@ -45,7 +45,8 @@ NO_TESTS_MESSAGE = "this image has no tests"
 # Symbols the test image must define: the runner, one suite, the benchmark
 # and the boot-mode records that make kmain() run them.
 TEST_IMAGE_MUST_DEFINE = ["ktest_run", "__start_ktest_suites",
-                          "__boot_mode_ktest_boot", "__boot_mode_bench_run"]
+                          "__boot_mode_ktest_boot", "__boot_mode_bench_run",
+                          "__boot_mode_bench_smp_run"]
 TAIL = 15
 
 

@@ -36,6 +36,7 @@
 #include "bench_sled.h"
 #include "trap_watch.h"
 #include "every_insn.h"
+#include "bench.h"
 
 #define BENCH_DEFAULT_ITERS	20000
 #define BENCH_WARMUP_ITERS	100	/* let QEMU translate the code first */
@@ -137,17 +138,6 @@ static void disarm_kretprobe_kprobe(void) { disarm_kprobe(); disarm_kretprobe();
 
 /* ---- the table --------------------------------------------------------------- */
 
-/*
- * Which hit path a row measures.  Boosting and jump optimization are on
- * by default and would turn every pre-handler-only kprobe into one of the
- * fast rows, so each row says which it wants (docs/optprobes.md).
- */
-enum bench_mode {
-	BENCH_CLASSIC,		/* int3 + single-step: no boost, no jump */
-	BENCH_BOOSTED,		/* int3, then the slot's jmp back: no #DB */
-	BENCH_OPTIMIZED,	/* a jmp to the detour: no exception */
-};
-
 struct bench_row {
 	const char *name;
 	int (*arm)(void);	/* NULL: nothing to arm */
@@ -179,22 +169,22 @@ static const struct bench_row bench_rows[] = {
 	  BENCH_CLASSIC },
 };
 
-static const char *const bench_mode_names[] = {
+const char *const bench_mode_names[] = {
 	[BENCH_CLASSIC] = "classic",
 	[BENCH_BOOSTED] = "boosted",
 	[BENCH_OPTIMIZED] = "optimized",
 };
 
-static void bench_set_mode(enum bench_mode mode)
+void bench_set_mode(enum bench_mode mode)
 {
 	kprobes_set_boosting(mode != BENCH_CLASSIC);
 	kprobes_set_optimization(mode == BENCH_OPTIMIZED);
 }
 
-/* Did the probe on bench_target really take the row's path? */
-static bool bench_mode_taken(enum bench_mode mode)
+/* Did the probe at addr (bench_target here) really take the row's path? */
+bool bench_mode_taken(void *addr, enum bench_mode mode)
 {
-	struct kprobe *p = get_kprobe((void *)bench_target);
+	struct kprobe *p = get_kprobe(addr);
 
 	switch (mode) {
 	case BENCH_BOOSTED:
@@ -273,7 +263,7 @@ static void bench_one(const struct bench_row *row, unsigned long iters)
 		return;
 	}
 	bench_loop(iters, &r);
-	mode_ok = bench_mode_taken(row->mode);
+	mode_ok = bench_mode_taken((void *)bench_target, row->mode);
 	if (row->disarm)
 		row->disarm();
 	bench_set_mode(BENCH_OPTIMIZED);	/* the defaults: both on */
