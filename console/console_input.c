@@ -34,27 +34,35 @@ unsigned long sysrq_count;
 
 /* ---- SysRq ---------------------------------------------------------------- */
 
-void sysrq_show_probes(void)
+/*
+ * The dump is many printk calls.  Between two of them the shell thread,
+ * on another CPU, could take printk_lock and draw its prompt back in the
+ * middle of the list; holding the lock across the whole dump keeps it
+ * one piece (printk lets the CPU that holds printk_lock through).
+ * Returns false if kprobe_mutex was busy: nothing was printed.
+ */
+bool sysrq_show_probes(void)
 {
-	sysrq_count++;
-	printk("\nSysRq: %u probe(s) registered\n", kprobes_nr_registered());
-	kprobes_list_print();
+	unsigned long flags;
+	bool shown;
+
+	spin_lock_irqsave(&printk_lock, flags);
+	shown = kprobes_list_print("SysRq") == 0;
+	if (shown)
+		sysrq_count++;
+	spin_unlock_irqrestore(&printk_lock, flags);
+	return shown;
 }
 
 /*
- * The probe list is walked under kprobe_mutex, which raises the
- * preempt count of whoever holds it.  If the interrupted thread has a
- * non-zero count it may be inside (un)register_kprobe with the table
- * half-changed: wait for the next timer tick that finds it at zero.
+ * The probe list is walked under kprobe_mutex, which an interrupt may
+ * not sleep on: if a thread holds it - on this CPU or another, maybe in
+ * the middle of (un)register_kprobe with the table half-changed - wait
+ * for the next timer tick that finds it free.
  */
 static void sysrq_now_or_later(void)
 {
-	if (preempt_count() == 0) {
-		sysrq_pending = false;
-		sysrq_show_probes();	/* hides the line being typed, if any */
-	} else {
-		sysrq_pending = true;
-	}
+	sysrq_pending = !sysrq_show_probes();	/* hides the line being typed, if any */
 }
 
 static void sysrq_tick(void)

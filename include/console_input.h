@@ -31,9 +31,10 @@ void console_input_feed(int c);
  */
 int console_readline(struct line_editor *le);
 
-/* The SysRq action (Ctrl-P): print every registered probe.  Counted so
- * tests can see it ran. */
-void sysrq_show_probes(void);
+/* The SysRq action (Ctrl-P): print every registered probe, or return
+ * false if kprobe_mutex is held (try again later).  Counted so tests can
+ * see it ran. */
+bool sysrq_show_probes(void);
 extern unsigned long sysrq_count;
 
 #endif

@@ -160,7 +160,7 @@ int kprobe_blacklist_for_each(int (*fn)(void *data, unsigned long start,
 
 /* One line in Linux's debugfs "list" format: "addr  k  sym+0xoff  [DISABLED]". */
 int sprint_kprobe(char *buf, size_t len, const struct kprobe *p);
-void kprobes_list_print(void);		/* every registered probe */
+int kprobes_list_print(const char *who);	/* every registered probe; -EBUSY: kprobe_mutex held */
 /*
  * Calls p did not handle: hits stepped without handlers (p->nmissed)
  * and, for a kretprobe, calls its full instance pool let go unprobed.

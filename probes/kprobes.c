@@ -842,11 +842,22 @@ int sprint_kprobe_profile(char *buf, size_t len, const struct kprobe *p)
 			kprobe_missed(p));
 }
 
-void kprobes_list_print(void)
+/*
+ * SysRq calls this from an interrupt handler, where kprobe_mutex may not
+ * be slept on: whoever holds it may be registering on another CPU, or be
+ * the very thread interrupted.  So try it; -EBUSY asks the caller to come
+ * back later (the console's SysRq tries again at the next tick).
+ * who, if not NULL, heads the list with a count: "SysRq: 2 probe(s)".
+ */
+int kprobes_list_print(const char *who)
 {
-	kprobe_mutex_lock();
+	if (!mutex_trylock(&kprobe_mutex))
+		return -EBUSY;
+	if (who)
+		printk("\n%s: %u probe(s) registered\n", who, nr_registered);
 	for_each_kprobe(print_list_line);
 	kprobe_mutex_unlock();
+	return 0;
 }
 
 /* fn on every hashed probe: a lone probe or an aggregate, not the members. */

@@ -331,7 +331,7 @@ static void kprobe_by_symbol(struct ktest *t)
 	KTEST_EXPECT_EQ(t, disable_kprobe(&kp), 0);
 	sprint_kprobe(line, sizeof(line), &kp);
 	KTEST_EXPECT_TRUE(t, strstr(line, "[DISABLED]") != NULL);
-	kprobes_list_print();
+	KTEST_EXPECT_EQ(t, kprobes_list_print(NULL), 0);
 	unregister_kprobe(&kp);
 
 	/* addr kept from the first time agrees with the symbol: again is fine. */
