@@ -104,7 +104,7 @@ static int tracefs_case_init(struct ktest *t)
 {
 	tracefs_init();
 	remove_all_events();
-	trace_buffer_reset();
+	trace_buffer_reset(TRACE_ALL_CPUS);
 	arm_all_kprobes();
 	return 0;
 }
