@@ -417,9 +417,14 @@ static void global_switch_keeps_probe_state(struct ktest *t)
 
 static void ring_buffer_overwrites_oldest(struct ktest *t)
 {
+	unsigned long allowed = current->cpus_allowed;
+
 	write_str(EVENTS, "p:tt_fib fib n=$arg1\n", false);
 	write_str(TRACEFS_DIR "/events/kprobes/tt_fib/enable", "1\n", true);
+	/* One CPU's buffer: a thread that moved would fill two. */
+	set_cpus_allowed(current, 1UL << smp_processor_id());
 	fib(15);		/* 1973 calls */
+	set_cpus_allowed(current, allowed);
 	KTEST_EXPECT_EQ(t, trace_buffer_written(), 1973);
 	KTEST_EXPECT_EQ(t, trace_buffer_entries(), TRACE_BUF_ENTRIES);
 	KTEST_EXPECT_EQ(t, trace_buffer_lost(), 1973 - TRACE_BUF_ENTRIES);
