@@ -541,7 +541,7 @@ static const char trace_header[] =
 	"#              | |         |   |||||     |         |\n";
 
 /*
- * One record, Linux's way:
+ * One record, Linux's way, [000] the CPU whose buffer it came from:
  *        sh-0       [000] d..1.     3.141592: myfib: (fib+0x0/0x3b) n=0x5
  * A return probe shows where the function returned to and its name:
  *        sh-0       [000] d..1.     3.141593: myret: (run_fib+0x2d/0x9d <- fib) ret=0x5
