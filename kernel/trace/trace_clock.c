@@ -22,7 +22,10 @@
  * We use the TSC (Linux's "x86-tsc" trace clock), turned into
  * nanoseconds since boot with one rate measured here once against the
  * PIT.  One fixed rate keeps the conversion monotonic: a later TSC value
- * never gets an earlier timestamp, on any CPU.
+ * never gets an earlier timestamp, on any CPU.  Ticks that came late
+ * while we measured (a busy host) make the rate off by a few per cent:
+ * the printed seconds drift by as much from the kernel's other clocks,
+ * but the order of the records never suffers.
  */
 #include "kernel.h"
 #include "trace.h"
