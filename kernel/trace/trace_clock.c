@@ -38,10 +38,16 @@
 
 #define NSEC_PER_TICK		(NSEC_PER_SEC / HZ)
 #define TRACE_CLOCK_CAL_TICKS	5	/* 50 ms of PIT against the TSC */
+#define MULT_SHIFT_MAX		32
 
-/* At a tick edge: the TSC and the time since boot; cycles per cal period. */
-static uint64_t cal_tsc, cal_ns, cal_cycles;
-static const uint64_t cal_period_ns = TRACE_CLOCK_CAL_TICKS * NSEC_PER_TICK;
+/*
+ * ns = cycles * mult >> shift, Linux's clocksource arithmetic: the hit
+ * path multiplies and shifts, never divides (a 64-bit division is a
+ * libgcc call, and a probe there would be re-entered at every hit).
+ * shift is as large as lets mult fit 32 bits, for the finest rate.
+ */
+static uint64_t cal_tsc, cal_ns;	/* at a tick edge: the TSC and the time since boot */
+static uint32_t mult, shift;
 
 /* Spin until jiffies moves on; returns the TSC right after the edge. */
 static uint64_t wait_tick_edge(void)
@@ -51,6 +57,19 @@ static uint64_t wait_tick_edge(void)
 	while (jiffies == j)
 		cpu_relax();
 	return rdtsc();
+}
+
+static void set_mult_shift(uint64_t cycles, uint64_t ns)
+{
+	uint64_t m;
+
+	uint32_t sh = MULT_SHIFT_MAX;
+
+	while ((m = (ns << sh) / cycles) > UINT32_MAX && sh > 0)
+		sh--;
+	shift = sh;
+	barrier();	/* a reader that sees mult sees its base and shift too */
+	WRITE_ONCE(mult, m > UINT32_MAX ? UINT32_MAX : m ? (uint32_t)m : 1);
 }
 
 /*
@@ -63,7 +82,7 @@ void trace_clock_init(void)
 	uint64_t start, end;
 
 	ktime_init();
-	if (cal_cycles || irqs_disabled())
+	if (READ_ONCE(mult) || irqs_disabled())
 		return;		/* done, or no tick would come: trace_clock() uses ktime */
 	start = wait_tick_edge();
 	for (int i = 1; i < TRACE_CLOCK_CAL_TICKS; i++)
@@ -71,24 +90,24 @@ void trace_clock_init(void)
 	end = wait_tick_edge();
 	cal_ns = (uint64_t)jiffies * NSEC_PER_TICK;
 	cal_tsc = end;
-	barrier();	/* a reader that sees the rate sees its base too */
-	WRITE_ONCE(cal_cycles, end - start ? end - start : 1);
+	set_mult_shift(end - start ? end - start : 1, TRACE_CLOCK_CAL_TICKS * NSEC_PER_TICK);
 }
 
 /* Nanoseconds since boot at TSC value tsc (not before the calibration). */
 uint64_t trace_clock_tsc_to_ns(uint64_t tsc)
 {
 	uint64_t delta = tsc > cal_tsc ? tsc - cal_tsc : 0;
+	uint32_t lo = (uint32_t)delta, hi = (uint32_t)(delta >> 32);
 
-	/* Whole periods and the rest: no 64-bit overflow for centuries. */
-	return cal_ns + delta / cal_cycles * cal_period_ns +
-	       delta % cal_cycles * cal_period_ns / cal_cycles;
+	/* Two 32x32-bit products, each fits 64 bits: mul, no libgcc call. */
+	return cal_ns + (((uint64_t)lo * mult) >> shift) +
+	       (((uint64_t)hi * mult) << (32 - shift));
 }
 
 /* The stamp of a record: nanoseconds since boot, from this CPU's TSC. */
 uint64_t trace_clock(void)
 {
-	if (!READ_ONCE(cal_cycles))
+	if (!READ_ONCE(mult))
 		return ktime_get();	/* not measured yet */
 	return trace_clock_tsc_to_ns(rdtsc());
 }
