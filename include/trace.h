@@ -8,8 +8,9 @@
  *   echo 1 > /sys/kernel/tracing/events/kprobes/myfib/enable
  *        -> enable_kprobe(): the int3 goes in
  *   a hit -> the fetch programs run against pt_regs; one record goes
- *            into the ring buffer (kernel/trace/trace_buffer.c)
- *   cat /sys/kernel/tracing/trace -> the records as Linux prints them
+ *            into this CPU's ring buffer (kernel/trace/trace_buffer.c)
+ *   cat /sys/kernel/tracing/trace -> every CPU's records merged by time,
+ *            as Linux prints them
  */
 #ifndef TRACE_H
 #define TRACE_H
@@ -19,17 +20,19 @@
 #include "sched.h"
 #include "pseudofs.h"
 
-/* ---- the ring buffer (kernel/trace/trace_buffer.c) ------------------------------- */
+/* ---- the ring buffers, one per CPU (kernel/trace/trace_buffer.c) -------------- */
 
-#define TRACE_BUF_ENTRIES  256	/* records kept; older ones are overwritten */
+#define TRACE_BUF_ENTRIES  256	/* records kept per CPU; older ones are overwritten */
 #define TRACE_PAYLOAD_MAX  512	/* bytes of fetched arguments per record */
+#define TRACE_ALL_CPUS     (-1)	/* read every CPU's buffer, merged by time */
 
 #define TRACE_FLAG_IRQS_OFF 0x01	/* IF was clear in the probed code */
 
 /* One event as it happened. */
 struct trace_entry {
-	uint64_t ts_us;			/* trace_clock_us() at the hit */
+	uint64_t ts;			/* trace_clock() at the hit: ns since boot */
 	unsigned int event_id;		/* which trace_kprobe */
+	int cpu;			/* the CPU that recorded it (its buffer) */
 	int pid;
 	char comm[TASK_NAME_LEN];
 	uint8_t flags;			/* TRACE_FLAG_* */
@@ -40,25 +43,40 @@ struct trace_entry {
 	char payload[TRACE_PAYLOAD_MAX];/* probe_args_fetch()'s record */
 };
 
-/* Microseconds since boot: jiffies, refined within a tick by the TSC. */
-uint64_t trace_clock_us(void);
-void trace_clock_init(void);
+/* ---- the clock (kernel/trace/trace_clock.c) ---------------------------------- */
+
+/* Nanoseconds since boot from this CPU's TSC: comparable across CPUs. */
+uint64_t trace_clock(void);
+uint64_t trace_clock_tsc_to_ns(uint64_t tsc);
+void trace_clock_init(void);	/* measure the TSC's rate (from a thread) */
+/* Print a timestamp the way `trace` does: "   12.345678". */
+int trace_sprint_ts(char *buf, size_t size, uint64_t ts_ns);
 
 /*
- * The slot for a new record (the oldest goes), with the buffer locked
- * and interrupts off until trace_buffer_unlock_commit(flags).
+ * The slot for a new record in this CPU's buffer (its oldest goes), with
+ * interrupts off until trace_buffer_unlock_commit(flags) (Linux's names;
+ * no lock is taken: the buffer is this CPU's alone).
  */
 struct trace_entry *trace_buffer_lock_reserve(unsigned long *flags);
 void trace_buffer_unlock_commit(unsigned long flags);
-void trace_buffer_reset(void);		/* `echo > trace` */
-unsigned long trace_buffer_entries(void);	/* records held now */
-unsigned long trace_buffer_written(void);	/* records ever written */
-unsigned long trace_buffer_lost(void);		/* written - held: overwritten */
-/* Copy out each held record, oldest first; stop if fn returns non-zero. */
-int trace_buffer_for_each(int (*fn)(const struct trace_entry *e, void *data),
+void trace_buffer_reset(int cpu);		/* `echo > trace`: TRACE_ALL_CPUS */
+/* One CPU's counts (Linux's ring_buffer_*_cpu()), and their sums. */
+unsigned long trace_buffer_entries_cpu(int cpu);	/* records held, unread */
+unsigned long trace_buffer_lost_cpu(int cpu);		/* overwritten unread */
+unsigned long trace_buffer_written_cpu(int cpu);	/* entries + lost */
+unsigned long trace_buffer_read_cpu(int cpu);		/* taken by trace_pipe */
+unsigned long trace_buffer_entries(void);
+unsigned long trace_buffer_lost(void);
+unsigned long trace_buffer_written(void);
+/*
+ * Copy out each held record of one CPU, or of all (TRACE_ALL_CPUS) merged
+ * oldest first; stop if fn returns non-zero.  _consume_each() takes each
+ * record fn accepted (returned 0) out of the buffer, as trace_pipe does.
+ */
+int trace_buffer_for_each(int cpu, int (*fn)(const struct trace_entry *e, void *data),
 			  void *data);
-/* Print a timestamp the way `trace` does: "   12.345678". */
-int trace_sprint_ts(char *buf, size_t size, uint64_t ts_us);
+int trace_buffer_consume_each(int cpu, int (*fn)(const struct trace_entry *e, void *data),
+			      void *data);
 
 /* ---- kprobe events (kernel/trace/trace_kprobe.c) -------------------------------- */
 

@@ -11,7 +11,9 @@
  *
  *   kprobe_events   the definitions (read) / define or remove (write)
  *   events/G/E/enable, events/G/enable   per event / per group on-off
- *   trace           the records, Linux's format
+ *   trace           the records, Linux's format, every CPU's merged by time
+ *   trace_pipe      the same, each record taken out as it is read
+ *   per_cpu/cpuN/   trace, trace_pipe and stats of CPU N's buffer alone
  *   kprobe_profile  hits and misses per event
  *   error_log       why the last bad lines were refused, with a caret
  *
@@ -35,6 +37,7 @@
 #include "errno.h"
 #include "list.h"
 #include "nokprobe.h"
+#include "smp.h"
 
 struct trace_kprobe {
 	struct list_head list;
@@ -100,7 +103,7 @@ static void record_hit(struct trace_kprobe *tk, struct pt_regs *regs,
 	struct trace_entry *e = trace_buffer_lock_reserve(&flags);
 	int n;
 
-	e->ts_us = trace_clock_us();
+	e->ts = trace_clock();
 	e->event_id = tk->id;
 	e->pid = task_pid(current);
 	strlcpy(e->comm, task_name(current), sizeof(e->comm));
@@ -160,7 +163,7 @@ static void log_error(const char *line, size_t len, int pos, const char *msg)
 	char ts[24];
 	int n;
 
-	trace_sprint_ts(ts, sizeof(ts), trace_clock_us());
+	trace_sprint_ts(ts, sizeof(ts), trace_clock());
 	n = snprintf(entry, ERROR_LOG_TEXT, "[%s] trace_kprobe: error: %s\n", ts, msg);
 	if (n < ERROR_LOG_TEXT)
 		probe_err_format(entry + n, ERROR_LOG_TEXT - n, line, len, &err);
@@ -398,7 +401,7 @@ static void free_event(struct trace_kprobe *tk)
 	list_del(&tk->list);
 	group_file_put(tk->def->group);
 	if (tk->recorded)
-		trace_buffer_reset();
+		trace_buffer_reset(TRACE_ALL_CPUS);
 	kfree(tk->def);
 	kfree(tk);
 }
@@ -538,7 +541,7 @@ static const char trace_header[] =
 	"#              | |         |   |||||     |         |\n";
 
 /*
- * One record, Linux's way:
+ * One record, Linux's way, [000] the CPU whose buffer it came from:
  *        sh-0       [000] d..1.     3.141592: myfib: (fib+0x0/0x3b) n=0x5
  * A return probe shows where the function returned to and its name:
  *        sh-0       [000] d..1.     3.141593: myret: (run_fib+0x2d/0x9d <- fib) ret=0x5
@@ -553,8 +556,8 @@ static int print_entry(const struct trace_entry *e, void *data)
 	const char *name;
 	char depth = e->preempt ? (e->preempt < 16 ? "0123456789abcdef"[e->preempt] : 'f') : '.';
 
-	trace_sprint_ts(ts, sizeof(ts), e->ts_us);
-	seq_printf(s, "%16s-%-7d [000] %c..%c. %s: ", e->comm, e->pid,
+	trace_sprint_ts(ts, sizeof(ts), e->ts);
+	seq_printf(s, "%16s-%-7d [%03d] %c..%c. %s: ", e->comm, e->pid, e->cpu,
 		   e->flags & TRACE_FLAG_IRQS_OFF ? 'd' : '.', depth, ts);
 	if (!tk) {
 		seq_printf(s, "Unknown event id %u\n", e->event_id);
@@ -578,24 +581,118 @@ static int print_entry(const struct trace_entry *e, void *data)
 	return 0;
 }
 
+/* A per_cpu/cpuN file's data is its CPU number; the top-level files have none. */
+static int file_cpu(void *data)
+{
+	return data ? *(int *)data : TRACE_ALL_CPUS;
+}
+
+static unsigned long entries_of(int cpu)
+{
+	return cpu == TRACE_ALL_CPUS ? trace_buffer_entries() : trace_buffer_entries_cpu(cpu);
+}
+
+static unsigned long written_of(int cpu)
+{
+	return cpu == TRACE_ALL_CPUS ? trace_buffer_written() : trace_buffer_written_cpu(cpu);
+}
+
+/* Overwritten records, per CPU: each CPU's buffer fills on its own. */
+static void show_lost(struct seq_buf *s, int only)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		unsigned long lost = trace_buffer_lost_cpu(cpu);
+
+		if ((only == TRACE_ALL_CPUS || only == cpu) && lost)
+			seq_printf(s, "# CPU %d: %lu oldest entries were overwritten and lost "
+				   "(each CPU's buffer holds %d)\n", cpu, lost, TRACE_BUF_ENTRIES);
+	}
+}
+
 static int trace_show(struct seq_buf *s, void *data)
 {
+	int cpu = file_cpu(data);
+
 	seq_puts(s, "# tracer: nop\n");
-	seq_printf(s, "#\n# entries-in-buffer/entries-written: %lu/%lu   #P:1\n",
-		   trace_buffer_entries(), trace_buffer_written());
-	if (trace_buffer_lost())
-		seq_printf(s, "# (%lu oldest entries were overwritten and lost: "
-			   "the buffer holds %d)\n", trace_buffer_lost(), TRACE_BUF_ENTRIES);
+	seq_printf(s, "#\n# entries-in-buffer/entries-written: %lu/%lu   #P:%u\n",
+		   entries_of(cpu), written_of(cpu), num_online_cpus());
+	show_lost(s, cpu);
 	seq_puts(s, trace_header);
-	trace_buffer_for_each(print_entry, s);
+	trace_buffer_for_each(cpu, print_entry, s);
 	return 0;
 }
 
+/* `echo > trace` clears every CPU's buffer; per_cpu/cpuN/trace that CPU's. */
 static int trace_write(const char *text, size_t len, bool trunc, void *data)
 {
 	if (trunc)
-		trace_buffer_reset();	/* `echo > trace`, whatever was echoed */
+		trace_buffer_reset(file_cpu(data));	/* whatever was echoed */
 	return 0;
+}
+
+/*
+ * trace_pipe: no header, and each record printed is gone from the
+ * buffer.  A record that does not fit the reader's buffer stays for the
+ * next read.  (Linux's blocks while the buffer is empty; ours returns.)
+ */
+static int pipe_entry(const struct trace_entry *e, void *data)
+{
+	struct seq_buf *s = data;
+	size_t len = s->len;
+
+	print_entry(e, s);
+	if (!s->overflow)
+		return 0;
+	s->len = len;		/* take the partial line back */
+	s->buf[len] = '\0';
+	return 1;
+}
+
+static int trace_pipe_show(struct seq_buf *s, void *data)
+{
+	trace_buffer_consume_each(file_cpu(data), pipe_entry, s);
+	return 0;
+}
+
+/* per_cpu/cpuN/stats: Linux's counts for one CPU's buffer. */
+static int stats_show(struct seq_buf *s, void *data)
+{
+	int cpu = file_cpu(data);
+	char now[24];
+
+	trace_sprint_ts(now, sizeof(now), trace_clock());
+	seq_printf(s, "entries: %lu\n", trace_buffer_entries_cpu(cpu));
+	seq_printf(s, "overrun: %lu\n", trace_buffer_lost_cpu(cpu));
+	seq_printf(s, "now ts: %s\n", now);
+	seq_printf(s, "read events: %lu\n", trace_buffer_read_cpu(cpu));
+	return 0;
+}
+
+static const struct pseudo_file_spec per_cpu_files[] = {
+	{ "trace",      trace_show,      trace_write },
+	{ "trace_pipe", trace_pipe_show, NULL },
+	{ "stats",      stats_show,      NULL },
+};
+
+/* per_cpu/cpuN/ for each CPU that runs: Linux's layout. */
+static int per_cpu_files_init(void)
+{
+	static int cpu_ids[NR_CPUS];
+	char path[PSEUDOFS_PATH_MAX];
+	int cpu, ret = 0;
+
+	for_each_online_cpu(cpu) {
+		cpu_ids[cpu] = cpu;
+		for (size_t i = 0; i < ARRAY_SIZE(per_cpu_files) && !ret; i++) {
+			snprintf(path, sizeof(path), TRACEFS_DIR "/per_cpu/cpu%d/%s",
+				 cpu, per_cpu_files[i].name);
+			ret = pseudofs_create(path, per_cpu_files[i].show,
+					      per_cpu_files[i].write, &cpu_ids[cpu]);
+		}
+	}
+	return ret;
 }
 
 /* ---- the files ------------------------------------------------------------------ */
@@ -605,6 +702,7 @@ int kprobes_debugfs_init(void);	/* kernel/trace/kprobes_debugfs.c */
 static const struct pseudo_file_spec tracefs_files[] = {
 	{ "kprobe_events",  kprobe_events_show,  kprobe_events_write },
 	{ "trace",          trace_show,          trace_write },
+	{ "trace_pipe",     trace_pipe_show,     NULL },
 	{ "kprobe_profile", kprobe_profile_show, NULL },
 	{ "error_log",      error_log_show,      error_log_write },
 };
@@ -620,6 +718,8 @@ int tracefs_init(void)
 	trace_clock_init();
 	ret = pseudofs_create_files(TRACEFS_DIR, tracefs_files,
 				    ARRAY_SIZE(tracefs_files));
+	if (!ret)
+		ret = per_cpu_files_init();
 	if (!ret)
 		ret = kprobes_debugfs_init();
 	return ret;

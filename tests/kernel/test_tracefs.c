@@ -16,11 +16,18 @@
 #include "errno.h"
 #include "probe_events.h"
 #include "narrate.h"
+#include "atomic.h"
+#include "processor.h"
+#include "sched.h"
+#include "smp.h"
+#include "timer.h"
+#include "ktime.h"
 
 #define EVENTS   TRACEFS_DIR "/kprobe_events"
 #define TRACE    TRACEFS_DIR "/trace"
 #define PROFILE  TRACEFS_DIR "/kprobe_profile"
 #define ERRLOG   TRACEFS_DIR "/error_log"
+#define PIPE     TRACEFS_DIR "/trace_pipe"
 #define ENABLED  KPROBES_DEBUG_DIR "/enabled"
 #define LIST     KPROBES_DEBUG_DIR "/list"
 
@@ -104,7 +111,7 @@ static int tracefs_case_init(struct ktest *t)
 {
 	tracefs_init();
 	remove_all_events();
-	trace_buffer_reset();
+	trace_buffer_reset(TRACE_ALL_CPUS);
 	arm_all_kprobes();
 	return 0;
 }
@@ -410,9 +417,14 @@ static void global_switch_keeps_probe_state(struct ktest *t)
 
 static void ring_buffer_overwrites_oldest(struct ktest *t)
 {
+	unsigned long allowed = current->cpus_allowed;
+
 	write_str(EVENTS, "p:tt_fib fib n=$arg1\n", false);
 	write_str(TRACEFS_DIR "/events/kprobes/tt_fib/enable", "1\n", true);
+	/* One CPU's buffer: a thread that moved would fill two. */
+	set_cpus_allowed(current, 1UL << smp_processor_id());
 	fib(15);		/* 1973 calls */
+	set_cpus_allowed(current, allowed);
 	KTEST_EXPECT_EQ(t, trace_buffer_written(), 1973);
 	KTEST_EXPECT_EQ(t, trace_buffer_entries(), TRACE_BUF_ENTRIES);
 	KTEST_EXPECT_EQ(t, trace_buffer_lost(), 1973 - TRACE_BUF_ENTRIES);
@@ -426,6 +438,364 @@ static void ring_buffer_overwrites_oldest(struct ktest *t)
 	KTEST_EXPECT_EQ(t, trace_buffer_written(), 0);
 	read_file(TRACE);
 	KTEST_EXPECT_TRUE(t, strstr(out, "entries-written: 0/0") != NULL);
+}
+
+/* ---- the per-CPU buffers ------------------------------------------------------ */
+
+#define CPU_EVENT	"p:tt_cpu tracefs_cpu_target cpu=$arg1\n"
+#define CPU_ENABLE	TRACEFS_DIR "/events/kprobes/tt_cpu/enable"
+#define BURST_ROUNDS	5	/* all CPUs at once, buffers checked after each */
+#define PINGPONG_ROUNDS	40	/* CPU 0, 1, ..., 0, 1, ... in turn */
+#define FLOOD_HITS	1000	/* one CPU overflows its buffer... */
+#define QUIET_HITS	50	/* ...while another writes a few */
+
+/* The probed function: the CPU its caller is bound to, as the argument. */
+noinline int tracefs_cpu_target(int cpu)
+{
+	barrier();
+	return cpu;
+}
+
+/* Hits wanted of each CPU: different, so a record counted twice shows. */
+static int burst_hits(int cpu)
+{
+	return 100 + 37 * cpu;
+}
+
+static struct {
+	int calls[NR_CPUS];	/* calls each CPU's thread makes */
+	bool pingpong;		/* take turns, in CPU order */
+	int order[NR_CPUS];	/* pingpong: the CPU whose turn follows */
+	volatile int turn;	/* pingpong: the CPU whose turn it is */
+	volatile bool go;
+	atomic_t ready;
+	atomic_t wrong_cpu;	/* a call made on a CPU it was not bound to */
+} bound;
+
+static int bound_thread(void *arg)
+{
+	int cpu = (int)(unsigned long)arg;
+
+	atomic_inc(&bound.ready);
+	while (!READ_ONCE(bound.go))
+		cpu_relax();
+	for (int i = 0; i < bound.calls[cpu]; i++) {
+		while (bound.pingpong && READ_ONCE(bound.turn) != cpu)
+			cpu_relax();
+		if (tracefs_cpu_target(cpu) != cpu || smp_processor_id() != cpu)
+			atomic_inc(&bound.wrong_cpu);
+		if (bound.pingpong)
+			WRITE_ONCE(bound.turn, bound.order[cpu]);
+	}
+	return 0;
+}
+
+/* One thread bound to each online CPU with calls, all started together. */
+static void run_bound_threads(struct ktest *t)
+{
+	static struct task_struct *threads[NR_CPUS];
+	int cpu, n = 0, first = -1, last = -1;
+
+	atomic_set(&bound.ready, 0);
+	atomic_set(&bound.wrong_cpu, 0);
+	bound.go = false;
+	for_each_online_cpu(cpu) {
+		if (!bound.calls[cpu])
+			continue;
+		if (last >= 0)
+			bound.order[last] = cpu;
+		else
+			first = cpu;
+		last = cpu;
+		threads[n] = kthread_create_on_cpu(bound_thread, (void *)(unsigned long)cpu,
+						   cpu, "tt-cpu");
+		if (threads[n])
+			n++;
+	}
+	if (last >= 0)
+		bound.order[last] = first;
+	bound.turn = first;
+	while (atomic_read(&bound.ready) < n)
+		msleep(1);
+	WRITE_ONCE(bound.go, true);
+	for (int i = 0; i < n; i++)
+		kthread_join(threads[i]);
+	KTEST_EXPECT_EQ(t, atomic_read(&bound.wrong_cpu), 0);
+}
+
+static void set_calls(int (*hits)(int cpu))
+{
+	int cpu;
+
+	memset(bound.calls, 0, sizeof(bound.calls));
+	for_each_online_cpu(cpu)
+		bound.calls[cpu] = hits(cpu);
+}
+
+static bool need_two_cpus(struct ktest *t)
+{
+	if (num_online_cpus() >= 2)
+		return true;
+	ktest_skip(t, "needs two CPUs");
+	return false;
+}
+
+static bool define_cpu_event(struct ktest *t)
+{
+	return write_str(EVENTS, CPU_EVENT, false) == 0 &&
+	       write_str(CPU_ENABLE, "1\n", true) == 0;
+}
+
+/* A trace file, big enough for every CPU's full buffer. */
+static char big[NR_CPUS * TRACE_BUF_ENTRIES * 128];
+
+static void read_big(const char *path)
+{
+	struct seq_buf s;
+
+	seq_buf_init(&s, big, sizeof(big));
+	pseudofs_read(path, &s);
+}
+
+/* One tt_cpu line of a trace: the CPU column, the time, the argument. */
+struct tt_record {
+	int column;
+	uint64_t ts_us;
+	int arg;
+};
+
+static unsigned long parse_dec(const char **p)
+{
+	unsigned long v = 0;
+
+	while (**p >= '0' && **p <= '9')
+		v = v * 10 + *(*p)++ - '0';
+	return v;
+}
+
+static bool parse_record(const char *line, struct tt_record *r)
+{
+	const char *p = strstr(line, " [");
+	const char *arg = strstr(line, "tt_cpu: (");
+
+	if (!p || !arg || p > arg)
+		return false;
+	p += 2;
+	r->column = parse_dec(&p);
+	p += strlen("] d..1. ");		/* the five flags */
+	while (*p == ' ')
+		p++;
+	r->ts_us = parse_dec(&p) * USEC_PER_SEC;
+	p++;					/* the '.' */
+	r->ts_us += parse_dec(&p);
+	arg = strstr(arg, " cpu=0x");
+	if (!arg)
+		return false;
+	r->arg = simple_strtoul(arg + strlen(" cpu=0x"), NULL, 16);
+	return true;
+}
+
+/*
+ * Walk the tt_cpu lines of big[]: count them per CPU column, fail on a
+ * column that is not the CPU the thread was bound to, and on a time
+ * earlier than the line before.  Returns the number of lines.
+ */
+static int check_records(struct ktest *t, int per_cpu[NR_CPUS], int cpus_seen[], int max_seen)
+{
+	struct tt_record r;
+	uint64_t last_ts = 0;
+	int n = 0, bad_column = 0, backwards = 0;
+
+	memset(per_cpu, 0, NR_CPUS * sizeof(int));
+	for (const char *p = big, *nl; *p; p = nl ? nl + 1 : "") {
+		char line[256];
+
+		nl = strchr(p, '\n');
+		strlcpy(line, p, nl && (size_t)(nl - p) < sizeof(line) ? (size_t)(nl - p) + 1 : sizeof(line));
+		if (!parse_record(line, &r))
+			continue;
+		bad_column += r.column != r.arg;
+		backwards += r.ts_us < last_ts;
+		last_ts = r.ts_us;
+		if (r.column >= 0 && r.column < NR_CPUS)
+			per_cpu[r.column]++;
+		if (cpus_seen && n < max_seen)
+			cpus_seen[n] = r.column;
+		n++;
+	}
+	KTEST_EXPECT_EQ(t, bad_column, 0);
+	KTEST_EXPECT_EQ(t, backwards, 0);
+	return n;
+}
+
+/* Every CPU hits the probe at once: each record there once, in its CPU's column. */
+static void percpu_records_exact(struct ktest *t)
+{
+	int lines[NR_CPUS], cpu;
+	char want[96];
+
+	if (!need_two_cpus(t) || !define_cpu_event(t))
+		return;
+	set_calls(burst_hits);
+	for (int round = 0; round < BURST_ROUNDS; round++) {
+		unsigned long total = 0;
+
+		trace_buffer_reset(TRACE_ALL_CPUS);
+		run_bound_threads(t);
+		read_big(TRACE);
+		KTEST_EXPECT_EQ(t, check_records(t, lines, NULL, 0), trace_buffer_entries());
+		for_each_online_cpu(cpu) {
+			KTEST_EXPECT_EQ(t, lines[cpu], burst_hits(cpu));
+			KTEST_EXPECT_EQ(t, trace_buffer_entries_cpu(cpu), burst_hits(cpu));
+			KTEST_EXPECT_EQ(t, trace_buffer_lost_cpu(cpu), 0);
+			total += burst_hits(cpu);
+		}
+		snprintf(want, sizeof(want), "entries-in-buffer/entries-written: %lu/%lu   #P:%u\n",
+			 total, total, num_online_cpus());
+		KTEST_EXPECT_TRUE(t, strstr(big, want) != NULL);
+	}
+}
+
+/* CPUs hit the probe in turn: the merged trace shows the turns in order. */
+static void merged_trace_in_time_order(struct ktest *t)
+{
+	static int seen[NR_CPUS * PINGPONG_ROUNDS];
+	int lines[NR_CPUS], n, cpu, i = 0, misplaced = 0;
+
+	if (!need_two_cpus(t) || !define_cpu_event(t))
+		return;
+	memset(bound.calls, 0, sizeof(bound.calls));
+	for_each_online_cpu(cpu)
+		bound.calls[cpu] = PINGPONG_ROUNDS;
+	bound.pingpong = true;
+	run_bound_threads(t);
+	bound.pingpong = false;
+
+	read_big(TRACE);
+	n = check_records(t, lines, seen, ARRAY_SIZE(seen));
+	KTEST_EXPECT_EQ(t, n, (int)num_online_cpus() * PINGPONG_ROUNDS);
+	/* The turns went round the online CPUs in order, PINGPONG_ROUNDS times. */
+	for (int round = 0; round < PINGPONG_ROUNDS; round++)
+		for_each_online_cpu(cpu)
+			if (i < n)
+				misplaced += seen[i++] != cpu;
+	ktest_info(t, "%d records from %u CPUs taking turns, %d out of turn",
+		   n, num_online_cpus(), misplaced);
+	KTEST_EXPECT_EQ(t, misplaced, 0);
+}
+
+/* per_cpu/cpuN/trace and stats show CPU N's records alone; trace_pipe takes them. */
+static void per_cpu_files_hold_their_cpu(struct ktest *t)
+{
+	char path[PSEUDOFS_PATH_MAX], want[64];
+	int lines[NR_CPUS], cpu;
+
+	if (!need_two_cpus(t) || !define_cpu_event(t))
+		return;
+	set_calls(burst_hits);
+	run_bound_threads(t);
+	for_each_online_cpu(cpu) {
+		snprintf(path, sizeof(path), TRACEFS_DIR "/per_cpu/cpu%d/trace", cpu);
+		read_big(path);
+		KTEST_EXPECT_EQ(t, check_records(t, lines, NULL, 0), burst_hits(cpu));
+		KTEST_EXPECT_EQ(t, lines[cpu], burst_hits(cpu));
+		snprintf(want, sizeof(want), "entries-written: %d/%d ", burst_hits(cpu),
+			 burst_hits(cpu));
+		KTEST_EXPECT_TRUE(t, strstr(big, want) != NULL);
+		snprintf(path, sizeof(path), TRACEFS_DIR "/per_cpu/cpu%d/stats", cpu);
+		read_big(path);
+		snprintf(want, sizeof(want), "entries: %d\noverrun: 0\n", burst_hits(cpu));
+		KTEST_EXPECT_TRUE(t, strstr(big, want) == big);
+	}
+
+	/* CPU 1's trace_pipe takes CPU 1's records and leaves CPU 0's. */
+	read_big(TRACEFS_DIR "/per_cpu/cpu1/trace_pipe");
+	KTEST_EXPECT_EQ(t, check_records(t, lines, NULL, 0), burst_hits(1));
+	KTEST_EXPECT_EQ(t, lines[1], burst_hits(1));
+	KTEST_EXPECT_EQ(t, trace_buffer_entries_cpu(1), 0);
+	KTEST_EXPECT_EQ(t, trace_buffer_read_cpu(1), burst_hits(1));
+	KTEST_EXPECT_EQ(t, trace_buffer_entries_cpu(0), burst_hits(0));
+
+	/* `echo > per_cpu/cpu0/trace` clears CPU 0 alone; `echo > trace` all. */
+	run_bound_threads(t);
+	KTEST_EXPECT_EQ(t, sh("echo > " TRACEFS_DIR "/per_cpu/cpu0/trace"), 0);
+	KTEST_EXPECT_EQ(t, trace_buffer_entries_cpu(0), 0);
+	KTEST_EXPECT_EQ(t, trace_buffer_entries_cpu(1), burst_hits(1));
+	run_bound_threads(t);
+	KTEST_EXPECT_EQ(t, sh("echo > " TRACE), 0);
+	for_each_online_cpu(cpu)
+		KTEST_EXPECT_EQ(t, trace_buffer_written_cpu(cpu), 0);
+	read_big(TRACE);
+	KTEST_EXPECT_EQ(t, check_records(t, lines, NULL, 0), 0);
+}
+
+static int flood_cpu0(int cpu)
+{
+	return cpu == 0 ? FLOOD_HITS : 0;
+}
+
+static int quiet_cpu1(int cpu)
+{
+	return cpu == 1 ? QUIET_HITS : 0;
+}
+
+/* CPU 1 writes a few records, then CPU 0 overflows its buffer: CPU 1's stay. */
+static void overflow_stays_on_its_cpu(struct ktest *t)
+{
+	int lines[NR_CPUS];
+	char want[128];
+
+	if (!need_two_cpus(t) || !define_cpu_event(t))
+		return;
+	set_calls(quiet_cpu1);
+	run_bound_threads(t);
+	set_calls(flood_cpu0);
+	run_bound_threads(t);
+
+	KTEST_EXPECT_EQ(t, trace_buffer_entries_cpu(0), TRACE_BUF_ENTRIES);
+	KTEST_EXPECT_EQ(t, trace_buffer_lost_cpu(0), FLOOD_HITS - TRACE_BUF_ENTRIES);
+	KTEST_EXPECT_EQ(t, trace_buffer_entries_cpu(1), QUIET_HITS);
+	KTEST_EXPECT_EQ(t, trace_buffer_lost_cpu(1), 0);
+	read_big(TRACE);
+	check_records(t, lines, NULL, 0);
+	KTEST_EXPECT_EQ(t, lines[0], TRACE_BUF_ENTRIES);
+	KTEST_EXPECT_EQ(t, lines[1], QUIET_HITS);
+	snprintf(want, sizeof(want), "entries-in-buffer/entries-written: %d/%d ",
+		 TRACE_BUF_ENTRIES + QUIET_HITS, FLOOD_HITS + QUIET_HITS);
+	KTEST_EXPECT_TRUE(t, strstr(big, want) != NULL);
+	snprintf(want, sizeof(want), "# CPU 0: %d oldest entries were overwritten",
+		 FLOOD_HITS - TRACE_BUF_ENTRIES);
+	KTEST_EXPECT_TRUE(t, strstr(big, want) != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(big, "# CPU 1:") == NULL);
+}
+
+/* trace_pipe: what is read is gone; what did not fit stays for the next read. */
+static void trace_pipe_consumes(struct ktest *t)
+{
+	static char small[300];		/* room for a few lines only */
+	struct seq_buf s;
+	int first;
+
+	write_str(EVENTS, "p:tt_fib fib n=$arg1\n", false);
+	write_str(TRACEFS_DIR "/events/kprobes/tt_fib/enable", "1\n", true);
+	fib(5);			/* 15 records, n=5 first */
+	seq_buf_init(&s, small, sizeof(small));
+	KTEST_EXPECT_EQ(t, pseudofs_read(PIPE, &s), 0);
+	first = count_lines_with(small, "tt_fib: (fib+");
+	KTEST_EXPECT_TRUE(t, first > 0 && first < 15);
+	KTEST_EXPECT_TRUE(t, strstr(small, "# tracer") == NULL);	/* no header */
+	KTEST_EXPECT_TRUE(t, strstr(small, ") n=0x5\n") != NULL);
+	KTEST_EXPECT_EQ(t, count_lines_with(small, "\n"), first);	/* no partial line */
+	KTEST_EXPECT_EQ(t, trace_buffer_entries(), 15 - first);
+
+	read_file(PIPE);
+	KTEST_EXPECT_EQ(t, count_lines_with(out, "tt_fib: (fib+"), 15 - first);
+	KTEST_EXPECT_TRUE(t, strstr(out, ") n=0x5\n") == NULL);
+	KTEST_EXPECT_EQ(t, trace_buffer_entries(), 0);
+	read_file(PIPE);
+	KTEST_EXPECT_STREQ(t, out, "");
+	read_file(TRACE);
+	KTEST_EXPECT_TRUE(t, strstr(out, "entries-in-buffer/entries-written: 0/0") != NULL);
 }
 
 /* ---- /sys/kernel/debug/kprobes: profile, and why a probe stays an int3 --------- */
@@ -622,6 +992,11 @@ static struct ktest_case tracefs_cases[] = {
 	KTEST_CASE(bad_lines_are_refused),
 	KTEST_CASE(global_switch_keeps_probe_state),
 	KTEST_CASE(ring_buffer_overwrites_oldest),
+	KTEST_CASE(trace_pipe_consumes),
+	KTEST_CASE(percpu_records_exact),
+	KTEST_CASE(merged_trace_in_time_order),
+	KTEST_CASE(per_cpu_files_hold_their_cpu),
+	KTEST_CASE(overflow_stays_on_its_cpu),
 	KTEST_CASE(debugfs_profile_and_handlers),
 	KTEST_CASE(narrate_tells_next_hit_once),
 	KTEST_CASE(random_lines_leave_kernel_healthy),
