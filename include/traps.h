@@ -8,6 +8,7 @@
 #define TRAPS_H
 
 #include "ptrace.h"
+#include "percpu.h"
 
 enum {
 	X86_TRAP_DE = 0,   /* divide error */
@@ -48,6 +49,9 @@ enum {
 void do_trap(struct pt_regs *regs, unsigned long vector);
 
 const char *trap_name(unsigned long vector);
+
+/* Exceptions taken on each CPU, by vector (tests and the benchmark read them). */
+DECLARE_PER_CPU(unsigned long[NR_EXCEPTIONS], exception_count);
 
 /* A non-maskable interrupt: reported, never an oops (arch/i386/nmi.c). */
 void do_nmi(struct pt_regs *regs);

@@ -2,9 +2,15 @@
  * traps.c - the one C function every vector reaches: do_trap().
  *
  * For an exception the order is the Linux one:
- *   1. ask the die-notifier chain (kprobes lives there) - it may claim it;
- *   2. look for an exception-fixup entry for the faulting ip;
- *   3. otherwise it is a kernel bug: print an oops and stop.
+ *   1. on #BP and #DB, kprobes first (do_int3(), do_debug()): a probe
+ *      hit is what these vectors mostly carry, so it is claimed before
+ *      any notifier is asked, as Linux's do_int3() / exc_debug_kernel()
+ *      do; on the other vectors kprobes looks only while a hit is in
+ *      progress (a fault in a stepped copy or in a handler);
+ *   2. ask the die-notifier chain - a debugger, a test's watch - which
+ *      may claim it;
+ *   3. look for an exception-fixup entry for the faulting ip;
+ *   4. otherwise it is a kernel bug: print an oops and stop.
  * For a hardware interrupt: acknowledge the PIC (or the local APIC, for
  * its timer and the IPIs), then run the handler.
  * An NMI is neither: arch/i386/nmi.c reports it and returns.
@@ -21,8 +27,17 @@
 #include "smp.h"
 #include "nokprobe.h"
 #include "calling.h"	/* checks entry.S's PT_* offsets at compile time */
+#include "kprobes.h"
+#include "percpu.h"
 
 static irq_handler_t irq_handlers[NR_PIC_IRQS];
+
+/*
+ * Exceptions taken, by vector, on this CPU: one %fs-relative increment
+ * per exception, read by tests and the benchmark (trap_watch) - the only
+ * way to see the exceptions kprobes claims before the die chain.
+ */
+DEFINE_PER_CPU(unsigned long[NR_EXCEPTIONS], exception_count);
 
 static const char *const exception_names[NR_EXCEPTIONS] = {
 	[X86_TRAP_DE] = "divide error",
@@ -77,13 +92,49 @@ static enum die_val die_event(unsigned long vector)
 	/* LAB 1: END */
 }
 
+/*
+ * #BP: Linux's do_int3().  An int3 of code being patched is no one's
+ * breakpoint: first.  Then kprobes, then the chain.
+ */
+static bool do_int3(struct pt_regs *regs)
+{
+	if (poke_int3_handler(regs))
+		return true;
+	if (kprobe_int3_handler(regs))
+		return true;
+	return notify_die(DIE_INT3, "int3", regs, regs->orig_ax,
+			  X86_TRAP_BP) == NOTIFY_STOP;
+}
+
+/* #DB: Linux's exc_debug_kernel().  The end of a probe's step, or the chain's. */
+static bool do_debug(struct pt_regs *regs)
+{
+	if (kprobe_debug_handler(regs))
+		return true;
+	return notify_die(DIE_DEBUG, "debug", regs, regs->orig_ax,
+			  X86_TRAP_DB) == NOTIFY_STOP;
+}
+
+/* Every other exception: kprobes only during a hit, then the chain. */
+static bool do_other_exception(struct pt_regs *regs, unsigned long vector)
+{
+	if (kprobe_exception_handler(regs, vector))
+		return true;
+	return notify_die(die_event(vector), trap_name(vector), regs,
+			  regs->orig_ax, vector) == NOTIFY_STOP;
+}
+
 static void do_exception(struct pt_regs *regs, unsigned long vector)
 {
-	/* An int3 of code being patched is no one's breakpoint: first. */
-	if (vector == X86_TRAP_BP && poke_int3_handler(regs))
-		return;
-	if (notify_die(die_event(vector), trap_name(vector), regs,
-		       regs->orig_ax, vector) == NOTIFY_STOP)
+	bool handled;
+
+	if (vector == X86_TRAP_BP)
+		handled = do_int3(regs);
+	else if (vector == X86_TRAP_DB)
+		handled = do_debug(regs);
+	else
+		handled = do_other_exception(regs, vector);
+	if (handled)
 		return;
 	if (fixup_exception(regs, vector))
 		return;
@@ -125,6 +176,8 @@ static void do_apic_irq(struct pt_regs *regs, unsigned long vector)
 
 void do_trap(struct pt_regs *regs, unsigned long vector)
 {
+	if (vector < NR_EXCEPTIONS)
+		this_cpu_inc(exception_count[vector]);
 	if (vector == X86_TRAP_NMI)
 		do_nmi(regs);	/* an interrupt on an exception's vector */
 	else if (vector < NR_EXCEPTIONS)
@@ -136,6 +189,9 @@ void do_trap(struct pt_regs *regs, unsigned long vector)
 }
 NOKPROBE_SYMBOL(do_trap);
 NOKPROBE_SYMBOL(do_exception);
+NOKPROBE_SYMBOL(do_int3);
+NOKPROBE_SYMBOL(do_debug);
+NOKPROBE_SYMBOL(do_other_exception);
 NOKPROBE_SYMBOL(do_apic_irq);
 NOKPROBE_SYMBOL(die_event);
 NOKPROBE_SYMBOL(trap_name);

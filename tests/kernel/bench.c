@@ -16,7 +16,8 @@
  * (docs/performance.md explains why).  exceptions counts every CPU
  * exception (vectors 0-31) taken during BENCH_COUNT_ITERS calls made
  * under a trap watch (trap_watch.h) before the timed loop: the watch's
- * notifier would add its own instructions to every timed exception.
+ * notifier would add its own instructions to every timed exception
+ * that reaches the chain.
  *
  * tests/bench.py boots the test image twice (with and without icount) and turns
  * the lines into a table.  A new probe kind is a new row.

@@ -124,7 +124,8 @@ static struct trap_watch watch;
 /* Exceptions that kprobes itself takes: #BP and #DB. */
 static unsigned long probe_exceptions(void)
 {
-	return watch.taken[X86_TRAP_BP] + watch.taken[X86_TRAP_DB];
+	return trap_watch_taken(&watch, X86_TRAP_BP) +
+	       trap_watch_taken(&watch, X86_TRAP_DB);
 }
 
 /* The bytes of [addr, addr + len) equal a copy taken before? */

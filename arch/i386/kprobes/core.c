@@ -5,8 +5,8 @@
  *
  *   1. The probed instruction's first byte is int3 (0xCC).  The CPU
  *      traps through the #BP interrupt gate - IF and TF are cleared - and
- *      do_trap() asks the die notifiers: kprobe_exceptions_notify() ->
- *      kprobe_handler().
+ *      do_int3() calls kprobe_int3_handler() -> kprobe_handler() before
+ *      it asks the die notifiers, as Linux does.
  *   2. kprobe_handler() runs the pre-handler, then sets regs->ip to the
  *      copy of the instruction in its slot, sets TF and clears IF in
  *      regs->flags and returns.  iret loads those flags: TF on, so the
@@ -29,7 +29,8 @@
  * as in Linux; docs/kprobes-smp.md).
  *
  * The preempt count is raised only while kprobes' own code runs in the
- * exception (kprobe_exceptions_notify()) and dropped before the iret.
+ * exception (kprobe_int3_handler() and its siblings) and dropped before
+ * the iret.
  * With IF clear no tick can preempt the hit anyway; the count is for a
  * handler that turns interrupts on, which must still not be scheduled
  * away in the middle of a hit.  It must not stay raised across the
@@ -662,57 +663,61 @@ static int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 }
 NOKPROBE_SYMBOL(kprobe_fault_handler);
 
-/* ---- the die notifier ------------------------------------------------------------- */
-
-static nokprobe_inline int kprobe_exceptions_dispatch(unsigned long val, struct die_args *args)
-{
-	switch (val) {
-	case DIE_INT3:
-		if (kprobe_handler(args->regs))
-			return NOTIFY_STOP;
-		break;
-	case DIE_DEBUG:
-		if (post_kprobe_handler(args->regs))
-			return NOTIFY_STOP;
-		break;
-	case DIE_GPF:
-	case DIE_PAGE_FAULT:
-	case DIE_TRAP:
-		if (kprobe_running() && kprobe_fault_handler(args->regs, args->trapnr))
-			return NOTIFY_STOP;
-		break;
-	default:
-		break;
-	}
-	return NOTIFY_DONE;
-}
+/* ---- the trap handlers' entry points ---------------------------------------- */
 
 /*
- * The exception's stretch of a hit, with the preempt count raised: the
- * handlers may turn interrupts on, the tick must still not preempt
- * them.  Lowered again before the iret (no reschedule from inside the
- * exception: the bare count, as Linux's __nmi_enter()/__nmi_exit() do),
- * so the stepped copy and the probed code see their own count - Linux's
- * irqentry_nmi_enter()/exit() around do_int3().
+ * do_int3() and do_debug() (arch/i386/traps.c) call these first, before
+ * the die-notifier chain, as Linux's do_int3() and exc_debug_kernel()
+ * do: a probe hit is the common case on those vectors, and asking every
+ * notifier first would put the whole chain on every hit.
+ *
+ * The exception's stretch of a hit runs with the preempt count raised:
+ * the handlers may turn interrupts on, the tick must still not preempt
+ * them.  It is lowered again before the iret (no reschedule from inside
+ * the exception: the bare count, as Linux's __nmi_enter()/__nmi_exit()
+ * do), so the stepped copy and the probed code see their own count -
+ * Linux's irqentry_nmi_enter()/exit() around do_int3().
+ *
+ * Each returns 1 if the exception was kprobes' own, 0 to pass it on.
  */
-static int kprobe_exceptions_notify(struct notifier_block *self,
-				    unsigned long val, void *data)
+int kprobe_int3_handler(struct pt_regs *regs)
 {
 	int ret;
 
 	__preempt_count_add(1);
-	ret = kprobe_exceptions_dispatch(val, data);
+	ret = kprobe_handler(regs);
 	__preempt_count_sub(1);
 	return ret;
 }
-NOKPROBE_SYMBOL(kprobe_exceptions_notify);
+NOKPROBE_SYMBOL(kprobe_int3_handler);
 
-static struct notifier_block kprobe_exceptions_nb = {
-	.notifier_call = kprobe_exceptions_notify,
-	.priority = DIE_PRIO_KPROBES,	/* ahead of every handler */
-};
+int kprobe_debug_handler(struct pt_regs *regs)
+{
+	int ret;
 
+	__preempt_count_add(1);
+	ret = post_kprobe_handler(regs);
+	__preempt_count_sub(1);
+	return ret;
+}
+NOKPROBE_SYMBOL(kprobe_debug_handler);
+
+/* Any other exception while a hit is in progress (Linux's kprobe_page_fault()). */
+int kprobe_exception_handler(struct pt_regs *regs, int trapnr)
+{
+	int ret;
+
+	if (!kprobe_running())
+		return 0;
+	__preempt_count_add(1);
+	ret = kprobe_fault_handler(regs, trapnr);
+	__preempt_count_sub(1);
+	return ret;
+}
+NOKPROBE_SYMBOL(kprobe_exception_handler);
+
+/* Nothing to register: the trap handlers call kprobes by name. */
 int arch_init_kprobes(void)
 {
-	return register_die_notifier(&kprobe_exceptions_nb);
+	return 0;
 }

@@ -50,6 +50,15 @@ struct arch_specific_insn {
  */
 int decode_original(struct insn *insn, kprobe_opcode_t *buf, kprobe_opcode_t *addr);
 
+/*
+ * The trap handlers call these before the die-notifier chain, as
+ * Linux's do_int3() and exc_debug_kernel() do (arch/i386/kprobes/core.c).
+ * 1: the exception was a probe's and is dealt with; 0: pass it on.
+ */
+int kprobe_int3_handler(struct pt_regs *regs);
+int kprobe_debug_handler(struct pt_regs *regs);
+int kprobe_exception_handler(struct pt_regs *regs, int trapnr);
+
 /* ---- the per-CPU hit state (include/kprobes.h declares the copies) --------- */
 
 /* The outer hit, saved while a reentered probe is stepped. */
