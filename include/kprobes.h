@@ -7,7 +7,7 @@
  *   register_kprobe(p)   decode the instruction at p->addr, copy it into
  *                        an out-of-line slot, save its first byte and
  *                        write int3 (0xCC) over it with text_poke().
- *   the CPU runs int3 -> do_trap -> do_int3 -> kprobe_int3_handler -> kprobe_handler:
+ *   the CPU runs int3 -> exc_int3 -> do_int3 -> kprobe_int3_handler -> kprobe_handler:
  *                        pre_handler(p, regs), then single-step the copy
  *                        in the slot with EFLAGS.TF set.
  *   the step ends    -> #DB -> do_debug -> kprobe_debug_handler -> post_kprobe_handler:

@@ -45,8 +45,11 @@ enum {
 #define PF_USER   0x4   /* 0: supervisor, 1: user mode */
 #define PF_INSTR  0x10  /* instruction fetch */
 
-/* Called by the assembly entry path for every vector. */
+/* Called by the assembly entry path for every vector but #DB and #BP. */
 void do_trap(struct pt_regs *regs, unsigned long vector);
+/* #BP and #DB: their entry stubs call these directly (entry.S). */
+void exc_int3(struct pt_regs *regs);
+void exc_debug(struct pt_regs *regs);
 
 const char *trap_name(unsigned long vector);
 

@@ -124,21 +124,38 @@ static bool do_other_exception(struct pt_regs *regs, unsigned long vector)
 			  regs->orig_ax, vector) == NOTIFY_STOP;
 }
 
-static void do_exception(struct pt_regs *regs, unsigned long vector)
+/* Nobody claimed the exception: a fixup entry for regs->ip, or an oops. */
+static void exception_unclaimed(struct pt_regs *regs, unsigned long vector)
 {
-	bool handled;
-
-	if (vector == X86_TRAP_BP)
-		handled = do_int3(regs);
-	else if (vector == X86_TRAP_DB)
-		handled = do_debug(regs);
-	else
-		handled = do_other_exception(regs, vector);
-	if (handled)
-		return;
 	if (fixup_exception(regs, vector))
 		return;
 	die(trap_name(vector), regs, vector);
+}
+
+static void do_exception(struct pt_regs *regs, unsigned long vector)
+{
+	if (!do_other_exception(regs, vector))
+		exception_unclaimed(regs, vector);
+}
+
+/*
+ * The #BP and #DB entry stubs call these straight (entry.S's
+ * DIRECT_STUB, Linux's exc_int3() / exc_debug()): no vector to
+ * dispatch on, and nothing an oops alone needs until nobody claimed
+ * the trap.
+ */
+void exc_int3(struct pt_regs *regs)
+{
+	this_cpu_inc(exception_count[X86_TRAP_BP]);
+	if (!do_int3(regs))
+		exception_unclaimed(regs, X86_TRAP_BP);
+}
+
+void exc_debug(struct pt_regs *regs)
+{
+	this_cpu_inc(exception_count[X86_TRAP_DB]);
+	if (!do_debug(regs))
+		exception_unclaimed(regs, X86_TRAP_DB);
 }
 
 static void do_irq(struct pt_regs *regs, int irq)
@@ -192,6 +209,9 @@ NOKPROBE_SYMBOL(do_exception);
 NOKPROBE_SYMBOL(do_int3);
 NOKPROBE_SYMBOL(do_debug);
 NOKPROBE_SYMBOL(do_other_exception);
+NOKPROBE_SYMBOL(exception_unclaimed);
+NOKPROBE_SYMBOL(exc_int3);
+NOKPROBE_SYMBOL(exc_debug);
 NOKPROBE_SYMBOL(do_apic_irq);
 NOKPROBE_SYMBOL(die_event);
 NOKPROBE_SYMBOL(trap_name);

@@ -9,7 +9,7 @@
  * ("One hit") numbers them:
  *
  *   1. int3               the CPU traps #BP through an interrupt gate
- *   2. direct dispatch    do_trap -> do_int3 -> kprobe_int3_handler, before
+ *   2. direct dispatch    exc_int3 -> do_int3 -> kprobe_int3_handler, before
  *                         the die-notifier chain (as Linux's do_int3())
  *   3. kprobe_handler     get_kprobe() finds the probe
  *   4. the pre-handler    runs; then setup_singlestep() arms TF
@@ -175,7 +175,7 @@ static nokprobe_inline void narrate_hit(struct kprobe *p, struct pt_regs *regs)
 	narrate("   IDT gate %d is a%s %s gate: %s\n", X86_TRAP_BP, intr_gate ? "n" : "",
 		gate_type_name(GATE_TYPE(gate->type_attr)),
 		intr_gate ? "the CPU cleared IF, no interrupt can come in" : "IF stays as it was");
-	narrate("2. direct dispatch: do_trap -> do_int3 -> kprobe_int3_handler -> kprobe_handler\n");
+	narrate("2. direct dispatch: exc_int3 -> do_int3 -> kprobe_int3_handler -> kprobe_handler\n");
 	narrate("   kprobes first, the die-notifier chain only for int3s it does not claim:\n");
 	narrate("   as Linux's do_int3(), so a hit never walks the chain\n");
 	narrate("3. kprobe_handler: get_kprobe(%08lx) finds a '%c' probe, no hit in progress\n",
@@ -304,7 +304,7 @@ static nokprobe_inline void narrate_debug(struct kprobe *p, struct pt_regs *regs
 			insn_type_name(p->ainsn.decoded.type), flag(read_dr6(), DR6_BS));
 		narrate_branch_db(p, regs);
 	}
-	narrate("   do_trap -> do_debug -> kprobe_debug_handler -> post_kprobe_handler,\n");
+	narrate("   exc_debug -> do_debug -> kprobe_debug_handler -> post_kprobe_handler,\n");
 	narrate("   before the die-notifier chain (Linux's exc_debug_kernel())\n");
 }
 
