@@ -513,6 +513,12 @@ int wait_for_kprobe_optimizer(void);
 /* Boosting on/off (on by default); the bench compares with the classic path. */
 int kprobes_set_boosting(bool on);
 bool kprobes_get_boosting(void);
+/*
+ * Emulate branches and nops in the int3 handler (on by default); off,
+ * probes registered from then on step them.  arch/i386/kprobes/emulate.c.
+ */
+int kprobes_set_emulation(bool on);
+bool kprobes_get_emulation(void);
 
 static inline bool kprobe_optimized(const struct kprobe *p)
 {

@@ -96,7 +96,7 @@ static enum die_val die_event(unsigned long vector)
  * #BP: Linux's do_int3().  An int3 of code being patched is no one's
  * breakpoint: first.  Then kprobes, then the chain.
  */
-static bool do_int3(struct pt_regs *regs)
+static nokprobe_inline bool do_int3(struct pt_regs *regs)
 {
 	if (poke_int3_handler(regs))
 		return true;
@@ -107,7 +107,7 @@ static bool do_int3(struct pt_regs *regs)
 }
 
 /* #DB: Linux's exc_debug_kernel().  The end of a probe's step, or the chain's. */
-static bool do_debug(struct pt_regs *regs)
+static nokprobe_inline bool do_debug(struct pt_regs *regs)
 {
 	if (kprobe_debug_handler(regs))
 		return true;
@@ -206,8 +206,6 @@ void do_trap(struct pt_regs *regs, unsigned long vector)
 }
 NOKPROBE_SYMBOL(do_trap);
 NOKPROBE_SYMBOL(do_exception);
-NOKPROBE_SYMBOL(do_int3);
-NOKPROBE_SYMBOL(do_debug);
 NOKPROBE_SYMBOL(do_other_exception);
 NOKPROBE_SYMBOL(exception_unclaimed);
 NOKPROBE_SYMBOL(exc_int3);

@@ -55,6 +55,9 @@ noinline void bench_target(void)
 	bench_calls++;
 }
 
+/* The same, after a jmp to the next instruction (bench_targets.S). */
+void bench_target_jmp(void);
+
 /* ---- the probe each row arms --------------------------------------------- */
 
 static unsigned long bench_hits;
@@ -82,6 +85,14 @@ static int arm_kprobe(kprobe_pre_handler_t pre, kprobe_post_handler_t post)
 }
 
 static int arm_kprobe_pre(void)      { return arm_kprobe(bench_pre, NULL); }
+
+static int arm_kprobe_jmp(void)
+{
+	bench_kp = (struct kprobe){ .addr = (kprobe_opcode_t *)bench_target_jmp,
+				    .pre_handler = bench_pre };
+	return register_kprobe(&bench_kp);
+}
+
 static int arm_kprobe_pre_post(void) { return arm_kprobe(bench_pre, bench_post); }
 static void disarm_kprobe(void)      { unregister_kprobe(&bench_kp); }
 
@@ -147,6 +158,7 @@ enum bench_mode {
 	BENCH_CLASSIC,		/* int3 + single-step: no boost, no jump */
 	BENCH_BOOSTED,		/* int3, then the slot's jmp back: no #DB */
 	BENCH_OPTIMIZED,	/* a jmp to the detour: no exception */
+	BENCH_EMULATED,		/* int3, the instruction emulated: no #DB */
 };
 
 struct bench_row {
@@ -155,49 +167,56 @@ struct bench_row {
 	void (*disarm)(void);
 	bool counts_hits;	/* bench_hits must reach the iteration count */
 	enum bench_mode mode;
+	void (*target)(void);	/* the function called; NULL: bench_target */
 };
 
 static const struct bench_row bench_rows[] = {
 	/* A plain call and return. */
-	{ "no probe", NULL, NULL, false, BENCH_CLASSIC },
+	{ "no probe", NULL, NULL, false, BENCH_CLASSIC, NULL },
 	/* int3 -> pre handler -> single-step the copy (#DB) -> fixup. */
-	{ "kprobe (pre)", arm_kprobe_pre, disarm_kprobe, true, BENCH_CLASSIC },
+	{ "kprobe (pre)", arm_kprobe_pre, disarm_kprobe, true, BENCH_CLASSIC, NULL },
 	/* The same, plus the post handler call from the #DB path. */
-	{ "kprobe (pre+post)", arm_kprobe_pre_post, disarm_kprobe, true, BENCH_CLASSIC },
+	{ "kprobe (pre+post)", arm_kprobe_pre_post, disarm_kprobe, true, BENCH_CLASSIC, NULL },
 	/* int3 -> pre handler -> iret into the slot, whose jmp comes back. */
-	{ "boosted", arm_kprobe_pre, disarm_kprobe, true, BENCH_BOOSTED },
+	{ "boosted", arm_kprobe_pre, disarm_kprobe, true, BENCH_BOOSTED, NULL },
 	/* jmp -> detour: pt_regs, handler, iret -> copied insn -> jmp back. */
-	{ "optimized", arm_kprobe_pre, disarm_kprobe, true, BENCH_OPTIMIZED },
+	{ "optimized", arm_kprobe_pre, disarm_kprobe, true, BENCH_OPTIMIZED, NULL },
+	/* int3 on a jmp -> pre handler -> the jmp computed on regs, iret. */
+	{ "emulated (jmp)", arm_kprobe_jmp, disarm_kprobe, true, BENCH_EMULATED,
+	  bench_target_jmp },
 	/* int3 -> handler -> int3 in jprobe_return -> restore -> step (#DB). */
-	{ "jprobe", arm_jprobe, disarm_jprobe, true, BENCH_CLASSIC },
+	{ "jprobe", arm_jprobe, disarm_jprobe, true, BENCH_CLASSIC, NULL },
 	/* A kprobe hit at entry, then the trampoline (no exception) at return. */
-	{ "kretprobe", arm_kretprobe, disarm_kretprobe, true, BENCH_CLASSIC },
+	{ "kretprobe", arm_kretprobe, disarm_kretprobe, true, BENCH_CLASSIC, NULL },
 	/* The kretprobe's entry kprobe as a jump; the return as above. */
 	{ "kretprobe, optimized entry", arm_kretprobe, disarm_kretprobe, true,
-	  BENCH_OPTIMIZED },
+	  BENCH_OPTIMIZED, NULL },
 	/* Both on one address: an aggregate probe, one int3 for the two. */
 	{ "kretprobe + kprobe", arm_kretprobe_kprobe, disarm_kretprobe_kprobe, true,
-	  BENCH_CLASSIC },
+	  BENCH_CLASSIC, NULL },
 };
 
 static const char *const bench_mode_names[] = {
 	[BENCH_CLASSIC] = "classic",
 	[BENCH_BOOSTED] = "boosted",
 	[BENCH_OPTIMIZED] = "optimized",
+	[BENCH_EMULATED] = "emulated",
 };
 
 static void bench_set_mode(enum bench_mode mode)
 {
-	kprobes_set_boosting(mode != BENCH_CLASSIC);
+	kprobes_set_boosting(mode == BENCH_BOOSTED || mode == BENCH_OPTIMIZED);
 	kprobes_set_optimization(mode == BENCH_OPTIMIZED);
 }
 
-/* Did the probe on bench_target really take the row's path? */
-static bool bench_mode_taken(enum bench_mode mode)
+/* Did the probe on the row's target really take the row's path? */
+static bool bench_mode_taken(enum bench_mode mode, void (*target)(void))
 {
-	struct kprobe *p = get_kprobe((void *)bench_target);
+	struct kprobe *p = get_kprobe((void *)target);
 
 	switch (mode) {
+	case BENCH_EMULATED:
+		return p && p->ainsn.emulate_op && !kprobe_optimized(p);
 	case BENCH_BOOSTED:
 		return p && p->ainsn.boostable == 1 && !kprobe_optimized(p);
 	case BENCH_OPTIMIZED:
@@ -216,7 +235,7 @@ struct bench_result {
 };
 
 /* Exceptions taken by BENCH_COUNT_ITERS calls, seen by a trap watch. */
-static unsigned long bench_count_exceptions(void)
+static unsigned long bench_count_exceptions(void (*target)(void))
 {
 	struct trap_watch w;
 	unsigned long i;
@@ -224,7 +243,7 @@ static unsigned long bench_count_exceptions(void)
 	if (trap_watch_start(&w))
 		return 0;
 	for (i = 0; i < BENCH_COUNT_ITERS; i++)
-		bench_target();
+		target();
 	trap_watch_stop(&w);
 	return trap_watch_total(&w);
 }
@@ -233,19 +252,19 @@ static unsigned long bench_count_exceptions(void)
  * Interrupts stay off for the whole loop: a timer tick would add the
  * IRQ handler's instructions to whichever row it landed in.
  */
-static void bench_loop(unsigned long iters, struct bench_result *r)
+static void bench_loop(void (*target)(void), unsigned long iters, struct bench_result *r)
 {
 	unsigned long flags = local_irq_save();
 	unsigned long i;
 	uint64_t t0;
 
 	for (i = 0; i < BENCH_WARMUP_ITERS; i++)
-		bench_target();
-	r->exceptions = bench_count_exceptions();
+		target();
+	r->exceptions = bench_count_exceptions(target);
 	WRITE_ONCE(bench_hits, 0);	/* handlers run behind the compiler's back */
 	t0 = rdtsc();
 	for (i = 0; i < iters; i++)
-		bench_target();
+		target();	/* call *%reg: one instruction, as call bench_target */
 	r->tsc = rdtsc() - t0;
 	r->hits = READ_ONCE(bench_hits);
 	local_irq_restore(flags);
@@ -261,6 +280,7 @@ static void print_ratio(const char *key, uint64_t x, unsigned long n)
 
 static void bench_one(const struct bench_row *row, unsigned long iters)
 {
+	void (*target)(void) = row->target ? row->target : bench_target;
 	struct bench_result r;
 	bool mode_ok;
 	int err;
@@ -273,8 +293,8 @@ static void bench_one(const struct bench_row *row, unsigned long iters)
 		bench_set_mode(BENCH_OPTIMIZED);
 		return;
 	}
-	bench_loop(iters, &r);
-	mode_ok = bench_mode_taken(row->mode);
+	bench_loop(target, iters, &r);
+	mode_ok = bench_mode_taken(row->mode, target);
 	if (row->disarm)
 		row->disarm();
 	bench_set_mode(BENCH_OPTIMIZED);	/* the defaults: both on */

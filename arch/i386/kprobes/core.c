@@ -18,9 +18,10 @@
  *      runs, and iret returns into the probed function just after the
  *      probed instruction.
  *
- * Two kinds of hit skip the step: cli/sti are emulated in regs->flags
- * (kprobe_emulate()), and a boosted copy ends in a jmp back to the text
- * (boost.c), so neither takes the #DB of step 3.
+ * Two kinds of hit skip the step: branches, nops, cli and sti are
+ * emulated against regs (kprobe_emulate(), emulate.c, as Linux since
+ * 5.13), and a boosted copy ends in a jmp back to the text (boost.c), so
+ * neither takes the #DB of step 3.
  *
  * Interrupts are off from step 1 to step 3: the gates clear IF, and the
  * copy is stepped with IF clear.  So a hit starts and ends on one CPU,
@@ -60,9 +61,6 @@
 
 #define TF_IF	(X86_EFLAGS_TF | X86_EFLAGS_IF)
 
-#define REP_PREFIX	0xf3
-#define NOP_OPCODE	0x90
-#define PAUSE_INSN_SIZE	2	/* f3 90: rep nop */
 
 DEFINE_PER_CPU(struct kprobe *, current_kprobe);
 DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
@@ -156,7 +154,9 @@ int arch_prepare_kprobe(struct kprobe *p)
 	p->opcode = buf[0];
 	p->ainsn.decoded = insn;
 	p->ainsn.decoded.kaddr = p->addr;
-	p->ainsn.boostable = arch_can_boost(&insn, p->addr) ? 0 : -1;
+	arch_prepare_emulation(p, &insn);
+	/* An emulated instruction needs no slot run, boosted or not. */
+	p->ainsn.boostable = !p->ainsn.emulate_op && arch_can_boost(&insn, p->addr) ? 0 : -1;
 	return 0;
 }
 
@@ -275,40 +275,20 @@ static nokprobe_inline void kprobe_post_process(struct kprobe *p, struct pt_regs
 }
 
 /*
- * cli and sti are emulated, not stepped: they only change IF, which is
- * one bit in regs->flags.  Stepping sti would not even work: its
- * "interrupt shadow" may hold off the single-step trap for one more
- * instruction (QEMU does), and that instruction would be the int3
- * filler after the copy in the slot.  Linux emulates them too.
- *
- * pause is emulated as the no-op it is.  QEMU's TCG ends its translated
- * block after a pause, to let the other vCPUs run, and loses the
- * single-step trap there, so the CPU would go on into the slot's int3
- * filler.  It shows only with several CPUs: a spinlock waiter, or an IPI
- * sender waiting for the others, spins on pause.
+ * The hit of a probe whose instruction needs no step: its effect on
+ * regs is computed in place (emulate.c, Linux 5.13+).  cli and sti must
+ * be: their "interrupt shadow" may hold off the single-step trap for one
+ * more instruction (QEMU does), and that instruction would be the int3
+ * filler after the copy in the slot.  pause too: QEMU's TCG ends its
+ * translated block after a pause, to let the other vCPUs run, and loses
+ * the single-step trap there.  Branches and nops simply are cheaper so:
+ * one exception instead of two.
  */
-static nokprobe_inline bool is_pause(const struct kprobe *p)
-{
-	return p->ainsn.decoded.length == PAUSE_INSN_SIZE &&
-	       p->ainsn.insn[0] == REP_PREFIX && p->ainsn.insn[1] == NOP_OPCODE;
-}
-
 static nokprobe_inline bool kprobe_emulate(struct kprobe *p, struct pt_regs *regs)
 {
-	if (is_pause(p))
-		goto done;
-	switch (p->ainsn.decoded.type) {
-	case INSN_TYPE_CLI:
-		regs->flags &= ~X86_EFLAGS_IF;
-		break;
-	case INSN_TYPE_STI:
-		regs->flags |= X86_EFLAGS_IF;
-		break;
-	default:
+	if (!p->ainsn.emulate_op)
 		return false;
-	}
-done:
-	regs->ip = (unsigned long)p->addr + p->ainsn.decoded.length;
+	p->ainsn.emulate_op(p, regs);
 	return true;
 }
 
@@ -387,10 +367,11 @@ static __always_inline int run_probed_instruction(struct kprobe *p, struct pt_re
 }
 
 /*
- * Returns 1 if the int3 was ours (NOTIFY_STOP), 0 to let the kernel have
- * it.  Linux's kprobe_int3_handler(), line for line.
+ * Returns 1 if the int3 was ours, 0 to let the kernel have it.  Linux's
+ * kprobe_int3_handler(), line for line; inlined into ours, below, which
+ * adds only the preempt count around it (and is on the blacklist).
  */
-static int kprobe_handler(struct pt_regs *regs)
+static __always_inline int kprobe_handler(struct pt_regs *regs)
 {
 	/* int3 is a trap: the CPU reports the address after its one byte. */
 	kprobe_opcode_t *addr = (kprobe_opcode_t *)(regs->ip - sizeof(kprobe_opcode_t));
@@ -455,7 +436,6 @@ static int kprobe_handler(struct pt_regs *regs)
 		reset_current_kprobe();		/* no hit: only the global lock to drop */
 	return 0;
 }
-NOKPROBE_SYMBOL(kprobe_handler);
 
 /* ---- #DB: after the step ----------------------------------------------------------- */
 
@@ -583,8 +563,8 @@ static void resume_execution(struct kprobe *p, struct pt_regs *regs,
 }
 NOKPROBE_SYMBOL(resume_execution);
 
-/* Returns 1 if the #DB was the end of our step. */
-static int post_kprobe_handler(struct pt_regs *regs)
+/* Returns 1 if the #DB was the end of our step.  Inlined into kprobe_debug_handler(). */
+static __always_inline int post_kprobe_handler(struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe *cur = kprobe_running();
@@ -610,7 +590,6 @@ static int post_kprobe_handler(struct pt_regs *regs)
 	/* LAB 2: STUB panic("lab 2: post_kprobe_handler: not yet"); */
 	/* LAB 2: END */
 }
-NOKPROBE_SYMBOL(post_kprobe_handler);
 
 /* ---- faults during a hit ----------------------------------------------------------- */
 

@@ -28,10 +28,11 @@
  * put back).  A kretprobe hit goes on when the told call returns: the
  * trampoline finds the instance and puts the real return address back.
  *
- * Narration turns optprobes and boosting off while it is on: an
- * optimized probe is a jmp, not an int3, and a boosted one skips the
- * single-step; the point is to watch the whole int3 / single-step dance.
- * Writing 0 puts the previous settings back.
+ * Narration turns optprobes and boosting off while it is on, and the
+ * emulation of branches and nops for the probes registered meanwhile:
+ * an optimized probe is a jmp, not an int3, and a boosted or emulated
+ * one skips the single-step; the point is to watch the whole int3 /
+ * single-step dance.  Writing 0 puts the previous settings back.
  */
 #include "kernel.h"
 #include "narrate.h"
@@ -54,7 +55,7 @@
 
 bool kprobes_narrate;
 unsigned long kprobes_narrated_hits;	/* hits told so far (tests) */
-static bool optimization_before, boosting_before;
+static bool optimization_before, boosting_before, emulation_before;
 
 /*
  * Which probes were told, and which kretprobe calls: shared by every
@@ -99,11 +100,14 @@ void kprobes_narrate_set(bool on)
 	if (on && !kprobes_narrate) {
 		optimization_before = kprobes_get_optimization();
 		boosting_before = kprobes_get_boosting();
+		emulation_before = kprobes_get_emulation();
 		kprobes_set_optimization(false);
 		kprobes_set_boosting(false);
+		kprobes_set_emulation(false);
 	} else if (!on && kprobes_narrate) {
 		kprobes_set_optimization(optimization_before);
 		kprobes_set_boosting(boosting_before);
+		kprobes_set_emulation(emulation_before);
 	}
 	kprobes_narrate = on;
 	for_each_online_cpu(cpu) {
@@ -208,14 +212,16 @@ static nokprobe_inline void narrate_iret(struct pt_regs *regs)
 }
 
 /* KPN_EMULATED, KPN_INT3_PASSED, KPN_BOOSTED: hits that end without a step. */
-static nokprobe_inline void narrate_no_step(enum kprobe_narration what, struct pt_regs *regs)
+static nokprobe_inline void narrate_no_step(enum kprobe_narration what, struct kprobe *p,
+					    struct pt_regs *regs)
 {
 	char buf[96];
 
 	narrate_pre_handler_returned(0);
 	switch (what) {
 	case KPN_EMULATED:
-		narrate("   kprobe_emulate: cli/sti emulated in regs->flags, no step\n");
+		narrate("   kprobe_emulate: the %s computed on regs (ip -> %08lx), no step, no #DB\n",
+			insn_type_name(p->ainsn.decoded.type), regs->ip);
 		narrate("8. post_handler done, the hit is over\n");
 		break;
 	case KPN_INT3_PASSED:
@@ -565,7 +571,7 @@ void __kprobe_narrate(enum kprobe_narration what, struct kprobe *p, struct pt_re
 	case KPN_EMULATED:
 	case KPN_INT3_PASSED:
 	case KPN_BOOSTED:
-		narrate_no_step(what, regs);
+		narrate_no_step(what, p, regs);
 		break;
 	case KPN_SINGLESTEP:
 		narrate_singlestep(p, regs);

@@ -31,6 +31,9 @@ typedef uint8_t kprobe_opcode_t;
 #define BREAKPOINT_INSTRUCTION	0xcc	/* int3: the one-byte trap */
 #define MAX_INSN_SIZE		16	/* one slot: INSN_MAX_LEN (15) rounded up */
 
+/* Runs the probed instruction's effect on regs instead of a step (emulate.c). */
+typedef void (*kprobe_emulate_fn)(struct kprobe *p, struct pt_regs *regs);
+
 /* What register_kprobe() learned about the probed instruction. */
 struct arch_specific_insn {
 	kprobe_opcode_t *insn;	/* the out-of-line copy: a slot from get_insn_slot() */
@@ -41,7 +44,15 @@ struct arch_specific_insn {
 	 * skip the single-step.
 	 */
 	int boostable;
+	/*
+	 * Emulation (arch/i386/kprobes/emulate.c): the function that
+	 * stands in for the instruction at a hit, or NULL to step it.
+	 */
+	kprobe_emulate_fn emulate_op;
 };
+
+/* Set p->ainsn.emulate_op for the decoded instruction (emulate.c). */
+void arch_prepare_emulation(struct kprobe *p, const struct insn *insn);
 
 /*
  * Decode the instruction at addr as the compiler wrote it, whatever
