@@ -384,6 +384,109 @@ static void bench_registration(enum bench_mode mode, unsigned long n)
 		       bench_mode_names[mode], n, ok);
 }
 
+/* ---- memory ------------------------------------------------------------------- */
+
+/*
+ * What the kernel spends on each probe, measured rather than added up:
+ * heap bytes asked for (heap_stats.live_bytes, headers not counted)
+ * plus whole pages taken from the page allocator (instruction slots and
+ * detour buffers come in pages), before and after.  The caller's own
+ * struct kprobe / kretprobe is not in it: it is given as struct_bytes.
+ *
+ *   BENCH mem kind=kprobe n=1000 bytes=... bytes_per=... struct_bytes=...
+ *
+ * kprobe: n int3 probes on sled sites; optimized: the same with every
+ * one a jump (the optimizer's record and the detour on top);
+ * kretprobe_instance: a kretprobe with 1 + n instances minus one with 1.
+ */
+#define BENCH_MEM_PROBES	1000
+#define BENCH_MEM_INSTANCES	100
+
+struct mem_snapshot {
+	unsigned long heap_bytes, pages_free;
+};
+
+static void mem_snapshot(struct mem_snapshot *s)
+{
+	struct heap_stats st;
+
+	heap_get_stats(&st);
+	s->heap_bytes = st.live_bytes;
+	s->pages_free = pages_free();
+}
+
+static long mem_used_since(const struct mem_snapshot *before)
+{
+	struct mem_snapshot now;
+
+	mem_snapshot(&now);
+	return (long)(now.heap_bytes - before->heap_bytes) +
+	       (long)(before->pages_free - now.pages_free) * (long)PAGE_SIZE;
+}
+
+static void print_mem(const char *kind, unsigned long n, long bytes, size_t struct_bytes)
+{
+	printk("BENCH mem kind=%s n=%lu bytes=%ld", kind, n, bytes);
+	print_ratio("bytes_per", bytes < 0 ? 0 : bytes, n);
+	printk(" struct_bytes=%zu\n", struct_bytes);
+}
+
+/* n probes in mode: the bytes they took while registered. */
+static long bench_mem_probes(enum bench_mode mode, unsigned long n)
+{
+	struct kprobe *kps = kzalloc(n * sizeof(*kps));
+	struct mem_snapshot before;
+	unsigned long i;
+	long bytes;
+
+	if (!kps)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		kps[i].addr = sled_site(i, n);
+		kps[i].pre_handler = bench_pre;
+	}
+	bench_set_mode(mode);
+	mem_snapshot(&before);
+	for (i = 0; i < n; i++)
+		register_kprobe(&kps[i]);
+	wait_for_kprobe_optimizer();
+	bytes = mem_used_since(&before);
+	for (i = 0; i < n; i++)
+		unregister_kprobe(&kps[i]);
+	bench_set_mode(BENCH_OPTIMIZED);
+	kfree(kps);
+	return bytes;
+}
+
+/* The bytes a kretprobe with maxactive instances took while registered. */
+static long bench_mem_kretprobe(int maxactive)
+{
+	struct mem_snapshot before;
+	long bytes;
+
+	bench_rp = (struct kretprobe){ .kp.addr = (kprobe_opcode_t *)bench_target,
+				       .handler = bench_ret, .maxactive = maxactive };
+	mem_snapshot(&before);
+	if (register_kretprobe(&bench_rp))
+		return -ENOMEM;
+	bytes = mem_used_since(&before);
+	unregister_kretprobe(&bench_rp);
+	return bytes;
+}
+
+static void bench_memory(void)
+{
+	unsigned long n = BENCH_MEM_PROBES;
+	long one = bench_mem_kretprobe(1);
+
+	print_mem("kprobe", n, bench_mem_probes(BENCH_CLASSIC, n), sizeof(struct kprobe));
+	print_mem("optimized", n, bench_mem_probes(BENCH_OPTIMIZED, n),
+		  sizeof(struct optimized_kprobe));
+	print_mem("kretprobe_instance", BENCH_MEM_INSTANCES,
+		  bench_mem_kretprobe(1 + BENCH_MEM_INSTANCES) - one,
+		  sizeof(struct kretprobe_instance));
+}
+
 /* ---- the optimization switch -------------------------------------------------- */
 
 /*
@@ -550,6 +653,7 @@ static void bench_run(const char *value)
 		bench_registration(BENCH_CLASSIC, bench_reg_counts[i]);
 	for (i = 0; i < ARRAY_SIZE(bench_reg_counts); i++)
 		bench_registration(BENCH_OPTIMIZED, bench_reg_counts[i]);
+	bench_memory();
 	for (i = 0; i < ARRAY_SIZE(bench_switch_counts); i++)
 		bench_switch(bench_switch_counts[i]);
 	bench_switch_funcs(false);
