@@ -193,7 +193,7 @@ vector\n:
  * do_trap() does, so an unwinder finds them the same way (a return
  * address in the entry code, the pt_regs pointer above it).
  */
-.macro DIRECT_STUB n, handler
+.macro DIRECT_STUB n, handler, moved_stack
 	STUB_START \n
 	NO_ERROR_CODE
 	pushl %gs
@@ -205,10 +205,62 @@ vector\n:
 	call \handler
 	addl $STACK_WORD, %esp
 	.cfi_adjust_cfa_offset -STACK_WORD
+	.ifnb \moved_stack
+	testl %eax, %eax		/* the handler moved the stack pointer? */
+	jnz \moved_stack
+	.cfi_remember_state
+	.endif
 	RESTORE_PT_REGS_AND_IRET
+	.ifnb \moved_stack
+	MOVED_STACK_RETURN \moved_stack
+	.endif
 	.cfi_endproc
 	.size vector\n, . - vector\n
 	NOKPROBE_ASM(vector\n)
+.endm
+
+/*
+ * The way back from a #BP whose handler emulated an instruction that
+ * moves the stack pointer: call, ret, push, pop (kprobes' emulate.c;
+ * int3_emulate_push() and int3_emulate_pop() in traps.c).  exc_int3()
+ * returned the interrupted code's new stack pointer in %eax, and left
+ * the word a push stores in regs->orig_ax (#BP has no error code).
+ *
+ * In a ring-0 trap frame the stack pointer is not saved: it is where
+ * the CPU's frame ends, and iret does not load one.  So iret must run
+ * from a frame that ends exactly at the new stack pointer: ip, cs,
+ * flags are copied to the three words below it (after the pushed word
+ * is stored there, for a push), the registers are restored, and %esp
+ * is loaded with the frame's address.  A push's frame overlaps the old
+ * one by up to four words, so everything is read before anything is
+ * written; the frame's address waits in the gs slot, which no new frame
+ * reaches (%gs is restored first, from the same slot).  Linux i386's
+ * entry code moves its int3 frame for the same reason.
+ */
+.macro MOVED_STACK_RETURN label
+\label:
+	.cfi_restore_state
+	movl PT_IP(%esp), %ebx
+	movl PT_CS(%esp), %ecx
+	movl PT_FLAGS(%esp), %edx
+	movl PT_ORIG_AX(%esp), %esi	/* a push's word */
+	leal PT_SP(%esp), %edi		/* the stack pointer at the int3 */
+	cmpl %edi, %eax
+	jae 1f
+	movl %esi, (%eax)		/* below it: a push */
+1:	movl %edx, -STACK_WORD(%eax)
+	movl %ecx, -2*STACK_WORD(%eax)
+	movl %ebx, -3*STACK_WORD(%eax)
+	subl $CFA_CPU_FRAME, %eax	/* the new iret frame */
+	movl PT_GS(%esp), %ecx
+	movw %cx, %gs
+	movl %eax, PT_GS(%esp)
+	POP_GENERAL_REGS
+	popl %ds
+	popl %es
+	popl %fs
+	popl %esp			/* from the gs slot: the new frame */
+	iret
 .endm
 
 /* Interrupts (the PIC's 32-47, the local APIC's): never an error code. */
@@ -225,7 +277,7 @@ entry_text_start:
 	EXCEPTION_STUB \n
 .endr
 	DIRECT_STUB 1, exc_debug	/* X86_TRAP_DB */
-	DIRECT_STUB 3, exc_int3		/* X86_TRAP_BP */
+	DIRECT_STUB 3, exc_int3, int3_moved_stack	/* X86_TRAP_BP */
 .irp n, 32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47
 	IRQ_STUB \n
 .endr

@@ -144,11 +144,54 @@ static void do_exception(struct pt_regs *regs, unsigned long vector)
  * dispatch on, and nothing an oops alone needs until nobody claimed
  * the trap.
  */
-void exc_int3(struct pt_regs *regs)
+/*
+ * An instruction a #BP handler emulates may move the stack pointer
+ * (call, ret, push, pop).  In a ring-0 trap frame the interrupted stack
+ * pointer is not a register in pt_regs but the frame's end
+ * (kernel_stack_pointer()), and the frame itself lies on the words a
+ * push would write.  So the handler only says where the stack pointer
+ * goes (int3_moved_sp, 0: nowhere; a push's word waits in
+ * regs->orig_ax), and the #BP exit in entry.S moves the iret frame
+ * there once no C code looks at pt_regs any more.  Per CPU, and saved
+ * around each #BP: a handler may hit a probe of its own.
+ */
+static DEFINE_PER_CPU(unsigned long, int3_moved_sp);
+
+static nokprobe_inline unsigned long int3_current_sp(struct pt_regs *regs)
 {
+	unsigned long sp = this_cpu_read(int3_moved_sp);
+
+	return sp ? sp : kernel_stack_pointer(regs);
+}
+
+/* Linux's int3_emulate_push(): the word lands at the new stack top on the way out. */
+void int3_emulate_push(struct pt_regs *regs, unsigned long val)
+{
+	regs->orig_ax = val;
+	this_cpu_write(int3_moved_sp, int3_current_sp(regs) - sizeof(unsigned long));
+}
+
+/* Linux's int3_emulate_pop(), plus the bytes a "ret imm16" drops after it. */
+unsigned long int3_emulate_pop(struct pt_regs *regs, unsigned long drop)
+{
+	unsigned long sp = int3_current_sp(regs);
+
+	this_cpu_write(int3_moved_sp, sp + sizeof(unsigned long) + drop);
+	return *(unsigned long *)sp;
+}
+
+/* Returns the interrupted code's new stack pointer, or 0 if it stays. */
+unsigned long exc_int3(struct pt_regs *regs)
+{
+	unsigned long outer = this_cpu_read(int3_moved_sp), sp;
+
+	this_cpu_write(int3_moved_sp, 0);
 	this_cpu_inc(exception_count[X86_TRAP_BP]);
 	if (!do_int3(regs))
 		exception_unclaimed(regs, X86_TRAP_BP);
+	sp = this_cpu_read(int3_moved_sp);
+	this_cpu_write(int3_moved_sp, outer);
+	return sp;
 }
 
 void exc_debug(struct pt_regs *regs)
@@ -209,6 +252,8 @@ NOKPROBE_SYMBOL(do_exception);
 NOKPROBE_SYMBOL(do_other_exception);
 NOKPROBE_SYMBOL(exception_unclaimed);
 NOKPROBE_SYMBOL(exc_int3);
+NOKPROBE_SYMBOL(int3_emulate_push);
+NOKPROBE_SYMBOL(int3_emulate_pop);
 NOKPROBE_SYMBOL(exc_debug);
 NOKPROBE_SYMBOL(do_apic_irq);
 NOKPROBE_SYMBOL(die_event);

@@ -55,8 +55,10 @@ noinline void bench_target(void)
 	bench_calls++;
 }
 
-/* The same, after a jmp to the next instruction (bench_targets.S). */
+/* Functions that start with a jmp, a push %ebp, a call (bench_targets.S). */
 void bench_target_jmp(void);
+void bench_target_push(void);
+void bench_target_call(void);
 
 /* ---- the probe each row arms --------------------------------------------- */
 
@@ -86,12 +88,15 @@ static int arm_kprobe(kprobe_pre_handler_t pre, kprobe_post_handler_t post)
 
 static int arm_kprobe_pre(void)      { return arm_kprobe(bench_pre, NULL); }
 
-static int arm_kprobe_jmp(void)
+static int arm_kprobe_at(void (*fn)(void))
 {
-	bench_kp = (struct kprobe){ .addr = (kprobe_opcode_t *)bench_target_jmp,
-				    .pre_handler = bench_pre };
+	bench_kp = (struct kprobe){ .addr = (kprobe_opcode_t *)fn, .pre_handler = bench_pre };
 	return register_kprobe(&bench_kp);
 }
+
+static int arm_kprobe_jmp(void)  { return arm_kprobe_at(bench_target_jmp); }
+static int arm_kprobe_push(void) { return arm_kprobe_at(bench_target_push); }
+static int arm_kprobe_call(void) { return arm_kprobe_at(bench_target_call); }
 
 static int arm_kprobe_pre_post(void) { return arm_kprobe(bench_pre, bench_post); }
 static void disarm_kprobe(void)      { unregister_kprobe(&bench_kp); }
@@ -184,6 +189,12 @@ static const struct bench_row bench_rows[] = {
 	/* int3 on a jmp -> pre handler -> the jmp computed on regs, iret. */
 	{ "emulated (jmp)", arm_kprobe_jmp, disarm_kprobe, true, BENCH_EMULATED,
 	  bench_target_jmp },
+	/* The same on push %ebp: the #BP exit moves the iret frame down a word. */
+	{ "emulated (push %ebp)", arm_kprobe_push, disarm_kprobe, true, BENCH_EMULATED,
+	  bench_target_push },
+	/* The same on call rel32: a push and a jump. */
+	{ "emulated (call)", arm_kprobe_call, disarm_kprobe, true, BENCH_EMULATED,
+	  bench_target_call },
 	/* int3 -> handler -> int3 in jprobe_return -> restore -> step (#DB). */
 	{ "jprobe", arm_jprobe, disarm_jprobe, true, BENCH_CLASSIC, NULL },
 	/* A kprobe hit at entry, then the trampoline (no exception) at return. */
@@ -282,9 +293,14 @@ static void bench_one(const struct bench_row *row, unsigned long iters)
 {
 	void (*target)(void) = row->target ? row->target : bench_target;
 	struct bench_result r;
+	uint64_t base = 0;
 	bool mode_ok;
 	int err;
 
+	if (row->target) {		/* its own unprobed cost, to subtract */
+		bench_loop(target, iters, &r);
+		base = r.tsc;
+	}
 	bench_set_mode(row->mode);
 	err = row->arm ? row->arm() : 0;
 	wait_for_kprobe_optimizer();	/* the optimized rows: the jump is in */
@@ -305,6 +321,8 @@ static void bench_one(const struct bench_row *row, unsigned long iters)
 	printk("BENCH row=\"%s\" mode=%s iters=%lu hits=%lu tsc=%llu", row->name,
 	       bench_mode_names[row->mode], iters, row->counts_hits ? r.hits : iters, r.tsc);
 	print_ratio("tsc_per_hit", r.tsc, iters);
+	if (row->target)
+		print_ratio("unprobed_per_hit", base, iters);
 	printk(" counted_iters=%d exceptions=%lu", BENCH_COUNT_ITERS, r.exceptions);
 	print_ratio("exceptions_per_hit", r.exceptions, BENCH_COUNT_ITERS);
 	printk("\n");

@@ -601,16 +601,28 @@ static void fx_set_form(enum fx_form form)
 	kprobes_set_optimization(form == FX_OPTIMIZED);
 }
 
-/* The classes emulate.c computes in place (cli/sti are, in every form). */
+/*
+ * The classes emulate.c computes in place when emulation is on (cli and
+ * sti are, in every form): relative branches, near call and ret without
+ * a 66 prefix, push r32 and pop r32 (but pop %esp).
+ */
 static bool fx_emulable(const struct kprobe *p)
 {
-	switch (p->ainsn.decoded.type) {
+	const struct insn *insn = &p->ainsn.decoded;
+
+	switch (insn->type) {
 	case INSN_TYPE_JMP_REL:
 	case INSN_TYPE_JCC:
 	case INSN_TYPE_LOOP:
 		return true;
+	case INSN_TYPE_CALL_REL:
+	case INSN_TYPE_RET:
+		return !insn->opnd16;
 	default:
-		return false;
+		if (insn->map != INSN_MAP_ONEBYTE || insn->nr_prefixes)
+			return false;
+		return (insn->opcode & ~7) == 0x50 ||			/* push r32 */
+		       ((insn->opcode & ~7) == 0x58 && insn->opcode != 0x5c); /* pop r32 */
 	}
 }
 
@@ -686,7 +698,7 @@ static void fx_every_label_in_form(struct ktest *t, enum fx_form form)
 	fx_set_form(FX_OPTIMIZED);	/* the defaults: everything on */
 	fx_check_text_intact(t, what);
 
-	ktest_info(t, "%s: %zu of %zu branches emulated, %zu optimized, %lu #DB",
+	ktest_info(t, "%s: %zu of %zu branches, calls, rets, pushes, pops emulated, %zu optimized, %lu #DB",
 		   what, c.emulated, c.branches, c.optimized, c.debug_traps);
 	switch (form) {
 	case FX_STEPPED:
@@ -710,14 +722,15 @@ static void fx_every_label_in_form(struct ktest *t, enum fx_form form)
 	}
 }
 
-/* An emulated branch takes one exception, the int3: never a #DB. */
+/* An emulated branch, call, ret or push takes one exception, the int3: never a #DB. */
 static void emulated_branches_take_no_step(struct ktest *t)
 {
 	static const char *const names[] = {
 		"fx_jmp_short", "fx_jmp_near", "fx_jcc8_taken", "fx_jcc8_not_taken",
 		"fx_jcc32_taken", "fx_jcc32_not_taken", "fx_jcc_hint", "fx_loop_taken",
 		"fx_loop_not_taken", "fx_loop_back", "fx_jecxz_taken",
-		"fx_jecxz_not_taken", NULL
+		"fx_jecxz_not_taken", "fx_call_rel", "fx_call_getpc", "fx_ret",
+		"fx_ret_imm", "fx_entry", NULL
 	};
 	struct trap_watch w;
 	size_t i, j;

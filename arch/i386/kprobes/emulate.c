@@ -15,20 +15,24 @@
  *
  * Emulated here, one table entry per decoder class (emulate_ops[]):
  *
+ *   call rel32                  push the next ip, ip = the target
  *   jmp rel8 / rel32            ip = the target
  *   jcc rel8 / rel32            ip = the target if the condition holds
  *                               in regs->flags, else the next instruction
  *   loop, loope, loopne, jecxz  the same, after %ecx is counted down
+ *   ret, ret imm16              ip = the popped word (imm16 bytes dropped)
+ *   push reg, pop reg           the register to or from the stack
  *   cli, sti                    IF in regs->flags
  *   nop, pause, nopl r/m        ip = the next instruction
  *
- * Not emulated (stepped, or boosted, as before): instructions that push
- * or pop.  A ring-0 trap frame sits right below the interrupted stack
- * pointer, on the words a push would write, and its iret does not load
- * a stack pointer, so an emulated call, ret, push or pop would need the
- * entry code to move the iret frame to the new stack top (Linux 32-bit's
- * entry code does that for it, with an extra gap); docs/performance.md
- * says what that would cost and save.
+ * The stack ones cannot simply move regs->sp, as Linux's do: a ring-0
+ * trap frame has no saved stack pointer (it is where the frame ends)
+ * and sits on the very words a push writes.  int3_emulate_push() and
+ * int3_emulate_pop() (traps.c) say where the stack pointer goes, and
+ * the #BP exit moves the iret frame there (entry.S).  A post-handler
+ * therefore sees kernel_stack_pointer(regs) as it was at the int3.
+ * With a 66 prefix these push or pop 16 bits: rare, stepped.  So is
+ * pop %esp, whose value is the popped word, not the moved pointer.
  *
  * kprobes_set_emulation(false) makes newly registered probes step the
  * branch and nop classes again (the differential fixup suite runs every
@@ -41,6 +45,7 @@
 #include "processor.h"
 #include "ptrace.h"
 #include "nokprobe.h"
+#include "traps.h"
 
 #define NOP_OPCODE		0x90	/* nop; f3 90 is pause; 66 90 a 16-bit nop */
 #define NOPL_OPCODE_0F		0x1f	/* 0f 1f /0: the multi-byte nop */
@@ -50,6 +55,11 @@
 #define LOOP_OPCODE		0xe2
 #define JECXZ_OPCODE		0xe3
 #define JCC_CONDITION(op)	((op) & 0xf)	/* 7x and 0f 8x: the low nibble */
+#define PUSH_REG_OPCODE		0x50	/* 50+r: push r32 */
+#define POP_REG_OPCODE		0x58	/* 58+r: pop r32 */
+#define OPCODE_REG(op)		((op) & 7)
+#define REG_ESP			4	/* the register numbers of the SDM */
+#define RET_IMM16_OPCODE	0xc2
 
 static bool kprobes_emulation_enabled = true;
 
@@ -146,6 +156,54 @@ static void kprobe_emulate_jcc(struct kprobe *p, struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(kprobe_emulate_jcc);
 
+static void kprobe_emulate_call(struct kprobe *p, struct pt_regs *regs)
+{
+	int3_emulate_push(regs, next_ip(p));
+	regs->ip = branch_target(p);
+}
+NOKPROBE_SYMBOL(kprobe_emulate_call);
+
+static void kprobe_emulate_ret(struct kprobe *p, struct pt_regs *regs)
+{
+	unsigned long drop = p->ainsn.decoded.opcode == RET_IMM16_OPCODE ?
+			     (uint16_t)p->ainsn.decoded.imm.value : 0;
+
+	regs->ip = int3_emulate_pop(regs, drop);
+}
+NOKPROBE_SYMBOL(kprobe_emulate_ret);
+
+/* Register r of the SDM's numbering (eax ecx edx ebx esp ebp esi edi) in pt_regs. */
+static nokprobe_inline unsigned long *reg_in_regs(struct pt_regs *regs, unsigned int r)
+{
+	switch (r) {
+	case 0: return &regs->ax;
+	case 1: return &regs->cx;
+	case 2: return &regs->dx;
+	case 3: return &regs->bx;
+	case 5: return &regs->bp;
+	case 6: return &regs->si;
+	default: return &regs->di;	/* 7; 4 (esp) is never asked for */
+	}
+}
+
+/* push %esp pushes the stack pointer as it was before the push. */
+static void kprobe_emulate_push(struct kprobe *p, struct pt_regs *regs)
+{
+	unsigned int r = OPCODE_REG(p->ainsn.decoded.opcode);
+	unsigned long val = r == REG_ESP ? kernel_stack_pointer(regs) : *reg_in_regs(regs, r);
+
+	int3_emulate_push(regs, val);
+	regs->ip = next_ip(p);
+}
+NOKPROBE_SYMBOL(kprobe_emulate_push);
+
+static void kprobe_emulate_pop(struct kprobe *p, struct pt_regs *regs)
+{
+	*reg_in_regs(regs, OPCODE_REG(p->ainsn.decoded.opcode)) = int3_emulate_pop(regs, 0);
+	regs->ip = next_ip(p);
+}
+NOKPROBE_SYMBOL(kprobe_emulate_pop);
+
 /* loop* count %ecx down first (flags untouched); jecxz only looks at it. */
 static void kprobe_emulate_loop(struct kprobe *p, struct pt_regs *regs)
 {
@@ -170,6 +228,8 @@ NOKPROBE_SYMBOL(kprobe_emulate_loop);
 
 /* The decoder's class of the instruction -> who stands in for it. */
 static const kprobe_emulate_fn emulate_ops[INSN_TYPE_NR] = {
+	[INSN_TYPE_CALL_REL]	= kprobe_emulate_call,
+	[INSN_TYPE_RET]		= kprobe_emulate_ret,
 	[INSN_TYPE_JMP_REL]	= kprobe_emulate_jmp,
 	[INSN_TYPE_JCC]		= kprobe_emulate_jcc,
 	[INSN_TYPE_LOOP]	= kprobe_emulate_loop,
@@ -188,9 +248,22 @@ static bool is_nop(const struct insn *insn)
 	       MODRM_REG(insn->modrm) == NOPL_MODRM_REG;
 }
 
+/* push r32 / pop r32, the one-byte forms (the decoder calls them "other"). */
+static kprobe_emulate_fn push_pop_op(const struct insn *insn)
+{
+	if (insn->map != INSN_MAP_ONEBYTE || insn->nr_prefixes)
+		return NULL;
+	if ((insn->opcode & ~7) == PUSH_REG_OPCODE)
+		return kprobe_emulate_push;
+	if ((insn->opcode & ~7) == POP_REG_OPCODE && OPCODE_REG(insn->opcode) != REG_ESP)
+		return kprobe_emulate_pop;
+	return NULL;
+}
+
 /*
  * Which emulator stands in for the instruction, if any.  A 67 prefix
- * makes loop/jecxz count %cx instead of %ecx: rare enough to step.
+ * makes loop/jecxz count %cx instead of %ecx, a 66 prefix makes call
+ * and ret push and pop 16 bits: rare enough to step.
  */
 static kprobe_emulate_fn choose_emulate_op(const struct insn *insn)
 {
@@ -201,8 +274,10 @@ static kprobe_emulate_fn choose_emulate_op(const struct insn *insn)
 		return NULL;
 	if (insn->type == INSN_TYPE_LOOP && insn->addr16)
 		return NULL;
+	if ((insn->type == INSN_TYPE_CALL_REL || insn->type == INSN_TYPE_RET) && insn->opnd16)
+		return NULL;
 	if (insn->type == INSN_TYPE_OTHER)
-		return is_nop(insn) ? kprobe_emulate_nop : NULL;
+		return is_nop(insn) ? kprobe_emulate_nop : push_pop_op(insn);
 	return emulate_ops[insn->type];
 }
 
