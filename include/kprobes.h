@@ -514,8 +514,8 @@ int wait_for_kprobe_optimizer(void);
 int kprobes_set_boosting(bool on);
 bool kprobes_get_boosting(void);
 /*
- * Emulate branches and nops in the int3 handler (on by default); off,
- * probes registered from then on step them.  arch/i386/kprobes/emulate.c.
+ * Emulate branches, calls, returns, pushes, pops and nops in the int3
+ * handler (on by default); off, hits step them.  arch/i386/kprobes/emulate.c.
  */
 int kprobes_set_emulation(bool on);
 bool kprobes_get_emulation(void);

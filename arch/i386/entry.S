@@ -195,7 +195,10 @@ vector\n:
  */
 .macro DIRECT_STUB n, handler, moved_stack
 	STUB_START \n
+	/* LAB 1: BEGIN entry stub: #DB and #BP push no error code either */
 	NO_ERROR_CODE
+	/* LAB 1: STUB CFI_TRAP_FRAME CFA_CPU_FRAME */
+	/* LAB 1: END */
 	pushl %gs
 	.cfi_adjust_cfa_offset 4
 	PUSH_SEGMENT_AND_GENERAL_REGS

@@ -311,14 +311,11 @@ static int told_fixup_run(const char *addr)
 {
 	static struct fixup_state st;
 	struct kprobe kp = { .addr = (kprobe_opcode_t *)addr, .pre_handler = nop_pre };
-	int ret;
+	int ret = register_kprobe(&kp);
 
-	kprobes_narrate_set(true);	/* first: branches registered now are stepped */
-	ret = register_kprobe(&kp);
-	if (ret) {
-		kprobes_narrate_set(false);
+	if (ret)
 		return ret;
-	}
+	kprobes_narrate_set(true);
 	ktest_capture_start();
 	fixup_routine(&st);
 	ktest_capture_stop();

@@ -155,8 +155,8 @@ int arch_prepare_kprobe(struct kprobe *p)
 	p->ainsn.decoded = insn;
 	p->ainsn.decoded.kaddr = p->addr;
 	arch_prepare_emulation(p, &insn);
-	/* An emulated instruction needs no slot run, boosted or not. */
-	p->ainsn.boostable = !p->ainsn.emulate_op && arch_can_boost(&insn, p->addr) ? 0 : -1;
+	/* Emulation comes first at a hit; boosting for when it is off. */
+	p->ainsn.boostable = arch_can_boost(&insn, p->addr) ? 0 : -1;
 	return 0;
 }
 
@@ -288,6 +288,8 @@ static nokprobe_inline bool kprobe_emulate(struct kprobe *p, struct pt_regs *reg
 {
 	if (!p->ainsn.emulate_op)
 		return false;
+	if (!READ_ONCE(kprobes_emulation_enabled) && !p->ainsn.emulate_always)
+		return false;		/* switched off: step it (emulate.c) */
 	p->ainsn.emulate_op(p, regs);
 	return true;
 }

@@ -34,10 +34,10 @@
  * With a 66 prefix these push or pop 16 bits: rare, stepped.  So is
  * pop %esp, whose value is the popped word, not the moved pointer.
  *
- * kprobes_set_emulation(false) makes newly registered probes step the
- * branch and nop classes again (the differential fixup suite runs every
- * class emulated and stepped); cli, sti and pause are always emulated,
- * because they cannot be stepped (core.c says why).
+ * kprobes_set_emulation(false) makes hits step the instructions again
+ * (the differential fixup suite runs every class emulated and stepped,
+ * the narrated mode shows the step); cli, sti and pause are always
+ * emulated, because they cannot be stepped (core.c says why).
  */
 #include "kernel.h"
 #include "kprobes.h"
@@ -61,7 +61,7 @@
 #define REG_ESP			4	/* the register numbers of the SDM */
 #define RET_IMM16_OPCODE	0xc2
 
-static bool kprobes_emulation_enabled = true;
+bool kprobes_emulation_enabled = true;	/* read by every hit (core.c) */
 
 int kprobes_set_emulation(bool on)
 {
@@ -267,11 +267,6 @@ static kprobe_emulate_fn push_pop_op(const struct insn *insn)
  */
 static kprobe_emulate_fn choose_emulate_op(const struct insn *insn)
 {
-	bool must = insn->type == INSN_TYPE_CLI || insn->type == INSN_TYPE_STI ||
-		    (insn->rep && is_nop(insn));	/* pause: not steppable under TCG */
-
-	if (!must && !kprobes_get_emulation())
-		return NULL;
 	if (insn->type == INSN_TYPE_LOOP && insn->addr16)
 		return NULL;
 	if ((insn->type == INSN_TYPE_CALL_REL || insn->type == INSN_TYPE_RET) && insn->opnd16)
@@ -281,7 +276,15 @@ static kprobe_emulate_fn choose_emulate_op(const struct insn *insn)
 	return emulate_ops[insn->type];
 }
 
+/* The ones that cannot be stepped, whatever the switch says. */
+static bool must_emulate(const struct insn *insn)
+{
+	return insn->type == INSN_TYPE_CLI || insn->type == INSN_TYPE_STI ||
+	       (insn->rep && is_nop(insn));	/* pause: not steppable under TCG */
+}
+
 void arch_prepare_emulation(struct kprobe *p, const struct insn *insn)
 {
 	p->ainsn.emulate_op = choose_emulate_op(insn);
+	p->ainsn.emulate_always = must_emulate(insn);
 }

@@ -28,8 +28,7 @@
  * put back).  A kretprobe hit goes on when the told call returns: the
  * trampoline finds the instance and puts the real return address back.
  *
- * Narration turns optprobes and boosting off while it is on, and the
- * emulation of branches and nops for the probes registered meanwhile:
+ * Narration turns optprobes, boosting and emulation off while it is on:
  * an optimized probe is a jmp, not an int3, and a boosted or emulated
  * one skips the single-step; the point is to watch the whole int3 /
  * single-step dance.  Writing 0 puts the previous settings back.

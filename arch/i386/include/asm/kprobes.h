@@ -49,7 +49,11 @@ struct arch_specific_insn {
 	 * stands in for the instruction at a hit, or NULL to step it.
 	 */
 	kprobe_emulate_fn emulate_op;
+	bool emulate_always;	/* cli, sti, pause: even with emulation off */
 };
+
+/* kprobes_set_emulation()'s switch, read at every hit (emulate.c). */
+extern bool kprobes_emulation_enabled;
 
 /* Set p->ainsn.emulate_op for the decoded instruction (emulate.c). */
 void arch_prepare_emulation(struct kprobe *p, const struct insn *insn);
