@@ -2,9 +2,10 @@
  * kdebug.h - the die-notifier chain (Linux's notify_die).
  *
  * Before the trap dispatcher does its default handling of an exception
- * it asks every registered notifier whether it wants the trap.  kprobes
- * registers one: that is how an int3 reaches kprobe_handler() without
- * the trap code knowing kprobes exists.
+ * it asks every registered notifier whether it wants the trap: a
+ * debugger's breakpoints, a test's watch.  kprobes is not on the chain:
+ * as in Linux, the #BP and #DB handlers call it by name before they ask
+ * the chain (arch/i386/traps.c), so a probe hit never walks it.
  */
 #ifndef KDEBUG_H
 #define KDEBUG_H
@@ -27,10 +28,9 @@ enum die_val {
  * watches and returns NOTIFY_DONE: at DIE_PRIO_FIRST it sees every
  * exception before a handler claims it, at DIE_PRIO_LAST only those that
  * every handler passed on, which go to the fixup table or to die().
- * kprobes comes right after the first observers, ahead of every handler.
+ * (Exceptions kprobes claimed never reach the chain at all.)
  */
 #define DIE_PRIO_FIRST    0x7fffffff
-#define DIE_PRIO_KPROBES  (DIE_PRIO_FIRST - 1)
 #define DIE_PRIO_LAST     (-DIE_PRIO_FIRST - 1)
 
 struct die_args {

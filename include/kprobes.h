@@ -7,10 +7,10 @@
  *   register_kprobe(p)   decode the instruction at p->addr, copy it into
  *                        an out-of-line slot, save its first byte and
  *                        write int3 (0xCC) over it with text_poke().
- *   the CPU runs int3 -> do_trap -> notify_die(DIE_INT3) -> kprobe_handler:
+ *   the CPU runs int3 -> exc_int3 -> do_int3 -> kprobe_int3_handler -> kprobe_handler:
  *                        pre_handler(p, regs), then single-step the copy
  *                        in the slot with EFLAGS.TF set.
- *   the step ends    -> #DB -> notify_die(DIE_DEBUG) -> post_kprobe_handler:
+ *   the step ends    -> #DB -> do_debug -> kprobe_debug_handler -> post_kprobe_handler:
  *                        resume_execution() fixes ip/stack as if the
  *                        instruction had run in place, post_handler().
  *
@@ -326,7 +326,7 @@ int arch_prepare_kprobe(struct kprobe *p);	/* decode + copy to a slot */
 void arch_arm_kprobe(struct kprobe *p);		/* write int3 */
 void arch_disarm_kprobe(struct kprobe *p);	/* restore the original byte */
 void arch_remove_kprobe(struct kprobe *p);	/* free the slot */
-int arch_init_kprobes(void);			/* register the die notifier */
+int arch_init_kprobes(void);			/* the arch's boot-time setup */
 int arch_populate_kprobe_blacklist(void);	/* the entry stubs */
 
 /* ============================================================================
@@ -513,6 +513,12 @@ int wait_for_kprobe_optimizer(void);
 /* Boosting on/off (on by default); the bench compares with the classic path. */
 int kprobes_set_boosting(bool on);
 bool kprobes_get_boosting(void);
+/*
+ * Emulate branches, calls, returns, pushes, pops and nops in the int3
+ * handler (on by default); off, hits step them.  arch/i386/kprobes/emulate.c.
+ */
+int kprobes_set_emulation(bool on);
+bool kprobes_get_emulation(void);
 
 static inline bool kprobe_optimized(const struct kprobe *p)
 {

@@ -29,7 +29,7 @@ struct pt_regs;
 enum kprobe_narration {
 	KPN_HIT,		/* int3 -> kprobe_handler, before the pre-handler (steps 1-4) */
 	KPN_PRE_HANDLED,	/* the pre-handler moved ip: no step, the hit ends */
-	KPN_EMULATED,		/* cli/sti emulated: no step */
+	KPN_EMULATED,		/* emulated (emulate.c): no step */
 	KPN_INT3_PASSED,	/* a probed int3: handed on to the kernel */
 	KPN_BOOSTED,		/* the boosted slot runs and jumps back: no #DB */
 	KPN_SINGLESTEP,		/* TF set, ip -> the slot; iret (step 5) */

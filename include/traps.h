@@ -8,6 +8,7 @@
 #define TRAPS_H
 
 #include "ptrace.h"
+#include "percpu.h"
 
 enum {
 	X86_TRAP_DE = 0,   /* divide error */
@@ -44,10 +45,29 @@ enum {
 #define PF_USER   0x4   /* 0: supervisor, 1: user mode */
 #define PF_INSTR  0x10  /* instruction fetch */
 
-/* Called by the assembly entry path for every vector. */
+/* Called by the assembly entry path for every vector but #DB and #BP. */
 void do_trap(struct pt_regs *regs, unsigned long vector);
+/*
+ * #BP and #DB: their entry stubs call these directly (entry.S).
+ * exc_int3() returns the interrupted code's new stack pointer when a
+ * handler emulated a push or a pop (below), else 0.
+ */
+unsigned long exc_int3(struct pt_regs *regs);
+void exc_debug(struct pt_regs *regs);
+
+/*
+ * For a #BP handler that emulates an instruction (kprobes): push a word
+ * on the interrupted stack, or pop one (and drop `drop` more bytes, for
+ * "ret imm16").  The stack pointer moves when the #BP returns; handlers
+ * see kernel_stack_pointer(regs) as it was at the int3.
+ */
+void int3_emulate_push(struct pt_regs *regs, unsigned long val);
+unsigned long int3_emulate_pop(struct pt_regs *regs, unsigned long drop);
 
 const char *trap_name(unsigned long vector);
+
+/* Exceptions taken on each CPU, by vector (tests and the benchmark read them). */
+DECLARE_PER_CPU(unsigned long[NR_EXCEPTIONS], exception_count);
 
 /* A non-maskable interrupt: reported, never an oops (arch/i386/nmi.c). */
 void do_nmi(struct pt_regs *regs);

@@ -18,7 +18,8 @@ We boot it twice over:
 
 The kernel also prints the cost of registering and unregistering 10 to
 10,000 probes ("BENCH reg ..." lines, icount boot), which becomes a
-second table, and of the optimization switch - on until the optimizer
+second table, the memory each probe takes ("BENCH mem ..."), and of the
+optimization switch - on until the optimizer
 has settled, then off - for 10 to 10,000 probes and for every instruction
 of whole functions ("BENCH switch ..."), a third: guest instructions from
 the icount boot, milliseconds of QEMU time from the TCG boots.
@@ -48,6 +49,7 @@ REFERENCE_ROW = "kprobe (pre)"
 
 LINE = re.compile(r'^BENCH row="(?P<row>[^"]*)" (?P<rest>.*)$')
 REG_LINE = re.compile(r'^BENCH reg (?P<rest>.*)$')
+MEM_LINE = re.compile(r'^BENCH mem (?P<rest>.*)$')
 SWITCH_LINE = re.compile(r'^BENCH (?P<kind>switch|switch-funcs) (?P<rest>.*)$')
 FIELD = re.compile(r'(\w+)=(\S+)')
 
@@ -66,10 +68,10 @@ def run_qemu(cmd, timeout):
     return proc.returncode, proc.stdout.decode("utf-8", "replace")
 
 
-def boot(kernel, iters, icount, timeout, regs=None, switches=None):
+def boot(kernel, iters, icount, timeout, regs=None, switches=None, mems=None):
     """Boot once; return {row: {field: value}} in the kernel's row order.
     The registration lines are appended to regs (a list) when given, the
-    switch lines to switches."""
+    switch lines to switches, the memory lines to mems."""
     cmd = [QEMU] + QEMU_ARGS + ["-kernel", kernel, "-append", "bench=%d" % iters]
     if icount:
         cmd[1:1] = ["-icount", "shift=0"]
@@ -85,6 +87,11 @@ def boot(kernel, iters, icount, timeout, regs=None, switches=None):
                 errors.append(line)
             elif switches is not None:
                 switches.append(fields)
+            continue
+        mem = MEM_LINE.match(line)
+        if mem:
+            if mems is not None:
+                mems.append(dict(FIELD.findall(mem.group("rest"))))
             continue
         r = REG_LINE.match(line)
         if r:
@@ -133,12 +140,17 @@ def build_table(icount_rows, tcg_runs, runs):
     base = insns.get("no probe")
     ref_i, ref_t = insns.get(REFERENCE_ROW), tcg.get(REFERENCE_ROW)
 
-    head = ["row", "guest insns/call (icount)", "extra insns vs no probe",
+    # A row on a function of its own also timed it unprobed: extra is against that.
+    own_base = {n: float(icount_rows[n]["unprobed_per_hit"]) for n in names
+                if "unprobed_per_hit" in icount_rows[n]}
+
+    head = ["row", "guest insns/call (icount)", "extra insns vs unprobed",
             "exceptions/call", "QEMU time: TSC/call under TCG (median of %d)" % runs, "TCG min-max",
             "x %s (insns)" % REFERENCE_ROW, "x %s (TCG)" % REFERENCE_ROW]
     body = []
     for n in names:
-        extra = None if base is None else insns[n] - base
+        b = own_base.get(n, base)
+        extra = None if b is None else insns[n] - b
         body.append([n, fmt(insns[n]), fmt(extra), fmt(exc[n], 2), fmt(tcg[n]), spread[n],
                      fmt(ratio(insns[n], ref_i), 2), fmt(ratio(tcg[n], ref_t), 2)])
     return head, body
@@ -152,6 +164,15 @@ def reg_table(regs):
              fmt(float(r["settle_per_probe"]), 0), fmt(float(r["unregister_per_probe"]), 0),
              r["optimized"], r["register_tsc"], r["settle_tsc"], r["unregister_tsc"]]
             for r in regs]
+    return head, body
+
+
+def mem_table(mems):
+    head = ["what", "n", "bytes taken (heap + pages)", "bytes each", "the caller's struct (bytes)"]
+    names = {"kprobe": "registered kprobe", "optimized": "optimized probe (kprobe included)",
+             "kretprobe_instance": "kretprobe instance"}
+    body = [[names.get(m["kind"], m["kind"]), m["n"], m["bytes"], m["bytes_per"],
+             m["struct_bytes"]] for m in mems]
     return head, body
 
 
@@ -243,8 +264,8 @@ def main():
         return 2
     try:
         print("bench: booting under -icount shift=0 ...", flush=True)
-        regs, switches, tcg_switches = [], [], []
-        icount_rows = boot(kernel, args.iters, True, args.timeout, regs, switches)
+        regs, switches, tcg_switches, mems = [], [], [], []
+        icount_rows = boot(kernel, args.iters, True, args.timeout, regs, switches, mems)
         tcg_runs = []
         for i in range(args.runs):
             print("bench: TCG run %d/%d ..." % (i + 1, args.runs), flush=True)
@@ -272,6 +293,10 @@ def main():
         append_table(out, "Registration", reg_table(regs),
                      "Probes on distinct sites of tests/kernel/bench_sled.S, "
                      "interrupts off, icount boot.")
+    if mems:
+        append_table(out, "Memory", mem_table(mems),
+                     "What the kernel takes per probe while it is registered: heap "
+                     "bytes asked for plus pages (slots, detours), icount boot.")
     if switches:
         append_table(out, "The optimization switch", switch_table(switches, tcg_switches),
                      "Instructions: icount boot.  ms: jiffies (10 ms each) in the TCG "

@@ -76,6 +76,65 @@
 /* LAB 1: STUB #define HAS_ERROR_CODE(n) 0 */
 /* LAB 1: END */
 
+/*
+ * Complete a struct pt_regs below the error-code slot: segment
+ * registers, then the general ones (%gs is pushed as it is; trap_common
+ * pushes the vector number in its slot instead and swaps it out), then
+ * load the kernel's segments.
+ *
+ * The C calling convention requires the direction flag clear, but the
+ * interrupted code may have been in the middle of a "std; rep movs".
+ * Its own DF is safe in the saved EFLAGS.
+ */
+.macro PUSH_SEGMENT_AND_GENERAL_REGS
+	cld
+	pushl %fs
+	pushl %es
+	pushl %ds
+	PUSH_GENERAL_REGS
+	.cfi_def_cfa_offset PT_SP	/* esp = regs */
+	CFI_GENERAL_REGS_SAVED
+.endm
+
+/*
+ * The interrupted code may have had any data segments loaded.  %fs is
+ * the per-CPU segment: the same selector on every CPU, whose base each
+ * CPU's own GDT sets (gdt.c).  Clobbers %eax.
+ */
+.macro LOAD_KERNEL_SEGMENTS
+	movl $__KERNEL_DS, %eax
+	movw %ax, %ds
+	movw %ax, %es
+	movw %ax, %gs
+	movl $__KERNEL_PERCPU, %eax
+	movw %ax, %fs
+.endm
+
+/*
+ * Restore exactly what pt_regs holds now: a handler (kprobes!) may have
+ * changed ip, flags or any register.  iret reloads EIP, CS and EFLAGS
+ * together, so a TF set in regs->flags takes effect after exactly one
+ * more instruction: that is how single-step starts.
+ */
+.macro RESTORE_PT_REGS_AND_IRET
+	POP_GENERAL_REGS
+	.cfi_def_cfa_offset (PT_SP - PT_DS)
+	.cfi_same_value %eax
+	.cfi_same_value %ebp
+	.cfi_same_value %edi
+	.cfi_same_value %esi
+	.cfi_same_value %edx
+	.cfi_same_value %ecx
+	.cfi_same_value %ebx
+	popl %ds
+	popl %es
+	popl %fs
+	popl %gs
+	addl $PT_ORIG_AX_SIZE, %esp	/* drop orig_ax (the error code) */
+	.cfi_def_cfa_offset CFA_CPU_FRAME
+	iret
+.endm
+
 	.text
 
 /* Every stub is a small function of its own, named for its vector. */
@@ -124,6 +183,89 @@ vector\n:
 	STUB_END \n
 .endm
 
+/*
+ * #DB and #BP, the vectors kprobes lives on, take the short way, as
+ * Linux's asm_exc_debug / asm_exc_int3 do: the stub itself saves
+ * exactly a struct pt_regs (neither pushes an error code, so a 0 goes
+ * in orig_ax; no vector number to push and swap out again) and calls
+ * its own C handler, exc_debug(regs) or exc_int3(regs) in traps.c, with
+ * no dispatch on the vector.  The handler takes regs on the stack, as
+ * do_trap() does, so an unwinder finds them the same way (a return
+ * address in the entry code, the pt_regs pointer above it).
+ */
+.macro DIRECT_STUB n, handler, moved_stack
+	STUB_START \n
+	/* LAB 1: BEGIN entry stub: #DB and #BP push no error code either */
+	NO_ERROR_CODE
+	/* LAB 1: STUB CFI_TRAP_FRAME CFA_CPU_FRAME */
+	/* LAB 1: END */
+	pushl %gs
+	.cfi_adjust_cfa_offset 4
+	PUSH_SEGMENT_AND_GENERAL_REGS
+	LOAD_KERNEL_SEGMENTS
+	pushl %esp			/* struct pt_regs * */
+	.cfi_adjust_cfa_offset STACK_WORD
+	call \handler
+	addl $STACK_WORD, %esp
+	.cfi_adjust_cfa_offset -STACK_WORD
+	.ifnb \moved_stack
+	testl %eax, %eax		/* the handler moved the stack pointer? */
+	jnz \moved_stack
+	.cfi_remember_state
+	.endif
+	RESTORE_PT_REGS_AND_IRET
+	.ifnb \moved_stack
+	MOVED_STACK_RETURN \moved_stack
+	.endif
+	.cfi_endproc
+	.size vector\n, . - vector\n
+	NOKPROBE_ASM(vector\n)
+.endm
+
+/*
+ * The way back from a #BP whose handler emulated an instruction that
+ * moves the stack pointer: call, ret, push, pop (kprobes' emulate.c;
+ * int3_emulate_push() and int3_emulate_pop() in traps.c).  exc_int3()
+ * returned the interrupted code's new stack pointer in %eax, and left
+ * the word a push stores in regs->orig_ax (#BP has no error code).
+ *
+ * In a ring-0 trap frame the stack pointer is not saved: it is where
+ * the CPU's frame ends, and iret does not load one.  So iret must run
+ * from a frame that ends exactly at the new stack pointer: ip, cs,
+ * flags are copied to the three words below it (after the pushed word
+ * is stored there, for a push), the registers are restored, and %esp
+ * is loaded with the frame's address.  A push's frame overlaps the old
+ * one by up to four words, so everything is read before anything is
+ * written; the frame's address waits in the gs slot, which no new frame
+ * reaches (%gs is restored first, from the same slot).  Linux i386's
+ * entry code moves its int3 frame for the same reason.
+ */
+.macro MOVED_STACK_RETURN label
+\label:
+	.cfi_restore_state
+	movl PT_IP(%esp), %ebx
+	movl PT_CS(%esp), %ecx
+	movl PT_FLAGS(%esp), %edx
+	movl PT_ORIG_AX(%esp), %esi	/* a push's word */
+	leal PT_SP(%esp), %edi		/* the stack pointer at the int3 */
+	cmpl %edi, %eax
+	jae 1f
+	movl %esi, (%eax)		/* below it: a push */
+1:	movl %edx, -STACK_WORD(%eax)
+	movl %ecx, -2*STACK_WORD(%eax)
+	movl %ebx, -3*STACK_WORD(%eax)
+	subl $CFA_CPU_FRAME, %eax	/* the new iret frame */
+	movl PT_GS(%esp), %ecx
+	movw %cx, %gs
+	movl %eax, PT_GS(%esp)
+	POP_GENERAL_REGS
+	popl %ds
+	popl %es
+	popl %fs
+	popl %esp			/* from the gs slot: the new frame */
+	iret
+.endm
+
 /* Interrupts (the PIC's 32-47, the local APIC's): never an error code. */
 .macro IRQ_STUB n
 	STUB_START \n
@@ -134,9 +276,11 @@ vector\n:
 
 	.globl entry_text_start
 entry_text_start:
-.irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+.irp n, 0,2,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
 	EXCEPTION_STUB \n
 .endr
+	DIRECT_STUB 1, exc_debug	/* X86_TRAP_DB */
+	DIRECT_STUB 3, exc_int3, int3_moved_stack	/* X86_TRAP_BP */
 .irp n, 32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47
 	IRQ_STUB \n
 .endr
@@ -149,33 +293,12 @@ entry_text_start:
 	.type trap_common, @function
 trap_common:
 	CFI_TRAP_FRAME (PT_SP - PT_GS)	/* vector, error code, ip, cs, flags */
-	/*
-	 * The C calling convention requires the direction flag clear, but
-	 * the interrupted code may have been in the middle of a "std; rep
-	 * movs".  Its own DF is safe in the saved EFLAGS.
-	 */
-	cld
-	pushl %fs
-	pushl %es
-	pushl %ds
-	PUSH_GENERAL_REGS
-	.cfi_def_cfa_offset PT_SP	/* esp = regs */
-	CFI_GENERAL_REGS_SAVED
+	PUSH_SEGMENT_AND_GENERAL_REGS
 	/* Swap the vector number out of the gs slot, and %gs into it. */
 	movl PT_GS(%esp), %ecx
 	movl %gs, %eax
 	movl %eax, PT_GS(%esp)
-	/*
-	 * The interrupted code may have had any data segments loaded.
-	 * %fs is the per-CPU segment: the same selector on every CPU, whose
-	 * base each CPU's own GDT sets (gdt.c).
-	 */
-	movl $__KERNEL_DS, %eax
-	movw %ax, %ds
-	movw %ax, %es
-	movw %ax, %gs
-	movl $__KERNEL_PERCPU, %eax
-	movw %ax, %fs
+	LOAD_KERNEL_SEGMENTS
 
 	movl %esp, %eax
 	pushl %ecx              /* vector */
@@ -187,28 +310,7 @@ trap_common:
 
 	.globl trap_return
 trap_return:
-	/*
-	 * Restore exactly what pt_regs holds now: a handler (kprobes!) may
-	 * have changed ip, flags or any register.  iret reloads EIP, CS and
-	 * EFLAGS together, so a TF set in regs->flags takes effect after
-	 * exactly one more instruction: that is how single-step starts.
-	 */
-	POP_GENERAL_REGS
-	.cfi_def_cfa_offset (PT_SP - PT_DS)
-	.cfi_same_value %eax
-	.cfi_same_value %ebp
-	.cfi_same_value %edi
-	.cfi_same_value %esi
-	.cfi_same_value %edx
-	.cfi_same_value %ecx
-	.cfi_same_value %ebx
-	popl %ds
-	popl %es
-	popl %fs
-	popl %gs
-	addl $PT_ORIG_AX_SIZE, %esp	/* drop orig_ax (the error code) */
-	.cfi_def_cfa_offset CFA_CPU_FRAME
-	iret
+	RESTORE_PT_REGS_AND_IRET
 	.cfi_endproc
 	.size trap_common, . - trap_common
 	NOKPROBE_ASM(trap_common)

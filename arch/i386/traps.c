@@ -2,9 +2,15 @@
  * traps.c - the one C function every vector reaches: do_trap().
  *
  * For an exception the order is the Linux one:
- *   1. ask the die-notifier chain (kprobes lives there) - it may claim it;
- *   2. look for an exception-fixup entry for the faulting ip;
- *   3. otherwise it is a kernel bug: print an oops and stop.
+ *   1. on #BP and #DB, kprobes first (do_int3(), do_debug()): a probe
+ *      hit is what these vectors mostly carry, so it is claimed before
+ *      any notifier is asked, as Linux's do_int3() / exc_debug_kernel()
+ *      do; on the other vectors kprobes looks only while a hit is in
+ *      progress (a fault in a stepped copy or in a handler);
+ *   2. ask the die-notifier chain - a debugger, a test's watch - which
+ *      may claim it;
+ *   3. look for an exception-fixup entry for the faulting ip;
+ *   4. otherwise it is a kernel bug: print an oops and stop.
  * For a hardware interrupt: acknowledge the PIC (or the local APIC, for
  * its timer and the IPIs), then run the handler.
  * An NMI is neither: arch/i386/nmi.c reports it and returns.
@@ -21,8 +27,17 @@
 #include "smp.h"
 #include "nokprobe.h"
 #include "calling.h"	/* checks entry.S's PT_* offsets at compile time */
+#include "kprobes.h"
+#include "percpu.h"
 
 static irq_handler_t irq_handlers[NR_PIC_IRQS];
+
+/*
+ * Exceptions taken, by vector, on this CPU: one %fs-relative increment
+ * per exception, read by tests and the benchmark (trap_watch) - the only
+ * way to see the exceptions kprobes claims before the die chain.
+ */
+DEFINE_PER_CPU(unsigned long[NR_EXCEPTIONS], exception_count);
 
 static const char *const exception_names[NR_EXCEPTIONS] = {
 	[X86_TRAP_DE] = "divide error",
@@ -77,17 +92,113 @@ static enum die_val die_event(unsigned long vector)
 	/* LAB 1: END */
 }
 
-static void do_exception(struct pt_regs *regs, unsigned long vector)
+/*
+ * #BP: Linux's do_int3().  An int3 of code being patched is no one's
+ * breakpoint: first.  Then kprobes, then the chain.
+ */
+static nokprobe_inline bool do_int3(struct pt_regs *regs)
 {
-	/* An int3 of code being patched is no one's breakpoint: first. */
-	if (vector == X86_TRAP_BP && poke_int3_handler(regs))
-		return;
-	if (notify_die(die_event(vector), trap_name(vector), regs,
-		       regs->orig_ax, vector) == NOTIFY_STOP)
-		return;
+	if (poke_int3_handler(regs))
+		return true;
+	if (kprobe_int3_handler(regs))
+		return true;
+	return notify_die(DIE_INT3, "int3", regs, regs->orig_ax,
+			  X86_TRAP_BP) == NOTIFY_STOP;
+}
+
+/* #DB: Linux's exc_debug_kernel().  The end of a probe's step, or the chain's. */
+static nokprobe_inline bool do_debug(struct pt_regs *regs)
+{
+	if (kprobe_debug_handler(regs))
+		return true;
+	return notify_die(DIE_DEBUG, "debug", regs, regs->orig_ax,
+			  X86_TRAP_DB) == NOTIFY_STOP;
+}
+
+/* Every other exception: kprobes only during a hit, then the chain. */
+static bool do_other_exception(struct pt_regs *regs, unsigned long vector)
+{
+	if (kprobe_exception_handler(regs, vector))
+		return true;
+	return notify_die(die_event(vector), trap_name(vector), regs,
+			  regs->orig_ax, vector) == NOTIFY_STOP;
+}
+
+/* Nobody claimed the exception: a fixup entry for regs->ip, or an oops. */
+static void exception_unclaimed(struct pt_regs *regs, unsigned long vector)
+{
 	if (fixup_exception(regs, vector))
 		return;
 	die(trap_name(vector), regs, vector);
+}
+
+static void do_exception(struct pt_regs *regs, unsigned long vector)
+{
+	if (!do_other_exception(regs, vector))
+		exception_unclaimed(regs, vector);
+}
+
+/*
+ * The #BP and #DB entry stubs call these straight (entry.S's
+ * DIRECT_STUB, Linux's exc_int3() / exc_debug()): no vector to
+ * dispatch on, and nothing an oops alone needs until nobody claimed
+ * the trap.
+ */
+/*
+ * An instruction a #BP handler emulates may move the stack pointer
+ * (call, ret, push, pop).  In a ring-0 trap frame the interrupted stack
+ * pointer is not a register in pt_regs but the frame's end
+ * (kernel_stack_pointer()), and the frame itself lies on the words a
+ * push would write.  So the handler only says where the stack pointer
+ * goes (int3_moved_sp, 0: nowhere; a push's word waits in
+ * regs->orig_ax), and the #BP exit in entry.S moves the iret frame
+ * there once no C code looks at pt_regs any more.  Per CPU, and saved
+ * around each #BP: a handler may hit a probe of its own.
+ */
+static DEFINE_PER_CPU(unsigned long, int3_moved_sp);
+
+static nokprobe_inline unsigned long int3_current_sp(struct pt_regs *regs)
+{
+	unsigned long sp = this_cpu_read(int3_moved_sp);
+
+	return sp ? sp : kernel_stack_pointer(regs);
+}
+
+/* Linux's int3_emulate_push(): the word lands at the new stack top on the way out. */
+void int3_emulate_push(struct pt_regs *regs, unsigned long val)
+{
+	regs->orig_ax = val;
+	this_cpu_write(int3_moved_sp, int3_current_sp(regs) - sizeof(unsigned long));
+}
+
+/* Linux's int3_emulate_pop(), plus the bytes a "ret imm16" drops after it. */
+unsigned long int3_emulate_pop(struct pt_regs *regs, unsigned long drop)
+{
+	unsigned long sp = int3_current_sp(regs);
+
+	this_cpu_write(int3_moved_sp, sp + sizeof(unsigned long) + drop);
+	return *(unsigned long *)sp;
+}
+
+/* Returns the interrupted code's new stack pointer, or 0 if it stays. */
+unsigned long exc_int3(struct pt_regs *regs)
+{
+	unsigned long outer = this_cpu_read(int3_moved_sp), sp;
+
+	this_cpu_write(int3_moved_sp, 0);
+	this_cpu_inc(exception_count[X86_TRAP_BP]);
+	if (!do_int3(regs))
+		exception_unclaimed(regs, X86_TRAP_BP);
+	sp = this_cpu_read(int3_moved_sp);
+	this_cpu_write(int3_moved_sp, outer);
+	return sp;
+}
+
+void exc_debug(struct pt_regs *regs)
+{
+	this_cpu_inc(exception_count[X86_TRAP_DB]);
+	if (!do_debug(regs))
+		exception_unclaimed(regs, X86_TRAP_DB);
 }
 
 static void do_irq(struct pt_regs *regs, int irq)
@@ -125,6 +236,8 @@ static void do_apic_irq(struct pt_regs *regs, unsigned long vector)
 
 void do_trap(struct pt_regs *regs, unsigned long vector)
 {
+	if (vector < NR_EXCEPTIONS)
+		this_cpu_inc(exception_count[vector]);
 	if (vector == X86_TRAP_NMI)
 		do_nmi(regs);	/* an interrupt on an exception's vector */
 	else if (vector < NR_EXCEPTIONS)
@@ -136,6 +249,12 @@ void do_trap(struct pt_regs *regs, unsigned long vector)
 }
 NOKPROBE_SYMBOL(do_trap);
 NOKPROBE_SYMBOL(do_exception);
+NOKPROBE_SYMBOL(do_other_exception);
+NOKPROBE_SYMBOL(exception_unclaimed);
+NOKPROBE_SYMBOL(exc_int3);
+NOKPROBE_SYMBOL(int3_emulate_push);
+NOKPROBE_SYMBOL(int3_emulate_pop);
+NOKPROBE_SYMBOL(exc_debug);
 NOKPROBE_SYMBOL(do_apic_irq);
 NOKPROBE_SYMBOL(die_event);
 NOKPROBE_SYMBOL(trap_name);

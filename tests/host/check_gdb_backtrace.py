@@ -9,11 +9,12 @@ Boots BUILD/kernel.elf halted (QEMU's gdb stub on a free port of
 127.0.0.1), attaches `gdb -batch`, breaks in kprobe_dispatcher (the
 handler of every tracefs probe), and on the serial console puts an int3
 probe on fib+3 and runs `run fib 2`, as docs/tracing.md does.  Then `bt` must
-show, in this order: the handler, do_trap, the trap frame (gdb prints
+show, in this order: the handler, exc_int3 (#BP's C handler, which
+entry.S's stub calls directly), the trap frame (gdb prints
 "<signal handler called>" for a frame whose CFI says signal frame:
 entry.S's), fib - the interrupted function - and run_fib, its caller; no
-"??" frame anywhere.  Without entry.S's CFI gdb stops below trap_common
-with "?? ()".
+"??" frame anywhere.  Without entry.S's CFI gdb stops below the entry
+stub with "?? ()".
 
 The probe is past fib's prologue (push %ebp; mov %esp,%ebp) because a
 handler's regs->ip is one past the int3, as on Linux: at fib+0 gdb would
@@ -121,7 +122,7 @@ def frames(lines):
 
 
 def problems_in(fns):
-    want = ["kprobe_dispatcher", "do_trap", "<signal", "fib", "run_fib"]
+    want = ["kprobe_dispatcher", "exc_int3", "<signal", "fib", "run_fib"]
     where = []
     for name in want:
         start = where[-1] + 1 if where else 0

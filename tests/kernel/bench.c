@@ -16,7 +16,8 @@
  * (docs/performance.md explains why).  exceptions counts every CPU
  * exception (vectors 0-31) taken during BENCH_COUNT_ITERS calls made
  * under a trap watch (trap_watch.h) before the timed loop: the watch's
- * notifier would add its own instructions to every timed exception.
+ * notifier would add its own instructions to every timed exception
+ * that reaches the chain.
  *
  * tests/bench.py boots the test image twice (with and without icount) and turns
  * the lines into a table.  A new probe kind is a new row.
@@ -55,6 +56,11 @@ noinline void bench_target(void)
 	bench_calls++;
 }
 
+/* Functions that start with a jmp, a push %ebp, a call (bench_targets.S). */
+void bench_target_jmp(void);
+void bench_target_push(void);
+void bench_target_call(void);
+
 /* ---- the probe each row arms --------------------------------------------- */
 
 static unsigned long bench_hits;
@@ -82,6 +88,17 @@ static int arm_kprobe(kprobe_pre_handler_t pre, kprobe_post_handler_t post)
 }
 
 static int arm_kprobe_pre(void)      { return arm_kprobe(bench_pre, NULL); }
+
+static int arm_kprobe_at(void (*fn)(void))
+{
+	bench_kp = (struct kprobe){ .addr = (kprobe_opcode_t *)fn, .pre_handler = bench_pre };
+	return register_kprobe(&bench_kp);
+}
+
+static int arm_kprobe_jmp(void)  { return arm_kprobe_at(bench_target_jmp); }
+static int arm_kprobe_push(void) { return arm_kprobe_at(bench_target_push); }
+static int arm_kprobe_call(void) { return arm_kprobe_at(bench_target_call); }
+
 static int arm_kprobe_pre_post(void) { return arm_kprobe(bench_pre, bench_post); }
 static void disarm_kprobe(void)      { unregister_kprobe(&bench_kp); }
 
@@ -144,49 +161,62 @@ struct bench_row {
 	void (*disarm)(void);
 	bool counts_hits;	/* bench_hits must reach the iteration count */
 	enum bench_mode mode;
+	void (*target)(void);	/* the function called; NULL: bench_target */
 };
 
 static const struct bench_row bench_rows[] = {
 	/* A plain call and return. */
-	{ "no probe", NULL, NULL, false, BENCH_CLASSIC },
+	{ "no probe", NULL, NULL, false, BENCH_CLASSIC, NULL },
 	/* int3 -> pre handler -> single-step the copy (#DB) -> fixup. */
-	{ "kprobe (pre)", arm_kprobe_pre, disarm_kprobe, true, BENCH_CLASSIC },
+	{ "kprobe (pre)", arm_kprobe_pre, disarm_kprobe, true, BENCH_CLASSIC, NULL },
 	/* The same, plus the post handler call from the #DB path. */
-	{ "kprobe (pre+post)", arm_kprobe_pre_post, disarm_kprobe, true, BENCH_CLASSIC },
+	{ "kprobe (pre+post)", arm_kprobe_pre_post, disarm_kprobe, true, BENCH_CLASSIC, NULL },
 	/* int3 -> pre handler -> iret into the slot, whose jmp comes back. */
-	{ "boosted", arm_kprobe_pre, disarm_kprobe, true, BENCH_BOOSTED },
+	{ "boosted", arm_kprobe_pre, disarm_kprobe, true, BENCH_BOOSTED, NULL },
 	/* jmp -> detour: pt_regs, handler, iret -> copied insn -> jmp back. */
-	{ "optimized", arm_kprobe_pre, disarm_kprobe, true, BENCH_OPTIMIZED },
+	{ "optimized", arm_kprobe_pre, disarm_kprobe, true, BENCH_OPTIMIZED, NULL },
+	/* int3 on a jmp -> pre handler -> the jmp computed on regs, iret. */
+	{ "emulated (jmp)", arm_kprobe_jmp, disarm_kprobe, true, BENCH_EMULATED,
+	  bench_target_jmp },
+	/* The same on push %ebp: the #BP exit moves the iret frame down a word. */
+	{ "emulated (push %ebp)", arm_kprobe_push, disarm_kprobe, true, BENCH_EMULATED,
+	  bench_target_push },
+	/* The same on call rel32: a push and a jump. */
+	{ "emulated (call)", arm_kprobe_call, disarm_kprobe, true, BENCH_EMULATED,
+	  bench_target_call },
 	/* int3 -> handler -> int3 in jprobe_return -> restore -> step (#DB). */
-	{ "jprobe", arm_jprobe, disarm_jprobe, true, BENCH_CLASSIC },
+	{ "jprobe", arm_jprobe, disarm_jprobe, true, BENCH_CLASSIC, NULL },
 	/* A kprobe hit at entry, then the trampoline (no exception) at return. */
-	{ "kretprobe", arm_kretprobe, disarm_kretprobe, true, BENCH_CLASSIC },
+	{ "kretprobe", arm_kretprobe, disarm_kretprobe, true, BENCH_CLASSIC, NULL },
 	/* The kretprobe's entry kprobe as a jump; the return as above. */
 	{ "kretprobe, optimized entry", arm_kretprobe, disarm_kretprobe, true,
-	  BENCH_OPTIMIZED },
+	  BENCH_OPTIMIZED, NULL },
 	/* Both on one address: an aggregate probe, one int3 for the two. */
 	{ "kretprobe + kprobe", arm_kretprobe_kprobe, disarm_kretprobe_kprobe, true,
-	  BENCH_CLASSIC },
+	  BENCH_CLASSIC, NULL },
 };
 
 const char *const bench_mode_names[] = {
 	[BENCH_CLASSIC] = "classic",
 	[BENCH_BOOSTED] = "boosted",
 	[BENCH_OPTIMIZED] = "optimized",
+	[BENCH_EMULATED] = "emulated",
 };
 
 void bench_set_mode(enum bench_mode mode)
 {
-	kprobes_set_boosting(mode != BENCH_CLASSIC);
+	kprobes_set_boosting(mode == BENCH_BOOSTED || mode == BENCH_OPTIMIZED);
 	kprobes_set_optimization(mode == BENCH_OPTIMIZED);
 }
 
-/* Did the probe at addr (bench_target here) really take the row's path? */
+/* Did the probe at addr (the row's target) really take the row's path? */
 bool bench_mode_taken(void *addr, enum bench_mode mode)
 {
 	struct kprobe *p = get_kprobe(addr);
 
 	switch (mode) {
+	case BENCH_EMULATED:
+		return p && p->ainsn.emulate_op && !kprobe_optimized(p);
 	case BENCH_BOOSTED:
 		return p && p->ainsn.boostable == 1 && !kprobe_optimized(p);
 	case BENCH_OPTIMIZED:
@@ -205,7 +235,7 @@ struct bench_result {
 };
 
 /* Exceptions taken by BENCH_COUNT_ITERS calls, seen by a trap watch. */
-static unsigned long bench_count_exceptions(void)
+static unsigned long bench_count_exceptions(void (*target)(void))
 {
 	struct trap_watch w;
 	unsigned long i;
@@ -213,7 +243,7 @@ static unsigned long bench_count_exceptions(void)
 	if (trap_watch_start(&w))
 		return 0;
 	for (i = 0; i < BENCH_COUNT_ITERS; i++)
-		bench_target();
+		target();
 	trap_watch_stop(&w);
 	return trap_watch_total(&w);
 }
@@ -222,19 +252,19 @@ static unsigned long bench_count_exceptions(void)
  * Interrupts stay off for the whole loop: a timer tick would add the
  * IRQ handler's instructions to whichever row it landed in.
  */
-static void bench_loop(unsigned long iters, struct bench_result *r)
+static void bench_loop(void (*target)(void), unsigned long iters, struct bench_result *r)
 {
 	unsigned long flags = local_irq_save();
 	unsigned long i;
 	uint64_t t0;
 
 	for (i = 0; i < BENCH_WARMUP_ITERS; i++)
-		bench_target();
-	r->exceptions = bench_count_exceptions();
+		target();
+	r->exceptions = bench_count_exceptions(target);
 	WRITE_ONCE(bench_hits, 0);	/* handlers run behind the compiler's back */
 	t0 = rdtsc();
 	for (i = 0; i < iters; i++)
-		bench_target();
+		target();	/* call *%reg: one instruction, as call bench_target */
 	r->tsc = rdtsc() - t0;
 	r->hits = READ_ONCE(bench_hits);
 	local_irq_restore(flags);
@@ -250,10 +280,16 @@ static void print_ratio(const char *key, uint64_t x, unsigned long n)
 
 static void bench_one(const struct bench_row *row, unsigned long iters)
 {
+	void (*target)(void) = row->target ? row->target : bench_target;
 	struct bench_result r;
+	uint64_t base = 0;
 	bool mode_ok;
 	int err;
 
+	if (row->target) {		/* its own unprobed cost, to subtract */
+		bench_loop(target, iters, &r);
+		base = r.tsc;
+	}
 	bench_set_mode(row->mode);
 	err = row->arm ? row->arm() : 0;
 	wait_for_kprobe_optimizer();	/* the optimized rows: the jump is in */
@@ -262,8 +298,8 @@ static void bench_one(const struct bench_row *row, unsigned long iters)
 		bench_set_mode(BENCH_OPTIMIZED);
 		return;
 	}
-	bench_loop(iters, &r);
-	mode_ok = bench_mode_taken((void *)bench_target, row->mode);
+	bench_loop(target, iters, &r);
+	mode_ok = bench_mode_taken((void *)target, row->mode);
 	if (row->disarm)
 		row->disarm();
 	bench_set_mode(BENCH_OPTIMIZED);	/* the defaults: both on */
@@ -274,6 +310,8 @@ static void bench_one(const struct bench_row *row, unsigned long iters)
 	printk("BENCH row=\"%s\" mode=%s iters=%lu hits=%lu tsc=%llu", row->name,
 	       bench_mode_names[row->mode], iters, row->counts_hits ? r.hits : iters, r.tsc);
 	print_ratio("tsc_per_hit", r.tsc, iters);
+	if (row->target)
+		print_ratio("unprobed_per_hit", base, iters);
 	printk(" counted_iters=%d exceptions=%lu", BENCH_COUNT_ITERS, r.exceptions);
 	print_ratio("exceptions_per_hit", r.exceptions, BENCH_COUNT_ITERS);
 	printk("\n");
@@ -351,6 +389,109 @@ static void bench_registration(enum bench_mode mode, unsigned long n)
 	if (ok != n)
 		printk("BENCH reg mode=%s n=%lu error=only %lu registered\n",
 		       bench_mode_names[mode], n, ok);
+}
+
+/* ---- memory ------------------------------------------------------------------- */
+
+/*
+ * What the kernel spends on each probe, measured rather than added up:
+ * heap bytes asked for (heap_stats.live_bytes, headers not counted)
+ * plus whole pages taken from the page allocator (instruction slots and
+ * detour buffers come in pages), before and after.  The caller's own
+ * struct kprobe / kretprobe is not in it: it is given as struct_bytes.
+ *
+ *   BENCH mem kind=kprobe n=1000 bytes=... bytes_per=... struct_bytes=...
+ *
+ * kprobe: n int3 probes on sled sites; optimized: the same with every
+ * one a jump (the optimizer's record and the detour on top);
+ * kretprobe_instance: a kretprobe with 1 + n instances minus one with 1.
+ */
+#define BENCH_MEM_PROBES	1000
+#define BENCH_MEM_INSTANCES	100
+
+struct mem_snapshot {
+	unsigned long heap_bytes, pages_free;
+};
+
+static void mem_snapshot(struct mem_snapshot *s)
+{
+	struct heap_stats st;
+
+	heap_get_stats(&st);
+	s->heap_bytes = st.live_bytes;
+	s->pages_free = pages_free();
+}
+
+static long mem_used_since(const struct mem_snapshot *before)
+{
+	struct mem_snapshot now;
+
+	mem_snapshot(&now);
+	return (long)(now.heap_bytes - before->heap_bytes) +
+	       (long)(before->pages_free - now.pages_free) * (long)PAGE_SIZE;
+}
+
+static void print_mem(const char *kind, unsigned long n, long bytes, size_t struct_bytes)
+{
+	printk("BENCH mem kind=%s n=%lu bytes=%ld", kind, n, bytes);
+	print_ratio("bytes_per", bytes < 0 ? 0 : bytes, n);
+	printk(" struct_bytes=%zu\n", struct_bytes);
+}
+
+/* n probes in mode: the bytes they took while registered. */
+static long bench_mem_probes(enum bench_mode mode, unsigned long n)
+{
+	struct kprobe *kps = kzalloc(n * sizeof(*kps));
+	struct mem_snapshot before;
+	unsigned long i;
+	long bytes;
+
+	if (!kps)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		kps[i].addr = sled_site(i, n);
+		kps[i].pre_handler = bench_pre;
+	}
+	bench_set_mode(mode);
+	mem_snapshot(&before);
+	for (i = 0; i < n; i++)
+		register_kprobe(&kps[i]);
+	wait_for_kprobe_optimizer();
+	bytes = mem_used_since(&before);
+	for (i = 0; i < n; i++)
+		unregister_kprobe(&kps[i]);
+	bench_set_mode(BENCH_OPTIMIZED);
+	kfree(kps);
+	return bytes;
+}
+
+/* The bytes a kretprobe with maxactive instances took while registered. */
+static long bench_mem_kretprobe(int maxactive)
+{
+	struct mem_snapshot before;
+	long bytes;
+
+	bench_rp = (struct kretprobe){ .kp.addr = (kprobe_opcode_t *)bench_target,
+				       .handler = bench_ret, .maxactive = maxactive };
+	mem_snapshot(&before);
+	if (register_kretprobe(&bench_rp))
+		return -ENOMEM;
+	bytes = mem_used_since(&before);
+	unregister_kretprobe(&bench_rp);
+	return bytes;
+}
+
+static void bench_memory(void)
+{
+	unsigned long n = BENCH_MEM_PROBES;
+	long one = bench_mem_kretprobe(1);
+
+	print_mem("kprobe", n, bench_mem_probes(BENCH_CLASSIC, n), sizeof(struct kprobe));
+	print_mem("optimized", n, bench_mem_probes(BENCH_OPTIMIZED, n),
+		  sizeof(struct optimized_kprobe));
+	print_mem("kretprobe_instance", BENCH_MEM_INSTANCES,
+		  bench_mem_kretprobe(1 + BENCH_MEM_INSTANCES) - one,
+		  sizeof(struct kretprobe_instance));
 }
 
 /* ---- the optimization switch -------------------------------------------------- */
@@ -519,6 +660,7 @@ static void bench_run(const char *value)
 		bench_registration(BENCH_CLASSIC, bench_reg_counts[i]);
 	for (i = 0; i < ARRAY_SIZE(bench_reg_counts); i++)
 		bench_registration(BENCH_OPTIMIZED, bench_reg_counts[i]);
+	bench_memory();
 	for (i = 0; i < ARRAY_SIZE(bench_switch_counts); i++)
 		bench_switch(bench_switch_counts[i]);
 	bench_switch_funcs(false);

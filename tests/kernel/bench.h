@@ -19,6 +19,7 @@ enum bench_mode {
 	BENCH_CLASSIC,		/* int3 + single-step: no boost, no jump */
 	BENCH_BOOSTED,		/* int3, then the slot's jmp back: no #DB */
 	BENCH_OPTIMIZED,	/* a jmp to the detour: no exception */
+	BENCH_EMULATED,		/* int3, the instruction emulated: no #DB */
 };
 
 extern const char *const bench_mode_names[];

@@ -14,6 +14,12 @@
  * Each label is probed alone, then all of them together, with pre and
  * post handlers, with pre only, and with post only (NULL handlers are
  * allowed).  Each run happens twice: with interrupts off and on.
+ *
+ * And in each of the four forms a probe can take: emulated (branches
+ * and nops computed in the int3 handler, emulate.c), stepped (every
+ * instruction single-stepped: resume_execution()), boosted (the slot
+ * ends in a jmp back) and optimized (a jmp to a detour): the same rule
+ * holds for every form, and each form must really be taken.
  */
 #include "kernel.h"
 #include "ktest.h"
@@ -24,6 +30,8 @@
 #include "segment.h"
 #include "string.h"
 #include "kprobes_fixups.h"
+#include "trap_watch.h"
+#include "traps.h"
 
 _Static_assert(FX_EFLAGS_IF == X86_EFLAGS_IF, "kprobes_fixups.h IF");
 _Static_assert(FX_EFLAGS_DF == X86_EFLAGS_DF, "kprobes_fixups.h DF");
@@ -317,6 +325,7 @@ static int fx_register(struct ktest *t, struct fx_probe *fp)
 	if ((uint8_t)fp->label->addr[0] != BREAKPOINT_INSTRUCTION)
 		ktest_fail(t, __FILE__, __LINE__, "%s: armed probe byte is %#x, want int3 (%#x)",
 			   name, (uint8_t)fp->label->addr[0], BREAKPOINT_INSTRUCTION);
+	wait_for_kprobe_optimizer();	/* the optimized form: the jump is in */
 	return 0;
 }
 
@@ -481,11 +490,14 @@ static void fx_all_labels(struct ktest *t, enum fx_mode mode)
 /*
  * One class of resume_execution() fixup at a time, so that a failure
  * names the class (and the labs' grader can give each its points).
+ * Stepped: with emulation on, the branch classes would never reach
+ * resume_execution().
  */
 static void fx_some_labels(struct ktest *t, const char *const names[])
 {
 	size_t i, j, found = 0;
 
+	kprobes_set_emulation(false);
 	for (j = 0; names[j]; j++) {
 		for (i = 0; i < NR_LABELS; i++) {
 			if (strcmp(fx_labels[i].name, names[j]))
@@ -494,6 +506,7 @@ static void fx_some_labels(struct ktest *t, const char *const names[])
 			fx_probe_alone(t, i, FX_PRE_POST);
 		}
 	}
+	kprobes_set_emulation(true);
 	KTEST_EXPECT_EQ(t, found, j);	/* every name is a label */
 	fx_check_text_intact(t, "probing one class of labels");
 }
@@ -572,6 +585,197 @@ static void all_labels_pre_post(struct ktest *t)  { fx_all_labels(t, FX_PRE_POST
 static void all_labels_pre_only(struct ktest *t)  { fx_all_labels(t, FX_PRE_ONLY); }
 static void all_labels_post_only(struct ktest *t) { fx_all_labels(t, FX_POST_ONLY); }
 
+/* ---- the four forms of a probe --------------------------------------------- */
+
+enum fx_form { FX_EMULATED, FX_STEPPED, FX_BOOSTED, FX_OPTIMIZED };
+
+static const char *const fx_form_name[] = {
+	[FX_EMULATED] = "emulated", [FX_STEPPED] = "stepped",
+	[FX_BOOSTED] = "boosted", [FX_OPTIMIZED] = "optimized",
+};
+
+static void fx_set_form(enum fx_form form)
+{
+	kprobes_set_emulation(form == FX_EMULATED || form == FX_OPTIMIZED);
+	kprobes_set_boosting(form == FX_BOOSTED || form == FX_OPTIMIZED);
+	kprobes_set_optimization(form == FX_OPTIMIZED);
+}
+
+/*
+ * The classes emulate.c computes in place when emulation is on (cli and
+ * sti are, in every form): relative branches, near call and ret without
+ * a 66 prefix, push r32 and pop r32 (but pop %esp).
+ */
+static bool fx_emulable(const struct kprobe *p)
+{
+	const struct insn *insn = &p->ainsn.decoded;
+
+	switch (insn->type) {
+	case INSN_TYPE_JMP_REL:
+	case INSN_TYPE_JCC:
+	case INSN_TYPE_LOOP:
+		return true;
+	case INSN_TYPE_CALL_REL:
+	case INSN_TYPE_RET:
+		return !insn->opnd16;
+	default:
+		if (insn->map != INSN_MAP_ONEBYTE || insn->nr_prefixes)
+			return false;
+		return (insn->opcode & ~7) == 0x50 ||			/* push r32 */
+		       ((insn->opcode & ~7) == 0x58 && insn->opcode != 0x5c); /* pop r32 */
+	}
+}
+
+/* How many probes took each form, and the #DBs their runs took. */
+struct fx_form_count {
+	size_t branches;	/* emulable labels that run */
+	size_t emulated;	/* ... and took no #DB */
+	size_t optimized;
+	size_t not_indirect;	/* refused by the optimizer for another reason */
+	unsigned long debug_traps;
+};
+
+/* #DBs of the stepped form, which runs first: the others must take fewer. */
+static unsigned long fx_stepped_debug_traps;
+
+/*
+ * Which form did this probe take?  Counted before it is unregistered,
+ * from what its runs did: debug_traps #DBs for its label's hits.
+ */
+static void fx_count_form(struct fx_form_count *c, const struct fx_probe *fp,
+			  unsigned long debug_traps)
+{
+	const struct kprobe *p = &fp->kp;
+	bool runs = fp->label->hits > 0;
+
+	c->branches += fx_emulable(p) && runs;
+	c->emulated += fx_emulable(p) && runs && debug_traps == 0;
+	c->optimized += kprobe_optimized(p);
+	c->not_indirect += optprobe_why_not((struct kprobe *)p) != OPT_INDIRECT_JUMP;
+}
+
+/*
+ * One label alone in the current form, pre-handler only (so boosting and
+ * optimization may apply), the routine run twice over (the first hits
+ * let boosting learn): it runs as unprobed, the probe fires as often as
+ * its instruction runs.
+ */
+static void fx_probe_alone_in_form(struct ktest *t, size_t i, const char *what,
+				   struct fx_form_count *c)
+{
+	struct fx_probe *fp = &fx_probes[i];
+	struct trap_watch w;
+
+	fx_probe_init(fp, &fx_labels[i], FX_PRE_ONLY);
+	if (fx_register(t, fp))
+		return;
+	fx_run_and_compare(t, what, FX_PRE_ONLY);
+	KTEST_ASSERT_EQ(t, trap_watch_start(&w), 0);
+	fx_run_and_compare(t, what, FX_PRE_ONLY);
+	trap_watch_stop(&w);
+	c->debug_traps += w.taken[X86_TRAP_DB];
+	fx_count_form(c, fp, w.taken[X86_TRAP_DB]);
+	unregister_kprobe(&fp->kp);
+	fx_check_hits(t, fp, FX_PRE_ONLY, 4);
+	fx_check_restored(t, &fx_labels[i]);
+}
+
+/*
+ * Every label in one form: each alone, then all at once (probes inside
+ * other probes' paths, next to each other).  The same rule as above for
+ * every form, and the form must really be taken: stepped probes take
+ * #DBs; emulated branches are emulated and the others take fewer #DBs
+ * than stepped ones, as do boosted probes.  No label can be a jump:
+ * fixup_routine has jmp *reg, and the optimizer, as Linux's, refuses a
+ * function with an indirect jump (a jump table could land behind the
+ * jump) - each label's optimized form is that refusal, and its int3
+ * still leaves no trace.  The optprobes suite has jumps of every kind
+ * of displaced instruction.
+ */
+static void fx_every_label_in_form(struct ktest *t, enum fx_form form)
+{
+	const char *what = fx_form_name[form];
+	struct fx_form_count c = { 0 };
+	size_t i;
+
+	fx_set_form(form);
+	for (i = 0; i < NR_LABELS; i++)
+		fx_probe_alone_in_form(t, i, what, &c);
+	fx_all_labels(t, FX_PRE_ONLY);
+	wait_for_kprobe_optimizer();
+	fx_set_form(FX_OPTIMIZED);	/* the defaults: everything on */
+	fx_check_text_intact(t, what);
+
+	ktest_info(t, "%s: %zu of %zu branches, calls, rets, pushes, pops took no #DB, %zu optimized, %lu #DB",
+		   what, c.emulated, c.branches, c.optimized, c.debug_traps);
+	switch (form) {
+	case FX_STEPPED:
+		KTEST_EXPECT_EQ(t, c.emulated + c.optimized, 0);
+		KTEST_EXPECT_TRUE(t, c.debug_traps > 0);
+		fx_stepped_debug_traps = c.debug_traps;
+		break;
+	case FX_EMULATED:
+		KTEST_EXPECT_EQ(t, c.emulated, c.branches);
+		KTEST_EXPECT_EQ(t, c.optimized, 0);
+		KTEST_EXPECT_TRUE(t, c.debug_traps < fx_stepped_debug_traps);
+		break;
+	case FX_BOOSTED:	/* boosted slots of branches take no #DB either */
+		KTEST_EXPECT_EQ(t, c.optimized, 0);
+		KTEST_EXPECT_TRUE(t, c.debug_traps < fx_stepped_debug_traps);
+		break;
+	case FX_OPTIMIZED:
+		KTEST_EXPECT_EQ(t, c.optimized, 0);
+		KTEST_EXPECT_EQ(t, c.not_indirect, 0);
+		break;
+	}
+}
+
+/* An emulated branch, call, ret or push takes one exception, the int3: never a #DB. */
+static void emulated_branches_take_no_step(struct ktest *t)
+{
+	static const char *const names[] = {
+		"fx_jmp_short", "fx_jmp_near", "fx_jcc8_taken", "fx_jcc8_not_taken",
+		"fx_jcc32_taken", "fx_jcc32_not_taken", "fx_jcc_hint", "fx_loop_taken",
+		"fx_loop_not_taken", "fx_loop_back", "fx_jecxz_taken",
+		"fx_jecxz_not_taken", "fx_call_rel", "fx_call_getpc", "fx_ret",
+		"fx_ret_imm", "fx_entry", NULL
+	};
+	struct trap_watch w;
+	size_t i, j;
+
+	fx_set_form(FX_EMULATED);
+	for (j = 0; names[j]; j++) {
+		for (i = 0; i < NR_LABELS; i++) {
+			struct fx_probe *fp = &fx_probes[i];
+
+			if (strcmp(fx_labels[i].name, names[j]))
+				continue;
+			fx_probe_init(fp, &fx_labels[i], FX_PRE_POST);
+			if (fx_register(t, fp))
+				continue;
+			KTEST_EXPECT_TRUE(t, fp->kp.ainsn.emulate_op != NULL);
+			KTEST_ASSERT_EQ(t, trap_watch_start(&w), 0);
+			fx_run_and_compare(t, fx_labels[i].name, FX_PRE_POST);
+			trap_watch_stop(&w);
+			unregister_kprobe(&fp->kp);
+			fx_check_hits(t, fp, FX_PRE_POST, 2);
+			if (w.taken[X86_TRAP_DB] != 0 ||
+			    w.taken[X86_TRAP_BP] != 2UL * fx_labels[i].hits)
+				ktest_fail(t, __FILE__, __LINE__,
+					   "%s: %lu int3 and %lu #DB for %d hits, want one int3 each and no #DB",
+					   fx_labels[i].name, w.taken[X86_TRAP_BP],
+					   w.taken[X86_TRAP_DB], 2 * fx_labels[i].hits);
+		}
+	}
+	fx_set_form(FX_OPTIMIZED);
+	fx_check_text_intact(t, "the emulated branches");
+}
+
+static void every_label_emulated(struct ktest *t)  { fx_every_label_in_form(t, FX_EMULATED); }
+static void every_label_stepped(struct ktest *t)   { fx_every_label_in_form(t, FX_STEPPED); }
+static void every_label_boosted(struct ktest *t)   { fx_every_label_in_form(t, FX_BOOSTED); }
+static void every_label_optimized(struct ktest *t) { fx_every_label_in_form(t, FX_OPTIMIZED); }
+
 /* Instructions refused by design: refused with the right errno, text untouched. */
 static void refused_instructions(struct ktest *t)
 {
@@ -610,6 +814,11 @@ static struct ktest_case kprobes_fixups_cases[] = {
 	KTEST_CASE(all_labels_pre_post),
 	KTEST_CASE(all_labels_pre_only),
 	KTEST_CASE(all_labels_post_only),
+	KTEST_CASE(every_label_stepped),
+	KTEST_CASE(every_label_emulated),
+	KTEST_CASE(every_label_boosted),
+	KTEST_CASE(every_label_optimized),
+	KTEST_CASE(emulated_branches_take_no_step),
 	KTEST_CASE(refused_instructions),
 	KTEST_END,
 };

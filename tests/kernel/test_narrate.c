@@ -359,7 +359,7 @@ static void every_fixup_class_told(struct ktest *t)
 static void emulated_cli_told_without_step(struct ktest *t)
 {
 	KTEST_ASSERT_EQ(t, told_fixup_run(fx_cli), 0);
-	KTEST_EXPECT_EQ(t, count("cli/sti emulated in regs->flags, no step"), 1);
+	KTEST_EXPECT_EQ(t, count("kprobe_emulate: the cli computed on regs"), 1);
 	KTEST_EXPECT_EQ(t, count("6. #DB"), 0);
 }
 

@@ -1,26 +1,26 @@
 /*
- * trap_watch.c - counting exceptions from the die chain (trap_watch.h).
+ * trap_watch.c - counting exceptions around some code (trap_watch.h).
  *
- * Both callbacks run inside the exception, on the hit path of every
- * probe, so they are NOKPROBE: a probe on them would recurse.
+ * The callback runs inside the exception, so it is NOKPROBE: a probe on
+ * it would recurse.
  */
 #include "kernel.h"
 #include "string.h"
 #include "processor.h"
 #include "nokprobe.h"
+#include "smp.h"
 #include "trap_watch.h"
 
-static int trap_watch_first(struct notifier_block *nb, unsigned long val,
-			    void *data)
+/* This vector's count, summed over the CPUs. */
+static unsigned long exceptions_now(unsigned long vector)
 {
-	struct trap_watch *w = container_of(nb, struct trap_watch, first);
-	struct die_args *args = data;
+	unsigned long n = 0;
+	int cpu;
 
-	if (val != DIE_OOPS && args->trapnr >= 0 && args->trapnr < NR_EXCEPTIONS)
-		w->taken[args->trapnr]++;
-	return NOTIFY_DONE;
+	for_each_online_cpu(cpu)
+		n += per_cpu(exception_count, cpu)[vector];
+	return n;
 }
-NOKPROBE_SYMBOL(trap_watch_first);
 
 static int trap_watch_last(struct notifier_block *nb, unsigned long val,
 			   void *data)
@@ -41,26 +41,28 @@ NOKPROBE_SYMBOL(trap_watch_last);
 
 int trap_watch_start(struct trap_watch *w)
 {
-	int err;
+	unsigned long v;
 
 	memset(w, 0, sizeof(*w));
-	w->first = (struct notifier_block){ .notifier_call = trap_watch_first,
-					    .priority = DIE_PRIO_FIRST };
+	for (v = 0; v < NR_EXCEPTIONS; v++)
+		w->start[v] = exceptions_now(v);
 	w->last = (struct notifier_block){ .notifier_call = trap_watch_last,
 					   .priority = DIE_PRIO_LAST };
-	err = register_die_notifier(&w->first);
-	if (err)
-		return err;
-	err = register_die_notifier(&w->last);
-	if (err)
-		unregister_die_notifier(&w->first);
-	return err;
+	return register_die_notifier(&w->last);
 }
 
 void trap_watch_stop(struct trap_watch *w)
 {
+	unsigned long v;
+
 	unregister_die_notifier(&w->last);
-	unregister_die_notifier(&w->first);
+	for (v = 0; v < NR_EXCEPTIONS; v++)
+		w->taken[v] = trap_watch_taken(w, v);
+}
+
+unsigned long trap_watch_taken(const struct trap_watch *w, unsigned long vector)
+{
+	return exceptions_now(vector) - w->start[vector];
 }
 
 unsigned long trap_watch_total(const struct trap_watch *w)

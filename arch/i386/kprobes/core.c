@@ -5,8 +5,8 @@
  *
  *   1. The probed instruction's first byte is int3 (0xCC).  The CPU
  *      traps through the #BP interrupt gate - IF and TF are cleared - and
- *      do_trap() asks the die notifiers: kprobe_exceptions_notify() ->
- *      kprobe_handler().
+ *      do_int3() calls kprobe_int3_handler() -> kprobe_handler() before
+ *      it asks the die notifiers, as Linux does.
  *   2. kprobe_handler() runs the pre-handler, then sets regs->ip to the
  *      copy of the instruction in its slot, sets TF and clears IF in
  *      regs->flags and returns.  iret loads those flags: TF on, so the
@@ -18,9 +18,10 @@
  *      runs, and iret returns into the probed function just after the
  *      probed instruction.
  *
- * Two kinds of hit skip the step: cli/sti are emulated in regs->flags
- * (kprobe_emulate()), and a boosted copy ends in a jmp back to the text
- * (boost.c), so neither takes the #DB of step 3.
+ * Two kinds of hit skip the step: branches, nops, cli and sti are
+ * emulated against regs (kprobe_emulate(), emulate.c, as Linux since
+ * 5.13), and a boosted copy ends in a jmp back to the text (boost.c), so
+ * neither takes the #DB of step 3.
  *
  * Interrupts are off from step 1 to step 3: the gates clear IF, and the
  * copy is stepped with IF clear.  So a hit starts and ends on one CPU,
@@ -29,7 +30,8 @@
  * as in Linux; docs/kprobes-smp.md).
  *
  * The preempt count is raised only while kprobes' own code runs in the
- * exception (kprobe_exceptions_notify()) and dropped before the iret.
+ * exception (kprobe_int3_handler() and its siblings) and dropped before
+ * the iret.
  * With IF clear no tick can preempt the hit anyway; the count is for a
  * handler that turns interrupts on, which must still not be scheduled
  * away in the middle of a hit.  It must not stay raised across the
@@ -60,9 +62,6 @@
 
 #define TF_IF	(X86_EFLAGS_TF | X86_EFLAGS_IF)
 
-#define REP_PREFIX	0xf3
-#define NOP_OPCODE	0x90
-#define PAUSE_INSN_SIZE	2	/* f3 90: rep nop */
 
 DEFINE_PER_CPU(struct kprobe *, current_kprobe);
 DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
@@ -156,6 +155,8 @@ int arch_prepare_kprobe(struct kprobe *p)
 	p->opcode = buf[0];
 	p->ainsn.decoded = insn;
 	p->ainsn.decoded.kaddr = p->addr;
+	arch_prepare_emulation(p, &insn);
+	/* Emulation comes first at a hit; boosting for when it is off. */
 	p->ainsn.boostable = arch_can_boost(&insn, p->addr) ? 0 : -1;
 	return 0;
 }
@@ -278,40 +279,22 @@ static nokprobe_inline void kprobe_post_process(struct kprobe *p, struct pt_regs
 }
 
 /*
- * cli and sti are emulated, not stepped: they only change IF, which is
- * one bit in regs->flags.  Stepping sti would not even work: its
- * "interrupt shadow" may hold off the single-step trap for one more
- * instruction (QEMU does), and that instruction would be the int3
- * filler after the copy in the slot.  Linux emulates them too.
- *
- * pause is emulated as the no-op it is.  QEMU's TCG ends its translated
- * block after a pause, to let the other vCPUs run, and loses the
- * single-step trap there, so the CPU would go on into the slot's int3
- * filler.  It shows only with several CPUs: a spinlock waiter, or an IPI
- * sender waiting for the others, spins on pause.
+ * The hit of a probe whose instruction needs no step: its effect on
+ * regs is computed in place (emulate.c, Linux 5.13+).  cli and sti must
+ * be: their "interrupt shadow" may hold off the single-step trap for one
+ * more instruction (QEMU does), and that instruction would be the int3
+ * filler after the copy in the slot.  pause too: QEMU's TCG ends its
+ * translated block after a pause, to let the other vCPUs run, and loses
+ * the single-step trap there.  Branches and nops simply are cheaper so:
+ * one exception instead of two.
  */
-static nokprobe_inline bool is_pause(const struct kprobe *p)
-{
-	return p->ainsn.decoded.length == PAUSE_INSN_SIZE &&
-	       p->ainsn.insn[0] == REP_PREFIX && p->ainsn.insn[1] == NOP_OPCODE;
-}
-
 static nokprobe_inline bool kprobe_emulate(struct kprobe *p, struct pt_regs *regs)
 {
-	if (is_pause(p))
-		goto done;
-	switch (p->ainsn.decoded.type) {
-	case INSN_TYPE_CLI:
-		regs->flags &= ~X86_EFLAGS_IF;
-		break;
-	case INSN_TYPE_STI:
-		regs->flags |= X86_EFLAGS_IF;
-		break;
-	default:
+	if (!p->ainsn.emulate_op)
 		return false;
-	}
-done:
-	regs->ip = (unsigned long)p->addr + p->ainsn.decoded.length;
+	if (!READ_ONCE(kprobes_emulation_enabled) && !p->ainsn.emulate_always)
+		return false;		/* switched off: step it (emulate.c) */
+	p->ainsn.emulate_op(p, regs);
 	return true;
 }
 
@@ -390,10 +373,11 @@ static __always_inline int run_probed_instruction(struct kprobe *p, struct pt_re
 }
 
 /*
- * Returns 1 if the int3 was ours (NOTIFY_STOP), 0 to let the kernel have
- * it.  Linux's kprobe_int3_handler(), line for line.
+ * Returns 1 if the int3 was ours, 0 to let the kernel have it.  Linux's
+ * kprobe_int3_handler(), line for line; inlined into ours, below, which
+ * adds only the preempt count around it (and is on the blacklist).
  */
-static int kprobe_handler(struct pt_regs *regs)
+static __always_inline int kprobe_handler(struct pt_regs *regs)
 {
 	/* int3 is a trap: the CPU reports the address after its one byte. */
 	kprobe_opcode_t *addr = (kprobe_opcode_t *)(regs->ip - sizeof(kprobe_opcode_t));
@@ -458,7 +442,6 @@ static int kprobe_handler(struct pt_regs *regs)
 		reset_current_kprobe();		/* no hit: only the global lock to drop */
 	return 0;
 }
-NOKPROBE_SYMBOL(kprobe_handler);
 
 /* ---- #DB: after the step ----------------------------------------------------------- */
 
@@ -605,8 +588,8 @@ static nokprobe_inline void resume_in_place(struct kprobe *p, struct pt_regs *re
 	restore_step_flags(&p->ainsn.decoded, regs, kcb);
 }
 
-/* Returns 1 if the #DB was the end of our step. */
-static int post_kprobe_handler(struct pt_regs *regs)
+/* Returns 1 if the #DB was the end of our step.  Inlined into kprobe_debug_handler(). */
+static __always_inline int post_kprobe_handler(struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe *cur = kprobe_running();
@@ -632,7 +615,6 @@ static int post_kprobe_handler(struct pt_regs *regs)
 	/* LAB 2: STUB panic("lab 2: post_kprobe_handler: not yet"); */
 	/* LAB 2: END */
 }
-NOKPROBE_SYMBOL(post_kprobe_handler);
 
 /*
  * The #DB after an in-place step (kprobes.stepmode=inline, stepmode.c):
@@ -714,58 +696,62 @@ static int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 }
 NOKPROBE_SYMBOL(kprobe_fault_handler);
 
-/* ---- the die notifier ------------------------------------------------------------- */
-
-static nokprobe_inline int kprobe_exceptions_dispatch(unsigned long val, struct die_args *args)
-{
-	switch (val) {
-	case DIE_INT3:
-		if (kprobe_handler(args->regs))
-			return NOTIFY_STOP;
-		break;
-	case DIE_DEBUG:
-		if (post_inplace_handler(args->regs) || post_kprobe_handler(args->regs))
-			return NOTIFY_STOP;
-		break;
-	case DIE_GPF:
-	case DIE_PAGE_FAULT:
-	case DIE_TRAP:
-		if (kprobe_running() && kprobe_fault_handler(args->regs, args->trapnr))
-			return NOTIFY_STOP;
-		break;
-	default:
-		break;
-	}
-	return NOTIFY_DONE;
-}
+/* ---- the trap handlers' entry points ---------------------------------------- */
 
 /*
- * The exception's stretch of a hit, with the preempt count raised: the
- * handlers may turn interrupts on, the tick must still not preempt
- * them.  Lowered again before the iret (no reschedule from inside the
- * exception: the bare count, as Linux's __nmi_enter()/__nmi_exit() do),
- * so the stepped copy and the probed code see their own count - Linux's
- * irqentry_nmi_enter()/exit() around do_int3().
+ * do_int3() and do_debug() (arch/i386/traps.c) call these first, before
+ * the die-notifier chain, as Linux's do_int3() and exc_debug_kernel()
+ * do: a probe hit is the common case on those vectors, and asking every
+ * notifier first would put the whole chain on every hit.
+ *
+ * The exception's stretch of a hit runs with the preempt count raised:
+ * the handlers may turn interrupts on, the tick must still not preempt
+ * them.  It is lowered again before the iret (no reschedule from inside
+ * the exception: the bare count, as Linux's __nmi_enter()/__nmi_exit()
+ * do), so the stepped copy and the probed code see their own count -
+ * Linux's irqentry_nmi_enter()/exit() around do_int3().
+ *
+ * Each returns 1 if the exception was kprobes' own, 0 to pass it on.
  */
-static int kprobe_exceptions_notify(struct notifier_block *self,
-				    unsigned long val, void *data)
+int kprobe_int3_handler(struct pt_regs *regs)
 {
 	int ret;
 
 	__preempt_count_add(1);
-	ret = kprobe_exceptions_dispatch(val, data);
+	ret = kprobe_handler(regs);
 	__preempt_count_sub(1);
 	return ret;
 }
-NOKPROBE_SYMBOL(kprobe_exceptions_notify);
+NOKPROBE_SYMBOL(kprobe_int3_handler);
 
-static struct notifier_block kprobe_exceptions_nb = {
-	.notifier_call = kprobe_exceptions_notify,
-	.priority = DIE_PRIO_KPROBES,	/* ahead of every handler */
-};
+int kprobe_debug_handler(struct pt_regs *regs)
+{
+	int ret;
 
+	__preempt_count_add(1);
+	ret = post_inplace_handler(regs) || post_kprobe_handler(regs);
+	__preempt_count_sub(1);
+	return ret;
+}
+NOKPROBE_SYMBOL(kprobe_debug_handler);
+
+/* Any other exception while a hit is in progress (Linux's kprobe_page_fault()). */
+int kprobe_exception_handler(struct pt_regs *regs, int trapnr)
+{
+	int ret;
+
+	if (!kprobe_running())
+		return 0;
+	__preempt_count_add(1);
+	ret = kprobe_fault_handler(regs, trapnr);
+	__preempt_count_sub(1);
+	return ret;
+}
+NOKPROBE_SYMBOL(kprobe_exception_handler);
+
+/* Nothing to register: the trap handlers call kprobes by name. */
 int arch_init_kprobes(void)
 {
 	kprobe_stepmode_setup();	/* kprobes.stepmode=: a bad word is reported */
-	return register_die_notifier(&kprobe_exceptions_nb);
+	return 0;
 }

@@ -9,11 +9,12 @@
  * ("One hit") numbers them:
  *
  *   1. int3               the CPU traps #BP through an interrupt gate
- *   2. the notifier chain do_trap -> notify_die(DIE_INT3) -> kprobe_handler
+ *   2. direct dispatch    exc_int3 -> do_int3 -> kprobe_int3_handler, before
+ *                         the die-notifier chain (as Linux's do_int3())
  *   3. kprobe_handler     get_kprobe() finds the probe
  *   4. the pre-handler    runs; then setup_singlestep() arms TF
  *   5. iret               the CPU runs the copy in the slot, one instruction
- *   6. #DB                notify_die(DIE_DEBUG) -> post_kprobe_handler
+ *   6. #DB                do_debug -> kprobe_debug_handler -> post_kprobe_handler
  *   7. resume_execution   ip and flags as if the instruction ran in place
  *   8. post-handler
  *   9. iret               back into the probed function
@@ -27,10 +28,10 @@
  * put back).  A kretprobe hit goes on when the told call returns: the
  * trampoline finds the instance and puts the real return address back.
  *
- * Narration turns optprobes and boosting off while it is on: an
- * optimized probe is a jmp, not an int3, and a boosted one skips the
- * single-step; the point is to watch the whole int3 / single-step dance.
- * Writing 0 puts the previous settings back.
+ * Narration turns optprobes, boosting and emulation off while it is on:
+ * an optimized probe is a jmp, not an int3, and a boosted or emulated
+ * one skips the single-step; the point is to watch the whole int3 /
+ * single-step dance.  Writing 0 puts the previous settings back.
  */
 #include "kernel.h"
 #include "narrate.h"
@@ -53,7 +54,7 @@
 
 bool kprobes_narrate;
 unsigned long kprobes_narrated_hits;	/* hits told so far (tests) */
-static bool optimization_before, boosting_before;
+static bool optimization_before, boosting_before, emulation_before;
 
 /*
  * Which probes were told, and which kretprobe calls: shared by every
@@ -98,11 +99,14 @@ void kprobes_narrate_set(bool on)
 	if (on && !kprobes_narrate) {
 		optimization_before = kprobes_get_optimization();
 		boosting_before = kprobes_get_boosting();
+		emulation_before = kprobes_get_emulation();
 		kprobes_set_optimization(false);
 		kprobes_set_boosting(false);
+		kprobes_set_emulation(false);
 	} else if (!on && kprobes_narrate) {
 		kprobes_set_optimization(optimization_before);
 		kprobes_set_boosting(boosting_before);
+		kprobes_set_emulation(emulation_before);
 	}
 	kprobes_narrate = on;
 	for_each_online_cpu(cpu) {
@@ -174,7 +178,9 @@ static nokprobe_inline void narrate_hit(struct kprobe *p, struct pt_regs *regs)
 	narrate("   IDT gate %d is a%s %s gate: %s\n", X86_TRAP_BP, intr_gate ? "n" : "",
 		gate_type_name(GATE_TYPE(gate->type_attr)),
 		intr_gate ? "the CPU cleared IF, no interrupt can come in" : "IF stays as it was");
-	narrate("2. the notifier chain: do_trap -> notify_die(DIE_INT3) -> kprobe_handler\n");
+	narrate("2. direct dispatch: exc_int3 -> do_int3 -> kprobe_int3_handler -> kprobe_handler\n");
+	narrate("   kprobes first, the die-notifier chain only for int3s it does not claim:\n");
+	narrate("   as Linux's do_int3(), so a hit never walks the chain\n");
 	narrate("3. kprobe_handler: get_kprobe(%08lx) finds a '%c' probe, no hit in progress\n",
 		addr, kprobe_type_char(p));
 	narrate("4. ip stays %08lx, past the int3, as on Linux; pre_handler %s runs\n",
@@ -205,14 +211,16 @@ static nokprobe_inline void narrate_iret(struct pt_regs *regs)
 }
 
 /* KPN_EMULATED, KPN_INT3_PASSED, KPN_BOOSTED: hits that end without a step. */
-static nokprobe_inline void narrate_no_step(enum kprobe_narration what, struct pt_regs *regs)
+static nokprobe_inline void narrate_no_step(enum kprobe_narration what, struct kprobe *p,
+					    struct pt_regs *regs)
 {
 	char buf[96];
 
 	narrate_pre_handler_returned(0);
 	switch (what) {
 	case KPN_EMULATED:
-		narrate("   kprobe_emulate: cli/sti emulated in regs->flags, no step\n");
+		narrate("   kprobe_emulate: the %s computed on regs (ip -> %08lx), no step, no #DB\n",
+			insn_type_name(p->ainsn.decoded.type), regs->ip);
 		narrate("8. post_handler done, the hit is over\n");
 		break;
 	case KPN_INT3_PASSED:
@@ -329,7 +337,8 @@ static nokprobe_inline void narrate_debug(struct kprobe *p, struct pt_regs *regs
 			insn_type_name(p->ainsn.decoded.type), flag(read_dr6(), DR6_BS));
 		narrate_branch_db(p, regs);
 	}
-	narrate("   do_trap -> notify_die(DIE_DEBUG) -> post_kprobe_handler\n");
+	narrate("   exc_debug -> do_debug -> kprobe_debug_handler -> post_kprobe_handler,\n");
+	narrate("   before the die-notifier chain (Linux's exc_debug_kernel())\n");
 }
 
 /* Why resume_execution() did what it did, class by class. */
@@ -589,7 +598,7 @@ void __kprobe_narrate(enum kprobe_narration what, struct kprobe *p, struct pt_re
 	case KPN_EMULATED:
 	case KPN_INT3_PASSED:
 	case KPN_BOOSTED:
-		narrate_no_step(what, regs);
+		narrate_no_step(what, p, regs);
 		break;
 	case KPN_SINGLESTEP:
 		narrate_singlestep(p, regs);

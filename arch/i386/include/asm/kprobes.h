@@ -31,6 +31,9 @@ typedef uint8_t kprobe_opcode_t;
 #define BREAKPOINT_INSTRUCTION	0xcc	/* int3: the one-byte trap */
 #define MAX_INSN_SIZE		16	/* one slot: INSN_MAX_LEN (15) rounded up */
 
+/* Runs the probed instruction's effect on regs instead of a step (emulate.c). */
+typedef void (*kprobe_emulate_fn)(struct kprobe *p, struct pt_regs *regs);
+
 /* What register_kprobe() learned about the probed instruction. */
 struct arch_specific_insn {
 	kprobe_opcode_t *insn;	/* the out-of-line copy: a slot from get_insn_slot() */
@@ -41,7 +44,19 @@ struct arch_specific_insn {
 	 * skip the single-step.
 	 */
 	int boostable;
+	/*
+	 * Emulation (arch/i386/kprobes/emulate.c): the function that
+	 * stands in for the instruction at a hit, or NULL to step it.
+	 */
+	kprobe_emulate_fn emulate_op;
+	bool emulate_always;	/* cli, sti, pause: even with emulation off */
 };
+
+/* kprobes_set_emulation()'s switch, read at every hit (emulate.c). */
+extern bool kprobes_emulation_enabled;
+
+/* Set p->ainsn.emulate_op for the decoded instruction (emulate.c). */
+void arch_prepare_emulation(struct kprobe *p, const struct insn *insn);
 
 /*
  * Decode the instruction at addr as the compiler wrote it, whatever
@@ -49,6 +64,15 @@ struct arch_specific_insn {
  * restored bytes.  Returns what insn_decode() returns.
  */
 int decode_original(struct insn *insn, kprobe_opcode_t *buf, kprobe_opcode_t *addr);
+
+/*
+ * The trap handlers call these before the die-notifier chain, as
+ * Linux's do_int3() and exc_debug_kernel() do (arch/i386/kprobes/core.c).
+ * 1: the exception was a probe's and is dealt with; 0: pass it on.
+ */
+int kprobe_int3_handler(struct pt_regs *regs);
+int kprobe_debug_handler(struct pt_regs *regs);
+int kprobe_exception_handler(struct pt_regs *regs, int trapnr);
 
 /* ---- the per-CPU hit state (include/kprobes.h declares the copies) --------- */
 
