@@ -17,7 +17,7 @@
  *                           in-place step, the workloads compute what they
  *                           compute unprobed, .text is as before
  *   the switch              the debugfs words, a bad word refused with
- *                           nothing changed, boosting and optimization off
+ *                           nothing changed, boosting, optimization and emulation off
  *                           while inline and back after
  *
  * The first two need two CPUs and SKIP with one; run_tests.py boots the
@@ -180,6 +180,7 @@ static int write_word(const char *word)
 static void stepmode_switch(struct ktest *t)
 {
 	bool opt = kprobes_get_optimization(), boost = kprobes_get_boosting();
+	bool emulate = kprobes_get_emulation();
 
 	KTEST_EXPECT_EQ(t, kprobe_stepmode, KPROBE_STEP_OUTOFLINE);	/* the default */
 	KTEST_EXPECT_EQ(t, write_word("sideways\n"), -EINVAL);
@@ -189,10 +190,12 @@ static void stepmode_switch(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kprobe_stepmode, KPROBE_STEP_INLINE);
 	KTEST_EXPECT_FALSE(t, kprobes_get_optimization());	/* out of line by nature */
 	KTEST_EXPECT_FALSE(t, kprobes_get_boosting());
+	KTEST_EXPECT_FALSE(t, kprobes_get_emulation());	/* no step at all */
 	KTEST_ASSERT_EQ(t, write_word("outofline"), 0);
 	KTEST_EXPECT_EQ(t, kprobe_stepmode, KPROBE_STEP_OUTOFLINE);
 	KTEST_EXPECT_EQ(t, kprobes_get_optimization(), opt);
 	KTEST_EXPECT_EQ(t, kprobes_get_boosting(), boost);
+	KTEST_EXPECT_EQ(t, kprobes_get_emulation(), emulate);
 }
 
 static struct ktest_case stepmode_cases[] = {

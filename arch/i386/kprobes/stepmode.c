@@ -28,11 +28,13 @@
  * ever.  That the naive design cannot even patch safely is the second
  * half of the lesson.
  *
- * Boosting and jump optimization are switched off while the mode is
- * inline: a boosted slot and an optprobe's detour are both out-of-line
- * execution by nature (the copy runs elsewhere and jumps back), so there
- * is no step to do in place, and their hits would never miss - the
- * demonstration would measure nothing.  Switching back to outofline puts
+ * Boosting, jump optimization and emulation are switched off while the
+ * mode is inline: a boosted slot and an optprobe's detour are both
+ * out-of-line execution by nature (the copy runs elsewhere and jumps
+ * back), and an emulated instruction is not executed at all (the int3
+ * handler does its work on pt_regs), so there is no step to do in place,
+ * and their hits would never miss - the demonstration would measure
+ * nothing.  Switching back to outofline puts
  * the previous settings back.  A reentered probe (a probe hit inside a
  * handler) is still stepped in its slot: it is counted in nmissed and
  * takes no part in the comparison.
@@ -90,8 +92,8 @@ static DEFINE_SPINLOCK(inplace_lock);
 /* The probe being disarmed (kprobe_mutex serializes them): its steps must not re-arm. */
 static struct kprobe *inplace_disarming;
 
-/* Boosting and optimization as they were before inline mode. */
-static bool optimization_before, boosting_before;
+/* Boosting, optimization and emulation as they were before inline mode. */
+static bool optimization_before, boosting_before, emulation_before;
 
 /* The last demonstration run in each mode, for the debugfs file. */
 static struct stepmode_run last_run[NR_KPROBE_STEPMODES];
@@ -219,14 +221,20 @@ int kprobe_set_stepmode(enum kprobe_stepmode mode)
 	if (mode == READ_ONCE(kprobe_stepmode))
 		return 0;
 	if (mode == KPROBE_STEP_INLINE) {
-		/* Out-of-line by nature: no step to do in place (see the top). */
+		/*
+		 * Out-of-line by nature, or no step at all (emulated in
+		 * the int3 handler): nothing to do in place (see the top).
+		 */
 		optimization_before = kprobes_get_optimization();
 		boosting_before = kprobes_get_boosting();
+		emulation_before = kprobes_get_emulation();
 		kprobes_set_optimization(false);
 		kprobes_set_boosting(false);
+		kprobes_set_emulation(false);
 		set_mode_locked(mode);
 	} else {
 		set_mode_locked(mode);
+		kprobes_set_emulation(emulation_before);
 		kprobes_set_boosting(boosting_before);
 		kprobes_set_optimization(optimization_before);
 	}
