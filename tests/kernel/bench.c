@@ -205,6 +205,8 @@ const char *const bench_mode_names[] = {
 
 void bench_set_mode(enum bench_mode mode)
 {
+	/* A classic or boosted row on a push %ebp would be emulated otherwise. */
+	kprobes_set_emulation(mode == BENCH_EMULATED || mode == BENCH_OPTIMIZED);
 	kprobes_set_boosting(mode == BENCH_BOOSTED || mode == BENCH_OPTIMIZED);
 	kprobes_set_optimization(mode == BENCH_OPTIMIZED);
 }
@@ -221,7 +223,7 @@ bool bench_mode_taken(void *addr, enum bench_mode mode)
 		return p && p->ainsn.boostable == 1 && !kprobe_optimized(p);
 	case BENCH_OPTIMIZED:
 		return p && kprobe_optimized(p);
-	default:	/* boosting is off, whatever the slot holds */
+	default:	/* boosting and emulation are off, whatever the slot holds */
 		return !p || !kprobe_optimized(p);
 	}
 }

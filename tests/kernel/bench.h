@@ -24,7 +24,7 @@ enum bench_mode {
 
 extern const char *const bench_mode_names[];
 
-/* Boosting and optimization as the mode wants them; BENCH_OPTIMIZED: both on (the defaults). */
+/* Emulation, boosting and optimization as the mode wants them; BENCH_OPTIMIZED: all on (the defaults). */
 void bench_set_mode(enum bench_mode mode);
 /* Did the probe at addr (if any) really take the mode's path? */
 bool bench_mode_taken(void *addr, enum bench_mode mode);
