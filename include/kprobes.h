@@ -520,6 +520,18 @@ bool kprobes_get_boosting(void);
 int kprobes_set_emulation(bool on);
 bool kprobes_get_emulation(void);
 
+/*
+ * The three ways a hit can avoid the single-step (a jump, a boosted
+ * slot, emulation), as the switches stand.  The narrator and the in-place
+ * step mode turn them all off, to show the classic int3 + #DB path, and
+ * put them back afterwards.
+ */
+struct kprobes_fast_paths {
+	bool optimize, boost, emulate;
+};
+void kprobes_fast_paths_off(struct kprobes_fast_paths *saved);
+void kprobes_fast_paths_restore(const struct kprobes_fast_paths *saved);
+
 static inline bool kprobe_optimized(const struct kprobe *p)
 {
 	return p->flags & KPROBE_FLAG_OPTIMIZED;

@@ -99,6 +99,25 @@ static void arm_kprobe(struct kprobe *p)
 	}
 }
 
+/* ---- the fast paths, all off and back ------------------------------------------ */
+
+void kprobes_fast_paths_off(struct kprobes_fast_paths *saved)
+{
+	saved->optimize = kprobes_get_optimization();
+	saved->boost = kprobes_get_boosting();
+	saved->emulate = kprobes_get_emulation();
+	kprobes_set_optimization(false);
+	kprobes_set_boosting(false);
+	kprobes_set_emulation(false);
+}
+
+void kprobes_fast_paths_restore(const struct kprobes_fast_paths *saved)
+{
+	kprobes_set_emulation(saved->emulate);
+	kprobes_set_boosting(saved->boost);
+	kprobes_set_optimization(saved->optimize);
+}
+
 /* ---- the hash table ------------------------------------------------------------ */
 
 static nokprobe_inline unsigned int kprobe_hash(const void *addr)

@@ -54,7 +54,7 @@
 
 bool kprobes_narrate;
 unsigned long kprobes_narrated_hits;	/* hits told so far (tests) */
-static bool optimization_before, boosting_before, emulation_before;
+static struct kprobes_fast_paths fast_paths_before;	/* while narrating: all off */
 
 /*
  * Which probes were told, and which kretprobe calls: shared by every
@@ -96,18 +96,10 @@ void kprobes_narrate_set(bool on)
 	unsigned long flags;
 	int cpu;
 
-	if (on && !kprobes_narrate) {
-		optimization_before = kprobes_get_optimization();
-		boosting_before = kprobes_get_boosting();
-		emulation_before = kprobes_get_emulation();
-		kprobes_set_optimization(false);
-		kprobes_set_boosting(false);
-		kprobes_set_emulation(false);
-	} else if (!on && kprobes_narrate) {
-		kprobes_set_optimization(optimization_before);
-		kprobes_set_boosting(boosting_before);
-		kprobes_set_emulation(emulation_before);
-	}
+	if (on && !kprobes_narrate)
+		kprobes_fast_paths_off(&fast_paths_before);
+	else if (!on && kprobes_narrate)
+		kprobes_fast_paths_restore(&fast_paths_before);
 	kprobes_narrate = on;
 	for_each_online_cpu(cpu) {
 		per_cpu(kprobe_narrating, cpu) = false;

@@ -93,7 +93,7 @@ static DEFINE_SPINLOCK(inplace_lock);
 static struct kprobe *inplace_disarming;
 
 /* Boosting, optimization and emulation as they were before inline mode. */
-static bool optimization_before, boosting_before, emulation_before;
+static struct kprobes_fast_paths fast_paths_before;
 
 /* The last demonstration run in each mode, for the debugfs file. */
 static struct stepmode_run last_run[NR_KPROBE_STEPMODES];
@@ -225,18 +225,11 @@ int kprobe_set_stepmode(enum kprobe_stepmode mode)
 		 * Out-of-line by nature, or no step at all (emulated in
 		 * the int3 handler): nothing to do in place (see the top).
 		 */
-		optimization_before = kprobes_get_optimization();
-		boosting_before = kprobes_get_boosting();
-		emulation_before = kprobes_get_emulation();
-		kprobes_set_optimization(false);
-		kprobes_set_boosting(false);
-		kprobes_set_emulation(false);
+		kprobes_fast_paths_off(&fast_paths_before);
 		set_mode_locked(mode);
 	} else {
 		set_mode_locked(mode);
-		kprobes_set_emulation(emulation_before);
-		kprobes_set_boosting(boosting_before);
-		kprobes_set_optimization(optimization_before);
+		kprobes_fast_paths_restore(&fast_paths_before);
 	}
 	printk("kprobes: stepmode %s: classic hits step %s\n", kprobe_stepmode_name(mode),
 	       mode == KPROBE_STEP_INLINE ? "the instruction in place" : "the copy in the slot");
