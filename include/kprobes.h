@@ -623,6 +623,7 @@ int init_kprobe_optimizer(void);
 /* kprobe_mutex (probes/kprobes.c): the optimizer takes it for each batch. */
 void kprobe_mutex_lock(void);
 void kprobe_mutex_unlock(void);
+bool kprobe_mutex_held(void);	/* by the current thread */
 /* Linux's synchronize_rcu() for kprobe hits (probes/kprobes_sync.c). */
 void synchronize_kprobes(void);
 extern unsigned long kprobes_grace_periods, kprobes_grace_rounds;

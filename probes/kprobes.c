@@ -81,6 +81,11 @@ void kprobe_mutex_unlock(void)
 	mutex_unlock(&kprobe_mutex);
 }
 
+bool kprobe_mutex_held(void)
+{
+	return READ_ONCE(kprobe_mutex.owner) == current;
+}
+
 /* ---- the global switch (/sys/kernel/debug/kprobes/enabled) -------------------
  *
  * disarm_all_kprobes() takes every int3 out of the text but leaves each

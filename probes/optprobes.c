@@ -44,6 +44,7 @@
 #include "string.h"
 #include "vsprintf.h"
 #include "timer.h"
+#include "linux/preempt.h"	/* in_interrupt() */
 
 static bool kprobes_allow_optimization = true;
 static unsigned int nr_optimized;
@@ -191,7 +192,10 @@ static void kick_kprobe_optimizer(void)
 {
 	if (!kprobe_optimizer_task)
 		return;
-	if (!READ_ONCE(optimizer_delay_running)) {
+	/* A delay that expired unseen (wait_for_kprobe_optimizer() took the
+	 * batch itself) is over: this kick starts a new one. */
+	if (!READ_ONCE(optimizer_delay_running) ||
+	    time_after_eq(jiffies, READ_ONCE(optimizer_deadline))) {
 		WRITE_ONCE(optimizer_deadline, jiffies + OPTIMIZE_DELAY);
 		WRITE_ONCE(optimizer_delay_running, true);
 	}
@@ -603,34 +607,65 @@ int wait_for_kprobe_optimizer(void)
 
 /* ---- asking, listing, and the runtime switch ------------------------------------ */
 
+/*
+ * What the optimizer would decide for ap now: its analysis, run at once.
+ * Under kprobe_mutex: the analysis' summary cache is the optimizer's
+ * too, and the optimizer runs on any CPU.
+ */
+static int optprobe_verdict(struct kprobe *ap)
+{
+	struct optimized_kprobe op = { .kp = ap }, *rec;
+	int why;
+
+	if (kprobe_optimized(ap))
+		return OPT_OK;
+	why = kprobe_optready(ap);
+	if (why != OPT_OK)
+		return why;
+	why = -arch_check_optimized_kprobe(&op);
+	arch_forget_optprobe_summaries();
+	rec = op_at(ap->addr);
+	if (why == OPT_OK && rec && rec->why == OPT_THREAD_INSIDE)
+		why = OPT_THREAD_INSIDE;
+	return why;
+}
+
 int optprobe_why_not(struct kprobe *p)
 {
-	struct optimized_kprobe op = { .kp = NULL }, *rec;
 	struct kprobe *ap;
 	int why;
 
-	/* The analysis' summary cache is the optimizer's too, which runs on any CPU. */
 	kprobe_mutex_lock();
 	ap = get_kprobe(p->addr);
-	if (!ap)
-		why = OPT_DISABLED;
-	else if (kprobe_optimized(ap))
-		why = OPT_OK;
-	else if ((why = kprobe_optready(ap)) == OPT_OK) {
-		op.kp = ap;
-		why = -arch_check_optimized_kprobe(&op);
-		arch_forget_optprobe_summaries();
-		rec = op_at(ap->addr);
-		if (why == OPT_OK && rec && rec->why == OPT_THREAD_INSIDE)
-			why = OPT_THREAD_INSIDE;
-	}
+	why = ap ? optprobe_verdict(ap) : OPT_DISABLED;
 	kprobe_mutex_unlock();
 	return why;
+}
+
+/*
+ * A queued probe, listed by a thread that holds kprobe_mutex (the debugfs
+ * list file): the optimizer cannot run meanwhile, so run its analysis
+ * and say what it will decide - a student need not wait for it.  Not
+ * from SysRq's interrupt (it may not spend that long), nor without the
+ * mutex.
+ */
+static int sprint_waiting(char *buf, size_t len, const struct kprobe *ap)
+{
+	int why;
+
+	if (in_interrupt() || !kprobe_mutex_held())
+		return snprintf(buf, len, "  [WAITING]");
+	why = optprobe_verdict((struct kprobe *)ap);
+	if (why == OPT_OK)
+		return snprintf(buf, len, "  [WAITING: will be a jump]");
+	return snprintf(buf, len, "  [WAITING: will stay an int3: %s]",
+			optprobe_refusal_name(why));
 }
 
 int sprint_optprobe_state(char *buf, size_t len, const struct kprobe *ap)
 {
 	const struct optimized_kprobe *op;
+	bool waiting = false;
 	int ret = 0;
 
 	if (len)
@@ -644,7 +679,7 @@ int sprint_optprobe_state(char *buf, size_t len, const struct kprobe *ap)
 	else if (op && op->why == OPT_THREAD_INSIDE)
 		ret = snprintf(buf, len, "  [WAITING: %s]", optprobe_refusal_name(op->why));
 	else if (op)
-		ret = snprintf(buf, len, "  [WAITING]");
+		waiting = true;		/* queued: told below, preemptible */
 	else if (ap->opt_refusal)
 		ret = snprintf(buf, len, "  [NOT OPTIMIZED: %s]",
 			       optprobe_refusal_name(ap->opt_refusal));
@@ -652,7 +687,7 @@ int sprint_optprobe_state(char *buf, size_t len, const struct kprobe *ap)
 		ret = snprintf(buf, len, "  [NOT OPTIMIZED: %s]",
 			       optprobe_refusal_name(OPT_HANDLERS));
 	preempt_enable();
-	return ret;
+	return waiting ? sprint_waiting(buf, len, ap) : ret;
 }
 
 bool kprobes_get_optimization(void)

@@ -2,8 +2,9 @@
  * kprobes_debugfs.c - /sys/kernel/debug/kprobes, as in Linux:
  *
  *   list       every registered probe: "addr  k  sym+off  [DISABLED]";
- *              for the optimizer's candidates [OPTIMIZED], [WAITING]
- *              (queued, or a preempted thread is in the way: why) or
+ *              for the optimizer's candidates [OPTIMIZED], [WAITING: ...]
+ *              (queued: what the optimizer will decide, its analysis run
+ *              now; or a preempted thread is in the way) or
  *              [NOT OPTIMIZED: why], also for a probe whose handlers keep
  *              it an int3 while optimization is on
  *   profile    the list line of every probe with its hits and misses

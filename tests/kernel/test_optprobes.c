@@ -627,6 +627,56 @@ static void optprobe_refusals(struct ktest *t)
 	unregister_kprobe(&fixups.kp);
 }
 
+/* The state part of p's list line, as the list file (holding kprobe_mutex) prints it. */
+static const char *list_state(struct kprobe *p, char *line, size_t len)
+{
+	const char *plus, *state;
+
+	sprint_kprobe(line, len, p);
+	plus = strchr(line, '+');
+	state = plus ? strchr(plus, ' ') : NULL;
+	return state ? state : "";
+}
+
+/*
+ * The list file, read while probes wait in the optimizer's queue, runs
+ * the analysis at once and says what the optimizer will decide - and the
+ * optimizer then decides just that.  The reader holds kprobe_mutex (as
+ * the list file does), so the optimizer cannot take its batch while the
+ * lines are made; a probe it already took before is not checked.
+ */
+static void optprobe_list_tells_the_verdict(struct ktest *t)
+{
+	static struct rec_probe good, into;
+	char line[160];
+	const char *state;
+	int told = 0;
+
+	rec_init(&good, opt_mix);
+	rec_init(&into, oj_site);
+	KTEST_ASSERT_EQ(t, register_kprobe(&good.kp), 0);
+	KTEST_ASSERT_EQ(t, register_kprobe(&into.kp), 0);
+	kprobe_mutex_lock();
+	state = list_state(&good.kp, line, sizeof(line));
+	if (strncmp(state, "  [WAITING", 10) == 0) {
+		KTEST_EXPECT_STREQ(t, state, "  [WAITING: will be a jump]");
+		told++;
+	}
+	state = list_state(&into.kp, line, sizeof(line));
+	if (strncmp(state, "  [WAITING", 10) == 0) {
+		KTEST_EXPECT_STREQ(t, state,
+				   "  [WAITING: will stay an int3: a branch lands inside the jump]");
+		told++;
+	}
+	kprobe_mutex_unlock();
+	ktest_info(t, "%d of 2 probes listed while queued", told);
+	KTEST_EXPECT_EQ(t, wait_for_kprobe_optimizer(), 0);
+	expect_list_state(t, &good.kp, "  [OPTIMIZED]");
+	expect_list_state(t, &into.kp, "  [NOT OPTIMIZED: a branch lands inside the jump]");
+	unregister_kprobe(&into.kp);
+	unregister_kprobe(&good.kp);
+}
+
 /* A probe inside another's jump: the jump goes, and comes back when it leaves. */
 static void optprobe_probe_in_range(struct ktest *t)
 {
@@ -1223,6 +1273,7 @@ static struct ktest_case optprobes_cases[] = {
 	KTEST_CASE(optprobe_every_mix_label),
 	KTEST_CASE(optprobe_all_mix_labels_at_once),
 	KTEST_CASE(optprobe_refusals),
+	KTEST_CASE(optprobe_list_tells_the_verdict),
 	KTEST_CASE(optprobe_probe_in_range),
 	KTEST_CASE(optprobe_library_functions),
 	KTEST_CASE(optprobe_workload_functions),
