@@ -300,12 +300,6 @@ static void jprobe_missing_jprobe_return(struct ktest *t)
 	KTEST_EXPECT_EQ(t, call_fib(7), 13);
 }
 
-/*
- * A break int3 at jprobe_return's address whose stack is not the saved
- * one (here: a made-up frame, no jprobe running) must be refused and
- * reported, with the registers left alone; an int3 anywhere else is
- * simply not the jprobe's.
- */
 /* The save areas are per CPU, and the test thread may move between CPUs: add them up. */
 static unsigned long jprobe_ncorrupt(void)
 {
@@ -317,6 +311,7 @@ static unsigned long jprobe_ncorrupt(void)
 	return n;
 }
 
+/* No CPU is between a jprobe's entry and its jprobe_return(). */
 static bool no_jprobe_running(void)
 {
 	int cpu;
@@ -327,6 +322,12 @@ static bool no_jprobe_running(void)
 	return true;
 }
 
+/*
+ * A break int3 at jprobe_return's address whose stack is not the saved
+ * one (here: a made-up frame, no jprobe running) must be refused and
+ * reported, with the registers left alone; an int3 anywhere else is
+ * simply not the jprobe's.
+ */
 static void jprobe_corrupt_break_refused(struct ktest *t)
 {
 	struct jprobe jp = make_jprobe(jpt_fib, fib_handler);
