@@ -66,7 +66,46 @@ SRCS := $(filter-out $(TEST_SRCS),\
 # Objects keep the source suffix (entry.S.o, traps.c.o): foo.c and foo.S can coexist.
 OBJS := $(patsubst %,$(B)/%.o,$(SRCS))
 TEST_OBJS := $(patsubst %,$(B)/%.o,$(TEST_SRCS))
-DEPS := $(OBJS:.o=.d) $(TEST_OBJS:.o=.d)
+
+.DEFAULT_GOAL := all
+# ---- user programs (user/*.c; docs/user-mode.md) ------------------------------
+# Static i386 executables linked at Linux's 0x08048000 (ld's default for
+# -m elf_i386 -static), each from one user/NAME.c plus the tiny C library
+# user/lib/ and the kernel's own lib/string.c and lib/vsprintf.c built a
+# second time.  They reach the kernel as a built-in image: user_image.S
+# (scripts/user_image.py) .incbin's every ELF file into both kernel images.
+USER_PROGS := $(basename $(notdir $(wildcard user/*.c)))
+USER_ELFS := $(patsubst %,$(B)/user/%.elf,$(USER_PROGS))
+USER_LIB_SRCS := $(wildcard user/lib/*.c user/lib/*.S) lib/string.c lib/vsprintf.c
+USER_LIB_OBJS := $(patsubst %,$(B)/user/obj/%.o,$(USER_LIB_SRCS))
+USER_CFLAGS = $(filter-out -Iinclude -I$(ARCH_INCLUDE),$(CFLAGS)) -Iuser/include -Iinclude
+USER_LDFLAGS := -m elf_i386 -static -nostdlib -e _start -z noexecstack \
+	-z noseparate-code --build-id=none
+OBJS += $(B)/user/user_image.S.o
+DEPS := $(OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(USER_LIB_OBJS:.o=.d) \
+	$(patsubst %,$(B)/user/obj/user/%.c.d,$(USER_PROGS))
+
+$(B)/user/obj/%.c.o: %.c
+	@mkdir -p $(dir $@)
+	$(call say,CC [U],$<)
+	$(Q)$(CC) $(USER_CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/user/obj/%.S.o: %.S
+	@mkdir -p $(dir $@)
+	$(call say,AS [U],$<)
+	$(Q)$(CC) $(ASFLAGS) -Iuser/include -MMD -MP -c $< -o $@
+
+$(B)/user/%.elf: $(B)/user/obj/user/%.c.o $(USER_LIB_OBJS)
+	$(call say,LD [U],$@)
+	$(Q)$(LD) $(USER_LDFLAGS) -o $@ $^ $(LIBGCC)
+
+$(B)/user/user_image.S: $(USER_ELFS) scripts/user_image.py
+	$(call say,GEN,$@)
+	$(Q)$(PYTHON) scripts/user_image.py $(USER_ELFS) > $@
+$(B)/user/user_image.S.o: $(USER_ELFS)
+# Keep the objects: they are intermediate to make, but rebuilding all of
+# them for every ELF would be slow.
+.SECONDARY: $(USER_LIB_OBJS) $(patsubst %,$(B)/user/obj/user/%.c.o,$(USER_PROGS))
 # The sample probe modules (samples/kprobes/*.c -> *.ko; see "loadable modules").
 SAMPLE_KOS := $(patsubst samples/kprobes/%.c,$(B)/samples/%.ko,\
 	$(wildcard samples/kprobes/*.c))

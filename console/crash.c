@@ -8,7 +8,7 @@
  *   crash=div0    divide by zero                      (#DE)
  *   crash=int3    a breakpoint no one claims          (#BP)
  *   crash=gp      load a selector past the GDT limit  (#GP, selector error code)
- *   crash=intn    int $0x80: an IDT entry with no gate (#GP, error code names the IDT)
+ *   crash=intn    int $0x81: an IDT entry with no gate (#GP, error code names the IDT)
  *   crash=np      load DS with a not-present segment  (#NP, selector error code)
  *   crash=ss      load SS with a not-present segment  (#SS, selector error code)
  *   crash=ts      iret to a "task" that is no TSS     (#TS, selector error code)
@@ -76,11 +76,12 @@ static noinline void crash_gp(void)
 }
 
 /*
- * Only vectors 0-47 have gates (arch/i386/idt.c); the rest are empty
- * descriptors.  "int n" through one is a #GP whose error code is
- * n * 8 with the IDT bit set: the descriptor at fault is an IDT entry.
+ * Only vectors 0-47, the local APIC's and the system call's (0x80) have
+ * gates (arch/i386/idt.c); the rest are empty descriptors.  "int n"
+ * through one is a #GP whose error code is n * 8 with the IDT bit set:
+ * the descriptor at fault is an IDT entry.
  */
-#define UNUSED_VECTOR 0x80
+#define UNUSED_VECTOR 0x81
 
 static noinline void crash_intn(void)
 {

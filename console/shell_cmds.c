@@ -244,6 +244,7 @@ struct ps_row {
 	bool running;
 	int cpu;
 	unsigned long cpus_allowed;
+	bool user;		/* a process (it has an mm), not a kernel thread */
 	char name[TASK_NAME_LEN];
 };
 
@@ -266,6 +267,7 @@ static void ps_collect(struct task_struct *t, void *arg)
 	r->running = t->on_cpu;
 	r->cpu = t->cpu;
 	r->cpus_allowed = t->cpus_allowed;
+	r->user = t->mm != NULL;
 	strlcpy(r->name, t->name, sizeof(r->name));
 }
 
@@ -288,15 +290,16 @@ int cmd_ps(int argc, char **argv)
 	mutex_lock(&ps_mutex);
 	snap.n = snap.total = 0;
 	for_each_task(ps_collect, &snap);
-	sh_printf("  PID S CPU BIND NAME\n");
+	sh_printf("  PID S CPU BIND KIND    NAME\n");
 	for (int i = 0; i < snap.n; i++) {
 		const struct ps_row *r = &snap.rows[i];
 		char cpu[8];
 
 		/* The CPU it runs on now ("1*"), or the one it last ran on. */
 		snprintf(cpu, sizeof(cpu), "%d%s", r->cpu, r->running ? "*" : "");
-		sh_printf("%5d %c %-3s %-4s %s\n", r->pid, ps_state(r), cpu,
-			  r->cpus_allowed == ~0UL ? "any" : "pin", r->name);
+		sh_printf("%5d %c %-3s %-4s %-7s %s\n", r->pid, ps_state(r), cpu,
+			  r->cpus_allowed == ~0UL ? "any" : "pin",
+			  r->user ? "user" : "kthread", r->name);
 	}
 	if (snap.total > snap.n)
 		sh_printf("(%d more threads not shown)\n", snap.total - snap.n);

@@ -24,6 +24,7 @@ struct gate_desc {
 #define GATE_TRAP        0xF
 #define GATE_PRESENT     0x80
 #define GATE_DPL(attr)   (((attr) >> 5) & 3)
+#define GATE_DPL_USER    0x60   /* DPL 3: "int N" allowed from ring 3 */
 #define GATE_TYPE(attr)  ((attr) & 0xF)
 
 struct gate_desc *idt_entry(int vector);
@@ -45,6 +46,16 @@ struct tss_struct {
  */
 extern struct tss_struct cpu_tss[NR_CPUS];
 #define this_cpu_tss()	(&cpu_tss[smp_processor_id()])
+
+/*
+ * Linux's load_sp0(): the stack this CPU switches to when a trap comes
+ * from ring 3 - the top of the next task's kernel stack, set at every
+ * context switch (a process may run on any CPU, each with its own TSS).
+ */
+static inline void load_sp0(unsigned long sp0)
+{
+	this_cpu_tss()->esp0 = sp0;
+}
 
 /* The 6-byte operand of lgdt/lidt (and what sgdt/sidt store). */
 struct desc_ptr {

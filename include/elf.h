@@ -58,6 +58,25 @@ typedef struct {
 	Elf32_Half e_shstrndx;	/* the section holding section names */
 } Elf32_Ehdr;
 
+/* ---- program headers: what an executable asks to be loaded ----------------- */
+
+#define PT_NULL		0
+#define PT_LOAD		1	/* map p_filesz bytes of the file, p_memsz in memory */
+#define PF_X		0x1	/* p_flags: executable, writable, readable */
+#define PF_W		0x2
+#define PF_R		0x4
+
+typedef struct {
+	Elf32_Word p_type;
+	Elf32_Off  p_offset;	/* where the bytes are in the file */
+	Elf32_Addr p_vaddr;	/* where they go in the process */
+	Elf32_Addr p_paddr;
+	Elf32_Word p_filesz;
+	Elf32_Word p_memsz;	/* more than p_filesz: the rest is zero (.bss) */
+	Elf32_Word p_flags;
+	Elf32_Word p_align;
+} Elf32_Phdr;
+
 /* ---- sections ---------------------------------------------------------------- */
 
 #define SHN_UNDEF	0	/* special section indices in st_shndx */

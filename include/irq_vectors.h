@@ -7,6 +7,8 @@
 #ifndef IRQ_VECTORS_H
 #define IRQ_VECTORS_H
 
+/* "int $0x80": Linux i386's system call (DPL 3: ring 3 may raise it). */
+#define IA32_SYSCALL_VECTOR	0x80
 #define LOCAL_TIMER_VECTOR	0xEC
 #define CALL_FUNCTION_VECTOR	0xFB
 #define RESCHEDULE_VECTOR	0xFD

@@ -24,9 +24,22 @@
 /*
  * The most physical memory we manage and identity-map.  Everything above
  * it is left alone, which keeps the bitmap and the page tables small and
- * leaves the top of the address space free for TEXT_POKE_ADDR.
+ * leaves the rest of the address space to user processes and, at the
+ * top, to TEXT_POKE_ADDR.  128 MiB: user programs are linked at Linux
+ * i386's 0x08048000, just above.
  */
-#define MAX_PHYS_MEM    0x40000000ul          /* 1 GiB */
+#define MAX_PHYS_MEM    0x08000000ul          /* 128 MiB */
+
+/*
+ * The user part of every address space: [USER_BASE, TASK_SIZE).  Below
+ * it the kernel's identity map, above it the kernel's device and
+ * text_poke() pages; both are in every page directory, supervisor-only.
+ * Linux i386 gives user space [0, 3 GiB) and puts the kernel above; we
+ * keep the kernel where it was linked (at 1 MiB) and give user space
+ * the window between, ending where Linux's does.
+ */
+#define USER_BASE       MAX_PHYS_MEM
+#define TASK_SIZE       0xC0000000ul
 
 /*
  * text_poke()'s temporary writable alias: two virtual pages, far above
@@ -45,6 +58,9 @@ void free_pages(void *addr, unsigned int npages);
 unsigned long pages_free(void);
 
 /* Paging: identity map of RAM, NULL page unmapped, text read-only. */
+#define PTRS_PER_TABLE  1024
+#define PGDIR_SHIFT     22                     /* 4 MiB per directory entry */
+extern unsigned long kernel_pgdir[PTRS_PER_TABLE];  /* kernel threads' CR3 */
 void paging_init(void);
 unsigned long *lookup_pte(unsigned long vaddr);  /* NULL if no table */
 void set_page_present(unsigned long vaddr, int present);  /* guard pages */

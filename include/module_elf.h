@@ -85,6 +85,11 @@ struct load_info {
 };
 
 int elf_check_module(struct load_info *info);
+/* The header alone: i386, ELF32, little endian, of this e_type (also lib/exec_elf.c). */
+int elf_check_ident(struct load_info *info, const Elf32_Ehdr *h, unsigned int type);
+/* Record why a check failed in info->error; returns err. */
+int elf_error(struct load_info *info, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 void elf_layout(struct load_info *info);
 void elf_place_sections(struct load_info *info, uint8_t *mem, uint32_t base);
 int elf_resolve_symbols(struct load_info *info, elf_resolve_fn resolve, void *ctx);

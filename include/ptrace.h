@@ -6,11 +6,14 @@
  * went into orig_ax, and the CPU itself pushed ip, cs and flags.
  *
  * The CPU pushes sp and ss ONLY when the trap changes privilege level
- * (ring 3 -> ring 0).  This kernel runs everything in ring 0, so those
- * two words are never written: they are whatever happened to be on the
- * interrupted stack.  The interrupted stack pointer is therefore the
- * address of the sp field itself - the first byte the CPU did not touch.
- * kernel_stack_pointer() computes exactly that, as Linux does.
+ * (ring 3 -> ring 0): then it has switched to the kernel stack TSS.esp0
+ * names, and the user's ss:esp are the frame's last two words.  A trap
+ * from ring 0 stays on the same stack and pushes neither: those two
+ * words are whatever lay on the interrupted stack, and the interrupted
+ * stack pointer is the address of the sp field itself - the first byte
+ * the CPU did not touch.  user_mode(regs) (asm/ptrace.h) tells the two
+ * apart; kernel_stack_pointer() is for a frame from ring 0, as Linux's,
+ * and user_stack_pointer() for one from ring 3.
  */
 #ifndef PTRACE_H
 #define PTRACE_H
@@ -33,14 +36,28 @@ struct pt_regs {
 	unsigned long ip;       /* pushed by the CPU */
 	unsigned long cs;       /* pushed by the CPU */
 	unsigned long flags;    /* pushed by the CPU */
-	unsigned long sp;       /* only on a privilege change: never here */
-	unsigned long ss;       /* only on a privilege change: never here */
+	unsigned long sp;       /* only on a privilege change (from ring 3) */
+	unsigned long ss;       /* only on a privilege change (from ring 3) */
 };
 
-/* The stack pointer at the moment of the trap (ring 0 -> ring 0). */
+/*
+ * The kernel's stack pointer at the moment of the trap.  From ring 0,
+ * the first word the CPU's frame did not cover.  From ring 3 the kernel
+ * stack was empty - the CPU started the frame at TSS.esp0 - so it is
+ * the end of the whole frame, user sp and ss included.  (The low bits
+ * of cs are the privilege level; asm/ptrace.h's user_mode() names it.)
+ */
 static inline unsigned long kernel_stack_pointer(struct pt_regs *regs)
 {
+	if (regs->cs & 3)
+		return (unsigned long)(regs + 1);
 	return (unsigned long)&regs->sp;
+}
+
+/* The process's stack pointer at the trap (a frame from ring 3 only). */
+static inline unsigned long user_stack_pointer(struct pt_regs *regs)
+{
+	return regs->sp;
 }
 
 static inline unsigned long regs_return_value(struct pt_regs *regs)

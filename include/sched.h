@@ -33,10 +33,15 @@ struct task_struct {
 	};
 	int pid;
 	/*
-	 * Linux's user address space; NULL for a kernel thread, and every
-	 * thread here is one (probe code tests current->mm for that).
+	 * Linux's user address space; NULL for a kernel thread (probe code
+	 * tests current->mm for that).  A process is a thread with an mm:
+	 * it runs in ring 3 and enters the kernel on its own kernel stack
+	 * (docs/user-mode.md).
 	 */
 	struct mm_struct *mm;
+	struct files_struct *files; /* a process's open files (kernel/file.c) */
+	int sigkill_pending;        /* kill PID: exit on the way back to ring 3 */
+	struct task_struct *parent; /* the process that spawned it (waitpid) */
 	int hardirq_count;          /* >0 while this thread runs an IRQ handler */
 	enum task_state state;
 	unsigned long esp;          /* saved by switch_to() while not running */

@@ -12,18 +12,30 @@
 #define GDT_ENTRY_DOUBLEFAULT_TSS 4   /* a clean task for #DF */
 #define GDT_ENTRY_NOT_PRESENT 5   /* a data segment marked not present (crash=ss) */
 #define GDT_ENTRY_PERCPU      6   /* data segment based at this CPU's per-CPU area */
-#define GDT_ENTRIES           7
+#define GDT_ENTRY_DEFAULT_USER_CS 7   /* ring 3's flat code segment (DPL 3) */
+#define GDT_ENTRY_DEFAULT_USER_DS 8   /* ring 3's flat data and stack segment */
+#define GDT_ENTRIES           9
 
 #define __KERNEL_CS   (GDT_ENTRY_KERNEL_CS * 8)
 #define __KERNEL_DS   (GDT_ENTRY_KERNEL_DS * 8)
 #define __TSS_SEL     (GDT_ENTRY_TSS * 8)
 #define __DF_TSS_SEL  (GDT_ENTRY_DOUBLEFAULT_TSS * 8)
 #define __NOT_PRESENT_SEL (GDT_ENTRY_NOT_PRESENT * 8)
-#define __KERNEL_PERCPU (GDT_ENTRY_PERCPU * 8)   /* what %fs always holds */
+#define __KERNEL_PERCPU (GDT_ENTRY_PERCPU * 8)   /* what %fs holds in the kernel */
+/*
+ * A user selector requests privilege 3 (RPL, the low two bits): ring 3
+ * may only load a segment whose DPL is 3, and iret to a %cs with RPL 3
+ * is what drops the CPU into ring 3.  Linux's names.
+ */
+#define USER_RPL      3
+#define __USER_CS     (GDT_ENTRY_DEFAULT_USER_CS * 8 + USER_RPL)
+#define __USER_DS     (GDT_ENTRY_DEFAULT_USER_DS * 8 + USER_RPL)
+#define SEGMENT_RPL_MASK 3
 
 /* Access byte bits (SDM vol. 3, 3.4.5) */
 #define SEG_PRESENT     0x80
 #define SEG_DPL0        0x00
+#define SEG_DPL3        0x60   /* descriptor privilege level 3: ring 3 may use it */
 #define SEG_CODE_DATA   0x10   /* S=1: code or data, not a system segment */
 #define SEG_CODE_READ   0x0A   /* execute/read */
 #define SEG_DATA_WRITE  0x02   /* read/write */

@@ -61,6 +61,8 @@ int cmd_idt(int argc, char **argv);
 int cmd_regs(int argc, char **argv);
 int cmd_meminfo(int argc, char **argv);
 int cmd_ps(int argc, char **argv);
+int cmd_exec(int argc, char **argv);	/* console/shell_process.c */
+int cmd_kill(int argc, char **argv);
 int cmd_cpus(int argc, char **argv);
 int cmd_reboot(int argc, char **argv);
 int cmd_poweroff(int argc, char **argv);

@@ -37,6 +37,8 @@
 #include "smp.h"
 #include "timer.h"
 #include "mm.h"
+#include "mm_types.h"
+#include "desc.h"
 #include "irqflags.h"
 #include "processor.h"
 #include "string.h"
@@ -227,6 +229,8 @@ static void __schedule(void)
 		next->cpu = cpu;
 		this_cpu_write(current_task, next);
 		this_cpu_write(switch_prev, prev);
+		switch_mm(next->mm);			/* its address space */
+		load_sp0(task_stack_top(next));		/* its stack for ring 3's traps */
 		switch_to(&prev->esp, next->esp);
 		/* ...some time later, some CPU switched back to us. */
 		set_trap_flag(flags);

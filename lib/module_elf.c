@@ -26,7 +26,7 @@
 #define RELOC_BYTES	4	/* R_386_32 and R_386_PC32 patch a 32-bit word */
 #define ALIGN_PAGE(x)	(((x) + MODULE_PAGE_SIZE - 1) & ~(MODULE_PAGE_SIZE - 1))
 
-static int __attribute__((format(printf, 3, 4)))
+int __attribute__((format(printf, 3, 4)))
 elf_error(struct load_info *info, int err, const char *fmt, ...)
 {
 	va_list ap;
@@ -133,7 +133,8 @@ static uint32_t sec_align(const Elf32_Shdr *s)
 
 /* ---- the header and the section table ------------------------------------ */
 
-static int check_ident(struct load_info *info, const Elf32_Ehdr *h)
+/* The ELF header: an i386 ELF32 file of type `type` (ET_REL, ET_EXEC). */
+int elf_check_ident(struct load_info *info, const Elf32_Ehdr *h, unsigned int type)
 {
 	if (info->len < sizeof(*h))
 		return elf_error(info, -ENOEXEC,
@@ -147,10 +148,10 @@ static int check_ident(struct load_info *info, const Elf32_Ehdr *h)
 				 h->e_ident[EI_CLASS]);
 	if (h->e_ident[EI_DATA] != ELFDATA2LSB)
 		return elf_error(info, -ENOEXEC, "not little endian");
-	if (h->e_type != ET_REL)
-		return elf_error(info, -ENOEXEC,
-				 "ELF type %u is not a relocatable object (gcc -c)",
-				 h->e_type);
+	if (h->e_type != type)
+		return elf_error(info, -ENOEXEC, "ELF type %u is not %s",
+				 h->e_type, type == ET_REL ?
+				 "a relocatable object (gcc -c)" : "an executable");
 	if (h->e_machine != EM_386)
 		return elf_error(info, -ENOEXEC,
 				 "wrong machine %u (want EM_386)", h->e_machine);
@@ -160,7 +161,7 @@ static int check_ident(struct load_info *info, const Elf32_Ehdr *h)
 static int check_header(struct load_info *info)
 {
 	const Elf32_Ehdr *h = (const void *)info->image;
-	int ret = check_ident(info, h);
+	int ret = elf_check_ident(info, h, ET_REL);
 
 	if (ret)
 		return ret;

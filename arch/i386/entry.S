@@ -289,6 +289,23 @@ entry_text_start:
 	IRQ_STUB \n
 .endr
 
+/*
+ * int $0x80 from ring 3: the system call (arch/i386/syscall.c).  The CPU
+ * has switched to TSS.esp0 and pushed the user's ss, esp, eflags, cs,
+ * eip; the rest is every trap's frame, and do_trap() sends the vector
+ * to do_int80_syscall_32(), which leaves the result in regs->ax.
+ */
+	.globl entry_INT80_32
+	.type entry_INT80_32, @function
+	.balign 16
+entry_INT80_32:
+	NO_ERROR_CODE
+	PUSH_VECTOR IA32_SYSCALL_VECTOR
+	jmp trap_common
+	.cfi_endproc
+	.size entry_INT80_32, . - entry_INT80_32
+	NOKPROBE_ASM(entry_INT80_32)
+
 	.globl trap_common
 	.type trap_common, @function
 trap_common:
@@ -314,6 +331,21 @@ trap_return:
 	.cfi_endproc
 	.size trap_common, . - trap_common
 	NOKPROBE_ASM(trap_common)
+
+/*
+ * void start_user_thread(struct pt_regs *regs): enter ring 3 for the
+ * first time, as if returning from a trap that came from there: iret
+ * pops eip, cs (RPL 3), eflags and then - because the privilege level
+ * changes - the user's esp and ss too.  Never returns.
+ */
+	.globl start_user_thread
+	.type start_user_thread, @function
+start_user_thread:
+	movl 4(%esp), %esp
+	jmp trap_return
+	.size start_user_thread, . - start_user_thread
+	NOKPROBE_ASM(start_user_thread)
+
 	.globl entry_text_end
 entry_text_end:
 

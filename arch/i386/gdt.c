@@ -2,7 +2,8 @@
  * gdt.c - the Global Descriptor Table, one per CPU.
  *
  * Paging does all our memory protection, so the segments are "flat":
- * base 0, limit 4 GiB, for both code and data.  The GDT still matters
+ * base 0, limit 4 GiB, for both code and data, in ring 0 and in ring 3
+ * (the user segments differ from the kernel's only in their DPL).  The GDT still matters
  * because every trap loads %cs from the IDT gate's selector, and because
  * the CPU needs a Task State Segment (TSS) descriptor: the one it always
  * runs in (cpu_tss[cpu]) and a second, clean one for double faults.
@@ -68,6 +69,21 @@ static void set_data_seg(struct seg_desc *gdt, int i, uint32_t base, uint8_t pre
 		SEG_GRAN_4K | SEG_SIZE_32);
 }
 
+/*
+ * Ring 3's flat code and data segments: the same 4 GiB as the kernel's,
+ * only DPL 3.  Segments do not keep user code out of the kernel: the
+ * page tables do (kernel pages have U/S=0, include/mm_user.h).
+ */
+static void set_user_segs(struct seg_desc *gdt)
+{
+	set_seg(gdt, GDT_ENTRY_DEFAULT_USER_CS, 0, SEG_LIMIT_4G,
+		SEG_PRESENT | SEG_DPL3 | SEG_CODE_DATA | SEG_CODE_READ,
+		SEG_GRAN_4K | SEG_SIZE_32);
+	set_seg(gdt, GDT_ENTRY_DEFAULT_USER_DS, 0, SEG_LIMIT_4G,
+		SEG_PRESENT | SEG_DPL3 | SEG_CODE_DATA | SEG_DATA_WRITE,
+		SEG_GRAN_4K | SEG_SIZE_32);
+}
+
 /* Fill CPU cpu's table; its per-CPU area must already exist. */
 void setup_cpu_gdt(int cpu)
 {
@@ -89,12 +105,14 @@ void setup_cpu_gdt(int cpu)
 
 	/* %fs: addresses are shifted by this CPU's per-CPU offset. */
 	set_data_seg(gdt, GDT_ENTRY_PERCPU, __per_cpu_offset[cpu], SEG_PRESENT);
-
+	set_user_segs(gdt);
 	/*
-	 * We never leave ring 0, so the CPU never reads esp0/ss0.  The TSS
-	 * is still needed: a hardware task switch (our #DF task gate) saves
-	 * the interrupted state into whatever TSS the task register names.
-	 * An I/O map base past the limit means "no I/O bitmap".
+	 * A trap from ring 3 switches to the stack ss0:esp0 names: the
+	 * kernel stack of the task running on this CPU, which the
+	 * scheduler writes at every switch (load_sp0(), include/desc.h).
+	 * A hardware task switch (our #DF task gate) saves the interrupted
+	 * state here too.  An I/O map base past the limit means "no I/O
+	 * bitmap": ring 3 may use no port.
 	 */
 	memset(tss, 0, sizeof(*tss));
 	tss->ss0 = __KERNEL_DS;

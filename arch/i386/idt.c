@@ -33,6 +33,7 @@ static struct desc_ptr idtr;	/* one IDT, shared by every CPU */
 
 extern const unsigned long vector_entries[NR_EXCEPTIONS + NR_PIC_IRQS];
 extern const struct { unsigned long vector, entry; } apic_vector_entries[NR_APIC_VECTORS];
+extern char entry_INT80_32[];	/* entry.S: the system call's stub */
 
 static void set_gate(int vector, int type, unsigned long handler, uint16_t sel)
 {
@@ -43,6 +44,22 @@ static void set_gate(int vector, int type, unsigned long handler, uint16_t sel)
 	g->selector = sel;
 	g->zero = 0;
 	g->type_attr = GATE_PRESENT | type;   /* DPL 0: no ring-3 "int N" */
+}
+
+/*
+ * The system call gate: DPL 3, so "int $0x80" is allowed from ring 3
+ * (through a DPL-0 gate it would be a #GP).  A trap gate, as Linux 2.6's
+ * set_system_gate(SYSCALL_VECTOR, ...): IF stays as ring 3 had it (on),
+ * so a long system call can be interrupted and preempted like any
+ * kernel code, and nothing on the way in needs IF clear - the CPU has
+ * already switched to TSS.esp0's stack before the first instruction of
+ * the stub.  (Linux 4.x moved to an interrupt gate, for bookkeeping its
+ * entry code does before it turns interrupts on; we have none.)
+ */
+static void set_system_trap_gate(int vector, unsigned long handler)
+{
+	set_gate(vector, GATE_TRAP, handler, __KERNEL_CS);
+	idt[vector].type_attr |= GATE_DPL_USER;
 }
 
 void set_task_gate(int vector, unsigned short tss_selector)
@@ -83,8 +100,18 @@ void idt_init(void)
 	for (v = 0; v < NR_APIC_VECTORS; v++)
 		set_gate(apic_vector_entries[v].vector, GATE_INTERRUPT,
 			 apic_vector_entries[v].entry, __KERNEL_CS);
+	set_system_trap_gate(IA32_SYSCALL_VECTOR, (unsigned long)entry_INT80_32);
 	/*
-	 * The other vectors stay empty: "int $0x80" here raises #GP with an
+	 * int3 (and into) are instructions a program executes on purpose
+	 * - a debugger's breakpoint - so their gates are DPL 3 too, as in
+	 * Linux; through a DPL-0 gate ring 3's int3 would be a #GP.  The
+	 * gate stays an interrupt gate: kprobes needs that (above), and
+	 * declines a ring-3 int3 (user_mode(regs)).
+	 */
+	idt[X86_TRAP_BP].type_attr |= GATE_DPL_USER;
+	idt[X86_TRAP_OF].type_attr |= GATE_DPL_USER;
+	/*
+	 * The other vectors stay empty: "int $0x81" here raises #GP with an
 	 * error code naming the IDT entry, which the oops decodes
 	 * (crash=intn).  A gate of a valid type marked not present would
 	 * raise #NP instead; the type is checked first.

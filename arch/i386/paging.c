@@ -25,12 +25,14 @@
 #include "nokprobe.h"
 #include "module.h"
 
-#define PTRS_PER_TABLE  1024
-#define PGDIR_SHIFT     22                     /* 4 MiB per directory entry */
 #define PTE_FRAME_MASK  PAGE_MASK
 
-/* The page directory must be page aligned: CR3 keeps only bits 31..12. */
-static unsigned long kernel_pgdir[PTRS_PER_TABLE] __aligned(PAGE_SIZE);
+/*
+ * The page directory must be page aligned: CR3 keeps only bits 31..12.
+ * Kernel threads run on it; every process's directory copies its
+ * entries outside [USER_BASE, TASK_SIZE) (arch/i386/pgtable.c).
+ */
+unsigned long kernel_pgdir[PTRS_PER_TABLE] __aligned(PAGE_SIZE);
 
 static unsigned long pgdir_index(unsigned long vaddr)
 {
@@ -150,7 +152,8 @@ void paging_init(void)
 	/*
 	 * PG turns translation on.  WP makes ring 0 obey read-only PTEs;
 	 * without it the supervisor may write any present page and our
-	 * read-only .text would only stop user mode, which we do not have.
+	 * read-only .text would only stop user mode - and copy_to_user()
+	 * could write a process's read-only code.
 	 */
 	write_cr0(read_cr0() | X86_CR0_PG | X86_CR0_WP);
 

@@ -3,6 +3,8 @@
  *
  *   long copy_from_kernel_nofault(void *dst, const void *src, size_t n)
  *   long copy_to_kernel_nofault(void *dst, const void *src, size_t n)
+ *   long raw_copy_from_user(void *dst, const void __user *src, size_t n)
+ *   long raw_copy_to_user(void __user *dst, const void *src, size_t n)
  *
  * Each copies byte by byte.  The one instruction that touches the
  * untrusted side has an exception-table entry: if it faults (#PF on an
@@ -10,6 +12,12 @@
  * entry and resumes at the fixup label, which returns -EFAULT.  The
  * byte-by-byte loop is slow but obvious, and it means a fault can only
  * ever happen on that one instruction.
+ *
+ * A process's memory is reached the same way (arch/i386/usercopy.c
+ * checks the range first, access_ok()): whatever a user pointer names -
+ * an unmapped page, a read-only one, a page freed under us - the copy
+ * ends in -EFAULT, never in an oops.  Separate names, as Linux keeps
+ * them: a backtrace or a probe tells user copies from kernel ones.
  */
 #include "extable.h"
 #include "nokprobe.h"
@@ -58,3 +66,5 @@
 	.text
 	NOFAULT_COPY copy_from_kernel_nofault, UNTRUSTED_SRC
 	NOFAULT_COPY copy_to_kernel_nofault, UNTRUSTED_DST
+	NOFAULT_COPY raw_copy_from_user, UNTRUSTED_SRC
+	NOFAULT_COPY raw_copy_to_user, UNTRUSTED_DST

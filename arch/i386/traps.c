@@ -29,6 +29,9 @@
 #include "calling.h"	/* checks entry.S's PT_* offsets at compile time */
 #include "kprobes.h"
 #include "percpu.h"
+#include "asm/ptrace.h"
+#include "process.h"
+#include "syscalls.h"
 
 static irq_handler_t irq_handlers[NR_PIC_IRQS];
 
@@ -124,9 +127,15 @@ static bool do_other_exception(struct pt_regs *regs, unsigned long vector)
 			  regs->orig_ax, vector) == NOTIFY_STOP;
 }
 
-/* Nobody claimed the exception: a fixup entry for regs->ip, or an oops. */
+/*
+ * Nobody claimed the exception: from ring 3 the process dies of the
+ * signal Linux would send (kernel/signal.c); from the kernel, a fixup
+ * entry for regs->ip, or an oops.
+ */
 static void exception_unclaimed(struct pt_regs *regs, unsigned long vector)
 {
+	if (user_mode(regs))
+		force_sig_fault(regs, vector);
 	if (fixup_exception(regs, vector))
 		return;
 	die(trap_name(vector), regs, vector);
@@ -242,10 +251,14 @@ void do_trap(struct pt_regs *regs, unsigned long vector)
 		do_nmi(regs);	/* an interrupt on an exception's vector */
 	else if (vector < NR_EXCEPTIONS)
 		do_exception(regs, vector);
+	else if (vector == IA32_SYSCALL_VECTOR)
+		do_int80_syscall_32(regs);
 	else if (is_apic_vector(vector))
 		do_apic_irq(regs, vector);
 	else
 		do_irq(regs, vector - IRQ_BASE_VECTOR);
+	if (vector != X86_TRAP_NMI && user_mode(regs))
+		exit_to_user_mode(regs);	/* a pending kill ends the process here */
 }
 NOKPROBE_SYMBOL(do_trap);
 NOKPROBE_SYMBOL(do_exception);

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include "../ptrace.h"
 #include "../sched.h"
+#include "../segment.h"
 
 #define MAX_REG_OFFSET	(offsetof(struct pt_regs, ss))
 
@@ -26,10 +27,14 @@ static inline void regs_set_return_value(struct pt_regs *regs, unsigned long rc)
 	regs->ax = rc;
 }
 
-/* The code ran in ring 3?  Never here: the kernel is the only ring in use. */
+/*
+ * Did the trap come from ring 3 (a process)?  The saved %cs's low two
+ * bits are the privilege level the CPU was running at.  Then, and only
+ * then, the frame also holds the user's sp and ss (include/ptrace.h).
+ */
 static inline bool user_mode(struct pt_regs *regs)
 {
-	return (regs->cs & 3) != 0;
+	return (regs->cs & SEGMENT_RPL_MASK) != 0;
 }
 
 /* The register at a byte offset into pt_regs (offsetof(struct pt_regs, ax)). */

@@ -14,7 +14,7 @@
 #define __weak		__attribute__((weak))
 #define __cold		__attribute__((cold))
 #define notrace		/* no function tracer here */
-#define __user		/* one address space: a marker only */
+#define __user		/* points into a process: reach it only through uaccess.h */
 #define __iomem
 #define __force
 #define __read_mostly

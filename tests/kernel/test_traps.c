@@ -54,7 +54,9 @@ static void idt_gate_types(struct ktest *t)
 				   v, gate_type_name(type),
 				   gate_type_name(expected_gate_type(v)));
 		KTEST_EXPECT_TRUE(t, g->type_attr & GATE_PRESENT);
-		KTEST_EXPECT_EQ(t, GATE_DPL(g->type_attr), 0);
+		/* Only what a program raises on purpose is open to ring 3. */
+		KTEST_EXPECT_EQ(t, GATE_DPL(g->type_attr),
+				v == X86_TRAP_BP || v == X86_TRAP_OF ? 3 : 0);
 		if (type == GATE_TASK) {
 			KTEST_EXPECT_EQ(t, g->selector, __DF_TSS_SEL);
 		} else {
@@ -62,10 +64,19 @@ static void idt_gate_types(struct ktest *t)
 			KTEST_EXPECT_EQ(t, gate_offset(g), vector_entries[v]);
 		}
 	}
-	/* Above the PIC's: only the local APIC's vectors, interrupt gates. */
+	/*
+	 * Above the PIC's: the system call's DPL-3 trap gate, and the local
+	 * APIC's vectors, interrupt gates.
+	 */
 	for (v = IRQ_BASE_VECTOR + NR_PIC_IRQS; v < NR_VECTORS; v++) {
 		struct gate_desc *g = idt_entry(v);
 
+		if (v == IA32_SYSCALL_VECTOR) {
+			KTEST_EXPECT_EQ(t, GATE_TYPE(g->type_attr), GATE_TRAP);
+			KTEST_EXPECT_EQ(t, GATE_DPL(g->type_attr), 3);
+			KTEST_EXPECT_EQ(t, g->selector, __KERNEL_CS);
+			continue;
+		}
 		if (!is_apic_vector(v)) {
 			KTEST_EXPECT_FALSE(t, g->type_attr & GATE_PRESENT);
 			continue;

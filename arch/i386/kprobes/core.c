@@ -51,6 +51,7 @@
 #include "mm.h"
 #include "processor.h"
 #include "ptrace.h"
+#include "asm/ptrace.h"
 #include "sched.h"
 #include "string.h"
 #include "errno.h"
@@ -717,6 +718,14 @@ int kprobe_int3_handler(struct pt_regs *regs)
 {
 	int ret;
 
+	/*
+	 * An int3 in ring 3 is the process's own (a debugger's breakpoint,
+	 * the int3 program): never a kprobe, whatever address it is at -
+	 * user addresses mean another thing in every process.  As Linux's
+	 * kprobe_int3_handler() does, decline; the process gets SIGTRAP.
+	 */
+	if (user_mode(regs))
+		return 0;
 	__preempt_count_add(1);
 	ret = kprobe_handler(regs);
 	__preempt_count_sub(1);

@@ -1,0 +1,54 @@
+/*
+ * syscall.c - int $0x80: from a number in %eax to a sys_* function
+ * (Linux's arch/x86/entry/common.c and syscall_32.c).
+ *
+ * The user put the number in %eax and up to six arguments in %ebx,
+ * %ecx, %edx, %esi, %edi, %ebp; the entry stub saved them all in
+ * pt_regs.  We call the function with them as its C arguments and put
+ * its result in regs->ax, which iret hands back to ring 3 in %eax.  As
+ * in Linux, the number is kept in regs->orig_ax (the error-code slot:
+ * int $0x80 pushes none), so a probe or a tracer still sees which call
+ * this was after ax has become the result.
+ */
+#include "kernel.h"
+#include "syscalls.h"
+#include "asm/unistd_32.h"
+#include "errno.h"
+#include "nokprobe.h"
+
+typedef long (*sys_call_ptr_t)(unsigned long, unsigned long, unsigned long,
+			       unsigned long, unsigned long, unsigned long);
+
+/*
+ * The i386 C convention passes every argument on the stack and the
+ * caller removes them, so calling sys_getpid(void) with six arguments
+ * is harmless: it never looks at them.  Linux's i386 table relied on
+ * the same (asmlinkage).
+ */
+#define SYSCALL(nr, fn)	[nr] = (sys_call_ptr_t)(void (*)(void))(fn)
+
+static const sys_call_ptr_t ia32_sys_call_table[NR_syscalls] = {
+	SYSCALL(__NR_exit, sys_exit),
+	SYSCALL(__NR_read, sys_read),
+	SYSCALL(__NR_write, sys_write),
+	SYSCALL(__NR_open, sys_open),
+	SYSCALL(__NR_close, sys_close),
+	SYSCALL(__NR_waitpid, sys_waitpid),
+	SYSCALL(__NR_getpid, sys_getpid),
+	SYSCALL(__NR_kill, sys_kill),
+	SYSCALL(__NR_nanosleep, sys_nanosleep),
+	SYSCALL(__NR_spawn, sys_spawn),
+};
+
+void do_int80_syscall_32(struct pt_regs *regs)
+{
+	unsigned long nr = regs->ax;
+
+	regs->orig_ax = nr;
+	if (nr < NR_syscalls && ia32_sys_call_table[nr])
+		regs->ax = ia32_sys_call_table[nr](regs->bx, regs->cx, regs->dx,
+						   regs->si, regs->di, regs->bp);
+	else
+		regs->ax = -ENOSYS;
+}
+NOKPROBE_SYMBOL(do_int80_syscall_32);

@@ -1,0 +1,127 @@
+/*
+ * shell_process.c - the shell's commands for user processes:
+ *
+ *   exec NAME [ARGS]     run a built-in program (user/NAME.c), wait for
+ *                        it, say how it ended: "exit status 0" or the
+ *                        signal that killed it;
+ *   exec -b NAME [ARGS]  the same in the background: the shell goes on,
+ *                        a reaper thread waits and reports the end;
+ *   exec                 list the programs;
+ *   kill PID             end a process (SIGKILL), e.g. a `spin`.
+ */
+#include "kernel.h"
+#include "shell.h"
+#include "process.h"
+#include "sched.h"
+#include "string.h"
+#include "errno.h"
+#include "mm.h"
+#include "mutex.h"
+#include "vsprintf.h"
+#include "pseudofs.h"
+
+static void exec_usage(void)
+{
+	unsigned long i;
+
+	sh_printf("usage: exec [-b] NAME [ARGS]  (-b: in the background); programs:");
+	for (i = 0; i < nr_user_programs; i++)
+		sh_printf(" %s", user_programs[i].name);
+	sh_printf("\n");
+}
+
+static void report_end(const char *name, int pid, int status)
+{
+	if (WIFSIGNALED(status))
+		sh_printf("[%d] %s: killed by %s\n", pid, name,
+			  signal_name(WTERMSIG(status)));
+	else
+		sh_printf("[%d] %s: exit status %d\n", pid, name, WEXITSTATUS(status));
+}
+
+/* A background process's own waiter: joins it, reports, and is itself joined by the next. */
+struct reaper {
+	struct task_struct *proc;
+	struct task_struct *prev;	/* the previous reaper, to join (and free) */
+	char name[TASK_NAME_LEN];
+	int pid;
+};
+
+static struct task_struct *last_reaper;
+static DEFINE_MUTEX(reaper_mutex);
+
+static int reap(void *arg)
+{
+	struct reaper *r = arg;
+	int status = process_wait(r->proc);
+
+	report_end(r->name, r->pid, status);
+	if (r->prev)
+		kthread_join(r->prev);
+	kfree(r);
+	return 0;
+}
+
+static int exec_background(struct task_struct *t)
+{
+	struct reaper *r = kzalloc(sizeof(*r));
+	struct task_struct *w;
+
+	if (!r)
+		return -ENOMEM;	/* t runs on, unwaited: a zombie when it ends */
+	r->proc = t;
+	r->pid = t->pid;
+	strlcpy(r->name, t->name, sizeof(r->name));
+	mutex_lock(&reaper_mutex);
+	r->prev = last_reaper;
+	w = kthread_create(reap, r, "reaper");
+	if (w)
+		last_reaper = w;
+	mutex_unlock(&reaper_mutex);
+	if (!w) {
+		kfree(r);
+		return -ENOMEM;
+	}
+	sh_printf("[%d] %s\n", r->pid, r->name);
+	return 0;
+}
+
+int cmd_exec(int argc, char **argv)
+{
+	bool background = argc > 1 && strcmp(argv[1], "-b") == 0;
+	int first = background ? 2 : 1, err, pid;
+	struct task_struct *t;
+
+	if (argc <= first) {
+		exec_usage();
+		return argc == 1 ? 0 : -EINVAL;
+	}
+	t = process_spawn(argv[first], (const char *const *)&argv[first],
+			  argc - first, &err);
+	if (!t) {
+		sh_printf("exec: %s: %s\n", argv[first], shell_strerror(err));
+		return err;
+	}
+	if (background)
+		return exec_background(t);
+	pid = t->pid;
+	seq_buf_flush(shell_out);	/* our lines before the program's */
+	report_end(argv[first], pid, process_wait(t));
+	return 0;
+}
+
+int cmd_kill(int argc, char **argv)
+{
+	long pid;
+	int err;
+
+	if (argc != 2 || kstrtol(argv[1], 10, &pid)) {
+		sh_printf("usage: kill PID\n");
+		return -EINVAL;
+	}
+	err = kill_pid(pid);
+	if (err)
+		sh_printf("kill: %ld: %s\n", pid, err == -EPERM ?
+			  "a kernel thread, not a process" : shell_strerror(err));
+	return err;
+}

@@ -1,0 +1,31 @@
+/*
+ * asm/unistd_32.h - system call numbers: Linux i386's, for every call
+ * that exists there (arch/x86/entry/syscalls/syscall_32.tbl), so a
+ * student can read a Linux strace of the same program side by side.
+ * Shared by the kernel (arch/i386/syscall.c) and user/lib.
+ *
+ * The convention, Linux i386's: "int $0x80" with the number in %eax,
+ * arguments in %ebx, %ecx, %edx, %esi, %edi, %ebp; the result comes
+ * back in %eax, a negative errno on failure.
+ */
+#ifndef ASM_UNISTD_32_H
+#define ASM_UNISTD_32_H
+
+#define __NR_exit		1
+#define __NR_read		3
+#define __NR_write		4
+#define __NR_open		5
+#define __NR_close		6
+#define __NR_waitpid		7
+#define __NR_getpid		20
+#define __NR_kill		37
+#define __NR_nanosleep		162
+/*
+ * Not Linux's: Linux starts a program with fork() + execve() (glibc's
+ * posix_spawn() too).  Ours is one call, spawn(name, argv), that makes
+ * a new process running a built-in program; past Linux's last number.
+ */
+#define __NR_spawn		500
+#define NR_syscalls		501
+
+#endif

@@ -1,0 +1,30 @@
+/*
+ * exec_elf.h - the checks an executable passes before exec loads it
+ * (lib/exec_elf.c).  Pure, like module_elf.h: no allocation, so the
+ * host unit tests feed it broken files.
+ */
+#ifndef EXEC_ELF_H
+#define EXEC_ELF_H
+
+#include "module_elf.h"
+
+#define EXEC_MAX_PHDRS	16		/* static programs have 2 to 4 */
+#define EXEC_MAX_SIZE	(4u << 20)	/* bytes of memory per segment */
+
+/*
+ * A static i386 executable: header, program header table inside the
+ * file, every PT_LOAD's bytes inside the file and its memory inside
+ * [lo, hi), p_filesz <= p_memsz, and the entry point in an executable
+ * segment.  0, or -ENOEXEC with the reason in info->error.
+ */
+int elf_check_exec(struct load_info *info, uint32_t lo, uint32_t hi);
+
+/* Program header i of a checked file. */
+static inline const Elf32_Phdr *elf_phdr(const struct load_info *info, unsigned int i)
+{
+	const Elf32_Ehdr *h = (const void *)info->image;
+
+	return (const Elf32_Phdr *)(info->image + h->e_phoff) + i;
+}
+
+#endif

@@ -1,0 +1,75 @@
+/*
+ * process.h - user processes: a kernel thread that runs a program in
+ * ring 3 in an address space of its own (docs/user-mode.md).
+ */
+#ifndef PROCESS_H
+#define PROCESS_H
+
+#include <stddef.h>
+#include "kernel.h"
+#include "ptrace.h"
+
+struct task_struct;
+struct mm_struct;
+
+/* A program built into the kernel image (user/, build/user/user_image.S). */
+struct user_program {
+	const char *name;
+	const unsigned char *elf;
+	unsigned long size;
+};
+extern const struct user_program user_programs[];
+extern const unsigned long nr_user_programs;
+const struct user_program *find_user_program(const char *name);
+
+#define MAX_ARG_STRINGS 16      /* argv entries exec copies */
+#define MAX_ARG_STRLEN  128     /* bytes per argument, NUL included */
+
+/*
+ * kernel/exec.c: load an ELF image into a new address space, with argv
+ * on its stack.  0 and *entry, *sp set; or -ENOEXEC (err says why),
+ * -E2BIG, -ENOMEM.  On failure nothing is left allocated.
+ */
+int exec_load(const unsigned char *elf, size_t len, const char *const argv[],
+	      int argc, struct mm_struct **mmp, unsigned long *entry,
+	      unsigned long *sp, char *err, size_t errlen);
+
+/*
+ * kernel/process.c.  Start program `name` as a new process (argv[0] is
+ * its name); the caller later waits for it with process_wait().  NULL
+ * and *err set (-ENOENT, -ENOEXEC, -ENOMEM) on failure.
+ */
+struct task_struct *process_spawn(const char *name, const char *const argv[],
+				  int argc, int *err);
+/* Wait for a process to end; its wait status (below), and it is freed. */
+int process_wait(struct task_struct *t);
+/* End the calling process (status as below); never returns. */
+void do_exit(int status) __noreturn;
+
+/* Linux's wait status: exit code in bits 8-15, or the killing signal in 0-6. */
+#define W_EXITCODE(code, sig)	(((code) & 0xff) << 8 | (sig))
+#define WIFSIGNALED(st)		(((st) & 0x7f) != 0)
+#define WTERMSIG(st)		((st) & 0x7f)
+#define WEXITSTATUS(st)		(((st) >> 8) & 0xff)
+
+/* kernel/signal.c: the signals a ring-3 exception sends, Linux's numbers. */
+#define SIGILL	4
+#define SIGTRAP	5
+#define SIGBUS	7
+#define SIGFPE	8
+#define SIGKILL	9
+#define SIGSEGV	11
+const char *signal_name(int sig);
+/* The signal Linux sends for an exception taken in ring 3. */
+int trap_signal(unsigned long vector);
+/* A ring-3 exception nobody claimed: report it, kill the process. */
+void force_sig_fault(struct pt_regs *regs, unsigned long vector) __noreturn;
+/* kill PID: 0, -ESRCH (no such process), -EPERM (a kernel thread). */
+int kill_pid(int pid);
+/* On every return to ring 3: a pending kill ends the process here. */
+void exit_to_user_mode(struct pt_regs *regs);
+
+/* kernel/file.c: a process's open files. */
+void exit_files(struct task_struct *t);
+
+#endif

@@ -1,0 +1,33 @@
+/*
+ * syscalls.h - the system calls, each a real function named as in
+ * Linux (sys_write, ...), so a kprobe or kretprobe can be put on it by
+ * name: `p:sys_write_probe sys_write fd=%bx buf=%cx count=%dx`.  The
+ * table that maps numbers to them is arch/i386/syscall.c.
+ */
+#ifndef SYSCALLS_H
+#define SYSCALLS_H
+
+#include <stddef.h>
+#include "linux/compiler.h"
+#include "ptrace.h"
+
+struct timespec {
+	long tv_sec;
+	long tv_nsec;
+};
+
+long sys_exit(int error_code);
+long sys_read(unsigned int fd, char __user *buf, size_t count);
+long sys_write(unsigned int fd, const char __user *buf, size_t count);
+long sys_open(const char __user *filename, int flags, int mode);
+long sys_close(unsigned int fd);
+long sys_waitpid(int pid, int __user *stat_addr, int options);
+long sys_getpid(void);
+long sys_kill(int pid, int sig);
+long sys_nanosleep(const struct timespec __user *rqtp, struct timespec __user *rmtp);
+long sys_spawn(const char __user *name, const char __user *const __user *argv);
+
+/* From the int $0x80 entry: run the call regs->ax names, result in regs->ax. */
+void do_int80_syscall_32(struct pt_regs *regs);
+
+#endif

@@ -1,0 +1,83 @@
+/*
+ * mm_user.c - a process's address space: made by exec, freed at exit.
+ *
+ * Each user page is a fresh zeroed frame, mapped U/S=1 and writable or
+ * not as the ELF segment asks.  Nothing is shared between processes
+ * yet (no copy-on-write), so freeing an address space is simply
+ * freeing every frame its page tables name (pgd_free()).
+ */
+#include "kernel.h"
+#include "mm_types.h"
+#include "errno.h"
+#include "nokprobe.h"
+
+struct mm_struct *mm_alloc(void)
+{
+	struct mm_struct *mm = kzalloc(sizeof(*mm));
+
+	if (!mm)
+		return NULL;
+	mm->pgd = pgd_alloc();
+	if (!mm->pgd) {
+		kfree(mm);
+		return NULL;
+	}
+	return mm;
+}
+
+void mmput(struct mm_struct *mm)
+{
+	if (!mm)
+		return;
+	pgd_free(mm->pgd);
+	kfree(mm);
+}
+
+/* One page at vaddr: a new frame, or the one already there (two segments sharing it). */
+static int map_user_page(struct mm_struct *mm, unsigned long vaddr, bool writable)
+{
+	unsigned long *pte = user_pte(mm->pgd, vaddr, true);
+	void *frame;
+
+	if (!pte)
+		return -ENOMEM;
+	if (!(*pte & PTE_PRESENT)) {
+		frame = alloc_pages(1);
+		if (!frame)
+			return -ENOMEM;
+		*pte = (unsigned long)frame | PTE_PRESENT | PTE_USER;
+		mm->nr_pages++;
+	}
+	if (writable)
+		*pte |= PTE_WRITE;
+	return 0;
+}
+
+int mm_map_range(struct mm_struct *mm, unsigned long start, unsigned long len,
+		 bool writable)
+{
+	unsigned long a, end = ALIGN_UP(start + len, PAGE_SIZE);
+	int ret;
+
+	for (a = start & PAGE_MASK; a < end; a += PAGE_SIZE) {
+		ret = map_user_page(mm, a, writable);
+		if (ret)
+			return ret;	/* what is mapped so far goes with mmput() */
+	}
+	return 0;
+}
+
+void *user_page_address(struct mm_struct *mm, unsigned long vaddr)
+{
+	unsigned long *pte = user_pte(mm->pgd, vaddr, false);
+
+	if (!pte || !(*pte & PTE_PRESENT))
+		return NULL;
+	return (void *)((*pte & PAGE_MASK) | (vaddr & ~PAGE_MASK));
+}
+NOKPROBE_SYMBOL(user_page_address);
+
+bool in_stack_guard(struct mm_struct *mm, unsigned long vaddr)
+{
+	return mm && vaddr < mm->start_stack && vaddr >= mm->start_stack - STACK_GUARD_GAP;
+}

@@ -1,0 +1,128 @@
+/*
+ * signal.c - what happens to a process that takes an exception in
+ * ring 3, and to one that is killed.
+ *
+ * Linux turns a user-mode exception into a signal (do_trap() ->
+ * force_sig_fault()): a #PF becomes SIGSEGV, a #DE SIGFPE, and so on.
+ * A program may catch one; this kernel has no handlers, so the
+ * signal's default action always applies: the process dies, with a
+ * one-line report in the spirit of Linux's "segfault at ..." line (its
+ * show_signal_msg()).  The kernel, and every other process, go on: the
+ * fault was the process's, and nothing of the kernel's was half done.
+ */
+#include "kernel.h"
+#include "process.h"
+#include "sched.h"
+#include "mm_types.h"
+#include "traps.h"
+#include "processor.h"
+#include "errno.h"
+#include "timer.h"
+#include "vsprintf.h"
+#include "nokprobe.h"
+
+const char *signal_name(int sig)
+{
+	switch (sig) {
+	case SIGILL:  return "SIGILL";
+	case SIGTRAP: return "SIGTRAP";
+	case SIGBUS:  return "SIGBUS";
+	case SIGFPE:  return "SIGFPE";
+	case SIGKILL: return "SIGKILL";
+	case SIGSEGV: return "SIGSEGV";
+	default:      return "signal ?";
+	}
+}
+
+/* Linux's choices (arch/x86/kernel/traps.c): which signal each exception sends. */
+int trap_signal(unsigned long vector)
+{
+	switch (vector) {
+	case X86_TRAP_DE:
+	case X86_TRAP_MF:
+	case X86_TRAP_XF: return SIGFPE;
+	case X86_TRAP_DB:
+	case X86_TRAP_BP: return SIGTRAP;
+	case X86_TRAP_UD: return SIGILL;
+	case X86_TRAP_NP:
+	case X86_TRAP_SS:
+	case X86_TRAP_AC: return SIGBUS;
+	default:          return SIGSEGV;	/* #PF, #GP, into, bound, ... */
+	}
+}
+
+/* For a page fault: the address, and whether it hit the stack's guard page. */
+static void describe_user_fault(struct pt_regs *regs, unsigned long vector,
+				char *buf, size_t size)
+{
+	unsigned long addr = read_cr2();
+
+	if (vector != X86_TRAP_PF) {
+		snprintf(buf, size, "error %lx", regs->orig_ax);
+		return;
+	}
+	snprintf(buf, size, "error %lx at %08lx%s", regs->orig_ax, addr,
+		 in_stack_guard(current->mm, addr) ? " (stack guard page)" :
+		 addr < PAGE_SIZE ? " (NULL pointer)" :
+		 addr < USER_BASE || addr >= TASK_SIZE ? " (kernel address)" : "");
+}
+
+/*
+ * One line, then the process dies: "crash_null[7]: SIGSEGV (page fault)
+ * in user mode at ip 0804809c sp bfffffd0 error 4 at 00000000".
+ */
+void force_sig_fault(struct pt_regs *regs, unsigned long vector)
+{
+	int sig = trap_signal(vector);
+	char what[64];
+
+	describe_user_fault(regs, vector, what, sizeof(what));
+	printk("%s[%d]: %s (%s) in user mode at ip %08lx sp %08lx %s\n",
+	       current->comm, current->pid, signal_name(sig), trap_name(vector),
+	       regs->ip, regs->sp, what);
+	do_exit(W_EXITCODE(0, sig));
+}
+NOKPROBE_SYMBOL(force_sig_fault);
+
+struct kill_req {
+	int pid;
+	int ret;
+};
+
+/* Under the run-queue lock: the task cannot go away while we mark it. */
+static void mark_killed(struct task_struct *t, void *arg)
+{
+	struct kill_req *req = arg;
+
+	if (t->pid != req->pid || t->state == TASK_DEAD)
+		return;
+	if (!t->mm) {
+		req->ret = -EPERM;
+		return;
+	}
+	t->sigkill_pending = 1;
+	if (t->state == TASK_SLEEPING)
+		t->wake_at = jiffies;	/* the next tick wakes it */
+	req->ret = 0;
+}
+
+int kill_pid(int pid)
+{
+	struct kill_req req = { .pid = pid, .ret = -ESRCH };
+
+	for_each_task(mark_killed, &req);
+	return req.ret;
+}
+
+/*
+ * Linux's exit_to_user_mode(): the last look before iret to ring 3.  A
+ * process runs nothing of the kernel's here - no lock, no half-done
+ * work - so this is where a kill can end it cleanly.
+ */
+void exit_to_user_mode(struct pt_regs *regs)
+{
+	if (current->sigkill_pending) {
+		printk("%s[%d]: SIGKILL\n", current->comm, current->pid);
+		do_exit(W_EXITCODE(0, SIGKILL));
+	}
+}

@@ -1,0 +1,51 @@
+/*
+ * syscall.S - one small function per system call (Linux's i386
+ * convention, include/asm/unistd_32.h): the number in %eax, the
+ * arguments in %ebx, %ecx, %edx, %esi, %edi, %ebp, then int $0x80.
+ * The result comes back in %eax: a negative errno on failure.  (A C
+ * library would store that in errno and return -1; ours returns it as
+ * the kernel gave it.)
+ *
+ * %ebx, %esi, %edi and %ebp belong to our caller (the C convention), so
+ * they are saved around the trap.
+ */
+#include "asm/unistd_32.h"
+
+#define SAVED	16	/* four registers pushed */
+#define ARG(n)	(SAVED + 4 + 4 * (n))(%esp)
+
+.macro SYSCALL name, nr
+	.globl \name
+	.type \name, @function
+\name:
+	pushl %ebx
+	pushl %esi
+	pushl %edi
+	pushl %ebp
+	movl ARG(0), %ebx
+	movl ARG(1), %ecx
+	movl ARG(2), %edx
+	movl ARG(3), %esi
+	movl ARG(4), %edi
+	movl ARG(5), %ebp
+	movl $\nr, %eax
+	int $0x80
+	popl %ebp
+	popl %edi
+	popl %esi
+	popl %ebx
+	ret
+	.size \name, . - \name
+.endm
+
+	.text
+	SYSCALL exit, __NR_exit
+	SYSCALL read, __NR_read
+	SYSCALL write, __NR_write
+	SYSCALL open, __NR_open
+	SYSCALL close, __NR_close
+	SYSCALL waitpid, __NR_waitpid
+	SYSCALL getpid, __NR_getpid
+	SYSCALL kill, __NR_kill
+	SYSCALL nanosleep, __NR_nanosleep
+	SYSCALL spawn, __NR_spawn
