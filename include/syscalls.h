@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include "linux/compiler.h"
 #include "ptrace.h"
+#include "percpu.h"
 
 struct timespec {
 	long tv_sec;
@@ -29,5 +30,6 @@ long sys_spawn(const char __user *name, const char __user *const __user *argv);
 
 /* From the int $0x80 entry: run the call regs->ax names, result in regs->ax. */
 void do_int80_syscall_32(struct pt_regs *regs);
+DECLARE_PER_CPU(unsigned long, syscall_count);	/* calls taken on each CPU */
 
 #endif

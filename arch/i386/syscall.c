@@ -15,6 +15,8 @@
 #include "asm/unistd_32.h"
 #include "errno.h"
 #include "nokprobe.h"
+#include "percpu.h"
+#include "sched.h"
 
 typedef long (*sys_call_ptr_t)(unsigned long, unsigned long, unsigned long,
 			       unsigned long, unsigned long, unsigned long);
@@ -40,10 +42,29 @@ static const sys_call_ptr_t ia32_sys_call_table[NR_syscalls] = {
 	SYSCALL(__NR_spawn, sys_spawn),
 };
 
+/* System calls taken on this CPU (tests look for them on every CPU). */
+DEFINE_PER_CPU(unsigned long, syscall_count);
+
+/*
+ * From ring 3 the CPU starts the frame at TSS.esp0, so pt_regs must
+ * end exactly at the top of the calling task's kernel stack.  Anywhere
+ * else, the scheduler left another task's stack in this CPU's TSS
+ * (load_sp0()): two tasks would be sharing one stack.  Stop at the cause.
+ */
+static void check_entry_stack(struct pt_regs *regs)
+{
+	if ((unsigned long)(regs + 1) != task_stack_top(current))
+		panic("syscall: pt_regs at %p, but %s[%d]'s kernel stack ends at %#lx: "
+		      "TSS.esp0 is stale", regs, current->comm, current->pid,
+		      task_stack_top(current));
+}
+
 void do_int80_syscall_32(struct pt_regs *regs)
 {
 	unsigned long nr = regs->ax;
 
+	check_entry_stack(regs);
+	this_cpu_inc(syscall_count);
 	regs->orig_ax = nr;
 	if (nr < NR_syscalls && ia32_sys_call_table[nr])
 		regs->ax = ia32_sys_call_table[nr](regs->bx, regs->cx, regs->dx,

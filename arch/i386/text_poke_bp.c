@@ -37,6 +37,7 @@
 #include "processor.h"
 #include "spinlock.h"
 #include "ptrace.h"
+#include "asm/ptrace.h"
 #include "nokprobe.h"
 #include "text_patching.h"
 
@@ -96,6 +97,9 @@ int poke_int3_handler(struct pt_regs *regs)
 {
 	unsigned long at = regs->ip - INT3_INSN_SIZE, handler;
 
+	/* A process's own int3 (Linux checks first too): kernel text is never there. */
+	if (user_mode(regs))
+		return 0;
 	/*
 	 * The int3 this CPU trapped on is gone: another CPU patched it away
 	 * between the fetch and now (Linux's kprobe_int3_handler() checks the

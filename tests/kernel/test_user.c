@@ -1,0 +1,289 @@
+/*
+ * test_user.c - suite "user": processes in ring 3 (docs/user-mode.md).
+ *
+ * Each case runs the built-in programs of user/ as real processes - an
+ * address space, int $0x80, ring-3 exceptions - and checks what the
+ * kernel did: the wait status, the report line, the console output,
+ * the pages and heap blocks left over.  The kernel thread running the
+ * case is the processes' parent.
+ */
+#include "ktest.h"
+#include "process.h"
+#include "syscalls.h"
+#include "sched.h"
+#include "mm.h"
+#include "mm_types.h"
+#include "uaccess.h"
+#include "smp.h"
+#include "string.h"
+#include "errno.h"
+#include "vsprintf.h"
+#include "exec_elf.h"
+#include "pseudofs.h"
+
+#define LEAK_RUNS	1000	/* faulting processes in the leak case */
+#define MIGRATION_PROCS	8	/* syscallers at once, to spread over the CPUs */
+#define MIGRATION_CRASHERS 4
+
+/* Program header i of an image being broken on purpose. */
+static Elf32_Phdr *elf_phdr_mut(unsigned char *img, unsigned int i)
+{
+	return (Elf32_Phdr *)(img + ((Elf32_Ehdr *)img)->e_phoff) + i;
+}
+
+/* Run NAME with up to two arguments (NULL: none) and return its wait status. */
+static int run(const char *name, const char *arg1, const char *arg2)
+{
+	const char *argv[] = { name, arg1, arg2 };
+	int argc = arg1 ? (arg2 ? 3 : 2) : 1, err;
+	struct task_struct *p = process_spawn(name, argv, argc, &err);
+
+	return p ? process_wait(p) : err;
+}
+
+static struct task_struct *start(const char *name, const char *arg1, int *err)
+{
+	const char *argv[] = { name, arg1 };
+
+	return process_spawn(name, argv, arg1 ? 2 : 1, err);
+}
+
+static void hello_runs_in_ring3(struct ktest *t)
+{
+	int status;
+
+	ktest_capture_start();
+	status = run("hello", "first-arg", NULL);
+	ktest_capture_stop();
+	KTEST_EXPECT_EQ(t, status, W_EXITCODE(0, 0));
+	KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), "Hello from user space!") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), "argv[1] = \"first-arg\"") != NULL);
+}
+
+struct crash_case {
+	const char *prog, *arg;
+	int sig;
+	const char *report;	/* in the kill line, after "NAME[pid]: " */
+};
+
+static const struct crash_case crash_cases[] = {
+	{ "crash_null", NULL, SIGSEGV, "SIGSEGV (page fault) in user mode" },
+	{ "crash_gp", NULL, SIGSEGV, "SIGSEGV (general protection fault) in user mode" },
+	{ "div0", NULL, SIGFPE, "SIGFPE (divide error) in user mode" },
+	{ "ud2", NULL, SIGILL, "SIGILL (invalid opcode) in user mode" },
+	{ "int3", NULL, SIGTRAP, "SIGTRAP (breakpoint (int3)) in user mode" },
+	{ "int3", "-long", SIGTRAP, "SIGTRAP (breakpoint (int3)) in user mode" },
+	{ "stack_overflow", NULL, SIGSEGV, "(stack guard page)" },
+};
+
+/* One crasher: killed by its signal, with a report naming it. */
+static void check_crash(struct ktest *t, const struct crash_case *c)
+{
+	int status;
+
+	ktest_capture_start();
+	status = run(c->prog, c->arg, NULL);
+	ktest_capture_stop();
+	if (status != W_EXITCODE(0, c->sig))
+		ktest_fail(t, __FILE__, __LINE__, "%s %s: wait status %#x, want %s",
+			   c->prog, c->arg ? c->arg : "", status, signal_name(c->sig));
+	if (!strstr(ktest_captured(), c->report))
+		ktest_fail(t, __FILE__, __LINE__, "%s: no \"%s\" in the report", c->prog,
+			   c->report);
+}
+
+/*
+ * Every exception class, while another process (spin) runs on: it
+ * must still finish its 20 rounds and exit 0.
+ */
+static void exceptions_kill_only_the_process(struct ktest *t)
+{
+	struct task_struct *bystander;
+	size_t i;
+	int err;
+
+	bystander = start("spin", "20", &err);
+	KTEST_ASSERT_TRUE(t, bystander != NULL);
+	for (i = 0; i < ARRAY_SIZE(crash_cases); i++)
+		check_crash(t, &crash_cases[i]);
+	KTEST_EXPECT_EQ(t, process_wait(bystander), W_EXITCODE(0, 0));
+}
+
+static int show_some_text(struct seq_buf *s, void *data)
+{
+	seq_puts(s, "some text for read()\n");
+	return 0;
+}
+
+#define BADPTR_FILE "/test/user/text"
+
+/* Every kind of bad pointer (user/badptr.c) is -EFAULT; the exit status counts the others. */
+static void bad_pointers_get_efault(struct ktest *t)
+{
+	int status;
+
+	KTEST_ASSERT_EQ(t, pseudofs_create(BADPTR_FILE, show_some_text, NULL, NULL), 0);
+	ktest_capture_start();
+	status = run("badptr", BADPTR_FILE, NULL);
+	ktest_capture_stop();
+	pseudofs_remove(BADPTR_FILE);
+	KTEST_EXPECT_EQ(t, status, W_EXITCODE(0, 0));
+	KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), "badptr: 0 failures") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), "FAIL") == NULL);
+}
+
+static void access_ok_bounds(struct ktest *t)
+{
+	char c;
+
+	KTEST_EXPECT_FALSE(t, access_ok(NULL, 1));
+	KTEST_EXPECT_FALSE(t, access_ok((void *)_text, 1));
+	KTEST_EXPECT_FALSE(t, access_ok((void *)(TASK_SIZE - 4), 8));
+	KTEST_EXPECT_FALSE(t, access_ok((void *)USER_BASE, ~0ul));
+	KTEST_EXPECT_TRUE(t, access_ok((void *)(TASK_SIZE - 8), 8));
+	KTEST_EXPECT_TRUE(t, access_ok((void *)USER_BASE, 0));
+	/* From a kernel thread: nothing is mapped in user space. */
+	KTEST_EXPECT_EQ(t, copy_from_user(&c, (void *)USER_BASE, 1), 1);
+	KTEST_EXPECT_EQ(t, strncpy_from_user(&c, (void *)_text, 1), -EFAULT);
+}
+
+/* 1,000 faulting processes: every page and heap block comes back. */
+static void faulting_processes_leak_nothing(struct ktest *t)
+{
+	unsigned long pages0 = pages_free();
+	int loglevel = console_loglevel, i, bad = 0;
+	struct heap_stats h0, h1;
+
+	heap_get_stats(&h0);
+	console_loglevel = 1;		/* 1,000 report lines would take the serial port a while */
+	for (i = 0; i < LEAK_RUNS; i++)
+		bad += run("crash_null", "-q", NULL) != W_EXITCODE(0, SIGSEGV);
+	console_loglevel = loglevel;
+	heap_get_stats(&h1);
+	KTEST_EXPECT_EQ(t, bad, 0);
+	KTEST_EXPECT_EQ(t, pages_free(), pages0);
+	KTEST_EXPECT_EQ(t, h1.live_allocs, h0.live_allocs);
+	ktest_info(t, "%d processes faulted; %lu pages free before and after",
+		   LEAK_RUNS, pages0);
+}
+
+/* A malformed executable: -ENOEXEC with a reason, and nothing allocated. */
+static void malformed_elf_is_refused(struct ktest *t)
+{
+	const struct user_program *hello = find_user_program("hello");
+	const char *argv[] = { "broken" };
+	unsigned long pages0 = pages_free(), entry, sp;
+	struct mm_struct *mm = NULL;
+	unsigned char *img;
+	Elf32_Ehdr *h;
+	char why[MODULE_ERROR_LEN];
+
+	KTEST_ASSERT_TRUE(t, hello != NULL);
+	img = kmalloc(hello->size);
+	KTEST_ASSERT_TRUE(t, img != NULL);
+	h = (Elf32_Ehdr *)img;
+
+	memcpy(img, hello->elf, hello->size);
+	img[0] = 'X';
+	KTEST_EXPECT_EQ(t, exec_load(img, hello->size, argv, 1, &mm, &entry, &sp,
+				     why, sizeof(why)), -ENOEXEC);
+	KTEST_EXPECT_TRUE(t, strstr(why, "magic") != NULL);
+
+	memcpy(img, hello->elf, hello->size);
+	KTEST_EXPECT_EQ(t, exec_load(img, h->e_phoff + 8, argv, 1, &mm, &entry, &sp,
+				     why, sizeof(why)), -ENOEXEC);
+	KTEST_EXPECT_TRUE(t, strstr(why, "truncated") != NULL);
+
+	elf_phdr_mut(img, 0)->p_vaddr = 0x00100000;	/* onto the kernel */
+	KTEST_EXPECT_EQ(t, exec_load(img, hello->size, argv, 1, &mm, &entry, &sp,
+				     why, sizeof(why)), -ENOEXEC);
+	KTEST_EXPECT_TRUE(t, strstr(why, "outside user space") != NULL);
+
+	memcpy(img, hello->elf, hello->size);
+	h->e_entry = 0x10;
+	KTEST_EXPECT_EQ(t, exec_load(img, hello->size, argv, 1, &mm, &entry, &sp,
+				     why, sizeof(why)), -ENOEXEC);
+	KTEST_EXPECT_TRUE(t, strstr(why, "entry point") != NULL);
+
+	KTEST_EXPECT_TRUE(t, mm == NULL);
+	kfree(img);
+	KTEST_EXPECT_EQ(t, pages_free(), pages0);
+}
+
+/* kill ends a sleeping process; a kernel thread and a missing pid are refused. */
+static void kill_ends_a_process(struct ktest *t)
+{
+	struct task_struct *p;
+	int err;
+
+	p = start("spin", NULL, &err);		/* runs for ever */
+	KTEST_ASSERT_TRUE(t, p != NULL);
+	msleep(100);
+	KTEST_EXPECT_EQ(t, kill_pid(p->pid), 0);
+	KTEST_EXPECT_EQ(t, process_wait(p), W_EXITCODE(0, SIGKILL));
+	KTEST_EXPECT_EQ(t, kill_pid(current->pid), -EPERM);
+	KTEST_EXPECT_EQ(t, kill_pid(1000000), -ESRCH);
+}
+
+/*
+ * Many processes at once, calling and faulting: on more than one CPU
+ * they migrate, and every CPU's TSS.esp0 must follow each switch (the
+ * system call path checks that its frame ends at the caller's stack
+ * top, and panics if not).  Every CPU takes system calls.
+ */
+static void tss_esp0_follows_migrations(struct ktest *t)
+{
+	struct task_struct *p[MIGRATION_PROCS + MIGRATION_CRASHERS];
+	unsigned long before[NR_CPUS];
+	int i, cpu, err;
+
+	for_each_online_cpu(cpu)
+		before[cpu] = per_cpu(syscall_count, cpu);
+	for (i = 0; i < MIGRATION_PROCS; i++)
+		p[i] = start("syscaller", "3000", &err);
+	for (; i < MIGRATION_PROCS + MIGRATION_CRASHERS; i++)
+		p[i] = start("crash_null", "-q", &err);
+	for (i = 0; i < MIGRATION_PROCS; i++)
+		KTEST_EXPECT_EQ(t, p[i] ? process_wait(p[i]) : err, W_EXITCODE(0, 0));
+	for (; i < MIGRATION_PROCS + MIGRATION_CRASHERS; i++)
+		KTEST_EXPECT_EQ(t, p[i] ? process_wait(p[i]) : err, W_EXITCODE(0, SIGSEGV));
+	for_each_online_cpu(cpu) {
+		unsigned long n = per_cpu(syscall_count, cpu) - before[cpu];
+
+		ktest_info(t, "CPU %d: %lu system calls", cpu, n);
+		KTEST_EXPECT_TRUE(t, n > 0);
+	}
+}
+
+/* A process spawns its own children: spawn() and waitpid() from ring 3. */
+static void spawn_and_waitpid_from_user(struct ktest *t)
+{
+	int status;
+
+	ktest_capture_start();
+	status = run("run", "hello", "div0");
+	ktest_capture_stop();
+	KTEST_EXPECT_EQ(t, status, W_EXITCODE(0, 0));
+	KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), "run: hello (pid") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), ") killed by SIGFPE") != NULL);
+	KTEST_EXPECT_EQ(t, run("no_such_program", NULL, NULL), -ENOENT);
+}
+
+static struct ktest_case user_cases[] = {
+	KTEST_CASE(hello_runs_in_ring3),
+	KTEST_CASE(exceptions_kill_only_the_process),
+	KTEST_CASE(bad_pointers_get_efault),
+	KTEST_CASE(access_ok_bounds),
+	KTEST_CASE(malformed_elf_is_refused),
+	KTEST_CASE(kill_ends_a_process),
+	KTEST_CASE(spawn_and_waitpid_from_user),
+	KTEST_CASE(tss_esp0_follows_migrations),
+	KTEST_CASE(faulting_processes_leak_nothing),
+	KTEST_END
+};
+
+static struct ktest_suite user_suite = {
+	.name = "user",
+	.cases = user_cases,
+};
+KTEST_SUITE(user_suite);
