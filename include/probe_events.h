@@ -147,6 +147,7 @@ enum fetch_type {
 	FETCH_TYPE_X8, FETCH_TYPE_X16, FETCH_TYPE_X32, FETCH_TYPE_X64,
 	FETCH_TYPE_STRING,
 	FETCH_TYPE_SYMBOL,        /* a word printed as sym+0xoff/0xsize */
+	FETCH_TYPE_USTRING,       /* a string in user space: read through read_user */
 };
 #define FETCH_TYPE_DEFAULT FETCH_TYPE_X32   /* "x" + BITS_PER_LONG on i386 */
 
@@ -160,7 +161,7 @@ struct probe_arg {
 	uint8_t type;                        /* enum fetch_type */
 	uint8_t nr_ops;
 	/* For :string the last op is DEREF (the string is AT val + param),
-	 * COMM or IMMSTR. */
+	 * COMM or IMMSTR; for :ustring, DEREF. */
 	struct fetch_op ops[PROBE_MAX_OPS];
 };
 
@@ -226,6 +227,12 @@ int probe_event_show(char *buf, size_t size, const struct probe_event_def *def);
 struct fetch_ops {
 	/* copy_from_kernel_nofault: 0, or negative when a byte is unreadable. */
 	long (*read_mem)(void *dst, const void *src, size_t size);
+	/*
+	 * The same for a user address (:ustring), Linux's
+	 * copy_from_user_nofault: a kernel address is refused.  NULL: every
+	 * :ustring fetch faults.
+	 */
+	long (*read_user)(void *dst, const void *src, size_t size);
 	/* The current task's name for $comm; NULL -> "" . */
 	const char *(*comm)(void);
 };

@@ -31,6 +31,13 @@ static inline bool access_ok(const void __user *addr, unsigned long size)
 long raw_copy_from_user(void *dst, const void __user *src, size_t n);
 long raw_copy_to_user(void __user *dst, const void *src, size_t n);
 
+/*
+ * For probe handlers (:ustring): 0 or -EFAULT, never sleeps, never
+ * oopses - and refuses a kernel address, so a fetch argument written
+ * for a user pointer cannot be pointed at the kernel.  Linux's name.
+ */
+long copy_from_user_nofault(void *dst, const void __user *src, size_t size);
+
 /* 0, or n when anything failed (Linux returns the bytes not copied). */
 unsigned long copy_from_user(void *to, const void __user *from, unsigned long n);
 unsigned long copy_to_user(void __user *to, const void *from, unsigned long n);

@@ -46,12 +46,19 @@ static const struct {
 	[FETCH_TYPE_X32] = { "x32", 4, 'x' }, [FETCH_TYPE_X64] = { "x64", 8, 'x' },
 	[FETCH_TYPE_STRING] = { "string", 0, 'S' },
 	[FETCH_TYPE_SYMBOL] = { "symbol", sizeof(unsigned long), 'y' },
+	[FETCH_TYPE_USTRING] = { "ustring", 0, 'S' },
 };
 #define NR_FETCH_TYPES ((int)(sizeof(fetch_types) / sizeof(fetch_types[0])))
 
 static bool fetch_type_valid(int type)
 {
 	return type > 0 && type < NR_FETCH_TYPES;
+}
+
+/* :string or :ustring: bytes after the values, not a number. */
+static bool fetch_type_is_string(int type)
+{
+	return fetch_type_valid(type) && fetch_types[type].style == 'S';
 }
 
 const char *fetch_type_name(enum fetch_type type)
@@ -343,7 +350,7 @@ static int check_type(struct probe_arg *arg, bool typed, int type_pos,
 		arg->type = is_text ? FETCH_TYPE_STRING : FETCH_TYPE_DEFAULT;
 	if (is_text && arg->type != FETCH_TYPE_STRING)
 		return probe_fail(err, PROBE_ERR_NEED_STRING_TYPE, type_pos);
-	if (arg->type == FETCH_TYPE_STRING && !is_text && last != FETCH_OP_DEREF)
+	if (fetch_type_is_string(arg->type) && !is_text && last != FETCH_OP_DEREF)
 		return probe_fail(err, PROBE_ERR_BAD_STRING, type_pos);
 	return 0;
 }
@@ -447,16 +454,18 @@ NOKPROBE_SYMBOL(run_ops);
 
 /* Copy the NUL-terminated string at addr, one byte per read so that a
  * string ending just before an unmapped page is still fetched whole. */
-static int fetch_string(const struct fetch_ops *ops, unsigned long addr,
-			char *str, size_t strsize, uint16_t *len)
+static int fetch_string(long (*read)(void *dst, const void *src, size_t size),
+			unsigned long addr, char *str, size_t strsize, uint16_t *len)
 {
 	size_t n = 0;
 	char c;
 
+	if (!read)
+		return -EFAULT;
 	if (strsize > PROBE_STRING_MAX)
 		strsize = PROBE_STRING_MAX;
 	while (n < strsize) {
-		if (ops->read_mem(&c, (const void *)(addr + n), 1))
+		if (read(&c, (const void *)(addr + n), 1))
 			return -EFAULT;
 		if (c == '\0')
 			break;
@@ -499,10 +508,15 @@ static int exec_string(const struct probe_arg *arg, struct pt_regs *regs,
 		copy_text(arg->comm + start, len, str, strsize, &val->str_len);
 		return 0;
 	}
-	/* The last dereference names the string's address. */
+	/*
+	 * The last dereference names the string's address: the pointer
+	 * itself is found in the kernel (a register, a kernel word), the
+	 * bytes of a :ustring in the process that was running.
+	 */
 	if (run_ops(arg->ops, arg->nr_ops - 1, regs, ops, &base))
 		return -EFAULT;
-	return fetch_string(ops, base + last->param, str, strsize, &val->str_len);
+	return fetch_string(arg->type == FETCH_TYPE_USTRING ? ops->read_user : ops->read_mem,
+			    base + last->param, str, strsize, &val->str_len);
 }
 NOKPROBE_SYMBOL(exec_string);
 
@@ -539,7 +553,7 @@ int fetch_arg_exec(const struct probe_arg *arg, struct pt_regs *regs,
 	if (arg->nr_ops == 0 || arg->nr_ops > PROBE_MAX_OPS ||
 	    !fetch_type_valid(arg->type))
 		return -EINVAL;
-	if (arg->type == FETCH_TYPE_STRING)
+	if (fetch_type_is_string(arg->type))
 		ret = exec_string(arg, regs, ops, val, str, strsize);
 	else
 		ret = exec_number(arg, regs, ops, val);
@@ -562,7 +576,7 @@ size_t probe_args_record_max(const struct probe_event_def *def)
 	size_t n = (size_t)def->nr_args * sizeof(struct fetch_value);
 
 	for (int i = 0; i < def->nr_args; i++)
-		if (def->args[i].type == FETCH_TYPE_STRING)
+		if (fetch_type_is_string(def->args[i].type))
 			n += PROBE_STRING_MAX;
 	return n;
 }
@@ -580,7 +594,7 @@ int probe_args_fetch(const struct probe_event_def *def, struct pt_regs *regs,
 		return -ENOSPC;
 	for (int i = 0; i < def->nr_args; i++) {
 		fetch_arg_exec(&def->args[i], regs, ops, &val, rec + off, size - off);
-		if (def->args[i].type == FETCH_TYPE_STRING)
+		if (fetch_type_is_string(def->args[i].type))
 			val.str_off = (uint16_t)off;
 		off += val.str_len;
 		memcpy(rec + i * sizeof(val), &val, sizeof(val));

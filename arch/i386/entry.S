@@ -306,6 +306,46 @@ entry_INT80_32:
 	.size entry_INT80_32, . - entry_INT80_32
 	NOKPROBE_ASM(entry_INT80_32)
 
+/*
+ * long syscall_call(sys_call_ptr_t fn, struct pt_regs *regs): call a
+ * sys_* function with the user's registers as its arguments - on the
+ * stack, as C wants them, and also in %ebx, %ecx, %edx, %esi, %edi,
+ * where Linux i386's entry code left them (its SAVE_ALL frame was the
+ * argument list).  So a probe on sys_write's first instruction reads
+ * fd=%bx buf=%cx count=%dx, as on Linux.  %ebp stays our frame pointer:
+ * backtraces from inside a system call follow it.
+ */
+#define SYSCALL_ARGS	(6 * STACK_WORD)
+	.globl syscall_call
+	.type syscall_call, @function
+syscall_call:
+	pushl %ebp
+	movl %esp, %ebp
+	pushl %edi
+	pushl %esi
+	pushl %ebx
+	movl 3*STACK_WORD(%ebp), %eax		/* regs */
+	pushl PT_BP(%eax)
+	pushl PT_DI(%eax)
+	pushl PT_SI(%eax)
+	pushl PT_DX(%eax)
+	pushl PT_CX(%eax)
+	pushl PT_BX(%eax)
+	movl PT_BX(%eax), %ebx
+	movl PT_CX(%eax), %ecx
+	movl PT_DX(%eax), %edx
+	movl PT_SI(%eax), %esi
+	movl PT_DI(%eax), %edi
+	call *2*STACK_WORD(%ebp)		/* fn */
+	addl $SYSCALL_ARGS, %esp
+	popl %ebx
+	popl %esi
+	popl %edi
+	popl %ebp
+	ret
+	.size syscall_call, . - syscall_call
+	NOKPROBE_ASM(syscall_call)
+
 	.globl trap_common
 	.type trap_common, @function
 trap_common:

@@ -4,8 +4,9 @@
  *
  * The user put the number in %eax and up to six arguments in %ebx,
  * %ecx, %edx, %esi, %edi, %ebp; the entry stub saved them all in
- * pt_regs.  We call the function with them as its C arguments and put
- * its result in regs->ax, which iret hands back to ring 3 in %eax.  As
+ * pt_regs.  syscall_call() (entry.S) calls the function with them as
+ * its C arguments - and in those registers, as Linux i386 did - and we
+ * put its result in regs->ax, which iret hands back to ring 3 in %eax.  As
  * in Linux, the number is kept in regs->orig_ax (the error-code slot:
  * int $0x80 pushes none), so a probe or a tracer still sees which call
  * this was after ax has become the result.
@@ -27,6 +28,9 @@ typedef long (*sys_call_ptr_t)(unsigned long, unsigned long, unsigned long,
  * is harmless: it never looks at them.  Linux's i386 table relied on
  * the same (asmlinkage).
  */
+
+/* entry.S: fn(bx, cx, dx, si, di, bp) with those registers loaded too. */
+long syscall_call(sys_call_ptr_t fn, struct pt_regs *regs);
 #define SYSCALL(nr, fn)	[nr] = (sys_call_ptr_t)(void (*)(void))(fn)
 
 static const sys_call_ptr_t ia32_sys_call_table[NR_syscalls] = {
@@ -67,8 +71,7 @@ void do_int80_syscall_32(struct pt_regs *regs)
 	this_cpu_inc(syscall_count);
 	regs->orig_ax = nr;
 	if (nr < NR_syscalls && ia32_sys_call_table[nr])
-		regs->ax = ia32_sys_call_table[nr](regs->bx, regs->cx, regs->dx,
-						   regs->si, regs->di, regs->bp);
+		regs->ax = syscall_call(ia32_sys_call_table[nr], regs);
 	else
 		regs->ax = -ENOSYS;
 }

@@ -7,6 +7,14 @@
 #include "errno.h"
 #include "nokprobe.h"
 
+long copy_from_user_nofault(void *dst, const void __user *src, size_t size)
+{
+	if (!access_ok(src, size))
+		return -EFAULT;
+	return raw_copy_from_user(dst, src, size);
+}
+NOKPROBE_SYMBOL(copy_from_user_nofault);
+
 unsigned long copy_from_user(void *to, const void __user *from, unsigned long n)
 {
 	if (!access_ok(from, n) || raw_copy_from_user(to, from, n))

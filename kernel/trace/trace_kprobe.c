@@ -22,6 +22,7 @@
  * event or none.
  */
 #include "kernel.h"
+#include "uaccess.h"
 #include "trace.h"
 #include "kprobes.h"
 #include "probe_events.h"
@@ -91,6 +92,7 @@ static const char *current_comm(void)
 
 static const struct fetch_ops fetch_ops = {
 	.read_mem = copy_from_kernel_nofault,
+	.read_user = copy_from_user_nofault,	/* :ustring */
 	.comm = current_comm,
 };
 

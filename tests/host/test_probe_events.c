@@ -27,6 +27,7 @@ static char line[PROBE_LINE_MAX + 64];
 #define FAKE_TEXT   0x2000UL     /* "greeting": a string */
 #define FAKE_EDGE   0x3000UL     /* 3 mapped bytes, then a hole */
 #define FAKE_FUNC   0xc0101000UL /* "do_work": a function */
+#define FAKE_USER   0x08049000UL /* a process's string: only read_user reaches it */
 
 static unsigned long fake_data[8];
 static char fake_text[] = "hello";
@@ -82,7 +83,23 @@ static const char *fake_comm(void)
 	return "worker";
 }
 
-static const struct fetch_ops fetch_ops = { .read_mem = fake_read, .comm = fake_comm };
+static char fake_user[] = "from user";
+
+/* copy_from_user_nofault: the user region only, never kernel memory. */
+static long fake_read_user(void *dst, const void *src, size_t size)
+{
+	unsigned long addr = (unsigned long)src;
+
+	if (addr < FAKE_USER || size > sizeof(fake_user) ||
+	    addr - FAKE_USER > sizeof(fake_user) - size)
+		return -EFAULT;
+	memcpy(dst, fake_user + (addr - FAKE_USER), size);
+	return 0;
+}
+
+static const struct fetch_ops fetch_ops = {
+	.read_mem = fake_read, .read_user = fake_read_user, .comm = fake_comm,
+};
 
 static int fake_sprint_symbol(char *buf, size_t len, unsigned long addr)
 {
@@ -719,6 +736,26 @@ static void fetch_strings(struct ktest *t)
 	fake_text[5] = '\0';
 }
 
+/* :ustring reads through read_user, :string through read_mem: neither reaches the other's memory. */
+static void fetch_user_strings(struct ktest *t)
+{
+	struct fetch_value v;
+	char s[16];
+
+	KTEST_ASSERT_EQ(t, fetch_one("+0(\\0x8049000):ustring", &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, v.str_len, 9);
+	KTEST_EXPECT_EQ(t, memcmp(s, "from user", 9), 0);
+	KTEST_ASSERT_EQ(t, fetch_one("+5(\\0x8049000):ustring", &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, memcmp(s, "user", 4), 0);
+	KTEST_EXPECT_EQ(t, fetch_one("+0(\\0x8049000):string", &v, s, sizeof(s)), -EFAULT);
+	KTEST_EXPECT_EQ(t, fetch_one("+0(%cx):ustring", &v, s, sizeof(s)), -EFAULT);
+	KTEST_EXPECT_EQ(t, v.fault, 1);
+	KTEST_ASSERT_EQ(t, parse("p do_work buf=+0(%cx):ustring"), 0);
+	KTEST_EXPECT_STREQ(t, fetch_type_name(def.args[0].type), "ustring");
+	KTEST_EXPECT_EQ(t, parse("p do_work %ax:ustring"), -EINVAL);
+	KTEST_EXPECT_EQ(t, parse("p do_work $comm:ustring"), -EINVAL);
+}
+
 /* ---- printing ------------------------------------------------------------ */
 
 static void format_each_type(struct ktest *t)
@@ -826,6 +863,7 @@ static struct ktest_case cases[] = {
 	KTEST_CASE(fetch_reads_only_the_type_size),
 	KTEST_CASE(fetch_faults),
 	KTEST_CASE(fetch_strings),
+	KTEST_CASE(fetch_user_strings),
 	KTEST_CASE(format_each_type),
 	KTEST_CASE(format_s64_from_memory),
 	KTEST_CASE(record_end_to_end),

@@ -1,0 +1,128 @@
+/*
+ * test_user_probes.c - suite "user_probes": kprobes on kernel code that
+ * a process entered from ring 3 - the system calls.
+ *
+ * A probe on sys_write's first instruction reads the user's registers
+ * (Linux i386's convention: syscall_call() leaves fd, buf, count in
+ * %ebx, %ecx, %edx) and, through :ustring, the bytes the process asked
+ * to write - from its own address space, through the safe copy.  A
+ * return probe on the same call sees the count it returned.  Below each
+ * probed frame lies a ring-3 trap frame; the probes must not care.
+ */
+#include "ktest.h"
+#include "process.h"
+#include "pseudofs.h"
+#include "trace.h"
+#include "kprobes.h"
+#include "sched.h"
+#include "string.h"
+#include "vsprintf.h"
+#include "errno.h"
+
+#define EVENTS	TRACEFS_DIR "/kprobe_events"
+#define TRACE	TRACEFS_DIR "/trace"
+#define ENABLE	TRACEFS_DIR "/events/kprobes/enable"
+
+static char out[16384];
+
+static int write_str(const char *path, const char *text)
+{
+	return pseudofs_write(path, text, strlen(text), false);
+}
+
+static void read_trace(void)
+{
+	struct seq_buf s;
+
+	seq_buf_init(&s, out, sizeof(out));
+	pseudofs_read(TRACE, &s);
+}
+
+static int run_hello(void)
+{
+	const char *argv[] = { "hello" };
+	struct task_struct *p;
+	int err;
+
+	p = process_spawn("hello", argv, 1, &err);
+	return p ? process_wait(p) : err;
+}
+
+/* The hex digits after key in text, copied into val ("" if none). */
+static void hex_after(const char *text, const char *key, char *val, size_t size)
+{
+	const char *p = strstr(text, key);
+	size_t n = 0;
+
+	if (p)
+		for (p += strlen(key); n + 1 < size && strchr("0123456789abcdefx", p[n]); n++)
+			val[n] = p[n];
+	val[n] = '\0';
+}
+
+static int user_probes_init(struct ktest *t)
+{
+	tracefs_init();
+	write_str(ENABLE, "0\n");
+	pseudofs_write(EVENTS, "\n", 1, true);
+	trace_buffer_reset(TRACE_ALL_CPUS);
+	return 0;
+}
+
+static void user_probes_exit(struct ktest *t)
+{
+	write_str(ENABLE, "0\n");
+	pseudofs_write(EVENTS, "\n", 1, true);
+}
+
+static void kprobe_on_sys_write_reads_user_args(struct ktest *t)
+{
+	char count[16], ret[16];
+
+	KTEST_ASSERT_EQ(t, write_str(EVENTS, "p:sys_write_probe sys_write fd=%bx buf=%cx "
+				     "count=%dx msg=+0(%cx):ustring\n"), 0);
+	KTEST_ASSERT_EQ(t, write_str(EVENTS, "r:sys_write_ret sys_write ret=$retval\n"), 0);
+	KTEST_ASSERT_EQ(t, write_str(ENABLE, "1\n"), 0);
+	KTEST_EXPECT_EQ(t, run_hello(), W_EXITCODE(0, 0));
+	write_str(ENABLE, "0\n");
+	read_trace();
+
+	/* hello's first write: its printf line, from its own address space. */
+	KTEST_EXPECT_TRUE(t, strstr(out, "hello-") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "sys_write_probe: (sys_write+0x0/0x") != NULL);
+	/* printf formats on its stack: buf is a user address just below TASK_SIZE. */
+	KTEST_EXPECT_TRUE(t, strstr(out, "fd=0x1 buf=0xbfff") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "msg=\"Hello from user space!") != NULL);
+	/* The return probe sees what sys_write returned: the count it was given. */
+	hex_after(out, "count=", count, sizeof(count));
+	hex_after(out, "<- sys_write) ret=", ret, sizeof(ret));
+	KTEST_EXPECT_TRUE(t, count[0] != '\0');
+	KTEST_EXPECT_STREQ(t, ret, count);
+}
+
+/* A :ustring on a kernel pointer is refused at the hit: "(fault)", never the kernel's bytes. */
+static void ustring_refuses_kernel_addresses(struct ktest *t)
+{
+	KTEST_ASSERT_EQ(t, write_str(EVENTS, "p:kernel_ptr_probe sys_write "
+				     "k=+0(@jiffies):ustring\n"), 0);
+	KTEST_ASSERT_EQ(t, write_str(ENABLE, "1\n"), 0);
+	KTEST_EXPECT_EQ(t, run_hello(), W_EXITCODE(0, 0));
+	write_str(ENABLE, "0\n");
+	read_trace();
+	KTEST_EXPECT_TRUE(t, strstr(out, "kernel_ptr_probe: (sys_write+0x0/0x") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, " k=(fault)") != NULL);
+}
+
+static struct ktest_case user_probes_cases[] = {
+	KTEST_CASE(kprobe_on_sys_write_reads_user_args),
+	KTEST_CASE(ustring_refuses_kernel_addresses),
+	KTEST_END
+};
+
+static struct ktest_suite user_probes_suite = {
+	.name = "user_probes",
+	.cases = user_probes_cases,
+	.init = user_probes_init,
+	.exit = user_probes_exit,
+};
+KTEST_SUITE(user_probes_suite);
