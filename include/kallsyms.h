@@ -46,12 +46,13 @@ enum stack_entry_kind {
 	STACK_RETURN,	/* a return address from the %ebp chain */
 	STACK_TRAP_IP,	/* the exact ip of an interrupted function (a pt_regs) */
 	STACK_GUESS,	/* a return address found by scanning: printed with "?" */
+	STACK_USER_IP,	/* the ip a process was at in ring 3 (a pt_regs): the walk ends */
 };
 
 struct stack_entry {
 	unsigned long addr;
 	enum stack_entry_kind kind;
-	unsigned long regs;	/* STACK_TRAP_IP: the struct pt_regs it came from */
+	unsigned long regs;	/* STACK_TRAP_IP, STACK_USER_IP: the struct pt_regs it came from */
 };
 
 /*

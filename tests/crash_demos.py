@@ -39,7 +39,8 @@ def oops(title, *lines):
 
 # What each crash= mode must print (in this order) and how QEMU must end.
 EXPECT = {
-    "null": (EXIT_OOPS, oops("page fault", "CR2: 00000000", "crash_null+")),
+    "null": (EXIT_OOPS, oops("page fault", "CR2: 00000000",
+                             "Mode: kernel (CS 0008), in kernel thread", "crash_null+")),
     "text": (EXIT_OOPS, oops("page fault", "protection violation, write access",
                              "crash_text+")),
     "ud2": (EXIT_OOPS, oops("invalid opcode", "crash_ud2+")),

@@ -5,6 +5,8 @@
  * and students can read it.
  */
 #include "kernel.h"
+#include "asm/ptrace.h"
+#include "sched.h"
 #include "traps.h"
 #include "ptrace.h"
 #include "processor.h"
@@ -95,6 +97,21 @@ static void describe_selector_error(unsigned long err)
 }
 
 /*
+ * Where the fault was: a kernel frame (an oops is always the kernel's
+ * fault; a process's own faults are signals, kernel/signal.c), in a
+ * kernel thread or in a process's system call or interrupt - then the
+ * call trace ends at that process's user frame.
+ */
+static void describe_context(struct pt_regs *regs)
+{
+	struct task_struct *me = current;
+
+	printk("Mode: %s (CS %04lx), %s %s[%d]\n",
+	       user_mode(regs) ? "user" : "kernel", regs->cs & 0xFFFF,
+	       me->mm ? "in process" : "in kernel thread", me->comm, me->pid);
+}
+
+/*
  * The report, as Linux's __die() prints it: what happened, the error
  * code decoded, the registers, and the trace.  It starts at the trap
  * frame, not here: the interrupted function is the one to blame.
@@ -109,6 +126,7 @@ void __die(const char *msg, struct pt_regs *regs, unsigned long vector)
 		describe_selector_error(regs->orig_ax);
 	printk("CPU: %d (APIC id %d)\n", smp_processor_id(),
 	       cpu_apic_id[smp_processor_id()]);
+	describe_context(regs);
 	show_regs(regs);
 	/* LAB 1: BEGIN oops report: the call trace of the interrupted code */
 	printk("Call Trace:\n");

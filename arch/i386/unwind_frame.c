@@ -36,6 +36,7 @@
  * walk instead of faulting inside the oops printer.
  */
 #include "kernel.h"
+#include "asm/ptrace.h"
 #include "kallsyms.h"
 #include "kprobes.h"
 #include "ptrace.h"
@@ -337,12 +338,22 @@ static bool emit(struct unwind_state *st, unsigned long addr, enum stack_entry_k
 	return true;
 }
 
-/* The interrupted code of a pt_regs: its ip, and its caller if frameless. */
+/*
+ * The interrupted code of a pt_regs: its ip, and its caller if frameless.
+ * A frame from ring 3 (a system call, an interrupt of a process) is
+ * where the kernel's stack ends: its ip and bp are the process's, in
+ * the process's address space, so the walk reports the ip and stops
+ * there, as Linux's unwinder does at the user boundary.
+ */
 static bool emit_regs(struct unwind_state *st, struct pt_regs *regs)
 {
 	unsigned long ret;
 	bool guess;
 
+	if (user_mode(regs)) {
+		emit(st, regs->ip, STACK_USER_IP, (unsigned long)regs);
+		return false;
+	}
 	if (!emit(st, trap_ip(regs), STACK_TRAP_IP, (unsigned long)regs))
 		return false;
 	ret = frameless_return(regs, &guess);
@@ -411,6 +422,12 @@ void show_backtrace(struct pt_regs *regs, unsigned long bp)
 			break;
 		case STACK_GUESS:
 			printk(" [<%08lx>] ? %pB\n", addr, (void *)addr);
+			break;
+		case STACK_USER_IP:
+			printk(" <user frame: struct pt_regs at %08lx, from ring 3>\n",
+			       trace[i].regs);
+			printk(" [<%08lx>] user ip, sp %08lx\n", addr,
+			       ((struct pt_regs *)trace[i].regs)->sp);
 			break;
 		default:
 			printk(" [<%08lx>] %pB\n", addr, (void *)addr);

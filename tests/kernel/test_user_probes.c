@@ -18,6 +18,10 @@
 #include "string.h"
 #include "vsprintf.h"
 #include "errno.h"
+#include "kallsyms.h"
+#include "stacktrace.h"
+#include "mm.h"
+#include "asm/ptrace.h"
 
 #define EVENTS	TRACEFS_DIR "/kprobe_events"
 #define TRACE	TRACEFS_DIR "/trace"
@@ -113,7 +117,37 @@ static void ustring_refuses_kernel_addresses(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, strstr(out, " k=(fault)") != NULL);
 }
 
+/* What a backtrace taken inside a system call sees: kernel frames, then the user frame. */
+static struct stack_entry seen[STACK_TRACE_MAX];
+static int seen_n;
+
+static int record_trace(struct kprobe *p, struct pt_regs *regs)
+{
+	if (current->mm && !seen_n)
+		seen_n = unwind_stack(regs, 0, seen, ARRAY_SIZE(seen));
+	return 0;
+}
+
+static void backtrace_ends_at_the_user_frame(struct ktest *t)
+{
+	struct kprobe kp = { .symbol_name = "sys_getpid", .pre_handler = record_trace };
+	const struct stack_entry *last;
+
+	seen_n = 0;
+	KTEST_ASSERT_EQ(t, register_kprobe(&kp), 0);
+	KTEST_EXPECT_EQ(t, run_hello(), W_EXITCODE(0, 0));	/* hello calls getpid() */
+	unregister_kprobe(&kp);
+	KTEST_ASSERT_TRUE(t, seen_n >= 2);
+	KTEST_EXPECT_EQ(t, seen[0].kind, STACK_TRAP_IP);	/* the probe's int3, in sys_getpid */
+	KTEST_EXPECT_TRUE(t, seen[0].addr - (unsigned long)kp.addr <= 1);
+	last = &seen[seen_n - 1];
+	KTEST_EXPECT_EQ(t, last->kind, STACK_USER_IP);
+	KTEST_EXPECT_TRUE(t, last->addr >= USER_BASE && last->addr < TASK_SIZE);
+	KTEST_EXPECT_TRUE(t, user_mode((struct pt_regs *)last->regs));
+}
+
 static struct ktest_case user_probes_cases[] = {
+	KTEST_CASE(backtrace_ends_at_the_user_frame),
 	KTEST_CASE(kprobe_on_sys_write_reads_user_args),
 	KTEST_CASE(ustring_refuses_kernel_addresses),
 	KTEST_END

@@ -152,6 +152,25 @@ static nokprobe_inline bool tell_this_hit(struct kprobe *p)
 	return tell;
 }
 
+/*
+ * Whose frame the int3 pushed: always a kernel frame (ring 0 to ring 0:
+ * no stack switch, no sp or ss), but the kernel code may be serving a
+ * process - a system call - whose user frame (ring 3) lies further up
+ * the same kernel stack, at its top.
+ */
+static nokprobe_inline void narrate_frame_kind(void)
+{
+	struct task_struct *me = current;
+
+	if (me->mm)
+		narrate("   a kernel frame (ring 0, no sp/ss); above it, at the stack's top, "
+			"the user frame of process %s[%d] (ring 3), which entered the kernel\n",
+			me->comm, me->pid);
+	else
+		narrate("   a kernel frame (ring 0, no sp/ss), in kernel thread %s[%d]\n",
+			me->comm, me->pid);
+}
+
 /* KPN_HIT: kprobe_handler() found p and made it the current probe. */
 static nokprobe_inline void narrate_hit(struct kprobe *p, struct pt_regs *regs)
 {
@@ -165,8 +184,9 @@ static nokprobe_inline void narrate_hit(struct kprobe *p, struct pt_regs *regs)
 	printk("\nnarrate: a hit of the probe at %s\n", sym(addr, buf, sizeof(buf)));
 	narrate("1. int3: the CPU ran our int3 (0xcc) at %08lx: trap #BP (vector %d)\n",
 		addr, X86_TRAP_BP);
-	narrate("   it pushed EFLAGS (IF=%d TF=%d), CS and the ip after the int3, %08lx\n",
+	narrate("   it pushed EFLAGS (IF=%d TF=%d), CS and the ip after the int3, %08lx:\n",
 		flag(regs->flags, X86_EFLAGS_IF), flag(regs->flags, X86_EFLAGS_TF), regs->ip);
+	narrate_frame_kind();
 	narrate("   IDT gate %d is a%s %s gate: %s\n", X86_TRAP_BP, intr_gate ? "n" : "",
 		gate_type_name(GATE_TYPE(gate->type_attr)),
 		intr_gate ? "the CPU cleared IF, no interrupt can come in" : "IF stays as it was");
