@@ -87,6 +87,8 @@ struct load_info {
 int elf_check_module(struct load_info *info);
 /* The header alone: i386, ELF32, little endian, of this e_type (also lib/exec_elf.c). */
 int elf_check_ident(struct load_info *info, const Elf32_Ehdr *h, unsigned int type);
+/* Is [off, off + size) inside the file?  Cannot overflow. */
+bool elf_in_file(const struct load_info *info, uint32_t off, uint32_t size);
 /* Record why a check failed in info->error; returns err. */
 int elf_error(struct load_info *info, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -13,12 +13,6 @@
 #include "exec_elf.h"
 #include "errno.h"
 
-/* [off, off + size) inside the file, written so it cannot overflow. */
-static bool exec_in_file(const struct load_info *info, uint32_t off, uint32_t size)
-{
-	return off <= info->len && size <= info->len - off;
-}
-
 static int check_phdr_table(struct load_info *info, const Elf32_Ehdr *h)
 {
 	if (h->e_phentsize != sizeof(Elf32_Phdr) || h->e_phnum == 0 ||
@@ -26,7 +20,7 @@ static int check_phdr_table(struct load_info *info, const Elf32_Ehdr *h)
 		return elf_error(info, -ENOEXEC,
 				 "bad program header table: e_phentsize %u, e_phnum %u",
 				 h->e_phentsize, h->e_phnum);
-	if (!exec_in_file(info, h->e_phoff, h->e_phnum * sizeof(Elf32_Phdr)))
+	if (!elf_in_file(info, h->e_phoff, h->e_phnum * sizeof(Elf32_Phdr)))
 		return elf_error(info, -ENOEXEC,
 				 "truncated: program headers (e_phoff %#x) outside the file",
 				 h->e_phoff);
@@ -40,7 +34,7 @@ static int check_load(struct load_info *info, unsigned int i, uint32_t lo, uint3
 {
 	const Elf32_Phdr *p = elf_phdr(info, i);
 
-	if (!exec_in_file(info, p->p_offset, p->p_filesz))
+	if (!elf_in_file(info, p->p_offset, p->p_filesz))
 		return elf_error(info, -ENOEXEC,
 				 "truncated: segment %u's %#x bytes at %#x outside the file",
 				 i, p->p_filesz, p->p_offset);

@@ -52,7 +52,7 @@ static void put_unaligned_le32(uint8_t *p, uint32_t v)
 }
 
 /* Is [off, off + size) inside the file?  Written so it cannot overflow. */
-static bool in_file(const struct load_info *info, uint32_t off, uint32_t size)
+bool elf_in_file(const struct load_info *info, uint32_t off, uint32_t size)
 {
 	return off <= info->len && size <= info->len - off;
 }
@@ -110,7 +110,7 @@ static bool valid_strtab(const struct load_info *info, unsigned int i)
 	const Elf32_Shdr *s = &info->sechdrs[i];
 
 	return i != SHN_UNDEF && s->sh_type == SHT_STRTAB && s->sh_size > 0 &&
-	       in_file(info, s->sh_offset, s->sh_size) &&
+	       elf_in_file(info, s->sh_offset, s->sh_size) &&
 	       info->image[s->sh_offset + s->sh_size - 1] == '\0';
 }
 
@@ -173,7 +173,7 @@ static int check_header(struct load_info *info)
 	if (h->e_shnum > MODULE_MAX_SECTIONS)
 		return elf_error(info, -ENOEXEC, "too many sections: e_shnum %u (at most %u)",
 				 h->e_shnum, MODULE_MAX_SECTIONS);
-	if (!in_file(info, h->e_shoff, h->e_shnum * sizeof(Elf32_Shdr)))
+	if (!elf_in_file(info, h->e_shoff, h->e_shnum * sizeof(Elf32_Shdr)))
 		return elf_error(info, -ENOEXEC,
 				 "truncated: section table (e_shoff %#x) outside the file",
 				 h->e_shoff);
@@ -194,7 +194,7 @@ static int check_section(struct load_info *info, unsigned int i)
 	/* "Inactive": the ELF spec leaves its other fields undefined. */
 	if (s->sh_type == SHT_NULL)
 		return 0;
-	if (s->sh_type != SHT_NOBITS && !in_file(info, s->sh_offset, s->sh_size))
+	if (s->sh_type != SHT_NOBITS && !elf_in_file(info, s->sh_offset, s->sh_size))
 		return elf_error(info, -ENOEXEC,
 				 "section %u extends past the end of the file "
 				 "(sh_offset %#x, sh_size %#x)", i, s->sh_offset, s->sh_size);
