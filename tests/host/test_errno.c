@@ -22,7 +22,7 @@ static void unknown_codes_fall_back(struct ktest *t)
 {
 	KTEST_EXPECT_STREQ(t, errno_name(0), "errno 0");
 	KTEST_EXPECT_STREQ(t, errno_name(99), "errno 99");
-	KTEST_EXPECT_STREQ(t, errno_name(-3), "errno -3");     /* gap in the table */
+	KTEST_EXPECT_STREQ(t, errno_name(-15), "errno -15");   /* gap in the table */
 	KTEST_EXPECT_STREQ(t, errno_name(-85), "errno -85");   /* just past it */
 	KTEST_EXPECT_STREQ(t, errno_name(-2147483647 - 1), "errno -2147483648");
 }
@@ -48,7 +48,7 @@ static void names_and_meanings_agree(struct ktest *t)
 
 		KTEST_EXPECT_EQ(t, named, meant);
 	}
-	KTEST_EXPECT_STREQ(t, errno_meaning(-3), "Unknown error -3");
+	KTEST_EXPECT_STREQ(t, errno_meaning(-15), "Unknown error -15");
 	KTEST_EXPECT_STREQ(t, errno_meaning(99), "Unknown error 99");
 	KTEST_EXPECT_STREQ(t, errno_meaning(-2147483647 - 1), "Unknown error -2147483648");
 }
