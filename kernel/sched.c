@@ -86,6 +86,7 @@ static DEFINE_PER_CPU(int, need_resched);  /* a preemption is owed here */
 static struct task_struct idle_tasks[NR_CPUS];
 
 static DEFINE_SPINLOCK(rq_lock);
+static void kick_idle_cpu(struct task_struct *t);
 static struct task_struct *rq_cursor = &init_task;  /* where idle CPUs start looking */
 static int next_pid = 1;
 static int single_cpu;	/* > 0: threads run on CPU 0 alone (sched_single_cpu_begin()) */
@@ -194,8 +195,11 @@ static void finish_task_switch(void)
 	barrier();	/* x86 keeps stores in order: the stack is done with first */
 	prev->on_cpu = 0;
 	if (prev->state == TASK_DEAD && prev->joiner &&
-	    prev->joiner->state == TASK_BLOCKED)
+	    prev->joiner->state == TASK_BLOCKED) {
 		prev->joiner->state = TASK_RUNNABLE;
+		/* An idle CPU would otherwise find the joiner only at its next tick. */
+		kick_idle_cpu(prev->joiner);
+	}
 }
 
 /*
