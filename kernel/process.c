@@ -106,10 +106,23 @@ int process_wait(struct task_struct *t)
  * one thread), so it can be freed here.  The kernel stack and the task
  * go when the parent's wait joins the thread.
  */
+/* Under the run-queue lock: the exiting process's children have no parent to wait now. */
+static void forget_parent(struct task_struct *t, void *parent)
+{
+	if (t->parent == parent)
+		t->parent = NULL;
+}
+
 void do_exit(int status)
 {
 	struct mm_struct *mm = current->mm;
 
+	/*
+	 * Children nobody waited for stay zombies (no init adopts them
+	 * yet); at least no waitpid() may mistake a later task at the same
+	 * address for their parent.
+	 */
+	for_each_task(forget_parent, current);
 	exit_files(current);
 	local_irq_disable();
 	current->mm = NULL;

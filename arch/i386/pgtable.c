@@ -9,6 +9,12 @@
  * CPU ANDs U/S over both levels: ring 3 cannot touch the kernel even
  * though the kernel is mapped.  Only the entries in between are the
  * process's own, and only they are freed with it.
+ *
+ * A copy is only complete if the kernel adds no page table of its own
+ * later: it does not - paging_init() maps all RAM and makes the
+ * text_poke() table, the local APIC's page is mapped at boot, and
+ * modules and the heap live in RAM.  (Linux i386 had to copy late
+ * vmalloc page tables into every directory on a fault; we have none.)
  */
 #include "kernel.h"
 #include "mm_types.h"
