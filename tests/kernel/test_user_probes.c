@@ -6,8 +6,10 @@
  * (Linux i386's convention: syscall_call() leaves fd, buf, count in
  * %ebx, %ecx, %edx) and, through :ustring, the bytes the process asked
  * to write - from its own address space, through the safe copy.  A
- * return probe on the same call sees the count it returned.  Below each
- * probed frame lies a ring-3 trap frame; the probes must not care.
+ * return probe on the same call sees the count it returned, a jprobe
+ * gets sys_write's own arguments, and a backtrace ends at the process's
+ * frame.  Below each probed frame lies a ring-3 trap frame; the probes
+ * must not care.
  */
 #include "ktest.h"
 #include "process.h"
@@ -22,6 +24,8 @@
 #include "stacktrace.h"
 #include "mm.h"
 #include "asm/ptrace.h"
+#include "uaccess.h"
+#include "linux/compiler.h"
 
 #define EVENTS	TRACEFS_DIR "/kprobe_events"
 #define TRACE	TRACEFS_DIR "/trace"
@@ -146,10 +150,53 @@ static void backtrace_ends_at_the_user_frame(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, user_mode((struct pt_regs *)last->regs));
 }
 
+/*
+ * A jprobe on sys_write: its handler gets the same arguments sys_write
+ * does - the copy of the stack it runs on ends at the stack's top, at
+ * the user frame - and sys_write then runs as if nothing had happened.
+ */
+static unsigned int j_fd, j_calls;
+static size_t j_count;
+static char j_text[8];
+
+static long j_sys_write(unsigned int fd, const char __user *buf, size_t count)
+{
+	if (!j_calls++) {
+		j_fd = fd;
+		j_count = count;
+		copy_from_user_nofault(j_text, buf, sizeof(j_text) - 1);
+	}
+	jprobe_return();
+	return 0;	/* never reached */
+}
+
+static void jprobe_on_sys_write(struct ktest *t)
+{
+	struct jprobe jp = { .entry = j_sys_write, .kp = { .symbol_name = "sys_write" } };
+	int status;
+
+	j_calls = 0;
+	memset(j_text, 0, sizeof(j_text));
+	KTEST_ASSERT_EQ(t, register_jprobe(&jp), 0);
+	ktest_capture_start();
+	status = run_hello();
+	ktest_capture_stop();
+	unregister_jprobe(&jp);
+	KTEST_EXPECT_EQ(t, status, W_EXITCODE(0, 0));
+	KTEST_EXPECT_TRUE(t, j_calls >= 1);
+	KTEST_EXPECT_EQ(t, j_fd, 1);
+	KTEST_EXPECT_TRUE(t, j_count > 20);
+	KTEST_EXPECT_STREQ(t, j_text, "Hello f");
+	/* The probed call still did its work, with its own arguments. */
+	KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), "Hello from user space!") != NULL);
+	KTEST_EXPECT_EQ(t, jp.nbad_return, 0);
+}
+
 static struct ktest_case user_probes_cases[] = {
 	KTEST_CASE(backtrace_ends_at_the_user_frame),
 	KTEST_CASE(kprobe_on_sys_write_reads_user_args),
 	KTEST_CASE(ustring_refuses_kernel_addresses),
+	KTEST_CASE(jprobe_on_sys_write),
 	KTEST_END
 };
 
