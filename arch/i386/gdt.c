@@ -3,10 +3,11 @@
  *
  * Paging does all our memory protection, so the segments are "flat":
  * base 0, limit 4 GiB, for both code and data, in ring 0 and in ring 3
- * (the user segments differ from the kernel's only in their DPL).  The GDT still matters
- * because every trap loads %cs from the IDT gate's selector, and because
- * the CPU needs a Task State Segment (TSS) descriptor: the one it always
- * runs in (cpu_tss[cpu]) and a second, clean one for double faults.
+ * (the user segments differ from the kernel's only in their DPL).  The
+ * GDT still matters because every trap loads %cs from the IDT gate's
+ * selector, and because the CPU needs a Task State Segment (TSS)
+ * descriptor: the one it always runs in (cpu_tss[cpu]) and a second,
+ * clean one for double faults.
  *
  * Why one GDT per CPU (as Linux has its per-CPU gdt_page):
  *   - ltr marks the TSS descriptor "busy", and a busy TSS cannot be
@@ -72,7 +73,7 @@ static void set_data_seg(struct seg_desc *gdt, int i, uint32_t base, uint8_t pre
 /*
  * Ring 3's flat code and data segments: the same 4 GiB as the kernel's,
  * only DPL 3.  Segments do not keep user code out of the kernel: the
- * page tables do (kernel pages have U/S=0, include/mm_user.h).
+ * page tables do (kernel pages have U/S=0, include/mm_types.h).
  */
 static void set_user_segs(struct seg_desc *gdt)
 {
@@ -106,6 +107,7 @@ void setup_cpu_gdt(int cpu)
 	/* %fs: addresses are shifted by this CPU's per-CPU offset. */
 	set_data_seg(gdt, GDT_ENTRY_PERCPU, __per_cpu_offset[cpu], SEG_PRESENT);
 	set_user_segs(gdt);
+
 	/*
 	 * A trap from ring 3 switches to the stack ss0:esp0 names: the
 	 * kernel stack of the task running on this CPU, which the
