@@ -45,6 +45,7 @@
 #include "stacktrace.h"
 #include "nokprobe.h"
 #include "kprobes.h"
+#include "hw_breakpoint.h"
 
 #define TIMESLICE_TICKS 2		/* 20 ms at HZ=100 */
 #define ALL_CPUS	(~0UL)		/* cpus_allowed: anywhere */
@@ -227,6 +228,7 @@ static void __schedule(void)
 		next->cpu = cpu;
 		this_cpu_write(current_task, next);
 		this_cpu_write(switch_prev, prev);
+		hw_breakpoint_switch(prev, next);	/* next's own debug registers */
 		switch_to(&prev->esp, next->esp);
 		/* ...some time later, some CPU switched back to us. */
 		set_trap_flag(flags);
@@ -551,6 +553,7 @@ void kthread_exit(int code)
 {
 	struct task_struct *me = current;
 
+	flush_thread_hw_breakpoints(me);	/* may sleep: before the irqs go off */
 	local_irq_disable();
 	if (me == &init_task || is_idle_task(me))
 		panic("kthread_exit: '%s' cannot exit", me->name);
