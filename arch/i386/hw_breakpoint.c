@@ -30,6 +30,7 @@
 #include "nokprobe.h"
 #include "errno.h"
 #include "linux/err.h"
+#include "pseudofs.h"
 
 DEFINE_PER_CPU(unsigned long, cpu_dr7);
 DEFINE_PER_CPU(unsigned long, debug_dr6);
@@ -396,3 +397,57 @@ NOKPROBE_SYMBOL(hw_breakpoint_switch);
 NOKPROBE_SYMBOL(load_thread_debugreg);
 NOKPROBE_SYMBOL(load_slot);
 NOKPROBE_SYMBOL(write_cpu_dr7);
+
+/* ---- /sys/kernel/debug/hw_breakpoint/slots -------------------------------------- */
+
+#define HW_BREAKPOINT_DEBUG_DIR "/sys/kernel/debug/hw_breakpoint"
+
+/* One line a slot: who holds it and what DR7 says of it on each CPU. */
+static void show_slot(struct seq_buf *s, int n)
+{
+	unsigned long en = encode_dr7(n, 0), field_shift = DR_CONTROL_SHIFT + n * DR_CONTROL_SIZE;
+	struct hw_breakpoint *bp = wide_bps[n];
+	int cpu;
+
+	seq_printf(s, "DR%d  ", n);
+	if (bp)
+		seq_printf(s, "wide     %-2s %u %08lx %pS hits %d\n",
+			   hw_breakpoint_type_name(bp->attr.bp_type), bp->attr.bp_len,
+			   bp->attr.bp_addr, (void *)bp->attr.bp_addr, atomic_read(&bp->hit_count));
+	else if (thread_slot_users[n])
+		seq_printf(s, "threads  %d breakpoint(s), loaded while their thread runs\n",
+			   thread_slot_users[n]);
+	else
+		seq_puts(s, "free\n");
+	for_each_online_cpu(cpu) {
+		unsigned long dr7 = per_cpu(cpu_dr7, cpu);
+
+		if (dr7 & en)
+			seq_printf(s, "       cpu%d: G%d=1 R/W+LEN=%lx\n", cpu, n,
+				   (dr7 >> field_shift) & ((1UL << DR_CONTROL_SIZE) - 1));
+	}
+}
+
+static int slots_show(struct seq_buf *s, void *data)
+{
+	int n, cpu;
+
+	(void)data;
+	mutex_lock(&hw_breakpoint_mutex);
+	for_each_online_cpu(cpu)
+		seq_printf(s, "cpu%d DR7 %08lx\n", cpu, per_cpu(cpu_dr7, cpu));
+	for (n = 0; n < HBP_NUM; n++)
+		show_slot(s, n);
+	mutex_unlock(&hw_breakpoint_mutex);
+	return 0;
+}
+
+static const struct pseudo_file_spec hw_breakpoint_debug_files[] = {
+	{ "slots", slots_show, NULL },
+};
+
+int hw_breakpoint_debugfs_init(void)
+{
+	return pseudofs_create_files(HW_BREAKPOINT_DEBUG_DIR, hw_breakpoint_debug_files,
+				     ARRAY_SIZE(hw_breakpoint_debug_files));
+}

@@ -21,6 +21,9 @@
 #include "linux/err.h"
 #include "trap_watch.h"
 #include "hw_breakpoint_asm.h"
+#include "shell.h"
+#include "pseudofs.h"
+#include "string.h"
 
 #define EXEC_CALLS 10		/* calls of the execute-breakpoint target */
 #define RUNAWAY_HITS 100	/* an execute hit repeating: RF missing; stop it */
@@ -503,6 +506,28 @@ static void unregister_restores_dr7(struct ktest *t)
 	}
 }
 
+/* ---- the shell's watch ------------------------------------------------------------ */
+
+/* `watch jiffies w`: the tick's jiffies++ in timer_interrupt() is the writer. */
+static void shell_watch_jiffies(struct ktest *t)
+{
+	static char said[512];
+	struct seq_buf sh;
+	int ret;
+
+	seq_buf_init(&sh, said, sizeof(said));
+	ktest_capture_start();
+	ret = shell_exec("watch jiffies w", &sh);
+	msleep(50);	/* a few ticks */
+	shell_exec("unwatch all", &sh);
+	ktest_capture_stop();
+	KTEST_EXPECT_EQ(t, ret, 0);
+	KTEST_EXPECT_TRUE(t, strstr(said, "watch 0: jiffies (") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(ktest_captured(),
+				    "watch 0: jiffies written by timer_interrupt+") != NULL);
+	KTEST_EXPECT_EQ(t, this_cpu_read(cpu_dr7), 0);
+}
+
 static struct ktest_case hw_breakpoint_cases[] = {
 	KTEST_CASE(dr7_encodes_slot),
 	KTEST_CASE(write_watch_once_per_write),
@@ -517,6 +542,7 @@ static struct ktest_case hw_breakpoint_cases[] = {
 	KTEST_CASE(fifth_slot_enospc),
 	KTEST_CASE(bad_input_einval),
 	KTEST_CASE(unregister_restores_dr7),
+	KTEST_CASE(shell_watch_jiffies),
 	KTEST_END
 };
 
