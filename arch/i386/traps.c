@@ -141,7 +141,7 @@ static bool do_debug_late_breakpoint(struct pt_regs *regs, unsigned long dr6)
  * kprobes claims BS, the breakpoints their Bn bits; the chain gets the
  * #DB if BS is left.
  */
-static noinline bool do_debug_breakpoint(struct pt_regs *regs, unsigned long dr6)
+static bool do_debug_breakpoint(struct pt_regs *regs, unsigned long dr6)
 {
 	bool claimed = false;
 
@@ -159,16 +159,10 @@ static noinline bool do_debug_breakpoint(struct pt_regs *regs, unsigned long dr6
 			  X86_TRAP_DB) == NOTIFY_STOP;
 }
 
-/*
- * #DB: Linux's exc_debug_kernel().  DR6 says what caused it: BS, the end
- * of a kprobe's step (the fast path, tested first), or B0-B3, hardware
- * breakpoints.  The chain gets the rest (or a #DB with no cause, int1).
- */
-static nokprobe_inline bool do_debug(struct pt_regs *regs, unsigned long dr6)
+/* #DB: Linux's exc_debug_kernel().  The end of a probe's step, or the chain's. */
+static nokprobe_inline bool do_debug(struct pt_regs *regs)
 {
-	if (dr6 & DR_TRAP_BITS)
-		return do_debug_breakpoint(regs, dr6);
-	if ((dr6 & DR_STEP) && kprobe_debug_handler(regs))
+	if (kprobe_debug_handler(regs))
 		return true;
 	return notify_die(DIE_DEBUG, "debug", regs, regs->orig_ax,
 			  X86_TRAP_DB) == NOTIFY_STOP;
@@ -254,19 +248,41 @@ unsigned long exc_int3(struct pt_regs *regs)
 }
 
 /*
- * DR7 off first (local_db_save()): a breakpoint on anything below -
- * the count, the handlers' data - would raise #DB inside #DB.  DR6 is
- * cleared once read, since the CPU only ever sets its bits.
+ * DR7 off first (Linux's local_db_save()): a breakpoint on anything the
+ * handlers touch - the count below, their data - would raise #DB inside
+ * this #DB.  Only #DBs that carry a breakpoint pay for it: a kprobe's
+ * step does not (a watchpoint on data a kprobe handler touches is then
+ * reported from inside that handler's #DB, whose own #DB turns DR7 off,
+ * so it never recurses).
+ */
+static noinline void exc_debug_breakpoint(struct pt_regs *regs, unsigned long dr6)
+{
+	unsigned long dr7 = local_db_save();
+
+	this_cpu_inc(exception_count[X86_TRAP_DB]);
+	if (!do_debug_breakpoint(regs, dr6))
+		exception_unclaimed(regs, X86_TRAP_DB);
+	local_db_restore(dr7);
+}
+
+/*
+ * #DB: Linux's exc_debug_kernel().  DR6 says what caused it, and is
+ * cleared once read, since the CPU only ever sets its bits.  A Bn bit
+ * (a hardware breakpoint) takes the long way; otherwise it is the end
+ * of a kprobe's step - the fast path, as short as it was - or the
+ * chain's (a test's TF, an int1).
  */
 void exc_debug(struct pt_regs *regs)
 {
-	unsigned long dr7 = local_db_save();
 	unsigned long dr6 = debug_read_clear_dr6();
 
+	if (dr6 & DR_TRAP_BITS) {
+		exc_debug_breakpoint(regs, dr6);
+		return;
+	}
 	this_cpu_inc(exception_count[X86_TRAP_DB]);
-	if (!do_debug(regs, dr6))
+	if (!do_debug(regs))
 		exception_unclaimed(regs, X86_TRAP_DB);
-	local_db_restore(dr7);
 }
 
 static void do_irq(struct pt_regs *regs, int irq)
@@ -324,6 +340,7 @@ NOKPROBE_SYMBOL(int3_emulate_push);
 NOKPROBE_SYMBOL(int3_emulate_pop);
 NOKPROBE_SYMBOL(exc_debug);
 NOKPROBE_SYMBOL(do_debug_breakpoint);
+NOKPROBE_SYMBOL(exc_debug_breakpoint);
 NOKPROBE_SYMBOL(do_debug_late_breakpoint);
 NOKPROBE_SYMBOL(do_apic_irq);
 NOKPROBE_SYMBOL(die_event);

@@ -22,6 +22,7 @@
 #include "trap_watch.h"
 #include "hw_breakpoint_asm.h"
 #include "shell.h"
+#include "narrate.h"
 #include "pseudofs.h"
 #include "string.h"
 
@@ -506,6 +507,44 @@ static void unregister_restores_dr7(struct ktest *t)
 	}
 }
 
+/* ---- narration: the next hit of each breakpoint is told ----------------------------- */
+
+static int count_in(const char *text, const char *what)
+{
+	int n = 0;
+
+	for (const char *p = text; (p = strstr(p, what)); p++)
+		n++;
+	return n;
+}
+
+static void narrated_once_per_breakpoint(struct ktest *t)
+{
+	struct hit_log wlog = {}, xlog = {};
+	struct hw_breakpoint *w, *x;
+	const char *out;
+
+	w = watch(&watched[0], HW_BREAKPOINT_LEN_4, HW_BREAKPOINT_W, &wlog);
+	x = watch((void *)hwbp_exec_target, HW_BREAKPOINT_LEN_1, HW_BREAKPOINT_X, &xlog);
+	KTEST_ASSERT_FALSE(t, IS_ERR(w) || IS_ERR(x));
+	kprobes_narrate_set(true);
+	ktest_capture_start();
+	hwbp_write32(&watched[0], 1);
+	hwbp_write32(&watched[0], 2);
+	hwbp_exec_target(1);
+	hwbp_exec_target(2);
+	ktest_capture_stop();
+	kprobes_narrate_set(false);
+	unregister_wide_hw_breakpoint(x);
+	unregister_wide_hw_breakpoint(w);
+	out = ktest_captured();
+	KTEST_EXPECT_EQ(t, total_hits(&wlog), 2);
+	KTEST_EXPECT_EQ(t, total_hits(&xlog), 2);
+	KTEST_EXPECT_EQ(t, count_in(out, "a data breakpoint is a trap"), 1);
+	KTEST_EXPECT_EQ(t, count_in(out, "an execute breakpoint is a fault"), 1);
+	KTEST_EXPECT_EQ(t, count_in(out, "hw_breakpoint_handler -> the triggered callback"), 2);
+}
+
 /* ---- the shell's watch ------------------------------------------------------------ */
 
 /* `watch jiffies w`: the tick's jiffies++ in timer_interrupt() is the writer. */
@@ -542,6 +581,7 @@ static struct ktest_case hw_breakpoint_cases[] = {
 	KTEST_CASE(fifth_slot_enospc),
 	KTEST_CASE(bad_input_einval),
 	KTEST_CASE(unregister_restores_dr7),
+	KTEST_CASE(narrated_once_per_breakpoint),
 	KTEST_CASE(shell_watch_jiffies),
 	KTEST_END
 };
