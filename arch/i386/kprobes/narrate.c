@@ -652,17 +652,19 @@ void __hw_breakpoint_narrate(struct hw_breakpoint *bp, struct pt_regs *regs, uns
 		bp->slot, bp->attr.bp_addr, what,
 		bp->attr.bp_type == HW_BREAKPOINT_X ? "the instruction fetch" : "a data access",
 		X86_TRAP_DB);
-	narrate("2. exc_debug: DR7 off (local_db_save), DR6 read and cleared: %08lx, B%d=1 BS=%d\n",
+	narrate("2. exc_debug: DR6 read and cleared: %08lx, B%d=1 BS=%d; a breakpoint's bit,\n",
 		dr6, bp->slot, flag(dr6, DR_STEP));
-	if (bp->attr.bp_type == HW_BREAKPOINT_X)
-		narrate("3. an execute breakpoint is a fault: ip %08lx (%s) has not run yet;\n"
-			"   RF set in the saved EFLAGS, so the iret runs it instead of faulting again\n",
+	narrate("   so DR7 off (local_db_save) while its handler runs\n");
+	if (bp->attr.bp_type == HW_BREAKPOINT_X) {
+		narrate("3. an execute breakpoint is a fault: ip %08lx (%s) has not run yet;\n",
 			regs->ip, where);
-	else
-		narrate("3. a data breakpoint is a trap: the %s of %u bytes is done; ip %08lx (%s)\n"
-			"   is the instruction after the access\n",
+		narrate("   RF set in the saved EFLAGS, so the iret runs it instead of faulting again\n");
+	} else {
+		narrate("3. a data breakpoint is a trap: the %s of %u bytes is done; ip %08lx (%s)\n",
 			bp->attr.bp_type == HW_BREAKPOINT_W ? "write" : "read or write",
 			bp->attr.bp_len, regs->ip, where);
+		narrate("   is the instruction after the access\n");
+	}
 	narrate("4. hw_breakpoint_handler -> the triggered callback; then DR7 back, iret\n");
 }
 NOKPROBE_SYMBOL(__hw_breakpoint_narrate);
