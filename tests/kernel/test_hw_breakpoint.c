@@ -386,6 +386,54 @@ static void thread_bp_follows_cpus(struct ktest *t)
 	KTEST_EXPECT_EQ(t, thread_log.hits[1], THREAD_ROUNDS);
 }
 
+/*
+ * Registered by another thread, while the watched one is alive and
+ * switching (on another CPU when there is one); the watched thread then
+ * exits with its breakpoint still registered, which frees the slot.
+ */
+static volatile int remote_go;
+
+static int remote_writer(void *unused)
+{
+	(void)unused;
+	while (!READ_ONCE(remote_go))
+		yield();
+	return write_rounds();
+}
+
+static void thread_bp_registered_from_outside(struct ktest *t)
+{
+	struct hw_breakpoint_attr attr = {
+		.bp_addr = (unsigned long)&thread_var,
+		.bp_len = HW_BREAKPOINT_LEN_4, .bp_type = HW_BREAKPOINT_W,
+	};
+	int cpu = num_online_cpus() > 1 ? 1 : 0;
+	struct task_struct *th;
+	struct hw_breakpoint *bp, *wide[HBP_NUM];
+	struct hit_log log = {};
+	int n, got = 0;
+
+	thread_log = (struct hit_log){};
+	remote_go = 0;
+	th = kthread_create_on_cpu(remote_writer, NULL, cpu, "hwbp-remote");
+	KTEST_ASSERT_TRUE(t, th != NULL);
+	bp = register_thread_hw_breakpoint(th, &attr, log_hit, &thread_log);
+	KTEST_EXPECT_FALSE(t, IS_ERR(bp));
+	write_rounds();			/* this thread's writes: no hit */
+	WRITE_ONCE(remote_go, 1);
+	KTEST_EXPECT_EQ(t, kthread_join(th), 0);
+	KTEST_EXPECT_EQ(t, total_hits(&thread_log), IS_ERR(bp) ? 0 : THREAD_ROUNDS);
+	/* Its slot went with it: all four are free for wide breakpoints. */
+	for (n = 0; n < HBP_NUM; n++) {
+		wide[n] = watch(&watched[n], HW_BREAKPOINT_LEN_4, HW_BREAKPOINT_W, &log);
+		got += !IS_ERR(wide[n]);
+	}
+	KTEST_EXPECT_EQ(t, got, HBP_NUM);
+	for (n = 0; n < HBP_NUM; n++)
+		if (!IS_ERR(wide[n]))
+			unregister_wide_hw_breakpoint(wide[n]);
+}
+
 /* A thread's slots: four, then -ENOSPC; a wide one finds none free either. */
 static void thread_slots_run_out(struct ktest *t)
 {
@@ -576,6 +624,7 @@ static struct ktest_case hw_breakpoint_cases[] = {
 	KTEST_CASE(step_and_watchpoint_one_db),
 	KTEST_CASE(thread_bp_follows_switches),
 	KTEST_CASE(thread_bp_follows_cpus),
+	KTEST_CASE(thread_bp_registered_from_outside),
 	KTEST_CASE(thread_slots_run_out),
 	KTEST_CASE(wide_bp_fires_on_every_cpu),
 	KTEST_CASE(fifth_slot_enospc),
