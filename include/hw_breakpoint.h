@@ -174,15 +174,11 @@ static __always_inline void set_debugreg(unsigned long value, int regno)
  */
 DECLARE_PER_CPU(unsigned long, cpu_dr7);
 
-static inline bool hw_breakpoint_active(void)
-{
-	return this_cpu_read(cpu_dr7) != 0;
-}
-
 /*
- * Linux's local_db_save()/local_db_restore(): DR7 off for the length of
- * the #DB handler, so a breakpoint on something the handler touches
- * cannot raise #DB inside #DB.  The restore writes cpu_dr7 as it is
+ * Linux's local_db_save()/local_db_restore(): DR7 off while a
+ * breakpoint's #DB is handled (arch/i386/traps.c), so a breakpoint on
+ * something the handlers touch cannot raise #DB inside #DB.  Nothing to
+ * do when no slot is on here.  The restore writes cpu_dr7 as it is
  * then: an IPI taken during the handler may have changed it.
  */
 static __always_inline unsigned long local_db_save(void)
@@ -226,7 +222,8 @@ void unregister_wide_hw_breakpoint(struct hw_breakpoint *bp);
 
 /*
  * One thread's (Linux's register_user_hw_breakpoint()): armed only
- * while that thread runs, on whichever CPU runs it.
+ * while that thread runs, on whichever CPU runs it.  The thread may be
+ * running right now, here or on another CPU.  Process context.
  */
 struct hw_breakpoint *register_thread_hw_breakpoint(struct task_struct *task,
 						    const struct hw_breakpoint_attr *attr,
@@ -235,9 +232,6 @@ struct hw_breakpoint *register_thread_hw_breakpoint(struct task_struct *task,
 void unregister_thread_hw_breakpoint(struct hw_breakpoint *bp);
 /* A dying thread's breakpoints go (Linux's flush_ptrace_hw_breakpoint()). */
 void flush_thread_hw_breakpoints(struct task_struct *task);
-
-/* Checks an attr as registering would: 0 or -EINVAL. */
-int hw_breakpoint_arch_parse(const struct hw_breakpoint_attr *attr, unsigned long *dr7_field);
 
 /* #DB: the Bn bits of dr6.  Returns true if a breakpoint of ours caused it. */
 bool hw_breakpoint_handler(struct pt_regs *regs, unsigned long dr6);

@@ -84,11 +84,11 @@ static bool valid_execute_address(unsigned long addr)
 	return !within_kprobe_blacklist(addr);
 }
 
-static bool valid_data_address(unsigned long addr, unsigned int len)
+/* Aligned to its length, a watched range never crosses a page: one PTE says. */
+static bool valid_data_address(unsigned long addr)
 {
 	unsigned long *pte = lookup_pte(addr);
 
-	(void)len;	/* aligned, so the range never crosses a page */
 	return pte && (*pte & PTE_PRESENT);
 }
 
@@ -98,7 +98,8 @@ static bool valid_data_address(unsigned long addr, unsigned int len)
  * CPU ignores the low address bits, so an unaligned watch would cover
  * bytes nobody asked for); execute only with length 1; no read-only.
  */
-int hw_breakpoint_arch_parse(const struct hw_breakpoint_attr *attr, unsigned long *dr7_field)
+static int hw_breakpoint_arch_parse(const struct hw_breakpoint_attr *attr,
+				    unsigned long *dr7_field)
 {
 	unsigned long len, rw;
 
@@ -112,7 +113,7 @@ int hw_breakpoint_arch_parse(const struct hw_breakpoint_attr *attr, unsigned lon
 		break;
 	case HW_BREAKPOINT_W:
 	case HW_BREAKPOINT_RW:
-		if (!valid_data_address(attr->bp_addr, attr->bp_len))
+		if (!valid_data_address(attr->bp_addr))
 			return -EINVAL;
 		rw = attr->bp_type == HW_BREAKPOINT_W ? DR_RW_WRITE : DR_RW_READ;
 		break;
