@@ -187,7 +187,7 @@ static void load_thread_debugreg(struct task_struct *t)
 	for (n = 0; n < HBP_NUM; n++) {
 		struct hw_breakpoint *bp = READ_ONCE(t->debugreg.bps[n]);
 
-		if (bp && (bits & bp->dr7_bits))
+		if (bp && (bits & encode_dr7(n, 0)))
 			load_slot(bp);
 		else if (old & encode_dr7(n, 0))
 			this_cpu_write(bp_per_reg[n], NULL);
@@ -308,6 +308,8 @@ struct hw_breakpoint *register_thread_hw_breakpoint(struct task_struct *task,
 
 	if (!task)
 		return ERR_PTR(-EINVAL);
+	if (task->state == TASK_DEAD)
+		return ERR_PTR(-EINVAL);	/* gone: nothing would ever free it */
 	bp = alloc_bp(attr, triggered, context, &field);
 	if (IS_ERR(bp))
 		return bp;
