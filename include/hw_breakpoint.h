@@ -223,7 +223,8 @@ void unregister_wide_hw_breakpoint(struct hw_breakpoint *bp);
 /*
  * One thread's (Linux's register_user_hw_breakpoint()): armed only
  * while that thread runs, on whichever CPU runs it.  The thread may be
- * running right now, here or on another CPU.  Process context.
+ * running right now, here or on another CPU; one that has exited gets
+ * -EINVAL.  Process context.
  */
 struct hw_breakpoint *register_thread_hw_breakpoint(struct task_struct *task,
 						    const struct hw_breakpoint_attr *attr,
