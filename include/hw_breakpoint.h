@@ -42,8 +42,8 @@ struct task_struct;
 
 /*
  * DR6, the status: what caused this #DB.  The CPU sets these bits and
- * never clears them, so the handler clears DR6 after reading it, or the
- * next #DB would seem to have every old cause too.  The reserved bits
+ * never clears BD, BS or BT (B0-B3 maybe), so the handler clears DR6
+ * after reading it, or the next #DB would seem to have old causes too.  The reserved bits
  * read as 1; writing DR6_RESERVED is "no cause".
  */
 #define DR_TRAP0	0x0001	/* B0: DR0's condition matched */
@@ -199,7 +199,7 @@ static __always_inline void local_db_restore(unsigned long dr7)
 /* What the last #DB's DR6 said on this CPU (Linux's thread.debugreg6), for the narrator. */
 DECLARE_PER_CPU(unsigned long, debug_dr6);
 
-/* DR6 read, then reset to "no cause" (the CPU never clears it). */
+/* DR6 read, then reset to "no cause" (the CPU does not clear it for us). */
 static __always_inline unsigned long debug_read_clear_dr6(void)
 {
 	unsigned long dr6 = get_debugreg(DR_STATUS);
