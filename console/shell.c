@@ -47,6 +47,8 @@ static const struct shell_cmd commands[] = {
 	{ "regs",    "",             "control, segment and descriptor-table registers", cmd_regs },
 	{ "meminfo", "",             "free pages, heap and instruction-slot usage", cmd_meminfo },
 	{ "cpus",    "[-b]",         "each CPU: APIC id, ticks, IPIs, what it runs; -b: backtraces", cmd_cpus },
+	{ "watch",   "[SYM|ADDR ...]", "watchpoint on every CPU: [x|w|rw] [1|2|4 bytes]; alone: list, with hits", cmd_watch },
+	{ "unwatch", "N|all",        "remove a watchpoint: its debug register is free again", cmd_unwatch },
 	{ "stepmode", "[N]",         "N calls on every CPU, probe stepped in place vs in its slot: hits missed", cmd_stepmode },
 	{ "insmod",  "NAME",         "load a boot module (NAME.ko) and run its init", cmd_insmod },
 	{ "rmmod",   "NAME",         "run a module's exit and unload it", cmd_rmmod },

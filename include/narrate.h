@@ -65,4 +65,18 @@ static __always_inline void kprobe_narrate(enum kprobe_narration what, struct kp
 		__kprobe_narrate(what, p, regs);
 }
 
+/*
+ * A hardware breakpoint's #DB (arch/i386/hw_breakpoint.c) is told too,
+ * every hit while narration is on: which DR6 bit, fault or trap, RF.
+ */
+struct hw_breakpoint;
+void __hw_breakpoint_narrate(struct hw_breakpoint *bp, struct pt_regs *regs, unsigned long dr6);
+
+static __always_inline void hw_breakpoint_narrate(struct hw_breakpoint *bp,
+						  struct pt_regs *regs, unsigned long dr6)
+{
+	if (kprobes_narrate)
+		__hw_breakpoint_narrate(bp, regs, dr6);
+}
+
 #endif

@@ -29,9 +29,6 @@
 #define X86_CR0_WP      0x00010000   /* ring 0 honours read-only pages */
 #define X86_CR0_PG      0x80000000   /* paging */
 
-/* DR6 bits */
-#define DR6_BS          0x00004000   /* single-step (TF) caused this #DB */
-
 #ifndef __ASSEMBLER__
 static inline unsigned long read_eflags(void)
 {
@@ -81,18 +78,6 @@ static inline unsigned long read_cr4(void)
 static inline void invlpg(unsigned long addr)
 {
 	__asm__ __volatile__("invlpg (%0)" : : "r"(addr) : "memory");
-}
-
-static inline unsigned long read_dr6(void)
-{
-	unsigned long v;
-	__asm__ __volatile__("movl %%dr6, %0" : "=r"(v));
-	return v;
-}
-
-static inline void write_dr6(unsigned long v)
-{
-	__asm__ __volatile__("movl %0, %%dr6" : : "r"(v));
 }
 
 static inline uint64_t rdtsc(void)

@@ -12,6 +12,7 @@
 
 #include "kernel.h"
 #include "percpu.h"
+#include "hw_breakpoint.h"
 
 #define TASK_NAME_LEN 16
 
@@ -65,6 +66,7 @@ struct task_struct {
 	int (*fn)(void *);          /* what the thread runs, and its argument */
 	void *arg;
 	struct task_struct *next;   /* ring of every task, for round robin */
+	struct thread_debugreg debugreg; /* its hardware breakpoints (hw_breakpoint.h) */
 };
 
 /*

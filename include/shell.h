@@ -68,6 +68,8 @@ int cmd_reboot(int argc, char **argv);
 int cmd_poweroff(int argc, char **argv);
 int cmd_run(int argc, char **argv);	/* console/workloads.c */
 int cmd_stepmode(int argc, char **argv);	/* console/stepmode_demo.c */
+int cmd_watch(int argc, char **argv);		/* console/watch.c */
+int cmd_unwatch(int argc, char **argv);
 int cmd_insmod(int argc, char **argv);	/* kernel/module.c */
 int cmd_rmmod(int argc, char **argv);
 int cmd_lsmod(int argc, char **argv);

@@ -47,6 +47,7 @@
 #include "stacktrace.h"
 #include "nokprobe.h"
 #include "kprobes.h"
+#include "hw_breakpoint.h"
 
 #define TIMESLICE_TICKS 2		/* 20 ms at HZ=100 */
 #define ALL_CPUS	(~0UL)		/* cpus_allowed: anywhere */
@@ -235,6 +236,7 @@ static void __schedule(void)
 		this_cpu_write(switch_prev, prev);
 		switch_mm(next->mm);			/* its address space */
 		load_sp0(task_stack_top(next));		/* its stack for ring 3's traps */
+		hw_breakpoint_switch(prev, next);	/* next's own debug registers */
 		switch_to(&prev->esp, next->esp);
 		/* ...some time later, some CPU switched back to us. */
 		set_trap_flag(flags);
@@ -559,6 +561,7 @@ void kthread_exit(int code)
 {
 	struct task_struct *me = current;
 
+	flush_thread_hw_breakpoints(me);	/* may sleep: before the irqs go off */
 	local_irq_disable();
 	if (me == &init_task || is_idle_task(me))
 		panic("kthread_exit: '%s' cannot exit", me->name);

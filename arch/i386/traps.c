@@ -32,6 +32,7 @@
 #include "asm/ptrace.h"
 #include "process.h"
 #include "syscalls.h"
+#include "hw_breakpoint.h"
 
 static irq_handler_t irq_handlers[NR_PIC_IRQS];
 
@@ -107,6 +108,58 @@ static nokprobe_inline bool do_int3(struct pt_regs *regs)
 		return true;
 	return notify_die(DIE_INT3, "int3", regs, regs->orig_ax,
 			  X86_TRAP_BP) == NOTIFY_STOP;
+}
+
+extern const unsigned long vector_entries[];	/* entry.S: each vector's stub */
+
+/*
+ * QEMU (7.2, TCG) reports a data breakpoint hit by an instruction that
+ * ran with TF set one instruction late: the single-step #DB is
+ * delivered first, and the data breakpoint's #DB is raised on the first
+ * instruction of that #DB's own entry stub, with DR6 holding both BS
+ * and Bn.  A real CPU reports both in one #DB.  So a #DB whose ip is the
+ * #DB entry is the late half: the breakpoints are handled here, and BS
+ * is written back to DR6 for the outer #DB, which reads DR6 next.
+ */
+static bool do_debug_late_breakpoint(struct pt_regs *regs, unsigned long dr6)
+{
+	/*
+	 * The access was made where the outer #DB interrupted: its ip and
+	 * flags are the words the CPU pushed just above this frame's.
+	 */
+	unsigned long *outer = (unsigned long *)kernel_stack_pointer(regs);
+	struct pt_regs at_access = *regs;
+	bool claimed;
+
+	at_access.ip = outer[0];
+	at_access.flags = outer[2];
+	claimed = hw_breakpoint_handler(&at_access, dr6);
+	set_debugreg(dr6 & ~DR_TRAP_BITS, DR_STATUS);
+	return claimed;
+}
+
+/*
+ * A #DB that carries a breakpoint's Bn, maybe with BS too: kprobes' step
+ * of an instruction that writes a watched variable is one exception.
+ * kprobes claims BS, the breakpoints their Bn bits; the chain gets the
+ * #DB if BS is left.
+ */
+static bool do_debug_breakpoint(struct pt_regs *regs, unsigned long dr6)
+{
+	bool claimed = false;
+
+	if (regs->ip == vector_entries[X86_TRAP_DB])
+		return do_debug_late_breakpoint(regs, dr6);
+	if ((dr6 & DR_STEP) && kprobe_debug_handler(regs)) {
+		dr6 &= ~DR_STEP;
+		claimed = true;
+	}
+	if (hw_breakpoint_handler(regs, dr6))
+		claimed = true;
+	if (claimed && !(dr6 & DR_STEP))
+		return true;
+	return notify_die(DIE_DEBUG, "debug", regs, regs->orig_ax,
+			  X86_TRAP_DB) == NOTIFY_STOP;
 }
 
 /* #DB: Linux's exc_debug_kernel().  The end of a probe's step, or the chain's. */
@@ -203,8 +256,39 @@ unsigned long exc_int3(struct pt_regs *regs)
 	return sp;
 }
 
+/*
+ * DR7 off first (Linux's local_db_save()): a breakpoint on anything the
+ * handlers touch - the count below, their data - would raise #DB inside
+ * this #DB.  Only #DBs that carry a breakpoint pay for it: a kprobe's
+ * step does not (a watchpoint on data a kprobe handler touches is then
+ * reported from inside that handler's #DB, whose own #DB turns DR7 off,
+ * so it never recurses).
+ */
+static noinline void exc_debug_breakpoint(struct pt_regs *regs, unsigned long dr6)
+{
+	unsigned long dr7 = local_db_save();
+
+	this_cpu_inc(exception_count[X86_TRAP_DB]);
+	if (!do_debug_breakpoint(regs, dr6))
+		exception_unclaimed(regs, X86_TRAP_DB);
+	local_db_restore(dr7);
+}
+
+/*
+ * #DB: Linux's exc_debug_kernel().  DR6 says what caused it, and is
+ * cleared once read, since the CPU only ever sets its bits.  A Bn bit
+ * (a hardware breakpoint) takes the long way; otherwise it is the end
+ * of a kprobe's step - the fast path, as short as it was - or the
+ * chain's (a test's TF, an int1).
+ */
 void exc_debug(struct pt_regs *regs)
 {
+	unsigned long dr6 = debug_read_clear_dr6();
+
+	if (dr6 & DR_TRAP_BITS) {
+		exc_debug_breakpoint(regs, dr6);
+		return;
+	}
 	this_cpu_inc(exception_count[X86_TRAP_DB]);
 	if (!do_debug(regs))
 		exception_unclaimed(regs, X86_TRAP_DB);
@@ -268,6 +352,9 @@ NOKPROBE_SYMBOL(exc_int3);
 NOKPROBE_SYMBOL(int3_emulate_push);
 NOKPROBE_SYMBOL(int3_emulate_pop);
 NOKPROBE_SYMBOL(exc_debug);
+NOKPROBE_SYMBOL(do_debug_breakpoint);
+NOKPROBE_SYMBOL(exc_debug_breakpoint);
+NOKPROBE_SYMBOL(do_debug_late_breakpoint);
 NOKPROBE_SYMBOL(do_apic_irq);
 NOKPROBE_SYMBOL(die_event);
 NOKPROBE_SYMBOL(trap_name);

@@ -27,6 +27,7 @@
 #include "kprobes.h"
 #include "probe_events.h"
 #include "pseudofs.h"
+#include "hw_breakpoint.h"
 #include "kallsyms.h"
 #include "extable.h"
 #include "sched.h"
@@ -724,5 +725,7 @@ int tracefs_init(void)
 		ret = per_cpu_files_init();
 	if (!ret)
 		ret = kprobes_debugfs_init();
+	if (!ret)
+		ret = hw_breakpoint_debugfs_init();	/* arch/i386/hw_breakpoint.c */
 	return ret;
 }

@@ -46,6 +46,7 @@
 #include "string.h"
 #include "sched.h"
 #include "smp.h"
+#include "hw_breakpoint.h"
 #include "spinlock.h"
 
 #define NARRATE_MAX_PROBES 32	/* probes told once each per `echo 1` */
@@ -342,11 +343,11 @@ static nokprobe_inline void narrate_debug(struct kprobe *p, struct pt_regs *regs
 	if (in_slot(p, regs->ip)) {
 		narrate("6. #DB: the copy ran; TF made the CPU trap #DB (vector %d) at ip %08lx, "
 			"%lu bytes into the slot; DR6.BS=%d\n", X86_TRAP_DB, regs->ip,
-			regs->ip - (unsigned long)p->ainsn.insn, flag(read_dr6(), DR6_BS));
+			regs->ip - (unsigned long)p->ainsn.insn, flag(this_cpu_read(debug_dr6), DR_STEP));
 	} else {
 		narrate("6. #DB: the copy ran; TF made the CPU trap #DB (vector %d) at ip %08lx, "
 			"outside the slot: the %s branched; DR6.BS=%d\n", X86_TRAP_DB, regs->ip,
-			insn_type_name(p->ainsn.decoded.type), flag(read_dr6(), DR6_BS));
+			insn_type_name(p->ainsn.decoded.type), flag(this_cpu_read(debug_dr6), DR_STEP));
 		narrate_branch_db(p, regs);
 	}
 	narrate("   exc_debug -> do_debug -> kprobe_debug_handler -> post_kprobe_handler,\n");
@@ -648,3 +649,42 @@ void __kprobe_narrate(enum kprobe_narration what, struct kprobe *p, struct pt_re
 }
 
 NOKPROBE_SYMBOL(__kprobe_narrate);
+
+/* ---- a hardware breakpoint's #DB ------------------------------------------------- */
+
+/*
+ * Told like a probe: the next hit of each breakpoint, once per `echo 1`
+ * (keyed by the breakpoint's struct, which no probe address can equal).
+ */
+void __hw_breakpoint_narrate(struct hw_breakpoint *bp, struct pt_regs *regs, unsigned long dr6)
+{
+	char where[KSYM_NAME_LEN + 32], what[KSYM_NAME_LEN + 32];
+	bool tell;
+
+	spin_lock(&narrate_lock);	/* #DB: interrupts are off */
+	tell = claim_probe_story((unsigned long)bp);
+	spin_unlock(&narrate_lock);
+	if (!tell)
+		return;
+	sym(bp->attr.bp_addr, what, sizeof(what));
+	sym(regs->ip, where, sizeof(where));
+	narrate("1. the CPU compared DR%d (%08lx, %s) with %s and raised #DB (vector %d)\n",
+		bp->slot, bp->attr.bp_addr, what,
+		bp->attr.bp_type == HW_BREAKPOINT_X ? "the instruction fetch" : "a data access",
+		X86_TRAP_DB);
+	narrate("2. exc_debug: DR6 read and cleared: %08lx, B%d=1 BS=%d; a breakpoint's bit,\n",
+		dr6, bp->slot, flag(dr6, DR_STEP));
+	narrate("   so DR7 off (local_db_save) while its handler runs\n");
+	if (bp->attr.bp_type == HW_BREAKPOINT_X) {
+		narrate("3. an execute breakpoint is a fault: ip %08lx (%s) has not run yet;\n",
+			regs->ip, where);
+		narrate("   RF set in the saved EFLAGS, so the iret runs it instead of faulting again\n");
+	} else {
+		narrate("3. a data breakpoint is a trap: the %s of %u bytes is done; ip %08lx (%s)\n",
+			bp->attr.bp_type == HW_BREAKPOINT_W ? "write" : "read or write",
+			bp->attr.bp_len, regs->ip, where);
+		narrate("   is the instruction after the access\n");
+	}
+	narrate("4. hw_breakpoint_handler -> the triggered callback; then DR7 back, iret\n");
+}
+NOKPROBE_SYMBOL(__hw_breakpoint_narrate);
