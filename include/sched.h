@@ -25,6 +25,7 @@
 enum task_state { TASK_RUNNABLE, TASK_SLEEPING, TASK_BLOCKED, TASK_DEAD };
 
 struct mm_struct;
+struct kretprobe_instance;
 
 struct task_struct {
 	union {
@@ -60,6 +61,13 @@ struct task_struct {
 	int (*fn)(void *);          /* what the thread runs, and its argument */
 	void *arg;
 	struct task_struct *next;   /* ring of every task, for round robin */
+	/*
+	 * Its kretprobed calls in progress, newest first, and how many
+	 * (probes/kretprobes.c).  Only the thread itself changes them, with
+	 * interrupts off, so they need no lock (Linux's kretprobe_instances).
+	 */
+	struct kretprobe_instance *kretprobe_instances;
+	int kretprobe_nr;
 };
 
 /*
