@@ -167,10 +167,16 @@ static nokprobe_inline void recycle_rp_inst(struct kretprobe_instance *ri, struc
 
 /* ---- the hit at the function's entry ------------------------------------------ */
 
+/* current, read straight from the per-CPU variable: no call on the hit path. */
+static nokprobe_inline struct task_struct *current_thread(void)
+{
+	return this_cpu_read(current_task);
+}
+
 /* A call in progress, on this thread's list.  Interrupts are off. */
 static nokprobe_inline void task_push_instance(struct kretprobe_instance *ri)
 {
-	struct task_struct *tk = current;
+	struct task_struct *tk = current_thread();
 
 	ri->next = tk->kretprobe_instances;
 	tk->kretprobe_instances = ri;
@@ -256,7 +262,7 @@ unsigned long kretprobe_trampoline_handler(struct pt_regs *regs, unsigned long *
 	/* LAB 4: BEGIN kretprobe_trampoline_handler: run the handler, find the way back */
 	unsigned long flags = local_irq_save();
 	unsigned long ret = (unsigned long)kretprobe_trampoline;
-	struct task_struct *tk = current;
+	struct task_struct *tk = current_thread();
 
 	while (ret == (unsigned long)kretprobe_trampoline) {
 		struct kretprobe_instance **link = find_instance(tk, slot);
