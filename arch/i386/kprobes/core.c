@@ -301,6 +301,21 @@ static nokprobe_inline bool kprobe_emulate(struct kprobe *p, struct pt_regs *reg
 }
 
 /*
+ * After the pre-handler returned 0, a boosted slot (boost.c) needs no
+ * step: the hit ends here, iret goes to the slot with regs->flags
+ * untouched (the probed code's TF and IF), the copy runs, the jmp
+ * brings it back.  Inline: every classic hit asks.
+ */
+static nokprobe_inline int kprobe_boosted_hit(struct kprobe *p, struct pt_regs *regs)
+{
+	if (p->ainsn.boostable != 1 || p->post_handler || !READ_ONCE(kprobes_boost_enabled))
+		return 0;
+	regs->ip = (unsigned long)p->ainsn.insn;
+	reset_current_kprobe();
+	return 1;
+}
+
+/*
  * A probe hit while another hit is in progress: a handler called a probed
  * function, or an interrupt (a handler turned IF back on) ran one.  2.6.11
  * disarmed the inner probe for good.  Linux since steps it without running
@@ -365,8 +380,7 @@ static __always_inline int run_probed_instruction(struct kprobe *p, struct pt_re
 		kprobe_narrate(KPN_EMULATED, p, regs);
 		return 1;
 	}
-	if (p->ainsn.boostable == 1 && !p->post_handler &&
-	    kprobe_boosted_hit(p, regs)) {	/* boost.c */
+	if (kprobe_boosted_hit(p, regs)) {
 		kprobe_narrate(KPN_BOOSTED, p, regs);
 		return 1;
 	}
