@@ -589,6 +589,7 @@ int optprobe_why_not(struct kprobe *p);
 /* The manager's hooks (probes/kprobes.c calls them under kprobe_mutex). */
 void optimize_kprobe(struct kprobe *p);		/* p was armed: queue it for the optimizer */
 void unoptimize_kprobe(struct kprobe *p);	/* p is being disarmed: int3 again, now */
+void unoptimize_kprobes_batch(struct kprobe **kps, int num); /* many: one text_poke_bp window */
 void unoptimize_kprobes_at(kprobe_opcode_t *addr); /* a probe comes to addr */
 void kprobes_optimize_around(kprobe_opcode_t *addr); /* probes near addr: retry */
 
