@@ -39,6 +39,9 @@ struct text_poke_loc {
 	void *handler;		/* where a hit in the window goes; NULL: the int3's owner */
 };
 
+/* How many windows (batches or single patches) were opened since boot. */
+unsigned long text_poke_bp_nr_windows(void);
+
 /* The protocol for many patches at once: three syncs in all. */
 void text_poke_bp_batch_begin(struct text_poke_loc *tp, int nr);
 void text_poke_bp_batch_finish(struct text_poke_loc *tp, int nr);

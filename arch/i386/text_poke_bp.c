@@ -47,6 +47,9 @@
  */
 struct bp_patching_desc bp_patching;
 
+/* Windows opened since boot (text_poke_bp_nr_windows()). */
+static unsigned long bp_windows;
+
 /* text_poke_bp_begin()'s one patch. */
 static struct text_poke_loc bp_single;
 
@@ -128,6 +131,7 @@ void text_poke_bp_batch_begin(struct text_poke_loc *tp, int nr)
 	bool sync = false;
 
 	spin_lock(&text_poke_bp_lock);
+	bp_windows++;
 	bp_patching.vec = tp;
 	bp_patching.nr = nr;
 	barrier();		/* stores stay in order on x86: an int3 that sees active sees the rest */
@@ -144,6 +148,11 @@ void text_poke_bp_batch_begin(struct text_poke_loc *tp, int nr)
 		text_poke_sync();
 }
 NOKPROBE_SYMBOL(text_poke_bp_batch_begin);
+
+unsigned long text_poke_bp_nr_windows(void)
+{
+	return READ_ONCE(bp_windows);
+}
 
 static void text_poke_bp_close(void)
 {
