@@ -382,6 +382,8 @@ typedef int (*kretprobe_handler_t)(struct kretprobe_instance *, struct pt_regs *
  * holds one instance; maxactive of them are preallocated (0: the
  * default) and a call that finds none left is counted in nmissed.
  */
+struct kretprobe_holder;
+
 struct kretprobe {
 	struct kprobe kp;
 	kretprobe_handler_t handler;
@@ -389,7 +391,7 @@ struct kretprobe {
 	int maxactive;
 	int nmissed;			/* calls not probed: no free instance (int, as Linux's) */
 	size_t data_size;		/* bytes of ri->data for the handlers */
-	struct list_head free_instances; /* internal */
+	struct kretprobe_holder *rph;	/* internal: the instance pool (probes/kretprobes.c) */
 };
 
 /*
@@ -403,23 +405,20 @@ struct kretprobe {
 	 2 * (int)num_online_cpus() : KRETPROBE_MIN_MAXACTIVE)
 
 /*
- * One call in progress.  It outlives an unregistered kretprobe (rp is
- * then NULL) until its function returns: the real return address lives
- * here and nowhere else.
+ * One call in progress.  It outlives an unregistered kretprobe (its
+ * holder's rp is then NULL) until its function returns: the real return
+ * address lives here and nowhere else.
  */
 struct kretprobe_instance {
-	struct list_head list;		/* rp->free_instances, or the outstanding list */
-	struct kretprobe *rp;		/* NULL once rp is unregistered */
+	struct kretprobe_instance *next; /* in the free pool or on its thread's list: one at a time */
+	struct kretprobe_holder *rph;	/* the pool it belongs to, for life */
 	kprobe_opcode_t *ret_addr;	/* the caller's real return address */
 	unsigned long *stack;		/* the stack slot it was taken from */
-	struct task_struct *task;	/* the thread making the call */
 	char data[];			/* data_size bytes, for entry_handler */
 };
 
-static inline struct kretprobe *get_kretprobe(struct kretprobe_instance *ri)
-{
-	return ri->rp;
-}
+/* The kretprobe an instance serves, or NULL once it is unregistered (Linux's name). */
+struct kretprobe *get_kretprobe(struct kretprobe_instance *ri);
 
 /* -EINVAL unless at a function's first byte; -ENOMEM for the instances. */
 int register_kretprobe(struct kretprobe *rp);
@@ -590,6 +589,7 @@ int optprobe_why_not(struct kprobe *p);
 /* The manager's hooks (probes/kprobes.c calls them under kprobe_mutex). */
 void optimize_kprobe(struct kprobe *p);		/* p was armed: queue it for the optimizer */
 void unoptimize_kprobe(struct kprobe *p);	/* p is being disarmed: int3 again, now */
+void unoptimize_kprobes_batch(struct kprobe **kps, int num); /* many: one text_poke_bp window */
 void unoptimize_kprobes_at(kprobe_opcode_t *addr); /* a probe comes to addr */
 void kprobes_optimize_around(kprobe_opcode_t *addr); /* probes near addr: retry */
 

@@ -54,10 +54,39 @@ void kprobe_stepmode_record(enum kprobe_stepmode mode, const struct stepmode_run
 int kprobe_stepmode_show(struct seq_buf *s, void *data);
 int kprobe_stepmode_write(const char *text, size_t len, bool trunc, void *data);
 
-/* The hooks of arch/i386/kprobes/core.c's single-step path. */
-bool kprobe_step_in_place(struct kprobe *p, struct pt_regs *regs);
-bool kprobe_stepping_in_place(struct kprobe *p);
-bool kprobe_end_step_in_place(struct kprobe *p, struct pt_regs *regs);
+/*
+ * The hooks of arch/i386/kprobes/core.c's single-step path.  Every
+ * stepped hit passes them, and nearly all step out of line: the
+ * wrappers test the mode (or this CPU's step in progress) inline, so
+ * that hit pays two loads, not two calls into stepmode.c.
+ */
+DECLARE_PER_CPU(struct kprobe *, inplace_kprobe);	/* this CPU's step in place, or NULL */
+bool __kprobe_step_in_place(struct kprobe *p, struct pt_regs *regs);
+bool __kprobe_end_step_in_place(struct kprobe *p, struct pt_regs *regs);
+
+static inline bool kprobe_step_in_place(struct kprobe *p, struct pt_regs *regs)
+{
+	if (READ_ONCE(kprobe_stepmode) != KPROBE_STEP_INLINE)
+		return false;
+	return __kprobe_step_in_place(p, regs);
+}
+
+/* Is this CPU's step of p the in-place one?  (A fault: where did it happen?) */
+static inline bool kprobe_stepping_in_place(struct kprobe *p)
+{
+	return this_cpu_read(inplace_kprobe) == p;
+}
+
+/*
+ * Keyed on the step, not on the mode: a switch back to outofline during
+ * an in-place step must still put that step's int3 back.
+ */
+static inline bool kprobe_end_step_in_place(struct kprobe *p, struct pt_regs *regs)
+{
+	if (!kprobe_stepping_in_place(p))
+		return false;
+	return __kprobe_end_step_in_place(p, regs);
+}
 void kprobe_stepmode_disarm(struct kprobe *p);
 
 /*

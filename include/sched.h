@@ -26,6 +26,7 @@
 enum task_state { TASK_RUNNABLE, TASK_SLEEPING, TASK_BLOCKED, TASK_DEAD };
 
 struct mm_struct;
+struct kretprobe_instance;
 
 struct task_struct {
 	union {
@@ -67,6 +68,13 @@ struct task_struct {
 	void *arg;
 	struct task_struct *next;   /* ring of every task, for round robin */
 	struct thread_debugreg debugreg; /* its hardware breakpoints (hw_breakpoint.h) */
+	/*
+	 * Its kretprobed calls in progress, newest first, and how many
+	 * (probes/kretprobes.c).  Only the thread itself changes them, with
+	 * interrupts off, so they need no lock (Linux's kretprobe_instances).
+	 */
+	struct kretprobe_instance *kretprobe_instances;
+	int kretprobe_nr;
 };
 
 /*

@@ -625,6 +625,8 @@ static void unregister_kprobe_batch(struct kprobe **kps, int num)
 	struct kprobe_garbage garbage[KPROBE_UNREGISTER_BATCH];
 	int ret[KPROBE_UNREGISTER_BATCH];
 
+	if (num > 1)	/* their jumps: one window, not one each (one probe: the same either way) */
+		unoptimize_kprobes_batch(kps, num);
 	for (int i = 0; i < num; i++)
 		ret[i] = __unregister_kprobe_top(kps[i], &garbage[i]);
 	synchronize_kprobes();

@@ -10,44 +10,76 @@
  * the real return address back to the trampoline.  docs/kretprobes.md
  * draws the stack at each step.
  *
- * Which instance?  Every call in progress, on every thread, sits on one
- * list, newest first.  An instance remembers the stack slot it took the
+ * No lock on the hit path, as in Linux since 5.11:
+ *
+ *  - Free instances sit in their kretprobe's pool, a lock-free stack
+ *    (Linux's freelist, now objpool): several CPUs may enter the same
+ *    function at once, and each takes or gives back an instance with one
+ *    compare-and-exchange.
+ *  - Calls in progress sit on their own thread's list, newest first
+ *    (task_struct.kretprobe_instances).  Only that thread pushes a call
+ *    (at the entry) and takes it off (at the return), both with
+ *    interrupts off, so the list needs no lock at all; a thread that
+ *    moved to another CPU between the call and the return brings its
+ *    list along.
+ *
+ * Which instance?  An instance remembers the stack slot it took the
  * return address from; the trampoline knows which slot the "ret" just
- * popped.  A slot is a place on one thread's stack, so it names the call
- * exactly: recursion and nesting return LIFO per thread, and threads
- * never mix.  Two kretprobes on one function share a slot; the second
- * saved the trampoline's address as its "real" one, so we keep going
- * until an instance gives an address that is not the trampoline.
+ * popped.  Calls return LIFO per thread, so the instance is nearly
+ * always the head of the list; the slot says so exactly.  Two
+ * kretprobes on one function share a slot; the second saved the
+ * trampoline's address as its "real" one, so we keep going until an
+ * instance gives an address that is not the trampoline.
  *
  * Unregistering while calls are in progress.  Those calls' real return
- * addresses exist only in their instances, so instances are separate
- * allocations that outlive the kretprobe: unregister_kretprobe() frees
- * the free ones and orphans the busy ones (ri->rp = NULL); an orphan
+ * addresses exist only in their instances, so the instances and their
+ * pool (struct kretprobe_holder, Linux's name) outlive the kretprobe:
+ * unregister_kretprobe() sets the holder's rp to NULL, frees the free
+ * instances and leaves the busy ones where they are; such an orphan
  * returns through the trampoline like any other, runs no handler and is
- * freed there.
- *
- * Locking: several CPUs enter and return at once, so the list and every
- * free list are changed under kretprobe_lock (2.6's kretprobe_lock by
- * name), taken with interrupts off and never across a handler: a hit
- * takes an instance under it, the trampoline finds its instance under
- * it, runs the handler without it (the instance stays on the list, so
- * an unwinder in the handler still finds the real return address), and
- * gives the instance back under it.  A thread that moved to another CPU between the call
- * and the return finds its instance all the same: the slot and the
- * task name the call, not the CPU.
+ * freed there.  The last instance freed frees the holder.
  */
 #include "kernel.h"
 #include "kprobes.h"
 #include "errno.h"
+#include "atomic.h"
 #include "irqflags.h"
 #include "mm.h"
 #include "sched.h"
 #include "nokprobe.h"
-#include "spinlock.h"
 #include "narrate.h"
 
-static LIST_HEAD(kretprobe_instances);	/* calls in progress, newest first */
-static DEFINE_SPINLOCK(kretprobe_lock);
+/*
+ * A free pool's head: the top instance and a count of the pops so far,
+ * changed together by one cmpxchg8b.  The count defeats ABA: CPU A reads
+ * top X and X->next Y, CPU B takes X and Y and gives X back - top is X
+ * again, but Y is busy, and only the changed count tells A to retry.
+ */
+union kretprobe_pool_head {
+	struct {
+		struct kretprobe_instance *first;
+		unsigned long pops;
+	};
+	unsigned long long word;	/* what cmpxchg8b compares */
+} __attribute__((aligned(8)));
+
+struct kretprobe_holder {
+	union kretprobe_pool_head pool;	/* free instances */
+	struct kretprobe *rp;		/* NULL once unregistered */
+	atomic_t ref;			/* instances alive, free or busy */
+};
+
+/* Read once per use: unregistering may set it to NULL meanwhile. */
+static nokprobe_inline struct kretprobe *instance_kretprobe(struct kretprobe_instance *ri)
+{
+	return READ_ONCE(ri->rph->rp);
+}
+
+struct kretprobe *get_kretprobe(struct kretprobe_instance *ri)
+{
+	return instance_kretprobe(ri);
+}
+NOKPROBE_SYMBOL(get_kretprobe);
 
 /*
  * While a return handler runs, this is the running probe: a probe the
@@ -58,38 +90,118 @@ static struct kprobe kretprobe_kprobe = {
 	.addr = (kprobe_opcode_t *)kretprobe_trampoline,
 };
 
+/* ---- the free pool: a lock-free stack --------------------------------------- */
+
+/*
+ * A torn read of the two words (another CPU changed the head between
+ * them) is harmless: the compare-and-exchange sees the real head, fails
+ * and hands it back for the next try.
+ */
+static nokprobe_inline union kretprobe_pool_head pool_read(struct kretprobe_holder *rph)
+{
+	union kretprobe_pool_head h;
+
+	h.first = READ_ONCE(rph->pool.first);
+	h.pops = READ_ONCE(rph->pool.pops);
+	return h;
+}
+
+static nokprobe_inline bool pool_cmpxchg(struct kretprobe_holder *rph,
+					 union kretprobe_pool_head *old,
+					 union kretprobe_pool_head new)
+{
+	return __atomic_compare_exchange_n(&rph->pool.word, &old->word, new.word, false,
+					   __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
+}
+
+/*
+ * Reading old.first->next is safe even if another CPU took old.first
+ * meanwhile: instances are freed only after unregistering has waited
+ * for every hit (synchronize_kprobes), and a stale next fails the
+ * exchange.
+ */
+static nokprobe_inline struct kretprobe_instance *pool_pop(struct kretprobe_holder *rph)
+{
+	union kretprobe_pool_head old = pool_read(rph), new;
+
+	do {
+		if (!old.first)
+			return NULL;
+		new.first = READ_ONCE(old.first->next);
+		new.pops = old.pops + 1;
+	} while (!pool_cmpxchg(rph, &old, new));
+	return old.first;
+}
+
+/* A push cannot suffer ABA (it reads no next), so it leaves the count alone. */
+static nokprobe_inline void pool_push(struct kretprobe_holder *rph, struct kretprobe_instance *ri)
+{
+	union kretprobe_pool_head old = pool_read(rph), new;
+
+	do {
+		ri->next = old.first;
+		new.first = ri;
+		new.pops = old.pops;
+	} while (!pool_cmpxchg(rph, &old, new));
+}
+
+/* Free one instance for good; the last one takes its holder along. */
+static void free_rp_inst(struct kretprobe_instance *ri)
+{
+	struct kretprobe_holder *rph = ri->rph;
+
+	kfree(ri);
+	if (atomic_dec_and_test(&rph->ref))
+		kfree(rph);
+}
+NOKPROBE_SYMBOL(free_rp_inst);
+
+/* Back to the pool, or freed if its kretprobe is gone. */
+static nokprobe_inline void recycle_rp_inst(struct kretprobe_instance *ri, struct kretprobe *rp)
+{
+	if (rp)
+		pool_push(ri->rph, ri);
+	else
+		free_rp_inst(ri);
+}
+
 /* ---- the hit at the function's entry ------------------------------------------ */
+
+/* current, read straight from the per-CPU variable: no call on the hit path. */
+static nokprobe_inline struct task_struct *current_thread(void)
+{
+	return this_cpu_read(current_task);
+}
+
+/* A call in progress, on this thread's list.  Interrupts are off. */
+static nokprobe_inline void task_push_instance(struct kretprobe_instance *ri)
+{
+	struct task_struct *tk = current_thread();
+
+	ri->next = tk->kretprobe_instances;
+	tk->kretprobe_instances = ri;
+	tk->kretprobe_nr++;
+}
 
 int pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs)
 {
 	/* LAB 4: BEGIN pre_handler_kretprobe: take an instance from the pool */
 	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
-	struct kretprobe_instance *ri;
+	struct kretprobe_instance *ri = pool_pop(rp->rph);
 
-	spin_lock(&kretprobe_lock);	/* interrupts are off in a hit */
-	if (list_empty(&rp->free_instances)) {
-		spin_unlock(&kretprobe_lock);
+	if (!ri) {
 		kprobe_count_inc((unsigned long *)&rp->nmissed);	/* maxactive calls already in progress */
 		return 0;
 	}
-	ri = list_first_entry(&rp->free_instances, struct kretprobe_instance, list);
-	list_del(&ri->list);
-	spin_unlock(&kretprobe_lock);
-	ri->rp = rp;
-	ri->task = current;
 	ri->stack = (unsigned long *)kernel_stack_pointer(regs);
 	ri->ret_addr = (kprobe_opcode_t *)*ri->stack;
 
 	if (rp->entry_handler && rp->entry_handler(ri, regs)) {
-		spin_lock(&kretprobe_lock);
-		list_add(&ri->list, &rp->free_instances);	/* not this call */
-		spin_unlock(&kretprobe_lock);
+		pool_push(rp->rph, ri);	/* not this call */
 		return 0;
 	}
 	arch_prepare_kretprobe(ri, regs);
-	spin_lock(&kretprobe_lock);
-	list_add(&ri->list, &kretprobe_instances);
-	spin_unlock(&kretprobe_lock);
+	task_push_instance(ri);
 	kprobe_narrate(KPN_KRETPROBE_ENTRY, p, regs);
 	return 0;	/* single-step the first instruction as usual */
 	/* LAB 4: STUB printk("lab 4: pre_handler_kretprobe: not yet\n"); */
@@ -100,33 +212,27 @@ NOKPROBE_SYMBOL(pre_handler_kretprobe);
 
 /* ---- the return -------------------------------------------------------------- */
 
-/* The newest instance for this slot, or NULL. */
-static nokprobe_inline struct kretprobe_instance *find_instance(unsigned long *slot)
+/*
+ * The link on this thread's list that points at the newest instance
+ * for `slot` (nearly always the head: calls return LIFO), or NULL.
+ */
+static nokprobe_inline struct kretprobe_instance **find_instance(struct task_struct *tk,
+								 unsigned long *slot)
 {
-	struct kretprobe_instance *ri;
+	struct kretprobe_instance **link;
 
-	list_for_each_entry(ri, &kretprobe_instances, list)
-		if (ri->stack == slot)
-			return ri;
+	for (link = &tk->kretprobe_instances; *link; link = &(*link)->next)
+		if ((*link)->stack == slot)
+			return link;
 	return NULL;
 }
 
-/* Back to its kretprobe's free list; an orphan (rp gone) is freed.  Under kretprobe_lock. */
-static nokprobe_inline void recycle_instance(struct kretprobe_instance *ri)
-{
-	list_del(&ri->list);
-	if (ri->rp)
-		list_add(&ri->list, &ri->rp->free_instances);
-	else
-		kfree(ri);
-}
-
 /* Run rp's handler as a probe handler: other probes it hits are missed. */
-static nokprobe_inline void run_return_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
+static nokprobe_inline void run_return_handler(struct kretprobe_instance *ri,
+					       struct kretprobe *rp, struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	unsigned long status = kcb->kprobe_status;
-	struct kretprobe *rp = READ_ONCE(ri->rp);	/* unregister may orphan ri meanwhile */
 
 	if (!rp || !rp->handler)
 		return;
@@ -146,30 +252,37 @@ static nokprobe_inline void run_return_handler(struct kretprobe_instance *ri, st
  * The probed function returned into the trampoline, which popped `slot`.
  * Handle every instance on that slot (more than one only when several
  * kretprobes share the function) and return the real return address.
+ * Interrupts stay off throughout: an interrupt handler on this stack
+ * could otherwise push and pop calls of its own on this thread's list
+ * while we hold a link into it, and unregistering waits for us
+ * (synchronize_kprobes) before it frees the pool we give back to.
  */
 unsigned long kretprobe_trampoline_handler(struct pt_regs *regs, unsigned long *slot)
 {
 	/* LAB 4: BEGIN kretprobe_trampoline_handler: run the handler, find the way back */
 	unsigned long flags = local_irq_save();
 	unsigned long ret = (unsigned long)kretprobe_trampoline;
-	struct kretprobe_instance *ri;
+	struct task_struct *tk = current_thread();
 
 	while (ret == (unsigned long)kretprobe_trampoline) {
-		spin_lock(&kretprobe_lock);
-		ri = find_instance(slot);
-		if (!ri || ri->task != current)
+		struct kretprobe_instance **link = find_instance(tk, slot);
+		struct kretprobe_instance *ri;
+		struct kretprobe *rp;
+
+		if (!link)
 			panic("kretprobe: no instance for return slot %p: the real return address is lost",
 			      slot);
-		spin_unlock(&kretprobe_lock);	/* stays listed for unwinders */
+		ri = *link;
+		rp = instance_kretprobe(ri);	/* NULL: unregistered, an orphan */
 		ret = (unsigned long)ri->ret_addr;
 		/* The handler sees the call as returned: ip is the caller's. */
 		regs->ip = ret;
-		kprobe_narrate(KPN_KRETPROBE_RETURN, ri->rp ? &ri->rp->kp : NULL, regs);
-		run_return_handler(ri, regs);
+		kprobe_narrate(KPN_KRETPROBE_RETURN, rp ? &rp->kp : NULL, regs);
+		run_return_handler(ri, rp, regs);	/* ri stays listed for unwinders */
 		kprobe_narrate(KPN_KRETPROBE_RETURNED, NULL, regs);
-		spin_lock(&kretprobe_lock);
-		recycle_instance(ri);
-		spin_unlock(&kretprobe_lock);
+		*link = ri->next;
+		tk->kretprobe_nr--;
+		recycle_rp_inst(ri, rp);
 	}
 	local_irq_restore(flags);
 	return ret;
@@ -179,8 +292,9 @@ unsigned long kretprobe_trampoline_handler(struct pt_regs *regs, unsigned long *
 NOKPROBE_SYMBOL(kretprobe_trampoline_handler);
 
 /*
- * For unwinders.  The newest instance for the slot whose address is not
- * the trampoline is the one a return through this slot ends at.
+ * For unwinders, which walk the running thread's own stack.  The newest
+ * instance for the slot whose address is not the trampoline is the one
+ * a return through this slot ends at.
  */
 unsigned long kretprobe_find_ret_addr(unsigned long addr, unsigned long *slot)
 {
@@ -189,77 +303,87 @@ unsigned long kretprobe_find_ret_addr(unsigned long addr, unsigned long *slot)
 
 	if (addr != (unsigned long)kretprobe_trampoline)
 		return addr;
-	spin_lock_irqsave(&kretprobe_lock, flags);
-	list_for_each_entry(ri, &kretprobe_instances, list) {
+	flags = local_irq_save();
+	for (ri = current->kretprobe_instances; ri; ri = ri->next) {
 		if (ri->stack == slot &&
 		    (unsigned long)ri->ret_addr != (unsigned long)kretprobe_trampoline) {
 			addr = (unsigned long)ri->ret_addr;
 			break;
 		}
 	}
-	spin_unlock_irqrestore(&kretprobe_lock, flags);
+	local_irq_restore(flags);
 	return addr;
 }
 NOKPROBE_SYMBOL(kretprobe_find_ret_addr);
 
+static void count_outstanding(struct task_struct *t, void *arg)
+{
+	*(unsigned int *)arg += READ_ONCE(t->kretprobe_nr);
+}
+
 unsigned int kretprobe_outstanding(void)
 {
-	struct kretprobe_instance *ri;
 	unsigned int n = 0;
-	unsigned long flags;
 
-	spin_lock_irqsave(&kretprobe_lock, flags);
-	list_for_each_entry(ri, &kretprobe_instances, list)
-		n++;
-	spin_unlock_irqrestore(&kretprobe_lock, flags);
+	for_each_task(count_outstanding, &n);
 	return n;
 }
 
 /*
  * A thread that calls kthread_exit() from inside kretprobed functions
  * never returns through the trampoline, so its instances would stay
- * taken forever.  kthread_exit() hands them back here, as Linux's
- * kprobe_flush_task() does for a dead task: to their kretprobe's free
- * list, or freed if orphaned.  The stack slots they name die with it.
+ * taken forever.  The exiting thread hands them back here, as Linux's
+ * kprobe_flush_task() does for a dead task: to their pool, or freed if
+ * orphaned.  The stack slots they name die with it.
  */
 void kprobe_flush_task(struct task_struct *tk)
 {
-	struct kretprobe_instance *ri, *tmp;
-	unsigned long flags;
+	struct kretprobe_instance *ri;
+	unsigned long flags = local_irq_save();
 
-	spin_lock_irqsave(&kretprobe_lock, flags);
-	list_for_each_entry_safe(ri, tmp, &kretprobe_instances, list)
-		if (ri->task == tk)
-			recycle_instance(ri);
-	spin_unlock_irqrestore(&kretprobe_lock, flags);
+	while ((ri = tk->kretprobe_instances)) {
+		tk->kretprobe_instances = ri->next;
+		recycle_rp_inst(ri, instance_kretprobe(ri));
+	}
+	tk->kretprobe_nr = 0;
+	local_irq_restore(flags);
 }
 NOKPROBE_SYMBOL(kprobe_flush_task);
 
 /* ---- registration ------------------------------------------------------------ */
 
-static void free_free_instances(struct list_head *pool)
+/* Free the pool's free instances; the holder goes with the last instance. */
+static void free_pool(struct kretprobe_holder *rph)
 {
-	struct kretprobe_instance *ri, *tmp;
+	struct kretprobe_instance *ri;
 
-	list_for_each_entry_safe(ri, tmp, pool, list) {
-		list_del(&ri->list);
-		kfree(ri);
-	}
+	atomic_inc(&rph->ref);		/* keep rph while we empty it */
+	while ((ri = pool_pop(rph)))
+		free_rp_inst(ri);
+	if (atomic_dec_and_test(&rph->ref))
+		kfree(rph);
 }
 
-static int alloc_instances(struct list_head *pool, int n, size_t data_size)
+static struct kretprobe_holder *alloc_pool(struct kretprobe *rp)
 {
-	INIT_LIST_HEAD(pool);
-	for (int i = 0; i < n; i++) {
-		struct kretprobe_instance *ri = kzalloc(sizeof(*ri) + data_size);
+	struct kretprobe_holder *rph = kzalloc(sizeof(*rph));
+
+	if (!rph)
+		return NULL;
+	rph->rp = rp;
+	for (int i = 0; i < rp->maxactive; i++) {
+		struct kretprobe_instance *ri = kzalloc(sizeof(*ri) + rp->data_size);
 
 		if (!ri) {
-			free_free_instances(pool);
-			return -ENOMEM;
+			rph->rp = NULL;
+			free_pool(rph);
+			return NULL;
 		}
-		list_add(&ri->list, pool);
+		ri->rph = rph;
+		atomic_inc(&rph->ref);
+		pool_push(rph, ri);
 	}
-	return 0;
+	return rph;
 }
 
 static int is_probe(struct kprobe *p, void *data)
@@ -287,61 +411,44 @@ int register_kretprobe(struct kretprobe *rp)
 		return -EEXIST;
 	if (rp->maxactive <= 0)
 		rp->maxactive = KRETPROBE_DEFAULT_MAXACTIVE;
-	ret = alloc_instances(&rp->free_instances, rp->maxactive, rp->data_size);
-	if (ret)
-		return ret;
+	rp->rph = alloc_pool(rp);
+	if (!rp->rph)
+		return -ENOMEM;
 	rp->nmissed = 0;
 	rp->kp.pre_handler = pre_handler_kretprobe;
 	rp->kp.post_handler = NULL;
 	rp->kp.break_handler = NULL;
 	ret = register_kprobe(&rp->kp);
-	if (ret)
-		free_free_instances(&rp->free_instances);
+	if (ret) {
+		rp->rph->rp = NULL;
+		free_pool(rp->rph);
+		rp->rph = NULL;
+	}
 	return ret;
-}
-
-/* Orphan rp's calls in progress and take its free list whole.  Under kretprobe_lock. */
-static void orphan_instances(struct kretprobe *rp, struct list_head *pool)
-{
-	struct kretprobe_instance *ri, *tmp;
-
-	list_for_each_entry(ri, &kretprobe_instances, list)
-		if (ri->rp == rp)
-			ri->rp = NULL;
-	if (rp->free_instances.next)		/* never registered: zeroed */
-		list_for_each_entry_safe(ri, tmp, &rp->free_instances, list) {
-			list_del(&ri->list);
-			list_add(&ri->list, pool);
-		}
-	INIT_LIST_HEAD(&rp->free_instances);
 }
 
 /*
  * After unregister_kprobe() no call can take an instance.  Calls still
- * in progress keep theirs, orphaned; the free ones go now.  A return
- * handler may be running on another CPU with its instance off every
- * list: the grace period waits for it (the trampoline runs with
- * interrupts off, and a handler with current_kprobe set), and what it
- * gave back meanwhile is taken a second time.
+ * in progress keep theirs, orphaned by rph->rp = NULL.  A return on
+ * another CPU may have read rp just before and still be running its
+ * handler, about to give its instance back to the pool: the grace
+ * period waits for it (the trampoline runs with interrupts off), and
+ * every return after it sees NULL and frees its own instance.  Then the
+ * pool holds all that will ever come back, and goes.
  */
 void unregister_kretprobes(struct kretprobe **rps, int num)
 {
-	struct list_head pool;
-	unsigned long flags;
-
 	for (int i = 0; i < num; i++)
 		unregister_kprobe(&rps[i]->kp);
-	INIT_LIST_HEAD(&pool);
-	spin_lock_irqsave(&kretprobe_lock, flags);
 	for (int i = 0; i < num; i++)
-		orphan_instances(rps[i], &pool);
-	spin_unlock_irqrestore(&kretprobe_lock, flags);
+		if (rps[i]->rph)		/* never registered: zeroed */
+			WRITE_ONCE(rps[i]->rph->rp, NULL);
 	synchronize_kprobes();
-	spin_lock_irqsave(&kretprobe_lock, flags);
-	for (int i = 0; i < num; i++)
-		orphan_instances(rps[i], &pool);
-	spin_unlock_irqrestore(&kretprobe_lock, flags);
-	free_free_instances(&pool);
+	for (int i = 0; i < num; i++) {
+		if (rps[i]->rph)
+			free_pool(rps[i]->rph);
+		rps[i]->rph = NULL;
+	}
 }
 
 void unregister_kretprobe(struct kretprobe *rp)

@@ -318,13 +318,19 @@ void optimize_kprobe(struct kprobe *p)
 	kick_kprobe_optimizer();
 }
 
+/* op's jump is an int3 again: its record off the jump table. */
+static void forget_jump(struct optimized_kprobe *op)
+{
+	hlist_del(&op->hlist);
+	op->kp->flags &= ~KPROBE_FLAG_OPTIMIZED;
+	nr_optimized--;
+}
+
 /* The jmp -> int3 half of unoptimizing, and the record off the jump table. */
 static void unpatch_op(struct optimized_kprobe *op)
 {
 	arch_unoptimize_kprobe(op);		/* the text is an int3 probe again */
-	hlist_del(&op->hlist);
-	op->kp->flags &= ~KPROBE_FLAG_OPTIMIZED;
-	nr_optimized--;
+	forget_jump(op);
 }
 
 /* Forget op; its detour (if any) is freed when no thread can be inside. */
@@ -358,6 +364,50 @@ void unoptimize_kprobe(struct kprobe *p)
 	if (op->state != OPTPROBE_QUEUED)	/* a jump: text_poke_bp() takes it out */
 		unpatch_op(op);
 	free_op(op, NULL);
+}
+
+/* The jumps of ops[0..n) back to int3s in one text_poke_bp() window; their records go. */
+static void unpatch_ops(struct optimized_kprobe **ops, int n)
+{
+	if (!n)
+		return;
+	arch_unoptimize_kprobes(ops, n);
+	for (int i = 0; i < n; i++) {
+		forget_jump(ops[i]);
+		free_op(ops[i], NULL);
+	}
+}
+
+/*
+ * Many probes are being unregistered at once (unregister_kprobes()):
+ * their jumps go back to int3s together, in windows of up to
+ * MAX_OPTIMIZE_PROBES - three syncs for the lot, as the optimizer's own
+ * batches and Linux's unoptimizer do - instead of one window, and three
+ * syncs, per probe inside each disarm.  What is left for
+ * unoptimize_kprobe() then (a queued record) costs no sync.  Only a
+ * probe that is its own jump's owner counts: an aggregate is never
+ * optimized, and kps[i] may not be registered at all.  kprobe_mutex held.
+ */
+void unoptimize_kprobes_batch(struct kprobe **kps, int num)
+{
+	static struct optimized_kprobe *ops[MAX_OPTIMIZE_PROBES];	/* big: not on a stack */
+	int n = 0;
+
+	for (int i = 0; i < num; i++) {
+		struct optimized_kprobe *op = op_at(kps[i]->addr);
+
+		if (!op || op->kp != kps[i] || op->state == OPTPROBE_QUEUED)
+			continue;
+		if (op->state == OPTPROBE_UNOPTIMIZING)
+			list_del(&op->list);	/* the optimizer's own batch would have done it */
+		kps[i]->opt_refusal = OPT_OK;
+		ops[n++] = op;
+		if (n == MAX_OPTIMIZE_PROBES) {
+			unpatch_ops(ops, n);
+			n = 0;
+		}
+	}
+	unpatch_ops(ops, n);
 }
 
 /*
@@ -435,9 +485,7 @@ static bool do_unoptimize_kprobes(const struct text_snapshot *snap)
 	if (n)
 		arch_unoptimize_kprobes(batch, n);
 	for (int i = 0; i < n; i++) {
-		hlist_del(&batch[i]->hlist);
-		batch[i]->kp->flags &= ~KPROBE_FLAG_OPTIMIZED;
-		nr_optimized--;
+		forget_jump(batch[i]);
 		free_op(batch[i], snap);
 	}
 	return n > 0;

@@ -41,20 +41,15 @@
 #include "nokprobe.h"
 #include "text_patching.h"
 
-#define INT3_INSN_OPCODE	0xcc
-#define INT3_INSN_SIZE		1
-
 /*
- * The patches in progress (Linux's bp_desc): for each, the address whose
- * int3 is ours and where a hit there goes.  One patch or a batch of
+ * The patches in progress (text_patching.h): one patch or a batch of
  * them (text_poke_bp_batch_begin(): the optimizer's), which shares
  * every sync: a batch of n jumps costs three syncs, not 3n.
  */
-static struct {
-	struct text_poke_loc *vec;
-	int nr;
-	int active;
-} bp_patching;
+struct bp_patching_desc bp_patching;
+
+/* Windows opened since boot (text_poke_bp_nr_windows()). */
+static unsigned long bp_windows;
 
 /* text_poke_bp_begin()'s one patch. */
 static struct text_poke_loc bp_single;
@@ -89,11 +84,12 @@ NOKPROBE_SYMBOL(text_poke_others_involved);
 NOKPROBE_SYMBOL(text_poke_sync);
 
 /*
- * From do_exception(), before the die notifiers: is this the int3 of a
- * patch in progress?  Returns 1 if the CPU was sent on (regs->ip
- * changed), 0 to let kprobes and the kernel see the trap.
+ * From do_int3(), before kprobes and the die notifiers, when the int3
+ * is gone or a patch is in progress (poke_int3_handler() in
+ * text_patching.h tests both inline).  Returns 1 if the CPU was sent on
+ * (regs->ip changed), 0 to let kprobes and the kernel see the trap.
  */
-int poke_int3_handler(struct pt_regs *regs)
+int __poke_int3_handler(struct pt_regs *regs)
 {
 	unsigned long at = regs->ip - INT3_INSN_SIZE, handler;
 
@@ -125,7 +121,7 @@ int poke_int3_handler(struct pt_regs *regs)
 	regs->ip = handler;	/* as if the new instruction had jumped there */
 	return 1;
 }
-NOKPROBE_SYMBOL(poke_int3_handler);
+NOKPROBE_SYMBOL(__poke_int3_handler);
 
 /*
  * Step 1 for a batch: an int3 on each first byte, the window open for
@@ -139,6 +135,7 @@ void text_poke_bp_batch_begin(struct text_poke_loc *tp, int nr)
 	bool sync = false;
 
 	spin_lock(&text_poke_bp_lock);
+	bp_windows++;
 	bp_patching.vec = tp;
 	bp_patching.nr = nr;
 	barrier();		/* stores stay in order on x86: an int3 that sees active sees the rest */
@@ -155,6 +152,11 @@ void text_poke_bp_batch_begin(struct text_poke_loc *tp, int nr)
 		text_poke_sync();
 }
 NOKPROBE_SYMBOL(text_poke_bp_batch_begin);
+
+unsigned long text_poke_bp_nr_windows(void)
+{
+	return READ_ONCE(bp_windows);
+}
 
 static void text_poke_bp_close(void)
 {

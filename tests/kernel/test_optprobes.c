@@ -28,6 +28,8 @@
 #include "workloads.h"
 #include "workload_results.h"
 #include "kprobes_fixups.h"
+#include "text_patching.h"
+#include "bench_sled.h"
 
 /* ---- the routines (optprobes_asm.S) -------------------------------------------- */
 
@@ -560,6 +562,49 @@ static void optprobe_all_mix_labels_at_once(struct ktest *t)
 	}
 	ktest_info(t, "%u of %u probes optimized", optimized, (unsigned)NR_MIX);
 	KTEST_EXPECT_TRUE(t, optimized > 0 && optimized < NR_MIX);
+}
+
+/*
+ * unregister_kprobes() of many jumps: one text_poke_bp() window takes
+ * them all back to int3s, then each probe's disarm opens one for its
+ * int3 - where each probe used to open two (its jump, its int3), with
+ * three syncs each on SMP.  The probes sit at the start of sled
+ * functions (bench_sled.S: nops enough for a jump, nobody calls them).
+ */
+#define UNREG_BATCH_PROBES	8
+#define SLED_NOP_OPCODE		0x90	/* what bench_sled.S is made of */
+
+static int quiet_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	return 0;
+}
+
+static void optprobe_unregister_batch(struct ktest *t)
+{
+	static struct kprobe kps[UNREG_BATCH_PROBES];
+	struct kprobe *kpp[UNREG_BATCH_PROBES];
+	unsigned long windows;
+	int optimized = 0;
+
+	for (int i = 0; i < UNREG_BATCH_PROBES; i++) {
+		kps[i] = (struct kprobe){
+			.addr = (kprobe_opcode_t *)(bench_sled + i * BENCH_SLED_FUNC_SIZE),
+			.pre_handler = quiet_pre,
+		};
+		kpp[i] = &kps[i];
+		KTEST_ASSERT_EQ(t, register_kprobe(&kps[i]), 0);
+	}
+	KTEST_EXPECT_EQ(t, wait_for_kprobe_optimizer(), 0);
+	for (int i = 0; i < UNREG_BATCH_PROBES; i++)
+		optimized += kprobe_optimized(&kps[i]);
+	KTEST_EXPECT_EQ(t, optimized, UNREG_BATCH_PROBES);
+	windows = text_poke_bp_nr_windows();
+	unregister_kprobes(kpp, UNREG_BATCH_PROBES);
+	windows = text_poke_bp_nr_windows() - windows;
+	ktest_info(t, "%d jumps unregistered: %lu text_poke_bp windows", optimized, windows);
+	KTEST_EXPECT_EQ(t, windows, (unsigned long)UNREG_BATCH_PROBES + 1);
+	for (int i = 0; i < UNREG_BATCH_PROBES; i++)
+		KTEST_EXPECT_EQ(t, *(const uint8_t *)kps[i].addr, SLED_NOP_OPCODE);	/* the text is back */
 }
 
 /* The state part of p's debugfs list line: everything after "sym+off". */
@@ -1272,6 +1317,7 @@ static struct ktest_case optprobes_cases[] = {
 	KTEST_CASE(optprobe_basic),
 	KTEST_CASE(optprobe_every_mix_label),
 	KTEST_CASE(optprobe_all_mix_labels_at_once),
+	KTEST_CASE(optprobe_unregister_batch),
 	KTEST_CASE(optprobe_refusals),
 	KTEST_CASE(optprobe_list_tells_the_verdict),
 	KTEST_CASE(optprobe_probe_in_range),

@@ -53,7 +53,7 @@
 #include "sched.h"
 #include "nokprobe.h"
 
-static bool kprobes_boost_enabled = true;
+bool kprobes_boost_enabled = true;	/* read inline by every classic hit (core.c) */
 
 int kprobes_set_boosting(bool on)
 {
@@ -114,18 +114,3 @@ void arch_boost_after_step(struct kprobe *p, struct pt_regs *regs)
 	/* LAB 5: END */
 }
 NOKPROBE_SYMBOL(arch_boost_after_step);
-
-/*
- * From kprobe_handler(), after the pre-handler returned 0.  The hit ends
- * here: iret goes to the slot with regs->flags untouched (the probed
- * code's TF and IF), the copy runs, the jmp brings it back.
- */
-int kprobe_boosted_hit(struct kprobe *p, struct pt_regs *regs)
-{
-	if (p->ainsn.boostable != 1 || p->post_handler || !kprobes_boost_enabled)
-		return 0;
-	regs->ip = (unsigned long)p->ainsn.insn;
-	reset_current_kprobe();
-	return 1;
-}
-NOKPROBE_SYMBOL(kprobe_boosted_hit);

@@ -244,8 +244,11 @@ static nokprobe_inline void restore_previous_kprobe(struct kprobe_ctlblk *kcb)
 	kcb->kprobe_saved_flags = kcb->prev_kprobe.saved_flags;
 }
 
-/* Arrange for iret to run exactly one instruction: the copy in the slot. */
-static void setup_singlestep(struct kprobe *p, struct pt_regs *regs,
+/*
+ * Arrange for iret to run exactly one instruction: the copy in the slot.
+ * Inlined into its callers: the classic hit passes here every time.
+ */
+static nokprobe_inline void setup_singlestep(struct kprobe *p, struct pt_regs *regs,
 			     struct kprobe_ctlblk *kcb, int reenter)
 {
 	if (reenter) {
@@ -262,7 +265,6 @@ static void setup_singlestep(struct kprobe *p, struct pt_regs *regs,
 	regs->ip = (unsigned long)p->ainsn.insn;
 	kprobe_narrate(KPN_SINGLESTEP, p, regs);
 }
-NOKPROBE_SYMBOL(setup_singlestep);
 
 /*
  * The end of a hit whose instruction did not need a step: run the
@@ -297,6 +299,21 @@ static nokprobe_inline bool kprobe_emulate(struct kprobe *p, struct pt_regs *reg
 		return false;		/* switched off: step it (emulate.c) */
 	p->ainsn.emulate_op(p, regs);
 	return true;
+}
+
+/*
+ * After the pre-handler returned 0, a boosted slot (boost.c) needs no
+ * step: the hit ends here, iret goes to the slot with regs->flags
+ * untouched (the probed code's TF and IF), the copy runs, the jmp
+ * brings it back.  Inline: every classic hit asks.
+ */
+static nokprobe_inline int kprobe_boosted_hit(struct kprobe *p, struct pt_regs *regs)
+{
+	if (p->ainsn.boostable != 1 || p->post_handler || !READ_ONCE(kprobes_boost_enabled))
+		return 0;
+	regs->ip = (unsigned long)p->ainsn.insn;
+	reset_current_kprobe();
+	return 1;
 }
 
 /*
@@ -364,8 +381,7 @@ static __always_inline int run_probed_instruction(struct kprobe *p, struct pt_re
 		kprobe_narrate(KPN_EMULATED, p, regs);
 		return 1;
 	}
-	if (p->ainsn.boostable == 1 && !p->post_handler &&
-	    kprobe_boosted_hit(p, regs)) {	/* boost.c */
+	if (kprobe_boosted_hit(p, regs)) {
 		kprobe_narrate(KPN_BOOSTED, p, regs);
 		return 1;
 	}
@@ -622,12 +638,13 @@ static __always_inline int post_kprobe_handler(struct pt_regs *regs)
  * the instruction ran at its own address, so nothing needs fixing but
  * TF and IF; the int3 goes back.  Returns 1 if the #DB was that.
  */
-static int post_inplace_handler(struct pt_regs *regs)
+static nokprobe_inline int post_inplace_handler(struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe *cur = kprobe_running();
 
-	if (!cur || kcb->kprobe_status != KPROBE_HIT_SS ||
+	/* This CPU's step first: one load ends the test for every other #DB. */
+	if (!cur || !kprobe_stepping_in_place(cur) || kcb->kprobe_status != KPROBE_HIT_SS ||
 	    !kprobe_end_step_in_place(cur, regs))
 		return 0;
 	resume_in_place(cur, regs, kcb);
@@ -635,7 +652,6 @@ static int post_inplace_handler(struct pt_regs *regs)
 	kprobe_narrate(KPN_DONE, cur, regs);
 	return 1;
 }
-NOKPROBE_SYMBOL(post_inplace_handler);
 
 /* ---- faults during a hit ----------------------------------------------------------- */
 

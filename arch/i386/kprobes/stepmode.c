@@ -83,7 +83,7 @@ static const char *const stepmode_names[NR_KPROBE_STEPMODES] = {
 DEFINE_PER_CPU(struct kprobe_stepmode_stats, kprobe_stepmode_stats);
 
 /* The probe this CPU is stepping in place (NULL: none), and may it re-arm? */
-static DEFINE_PER_CPU(struct kprobe *, inplace_kprobe);
+DEFINE_PER_CPU(struct kprobe *, inplace_kprobe);
 static DEFINE_PER_CPU(int, inplace_may_rearm);
 
 /* Held from an in-place step's first poke to its re-arm: one step at a time. */
@@ -128,10 +128,8 @@ static nokprobe_inline void poke_byte(struct kprobe *p, kprobe_opcode_t byte)
  * set.  Returns true if the step is in place (core.c then leaves ip
  * alone).
  */
-bool kprobe_step_in_place(struct kprobe *p, struct pt_regs *regs)
+bool __kprobe_step_in_place(struct kprobe *p, struct pt_regs *regs)
 {
-	if (READ_ONCE(kprobe_stepmode) != KPROBE_STEP_INLINE)
-		return false;
 	if (!arch_spin_trylock(&inplace_lock)) {
 		arch_spin_lock(&inplace_lock);	/* interrupts are off: a hit */
 		this_cpu_ptr(&kprobe_stepmode_stats)->waited++;
@@ -145,26 +143,18 @@ bool kprobe_step_in_place(struct kprobe *p, struct pt_regs *regs)
 	kprobe_narrate(KPN_SINGLESTEP_INPLACE, p, regs);
 	return true;
 }
-NOKPROBE_SYMBOL(kprobe_step_in_place);
-
-/* Is this CPU's step of p the in-place one?  (A fault: where did it happen?) */
-bool kprobe_stepping_in_place(struct kprobe *p)
-{
-	return this_cpu_read(inplace_kprobe) == p;
-}
-NOKPROBE_SYMBOL(kprobe_stepping_in_place);
+NOKPROBE_SYMBOL(__kprobe_step_in_place);
 
 /*
- * From the #DB after the step (or a fault in it): re-arm the int3 unless
- * p is being disarmed.  Returns true if the step was in place: ip is
- * already where the instruction left it, no fixup.
+ * From the #DB after this CPU's in-place step of p (or a fault in it;
+ * kprobe_end_step_in_place() checked that it was one): re-arm the int3
+ * unless p is being disarmed.  Returns true: ip is already where the
+ * instruction left it, no fixup.
  */
-bool kprobe_end_step_in_place(struct kprobe *p, struct pt_regs *regs)
+bool __kprobe_end_step_in_place(struct kprobe *p, struct pt_regs *regs)
 {
 	bool rearm;
 
-	if (this_cpu_read(inplace_kprobe) != p)
-		return false;
 	rearm = this_cpu_read(inplace_may_rearm) && READ_ONCE(inplace_disarming) != p;
 	if (rearm)
 		poke_byte(p, BREAKPOINT_INSTRUCTION);
@@ -174,7 +164,7 @@ bool kprobe_end_step_in_place(struct kprobe *p, struct pt_regs *regs)
 	kprobe_narrate(rearm ? KPN_REARMED : KPN_NOT_REARMED, p, regs);
 	return true;
 }
-NOKPROBE_SYMBOL(kprobe_end_step_in_place);
+NOKPROBE_SYMBOL(__kprobe_end_step_in_place);
 
 /*
  * From arch_disarm_kprobe(), after the original byte went back, with

@@ -54,6 +54,7 @@ struct arch_specific_insn {
 
 /* kprobes_set_emulation()'s switch, read at every hit (emulate.c). */
 extern bool kprobes_emulation_enabled;
+extern bool kprobes_boost_enabled;	/* kprobes_set_boosting() (boost.c) */
 
 /* Set p->ainsn.emulate_op for the decoded instruction (emulate.c). */
 void arch_prepare_emulation(struct kprobe *p, const struct insn *insn);
@@ -148,8 +149,7 @@ static inline unsigned long *kretprobe_trampoline_slot(struct pt_regs *regs)
 bool arch_can_boost(const struct insn *insn, kprobe_opcode_t *addr);
 /* After a single-step: put the jmp back into the slot if the step allows. */
 void arch_boost_after_step(struct kprobe *p, struct pt_regs *regs);
-/* In the int3 handler: run the boosted slot without a step?  1 = done. */
-int kprobe_boosted_hit(struct kprobe *p, struct pt_regs *regs);
+/* kprobe_boosted_hit(), the hit itself, is inlined into core.c's int3 handler. */
 
 /* ---- jumps (boosted slots, detour buffers, optimized probes) ------------------ */
 
