@@ -36,6 +36,7 @@
 #include "sched.h"
 #include "spinlock.h"
 #include "mutex.h"
+#include "linux/preempt.h"	/* in_task(), in_atomic() */
 #include "rculist.h"
 #include "vsprintf.h"
 #include "nokprobe.h"
@@ -869,15 +870,18 @@ int sprint_kprobe_profile(char *buf, size_t len, const struct kprobe *p)
 }
 
 /*
- * SysRq calls this from an interrupt handler, where kprobe_mutex may not
- * be slept on: whoever holds it may be registering on another CPU, or be
- * the very thread interrupted.  So try it; -EBUSY asks the caller to come
- * back later (the console's SysRq tries again at the next tick).
+ * A thread waits for kprobe_mutex (the optimizer may hold it for a batch).
+ * SysRq calls this from an interrupt handler, where the mutex may not be
+ * slept on: whoever holds it may be registering on another CPU, or be the
+ * very thread interrupted.  So there it only tries; -EBUSY asks the caller
+ * to come back later (the console's SysRq tries again at the next tick).
  * who, if not NULL, heads the list with a count: "SysRq: 2 probe(s)".
  */
 int kprobes_list_print(const char *who)
 {
-	if (!mutex_trylock(&kprobe_mutex))
+	if (in_task() && !in_atomic())
+		kprobe_mutex_lock();
+	else if (!mutex_trylock(&kprobe_mutex))
 		return -EBUSY;
 	if (who)
 		printk("\n%s: %u probe(s) registered\n", who, nr_registered);
