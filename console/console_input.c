@@ -21,6 +21,8 @@
 #include "timer.h"
 #include "string.h"
 #include "errno.h"
+#include "shell.h"
+#include "line_editor.h"
 #include "kfifo.h"
 #include "spinlock.h"
 
@@ -83,6 +85,8 @@ static void wake_input_waiter(void)
 /* Both consoles' interrupt handlers call this for every character. */
 static bool sysrq_filter(int c)
 {
+	if (c == KEY_CTRL_C && shell_interrupt_foreground())
+		return true;	/* it ended the program `exec` waits for */
 	if (c != KEY_CTRL_P) {
 		wake_input_waiter();
 		return false;

@@ -3,7 +3,7 @@
  *
  *   exec NAME [ARGS]     run a built-in program (user/NAME.c), wait for
  *                        it, say how it ended: "exit status 0" or the
- *                        signal that killed it;
+ *                        signal that killed it; Ctrl-C kills it;
  *   exec -b NAME [ARGS]  the same in the background: the shell goes on,
  *                        a reaper thread waits and reports the end;
  *   exec                 list the programs;
@@ -86,10 +86,30 @@ static int exec_background(struct task_struct *t)
 	return 0;
 }
 
+/*
+ * The process `exec` waits for (0: none), for Ctrl-C.  The console's
+ * interrupt handlers see every key (console_input.c) even while the
+ * shell is blocked, as Ctrl-P's SysRq does; a terminal's Ctrl-C sends
+ * SIGINT to its foreground process, ours kills it.
+ */
+static volatile int foreground_pid;
+
+int shell_foreground_pid(void)
+{
+	return READ_ONCE(foreground_pid);
+}
+
+bool shell_interrupt_foreground(void)
+{
+	int pid = READ_ONCE(foreground_pid);
+
+	return pid && kill_pid(pid) == 0;
+}
+
 int cmd_exec(int argc, char **argv)
 {
 	bool background = argc > 1 && strcmp(argv[1], "-b") == 0;
-	int first = background ? 2 : 1, err, pid;
+	int first = background ? 2 : 1, err, pid, status;
 	struct task_struct *t;
 
 	if (argc <= first) {
@@ -106,7 +126,10 @@ int cmd_exec(int argc, char **argv)
 		return exec_background(t);
 	pid = t->pid;
 	seq_buf_flush(shell_out);	/* our lines before the program's */
-	report_end(argv[first], pid, process_wait(t));
+	WRITE_ONCE(foreground_pid, pid);
+	status = process_wait(t);
+	WRITE_ONCE(foreground_pid, 0);
+	report_end(argv[first], pid, status);
 	return 0;
 }
 

@@ -62,6 +62,9 @@ int cmd_regs(int argc, char **argv);
 int cmd_meminfo(int argc, char **argv);
 int cmd_ps(int argc, char **argv);
 int cmd_exec(int argc, char **argv);	/* console/shell_process.c */
+/* Ctrl-C while `exec` waits: kill that process; false if there is none. */
+bool shell_interrupt_foreground(void);
+int shell_foreground_pid(void);		/* that process, 0 when exec waits for none */
 int cmd_kill(int argc, char **argv);
 int cmd_cpus(int argc, char **argv);
 int cmd_reboot(int argc, char **argv);

@@ -20,6 +20,9 @@
 #include "vsprintf.h"
 #include "exec_elf.h"
 #include "pseudofs.h"
+#include "shell.h"
+#include "keyboard.h"
+#include "console_input.h"
 
 #define LEAK_RUNS	1000	/* faulting processes in the leak case */
 #define MIGRATION_PROCS	8	/* syscallers at once, to spread over the CPUs */
@@ -269,6 +272,67 @@ static void spawn_and_waitpid_from_user(struct ktest *t)
 	KTEST_EXPECT_EQ(t, run("no_such_program", NULL, NULL), -ENOENT);
 }
 
+/* Ctrl-C on the keyboard while the shell waits in `exec spin`: spin dies, the shell goes on. */
+#define SC_LCTRL	0x1D
+#define SC_C		0x2E
+#define SC_BREAK(sc)	((sc) | 0x80)
+
+static char shell_text[1024];
+
+static int shell_exec_thread(void *line)
+{
+	struct seq_buf s;
+
+	seq_buf_init(&s, shell_text, sizeof(shell_text));
+	return shell_exec(line, &s);
+}
+
+/* Poll for up to about 2 s; false if text never showed up. */
+static bool wait_for_text(const char *(*where)(void), const char *text)
+{
+	for (int i = 0; i < 100; i++) {
+		if (strstr(where(), text))
+			return true;
+		msleep(20);
+	}
+	return false;
+}
+
+static const char *shell_output(void)
+{
+	return shell_text;
+}
+
+static void ctrl_c_kills_the_foreground_program(struct ktest *t)
+{
+	struct task_struct *sh;
+	bool ended;
+
+	console_input_init();
+	while (kbd_getc() != -1)
+		;
+	memset(shell_text, 0, sizeof(shell_text));
+	KTEST_EXPECT_FALSE(t, shell_interrupt_foreground());	/* nothing runs yet */
+	ktest_capture_start();
+	sh = kthread_create(shell_exec_thread, "exec spin", "exec-test");
+	KTEST_ASSERT_TRUE(t, sh != NULL);
+	for (int i = 0; i < 200 && !shell_foreground_pid(); i++)
+		msleep(10);		/* until exec waits for it */
+	KTEST_EXPECT_TRUE(t, shell_foreground_pid() > 0);
+	kbd_handle_scancode(SC_LCTRL);
+	kbd_handle_scancode(SC_C);
+	kbd_handle_scancode(SC_BREAK(SC_C));
+	kbd_handle_scancode(SC_BREAK(SC_LCTRL));
+	ended = wait_for_text(shell_output, "spin: killed by SIGKILL");
+	ktest_capture_stop();
+	if (!ended)
+		shell_interrupt_foreground();	/* do not leave the shell thread waiting */
+	KTEST_EXPECT_TRUE(t, ended);
+	KTEST_EXPECT_EQ(t, kthread_join(sh), 0);
+	KTEST_EXPECT_EQ(t, kbd_getc(), -1);		/* consumed, never typed */
+	KTEST_EXPECT_FALSE(t, shell_interrupt_foreground());
+}
+
 static struct ktest_case user_cases[] = {
 	KTEST_CASE(hello_runs_in_ring3),
 	KTEST_CASE(exceptions_kill_only_the_process),
@@ -276,6 +340,7 @@ static struct ktest_case user_cases[] = {
 	KTEST_CASE(access_ok_bounds),
 	KTEST_CASE(malformed_elf_is_refused),
 	KTEST_CASE(kill_ends_a_process),
+	KTEST_CASE(ctrl_c_kills_the_foreground_program),
 	KTEST_CASE(spawn_and_waitpid_from_user),
 	KTEST_CASE(tss_esp0_follows_migrations),
 	KTEST_CASE(faulting_processes_leak_nothing),
