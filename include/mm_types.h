@@ -17,6 +17,9 @@
 
 #include <stdbool.h>
 #include "mm.h"
+#include "list.h"
+
+struct user_program;
 
 #define USER_STACK_PAGES  8                        /* 32 KiB */
 #define USER_STACK_TOP    TASK_SIZE
@@ -35,6 +38,12 @@ struct mm_struct {
 	unsigned long start_code, end_code;   /* the executable segment(s) */
 	unsigned long start_stack;   /* lowest stack page; below it the guard */
 	unsigned long nr_pages;      /* user pages mapped (not page tables) */
+	/* uprobes (kernel/events/uprobes.c): the program it runs (Linux's
+	 * exe_file), its place on the list of copies of that program's text,
+	 * and its XOL page (0 until the first hit). */
+	const struct user_program *exe;
+	struct list_head uprobes_link;
+	unsigned long xol_vaddr;
 };
 
 /* arch/i386/pgtable.c: the page directory and user page tables. */

@@ -26,6 +26,7 @@
 #include "trace.h"
 #include "kprobes.h"
 #include "probe_events.h"
+#include "trace_probe.h"
 #include "pseudofs.h"
 #include "kallsyms.h"
 #include "extable.h"
@@ -52,6 +53,12 @@ struct trace_kprobe {
 
 static LIST_HEAD(trace_kprobes);
 static unsigned int next_event_id = 1;
+
+/* Records carry an event id; kprobe and uprobe events take theirs from one count. */
+unsigned int trace_probe_next_id(void)
+{
+	return next_event_id++;
+}
 
 static struct trace_kprobe *find_event(const char *group, const char *event)
 {
@@ -96,9 +103,13 @@ static const struct fetch_ops fetch_ops = {
 	.comm = current_comm,
 };
 
-/* Inside the int3 (or trampoline) handler, on any CPU. */
-static void record_hit(struct trace_kprobe *tk, struct pt_regs *regs,
-		       unsigned long ip, unsigned long ret_ip)
+/*
+ * One record of event id, its arguments fetched through fops: inside a
+ * kprobe's int3 (or trampoline) handler, or a uprobe's, on any CPU.
+ */
+void trace_probe_record(unsigned int id, const struct probe_event_def *def,
+			const struct fetch_ops *fops, struct pt_regs *regs,
+			unsigned long ip, unsigned long ret_ip)
 {
 	int preempt = preempt_count();	/* the probed code's, before our lock adds one */
 	unsigned long flags;
@@ -106,17 +117,23 @@ static void record_hit(struct trace_kprobe *tk, struct pt_regs *regs,
 	int n;
 
 	e->ts = trace_clock();
-	e->event_id = tk->id;
+	e->event_id = id;
 	e->pid = task_pid(current);
 	strlcpy(e->comm, task_name(current), sizeof(e->comm));
 	e->flags = (regs->flags & X86_EFLAGS_IF) ? 0 : TRACE_FLAG_IRQS_OFF;
 	e->preempt = preempt;
 	e->ip = ip;
 	e->ret_ip = ret_ip;
-	n = probe_args_fetch(tk->def, regs, &fetch_ops, e->payload, sizeof(e->payload));
+	n = probe_args_fetch(def, regs, fops, e->payload, sizeof(e->payload));
 	e->len = n < 0 ? 0 : n;
-	tk->recorded = true;
 	trace_buffer_unlock_commit(flags);
+}
+
+static void record_hit(struct trace_kprobe *tk, struct pt_regs *regs,
+		       unsigned long ip, unsigned long ret_ip)
+{
+	tk->recorded = true;
+	trace_probe_record(tk->id, tk->def, &fetch_ops, regs, ip, ret_ip);
 }
 
 static int kprobe_dispatcher(struct kprobe *kp, struct pt_regs *regs)
@@ -139,6 +156,7 @@ static int kretprobe_dispatcher(struct kretprobe_instance *ri, struct pt_regs *r
 	return 0;
 }
 NOKPROBE_SYMBOL(current_comm);
+NOKPROBE_SYMBOL(trace_probe_record);
 NOKPROBE_SYMBOL(record_hit);
 NOKPROBE_SYMBOL(kprobe_dispatcher);
 NOKPROBE_SYMBOL(kretprobe_dispatcher);
@@ -158,7 +176,8 @@ static unsigned int error_log_next;	/* entries ever logged */
  *                          ^
  * The same text becomes the shell's explanation under "write error".
  */
-static void log_error(const char *line, size_t len, int pos, const char *msg)
+void trace_probe_log_error(const char *subsys, const char *line, size_t len, int pos,
+			   const char *msg)
 {
 	struct probe_parse_error err = { .code = PROBE_ERR_NONE, .pos = pos };
 	char *entry = error_log[error_log_next++ % ERROR_LOG_ENTRIES];
@@ -166,10 +185,15 @@ static void log_error(const char *line, size_t len, int pos, const char *msg)
 	int n;
 
 	trace_sprint_ts(ts, sizeof(ts), trace_clock());
-	n = snprintf(entry, ERROR_LOG_TEXT, "[%s] trace_kprobe: error: %s\n", ts, msg);
+	n = snprintf(entry, ERROR_LOG_TEXT, "[%s] %s: error: %s\n", ts, subsys, msg);
 	if (n < ERROR_LOG_TEXT)
 		probe_err_format(entry + n, ERROR_LOG_TEXT - n, line, len, &err);
 	pseudofs_error("%s", entry);
+}
+
+static void log_error(const char *line, size_t len, int pos, const char *msg)
+{
+	trace_probe_log_error("trace_kprobe", line, len, pos, msg);
 }
 
 static int error_log_show(struct seq_buf *s, void *data)
@@ -191,7 +215,7 @@ static int error_log_write(const char *text, size_t len, bool trunc, void *data)
 }
 
 /* Byte offset of word number `nr` (0-based) of line, for the caret. */
-static int word_pos(const char *line, size_t len, int nr)
+int trace_probe_word_pos(const char *line, size_t len, int nr)
 {
 	size_t i = 0;
 
@@ -220,7 +244,7 @@ static int event_set_enabled(struct trace_kprobe *tk, bool on)
 }
 
 /* "0" or "1" and a newline, as echo writes it. */
-static int parse_bool(const char *text, size_t len, bool *on)
+int trace_parse_bool(const char *text, size_t len, bool *on)
 {
 	if (len == 0 || len > 2 || (len == 2 && text[1] != '\n'))
 		return -EINVAL;
@@ -242,7 +266,7 @@ static int enable_write(const char *text, size_t len, bool trunc, void *data)
 {
 	bool on;
 
-	if (parse_bool(text, len, &on))
+	if (trace_parse_bool(text, len, &on))
 		return -EINVAL;
 	return event_set_enabled(data, on);
 }
@@ -268,7 +292,7 @@ static int group_enable_write(const char *text, size_t len, bool trunc, void *da
 	int ret = 0;
 	bool on;
 
-	if (parse_bool(text, len, &on))
+	if (trace_parse_bool(text, len, &on))
 		return -EINVAL;
 	list_for_each_entry(tk, &trace_kprobes, list)
 		if (strcmp(tk->def->group, data) == 0 && !ret)
@@ -282,7 +306,7 @@ static void group_path(char *buf, const char *group)
 }
 
 /* The group's enable file lives while the group has events. */
-static int group_file_get(const char *group)
+int trace_probe_group_get(const char *group, trace_show_fn show, trace_write_fn write)
 {
 	char path[PSEUDOFS_PATH_MAX];
 	char *name;
@@ -295,19 +319,17 @@ static int group_file_get(const char *group)
 	if (!name)
 		return -ENOMEM;
 	strlcpy(name, group, strlen(group) + 1);
-	ret = pseudofs_create(path, group_enable_show, group_enable_write, name);
+	ret = pseudofs_create(path, show, write, name);
 	if (ret)
 		kfree(name);
 	return ret;
 }
 
-static void group_file_put(const char *group)
+void trace_probe_group_put(const char *group)
 {
 	char path[PSEUDOFS_PATH_MAX];
 	void *name;
 
-	if (group_has_events(group))
-		return;
 	group_path(path, group);
 	name = pseudofs_data(path);
 	if (pseudofs_remove(path) == 0)
@@ -351,7 +373,7 @@ static int add_event(const struct probe_event_def *parsed, const char *line, siz
 	if (parsed->nr_args * sizeof(struct fetch_value) > TRACE_PAYLOAD_MAX) {
 		snprintf(msg, sizeof(msg), "Too many arguments for one trace record (at most %u)",
 			 (unsigned int)(TRACE_PAYLOAD_MAX / sizeof(struct fetch_value)));
-		log_error(line, len, word_pos(line, len, 2), msg);
+		log_error(line, len, trace_probe_word_pos(line, len, 2), msg);
 		return -E2BIG;
 	}
 	if (find_event(parsed->group, parsed->event)) {
@@ -375,17 +397,17 @@ static int add_event(const struct probe_event_def *parsed, const char *line, siz
 		snprintf(msg, sizeof(msg), "Could not probe %s+%lu: %s: %s",
 			 parsed->symbol[0] ? parsed->symbol : "address", parsed->offset,
 			 errno_name(ret), kprobe_refusal_reason(ret, parsed->addr));
-		log_error(line, len, word_pos(line, len, 1), msg);
+		log_error(line, len, trace_probe_word_pos(line, len, 1), msg);
 		goto free;
 	}
-	ret = group_file_get(parsed->group);
+	ret = trace_probe_group_get(parsed->group, group_enable_show, group_enable_write);
 	if (ret == 0)
 		ret = pseudofs_create(tk->enable_path, enable_show, enable_write, tk);
 	if (ret) {
 		unregister_event(tk);
 		goto free;
 	}
-	tk->id = next_event_id++;
+	tk->id = trace_probe_next_id();
 	list_add_tail(&tk->list, &trace_kprobes);
 	return 0;
 free:
@@ -401,7 +423,8 @@ static void free_event(struct trace_kprobe *tk)
 	unregister_event(tk);
 	pseudofs_remove(tk->enable_path);
 	list_del(&tk->list);
-	group_file_put(tk->def->group);
+	if (!group_has_events(tk->def->group))
+		trace_probe_group_put(tk->def->group);
 	if (tk->recorded)
 		trace_buffer_reset(TRACE_ALL_CPUS);
 	kfree(tk->def);
@@ -413,11 +436,11 @@ static int delete_event(const struct probe_event_def *parsed, const char *line, 
 	struct trace_kprobe *tk = find_event(parsed->group, parsed->event);
 
 	if (!tk) {
-		log_error(line, len, word_pos(line, len, 0), "Event not found");
+		log_error(line, len, trace_probe_word_pos(line, len, 0), "Event not found");
 		return -ENOENT;
 	}
 	if (tk->enabled) {
-		log_error(line, len, word_pos(line, len, 0),
+		log_error(line, len, trace_probe_word_pos(line, len, 0),
 			  "Event is enabled: write 0 to its enable file first");
 		return -EBUSY;
 	}
@@ -474,12 +497,11 @@ static const char *memchr_or_end(const char *s, char c, size_t len)
 }
 
 /* Several lines may come in one write; the first failure stops. */
-static int kprobe_events_write(const char *text, size_t len, bool trunc, void *data)
+int trace_probe_write_lines(const char *text, size_t len,
+			    int (*run_command)(const char *line, size_t len))
 {
 	int ret = 0;
 
-	if (trunc && (ret = remove_all_events()) != 0)
-		return ret;
 	while (len && ret == 0) {
 		const char *nl = memchr_or_end(text, '\n', len);
 		size_t n = nl - text;
@@ -491,6 +513,15 @@ static int kprobe_events_write(const char *text, size_t len, bool trunc, void *d
 		len -= n;
 	}
 	return ret;
+}
+
+static int kprobe_events_write(const char *text, size_t len, bool trunc, void *data)
+{
+	int ret;
+
+	if (trunc && (ret = remove_all_events()) != 0)
+		return ret;
+	return trace_probe_write_lines(text, len, run_command);
 }
 
 static int kprobe_events_show(struct seq_buf *s, void *data)
@@ -521,7 +552,7 @@ static int kprobe_profile_show(struct seq_buf *s, void *data)
 /* ---- trace --------------------------------------------------------------------- */
 
 /* "fib+0x0/0x3b", Linux's %pS: always 0x, even for a zero offset. */
-static int sprint_sym(char *buf, size_t len, unsigned long addr)
+int trace_sprint_sym(char *buf, size_t len, unsigned long addr)
 {
 	unsigned long size, offset;
 	const char *name = kallsyms_lookup(addr, &size, &offset);
@@ -562,11 +593,12 @@ static int print_entry(const struct trace_entry *e, void *data)
 	seq_printf(s, "%16s-%-7d [%03d] %c..%c. %s: ", e->comm, e->pid, e->cpu,
 		   e->flags & TRACE_FLAG_IRQS_OFF ? 'd' : '.', depth, ts);
 	if (!tk) {
-		seq_printf(s, "Unknown event id %u\n", e->event_id);
+		if (!trace_uprobe_print(s, e))
+			seq_printf(s, "Unknown event id %u\n", e->event_id);
 		return 0;
 	}
 	if (e->ret_ip) {
-		sprint_sym(where, sizeof(where), e->ret_ip);
+		trace_sprint_sym(where, sizeof(where), e->ret_ip);
 		name = kallsyms_lookup(e->ip, &size, &offset);
 		if (name)
 			strlcpy(sym, name, sizeof(sym));
@@ -574,10 +606,10 @@ static int print_entry(const struct trace_entry *e, void *data)
 			snprintf(sym, sizeof(sym), "0x%08lx", e->ip);
 		seq_printf(s, "%s: (%s <- %s)", tk->def->event, where, sym);
 	} else {
-		sprint_sym(where, sizeof(where), e->ip);
+		trace_sprint_sym(where, sizeof(where), e->ip);
 		seq_printf(s, "%s: (%s)", tk->def->event, where);
 	}
-	probe_args_format(args, sizeof(args), tk->def, e->payload, e->len, sprint_sym);
+	probe_args_format(args, sizeof(args), tk->def, e->payload, e->len, trace_sprint_sym);
 	seq_puts(s, args);
 	seq_puts(s, "\n");
 	return 0;
@@ -724,5 +756,7 @@ int tracefs_init(void)
 		ret = per_cpu_files_init();
 	if (!ret)
 		ret = kprobes_debugfs_init();
+	if (!ret)
+		ret = trace_uprobe_init();
 	return ret;
 }
