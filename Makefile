@@ -99,6 +99,9 @@ $(B)/user/%.elf: $(B)/user/obj/user/%.c.o $(USER_LIB_OBJS)
 	$(call say,LD [U],$@)
 	$(Q)$(LD) $(USER_LDFLAGS) -o $@ $^ $(LIBGCC)
 
+# A program may have assembly of its own: user/NAME_asm.S, linked in.
+$(B)/user/uprobe_fixups.elf: $(B)/user/obj/user/uprobe_fixups_asm.S.o
+
 $(B)/user/user_image.S: $(USER_ELFS) scripts/user_image.py
 	$(call say,GEN,$@)
 	$(Q)$(PYTHON) scripts/user_image.py $(USER_ELFS) > $@

@@ -176,25 +176,13 @@ unsigned long uprobe_offset_to_vaddr(const struct user_program *prog,
 static int check_insn_boundary(const struct user_program *prog, unsigned long offset,
 			       unsigned long vaddr)
 {
-	const Elf32_Ehdr *h = prog_ehdr(prog);
-	const Elf32_Shdr *sh = (const Elf32_Shdr *)(prog->elf + h->e_shoff);
+	struct load_info info = { .image = prog->elf, .len = prog->size };
+	const Elf32_Sym *sym = elf_exec_func(&info, NULL, vaddr);
 
-	if (!h->e_shoff || h->e_shentsize != sizeof(*sh))
+	if (!sym)
 		return 0;
-	for (unsigned int i = 0; i < h->e_shnum; i++) {
-		const Elf32_Sym *sym = (const Elf32_Sym *)(prog->elf + sh[i].sh_offset);
-
-		if (sh[i].sh_type != SHT_SYMTAB)
-			continue;
-		for (unsigned int n = 0; n < sh[i].sh_size / sizeof(*sym); n++, sym++) {
-			if (ELF32_ST_TYPE(sym->st_info) != STT_FUNC ||
-			    vaddr < sym->st_value || vaddr - sym->st_value >= sym->st_size)
-				continue;
-			return insn_boundary_check(prog->elf + offset - (vaddr - sym->st_value),
-						   prog->elf + offset, sym->st_size);
-		}
-	}
-	return 0;
+	return insn_boundary_check(prog->elf + offset - (vaddr - sym->st_value),
+				   prog->elf + offset, sym->st_size);
 }
 
 static int prepare_uprobe(struct uprobe *u, const char **why)
