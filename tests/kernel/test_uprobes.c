@@ -310,7 +310,7 @@ static void events_fetch_args_and_retval(struct ktest *t)
 	char line[200], pid[16];
 	struct task_struct *p;
 
-	snprintf(line, sizeof(line), "p:greet /bin/" PROG ":0x%lx who=+4(%%sp):ustring "
+	snprintf(line, sizeof(line), "p:greet /bin/" PROG ":0x%lx who=+0(+4(%%sp)):ustring "
 		 "ret=+0(%%sp) ax=%%ax\n", func_offset("uf_greet", 0, NULL));
 	KTEST_ASSERT_EQ(t, write_str(EVENTS, line), 0);
 	snprintf(line, sizeof(line), "r:runret /bin/" PROG ":0x%lx ret=$retval\n",
