@@ -272,6 +272,28 @@ static void return_probe_sees_return_value(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, strstr(plain, "uf_run(5) = 1043") != NULL);
 }
 
+/*
+ * A return probe on exit(), which never returns: the process ends with
+ * its return instance pending (and its XOL page mapped).  Both go with
+ * it: every heap block and page comes back.
+ */
+static void exit_with_return_pending_frees_everything(struct ktest *t)
+{
+	static struct counting_consumer cc = { .uc.ret_handler = counting_ret_handler };
+	unsigned long off = func_offset("exit", 0, NULL), pages0 = pages_free();
+	struct heap_stats h0, h1;
+
+	KTEST_ASSERT_TRUE(t, off != 0);
+	KTEST_ASSERT_EQ(t, uprobe_register(prog(), off, &cc.uc, NULL), 0);
+	heap_get_stats(&h0);
+	KTEST_EXPECT_EQ(t, run_captured(), W_EXITCODE(0, 0));
+	heap_get_stats(&h1);
+	uprobe_unregister(prog(), off, &cc.uc);
+	KTEST_EXPECT_EQ(t, cc.uc.nhit, 0);		/* it never returned */
+	KTEST_EXPECT_EQ(t, h1.live_allocs, h0.live_allocs);
+	KTEST_EXPECT_EQ(t, pages_free(), pages0);
+}
+
 static int write_str(const char *path, const char *text)
 {
 	return pseudofs_write(path, text, strlen(text), false);
@@ -380,6 +402,7 @@ static struct ktest_case uprobes_cases[] = {
 	KTEST_CASE(every_instruction_keeps_results),
 	KTEST_CASE(removal_restores_the_page),
 	KTEST_CASE(return_probe_sees_return_value),
+	KTEST_CASE(exit_with_return_pending_frees_everything),
 	KTEST_CASE(events_fetch_args_and_retval),
 	KTEST_CASE(bad_input_changes_nothing),
 	KTEST_END
