@@ -9,7 +9,7 @@
  * alloc_pages(), and RAM is identity-mapped in every directory, so the
  * kernel reaches a process's page at the frame's address whichever
  * address space is loaded: that is how exec fills pages it has not
- * switched to, and how a later uprobe writes an int3 into a process's
+ * switched to, and how a uprobe writes an int3 into a process's
  * own copy of a page (user_page_address()).
  */
 #ifndef MM_TYPES_H
