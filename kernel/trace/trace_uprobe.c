@@ -35,33 +35,14 @@
 #define UPROBE_PATH_PREFIX "/bin/"	/* where the image's programs are named */
 
 struct trace_uprobe {
-	struct list_head list;
-	unsigned int id;			/* what records carry */
-	bool enabled;				/* registered: the int3 is in */
-	bool recorded;				/* some record may be in the buffer */
+	struct trace_probe tp;
 	const struct user_program *prog;
 	unsigned long vaddr;			/* where def->offset is loaded */
 	struct uprobe_consumer uc;
-	char enable_path[PSEUDOFS_PATH_MAX];
-	struct probe_event_def *def;		/* trimmed to def->nr_args arguments */
 };
 
 static LIST_HEAD(trace_uprobes);
-
-static void log_error(const char *line, size_t len, int pos, const char *msg)
-{
-	trace_probe_log_error("trace_uprobe", line, len, pos, msg);
-}
-
-static struct trace_uprobe *find_event(const char *group, const char *event)
-{
-	struct trace_uprobe *tu;
-
-	list_for_each_entry(tu, &trace_uprobes, list)
-		if (strcmp(tu->def->group, group) == 0 && strcmp(tu->def->event, event) == 0)
-			return tu;
-	return NULL;
-}
+static const struct trace_probe_type uprobe_type;
 
 /* ---- the hit ------------------------------------------------------------------ */
 
@@ -81,8 +62,7 @@ static int uprobe_dispatcher(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
 	struct trace_uprobe *tu = container_of(uc, struct trace_uprobe, uc);
 
-	tu->recorded = true;
-	trace_probe_record(tu->id, tu->def, &ufetch_ops, regs, tu->vaddr, 0);
+	trace_probe_record(&tu->tp, &ufetch_ops, regs, tu->vaddr, 0);
 	return 0;
 }
 
@@ -92,8 +72,7 @@ static int uretprobe_dispatcher(struct uprobe_consumer *uc, unsigned long func,
 {
 	struct trace_uprobe *tu = container_of(uc, struct trace_uprobe, uc);
 
-	tu->recorded = true;
-	trace_probe_record(tu->id, tu->def, &ufetch_ops, regs, func, regs->ip);
+	trace_probe_record(&tu->tp, &ufetch_ops, regs, func, regs->ip);
 	return 0;
 }
 
@@ -101,94 +80,30 @@ static int uretprobe_dispatcher(struct uprobe_consumer *uc, unsigned long func,
 bool trace_uprobe_print(struct seq_buf *s, const struct trace_entry *e)
 {
 	static char args[1024];
-	struct trace_uprobe *tu;
+	struct trace_probe *tp = trace_probe_find_id(&uprobe_type, e->event_id);
 
-	list_for_each_entry(tu, &trace_uprobes, list) {
-		if (tu->id != e->event_id)
-			continue;
-		if (tu->def->is_return)
-			seq_printf(s, "%s: (0x%lx <- 0x%lx)", tu->def->event, e->ret_ip, e->ip);
-		else
-			seq_printf(s, "%s: (0x%lx)", tu->def->event, e->ip);
-		probe_args_format(args, sizeof(args), tu->def, e->payload, e->len,
-				  trace_sprint_sym);
-		seq_puts(s, args);
-		seq_puts(s, "\n");
-		return true;
-	}
-	return false;
-}
-
-/* ---- enable ------------------------------------------------------------------ */
-
-static int event_set_enabled(struct trace_uprobe *tu, bool on)
-{
-	int ret = 0;
-
-	if (tu->enabled == on)
-		return 0;
-	if (on)
-		ret = uprobe_register(tu->prog, tu->def->offset, &tu->uc, NULL);
+	if (!tp)
+		return false;
+	if (tp->def->is_return)
+		seq_printf(s, "%s: (0x%lx <- 0x%lx)", tp->def->event, e->ret_ip, e->ip);
 	else
-		uprobe_unregister(tu->prog, tu->def->offset, &tu->uc);
-	if (ret == 0)
-		tu->enabled = on;
-	return ret;
+		seq_printf(s, "%s: (0x%lx)", tp->def->event, e->ip);
+	probe_args_format(args, sizeof(args), tp->def, e->payload, e->len, trace_sprint_sym);
+	seq_puts(s, args);
+	seq_puts(s, "\n");
+	return true;
 }
 
-static int enable_show(struct seq_buf *s, void *data)
+/* As in Linux, the int3 is in only while the event is enabled. */
+static int event_set_enabled(struct trace_probe *tp, bool on)
 {
-	struct trace_uprobe *tu = data;
+	struct trace_uprobe *tu = container_of(tp, struct trace_uprobe, tp);
 
-	seq_printf(s, "%d\n", tu->enabled);
-	return 0;
-}
-
-static int enable_write(const char *text, size_t len, bool trunc, void *data)
-{
-	bool on;
-
-	if (trace_parse_bool(text, len, &on))
-		return -EINVAL;
-	return event_set_enabled(data, on);
-}
-
-static int group_enable_show(struct seq_buf *s, void *data)
-{
-	struct trace_uprobe *tu;
-	bool some_on = false, some_off = false;
-
-	list_for_each_entry(tu, &trace_uprobes, list)
-		if (strcmp(tu->def->group, data) == 0) {
-			some_on |= tu->enabled;
-			some_off |= !tu->enabled;
-		}
-	seq_puts(s, some_on && some_off ? "X\n" : some_on ? "1\n" : "0\n");
-	return 0;
-}
-
-static int group_enable_write(const char *text, size_t len, bool trunc, void *data)
-{
-	struct trace_uprobe *tu;
-	int ret = 0;
-	bool on;
-
-	if (trace_parse_bool(text, len, &on))
-		return -EINVAL;
-	list_for_each_entry(tu, &trace_uprobes, list)
-		if (strcmp(tu->def->group, data) == 0 && !ret)
-			ret = event_set_enabled(tu, on);
-	return ret;
-}
-
-static bool group_has_events(const char *group)
-{
-	struct trace_uprobe *tu;
-
-	list_for_each_entry(tu, &trace_uprobes, list)
-		if (strcmp(tu->def->group, group) == 0)
-			return true;
-	return false;
+	if (!on) {
+		uprobe_unregister(tu->prog, tp->def->offset, &tu->uc);
+		return 0;
+	}
+	return uprobe_register(tu->prog, tp->def->offset, &tu->uc, NULL);
 }
 
 /* ---- defining and removing events ---------------------------------------------- */
@@ -211,182 +126,94 @@ static int check_probe_point(const struct probe_event_def *parsed, const char *l
 			     size_t len, const struct user_program **progp)
 {
 	const struct user_program *prog = find_program(parsed->symbol);
+	int pos = trace_probe_word_pos(line, len, 1);
 	const char *why;
 	char msg[200];
 	int ret;
 
 	if (!prog) {
-		log_error(line, len, trace_probe_word_pos(line, len, 1),
-			  probe_err_msg(PROBE_ERR_FILE_NOT_FOUND));
+		trace_probe_log_error(&uprobe_type, line, len, pos,
+				      probe_err_msg(PROBE_ERR_FILE_NOT_FOUND));
 		return -ENOENT;
 	}
 	ret = uprobe_check(prog, parsed->offset, &why);
 	if (ret) {
 		snprintf(msg, sizeof(msg), "Could not probe %s:0x%lx: %s: %s", parsed->symbol,
 			 parsed->offset, errno_name(ret), why);
-		log_error(line, len, trace_probe_word_pos(line, len, 1), msg);
+		trace_probe_log_error(&uprobe_type, line, len, pos, msg);
 		return ret;
 	}
 	*progp = prog;
 	return 0;
 }
 
-static int add_event(const struct probe_event_def *parsed, const char *line, size_t len)
+static struct trace_probe *create_event(const struct probe_event_def *parsed,
+					const char *line, size_t len, int *err)
 {
-	size_t def_size = offsetof(struct probe_event_def, args) +
-			  parsed->nr_args * sizeof(struct probe_arg);
 	const struct user_program *prog;
 	struct trace_uprobe *tu;
-	int ret;
 
-	if (parsed->nr_args * sizeof(struct fetch_value) > TRACE_PAYLOAD_MAX) {
-		log_error(line, len, trace_probe_word_pos(line, len, 2),
-			  "Too many arguments for one trace record");
-		return -E2BIG;
-	}
-	if (find_event(parsed->group, parsed->event)) {
-		log_error(line, len, 0, "Event already exists (remove it first with -:)");
-		return -EEXIST;
-	}
-	ret = check_probe_point(parsed, line, len, &prog);
-	if (ret)
-		return ret;
+	*err = check_probe_point(parsed, line, len, &prog);
+	if (*err)
+		return NULL;
 	tu = kzalloc(sizeof(*tu));
-	if (tu)
-		tu->def = kmalloc(def_size);
-	if (!tu || !tu->def) {
+	*err = -ENOMEM;
+	if (!tu)
+		return NULL;
+	*err = trace_probe_init(&tu->tp, &uprobe_type, parsed);
+	if (*err) {
 		kfree(tu);
-		return -ENOMEM;
+		return NULL;
 	}
-	memcpy(tu->def, parsed, def_size);
 	tu->prog = prog;
 	tu->vaddr = uprobe_offset_to_vaddr(prog, parsed->offset);
 	if (parsed->is_return)
 		tu->uc.ret_handler = uretprobe_dispatcher;
 	else
 		tu->uc.handler = uprobe_dispatcher;
-	snprintf(tu->enable_path, sizeof(tu->enable_path), TRACEFS_DIR "/events/%s/%s/enable",
-		 parsed->group, parsed->event);
-	ret = trace_probe_group_get(parsed->group, group_enable_show, group_enable_write);
-	if (ret == 0)
-		ret = pseudofs_create(tu->enable_path, enable_show, enable_write, tu);
-	if (ret) {
-		if (!group_has_events(parsed->group))
-			trace_probe_group_put(parsed->group);
-		kfree(tu->def);
-		kfree(tu);
-		return ret;
-	}
-	tu->id = trace_probe_next_id();
-	list_add_tail(&tu->list, &trace_uprobes);
-	return 0;
+	return &tu->tp;
 }
 
-static void free_event(struct trace_uprobe *tu)
+/* Only a disabled event is destroyed: nothing is registered. */
+static void destroy_event(struct trace_probe *tp)
 {
-	pseudofs_remove(tu->enable_path);
-	list_del(&tu->list);
-	if (!group_has_events(tu->def->group))
-		trace_probe_group_put(tu->def->group);
-	if (tu->recorded)
-		trace_buffer_reset(TRACE_ALL_CPUS);
-	kfree(tu->def);
-	kfree(tu);
+	trace_probe_cleanup(tp);
+	kfree(container_of(tp, struct trace_uprobe, tp));
 }
 
-static int delete_event(const struct probe_event_def *parsed, const char *line, size_t len)
+static int parse_line(const char *line, size_t len, struct probe_event_def *def,
+		      struct probe_parse_error *err)
 {
-	struct trace_uprobe *tu = find_event(parsed->group, parsed->event);
-
-	if (!tu) {
-		log_error(line, len, trace_probe_word_pos(line, len, 0), "Event not found");
-		return -ENOENT;
-	}
-	if (tu->enabled) {
-		log_error(line, len, trace_probe_word_pos(line, len, 0),
-			  "Event is enabled: write 0 to its enable file first");
-		return -EBUSY;
-	}
-	free_event(tu);
-	return 0;
+	return uprobe_event_parse(line, len, def, err);
 }
 
-/* `echo > uprobe_events`: all or nothing. */
-static int remove_all_events(void)
-{
-	struct trace_uprobe *tu, *n;
-
-	list_for_each_entry(tu, &trace_uprobes, list)
-		if (tu->enabled) {
-			pseudofs_error("%s/%s is enabled: disable it before clearing uprobe_events",
-				       tu->def->group, tu->def->event);
-			return -EBUSY;
-		}
-	list_for_each_entry_safe(tu, n, &trace_uprobes, list)
-		free_event(tu);
-	return 0;
-}
-
-static int run_command(const char *line, size_t len)
-{
-	static struct probe_event_def *parsed;	/* 22 KiB: one, on the heap */
-	struct probe_parse_error err;
-
-	if (!parsed && !(parsed = kmalloc(sizeof(*parsed))))
-		return -ENOMEM;
-	if (uprobe_event_parse(line, len, parsed, &err) < 0) {
-		log_error(line, len, err.pos, probe_err_msg(err.code));
-		return -EINVAL;
-	}
-	switch (parsed->cmd) {
-	case PROBE_CMD_ADD:
-		return add_event(parsed, line, len);
-	case PROBE_CMD_DELETE:
-		return delete_event(parsed, line, len);
-	default:
-		return 0;
-	}
-}
-
-static int uprobe_events_write(const char *text, size_t len, bool trunc, void *data)
-{
-	int ret;
-
-	if (trunc && (ret = remove_all_events()) != 0)
-		return ret;
-	return trace_probe_write_lines(text, len, run_command);
-}
-
-static int uprobe_events_show(struct seq_buf *s, void *data)
-{
-	static char line[PROBE_LINE_MAX];
-	struct trace_uprobe *tu;
-
-	list_for_each_entry(tu, &trace_uprobes, list) {
-		probe_event_show(line, sizeof(line), tu->def);
-		seq_puts(s, line);
-		seq_puts(s, "\n");
-	}
-	return 0;
-}
+static const struct trace_probe_type uprobe_type = {
+	.subsys = "trace_uprobe",
+	.events_file = "uprobe_events",
+	.events = &trace_uprobes,
+	.parse = parse_line,
+	.create = create_event,
+	.set_enabled = event_set_enabled,
+	.destroy = destroy_event,
+};
 
 /* Linux's columns (the file, the event, its hits) and the misses kprobe_profile has. */
 static int uprobe_profile_show(struct seq_buf *s, void *data)
 {
 	struct trace_uprobe *tu;
 
-	list_for_each_entry(tu, &trace_uprobes, list)
-		seq_printf(s, "  %s %-44s %15lu %15lu\n", tu->def->symbol, tu->def->event,
+	list_for_each_entry(tu, &trace_uprobes, tp.list)
+		seq_printf(s, "  %s %-44s %15lu %15lu\n", tu->tp.def->symbol, tu->tp.def->event,
 			   tu->uc.nhit, tu->uc.nmissed);
 	return 0;
 }
 
-static const struct pseudo_file_spec uprobe_files[] = {
-	{ "uprobe_events",  uprobe_events_show,  uprobe_events_write },
-	{ "uprobe_profile", uprobe_profile_show, NULL },
-};
-
 int trace_uprobe_init(void)
 {
-	return pseudofs_create_files(TRACEFS_DIR, uprobe_files, ARRAY_SIZE(uprobe_files));
+	int ret = pseudofs_create(TRACEFS_DIR "/uprobe_events", trace_probe_events_show,
+				  trace_probe_events_write, (void *)&uprobe_type);
+
+	if (!ret)
+		ret = pseudofs_create(TRACEFS_DIR "/uprobe_profile", uprobe_profile_show, NULL, NULL);
+	return ret;
 }
