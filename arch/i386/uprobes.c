@@ -16,6 +16,7 @@
 #include "processor.h"
 #include "uaccess.h"
 #include "errno.h"
+#include "nokprobe.h"
 #include "asm/ptrace.h"
 
 /*
@@ -127,6 +128,9 @@ static int arch_uprobe_exception_notify(struct notifier_block *nb, unsigned long
 		return NOTIFY_STOP;
 	return NOTIFY_DONE;
 }
+
+/* On every unclaimed #BP and #DB, kernel ones too: no probe may sit in it. */
+NOKPROBE_SYMBOL(arch_uprobe_exception_notify);
 
 static struct notifier_block uprobe_exception_nb = {
 	.notifier_call = arch_uprobe_exception_notify,

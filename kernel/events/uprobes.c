@@ -33,6 +33,7 @@
 #include "errno.h"
 #include "list.h"
 #include "traps.h"
+#include "nokprobe.h"
 #include "processor.h"
 #include "asm/ptrace.h"
 
@@ -354,6 +355,9 @@ int uprobe_post_sstep_notifier(struct pt_regs *regs)
 	utask->sstep_pending = true;
 	return 1;
 }
+
+NOKPROBE_SYMBOL(uprobe_pre_sstep_notifier);
+NOKPROBE_SYMBOL(uprobe_post_sstep_notifier);
 
 /* Return probes: the caller's return address becomes the trampoline (Linux's prepare_uretprobe()). */
 static bool prepare_uretprobe(struct uprobe *u, struct uprobe_task *utask,
