@@ -54,7 +54,7 @@ void trace_probe_cleanup(struct trace_probe *tp);
 struct trace_probe *trace_probe_find_id(const struct trace_probe_type *type,
 					unsigned int id);
 
-/* The *_events file of a type: its data is the type. */
+/* The *_events file of a type: data is the type. */
 int trace_probe_events_show(struct seq_buf *s, void *data);
 int trace_probe_events_write(const char *text, size_t len, bool trunc, void *data);
 

@@ -426,7 +426,7 @@ static void reset_def(struct probe_event_def *def)
 	memset(def, 0, offsetof(struct probe_event_def, args));
 }
 
-static int parse_line(const char *line, size_t len, const struct probe_parse_ops *ops,
+static int parse_event_line(const char *line, size_t len, const struct probe_parse_ops *ops,
 		      bool uprobe, struct probe_event_def *def,
 		      struct probe_parse_error *err)
 {
@@ -468,13 +468,13 @@ int probe_event_parse(const char *line, size_t len,
 		      struct probe_event_def *def,
 		      struct probe_parse_error *err)
 {
-	return parse_line(line, len, ops, false, def, err);
+	return parse_event_line(line, len, ops, false, def, err);
 }
 
 int uprobe_event_parse(const char *line, size_t len, struct probe_event_def *def,
 		       struct probe_parse_error *err)
 {
-	return parse_line(line, len, NULL, true, def, err);
+	return parse_event_line(line, len, NULL, true, def, err);
 }
 
 /* ---- printing back ---------------------------------------------------------- */

@@ -115,7 +115,7 @@ static int register_event(struct trace_kprobe *tk)
 	return register_kretprobe(&tk->rp);
 }
 
-static struct trace_probe *create_event(const struct probe_event_def *parsed,
+static struct trace_probe *create_trace_kprobe(const struct probe_event_def *parsed,
 					const char *line, size_t len, int *err)
 {
 	struct trace_kprobe *tk = kzalloc(sizeof(*tk));
@@ -140,7 +140,7 @@ free:
 	return NULL;
 }
 
-static void destroy_event(struct trace_probe *tp)
+static void destroy_trace_kprobe(struct trace_probe *tp)
 {
 	struct trace_kprobe *tk = container_of(tp, struct trace_kprobe, tp);
 
@@ -152,14 +152,14 @@ static void destroy_event(struct trace_probe *tp)
 	kfree(tk);
 }
 
-static int event_set_enabled(struct trace_probe *tp, bool on)
+static int trace_kprobe_set_enabled(struct trace_probe *tp, bool on)
 {
 	struct trace_kprobe *tk = container_of(tp, struct trace_kprobe, tp);
 
 	return on ? enable_kprobe(&tk->rp.kp) : disable_kprobe(&tk->rp.kp);
 }
 
-static int parse_line(const char *line, size_t len, struct probe_event_def *def,
+static int kprobe_event_parse(const char *line, size_t len, struct probe_event_def *def,
 		      struct probe_parse_error *err)
 {
 	struct probe_parse_ops pops = { .lookup_name = kallsyms_lookup_name };
@@ -171,11 +171,22 @@ static const struct trace_probe_type kprobe_type = {
 	.subsys = "trace_kprobe",
 	.events_file = "kprobe_events",
 	.events = &trace_kprobes,
-	.parse = parse_line,
-	.create = create_event,
-	.set_enabled = event_set_enabled,
-	.destroy = destroy_event,
+	.parse = kprobe_event_parse,
+	.create = create_trace_kprobe,
+	.set_enabled = trace_kprobe_set_enabled,
+	.destroy = destroy_trace_kprobe,
 };
+
+/* kprobe_events: the commands are trace_probe.c's. */
+static int kprobe_events_show(struct seq_buf *s, void *data)
+{
+	return trace_probe_events_show(s, (void *)&kprobe_type);
+}
+
+static int kprobe_events_write(const char *text, size_t len, bool trunc, void *data)
+{
+	return trace_probe_events_write(text, len, trunc, (void *)&kprobe_type);
+}
 
 /* ---- kprobe_profile ------------------------------------------------------------ */
 
@@ -374,6 +385,7 @@ static int per_cpu_files_init(void)
 int kprobes_debugfs_init(void);	/* kernel/trace/kprobes_debugfs.c */
 
 static const struct pseudo_file_spec tracefs_files[] = {
+	{ "kprobe_events",  kprobe_events_show,  kprobe_events_write },
 	{ "trace",          trace_show,          trace_write },
 	{ "trace_pipe",     trace_pipe_show,     NULL },
 	{ "kprobe_profile", kprobe_profile_show, NULL },
@@ -389,11 +401,8 @@ int tracefs_init(void)
 		return 0;
 	done = true;
 	trace_clock_init();
-	ret = pseudofs_create(TRACEFS_DIR "/kprobe_events", trace_probe_events_show,
-			      trace_probe_events_write, (void *)&kprobe_type);
-	if (!ret)
-		ret = pseudofs_create_files(TRACEFS_DIR, tracefs_files,
-					    ARRAY_SIZE(tracefs_files));
+	ret = pseudofs_create_files(TRACEFS_DIR, tracefs_files,
+				    ARRAY_SIZE(tracefs_files));
 	if (!ret)
 		ret = per_cpu_files_init();
 	if (!ret)

@@ -46,7 +46,7 @@ static const struct trace_probe_type uprobe_type;
 
 /* ---- the hit ------------------------------------------------------------------ */
 
-static const char *current_comm(void)
+static const char *process_comm(void)
 {
 	return task_name(current);
 }
@@ -55,7 +55,7 @@ static const char *current_comm(void)
 static const struct fetch_ops ufetch_ops = {
 	.read_mem = copy_from_user_nofault,
 	.read_user = copy_from_user_nofault,
-	.comm = current_comm,
+	.comm = process_comm,
 };
 
 static int uprobe_dispatcher(struct uprobe_consumer *uc, struct pt_regs *regs)
@@ -95,7 +95,7 @@ bool trace_uprobe_print(struct seq_buf *s, const struct trace_entry *e)
 }
 
 /* As in Linux, the int3 is in only while the event is enabled. */
-static int event_set_enabled(struct trace_probe *tp, bool on)
+static int trace_uprobe_set_enabled(struct trace_probe *tp, bool on)
 {
 	struct trace_uprobe *tu = container_of(tp, struct trace_uprobe, tp);
 
@@ -147,7 +147,7 @@ static int check_probe_point(const struct probe_event_def *parsed, const char *l
 	return 0;
 }
 
-static struct trace_probe *create_event(const struct probe_event_def *parsed,
+static struct trace_probe *create_trace_uprobe(const struct probe_event_def *parsed,
 					const char *line, size_t len, int *err)
 {
 	const struct user_program *prog;
@@ -175,27 +175,31 @@ static struct trace_probe *create_event(const struct probe_event_def *parsed,
 }
 
 /* Only a disabled event is destroyed: nothing is registered. */
-static void destroy_event(struct trace_probe *tp)
+static void destroy_trace_uprobe(struct trace_probe *tp)
 {
 	trace_probe_cleanup(tp);
 	kfree(container_of(tp, struct trace_uprobe, tp));
-}
-
-static int parse_line(const char *line, size_t len, struct probe_event_def *def,
-		      struct probe_parse_error *err)
-{
-	return uprobe_event_parse(line, len, def, err);
 }
 
 static const struct trace_probe_type uprobe_type = {
 	.subsys = "trace_uprobe",
 	.events_file = "uprobe_events",
 	.events = &trace_uprobes,
-	.parse = parse_line,
-	.create = create_event,
-	.set_enabled = event_set_enabled,
-	.destroy = destroy_event,
+	.parse = uprobe_event_parse,
+	.create = create_trace_uprobe,
+	.set_enabled = trace_uprobe_set_enabled,
+	.destroy = destroy_trace_uprobe,
 };
+
+static int uprobe_events_show(struct seq_buf *s, void *data)
+{
+	return trace_probe_events_show(s, (void *)&uprobe_type);
+}
+
+static int uprobe_events_write(const char *text, size_t len, bool trunc, void *data)
+{
+	return trace_probe_events_write(text, len, trunc, (void *)&uprobe_type);
+}
 
 /* Linux's columns (the file, the event, its hits) and the misses kprobe_profile has. */
 static int uprobe_profile_show(struct seq_buf *s, void *data)
@@ -208,12 +212,12 @@ static int uprobe_profile_show(struct seq_buf *s, void *data)
 	return 0;
 }
 
+static const struct pseudo_file_spec uprobe_files[] = {
+	{ "uprobe_events",  uprobe_events_show,  uprobe_events_write },
+	{ "uprobe_profile", uprobe_profile_show, NULL },
+};
+
 int trace_uprobe_init(void)
 {
-	int ret = pseudofs_create(TRACEFS_DIR "/uprobe_events", trace_probe_events_show,
-				  trace_probe_events_write, (void *)&uprobe_type);
-
-	if (!ret)
-		ret = pseudofs_create(TRACEFS_DIR "/uprobe_profile", uprobe_profile_show, NULL, NULL);
-	return ret;
+	return pseudofs_create_files(TRACEFS_DIR, uprobe_files, ARRAY_SIZE(uprobe_files));
 }
