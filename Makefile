@@ -59,7 +59,7 @@ LIBGCC   = $(shell $(CC) -m32 -print-libgcc-file-name)
 # build/kernel-test.elf is that kernel plus the test runner (kernel/ktest.c)
 # and tests/kernel/ (the suites and the benchmark), for make test and
 # make bench; those files define its "test" and "bench" boot modes.
-SRCDIRS := boot arch/i386 arch/i386/kprobes kernel kernel/trace lib probes console
+SRCDIRS := boot arch/i386 arch/i386/kprobes kernel kernel/events kernel/trace lib probes console
 TEST_SRCS := kernel/ktest.c $(wildcard tests/kernel/*.c) $(wildcard tests/kernel/*.S)
 SRCS := $(filter-out $(TEST_SRCS),\
 	$(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c) $(wildcard $(d)/*.S)))
@@ -98,6 +98,9 @@ $(B)/user/obj/%.S.o: %.S
 $(B)/user/%.elf: $(B)/user/obj/user/%.c.o $(USER_LIB_OBJS)
 	$(call say,LD [U],$@)
 	$(Q)$(LD) $(USER_LDFLAGS) -o $@ $^ $(LIBGCC)
+
+# A program may have assembly of its own: user/NAME_asm.S, linked in.
+$(B)/user/uprobe_fixups.elf: $(B)/user/obj/user/uprobe_fixups_asm.S.o
 
 $(B)/user/user_image.S: $(USER_ELFS) scripts/user_image.py
 	$(call say,GEN,$@)

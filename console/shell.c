@@ -39,7 +39,7 @@ static const struct shell_cmd commands[] = {
 	{ "cat",     "FILE...",      "print files, e.g. cat /sys/kernel/tracing/trace", cmd_cat },
 	{ "echo",    "TEXT [>|>> FILE]", "print TEXT; > writes it to FILE, >> appends", cmd_echo },
 	{ "run",     "[-a] NAME [ARGS]", "run a workload to probe (-a: on every CPU; run alone lists them)", cmd_run },
-	{ "exec",    "[-b] NAME [ARGS]", "run a user program in ring 3 and wait (-b: in the background)", cmd_exec },
+	{ "exec",    "[-b] NAME [ARGS]", "run a user program in ring 3 and wait (-b: in the background); uprobe_events names it /bin/NAME", cmd_exec },
 	{ "ps",      "",             "threads and processes: pid, state, CPU, kind, name", cmd_ps },
 	{ "kill",    "PID",          "kill a user process (SIGKILL)", cmd_kill },
 	{ "syms",    "PATTERN",      "look up kernel symbols (* and ? match; or an address)", cmd_syms },

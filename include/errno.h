@@ -27,6 +27,7 @@
 #define ENAMETOOLONG 36
 #define ENOSYS  38
 #define EILSEQ  84
+#define EOPNOTSUPP 95
 #define ETIMEDOUT 110
 
 #ifndef __ASSEMBLER__

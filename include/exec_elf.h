@@ -19,6 +19,14 @@
  */
 int elf_check_exec(struct load_info *info, uint32_t lo, uint32_t hi);
 
+/*
+ * The function symbol called name, or (name NULL) the one whose bytes
+ * hold vaddr, from the file's symbol table; NULL if there is no table
+ * or no such function.  info->image and info->len are all it reads.
+ */
+const Elf32_Sym *elf_exec_func(const struct load_info *info, const char *name,
+			       uint32_t vaddr);
+
 /* Program header i of a checked file. */
 static inline const Elf32_Phdr *elf_phdr(const struct load_info *info, unsigned int i)
 {

@@ -9,7 +9,7 @@
  * alloc_pages(), and RAM is identity-mapped in every directory, so the
  * kernel reaches a process's page at the frame's address whichever
  * address space is loaded: that is how exec fills pages it has not
- * switched to, and how a later uprobe writes an int3 into a process's
+ * switched to, and how a uprobe writes an int3 into a process's
  * own copy of a page (user_page_address()).
  */
 #ifndef MM_TYPES_H
@@ -17,6 +17,9 @@
 
 #include <stdbool.h>
 #include "mm.h"
+#include "list.h"
+
+struct user_program;
 
 #define USER_STACK_PAGES  8                        /* 32 KiB */
 #define USER_STACK_TOP    TASK_SIZE
@@ -35,6 +38,12 @@ struct mm_struct {
 	unsigned long start_code, end_code;   /* the executable segment(s) */
 	unsigned long start_stack;   /* lowest stack page; below it the guard */
 	unsigned long nr_pages;      /* user pages mapped (not page tables) */
+	/* uprobes (kernel/events/uprobes.c): the program it runs (Linux's
+	 * exe_file), its place on the list of copies of that program's text,
+	 * and its XOL page (0 until the first hit). */
+	const struct user_program *exe;
+	struct list_head uprobes_link;
+	unsigned long xol_vaddr;
 };
 
 /* arch/i386/pgtable.c: the page directory and user page tables. */

@@ -37,6 +37,7 @@
 #define PROBE_LINE_MAX         4096  /* one command line, like tracefs' write buffer */
 #define PROBE_NAME_LEN           64  /* MAX_EVENT_NAME_LEN: buffer incl. NUL, so <= 63 chars */
 #define PROBE_GROUP_DEFAULT    "kprobes"
+#define PROBE_GROUP_UPROBES    "uprobes"  /* uprobe_events' default group */
 #define PROBE_SYMBOL_LEN        128  /* KSYM_NAME_LEN: buffer incl. NUL */
 #define PROBE_MAX_ARGS          128  /* MAX_TRACE_ARGS */
 #define PROBE_ARG_NAME_MAX       32  /* MAX_ARG_NAME_LEN (chars) */
@@ -95,7 +96,10 @@
 	E(BAD_CMD,          "Probe type must be 'p', 'r' or '-'")                     \
 	E(NO_PROBE_POINT,   "Probe point is not specified")                           \
 	E(LINE_TOO_LONG,    "Line is too long")                                       \
-	E(BAD_CHAR,         "Invalid character")
+	E(BAD_CHAR,         "Invalid character")                                     \
+	/* uprobe_events (Linux's wording) */                                        \
+	E(FILE_NOT_FOUND,   "Failed to find the given file")                          \
+	E(BAD_UPROBE_OFFS,  "Invalid uprobe offset")
 
 #define E(code, msg) PROBE_ERR_##code,
 enum probe_err { PROBE_ERRORS PROBE_ERR_COUNT };
@@ -185,8 +189,10 @@ struct probe_event_def {
 	int maxactive;                  /* r[MAXACTIVE]; 0 = default */
 	char group[PROBE_NAME_LEN];     /* "kprobes" by default */
 	char event[PROBE_NAME_LEN];     /* "p_do_work_0" style by default */
-	char symbol[PROBE_SYMBOL_LEN];  /* "" when a MEMADDR was given */
-	unsigned long offset;           /* SYM+offs */
+	bool uprobe;                    /* a uprobe_events line: PATH:OFFSET */
+	/* "" when a MEMADDR was given; a uprobe's PATH ("/bin/hello") */
+	char symbol[PROBE_SYMBOL_LEN];
+	unsigned long offset;           /* SYM+offs; a uprobe's file offset */
 	/* MEMADDR, or symbol+offset when the parser had a lookup_name
 	 * callback (0 otherwise: the kernel resolves symbol itself). */
 	unsigned long addr;
@@ -212,11 +218,26 @@ int probe_event_parse(const char *line, size_t len,
 		      struct probe_parse_error *err);
 
 /*
+ * The same for one uprobe_events line, Linux's grammar:
+ *
+ *   p[:[GRP/][EVENT]] PATH:OFFSET [FETCHARGS]     (GRP "uprobes" by default)
+ *   r[:[GRP/][EVENT]] PATH:OFFSET [FETCHARGS]
+ *   -:[GRP/]EVENT
+ *
+ * PATH is checked only for its characters (the kernel looks the program
+ * up); OFFSET is a file offset.  $argN is refused: a user function's
+ * entry cannot be proven from a file offset.  def->uprobe is set.
+ */
+int uprobe_event_parse(const char *line, size_t len, struct probe_event_def *def,
+		       struct probe_parse_error *err);
+
+/*
  * The definition as kprobe_events lists it, Linux's format:
  *   "p:kprobes/p_do_work_0 do_work arg1=%ax"
  *   "p:grp/ev do_work+4 ..."     (offset in decimal, omitted when 0)
  *   "r4:grp/ev do_work ..."      (MAXACTIVE after the 'r' when not 0)
  *   "p:grp/ev 0xc0101234 ..."    (a MEMADDR, 8 hex digits)
+ *   "p:uprobes/ev /bin/hello:0x00000123 ..."   (a uprobe, as uprobe_events lists it)
  * No trailing newline.  Returns the length it wanted, like snprintf.
  */
 int probe_event_show(char *buf, size_t size, const struct probe_event_def *def);

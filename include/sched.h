@@ -27,6 +27,7 @@ enum task_state { TASK_RUNNABLE, TASK_SLEEPING, TASK_BLOCKED, TASK_DEAD };
 
 struct mm_struct;
 struct kretprobe_instance;
+struct uprobe_task;
 
 struct task_struct {
 	union {
@@ -42,6 +43,7 @@ struct task_struct {
 	 */
 	struct mm_struct *mm;
 	struct files_struct *files; /* a process's open files (kernel/file.c) */
+	struct uprobe_task *utask;  /* a uprobe hit in flight, pending returns */
 	int sigkill_pending;        /* kill PID: exit on the way back to ring 3 */
 	struct task_struct *parent; /* the process that spawned it (waitpid) */
 	int hardirq_count;          /* >0 while this thread runs an IRQ handler */

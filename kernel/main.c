@@ -25,6 +25,7 @@
 #include "keyboard.h"
 #include "module.h"
 #include "shell.h"
+#include "uprobes.h"
 
 static void banner(void)
 {
@@ -92,6 +93,8 @@ void kmain(uint32_t magic, struct multiboot_info *mbi)
 	smp_boot_cpus();	/* local APICs, their timers, every AP */
 	if (kprobes_init())
 		panic("kprobes_init failed");
+	if (uprobes_init())
+		panic("uprobes_init failed");
 	if (!cmdline_has("nosmoke"))
 		init_test_probes();	/* one line: "Kprobe smoke test: passed" */
 	load_boot_modules();	/* insmod=a,b on the command line */

@@ -10,6 +10,7 @@
 #include "mm_types.h"
 #include "errno.h"
 #include "nokprobe.h"
+#include "uprobes.h"
 
 struct mm_struct *mm_alloc(void)
 {
@@ -22,6 +23,7 @@ struct mm_struct *mm_alloc(void)
 		kfree(mm);
 		return NULL;
 	}
+	INIT_LIST_HEAD(&mm->uprobes_link);
 	return mm;
 }
 
@@ -29,6 +31,7 @@ void mmput(struct mm_struct *mm)
 {
 	if (!mm)
 		return;
+	uprobe_clear_state(mm);		/* no probe writes into it any more */
 	pgd_free(mm->pgd);
 	kfree(mm);
 }

@@ -24,6 +24,7 @@
 #include "string.h"
 #include "errno.h"
 #include "module_elf.h"
+#include "uprobes.h"
 
 /* What the new thread needs to start: set before it runs, its own after. */
 struct process_start {
@@ -86,6 +87,7 @@ struct task_struct *process_spawn(const char *name, const char *const argv[],
 		kfree(start);
 		return NULL;
 	}
+	uprobe_mmap(start->mm, prog);	/* the probes already on the program */
 	t = kthread_create(process_entry, start, name);
 	if (!t) {
 		mmput(start->mm);
@@ -124,6 +126,7 @@ void do_exit(int status)
 	 */
 	for_each_task(forget_parent, current);
 	exit_files(current);
+	uprobe_free_utask(current);	/* a hit in flight, pending return probes */
 	local_irq_disable();
 	current->mm = NULL;
 	switch_mm(NULL);

@@ -20,6 +20,7 @@
 #include "timer.h"
 #include "vsprintf.h"
 #include "nokprobe.h"
+#include "uprobes.h"
 
 const char *signal_name(int sig)
 {
@@ -121,6 +122,7 @@ int kill_pid(int pid)
  */
 void exit_to_user_mode(struct pt_regs *regs)
 {
+	uprobe_notify_resume(regs);	/* a uprobe's hit or step, left by #BP/#DB */
 	if (current->sigkill_pending) {
 		printk("%s[%d]: SIGKILL\n", current->comm, current->pid);
 		do_exit(W_EXITCODE(0, SIGKILL));

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include "exec_elf.h"
 #include "errno.h"
+#include "string.h"
 
 static int check_phdr_table(struct load_info *info, const Elf32_Ehdr *h)
 {
@@ -87,4 +88,51 @@ int elf_check_exec(struct load_info *info, uint32_t lo, uint32_t hi)
 		return elf_error(info, -ENOEXEC,
 				 "entry point %#x is in no executable segment", h->e_entry);
 	return 0;
+}
+
+/*
+ * The symbol table of an executable, if it kept one (ours are not
+ * stripped): every section header and the table itself checked to lie
+ * inside the file.  NULL when there is none.
+ */
+static const Elf32_Shdr *exec_symtab(const struct load_info *info, const Elf32_Shdr **strtab)
+{
+	const Elf32_Ehdr *h = (const void *)info->image;
+	const Elf32_Shdr *sh = (const void *)(info->image + h->e_shoff);
+
+	if (!h->e_shoff || h->e_shentsize != sizeof(*sh) ||
+	    !elf_in_file(info, h->e_shoff, h->e_shnum * sizeof(*sh)))
+		return NULL;
+	for (unsigned int i = 0; i < h->e_shnum; i++) {
+		if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= h->e_shnum ||
+		    !elf_in_file(info, sh[i].sh_offset, sh[i].sh_size) ||
+		    !elf_in_file(info, sh[sh[i].sh_link].sh_offset, sh[sh[i].sh_link].sh_size))
+			continue;
+		*strtab = &sh[sh[i].sh_link];
+		return &sh[i];
+	}
+	return NULL;
+}
+
+const Elf32_Sym *elf_exec_func(const struct load_info *info, const char *name,
+			       uint32_t vaddr)
+{
+	const Elf32_Shdr *symtab, *strtab;
+	const Elf32_Sym *sym;
+	const char *strs;
+
+	symtab = exec_symtab(info, &strtab);
+	if (!symtab)
+		return NULL;
+	sym = (const void *)(info->image + symtab->sh_offset);
+	strs = (const char *)info->image + strtab->sh_offset;
+	for (uint32_t n = symtab->sh_size / sizeof(*sym); n; n--, sym++) {
+		if (ELF32_ST_TYPE(sym->st_info) != STT_FUNC)
+			continue;
+		if (name ? sym->st_name < strtab->sh_size &&
+			   strncmp(strs + sym->st_name, name, strtab->sh_size - sym->st_name) == 0
+			 : vaddr - sym->st_value < sym->st_size)
+			return sym;
+	}
+	return NULL;
 }

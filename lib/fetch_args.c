@@ -398,6 +398,18 @@ int fetch_arg_parse(const char *text, size_t len, int pos,
 
 /* ---- fetching at a hit ------------------------------------------------- */
 
+/*
+ * %sp, $stack, $stackN: the stack the probed code was using.  A kprobe
+ * hit traps from ring 0, whose stack continues above the frame; a
+ * uprobe hit traps from ring 3, whose stack pointer the CPU saved in
+ * the frame (Linux's fetch_store uses user_stack_pointer() for uprobes).
+ */
+static unsigned long probe_stack_pointer(struct pt_regs *regs)
+{
+	return (regs->cs & 3) ? user_stack_pointer(regs) : kernel_stack_pointer(regs);
+}
+NOKPROBE_SYMBOL(probe_stack_pointer);
+
 /* Read size (1..8) bytes at addr as a little-endian number. */
 static int read_number(const struct fetch_ops *ops, unsigned long addr,
 		       size_t size, uint64_t *out)
@@ -426,10 +438,10 @@ static int run_ops(const struct fetch_op *op, int n, struct pt_regs *regs,
 			memcpy(val, (const char *)regs + op->param, sizeof(*val));
 			break;
 		case FETCH_OP_STACKP:
-			*val = kernel_stack_pointer(regs);
+			*val = probe_stack_pointer(regs);
 			break;
 		case FETCH_OP_STACK:
-			if (read_number(ops, kernel_stack_pointer(regs) +
+			if (read_number(ops, probe_stack_pointer(regs) +
 					op->param * PROBE_STACK_WORD,
 					sizeof(unsigned long), &word))
 				return -EFAULT;

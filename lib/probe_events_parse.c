@@ -5,6 +5,9 @@
  *   r[MAXACTIVE][:[GRP/][EVENT]] SYM[+0] [FETCHARGS]     return probe
  *   -:[GRP/]EVENT                                        delete
  *
+ * uprobe_events lines are the same but for word 1, PATH:OFFSET
+ * (parse_uprobe_point()), and the default group, "uprobes".
+ *
  * The line is split into words at blanks; '#' starts a comment.  Word 0
  * is the command, word 1 the probe point, the rest are FETCHARGS (each
  * parsed by lib/fetch_args.c).  Nothing is allocated and the input is
@@ -285,13 +288,54 @@ static int parse_probe_point(struct word w, const struct probe_parse_ops *ops,
 	return 0;
 }
 
+/* PATH:OFFSET.  The path's last ':' ends it, as in Linux. */
+static bool is_path_char(char c)
+{
+	return is_symbol_char(c) || c == '/' || c == '-';
+}
+
+static int parse_uprobe_point(struct word w, struct probe_event_def *def,
+			      struct probe_parse_error *err)
+{
+	size_t colon = w.len;
+
+	while (colon > 0 && w.s[colon - 1] != ':')
+		colon--;
+	if (colon == 0)
+		return probe_fail(err, PROBE_ERR_BAD_UPROBE_OFFS, w.pos);
+	colon--;
+	if (colon == 0 || colon >= PROBE_SYMBOL_LEN)
+		return probe_fail(err, PROBE_ERR_FILE_NOT_FOUND, w.pos);
+	for (size_t i = 0; i < colon; i++)
+		if (!is_path_char(w.s[i]))
+			return probe_fail(err, PROBE_ERR_FILE_NOT_FOUND, w.pos + (int)i);
+	if (!probe_parse_number(w.s + colon + 1, w.len - colon - 1, &def->offset))
+		return probe_fail(err, PROBE_ERR_BAD_UPROBE_OFFS, w.pos + (int)colon + 1);
+	copy_name(def->symbol, w.s, colon);
+	return 0;
+}
+
+/* The file's last component: "hello" of "/bin/hello". */
+static const char *path_basename(const char *path)
+{
+	const char *base = path;
+
+	for (; *path; path++)
+		if (*path == '/')
+			base = path + 1;
+	return base;
+}
+
 /* Linux's default: "p_do_work_0", "r_do_work_0", "p_0xc0101234", with
  * anything that cannot be in an event name turned into '_'. */
 static void default_event_name(struct probe_event_def *def)
 {
 	char type = def->is_return ? 'r' : 'p';
 
-	if (def->symbol[0])
+	if (def->uprobe)
+		snprintf(def->event, sizeof(def->event), "%c_%s_0x%lx", type,
+			 path_basename(def->symbol), def->offset);
+	else if (def->symbol[0])
 		snprintf(def->event, sizeof(def->event), "%c_%s_%lu", type,
 			 def->symbol, def->offset);
 	else
@@ -360,13 +404,15 @@ static int parse_add(const char *line, size_t len, size_t at, struct word cmd,
 
 	if (!next_word(line, len, &at, &w))
 		return probe_fail(err, PROBE_ERR_NO_PROBE_POINT, cmd.pos + (int)cmd.len);
-	if (parse_probe_point(w, ops, def, err))
+	if (def->uprobe ? parse_uprobe_point(w, def, err) :
+			  parse_probe_point(w, ops, def, err))
 		return -EINVAL;
 	if (!def->event[0])
 		default_event_name(def);
 
 	ctx.is_return = def->is_return;
-	ctx.at_entry = !def->is_return && def->symbol[0] && def->offset == 0;
+	ctx.at_entry = !def->is_return && !def->uprobe && def->symbol[0] &&
+		       def->offset == 0;
 	while (next_word(line, len, &at, &w))
 		if (parse_arg(w, &ctx, def, err))
 			return -EINVAL;
@@ -380,9 +426,8 @@ static void reset_def(struct probe_event_def *def)
 	memset(def, 0, offsetof(struct probe_event_def, args));
 }
 
-int probe_event_parse(const char *line, size_t len,
-		      const struct probe_parse_ops *ops,
-		      struct probe_event_def *def,
+static int parse_event_line(const char *line, size_t len, const struct probe_parse_ops *ops,
+		      bool uprobe, struct probe_event_def *def,
 		      struct probe_parse_error *err)
 {
 	struct word cmd;
@@ -390,6 +435,7 @@ int probe_event_parse(const char *line, size_t len,
 	int ret;
 
 	reset_def(def);
+	def->uprobe = uprobe;
 	err->code = PROBE_ERR_NONE;
 	err->pos = 0;
 	if (len > PROBE_LINE_MAX) {
@@ -402,7 +448,8 @@ int probe_event_parse(const char *line, size_t len,
 	if (!next_word(line, len, &at, &cmd))
 		return 0;                        /* blank: PROBE_CMD_NONE */
 
-	strlcpy(def->group, PROBE_GROUP_DEFAULT, sizeof(def->group));
+	strlcpy(def->group, uprobe ? PROBE_GROUP_UPROBES : PROBE_GROUP_DEFAULT,
+		sizeof(def->group));
 	if (parse_command(cmd, def, err))
 		goto fail;
 	if (def->cmd == PROBE_CMD_DELETE)
@@ -414,6 +461,20 @@ fail:
 	/* Leave nothing half-parsed behind for a careless caller. */
 	reset_def(def);
 	return -EINVAL;
+}
+
+int probe_event_parse(const char *line, size_t len,
+		      const struct probe_parse_ops *ops,
+		      struct probe_event_def *def,
+		      struct probe_parse_error *err)
+{
+	return parse_event_line(line, len, ops, false, def, err);
+}
+
+int uprobe_event_parse(const char *line, size_t len, struct probe_event_def *def,
+		       struct probe_parse_error *err)
+{
+	return parse_event_line(line, len, NULL, true, def, err);
 }
 
 /* ---- printing back ---------------------------------------------------------- */
@@ -458,7 +519,9 @@ int probe_event_show(char *buf, size_t size, const struct probe_event_def *def)
 	if (def->is_return && def->maxactive)
 		probe_put(buf, size, &len, "%d", def->maxactive);
 	probe_put(buf, size, &len, ":%s/%s", def->group, def->event);
-	if (!def->symbol[0])
+	if (def->uprobe)
+		probe_put(buf, size, &len, " %s:0x%08lx", def->symbol, def->offset);
+	else if (!def->symbol[0])
 		probe_put(buf, size, &len, " 0x%08lx", def->addr);
 	else if (def->offset)
 		probe_put(buf, size, &len, " %s+%lu", def->symbol, def->offset);

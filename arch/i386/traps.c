@@ -251,6 +251,8 @@ unsigned long exc_int3(struct pt_regs *regs)
 	this_cpu_inc(exception_count[X86_TRAP_BP]);
 	if (!do_int3(regs))
 		exception_unclaimed(regs, X86_TRAP_BP);
+	if (user_mode(regs))
+		exit_to_user_mode(regs);	/* a uprobe's work (uprobe_notify_resume()) */
 	sp = this_cpu_read(int3_moved_sp);
 	this_cpu_write(int3_moved_sp, outer);
 	return sp;
@@ -292,6 +294,8 @@ void exc_debug(struct pt_regs *regs)
 	this_cpu_inc(exception_count[X86_TRAP_DB]);
 	if (!do_debug(regs))
 		exception_unclaimed(regs, X86_TRAP_DB);
+	if (user_mode(regs))
+		exit_to_user_mode(regs);	/* a uprobe's work (uprobe_notify_resume()) */
 }
 
 static void do_irq(struct pt_regs *regs, int irq)

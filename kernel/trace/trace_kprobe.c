@@ -17,15 +17,15 @@
  *   kprobe_profile  hits and misses per event
  *   error_log       why the last bad lines were refused, with a caret
  *
- * As in Linux: a line that fails changes nothing, an enabled event
- * cannot be removed (EBUSY), and `echo > kprobe_events` removes every
- * event or none.
+ * The commands, the enable files and the error log are shared with
+ * uprobe events (trace_probe.c); here is what is a kprobe's own.
  */
 #include "kernel.h"
 #include "uaccess.h"
 #include "trace.h"
 #include "kprobes.h"
 #include "probe_events.h"
+#include "trace_probe.h"
 #include "pseudofs.h"
 #include "hw_breakpoint.h"
 #include "kallsyms.h"
@@ -42,46 +42,18 @@
 #include "smp.h"
 
 struct trace_kprobe {
-	struct list_head list;
-	unsigned int id;		/* what records carry */
-	bool enabled;
-	bool recorded;			/* some record of ours may be in the buffer */
+	struct trace_probe tp;
 	struct kretprobe rp;		/* rp.kp is the kprobe, for 'p' events too */
-	char enable_path[PSEUDOFS_PATH_MAX];
-	struct probe_event_def *def;	/* trimmed to def->nr_args arguments */
 };
 
 static LIST_HEAD(trace_kprobes);
-static unsigned int next_event_id = 1;
-
-static struct trace_kprobe *find_event(const char *group, const char *event)
-{
-	struct trace_kprobe *tk;
-
-	list_for_each_entry(tk, &trace_kprobes, list)
-		if (strcmp(tk->def->group, group) == 0 && strcmp(tk->def->event, event) == 0)
-			return tk;
-	return NULL;
-}
+static const struct trace_probe_type kprobe_type;
 
 static struct trace_kprobe *find_event_id(unsigned int id)
 {
-	struct trace_kprobe *tk;
+	struct trace_probe *tp = trace_probe_find_id(&kprobe_type, id);
 
-	list_for_each_entry(tk, &trace_kprobes, list)
-		if (tk->id == id)
-			return tk;
-	return NULL;
-}
-
-static bool group_has_events(const char *group)
-{
-	struct trace_kprobe *tk;
-
-	list_for_each_entry(tk, &trace_kprobes, list)
-		if (strcmp(tk->def->group, group) == 0)
-			return true;
-	return false;
+	return tp ? container_of(tp, struct trace_kprobe, tp) : NULL;
 }
 
 /* ---- the hit ------------------------------------------------------------------ */
@@ -97,27 +69,10 @@ static const struct fetch_ops fetch_ops = {
 	.comm = current_comm,
 };
 
-/* Inside the int3 (or trampoline) handler, on any CPU. */
 static void record_hit(struct trace_kprobe *tk, struct pt_regs *regs,
 		       unsigned long ip, unsigned long ret_ip)
 {
-	int preempt = preempt_count();	/* the probed code's, before our lock adds one */
-	unsigned long flags;
-	struct trace_entry *e = trace_buffer_lock_reserve(&flags);
-	int n;
-
-	e->ts = trace_clock();
-	e->event_id = tk->id;
-	e->pid = task_pid(current);
-	strlcpy(e->comm, task_name(current), sizeof(e->comm));
-	e->flags = (regs->flags & X86_EFLAGS_IF) ? 0 : TRACE_FLAG_IRQS_OFF;
-	e->preempt = preempt;
-	e->ip = ip;
-	e->ret_ip = ret_ip;
-	n = probe_args_fetch(tk->def, regs, &fetch_ops, e->payload, sizeof(e->payload));
-	e->len = n < 0 ? 0 : n;
-	tk->recorded = true;
-	trace_buffer_unlock_commit(flags);
+	trace_probe_record(&tk->tp, &fetch_ops, regs, ip, ret_ip);
 }
 
 static int kprobe_dispatcher(struct kprobe *kp, struct pt_regs *regs)
@@ -144,182 +99,11 @@ NOKPROBE_SYMBOL(record_hit);
 NOKPROBE_SYMBOL(kprobe_dispatcher);
 NOKPROBE_SYMBOL(kretprobe_dispatcher);
 
-/* ---- error_log ---------------------------------------------------------------- */
-
-#define ERROR_LOG_ENTRIES 8	/* Linux keeps the last 8 too */
-#define ERROR_LOG_TEXT    1536	/* header + a console line twice (command, caret) */
-
-static char error_log[ERROR_LOG_ENTRIES][ERROR_LOG_TEXT];
-static unsigned int error_log_next;	/* entries ever logged */
-
-/*
- * Log a refused line, Linux's way:
- *   [   12.345678] trace_kprobe: error: Invalid register name
- *     Command: p:bad fib x=%zz
- *                          ^
- * The same text becomes the shell's explanation under "write error".
- */
-static void log_error(const char *line, size_t len, int pos, const char *msg)
-{
-	struct probe_parse_error err = { .code = PROBE_ERR_NONE, .pos = pos };
-	char *entry = error_log[error_log_next++ % ERROR_LOG_ENTRIES];
-	char ts[24];
-	int n;
-
-	trace_sprint_ts(ts, sizeof(ts), trace_clock());
-	n = snprintf(entry, ERROR_LOG_TEXT, "[%s] trace_kprobe: error: %s\n", ts, msg);
-	if (n < ERROR_LOG_TEXT)
-		probe_err_format(entry + n, ERROR_LOG_TEXT - n, line, len, &err);
-	pseudofs_error("%s", entry);
-}
-
-static int error_log_show(struct seq_buf *s, void *data)
-{
-	unsigned int first = error_log_next > ERROR_LOG_ENTRIES ?
-			     error_log_next - ERROR_LOG_ENTRIES : 0;
-
-	for (unsigned int i = first; i < error_log_next; i++)
-		seq_puts(s, error_log[i % ERROR_LOG_ENTRIES]);
-	return 0;
-}
-
-static int error_log_write(const char *text, size_t len, bool trunc, void *data)
-{
-	if (!trunc)
-		return -EINVAL;		/* only `echo > error_log` (clear) */
-	error_log_next = 0;
-	return 0;
-}
-
-/* Byte offset of word number `nr` (0-based) of line, for the caret. */
-static int word_pos(const char *line, size_t len, int nr)
-{
-	size_t i = 0;
-
-	for (int w = 0; ; w++) {
-		while (i < len && (line[i] == ' ' || line[i] == '\t'))
-			i++;
-		if (w == nr || i >= len)
-			return i;
-		while (i < len && line[i] != ' ' && line[i] != '\t')
-			i++;
-	}
-}
-
-/* ---- enable ------------------------------------------------------------------ */
-
-static int event_set_enabled(struct trace_kprobe *tk, bool on)
-{
-	int ret;
-
-	if (tk->enabled == on)
-		return 0;
-	ret = on ? enable_kprobe(&tk->rp.kp) : disable_kprobe(&tk->rp.kp);
-	if (ret == 0)
-		tk->enabled = on;
-	return ret;
-}
-
-/* "0" or "1" and a newline, as echo writes it. */
-static int parse_bool(const char *text, size_t len, bool *on)
-{
-	if (len == 0 || len > 2 || (len == 2 && text[1] != '\n'))
-		return -EINVAL;
-	if (text[0] != '0' && text[0] != '1')
-		return -EINVAL;
-	*on = text[0] == '1';
-	return 0;
-}
-
-static int enable_show(struct seq_buf *s, void *data)
-{
-	struct trace_kprobe *tk = data;
-
-	seq_printf(s, "%d\n", tk->enabled);
-	return 0;
-}
-
-static int enable_write(const char *text, size_t len, bool trunc, void *data)
-{
-	bool on;
-
-	if (parse_bool(text, len, &on))
-		return -EINVAL;
-	return event_set_enabled(data, on);
-}
-
-/* events/GROUP/enable: the data is the group name (owned by the file). */
-static int group_enable_show(struct seq_buf *s, void *data)
-{
-	struct trace_kprobe *tk;
-	bool some_on = false, some_off = false;
-
-	list_for_each_entry(tk, &trace_kprobes, list)
-		if (strcmp(tk->def->group, data) == 0) {
-			some_on |= tk->enabled;
-			some_off |= !tk->enabled;
-		}
-	seq_puts(s, some_on && some_off ? "X\n" : some_on ? "1\n" : "0\n");
-	return 0;
-}
-
-static int group_enable_write(const char *text, size_t len, bool trunc, void *data)
-{
-	struct trace_kprobe *tk;
-	int ret = 0;
-	bool on;
-
-	if (parse_bool(text, len, &on))
-		return -EINVAL;
-	list_for_each_entry(tk, &trace_kprobes, list)
-		if (strcmp(tk->def->group, data) == 0 && !ret)
-			ret = event_set_enabled(tk, on);
-	return ret;
-}
-
-static void group_path(char *buf, const char *group)
-{
-	snprintf(buf, PSEUDOFS_PATH_MAX, TRACEFS_DIR "/events/%s/enable", group);
-}
-
-/* The group's enable file lives while the group has events. */
-static int group_file_get(const char *group)
-{
-	char path[PSEUDOFS_PATH_MAX];
-	char *name;
-	int ret;
-
-	group_path(path, group);
-	if (pseudofs_lookup(path))
-		return 0;
-	name = kmalloc(strlen(group) + 1);
-	if (!name)
-		return -ENOMEM;
-	strlcpy(name, group, strlen(group) + 1);
-	ret = pseudofs_create(path, group_enable_show, group_enable_write, name);
-	if (ret)
-		kfree(name);
-	return ret;
-}
-
-static void group_file_put(const char *group)
-{
-	char path[PSEUDOFS_PATH_MAX];
-	void *name;
-
-	if (group_has_events(group))
-		return;
-	group_path(path, group);
-	name = pseudofs_data(path);
-	if (pseudofs_remove(path) == 0)
-		kfree(name);
-}
-
 /* ---- defining and removing events ---------------------------------------------- */
 
 static int register_event(struct trace_kprobe *tk)
 {
-	struct probe_event_def *def = tk->def;
+	struct probe_event_def *def = tk->tp.def;
 
 	tk->rp.kp.addr = (kprobe_opcode_t *)def->addr;
 	tk->rp.kp.flags = KPROBE_FLAG_DISABLED;	/* enable arms it */
@@ -332,179 +116,77 @@ static int register_event(struct trace_kprobe *tk)
 	return register_kretprobe(&tk->rp);
 }
 
-static void unregister_event(struct trace_kprobe *tk)
+static struct trace_probe *create_trace_kprobe(const struct probe_event_def *parsed,
+					const char *line, size_t len, int *err)
 {
-	if (tk->def->is_return)
+	struct trace_kprobe *tk = kzalloc(sizeof(*tk));
+	char msg[200];
+
+	*err = -ENOMEM;
+	if (!tk)
+		return NULL;
+	*err = trace_probe_init(&tk->tp, &kprobe_type, parsed);
+	if (*err)
+		goto free;
+	*err = register_event(tk);
+	if (*err == 0)
+		return &tk->tp;
+	snprintf(msg, sizeof(msg), "Could not probe %s+%lu: %s: %s",
+		 parsed->symbol[0] ? parsed->symbol : "address", parsed->offset,
+		 errno_name(*err), kprobe_refusal_reason(*err, parsed->addr));
+	trace_probe_log_error(&kprobe_type, line, len, trace_probe_word_pos(line, len, 1), msg);
+	trace_probe_cleanup(&tk->tp);
+free:
+	kfree(tk);
+	return NULL;
+}
+
+static void destroy_trace_kprobe(struct trace_probe *tp)
+{
+	struct trace_kprobe *tk = container_of(tp, struct trace_kprobe, tp);
+
+	if (tp->def->is_return)
 		unregister_kretprobe(&tk->rp);
 	else
 		unregister_kprobe(&tk->rp.kp);
-}
-
-static int add_event(const struct probe_event_def *parsed, const char *line, size_t len)
-{
-	size_t def_size = offsetof(struct probe_event_def, args) +
-			  parsed->nr_args * sizeof(struct probe_arg);
-	char msg[200];
-	struct trace_kprobe *tk;
-	int ret;
-
-	/* Every value must fit in a record (strings may be cut short). */
-	if (parsed->nr_args * sizeof(struct fetch_value) > TRACE_PAYLOAD_MAX) {
-		snprintf(msg, sizeof(msg), "Too many arguments for one trace record (at most %u)",
-			 (unsigned int)(TRACE_PAYLOAD_MAX / sizeof(struct fetch_value)));
-		log_error(line, len, word_pos(line, len, 2), msg);
-		return -E2BIG;
-	}
-	if (find_event(parsed->group, parsed->event)) {
-		log_error(line, len, 0, "Event already exists (remove it first with -:)");
-		return -EEXIST;
-	}
-	tk = kzalloc(sizeof(*tk));
-	if (tk)
-		tk->def = kmalloc(def_size);
-	if (!tk || !tk->def) {
-		if (tk)
-			kfree(tk);
-		return -ENOMEM;
-	}
-	memcpy(tk->def, parsed, def_size);
-	snprintf(tk->enable_path, sizeof(tk->enable_path), TRACEFS_DIR "/events/%s/%s/enable",
-		 parsed->group, parsed->event);
-
-	ret = register_event(tk);
-	if (ret) {
-		snprintf(msg, sizeof(msg), "Could not probe %s+%lu: %s: %s",
-			 parsed->symbol[0] ? parsed->symbol : "address", parsed->offset,
-			 errno_name(ret), kprobe_refusal_reason(ret, parsed->addr));
-		log_error(line, len, word_pos(line, len, 1), msg);
-		goto free;
-	}
-	ret = group_file_get(parsed->group);
-	if (ret == 0)
-		ret = pseudofs_create(tk->enable_path, enable_show, enable_write, tk);
-	if (ret) {
-		unregister_event(tk);
-		goto free;
-	}
-	tk->id = next_event_id++;
-	list_add_tail(&tk->list, &trace_kprobes);
-	return 0;
-free:
-	kfree(tk->def);
-	kfree(tk);
-	return ret;
-}
-
-/* Records of a removed event could not be printed: clear the buffer,
- * as Linux does when an event that has written records goes away. */
-static void free_event(struct trace_kprobe *tk)
-{
-	unregister_event(tk);
-	pseudofs_remove(tk->enable_path);
-	list_del(&tk->list);
-	group_file_put(tk->def->group);
-	if (tk->recorded)
-		trace_buffer_reset(TRACE_ALL_CPUS);
-	kfree(tk->def);
+	trace_probe_cleanup(tp);
 	kfree(tk);
 }
 
-static int delete_event(const struct probe_event_def *parsed, const char *line, size_t len)
+static int trace_kprobe_set_enabled(struct trace_probe *tp, bool on)
 {
-	struct trace_kprobe *tk = find_event(parsed->group, parsed->event);
+	struct trace_kprobe *tk = container_of(tp, struct trace_kprobe, tp);
 
-	if (!tk) {
-		log_error(line, len, word_pos(line, len, 0), "Event not found");
-		return -ENOENT;
-	}
-	if (tk->enabled) {
-		log_error(line, len, word_pos(line, len, 0),
-			  "Event is enabled: write 0 to its enable file first");
-		return -EBUSY;
-	}
-	free_event(tk);
-	return 0;
+	return on ? enable_kprobe(&tk->rp.kp) : disable_kprobe(&tk->rp.kp);
 }
 
-/* `echo > kprobe_events`: all or nothing. */
-static int remove_all_events(void)
+static int kprobe_event_parse(const char *line, size_t len, struct probe_event_def *def,
+		      struct probe_parse_error *err)
 {
-	struct trace_kprobe *tk, *n;
-
-	list_for_each_entry(tk, &trace_kprobes, list)
-		if (tk->enabled) {
-			pseudofs_error("%s/%s is enabled: disable it before clearing kprobe_events",
-				       tk->def->group, tk->def->event);
-			return -EBUSY;
-		}
-	list_for_each_entry_safe(tk, n, &trace_kprobes, list)
-		free_event(tk);
-	return 0;
-}
-
-/* One line of kprobe_events. */
-static int run_command(const char *line, size_t len)
-{
-	static struct probe_event_def *parsed;	/* 22 KiB: one, on the heap */
 	struct probe_parse_ops pops = { .lookup_name = kallsyms_lookup_name };
-	struct probe_parse_error err;
 
-	if (!parsed && !(parsed = kmalloc(sizeof(*parsed))))
-		return -ENOMEM;
-	if (probe_event_parse(line, len, &pops, parsed, &err) < 0) {
-		log_error(line, len, err.pos, probe_err_msg(err.code));
-		return -EINVAL;
-	}
-	switch (parsed->cmd) {
-	case PROBE_CMD_ADD:
-		return add_event(parsed, line, len);
-	case PROBE_CMD_DELETE:
-		return delete_event(parsed, line, len);
-	default:
-		return 0;	/* blank or comment */
-	}
+	return probe_event_parse(line, len, &pops, def, err);
 }
 
-static const char *memchr_or_end(const char *s, char c, size_t len)
-{
-	while (len && *s != c) {
-		s++;
-		len--;
-	}
-	return s;
-}
+static const struct trace_probe_type kprobe_type = {
+	.subsys = "trace_kprobe",
+	.events_file = "kprobe_events",
+	.events = &trace_kprobes,
+	.parse = kprobe_event_parse,
+	.create = create_trace_kprobe,
+	.set_enabled = trace_kprobe_set_enabled,
+	.destroy = destroy_trace_kprobe,
+};
 
-/* Several lines may come in one write; the first failure stops. */
-static int kprobe_events_write(const char *text, size_t len, bool trunc, void *data)
-{
-	int ret = 0;
-
-	if (trunc && (ret = remove_all_events()) != 0)
-		return ret;
-	while (len && ret == 0) {
-		const char *nl = memchr_or_end(text, '\n', len);
-		size_t n = nl - text;
-
-		ret = run_command(text, n);
-		if (n < len)
-			n++;		/* the newline */
-		text += n;
-		len -= n;
-	}
-	return ret;
-}
-
+/* kprobe_events: the commands are trace_probe.c's. */
 static int kprobe_events_show(struct seq_buf *s, void *data)
 {
-	struct trace_kprobe *tk;
-	static char line[PROBE_LINE_MAX];
+	return trace_probe_events_show(s, (void *)&kprobe_type);
+}
 
-	list_for_each_entry(tk, &trace_kprobes, list) {
-		probe_event_show(line, sizeof(line), tk->def);
-		seq_puts(s, line);
-		seq_puts(s, "\n");
-	}
-	return 0;
+static int kprobe_events_write(const char *text, size_t len, bool trunc, void *data)
+{
+	return trace_probe_events_write(text, len, trunc, (void *)&kprobe_type);
 }
 
 /* ---- kprobe_profile ------------------------------------------------------------ */
@@ -513,8 +195,8 @@ static int kprobe_profile_show(struct seq_buf *s, void *data)
 {
 	struct trace_kprobe *tk;
 
-	list_for_each_entry(tk, &trace_kprobes, list)
-		seq_printf(s, "  %-44s %15lu %15lu\n", tk->def->event, tk->rp.kp.nhit,
+	list_for_each_entry(tk, &trace_kprobes, tp.list)
+		seq_printf(s, "  %-44s %15lu %15lu\n", tk->tp.def->event, tk->rp.kp.nhit,
 			   tk->rp.kp.nmissed + tk->rp.nmissed);
 	return 0;
 }
@@ -522,7 +204,7 @@ static int kprobe_profile_show(struct seq_buf *s, void *data)
 /* ---- trace --------------------------------------------------------------------- */
 
 /* "fib+0x0/0x3b", Linux's %pS: always 0x, even for a zero offset. */
-static int sprint_sym(char *buf, size_t len, unsigned long addr)
+int trace_sprint_sym(char *buf, size_t len, unsigned long addr)
 {
 	unsigned long size, offset;
 	const char *name = kallsyms_lookup(addr, &size, &offset);
@@ -563,22 +245,23 @@ static int print_entry(const struct trace_entry *e, void *data)
 	seq_printf(s, "%16s-%-7d [%03d] %c..%c. %s: ", e->comm, e->pid, e->cpu,
 		   e->flags & TRACE_FLAG_IRQS_OFF ? 'd' : '.', depth, ts);
 	if (!tk) {
-		seq_printf(s, "Unknown event id %u\n", e->event_id);
+		if (!trace_uprobe_print(s, e))
+			seq_printf(s, "Unknown event id %u\n", e->event_id);
 		return 0;
 	}
 	if (e->ret_ip) {
-		sprint_sym(where, sizeof(where), e->ret_ip);
+		trace_sprint_sym(where, sizeof(where), e->ret_ip);
 		name = kallsyms_lookup(e->ip, &size, &offset);
 		if (name)
 			strlcpy(sym, name, sizeof(sym));
 		else
 			snprintf(sym, sizeof(sym), "0x%08lx", e->ip);
-		seq_printf(s, "%s: (%s <- %s)", tk->def->event, where, sym);
+		seq_printf(s, "%s: (%s <- %s)", tk->tp.def->event, where, sym);
 	} else {
-		sprint_sym(where, sizeof(where), e->ip);
-		seq_printf(s, "%s: (%s)", tk->def->event, where);
+		trace_sprint_sym(where, sizeof(where), e->ip);
+		seq_printf(s, "%s: (%s)", tk->tp.def->event, where);
 	}
-	probe_args_format(args, sizeof(args), tk->def, e->payload, e->len, sprint_sym);
+	probe_args_format(args, sizeof(args), tk->tp.def, e->payload, e->len, trace_sprint_sym);
 	seq_puts(s, args);
 	seq_puts(s, "\n");
 	return 0;
@@ -707,7 +390,7 @@ static const struct pseudo_file_spec tracefs_files[] = {
 	{ "trace",          trace_show,          trace_write },
 	{ "trace_pipe",     trace_pipe_show,     NULL },
 	{ "kprobe_profile", kprobe_profile_show, NULL },
-	{ "error_log",      error_log_show,      error_log_write },
+	{ "error_log",      trace_error_log_show, trace_error_log_write },
 };
 
 int tracefs_init(void)
@@ -727,5 +410,7 @@ int tracefs_init(void)
 		ret = kprobes_debugfs_init();
 	if (!ret)
 		ret = hw_breakpoint_debugfs_init();	/* arch/i386/hw_breakpoint.c */
+	if (!ret)
+		ret = trace_uprobe_init();
 	return ret;
 }

@@ -101,9 +101,18 @@ static void check_def(const struct probe_event_def *def)
 	for (int i = 0; i < def->nr_args; i++) {
 		const struct probe_arg *a = &def->args[i];
 		CHECK(a->nr_ops >= 1 && a->nr_ops <= PROBE_MAX_OPS);
-		CHECK(a->type >= FETCH_TYPE_U8 && a->type <= FETCH_TYPE_SYMBOL);
+		CHECK(a->type >= FETCH_TYPE_U8 && a->type <= FETCH_TYPE_USTRING);
 		CHECK(a->name[0] && a->comm[0]);
 	}
+}
+
+/* The kprobe_events parser, or (uprobe) the uprobe_events one. */
+static int parse(bool uprobe, const char *line, size_t len, struct probe_event_def *def,
+		 struct probe_parse_error *err)
+{
+	if (uprobe)
+		return uprobe_event_parse(line, len, def, err);
+	return probe_event_parse(line, len, &parse_ops, def, err);
 }
 
 /* Listing a definition and parsing the listing changes nothing. */
@@ -117,7 +126,7 @@ static void check_round_trip(const struct probe_event_def *def)
 	n = probe_event_show(shown, sizeof(shown), def);
 	check_printed(shown, sizeof(shown), n);
 	CHECK((size_t)n < sizeof(shown));
-	CHECK(probe_event_parse(shown, (size_t)n, &parse_ops, &again, &err) == 0);
+	CHECK(parse(def->uprobe, shown, (size_t)n, &again, &err) == 0);
 	probe_event_show(reshown, sizeof(reshown), &again);
 	CHECK(!strcmp(shown, reshown));
 	check_printed(shown, 7, probe_event_show(shown, 7, def));
@@ -163,24 +172,32 @@ static void check_fetch(const struct probe_event_def *def, const uint8_t *data,
 					NULL));
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* Each line goes to both parsers: kprobe_events' and uprobe_events'. */
+static void check_line(bool uprobe, const uint8_t *data, size_t size)
 {
 	static struct probe_event_def def;
 	struct probe_parse_error err;
 	const char *line = (const char *)data;
 	int ret;
 
-	ret = probe_event_parse(line, size, &parse_ops, &def, &err);
+	ret = parse(uprobe, line, size, &def, &err);
 	if (ret) {
 		CHECK(ret == -EINVAL);
 		check_rejected(line, size, &err);
-		return 0;
+		return;
 	}
 	CHECK(err.code == PROBE_ERR_NONE);
 	if (def.cmd != PROBE_CMD_ADD)
-		return 0;
+		return;
+	CHECK(def.uprobe == uprobe);
 	check_def(&def);
 	check_round_trip(&def);
 	check_fetch(&def, data, size);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	check_line(false, data, size);
+	check_line(true, data, size);
 	return 0;
 }

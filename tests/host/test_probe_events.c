@@ -511,6 +511,97 @@ static void every_bad_line(struct ktest *t)
 	}
 }
 
+/* uprobe_events lines: the same grammar but for PATH:OFFSET. */
+static const struct bad_line bad_uprobe_lines[] = {
+	{ "p:myup /bin/hello",          PROBE_ERR_BAD_UPROBE_OFFS, 7 },
+	{ "p:myup /bin/hello:",         PROBE_ERR_BAD_UPROBE_OFFS, 18 },
+	{ "p:myup /bin/hello:12x",      PROBE_ERR_BAD_UPROBE_OFFS, 18 },
+	{ "p:myup do_work+4",           PROBE_ERR_BAD_UPROBE_OFFS, 7 },
+	{ "p:myup :0x10",               PROBE_ERR_FILE_NOT_FOUND, 7 },
+	{ "p:myup /bin/he$llo:0x10",    PROBE_ERR_FILE_NOT_FOUND, 14 },
+	{ "p:myup /bin/hello:0x10 $arg1", PROBE_ERR_NOFENTRY_ARGS, 23 },
+	{ "r:myup /bin/hello:0x10 x=$arg1", PROBE_ERR_NOFENTRY_ARGS, 25 },
+	{ "p:myup /bin/hello:0x10 $retval", PROBE_ERR_RETVAL_ON_PROBE, 23 },
+	{ "q:myup /bin/hello:0x10",     PROBE_ERR_BAD_CMD, 0 },
+};
+
+static int parse_uprobe(const char *text)
+{
+	return uprobe_event_parse(text, strlen(text), &def, &err);
+}
+
+static void every_bad_uprobe_line(struct ktest *t)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(bad_uprobe_lines); i++) {
+		const struct bad_line *b = &bad_uprobe_lines[i];
+
+		KTEST_EXPECT_EQ(t, parse_uprobe(b->text), -EINVAL);
+		if (err.code != b->code || err.pos != b->pos)
+			ktest_fail(t, __FILE__, __LINE__,
+				   "\"%s\": got %s (%d) at %d, want %s (%d) at %d",
+				   b->text, probe_err_msg(err.code), err.code, err.pos,
+				   probe_err_msg(b->code), b->code, b->pos);
+		KTEST_EXPECT_EQ(t, def.cmd, PROBE_CMD_NONE);
+	}
+}
+
+/* Linux's examples: the path and file offset, the "uprobes" group, r: and -:. */
+static void uprobe_lines(struct ktest *t)
+{
+	char shown[128];
+
+	KTEST_ASSERT_EQ(t, parse_uprobe("p:myup /bin/hello:0x1234 %ax"), 0);
+	KTEST_EXPECT_TRUE(t, def.uprobe);
+	KTEST_EXPECT_STREQ(t, def.group, "uprobes");
+	KTEST_EXPECT_STREQ(t, def.event, "myup");
+	KTEST_EXPECT_STREQ(t, def.symbol, "/bin/hello");
+	KTEST_EXPECT_EQ(t, def.offset, 0x1234);
+	KTEST_EXPECT_EQ(t, def.nr_args, 1);
+	probe_event_show(shown, sizeof(shown), &def);
+	KTEST_EXPECT_STREQ(t, shown, "p:uprobes/myup /bin/hello:0x00001234 arg1=%ax");
+
+	KTEST_ASSERT_EQ(t, parse_uprobe("p /bin/hello:4660"), 0);
+	KTEST_EXPECT_STREQ(t, def.event, "p_hello_0x1234");	/* Linux's default name */
+	KTEST_ASSERT_EQ(t, parse_uprobe("r:grp/ret /bin/my-prog.v2:0x40 ret=$retval"), 0);
+	KTEST_EXPECT_TRUE(t, def.is_return);
+	KTEST_EXPECT_STREQ(t, def.group, "grp");
+	KTEST_EXPECT_STREQ(t, def.symbol, "/bin/my-prog.v2");
+	probe_event_show(shown, sizeof(shown), &def);
+	KTEST_EXPECT_STREQ(t, shown, "r:grp/ret /bin/my-prog.v2:0x00000040 ret=$retval");
+	KTEST_ASSERT_EQ(t, parse_uprobe("-:myup"), 0);
+	KTEST_EXPECT_EQ(t, def.cmd, PROBE_CMD_DELETE);
+	KTEST_EXPECT_STREQ(t, def.group, "uprobes");
+	/* The kprobe parser still knows nothing of paths. */
+	KTEST_EXPECT_EQ(t, parse("p:myup /bin/hello:0x1234"), -EINVAL);
+	KTEST_EXPECT_FALSE(t, def.uprobe);
+}
+
+/*
+ * A uprobe traps from ring 3: %sp, $stackN and +N(%sp) are the
+ * process's stack (regs->sp), not the kernel's.
+ */
+static void fetch_from_a_user_frame(struct ktest *t)
+{
+	struct fetch_value v;
+	char s[16];
+
+	setup_frame();
+	frame.regs.cs = 0x3b;			/* RPL 3: a frame from ring 3 */
+	frame.regs.sp = FAKE_DATA;
+	/* Words are W bytes here, the host's unsigned long. */
+	snprintf(line, sizeof(line), "p /bin/hello:0x10 %%sp +%d(%%sp) $stack2 +0(+%d(%%sp))",
+		 W, 2 * W);
+	KTEST_ASSERT_EQ(t, parse_uprobe(line), 0);
+	KTEST_ASSERT_EQ(t, fetch_arg_exec(&def.args[0], &frame.regs, &fetch_ops, &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, v.raw, FAKE_DATA);
+	KTEST_ASSERT_EQ(t, fetch_arg_exec(&def.args[1], &frame.regs, &fetch_ops, &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, v.raw, 0x101);
+	KTEST_ASSERT_EQ(t, fetch_arg_exec(&def.args[2], &frame.regs, &fetch_ops, &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, v.raw, FAKE_DATA + 3 * W);
+	KTEST_ASSERT_EQ(t, fetch_arg_exec(&def.args[3], &frame.regs, &fetch_ops, &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, v.raw, 0x103);
+}
+
 /* The lines above, the two built below and the NUL test use every code. */
 static void every_error_is_tested(struct ktest *t)
 {
@@ -519,6 +610,8 @@ static void every_error_is_tested(struct ktest *t)
 
 	for (size_t i = 0; i < ARRAY_SIZE(bad_lines); i++)
 		seen[bad_lines[i].code] = true;
+	for (size_t i = 0; i < ARRAY_SIZE(bad_uprobe_lines); i++)
+		seen[bad_uprobe_lines[i].code] = true;
 	for (int c = 0; c < PROBE_ERR_COUNT; c++)
 		if (!seen[c])
 			ktest_fail(t, __FILE__, __LINE__, "no test for error %d \"%s\"",
@@ -851,6 +944,9 @@ static struct ktest_case cases[] = {
 	KTEST_CASE(args_every_type),
 	KTEST_CASE(max_args_accepted),
 	KTEST_CASE(every_bad_line),
+	KTEST_CASE(every_bad_uprobe_line),
+	KTEST_CASE(uprobe_lines),
+	KTEST_CASE(fetch_from_a_user_frame),
 	KTEST_CASE(every_error_is_tested),
 	KTEST_CASE(too_many_args),
 	KTEST_CASE(overlong_line),

@@ -1,0 +1,142 @@
+/*
+ * uprobes.c - the i386 part of uprobes (Linux's arch/x86/kernel/uprobes.c):
+ * which instructions may be stepped out of line, what a step in the XOL
+ * slot leaves wrong, and the #BP/#DB notifier.
+ *
+ * The same decoder and the same classes as kernel probes
+ * (arch/i386/kprobes/core.c, resume_execution()), but the step runs in
+ * ring 3 at UPROBE_XOL_SLOT_VADDR, and the stack it used is the
+ * process's (regs->sp), reached through copy_{from,to}_user.
+ */
+#include "kernel.h"
+#include "uprobes.h"
+#include "insn.h"
+#include "kdebug.h"
+#include "notifier.h"
+#include "processor.h"
+#include "uaccess.h"
+#include "errno.h"
+#include "nokprobe.h"
+#include "asm/ptrace.h"
+
+/*
+ * What cannot run one instruction at a time in a slot of ring 3 (Linux
+ * keeps a table, good_insns_32): an int of any kind enters the kernel,
+ * a far transfer or iret loads a code segment, hlt/cli/sti/in/out and
+ * the like are privileged (#GP, the process would die in the slot),
+ * mov/pop %ss hold the #DB off past the next instruction, ud* always
+ * faults, and sysenter & co leave through a path of their own.
+ */
+static const char *insn_refusal(const struct insn *insn)
+{
+	switch (insn->type) {
+	case INSN_TYPE_INT3:
+	case INSN_TYPE_INT:
+	case INSN_TYPE_INTO:
+	case INSN_TYPE_INT1:
+		return "an int instruction cannot be stepped out of line";
+	case INSN_TYPE_CALL_FAR:
+	case INSN_TYPE_JMP_FAR:
+	case INSN_TYPE_LRET:
+	case INSN_TYPE_IRET:
+		return "a far transfer cannot be stepped out of line";
+	case INSN_TYPE_HLT:
+	case INSN_TYPE_CLI:
+	case INSN_TYPE_STI:
+		return "a privileged instruction cannot be stepped out of line";
+	case INSN_TYPE_MOV_SS:
+	case INSN_TYPE_POP_SS:
+		return "a load of %ss delays the single-step trap";
+	case INSN_TYPE_UD:
+		return "an undefined instruction cannot be stepped";
+	default:
+		if (insn->attr & INSN_ATTR_NO_SSTEP)
+			return "this instruction cannot be stepped out of line";
+		return NULL;
+	}
+}
+
+/* Linux's arch_uprobe_analyze_insn(): decode, refuse, choose the fixups. */
+int arch_uprobe_analyze_insn(struct arch_uprobe *au, const char **why)
+{
+	struct insn insn;
+	int len = insn_decode(&insn, au->insn, MAX_UINSN_BYTES);
+
+	if (len < 0) {
+		*why = "the bytes at the offset are not an instruction";
+		return -EILSEQ;
+	}
+	*why = insn_refusal(&insn);
+	if (*why)
+		return -EOPNOTSUPP;
+	au->len = len;
+	/*
+	 * Everything that falls through or branches relative to itself ran
+	 * at the slot: ip moves back to the text by the same distance.  A
+	 * ret or an indirect jmp/call loaded an absolute ip: it is right.
+	 */
+	au->fixups = (insn.attr & INSN_ATTR_ABS_IP) ? 0 : UPROBE_FIX_IP;
+	if (insn.attr & INSN_ATTR_PUSHES_RET)
+		au->fixups |= UPROBE_FIX_CALL;
+	return 0;
+}
+
+/* Ring 3 goes to the copy with TF set: one instruction, then #DB. */
+void arch_uprobe_pre_xol(struct arch_uprobe *au, struct pt_regs *regs)
+{
+	regs->ip = UPROBE_XOL_SLOT_VADDR;
+	regs->flags |= X86_EFLAGS_TF;
+}
+
+/*
+ * Linux's arch_uprobe_post_xol(): the copy ran at the slot.  ip moves to
+ * the text by the slot's distance (a fall-through, a taken relative
+ * branch alike); a call pushed slot + len as its return address, which
+ * must be the text's vaddr + len.  (No rip-relative operands to fix on
+ * i386.)
+ */
+void arch_uprobe_post_xol(struct arch_uprobe *au, unsigned long vaddr,
+			  struct pt_regs *regs)
+{
+	long delta = (long)(vaddr - UPROBE_XOL_SLOT_VADDR);
+	unsigned long ret;
+
+	if (au->fixups & UPROBE_FIX_IP)
+		regs->ip += delta;
+	if (au->fixups & UPROBE_FIX_CALL) {
+		void __user *tos = (void __user *)regs->sp;
+
+		/* The call just wrote this word: a failure means the process is gone anyway. */
+		if (!copy_from_user(&ret, tos, sizeof(ret))) {
+			ret += delta;
+			copy_to_user(tos, &ret, sizeof(ret));
+		}
+	}
+}
+
+/* Linux's arch_uprobe_exception_notify(): #BP and #DB from ring 3. */
+static int arch_uprobe_exception_notify(struct notifier_block *nb, unsigned long val,
+					void *data)
+{
+	struct die_args *args = data;
+
+	if (!user_mode(args->regs))
+		return NOTIFY_DONE;
+	if (val == DIE_INT3 && uprobe_pre_sstep_notifier(args->regs))
+		return NOTIFY_STOP;
+	if (val == DIE_DEBUG && uprobe_post_sstep_notifier(args->regs))
+		return NOTIFY_STOP;
+	return NOTIFY_DONE;
+}
+
+/* On every unclaimed #BP and #DB, kernel ones too: no probe may sit in it. */
+NOKPROBE_SYMBOL(arch_uprobe_exception_notify);
+
+static struct notifier_block uprobe_exception_nb = {
+	.notifier_call = arch_uprobe_exception_notify,
+};
+
+int uprobes_init(void)
+{
+	return register_die_notifier(&uprobe_exception_nb);
+}

@@ -1,0 +1,80 @@
+/*
+ * trace_probe.h - what kprobe events (kernel/trace/trace_kprobe.c) and
+ * uprobe events (kernel/trace/trace_uprobe.c) share, as in Linux's
+ * kernel/trace/trace_probe.c: an event's common part, the *_events
+ * file's commands, the enable files, the error log and the record.
+ */
+#ifndef TRACE_PROBE_H
+#define TRACE_PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "ptrace.h"
+#include "list.h"
+#include "pseudofs.h"
+#include "probe_events.h"
+
+struct trace_entry;
+struct trace_probe;
+
+/* What differs between kprobe and uprobe events (Linux: trace_kprobe vs trace_uprobe). */
+struct trace_probe_type {
+	const char *subsys;		/* error_log's "trace_kprobe: error: ..." */
+	const char *events_file;	/* "kprobe_events", in messages */
+	struct list_head *events;	/* every event of the type */
+	int (*parse)(const char *line, size_t len, struct probe_event_def *def,
+		     struct probe_parse_error *err);
+	/*
+	 * A new event for parsed, its probe registered but not armed (or,
+	 * for a uprobe, checked): trace_probe_init() done.  NULL and *err
+	 * (logged already) when refused.
+	 */
+	struct trace_probe *(*create)(const struct probe_event_def *parsed,
+				      const char *line, size_t len, int *err);
+	int (*set_enabled)(struct trace_probe *tp, bool on);
+	/* Unregister and free the event (trace_probe_cleanup() included). */
+	void (*destroy)(struct trace_probe *tp);
+};
+
+/* The part every event has (Linux's struct trace_probe). */
+struct trace_probe {
+	struct list_head list;		/* on type->events */
+	const struct trace_probe_type *type;
+	unsigned int id;		/* what records carry */
+	bool enabled;
+	bool recorded;			/* some record of ours may be in the buffer */
+	char enable_path[PSEUDOFS_PATH_MAX];
+	struct probe_event_def *def;	/* trimmed to def->nr_args arguments */
+};
+
+/* A copy of parsed, trimmed, and the enable file's path: 0 or -ENOMEM. */
+int trace_probe_init(struct trace_probe *tp, const struct trace_probe_type *type,
+		     const struct probe_event_def *parsed);
+void trace_probe_cleanup(struct trace_probe *tp);
+struct trace_probe *trace_probe_find_id(const struct trace_probe_type *type,
+					unsigned int id);
+
+/* The *_events file of a type: data is the type. */
+int trace_probe_events_show(struct seq_buf *s, void *data);
+int trace_probe_events_write(const char *text, size_t len, bool trunc, void *data);
+
+/* One record of the current task: its name and pid, time, CPU, arguments. */
+void trace_probe_record(struct trace_probe *tp, const struct fetch_ops *fops,
+			struct pt_regs *regs, unsigned long ip, unsigned long ret_ip);
+/* error_log: "[ts] SUBSYS: error: MSG", the command, a caret under pos. */
+void trace_probe_log_error(const struct trace_probe_type *type, const char *line,
+			   size_t len, int pos, const char *msg);
+/* Byte offset of word nr (from 0) of line: where a caret goes. */
+int trace_probe_word_pos(const char *line, size_t len, int nr);
+/* tracefs' error_log file. */
+int trace_error_log_show(struct seq_buf *s, void *data);
+int trace_error_log_write(const char *text, size_t len, bool trunc, void *data);
+
+/* kernel/trace/trace_uprobe.c */
+int trace_uprobe_init(void);
+/* Print a uprobe event's record after its "comm-pid [cpu] ... ts: " head; false if not one. */
+bool trace_uprobe_print(struct seq_buf *s, const struct trace_entry *e);
+/* kernel/trace/trace_kprobe.c: the %pS-style printer of :symbol arguments. */
+int trace_sprint_sym(char *buf, size_t len, unsigned long addr);
+
+#endif

@@ -1,0 +1,110 @@
+/*
+ * uprobes.h - probes on the instructions of user programs (Linux's
+ * include/linux/uprobes.h, 3.5 onwards; docs/uprobes.md).
+ *
+ * A uprobe sits on a program of the built-in image at a file offset, as
+ * Linux's sits on an inode: every process running that program, started
+ * before or after the probe, traps there.  The int3 goes into each
+ * process's own copy of the page; the program's image is never written.
+ * A hit runs the consumers' handlers, then the probed instruction is
+ * single-stepped out of line in the process's XOL page, in ring 3, and
+ * arch_uprobe_post_xol() makes the result look as if it had run in place.
+ */
+#ifndef UPROBES_H
+#define UPROBES_H
+
+#include <stdbool.h>
+#include "ptrace.h"
+#include "list.h"
+#include "insn.h"
+
+struct mm_struct;
+struct task_struct;
+struct user_program;
+
+#define UPROBE_SWBP_INSN       0xcc    /* int3 */
+#define UPROBE_SWBP_INSN_SIZE  1
+#define MAX_UINSN_BYTES        INSN_MAX_LEN
+/* Nested return probes one process may have pending (Linux's MAX_URETPROBE_DEPTH). */
+#define MAX_URETPROBE_DEPTH    64
+
+/*
+ * The XOL ("execute out of line") page: one per process that ever hit
+ * a uprobe, mapped user-readable and -executable but not writable, at a
+ * fixed address below the stack's guard gap (Linux finds a free one
+ * with get_unmapped_area()).  Slot 0 is the return-probe trampoline (an
+ * int3), slot 1 the copy being stepped.  A process has one thread here,
+ * so one step slot is enough; Linux hands each thread its own slot.
+ */
+#define XOL_AREA_VADDR         0xBFE00000ul
+#define UPROBE_XOL_SLOT_BYTES  16          /* Linux's, on x86: one instruction */
+#define UPROBE_TRAMPOLINE_VADDR XOL_AREA_VADDR
+#define UPROBE_XOL_SLOT_VADDR  (XOL_AREA_VADDR + UPROBE_XOL_SLOT_BYTES)
+
+/* Fixups after the step, Linux's names (arch/x86/kernel/uprobes.c). */
+#define UPROBE_FIX_IP    0x01   /* ip is slot-relative: move it to the text */
+#define UPROBE_FIX_CALL  0x02   /* a call pushed the slot's return address */
+
+/* The architecture's part of a uprobe: the instruction and its fixups. */
+struct arch_uprobe {
+	unsigned char insn[MAX_UINSN_BYTES];   /* the original bytes */
+	unsigned int len;                      /* of the instruction */
+	unsigned int fixups;                   /* UPROBE_FIX_* */
+};
+
+/*
+ * Who is told of a hit (Linux's struct uprobe_consumer).  handler runs
+ * at the probed instruction, before it executes; ret_handler, when the
+ * function entered there returns (regs->ax holds the result, func is
+ * the probed address, regs->ip already the caller's return address).
+ * Either may be NULL.
+ */
+struct uprobe_consumer {
+	int (*handler)(struct uprobe_consumer *uc, struct pt_regs *regs);
+	int (*ret_handler)(struct uprobe_consumer *uc, unsigned long func,
+			   struct pt_regs *regs);
+	struct uprobe_consumer *next;          /* on the uprobe's list */
+	unsigned long nhit;                    /* handler/ret_handler calls */
+	unsigned long nmissed;                 /* returns not probed: too deep */
+};
+
+/*
+ * Register uc at `offset` (a file offset, as in Linux) of program prog.
+ * 0; -EINVAL: the offset is outside the program's text or not on an
+ * instruction boundary (known from the ELF symbol table); -EILSEQ: the
+ * bytes there are no instruction; -EOPNOTSUPP: an instruction that
+ * cannot be stepped out of line (int, far transfers, privileged ones);
+ * -ENOMEM.  On failure nothing changed.  why (may be NULL) says which.
+ */
+int uprobe_register(const struct user_program *prog, unsigned long offset,
+		    struct uprobe_consumer *uc, const char **why);
+/* What uprobe_register() would refuse, checked without registering. */
+int uprobe_check(const struct user_program *prog, unsigned long offset, const char **why);
+void uprobe_unregister(const struct user_program *prog, unsigned long offset,
+		       struct uprobe_consumer *uc);
+/* The user address a file offset of prog is loaded at; 0 if not in its text. */
+unsigned long uprobe_offset_to_vaddr(const struct user_program *prog,
+				     unsigned long offset);
+
+/* A new process runs prog: its copy of the text gets every probe (Linux's uprobe_mmap()). */
+void uprobe_mmap(struct mm_struct *mm, const struct user_program *prog);
+/* An address space goes away: forget it (Linux's uprobe_clear_state()). */
+void uprobe_clear_state(struct mm_struct *mm);
+/* A task ends: its hit in flight and pending return probes go (Linux's uprobe_free_utask()). */
+void uprobe_free_utask(struct task_struct *t);
+
+/* From the #BP/#DB path: ring 3 trapped in a uprobe's int3 or its step. */
+int uprobe_pre_sstep_notifier(struct pt_regs *regs);
+int uprobe_post_sstep_notifier(struct pt_regs *regs);
+/* On the way back to ring 3, the work those two left (Linux's uprobe_notify_resume()). */
+void uprobe_notify_resume(struct pt_regs *regs);
+
+/* arch/i386/uprobes.c */
+int arch_uprobe_analyze_insn(struct arch_uprobe *au, const char **why);
+void arch_uprobe_pre_xol(struct arch_uprobe *au, struct pt_regs *regs);
+void arch_uprobe_post_xol(struct arch_uprobe *au, unsigned long vaddr,
+			  struct pt_regs *regs);
+/* Hook the #BP/#DB notifier (at boot). */
+int uprobes_init(void);
+
+#endif

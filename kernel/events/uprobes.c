@@ -1,0 +1,494 @@
+/*
+ * uprobes.c - breakpoints in user programs (Linux's kernel/events/uprobes.c;
+ * docs/uprobes.md draws the page).
+ *
+ * A uprobe is (program, address): the address the file offset is loaded
+ * at.  Registering one writes an int3 into the copy of the page that
+ * every process running the program owns (exec gave each its own
+ * frames: the image in the kernel is never written, which is what
+ * Linux's copy-on-write of the file's page achieves), and uprobe_mmap()
+ * does the same for processes started later.  Unregistering the last
+ * consumer writes the original byte back into every copy.
+ *
+ * A hit, in the process that trapped:
+ *   #BP from ring 3 -> uprobe_pre_sstep_notifier(): ours, work pending
+ *   exit_to_user_mode() -> uprobe_notify_resume() -> handle_swbp():
+ *       the consumers' handlers; a return probe swaps the return address
+ *       for the trampoline; arch_uprobe_pre_xol(): the copy in the XOL
+ *       slot, ip there, TF on
+ *   iret: ring 3 runs the copy, one instruction
+ *   #DB -> uprobe_post_sstep_notifier() -> uprobe_notify_resume() ->
+ *       handle_singlestep(): arch_uprobe_post_xol() fixes ip, a call's
+ *       pushed return address; TF as it was
+ */
+#include "kernel.h"
+#include "uprobes.h"
+#include "process.h"
+#include "mm_types.h"
+#include "sched.h"
+#include "spinlock.h"
+#include "uaccess.h"
+#include "exec_elf.h"
+#include "string.h"
+#include "errno.h"
+#include "list.h"
+#include "traps.h"
+#include "nokprobe.h"
+#include "processor.h"
+#include "asm/ptrace.h"
+
+struct uprobe {
+	struct list_head list;               /* on uprobes */
+	const struct user_program *prog;
+	unsigned long offset;                /* in the file */
+	unsigned long vaddr;                 /* where it is loaded */
+	struct uprobe_consumer *consumers;
+	int ref;                             /* the list's + pending returns' */
+	struct arch_uprobe arch;
+};
+
+/* A call that hit a return probe and has not returned yet (Linux's return_instance). */
+struct return_instance {
+	struct uprobe *uprobe;               /* holds a reference */
+	unsigned long func;                  /* the probed address */
+	unsigned long orig_ret_vaddr;        /* what the trampoline replaced */
+};
+
+enum uprobe_task_state { UTASK_RUNNING, UTASK_SSTEP };
+
+/* Per task (Linux's struct uprobe_task): the hit in flight and the pending returns. */
+struct uprobe_task {
+	enum uprobe_task_state state;
+	bool swbp_pending, sstep_pending;    /* Linux's TIF_UPROBE, split by cause */
+	unsigned long vaddr;                 /* the probed instruction's */
+	unsigned long saved_tf;              /* EFLAGS.TF before the step */
+	struct arch_uprobe arch;             /* a copy: the uprobe may go meanwhile */
+	int depth;
+	struct return_instance ri[MAX_URETPROBE_DEPTH];
+};
+
+/*
+ * Every uprobe and every address space running a program of the image.
+ * One lock for both: a probe's int3 goes into exactly the copies that
+ * exist while it is held, and uprobe_mmap() gives a new process exactly
+ * the probes that exist.  Hits take it too (with interrupts off: they
+ * come from the #BP and #DB handlers).
+ */
+static LIST_HEAD(uprobes);
+static LIST_HEAD(uprobe_mms);
+static DEFINE_SPINLOCK(uprobes_lock);
+
+static struct uprobe *find_uprobe(const struct user_program *prog, unsigned long vaddr)
+{
+	struct uprobe *u;
+
+	list_for_each_entry(u, &uprobes, list)
+		if (u->prog == prog && u->vaddr == vaddr)
+			return u;
+	return NULL;
+}
+
+static void put_uprobe(struct uprobe *u)
+{
+	if (--u->ref == 0)
+		kfree(u);
+}
+
+/* ---- the int3 in each copy of the page ----------------------------------------- */
+
+/* The byte through the frame's kernel address: the user mapping is read-only. */
+static void write_opcode(struct mm_struct *mm, unsigned long vaddr, unsigned char op)
+{
+	unsigned char *p = user_page_address(mm, vaddr);
+
+	if (p)
+		*p = op;
+}
+
+static void install_breakpoint(struct uprobe *u, struct mm_struct *mm)
+{
+	write_opcode(mm, u->vaddr, UPROBE_SWBP_INSN);
+}
+
+static void remove_breakpoint(struct uprobe *u, struct mm_struct *mm)
+{
+	write_opcode(mm, u->vaddr, u->arch.insn[0]);
+}
+
+static void for_each_copy(struct uprobe *u, void (*fn)(struct uprobe *, struct mm_struct *))
+{
+	struct mm_struct *mm;
+
+	list_for_each_entry(mm, &uprobe_mms, uprobes_link)
+		if (mm->exe == u->prog)
+			fn(u, mm);
+}
+
+void uprobe_mmap(struct mm_struct *mm, const struct user_program *prog)
+{
+	unsigned long flags;
+	struct uprobe *u;
+
+	spin_lock_irqsave(&uprobes_lock, flags);
+	mm->exe = prog;
+	list_add_tail(&mm->uprobes_link, &uprobe_mms);
+	list_for_each_entry(u, &uprobes, list)
+		if (u->prog == prog)
+			install_breakpoint(u, mm);
+	spin_unlock_irqrestore(&uprobes_lock, flags);
+}
+
+void uprobe_clear_state(struct mm_struct *mm)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&uprobes_lock, flags);
+	list_del(&mm->uprobes_link);	/* a no-op for an mm exec never listed */
+	INIT_LIST_HEAD(&mm->uprobes_link);
+	spin_unlock_irqrestore(&uprobes_lock, flags);
+}
+
+/* ---- where a file offset is loaded ------------------------------------------------ */
+
+static const Elf32_Ehdr *prog_ehdr(const struct user_program *prog)
+{
+	return (const Elf32_Ehdr *)prog->elf;
+}
+
+/* The executable PT_LOAD holding file offset `offset`: Linux's vma_offset. */
+unsigned long uprobe_offset_to_vaddr(const struct user_program *prog,
+				     unsigned long offset)
+{
+	const Elf32_Ehdr *h = prog_ehdr(prog);
+	const Elf32_Phdr *p = (const Elf32_Phdr *)(prog->elf + h->e_phoff);
+
+	for (unsigned int i = 0; i < h->e_phnum; i++, p++)
+		if (p->p_type == PT_LOAD && (p->p_flags & PF_X) &&
+		    offset >= p->p_offset && offset - p->p_offset < p->p_filesz)
+			return p->p_vaddr + (offset - p->p_offset);
+	return 0;
+}
+
+/*
+ * Is offset the start of an instruction?  If the file has a symbol
+ * table, decode the function around it from its start (as kprobes'
+ * can_probe() does with kallsyms).  Without one, we cannot tell.
+ */
+static int check_insn_boundary(const struct user_program *prog, unsigned long offset,
+			       unsigned long vaddr)
+{
+	struct load_info info = { .image = prog->elf, .len = prog->size };
+	const Elf32_Sym *sym = elf_exec_func(&info, NULL, vaddr);
+
+	if (!sym)
+		return 0;
+	return insn_boundary_check(prog->elf + offset - (vaddr - sym->st_value),
+				   prog->elf + offset, sym->st_size);
+}
+
+static int prepare_uprobe(struct uprobe *u, const char **why)
+{
+	const struct user_program *prog = u->prog;
+	unsigned long max;
+
+	u->vaddr = uprobe_offset_to_vaddr(prog, u->offset);
+	if (!u->vaddr) {
+		*why = "offset is not in the program's text";
+		return -EINVAL;
+	}
+	if (check_insn_boundary(prog, u->offset, u->vaddr)) {
+		*why = "offset is not on an instruction boundary";
+		return -EINVAL;
+	}
+	max = prog->size - u->offset;
+	memcpy(u->arch.insn, prog->elf + u->offset, max < MAX_UINSN_BYTES ? max : MAX_UINSN_BYTES);
+	return arch_uprobe_analyze_insn(&u->arch, why);
+}
+
+/* ---- register / unregister ---------------------------------------------------------- */
+
+int uprobe_check(const struct user_program *prog, unsigned long offset, const char **why)
+{
+	struct uprobe u = { .prog = prog, .offset = offset };
+
+	return prepare_uprobe(&u, why);
+}
+
+int uprobe_register(const struct user_program *prog, unsigned long offset,
+		    struct uprobe_consumer *uc, const char **why)
+{
+	struct uprobe *u = kzalloc(sizeof(*u)), *old;
+	const char *dummy;
+	unsigned long flags;
+	int ret;
+
+	if (!why)
+		why = &dummy;
+	*why = "out of memory";
+	if (!u)
+		return -ENOMEM;
+	u->prog = prog;
+	u->offset = offset;
+	ret = prepare_uprobe(u, why);
+	if (ret) {
+		kfree(u);
+		return ret;
+	}
+	spin_lock_irqsave(&uprobes_lock, flags);
+	old = find_uprobe(prog, u->vaddr);
+	if (old) {
+		kfree(u);		/* a second consumer at the same place */
+		u = old;
+	} else {
+		u->ref = 1;
+		list_add_tail(&u->list, &uprobes);
+		for_each_copy(u, install_breakpoint);
+	}
+	uc->next = u->consumers;
+	u->consumers = uc;
+	spin_unlock_irqrestore(&uprobes_lock, flags);
+	return 0;
+}
+
+static bool consumer_del(struct uprobe *u, struct uprobe_consumer *uc)
+{
+	struct uprobe_consumer **pp;
+
+	for (pp = &u->consumers; *pp; pp = &(*pp)->next)
+		if (*pp == uc) {
+			*pp = uc->next;
+			return true;
+		}
+	return false;
+}
+
+void uprobe_unregister(const struct user_program *prog, unsigned long offset,
+		       struct uprobe_consumer *uc)
+{
+	unsigned long vaddr = uprobe_offset_to_vaddr(prog, offset), flags;
+	struct uprobe *u;
+
+	spin_lock_irqsave(&uprobes_lock, flags);
+	u = find_uprobe(prog, vaddr);
+	if (u && consumer_del(u, uc) && !u->consumers) {
+		for_each_copy(u, remove_breakpoint);
+		list_del(&u->list);
+		put_uprobe(u);		/* pending returns may still hold it */
+	}
+	spin_unlock_irqrestore(&uprobes_lock, flags);
+}
+
+/* ---- the XOL page ---------------------------------------------------------------- */
+
+/*
+ * Map the process's XOL page on its first hit (Linux's xol_add_vma()):
+ * user-readable and executable, not writable, so the process cannot
+ * change what we step.  The trampoline's int3 is in slot 0 from the
+ * start.  pgd_free() frees it with the rest of the address space.
+ */
+static int xol_get_area(struct mm_struct *mm)
+{
+	unsigned long *pte;
+	unsigned char *page;
+
+	if (mm->xol_vaddr)
+		return 0;
+	pte = user_pte(mm->pgd, XOL_AREA_VADDR, true);
+	if (!pte || (*pte & PTE_PRESENT))
+		return -ENOMEM;
+	page = alloc_pages(1);
+	if (!page)
+		return -ENOMEM;
+	page[UPROBE_TRAMPOLINE_VADDR - XOL_AREA_VADDR] = UPROBE_SWBP_INSN;
+	*pte = (unsigned long)page | PTE_PRESENT | PTE_USER;
+	mm->nr_pages++;
+	mm->xol_vaddr = XOL_AREA_VADDR;
+	return 0;
+}
+
+/* ---- the hit ---------------------------------------------------------------------- */
+
+static struct uprobe_task *get_utask(void)
+{
+	if (!current->utask)
+		current->utask = kzalloc(sizeof(struct uprobe_task));
+	return current->utask;
+}
+
+void uprobe_free_utask(struct task_struct *t)
+{
+	struct uprobe_task *utask = t->utask;
+	unsigned long flags;
+
+	if (!utask)
+		return;
+	spin_lock_irqsave(&uprobes_lock, flags);
+	while (utask->depth)
+		put_uprobe(utask->ri[--utask->depth].uprobe);
+	spin_unlock_irqrestore(&uprobes_lock, flags);
+	t->utask = NULL;
+	kfree(utask);
+}
+
+/* A #BP from ring 3 in a process that may have uprobes: handle_swbp() decides. */
+int uprobe_pre_sstep_notifier(struct pt_regs *regs)
+{
+	struct mm_struct *mm = current->mm;
+	struct uprobe_task *utask;
+
+	if (!user_mode(regs) || !mm || (list_empty(&uprobes) && !mm->xol_vaddr))
+		return 0;
+	utask = get_utask();
+	if (!utask)
+		return 0;	/* no memory: the int3 kills, as an unclaimed one does */
+	utask->swbp_pending = true;
+	return 1;
+}
+
+/* A #DB from ring 3 at the end of our step. */
+int uprobe_post_sstep_notifier(struct pt_regs *regs)
+{
+	struct uprobe_task *utask = current->utask;
+
+	if (!user_mode(regs) || !utask || utask->state != UTASK_SSTEP)
+		return 0;
+	utask->sstep_pending = true;
+	return 1;
+}
+
+NOKPROBE_SYMBOL(uprobe_pre_sstep_notifier);
+NOKPROBE_SYMBOL(uprobe_post_sstep_notifier);
+
+/* Return probes: the caller's return address becomes the trampoline (Linux's prepare_uretprobe()). */
+static bool prepare_uretprobe(struct uprobe *u, struct uprobe_task *utask,
+			      struct pt_regs *regs)
+{
+	unsigned long tramp = UPROBE_TRAMPOLINE_VADDR, orig;
+	struct return_instance *ri;
+
+	if (utask->depth == MAX_URETPROBE_DEPTH)
+		return false;	/* Linux too drops the return probe of a too deep call */
+	if (copy_from_user(&orig, (void __user *)regs->sp, sizeof(orig)) ||
+	    copy_to_user((void __user *)regs->sp, &tramp, sizeof(tramp)))
+		return false;
+	ri = &utask->ri[utask->depth++];
+	ri->uprobe = u;
+	ri->func = u->vaddr;
+	ri->orig_ret_vaddr = orig;
+	u->ref++;
+	return true;
+}
+
+/* Under uprobes_lock: tell every consumer. */
+static void handler_chain(struct uprobe *u, struct uprobe_task *utask, struct pt_regs *regs)
+{
+	struct uprobe_consumer *uc;
+	bool want_return = false;
+
+	for (uc = u->consumers; uc; uc = uc->next) {
+		if (uc->handler) {
+			uc->handler(uc, regs);
+			uc->nhit++;
+		}
+		want_return |= uc->ret_handler != NULL;
+	}
+	if (!want_return || prepare_uretprobe(u, utask, regs))
+		return;
+	for (uc = u->consumers; uc; uc = uc->next)
+		if (uc->ret_handler)
+			uc->nmissed++;
+}
+
+/* The function returned into the trampoline: report, go to the real caller. */
+static void handle_trampoline(struct uprobe_task *utask, struct pt_regs *regs)
+{
+	struct return_instance *ri;
+	struct uprobe_consumer *uc;
+	unsigned long flags;
+
+	if (!utask->depth) {
+		printk("%s[%d]: uprobe trampoline with no pending return\n",
+		       current->comm, current->pid);
+		force_sig_fault(regs, X86_TRAP_BP);
+	}
+	ri = &utask->ri[--utask->depth];
+	regs->ip = ri->orig_ret_vaddr;	/* back to the caller, as if returned there */
+	spin_lock_irqsave(&uprobes_lock, flags);
+	for (uc = ri->uprobe->consumers; uc; uc = uc->next)
+		if (uc->ret_handler) {
+			uc->ret_handler(uc, ri->func, regs);
+			uc->nhit++;
+		}
+	put_uprobe(ri->uprobe);
+	spin_unlock_irqrestore(&uprobes_lock, flags);
+}
+
+/* No uprobe here: removed since the trap (run the restored byte), or the program's own int3. */
+static void handle_no_uprobe(struct mm_struct *mm, unsigned long bp_vaddr,
+			     struct pt_regs *regs)
+{
+	unsigned char *p = user_page_address(mm, bp_vaddr);
+
+	if (p && *p != UPROBE_SWBP_INSN) {
+		regs->ip = bp_vaddr;
+		return;
+	}
+	force_sig_fault(regs, X86_TRAP_BP);	/* SIGTRAP, as with no uprobes at all */
+}
+
+static void handle_swbp(struct uprobe_task *utask, struct pt_regs *regs)
+{
+	unsigned long bp_vaddr = regs->ip - UPROBE_SWBP_INSN_SIZE, flags;
+	struct mm_struct *mm = current->mm;
+	struct uprobe *u;
+
+	if (mm->xol_vaddr && bp_vaddr == UPROBE_TRAMPOLINE_VADDR) {
+		handle_trampoline(utask, regs);
+		return;
+	}
+	spin_lock_irqsave(&uprobes_lock, flags);
+	u = find_uprobe(mm->exe, bp_vaddr);
+	if (!u) {
+		spin_unlock_irqrestore(&uprobes_lock, flags);
+		handle_no_uprobe(mm, bp_vaddr, regs);
+		return;
+	}
+	regs->ip = bp_vaddr;		/* what the handlers see: the probed address */
+	handler_chain(u, utask, regs);
+	utask->arch = u->arch;
+	utask->vaddr = bp_vaddr;
+	spin_unlock_irqrestore(&uprobes_lock, flags);
+
+	if (xol_get_area(mm)) {
+		printk("%s[%d]: no XOL page for a uprobe\n", current->comm, current->pid);
+		force_sig_fault(regs, X86_TRAP_BP);
+	}
+	memcpy(user_page_address(mm, UPROBE_XOL_SLOT_VADDR), utask->arch.insn,
+	       utask->arch.len);
+	utask->saved_tf = regs->flags & X86_EFLAGS_TF;
+	arch_uprobe_pre_xol(&utask->arch, regs);
+	utask->state = UTASK_SSTEP;
+}
+
+static void handle_singlestep(struct uprobe_task *utask, struct pt_regs *regs)
+{
+	arch_uprobe_post_xol(&utask->arch, utask->vaddr, regs);
+	regs->flags = (regs->flags & ~X86_EFLAGS_TF) | utask->saved_tf;
+	utask->state = UTASK_RUNNING;
+}
+
+void uprobe_notify_resume(struct pt_regs *regs)
+{
+	struct uprobe_task *utask = current->utask;
+
+	if (!utask)
+		return;
+	if (utask->sstep_pending) {
+		utask->sstep_pending = false;
+		handle_singlestep(utask, regs);
+	}
+	if (utask->swbp_pending) {
+		utask->swbp_pending = false;
+		handle_swbp(utask, regs);
+	}
+}

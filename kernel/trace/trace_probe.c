@@ -1,0 +1,450 @@
+/*
+ * trace_probe.c - what kprobe events and uprobe events share (Linux's
+ * kernel/trace/trace_probe.c): the commands of kprobe_events and
+ * uprobe_events, an event's enable file and its group's, the error log,
+ * and the record a hit stores.  trace_kprobe.c and trace_uprobe.c add
+ * only what differs: how a probe is registered and armed, and how a
+ * hit reaches trace_probe_record().
+ *
+ * As in Linux: a line that fails changes nothing, an enabled event
+ * cannot be removed (EBUSY), and `echo > *_events` removes every event
+ * of that file or none.
+ */
+#include "kernel.h"
+#include "trace.h"
+#include "trace_probe.h"
+#include "probe_events.h"
+#include "pseudofs.h"
+#include "sched.h"
+#include "mm.h"
+#include "processor.h"
+#include "string.h"
+#include "vsprintf.h"
+#include "errno.h"
+#include "list.h"
+#include "nokprobe.h"
+
+static unsigned int next_event_id = 1;	/* one count for both types */
+
+static struct trace_probe *find_event(const struct trace_probe_type *type,
+				      const char *group, const char *event)
+{
+	struct trace_probe *tp;
+
+	list_for_each_entry(tp, type->events, list)
+		if (strcmp(tp->def->group, group) == 0 && strcmp(tp->def->event, event) == 0)
+			return tp;
+	return NULL;
+}
+
+struct trace_probe *trace_probe_find_id(const struct trace_probe_type *type,
+					unsigned int id)
+{
+	struct trace_probe *tp;
+
+	list_for_each_entry(tp, type->events, list)
+		if (tp->id == id)
+			return tp;
+	return NULL;
+}
+
+static bool group_has_events(const struct trace_probe_type *type, const char *group)
+{
+	struct trace_probe *tp;
+
+	list_for_each_entry(tp, type->events, list)
+		if (strcmp(tp->def->group, group) == 0)
+			return true;
+	return false;
+}
+
+int trace_probe_init(struct trace_probe *tp, const struct trace_probe_type *type,
+		     const struct probe_event_def *parsed)
+{
+	size_t def_size = offsetof(struct probe_event_def, args) +
+			  parsed->nr_args * sizeof(struct probe_arg);
+
+	tp->type = type;
+	tp->def = kmalloc(def_size);
+	if (!tp->def)
+		return -ENOMEM;
+	memcpy(tp->def, parsed, def_size);
+	snprintf(tp->enable_path, sizeof(tp->enable_path), TRACEFS_DIR "/events/%s/%s/enable",
+		 parsed->group, parsed->event);
+	return 0;
+}
+
+void trace_probe_cleanup(struct trace_probe *tp)
+{
+	kfree(tp->def);
+}
+
+/* ---- the hit ------------------------------------------------------------------ */
+
+/* Inside a kprobe's int3 (or trampoline) handler, or a uprobe's, on any CPU. */
+void trace_probe_record(struct trace_probe *tp, const struct fetch_ops *fops,
+			struct pt_regs *regs, unsigned long ip, unsigned long ret_ip)
+{
+	int preempt = preempt_count();	/* the probed code's, before our lock adds one */
+	unsigned long flags;
+	struct trace_entry *e = trace_buffer_lock_reserve(&flags);
+	int n;
+
+	e->ts = trace_clock();
+	e->event_id = tp->id;
+	e->pid = task_pid(current);
+	strlcpy(e->comm, task_name(current), sizeof(e->comm));
+	e->flags = (regs->flags & X86_EFLAGS_IF) ? 0 : TRACE_FLAG_IRQS_OFF;
+	e->preempt = preempt;
+	e->ip = ip;
+	e->ret_ip = ret_ip;
+	n = probe_args_fetch(tp->def, regs, fops, e->payload, sizeof(e->payload));
+	e->len = n < 0 ? 0 : n;
+	tp->recorded = true;
+	trace_buffer_unlock_commit(flags);
+}
+NOKPROBE_SYMBOL(trace_probe_record);
+
+/* ---- error_log ---------------------------------------------------------------- */
+
+#define ERROR_LOG_ENTRIES 8	/* Linux keeps the last 8 too */
+#define ERROR_LOG_TEXT    1536	/* header + a console line twice (command, caret) */
+
+static char error_log[ERROR_LOG_ENTRIES][ERROR_LOG_TEXT];
+static unsigned int error_log_next;	/* entries ever logged */
+
+/*
+ * Log a refused line, Linux's way:
+ *   [   12.345678] trace_kprobe: error: Invalid register name
+ *     Command: p:bad fib x=%zz
+ *                          ^
+ * The same text becomes the shell's explanation under "write error".
+ */
+void trace_probe_log_error(const struct trace_probe_type *type, const char *line,
+			   size_t len, int pos, const char *msg)
+{
+	struct probe_parse_error err = { .code = PROBE_ERR_NONE, .pos = pos };
+	char *entry = error_log[error_log_next++ % ERROR_LOG_ENTRIES];
+	char ts[24];
+	int n;
+
+	trace_sprint_ts(ts, sizeof(ts), trace_clock());
+	n = snprintf(entry, ERROR_LOG_TEXT, "[%s] %s: error: %s\n", ts, type->subsys, msg);
+	if (n < ERROR_LOG_TEXT)
+		probe_err_format(entry + n, ERROR_LOG_TEXT - n, line, len, &err);
+	pseudofs_error("%s", entry);
+}
+
+int trace_error_log_show(struct seq_buf *s, void *data)
+{
+	unsigned int first = error_log_next > ERROR_LOG_ENTRIES ?
+			     error_log_next - ERROR_LOG_ENTRIES : 0;
+
+	for (unsigned int i = first; i < error_log_next; i++)
+		seq_puts(s, error_log[i % ERROR_LOG_ENTRIES]);
+	return 0;
+}
+
+int trace_error_log_write(const char *text, size_t len, bool trunc, void *data)
+{
+	if (!trunc)
+		return -EINVAL;		/* only `echo > error_log` (clear) */
+	error_log_next = 0;
+	return 0;
+}
+
+int trace_probe_word_pos(const char *line, size_t len, int nr)
+{
+	size_t i = 0;
+
+	for (int w = 0; ; w++) {
+		while (i < len && (line[i] == ' ' || line[i] == '\t'))
+			i++;
+		if (w == nr || i >= len)
+			return i;
+		while (i < len && line[i] != ' ' && line[i] != '\t')
+			i++;
+	}
+}
+
+/* ---- enable ------------------------------------------------------------------ */
+
+static int event_set_enabled(struct trace_probe *tp, bool on)
+{
+	int ret;
+
+	if (tp->enabled == on)
+		return 0;
+	ret = tp->type->set_enabled(tp, on);
+	if (ret == 0)
+		tp->enabled = on;
+	return ret;
+}
+
+/* "0" or "1" and a newline, as echo writes it. */
+static int parse_bool(const char *text, size_t len, bool *on)
+{
+	if (len == 0 || len > 2 || (len == 2 && text[1] != '\n'))
+		return -EINVAL;
+	if (text[0] != '0' && text[0] != '1')
+		return -EINVAL;
+	*on = text[0] == '1';
+	return 0;
+}
+
+static int enable_show(struct seq_buf *s, void *data)
+{
+	struct trace_probe *tp = data;
+
+	seq_printf(s, "%d\n", tp->enabled);
+	return 0;
+}
+
+static int enable_write(const char *text, size_t len, bool trunc, void *data)
+{
+	bool on;
+
+	if (parse_bool(text, len, &on))
+		return -EINVAL;
+	return event_set_enabled(data, on);
+}
+
+/* events/GROUP/enable: its data says which group of which type. */
+struct group_file {
+	const struct trace_probe_type *type;
+	char name[PROBE_NAME_LEN];
+};
+
+static int group_enable_show(struct seq_buf *s, void *data)
+{
+	struct group_file *g = data;
+	struct trace_probe *tp;
+	bool some_on = false, some_off = false;
+
+	list_for_each_entry(tp, g->type->events, list)
+		if (strcmp(tp->def->group, g->name) == 0) {
+			some_on |= tp->enabled;
+			some_off |= !tp->enabled;
+		}
+	seq_puts(s, some_on && some_off ? "X\n" : some_on ? "1\n" : "0\n");
+	return 0;
+}
+
+static int group_enable_write(const char *text, size_t len, bool trunc, void *data)
+{
+	struct group_file *g = data;
+	struct trace_probe *tp;
+	int ret = 0;
+	bool on;
+
+	if (parse_bool(text, len, &on))
+		return -EINVAL;
+	list_for_each_entry(tp, g->type->events, list)
+		if (strcmp(tp->def->group, g->name) == 0 && !ret)
+			ret = event_set_enabled(tp, on);
+	return ret;
+}
+
+static void group_path(char *buf, const char *group)
+{
+	snprintf(buf, PSEUDOFS_PATH_MAX, TRACEFS_DIR "/events/%s/enable", group);
+}
+
+/*
+ * The group's enable file lives while the group has events.  A group
+ * belongs to the type that made it: a kprobe event cannot join a
+ * uprobe group (-EEXIST), nor the other way round.
+ */
+static int group_file_get(const struct trace_probe_type *type, const char *group)
+{
+	char path[PSEUDOFS_PATH_MAX];
+	struct group_file *g;
+	int ret;
+
+	group_path(path, group);
+	if (pseudofs_lookup(path)) {
+		g = pseudofs_data(path);
+		return g->type == type ? 0 : -EEXIST;
+	}
+	g = kzalloc(sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	g->type = type;
+	strlcpy(g->name, group, sizeof(g->name));
+	ret = pseudofs_create(path, group_enable_show, group_enable_write, g);
+	if (ret)
+		kfree(g);
+	return ret;
+}
+
+static void group_file_put(const struct trace_probe_type *type, const char *group)
+{
+	char path[PSEUDOFS_PATH_MAX];
+	void *g;
+
+	if (group_has_events(type, group))
+		return;
+	group_path(path, group);
+	g = pseudofs_data(path);
+	if (pseudofs_remove(path) == 0)
+		kfree(g);
+}
+
+/* ---- defining and removing events ---------------------------------------------- */
+
+static int add_event(const struct trace_probe_type *type,
+		     const struct probe_event_def *parsed, const char *line, size_t len)
+{
+	char msg[200];
+	struct trace_probe *tp;
+	int ret;
+
+	/* Every value must fit in a record (strings may be cut short). */
+	if (parsed->nr_args * sizeof(struct fetch_value) > TRACE_PAYLOAD_MAX) {
+		snprintf(msg, sizeof(msg), "Too many arguments for one trace record (at most %u)",
+			 (unsigned int)(TRACE_PAYLOAD_MAX / sizeof(struct fetch_value)));
+		trace_probe_log_error(type, line, len, trace_probe_word_pos(line, len, 2), msg);
+		return -E2BIG;
+	}
+	if (find_event(type, parsed->group, parsed->event)) {
+		trace_probe_log_error(type, line, len, 0,
+				      "Event already exists (remove it first with -:)");
+		return -EEXIST;
+	}
+	tp = type->create(parsed, line, len, &ret);
+	if (!tp)
+		return ret;
+	ret = group_file_get(type, parsed->group);
+	if (ret == 0)
+		ret = pseudofs_create(tp->enable_path, enable_show, enable_write, tp);
+	if (ret) {
+		if (ret == -EEXIST)
+			trace_probe_log_error(type, line, len, 0,
+					      "Group is used by the other kind of probe event");
+		group_file_put(type, parsed->group);
+		type->destroy(tp);
+		return ret;
+	}
+	tp->id = next_event_id++;
+	list_add_tail(&tp->list, type->events);
+	return 0;
+}
+
+/* Records of a removed event could not be printed: clear the buffer,
+ * as Linux does when an event that has written records goes away. */
+static void free_event(struct trace_probe *tp)
+{
+	const struct trace_probe_type *type = tp->type;
+	char group[PROBE_NAME_LEN];
+
+	bool recorded = tp->recorded;
+
+	strlcpy(group, tp->def->group, sizeof(group));
+	pseudofs_remove(tp->enable_path);
+	list_del(&tp->list);
+	type->destroy(tp);
+	group_file_put(type, group);
+	if (recorded)
+		trace_buffer_reset(TRACE_ALL_CPUS);
+}
+
+static int delete_event(const struct trace_probe_type *type,
+			const struct probe_event_def *parsed, const char *line, size_t len)
+{
+	struct trace_probe *tp = find_event(type, parsed->group, parsed->event);
+
+	if (!tp) {
+		trace_probe_log_error(type, line, len, trace_probe_word_pos(line, len, 0),
+				      "Event not found");
+		return -ENOENT;
+	}
+	if (tp->enabled) {
+		trace_probe_log_error(type, line, len, trace_probe_word_pos(line, len, 0),
+				      "Event is enabled: write 0 to its enable file first");
+		return -EBUSY;
+	}
+	free_event(tp);
+	return 0;
+}
+
+/* `echo > *_events`: all or nothing. */
+static int remove_all_events(const struct trace_probe_type *type)
+{
+	struct trace_probe *tp, *n;
+
+	list_for_each_entry(tp, type->events, list)
+		if (tp->enabled) {
+			pseudofs_error("%s/%s is enabled: disable it before clearing %s",
+				       tp->def->group, tp->def->event, type->events_file);
+			return -EBUSY;
+		}
+	list_for_each_entry_safe(tp, n, type->events, list)
+		free_event(tp);
+	return 0;
+}
+
+/* One line of a *_events file. */
+static int run_command(const struct trace_probe_type *type, const char *line, size_t len)
+{
+	static struct probe_event_def *parsed;	/* 22 KiB: one, on the heap */
+	struct probe_parse_error err;
+
+	if (!parsed && !(parsed = kmalloc(sizeof(*parsed))))
+		return -ENOMEM;
+	if (type->parse(line, len, parsed, &err) < 0) {
+		trace_probe_log_error(type, line, len, err.pos, probe_err_msg(err.code));
+		return -EINVAL;
+	}
+	switch (parsed->cmd) {
+	case PROBE_CMD_ADD:
+		return add_event(type, parsed, line, len);
+	case PROBE_CMD_DELETE:
+		return delete_event(type, parsed, line, len);
+	default:
+		return 0;	/* blank or comment */
+	}
+}
+
+static const char *memchr_or_end(const char *s, char c, size_t len)
+{
+	while (len && *s != c) {
+		s++;
+		len--;
+	}
+	return s;
+}
+
+/* Several lines may come in one write; the first failure stops. */
+int trace_probe_events_write(const char *text, size_t len, bool trunc, void *data)
+{
+	const struct trace_probe_type *type = data;
+	int ret = 0;
+
+	if (trunc && (ret = remove_all_events(type)) != 0)
+		return ret;
+	while (len && ret == 0) {
+		const char *nl = memchr_or_end(text, '\n', len);
+		size_t n = nl - text;
+
+		ret = run_command(type, text, n);
+		if (n < len)
+			n++;		/* the newline */
+		text += n;
+		len -= n;
+	}
+	return ret;
+}
+
+int trace_probe_events_show(struct seq_buf *s, void *data)
+{
+	const struct trace_probe_type *type = data;
+	static char line[PROBE_LINE_MAX];
+	struct trace_probe *tp;
+
+	list_for_each_entry(tp, type->events, list) {
+		probe_event_show(line, sizeof(line), tp->def);
+		seq_puts(s, line);
+		seq_puts(s, "\n");
+	}
+	return 0;
+}

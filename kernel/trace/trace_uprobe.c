@@ -1,0 +1,223 @@
+/*
+ * trace_uprobe.c - uprobe events: Linux's uprobe_events interface.
+ *
+ *   echo 'p:myup /bin/hello:0x1234 %ax' >> /sys/kernel/tracing/uprobe_events
+ *   echo 1 > /sys/kernel/tracing/events/uprobes/myup/enable
+ *
+ * The line is kprobe_events' grammar with PATH:OFFSET for the probe
+ * point (lib/probe_events_parse.c, uprobe_event_parse()); PATH names a
+ * program of the built-in image, /bin/NAME.  A new event is checked at
+ * once (the program, the offset, the instruction there) but, as in
+ * Linux, its uprobe is registered - the int3 written into every copy of
+ * the page - only while the event is enabled.  A hit stores a record
+ * in the same buffer kprobe events use (trace_kprobe.c prints both),
+ * with the process's name and pid; the arguments are fetched from the
+ * process's registers and memory (copy_from_user_nofault()).
+ *
+ *   uprobe_events   the definitions (read) / define or remove (write)
+ *   uprobe_profile  per event: the program, hits and misses
+ *   events/G/E/enable, events/G/enable   as for kprobe events
+ */
+#include "kernel.h"
+#include "uaccess.h"
+#include "trace.h"
+#include "trace_probe.h"
+#include "probe_events.h"
+#include "pseudofs.h"
+#include "process.h"
+#include "uprobes.h"
+#include "sched.h"
+#include "string.h"
+#include "vsprintf.h"
+#include "errno.h"
+#include "list.h"
+
+#define UPROBE_PATH_PREFIX "/bin/"	/* where the image's programs are named */
+
+struct trace_uprobe {
+	struct trace_probe tp;
+	const struct user_program *prog;
+	unsigned long vaddr;			/* where def->offset is loaded */
+	struct uprobe_consumer uc;
+};
+
+static LIST_HEAD(trace_uprobes);
+static const struct trace_probe_type uprobe_type;
+
+/* ---- the hit ------------------------------------------------------------------ */
+
+static const char *process_comm(void)
+{
+	return task_name(current);
+}
+
+/* Everything a uprobe's arguments point at is the process's memory. */
+static const struct fetch_ops ufetch_ops = {
+	.read_mem = copy_from_user_nofault,
+	.read_user = copy_from_user_nofault,
+	.comm = process_comm,
+};
+
+static int uprobe_dispatcher(struct uprobe_consumer *uc, struct pt_regs *regs)
+{
+	struct trace_uprobe *tu = container_of(uc, struct trace_uprobe, uc);
+
+	trace_probe_record(&tu->tp, &ufetch_ops, regs, tu->vaddr, 0);
+	return 0;
+}
+
+/* regs->ip is already the caller's address the function returns to. */
+static int uretprobe_dispatcher(struct uprobe_consumer *uc, unsigned long func,
+				struct pt_regs *regs)
+{
+	struct trace_uprobe *tu = container_of(uc, struct trace_uprobe, uc);
+
+	trace_probe_record(&tu->tp, &ufetch_ops, regs, func, regs->ip);
+	return 0;
+}
+
+/* Linux's format: "myup: (0x8048123)", a return "myret: (0x80481a0 <- 0x8048123)". */
+bool trace_uprobe_print(struct seq_buf *s, const struct trace_entry *e)
+{
+	static char args[1024];
+	struct trace_probe *tp = trace_probe_find_id(&uprobe_type, e->event_id);
+
+	if (!tp)
+		return false;
+	if (tp->def->is_return)
+		seq_printf(s, "%s: (0x%lx <- 0x%lx)", tp->def->event, e->ret_ip, e->ip);
+	else
+		seq_printf(s, "%s: (0x%lx)", tp->def->event, e->ip);
+	probe_args_format(args, sizeof(args), tp->def, e->payload, e->len, trace_sprint_sym);
+	seq_puts(s, args);
+	seq_puts(s, "\n");
+	return true;
+}
+
+/* As in Linux, the int3 is in only while the event is enabled. */
+static int trace_uprobe_set_enabled(struct trace_probe *tp, bool on)
+{
+	struct trace_uprobe *tu = container_of(tp, struct trace_uprobe, tp);
+
+	if (!on) {
+		uprobe_unregister(tu->prog, tp->def->offset, &tu->uc);
+		return 0;
+	}
+	return uprobe_register(tu->prog, tp->def->offset, &tu->uc, NULL);
+}
+
+/* ---- defining and removing events ---------------------------------------------- */
+
+/* "/bin/hello" -> the program "hello" of the image. */
+static const struct user_program *find_program(const char *path)
+{
+	size_t n = strlen(UPROBE_PATH_PREFIX);
+
+	if (strncmp(path, UPROBE_PATH_PREFIX, n) != 0)
+		return NULL;
+	return find_user_program(path + n);
+}
+
+/*
+ * Everything uprobe_register() will check, now, so that a bad line is
+ * refused when written, not when enabled.
+ */
+static int check_probe_point(const struct probe_event_def *parsed, const char *line,
+			     size_t len, const struct user_program **progp)
+{
+	const struct user_program *prog = find_program(parsed->symbol);
+	int pos = trace_probe_word_pos(line, len, 1);
+	const char *why;
+	char msg[200];
+	int ret;
+
+	if (!prog) {
+		trace_probe_log_error(&uprobe_type, line, len, pos,
+				      probe_err_msg(PROBE_ERR_FILE_NOT_FOUND));
+		return -ENOENT;
+	}
+	ret = uprobe_check(prog, parsed->offset, &why);
+	if (ret) {
+		snprintf(msg, sizeof(msg), "Could not probe %s:0x%lx: %s: %s", parsed->symbol,
+			 parsed->offset, errno_name(ret), why);
+		trace_probe_log_error(&uprobe_type, line, len, pos, msg);
+		return ret;
+	}
+	*progp = prog;
+	return 0;
+}
+
+static struct trace_probe *create_trace_uprobe(const struct probe_event_def *parsed,
+					const char *line, size_t len, int *err)
+{
+	const struct user_program *prog;
+	struct trace_uprobe *tu;
+
+	*err = check_probe_point(parsed, line, len, &prog);
+	if (*err)
+		return NULL;
+	tu = kzalloc(sizeof(*tu));
+	*err = -ENOMEM;
+	if (!tu)
+		return NULL;
+	*err = trace_probe_init(&tu->tp, &uprobe_type, parsed);
+	if (*err) {
+		kfree(tu);
+		return NULL;
+	}
+	tu->prog = prog;
+	tu->vaddr = uprobe_offset_to_vaddr(prog, parsed->offset);
+	if (parsed->is_return)
+		tu->uc.ret_handler = uretprobe_dispatcher;
+	else
+		tu->uc.handler = uprobe_dispatcher;
+	return &tu->tp;
+}
+
+/* Only a disabled event is destroyed: nothing is registered. */
+static void destroy_trace_uprobe(struct trace_probe *tp)
+{
+	trace_probe_cleanup(tp);
+	kfree(container_of(tp, struct trace_uprobe, tp));
+}
+
+static const struct trace_probe_type uprobe_type = {
+	.subsys = "trace_uprobe",
+	.events_file = "uprobe_events",
+	.events = &trace_uprobes,
+	.parse = uprobe_event_parse,
+	.create = create_trace_uprobe,
+	.set_enabled = trace_uprobe_set_enabled,
+	.destroy = destroy_trace_uprobe,
+};
+
+static int uprobe_events_show(struct seq_buf *s, void *data)
+{
+	return trace_probe_events_show(s, (void *)&uprobe_type);
+}
+
+static int uprobe_events_write(const char *text, size_t len, bool trunc, void *data)
+{
+	return trace_probe_events_write(text, len, trunc, (void *)&uprobe_type);
+}
+
+/* Linux's columns (the file, the event, its hits) and the misses kprobe_profile has. */
+static int uprobe_profile_show(struct seq_buf *s, void *data)
+{
+	struct trace_uprobe *tu;
+
+	list_for_each_entry(tu, &trace_uprobes, tp.list)
+		seq_printf(s, "  %s %-44s %15lu %15lu\n", tu->tp.def->symbol, tu->tp.def->event,
+			   tu->uc.nhit, tu->uc.nmissed);
+	return 0;
+}
+
+static const struct pseudo_file_spec uprobe_files[] = {
+	{ "uprobe_events",  uprobe_events_show,  uprobe_events_write },
+	{ "uprobe_profile", uprobe_profile_show, NULL },
+};
+
+int trace_uprobe_init(void)
+{
+	return pseudofs_create_files(TRACEFS_DIR, uprobe_files, ARRAY_SIZE(uprobe_files));
+}

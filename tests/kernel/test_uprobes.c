@@ -1,0 +1,417 @@
+/*
+ * test_uprobes.c - suite "uprobes": breakpoints in user programs
+ * (kernel/events/uprobes.c, arch/i386/uprobes.c, kernel/trace/trace_uprobe.c).
+ *
+ * The program is user/uprobe_fixups: uf_run() holds an instruction of
+ * every class the out-of-line step must fix up, and the program prints
+ * its results; `uprobe_fixups -wait` sleeps first, so it is already
+ * running when a probe arrives.  Cases use the in-kernel API
+ * (uprobe_register(), a consumer counting hits per process) and the
+ * tracefs files, as a user would.
+ */
+#include "ktest.h"
+#include "process.h"
+#include "uprobes.h"
+#include "exec_elf.h"
+#include "mm_types.h"
+#include "pseudofs.h"
+#include "trace.h"
+#include "sched.h"
+#include "string.h"
+#include "vsprintf.h"
+#include "errno.h"
+
+#define PROG        "uprobe_fixups"
+#define WAIT_MS     300		/* what `uprobe_fixups -wait` sleeps */
+#define UF_RUNS     6		/* uf_run(0..5), as main() calls it */
+#define MAX_PROBES  64
+#define EVENTS      TRACEFS_DIR "/uprobe_events"
+#define TRACE       TRACEFS_DIR "/trace"
+#define ENABLE      TRACEFS_DIR "/events/uprobes/enable"
+
+static char out[16384];
+
+static const struct user_program *prog(void)
+{
+	return find_user_program(PROG);
+}
+
+/* The file offset of a function of the program (+ off), from its symbol table. */
+static unsigned long func_offset(const char *name, unsigned long off, unsigned long *size)
+{
+	const struct user_program *p = prog();
+	struct load_info info = { .image = p->elf, .len = p->size };
+	const Elf32_Sym *sym = elf_exec_func(&info, name, 0);
+	const Elf32_Ehdr *h = (const void *)p->elf;
+	const Elf32_Phdr *ph = (const void *)(p->elf + h->e_phoff);
+
+	if (!sym)
+		return 0;
+	if (size)
+		*size = sym->st_size;
+	for (unsigned int i = 0; i < h->e_phnum; i++, ph++)
+		if (ph->p_type == PT_LOAD && sym->st_value - ph->p_vaddr < ph->p_filesz)
+			return sym->st_value - ph->p_vaddr + ph->p_offset + off;
+	return 0;
+}
+
+static struct task_struct *spawn(const char *arg)
+{
+	const char *argv[] = { PROG, arg };
+	int err;
+
+	return process_spawn(PROG, argv, arg ? 2 : 1, &err);
+}
+
+/* Run the program once, its output captured; returns its wait status. */
+static int run_captured(void)
+{
+	struct task_struct *p;
+	int st;
+
+	ktest_capture_start();
+	p = spawn(NULL);
+	st = p ? process_wait(p) : -1;
+	ktest_capture_stop();
+	return st;
+}
+
+/* The lines the program printed about uf_run, in order (nothing else). */
+static void results_of(const char *text, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (const char *l = strstr(text, "uf_run("); l; l = strstr(l + 1, "uf_run(")) {
+		const char *nl = strchr(l, '\n');
+		size_t len = nl ? (size_t)(nl - l + 1) : strlen(l);
+
+		if (n + len >= size)
+			break;
+		memcpy(buf + n, l, len);
+		n += len;
+		buf[n] = '\0';
+	}
+}
+
+/* ---- a consumer that counts hits per process ----------------------------------- */
+
+#define MAX_PIDS 8
+
+struct counting_consumer {
+	struct uprobe_consumer uc;
+	int pid[MAX_PIDS];
+	unsigned long hits[MAX_PIDS];
+	unsigned long ret_ax;			/* the last return value seen */
+};
+
+static void count_hit(struct counting_consumer *cc)
+{
+	int pid = current->pid;
+
+	for (int i = 0; i < MAX_PIDS; i++)
+		if (cc->pid[i] == pid || !cc->hits[i]) {
+			cc->pid[i] = pid;
+			cc->hits[i]++;
+			return;
+		}
+}
+
+static int counting_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
+{
+	count_hit(container_of(uc, struct counting_consumer, uc));
+	return 0;
+}
+
+static int counting_ret_handler(struct uprobe_consumer *uc, unsigned long func,
+				struct pt_regs *regs)
+{
+	struct counting_consumer *cc = container_of(uc, struct counting_consumer, uc);
+
+	cc->ret_ax = regs->ax;
+	count_hit(cc);
+	return 0;
+}
+
+static unsigned long hits_of(struct counting_consumer *cc, int pid)
+{
+	for (int i = 0; i < MAX_PIDS; i++)
+		if (cc->pid[i] == pid)
+			return cc->hits[i];
+	return 0;
+}
+
+/* ---- cases ------------------------------------------------------------------ */
+
+/*
+ * Two processes already running the program, and a third started after
+ * the probe: each hits uf_run's entry exactly UF_RUNS times.
+ */
+static void hit_counts_exact_across_processes(struct ktest *t)
+{
+	static struct counting_consumer cc = { .uc.handler = counting_handler };
+	unsigned long off = func_offset("uf_run", 0, NULL);
+	struct task_struct *a, *b, *c;
+	int pa, pb, pc;
+
+	KTEST_ASSERT_TRUE(t, off != 0);
+	a = spawn("-wait");
+	b = spawn("-wait");
+	KTEST_ASSERT_TRUE(t, a && b);
+	pa = a->pid;
+	pb = b->pid;
+	msleep(WAIT_MS / 3);		/* both are running, asleep before uf_run */
+	KTEST_ASSERT_EQ(t, uprobe_register(prog(), off, &cc.uc, NULL), 0);
+	c = spawn(NULL);
+	KTEST_ASSERT_TRUE(t, c != NULL);
+	pc = c->pid;
+	KTEST_EXPECT_EQ(t, process_wait(c), W_EXITCODE(0, 0));
+	KTEST_EXPECT_EQ(t, process_wait(a), W_EXITCODE(0, 0));
+	KTEST_EXPECT_EQ(t, process_wait(b), W_EXITCODE(0, 0));
+	uprobe_unregister(prog(), off, &cc.uc);
+
+	KTEST_EXPECT_EQ(t, hits_of(&cc, pa), UF_RUNS);
+	KTEST_EXPECT_EQ(t, hits_of(&cc, pb), UF_RUNS);
+	KTEST_EXPECT_EQ(t, hits_of(&cc, pc), UF_RUNS);
+	KTEST_EXPECT_EQ(t, cc.uc.nhit, 3 * UF_RUNS);
+}
+
+/*
+ * A probe on every instruction of uf_run and its helpers: each is
+ * stepped out of line in turn, and the program's results are those of
+ * the unprobed run.  Every probe is hit (every path runs for some n).
+ */
+static void every_instruction_keeps_results(struct ktest *t)
+{
+	static const char *const funcs[] = { "uf_run", "uf_add3", "uf_addarg" };
+	static struct counting_consumer cc[MAX_PROBES];
+	static unsigned long offs[MAX_PROBES];
+	static char plain[1024], probed[1024];
+	int n = 0, unhit = 0;
+
+	KTEST_EXPECT_EQ(t, run_captured(), W_EXITCODE(0, 0));
+	results_of(ktest_captured(), plain, sizeof(plain));
+	KTEST_ASSERT_TRUE(t, strstr(plain, "uf_run(5) = 1043") != NULL);
+
+	for (size_t f = 0; f < ARRAY_SIZE(funcs); f++) {
+		unsigned long size, start = func_offset(funcs[f], 0, &size), at;
+		struct insn insn;
+
+		KTEST_ASSERT_TRUE(t, start != 0);
+		for (at = start; at < start + size && n < MAX_PROBES; at += insn.length) {
+			KTEST_ASSERT_TRUE(t, insn_decode(&insn, prog()->elf + at, MAX_UINSN_BYTES) > 0);
+			memset(&cc[n], 0, sizeof(cc[n]));
+			cc[n].uc.handler = counting_handler;
+			offs[n] = at;
+			KTEST_ASSERT_EQ(t, uprobe_register(prog(), at, &cc[n].uc, NULL), 0);
+			n++;
+		}
+	}
+	KTEST_EXPECT_EQ(t, run_captured(), W_EXITCODE(0, 0));
+	for (int i = 0; i < n; i++) {
+		uprobe_unregister(prog(), offs[i], &cc[i].uc);
+		unhit += cc[i].uc.nhit == 0;
+	}
+	results_of(ktest_captured(), probed, sizeof(probed));
+	KTEST_EXPECT_STREQ(t, probed, plain);
+	KTEST_EXPECT_EQ(t, unhit, 0);
+	ktest_info(t, "%d instructions probed, every one hit", n);
+}
+
+/*
+ * The int3 is in the running process's copy only while the probe is
+ * there; removing it restores the image's byte.  The image itself never
+ * changes, and the process's XOL page goes with it: no page leaks.
+ */
+static void removal_restores_the_page(struct ktest *t)
+{
+	static struct counting_consumer cc = { .uc.handler = counting_handler };
+	unsigned long off = func_offset("uf_run", 0, NULL), vaddr, pages0 = pages_free();
+	const unsigned char *image_byte = prog()->elf + off;
+	unsigned char orig = *image_byte, *copy;
+	struct task_struct *p;
+
+	vaddr = uprobe_offset_to_vaddr(prog(), off);
+	KTEST_ASSERT_TRUE(t, vaddr != 0);
+	p = spawn("-wait");
+	KTEST_ASSERT_TRUE(t, p != NULL);
+	msleep(WAIT_MS / 3);
+	KTEST_ASSERT_TRUE(t, p->mm != NULL);
+	copy = user_page_address(p->mm, vaddr);
+	KTEST_ASSERT_TRUE(t, copy != NULL);
+	KTEST_EXPECT_EQ(t, *copy, orig);
+
+	KTEST_ASSERT_EQ(t, uprobe_register(prog(), off, &cc.uc, NULL), 0);
+	KTEST_EXPECT_EQ(t, *copy, UPROBE_SWBP_INSN);
+	KTEST_EXPECT_EQ(t, *image_byte, orig);		/* the image is never written */
+	uprobe_unregister(prog(), off, &cc.uc);
+	KTEST_EXPECT_EQ(t, *copy, orig);
+	KTEST_EXPECT_EQ(t, memcmp(copy, image_byte, 64), 0);
+
+	/* Once more with hits, so the process gets its XOL page. */
+	KTEST_ASSERT_EQ(t, uprobe_register(prog(), off, &cc.uc, NULL), 0);
+	KTEST_EXPECT_EQ(t, process_wait(p), W_EXITCODE(0, 0));
+	uprobe_unregister(prog(), off, &cc.uc);
+	KTEST_EXPECT_EQ(t, cc.uc.nhit, UF_RUNS);
+	KTEST_EXPECT_EQ(t, pages_free(), pages0);
+}
+
+/* A return probe sees each call's result; the caller gets it too. */
+static void return_probe_sees_return_value(struct ktest *t)
+{
+	static struct counting_consumer cc = { .uc.ret_handler = counting_ret_handler };
+	unsigned long off = func_offset("uf_run", 0, NULL);
+	static char plain[1024];
+
+	KTEST_ASSERT_EQ(t, uprobe_register(prog(), off, &cc.uc, NULL), 0);
+	KTEST_EXPECT_EQ(t, run_captured(), W_EXITCODE(0, 0));
+	uprobe_unregister(prog(), off, &cc.uc);
+	results_of(ktest_captured(), plain, sizeof(plain));
+	KTEST_EXPECT_EQ(t, cc.uc.nhit, UF_RUNS);
+	KTEST_EXPECT_EQ(t, cc.ret_ax, 1043);		/* uf_run(5), the last call */
+	KTEST_EXPECT_TRUE(t, strstr(plain, "uf_run(5) = 1043") != NULL);
+}
+
+/*
+ * A return probe on exit(), which never returns: the process ends with
+ * its return instance pending (and its XOL page mapped).  Both go with
+ * it: every heap block and page comes back.
+ */
+static void exit_with_return_pending_frees_everything(struct ktest *t)
+{
+	static struct counting_consumer cc = { .uc.ret_handler = counting_ret_handler };
+	unsigned long off = func_offset("exit", 0, NULL), pages0 = pages_free();
+	struct heap_stats h0, h1;
+
+	KTEST_ASSERT_TRUE(t, off != 0);
+	KTEST_ASSERT_EQ(t, uprobe_register(prog(), off, &cc.uc, NULL), 0);
+	heap_get_stats(&h0);
+	KTEST_EXPECT_EQ(t, run_captured(), W_EXITCODE(0, 0));
+	heap_get_stats(&h1);
+	uprobe_unregister(prog(), off, &cc.uc);
+	KTEST_EXPECT_EQ(t, cc.uc.nhit, 0);		/* it never returned */
+	KTEST_EXPECT_EQ(t, h1.live_allocs, h0.live_allocs);
+	KTEST_EXPECT_EQ(t, pages_free(), pages0);
+}
+
+static int write_str(const char *path, const char *text)
+{
+	return pseudofs_write(path, text, strlen(text), false);
+}
+
+static void read_file(const char *path)
+{
+	struct seq_buf s;
+
+	seq_buf_init(&s, out, sizeof(out));
+	pseudofs_read(path, &s);
+}
+
+/* Before and after each case: no event left from an earlier one. */
+static int uprobes_init_suite(struct ktest *t)
+{
+	tracefs_init();
+	write_str(ENABLE, "0\n");
+	pseudofs_write(EVENTS, "\n", 1, true);
+	return 0;
+}
+
+static void uprobes_exit_suite(struct ktest *t)
+{
+	write_str(ENABLE, "0\n");
+	pseudofs_write(EVENTS, "\n", 1, true);
+}
+
+/*
+ * uprobe_events: fetch args read the process's registers and memory
+ * (%ax, +0(%sp), :ustring), a return event its result, and each record
+ * names the process and its pid.
+ */
+static void events_fetch_args_and_retval(struct ktest *t)
+{
+	char line[200], pid[16];
+	struct task_struct *p;
+
+	snprintf(line, sizeof(line), "p:greet /bin/" PROG ":0x%lx who=+0(+4(%%sp)):ustring "
+		 "ret=+0(%%sp) ax=%%ax\n", func_offset("uf_greet", 0, NULL));
+	KTEST_ASSERT_EQ(t, write_str(EVENTS, line), 0);
+	snprintf(line, sizeof(line), "r:runret /bin/" PROG ":0x%lx ret=$retval\n",
+		 func_offset("uf_run", 0, NULL));
+	KTEST_ASSERT_EQ(t, write_str(EVENTS, line), 0);
+	KTEST_ASSERT_EQ(t, write_str(ENABLE, "1\n"), 0);
+	trace_buffer_reset(TRACE_ALL_CPUS);
+	p = spawn(NULL);
+	KTEST_ASSERT_TRUE(t, p != NULL);
+	snprintf(pid, sizeof(pid), "-%d ", p->pid);
+	KTEST_EXPECT_EQ(t, process_wait(p), W_EXITCODE(0, 0));
+	KTEST_EXPECT_EQ(t, write_str(ENABLE, "0\n"), 0);
+	read_file(TRACE);
+
+	KTEST_EXPECT_TRUE(t, strstr(out, PROG) != NULL && strstr(out, pid) != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "greet: (0x") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "who=\"uprobes\"") != NULL);
+	/* The return address into main(), and %ax as main left it. */
+	KTEST_EXPECT_TRUE(t, strstr(out, "ret=0x80") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, " ax=0x") != NULL);
+	/* uf_run(0) = 2013 = 0x7dd, uf_run(5) = 1043 = 0x418. */
+	KTEST_EXPECT_TRUE(t, strstr(out, "runret: (0x80") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "ret=0x7dd") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "ret=0x413") != NULL);
+	read_file(TRACEFS_DIR "/uprobe_profile");
+	KTEST_EXPECT_TRUE(t, strstr(out, "/bin/" PROG " greet") != NULL);
+	pseudofs_write(EVENTS, "\n", 1, true);
+}
+
+/* Each bad line: its errno, and uprobe_events and free pages as they were. */
+static void bad_input_changes_nothing(struct ktest *t)
+{
+	unsigned long pages0 = pages_free();
+	const struct user_program *int3 = find_user_program("int3");
+	unsigned long int3_off = 0;
+	char line[200], listed[100];
+
+	KTEST_ASSERT_TRUE(t, int3 != NULL);
+	snprintf(line, sizeof(line), "p:dup /bin/" PROG ":0x%lx\n", func_offset("main", 0, NULL));
+	KTEST_ASSERT_EQ(t, write_str(EVENTS, line), 0);
+	KTEST_EXPECT_EQ(t, write_str(EVENTS, "p:nofile /bin/no_such_program:0x80\n"), -ENOENT);
+	KTEST_EXPECT_EQ(t, write_str(EVENTS, "p:nopath no_such_program:0x80\n"), -ENOENT);
+	KTEST_EXPECT_EQ(t, write_str(EVENTS, "p:far /bin/" PROG ":0x100000\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, write_str(EVENTS, "p:nooffs /bin/" PROG "\n"), -EINVAL);
+	snprintf(line, sizeof(line), "p:inside /bin/" PROG ":0x%lx\n",
+		 func_offset("uf_run", 2, NULL));	/* the middle of mov %esp,%ebp */
+	KTEST_EXPECT_EQ(t, write_str(EVENTS, line), -EINVAL);
+	/* int3's main holds an int3: not a thing to step out of line. */
+	for (unsigned long off = func_offset("main", 0, NULL); !int3_off; off++)
+		if (off < int3->size && int3->elf[off] == UPROBE_SWBP_INSN)
+			int3_off = off;
+	snprintf(line, sizeof(line), "p:trap /bin/int3:0x%lx\n", int3_off);
+	KTEST_EXPECT_EQ(t, write_str(EVENTS, line), -EOPNOTSUPP);
+	snprintf(line, sizeof(line), "p:dup /bin/" PROG ":0x%lx\n", func_offset("uf_run", 0, NULL));
+	KTEST_EXPECT_EQ(t, write_str(EVENTS, line), -EEXIST);
+
+	read_file(EVENTS);
+	snprintf(listed, sizeof(listed), "p:uprobes/dup /bin/" PROG ":0x%08lx\n",
+		 func_offset("main", 0, NULL));
+	KTEST_EXPECT_STREQ(t, out, listed);
+	pseudofs_write(EVENTS, "\n", 1, true);
+	KTEST_EXPECT_EQ(t, pages_free(), pages0);
+}
+
+static struct ktest_case uprobes_cases[] = {
+	KTEST_CASE(hit_counts_exact_across_processes),
+	KTEST_CASE(every_instruction_keeps_results),
+	KTEST_CASE(removal_restores_the_page),
+	KTEST_CASE(return_probe_sees_return_value),
+	KTEST_CASE(exit_with_return_pending_frees_everything),
+	KTEST_CASE(events_fetch_args_and_retval),
+	KTEST_CASE(bad_input_changes_nothing),
+	KTEST_END
+};
+
+static struct ktest_suite uprobes_suite = {
+	.name = "uprobes",
+	.init = uprobes_init_suite,
+	.exit = uprobes_exit_suite,
+	.cases = uprobes_cases,
+};
+KTEST_SUITE(uprobes_suite);

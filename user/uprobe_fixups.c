@@ -1,0 +1,36 @@
+/*
+ * uprobe_fixups - runs uf_run() (uprobe_fixups_asm.S: every class of
+ * instruction a uprobe's out-of-line step must fix up) and prints its
+ * results, so a run with probes can be compared with a run without.
+ * uf_greet()'s argument is a string for :ustring fetches.  With
+ * "-wait" it sleeps first: a probe can arrive while it runs.
+ */
+#include "ulib.h"
+
+int uf_run(int n);
+
+#define UF_RUNS 6
+#define WAIT_MS 300
+
+/* Not inlined: a uprobe on its entry reads its argument at 4(%esp). */
+__attribute__((noinline)) int uf_greet(const char *who)
+{
+	return printf("uprobe_fixups: hello, %s\n", who);
+}
+
+int main(int argc, char **argv)
+{
+	int n, sum = 0;
+
+	if (argc > 1 && strcmp(argv[1], "-wait") == 0)
+		msleep(WAIT_MS);
+	uf_greet("uprobes");
+	for (n = 0; n < UF_RUNS; n++) {
+		int r = uf_run(n);
+
+		printf("uf_run(%d) = %d\n", n, r);
+		sum += r;
+	}
+	printf("uprobe_fixups: sum %d\n", sum);
+	return 0;
+}
