@@ -385,18 +385,46 @@ int preempt_count(void)
 
 /* ---- idle --------------------------------------------------------------- */
 
+/* The reschedule IPIs this CPU had taken when its idle loop last looked. */
+static DEFINE_PER_CPU(unsigned long, idle_resched_seen);
+
+/*
+ * Should an idle CPU take rq_lock and look at the ring now?  Yes when a
+ * waker kicked it (a reschedule IPI came: kick_idle_cpu() has a thread
+ * for it), and yes when the lock is free.  While another CPU holds the
+ * lock, that CPU is scheduling, and a thread it makes runnable for us
+ * comes with a kick; joining the lock's queue anyway only makes the
+ * CPUs with real work wait behind the idle ones.  With more vCPUs than
+ * host cores that queue is what hurts: each hand-over of a ticket lock
+ * waits until the host runs the next ticket's vCPU, so idle CPUs
+ * queueing on every tick could use up every hand-over and leave the
+ * one busy CPU almost no turns (a convoy, the lock-waiter preemption
+ * problem paravirtualized spinlocks were made for).
+ */
+static bool idle_should_look(void)
+{
+	unsigned long kicks = this_cpu_read(irq_resched_count);
+
+	if (kicks != this_cpu_read(idle_resched_seen)) {
+		this_cpu_write(idle_resched_seen, kicks);
+		return true;
+	}
+	return !spin_is_locked(&rq_lock);
+}
+
 /*
  * Nothing to run here: halt until an interrupt.  sti takes effect only
  * after the NEXT instruction, so no interrupt slips in between it and
  * hlt.  Every interrupt ends the halt, and the loop looks again: a
  * thread woken by this CPU's own interrupt runs at once, one woken by
- * another CPU at this CPU's next tick at the latest.
+ * another CPU (with a kick) at once too, any other at the first tick
+ * that finds rq_lock free.
  */
 static noinline void __noreturn cpu_idle_loop(void)
 {
 	for (;;) {
 		local_irq_disable();
-		if (!parked_here())
+		if (!parked_here() && idle_should_look())
 			__schedule();
 		__asm__ __volatile__("sti; hlt" ::: "memory");
 	}

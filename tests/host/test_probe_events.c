@@ -494,21 +494,30 @@ static const struct bad_line bad_lines[] = {
 	{ "p do_work\x7f",         PROBE_ERR_BAD_CHAR, 9 },
 };
 
-static void every_bad_line(struct ktest *t)
+/*
+ * Each line of a table must be refused with its error code at its column,
+ * and leave nothing half-parsed behind.
+ */
+static void expect_bad_lines(struct ktest *t, const struct bad_line *lines, size_t n,
+			     int (*parser)(const char *text))
 {
-	for (size_t i = 0; i < ARRAY_SIZE(bad_lines); i++) {
-		const struct bad_line *b = &bad_lines[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct bad_line *b = &lines[i];
 
-		KTEST_EXPECT_EQ(t, parse(b->text), -EINVAL);
+		KTEST_EXPECT_EQ(t, parser(b->text), -EINVAL);
 		if (err.code != b->code || err.pos != b->pos)
 			ktest_fail(t, __FILE__, __LINE__,
 				   "\"%s\": got %s (%d) at %d, want %s (%d) at %d",
 				   b->text, probe_err_msg(err.code), err.code, err.pos,
 				   probe_err_msg(b->code), b->code, b->pos);
-		/* Nothing half-parsed is left behind. */
 		KTEST_EXPECT_EQ(t, def.cmd, PROBE_CMD_NONE);
 		KTEST_EXPECT_EQ(t, def.nr_args, 0);
 	}
+}
+
+static void every_bad_line(struct ktest *t)
+{
+	expect_bad_lines(t, bad_lines, ARRAY_SIZE(bad_lines), parse);
 }
 
 /* uprobe_events lines: the same grammar but for PATH:OFFSET. */
@@ -532,17 +541,7 @@ static int parse_uprobe(const char *text)
 
 static void every_bad_uprobe_line(struct ktest *t)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(bad_uprobe_lines); i++) {
-		const struct bad_line *b = &bad_uprobe_lines[i];
-
-		KTEST_EXPECT_EQ(t, parse_uprobe(b->text), -EINVAL);
-		if (err.code != b->code || err.pos != b->pos)
-			ktest_fail(t, __FILE__, __LINE__,
-				   "\"%s\": got %s (%d) at %d, want %s (%d) at %d",
-				   b->text, probe_err_msg(err.code), err.code, err.pos,
-				   probe_err_msg(b->code), b->code, b->pos);
-		KTEST_EXPECT_EQ(t, def.cmd, PROBE_CMD_NONE);
-	}
+	expect_bad_lines(t, bad_uprobe_lines, ARRAY_SIZE(bad_uprobe_lines), parse_uprobe);
 }
 
 /* Linux's examples: the path and file offset, the "uprobes" group, r: and -:. */
