@@ -44,12 +44,23 @@ struct user_program;
 /* Fixups after the step, Linux's names (arch/x86/kernel/uprobes.c). */
 #define UPROBE_FIX_IP    0x01   /* ip is slot-relative: move it to the text */
 #define UPROBE_FIX_CALL  0x02   /* a call pushed the slot's return address */
+#define UPROBE_FIX_SETF  0x04   /* popf: TF is what it popped; leave it */
+#define UPROBE_FIX_PUSHF 0x08   /* pushf: the image shows our TF; show the task's */
 
 /* The architecture's part of a uprobe: the instruction and its fixups. */
 struct arch_uprobe {
 	unsigned char insn[MAX_UINSN_BYTES];   /* the original bytes */
 	unsigned int len;                      /* of the instruction */
 	unsigned int fixups;                   /* UPROBE_FIX_* */
+};
+
+/*
+ * The architecture's part of the step in flight (Linux's struct
+ * arch_uprobe_task): whether the task had TF set itself before we set
+ * it for the step.
+ */
+struct arch_uprobe_task {
+	unsigned long saved_tf;                /* X86_EFLAGS_TF or 0 */
 };
 
 /*
@@ -101,9 +112,11 @@ void uprobe_notify_resume(struct pt_regs *regs);
 
 /* arch/i386/uprobes.c */
 int arch_uprobe_analyze_insn(struct arch_uprobe *au, const char **why);
-void arch_uprobe_pre_xol(struct arch_uprobe *au, struct pt_regs *regs);
-void arch_uprobe_post_xol(struct arch_uprobe *au, unsigned long vaddr,
-			  struct pt_regs *regs);
+void arch_uprobe_pre_xol(struct arch_uprobe *au, struct arch_uprobe_task *autask,
+			 struct pt_regs *regs);
+/* After the step; returns true if the task must get SIGTRAP now: it was single-stepping itself. */
+bool arch_uprobe_post_xol(struct arch_uprobe *au, struct arch_uprobe_task *autask,
+			  unsigned long vaddr, struct pt_regs *regs);
 /* Hook the #BP/#DB notifier (at boot). */
 int uprobes_init(void);
 

@@ -3,11 +3,13 @@
  * instruction a uprobe's out-of-line step must fix up) and prints its
  * results, so a run with probes can be compared with a run without.
  * uf_greet()'s argument is a string for :ustring fetches.  With
- * "-wait" it sleeps first: a probe can arrive while it runs.
+ * "-wait" it sleeps first: a probe can arrive while it runs.  With
+ * "-tf" it single-steps itself (uf_trap_self()) and dies of SIGTRAP.
  */
 #include "ulib.h"
 
 int uf_run(int n);
+void uf_trap_self(void);
 
 #define UF_RUNS 6
 #define WAIT_MS 300
@@ -24,6 +26,11 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && strcmp(argv[1], "-wait") == 0)
 		msleep(WAIT_MS);
+	if (argc > 1 && strcmp(argv[1], "-tf") == 0) {
+		uf_trap_self();
+		printf("uprobe_fixups: TF set and no SIGTRAP\n");
+		return 1;
+	}
 	uf_greet("uprobes");
 	for (n = 0; n < UF_RUNS; n++) {
 		int r = uf_run(n);

@@ -9,10 +9,22 @@
  *   call *%reg, call *mem                              the return address only
  *   jmp *%reg, jmp *mem, ret, ret $imm16               nothing: ip is absolute
  *   push, pop, add, mov, cmp, test                     ip moved back to the text
+ *   pushf, pushfw                                      that, and TF in the pushed image
+ *   popf                                               that, and TF left as popped
  *
  * Every instruction runs for some n in 0..5 (the odd/even and n == 4
- * paths): uf_run(0..5) = 2013, 1017, 2022, 1028, 2040, 1043.
+ * paths): uf_run(0..5) = 2018, 1022, 2027, 1033, 2045, 1048.  The
+ * pushes of EFLAGS add bit 1 (always set) and TF of their images: 2 + 2
+ * when the step leaves TF out of them, 0x100 more for each leak.
+ *
+ * uf_trap_self() single-steps itself: it sets TF with popf, so the CPU
+ * raises #DB after the instruction that follows, and the program dies
+ * of SIGTRAP there, probes or no probes.
  */
+#define EFLAGS_CF	0x0001	/* carry */
+#define EFLAGS_FIXED	0x0002	/* bit 1: reads as 1, always */
+#define EFLAGS_TF	0x0100	/* trap: #DB after each instruction */
+
 	.text
 
 	.globl uf_run
@@ -39,7 +51,21 @@ uf_run:
 5:	cmp $2010, %eax
 	{disp32} jl 6f		/* jcc rel32: taken but for n == 4 */
 	add $5, %eax
-6:	mov $uf_add3, %edx
+6:	pushf			/* pushf: the image holds the program's TF, not the step's */
+	pop %edx
+	and $(EFLAGS_TF | EFLAGS_FIXED), %edx
+	add %edx, %eax		/* + 2 */
+	xor %edx, %edx
+	pushfw			/* pushfw: the same in a 16-bit image */
+	popw %dx
+	and $(EFLAGS_TF | EFLAGS_FIXED), %edx
+	add %edx, %eax		/* + 2 */
+	stc
+	pushf			/* an image with CF set */
+	clc
+	popf			/* popf: CF from the image, TF as popped (clear) */
+	adc $0, %eax		/* + 1: CF came back */
+	mov $uf_add3, %edx
 	call *%edx		/* call through a register */
 	call *uf_add3_ptr	/* call through memory */
 	push $7
@@ -68,6 +94,16 @@ uf_addarg:
 	add 4(%esp), %eax
 	ret $4			/* ret imm16: drops the argument */
 	.size uf_addarg, . - uf_addarg
+
+	.globl uf_trap_self
+	.type uf_trap_self, @function
+uf_trap_self:
+	pushf
+	orl $EFLAGS_TF, (%esp)
+	popf			/* TF on: #DB after the next instruction */
+	mov $1, %eax		/* runs, then #DB: SIGTRAP with ip at the ret */
+	ret			/* never reached */
+	.size uf_trap_self, . - uf_trap_self
 
 	.section .rodata
 	.align 4

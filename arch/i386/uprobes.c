@@ -78,40 +78,87 @@ int arch_uprobe_analyze_insn(struct arch_uprobe *au, const char **why)
 	au->fixups = (insn.attr & INSN_ATTR_ABS_IP) ? 0 : UPROBE_FIX_IP;
 	if (insn.attr & INSN_ATTR_PUSHES_RET)
 		au->fixups |= UPROBE_FIX_CALL;
+	if (insn.type == INSN_TYPE_PUSHF)
+		au->fixups |= UPROBE_FIX_PUSHF;
+	if (insn.type == INSN_TYPE_POPF)
+		au->fixups |= UPROBE_FIX_SETF;
 	return 0;
 }
 
-/* Ring 3 goes to the copy with TF set: one instruction, then #DB. */
-void arch_uprobe_pre_xol(struct arch_uprobe *au, struct pt_regs *regs)
+/*
+ * Ring 3 goes to the copy with TF set: one instruction, then #DB.  Keep
+ * the task's own TF first: a program may be single-stepping itself.
+ */
+void arch_uprobe_pre_xol(struct arch_uprobe *au, struct arch_uprobe_task *autask,
+			 struct pt_regs *regs)
 {
+	autask->saved_tf = regs->flags & X86_EFLAGS_TF;
 	regs->ip = UPROBE_XOL_SLOT_VADDR;
 	regs->flags |= X86_EFLAGS_TF;
 }
 
 /*
+ * pushf in the slot pushed EFLAGS with our TF in it.  Left there, the
+ * program's next popf would load it and trap after the instruction
+ * that follows - SIGTRAP, far from any probe - and a program reading
+ * its flags would see a bit it never set.  Put the task's own TF in the
+ * image, as resume_execution() does for a kernel probe.  TF is bit 8,
+ * in the low word, which both pushfl and pushfw wrote at sp (little
+ * endian): fixing that word is right for either.
+ */
+static void fix_pushed_flags(struct arch_uprobe_task *autask, struct pt_regs *regs)
+{
+	void __user *tos = (void __user *)regs->sp;
+	uint16_t image;
+
+	/* The pushf just wrote this word: a failure means the process is gone anyway. */
+	if (copy_from_user(&image, tos, sizeof(image)))
+		return;
+	image = (image & ~X86_EFLAGS_TF) | autask->saved_tf;
+	copy_to_user(tos, &image, sizeof(image));
+}
+
+/* A call pushed slot + len as its return address; it must be the text's vaddr + len. */
+static void fix_return_address(long delta, struct pt_regs *regs)
+{
+	void __user *tos = (void __user *)regs->sp;
+	unsigned long ret;
+
+	/* The call just wrote this word: a failure means the process is gone anyway. */
+	if (!copy_from_user(&ret, tos, sizeof(ret))) {
+		ret += delta;
+		copy_to_user(tos, &ret, sizeof(ret));
+	}
+}
+
+/*
  * Linux's arch_uprobe_post_xol(): the copy ran at the slot.  ip moves to
  * the text by the slot's distance (a fall-through, a taken relative
- * branch alike); a call pushed slot + len as its return address, which
- * must be the text's vaddr + len.  (No rip-relative operands to fix on
- * i386.)
+ * branch alike); a call's return address likewise; a pushf's image gets
+ * the task's TF.  (No rip-relative operands to fix on i386.)
+ *
+ * Then TF as the task had it - except after popf, whose TF is the one
+ * it loaded (UPROBE_FIX_SETF): the #DB still came right after the
+ * popf, since TF was set when it began (SDM vol. 3, "Single-Step
+ * Exception Condition"), but from then on the flags are the program's.
+ * A task that had TF set itself was single-stepping: without the probe
+ * it would have trapped after this instruction, so it must get its
+ * SIGTRAP now (Linux sends it too); returns true then.
  */
-void arch_uprobe_post_xol(struct arch_uprobe *au, unsigned long vaddr,
-			  struct pt_regs *regs)
+bool arch_uprobe_post_xol(struct arch_uprobe *au, struct arch_uprobe_task *autask,
+			  unsigned long vaddr, struct pt_regs *regs)
 {
 	long delta = (long)(vaddr - UPROBE_XOL_SLOT_VADDR);
-	unsigned long ret;
 
 	if (au->fixups & UPROBE_FIX_IP)
 		regs->ip += delta;
-	if (au->fixups & UPROBE_FIX_CALL) {
-		void __user *tos = (void __user *)regs->sp;
-
-		/* The call just wrote this word: a failure means the process is gone anyway. */
-		if (!copy_from_user(&ret, tos, sizeof(ret))) {
-			ret += delta;
-			copy_to_user(tos, &ret, sizeof(ret));
-		}
-	}
+	if (au->fixups & UPROBE_FIX_CALL)
+		fix_return_address(delta, regs);
+	if (au->fixups & UPROBE_FIX_PUSHF)
+		fix_pushed_flags(autask, regs);
+	if (!(au->fixups & UPROBE_FIX_SETF))
+		regs->flags = (regs->flags & ~X86_EFLAGS_TF) | autask->saved_tf;
+	return autask->saved_tf != 0;
 }
 
 /* Linux's arch_uprobe_exception_notify(): #BP and #DB from ring 3. */

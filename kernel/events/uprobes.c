@@ -19,7 +19,8 @@
  *   iret: ring 3 runs the copy, one instruction
  *   #DB -> uprobe_post_sstep_notifier() -> uprobe_notify_resume() ->
  *       handle_singlestep(): arch_uprobe_post_xol() fixes ip, a call's
- *       pushed return address; TF as it was
+ *       pushed return address, a pushf's image; TF as it was (after a
+ *       popf: as it popped)
  */
 #include "kernel.h"
 #include "uprobes.h"
@@ -61,7 +62,7 @@ struct uprobe_task {
 	enum uprobe_task_state state;
 	bool swbp_pending, sstep_pending;    /* Linux's TIF_UPROBE, split by cause */
 	unsigned long vaddr;                 /* the probed instruction's */
-	unsigned long saved_tf;              /* EFLAGS.TF before the step */
+	struct arch_uprobe_task autask;      /* the task's TF before the step */
 	struct arch_uprobe arch;             /* a copy: the uprobe may go meanwhile */
 	int depth;
 	struct return_instance ri[MAX_URETPROBE_DEPTH];
@@ -465,16 +466,23 @@ static void handle_swbp(struct uprobe_task *utask, struct pt_regs *regs)
 	}
 	memcpy(user_page_address(mm, UPROBE_XOL_SLOT_VADDR), utask->arch.insn,
 	       utask->arch.len);
-	utask->saved_tf = regs->flags & X86_EFLAGS_TF;
-	arch_uprobe_pre_xol(&utask->arch, regs);
+	arch_uprobe_pre_xol(&utask->arch, &utask->autask, regs);
 	utask->state = UTASK_SSTEP;
 }
 
+/*
+ * The step is over.  A task that was single-stepping itself (TF set
+ * before the hit) gets the SIGTRAP it would have got after this
+ * instruction without the probe: here the default action, death.
+ */
 static void handle_singlestep(struct uprobe_task *utask, struct pt_regs *regs)
 {
-	arch_uprobe_post_xol(&utask->arch, utask->vaddr, regs);
-	regs->flags = (regs->flags & ~X86_EFLAGS_TF) | utask->saved_tf;
+	bool own_step = arch_uprobe_post_xol(&utask->arch, &utask->autask,
+					     utask->vaddr, regs);
+
 	utask->state = UTASK_RUNNING;
+	if (own_step)
+		force_sig_fault(regs, X86_TRAP_DB);
 }
 
 void uprobe_notify_resume(struct pt_regs *regs)

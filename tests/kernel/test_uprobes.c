@@ -24,7 +24,7 @@
 #define PROG        "uprobe_fixups"
 #define WAIT_MS     300		/* what `uprobe_fixups -wait` sleeps */
 #define UF_RUNS     6		/* uf_run(0..5), as main() calls it */
-#define MAX_PROBES  64
+#define MAX_PROBES  96
 #define EVENTS      TRACEFS_DIR "/uprobe_events"
 #define TRACE       TRACEFS_DIR "/trace"
 #define ENABLE      TRACEFS_DIR "/events/uprobes/enable"
@@ -191,7 +191,7 @@ static void every_instruction_keeps_results(struct ktest *t)
 
 	KTEST_EXPECT_EQ(t, run_captured(), W_EXITCODE(0, 0));
 	results_of(ktest_captured(), plain, sizeof(plain));
-	KTEST_ASSERT_TRUE(t, strstr(plain, "uf_run(5) = 1043") != NULL);
+	KTEST_ASSERT_TRUE(t, strstr(plain, "uf_run(5) = 1048") != NULL);
 
 	for (size_t f = 0; f < ARRAY_SIZE(funcs); f++) {
 		unsigned long size, start = func_offset(funcs[f], 0, &size), at;
@@ -215,7 +215,82 @@ static void every_instruction_keeps_results(struct ktest *t)
 	results_of(ktest_captured(), probed, sizeof(probed));
 	KTEST_EXPECT_STREQ(t, probed, plain);
 	KTEST_EXPECT_EQ(t, unhit, 0);
+	KTEST_EXPECT_TRUE(t, n < MAX_PROBES);		/* not one instruction left out */
 	ktest_info(t, "%d instructions probed, every one hit", n);
+}
+
+/* ---- a program that single-steps itself ----------------------------------------- */
+
+#define TRAP_SELF_INSNS 8	/* room for uf_trap_self's instructions */
+
+/* The ip of "SIGTRAP (debug) ... at ip XXXXXXXX" in the kill report, or 0. */
+static unsigned long sigtrap_ip(const char *text)
+{
+	static const char what[] = "SIGTRAP (debug) in user mode at ip ";
+	const char *p = strstr(text, what);
+
+	return p ? simple_strtoul(p + sizeof(what) - 1, NULL, 16) : 0;
+}
+
+/* Run `uprobe_fixups -tf`; returns its wait status, *ip where its #DB came. */
+static int run_trap_self(unsigned long *ip)
+{
+	struct task_struct *p;
+	int st;
+
+	ktest_capture_start();
+	p = spawn("-tf");
+	st = p ? process_wait(p) : -1;
+	ktest_capture_stop();
+	*ip = sigtrap_ip(ktest_captured());
+	return st;
+}
+
+/*
+ * uf_trap_self() sets TF with popf: the CPU traps after the instruction
+ * that follows, and the program dies of SIGTRAP with ip at its ret.
+ * Probes on its instructions - the pushf, the popf that loads TF, the
+ * instruction that runs with the program's own TF on - change neither
+ * the signal nor the ip: the step leaves TF as popf loaded it, and a
+ * task with TF on gets its SIGTRAP at the end of the probe's step.
+ * Each instruction probed alone, then all of them at once.
+ */
+static void own_single_step_survives_probes(struct ktest *t)
+{
+	static struct counting_consumer cc[TRAP_SELF_INSNS];
+	unsigned long size, start = func_offset("uf_trap_self", 0, &size), vaddr;
+	unsigned long offs[TRAP_SELF_INSNS], plain_ip, ip, hits = 0;
+	struct insn insn;
+	int n = 0;
+
+	KTEST_ASSERT_TRUE(t, start != 0);
+	KTEST_ASSERT_EQ(t, run_trap_self(&plain_ip), W_EXITCODE(0, SIGTRAP));
+	vaddr = uprobe_offset_to_vaddr(prog(), start);
+	KTEST_ASSERT_TRUE(t, plain_ip > vaddr && plain_ip < vaddr + size);
+	for (unsigned long at = start; at < start + size; at += insn.length) {
+		KTEST_ASSERT_TRUE(t, n < TRAP_SELF_INSNS);
+		KTEST_ASSERT_TRUE(t, insn_decode(&insn, prog()->elf + at, MAX_UINSN_BYTES) > 0);
+		offs[n++] = at;
+	}
+	for (int pass = 0; pass <= n; pass++) {
+		int lo = pass < n ? pass : 0, hi = pass < n ? pass + 1 : n, st;
+
+		for (int i = lo; i < hi; i++) {
+			memset(&cc[i], 0, sizeof(cc[i]));
+			cc[i].uc.handler = counting_handler;
+			KTEST_ASSERT_EQ(t, uprobe_register(prog(), offs[i], &cc[i].uc, NULL), 0);
+		}
+		st = run_trap_self(&ip);
+		for (int i = lo; i < hi; i++) {
+			uprobe_unregister(prog(), offs[i], &cc[i].uc);
+			hits += cc[i].uc.nhit;
+		}
+		KTEST_EXPECT_EQ(t, st, W_EXITCODE(0, SIGTRAP));
+		KTEST_EXPECT_EQ(t, ip, plain_ip);
+	}
+	/* Every instruction but the ret, which never runs: once alone, once with the rest. */
+	KTEST_EXPECT_EQ(t, hits, 2 * (unsigned long)(n - 1));
+	ktest_info(t, "%d instructions; the unprobed run: SIGTRAP at %08lx", n, plain_ip);
 }
 
 /*
@@ -268,8 +343,8 @@ static void return_probe_sees_return_value(struct ktest *t)
 	uprobe_unregister(prog(), off, &cc.uc);
 	results_of(ktest_captured(), plain, sizeof(plain));
 	KTEST_EXPECT_EQ(t, cc.uc.nhit, UF_RUNS);
-	KTEST_EXPECT_EQ(t, cc.ret_ax, 1043);		/* uf_run(5), the last call */
-	KTEST_EXPECT_TRUE(t, strstr(plain, "uf_run(5) = 1043") != NULL);
+	KTEST_EXPECT_EQ(t, cc.ret_ax, 1048);		/* uf_run(5), the last call */
+	KTEST_EXPECT_TRUE(t, strstr(plain, "uf_run(5) = 1048") != NULL);
 }
 
 /*
@@ -353,10 +428,10 @@ static void events_fetch_args_and_retval(struct ktest *t)
 	/* The return address into main(), and %ax as main left it. */
 	KTEST_EXPECT_TRUE(t, strstr(out, "ret=0x80") != NULL);
 	KTEST_EXPECT_TRUE(t, strstr(out, " ax=0x") != NULL);
-	/* uf_run(0) = 2013 = 0x7dd, uf_run(5) = 1043 = 0x418. */
+	/* uf_run(0) = 2018 = 0x7e2, uf_run(5) = 1048 = 0x418. */
 	KTEST_EXPECT_TRUE(t, strstr(out, "runret: (0x80") != NULL);
-	KTEST_EXPECT_TRUE(t, strstr(out, "ret=0x7dd") != NULL);
-	KTEST_EXPECT_TRUE(t, strstr(out, "ret=0x413") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "ret=0x7e2") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "ret=0x418") != NULL);
 	read_file(TRACEFS_DIR "/uprobe_profile");
 	KTEST_EXPECT_TRUE(t, strstr(out, "/bin/" PROG " greet") != NULL);
 	pseudofs_write(EVENTS, "\n", 1, true);
@@ -400,6 +475,7 @@ static void bad_input_changes_nothing(struct ktest *t)
 static struct ktest_case uprobes_cases[] = {
 	KTEST_CASE(hit_counts_exact_across_processes),
 	KTEST_CASE(every_instruction_keeps_results),
+	KTEST_CASE(own_single_step_survives_probes),
 	KTEST_CASE(removal_restores_the_page),
 	KTEST_CASE(return_probe_sees_return_value),
 	KTEST_CASE(exit_with_return_pending_frees_everything),
