@@ -16,6 +16,7 @@
 #include "mm_types.h"
 #include "traps.h"
 #include "processor.h"
+#include "ptrace.h"
 #include "errno.h"
 #include "timer.h"
 #include "vsprintf.h"
@@ -69,8 +70,11 @@ static void describe_user_fault(struct pt_regs *regs, unsigned long vector,
 }
 
 /*
- * One line, then the process dies: "crash_null[7]: SIGSEGV (page fault)
- * in user mode at ip 0804809c sp bfffffd0 error 4 at 00000000".
+ * One line, "crash_null[7]: SIGSEGV (page fault) in user mode at ip
+ * 0804809c sp bfffffd0 error 4 at 00000000", then the registers of the
+ * user frame (show_regs(): the process's ESP and SS, which the CPU
+ * saved when it left ring 3), as Linux prints them for a fatal signal
+ * with print-fatal-signals=1; then the process dies.
  */
 void force_sig_fault(struct pt_regs *regs, unsigned long vector)
 {
@@ -80,7 +84,8 @@ void force_sig_fault(struct pt_regs *regs, unsigned long vector)
 	describe_user_fault(regs, vector, what, sizeof(what));
 	printk("%s[%d]: %s (%s) in user mode at ip %08lx sp %08lx %s\n",
 	       current->comm, current->pid, signal_name(sig), trap_name(vector),
-	       regs->ip, regs->sp, what);
+	       regs->ip, user_stack_pointer(regs), what);
+	show_regs(regs);
 	do_exit(W_EXITCODE(0, sig));
 }
 NOKPROBE_SYMBOL(force_sig_fault);

@@ -16,23 +16,39 @@
 #include "nokprobe.h"
 #include "desc.h"
 #include "smp.h"
+#include "vsprintf.h"
 
+/*
+ * The registers of the frame.  A frame from ring 3 holds the process's
+ * ss:esp, pushed by the CPU when it switched to TSS.esp0; one from ring
+ * 0 holds neither, and the interrupted stack pointer is where the frame
+ * ends (kernel_stack_pointer()).  So ESP and SS come from different
+ * places, as in Linux i386's __show_regs().  A user ip has no kernel
+ * symbol to print.
+ */
 void show_regs(struct pt_regs *regs)
 {
 	/* LAB 1: BEGIN oops report: the register dump */
-	char sym[96];
+	bool user = user_mode(regs);
+	char sym[96], ss[16] = "";
 
-	sprint_symbol(sym, sizeof(sym), regs->ip);
+	if (user) {
+		snprintf(sym, sizeof(sym), "user mode");
+		snprintf(ss, sizeof(ss), " SS: %04lx", regs->ss & 0xFFFF);
+	} else {
+		sprint_symbol(sym, sizeof(sym), regs->ip);
+	}
 	printk("EIP: %04lx:%08lx [%s]\n", regs->cs & 0xFFFF, regs->ip, sym);
 	printk("EFLAGS: %08lx  (IF=%d TF=%d)\n", regs->flags,
 	       !!(regs->flags & X86_EFLAGS_IF), !!(regs->flags & X86_EFLAGS_TF));
 	printk("EAX: %08lx EBX: %08lx ECX: %08lx EDX: %08lx\n",
 	       regs->ax, regs->bx, regs->cx, regs->dx);
 	printk("ESI: %08lx EDI: %08lx EBP: %08lx ESP: %08lx\n",
-	       regs->si, regs->di, regs->bp, kernel_stack_pointer(regs));
-	printk("DS: %04lx ES: %04lx FS: %04lx GS: %04lx\n",
+	       regs->si, regs->di, regs->bp,
+	       user ? user_stack_pointer(regs) : kernel_stack_pointer(regs));
+	printk("DS: %04lx ES: %04lx FS: %04lx GS: %04lx%s\n",
 	       regs->ds & 0xFFFF, regs->es & 0xFFFF, regs->fs & 0xFFFF,
-	       regs->gs & 0xFFFF);
+	       regs->gs & 0xFFFF, ss);
 	/* LAB 1: STUB printk("lab 1: show_regs: not yet\n"); */
 	/* LAB 1: END */
 }

@@ -13,6 +13,7 @@
 #include "sched.h"
 #include "mm.h"
 #include "mm_types.h"
+#include "segment.h"
 #include "uaccess.h"
 #include "smp.h"
 #include "string.h"
@@ -110,6 +111,46 @@ static void exceptions_kill_only_the_process(struct ktest *t)
 	for (i = 0; i < ARRAY_SIZE(crash_cases); i++)
 		check_crash(t, &crash_cases[i]);
 	KTEST_EXPECT_EQ(t, process_wait(bystander), W_EXITCODE(0, 0));
+}
+
+/* The hex number after `key` in text, or 0 (*found says whether key was there). */
+static unsigned long hex_after(const char *text, const char *key, bool *found)
+{
+	const char *p = strstr(text, key);
+
+	*found = p != NULL;
+	return p ? simple_strtoul(p + strlen(key), NULL, 16) : 0;
+}
+
+/*
+ * The kill report shows the user frame: ip with the user code selector,
+ * "[user mode]" instead of a kernel symbol, ESP the process's own (on
+ * its stack, the sp of the report line), and SS, which only a frame
+ * from ring 3 has: the user data selector.
+ */
+static void kill_report_shows_the_user_frame(struct ktest *t)
+{
+	char want[48];
+	const char *out;
+	unsigned long sp, esp;
+	bool has_sp, has_esp;
+
+	ktest_capture_start();
+	KTEST_EXPECT_EQ(t, run("crash_null", NULL, NULL), W_EXITCODE(0, SIGSEGV));
+	ktest_capture_stop();
+	out = ktest_captured();
+	sp = hex_after(out, "in user mode at ip ", &has_sp);
+	sp = has_sp ? hex_after(strstr(out, "in user mode at ip "), " sp ", &has_sp) : 0;
+	esp = hex_after(out, " ESP: ", &has_esp);
+	KTEST_ASSERT_TRUE(t, has_sp && has_esp);
+	KTEST_EXPECT_EQ(t, esp, sp);
+	KTEST_EXPECT_TRUE(t, esp >= USER_STACK_BOTTOM && esp < USER_STACK_TOP);
+	snprintf(want, sizeof(want), "EIP: %04x:", __USER_CS);
+	KTEST_EXPECT_TRUE(t, strstr(out, want) != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "[user mode]") != NULL);
+	snprintf(want, sizeof(want), " SS: %04x\n", __USER_DS);
+	KTEST_EXPECT_TRUE(t, strstr(out, want) != NULL);
+	ktest_info(t, "user ESP %08lx in the report", esp);
 }
 
 static int show_some_text(struct seq_buf *s, void *data)
@@ -336,6 +377,7 @@ static void ctrl_c_kills_the_foreground_program(struct ktest *t)
 static struct ktest_case user_cases[] = {
 	KTEST_CASE(hello_runs_in_ring3),
 	KTEST_CASE(exceptions_kill_only_the_process),
+	KTEST_CASE(kill_report_shows_the_user_frame),
 	KTEST_CASE(bad_pointers_get_efault),
 	KTEST_CASE(access_ok_bounds),
 	KTEST_CASE(malformed_elf_is_refused),
