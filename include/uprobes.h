@@ -109,6 +109,11 @@ int uprobe_pre_sstep_notifier(struct pt_regs *regs);
 int uprobe_post_sstep_notifier(struct pt_regs *regs);
 /* On the way back to ring 3, the work those two left (Linux's uprobe_notify_resume()). */
 void uprobe_notify_resume(struct pt_regs *regs);
+/*
+ * A fault kills the task: if it came from the XOL slot, make regs those
+ * of the probed instruction first (the report names it, not the slot).
+ */
+void uprobe_abort_xol(struct pt_regs *regs);
 
 /* arch/i386/uprobes.c */
 int arch_uprobe_analyze_insn(struct arch_uprobe *au, const char **why);
@@ -117,6 +122,8 @@ void arch_uprobe_pre_xol(struct arch_uprobe *au, struct arch_uprobe_task *autask
 /* After the step; returns true if the task must get SIGTRAP now: it was single-stepping itself. */
 bool arch_uprobe_post_xol(struct arch_uprobe *au, struct arch_uprobe_task *autask,
 			  unsigned long vaddr, struct pt_regs *regs);
+void arch_uprobe_abort_xol(struct arch_uprobe_task *autask, unsigned long vaddr,
+			   struct pt_regs *regs);
 /* Hook the #BP/#DB notifier (at boot). */
 int uprobes_init(void);
 

@@ -81,6 +81,7 @@ void force_sig_fault(struct pt_regs *regs, unsigned long vector)
 	int sig = trap_signal(vector);
 	char what[64];
 
+	uprobe_abort_xol(regs);		/* a fault in a uprobe's step: name the probed insn */
 	describe_user_fault(regs, vector, what, sizeof(what));
 	printk("%s[%d]: %s (%s) in user mode at ip %08lx sp %08lx %s\n",
 	       current->comm, current->pid, signal_name(sig), trap_name(vector),

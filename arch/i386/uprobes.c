@@ -161,6 +161,20 @@ bool arch_uprobe_post_xol(struct arch_uprobe *au, struct arch_uprobe_task *autas
 	return autask->saved_tf != 0;
 }
 
+/*
+ * Linux's arch_uprobe_abort_xol(): the copy faulted in the slot.  The
+ * process dies of that fault, and its report must show the probed
+ * instruction with the task's own flags, as if it had faulted in place:
+ * ip back to the text, TF as the task had it.
+ */
+void arch_uprobe_abort_xol(struct arch_uprobe_task *autask, unsigned long vaddr,
+			   struct pt_regs *regs)
+{
+	regs->ip = vaddr;
+	regs->flags = (regs->flags & ~X86_EFLAGS_TF) | autask->saved_tf;
+}
+NOKPROBE_SYMBOL(arch_uprobe_abort_xol);	/* on the way to a user fault's report */
+
 /* Linux's arch_uprobe_exception_notify(): #BP and #DB from ring 3. */
 static int arch_uprobe_exception_notify(struct notifier_block *nb, unsigned long val,
 					void *data)

@@ -485,6 +485,18 @@ static void handle_singlestep(struct uprobe_task *utask, struct pt_regs *regs)
 		force_sig_fault(regs, X86_TRAP_DB);
 }
 
+/* The copy faulted in the slot, and the task dies of it (Linux: uprobe_deny_signal()). */
+void uprobe_abort_xol(struct pt_regs *regs)
+{
+	struct uprobe_task *utask = current->utask;
+
+	if (!utask || utask->state != UTASK_SSTEP)
+		return;
+	arch_uprobe_abort_xol(&utask->autask, utask->vaddr, regs);
+	utask->state = UTASK_RUNNING;
+}
+NOKPROBE_SYMBOL(uprobe_abort_xol);
+
 void uprobe_notify_resume(struct pt_regs *regs)
 {
 	struct uprobe_task *utask = current->utask;

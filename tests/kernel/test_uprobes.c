@@ -293,6 +293,67 @@ static void own_single_step_survives_probes(struct ktest *t)
 	ktest_info(t, "%d instructions; the unprobed run: SIGTRAP at %08lx", n, plain_ip);
 }
 
+/* ---- a fault in the step --------------------------------------------------------- */
+
+/* The file offset vaddr of program p is loaded from (its executable PT_LOAD), or 0. */
+static unsigned long vaddr_to_offset(const struct user_program *p, unsigned long vaddr)
+{
+	const Elf32_Ehdr *h = (const void *)p->elf;
+	const Elf32_Phdr *ph = (const void *)(p->elf + h->e_phoff);
+
+	for (unsigned int i = 0; i < h->e_phnum; i++, ph++)
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) &&
+		    vaddr - ph->p_vaddr < ph->p_filesz)
+			return vaddr - ph->p_vaddr + ph->p_offset;
+	return 0;
+}
+
+/* Run crash_null; its wait status, and the kill report in report[]. */
+static int run_crash_null(char *report, size_t size)
+{
+	const char *argv[] = { "crash_null", "-q" };
+	struct task_struct *p;
+	int err, st;
+
+	ktest_capture_start();
+	p = process_spawn("crash_null", argv, 2, &err);
+	st = p ? process_wait(p) : err;
+	ktest_capture_stop();
+	strlcpy(report, ktest_captured(), size);
+	return st;
+}
+
+/*
+ * crash_null's read of *NULL, probed: the copy faults in the XOL slot,
+ * and the process dies of SIGSEGV with the report it has unprobed - the
+ * ip of the probed instruction, not the slot's, and TF clear (Linux's
+ * arch_uprobe_abort_xol()).
+ */
+static void fault_in_the_step_names_the_probed_insn(struct ktest *t)
+{
+	static struct counting_consumer cc = { .uc.handler = counting_handler };
+	static const char key[] = "in user mode at ip ";
+	static char plain[1024], probed[1024];
+	const struct user_program *crash = find_user_program("crash_null");
+	unsigned long ip, off;
+	char *at;
+
+	KTEST_ASSERT_TRUE(t, crash != NULL);
+	KTEST_ASSERT_EQ(t, run_crash_null(plain, sizeof(plain)), W_EXITCODE(0, SIGSEGV));
+	at = strstr(plain, key);
+	KTEST_ASSERT_TRUE(t, at != NULL);
+	ip = simple_strtoul(at + strlen(key), NULL, 16);
+	off = vaddr_to_offset(crash, ip);
+	KTEST_ASSERT_TRUE(t, off != 0);
+	KTEST_ASSERT_EQ(t, uprobe_register(crash, off, &cc.uc, NULL), 0);
+	KTEST_EXPECT_EQ(t, run_crash_null(probed, sizeof(probed)), W_EXITCODE(0, SIGSEGV));
+	uprobe_unregister(crash, off, &cc.uc);
+	KTEST_EXPECT_EQ(t, cc.uc.nhit, 1);
+	/* The whole report, registers included, as without the probe. */
+	KTEST_EXPECT_STREQ(t, strchr(probed, ':'), strchr(plain, ':'));
+	ktest_info(t, "the read of *NULL at %08lx, probed and unprobed", ip);
+}
+
 /*
  * The int3 is in the running process's copy only while the probe is
  * there; removing it restores the image's byte.  The image itself never
@@ -476,6 +537,7 @@ static struct ktest_case uprobes_cases[] = {
 	KTEST_CASE(hit_counts_exact_across_processes),
 	KTEST_CASE(every_instruction_keeps_results),
 	KTEST_CASE(own_single_step_survives_probes),
+	KTEST_CASE(fault_in_the_step_names_the_probed_insn),
 	KTEST_CASE(removal_restores_the_page),
 	KTEST_CASE(return_probe_sees_return_value),
 	KTEST_CASE(exit_with_return_pending_frees_everything),
