@@ -43,6 +43,11 @@ struct task_struct *process_spawn(const char *name, const char *const argv[],
 				  int argc, int *err);
 /* Wait for a process to end; its wait status (below), and it is freed. */
 int process_wait(struct task_struct *t);
+/*
+ * Is t a process - from process_spawn() on, before its thread has even
+ * run and taken its address space (t->mm) - rather than a kernel thread?
+ */
+bool task_is_process(struct task_struct *t);
 /* End the calling process (status as below); never returns. */
 void do_exit(int status) __noreturn;
 

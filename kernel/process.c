@@ -102,6 +102,12 @@ int process_wait(struct task_struct *t)
 	return kthread_join(t);
 }
 
+/* Every process's thread runs process_entry() from its creation on. */
+bool task_is_process(struct task_struct *t)
+{
+	return t->fn == process_entry;
+}
+
 /*
  * The address space goes first, while the thread still runs: back on
  * kernel_pgdir, nothing uses the process's directory any more (it has

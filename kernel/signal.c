@@ -96,14 +96,20 @@ struct kill_req {
 	int ret;
 };
 
-/* Under the run-queue lock: the task cannot go away while we mark it. */
+/*
+ * Under the run-queue lock: the task cannot go away while we mark it.
+ * A process just spawned may not have run yet, so it has no mm: it is
+ * still a process (task_is_process()), and it dies on its first trap
+ * back from ring 3.  (Testing t->mm here lost a kill - a Ctrl-C - sent
+ * in that window.)
+ */
 static void mark_killed(struct task_struct *t, void *arg)
 {
 	struct kill_req *req = arg;
 
 	if (t->pid != req->pid || t->state == TASK_DEAD)
 		return;
-	if (!t->mm) {
+	if (!task_is_process(t)) {
 		req->ret = -EPERM;
 		return;
 	}

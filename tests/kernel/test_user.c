@@ -270,6 +270,29 @@ static void kill_ends_a_process(struct ktest *t)
 }
 
 /*
+ * A process killed before its thread has run - before it has taken its
+ * address space - is a process all the same: the kill sticks, and it
+ * dies on its first trap from ring 3.  At -smp 1 the kill always comes
+ * first (the spawner keeps the CPU); a refused kill is retried later,
+ * so that spin, which runs for ever, cannot hang the suite.
+ */
+static void kill_before_the_process_runs(struct ktest *t)
+{
+	struct task_struct *p;
+	int err, first;
+
+	p = start("spin", NULL, &err);
+	KTEST_ASSERT_TRUE(t, p != NULL);
+	first = kill_pid(p->pid);
+	if (first) {
+		msleep(100);
+		kill_pid(p->pid);
+	}
+	KTEST_EXPECT_EQ(t, first, 0);
+	KTEST_EXPECT_EQ(t, process_wait(p), W_EXITCODE(0, SIGKILL));
+}
+
+/*
  * Many processes at once, calling and faulting: on more than one CPU
  * they migrate, and every CPU's TSS.esp0 must follow each switch (the
  * system call path checks that its frame ends at the caller's stack
@@ -382,6 +405,7 @@ static struct ktest_case user_cases[] = {
 	KTEST_CASE(access_ok_bounds),
 	KTEST_CASE(malformed_elf_is_refused),
 	KTEST_CASE(kill_ends_a_process),
+	KTEST_CASE(kill_before_the_process_runs),
 	KTEST_CASE(ctrl_c_kills_the_foreground_program),
 	KTEST_CASE(spawn_and_waitpid_from_user),
 	KTEST_CASE(tss_esp0_follows_migrations),
