@@ -351,10 +351,12 @@ static int shell_exec_thread(void *line)
 	return shell_exec(line, &s);
 }
 
-/* Poll for up to about 2 s; false if text never showed up. */
+#define TEXT_WAIT_POLLS	250	/* of 20 ms: 5 s, for a loaded host under TCG */
+
+/* Poll for up to TEXT_WAIT_POLLS * 20 ms; false if text never showed up. */
 static bool wait_for_text(const char *(*where)(void), const char *text)
 {
-	for (int i = 0; i < 100; i++) {
+	for (int i = 0; i < TEXT_WAIT_POLLS; i++) {
 		if (strstr(where(), text))
 			return true;
 		msleep(20);
