@@ -507,15 +507,24 @@ static nokprobe_inline void restore_step_flags(const struct insn *insn, struct p
 }
 
 /*
+ * The top of the stack the stepped instruction used.  The CPU pushed no
+ * sp/ss for a ring-0 trap, so it starts at kernel_stack_pointer(regs).
+ * Asked only by the instructions that pushed something: the others do
+ * not pay for its test of the frame's privilege level.
+ */
+static nokprobe_inline unsigned long *stepped_tos(struct pt_regs *regs)
+{
+	return (unsigned long *)kernel_stack_pointer(regs);
+}
+
+/*
  * The copy ran at the slot, not at p->addr.  Make the result look as if
- * it had run in place.  The CPU pushed no sp/ss for our ring-0 trap, so
- * the stack the instruction used starts at kernel_stack_pointer(regs).
+ * it had run in place.
  */
 static void resume_execution(struct kprobe *p, struct pt_regs *regs,
 			     struct kprobe_ctlblk *kcb)
 {
 	const struct insn *insn = &p->ainsn.decoded;
-	unsigned long *tos = (unsigned long *)kernel_stack_pointer(regs);
 	unsigned long copy_ip = (unsigned long)p->ainsn.insn;
 	unsigned long orig_ip = (unsigned long)p->addr;
 	unsigned long next_ip = orig_ip + insn->length;
@@ -524,7 +533,7 @@ static void resume_execution(struct kprobe *p, struct pt_regs *regs,
 	case INSN_TYPE_CALL_REL:
 		/* LAB 2: BEGIN resume_execution: call rel32 */
 		/* call rel: pushed copy_ip+len and jumped relative to the slot. */
-		fix_return_address(tos, next_ip, insn);
+		fix_return_address(stepped_tos(regs), next_ip, insn);
 		regs->ip = rel_branch_target(insn, orig_ip);
 		/* LAB 2: STUB panic("lab 2: resume_execution: call rel32: not yet"); */
 		/* LAB 2: END */
@@ -533,7 +542,7 @@ static void resume_execution(struct kprobe *p, struct pt_regs *regs,
 	case INSN_TYPE_CALL_FAR:
 		/* LAB 2: BEGIN resume_execution: indirect and far calls */
 		/* call *reg / *mem / lcall: target is absolute, return address is not. */
-		fix_return_address(tos, next_ip, insn);
+		fix_return_address(stepped_tos(regs), next_ip, insn);
 		/* LAB 2: STUB panic("lab 2: resume_execution: indirect call: not yet"); */
 		/* LAB 2: END */
 		break;
@@ -571,7 +580,7 @@ static void resume_execution(struct kprobe *p, struct pt_regs *regs,
 	case INSN_TYPE_PUSHF:
 		/* LAB 2: BEGIN resume_execution: pushf */
 		/* pushf: the pushed image must show the original TF/IF. */
-		fix_pushed_flags(tos, kcb);
+		fix_pushed_flags(stepped_tos(regs), kcb);
 		regs->ip = next_ip;
 		/* LAB 2: STUB panic("lab 2: resume_execution: pushf: not yet"); */
 		/* LAB 2: END */
@@ -735,13 +744,12 @@ int kprobe_int3_handler(struct pt_regs *regs)
 	int ret;
 
 	/*
-	 * An int3 in ring 3 is the process's own (a debugger's breakpoint,
-	 * the int3 program): never a kprobe, whatever address it is at -
-	 * user addresses mean another thing in every process.  As Linux's
-	 * kprobe_int3_handler() does, decline; the process gets SIGTRAP.
+	 * Only a kernel int3 comes here: exc_int3() sends a process's own
+	 * (a debugger's breakpoint, the int3 program, a uprobe) to the
+	 * chain, never to kprobes - a user address means another thing in
+	 * every process.  Linux's kprobe_int3_handler() tests user_mode()
+	 * again; here the one test in exc_int3() is the only one.
 	 */
-	if (user_mode(regs))
-		return 0;
 	__preempt_count_add(1);
 	ret = kprobe_handler(regs);
 	__preempt_count_sub(1);
