@@ -519,9 +519,11 @@ static nokprobe_inline unsigned long *stepped_tos(struct pt_regs *regs)
 
 /*
  * The copy ran at the slot, not at p->addr.  Make the result look as if
- * it had run in place.
+ * it had run in place.  Inlined into its one caller, post_kprobe_handler():
+ * every stepped hit passes here, and a call of its own cost a frame and
+ * three saved registers.
  */
-static void resume_execution(struct kprobe *p, struct pt_regs *regs,
+static __always_inline void resume_execution(struct kprobe *p, struct pt_regs *regs,
 			     struct kprobe_ctlblk *kcb)
 {
 	const struct insn *insn = &p->ainsn.decoded;
@@ -599,7 +601,6 @@ static void resume_execution(struct kprobe *p, struct pt_regs *regs,
 
 	restore_step_flags(insn, regs, kcb);
 }
-NOKPROBE_SYMBOL(resume_execution);
 
 /*
  * The instruction ran at its own address (kprobes.stepmode=inline,
@@ -614,15 +615,15 @@ static nokprobe_inline void resume_in_place(struct kprobe *p, struct pt_regs *re
 	restore_step_flags(&p->ainsn.decoded, regs, kcb);
 }
 
-/* Returns 1 if the #DB was the end of our step.  Inlined into kprobe_debug_handler(). */
-static __always_inline int post_kprobe_handler(struct pt_regs *regs)
+/*
+ * Returns 1 if the #DB was the end of our step.  Inlined into
+ * kprobe_debug_handler(), which read cur (never NULL) and kcb.
+ */
+static __always_inline int post_kprobe_handler(struct kprobe *cur, struct pt_regs *regs,
+					       struct kprobe_ctlblk *kcb)
 {
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-	struct kprobe *cur = kprobe_running();
-
 	/* LAB 2: BEGIN post_kprobe_handler: the #DB after the step */
-	if (!cur || (kcb->kprobe_status != KPROBE_HIT_SS &&
-		     kcb->kprobe_status != KPROBE_REENTER))
+	if (kcb->kprobe_status != KPROBE_HIT_SS && kcb->kprobe_status != KPROBE_REENTER)
 		return 0;
 
 	kprobe_narrate(KPN_DEBUG, cur, regs);
@@ -647,13 +648,11 @@ static __always_inline int post_kprobe_handler(struct pt_regs *regs)
  * the instruction ran at its own address, so nothing needs fixing but
  * TF and IF; the int3 goes back.  Returns 1 if the #DB was that.
  */
-static nokprobe_inline int post_inplace_handler(struct pt_regs *regs)
+static nokprobe_inline int post_inplace_handler(struct kprobe *cur, struct pt_regs *regs,
+					       struct kprobe_ctlblk *kcb)
 {
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-	struct kprobe *cur = kprobe_running();
-
 	/* This CPU's step first: one load ends the test for every other #DB. */
-	if (!cur || !kprobe_stepping_in_place(cur) || kcb->kprobe_status != KPROBE_HIT_SS ||
+	if (!kprobe_stepping_in_place(cur) || kcb->kprobe_status != KPROBE_HIT_SS ||
 	    !kprobe_end_step_in_place(cur, regs))
 		return 0;
 	resume_in_place(cur, regs, kcb);
@@ -759,10 +758,15 @@ NOKPROBE_SYMBOL(kprobe_int3_handler);
 
 int kprobe_debug_handler(struct pt_regs *regs)
 {
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe *cur = kprobe_running();
 	int ret;
 
+	if (!cur)
+		return 0;	/* no hit in progress on this CPU: not a step of ours */
+	/* This CPU's hit state, read once for both kinds of step (as Linux's). */
 	__preempt_count_add(1);
-	ret = post_inplace_handler(regs) || post_kprobe_handler(regs);
+	ret = post_inplace_handler(cur, regs, kcb) || post_kprobe_handler(cur, regs, kcb);
 	__preempt_count_sub(1);
 	return ret;
 }
