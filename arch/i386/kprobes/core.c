@@ -394,17 +394,27 @@ static __always_inline int run_probed_instruction(struct kprobe *p, struct pt_re
  * kprobe_int3_handler(), line for line; inlined into ours, below, which
  * adds only the preempt count around it (and is on the blacklist).
  */
+/*
+ * int3 is a trap: the CPU reports the address after its one byte.
+ * Computed from regs where it is needed rather than held in a variable:
+ * held across the call of get_kprobe(), it took two spills and two
+ * reloads on every hit.
+ */
+static nokprobe_inline kprobe_opcode_t *int3_addr(struct pt_regs *regs)
+{
+	return (kprobe_opcode_t *)(regs->ip - sizeof(kprobe_opcode_t));
+}
+
 static __always_inline int kprobe_handler(struct pt_regs *regs)
 {
-	/* int3 is a trap: the CPU reports the address after its one byte. */
-	kprobe_opcode_t *addr = (kprobe_opcode_t *)(regs->ip - sizeof(kprobe_opcode_t));
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe_ctlblk *kcb;
 	struct kprobe *p;
 
 	/* LAB 2: BEGIN kprobe_handler: whose int3 is this? */
 	if (__builtin_expect(kprobes_global_lock, 0) && !kprobe_running())
 		lock_kprobes();	/* kprobes.lock=global: until reset_current_kprobe() */
-	p = get_kprobe(addr);
+	p = get_kprobe(int3_addr(regs));
+	kcb = get_kprobe_ctlblk();
 	if (p) {
 		if (kprobe_running())
 			return reenter_kprobe(p, regs, kcb);
@@ -441,13 +451,13 @@ static __always_inline int kprobe_handler(struct pt_regs *regs)
 			setup_singlestep(p, regs, kcb, 0);
 			return 1;
 		}
-	} else if (READ_ONCE(*addr) != BREAKPOINT_INSTRUCTION) {
+	} else if (READ_ONCE(*int3_addr(regs)) != BREAKPOINT_INSTRUCTION) {
 		/*
 		 * Another CPU took the probe out between our int3 and
 		 * get_kprobe(): the byte is the original again.  Back up
 		 * over the int3 that is no longer there and run it.
 		 */
-		regs->ip = (unsigned long)addr;
+		regs->ip = (unsigned long)int3_addr(regs);
 		reset_current_kprobe();		/* no hit: only the global lock to drop */
 		return 1;
 	}
