@@ -231,8 +231,7 @@ static nokprobe_inline struct kretprobe_instance **find_instance(struct task_str
 static nokprobe_inline void run_return_handler(struct kretprobe_instance *ri,
 					       struct kretprobe *rp, struct pt_regs *regs)
 {
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-	unsigned long status = kcb->kprobe_status;
+	unsigned long status = kprobe_status();
 
 	if (!rp || !rp->handler)
 		return;
@@ -242,9 +241,9 @@ static nokprobe_inline void run_return_handler(struct kretprobe_instance *ri,
 		return;
 	}
 	this_cpu_write(current_kprobe, &kretprobe_kprobe);
-	kcb->kprobe_status = KPROBE_HIT_ACTIVE;
+	set_kprobe_status(KPROBE_HIT_ACTIVE);
 	rp->handler(ri, regs);
-	kcb->kprobe_status = status;
+	set_kprobe_status(status);
 	reset_current_kprobe();
 }
 
