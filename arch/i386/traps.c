@@ -236,11 +236,16 @@ static noinline void do_int3_user(struct pt_regs *regs)
  */
 static DEFINE_PER_CPU(unsigned long, int3_moved_sp);
 
+/*
+ * Only a kernel #BP emulates (exc_int3() sends ring-3 frames elsewhere),
+ * so the interrupted stack pointer is &regs->sp, with no test of the
+ * frame's ring as kernel_stack_pointer() makes.
+ */
 static nokprobe_inline unsigned long int3_current_sp(struct pt_regs *regs)
 {
 	unsigned long sp = this_cpu_read(int3_moved_sp);
 
-	return sp ? sp : kernel_stack_pointer(regs);
+	return sp ? sp : (unsigned long)&regs->sp;
 }
 
 /* Linux's int3_emulate_push(): the word lands at the new stack top on the way out. */
