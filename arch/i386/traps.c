@@ -5,8 +5,11 @@
  *   1. on #BP and #DB, kprobes first (do_int3(), do_debug()): a probe
  *      hit is what these vectors mostly carry, so it is claimed before
  *      any notifier is asked, as Linux's do_int3() / exc_debug_kernel()
- *      do; on the other vectors kprobes looks only while a hit is in
- *      progress (a fault in a stepped copy or in a handler);
+ *      do - for a kernel frame: exc_int3() / exc_debug() test the ring
+ *      once, first, and send a process's #BP/#DB to the chain alone
+ *      (uprobes is on it); on the other vectors kprobes looks only
+ *      while a hit is in progress (a fault in a stepped copy or in a
+ *      handler);
  *   2. ask the die-notifier chain - a debugger, a test's watch - which
  *      may claim it;
  *   3. look for an exception-fixup entry for the faulting ip;
