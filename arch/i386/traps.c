@@ -6,10 +6,10 @@
  *      hit is what these vectors mostly carry, so it is claimed before
  *      any notifier is asked, as Linux's do_int3() / exc_debug_kernel()
  *      do - for a kernel frame: exc_int3() / exc_debug() test the ring
- *      once, first, and send a process's #BP/#DB to the chain alone
- *      (uprobes is on it); on the other vectors kprobes looks only
- *      while a hit is in progress (a fault in a stepped copy or in a
- *      handler);
+ *      once, first, and handle a process's #BP/#DB apart (its int3 goes
+ *      to the chain alone, where uprobes is), with the last look before
+ *      ring 3; on the other vectors kprobes looks only while a hit is
+ *      in progress (a fault in a stepped copy or in a handler);
  *   2. ask the die-notifier chain - a debugger, a test's watch - which
  *      may claim it;
  *   3. look for an exception-fixup entry for the faulting ip;
