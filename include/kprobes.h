@@ -273,6 +273,22 @@ static inline struct kprobe_ctlblk *get_kprobe_ctlblk(void)
 	return this_cpu_ptr(&kprobe_ctlblk);
 }
 
+/*
+ * This CPU's hit status alone, for the paths that need nothing else of
+ * kprobe_ctlblk (the optimized callback, the return handler): one
+ * %fs-relative access, where get_kprobe_ctlblk() first reads the CPU's
+ * per-CPU offset to form the pointer.
+ */
+static inline unsigned long kprobe_status(void)
+{
+	return this_cpu_read(kprobe_ctlblk.kprobe_status);
+}
+
+static inline void set_kprobe_status(unsigned long status)
+{
+	this_cpu_write(kprobe_ctlblk.kprobe_status, status);
+}
+
 /* ---- the 2005 design, kprobes.lock=global (probes/kprobe_lock.c) ------------ */
 
 extern bool kprobes_global_lock;	/* every hit takes kprobe_lock */

@@ -15,7 +15,11 @@
  *  - Free instances sit in their kretprobe's pool, a lock-free stack
  *    (Linux's freelist, now objpool): several CPUs may enter the same
  *    function at once, and each takes or gives back an instance with one
- *    compare-and-exchange.
+ *    compare-and-exchange.  In front of the pool each CPU keeps one free
+ *    instance of its own (objpool's per-CPU shape, one deep): a call
+ *    and its return on one CPU hand the same instance back and forth
+ *    with one exchange each, and the pool's 64-bit compare-and-exchange
+ *    is needed only when that slot is empty (or full).
  *  - Calls in progress sit on their own thread's list, newest first
  *    (task_struct.kretprobe_instances).  Only that thread pushes a call
  *    (at the entry) and takes it off (at the return), both with
@@ -48,6 +52,7 @@
 #include "sched.h"
 #include "nokprobe.h"
 #include "narrate.h"
+#include "smp.h"
 
 /*
  * A free pool's head: the top instance and a count of the pops so far,
@@ -67,6 +72,7 @@ struct kretprobe_holder {
 	union kretprobe_pool_head pool;	/* free instances */
 	struct kretprobe *rp;		/* NULL once unregistered */
 	atomic_t ref;			/* instances alive, free or busy */
+	struct kretprobe_instance *cpu_free[NR_CPUS];	/* one free instance per CPU, or NULL */
 };
 
 /* Read once per use: unregistering may set it to NULL meanwhile. */
@@ -145,6 +151,48 @@ static nokprobe_inline void pool_push(struct kretprobe_holder *rph, struct kretp
 	} while (!pool_cmpxchg(rph, &old, new));
 }
 
+/*
+ * A CPU's slot is a single word changed only by an exchange, so the
+ * slots may be read by every CPU: a CPU takes from its own, and from the
+ * others' when its own and the pool are empty (objpool steals from the
+ * other CPUs' rings the same way) - otherwise an instance given back on
+ * one CPU could sit there while a call on another counts as missed.
+ */
+static noinline struct kretprobe_instance *steal_rp_inst(struct kretprobe_holder *rph)
+{
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct kretprobe_instance *ri =
+			__atomic_exchange_n(&rph->cpu_free[cpu], NULL, __ATOMIC_SEQ_CST);
+
+		if (ri)
+			return ri;
+	}
+	return NULL;
+}
+NOKPROBE_SYMBOL(steal_rp_inst);
+
+/* This CPU's free instance first, then the pool, then the other CPUs'. */
+static nokprobe_inline struct kretprobe_instance *get_rp_inst(struct kretprobe_holder *rph)
+{
+	struct kretprobe_instance *ri =
+		__atomic_exchange_n(&rph->cpu_free[smp_processor_id()], NULL, __ATOMIC_SEQ_CST);
+
+	if (ri)
+		return ri;
+	ri = pool_pop(rph);
+	return ri ? ri : steal_rp_inst(rph);
+}
+
+/* Into this CPU's slot if it is empty, else to the pool. */
+static nokprobe_inline void put_rp_inst(struct kretprobe_holder *rph, struct kretprobe_instance *ri)
+{
+	struct kretprobe_instance *empty = NULL;
+
+	if (!__atomic_compare_exchange_n(&rph->cpu_free[smp_processor_id()], &empty, ri,
+					 false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+		pool_push(rph, ri);
+}
+
 /* Free one instance for good; the last one takes its holder along. */
 static void free_rp_inst(struct kretprobe_instance *ri)
 {
@@ -160,7 +208,7 @@ NOKPROBE_SYMBOL(free_rp_inst);
 static nokprobe_inline void recycle_rp_inst(struct kretprobe_instance *ri, struct kretprobe *rp)
 {
 	if (rp)
-		pool_push(ri->rph, ri);
+		put_rp_inst(ri->rph, ri);
 	else
 		free_rp_inst(ri);
 }
@@ -187,7 +235,7 @@ int pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs)
 {
 	/* LAB 4: BEGIN pre_handler_kretprobe: take an instance from the pool */
 	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
-	struct kretprobe_instance *ri = pool_pop(rp->rph);
+	struct kretprobe_instance *ri = get_rp_inst(rp->rph);
 
 	if (!ri) {
 		kprobe_count_inc((unsigned long *)&rp->nmissed);	/* maxactive calls already in progress */
@@ -197,7 +245,7 @@ int pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs)
 	ri->ret_addr = (kprobe_opcode_t *)*ri->stack;
 
 	if (rp->entry_handler && rp->entry_handler(ri, regs)) {
-		pool_push(rp->rph, ri);	/* not this call */
+		put_rp_inst(rp->rph, ri);	/* not this call */
 		return 0;
 	}
 	arch_prepare_kretprobe(ri, regs);
@@ -231,8 +279,7 @@ static nokprobe_inline struct kretprobe_instance **find_instance(struct task_str
 static nokprobe_inline void run_return_handler(struct kretprobe_instance *ri,
 					       struct kretprobe *rp, struct pt_regs *regs)
 {
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-	unsigned long status = kcb->kprobe_status;
+	unsigned long status = kprobe_status();
 
 	if (!rp || !rp->handler)
 		return;
@@ -242,9 +289,9 @@ static nokprobe_inline void run_return_handler(struct kretprobe_instance *ri,
 		return;
 	}
 	this_cpu_write(current_kprobe, &kretprobe_kprobe);
-	kcb->kprobe_status = KPROBE_HIT_ACTIVE;
+	set_kprobe_status(KPROBE_HIT_ACTIVE);
 	rp->handler(ri, regs);
-	kcb->kprobe_status = status;
+	set_kprobe_status(status);
 	reset_current_kprobe();
 }
 
@@ -352,12 +399,18 @@ NOKPROBE_SYMBOL(kprobe_flush_task);
 
 /* ---- registration ------------------------------------------------------------ */
 
-/* Free the pool's free instances; the holder goes with the last instance. */
+/*
+ * Free the free instances, the pool's and those the CPUs kept; the
+ * holder goes with the last instance.  No hit is running any more (the
+ * caller waited for them): nothing is put into a slot meanwhile.
+ */
 static void free_pool(struct kretprobe_holder *rph)
 {
 	struct kretprobe_instance *ri;
 
 	atomic_inc(&rph->ref);		/* keep rph while we empty it */
+	while ((ri = steal_rp_inst(rph)))
+		free_rp_inst(ri);
 	while ((ri = pool_pop(rph)))
 		free_rp_inst(ri);
 	if (atomic_dec_and_test(&rph->ref))

@@ -5,8 +5,11 @@
  *   1. on #BP and #DB, kprobes first (do_int3(), do_debug()): a probe
  *      hit is what these vectors mostly carry, so it is claimed before
  *      any notifier is asked, as Linux's do_int3() / exc_debug_kernel()
- *      do; on the other vectors kprobes looks only while a hit is in
- *      progress (a fault in a stepped copy or in a handler);
+ *      do - for a kernel frame: exc_int3() / exc_debug() test the ring
+ *      once, first, and handle a process's #BP/#DB apart (its int3 goes
+ *      to the chain alone, where uprobes is), with the last look before
+ *      ring 3; on the other vectors kprobes looks only while a hit is
+ *      in progress (a fault in a stepped copy or in a handler);
  *   2. ask the die-notifier chain - a debugger, a test's watch - which
  *      may claim it;
  *   3. look for an exception-fixup entry for the faulting ip;
@@ -96,19 +99,6 @@ static enum die_val die_event(unsigned long vector)
 	/* LAB 1: END */
 }
 
-/*
- * #BP: Linux's do_int3().  An int3 of code being patched is no one's
- * breakpoint: first.  Then kprobes, then the chain.
- */
-static nokprobe_inline bool do_int3(struct pt_regs *regs)
-{
-	if (poke_int3_handler(regs))
-		return true;
-	if (kprobe_int3_handler(regs))
-		return true;
-	return notify_die(DIE_INT3, "int3", regs, regs->orig_ax,
-			  X86_TRAP_BP) == NOTIFY_STOP;
-}
 
 extern const unsigned long vector_entries[];	/* entry.S: each vector's stub */
 
@@ -201,6 +191,36 @@ static void do_exception(struct pt_regs *regs, unsigned long vector)
 }
 
 /*
+ * A kernel #BP: Linux's do_int3().  An int3 of code being patched is no
+ * one's breakpoint: first.  Then kprobes, then the chain.
+ */
+static nokprobe_inline bool do_int3(struct pt_regs *regs)
+{
+	if (poke_int3_handler(regs))
+		return true;
+	if (kprobe_int3_handler(regs))
+		return true;
+	return notify_die(DIE_INT3, "int3", regs, regs->orig_ax,
+			  X86_TRAP_BP) == NOTIFY_STOP;
+}
+
+/*
+ * A ring-3 #BP: Linux's do_int3_user().  Neither the text patcher nor
+ * kprobes owns an int3 in a process (kernel text is never there, and a
+ * user address means another thing in every process), so only the
+ * chain is asked - uprobes is on it - and otherwise the process gets
+ * SIGTRAP.  Then the last look before ring 3: a uprobe's work
+ * (uprobe_notify_resume()), a pending kill.
+ */
+static noinline void do_int3_user(struct pt_regs *regs)
+{
+	if (notify_die(DIE_INT3, "int3", regs, regs->orig_ax,
+		       X86_TRAP_BP) != NOTIFY_STOP)
+		exception_unclaimed(regs, X86_TRAP_BP);
+	exit_to_user_mode(regs);
+}
+
+/*
  * The #BP and #DB entry stubs call these straight (entry.S's
  * DIRECT_STUB, Linux's exc_int3() / exc_debug()): no vector to
  * dispatch on, and nothing an oops alone needs until nobody claimed
@@ -219,11 +239,16 @@ static void do_exception(struct pt_regs *regs, unsigned long vector)
  */
 static DEFINE_PER_CPU(unsigned long, int3_moved_sp);
 
+/*
+ * Only a kernel #BP emulates (exc_int3() sends ring-3 frames elsewhere),
+ * so the interrupted stack pointer is &regs->sp, with no test of the
+ * frame's ring as kernel_stack_pointer() makes.
+ */
 static nokprobe_inline unsigned long int3_current_sp(struct pt_regs *regs)
 {
 	unsigned long sp = this_cpu_read(int3_moved_sp);
 
-	return sp ? sp : kernel_stack_pointer(regs);
+	return sp ? sp : (unsigned long)&regs->sp;
 }
 
 /* Linux's int3_emulate_push(): the word lands at the new stack top on the way out. */
@@ -242,17 +267,25 @@ unsigned long int3_emulate_pop(struct pt_regs *regs, unsigned long drop)
 	return *(unsigned long *)sp;
 }
 
-/* Returns the interrupted code's new stack pointer, or 0 if it stays. */
+/*
+ * Returns the interrupted code's new stack pointer, or 0 if it stays.
+ * As Linux's exc_int3(), the frame's privilege level is tested once,
+ * first: a kernel probe hit never pays for the ring-3 work, and a
+ * process's int3 never reaches the text patcher or kprobes.
+ */
 unsigned long exc_int3(struct pt_regs *regs)
 {
-	unsigned long outer = this_cpu_read(int3_moved_sp), sp;
+	unsigned long outer, sp;
 
-	this_cpu_write(int3_moved_sp, 0);
 	this_cpu_inc(exception_count[X86_TRAP_BP]);
+	if (unlikely(user_mode(regs))) {
+		do_int3_user(regs);
+		return 0;		/* nothing emulated: the frame stays */
+	}
+	outer = this_cpu_read(int3_moved_sp);
+	this_cpu_write(int3_moved_sp, 0);
 	if (!do_int3(regs))
 		exception_unclaimed(regs, X86_TRAP_BP);
-	if (user_mode(regs))
-		exit_to_user_mode(regs);	/* a uprobe's work (uprobe_notify_resume()) */
 	sp = this_cpu_read(int3_moved_sp);
 	this_cpu_write(int3_moved_sp, outer);
 	return sp;
@@ -277,25 +310,41 @@ static noinline void exc_debug_breakpoint(struct pt_regs *regs, unsigned long dr
 }
 
 /*
- * #DB: Linux's exc_debug_kernel().  DR6 says what caused it, and is
- * cleared once read, since the CPU only ever sets its bits.  A Bn bit
- * (a hardware breakpoint) takes the long way; otherwise it is the end
- * of a kprobe's step - the fast path, as short as it was - or the
- * chain's (a test's TF, an int1).
+ * A ring-3 #DB without a breakpoint's bit: Linux's exc_debug_user().  A
+ * uprobe's step (on the chain) or the process's own TF: SIGTRAP.
+ * kprobes is still asked first: a stepped iret or lret may have left
+ * ring 0, and its step ends here.  Then the last look before ring 3.
+ */
+static noinline void exc_debug_user(struct pt_regs *regs)
+{
+	this_cpu_inc(exception_count[X86_TRAP_DB]);
+	if (!do_debug(regs))
+		exception_unclaimed(regs, X86_TRAP_DB);
+	exit_to_user_mode(regs);	/* a uprobe's work (uprobe_notify_resume()) */
+}
+
+/*
+ * #DB: Linux's exc_debug().  DR6 says what caused it, and is cleared
+ * once read, since the CPU only ever sets its bits.  A Bn bit (a
+ * hardware breakpoint) takes the long way, and so does a frame from
+ * ring 3; what is left is Linux's exc_debug_kernel(): the end of a
+ * kprobe's step - the fast path - or the chain's (a test's TF, an int1).
  */
 void exc_debug(struct pt_regs *regs)
 {
 	unsigned long dr6 = debug_read_clear_dr6();
 
-	if (dr6 & DR_TRAP_BITS) {
+	if (unlikely(dr6 & DR_TRAP_BITS)) {
 		exc_debug_breakpoint(regs, dr6);
+		return;
+	}
+	if (unlikely(user_mode(regs))) {
+		exc_debug_user(regs);
 		return;
 	}
 	this_cpu_inc(exception_count[X86_TRAP_DB]);
 	if (!do_debug(regs))
 		exception_unclaimed(regs, X86_TRAP_DB);
-	if (user_mode(regs))
-		exit_to_user_mode(regs);	/* a uprobe's work (uprobe_notify_resume()) */
 }
 
 static void do_irq(struct pt_regs *regs, int irq)
@@ -353,6 +402,8 @@ NOKPROBE_SYMBOL(do_exception);
 NOKPROBE_SYMBOL(do_other_exception);
 NOKPROBE_SYMBOL(exception_unclaimed);
 NOKPROBE_SYMBOL(exc_int3);
+NOKPROBE_SYMBOL(do_int3_user);
+NOKPROBE_SYMBOL(exc_debug_user);
 NOKPROBE_SYMBOL(int3_emulate_push);
 NOKPROBE_SYMBOL(int3_emulate_pop);
 NOKPROBE_SYMBOL(exc_debug);

@@ -394,17 +394,27 @@ static __always_inline int run_probed_instruction(struct kprobe *p, struct pt_re
  * kprobe_int3_handler(), line for line; inlined into ours, below, which
  * adds only the preempt count around it (and is on the blacklist).
  */
+/*
+ * int3 is a trap: the CPU reports the address after its one byte.
+ * Computed from regs where it is needed rather than held in a variable:
+ * held across the call of get_kprobe(), it took two spills and two
+ * reloads on every hit.
+ */
+static nokprobe_inline kprobe_opcode_t *int3_addr(struct pt_regs *regs)
+{
+	return (kprobe_opcode_t *)(regs->ip - sizeof(kprobe_opcode_t));
+}
+
 static __always_inline int kprobe_handler(struct pt_regs *regs)
 {
-	/* int3 is a trap: the CPU reports the address after its one byte. */
-	kprobe_opcode_t *addr = (kprobe_opcode_t *)(regs->ip - sizeof(kprobe_opcode_t));
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe_ctlblk *kcb;
 	struct kprobe *p;
 
 	/* LAB 2: BEGIN kprobe_handler: whose int3 is this? */
 	if (__builtin_expect(kprobes_global_lock, 0) && !kprobe_running())
 		lock_kprobes();	/* kprobes.lock=global: until reset_current_kprobe() */
-	p = get_kprobe(addr);
+	p = get_kprobe(int3_addr(regs));
+	kcb = get_kprobe_ctlblk();
 	if (p) {
 		if (kprobe_running())
 			return reenter_kprobe(p, regs, kcb);
@@ -441,13 +451,13 @@ static __always_inline int kprobe_handler(struct pt_regs *regs)
 			setup_singlestep(p, regs, kcb, 0);
 			return 1;
 		}
-	} else if (READ_ONCE(*addr) != BREAKPOINT_INSTRUCTION) {
+	} else if (READ_ONCE(*int3_addr(regs)) != BREAKPOINT_INSTRUCTION) {
 		/*
 		 * Another CPU took the probe out between our int3 and
 		 * get_kprobe(): the byte is the original again.  Back up
 		 * over the int3 that is no longer there and run it.
 		 */
-		regs->ip = (unsigned long)addr;
+		regs->ip = (unsigned long)int3_addr(regs);
 		reset_current_kprobe();		/* no hit: only the global lock to drop */
 		return 1;
 	}
@@ -507,15 +517,26 @@ static nokprobe_inline void restore_step_flags(const struct insn *insn, struct p
 }
 
 /*
- * The copy ran at the slot, not at p->addr.  Make the result look as if
- * it had run in place.  The CPU pushed no sp/ss for our ring-0 trap, so
- * the stack the instruction used starts at kernel_stack_pointer(regs).
+ * The top of the stack the stepped instruction used.  The CPU pushed no
+ * sp/ss for a ring-0 trap, so it starts at kernel_stack_pointer(regs).
+ * Asked only by the instructions that pushed something: the others do
+ * not pay for its test of the frame's privilege level.
  */
-static void resume_execution(struct kprobe *p, struct pt_regs *regs,
+static nokprobe_inline unsigned long *stepped_tos(struct pt_regs *regs)
+{
+	return (unsigned long *)kernel_stack_pointer(regs);
+}
+
+/*
+ * The copy ran at the slot, not at p->addr.  Make the result look as if
+ * it had run in place.  Inlined into its one caller, post_kprobe_handler():
+ * every stepped hit passes here, and a call of its own cost a frame and
+ * three saved registers.
+ */
+static __always_inline void resume_execution(struct kprobe *p, struct pt_regs *regs,
 			     struct kprobe_ctlblk *kcb)
 {
 	const struct insn *insn = &p->ainsn.decoded;
-	unsigned long *tos = (unsigned long *)kernel_stack_pointer(regs);
 	unsigned long copy_ip = (unsigned long)p->ainsn.insn;
 	unsigned long orig_ip = (unsigned long)p->addr;
 	unsigned long next_ip = orig_ip + insn->length;
@@ -524,7 +545,7 @@ static void resume_execution(struct kprobe *p, struct pt_regs *regs,
 	case INSN_TYPE_CALL_REL:
 		/* LAB 2: BEGIN resume_execution: call rel32 */
 		/* call rel: pushed copy_ip+len and jumped relative to the slot. */
-		fix_return_address(tos, next_ip, insn);
+		fix_return_address(stepped_tos(regs), next_ip, insn);
 		regs->ip = rel_branch_target(insn, orig_ip);
 		/* LAB 2: STUB panic("lab 2: resume_execution: call rel32: not yet"); */
 		/* LAB 2: END */
@@ -533,7 +554,7 @@ static void resume_execution(struct kprobe *p, struct pt_regs *regs,
 	case INSN_TYPE_CALL_FAR:
 		/* LAB 2: BEGIN resume_execution: indirect and far calls */
 		/* call *reg / *mem / lcall: target is absolute, return address is not. */
-		fix_return_address(tos, next_ip, insn);
+		fix_return_address(stepped_tos(regs), next_ip, insn);
 		/* LAB 2: STUB panic("lab 2: resume_execution: indirect call: not yet"); */
 		/* LAB 2: END */
 		break;
@@ -571,7 +592,7 @@ static void resume_execution(struct kprobe *p, struct pt_regs *regs,
 	case INSN_TYPE_PUSHF:
 		/* LAB 2: BEGIN resume_execution: pushf */
 		/* pushf: the pushed image must show the original TF/IF. */
-		fix_pushed_flags(tos, kcb);
+		fix_pushed_flags(stepped_tos(regs), kcb);
 		regs->ip = next_ip;
 		/* LAB 2: STUB panic("lab 2: resume_execution: pushf: not yet"); */
 		/* LAB 2: END */
@@ -590,7 +611,6 @@ static void resume_execution(struct kprobe *p, struct pt_regs *regs,
 
 	restore_step_flags(insn, regs, kcb);
 }
-NOKPROBE_SYMBOL(resume_execution);
 
 /*
  * The instruction ran at its own address (kprobes.stepmode=inline,
@@ -605,15 +625,15 @@ static nokprobe_inline void resume_in_place(struct kprobe *p, struct pt_regs *re
 	restore_step_flags(&p->ainsn.decoded, regs, kcb);
 }
 
-/* Returns 1 if the #DB was the end of our step.  Inlined into kprobe_debug_handler(). */
-static __always_inline int post_kprobe_handler(struct pt_regs *regs)
+/*
+ * Returns 1 if the #DB was the end of our step.  Inlined into
+ * kprobe_debug_handler(), which read cur (never NULL) and kcb.
+ */
+static __always_inline int post_kprobe_handler(struct kprobe *cur, struct pt_regs *regs,
+					       struct kprobe_ctlblk *kcb)
 {
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-	struct kprobe *cur = kprobe_running();
-
 	/* LAB 2: BEGIN post_kprobe_handler: the #DB after the step */
-	if (!cur || (kcb->kprobe_status != KPROBE_HIT_SS &&
-		     kcb->kprobe_status != KPROBE_REENTER))
+	if (kcb->kprobe_status != KPROBE_HIT_SS && kcb->kprobe_status != KPROBE_REENTER)
 		return 0;
 
 	kprobe_narrate(KPN_DEBUG, cur, regs);
@@ -638,13 +658,11 @@ static __always_inline int post_kprobe_handler(struct pt_regs *regs)
  * the instruction ran at its own address, so nothing needs fixing but
  * TF and IF; the int3 goes back.  Returns 1 if the #DB was that.
  */
-static nokprobe_inline int post_inplace_handler(struct pt_regs *regs)
+static nokprobe_inline int post_inplace_handler(struct kprobe *cur, struct pt_regs *regs,
+					       struct kprobe_ctlblk *kcb)
 {
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-	struct kprobe *cur = kprobe_running();
-
 	/* This CPU's step first: one load ends the test for every other #DB. */
-	if (!cur || !kprobe_stepping_in_place(cur) || kcb->kprobe_status != KPROBE_HIT_SS ||
+	if (!kprobe_stepping_in_place(cur) || kcb->kprobe_status != KPROBE_HIT_SS ||
 	    !kprobe_end_step_in_place(cur, regs))
 		return 0;
 	resume_in_place(cur, regs, kcb);
@@ -735,13 +753,12 @@ int kprobe_int3_handler(struct pt_regs *regs)
 	int ret;
 
 	/*
-	 * An int3 in ring 3 is the process's own (a debugger's breakpoint,
-	 * the int3 program): never a kprobe, whatever address it is at -
-	 * user addresses mean another thing in every process.  As Linux's
-	 * kprobe_int3_handler() does, decline; the process gets SIGTRAP.
+	 * Only a kernel int3 comes here: exc_int3() sends a process's own
+	 * (a debugger's breakpoint, the int3 program, a uprobe) to the
+	 * chain, never to kprobes - a user address means another thing in
+	 * every process.  Linux's kprobe_int3_handler() tests user_mode()
+	 * again; here the one test in exc_int3() is the only one.
 	 */
-	if (user_mode(regs))
-		return 0;
 	__preempt_count_add(1);
 	ret = kprobe_handler(regs);
 	__preempt_count_sub(1);
@@ -751,10 +768,15 @@ NOKPROBE_SYMBOL(kprobe_int3_handler);
 
 int kprobe_debug_handler(struct pt_regs *regs)
 {
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe *cur = kprobe_running();
 	int ret;
 
+	if (!cur)
+		return 0;	/* no hit in progress on this CPU: not a step of ours */
+	/* This CPU's hit state, read once for both kinds of step (as Linux's). */
 	__preempt_count_add(1);
-	ret = post_inplace_handler(regs) || post_kprobe_handler(regs);
+	ret = post_inplace_handler(cur, regs, kcb) || post_kprobe_handler(cur, regs, kcb);
 	__preempt_count_sub(1);
 	return ret;
 }

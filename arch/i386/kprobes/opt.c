@@ -303,7 +303,7 @@ optimized_callback(struct optimized_kprobe *op, struct pt_regs *regs)
 	regs->ip = (unsigned long)p->addr + sizeof(kprobe_opcode_t);
 	__preempt_count_add(1);			/* as around an int3 hit's handlers */
 	this_cpu_write(current_kprobe, p);
-	get_kprobe_ctlblk()->kprobe_status = KPROBE_HIT_ACTIVE;
+	set_kprobe_status(KPROBE_HIT_ACTIVE);
 	kprobe_count_inc(&p->nhit);
 	if (!p->pre_handler || !p->pre_handler(p, regs))
 		regs->ip = copies;		/* else the handler chose where to go */

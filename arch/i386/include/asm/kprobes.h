@@ -136,11 +136,14 @@ unsigned long trampoline_handler(struct pt_regs *regs);
  * kretprobe_trampoline.S builds pt_regs right below a two-word frame
  * record {caller's %ebp, return slot}, so that record sits where
  * pt_regs' sp and ss would be, and the slot the probed function's "ret"
- * popped is the second of them.
+ * popped is the second of them.  The trampoline pushed the kernel's own
+ * cs, so the frame is always a ring-0 one: the record is at &regs->sp,
+ * with no test of the privilege level (kernel_stack_pointer()'s) on
+ * every return.
  */
 static inline unsigned long *kretprobe_trampoline_slot(struct pt_regs *regs)
 {
-	return (unsigned long *)kernel_stack_pointer(regs) + 1;
+	return &regs->sp + 1;
 }
 
 /* ---- boosting (arch/i386/kprobes/boost.c) ----------------------------------- */
