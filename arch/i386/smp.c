@@ -59,11 +59,27 @@ static DEFINE_PER_CPU(struct call_single_data, cfd_data[NR_CPUS]);
 DEFINE_PER_CPU(unsigned long, irq_call_count);
 DEFINE_PER_CPU(unsigned long, irq_resched_count);
 
-/* Until a non-waiting caller's previous request to that CPU was taken. */
+static void flush_smp_call_function_queue(void);
+
+/*
+ * Until the target has taken (or, for a waiting sender, run) the call.
+ * With interrupts on, this CPU goes on taking calls meanwhile.  With
+ * them off - a sender inside an IPI handler, a caller under
+ * local_irq_save() - it would not, and two CPUs can then wait on each
+ * other for ever: CPU A freezes every CPU (text_quiesce.c) and waits
+ * for B to answer, B spins here on a call to C, and C is the CPU A
+ * froze.  So a CPU that spins with interrupts off empties its own queue
+ * as it spins: B runs A's request, freezes too, and all move again
+ * once A thaws them.  (Linux avoids it by forbidding the wait with
+ * interrupts off instead.)
+ */
 static void csd_lock_wait(struct call_single_data *csd)
 {
-	while (READ_ONCE(csd->flags) & CSD_FLAG_LOCK)
+	while (READ_ONCE(csd->flags) & CSD_FLAG_LOCK) {
+		if (irqs_disabled())
+			flush_smp_call_function_queue();
 		cpu_relax();
+	}
 }
 
 static void csd_unlock(struct call_single_data *csd)
@@ -203,16 +219,20 @@ void on_each_cpu(smp_call_func_t func, void *info, int wait)
 }
 
 /*
- * CALL_FUNCTION_VECTOR: take the whole queue at once, then run it.  A
- * csd's func and info are read before it is unlocked, because a sender
- * that does not wait may refill it the moment it is.
+ * This CPU's incoming calls (Linux's flush_smp_call_function_queue()),
+ * from CALL_FUNCTION_VECTOR's handler below or from csd_lock_wait():
+ * take the whole queue at once, then run it, so a call that comes in
+ * meanwhile - even from a func run here - is taken by the next flush.
+ * A csd's func and info are read before it is unlocked, because a
+ * sender that does not wait may refill it the moment it is.
  */
-void generic_smp_call_function_interrupt(void)
+static void flush_smp_call_function_queue(void)
 {
 	struct call_queue *q = this_cpu_ptr(&call_single_queue);
 	struct call_single_data *csd, *next;
 
-	this_cpu_inc(irq_call_count);
+	if (!READ_ONCE(q->head))
+		return;		/* nothing queued: no need for the lock */
 	arch_spin_lock(&q->lock);
 	csd = q->head;
 	q->head = q->tail = NULL;
@@ -232,6 +252,13 @@ void generic_smp_call_function_interrupt(void)
 	}
 }
 
+/* CALL_FUNCTION_VECTOR: one interrupt may carry several merged IPIs' calls. */
+void generic_smp_call_function_interrupt(void)
+{
+	this_cpu_inc(irq_call_count);
+	flush_smp_call_function_queue();
+}
+
 /*
  * RESCHEDULE_VECTOR: the interrupt is the whole message.  Taking it
  * wakes a CPU out of hlt, and the return from it is where a CPU that
@@ -249,5 +276,6 @@ void smp_send_reschedule(int cpu)
 }
 
 NOKPROBE_SYMBOL(generic_smp_call_function_interrupt);
+NOKPROBE_SYMBOL(flush_smp_call_function_queue);
 NOKPROBE_SYMBOL(smp_reschedule_interrupt);
 NOKPROBE_SYMBOL(csd_unlock);

@@ -19,6 +19,7 @@
 #include "vsprintf.h"
 #include "processor.h"
 #include "errno.h"
+#include "kprobes.h"
 
 #define MAX_APIC_ID	256		/* an xAPIC id is 8 bits */
 #define NR_TEST_IPIS	10000
@@ -253,6 +254,48 @@ static void ten_thousand_ipis_none_lost(struct ktest *t)
 		   per_cpu(irq_call_count, FLOOD_TARGET) - irqs_before);
 }
 
+/*
+ * The same flood, from inside IPI handlers, while this CPU freezes every
+ * other one again and again (kprobes_text_busy(): the optimizer's
+ * stop-the-world look at every thread's stack).  A sender spins with
+ * interrupts off until the target has taken its last call; when the
+ * freeze has stopped the target first, only a sender that takes the
+ * freeze request while it spins (csd_lock_wait()) lets both move again -
+ * otherwise the freezer waits for the sender and the sender for the
+ * frozen target, for ever.
+ */
+#define FREEZE_FLOOD_IPIS	2000	/* per sender */
+
+static void ipi_flood_meets_a_freeze(struct ktest *t)
+{
+	unsigned long allowed = current->cpus_allowed;
+	int cpu, started = 0, freezes = 0;
+
+	if (num_online_cpus() < 3) {
+		ktest_skip(t, "needs three CPUs: a freezer, a target and a sender");
+		return;
+	}
+	KTEST_ASSERT_EQ(t, set_cpus_allowed(current, 1UL << 0), 0);	/* the freezer: CPU 0 */
+	atomic_set(&calls_run, 0);
+	atomic_set(&senders_done, 0);
+	for_each_online_cpu(cpu)
+		if (cpu != 0 && cpu != FLOOD_TARGET) {
+			smp_call_function_single(cpu, flood_from_ap,
+						 (void *)(unsigned long)FREEZE_FLOOD_IPIS, 0);
+			started++;
+		}
+	while (atomic_read(&senders_done) < started) {
+		kprobes_text_busy(0, 0);
+		freezes++;
+	}
+	set_cpus_allowed(current, allowed);
+	KTEST_EXPECT_TRUE(t, wait_until_calls(started * FREEZE_FLOOD_IPIS));
+	KTEST_EXPECT_EQ(t, atomic_read(&calls_run), started * FREEZE_FLOOD_IPIS);
+	KTEST_EXPECT_TRUE(t, freezes > 0);
+	ktest_info(t, "%d calls from %d CPUs to CPU %d while CPU 0 froze the others %d times",
+		   started * FREEZE_FLOOD_IPIS, started, FLOOD_TARGET, freezes);
+}
+
 static void call_to_offline_cpu_refused(struct ktest *t)
 {
 	KTEST_EXPECT_EQ(t, smp_call_function_single(NR_CPUS, count_call, NULL, 1), -ENXIO);
@@ -359,6 +402,7 @@ static struct ktest_case smp_cases[] = {
 	KTEST_CASE(on_each_cpu_waits),
 	KTEST_CASE(on_each_cpu_no_wait),
 	KTEST_CASE(ten_thousand_ipis_none_lost),
+	KTEST_CASE(ipi_flood_meets_a_freeze),
 	KTEST_CASE(call_to_offline_cpu_refused),
 	KTEST_CASE(reschedule_ipi_arrives),
 	KTEST_CASE(every_cpu_ticks),
