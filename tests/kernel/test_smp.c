@@ -228,23 +228,31 @@ static void flood_from_ap(void *info)
 	atomic_inc(&senders_done);
 }
 
+/* Every AP but the target floods it with calls each, from an IPI handler; returns how many APs. */
+static int start_ap_floods(int calls)
+{
+	int cpu, started = 0;
+
+	atomic_set(&calls_run, 0);
+	atomic_set(&senders_done, 0);
+	for_each_online_cpu(cpu)
+		if (cpu != 0 && cpu != FLOOD_TARGET) {
+			smp_call_function_single(cpu, flood_from_ap, (void *)(unsigned long)calls, 0);
+			started++;
+		}
+	return started;
+}
+
 static void ten_thousand_ipis_none_lost(struct ktest *t)
 {
-	int senders = num_online_cpus() - 1, share, cpu, started = 0;
+	int senders = num_online_cpus() - 1, share, started;
 	unsigned long irqs_before;
 
 	if (!need_two_cpus(t))
 		return;
 	share = NR_TEST_IPIS / senders;
 	irqs_before = per_cpu(irq_call_count, FLOOD_TARGET);
-	atomic_set(&calls_run, 0);
-	atomic_set(&senders_done, 0);
-	for_each_online_cpu(cpu)
-		if (cpu != 0 && cpu != FLOOD_TARGET) {
-			smp_call_function_single(cpu, flood_from_ap,
-						 (void *)(unsigned long)share, 0);
-			started++;
-		}
+	started = start_ap_floods(share);
 	flood(FLOOD_TARGET, NR_TEST_IPIS - started * share);
 	KTEST_EXPECT_TRUE(t, wait_until_calls(NR_TEST_IPIS));
 	KTEST_EXPECT_EQ(t, atomic_read(&calls_run), NR_TEST_IPIS);
@@ -269,21 +277,14 @@ static void ten_thousand_ipis_none_lost(struct ktest *t)
 static void ipi_flood_meets_a_freeze(struct ktest *t)
 {
 	unsigned long allowed = current->cpus_allowed;
-	int cpu, started = 0, freezes = 0;
+	int started, freezes = 0;
 
 	if (num_online_cpus() < 3) {
 		ktest_skip(t, "needs three CPUs: a freezer, a target and a sender");
 		return;
 	}
 	KTEST_ASSERT_EQ(t, set_cpus_allowed(current, 1UL << 0), 0);	/* the freezer: CPU 0 */
-	atomic_set(&calls_run, 0);
-	atomic_set(&senders_done, 0);
-	for_each_online_cpu(cpu)
-		if (cpu != 0 && cpu != FLOOD_TARGET) {
-			smp_call_function_single(cpu, flood_from_ap,
-						 (void *)(unsigned long)FREEZE_FLOOD_IPIS, 0);
-			started++;
-		}
+	started = start_ap_floods(FREEZE_FLOOD_IPIS);
 	while (atomic_read(&senders_done) < started) {
 		kprobes_text_busy(0, 0);
 		freezes++;
