@@ -71,6 +71,11 @@ void ktest_info(struct ktest *t, const char *fmt, ...) __printf(2, 3);
 void ktest_capture_start(void);
 void ktest_capture_stop(void);
 const char *ktest_captured(void);
+/*
+ * Reading a figure out of a message: the hex number right after the
+ * first `key` in text ("... at ip 0804809c ..."); false if there is no key.
+ */
+bool ktest_hex_after(const char *text, const char *key, unsigned long *val);
 
 /* Run the suites named in `list` ("a,b"), or all when list is NULL. */
 int ktest_run(const char *list);   /* returns number of failed cases */

@@ -111,6 +111,16 @@ const char *ktest_captured(void)
 	return capture_buf;
 }
 
+bool ktest_hex_after(const char *text, const char *key, unsigned long *val)
+{
+	const char *p = text ? strstr(text, key) : NULL;
+
+	if (!p)
+		return false;
+	*val = simple_strtoul(p + strlen(key), NULL, 16);
+	return true;
+}
+
 /*
  * The list is "a,b.case,c": a suite's name runs the whole suite,
  * "suite.case" only that case of it (the labs' grader asks for one case

@@ -275,7 +275,7 @@ static unsigned long trap_ip(struct pt_regs *regs)
 {
 	struct kprobe *p = kprobe_running();
 
-	if (p && get_kprobe_ctlblk()->kprobe_status == KPROBE_HIT_ACTIVE &&
+	if (p && kprobe_status() == KPROBE_HIT_ACTIVE &&
 	    regs->ip == (unsigned long)p->addr + sizeof(kprobe_opcode_t))
 		return (unsigned long)p->addr;
 	return regs->ip;

@@ -300,10 +300,10 @@ static long slot_offset_told(void)
 /* The ip after the fixup, as step 7 tells it: "ip A -> B (". */
 static unsigned long fixed_ip_told(void)
 {
-	const char *p = strstr(ktest_captured(), "7. resume_execution: fixup for ");
+	unsigned long ip;
 
-	p = p ? strstr(p, " -> ") : NULL;
-	return p ? simple_strtoul(p + 4, NULL, 16) : 0;
+	return ktest_hex_after(strstr(ktest_captured(), "7. resume_execution: fixup for "),
+			       " -> ", &ip) ? ip : 0;
 }
 
 /* Probe addr, run fixup_routine() once with narration on; the story is captured. */

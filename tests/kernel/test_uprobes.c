@@ -226,10 +226,9 @@ static void every_instruction_keeps_results(struct ktest *t)
 /* The ip of "SIGTRAP (debug) ... at ip XXXXXXXX" in the kill report, or 0. */
 static unsigned long sigtrap_ip(const char *text)
 {
-	static const char what[] = "SIGTRAP (debug) in user mode at ip ";
-	const char *p = strstr(text, what);
+	unsigned long ip;
 
-	return p ? simple_strtoul(p + sizeof(what) - 1, NULL, 16) : 0;
+	return ktest_hex_after(text, "SIGTRAP (debug) in user mode at ip ", &ip) ? ip : 0;
 }
 
 /* Run `uprobe_fixups -tf`; returns its wait status, *ip where its #DB came. */
@@ -336,13 +335,10 @@ static void fault_in_the_step_names_the_probed_insn(struct ktest *t)
 	static char plain[1024], probed[1024];
 	const struct user_program *crash = find_user_program("crash_null");
 	unsigned long ip, off;
-	char *at;
 
 	KTEST_ASSERT_TRUE(t, crash != NULL);
 	KTEST_ASSERT_EQ(t, run_crash_null(plain, sizeof(plain)), W_EXITCODE(0, SIGSEGV));
-	at = strstr(plain, key);
-	KTEST_ASSERT_TRUE(t, at != NULL);
-	ip = simple_strtoul(at + strlen(key), NULL, 16);
+	KTEST_ASSERT_TRUE(t, ktest_hex_after(plain, key, &ip));
 	off = vaddr_to_offset(crash, ip);
 	KTEST_ASSERT_TRUE(t, off != 0);
 	KTEST_ASSERT_EQ(t, uprobe_register(crash, off, &cc.uc, NULL), 0);

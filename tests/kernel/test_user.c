@@ -114,14 +114,6 @@ static void exceptions_kill_only_the_process(struct ktest *t)
 }
 
 /* The hex number after `key` in text, or 0 (*found says whether key was there). */
-static unsigned long hex_after(const char *text, const char *key, bool *found)
-{
-	const char *p = strstr(text, key);
-
-	*found = p != NULL;
-	return p ? simple_strtoul(p + strlen(key), NULL, 16) : 0;
-}
-
 /*
  * The kill report shows the user frame: ip with the user code selector,
  * "[user mode]" instead of a kernel symbol, ESP the process's own (on
@@ -133,16 +125,13 @@ static void kill_report_shows_the_user_frame(struct ktest *t)
 	char want[48];
 	const char *out;
 	unsigned long sp, esp;
-	bool has_sp, has_esp;
 
 	ktest_capture_start();
 	KTEST_EXPECT_EQ(t, run("crash_null", NULL, NULL), W_EXITCODE(0, SIGSEGV));
 	ktest_capture_stop();
 	out = ktest_captured();
-	sp = hex_after(out, "in user mode at ip ", &has_sp);
-	sp = has_sp ? hex_after(strstr(out, "in user mode at ip "), " sp ", &has_sp) : 0;
-	esp = hex_after(out, " ESP: ", &has_esp);
-	KTEST_ASSERT_TRUE(t, has_sp && has_esp);
+	KTEST_ASSERT_TRUE(t, ktest_hex_after(strstr(out, "in user mode at ip "), " sp ", &sp));
+	KTEST_ASSERT_TRUE(t, ktest_hex_after(out, " ESP: ", &esp));
 	KTEST_EXPECT_EQ(t, esp, sp);
 	KTEST_EXPECT_TRUE(t, esp >= USER_STACK_BOTTOM && esp < USER_STACK_TOP);
 	snprintf(want, sizeof(want), "EIP: %04x:", __USER_CS);
