@@ -184,8 +184,11 @@ static const struct bench_row bench_rows[] = {
 	/* The same on call rel32: a push and a jump. */
 	{ "emulated (call)", arm_kprobe_call, disarm_kprobe, true, BENCH_EMULATED,
 	  bench_target_call },
-	/* int3 -> handler -> int3 in jprobe_return -> restore -> step (#DB). */
-	{ "jprobe", arm_jprobe, disarm_jprobe, true, BENCH_CLASSIC, NULL },
+	/*
+	 * int3 -> handler -> int3 in jprobe_return -> restore -> iret into
+	 * the boosted copy (no #DB: Linux's setup_singlestep() boosted here).
+	 */
+	{ "jprobe", arm_jprobe, disarm_jprobe, true, BENCH_BOOSTED, NULL },
 	/* A kprobe hit at entry, then the trampoline (no exception) at return. */
 	{ "kretprobe", arm_kretprobe, disarm_kretprobe, true, BENCH_CLASSIC, NULL },
 	/* The kretprobe's entry kprobe as a jump; the return as above. */

@@ -14,6 +14,8 @@
  *                recovered; a break int3 with a foreign stack is refused
  *   sharing      kprobes on the same address; a second jprobe -EEXIST
  *   refusals     not a function entry, no handler; array forms
+ *   no step      after the break int3 the probed instruction is emulated
+ *                or boosted, as for any kprobe: two exceptions, not three
  */
 #include "kernel.h"
 #include "ktest.h"
@@ -27,6 +29,8 @@
 #include "percpu.h"
 #include "string.h"
 #include "vsprintf.h"
+#include "traps.h"
+#include "trap_watch.h"
 
 /* Real, separately compiled calls with the plain stack calling convention. */
 #define probe_target __attribute__((__noinline__, __noclone__, __used__))
@@ -59,11 +63,15 @@ probe_target int jpt_other(int v)
 	return v * 2;
 }
 
+/* Starts with a load, not a push (jprobes_targets.S). */
+int jpt_load(int v);
+
 /* Through volatile pointers: the compiler may not fold or inline the calls. */
 static int (*volatile call_args)(int, int, const char *, struct jpt_pair, int) = jpt_args;
 static int (*volatile call_fib)(int) = jpt_fib;
 static int (*volatile call_helper)(int) = jpt_helper;
 static int (*volatile call_other)(int) = jpt_other;
+static int (*volatile call_load)(int) = jpt_load;
 
 static const struct jpt_pair pair = { .x = 7, .y = -3, .tag = "tagme" };
 static const char *const str = "jprobe";
@@ -465,6 +473,73 @@ static void jprobe_array_forms(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, get_kprobe(jpt_fib) == NULL);
 }
 
+/* ---- after the break: emulated, boosted or stepped ---------------------------------- */
+
+static int count_handler(int v)
+{
+	seen.calls++;
+	seen.a = v;
+	jprobe_return();
+}
+
+/* #BP and #DB taken by ten calls of each function, and their results checked. */
+static void ten_calls_each(struct ktest *t, unsigned long *bp, unsigned long *db)
+{
+	struct trap_watch w;
+
+	KTEST_ASSERT_EQ(t, trap_watch_start(&w), 0);
+	for (int i = 0; i < 10; i++) {
+		KTEST_EXPECT_EQ(t, call_helper(i), i + 1);
+		KTEST_EXPECT_EQ(t, call_load(i), i * 3 + 1);
+	}
+	trap_watch_stop(&w);
+	*bp = trap_watch_taken(&w, X86_TRAP_BP);
+	*db = trap_watch_taken(&w, X86_TRAP_DB);
+}
+
+/*
+ * The break int3 hands the probed instruction to run_probed_instruction(),
+ * as a pre-handler returning 0 does: jpt_helper's push %ebp is emulated,
+ * jpt_load's load is stepped once and boosted from then on (Linux's
+ * break path boosted too).  Each call then takes the probe's int3 and
+ * the break int3 and no #DB; with both switches off, the step is back.
+ */
+static void jprobe_break_path_skips_the_step(struct ktest *t)
+{
+	struct jprobe push = make_jprobe(jpt_helper, count_handler);
+	struct jprobe load = make_jprobe(jpt_load, count_handler);
+	bool boost = kprobes_get_boosting(), emulate = kprobes_get_emulation();
+	unsigned long bp, db;
+
+	seen_reset();
+	kprobes_set_boosting(true);
+	kprobes_set_emulation(true);
+	KTEST_ASSERT_EQ(t, register_jprobe(&push), 0);
+	KTEST_ASSERT_EQ(t, register_jprobe(&load), 0);
+	KTEST_EXPECT_TRUE(t, push.kp.ainsn.emulate_op != NULL);
+	KTEST_EXPECT_TRUE(t, load.kp.ainsn.emulate_op == NULL);
+	KTEST_EXPECT_EQ(t, load.kp.ainsn.boostable, 0);	/* not yet: a step first */
+	KTEST_EXPECT_EQ(t, call_load(5), 16);
+	KTEST_EXPECT_EQ(t, load.kp.ainsn.boostable, 1);
+
+	ten_calls_each(t, &bp, &db);
+	KTEST_EXPECT_EQ(t, bp, 40);
+	KTEST_EXPECT_EQ(t, db, 0);
+
+	kprobes_set_boosting(false);
+	kprobes_set_emulation(false);
+	ten_calls_each(t, &bp, &db);
+	KTEST_EXPECT_EQ(t, bp, 40);
+	KTEST_EXPECT_EQ(t, db, 20);
+
+	kprobes_set_boosting(boost);
+	kprobes_set_emulation(emulate);
+	unregister_jprobe(&push);
+	unregister_jprobe(&load);
+	KTEST_EXPECT_EQ(t, seen.calls, 41);
+	KTEST_EXPECT_EQ(t, seen.a, 9);
+}
+
 /* ---- the suite ---------------------------------------------------------------------------- */
 
 static void jprobes_case_exit(struct ktest *t)
@@ -487,6 +562,7 @@ static struct ktest_case jprobes_cases[] = {
 	KTEST_CASE(jprobe_bad_input),
 	KTEST_CASE(jprobe_by_symbol),
 	KTEST_CASE(jprobe_array_forms),
+	KTEST_CASE(jprobe_break_path_skips_the_step),
 	KTEST_END
 };
 

@@ -447,10 +447,8 @@ static __always_inline int kprobe_handler(struct pt_regs *regs)
 		 * instruction as usual.
 		 */
 		p = kprobe_running();
-		if (p->break_handler && p->break_handler(p, regs)) {
-			setup_singlestep(p, regs, kcb, 0);
-			return 1;
-		}
+		if (p->break_handler && p->break_handler(p, regs))
+			return run_probed_instruction(p, regs, kcb);
 	} else if (READ_ONCE(*int3_addr(regs)) != BREAKPOINT_INSTRUCTION) {
 		/*
 		 * Another CPU took the probe out between our int3 and

@@ -13,8 +13,8 @@
  *      at the hit and executes int3.
  *   3. longjmp_break_handler() - that int3.  Check it is the one we
  *      expect, put the registers and the stack bytes back; the core
- *      (kprobe_handler) then single-steps the probed instruction as for
- *      any kprobe.
+ *      (kprobe_handler) then runs the probed instruction as for any
+ *      kprobe: emulated, boosted or single-stepped.
  *
  * Our addition to Linux: a handler that forgets jprobe_return() and
  * simply returns would pop the probed function's return address and run
@@ -47,36 +47,22 @@ _Static_assert(offsetof(struct jprobe_ctlblk, saved_sp) == 0,
 
 /*
  * Each hit copies the registers and up to MAX_STACK_SIZE bytes of
- * stack, there and back: a word at a time (lib's memcpy goes byte by
- * byte, which made these copies two thirds of a jprobe hit).  The CPU
- * reads and writes unaligned words, so any sp will do; a tail shorter
- * than a word goes byte by byte.  Inlined with a constant length (the
- * registers; a whole MAX_STACK_SIZE of stack, the usual case: see
- * copy_stack()), the word loop unrolls into one load and one store per
- * word, where the loop spent five instructions on each.
+ * stack, there and back.  "rep movsl" moves a word per iteration (lib's
+ * memcpy goes byte by byte, which made these copies two thirds of a
+ * jprobe hit; an unrolled load and store per word was twice this).  DF
+ * is clear: the entry stubs clear it, as the C ABI wants.  The CPU reads
+ * and writes unaligned words, so any sp will do; a tail shorter than a
+ * word goes byte by byte.
  */
-typedef unsigned long __attribute__((may_alias)) stack_word_t;
-
 static nokprobe_inline void copy_words(void *dst, const void *src, size_t len)
 {
-	stack_word_t *d = dst;
-	const stack_word_t *s = src;
-	size_t i, words = len / sizeof(stack_word_t);
+	uint8_t *d = dst;
+	const uint8_t *s = src;
+	size_t words = len / sizeof(unsigned long);
 
-#pragma GCC unroll 16
-	for (i = 0; i < words; i++)
+	asm volatile("rep movsl" : "+D" (d), "+S" (s), "+c" (words) : : "memory");
+	for (size_t i = 0; i < len % sizeof(unsigned long); i++)
 		d[i] = s[i];
-	for (i = words * sizeof(stack_word_t); i < len; i++)
-		((uint8_t *)dst)[i] = ((const uint8_t *)src)[i];
-}
-
-/* The saved stack: nearly always all MAX_STACK_SIZE bytes, a constant. */
-static nokprobe_inline void copy_stack(void *dst, const void *src, size_t len)
-{
-	if (len == MAX_STACK_SIZE)
-		copy_words(dst, src, MAX_STACK_SIZE);
-	else
-		copy_words(dst, src, len);
 }
 
 /* ---- step 1: the hit at the function's entry ---------------------------------- */
@@ -99,7 +85,7 @@ int setjmp_pre_handler(struct kprobe *p, struct pt_regs *regs)
 	jcb->saved_sp = sp;
 	copy_words(&jcb->saved_regs, regs, PT_REGS_SAVED);
 	jcb->saved_len = sp < current_stack_top() ? MIN_STACK_SIZE(sp) : 0;
-	copy_stack(jcb->saved_stack, (void *)sp, jcb->saved_len);
+	copy_words(jcb->saved_stack, (void *)sp, jcb->saved_len);
 
 	/* A plain "ret" from the handler now lands on our int3. */
 	if (jcb->saved_len >= sizeof(unsigned long))
@@ -171,7 +157,7 @@ int longjmp_break_handler(struct kprobe *p, struct pt_regs *regs)
 	kprobe_narrate(KPN_JPROBE_BREAK, p, regs);
 
 	copy_words(regs, &jcb->saved_regs, PT_REGS_SAVED);
-	copy_stack((void *)sp, jcb->saved_stack, jcb->saved_len);
+	copy_words((void *)sp, jcb->saved_stack, jcb->saved_len);
 	kprobe_narrate(KPN_JPROBE_RESTORED, p, regs);
 	jcb->jp = NULL;
 	jcb->saved_sp = 0;	/* a stray jprobe_return() now traps where it stands */

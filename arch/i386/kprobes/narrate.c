@@ -503,7 +503,7 @@ static nokprobe_inline void narrate_jprobe_restored(struct pt_regs *regs)
 	narrate_bytes((const uint8_t *)jcb->saved_sp, jcb->saved_sp, jcb->saved_len);
 	narrate("     slot %08lx holds the real return address again, %08lx (%s)\n",
 		jcb->saved_sp, ret, sym(ret, buf, sizeof(buf)));
-	narrate("     now step the probed instruction, as for any kprobe\n");
+	narrate("     now run the probed instruction, as for any kprobe: emulated, boosted or stepped\n");
 }
 
 /* ---- kretprobes: the trampoline swap ------------------------------------------- */
