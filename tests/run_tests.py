@@ -1045,11 +1045,12 @@ def parse_args(argv):
                          " (default: all; with --suites: host,kernel)")
     ap.add_argument("--suites", default="",
                     help="kernel suites to run (test=a,b)")
-    # One boot runs every suite: about a minute at -smp 2 on an idle 2-core
-    # host, several times that when other builds share the cores.  A real
-    # hang is caught the same way at any budget, only later, so the budget
-    # is generous: a slow boot must not read as a hang.
-    ap.add_argument("--timeout", type=int, default=300,
+    # One boot runs every suite: about 1.5 minutes at -smp 2 on an idle
+    # 2-core host, and 8.5 minutes was seen at a load of 5-7 (other builds
+    # and QEMUs sharing the cores).  A real hang is caught the same way at
+    # any budget, only later, so the budget is generous: a slow boot must
+    # not read as a hang.
+    ap.add_argument("--timeout", type=int, default=900,
                     help="seconds per QEMU boot or host test")
     ap.add_argument("--smp", default=",".join(map(str, KERNEL_SMP)),
                     help="CPU counts to boot the kernel suites with "
