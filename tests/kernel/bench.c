@@ -191,6 +191,9 @@ static const struct bench_row bench_rows[] = {
 	{ "jprobe", arm_jprobe, disarm_jprobe, true, BENCH_BOOSTED, NULL },
 	/* A kprobe hit at entry, then the trampoline (no exception) at return. */
 	{ "kretprobe", arm_kretprobe, disarm_kretprobe, true, BENCH_CLASSIC, NULL },
+	/* The entry kprobe boosted (Linux's "rb"): no #DB; the return as above. */
+	{ "kretprobe, boosted entry", arm_kretprobe, disarm_kretprobe, true,
+	  BENCH_BOOSTED, NULL },
 	/* The kretprobe's entry kprobe as a jump; the return as above. */
 	{ "kretprobe, optimized entry", arm_kretprobe, disarm_kretprobe, true,
 	  BENCH_OPTIMIZED, NULL },
