@@ -196,16 +196,28 @@ static int count_until_stopped(void *arg)
 	return 0;
 }
 
+/*
+ * We are bound to our CPU for the case as well as the counter: when
+ * preempt_enable() gives the CPU away, another, idle CPU could otherwise
+ * take us at once and read the count before the counter ran at all (a
+ * host that deschedules vCPUs makes that likely).  Bound, we come back
+ * only after the counter's turn.
+ */
 static void preempt_disable_holds_cpu(struct ktest *t)
 {
+	unsigned long allowed = current->cpus_allowed;
+
 	spin_count = 0;
 	spin_stop = false;
 	preempt_disable();	/* from here on we stay on this CPU: the counter joins us */
+	set_cpus_allowed(current, 1UL << smp_processor_id());
 	struct task_struct *th = kthread_create_on_cpu(count_until_stopped, NULL,
 						       smp_processor_id(), "counter");
 
-	if (!th)
+	if (!th) {
 		preempt_enable();
+		set_cpus_allowed(current, allowed);
+	}
 	KTEST_ASSERT_TRUE(t, th != NULL);
 	KTEST_EXPECT_EQ(t, preempt_count(), 1);
 	unsigned long before = spin_count;
@@ -216,6 +228,7 @@ static void preempt_disable_holds_cpu(struct ktest *t)
 	unsigned long after_enable = spin_count;
 
 	spin_stop = true;
+	set_cpus_allowed(current, allowed);
 	KTEST_EXPECT_EQ(t, kthread_join(th), 0);
 	KTEST_EXPECT_TRUE(t, ticked);
 	KTEST_EXPECT_EQ(t, after, before);
@@ -323,6 +336,7 @@ static void join_frees_everything(struct ktest *t)
 /* ---- every CPU -------------------------------------------------------------- */
 
 #define BUSY_TICKS 6	/* long enough for three 2-tick slices */
+#define SPREAD_TICKS 500	/* 5 s: only a CPU that never takes a thread runs out */
 
 /* Spin for BUSY_TICKS, never yielding; note every CPU we were seen on. */
 struct busy {
@@ -348,26 +362,39 @@ static int busy_noting_cpus(void *arg)
 	return time_before(jiffies, end) ? -EIO : 0;
 }
 
+/*
+ * Spin, never yielding, until every online CPU has run one of the
+ * spreading threads, or SPREAD_TICKS have passed.  No fixed time: a
+ * host with fewer cores than vCPUs may keep a vCPU descheduled for
+ * longer than a few ticks, and only that a CPU never runs any of them
+ * is a failure.
+ */
+static int spin_until_every_cpu_seen(void *arg)
+{
+	unsigned long *seen = arg;
+	unsigned long all = READ_ONCE(cpu_online_mask), end = jiffies + SPREAD_TICKS;
+
+	while ((READ_ONCE(*seen) & all) != all && time_before(jiffies, end))
+		__atomic_fetch_or(seen, 1UL << smp_processor_id(), __ATOMIC_RELAXED);
+	return 0;
+}
+
 /* Twice as many free threads as CPUs: every CPU runs some of them. */
 static void threads_spread_over_cpus(struct ktest *t)
 {
-	static struct busy b[2 * NR_CPUS];
+	static unsigned long seen;
 	struct task_struct *th[2 * NR_CPUS];
 	int n = 2 * num_online_cpus();
-	unsigned long seen = 0;
 
 	if (num_online_cpus() < 2) {
 		ktest_skip(t, "one CPU: nowhere to spread to");
 		return;
 	}
-	for (int i = 0; i < n; i++) {
-		b[i] = (struct busy){ .bound_to = -1 };
-		th[i] = kthread_create(busy_noting_cpus, &b[i], "spread");
-	}
-	for (int i = 0; i < n; i++) {
+	seen = 0;
+	for (int i = 0; i < n; i++)
+		th[i] = kthread_create(spin_until_every_cpu_seen, &seen, "spread");
+	for (int i = 0; i < n; i++)
 		KTEST_EXPECT_EQ(t, th[i] ? kthread_join(th[i]) : -ENOMEM, 0);
-		seen |= b[i].cpus_seen;
-	}
 	KTEST_EXPECT_EQ(t, seen, READ_ONCE(cpu_online_mask));
 	ktest_info(t, "%d threads on %u CPUs: CPUs seen %#lx", n, num_online_cpus(), seen);
 }
@@ -423,6 +450,18 @@ static int sleep_until_go(void *arg)
 	return smp_processor_id();
 }
 
+/*
+ * Asleep means off its CPU, not only marked TASK_BLOCKED: the thread
+ * sets its state before it tests `go` and calls __schedule(), so in
+ * that window a wake-up finds it still running where it was, and it
+ * goes on there - a bind made meanwhile takes effect only at its next
+ * time slice, too late for the CPU it reports.
+ */
+static bool asleep(struct task_struct *th)
+{
+	return READ_ONCE(th->state) == TASK_BLOCKED && !READ_ONCE(th->on_cpu);
+}
+
 /* Start one, on `cpu` (-1: anywhere); return it once it is asleep. */
 static struct task_struct *start_sleeper(int cpu)
 {
@@ -431,7 +470,7 @@ static struct task_struct *start_sleeper(int cpu)
 	go = false;
 	th = cpu < 0 ? kthread_create(sleep_until_go, NULL, "sleeper")
 		     : kthread_create_on_cpu(sleep_until_go, NULL, cpu, "sleeper");
-	for (unsigned long i = 0; th && i < SPIN_LIMIT && READ_ONCE(th->state) != TASK_BLOCKED; i++)
+	for (unsigned long i = 0; th && i < SPIN_LIMIT && !asleep(th); i++)
 		yield();
 	return th;
 }
@@ -456,6 +495,7 @@ static void bind_checks_its_cpu(struct ktest *t)
 
 	th = start_sleeper(-1);
 	KTEST_ASSERT_TRUE(t, th != NULL);
+	KTEST_EXPECT_TRUE(t, asleep(th));
 	/* Asleep wherever it started: bound now, it wakes up on `last`. */
 	KTEST_EXPECT_EQ(t, kthread_bind(th, NR_CPUS), -EINVAL);
 	KTEST_EXPECT_EQ(t, kthread_bind(th, last), 0);
@@ -539,7 +579,7 @@ static void wake_up_from_another_cpu(struct ktest *t)
 	struct task_struct *th = start_sleeper(last);
 
 	KTEST_ASSERT_TRUE(t, th != NULL);
-	KTEST_EXPECT_EQ(t, th->state, TASK_BLOCKED);
+	KTEST_EXPECT_TRUE(t, asleep(th));
 	wake_sleeper(th);
 	KTEST_EXPECT_EQ(t, kthread_join(th), last);
 }
