@@ -338,11 +338,14 @@ static void join_frees_everything(struct ktest *t)
 #define BUSY_TICKS 6	/* long enough for three 2-tick slices */
 #define SPREAD_TICKS 500	/* 5 s: only a CPU that never takes a thread runs out */
 
-/* Spin for BUSY_TICKS, never yielding; note every CPU we were seen on. */
+/*
+ * A thread bound to one CPU spins for BUSY_TICKS, never yielding, and
+ * notes every CPU it was seen on.
+ */
 struct busy {
 	unsigned long cpus_seen;
 	unsigned long samples;
-	int bound_to;		/* -1: free to move */
+	int bound_to;
 	int wrong_cpu;		/* samples taken off bound_to */
 };
 
@@ -356,7 +359,7 @@ static int busy_noting_cpus(void *arg)
 
 		b->cpus_seen |= 1UL << cpu;
 		b->samples++;
-		if (b->bound_to >= 0 && cpu != b->bound_to)
+		if (cpu != b->bound_to)
 			b->wrong_cpu++;
 	}
 	return time_before(jiffies, end) ? -EIO : 0;
