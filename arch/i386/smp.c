@@ -72,8 +72,13 @@ static void flush_smp_call_function_queue(void);
  * as it spins: B runs A's request, freezes too, and all move again
  * once A thaws them.  (Linux avoids it by forbidding the wait with
  * interrupts off instead.)
+ *
+ * A function of its own, never inlined: how many times its loop runs
+ * depends on how fast another CPU answers, not on this one, and the
+ * probe-every-instruction sweep (tests/kernel/probe_sweep.c) names it
+ * so as not to expect the same instructions in every run.
  */
-static void csd_lock_wait(struct call_single_data *csd)
+static noinline void csd_lock_wait(struct call_single_data *csd)
 {
 	while (READ_ONCE(csd->flags) & CSD_FLAG_LOCK) {
 		if (irqs_disabled())
