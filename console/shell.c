@@ -87,6 +87,11 @@ static int cmd_help(int argc, char **argv)
 
 #define SH_PRINTF_MAX 256	/* one piece of output: a line or less */
 
+/*
+ * Outside a command (shell_out NULL: a thread of its own printing after
+ * the command that started it returned) there is no command output to
+ * add to: the text goes to the console as printk's does.
+ */
 int sh_printf(const char *fmt, ...)
 {
 	char tmp[SH_PRINTF_MAX];
@@ -97,7 +102,10 @@ int sh_printf(const char *fmt, ...)
 	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
 	va_end(ap);
 	mutex_lock(&shell_out_mutex);
-	seq_printf(shell_out, "%s", tmp);
+	if (shell_out)
+		seq_printf(shell_out, "%s", tmp);
+	else
+		printk("%s", tmp);
 	mutex_unlock(&shell_out_mutex);
 	return n;
 }

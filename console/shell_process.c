@@ -30,13 +30,21 @@ static void exec_usage(void)
 	sh_printf("\n");
 }
 
-static void report_end(const char *name, int pid, int status)
+/*
+ * How a program ended, through `print`: sh_printf for `exec`, which
+ * waits as a command (its output may be redirected or captured), printk
+ * for a background program's reaper, which reports when no command may
+ * be running at all - on the console, above the line being typed, as
+ * any asynchronous message.
+ */
+static void report_end(int (*print)(const char *fmt, ...),
+		       const char *name, int pid, int status)
 {
 	if (WIFSIGNALED(status))
-		sh_printf("[%d] %s: killed by %s\n", pid, name,
-			  signal_name(WTERMSIG(status)));
+		print("[%d] %s: killed by %s\n", pid, name,
+		      signal_name(WTERMSIG(status)));
 	else
-		sh_printf("[%d] %s: exit status %d\n", pid, name, WEXITSTATUS(status));
+		print("[%d] %s: exit status %d\n", pid, name, WEXITSTATUS(status));
 }
 
 /* A background process's own waiter: joins it, reports, and is itself joined by the next. */
@@ -55,7 +63,7 @@ static int reap(void *arg)
 	struct reaper *r = arg;
 	int status = process_wait(r->proc);
 
-	report_end(r->name, r->pid, status);
+	report_end(printk, r->name, r->pid, status);
 	if (r->prev)
 		kthread_join(r->prev);
 	kfree(r);
@@ -129,7 +137,7 @@ int cmd_exec(int argc, char **argv)
 	WRITE_ONCE(foreground_pid, pid);
 	status = process_wait(t);
 	WRITE_ONCE(foreground_pid, 0);
-	report_end(argv[first], pid, status);
+	report_end(sh_printf, argv[first], pid, status);
 	return 0;
 }
 

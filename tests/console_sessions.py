@@ -20,6 +20,13 @@ If the last of them is "<qemu exits>", the machine must go away instead
 of printing a prompt (poweroff, exit).  QEMU runs without -no-reboot,
 as under `make run`: after `reboot` the kernel boots again and the
 next prompt is the new kernel's.
+A line "<await> TEXT" types nothing: it waits for TEXT to come by
+itself, as a background program's end does ("[4] spin: killed by
+SIGKILL"), in what the console printed since the last typed line.  If it
+came while the prompt was shown, the line editor hid the prompt and
+drew it again: that prompt is read too, so the next typed line starts
+clean.  A line "<cpus> 1 2" (anywhere) boots the session once with each
+of those CPU counts instead of only at -smp 2.
 In an expected line "..." matches any text; a line that is only "..."
 matches any number of lines (including none).  In a typed line these
 are keys: <ctrl-c> <ctrl-p> <ctrl-u> <ctrl-w> <up> <down> <left> <right>
@@ -58,17 +65,32 @@ ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 ROOT = Path(__file__).resolve().parent.parent
 
 
+AWAIT = "<await> "
+CPUS = "<cpus> "
+
+
 def parse_session(text):
-    """[(typed line, [expected lines])] from a transcript."""
+    """[(typed line, [expected lines])] from a transcript; an <await>
+    step has typed None and its one expected line."""
     steps = []
     for line in text.splitlines():
-        if line.startswith("//") or not line.strip():
+        if line.startswith("//") or not line.strip() or line.startswith(CPUS):
             continue
         if line.startswith(PROMPT) or line == PROMPT.rstrip():
             steps.append((line[len(PROMPT):], []))
+        elif line.startswith(AWAIT):
+            steps.append((None, [line[len(AWAIT):].rstrip()]))
         elif steps:
             steps[-1][1].append(line.rstrip())
     return steps
+
+
+def session_cpus(text):
+    """The CPU counts a session asks for with "<cpus> 1 2"; default 2."""
+    for line in text.splitlines():
+        if line.startswith(CPUS):
+            return [int(n) for n in line[len(CPUS):].split()]
+    return [2]
 
 
 def doc_session(path):
@@ -96,10 +118,10 @@ def lines_match(expected, actual):
 class Console:
     """One QEMU boot with COM1 on our pipes."""
 
-    def __init__(self, kernel, cmdline=""):
+    def __init__(self, kernel, cmdline="", cpus=2):
         # Two CPUs on multi-threaded TCG, as make run boots.
         cmd = [QEMU, "-m", "128M", "-display", "none",
-               "-smp", "2", "-accel", "tcg,thread=multi",
+               "-smp", str(cpus), "-accel", "tcg,thread=multi",
                "-serial", "stdio", "-monitor", "none",
                "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
                "-kernel", str(kernel), "-append", cmdline]
@@ -112,6 +134,7 @@ class Console:
                                      stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT)
         self.out = b""
+        self.since_typed = b""	# consumed since the last typed line
         self.log = []
 
     def read_until(self, marker, timeout):
@@ -128,9 +151,34 @@ class Console:
                     return None
                 self.out += chunk
         head, _, self.out = self.out.partition(marker)
+        self.since_typed += head + marker
         return head
 
+    def await_text(self, pattern, timeout):
+        """Wait for a line matching pattern ("..." wildcards) among what
+        came since the last typed line; eat the prompt the line editor
+        draws again after it.  False if it never came."""
+        regex = re.compile(".*".join(re.escape(p) for p in pattern.split("...")))
+        if any(regex.fullmatch(l) for l in clean(self.since_typed)):
+            return True		# it came before the prompt was shown
+        deadline = time.time() + timeout
+        while True:
+            # Only whole lines: a line still being printed may match early.
+            done, nl, _ = self.out.rpartition(b"\n")
+            if any(regex.fullmatch(l) for l in clean(done + nl)):
+                return self.read_until(PROMPT.encode(), deadline - time.time()) is not None
+            left = deadline - time.time()
+            if left <= 0 or self.proc.poll() is not None:
+                return False
+            ready, _, _ = select.select([self.proc.stdout], [], [], left)
+            if ready:
+                chunk = os.read(self.proc.stdout.fileno(), 65536)
+                if not chunk:
+                    return False
+                self.out += chunk
+
     def send(self, data):
+        self.since_typed = b""
         self.proc.stdin.write(data)
         self.proc.stdin.flush()
 
@@ -182,14 +230,29 @@ def type_line(con, typed):
 
 def run_session(kernel, name, text, timeout, verbose, record=False):
     """Returns a list of problems (empty: the session passed)."""
+    problems = []
+    for cpus in session_cpus(text):
+        problems += [f"-smp {cpus}: {p}" for p in
+                     run_session_once(kernel, name, text, timeout, verbose,
+                                      record, cpus)]
+    return problems
+
+
+def run_session_once(kernel, name, text, timeout, verbose, record, cpus):
     steps = parse_session(text)
     if not steps:
         return [f"{name}: no typed lines"]
-    con = Console(kernel)
+    con = Console(kernel, cpus=cpus)
     try:
         if con.read_until(PROMPT.encode(), timeout) is None:
             return ["no prompt after boot"] + clean(con.out)[-20:]
         for typed, expected in steps:
+            if typed is None:
+                if verbose or record:
+                    print(AWAIT + expected[0])
+                if not con.await_text(expected[0], timeout):
+                    return [f"never came: {expected[0]}"] + clean(con.since_typed + con.out)[-30:]
+                continue
             type_line(con, typed)
             if expected and expected[-1] == "<qemu exits>":
                 expected = expected[:-1]
