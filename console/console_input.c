@@ -26,7 +26,8 @@
 #include "kfifo.h"
 #include "spinlock.h"
 
-#define INPUT_BUF_SIZE 256	/* a power of two, as a kfifo's size must be */
+/* After an overrun, this long without input ends the broken line. */
+#define OVERRUN_QUIET_MS 500
 
 DEFINE_KFIFO(input_fifo, INPUT_BUF_SIZE);
 static DEFINE_SPINLOCK(input_lock);
@@ -98,6 +99,19 @@ static bool sysrq_filter(int c)
 /* ---- the COM1 input fifo ------------------------------------------------- */
 
 /*
+ * A full fifo drops the byte, as a UART overruns - but not in silence:
+ * the reader must not take what is left of the line for the line typed
+ * (a cut "$arg12" is "$arg1", a valid, wrong probe).  The fifo's `in`
+ * counts every byte queued, so it names the places in the stream where
+ * bytes went missing: the first gap not yet reported, and the last.
+ */
+static struct {
+	unsigned int dropped;	/* bytes lost, not reported yet (0: none) */
+	unsigned int first;	/* input_fifo.in at the first of them */
+	unsigned int last;	/* ...and at the last */
+} overrun;
+
+/*
  * The fifo needs one writer and one reader at a time; IRQ 4 and a test
  * feeding it, or two readers, may be on two CPUs: so each side takes
  * input_lock, as Linux's kfifo_in_spinlocked() does.
@@ -107,7 +121,12 @@ void console_input_feed(int c)
 	unsigned long flags;
 
 	spin_lock_irqsave(&input_lock, flags);
-	kfifo_put(&input_fifo, c);	/* full: drop, like a real UART overrun */
+	if (!kfifo_put(&input_fifo, c)) {
+		if (!overrun.dropped)
+			overrun.first = input_fifo.in;
+		overrun.last = input_fifo.in;
+		overrun.dropped++;
+	}
 	spin_unlock_irqrestore(&input_lock, flags);
 	wake_input_waiter();
 }
@@ -119,11 +138,27 @@ static void serial_rx(int c)
 		console_input_feed(c);
 }
 
-static int input_pop(void)
+/*
+ * The next byte; INPUT_OVERRUN (once) when the reader reaches the first
+ * gap, with how many bytes were lost so far and where the last gap is.
+ */
+static int input_pop(unsigned int *dropped, unsigned int *last_gap)
 {
+	unsigned long flags;
 	unsigned char c;
+	int ret = -1;
 
-	return kfifo_get_spinlocked(&input_fifo, &c, &input_lock) ? c : -1;
+	spin_lock_irqsave(&input_lock, flags);
+	if (overrun.dropped && input_fifo.out == overrun.first) {
+		*dropped = overrun.dropped;
+		*last_gap = overrun.last;
+		overrun.dropped = 0;
+		ret = INPUT_OVERRUN;
+	} else if (kfifo_get(&input_fifo, &c)) {
+		ret = c;
+	}
+	spin_unlock_irqrestore(&input_lock, flags);
+	return ret;
 }
 
 void console_input_init(void)
@@ -138,10 +173,41 @@ void console_input_init(void)
 	timer_add_hook(sysrq_tick);
 }
 
+/* The line a gap fell in is lost: skip to its end, past the last gap. */
+static unsigned int skip_broken_line(unsigned int dropped, unsigned int last_gap)
+{
+	unsigned long quiet_since = jiffies;
+
+	for (;;) {
+		unsigned int more, gap, pos = READ_ONCE(input_fifo.out);
+		int c = input_pop(&more, &gap);
+
+		if (c == INPUT_OVERRUN) {
+			dropped += more;	/* still the same flood */
+			last_gap = gap;
+		} else if (c >= 0) {
+			quiet_since = jiffies;
+			if ((c == '\r' || c == '\n') && (int)(pos - last_gap) >= 0)
+				return dropped;
+		} else if (jiffies - quiet_since >= OVERRUN_QUIET_MS * HZ / 1000) {
+			return dropped;		/* the end went missing too */
+		} else {
+			console_wait();
+		}
+	}
+}
+
 int console_poll(void)
 {
-	int c = input_pop();
+	unsigned int dropped, last_gap;
+	int c = input_pop(&dropped, &last_gap);
 
+	if (c == INPUT_OVERRUN) {
+		dropped = skip_broken_line(dropped, last_gap);
+		printk("console: input overrun, %u character%s dropped: the line is not run\n",
+		       dropped, dropped == 1 ? "" : "s");
+		return INPUT_OVERRUN;
+	}
 	return c >= 0 ? c : kbd_getc();
 }
 
@@ -163,7 +229,8 @@ int console_getc(void)
 	int c;
 
 	while ((c = console_poll()) < 0)
-		console_wait();
+		if (c != INPUT_OVERRUN)
+			console_wait();
 	return c;
 }
 
@@ -189,6 +256,10 @@ int console_readline(struct line_editor *le)
 	do {
 		int c = console_poll();
 
+		if (c == INPUT_OVERRUN) {
+			r = LINE_CANCEL;	/* console_poll said why */
+			break;
+		}
 		spin_lock_irqsave(&printk_lock, flags);
 		/* Whatever printed while we slept hid the line: show it. */
 		line_editor_redraw_if_hidden();
@@ -201,5 +272,10 @@ int console_readline(struct line_editor *le)
 			console_wait();
 	} while (r == LINE_MORE);
 	line_editor_attach(NULL);
+	if (r == LINE_TOO_LONG) {
+		printk("sh: line too long (at most %d characters, %zu more were typed): not run\n",
+		       CONSOLE_LINE_MAX - 1, le->dropped);
+		return -E2BIG;
+	}
 	return r == LINE_DONE ? (int)le->len : -EINTR;
 }

@@ -26,7 +26,7 @@ static bool output_ended_line;		/* did the last other output end in \n? */
 static void put(const char *s, size_t n)
 {
 	echoing++;
-	printk("%.*s", (int)n, s);
+	printk_write(s, n);
 	echoing--;
 }
 
@@ -118,12 +118,15 @@ void line_editor_start(struct line_editor *le)
 	le->history_pos = 0;
 	le->esc_state = 0;
 	le->hidden = false;
+	le->dropped = 0;
 }
 
 static void insert(struct line_editor *le, const char *s, size_t n)
 {
-	if (le->len + n >= sizeof(le->buf))
-		return;		/* the line is full */
+	if (le->len + n >= sizeof(le->buf)) {
+		le->dropped += n;	/* full: Enter refuses the line */
+		return;
+	}
 	memmove(le->buf + le->pos + n, le->buf + le->pos, le->len - le->pos);
 	memcpy(le->buf + le->pos, s, n);
 	le->len += n;
@@ -350,11 +353,12 @@ enum line_result line_editor_key(struct line_editor *le, int c)
 	case '\r':
 		le->buf[le->len] = '\0';
 		put("\n", 1);
-		return LINE_DONE;
+		return le->dropped ? LINE_TOO_LONG : LINE_DONE;
 	case KEY_CTRL_C:
 		put("^C\n", 3);
 		le->len = le->pos = 0;
 		le->buf[0] = '\0';
+		le->dropped = 0;
 		return LINE_CANCEL;
 	}
 	if (editing_key(le, c))

@@ -75,19 +75,55 @@ void seq_puts(struct seq_buf *s, const char *str)
 	seq_flush_lines(s);
 }
 
+/*
+ * Format straight into the room left.  A piece that does not fit is
+ * formatted again: into an emptied buffer for a stream, into one of its
+ * own when it is longer than the whole buffer (an echo of a long line
+ * through a small console buffer) - so a stream never cuts a piece.  A
+ * fixed buffer keeps what fits and says overflow, as Linux's seq_buf.
+ */
+int seq_vprintf(struct seq_buf *s, const char *fmt, va_list ap)
+{
+	size_t room = s->size - s->len;	/* the NUL included */
+	va_list again;
+	char *big;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(s->buf + s->len, room, fmt, ap);
+	if ((size_t)n < room) {
+		s->len += n;
+	} else if (!s->flush) {
+		s->len = s->size - 1;
+		s->overflow = true;
+	} else if ((size_t)n < s->size && s->len) {
+		s->buf[s->len] = '\0';	/* undo the cut piece, send what was before */
+		seq_buf_flush(s);
+		s->len = vsnprintf(s->buf, s->size, fmt, again);
+	} else {
+		s->buf[s->len] = '\0';
+		big = kmalloc(n + 1);
+		if (big) {
+			vsnprintf(big, n + 1, fmt, again);
+			seq_write(s, big, n);
+			kfree(big);
+		} else {
+			s->overflow = true;
+		}
+	}
+	va_end(again);
+	seq_flush_lines(s);
+	return n;
+}
+
 int seq_printf(struct seq_buf *s, const char *fmt, ...)
 {
-	char tmp[256];
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	n = seq_vprintf(s, fmt, ap);
 	va_end(ap);
-	if (n >= (int)sizeof(tmp))
-		n = sizeof(tmp) - 1;	/* one line of ours never gets this long */
-	seq_write(s, tmp, n);
-	seq_flush_lines(s);
 	return n;
 }
 

@@ -85,28 +85,27 @@ static int cmd_help(int argc, char **argv)
 
 /* ---- output ------------------------------------------------------------------ */
 
-#define SH_PRINTF_MAX 256	/* one piece of output: a line or less */
-
 /*
- * Outside a command (shell_out NULL: a thread of its own printing after
- * the command that started it returned) there is no command output to
- * add to: the text goes to the console as printk's does.
+ * Format straight into the command's output, however long the piece
+ * (echo of a 4095-character line is one piece): cutting it here would
+ * hand tracefs a shorter line than the one typed.  Outside a command
+ * (shell_out NULL: a thread of its own printing after the command that
+ * started it returned) there is no command output to add to: the text
+ * goes to the console as printk's does.
  */
 int sh_printf(const char *fmt, ...)
 {
-	char tmp[SH_PRINTF_MAX];
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-	va_end(ap);
 	mutex_lock(&shell_out_mutex);
 	if (shell_out)
-		seq_printf(shell_out, "%s", tmp);
+		n = seq_vprintf(shell_out, fmt, ap);
 	else
-		printk("%s", tmp);
+		n = vprintk(fmt, ap);
 	mutex_unlock(&shell_out_mutex);
+	va_end(ap);
 	return n;
 }
 
@@ -290,7 +289,7 @@ static int run_redirected(const struct shell_cmd *cmd, int argc, char **argv,
 /* What printk'd output goes through when a line runs on the console. */
 static void console_flush(const char *s, size_t len)
 {
-	printk("%.*s", (int)len, s);
+	printk_write(s, len);
 }
 
 static int exec_words(const char *line, struct seq_buf *out)
@@ -337,7 +336,7 @@ static int exec_words(const char *line, struct seq_buf *out)
 
 int shell_exec(const char *line, struct seq_buf *out)
 {
-	static char small[256];
+	static char small[CONSOLE_LINE_MAX];	/* an echoed line fits whole */
 	struct seq_buf console;
 	struct seq_buf *saved = shell_out;
 	int ret;

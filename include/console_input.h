@@ -15,11 +15,24 @@
 
 #include "line_editor.h"
 
+/*
+ * COM1's input queue: a power of two, as a kfifo's size must be, and two
+ * whole lines.  QEMU hands a pasted page (CONSOLE_LINE_MAX) to the UART
+ * as fast as IRQ 4 takes it, much faster than the editor echoes it, and
+ * the next command may already follow.
+ */
+#define INPUT_BUF_SIZE (2 * CONSOLE_LINE_MAX)
+
 /* Turn on COM1's receive interrupt and the keyboard's SysRq hook. */
 void console_input_init(void);
 /* Next character from either console; sleeps (hlt) until one arrives. */
 int console_getc(void);
-/* The next character if one is waiting, else -1; never sleeps. */
+/*
+ * The next character if one is waiting, else -1.  INPUT_OVERRUN: input
+ * was lost (the fifo was full); the rest of that line has been skipped
+ * and the loss reported - the caller drops the line it was reading.
+ */
+#define INPUT_OVERRUN (-2)
 int console_poll(void);
 /* Sleep until the next interrupt (a key, or the timer tick). */
 void console_wait(void);
@@ -27,7 +40,8 @@ void console_wait(void);
 void console_input_feed(int c);
 /*
  * Print the prompt and edit one line into le->buf.  Returns its length,
- * or -EINTR when Ctrl-C abandoned it.
+ * -EINTR when Ctrl-C or lost input abandoned it, or -E2BIG (said on the
+ * console) when more was typed than a line holds.
  */
 int console_readline(struct line_editor *le);
 

@@ -33,6 +33,8 @@
 /* printk: formats with lib/vsprintf.c and writes to every console. */
 int printk(const char *fmt, ...) __printf(1, 2);
 int vprintk(const char *fmt, va_list ap);
+/* len bytes of text as they are, however many: a command's output. */
+void printk_write(const char *text, size_t len);
 
 /*
  * Log levels, as Linux's: a message may start with KERN_SOH and a digit,

@@ -21,7 +21,9 @@
 #include <stddef.h>
 #include <stdbool.h>
 
-#define CONSOLE_LINE_MAX  512   /* longest command line */
+/* Longest command line, with its NUL: a page, as Linux's tracefs takes
+ * one write of kprobe_events. */
+#define CONSOLE_LINE_MAX  4096
 #define HISTORY_SIZE      32    /* lines kept for the up arrow */
 #define COMPLETIONS_MAX   1024  /* bytes of candidates one Tab may offer */
 
@@ -58,12 +60,15 @@ struct line_editor {
 	int esc_param;			/* the number in ESC [ 3 ~ */
 	bool last_was_cr;		/* swallow the \n of a \r\n pair */
 	bool hidden;			/* printk blanked the line: draw it again */
+	size_t dropped;			/* characters typed past a full line */
 	char history[HISTORY_SIZE][CONSOLE_LINE_MAX];
 	int nr_history;			/* lines stored (<= HISTORY_SIZE) */
 	int history_pos;		/* how far back the arrows went: 0 = new line */
 };
 
-enum line_result { LINE_MORE, LINE_DONE, LINE_CANCEL };
+/* LINE_TOO_LONG: Enter ended a line that lost characters (le->dropped):
+ * the caller refuses it rather than run a shorter command. */
+enum line_result { LINE_MORE, LINE_DONE, LINE_CANCEL, LINE_TOO_LONG };
 
 void line_editor_init(struct line_editor *le, const char *prompt);
 /* An empty line, cursor at 0, history walk reset: before each prompt. */

@@ -32,6 +32,7 @@ struct seq_buf {
 
 void seq_buf_init(struct seq_buf *s, char *buf, size_t size);
 int seq_printf(struct seq_buf *s, const char *fmt, ...) __printf(2, 3);
+int seq_vprintf(struct seq_buf *s, const char *fmt, va_list ap);
 void seq_puts(struct seq_buf *s, const char *str);
 void seq_buf_flush(struct seq_buf *s);	/* empty the buffer into flush() */
 

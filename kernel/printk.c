@@ -17,8 +17,10 @@
 #include "spinlock.h"
 #include "nokprobe.h"
 #include "line_editor.h"
+#include "string.h"
 
 #define PRINTK_BUF_SIZE 512
+#define PRINTK_CUT_MARK " [cut]\n"	/* the end of a message too long for it */
 
 static struct console *consoles;
 DEFINE_SPINLOCK(printk_lock);
@@ -58,31 +60,48 @@ static int printk_get_level(const char **fmt)
 	return MESSAGE_LOGLEVEL_DEFAULT;
 }
 
-int vprintk(const char *fmt, va_list ap)
+/*
+ * Text to every console, the typed line hidden first.  No buffer of our
+ * own: a command's output (an echo of a 4095-character line) goes out
+ * whole, not cut at PRINTK_BUF_SIZE.
+ */
+void printk_write(const char *text, size_t len)
 {
-	char buf[PRINTK_BUF_SIZE];
 	struct console *con;
 	unsigned long flags;
 	bool nested;
+
+	flags = local_irq_save();
+	nested = READ_ONCE(printk_lock.owner_cpu) == smp_processor_id();
+	if (!nested)
+		spin_lock(&printk_lock);
+	line_editor_hide(text, len);	/* not into the middle of a typed line */
+	for (con = consoles; con; con = con->next)
+		con->write(text, len);
+	if (!nested)
+		spin_unlock(&printk_lock);
+	local_irq_restore(flags);
+}
+
+/*
+ * One message is formatted on the stack, so it has a limit; one that
+ * is longer ends in PRINTK_CUT_MARK instead of stopping short unseen.
+ */
+int vprintk(const char *fmt, va_list ap)
+{
+	char buf[PRINTK_BUF_SIZE];
 	int len;
 
 	/* Like Linux, a message at or above console_loglevel is not shown. */
 	if (printk_get_level(&fmt) >= console_loglevel)
 		return 0;
 	len = vsnprintf(buf, sizeof(buf), fmt, ap);
-
-	if (len >= (int)sizeof(buf))
-		len = sizeof(buf) - 1;   /* truncated: print what fits */
-	flags = local_irq_save();
-	nested = READ_ONCE(printk_lock.owner_cpu) == smp_processor_id();
-	if (!nested)
-		spin_lock(&printk_lock);
-	line_editor_hide(buf, len);	/* not into the middle of a typed line */
-	for (con = consoles; con; con = con->next)
-		con->write(buf, len);
-	if (!nested)
-		spin_unlock(&printk_lock);
-	local_irq_restore(flags);
+	if (len >= (int)sizeof(buf)) {
+		len = sizeof(buf) - 1;
+		memcpy(buf + len - strlen(PRINTK_CUT_MARK), PRINTK_CUT_MARK,
+		       strlen(PRINTK_CUT_MARK));
+	}
+	printk_write(buf, len);
 	return len;
 }
 
@@ -97,5 +116,6 @@ int printk(const char *fmt, ...)
 	return n;
 }
 NOKPROBE_SYMBOL(printk_get_level);
+NOKPROBE_SYMBOL(printk_write);
 NOKPROBE_SYMBOL(vprintk);
 NOKPROBE_SYMBOL(printk);
