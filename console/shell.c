@@ -382,6 +382,8 @@ void shell_run(void)
 		if (console_readline(&editor) < 0)
 			continue;	/* Ctrl-C */
 		line_editor_remember(&editor);
+		shell_command_begin();
 		shell_exec(editor.buf, NULL);
+		shell_command_end();
 	}
 }

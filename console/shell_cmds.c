@@ -222,9 +222,10 @@ int cmd_meminfo(int argc, char **argv)
 	insn_slot_get_stats(&ss);
 	sh_printf("Pages:  %lu free of %lu (%lu KiB free)\n", pages_free(), max_pfn,
 		  pages_free() * (PAGE_SIZE / 1024));
-	sh_printf("Heap:   %lu live allocations, %lu bytes live, %lu bytes free, "
-		  "%lu kmalloc calls\n", hs.live_allocs, hs.live_bytes, hs.free_bytes,
-		  hs.total_allocs);
+	sh_printf("Heap:   %lu live allocation%s, %lu byte%s live, %lu byte%s free, "
+		  "%lu kmalloc call%s\n", hs.live_allocs, plural(hs.live_allocs),
+		  hs.live_bytes, plural(hs.live_bytes), hs.free_bytes, plural(hs.free_bytes),
+		  hs.total_allocs, plural(hs.total_allocs));
 	sh_printf("Slots:  %lu in use on %lu page(s) (%lu allocated, %lu freed)\n",
 		  ss.slots_in_use, ss.pages, ss.total_allocs, ss.total_frees);
 	/* Each call a kretprobe caught and that has not returned holds an instance. */

@@ -107,11 +107,41 @@ int shell_foreground_pid(void)
 	return READ_ONCE(foreground_pid);
 }
 
+/*
+ * The line being run on the console, for Ctrl-C when no program is in
+ * the foreground: a kernel command cannot be killed, so it is told, the
+ * way a Linux kernel loop looks at signal_pending(), and a long one (a
+ * workload) looks at shell_interrupted() and stops.
+ */
+static volatile bool command_running;
+static volatile bool interrupted;
+
+void shell_command_begin(void)
+{
+	WRITE_ONCE(interrupted, false);
+	WRITE_ONCE(command_running, true);
+}
+
+void shell_command_end(void)
+{
+	WRITE_ONCE(command_running, false);
+}
+
+bool shell_interrupted(void)
+{
+	return READ_ONCE(interrupted);
+}
+
 bool shell_interrupt_foreground(void)
 {
 	int pid = READ_ONCE(foreground_pid);
 
-	return pid && kill_pid(pid) == 0;
+	if (pid)
+		return kill_pid(pid) == 0;
+	if (!READ_ONCE(command_running))
+		return false;	/* the line editor's: drop the line typed */
+	WRITE_ONCE(interrupted, true);
+	return true;
 }
 
 int cmd_exec(int argc, char **argv)

@@ -198,8 +198,9 @@ int cmd_watch(int argc, char **argv)
 		return ret;
 	}
 	w->bp = bp;
-	sh_printf("watch %d: %s (%08lx) %s, %u bytes, DR%d on every CPU\n", (int)(w - watches),
-		  w->name, attr.bp_addr, hw_breakpoint_type_name(attr.bp_type), attr.bp_len, bp->slot);
+	sh_printf("watch %d: %s (%08lx) %s, %u byte%s, DR%d on every CPU\n", (int)(w - watches),
+		  w->name, attr.bp_addr, hw_breakpoint_type_name(attr.bp_type), attr.bp_len,
+		  plural(attr.bp_len), bp->slot);
 	return 0;
 }
 
@@ -209,7 +210,7 @@ static void unwatch_one(int n)
 
 	unregister_wide_hw_breakpoint(watches[n].bp);
 	watches[n].bp = NULL;
-	sh_printf("unwatch %d: %s, %d hits\n", n, watches[n].name, hits);
+	sh_printf("unwatch %d: %s, %d hit%s\n", n, watches[n].name, hits, plural(hits));
 }
 
 int cmd_unwatch(int argc, char **argv)

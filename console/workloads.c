@@ -238,12 +238,15 @@ noinline unsigned long do_work(unsigned long i)
 	return i * i;
 }
 
-/* A thread that sleeps until the next timer tick, works, and repeats. */
+/*
+ * A thread that sleeps until the next timer tick, works, and repeats -
+ * until Ctrl-C on the console (shell_interrupted()).
+ */
 noinline int worker_thread(void *arg)
 {
 	unsigned long n = (unsigned long)arg, sum = 0;
 
-	for (unsigned long i = 0; i < n; i++) {
+	for (unsigned long i = 0; i < n && !shell_interrupted(); i++) {
 		msleep(TICK_MS);
 		sum += do_work(i);
 	}
@@ -254,7 +257,7 @@ static int run_worker(int argc, char **argv)
 {
 	unsigned long n = 5;
 	struct task_struct *t;
-	unsigned long start = jiffies;
+	unsigned long start = jiffies, took;
 	int sum;
 
 	if (argc > 1 && (kstrtoul(argv[1], 0, &n) || n > WORKER_MAX)) {
@@ -264,9 +267,14 @@ static int run_worker(int argc, char **argv)
 	t = kthread_create(worker_thread, (void *)n, "worker");
 	if (!t)
 		return -ENOMEM;
-	sh_printf("worker: pid %d, %lu ticks of work\n", task_pid(t), n);
+	sh_printf("worker: pid %d, %lu tick%s of work\n", task_pid(t), n, plural(n));
 	sum = kthread_join(t);
-	sh_printf("worker: done, sum of squares %d, %lu ticks\n", sum, jiffies - start);
+	took = jiffies - start;
+	if (shell_interrupted()) {
+		sh_printf("worker: interrupted (Ctrl-C) after %lu tick%s\n", took, plural(took));
+		return -EINTR;
+	}
+	sh_printf("worker: done, sum of squares %d, %lu tick%s\n", sum, took, plural(took));
 	return 0;
 }
 
@@ -345,9 +353,9 @@ static int run_everywhere(const struct workload *w, int argc, char **argv)
 			continue;
 		if (r[cpu].thread)
 			kthread_join(r[cpu].thread);
-		sh_printf("cpu %d: %s %s, %lu ticks (ran on CPU %d)\n", cpu, w->name,
+		sh_printf("cpu %d: %s %s, %lu tick%s (ran on CPU %d)\n", cpu, w->name,
 			  r[cpu].ret ? shell_strerror(r[cpu].ret) : "ok",
-			  r[cpu].ticks, r[cpu].ran_on);
+			  r[cpu].ticks, plural(r[cpu].ticks), r[cpu].ran_on);
 		if (r[cpu].ret && !ret)
 			ret = r[cpu].ret;
 	}

@@ -48,6 +48,9 @@ const char *shell_command_name(size_t i);
 /* Tab in the shell: a line_complete_fn (see line_editor.h). */
 int shell_complete(const char *line, size_t start, size_t end, char *out, size_t size);
 
+/* "1 tick", "2 ticks": the s of a count's unit. */
+#define plural(n) ((n) == 1 ? "" : "s")
+
 /* Words for an errno: "No such file or directory"... */
 const char *shell_strerror(int err);
 
@@ -62,8 +65,17 @@ int cmd_regs(int argc, char **argv);
 int cmd_meminfo(int argc, char **argv);
 int cmd_ps(int argc, char **argv);
 int cmd_exec(int argc, char **argv);	/* console/shell_process.c */
-/* Ctrl-C while `exec` waits: kill that process; false if there is none. */
+/*
+ * Ctrl-C while a console line runs: kill the process `exec` waits for,
+ * or else tell the command (shell_interrupted()); false when no line
+ * runs (the line editor takes the key).
+ */
 bool shell_interrupt_foreground(void);
+/* Around each console line: Ctrl-C is the command's while it runs. */
+void shell_command_begin(void);
+void shell_command_end(void);
+/* Ctrl-C came while this command ran: a long loop stops (-EINTR). */
+bool shell_interrupted(void);
 int shell_foreground_pid(void);		/* that process, 0 when exec waits for none */
 int cmd_kill(int argc, char **argv);
 int cmd_cpus(int argc, char **argv);

@@ -9,19 +9,26 @@
  * ("One hit") numbers them:
  *
  *   1. int3               the CPU traps #BP through an interrupt gate
- *   2. direct dispatch    exc_int3 -> do_int3 -> kprobe_int3_handler, before
- *                         the die-notifier chain (as Linux's do_int3())
- *   3. kprobe_handler     get_kprobe() finds the probe
- *   4. the pre-handler    runs; then setup_singlestep() arms TF
+ *   2. direct dispatch    exc_int3 -> kprobe_int3_handler, before the
+ *                         die-notifier chain (as Linux's do_int3())
+ *   3. kprobe_int3_handler  get_kprobe() finds the probe
+ *   4. the pre-handler    runs; then TF is armed for the step
  *   5. iret               the CPU runs the copy in the slot, one instruction
- *   6. #DB                do_debug -> kprobe_debug_handler -> post_kprobe_handler
- *   7. resume_execution   ip and flags as if the instruction ran in place
+ *   6. #DB                exc_debug -> kprobe_debug_handler
+ *   7. fixup              ip and flags as if the instruction ran in place
  *   8. post-handler
  *   9. iret               back into the probed function
  *
  * A hit that needs no step (cli/sti, a boosted slot, a pre-handler that
  * moved ip) goes from step 4 to its iret.  The next hit of each probe is
  * told once; writing 1 again tells the next one again.
+ *
+ * The told names are the functions `syms` finds and a probe definition
+ * may name (and is refused, they are on the blacklist).  The steps'
+ * own parts in core.c - kprobe_handler(), setup_singlestep(),
+ * post_kprobe_handler(), resume_execution(), Linux's names - are inlined
+ * into those two handlers, so the hit path pays no call for the split:
+ * they have no address of their own to find or to probe.
  *
  * A jprobe hit goes on after its handler: the int3 in jprobe_return() is
  * told too (the article's steps 2 and 3, with the stack bytes saved and
@@ -31,7 +38,8 @@
  * Narration turns optprobes, boosting and emulation off while it is on:
  * an optimized probe is a jmp, not an int3, and a boosted or emulated
  * one skips the single-step; the point is to watch the whole int3 /
- * single-step dance.  Writing 0 puts the previous settings back.
+ * single-step dance.  Enabling says so; writing 0 puts the previous
+ * settings back.
  */
 #include "kernel.h"
 #include "narrate.h"
@@ -52,6 +60,9 @@
 #define NARRATE_MAX_PROBES 32	/* probes told once each per `echo 1` */
 #define NARRATE_MAX_RETURNS 8	/* told kretprobe calls still in progress */
 #define BYTES_PER_LINE 16	/* stack dumps: four words a line */
+
+/* "1 byte", "2 bytes" */
+#define plural(n) ((n) == 1 ? "" : "s")
 
 bool kprobes_narrate;
 unsigned long kprobes_narrated_hits;	/* hits told so far (tests) */
@@ -97,8 +108,13 @@ void kprobes_narrate_set(bool on)
 	unsigned long flags;
 	int cpu;
 
-	if (on && !kprobes_narrate)
+	if (on && !kprobes_narrate) {
 		kprobes_fast_paths_off(&fast_paths_before);
+		printk("narrate: optimization, boosting and emulation are off while narrating "
+		       "(echo 0 puts them back):\n"
+		       "  every told hit takes the int3 and, but for a pre-handler that moves ip,\n"
+		       "  the single-step with its #DB - the steps to watch\n");
+	}
 	else if (!on && kprobes_narrate)
 		kprobes_fast_paths_restore(&fast_paths_before);
 	kprobes_narrate = on;
@@ -191,10 +207,10 @@ static nokprobe_inline void narrate_hit(struct kprobe *p, struct pt_regs *regs)
 	narrate("   IDT gate %d is a%s %s gate: %s\n", X86_TRAP_BP, intr_gate ? "n" : "",
 		gate_type_name(GATE_TYPE(gate->type_attr)),
 		intr_gate ? "the CPU cleared IF, no interrupt can come in" : "IF stays as it was");
-	narrate("2. direct dispatch: exc_int3 -> do_int3 -> kprobe_int3_handler -> kprobe_handler\n");
+	narrate("2. direct dispatch: exc_int3 -> kprobe_int3_handler\n");
 	narrate("   kprobes first, the die-notifier chain only for int3s it does not claim:\n");
 	narrate("   as Linux's do_int3(), so a hit never walks the chain\n");
-	narrate("3. kprobe_handler: get_kprobe(%08lx) finds a '%c' probe, no hit in progress\n",
+	narrate("3. kprobe_int3_handler: get_kprobe(%08lx) finds a '%c' probe, no hit in progress\n",
 		addr, kprobe_type_char(p));
 	narrate("4. ip stays %08lx, past the int3, as on Linux; pre_handler %s runs\n",
 		regs->ip,
@@ -232,7 +248,7 @@ static nokprobe_inline void narrate_no_step(enum kprobe_narration what, struct k
 	narrate_pre_handler_returned(0);
 	switch (what) {
 	case KPN_EMULATED:
-		narrate("   kprobe_emulate: the %s computed on regs (ip -> %08lx), no step, no #DB\n",
+		narrate("   emulated: the %s computed on regs (ip -> %08lx), no step, no #DB\n",
 			insn_type_name(p->ainsn.decoded.type), regs->ip);
 		narrate("8. post_handler done, the hit is over\n");
 		break;
@@ -258,9 +274,10 @@ static nokprobe_inline void narrate_singlestep(struct kprobe *p, struct pt_regs 
 	narrate_pre_handler_returned(0);
 	for (int i = 0; i < insn->length && i < MAX_INSN_SIZE; i++)
 		snprintf(bytes + 3 * i, 4, " %02x", p->ainsn.insn[i]);
-	narrate("   register_kprobe copied the instruction,%s (%d bytes, class %s), "
-		"to slot %08lx\n", bytes, insn->length, insn_type_name(insn->type), regs->ip);
-	narrate("   setup_singlestep: TF set, IF cleared (EFLAGS now %08lx), ip -> slot %08lx\n",
+	narrate("   register_kprobe copied the instruction,%s (%d byte%s, class %s), "
+		"to slot %08lx\n", bytes, insn->length, plural(insn->length),
+		insn_type_name(insn->type), regs->ip);
+	narrate("   step armed: TF set, IF cleared (EFLAGS now %08lx), ip -> slot %08lx\n",
 		regs->flags, regs->ip);
 	narrate("5. iret: with TF set the CPU runs one instruction, the copy, then traps\n");
 }
@@ -274,7 +291,7 @@ static nokprobe_inline void narrate_singlestep_inplace(struct kprobe *p, struct 
 	narrate_pre_handler_returned(0);
 	narrate("   stepmode inline: text_poke writes the original byte %02x back over the "
 		"int3 at %08lx; no slot\n", p->opcode, (unsigned long)p->addr);
-	narrate("   setup_singlestep: TF set, IF cleared (EFLAGS now %08lx), ip stays %08lx\n",
+	narrate("   step armed: TF set, IF cleared (EFLAGS now %08lx), ip stays %08lx\n",
 		regs->flags, regs->ip);
 	narrate("5. iret: the CPU runs the instruction itself, at its own address, then traps.\n");
 	narrate("   Until the int3 is back, any other CPU that gets to %08lx runs it too, "
@@ -342,15 +359,16 @@ static nokprobe_inline void narrate_debug(struct kprobe *p, struct pt_regs *regs
 	this_cpu_write(tos_before, *(unsigned long *)kernel_stack_pointer(regs));
 	if (in_slot(p, regs->ip)) {
 		narrate("6. #DB: the copy ran; TF made the CPU trap #DB (vector %d) at ip %08lx, "
-			"%lu bytes into the slot; DR6.BS=%d\n", X86_TRAP_DB, regs->ip,
-			regs->ip - (unsigned long)p->ainsn.insn, flag(this_cpu_read(debug_dr6), DR_STEP));
+			"%lu byte%s into the slot; DR6.BS=%d\n", X86_TRAP_DB, regs->ip,
+			regs->ip - (unsigned long)p->ainsn.insn,
+			plural(regs->ip - (unsigned long)p->ainsn.insn), flag(this_cpu_read(debug_dr6), DR_STEP));
 	} else {
 		narrate("6. #DB: the copy ran; TF made the CPU trap #DB (vector %d) at ip %08lx, "
 			"outside the slot: the %s branched; DR6.BS=%d\n", X86_TRAP_DB, regs->ip,
 			insn_type_name(p->ainsn.decoded.type), flag(this_cpu_read(debug_dr6), DR_STEP));
 		narrate_branch_db(p, regs);
 	}
-	narrate("   exc_debug -> do_debug -> kprobe_debug_handler -> post_kprobe_handler,\n");
+	narrate("   exc_debug -> kprobe_debug_handler,\n");
 	narrate("   before the die-notifier chain (Linux's exc_debug_kernel())\n");
 }
 
@@ -391,7 +409,7 @@ static nokprobe_inline void narrate_resumed(struct kprobe *p, struct pt_regs *re
 	unsigned long tos = *(unsigned long *)kernel_stack_pointer(regs);
 	char buf[96];
 
-	narrate("7. resume_execution: fixup for %s: ip %08lx -> %08lx (%s)\n",
+	narrate("7. fixup for %s: ip %08lx -> %08lx (%s)\n",
 		insn_type_name(p->ainsn.decoded.type), this_cpu_read(ip_before), regs->ip,
 		sym(regs->ip, buf, sizeof(buf)));
 	narrate("   %s\n", fixup_reason(p));
@@ -437,8 +455,8 @@ static nokprobe_inline void narrate_jprobe_setjmp(struct pt_regs *regs)
 		r->ax, r->bx, r->cx, r->dx);
 	narrate("                      si=%08lx di=%08lx bp=%08lx flags=%08lx\n",
 		r->si, r->di, r->bp, r->flags);
-	narrate("     %lu stack bytes saved from sp %08lx (return address, then the arguments):\n",
-		jcb->saved_len, jcb->saved_sp);
+	narrate("     %lu stack byte%s saved from sp %08lx (return address, then the arguments):\n",
+		jcb->saved_len, plural(jcb->saved_len), jcb->saved_sp);
 	narrate_bytes(jcb->saved_stack, jcb->saved_sp, jcb->saved_len);
 	if (jcb->saved_len >= sizeof(ret)) {
 		memcpy(&ret, jcb->saved_stack, sizeof(ret));
@@ -486,8 +504,8 @@ static nokprobe_inline void narrate_jprobe_break(struct pt_regs *regs)
 		"the saved state is this stack's\n", sp, jcb->saved_sp);
 	for (unsigned int i = 0; i < jcb->saved_len; i++)
 		changed += live[i] != jcb->saved_stack[i];
-	narrate("     %u of the %lu saved bytes differ now; slot %08lx holds %08lx (%s)\n",
-		changed, jcb->saved_len, sp, slot, sym(slot, buf, sizeof(buf)));
+	narrate("     %u of the %lu saved byte%s differ%s now; slot %08lx holds %08lx (%s)\n",
+		changed, jcb->saved_len, plural(jcb->saved_len), changed == 1 ? "s" : "", sp, slot, sym(slot, buf, sizeof(buf)));
 }
 
 /* Still step 3: the registers and stack bytes are back. */
@@ -499,7 +517,8 @@ static nokprobe_inline void narrate_jprobe_restored(struct pt_regs *regs)
 
 	narrate("     registers restored: ip %08lx (%s), ax=%08lx flags=%08lx\n",
 		regs->ip, sym(regs->ip, buf, sizeof(buf)), regs->ax, regs->flags);
-	narrate("     %lu stack bytes put back at %08lx:\n", jcb->saved_len, jcb->saved_sp);
+	narrate("     %lu stack byte%s put back at %08lx:\n", jcb->saved_len,
+		plural(jcb->saved_len), jcb->saved_sp);
 	narrate_bytes((const uint8_t *)jcb->saved_sp, jcb->saved_sp, jcb->saved_len);
 	narrate("     slot %08lx holds the real return address again, %08lx (%s)\n",
 		jcb->saved_sp, ret, sym(ret, buf, sizeof(buf)));
@@ -674,15 +693,15 @@ void __hw_breakpoint_narrate(struct hw_breakpoint *bp, struct pt_regs *regs, uns
 		X86_TRAP_DB);
 	narrate("2. exc_debug: DR6 read and cleared: %08lx, B%d=1 BS=%d; a breakpoint's bit,\n",
 		dr6, bp->slot, flag(dr6, DR_STEP));
-	narrate("   so DR7 off (local_db_save) while its handler runs\n");
+	narrate("   so DR7 off (as Linux's local_db_save()) while its handler runs\n");
 	if (bp->attr.bp_type == HW_BREAKPOINT_X) {
 		narrate("3. an execute breakpoint is a fault: ip %08lx (%s) has not run yet;\n",
 			regs->ip, where);
 		narrate("   RF set in the saved EFLAGS, so the iret runs it instead of faulting again\n");
 	} else {
-		narrate("3. a data breakpoint is a trap: the %s of %u bytes is done; ip %08lx (%s)\n",
+		narrate("3. a data breakpoint is a trap: the %s of %u byte%s is done; ip %08lx (%s)\n",
 			bp->attr.bp_type == HW_BREAKPOINT_W ? "write" : "read or write",
-			bp->attr.bp_len, regs->ip, where);
+			bp->attr.bp_len, plural(bp->attr.bp_len), regs->ip, where);
 		narrate("   is the instruction after the access\n");
 	}
 	narrate("4. hw_breakpoint_handler -> the triggered callback; then DR7 back, iret\n");
