@@ -116,10 +116,21 @@ static int register_event(struct trace_kprobe *tk)
 	return register_kretprobe(&tk->rp);
 }
 
+/* How long the word at line[at] is: the probe point of a definition. */
+static int probe_point_len(const char *line, size_t len, size_t at)
+{
+	size_t end = at;
+
+	while (end < len && line[end] != ' ' && line[end] != '\t' && line[end] != '\n')
+		end++;
+	return end - at;
+}
+
 static struct trace_probe *create_trace_kprobe(const struct probe_event_def *parsed,
 					const char *line, size_t len, int *err)
 {
 	struct trace_kprobe *tk = kzalloc(sizeof(*tk));
+	size_t at = trace_probe_word_pos(line, len, 1);
 	char msg[200];
 
 	*err = -ENOMEM;
@@ -131,10 +142,12 @@ static struct trace_probe *create_trace_kprobe(const struct probe_event_def *par
 	*err = register_event(tk);
 	if (*err == 0)
 		return &tk->tp;
-	snprintf(msg, sizeof(msg), "Could not probe %s+%lu: %s: %s",
-		 parsed->symbol[0] ? parsed->symbol : "address", parsed->offset,
+	/* The probe point as written ("fib+0x3b", "0x100"), as Linux's
+	 * error_log shows the command: not re-spelled in another format. */
+	snprintf(msg, sizeof(msg), "Could not probe %.*s: %s: %s",
+		 probe_point_len(line, len, at), line + at,
 		 errno_name(*err), kprobe_refusal_reason(*err, parsed->addr));
-	trace_probe_log_error(&kprobe_type, line, len, trace_probe_word_pos(line, len, 1), msg);
+	trace_probe_log_error(&kprobe_type, line, len, at, msg);
 	trace_probe_cleanup(&tk->tp);
 free:
 	kfree(tk);
