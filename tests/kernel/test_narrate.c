@@ -233,7 +233,7 @@ extern const char fx_call_rel[], fx_call_reg[], fx_lcall[], fx_jmp_short[], fx_j
 	fx_rep_movsb[];
 
 #define BRANCHED(cls) "outside the slot: the " cls " branched"
-#define IN_SLOT	"bytes into the slot"
+#define IN_SLOT	"into the slot"
 #define REL_TAKEN "taken: the target counted again from the probed address"
 #define KEPT "already right, kept"
 
@@ -285,13 +285,17 @@ static int line_len(const char *step)
 	return end ? (int)(end - p) : (int)strlen(p);
 }
 
-/* The number before " bytes into the slot", or -1 if the line has none. */
+/* N in "N byte(s) into the slot", or -1 if the line has none. */
 static long slot_offset_told(void)
 {
 	const char *p = strstr(ktest_captured(), " " IN_SLOT);
 
 	if (!p)
 		return -1;
+	while (p > ktest_captured() && p[-1] != ' ')
+		p--;		/* back over "byte" or "bytes" */
+	if (p > ktest_captured())
+		p--;
 	while (p > ktest_captured() && p[-1] >= '0' && p[-1] <= '9')
 		p--;
 	return simple_strtol(p, NULL, 10);
