@@ -73,7 +73,8 @@ static int cmd_help(int argc, char **argv)
 	}
 	sh_printf("Keys: Tab completes commands and paths; left/right, Home/End move;\n");
 	sh_printf("      Backspace, Delete, Ctrl-U (to the start), Ctrl-W (a word) erase;\n");
-	sh_printf("      up/down walk the history; Ctrl-C drops the line;\n");
+	sh_printf("      up/down walk the history; Ctrl-C drops the line, or stops\n");
+	sh_printf("      the running workload (run) or program (exec);\n");
 	sh_printf("      Ctrl-P is SysRq: list the probes, even while a workload runs.\n");
 	sh_printf("QEMU: Ctrl-A X quits, Ctrl-A C toggles its monitor (try \"nmi\" there).\n");
 	sh_printf("Boot with crash=MODE to watch a fault on purpose:");
