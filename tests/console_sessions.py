@@ -22,10 +22,11 @@ as under `make run`: after `reboot` the kernel boots again and the
 next prompt is the new kernel's.
 A line "<await> TEXT" types nothing: it waits for TEXT to come by
 itself, as a background program's end does ("[4] spin: killed by
-SIGKILL"), in what the console printed since the last typed line.  If it
-came while the prompt was shown, the line editor hid the prompt and
-drew it again: that prompt is read too, so the next typed line starts
-clean.  A line "<cpus> 1 2" (anywhere) boots the session once with each
+SIGKILL"), in what the console printed since the last typed line.  Then
+it reads until the console is quiet and eats every prompt the line
+editor drew again after such output, so the next typed line starts
+clean.  (Output that comes by itself while a line is typed still splits
+that step: keep such steps away from a program that prints on its own.)  A line "<cpus> 1 2" (anywhere) boots the session once with each
 of those CPU counts instead of only at -smp 2.
 In an expected line "..." matches any text; a line that is only "..."
 matches any number of lines (including none).  In a typed line these
@@ -66,6 +67,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 AWAIT = "<await> "
+AWAIT_QUIET = 0.3	# seconds without output: what came by itself is over
 CPUS = "<cpus> "
 
 
@@ -154,28 +156,47 @@ class Console:
         self.since_typed += head + marker
         return head
 
+    def read_some(self, timeout):
+        """Add what QEMU prints within timeout; False once it is gone."""
+        ready, _, _ = select.select([self.proc.stdout], [], [], max(timeout, 0))
+        if ready:
+            chunk = os.read(self.proc.stdout.fileno(), 65536)
+            if not chunk:
+                return False
+            self.out += chunk
+        return True
+
+    def settle(self, quiet=AWAIT_QUIET):
+        """Nothing is typed: whatever comes is output of its own, and the
+        line editor draws its prompt again after each piece (maybe more
+        than once).  Read until nothing comes for `quiet` seconds, then
+        eat everything up to the last prompt: the next typed line starts
+        clean."""
+        while self.proc.poll() is None:
+            before = len(self.out)
+            if not self.read_some(quiet) or len(self.out) == before:
+                break
+        head, marker, tail = self.out.rpartition(PROMPT.encode())
+        if marker:
+            self.since_typed += head + marker
+            self.out = tail
+
     def await_text(self, pattern, timeout):
         """Wait for a line matching pattern ("..." wildcards) among what
-        came since the last typed line; eat the prompt the line editor
-        draws again after it.  False if it never came."""
+        came since the last typed line, then settle().  False if it never
+        came."""
         regex = re.compile(".*".join(re.escape(p) for p in pattern.split("...")))
-        if any(regex.fullmatch(l) for l in clean(self.since_typed)):
-            return True		# it came before the prompt was shown
         deadline = time.time() + timeout
         while True:
             # Only whole lines: a line still being printed may match early.
             done, nl, _ = self.out.rpartition(b"\n")
-            if any(regex.fullmatch(l) for l in clean(done + nl)):
-                return self.read_until(PROMPT.encode(), deadline - time.time()) is not None
+            if any(regex.fullmatch(l) for l in clean(self.since_typed + done + nl)):
+                break
             left = deadline - time.time()
-            if left <= 0 or self.proc.poll() is not None:
+            if left <= 0 or self.proc.poll() is not None or not self.read_some(left):
                 return False
-            ready, _, _ = select.select([self.proc.stdout], [], [], left)
-            if ready:
-                chunk = os.read(self.proc.stdout.fileno(), 65536)
-                if not chunk:
-                    return False
-                self.out += chunk
+        self.settle()
+        return True
 
     def send(self, data):
         self.since_typed = b""
