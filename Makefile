@@ -113,7 +113,7 @@ $(B)/user/user_image.S.o: $(USER_ELFS)
 SAMPLE_KOS := $(patsubst samples/kprobes/%.c,$(B)/samples/%.ko,\
 	$(wildcard samples/kprobes/*.c))
 
-.PHONY: all test-image iso run run-test run-vga debug debug-test crash-demos test test-all host-test bench bench-smp bootstrap bootstrap-gui clean help
+.PHONY: all test-image iso run run-iso run-test run-vga debug debug-test crash-demos test test-all host-test bench bench-smp bootstrap bootstrap-gui clean help
 all: $(B)/kernel.elf
 test-image: $(B)/kernel-test.elf
 
@@ -216,6 +216,32 @@ VGA_SAY_sdl     := $(VGA_SAY_gtk)
 VGA_SAY_curses  := no graphical display: QEMU draws the VGA text screen in this terminal (curses). Type at the keyboard console; Esc 2 is QEMU's monitor (type quit there), Esc 3 the serial console, Esc 1 back
 VGA_SAY_vnc     := connect a VNC viewer to localhost:5900 for the VGA screen; this terminal is the serial console (Ctrl-A X quits)
 
+# What QEMU's exit status means, said in words instead of make's bare
+# "Error 35".  isa-debug-exit turns the kernel's qemu_exit(v) into the
+# status (v << 1) | 1 (include/kernel.h): QEMU_EXIT_PASS (0x10) is 33,
+# QEMU_EXIT_FAIL (0x11) is 35 - what an oops under panic_exit writes, and
+# what the test image writes when a test failed.  0 is a power off, Ctrl-A
+# X, or a reset under -no-reboot (crash=triple).
+QEMU_STATUS_PASS := 33
+QEMU_STATUS_FAIL := 35
+# $(call qemu_status,TARGET,SAY_PASS,STATUS_PASS,SAY_FAIL,STATUS_FAIL): the
+# shell code after "QEMU ... ||": print what 33 or 35 meant and leave with
+# the status make should report (0: it went as asked).
+qemu_status = { s=$$?; case $$s in \
+	$(QEMU_STATUS_PASS)) echo "make $(1): QEMU exit status $$s: $(2)"; exit $(3);; \
+	$(QEMU_STATUS_FAIL)) echo "make $(1): QEMU exit status $$s: $(4)"; exit $(5);; \
+	*) echo "make $(1): QEMU failed (exit status $$s)"; exit $$s;; esac; }
+# make run: an oops asked for with crash= is the demo working; any other
+# oops or panic is the kernel's failure, not the build's.
+RUN_SAY_PASS := the kernel left through the debug-exit port (no ACPI power off). Nothing went wrong.
+RUN_SAY_OOPS = $(strip $(if $(findstring crash=,$(CMDLINE)),\
+	the kernel oopsed as $(filter crash=%,$(CMDLINE)) asked and left QEMU (panic_exit). The demo worked - the build is fine.,\
+	the kernel oopsed or panicked (the report is above) and left QEMU (panic_exit). The build is fine - the kernel is not.))
+RUN_STATUS_OOPS = $(if $(findstring crash=,$(CMDLINE)),0,1)
+RUN_STATUS = $(call qemu_status,$@,$(RUN_SAY_PASS),0,$(RUN_SAY_OOPS),$(RUN_STATUS_OOPS))
+TEST_STATUS = $(call qemu_status,$@,every test passed.,0,$(TEST_SAY_FAIL),1)
+TEST_SAY_FAIL := a test failed or the kernel crashed (the KTAP output is above).
+
 # CROSS is passed so the script skips Debian's toolchain when i686-elf- is used.
 bootstrap:
 	@CROSS=$(CROSS) sh scripts/bootstrap.sh
@@ -226,20 +252,30 @@ bootstrap-gui:
 
 run: bootstrap all
 	$(QEMU) $(QEMU_RUN) $(RUN_RESET) -kernel $(B)/kernel.elf \
-		-append "$(RUN_CMDLINE)" -display none -serial mon:stdio
+		-append "$(RUN_CMDLINE)" -display none -serial mon:stdio || $(RUN_STATUS)
 
 # The test image, e.g. CMDLINE=test=traps to watch one suite's KTAP
-# output; the run ends QEMU itself (make then says "Error 33": all passed).
+# output; the run ends QEMU itself, with 33 if every test passed.
 run-test: bootstrap test-image
 	$(QEMU) $(QEMU_RUN) -no-reboot -kernel $(B)/kernel-test.elf \
-		-append "$(CMDLINE)" -display none -serial mon:stdio
+		-append "$(CMDLINE)" -display none -serial mon:stdio || $(TEST_STATUS)
+
+# Boot build/kernel.iso the way a PC boots it: the BIOS (SeaBIOS) reads
+# the CD's El Torito record, starts GRUB, GRUB shows its menu - on COM1
+# too (grub.cfg), so here in the terminal - and loads the kernel with
+# Multiboot.  The same image boots a VM's CD drive or a USB stick
+# (grub-mkrescue writes a hybrid MBR); README.md says how.  No
+# panic_exit: GRUB's menu sets the command line.
+run-iso: bootstrap iso
+	$(QEMU) $(QEMU_RUN) -cdrom $(B)/kernel.iso -boot d \
+		-display none -serial mon:stdio || $(RUN_STATUS)
 
 run-vga: bootstrap all
 	@test -n "$(VGA_ARGS_$(VGA_DISPLAY))" || { echo "DISPLAY_MODE=$(DISPLAY_MODE): pick one of $(DISPLAY_MODES)"; exit 1; }
 	$(if $(filter gtk sdl,$(VGA_DISPLAY)),@CROSS=$(CROSS) sh scripts/bootstrap.sh --gui)
 	@echo "run-vga ($(VGA_DISPLAY)): $(VGA_SAY_$(VGA_DISPLAY))"
 	$(QEMU) $(QEMU_RUN) $(RUN_RESET) -kernel $(B)/kernel.elf \
-		-append "$(RUN_CMDLINE)" $(VGA_ARGS_$(VGA_DISPLAY))
+		-append "$(RUN_CMDLINE)" $(VGA_ARGS_$(VGA_DISPLAY)) || $(RUN_STATUS)
 
 # QEMU waits for gdb on :1234; in another terminal: gdb -x scripts/gdbinit
 # No panic_exit and -no-reboot: after an oops the CPU stays halted with
@@ -332,9 +368,12 @@ help:
 	@echo "  make, make all    build $(B)/kernel.elf (toolchain: $(CROSS)gcc)"
 	@echo "  make test-image   build $(B)/kernel-test.elf: the kernel plus tests/kernel/"
 	@echo "  make iso          build $(B)/kernel.iso with grub-mkrescue"
+	@echo "  make run-iso      boot $(B)/kernel.iso in QEMU: GRUB's menu, then the kernel"
 	@echo "  make run          boot in QEMU, serial console here (Ctrl-A X quits;"
-	@echo "                    an oops exits QEMU, the shell's reboot boots again)"
-	@echo "  make run-test     boot the test image, e.g. CMDLINE=test=traps (one suite)"
+	@echo "                    an oops exits QEMU, the shell's reboot boots again;"
+	@echo "                    make then says what QEMU's exit status 33 or 35 meant)"
+	@echo "  make run-test     boot the test image, e.g. CMDLINE=test=traps (one suite;"
+	@echo "                    QEMU's exit status 33: all passed, 35: a failure)"
 	@echo "  make run-vga      boot with the VGA screen too (DISPLAY_MODE= below)"
 	@echo "  make debug        boot halted with a gdb stub (gdb -x scripts/gdbinit);"
 	@echo "                    an oops leaves the CPU halted for gdb"

@@ -11,7 +11,14 @@
 #include <stdbool.h>
 
 #define noinline        __attribute__((noinline))
+/*
+ * The host tests build lib/ against glibc, whose <sys/cdefs.h> already
+ * defines __always_inline (the same attribute): keep its definition
+ * rather than redefine it, as Linux's tools/include/linux/compiler.h does.
+ */
+#ifndef __always_inline
 #define __always_inline inline __attribute__((always_inline))
+#endif
 #define __noreturn      __attribute__((noreturn))
 #define __packed        __attribute__((packed))
 #define __aligned(x)    __attribute__((aligned(x)))

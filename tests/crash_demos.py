@@ -11,6 +11,11 @@ prints, so this also checks that `make run` leaves QEMU after an oops
 gdb, and the kernel says how to quit).  The list of modes is read from
 console/crash.c: a new mode without an entry in EXPECT fails here.
 
+README.md's crash table is checked against the same boots: every
+code-quoted string in a row's "what you see" column must be in what that
+mode printed (`...` in a quote stands for any text), and the table must
+have one row per mode of console/crash.c.
+
 Output is KTAP, one result per demonstration; tests/host/
 check_crash_demos.py runs it under `make test`.
 """
@@ -88,6 +93,41 @@ def crash_modes():
     return re.findall(r'\{ "(\w+)",', table[:table.index("};")])
 
 
+README = ROOT / "README.md"
+CODE_SPAN_RE = re.compile(r"`([^`]+)`")
+
+
+def readme_crash_table(readme=README):
+    """{mode: [code-quoted strings of its "what you see" column]} from the
+    table under README.md's "### Crash modes" heading."""
+    text = readme.read_text()
+    start = text.find("### Crash modes")
+    if start < 0:
+        return {}
+    rows = {}
+    for line in text[start:].splitlines()[1:]:
+        if line.startswith("#"):
+            break                       # the next heading ends the section
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if not line.startswith("|") or len(cells) < 3:
+            continue
+        mode = re.fullmatch(r"`(\w+)`", cells[0])
+        if mode:
+            rows[mode.group(1)] = CODE_SPAN_RE.findall(cells[-1])
+    return rows
+
+
+def readme_missing(text, quotes):
+    """The README quotes that the boot's output does not contain; `...`
+    in a quote matches any text on the same line."""
+    missing = []
+    for q in quotes:
+        pattern = ".*?".join(re.escape(part) for part in q.split("..."))
+        if not re.search(pattern, text):
+            missing.append(q)
+    return missing
+
+
 def make_qemu_command(build, target, cmdline):
     """The QEMU command `make TARGET CMDLINE=...` would run."""
     out = subprocess.run(["make", "-s", "-n", "-C", str(ROOT), target,
@@ -97,7 +137,8 @@ def make_qemu_command(build, target, cmdline):
     for line in joined.splitlines():
         words = shlex.split(line)
         if words and "qemu-system" in words[0]:
-            return words
+            # What follows "||" explains QEMU's exit status to make.
+            return words[:words.index("||")] if "||" in words else words
     raise RuntimeError(f"make -n {target} printed no QEMU command:\n{out}")
 
 
@@ -113,7 +154,9 @@ def missing_in_order(text, wanted):
     return missing
 
 
-def run_mode(build, mode, timeout):
+def run_mode(build, mode, timeout, readme_quotes):
+    """Boot crash=MODE; readme_quotes is its README row's "what you see"
+    (None: the table has no row for it)."""
     status_want, wanted = EXPECT[mode]
     cmd = make_qemu_command(build, "run", f"crash={mode}")
     with tempfile.NamedTemporaryFile(suffix=".log") as qlog:
@@ -129,6 +172,11 @@ def run_mode(build, mode, timeout):
         problems.append(f"QEMU status {status}, want {status_want}")
     if mode in QEMU_LOG_MUST and QEMU_LOG_MUST[mode] not in qemu_log:
         problems.append(f"QEMU's log lacks {QEMU_LOG_MUST[mode]!r}")
+    if readme_quotes is None:
+        problems.append(f"README.md's crash table has no row for {mode}")
+    else:
+        problems += [f"README.md's crash table says {q!r}, which crash={mode} "
+                     f"does not print" for q in readme_missing(text, readme_quotes)]
     return problems, text
 
 
@@ -166,6 +214,29 @@ def run_debug(build, timeout):
     return problems, text
 
 
+def run_make_run(build, timeout):
+    """make run itself, crash=null: after the oops make explains QEMU's
+    exit status 35 and succeeds, instead of "make: *** ... Error 35"
+    (which reads as a broken build)."""
+    try:
+        run = subprocess.run(["make", "-s", "-C", str(ROOT), "run", f"B={build}",
+                              "CMDLINE=crash=null"], stdin=subprocess.DEVNULL,
+                             capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return [f"make run did not end in {timeout} s"], ""
+    text = run.stdout + run.stderr
+    problems = [f"missing (in order): {w!r}" for w in missing_in_order(
+        text, ["Oops: page fault", OOPS_END,
+               "make run: QEMU exit status 35: the kernel oopsed as crash=null asked",
+               "The demo worked"])]
+    if run.returncode != 0:
+        problems.append(f"make run ended with status {run.returncode}, want 0: "
+                        f"the oops was asked for")
+    if "Error 35" in text:
+        problems.append("make printed \"Error 35\"")
+    return problems, text
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build", default="build")
@@ -175,7 +246,8 @@ def main():
     build = Path(args.build).resolve()
 
     modes = crash_modes()
-    demos = [(m, lambda m=m: run_mode(build, m, args.timeout))
+    table = readme_crash_table()
+    demos = [(m, lambda m=m: run_mode(build, m, args.timeout, table.get(m)))
              if m in EXPECT else
              (m, lambda m=m: ([f"crash={m} is in console/crash.c but not in "
                                f"tests/crash_demos.py's EXPECT"], ""))
@@ -183,8 +255,12 @@ def main():
     demos += [(f"stale_{m}", lambda m=m: ([f"EXPECT has {m}, console/crash.c "
                                            f"does not"], ""))
               for m in EXPECT if m not in modes]
+    demos += [(f"readme_{m}", lambda m=m: ([f"README.md's crash table has {m}, "
+                                            f"console/crash.c does not"], ""))
+              for m in table if m not in modes]
     demos += [("nmi", lambda: run_nmi(build, args.timeout)),
-              ("debug_stays_halted", lambda: run_debug(build, args.timeout))]
+              ("debug_stays_halted", lambda: run_debug(build, args.timeout)),
+              ("make_run_explains_exit", lambda: run_make_run(build, args.timeout))]
 
     print("KTAP version 1")
     print(f"1..{len(demos)}")

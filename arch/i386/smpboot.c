@@ -76,15 +76,37 @@ static void print_cpu_table(const struct cpu_table *t, int err)
 }
 
 /*
+ * Which table the CPUs come from, and why the other may count fewer.
+ * The MP spec (1997) predates multi-core chips, and a BIOS may write
+ * one processor entry per package there: SeaBIOS does, and QEMU's
+ * "-smp 2" is one package of two cores, so its MP table lists CPU 0
+ * alone while the MADT QEMU builds lists both.
+ */
+static void print_cpu_table_choice(void)
+{
+	const char *why = boot_cpu_table == &madt_cpus ? "acpi=off: the MP table" :
+			  cmdline_has("acpi=off") ? "acpi=off" : "no MADT";
+
+	printk("smp: using the %s (%s)\n", boot_cpu_table->source, why);
+	if (mptable_cpus.count && mptable_cpus.count < madt_cpus.count)
+		printk("smp: the MP table lists fewer: a BIOS may put one CPU per "
+		       "package there (SeaBIOS does)\n");
+}
+
+/*
  * Read both tables (the MP table is cheap, and the tests compare the
  * two); use the MADT unless acpi=off, then the MP table.
  */
 void detect_cpus(void)
 {
-	int madt_err = cmdline_has("acpi=off") ? -ENODEV : acpi_parse_madt(&madt_cpus);
+	bool acpi_off = cmdline_has("acpi=off");
+	int madt_err = acpi_off ? -ENODEV : acpi_parse_madt(&madt_cpus);
 	int mp_err = mp_parse_table(&mptable_cpus);
 
-	print_cpu_table(&madt_cpus, madt_err);
+	if (acpi_off)
+		printk("smp: ACPI MADT not read (acpi=off)\n");
+	else
+		print_cpu_table(&madt_cpus, madt_err);
 	print_cpu_table(&mptable_cpus, mp_err);
 	if (!madt_err && madt_cpus.count)
 		boot_cpu_table = &madt_cpus;
@@ -92,6 +114,7 @@ void detect_cpus(void)
 		boot_cpu_table = &mptable_cpus;
 	if (!boot_cpu_table)
 		return;
+	print_cpu_table_choice();
 	lapic_present = true;
 	mp_lapic_addr = boot_cpu_table->lapic_addr;
 }

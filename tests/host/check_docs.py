@@ -21,6 +21,11 @@ checked as soon as it is added) and reports, as "FILE:LINE: ...":
   test=      an in-kernel suite of tests/kernel/.
   options    `python3 tests/X.py --opt`: the script knows --opt, and
              run_tests.py's --only values are its stages.
+  stepped    "`call`, `ret` ... are (still) stepped": none of the listed
+             instructions has an emulator in arch/i386/kprobes/emulate.c
+             (a kprobe_emulate_NAME() function).
+  unsupported  a `:TYPE` under a "Not supported" heading is no fetch type
+             of lib/fetch_args.c's fetch_types[].
   file table a table whose rows start with a pseudofs file
              (| `/sys/kernel/tracing/trace` | ...) lists every file the
              kernel creates in that folder (pseudo_file_spec tables in
@@ -103,6 +108,28 @@ def pseudofs_files():
     return folders
 
 
+def emulated_mnemonics():
+    """The instructions emulate.c runs in the int3 handler instead of
+    stepping: one kprobe_emulate_NAME() each (ifmodifiers: cli and sti)."""
+    src = (ROOT / "arch" / "i386" / "kprobes" / "emulate.c").read_text()
+    names = set(re.findall(r"^static void kprobe_emulate_(\w+)\(", src, re.M))
+    if "ifmodifiers" in names:
+        names = (names - {"ifmodifiers"}) | {"cli", "sti"}
+    return names
+
+
+def fetch_type_names():
+    src = (ROOT / "lib" / "fetch_args.c").read_text()
+    table = src[src.index("} fetch_types[] = {"):]
+    return set(re.findall(r'\{ "(\w+)",', table[:table.index("};")]))
+
+
+# "(`call`, `ret`, `push`, `pop`) are still stepped": a list of code-quoted
+# words right before the verb.
+STEPPED_RE = re.compile(r"((?:`[a-z]+`(?:,\s*|\s+and\s+|\s+or\s+)?)+)\)?\s+"
+                        r"(?:are|is)\s+(?:still\s+|always\s+)?stepped\b")
+
+
 TABLE_ROW_RE = re.compile(r"^\|\s*`(/sys/kernel/[^`]+)`\s*\|")
 
 
@@ -123,6 +150,35 @@ class DocChecker:
         self.suites = kernel_suites()
         self.stages = run_tests_stages()
         self.pseudofs = pseudofs_files()
+        self.emulated = emulated_mnemonics()
+        self.fetch_types = fetch_type_names()
+
+    def check_stepped(self, text, rel):
+        """No emulated instruction is said to be stepped."""
+        flat = re.sub(r"\s+", " ", text)
+        problems = []
+        for m in STEPPED_RE.finditer(flat):
+            for word in re.findall(r"`([a-z]+)`", m.group(1)):
+                if word in self.emulated:
+                    problems.append(f"{rel}: says `{word}` is stepped, but "
+                                    f"arch/i386/kprobes/emulate.c emulates it")
+        return problems
+
+    def check_unsupported(self, text, rel):
+        """No fetch type the parser knows is listed as not supported."""
+        problems = []
+        section = None
+        for n, line in enumerate(text.splitlines(), 1):
+            if line.startswith("#"):
+                section = line.lstrip("#").strip().lower()
+                continue
+            if not section or not section.startswith("not supported"):
+                continue
+            for t in re.findall(r"`:(\w+)`", line):
+                if t in self.fetch_types:
+                    problems.append(f"{rel}:{n}: lists `:{t}` as not supported, "
+                                    f"but lib/fetch_args.c parses it")
+        return problems
 
     def check_file_tables(self, text, rel):
         """Rows naming files of a known pseudofs folder: all of them, no more."""
@@ -159,6 +215,8 @@ class DocChecker:
         rel = doc.relative_to(ROOT)
         problems = self.check_help_list(doc.read_text(), rel)
         problems += self.check_file_tables(doc.read_text(), rel)
+        problems += self.check_stepped(doc.read_text(), rel)
+        problems += self.check_unsupported(doc.read_text(), rel)
         in_code = False
         for n, line in enumerate(doc.read_text().splitlines(), 1):
             if line.startswith("```"):

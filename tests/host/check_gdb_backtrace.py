@@ -20,7 +20,15 @@ The probe is past fib's prologue (push %ebp; mov %esp,%ebp) because a
 handler's regs->ip is one past the int3, as on Linux: at fib+0 gdb would
 read fib's CFI as if the push had run, and miss run_fib (docs/kprobes.md).
 
-Prints KTAP (one case); exit status 1 on failure.  SKIP if gdb is missing.
+A second boot follows the README's first probe, `p:myfib fib n=$arg1`,
+on fib's first byte, where plain `bt` cannot walk (the int3 stands for a
+`push %ebp` that has not run, and gdb's CFI at regs->ip assumes it has):
+scripts/gdbinit's `ibt regs` must show fib, then run_fib, with no "??"
+frame, and leave the registers as they were (a `bt` after it starts in
+the handler again).  gdbinit's definitions are sourced without its
+session lines (file, target remote, break, continue).
+
+Prints KTAP (two cases); exit status 1 on failure.  SKIP if gdb is missing.
 """
 import argparse
 import os
@@ -30,6 +38,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -44,7 +53,18 @@ COMMANDS = [
     "echo 1 > /sys/kernel/tracing/events/kprobes/gdbfib/enable",
     "run fib 2",
 ]
+# The README's first probe: on fib's first byte.
+FIRST_BYTE_COMMANDS = [
+    "echo 0 > /sys/kernel/debug/kprobes/optimize",
+    "echo 'p:myfib fib n=$arg1' >> /sys/kernel/tracing/kprobe_events",
+    "echo 1 > /sys/kernel/tracing/events/kprobes/myfib/enable",
+    "run fib 2",
+]
 FRAME_RE = re.compile(r"^#(\d+)\s+(?:0x[0-9a-f]+ in )?(\S+)")
+GDBINIT = Path(__file__).resolve().parent.parent.parent / "scripts" / "gdbinit"
+SESSION_LINE_RE = re.compile(r"^(file|target remote|break|continue)\b")
+IBT_MARK = "==ibt=="
+AFTER_MARK = "==after=="
 
 
 def free_port():
@@ -68,19 +88,28 @@ def read_until(proc, out, marker, deadline):
     return True, out
 
 
-def gdb_command(kernel, port):
-    return ["gdb", "-nx", "-batch",
-            "-ex", "set architecture i386",
-            "-ex", "set pagination off",
-            "-ex", f"file {kernel}",
-            "-ex", f"target remote 127.0.0.1:{port}",
-            "-ex", "break kprobe_dispatcher",
-            "-ex", "continue",
-            "-ex", "bt",
-            "-ex", "kill"]
+def gdb_command(kernel, port, at_stop=("bt",)):
+    cmd = ["gdb", "-nx", "-batch",
+           "-ex", "set architecture i386",
+           "-ex", "set pagination off",
+           "-ex", f"file {kernel}",
+           "-ex", f"target remote 127.0.0.1:{port}",
+           "-ex", "break kprobe_dispatcher",
+           "-ex", "continue"]
+    for c in at_stop:
+        cmd += ["-ex", c]
+    return cmd + ["-ex", "kill"]
 
 
-def run(kernel):
+def gdbinit_definitions(path):
+    """scripts/gdbinit without the lines that start a session, for
+    `source`: its commands (regs, ibt, eflags, sym, idt) only."""
+    lines = GDBINIT.read_text().splitlines()
+    path.write_text("\n".join(l for l in lines if not SESSION_LINE_RE.match(l)) + "\n")
+    return path
+
+
+def run(kernel, commands=COMMANDS, at_stop=("bt",)):
     """Boot, attach, drive the console; return gdb's output lines."""
     port = free_port()
     qemu = subprocess.Popen(
@@ -91,14 +120,14 @@ def run(kernel):
     gdb = None
     try:
         time.sleep(0.5)                 # the stub listens before the CPU runs
-        gdb = subprocess.Popen(gdb_command(kernel, port), stdout=subprocess.PIPE,
+        gdb = subprocess.Popen(gdb_command(kernel, port, at_stop), stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         deadline = time.time() + TIMEOUT
         found, out = read_until(qemu, b"", PROMPT, deadline)
         if not found:
             return ["no shell prompt on the serial console"] + \
                 out.decode("utf-8", "replace").splitlines()[-10:]
-        for line in COMMANDS:
+        for line in commands:
             qemu.stdin.write(line.encode() + b"\r")
             qemu.stdin.flush()
             found, out = read_until(qemu, out, PROMPT, deadline)
@@ -139,31 +168,68 @@ def problems_in(fns):
     return problems
 
 
+def ibt_problems(lines):
+    """`ibt regs` from a probe on fib's first byte: fib, then run_fib, no
+    "??"; and the `bt` after it starts in the handler again."""
+    text = "\n".join(lines)
+    if IBT_MARK not in text or AFTER_MARK not in text:
+        return ["gdb did not reach the ibt command"]
+    ibt, _, after = text.partition(IBT_MARK)[2].partition(AFTER_MARK)
+    fns = frames(ibt.splitlines())
+    problems = []
+    if fns[:2] != ["fib", "run_fib"]:
+        problems.append(f"ibt regs shows {fns[:2]}, want ['fib', 'run_fib']")
+    if "??" in fns:
+        problems.append("an unknown frame (??) in ibt's backtrace")
+    if "Undefined command" in ibt:
+        problems.append("scripts/gdbinit defines no ibt command")
+    if frames(after.splitlines())[:1] != ["kprobe_dispatcher"]:
+        problems.append("the registers were not put back: bt after ibt does "
+                        "not start in kprobe_dispatcher")
+    return problems
+
+
+def report(n, name, problems, lines, shown):
+    for p in problems:
+        print(f"# {name}: {p}")
+    for line in (lines if problems else shown):
+        print(f"# {line}")
+    print(f"{'not ok' if problems else 'ok'} {n} {name}")
+    return bool(problems)
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build", default="build")
     args = ap.parse_args(argv)
     kernel = Path(args.build) / "kernel.elf"
+    names = ["gdb_bt_through_trap_frame", "gdb_ibt_from_first_byte_probe"]
 
     print("KTAP version 1")
-    print("1..1")
-    name = "gdb_bt_through_trap_frame"
+    print(f"1..{len(names)}")
     if shutil.which("gdb") is None:
-        print(f"ok 1 {name} # SKIP gdb is not installed")
+        for n, name in enumerate(names, 1):
+            print(f"ok {n} {name} # SKIP gdb is not installed")
         return 0
     if not kernel.exists():
         print(f"# {kernel} missing: run make")
-        print(f"not ok 1 {name}")
+        for n, name in enumerate(names, 1):
+            print(f"not ok {n} {name}")
         return 1
+
     lines = run(kernel)
     bt = [l for l in lines if FRAME_RE.match(l)]
     problems = problems_in(frames(lines)) if bt else ["gdb printed no backtrace"]
-    for p in problems:
-        print(f"# {name}: {p}")
-    for line in (lines if problems else bt):
-        print(f"# {line}")
-    print(f"{'not ok' if problems else 'ok'} 1 {name}")
-    return 1 if problems else 0
+    failed = report(1, names[0], problems, lines, bt)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        defs = gdbinit_definitions(Path(tmp) / "gdbinit-defs")
+        lines = run(kernel, FIRST_BYTE_COMMANDS,
+                    (f"source {defs}", f"echo {IBT_MARK}\\n", "ibt regs",
+                     f"echo {AFTER_MARK}\\n", "bt 1"))
+    shown = [l for l in lines if FRAME_RE.match(l) or "==" in l]
+    failed |= report(2, names[1], ibt_problems(lines), lines, shown)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

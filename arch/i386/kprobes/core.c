@@ -18,10 +18,12 @@
  *      runs, and iret returns into the probed function just after the
  *      probed instruction.
  *
- * Two kinds of hit skip the step: branches, nops, cli and sti are
- * emulated against regs (kprobe_emulate(), emulate.c, as Linux since
- * 5.13), and a boosted copy ends in a jmp back to the text (boost.c), so
- * neither takes the #DB of step 3.
+ * Two kinds of hit skip the step: branches, call rel32, ret, push and
+ * pop of a register, nops, cli and sti are emulated against regs
+ * (kprobe_emulate(), emulate.c, as Linux since 5.13; the stack ones
+ * with the #BP exit moving the iret frame, traps.c and entry.S), and a
+ * boosted copy ends in a jmp back to the text (boost.c), so neither
+ * takes the #DB of step 3.
  *
  * Interrupts are off from step 1 to step 3: the gates clear IF, and the
  * copy is stepped with IF clear.  So a hit starts and ends on one CPU,
