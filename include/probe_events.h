@@ -205,6 +205,12 @@ struct probe_event_def {
 struct probe_parse_ops {
 	/* Address of a symbol, 0 if unknown: kallsyms_lookup_name. */
 	unsigned long (*lookup_name)(const char *name);
+	/*
+	 * Bytes of the symbol that starts at addr, 0 if unknown: kallsyms'
+	 * size.  With it, SYM+offs must lie inside SYM - a probe written
+	 * on one function never lands in the next one.
+	 */
+	unsigned long (*symbol_size)(unsigned long addr);
 };
 
 /*

@@ -87,4 +87,12 @@ int trace_buffer_consume_each(int cpu, int (*fn)(const struct trace_entry *e, vo
  * tracefs test suite call it. */
 int tracefs_init(void);
 
+/*
+ * A module is coming (kernel/module.c, before its init runs): kprobe
+ * events whose probes went [GONE] with an earlier copy of it, and whose
+ * symbol is in it again, are probed again, armed if enabled.
+ */
+struct module;
+void trace_kprobe_module_coming(struct module *mod);
+
 #endif

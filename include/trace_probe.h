@@ -61,6 +61,9 @@ int trace_probe_events_write(const char *text, size_t len, bool trunc, void *dat
 /* One record of the current task: its name and pid, time, CPU, arguments. */
 void trace_probe_record(struct trace_probe *tp, const struct fetch_ops *fops,
 			struct pt_regs *regs, unsigned long ip, unsigned long ret_ip);
+/* A record's " name=value..." and the newline, however long the values print. */
+void trace_probe_print_args(struct seq_buf *s, const struct trace_probe *tp,
+			    const struct trace_entry *e);
 /* error_log: "[ts] SUBSYS: error: MSG", the command, a caret under pos. */
 void trace_probe_log_error(const struct trace_probe_type *type, const char *line,
 			   size_t len, int pos, const char *msg);

@@ -37,6 +37,7 @@
 #include "vsprintf.h"
 #include "nokprobe.h"
 #include "shell.h"
+#include "trace.h"
 
 #define MODULE_FREE_POISON	0xcc	/* int3 */
 
@@ -773,6 +774,8 @@ int load_module_params(const void *image, size_t len, const char *name,
 		remove_module(mod);
 		return ret;
 	}
+	/* Events left [GONE] by an earlier unload of it probe it again. */
+	trace_kprobe_module_coming(mod);
 	ret = mod->init();
 	if (ret) {
 		module_error(name, ret, "init failed: %s (%s), unloading",

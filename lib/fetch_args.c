@@ -204,6 +204,18 @@ static int parse_variable(struct span sp, const struct fetch_arg_ctx *ctx,
 	return probe_fail(err, PROBE_ERR_BAD_VAR, sp.pos);
 }
 
+/*
+ * Does SYM+offs (offs as parse_signed() made it, negative when `neg`)
+ * stay a 32-bit address?  @jiffies-4 does; @jiffies+0xffffffff would
+ * wrap round to the word before jiffies and read that instead.
+ */
+static bool symbol_offset_fits(unsigned long addr, unsigned long offs, bool neg)
+{
+	unsigned long magnitude = neg ? -offs : offs;
+
+	return neg ? magnitude <= addr : magnitude <= PROBE_NUMBER_MAX - addr;
+}
+
 /* @ADDR or @SYM[+|-offs]: the memory word at that address. */
 static int parse_memory(struct span sp, int depth, const struct fetch_arg_ctx *ctx,
 			struct probe_arg *arg, struct probe_parse_error *err)
@@ -229,7 +241,7 @@ static int parse_memory(struct span sp, int depth, const struct fetch_arg_ctx *c
 		name[n] = '\0';
 		addr = ctx->ops && ctx->ops->lookup_name ?
 			ctx->ops->lookup_name(name) : 0;
-		if (!addr)
+		if (!addr || !symbol_offset_fits(addr, offs, n < body.len && body.s[n] == '-'))
 			return probe_fail(err, PROBE_ERR_BAD_MEM_ADDR, body.pos);
 	}
 	ret = add_op(arg, FETCH_OP_IMM, addr, sp.pos, err);

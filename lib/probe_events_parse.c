@@ -255,6 +255,28 @@ static bool is_symbol_char(char c)
 	return probe_is_alpha(c) || probe_is_digit(c) || c == '_' || c == '.';
 }
 
+/*
+ * SYM+offs -> an address.  An i386 address is 32 bits: a sum past
+ * PROBE_NUMBER_MAX would wrap round to low memory (or, from a symbol near
+ * the top, to code *before* SYM), so it is refused, as is an offset at or
+ * past SYM's last byte - that address belongs to another function, and
+ * the probe would be listed as SYM+offs while it fires in the other one.
+ */
+static int resolve_probe_point(struct word w, const struct probe_parse_ops *ops,
+			       struct probe_event_def *def,
+			       struct probe_parse_error *err)
+{
+	unsigned long addr = ops->lookup_name(def->symbol);
+	unsigned long size = addr && ops->symbol_size ? ops->symbol_size(addr) : 0;
+
+	if (!addr || def->offset > PROBE_NUMBER_MAX - addr)
+		return probe_fail(err, PROBE_ERR_BAD_PROBE_ADDR, w.pos);
+	if (size && def->offset >= size)
+		return probe_fail(err, PROBE_ERR_BAD_PROBE_ADDR, w.pos);
+	def->addr = addr + def->offset;
+	return 0;
+}
+
 static int parse_probe_point(struct word w, const struct probe_parse_ops *ops,
 			     struct probe_event_def *def,
 			     struct probe_parse_error *err)
@@ -279,12 +301,8 @@ static int parse_probe_point(struct word w, const struct probe_parse_ops *ops,
 	copy_name(def->symbol, w.s, n);
 	if (def->is_return && def->offset)
 		return probe_fail(err, PROBE_ERR_BAD_RETPROBE, w.pos);
-	if (ops && ops->lookup_name) {
-		unsigned long addr = ops->lookup_name(def->symbol);
-		if (!addr)
-			return probe_fail(err, PROBE_ERR_BAD_PROBE_ADDR, w.pos);
-		def->addr = addr + def->offset;
-	}
+	if (ops && ops->lookup_name)
+		return resolve_probe_point(w, ops, def, err);
 	return 0;
 }
 
@@ -416,6 +434,13 @@ static int parse_add(const char *line, size_t len, size_t at, struct word cmd,
 	while (next_word(line, len, &at, &w))
 		if (parse_arg(w, &ctx, def, err))
 			return -EINVAL;
+	/*
+	 * The listing adds what the line left out (the group, "argN=" names)
+	 * and must still be one line a user can read and write back: fewer
+	 * than PROBE_LINE_MAX bytes, so that it and its newline fit.
+	 */
+	if (probe_event_show(NULL, 0, def) >= PROBE_LINE_MAX)
+		return probe_fail(err, PROBE_ERR_LINE_TOO_LONG, cmd.pos);
 	return 0;
 }
 

@@ -334,12 +334,20 @@ static int register_aggr_kprobe(struct kprobe *orig, struct kprobe *p)
  */
 static kprobe_opcode_t *kprobe_addr(const struct kprobe *p)
 {
-	unsigned long addr;
+	unsigned long addr, size, offset;
 
 	if (!p->symbol_name)
 		return p->addr ? p->addr + p->offset : NULL;
 	addr = kallsyms_lookup_name(p->symbol_name);
 	if (!addr)
+		return NULL;
+	/*
+	 * offset must lie inside the symbol: past its end it names another
+	 * function's code, and on i386 a sum past 4 GiB wraps round to
+	 * code before the symbol (fib + 0xfffffff8 is 8 bytes before fib).
+	 * Either way the probe would fire somewhere its owner did not ask.
+	 */
+	if (!kallsyms_lookup(addr, &size, &offset) || p->offset >= size - offset)
 		return NULL;
 	addr += p->offset;
 	if (p->addr && (unsigned long)p->addr != addr)
@@ -425,7 +433,8 @@ const char *kprobe_refusal_reason(int err, unsigned long addr)
 	if (err == -EEXIST)
 		return "this probe is registered already";
 	if (!addr)
-		return "no such symbol, or symbol_name and addr disagree";
+		return "no such symbol, offset past the symbol's end, or symbol_name "
+		       "and addr disagree";
 	if (!kernel_text_address(addr))
 		return "not in the kernel's text";
 	if (within_kprobe_blacklist(addr))

@@ -40,10 +40,15 @@
 #include "list.h"
 #include "nokprobe.h"
 #include "smp.h"
+#include "module.h"
+#include "linux/limits.h"
 
 struct trace_kprobe {
 	struct trace_probe tp;
 	struct kretprobe rp;		/* rp.kp is the kprobe, for 'p' events too */
+	/* rp is registered (armed, disabled or [GONE]); false only when
+	 * a module came back and its probe could not be placed again. */
+	bool registered;
 };
 
 static LIST_HEAD(trace_kprobes);
@@ -140,6 +145,7 @@ static struct trace_probe *create_trace_kprobe(const struct probe_event_def *par
 	if (*err)
 		goto free;
 	*err = register_event(tk);
+	tk->registered = *err == 0;
 	if (*err == 0)
 		return &tk->tp;
 	/* The probe point as written ("fib+0x3b", "0x100"), as Linux's
@@ -154,29 +160,112 @@ free:
 	return NULL;
 }
 
+/* Unregister the event's probe: armed, disabled or [GONE] alike. */
+static void destroy_probe(struct trace_kprobe *tk)
+{
+	if (!tk->registered)
+		return;
+	tk->registered = false;
+	if (tk->tp.def->is_return)
+		unregister_kretprobe(&tk->rp);
+	else
+		unregister_kprobe(&tk->rp.kp);
+}
+
 static void destroy_trace_kprobe(struct trace_probe *tp)
 {
 	struct trace_kprobe *tk = container_of(tp, struct trace_kprobe, tp);
 
-	if (tp->def->is_return)
-		unregister_kretprobe(&tk->rp);
-	else
-		unregister_kprobe(&tk->rp.kp);
+	destroy_probe(tk);
 	trace_probe_cleanup(tp);
 	kfree(tk);
 }
 
+/*
+ * A probe whose module went away is registered but [GONE]: it has no
+ * int3 to put in or take out, so enabling or disabling its event only
+ * records the wish (Linux's __enable_trace_kprobe() skips a gone probe
+ * too).  The wish takes effect if the module comes back.
+ */
 static int trace_kprobe_set_enabled(struct trace_probe *tp, bool on)
 {
 	struct trace_kprobe *tk = container_of(tp, struct trace_kprobe, tp);
 
+	if (!tk->registered || kprobe_gone(&tk->rp.kp))
+		return 0;
 	return on ? enable_kprobe(&tk->rp.kp) : disable_kprobe(&tk->rp.kp);
+}
+
+/* ---- modules coming back --------------------------------------------------------- */
+
+/*
+ * When a module unloads, kernel/module.c kills the probes of events on
+ * its code (kill_kprobe(): the byte goes back, the probe stays [GONE]),
+ * and the events stay defined, as in Linux.  When a module comes, each
+ * gone event whose symbol now resolves inside it is registered again at
+ * the new address - the module may load elsewhere - and armed if its
+ * event is enabled (Linux's trace_kprobe_module_callback()).  An event
+ * given by address (no symbol) cannot be placed again and stays gone.
+ */
+static bool rearm_address(const struct trace_kprobe *tk, const struct module *mod,
+			  unsigned long *addr)
+{
+	const struct probe_event_def *def = tk->tp.def;
+	unsigned long sym;
+
+	if ((tk->registered && !kprobe_gone(&tk->rp.kp)) || !def->symbol[0])
+		return false;
+	sym = kallsyms_lookup_name(def->symbol);
+	if (!sym || def->offset > ULONG_MAX - sym)
+		return false;
+	*addr = sym + def->offset;
+	return *addr >= (unsigned long)mod->base &&
+	       *addr - (unsigned long)mod->base < mod->text_size;
+}
+
+static void rearm_event(struct trace_kprobe *tk, unsigned long addr)
+{
+	struct probe_event_def *def = tk->tp.def;
+	int ret;
+
+	destroy_probe(tk);		/* forget the [GONE] probe */
+	memset(&tk->rp, 0, sizeof(tk->rp));
+	def->addr = addr;
+	ret = register_event(tk);
+	tk->registered = ret == 0;
+	if (ret == 0 && tk->tp.enabled)
+		ret = enable_kprobe(&tk->rp.kp);
+	if (ret)
+		printk("trace_kprobe: %s/%s stays gone: %s at %s+%lu (%s)\n",
+		       def->group, def->event, errno_name(ret), def->symbol,
+		       def->offset, kprobe_refusal_reason(ret, addr));
+}
+
+void trace_kprobe_module_coming(struct module *mod)
+{
+	struct trace_kprobe *tk;
+	unsigned long addr;
+
+	list_for_each_entry(tk, &trace_kprobes, tp.list)
+		if (rearm_address(tk, mod, &addr))
+			rearm_event(tk, addr);
+}
+
+/* The size kallsyms knows for the symbol at addr (0: none there). */
+static unsigned long symbol_size(unsigned long addr)
+{
+	unsigned long size, offset;
+
+	if (!kallsyms_lookup(addr, &size, &offset) || offset)
+		return 0;
+	return size;
 }
 
 static int kprobe_event_parse(const char *line, size_t len, struct probe_event_def *def,
 		      struct probe_parse_error *err)
 {
-	struct probe_parse_ops pops = { .lookup_name = kallsyms_lookup_name };
+	struct probe_parse_ops pops = { .lookup_name = kallsyms_lookup_name,
+					.symbol_size = symbol_size };
 
 	return probe_event_parse(line, len, &pops, def, err);
 }
@@ -246,7 +335,6 @@ static const char trace_header[] =
  */
 static int print_entry(const struct trace_entry *e, void *data)
 {
-	static char args[1024];
 	struct seq_buf *s = data;
 	struct trace_kprobe *tk = find_event_id(e->event_id);
 	char ts[24], where[160], sym[128];
@@ -274,9 +362,7 @@ static int print_entry(const struct trace_entry *e, void *data)
 		trace_sprint_sym(where, sizeof(where), e->ip);
 		seq_printf(s, "%s: (%s)", tk->tp.def->event, where);
 	}
-	probe_args_format(args, sizeof(args), tk->tp.def, e->payload, e->len, trace_sprint_sym);
-	seq_puts(s, args);
-	seq_puts(s, "\n");
+	trace_probe_print_args(s, &tk->tp, e);
 	return 0;
 }
 

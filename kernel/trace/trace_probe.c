@@ -58,19 +58,32 @@ static bool group_has_events(const struct trace_probe_type *type, const char *gr
 	return false;
 }
 
+/*
+ * Every name the grammar accepts must be reachable at its full path: a
+ * path cut short would make an enable file no one can name.
+ */
+#define EVENT_ENABLE_PATH_LEN \
+	(sizeof(TRACEFS_DIR "/events/") - 1 + (PROBE_NAME_LEN - 1) + \
+	 sizeof("/") - 1 + (PROBE_NAME_LEN - 1) + sizeof("/enable") - 1)
+_Static_assert(EVENT_ENABLE_PATH_LEN < PSEUDOFS_PATH_MAX,
+	       "the longest event's enable path must fit in a pseudofs path");
+
 int trace_probe_init(struct trace_probe *tp, const struct trace_probe_type *type,
 		     const struct probe_event_def *parsed)
 {
 	size_t def_size = offsetof(struct probe_event_def, args) +
 			  parsed->nr_args * sizeof(struct probe_arg);
+	int n;
 
 	tp->type = type;
+	n = snprintf(tp->enable_path, sizeof(tp->enable_path), TRACEFS_DIR "/events/%s/%s/enable",
+		     parsed->group, parsed->event);
+	if (n < 0 || (size_t)n >= sizeof(tp->enable_path))
+		return -ENAMETOOLONG;
 	tp->def = kmalloc(def_size);
 	if (!tp->def)
 		return -ENOMEM;
 	memcpy(tp->def, parsed, def_size);
-	snprintf(tp->enable_path, sizeof(tp->enable_path), TRACEFS_DIR "/events/%s/%s/enable",
-		 parsed->group, parsed->event);
 	return 0;
 }
 
@@ -104,6 +117,32 @@ void trace_probe_record(struct trace_probe *tp, const struct fetch_ops *fops,
 	trace_buffer_unlock_commit(flags);
 }
 NOKPROBE_SYMBOL(trace_probe_record);
+
+/*
+ * The arguments of one record as `trace` prints them.  Most fit the
+ * static buffer; a record full of :symbol or escaped :string values can
+ * print several KiB (the payload bounds the values, not their text), and
+ * such a line is printed whole from a buffer of its own size rather than
+ * cut short.  Reading `trace` runs in a thread, so it may allocate.
+ */
+void trace_probe_print_args(struct seq_buf *s, const struct trace_probe *tp,
+			    const struct trace_entry *e)
+{
+	static char args[1024];
+	char *big;
+	int n;
+
+	n = probe_args_format(args, sizeof(args), tp->def, e->payload, e->len,
+			      trace_sprint_sym);
+	if (n >= (int)sizeof(args) && (big = kmalloc(n + 1)) != NULL) {
+		probe_args_format(big, n + 1, tp->def, e->payload, e->len, trace_sprint_sym);
+		seq_puts(s, big);
+		kfree(big);
+	} else {
+		seq_puts(s, args);
+	}
+	seq_puts(s, "\n");
+}
 
 /* ---- error_log ---------------------------------------------------------------- */
 

@@ -79,7 +79,6 @@ static int uretprobe_dispatcher(struct uprobe_consumer *uc, unsigned long func,
 /* Linux's format: "myup: (0x8048123)", a return "myret: (0x80481a0 <- 0x8048123)". */
 bool trace_uprobe_print(struct seq_buf *s, const struct trace_entry *e)
 {
-	static char args[1024];
 	struct trace_probe *tp = trace_probe_find_id(&uprobe_type, e->event_id);
 
 	if (!tp)
@@ -88,9 +87,7 @@ bool trace_uprobe_print(struct seq_buf *s, const struct trace_entry *e)
 		seq_printf(s, "%s: (0x%lx <- 0x%lx)", tp->def->event, e->ret_ip, e->ip);
 	else
 		seq_printf(s, "%s: (0x%lx)", tp->def->event, e->ip);
-	probe_args_format(args, sizeof(args), tp->def, e->payload, e->len, trace_sprint_sym);
-	seq_puts(s, args);
-	seq_puts(s, "\n");
+	trace_probe_print_args(s, tp, e);
 	return true;
 }
 

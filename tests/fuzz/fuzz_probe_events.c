@@ -9,8 +9,10 @@
  *
  *   - a rejected line has a known error code and a position inside it;
  *     its error_log text is NUL-terminated and as long as announced;
- *   - an accepted line gives a well-formed definition, and listing it
- *     (probe_event_show) and parsing the listing gives the same listing;
+ *   - an accepted line gives a well-formed definition within every
+ *     length limit, whose SYM+offs and @SYM+offs neither wrap past 4 GiB
+ *     nor leave SYM; listing it (probe_event_show) takes fewer than
+ *     PROBE_LINE_MAX bytes, and parsing the listing gives the same listing;
  *   - its fetch programs run against a fake frame and a fake memory map
  *     (made of the input's own bytes) and their records print cleanly,
  *     into buffers of every small size.
@@ -31,13 +33,24 @@
 static const uint8_t *mem;
 static size_t mem_len;
 
+#define FAKE_FUNC      0xc0101000UL   /* do_work, FAKE_FUNC_SIZE bytes */
+#define FAKE_FUNC_SIZE 0x20UL
+#define FAKE_TOP       0xffffff00UL   /* "top": near 4 GiB, size unknown */
+
 static unsigned long fake_lookup(const char *name)
 {
 	if (!strcmp(name, "do_work"))
-		return 0xc0101000UL;
+		return FAKE_FUNC;
 	if (!strcmp(name, "jiffies"))
 		return FAKE_MEM;
+	if (!strcmp(name, "top"))
+		return FAKE_TOP;
 	return 0;
+}
+
+static unsigned long fake_symbol_size(unsigned long addr)
+{
+	return addr == FAKE_FUNC ? FAKE_FUNC_SIZE : 0;
 }
 
 static long fake_read(void *dst, const void *src, size_t size)
@@ -68,7 +81,9 @@ static int fake_sprint_symbol(char *buf, size_t len, unsigned long addr)
 	return (int)n;
 }
 
-static const struct probe_parse_ops parse_ops = { .lookup_name = fake_lookup };
+static const struct probe_parse_ops parse_ops = {
+	.lookup_name = fake_lookup, .symbol_size = fake_symbol_size,
+};
 static const struct fetch_ops fetch_ops = { .read_mem = fake_read, .comm = fake_comm };
 
 /* A printer's output fits, is terminated and has the announced length. */
@@ -93,8 +108,39 @@ static void check_rejected(const char *line, size_t len,
 	check_printed(buf, 13, probe_err_format(buf, 13, line, len, err));
 }
 
+/*
+ * The numbers a user gave, added up, are the address used: SYM+offs is
+ * inside SYM when its size is known and never wraps past 4 GiB.
+ */
+static void check_probe_address(const struct probe_event_def *def)
+{
+	unsigned long base, size;
+
+	if (def->uprobe || !def->symbol[0])
+		return;
+	base = fake_lookup(def->symbol);
+	size = fake_symbol_size(base);
+	CHECK(base && def->addr >= base && def->addr - base == def->offset);
+	CHECK(def->addr <= 0xffffffffUL);
+	if (size)
+		CHECK(def->offset < size);
+}
+
+/* @SYM+offs: an immediate address, then a dereference at a signed offset. */
+static void check_memory_address(const struct probe_arg *a)
+{
+	long long sum;
+
+	if (a->comm[0] != '@' || a->nr_ops != 2 || a->ops[0].code != FETCH_OP_IMM)
+		return;
+	/* (long): the offset as signed, on a 32-bit or a 64-bit host alike. */
+	sum = (long long)a->ops[0].param + (long long)(long)a->ops[1].param;
+	CHECK(sum >= 0 && sum <= 0xffffffffLL);
+}
+
 static void check_def(const struct probe_event_def *def)
 {
+	check_probe_address(def);
 	CHECK(def->nr_args >= 0 && def->nr_args <= PROBE_MAX_ARGS);
 	CHECK(strnlen(def->group, PROBE_NAME_LEN) < PROBE_NAME_LEN && def->group[0]);
 	CHECK(strnlen(def->event, PROBE_NAME_LEN) < PROBE_NAME_LEN && def->event[0]);
@@ -103,6 +149,9 @@ static void check_def(const struct probe_event_def *def)
 		CHECK(a->nr_ops >= 1 && a->nr_ops <= PROBE_MAX_OPS);
 		CHECK(a->type >= FETCH_TYPE_U8 && a->type <= FETCH_TYPE_USTRING);
 		CHECK(a->name[0] && a->comm[0]);
+		CHECK(strnlen(a->name, PROBE_ARG_NAME_MAX + 1) <= PROBE_ARG_NAME_MAX);
+		CHECK(strnlen(a->comm, PROBE_ARG_TEXT_MAX + 1) <= PROBE_ARG_TEXT_MAX);
+		check_memory_address(a);
 	}
 }
 
@@ -125,7 +174,8 @@ static void check_round_trip(const struct probe_event_def *def)
 
 	n = probe_event_show(shown, sizeof(shown), def);
 	check_printed(shown, sizeof(shown), n);
-	CHECK((size_t)n < sizeof(shown));
+	/* kprobe_events prints each listing from a PROBE_LINE_MAX buffer. */
+	CHECK(n < PROBE_LINE_MAX);
 	CHECK(parse(def->uprobe, shown, (size_t)n, &again, &err) == 0);
 	probe_event_show(reshown, sizeof(reshown), &again);
 	CHECK(!strcmp(shown, reshown));

@@ -9,13 +9,17 @@ and of the module loader's ELF checks.
 `make test` runs this (tests/run_tests.py runs every tests/host/check_*.py
 with --build BUILD).  The fuzzers are BUILD/fuzz/fuzz_probe_events and
 BUILD/fuzz/fuzz_module_elf, built by `make host-test` from tests/fuzz/
-with clang -fsanitize=fuzzer,address,undefined.  Four KTAP cases:
+with clang -fsanitize=fuzzer,address,undefined.  Five KTAP cases:
 
   fuzz_seed_corpus         every committed parser seed (tests/fuzz/corpus/)
                            runs once without a crash, a sanitizer report
                            or a failed check
   fuzz_short_run           --seconds of parser fuzzing from the seeds plus
                            what earlier runs found (BUILD/fuzz/corpus)
+  fuzz_limit_lines         lines at every length limit of the grammar
+                           (N-1, N, N+1, read from include/probe_events.h)
+                           and every 4 GiB edge of SYM+offs and @SYM+offs
+                           run once: the fuzzer's checks hold for each
   fuzz_module_seeds        every built module (BUILD/samples/*.ko and
                            BUILD/test-modules/*.ko, the broken ones too)
                            runs once through the loader
@@ -36,8 +40,9 @@ from pathlib import Path
 SEEDS = Path("tests/fuzz/corpus")
 DICT = Path("tests/fuzz/probe_events.dict")
 TAIL = 25     # output lines shown when the fuzzer fails
-CASES = ("fuzz_seed_corpus", "fuzz_short_run",
+CASES = ("fuzz_seed_corpus", "fuzz_short_run", "fuzz_limit_lines",
          "fuzz_module_seeds", "fuzz_module_short_run")
+HEADER = Path("include/probe_events.h")
 
 
 def fuzzer_args(build):
@@ -110,17 +115,65 @@ def run_parser(build, fuzzer, seconds):
                       seconds, f"{len(seeds)} seeds from {SEEDS}")
 
 
+def limits():
+    """The grammar's limits, as include/probe_events.h defines them."""
+    text = HEADER.read_text()
+    return {m.group(1): int(m.group(2)) for m in
+            re.finditer(r"#define (PROBE_\w+)\s+(\d+)\b", text)}
+
+
+def limit_lines():
+    """Lines at N-1, N and N+1 of each limit, and at each 4 GiB edge.
+    The fuzzer's fake kernel: do_work at 0xc0101000 (0x20 bytes), jiffies
+    at 0x1000, top at 0xffffff00 (size unknown)."""
+    lim = limits()
+    name, arg = lim["PROBE_NAME_LEN"] - 1, lim["PROBE_ARG_NAME_MAX"]
+    text, sym = lim["PROBE_ARG_TEXT_MAX"], lim["PROBE_SYMBOL_LEN"] - 1
+    line, nargs = lim["PROBE_LINE_MAX"], lim["PROBE_MAX_ARGS"]
+    lines = []
+    for d in (-1, 0, 1):
+        lines += [
+            "p:%s do_work" % ("e" * (name + d)),
+            "p:%s/%s do_work" % ("g" * (name + d), "e" * (name + d)),
+            "p do_work %s=%%ax" % ("n" * (arg + d)),
+            "p do_work x=\\%s1" % ("0" * (text - 2 + d)),
+            "p %s" % ("s" * (sym + d)),
+            "p /%s:0x10" % ("f" * (sym - 1 + d)),
+            "p do_work #" + "#" * (line - len("p do_work #") + d),
+            "p do_work" + " %ax" * (nargs + d),
+            "p do_work+%d" % (0x20 - 1 + d),
+            "p top+%d" % (0xff + d),
+            "p do_work x=@jiffies-%d" % (0x1000 + d),
+            "p do_work x=@top+%d" % (0xff + d),
+        ]
+    return lines
+
+
+def run_limits(build, fuzzer):
+    """Case 3: every limit line once through the fuzzer's checks."""
+    out = build / "fuzz" / "limit-lines"
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    lines = limit_lines()
+    for i, text in enumerate(lines):
+        (out / ("limit-%03d" % i)).write_text(text)
+    files = sorted(str(p) for p in out.iterdir())
+    status, output = run([str(fuzzer)] + fuzzer_args(build) + files, 60)
+    return report(3, CASES[2], status, output,
+                  [f"{len(lines)} lines at the grammar's limits from {HEADER}"])
+
+
 def run_modules(build, fuzzer, seconds):
-    """Cases 3 and 4: the module loader, seeded with the built modules."""
+    """Cases 4 and 5: the module loader, seeded with the built modules."""
     dirs = [d for d in module_seed_dirs(build) if d.is_dir()]
     seeds = sorted(str(p) for d in dirs for p in d.glob("*.ko"))
     if not seeds:
         print(f"# no .ko files under {build}: run make modules test-modules")
-        print(f"not ok 3 {CASES[2]}")
         print(f"not ok 4 {CASES[3]}")
+        print(f"not ok 5 {CASES[4]}")
         return False
     corpus = [str(build / "fuzz" / "module-corpus")] + [str(d) for d in dirs]
-    return run_target(3, CASES[2:4], [str(fuzzer)] + module_fuzzer_args(build),
+    return run_target(4, CASES[3:5], [str(fuzzer)] + module_fuzzer_args(build),
                       seeds, corpus, seconds,
                       f"{len(seeds)} modules from {build}/samples and "
                       f"{build}/test-modules")
@@ -152,6 +205,7 @@ def main(argv):
     (build / "fuzz" / "module-corpus").mkdir(parents=True, exist_ok=True)
 
     ok = run_parser(build, fuzzers[0], args.seconds)
+    ok = run_limits(build, fuzzers[0]) and ok
     ok = run_modules(build, fuzzers[1], args.module_seconds) and ok
     return 0 if ok else 1
 

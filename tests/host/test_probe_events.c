@@ -392,6 +392,171 @@ static void max_args_accepted(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, def.args[127].name, "arg128");
 }
 
+/* ---- arithmetic on the numbers a line gives ------------------------------ */
+
+#define FAKE_FUNC_SIZE 0x40UL   /* do_work's extent for symbol_size() */
+
+static unsigned long fake_symbol_size(unsigned long addr)
+{
+	return addr == FAKE_FUNC ? FAKE_FUNC_SIZE : 0;
+}
+
+static const struct probe_parse_ops sized_ops = {
+	.lookup_name = fake_lookup, .symbol_size = fake_symbol_size,
+};
+
+static int parse_with(const struct probe_parse_ops *ops, const char *text)
+{
+	return probe_event_parse(text, strlen(text), ops, &def, &err);
+}
+
+/* do_work is at 0xc0101000: +0x3fefefff is 0xffffffff, one more wraps to 0. */
+static void probe_offset_must_not_wrap(struct ktest *t)
+{
+	KTEST_ASSERT_EQ(t, parse("p do_work+0x3fefeffe"), 0);
+	KTEST_EXPECT_EQ(t, def.addr, 0xfffffffeUL);
+	KTEST_ASSERT_EQ(t, parse("p do_work+0x3fefefff"), 0);
+	KTEST_EXPECT_EQ(t, def.addr, 0xffffffffUL);
+	KTEST_EXPECT_EQ(t, parse("p do_work+0x3feff000"), -EINVAL);
+	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_BAD_PROBE_ADDR);
+	KTEST_EXPECT_EQ(t, err.pos, 2);
+	KTEST_EXPECT_EQ(t, parse("p:wrap do_work+4294967288"), -EINVAL);
+	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_BAD_PROBE_ADDR);
+	KTEST_EXPECT_EQ(t, parse("p do_work+0xffffffff"), -EINVAL);
+	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_BAD_PROBE_ADDR);
+}
+
+/* With the symbol's size known, SYM+offs must be one of SYM's bytes. */
+static void probe_offset_inside_the_symbol(struct ktest *t)
+{
+	KTEST_ASSERT_EQ(t, parse_with(&sized_ops, "p do_work+0x3f"), 0);
+	KTEST_EXPECT_EQ(t, def.addr, FAKE_FUNC + FAKE_FUNC_SIZE - 1);
+	KTEST_EXPECT_EQ(t, parse_with(&sized_ops, "p do_work+0x40"), -EINVAL);
+	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_BAD_PROBE_ADDR);
+	KTEST_EXPECT_EQ(t, parse_with(&sized_ops, "p do_work+65"), -EINVAL);
+	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_BAD_PROBE_ADDR);
+	KTEST_EXPECT_EQ(t, parse_with(&sized_ops, "p do_work+0xfffffff8"), -EINVAL);
+	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_BAD_PROBE_ADDR);
+	/* A symbol of unknown size keeps only the 4 GiB rule. */
+	KTEST_EXPECT_EQ(t, parse_with(&sized_ops, "p jiffies+0x100"), 0);
+}
+
+/* jiffies is at 0x1000: @jiffies-0x1000 is address 0, one more wraps. */
+static void memory_offset_must_not_wrap(struct ktest *t)
+{
+	KTEST_ASSERT_EQ(t, parse("p do_work x=@jiffies-0x1000 y=@jiffies+0xffffefff"), 0);
+	KTEST_EXPECT_EQ(t, parse("p do_work x=@jiffies-0x1001"), -EINVAL);
+	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_BAD_MEM_ADDR);
+	KTEST_EXPECT_EQ(t, err.pos, 13);
+	KTEST_EXPECT_EQ(t, parse("p do_work x=@jiffies+0xfffff000"), -EINVAL);
+	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_BAD_MEM_ADDR);
+	KTEST_EXPECT_EQ(t, parse("p do_work x=@jiffies+4294967295"), -EINVAL);
+	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_BAD_MEM_ADDR);
+}
+
+/* ---- every length limit at N-1, N and N+1 -------------------------------- */
+
+static const char *repeat(char c, size_t n)
+{
+	static char buf[2][PROBE_LINE_MAX + 1];
+	static int which;
+	char *b = buf[which++ & 1];
+
+	memset(b, c, n);
+	b[n] = '\0';
+	return b;
+}
+
+/* Parse a line made by fmt around n copies of c; 0 or the error code. */
+static int parse_limit(const char *fmt, char c, size_t n)
+{
+	snprintf(line, sizeof(line), fmt, repeat(c, n));
+	return parse(line) ? (int)err.code : 0;
+}
+
+static void name_limits(struct ktest *t)
+{
+	const size_t name = PROBE_NAME_LEN - 1, arg = PROBE_ARG_NAME_MAX;
+
+	KTEST_EXPECT_EQ(t, parse_limit("p:%s do_work", 'e', name - 1), 0);
+	KTEST_EXPECT_EQ(t, parse_limit("p:%s do_work", 'e', name), 0);
+	KTEST_EXPECT_EQ(t, parse_limit("p:%s do_work", 'e', name + 1), PROBE_ERR_EVENT_TOO_LONG);
+	KTEST_EXPECT_EQ(t, parse_limit("p:%s/e do_work", 'g', name - 1), 0);
+	KTEST_EXPECT_EQ(t, parse_limit("p:%s/e do_work", 'g', name), 0);
+	KTEST_EXPECT_EQ(t, parse_limit("p:%s/e do_work", 'g', name + 1), PROBE_ERR_GROUP_TOO_LONG);
+	KTEST_EXPECT_EQ(t, parse_limit("p do_work %s=%%ax", 'n', arg - 1), 0);
+	KTEST_EXPECT_EQ(t, parse_limit("p do_work %s=%%ax", 'n', arg), 0);
+	KTEST_EXPECT_EQ(t, parse_limit("p do_work %s=%%ax", 'n', arg + 1), PROBE_ERR_ARG_NAME_TOO_LONG);
+}
+
+/* A FETCHARG body "\\0...01" of n characters; a symbol; a uprobe's path. */
+static void text_limits(struct ktest *t)
+{
+	const size_t body = PROBE_ARG_TEXT_MAX, sym = PROBE_SYMBOL_LEN - 1;
+	struct probe_event_def *d = &def;
+
+	KTEST_EXPECT_EQ(t, parse_limit("p do_work x=\\%s1", '0', body - 3), 0);
+	KTEST_EXPECT_EQ(t, parse_limit("p do_work x=\\%s1", '0', body - 2), 0);
+	KTEST_EXPECT_EQ(t, parse_limit("p do_work x=\\%s1", '0', body - 1), PROBE_ERR_ARG_TOO_LONG);
+	/* Symbols: no resolver, so a 127-character name is kept as written. */
+	snprintf(line, sizeof(line), "p %s", repeat('s', sym));
+	KTEST_ASSERT_EQ(t, probe_event_parse(line, strlen(line), NULL, d, &err), 0);
+	KTEST_EXPECT_EQ(t, strlen(d->symbol), sym);
+	snprintf(line, sizeof(line), "p %s", repeat('s', sym + 1));
+	KTEST_EXPECT_EQ(t, probe_event_parse(line, strlen(line), NULL, d, &err), -EINVAL);
+	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_BAD_PROBE_ADDR);
+	snprintf(line, sizeof(line), "p /%s:0x10", repeat('f', sym - 1));
+	KTEST_EXPECT_EQ(t, uprobe_event_parse(line, strlen(line), d, &err), 0);
+	snprintf(line, sizeof(line), "p /%s:0x10", repeat('f', sym));
+	KTEST_EXPECT_EQ(t, uprobe_event_parse(line, strlen(line), d, &err), -EINVAL);
+	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_FILE_NOT_FOUND);
+}
+
+/* PROBE_LINE_MAX bytes (a comment pads it) is a line; one more is not. */
+static void whole_line_limit(struct ktest *t)
+{
+	const size_t head = strlen("p do_work #");
+
+	KTEST_EXPECT_EQ(t, parse_limit("p do_work #%s", '#', PROBE_LINE_MAX - head - 1), 0);
+	KTEST_EXPECT_EQ(t, parse_limit("p do_work #%s", '#', PROBE_LINE_MAX - head), 0);
+	KTEST_EXPECT_EQ(t, parse_limit("p do_work #%s", '#', PROBE_LINE_MAX - head + 1),
+			PROBE_ERR_LINE_TOO_LONG);
+}
+
+/* "p:e do_work" and named arguments of `len` bytes in all. */
+static size_t build_named_line(size_t len)
+{
+	size_t n = (size_t)snprintf(line, sizeof(line), "p:e do_work");
+	int i = 0;
+
+	while (len - n > 66)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " v%03d=\\%s1", i++,
+				      repeat('0', 50));
+	snprintf(line + n, sizeof(line) - n, " v%03d=\\%s1", i, repeat('0', len - n - 8));
+	return strlen(line);
+}
+
+/*
+ * The listing adds "kprobes/" to this line: it must stay under
+ * PROBE_LINE_MAX bytes, so that kprobe_events can print it and a user
+ * can write it back.
+ */
+static void listing_limit(struct ktest *t)
+{
+	static char shown[2 * PROBE_LINE_MAX];
+	const size_t extra = strlen("kprobes/");
+
+	KTEST_ASSERT_EQ(t, build_named_line(PROBE_LINE_MAX - 2 - extra), PROBE_LINE_MAX - 2 - extra);
+	KTEST_ASSERT_EQ(t, parse(line), 0);
+	KTEST_EXPECT_EQ(t, probe_event_show(shown, sizeof(shown), &def), PROBE_LINE_MAX - 2);
+	KTEST_ASSERT_EQ(t, build_named_line(PROBE_LINE_MAX - 1 - extra), PROBE_LINE_MAX - 1 - extra);
+	KTEST_ASSERT_EQ(t, parse(line), 0);
+	KTEST_EXPECT_EQ(t, probe_event_show(shown, sizeof(shown), &def), PROBE_LINE_MAX - 1);
+	KTEST_ASSERT_EQ(t, build_named_line(PROBE_LINE_MAX - extra), PROBE_LINE_MAX - extra);
+	KTEST_EXPECT_EQ(t, parse(line), -EINVAL);
+	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_LINE_TOO_LONG);
+}
+
 /* ---- every error, with its caret position -------------------------------- */
 
 struct bad_line {
@@ -942,6 +1107,13 @@ static struct ktest_case cases[] = {
 	KTEST_CASE(args_dereference),
 	KTEST_CASE(args_every_type),
 	KTEST_CASE(max_args_accepted),
+	KTEST_CASE(probe_offset_must_not_wrap),
+	KTEST_CASE(probe_offset_inside_the_symbol),
+	KTEST_CASE(memory_offset_must_not_wrap),
+	KTEST_CASE(name_limits),
+	KTEST_CASE(text_limits),
+	KTEST_CASE(whole_line_limit),
+	KTEST_CASE(listing_limit),
 	KTEST_CASE(every_bad_line),
 	KTEST_CASE(every_bad_uprobe_line),
 	KTEST_CASE(uprobe_lines),
