@@ -227,8 +227,11 @@ def read_lab_file(tree):
     f = tree / LAB_FILE
     if not f.exists():
         return None
-    words = dict(line.split(None, 1) for line in f.read_text().splitlines() if line.strip())
+    text = f.read_text()
+    if text.strip().isdigit():          # written before trees were carried forward
+        return int(text), int(text)
     try:
+        words = dict(line.split(None, 1) for line in text.splitlines() if line.strip())
         lab = int(words["lab"])
         return lab, int(words.get("first", lab))
     except (KeyError, ValueError):
@@ -362,6 +365,12 @@ def make_lab(root, lab, work, force=False):
     return tree, carried
 
 
+def shown_path(path):
+    """path as the user typed it: relative when it is under the current folder."""
+    rel = os.path.relpath(path)
+    return str(path) if rel.startswith("..") else rel
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--lab", type=int, required=True)
@@ -383,13 +392,14 @@ def main(argv):
     except MarkerError as e:
         print(f"mklab: {e}", file=sys.stderr)
         return 1
-    where = os.path.relpath(tree)
+    where = shown_path(tree)
     if carried:
-        print(f"lab {args.lab}: {where} is your {os.path.relpath(carried)} with lab "
+        print(f"lab {args.lab}: {where} is your {shown_path(carried)} with lab "
               f"{args.lab}'s handout merged in (git log shows both)")
     else:
-        print(f"lab {args.lab}: {where}, a git repository; the labs before "
-              f"lab {args.lab} are solved from the reference")
+        before = (f"; labs {min(labs_in_tree(ROOT))} to {args.lab - 1} are solved "
+                  "from the reference" if args.lab > min(labs_in_tree(ROOT)) else "")
+        print(f"lab {args.lab}: {where}, a git repository{before}")
     print(f"  cd {where} && make run      # boot it")
     print(f"  cd {where} && make grade    # grade it; git commit your work as you go")
     return 0
