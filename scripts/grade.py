@@ -127,12 +127,21 @@ def first_failed_check(result):
     return shown[-1] if shown else "no reason printed"
 
 
+# A stub's message, as the handouts' stubs print it: "lab 2: kprobe_handler: not yet".
+STUB_SAID_RE = re.compile(r"^(?:PANIC: )?lab \d+: .*not yet")
+
+
 def first_crash(lines):
-    """The first panic or oops line of a log (the stub's own message is in
-    a panic's line); None if the kernel did not crash."""
+    """The first panic or oops line of a log, after the stub message that
+    led to it if one was printed first (an oops of its own does not name
+    the stub); None if the kernel did not crash."""
+    said = None
     for line in lines:
         if run_tests.OOPS_RE.match(line):
-            return line.strip()
+            crash = line.strip()
+            return f"{said} -> {crash}" if said and said not in crash else crash
+        if said is None and STUB_SAID_RE.match(line.strip()):
+            said = line.strip()
     return None
 
 

@@ -33,7 +33,8 @@ check_labs.py - the lab markers and grade files are well formed.
                            uncommitted lab 1 work and, once committed,
                            carries it forward with lab 2's stubs merged in
   grade_says_why           under a FAIL line the grader prints the first
-                           failed EXPECT line, or the panic, and the log
+                           failed EXPECT line, or the panic or oops (after
+                           the stub's "lab N: ...: not yet"), and the log
 
 Prints KTAP; exit status non-zero on failure (tests/run_tests.py).
 """
@@ -296,7 +297,8 @@ FAILING_LOG = """KTAP version 1
     not ok 2 frame_breakpoint
 not ok 1 traps
 """
-CRASH_LOG = "KTAP version 1\n1..1\nPANIC: lab 2: kprobe_handler: not yet\nCPU: 0\n"
+CRASH_LOG = ("KTAP version 1\n1..1\nlab 2: kprobe_handler: not yet\n"
+             "Oops: breakpoint (int3) [vector 3] error code 00000000\nCPU: 0\n")
 
 
 def grade_says_why():
@@ -321,7 +323,8 @@ def grade_says_why():
         problems.append(f"the first failed check is not under the FAIL: {lines[1:3]}")
     if lines[3].split() != ["log:", str(log)]:
         problems.append(f"the log is not named: {lines[3]}")
-    if "PANIC: lab 2: kprobe_handler: not yet" not in lines[5] or str(crash_log) not in lines[6]:
+    if "lab 2: kprobe_handler: not yet -> Oops: breakpoint (int3)" not in lines[5] or \
+            str(crash_log) not in lines[6]:
         problems.append(f"a crash does not show its panic line and log: {lines[4:]}")
     return problems
 
