@@ -311,21 +311,15 @@ def fresh_tree(root, lab, tree):
 
 def carried_tree(root, lab, tree, prev):
     """Lab lab's tree from the student's lab lab-1 tree: clone, then merge."""
-    why = git(prev, "status", "--porcelain").strip()
-    if why:
-        raise MarkerError(f"{prev} has uncommitted changes: commit them first "
-                          f"(cd {prev} && git commit -am 'my lab {lab - 1}'), "
-                          f"then make lab LAB={lab} again")
     _, first = read_lab_file(prev)
-    subprocess.run(["git", "clone", "-q", str(prev), str(tree)], check=True,
-                   capture_output=True)
+    git(tree.parent, "clone", "-q", str(prev), str(tree))
     git(tree, "checkout", "-q", "-B", HANDOUT_BRANCH, f"origin/{HANDOUT_BRANCH}")
     git(tree, "remote", "remove", "origin")
     commit_handout(root, tree, lab, first)
     git(tree, "checkout", "-q", "-b", f"lab{lab}", git(prev, "rev-parse", "HEAD").strip())
     merged = subprocess.run(["git", "-C", str(tree)] + MKLAB_IDENTITY +
                             ["merge", "-q", "--no-edit", "-m",
-                             f"lab {lab}: its handout merged into my labs {first} to {lab - 1}",
+                             f"lab {lab}: its handout merged into my lab {lab - 1} tree",
                              HANDOUT_BRANCH], capture_output=True, text=True)
     if merged.returncode != 0:
         raise MarkerError(f"{tree}: git merge {HANDOUT_BRANCH} left conflicts "
@@ -345,13 +339,17 @@ def make_lab(root, lab, work, force=False):
     if (root / LAB_FILE).exists():
         raise MarkerError(f"{root} is a student tree: run make lab in the kernel's own tree")
     tree, prev = work / f"lab{lab}", work / f"lab{lab - 1}"
+    carried = prev if read_lab_file(prev) and (prev / ".git").is_dir() else None
+    if carried and git(prev, "status", "--porcelain").strip():
+        raise MarkerError(f"{prev} has uncommitted changes: commit them first "
+                          f"(cd {prev} && git commit -am 'my lab {lab - 1}'), "
+                          f"then make lab LAB={lab} again; nothing was changed")
     if tree.exists():
         why = work_in(tree, lab)
         if why and not force:
             raise MarkerError(f"{tree} exists and {why}; nothing was changed "
                               f"(FORCE=1 replaces it, and the work in it is lost)")
         shutil.rmtree(tree)
-    carried = prev if read_lab_file(prev) and (prev / ".git").is_dir() else None
     try:
         if carried:
             carried_tree(root, lab, tree, prev)
