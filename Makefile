@@ -294,10 +294,10 @@ test-all: test
 	$(PYTHON) tests/run_tests.py --build $(B) --only lab-regions
 
 # ---- labs (labs/README.md) -----------------------------------------------------
-# make lab LAB=N writes lab N's student tree to labs/work/labN/, a git
-# repository (outside $(B)/: make clean keeps it): the LAB N regions of
+# make lab LAB=N writes lab N's student tree to ../kprobes-lab-N/, a git
+# repository beside this tree (make clean keeps it): the LAB N regions of
 # the sources become stubs, the later labs' placeholders.  If the
-# student's labs/work/lab(N-1)/ exists, lab N's tree is it with lab N's
+# student's ../kprobes-lab-(N-1)/ exists, lab N's tree is it with lab N's
 # handout merged in.  A tree with work in it is never overwritten unless
 # FORCE=1.  make grade boots the test image on each lab's graded cases
 # and prints the score (in a student tree: that lab's; here: every
@@ -352,7 +352,7 @@ help:
 	@echo "  make bench        probe-hit costs under qemu -icount, then make bench-smp"
 	@echo "  make bench-smp    every CPU hitting one probe at 1, 2, 4 CPUs: per-CPU"
 	@echo "                    kprobes against kprobes.lock=global (docs/performance.md)"
-	@echo "  make lab LAB=N    write lab N's student tree, a git repository, to labs/work/labN"
+	@echo "  make lab LAB=N    write lab N's student tree, a git repository, to ../kprobes-lab-N"
 	@echo "                    (lab N-1's tree carried forward if there is one; labs/README.md)"
 	@echo "  make grade        boot the test image on the labs' graded tests, print the score"
 	@echo "                    and, under each FAIL, the first failed check and its log"

@@ -2,7 +2,7 @@
 """
 mklab.py - write the student tree of one lab (make lab LAB=N).
 
-    python3 scripts/mklab.py --lab N [--force] [--work labs/work]
+    python3 scripts/mklab.py --lab N [--force] [--work FOLDER]    (default: ..)
     python3 scripts/mklab.py --lab N --out DIR [--objects build]   (make test)
 
 The real sources mark each piece a lab asks students to write, in comment
@@ -27,8 +27,9 @@ with a stub left (probes/kprobes_smoke.c), and the student deletes the
 line with the stub.  The answer key (labs/answers/) stays out, and
 the file .lab says which lab the tree is, for `make grade` there.
 
-Without --out the tree is labs/work/labN/, a git repository whose first
-commit is the handout; if the student's labs/work/lab(N-1)/ exists, lab
+Without --out the tree is ../kprobes-lab-N/ (beside this tree), a git
+repository whose first commit is the handout; if the student's
+../kprobes-lab-(N-1)/ exists, lab
 N's tree is that one with lab N's handout merged in (make_lab() below),
 and a tree that holds work is never overwritten without --force.
 
@@ -240,7 +241,7 @@ def read_lab_file(tree):
 
 # ---- make lab: student trees as git repositories ---------------------------
 #
-# labs/work/labN/ is a repository with two branches, as a JOS student's
+# ../kprobes-lab-N/ (beside this tree) is a repository with two branches, as a JOS student's
 # repository has an upstream and their own:
 #
 #   handout   our commits only: "lab 1 handed out", "lab 2 handed out", ...
@@ -254,7 +255,14 @@ def read_lab_file(tree):
 # handout into the new labN+1 branch then keeps the student's code of
 # labs <= N and brings lab N+1's stubs in.
 
-WORK_DIR = "labs/work"           # git ignores it (labs/.gitignore), make clean keeps it
+# Beside this tree, not in it: make clean and git never touch them, and a
+# grep of the kernel does not find six copies of it.
+WORK_DIR = ROOT.parent
+
+
+def tree_of(work, lab):
+    """The folder of lab lab's student tree."""
+    return work / f"kprobes-lab-{lab}"
 HANDOUT_BRANCH = "handout"
 # Our commits say who made them; the student's own use their git identity.
 MKLAB_IDENTITY = ["-c", "user.name=kprobes-i386 labs", "-c", "user.email=labs@kprobes-i386.invalid"]
@@ -329,7 +337,7 @@ def carried_tree(root, lab, tree, prev):
 
 
 def make_lab(root, lab, work, force=False):
-    """make lab LAB=lab: write work/lab<lab>/; return (tree, carried from or None).
+    """make lab LAB=lab: write work/kprobes-lab-<lab>/; return (tree, carried from or None).
 
     An existing tree with work in it is refused unless force.  If the
     student's tree of the lab before exists, the new one carries it
@@ -338,7 +346,7 @@ def make_lab(root, lab, work, force=False):
         raise MarkerError(f"no lab {lab}: the labs are {sorted(labs_in_tree(root))}")
     if (root / LAB_FILE).exists():
         raise MarkerError(f"{root} is a student tree: run make lab in the kernel's own tree")
-    tree, prev = work / f"lab{lab}", work / f"lab{lab - 1}"
+    tree, prev = tree_of(work, lab), tree_of(work, lab - 1)
     carried = prev if read_lab_file(prev) and (prev / ".git").is_dir() else None
     if carried and git(prev, "status", "--porcelain").strip():
         raise MarkerError(f"{prev} has uncommitted changes: commit them first "
@@ -372,7 +380,7 @@ def shown_path(path):
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--lab", type=int, required=True)
-    ap.add_argument("--work", default=str(ROOT / WORK_DIR),
+    ap.add_argument("--work", default=str(WORK_DIR),
                     help="the folder of the student trees (default %(default)s)")
     ap.add_argument("--force", action="store_true",
                     help="replace an existing tree even if it holds work")

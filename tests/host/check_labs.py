@@ -240,7 +240,7 @@ def lab_trees_keep_work():
     problems = []
     with tempfile.TemporaryDirectory() as d:
         work = Path(d)
-        tree1, tree2 = work / "lab1", work / "lab2"
+        tree1, tree2 = mklab.tree_of(work, 1), mklab.tree_of(work, 2)
         status, out = run_mklab(work, 1)
         if status != 0 or not (tree1 / ".git").is_dir():
             return [f"make lab 1 did not write a repository: {out.strip()}"]
