@@ -330,15 +330,20 @@ test-all: test
 	$(PYTHON) tests/run_tests.py --build $(B) --only lab-regions
 
 # ---- labs (labs/README.md) -----------------------------------------------------
-# make lab LAB=N writes lab N's student tree to $(B)/labs/labN: the LAB N
-# regions of the sources (and the later labs') become stubs.  make grade
-# boots the test image on each lab's graded cases and prints the score
-# (in a student tree: that lab's; here: every lab's, or LAB=N's).
+# make lab LAB=N writes lab N's student tree to ../kprobes-lab-N/, a git
+# repository beside this tree (make clean keeps it): the LAB N regions of
+# the sources become stubs, the later labs' placeholders.  If the
+# student's ../kprobes-lab-(N-1)/ exists, lab N's tree is it with lab N's
+# handout merged in.  A tree with work in it is never overwritten unless
+# FORCE=1.  make grade boots the test image on each lab's graded cases
+# and prints the score (in a student tree: that lab's; here: every
+# lab's, or LAB=N's).
 LAB ?=
+FORCE ?=
 .PHONY: lab grade
 lab:
 	@test -n "$(LAB)" || { echo "make lab LAB=N: which lab (see labs/)"; exit 1; }
-	$(PYTHON) scripts/mklab.py --lab $(LAB) --out $(B)/labs/lab$(LAB)
+	$(PYTHON) scripts/mklab.py --lab $(LAB) $(if $(FORCE),--force)
 
 grade: test-image
 	$(PYTHON) scripts/grade.py --build $(B) $(if $(LAB),--lab $(LAB))
@@ -386,8 +391,10 @@ help:
 	@echo "  make bench        probe-hit costs under qemu -icount, then make bench-smp"
 	@echo "  make bench-smp    every CPU hitting one probe at 1, 2, 4 CPUs: per-CPU"
 	@echo "                    kprobes against kprobes.lock=global (docs/performance.md)"
-	@echo "  make lab LAB=N    write lab N's student tree to $(B)/labs/labN (labs/README.md)"
+	@echo "  make lab LAB=N    write lab N's student tree, a git repository, to ../kprobes-lab-N"
+	@echo "                    (lab N-1's tree carried forward if there is one; labs/README.md)"
 	@echo "  make grade        boot the test image on the labs' graded tests, print the score"
+	@echo "                    and, under each FAIL, the first failed check and its log"
 	@echo "  make fuzz         fuzz the kprobe_events parser for FUZZ_TIME seconds"
 	@echo "  make fuzz-modules fuzz the module loader's ELF checks for FUZZ_TIME seconds"
 	@echo "  make modules      build the sample probe modules into $(B)/samples/"
@@ -410,6 +417,7 @@ help:
 	@echo "  SMP=N             CPUs for run, debug, run-test, debug-test (now: $(SMP))"
 	@echo "  SUITES=a,b        make test: only these in-kernel suites"
 	@echo "  LAB=N             make lab: which lab; make grade: only that lab"
+	@echo "  FORCE=1           make lab: replace a lab tree even if it holds work"
 	@echo "  TESTFLAGS='...'   more run_tests.py options, e.g. TESTFLAGS='--only host'"
 	@echo "  DISPLAY_MODE=m    run-vga display: $(DISPLAY_MODES) (now: $(VGA_DISPLAY))"
 	@echo "  M=dir             external module folder (make -C <tree> M=dir, make clean)"

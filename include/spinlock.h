@@ -93,6 +93,15 @@ static inline void arch_spin_lock(spinlock_t *lock)
 	/* LAB 6: STUB 	cpu_relax(); */
 	/* LAB 6: STUB lock->next++; */
 	/* LAB 6: STUB barrier(); */
+	/* LAB 6: LATER // Until lab 6, a test-and-set lock: take it when free (next == owner) */
+	/* LAB 6: LATER // with one locked cmpxchg of both tickets.  Correct, but not fair. */
+	/* LAB 6: LATER for (;;) { */
+	/* LAB 6: LATER 	uint16_t owner = READ_ONCE(lock->owner); */
+	/* LAB 6: LATER 	uint32_t free = ((uint32_t)owner << 16) | owner; */
+	/* LAB 6: LATER 	if (cmpxchg((volatile unsigned long *)lock, free, free + (1u << 16)) == free) */
+	/* LAB 6: LATER 		break; */
+	/* LAB 6: LATER 	cpu_relax(); */
+	/* LAB 6: LATER } */
 	/* LAB 6: END */
 }
 

@@ -145,6 +145,10 @@ static bool can_run_here(struct task_struct *t, struct task_struct *prev, int cp
 	/* LAB 6: BEGIN can_run_here: a runnable thread may be running elsewhere */
 	return t->state == TASK_RUNNABLE && (t == prev || !t->on_cpu) && cpu_allowed(t, cpu);
 	/* LAB 6: STUB return t->state == TASK_RUNNABLE && cpu_allowed(t, cpu); */
+	/* LAB 6: LATER // Until lab 6, asymmetric: CPU 0 runs every shared thread, another CPU */
+	/* LAB 6: LATER // only its own and the ones bound to it alone, which no other CPU runs. */
+	/* LAB 6: LATER return t->state == TASK_RUNNABLE && cpu_allowed(t, cpu) && */
+	/* LAB 6: LATER        (t == prev || cpu == 0 || t->cpus_allowed == 1UL << cpu); */
 	/* LAB 6: END */
 }
 

@@ -33,11 +33,14 @@ Linux's KUnit (docs/testing.md has an example):
           the prompt, a boot with nosmoke must not print the line at all
   labs    for each lab of labs/ (scripts/mklab.py, scripts/grade.py): its
           student tree is written and built (reusing BUILD's objects); its
-          kernel must boot to the shell with a smoke line that skips what
-          the lab's stubs leave out; its test image is booted on the lab's
-          graded cases (with as many CPUs as its grade.txt says: "smp N"),
-          and every graded case must fail there; the full tree must pass
-          them all (its results come from the kernel run at that CPU count)
+          kernel must boot to the shell at make run's 2 CPUs (1 for a lab
+          graded on several, whose stubs are SMP races) with a smoke line
+          that skips what the lab's stubs leave out; its test image is
+          booted on the lab's graded cases (with as many CPUs as its
+          grade.txt says: "smp N"), and every graded case must fail there;
+          the full tree must pass them all (its results come from the
+          kernel run at that CPU count); and the lab solved with the later
+          labs still stubbed (the next lab's tree) must score full marks
   lab-regions  (only when named: make test-all) each LAB region stubbed
           alone must make some graded case of its lab fail
   bench   tests/bench_smp.py --smoke: the SMP benchmark's short run (2
@@ -891,19 +894,38 @@ def build_student_tree(tally, mklab, n, build, logs, timeout):
     return tree / "build"
 
 
-def check_lab_boot(tally, n, student_build, logs, timeout):
+# make run's CPU count (the Makefile's SMP default): a student tree must
+# boot to the shell with it, not only with the one CPU the grader uses.
+MAKE_RUN_SMP = 2
+
+
+def lab_boot_smp(lab):
+    """The CPUs a lab's tree boots to the shell with: make run's default;
+    one for a lab whose own stubs are the races of several CPUs (its
+    grade.txt says smp N, its handout says make run SMP=1)."""
+    return 1 if lab.smp > 1 else MAKE_RUN_SMP
+
+
+def check_lab_boot(tally, n, lab, student_build, logs, timeout):
     """A plain boot of the student's kernel reaches the shell: the smoke
     test passes, or skips what needs lab n (probes/kprobes_smoke.c)."""
-    up, lines, log = smoke_boot(student_build, logs, "", f"lab{n}-smoke", timeout)
+    smp = lab_boot_smp(lab)
+    name = f"lab{n}-boot-smp{smp}"
+    log = logs / f"{name}.log"
+    cmd = qemu_command(["-kernel", str(student_build / "kernel.elf")], "",
+                       logs / f"{name}.qemu.log", smp)
+    note(f"labs: lab {n}: booting (until the shell prompt): {shlex.join(cmd)}")
+    missing, lines = wait_for_lines(cmd, log, [SHELL_PROMPT],
+                                    min(timeout, SMOKE_BOOT_SECONDS))
     said = [l for l in lines if SMOKE_ANY.search(l)]
     skips = f"skipped: lab {n} not done"
-    if up and len(said) == 1 and "FAILED" not in said[0] and \
+    if not missing and len(said) == 1 and "FAILED" not in said[0] and \
             (said[0] == SMOKE_PASSED or skips in said[0]):
         tally.passed += 1
     else:
         tally.fail(f"labs: lab {n}: the student kernel does not boot cleanly "
-                   f"without nosmoke (want {SMOKE_PASSED!r} or {skips!r})",
-                   [f"shell prompt seen: {up}", f"smoke lines: {said}"] +
+                   f"at {smp} CPUs without nosmoke (want {SMOKE_PASSED!r} or {skips!r})",
+                   [f"shell prompt seen: {not missing}", f"smoke lines: {said}"] +
                    tail(lines), log)
 
 
@@ -921,7 +943,7 @@ def check_lab(tally, grade, n, lab, student_build, full_results, logs):
     student_logs.mkdir(parents=True)
     results = grade.run_graded(student_build, lab, student_logs)
     booted = any(kernel_ran(p) for p in student_logs.glob("*.log"))
-    on_stub = [c for c, ok in results.items() if ok]
+    on_stub = [c for c, o in results.items() if o.ok]
     if not booted:
         tally.fail(f"labs: lab {n}: the student tree did not boot into its tests "
                    "(no KTAP output, no panic or oops)",
@@ -932,11 +954,31 @@ def check_lab(tally, grade, n, lab, student_build, full_results, logs):
                    student_logs)
     else:
         tally.passed += 1
-    marks, _ = grade.score(lab.tests, full_results)
-    missed = [t.case for t, ok in marks if not ok]
+    missed = [t.case for t in lab.tests if not full_results.get(t.case)]
     if missed:
         tally.fail(f"labs: lab {n}: the full tree does not score full",
                    [f"fails with the solution: {c}" for c in missed])
+    else:
+        tally.passed += 1
+
+
+def check_solved(tally, grade, n, lab, solved_build, next_lab, logs):
+    """Lab n solved (the reference code), the later labs not: full marks.
+
+    That tree is lab n+1's student tree, so this also proves that lab
+    n+1's stubs and the later labs' placeholders leave lab n's graded
+    cases alone (a student in lab n+1 can still grade lab n)."""
+    solved_logs = logs / f"lab{n}-solved"
+    shutil.rmtree(solved_logs, ignore_errors=True)
+    solved_logs.mkdir(parents=True)
+    results = grade.run_graded(solved_build, lab, solved_logs)
+    missed = [(t.case, results.get(t.case)) for t in lab.tests
+              if not grade.passed(results.get(t.case))]
+    if missed:
+        tally.fail(f"labs: lab {n}: solved (lab {next_lab}'s tree) it does not "
+                   "score full marks",
+                   [f"{c}: {o.why if o else 'no result'}" for c, o in missed],
+                   solved_logs)
     else:
         tally.passed += 1
 
@@ -960,7 +1002,8 @@ def run_labs_check(tally, build, logs, timeout, kernel_smps):
         return
     mklab, grade = lab_tools()
     before = (tally.passed, tally.failed)
-    for n, lab in sorted(grade.labs().items()):
+    labs = sorted(grade.labs().items())
+    for i, (n, lab) in enumerate(labs):
         note(f"labs: lab {n} ({lab.name}): student tree, build, boot")
         student = build_student_tree(tally, mklab, n, build, logs, timeout)
         kernel_log = full_kernel_log(logs, lab.smp, kernel_smps)
@@ -969,11 +1012,15 @@ def run_labs_check(tally, build, logs, timeout, kernel_smps):
         else:
             full_logs = logs / f"lab{n}-full"
             full_logs.mkdir(parents=True, exist_ok=True)
-            full = grade.run_graded(build, lab, full_logs)
-        if student is not None:
-            check_lab_boot(tally, n, student, logs, timeout)
-            check_lab(tally, grade, n, lab, student, full, logs)
-    summary(tally, before, "labs (student trees, full tree)", logs)
+            full = {c: o.ok for c, o in grade.run_graded(build, lab, full_logs).items()}
+        if student is None:
+            continue
+        check_lab_boot(tally, n, lab, student, logs, timeout)
+        check_lab(tally, grade, n, lab, student, full, logs)
+        if i > 0:       # the last lab solved is the full tree: check_lab did it
+            prev_n, prev_lab = labs[i - 1]
+            check_solved(tally, grade, prev_n, prev_lab, student, n, logs)
+    summary(tally, before, "labs (student trees, solved, full tree)", logs)
 
 
 def run_lab_regions_check(tally, build, logs, timeout):
@@ -1004,7 +1051,7 @@ def run_lab_regions_check(tally, build, logs, timeout):
         shutil.rmtree(region_logs, ignore_errors=True)
         region_logs.mkdir(parents=True)
         results = grade.run_graded(tree / "build", labs[lab], region_logs)
-        if all(results.values()):
+        if all(o.ok for o in results.values()):
             tally.fail(f"lab-regions: LAB {lab}: {title} ({rel}): every graded "
                        f"case of lab {lab} passes with this region stubbed",
                        log=region_logs)
