@@ -288,7 +288,7 @@ test: bootstrap all test-image iso host-test modules test-modules
 # Everything in `make test`, then what is too long for it: the sweep that
 # probes every instruction of every kernel function (probe_all_full), and
 # each lab region stubbed alone (a graded case must notice every one).
-LONG_SUITES := probe_all_full
+LONG_SUITES := probe_all_full,user_fuzz_long
 test-all: test
 	$(PYTHON) tests/run_tests.py --build $(B) --suites $(LONG_SUITES) --timeout 3600 --only kernel --smp 1
 	$(PYTHON) tests/run_tests.py --build $(B) --only lab-regions
