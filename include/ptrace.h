@@ -18,7 +18,7 @@
  * A trap from virtual-8086 mode is a third shape: also a privilege
  * change (vm86 code runs at CPL 3), and the CPU pushes the real-mode
  * es, ds, fs and gs above ss, then loads null selectors into all four
- * (SDM vol. 3, 20.3.1.1): struct kernel_vm86_regs.
+ * (SDM vol. 3, "8086 Emulation"): struct kernel_vm86_regs.
  */
 #ifndef PTRACE_H
 #define PTRACE_H
