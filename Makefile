@@ -322,9 +322,10 @@ test: bootstrap all test-image iso host-test modules test-modules
 	$(PYTHON) tests/run_tests.py --build $(B) $(if $(SUITES),--suites $(SUITES)) $(TESTFLAGS)
 
 # Everything in `make test`, then what is too long for it: the sweep that
-# probes every instruction of every kernel function (probe_all_full), and
-# each lab region stubbed alone (a graded case must notice every one).
-LONG_SUITES := probe_all_full
+# probes every instruction of every kernel function (probe_all_full), the
+# ring-3 fuzzer twenty times longer (user_fuzz_long), and each lab region
+# stubbed alone (a graded case must notice every one).
+LONG_SUITES := probe_all_full,user_fuzz_long
 test-all: test
 	$(PYTHON) tests/run_tests.py --build $(B) --suites $(LONG_SUITES) --timeout 3600 --only kernel --smp 1
 	$(PYTHON) tests/run_tests.py --build $(B) --only lab-regions

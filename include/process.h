@@ -69,6 +69,8 @@ const char *signal_name(int sig);
 int trap_signal(unsigned long vector);
 /* A ring-3 exception nobody claimed: report it, kill the process. */
 void force_sig_fault(struct pt_regs *regs, unsigned long vector) __noreturn;
+/* A trap from vm86 mode, which this kernel never returns to: SIGSEGV. */
+void force_sig_vm86(struct pt_regs *regs) __noreturn;
 /* kill PID: 0, -ESRCH (no such process), -EPERM (a kernel thread). */
 int kill_pid(int pid);
 /* On every return to ring 3: a pending kill ends the process here. */

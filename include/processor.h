@@ -23,6 +23,9 @@
 #define X86_EFLAGS_IOPL 0x00003000
 #define X86_EFLAGS_NT   0x00004000   /* nested task: iret switches back */
 #define X86_EFLAGS_RF   0x00010000   /* resume: suppress instr. breakpoints */
+#define X86_EFLAGS_VM   0x00020000   /* virtual-8086 mode */
+#define X86_EFLAGS_AC   0x00040000   /* alignment check (CR0.AM too) */
+#define X86_EFLAGS_ID   0x00200000   /* CPUID present: software may flip it */
 
 /* CR0 bits */
 #define X86_CR0_PE      0x00000001   /* protected mode */

@@ -11,14 +11,22 @@
  * from ring 0 stays on the same stack and pushes neither: those two
  * words are whatever lay on the interrupted stack, and the interrupted
  * stack pointer is the address of the sp field itself - the first byte
- * the CPU did not touch.  user_mode(regs) (asm/ptrace.h) tells the two
- * apart; kernel_stack_pointer() is for a frame from ring 0, as Linux's,
- * and user_stack_pointer() for one from ring 3.
+ * the CPU did not touch.  user_mode(regs) tells the two apart;
+ * kernel_stack_pointer() is for a frame from ring 0, as Linux's, and
+ * user_stack_pointer() for one from ring 3.
+ *
+ * A trap from virtual-8086 mode is a third shape: also a privilege
+ * change (vm86 code runs at CPL 3), and the CPU pushes the real-mode
+ * es, ds, fs and gs above ss, then loads null selectors into all four
+ * (SDM vol. 3, "8086 Emulation"): struct kernel_vm86_regs.
  */
 #ifndef PTRACE_H
 #define PTRACE_H
 
 #include <stdint.h>
+#include <stdbool.h>
+#include "processor.h"
+#include "segment.h"
 
 struct pt_regs {
 	unsigned long bx;
@@ -41,15 +49,52 @@ struct pt_regs {
 };
 
 /*
+ * Linux's struct kernel_vm86_regs: the frame of a trap from vm86 mode,
+ * pt_regs and then the four segment registers the CPU saved for it.
+ */
+struct kernel_vm86_regs {
+	struct pt_regs pt;
+	unsigned long es;       /* pushed by the CPU, from vm86 only */
+	unsigned long ds;
+	unsigned long fs;
+	unsigned long gs;
+};
+
+/*
+ * Did the trap come from virtual-8086 mode?  Its cs is a real-mode
+ * paragraph number, not a selector, so its low bits mean nothing: only
+ * the saved EFLAGS.VM tells.
+ */
+static inline bool v8086_mode(struct pt_regs *regs)
+{
+	return (regs->flags & X86_EFLAGS_VM) != 0;
+}
+
+/*
+ * Did the trap come from a process, at CPL 3?  In protected mode the
+ * saved %cs's low two bits are the privilege level the CPU was running
+ * at.  In vm86 mode they are whatever the process put in cs - 0 looks
+ * like ring 0 - while the CPU ran at CPL 3: Linux's i386 user_mode()
+ * ORs in EFLAGS.VM for that reason.  A user frame, and only a user
+ * frame, holds the process's sp and ss.
+ */
+static inline bool user_mode(struct pt_regs *regs)
+{
+	return v8086_mode(regs) || (regs->cs & SEGMENT_RPL_MASK) >= USER_RPL;
+}
+
+/*
  * The kernel's stack pointer at the moment of the trap.  From ring 0,
  * the first word the CPU's frame did not cover.  From ring 3 the kernel
  * stack was empty - the CPU started the frame at TSS.esp0 - so it is
- * the end of the whole frame, user sp and ss included.  (The low bits
- * of cs are the privilege level; asm/ptrace.h's user_mode() names it.)
+ * the end of the whole frame, user sp and ss included (and a vm86
+ * frame's four segment registers).
  */
 static inline unsigned long kernel_stack_pointer(struct pt_regs *regs)
 {
-	if (regs->cs & 3)
+	if (v8086_mode(regs))
+		return (unsigned long)((struct kernel_vm86_regs *)regs + 1);
+	if (user_mode(regs))
 		return (unsigned long)(regs + 1);
 	return (unsigned long)&regs->sp;
 }

@@ -76,20 +76,42 @@ static void describe_user_fault(struct pt_regs *regs, unsigned long vector,
  * saved when it left ring 3), as Linux prints them for a fatal signal
  * with print-fatal-signals=1; then the process dies.
  */
-void force_sig_fault(struct pt_regs *regs, unsigned long vector)
+static void __noreturn fatal_signal(struct pt_regs *regs, int sig,
+				    const char *cause, const char *what)
 {
-	int sig = trap_signal(vector);
-	char what[64];
-
-	uprobe_abort_xol(regs);		/* a fault in a uprobe's step: name the probed insn */
-	describe_user_fault(regs, vector, what, sizeof(what));
 	printk("%s[%d]: %s (%s) in user mode at ip %08lx sp %08lx %s\n",
-	       current->comm, current->pid, signal_name(sig), trap_name(vector),
+	       current->comm, current->pid, signal_name(sig), cause,
 	       regs->ip, user_stack_pointer(regs), what);
 	show_regs(regs);
 	do_exit(W_EXITCODE(0, sig));
 }
+
+void force_sig_fault(struct pt_regs *regs, unsigned long vector)
+{
+	char what[64];
+
+	uprobe_abort_xol(regs);		/* a fault in a uprobe's step: name the probed insn */
+	describe_user_fault(regs, vector, what, sizeof(what));
+	fatal_signal(regs, trap_signal(vector), trap_name(vector), what);
+}
 NOKPROBE_SYMBOL(force_sig_fault);
+
+/*
+ * A process that got into virtual-8086 mode.  A CPU enters vm86 from
+ * ring 3 never (iret at CPL > 0 leaves EFLAGS.VM alone), but QEMU's
+ * emulated CPU does; this kernel has no vm86 support (Linux's
+ * CONFIG_VM86=n) and nothing the process could want there, so any trap
+ * from vm86 code ends it: SIGSEGV, before any iret could go back to
+ * that frame.
+ */
+void force_sig_vm86(struct pt_regs *regs)
+{
+	char what[32];
+
+	snprintf(what, sizeof(what), "cs %04lx: no vm86 support", regs->cs & 0xFFFF);
+	fatal_signal(regs, SIGSEGV, "virtual-8086 mode", what);
+}
+NOKPROBE_SYMBOL(force_sig_vm86);
 
 struct kill_req {
 	int pid;
@@ -130,10 +152,14 @@ int kill_pid(int pid)
 /*
  * Linux's exit_to_user_mode(): the last look before iret to ring 3.  A
  * process runs nothing of the kernel's here - no lock, no half-done
- * work - so this is where a kill can end it cleanly.
+ * work - so this is where a kill can end it cleanly, and where a frame
+ * from vm86 mode, whatever trap brought it (an interrupt, an exception
+ * a notifier claimed), ends its process.
  */
 void exit_to_user_mode(struct pt_regs *regs)
 {
+	if (v8086_mode(regs))
+		force_sig_vm86(regs);	/* never iret back into vm86 */
 	uprobe_notify_resume(regs);	/* a uprobe's hit or step, left by #BP/#DB */
 	if (current->sigkill_pending) {
 		printk("%s[%d]: SIGKILL\n", current->comm, current->pid);

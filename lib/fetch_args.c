@@ -418,7 +418,7 @@ int fetch_arg_parse(const char *text, size_t len, int pos,
  */
 static unsigned long probe_stack_pointer(struct pt_regs *regs)
 {
-	return (regs->cs & 3) ? user_stack_pointer(regs) : kernel_stack_pointer(regs);
+	return user_mode(regs) ? user_stack_pointer(regs) : kernel_stack_pointer(regs);
 }
 NOKPROBE_SYMBOL(probe_stack_pointer);
 

@@ -24,19 +24,27 @@
  * 0 holds neither, and the interrupted stack pointer is where the frame
  * ends (kernel_stack_pointer()).  So ESP and SS come from different
  * places, as in Linux i386's __show_regs().  A user ip has no kernel
- * symbol to print.
+ * symbol to print.  A frame from vm86 mode (a process that iret'd there)
+ * is a user frame whose real-mode segments lie above ss.
  */
 void show_regs(struct pt_regs *regs)
 {
 	/* LAB 1: BEGIN oops report: the register dump */
 	bool user = user_mode(regs);
+	unsigned long ds = regs->ds, es = regs->es, fs = regs->fs, gs = regs->gs;
 	char sym[96], ss[16] = "";
 
 	if (user) {
-		snprintf(sym, sizeof(sym), "user mode");
+		snprintf(sym, sizeof(sym), v8086_mode(regs) ? "vm86 mode" : "user mode");
 		snprintf(ss, sizeof(ss), " SS: %04lx", regs->ss & 0xFFFF);
 	} else {
 		sprint_symbol(sym, sizeof(sym), regs->ip);
+	}
+	if (v8086_mode(regs)) {
+		/* the entry saved the null selectors the CPU loaded; the real ones are above ss */
+		struct kernel_vm86_regs *vm86 = (struct kernel_vm86_regs *)regs;
+
+		ds = vm86->ds, es = vm86->es, fs = vm86->fs, gs = vm86->gs;
 	}
 	printk("EIP: %04lx:%08lx [%s]\n", regs->cs & 0xFFFF, regs->ip, sym);
 	printk("EFLAGS: %08lx  (IF=%d TF=%d)\n", regs->flags,
@@ -47,8 +55,7 @@ void show_regs(struct pt_regs *regs)
 	       regs->si, regs->di, regs->bp,
 	       user ? user_stack_pointer(regs) : kernel_stack_pointer(regs));
 	printk("DS: %04lx ES: %04lx FS: %04lx GS: %04lx%s\n",
-	       regs->ds & 0xFFFF, regs->es & 0xFFFF, regs->fs & 0xFFFF,
-	       regs->gs & 0xFFFF, ss);
+	       ds & 0xFFFF, es & 0xFFFF, fs & 0xFFFF, gs & 0xFFFF, ss);
 	/* LAB 1: STUB printk("lab 1: show_regs: not yet\n"); */
 	/* LAB 1: END */
 }
@@ -154,6 +161,13 @@ void __die(const char *msg, struct pt_regs *regs, unsigned long vector)
 void die(const char *msg, struct pt_regs *regs, unsigned long vector)
 {
 	oops_begin();		/* interrupts off; one CPU reports */
+	/*
+	 * Linux's console_verbose(): whoever quietened the console - a
+	 * test that kills thousands of processes, loglevel= on the command
+	 * line - the report must reach it.
+	 */
+	if (console_loglevel < CONSOLE_LOGLEVEL_DEFAULT)
+		console_loglevel = CONSOLE_LOGLEVEL_DEFAULT;
 	__die(msg, regs, vector);
 	smp_send_stop();	/* the others: what they were doing; then halt */
 	/*

@@ -50,14 +50,15 @@ static const sys_call_ptr_t ia32_sys_call_table[NR_syscalls] = {
 DEFINE_PER_CPU(unsigned long, syscall_count);
 
 /*
- * From ring 3 the CPU starts the frame at TSS.esp0, so pt_regs must
- * end exactly at the top of the calling task's kernel stack.  Anywhere
+ * From ring 3 the CPU starts the frame at TSS.esp0, so the frame must
+ * end exactly at the top of the calling task's kernel stack (pt_regs'
+ * end, or a vm86 frame's four words past it: kernel_stack_pointer()).  Anywhere
  * else, the scheduler left another task's stack in this CPU's TSS
  * (load_sp0()): two tasks would be sharing one stack.  Stop at the cause.
  */
 static void check_entry_stack(struct pt_regs *regs)
 {
-	if ((unsigned long)(regs + 1) != task_stack_top(current))
+	if (kernel_stack_pointer(regs) != task_stack_top(current))
 		panic("syscall: pt_regs at %p, but %s[%d]'s kernel stack ends at %#lx: "
 		      "TSS.esp0 is stale", regs, current->comm, current->pid,
 		      task_stack_top(current));

@@ -3,7 +3,8 @@
  *
  * Probe handlers read the probed code's registers and arguments through
  * these instead of poking at fields, so the same handler reads the same
- * way on every architecture.  The frame itself is include/ptrace.h.
+ * way on every architecture.  The frame itself, and user_mode(), which
+ * tells a process's frame from the kernel's, are include/ptrace.h.
  */
 #ifndef ASM_PTRACE_H
 #define ASM_PTRACE_H
@@ -25,16 +26,6 @@ static inline void instruction_pointer_set(struct pt_regs *regs, unsigned long v
 static inline void regs_set_return_value(struct pt_regs *regs, unsigned long rc)
 {
 	regs->ax = rc;
-}
-
-/*
- * Did the trap come from ring 3 (a process)?  The saved %cs's low two
- * bits are the privilege level the CPU was running at.  Then, and only
- * then, the frame also holds the user's sp and ss (include/ptrace.h).
- */
-static inline bool user_mode(struct pt_regs *regs)
-{
-	return (regs->cs & SEGMENT_RPL_MASK) != 0;
 }
 
 /* The register at a byte offset into pt_regs (offsetof(struct pt_regs, ax)). */

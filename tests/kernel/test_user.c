@@ -24,6 +24,8 @@
 #include "shell.h"
 #include "keyboard.h"
 #include "console_input.h"
+#include "kdebug.h"
+#include "asm/ptrace.h"
 
 #define LEAK_RUNS	1000	/* faulting processes in the leak case */
 #define MIGRATION_PROCS	8	/* syscallers at once, to spread over the CPUs */
@@ -325,6 +327,73 @@ static void spawn_and_waitpid_from_user(struct ktest *t)
 	KTEST_EXPECT_EQ(t, run("no_such_program", NULL, NULL), -ENOENT);
 }
 
+/*
+ * A process that iret's into virtual-8086 mode (user/vm86_iret.c): its
+ * next trap has a vm86 frame, cs 1000 - RPL 0 - and EFLAGS.VM.  It is
+ * the process's: SIGSEGV, a user-mode report with the real-mode
+ * segments the CPU saved above ss, no oops; the kernel goes on.
+ */
+static void vm86_iret_kills_only_the_process(struct ktest *t)
+{
+	unsigned long pages0 = pages_free();
+	const char *out;
+	int status;
+
+	ktest_capture_start();
+	status = run("vm86_iret", NULL, NULL);
+	ktest_capture_stop();
+	out = ktest_captured();
+	KTEST_EXPECT_EQ(t, status, W_EXITCODE(0, SIGSEGV));
+	KTEST_EXPECT_TRUE(t, strstr(out, "]: SIGSEGV (") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "EIP: 1000:00000000 [vm86 mode]") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "DS: 2000 ES: 3000 FS: 4000 GS: 5000 SS: 6000") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "Oops") == NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "still in protected mode") == NULL);
+	KTEST_EXPECT_EQ(t, run("hello", NULL, NULL), W_EXITCODE(0, 0));
+	KTEST_EXPECT_EQ(t, pages_free(), pages0);
+}
+
+#define VM86_CLAIMS_MAX	100	/* then let the fault through: a bound, not a hang */
+
+static int vm86_claims;
+
+/* Claim every page fault from vm86 code, as a debugger on the chain might. */
+static int claim_vm86_fault(struct notifier_block *nb, unsigned long val, void *data)
+{
+	struct die_args *args = data;
+
+	if (val != DIE_PAGE_FAULT || !v8086_mode(args->regs) ||
+	    vm86_claims == VM86_CLAIMS_MAX)
+		return NOTIFY_DONE;
+	vm86_claims++;
+	return NOTIFY_STOP;
+}
+
+static struct notifier_block vm86_claimer = {
+	.notifier_call = claim_vm86_fault,
+	.priority = DIE_PRIO_FIRST,
+};
+
+/*
+ * A trap from vm86 mode that someone claims still ends the process on
+ * its way out (exit_to_user_mode()): the kernel never irets into vm86.
+ * Returning there would fault again at once, and again.
+ */
+static void vm86_claimed_trap_never_returns(struct ktest *t)
+{
+	int status;
+
+	vm86_claims = 0;
+	KTEST_ASSERT_EQ(t, register_die_notifier(&vm86_claimer), 0);
+	ktest_capture_start();
+	status = run("vm86_iret", NULL, NULL);
+	ktest_capture_stop();
+	unregister_die_notifier(&vm86_claimer);
+	KTEST_EXPECT_EQ(t, status, W_EXITCODE(0, SIGSEGV));
+	KTEST_EXPECT_TRUE(t, vm86_claims <= 1);		/* 0: an interrupt came first */
+	KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), "SIGSEGV (virtual-8086 mode)") != NULL);
+}
+
 /* Ctrl-C on the keyboard while the shell waits in `exec spin`: spin dies, the shell goes on. */
 #define SC_LCTRL	0x1D
 #define SC_C		0x2E
@@ -399,6 +468,8 @@ static struct ktest_case user_cases[] = {
 	KTEST_CASE(kill_before_the_process_runs),
 	KTEST_CASE(ctrl_c_kills_the_foreground_program),
 	KTEST_CASE(spawn_and_waitpid_from_user),
+	KTEST_CASE(vm86_iret_kills_only_the_process),
+	KTEST_CASE(vm86_claimed_trap_never_returns),
 	KTEST_CASE(tss_esp0_follows_migrations),
 	KTEST_CASE(faulting_processes_leak_nothing),
 	KTEST_END
