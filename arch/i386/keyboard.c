@@ -78,10 +78,13 @@ static bool extended_next;   /* the previous byte was SC_EXTENDED */
 
 /*
  * The keys, in a kfifo (include/kfifo.h): only the IRQ handler puts,
- * only kbd_getc() gets, and a full fifo drops new keys.
+ * only kbd_getc() gets, and a full fifo drops new keys - counted in
+ * kbd_dropped, so that the reader can say so instead of handing on a
+ * line with a hole in it as if it had been typed that way.
  */
 DEFINE_KFIFO(kbd_fifo, KBD_BUF_SIZE);
-/* One reader at a time, from any CPU (Linux's kfifo_out_spinlocked()). */
+static unsigned int kbd_dropped;	/* under kbd_lock */
+/* One reader at a time, from any CPU, and the IRQ handler. */
 static DEFINE_SPINLOCK(kbd_lock);
 
 static void kbd_put(char c)
@@ -90,15 +93,33 @@ static void kbd_put(char c)
 	if (irq_hook && irq_hook((unsigned char)c))
 		return;
 	spin_lock(&kbd_lock);
-	kfifo_put(&kbd_fifo, c);	/* full: nobody is reading, lose the key */
+	if (!kfifo_put(&kbd_fifo, c))
+		kbd_dropped++;		/* full: nobody is reading */
 	spin_unlock(&kbd_lock);
 }
 
+/*
+ * The next key, or -1.  Once every key queued before a loss has been
+ * read, the hole is next: say how many keys fell into it, once.
+ */
 int kbd_getc(void)
 {
+	unsigned int lost = 0;
+	unsigned long flags;
 	unsigned char c;
+	bool got;
 
-	return kfifo_get_spinlocked(&kbd_fifo, &c, &kbd_lock) ? c : -1;
+	spin_lock_irqsave(&kbd_lock, flags);
+	got = kfifo_get(&kbd_fifo, &c);
+	if (kfifo_len(&kbd_fifo) == 0) {
+		lost = kbd_dropped;
+		kbd_dropped = 0;
+	}
+	spin_unlock_irqrestore(&kbd_lock, flags);
+	if (lost)
+		printk("keyboard: input overrun, %u key%s dropped "
+		       "(typed while nothing read them)\n", lost, lost == 1 ? "" : "s");
+	return got ? c : -1;
 }
 
 static char translate(uint8_t make)
