@@ -73,7 +73,8 @@ static void watch_hit(struct hw_breakpoint *bp, struct pt_regs *regs)
 	if (!watch_ratelimit(w))
 		return;
 	if (w->suppressed)
-		snprintf(more, sizeof(more), " (%u hits not shown)", w->suppressed);
+		snprintf(more, sizeof(more), " (%u hit%s not shown)", w->suppressed,
+			 w->suppressed == 1 ? "" : "s");
 	w->suppressed = 0;
 	if (bp->attr.bp_type == HW_BREAKPOINT_X)
 		printk("watch %d: %s executed at %pS, CPU %d%s\n",

@@ -50,8 +50,9 @@ static int __init jprobe_init(void)
 static void __exit jprobe_exit(void)
 {
 	unregister_jprobe(&my_jprobe);
-	printk("jprobe at %p unregistered: %lu hits, %lu missed\n",
-	       my_jprobe.kp.addr, my_jprobe.kp.nhit, my_jprobe.kp.nmissed);
+	printk("jprobe at %p unregistered: %lu hit%s, %lu missed\n",
+	       my_jprobe.kp.addr, my_jprobe.kp.nhit,
+	       my_jprobe.kp.nhit == 1 ? "" : "s", my_jprobe.kp.nmissed);
 }
 
 module_init(jprobe_init);

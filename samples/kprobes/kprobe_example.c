@@ -70,8 +70,8 @@ static int __init kprobe_init(void)
 static void __exit kprobe_exit(void)
 {
 	unregister_kprobe(&kp);
-	printk("kprobe at %p unregistered: %lu hits, %lu missed\n",
-	       kp.addr, kp.nhit, kp.nmissed);
+	printk("kprobe at %p unregistered: %lu hit%s, %lu missed\n",
+	       kp.addr, kp.nhit, kp.nhit == 1 ? "" : "s", kp.nmissed);
 }
 
 module_init(kprobe_init);
