@@ -67,6 +67,17 @@ void printk_write(const char *text, size_t len);
 #define MESSAGE_LOGLEVEL_DEFAULT	4	/* KERN_WARNING, as Linux */
 #define CONSOLE_LOGLEVEL_DEFAULT	7	/* everything but KERN_DEBUG */
 extern int console_loglevel;
+
+/*
+ * Linux's console_verbose(), called first by die() and panic():
+ * whoever quietened the console - a test that kills thousands of
+ * processes, loglevel= on the command line - the report must reach it.
+ */
+static inline void console_verbose(void)
+{
+	if (console_loglevel < CONSOLE_LOGLEVEL_DEFAULT)
+		console_loglevel = CONSOLE_LOGLEVEL_DEFAULT;
+}
 /* loglevel=N on the command line (from kmain). */
 void console_loglevel_setup(void);
 

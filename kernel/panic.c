@@ -99,6 +99,7 @@ void panic(const char *fmt, ...)
 	unsigned long bp;
 
 	oops_begin();
+	console_verbose();
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);

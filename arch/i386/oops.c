@@ -161,13 +161,7 @@ void __die(const char *msg, struct pt_regs *regs, unsigned long vector)
 void die(const char *msg, struct pt_regs *regs, unsigned long vector)
 {
 	oops_begin();		/* interrupts off; one CPU reports */
-	/*
-	 * Linux's console_verbose(): whoever quietened the console - a
-	 * test that kills thousands of processes, loglevel= on the command
-	 * line - the report must reach it.
-	 */
-	if (console_loglevel < CONSOLE_LOGLEVEL_DEFAULT)
-		console_loglevel = CONSOLE_LOGLEVEL_DEFAULT;
+	console_verbose();
 	__die(msg, regs, vector);
 	smp_send_stop();	/* the others: what they were doing; then halt */
 	/*
