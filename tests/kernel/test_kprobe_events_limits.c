@@ -25,6 +25,7 @@
 #include "vsprintf.h"
 #include "errno.h"
 #include "probe_events.h"
+#include "pseudofs_io.h"
 
 #define EVENTS   TRACEFS_DIR "/kprobe_events"
 #define TRACE    TRACEFS_DIR "/trace"
@@ -42,15 +43,7 @@ static char line[PROBE_LINE_MAX + 64];
 
 static int read_file(const char *path)
 {
-	struct seq_buf s;
-
-	seq_buf_init(&s, out, sizeof(out));
-	return pseudofs_read(path, &s);
-}
-
-static int write_str(const char *path, const char *text, bool trunc)
-{
-	return pseudofs_write(path, text, strlen(text), trunc);
+	return pseudofs_read_into(path, out, sizeof(out));
 }
 
 /* A line with a character repeated n times at its %s. */
@@ -73,8 +66,8 @@ static void expect_refused(struct ktest *t, const char *text, int err, const cha
 
 	read_file(EVENTS);
 	strlcpy(before, out, sizeof(before));
-	write_str(ERRLOG, "\n", true);
-	KTEST_EXPECT_EQ(t, write_str(EVENTS, text, false), err);
+	pseudofs_write_str(ERRLOG, "\n", true);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, text, false), err);
 	read_file(ERRLOG);
 	if (!strstr(out, why))
 		ktest_fail(t, __FILE__, __LINE__, "error_log for '%.60s...' lacks '%s':\n%.300s",
@@ -87,13 +80,13 @@ static void expect_refused(struct ktest *t, const char *text, int err, const cha
 /* Disable and remove every kprobe event. */
 static void remove_all(void)
 {
-	write_str(KEV "/enable", "0\n", true);
+	pseudofs_write_str(KEV "/enable", "0\n", true);
 	for (;;) {
 		char path[PSEUDOFS_PATH_MAX];
 		char *slash, *end;
 
 		read_file(EVENTS);
-		if (!out[0] || write_str(EVENTS, "\n", true) == 0)
+		if (!out[0] || pseudofs_write_str(EVENTS, "\n", true) == 0)
 			break;
 		/* An enabled event of another group: its group file off. */
 		slash = strchr(out, ':');
@@ -102,7 +95,7 @@ static void remove_all(void)
 			break;
 		snprintf(path, sizeof(path), TRACEFS_DIR "/events/%.*s/enable",
 			 (int)(end - slash - 1), slash + 1);
-		if (write_str(path, "0\n", true))
+		if (pseudofs_write_str(path, "0\n", true))
 			break;
 	}
 }
@@ -157,13 +150,13 @@ static void offset_must_stay_inside_the_symbol(struct ktest *t)
 	expect_refused(t, line, -EINVAL, "Invalid probed address or symbol");
 
 	/* Inside fib: accepted, or refused only for the instruction boundary. */
-	write_str(ERRLOG, "\n", true);
+	pseudofs_write_str(ERRLOG, "\n", true);
 	snprintf(line, sizeof(line), "p:edge fib+%lu\n", size - 1);
-	ret = write_str(EVENTS, line, false);
+	ret = pseudofs_write_str(EVENTS, line, false);
 	KTEST_EXPECT_TRUE(t, ret == 0 || ret == -EILSEQ);
 	read_file(ERRLOG);
 	KTEST_EXPECT_TRUE(t, strstr(out, "Invalid probed address") == NULL);
-	KTEST_EXPECT_EQ(t, write_str(EVENTS, "p:start fib+0\n", false), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, "p:start fib+0\n", false), 0);
 }
 
 /* register_kprobe(symbol_name + offset) keeps to the symbol as well. */
@@ -189,7 +182,7 @@ static void memory_offset_must_not_wrap(struct ktest *t)
 {
 	expect_refused(t, "p:m fib x=@fib+0xffffffff\n", -EINVAL, "Invalid memory address");
 	expect_refused(t, "p:m fib x=@fib+4294967292\n", -EINVAL, "Invalid memory address");
-	KTEST_EXPECT_EQ(t, write_str(EVENTS, "p:m fib x=@run_fib-1:x8 y=@fib+1:x8\n", false), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, "p:m fib x=@run_fib-1:x8 y=@fib+1:x8\n", false), 0);
 }
 
 /* ---- lengths ----------------------------------------------------------------------- */
@@ -202,7 +195,7 @@ static void longest_names_are_reachable(struct ktest *t)
 	char path[PSEUDOFS_PATH_MAX], want[PSEUDOFS_PATH_MAX];
 
 	snprintf(line, sizeof(line), "p:%s/%s fib\n", group, event);
-	KTEST_ASSERT_EQ(t, write_str(EVENTS, line, false), 0);
+	KTEST_ASSERT_EQ(t, pseudofs_write_str(EVENTS, line, false), 0);
 	snprintf(path, sizeof(path), TRACEFS_DIR "/events/%s", group);
 	read_file(EVENTS);
 	KTEST_EXPECT_TRUE(t, strstr(out, event) != NULL);
@@ -218,12 +211,12 @@ static void longest_names_are_reachable(struct ktest *t)
 	snprintf(path, sizeof(path), TRACEFS_DIR "/events/%s/%s/enable", group, event);
 	KTEST_EXPECT_EQ(t, read_file(path), 0);
 	KTEST_EXPECT_STREQ(t, out, "0\n");
-	KTEST_EXPECT_EQ(t, write_str(path, "1\n", true), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(path, "1\n", true), 0);
 	fib(3);
 	KTEST_EXPECT_EQ(t, trace_buffer_written(), 5);
-	KTEST_EXPECT_EQ(t, write_str(path, "0\n", true), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(path, "0\n", true), 0);
 	snprintf(line, sizeof(line), "-:%s/%s\n", group, event);
-	KTEST_EXPECT_EQ(t, write_str(EVENTS, line, false), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, line, false), 0);
 	snprintf(path, sizeof(path), TRACEFS_DIR "/events/%s", group);
 	KTEST_EXPECT_EQ(t, pseudofs_lookup(path), 0);
 }
@@ -234,11 +227,11 @@ static void name_lengths_at_the_limit(struct ktest *t)
 	const size_t n = PROBE_NAME_LEN - 1;
 
 	snprintf(line, sizeof(line), "p:%s fib\n", repeat('a', n - 1));
-	KTEST_EXPECT_EQ(t, write_str(EVENTS, line, false), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, line, false), 0);
 	snprintf(line, sizeof(line), "p:%s fib\n", repeat('b', n));
-	KTEST_EXPECT_EQ(t, write_str(EVENTS, line, false), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, line, false), 0);
 	snprintf(line, sizeof(line), "p:%s/x fib\n", repeat('c', n));
-	KTEST_EXPECT_EQ(t, write_str(EVENTS, line, false), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, line, false), 0);
 	remove_all();
 	snprintf(line, sizeof(line), "p:%s fib\n", repeat('b', n + 1));
 	expect_refused(t, line, -EINVAL, "Event name is too long");
@@ -250,14 +243,14 @@ static void name_lengths_at_the_limit(struct ktest *t)
 static void argument_lengths_at_the_limit(struct ktest *t)
 {
 	snprintf(line, sizeof(line), "p:a fib %s=%%ax\n", repeat('n', PROBE_ARG_NAME_MAX));
-	KTEST_EXPECT_EQ(t, write_str(EVENTS, line, false), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, line, false), 0);
 	snprintf(line, sizeof(line), "p:b fib %s=%%ax\n", repeat('n', PROBE_ARG_NAME_MAX + 1));
 	expect_refused(t, line, -EINVAL, "Argument name is too long");
 	remove_all();
 	/* \"...\" of n-4 characters is an expression of n. */
 	snprintf(line, sizeof(line), "p:c fib s=\\\"%s\":string\n",
 		 repeat('x', PROBE_ARG_TEXT_MAX - 3 - 7));
-	KTEST_EXPECT_EQ(t, write_str(EVENTS, line, false), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, line, false), 0);
 	remove_all();
 	snprintf(line, sizeof(line), "p:c fib s=\\\"%s\":string\n",
 		 repeat('x', PROBE_ARG_TEXT_MAX - 3 - 7 + 1));
@@ -271,7 +264,7 @@ static void whole_line_at_the_limit(struct ktest *t)
 
 	snprintf(line, sizeof(line), "%s%s", head, repeat('#', PROBE_LINE_MAX - (sizeof(head) - 1)));
 	KTEST_ASSERT_EQ(t, strlen(line), PROBE_LINE_MAX);
-	KTEST_EXPECT_EQ(t, write_str(EVENTS, line, false), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, line, false), 0);
 	remove_all();
 	strlcat(line, "#", sizeof(line));
 	expect_refused(t, line, -EINVAL, "Line is too long");
@@ -288,10 +281,10 @@ static void long_trace_line_prints_whole(struct ktest *t)
 		n += snprintf(line + n, sizeof(line) - n, " %s%02u=%%ip:symbol",
 			      repeat('w', PROBE_ARG_NAME_MAX - 2), i);
 	strlcat(line, "\n", sizeof(line));
-	KTEST_ASSERT_EQ(t, write_str(EVENTS, line, false), 0);
-	KTEST_ASSERT_EQ(t, write_str(KEV "/wide/enable", "1\n", true), 0);
+	KTEST_ASSERT_EQ(t, pseudofs_write_str(EVENTS, line, false), 0);
+	KTEST_ASSERT_EQ(t, pseudofs_write_str(KEV "/wide/enable", "1\n", true), 0);
 	fib(1);
-	KTEST_EXPECT_EQ(t, write_str(KEV "/wide/enable", "0\n", true), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(KEV "/wide/enable", "0\n", true), 0);
 	read_file(TRACE);
 	snprintf(last, sizeof(last), "%s%02u=fib+0x", repeat('w', PROBE_ARG_NAME_MAX - 2), nr - 1);
 	KTEST_EXPECT_TRUE(t, strstr(out, last) != NULL);
@@ -320,7 +313,7 @@ static bool have_module(struct ktest *t)
 /* Heap figures after the one-time allocations (the parser's buffer). */
 static void heap_now(struct heap_stats *h)
 {
-	write_str(EVENTS, "\n", false);
+	pseudofs_write_str(EVENTS, "\n", false);
 	heap_get_stats(h);
 }
 
@@ -333,9 +326,9 @@ static void module_gone_event_can_be_disabled_and_removed(struct ktest *t)
 		return;
 	heap_now(&h0);
 	KTEST_ASSERT_EQ(t, insmod(MOD), 0);
-	KTEST_ASSERT_EQ(t, write_str(EVENTS, "p:modev " MOD_FUNC " a=$arg1\n"
+	KTEST_ASSERT_EQ(t, pseudofs_write_str(EVENTS, "p:modev " MOD_FUNC " a=$arg1\n"
 				     "r:modret " MOD_FUNC " ret=$retval\n", false), 0);
-	KTEST_ASSERT_EQ(t, write_str(KEV "/enable", "1\n", true), 0);
+	KTEST_ASSERT_EQ(t, pseudofs_write_str(KEV "/enable", "1\n", true), 0);
 	KTEST_EXPECT_EQ(t, call_module_target(), 42);
 	KTEST_EXPECT_EQ(t, trace_buffer_written(), 2);
 
@@ -344,16 +337,16 @@ static void module_gone_event_can_be_disabled_and_removed(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, strstr(out, "[GONE]") != NULL);
 	read_file(EVENTS);
 	KTEST_EXPECT_TRUE(t, strstr(out, "p:kprobes/modev " MOD_FUNC " a=$arg1\n") != NULL);
-	KTEST_EXPECT_EQ(t, write_str(KEV "/modev/enable", "0\n", true), 0);
-	KTEST_EXPECT_EQ(t, write_str(KEV "/enable", "0\n", true), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(KEV "/modev/enable", "0\n", true), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(KEV "/enable", "0\n", true), 0);
 	read_file(KEV "/enable");
 	KTEST_EXPECT_STREQ(t, out, "0\n");
-	KTEST_EXPECT_EQ(t, write_str(EVENTS, "-:modev\n", false), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, "-:modev\n", false), 0);
 	/* Enabled again while gone, then cleared: all or nothing still holds. */
-	KTEST_EXPECT_EQ(t, write_str(KEV "/modret/enable", "1\n", true), 0);
-	KTEST_EXPECT_EQ(t, write_str(EVENTS, "\n", true), -EBUSY);
-	KTEST_EXPECT_EQ(t, write_str(KEV "/modret/enable", "0\n", true), 0);
-	KTEST_EXPECT_EQ(t, write_str(EVENTS, "\n", true), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(KEV "/modret/enable", "1\n", true), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, "\n", true), -EBUSY);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(KEV "/modret/enable", "0\n", true), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, "\n", true), 0);
 	read_file(LIST);
 	KTEST_EXPECT_TRUE(t, strstr(out, "[GONE]") == NULL);
 	KTEST_EXPECT_EQ(t, kprobes_nr_registered(), 0);
@@ -371,11 +364,11 @@ static void module_back_rearms_event(struct ktest *t)
 		return;
 	heap_now(&h0);
 	KTEST_ASSERT_EQ(t, insmod(MOD), 0);
-	KTEST_ASSERT_EQ(t, write_str(EVENTS, "p:modev " MOD_FUNC " a=$arg1\n"
+	KTEST_ASSERT_EQ(t, pseudofs_write_str(EVENTS, "p:modev " MOD_FUNC " a=$arg1\n"
 				     "r:modret " MOD_FUNC " ret=$retval\n"
 				     "p:modoff " MOD_FUNC "\n", false), 0);
-	KTEST_ASSERT_EQ(t, write_str(KEV "/modev/enable", "1\n", true), 0);
-	KTEST_ASSERT_EQ(t, write_str(KEV "/modret/enable", "1\n", true), 0);
+	KTEST_ASSERT_EQ(t, pseudofs_write_str(KEV "/modev/enable", "1\n", true), 0);
+	KTEST_ASSERT_EQ(t, pseudofs_write_str(KEV "/modret/enable", "1\n", true), 0);
 	KTEST_ASSERT_EQ(t, rmmod(MOD), 0);
 
 	for (int round = 0; round < 3; round++) {
@@ -394,8 +387,8 @@ static void module_back_rearms_event(struct ktest *t)
 		KTEST_EXPECT_TRUE(t, strstr(out, " <- " MOD_FUNC ") ret=0x2a\n") != NULL);
 		KTEST_ASSERT_EQ(t, rmmod(MOD), 0);
 	}
-	KTEST_EXPECT_EQ(t, write_str(KEV "/enable", "0\n", true), 0);
-	KTEST_EXPECT_EQ(t, write_str(EVENTS, "\n", true), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(KEV "/enable", "0\n", true), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, "\n", true), 0);
 	KTEST_EXPECT_EQ(t, kprobes_nr_registered(), 0);
 	heap_get_stats(&h1);
 	KTEST_EXPECT_EQ(t, h1.live_allocs, h0.live_allocs);

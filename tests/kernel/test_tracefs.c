@@ -22,6 +22,7 @@
 #include "smp.h"
 #include "timer.h"
 #include "ktime.h"
+#include "pseudofs_io.h"
 
 #define EVENTS   TRACEFS_DIR "/kprobe_events"
 #define TRACE    TRACEFS_DIR "/trace"
@@ -38,15 +39,7 @@ static char out[16384];
 /* Read a file into out[]; returns the callback's result. */
 static int read_file(const char *path)
 {
-	struct seq_buf s;
-
-	seq_buf_init(&s, out, sizeof(out));
-	return pseudofs_read(path, &s);
-}
-
-static int write_str(const char *path, const char *text, bool trunc)
-{
-	return pseudofs_write(path, text, strlen(text), trunc);
+	return pseudofs_read_into(path, out, sizeof(out));
 }
 
 /* Run a shell line, its output into out[]. */
@@ -102,9 +95,9 @@ static void remove_all_events(void)
 			;
 		snprintf(path, sizeof(path), TRACEFS_DIR "/events/%.*s/enable",
 			 (int)(name_end - name), name);
-		write_str(path, "0\n", true);
+		pseudofs_write_str(path, "0\n", true);
 	}
-	write_str(EVENTS, "\n", true);
+	pseudofs_write_str(EVENTS, "\n", true);
 }
 
 static int tracefs_case_init(struct ktest *t)
@@ -157,7 +150,7 @@ static void pseudofs_files_and_dirs(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, out, "value=A\n");
 	KTEST_EXPECT_EQ(t, read_file("/test/dir"), -EISDIR);
 	KTEST_EXPECT_EQ(t, read_file("/test/nope"), -ENOENT);
-	KTEST_EXPECT_EQ(t, write_str("/test/b", "x", false), -EPERM);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str("/test/b", "x", false), -EPERM);
 
 	KTEST_EXPECT_EQ(t, sh("ls /test"), 0);
 	KTEST_EXPECT_STREQ(t, out, "dir/\nb\n");
@@ -286,7 +279,7 @@ static void keyboard_ctrl_and_arrows(struct ktest *t)
 
 static void define_enable_trace_remove(struct ktest *t)
 {
-	KTEST_ASSERT_EQ(t, write_str(EVENTS, "p:tt_fib fib n=$arg1\n", false), 0);
+	KTEST_ASSERT_EQ(t, pseudofs_write_str(EVENTS, "p:tt_fib fib n=$arg1\n", false), 0);
 	read_file(EVENTS);
 	KTEST_EXPECT_STREQ(t, out, "p:kprobes/tt_fib fib n=$arg1\n");
 	read_file(LIST);
@@ -294,7 +287,7 @@ static void define_enable_trace_remove(struct ktest *t)
 
 	fib(5);			/* disabled: no records */
 	KTEST_EXPECT_EQ(t, trace_buffer_written(), 0);
-	KTEST_ASSERT_EQ(t, write_str(TRACEFS_DIR "/events/kprobes/tt_fib/enable", "1\n", true), 0);
+	KTEST_ASSERT_EQ(t, pseudofs_write_str(TRACEFS_DIR "/events/kprobes/tt_fib/enable", "1\n", true), 0);
 	read_file(TRACEFS_DIR "/events/kprobes/enable");
 	KTEST_EXPECT_STREQ(t, out, "1\n");
 	fib(5);			/* 15 calls */
@@ -311,10 +304,10 @@ static void define_enable_trace_remove(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, strstr(out, " 15               0\n") != NULL);
 
 	/* Removing an enabled event: EBUSY, as Linux. */
-	KTEST_EXPECT_EQ(t, write_str(EVENTS, "-:tt_fib\n", false), -EBUSY);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, "-:tt_fib\n", false), -EBUSY);
 	KTEST_EXPECT_EQ(t, events_defined(), 1);
-	KTEST_EXPECT_EQ(t, write_str(TRACEFS_DIR "/events/kprobes/enable", "0\n", true), 0);
-	KTEST_EXPECT_EQ(t, write_str(EVENTS, "-:tt_fib\n", false), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(TRACEFS_DIR "/events/kprobes/enable", "0\n", true), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, "-:tt_fib\n", false), 0);
 	KTEST_EXPECT_EQ(t, events_defined(), 0);
 	KTEST_EXPECT_EQ(t, pseudofs_lookup(TRACEFS_DIR "/events/kprobes"), 0);
 	KTEST_EXPECT_EQ(t, kprobes_nr_registered(), 0);
@@ -322,8 +315,8 @@ static void define_enable_trace_remove(struct ktest *t)
 
 static void return_probe_event(struct ktest *t)
 {
-	KTEST_ASSERT_EQ(t, write_str(EVENTS, "r:tt_ret fib ret=$retval\n", false), 0);
-	KTEST_ASSERT_EQ(t, write_str(TRACEFS_DIR "/events/kprobes/tt_ret/enable", "1\n", true), 0);
+	KTEST_ASSERT_EQ(t, pseudofs_write_str(EVENTS, "r:tt_ret fib ret=$retval\n", false), 0);
+	KTEST_ASSERT_EQ(t, pseudofs_write_str(TRACEFS_DIR "/events/kprobes/tt_ret/enable", "1\n", true), 0);
 	KTEST_EXPECT_EQ(t, sh("run fib 4"), 0);
 	KTEST_EXPECT_EQ(t, trace_buffer_written(), 9);
 	read_file(TRACE);
@@ -340,7 +333,7 @@ static void expect_refused(struct ktest *t, const char *line, int err, const cha
 	size_t regs = kprobes_nr_registered();
 	int events = events_defined();
 
-	KTEST_EXPECT_EQ(t, write_str(EVENTS, line, false), err);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, line, false), err);
 	read_file(ERRLOG);
 	if (!strstr(out, why) || !strstr(out, "  Command: ") || !strstr(out, "^\n"))
 		ktest_fail(t, __FILE__, __LINE__, "error_log for '%s' lacks '%s':\n%s",
@@ -351,7 +344,7 @@ static void expect_refused(struct ktest *t, const char *line, int err, const cha
 
 static void bad_lines_are_refused(struct ktest *t)
 {
-	KTEST_ASSERT_EQ(t, write_str(EVENTS, "p:tt_ok fib\n", false), 0);
+	KTEST_ASSERT_EQ(t, pseudofs_write_str(EVENTS, "p:tt_ok fib\n", false), 0);
 	expect_refused(t, "p:tt_bad fib x=%zz\n", -EINVAL, "Invalid register name");
 	expect_refused(t, "q fib\n", -EINVAL, "Probe type must be");
 	expect_refused(t, "p:tt_bad no_such_function\n", -EINVAL, "Invalid probed address");
@@ -374,44 +367,44 @@ static void bad_lines_are_refused(struct ktest *t)
 	}
 
 	/* The caret sits under the bad token. */
-	write_str(ERRLOG, "\n", true);
-	write_str(EVENTS, "p:tt_bad fib x=%zz\n", false);
+	pseudofs_write_str(ERRLOG, "\n", true);
+	pseudofs_write_str(EVENTS, "p:tt_bad fib x=%zz\n", false);
 	read_file(ERRLOG);
 	KTEST_EXPECT_TRUE(t, strstr(out, "  Command: p:tt_bad fib x=%zz\n"
 				    "                          ^\n") != NULL);
 
 	/* Enabled: `echo > kprobe_events` refuses and removes nothing. */
-	write_str(TRACEFS_DIR "/events/kprobes/tt_ok/enable", "1\n", true);
-	KTEST_EXPECT_EQ(t, write_str(EVENTS, "\n", true), -EBUSY);
+	pseudofs_write_str(TRACEFS_DIR "/events/kprobes/tt_ok/enable", "1\n", true);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, "\n", true), -EBUSY);
 	KTEST_EXPECT_EQ(t, events_defined(), 1);
-	KTEST_EXPECT_EQ(t, write_str(TRACEFS_DIR "/events/kprobes/tt_ok/enable", "2\n", true),
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(TRACEFS_DIR "/events/kprobes/tt_ok/enable", "2\n", true),
 			-EINVAL);
 }
 
 static void global_switch_keeps_probe_state(struct ktest *t)
 {
-	write_str(EVENTS, "p:tt_a fib\np:tt_b crc32_byte\n", false);
-	write_str(TRACEFS_DIR "/events/kprobes/tt_a/enable", "1\n", true);
+	pseudofs_write_str(EVENTS, "p:tt_a fib\np:tt_b crc32_byte\n", false);
+	pseudofs_write_str(TRACEFS_DIR "/events/kprobes/tt_a/enable", "1\n", true);
 	read_file(TRACEFS_DIR "/events/kprobes/tt_a/enable");
 	KTEST_ASSERT_STREQ(t, out, "1\n");
 	read_file(TRACEFS_DIR "/events/kprobes/tt_b/enable");
 	KTEST_ASSERT_STREQ(t, out, "0\n");
 
-	KTEST_EXPECT_EQ(t, write_str(ENABLED, "0\n", true), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(ENABLED, "0\n", true), 0);
 	read_file(ENABLED);
 	KTEST_EXPECT_STREQ(t, out, "0\n");
 	KTEST_EXPECT_EQ(t, ktest_text_checksum(), ktest_boot_text_checksum);
 	fib(3);
 	KTEST_EXPECT_EQ(t, trace_buffer_written(), 0);
 	/* Enabling while globally off arms nothing yet. */
-	write_str(TRACEFS_DIR "/events/kprobes/tt_b/enable", "1\n", true);
+	pseudofs_write_str(TRACEFS_DIR "/events/kprobes/tt_b/enable", "1\n", true);
 	KTEST_EXPECT_EQ(t, ktest_text_checksum(), ktest_boot_text_checksum);
 
-	KTEST_EXPECT_EQ(t, write_str(ENABLED, "1\n", true), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(ENABLED, "1\n", true), 0);
 	fib(3);			/* 5 calls */
 	KTEST_EXPECT_EQ(t, sh("run crc32 ab"), 0);	/* 2 bytes */
 	KTEST_EXPECT_EQ(t, trace_buffer_written(), 7);
-	write_str(TRACEFS_DIR "/events/kprobes/enable", "0\n", true);
+	pseudofs_write_str(TRACEFS_DIR "/events/kprobes/enable", "0\n", true);
 	KTEST_EXPECT_EQ(t, ktest_text_checksum(), ktest_boot_text_checksum);
 }
 
@@ -419,8 +412,8 @@ static void ring_buffer_overwrites_oldest(struct ktest *t)
 {
 	unsigned long allowed = current->cpus_allowed;
 
-	write_str(EVENTS, "p:tt_fib fib n=$arg1\n", false);
-	write_str(TRACEFS_DIR "/events/kprobes/tt_fib/enable", "1\n", true);
+	pseudofs_write_str(EVENTS, "p:tt_fib fib n=$arg1\n", false);
+	pseudofs_write_str(TRACEFS_DIR "/events/kprobes/tt_fib/enable", "1\n", true);
 	/* One CPU's buffer: a thread that moved would fill two. */
 	set_cpus_allowed(current, 1UL << smp_processor_id());
 	fib(15);		/* 1973 calls */
@@ -542,8 +535,8 @@ static bool need_two_cpus(struct ktest *t)
 
 static bool define_cpu_event(struct ktest *t)
 {
-	return write_str(EVENTS, CPU_EVENT, false) == 0 &&
-	       write_str(CPU_ENABLE, "1\n", true) == 0;
+	return pseudofs_write_str(EVENTS, CPU_EVENT, false) == 0 &&
+	       pseudofs_write_str(CPU_ENABLE, "1\n", true) == 0;
 }
 
 /* A trace file, big enough for every CPU's full buffer. */
@@ -776,8 +769,8 @@ static void trace_pipe_consumes(struct ktest *t)
 	struct seq_buf s;
 	int first;
 
-	write_str(EVENTS, "p:tt_fib fib n=$arg1\n", false);
-	write_str(TRACEFS_DIR "/events/kprobes/tt_fib/enable", "1\n", true);
+	pseudofs_write_str(EVENTS, "p:tt_fib fib n=$arg1\n", false);
+	pseudofs_write_str(TRACEFS_DIR "/events/kprobes/tt_fib/enable", "1\n", true);
 	fib(5);			/* 15 records, n=5 first */
 	seq_buf_init(&s, small, sizeof(small));
 	KTEST_EXPECT_EQ(t, pseudofs_read(PIPE, &s), 0);
@@ -837,22 +830,22 @@ static void narrate_tells_next_hit_once(struct ktest *t)
 	unsigned long told = kprobes_narrated_hits;
 	bool optimizing = kprobes_get_optimization();
 
-	write_str(EVENTS, "p:tt_fib fib\n", false);
-	write_str(TRACEFS_DIR "/events/kprobes/tt_fib/enable", "1\n", true);
-	KTEST_ASSERT_EQ(t, write_str(NARRATE, "1\n", true), 0);
+	pseudofs_write_str(EVENTS, "p:tt_fib fib\n", false);
+	pseudofs_write_str(TRACEFS_DIR "/events/kprobes/tt_fib/enable", "1\n", true);
+	KTEST_ASSERT_EQ(t, pseudofs_write_str(NARRATE, "1\n", true), 0);
 	KTEST_EXPECT_FALSE(t, kprobes_get_optimization());	/* int3s only */
 	fib(2);			/* 3 hits, the first one told */
 	KTEST_EXPECT_EQ(t, kprobes_narrated_hits, told + 1);
 	KTEST_EXPECT_FALSE(t, this_cpu_read(kprobe_narrating));		/* the story ended */
 	fib(2);
 	KTEST_EXPECT_EQ(t, kprobes_narrated_hits, told + 1);
-	write_str(NARRATE, "1\n", true);			/* once more */
+	pseudofs_write_str(NARRATE, "1\n", true);			/* once more */
 	fib(1);
 	KTEST_EXPECT_EQ(t, kprobes_narrated_hits, told + 2);
 	KTEST_EXPECT_EQ(t, trace_buffer_written(), 7);
-	KTEST_EXPECT_EQ(t, write_str(NARRATE, "0\n", true), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(NARRATE, "0\n", true), 0);
 	KTEST_EXPECT_EQ(t, kprobes_get_optimization(), optimizing);
-	KTEST_EXPECT_EQ(t, write_str(NARRATE, "yes\n", true), -EINVAL);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(NARRATE, "yes\n", true), -EINVAL);
 }
 
 /* ---- robustness ------------------------------------------------------------------ */
@@ -968,7 +961,7 @@ static void random_lines_leave_kernel_healthy(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, ok > 0 && refused > 0);
 
 	/* Healthy: everything removable, no leak, text as at boot, still works. */
-	write_str(ENABLED, "1\n", true);
+	pseudofs_write_str(ENABLED, "1\n", true);
 	remove_all_events();
 	KTEST_EXPECT_EQ(t, events_defined(), 0);
 	KTEST_EXPECT_EQ(t, kprobes_nr_registered(), 0);
@@ -977,7 +970,7 @@ static void random_lines_leave_kernel_healthy(struct ktest *t)
 	KTEST_EXPECT_EQ(t, h1.live_allocs, h0.live_allocs);
 	KTEST_EXPECT_EQ(t, sh("run fib 10"), 0);
 	KTEST_EXPECT_STREQ(t, out, "fib(10) = 55\n");
-	KTEST_EXPECT_EQ(t, write_str(EVENTS, "p:tt_last fib\n", false), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, "p:tt_last fib\n", false), 0);
 }
 
 static struct ktest_case tracefs_cases[] = {

@@ -20,6 +20,7 @@
 #include "string.h"
 #include "vsprintf.h"
 #include "errno.h"
+#include "pseudofs_io.h"
 
 #define PROG        "uprobe_fixups"
 #define WAIT_MS     300		/* what `uprobe_fixups -wait` sleeps */
@@ -426,31 +427,23 @@ static void exit_with_return_pending_frees_everything(struct ktest *t)
 	KTEST_EXPECT_EQ(t, pages_free(), pages0);
 }
 
-static int write_str(const char *path, const char *text)
-{
-	return pseudofs_write(path, text, strlen(text), false);
-}
-
 static void read_file(const char *path)
 {
-	struct seq_buf s;
-
-	seq_buf_init(&s, out, sizeof(out));
-	pseudofs_read(path, &s);
+	pseudofs_read_into(path, out, sizeof(out));
 }
 
 /* Before and after each case: no event left from an earlier one. */
 static int uprobes_init_suite(struct ktest *t)
 {
 	tracefs_init();
-	write_str(ENABLE, "0\n");
+	pseudofs_write_str(ENABLE, "0\n", false);
 	pseudofs_write(EVENTS, "\n", 1, true);
 	return 0;
 }
 
 static void uprobes_exit_suite(struct ktest *t)
 {
-	write_str(ENABLE, "0\n");
+	pseudofs_write_str(ENABLE, "0\n", false);
 	pseudofs_write(EVENTS, "\n", 1, true);
 }
 
@@ -466,17 +459,17 @@ static void events_fetch_args_and_retval(struct ktest *t)
 
 	snprintf(line, sizeof(line), "p:greet /bin/" PROG ":0x%lx who=+0(+4(%%sp)):ustring "
 		 "ret=+0(%%sp) ax=%%ax\n", func_offset("uf_greet", 0, NULL));
-	KTEST_ASSERT_EQ(t, write_str(EVENTS, line), 0);
+	KTEST_ASSERT_EQ(t, pseudofs_write_str(EVENTS, line, false), 0);
 	snprintf(line, sizeof(line), "r:runret /bin/" PROG ":0x%lx ret=$retval\n",
 		 func_offset("uf_run", 0, NULL));
-	KTEST_ASSERT_EQ(t, write_str(EVENTS, line), 0);
-	KTEST_ASSERT_EQ(t, write_str(ENABLE, "1\n"), 0);
+	KTEST_ASSERT_EQ(t, pseudofs_write_str(EVENTS, line, false), 0);
+	KTEST_ASSERT_EQ(t, pseudofs_write_str(ENABLE, "1\n", false), 0);
 	trace_buffer_reset(TRACE_ALL_CPUS);
 	p = spawn(NULL);
 	KTEST_ASSERT_TRUE(t, p != NULL);
 	snprintf(pid, sizeof(pid), "-%d ", p->pid);
 	KTEST_EXPECT_EQ(t, process_wait(p), W_EXITCODE(0, 0));
-	KTEST_EXPECT_EQ(t, write_str(ENABLE, "0\n"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(ENABLE, "0\n", false), 0);
 	read_file(TRACE);
 
 	KTEST_EXPECT_TRUE(t, strstr(out, PROG) != NULL && strstr(out, pid) != NULL);
@@ -504,22 +497,22 @@ static void bad_input_changes_nothing(struct ktest *t)
 
 	KTEST_ASSERT_TRUE(t, int3 != NULL);
 	snprintf(line, sizeof(line), "p:dup /bin/" PROG ":0x%lx\n", func_offset("main", 0, NULL));
-	KTEST_ASSERT_EQ(t, write_str(EVENTS, line), 0);
-	KTEST_EXPECT_EQ(t, write_str(EVENTS, "p:nofile /bin/no_such_program:0x80\n"), -ENOENT);
-	KTEST_EXPECT_EQ(t, write_str(EVENTS, "p:nopath no_such_program:0x80\n"), -ENOENT);
-	KTEST_EXPECT_EQ(t, write_str(EVENTS, "p:far /bin/" PROG ":0x100000\n"), -EINVAL);
-	KTEST_EXPECT_EQ(t, write_str(EVENTS, "p:nooffs /bin/" PROG "\n"), -EINVAL);
+	KTEST_ASSERT_EQ(t, pseudofs_write_str(EVENTS, line, false), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, "p:nofile /bin/no_such_program:0x80\n", false), -ENOENT);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, "p:nopath no_such_program:0x80\n", false), -ENOENT);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, "p:far /bin/" PROG ":0x100000\n", false), -EINVAL);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, "p:nooffs /bin/" PROG "\n", false), -EINVAL);
 	snprintf(line, sizeof(line), "p:inside /bin/" PROG ":0x%lx\n",
 		 func_offset("uf_run", 2, NULL));	/* the middle of mov %esp,%ebp */
-	KTEST_EXPECT_EQ(t, write_str(EVENTS, line), -EINVAL);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, line, false), -EINVAL);
 	/* int3's main holds an int3: not a thing to step out of line. */
 	for (unsigned long off = func_offset("main", 0, NULL); !int3_off; off++)
 		if (off < int3->size && int3->elf[off] == UPROBE_SWBP_INSN)
 			int3_off = off;
 	snprintf(line, sizeof(line), "p:trap /bin/int3:0x%lx\n", int3_off);
-	KTEST_EXPECT_EQ(t, write_str(EVENTS, line), -EOPNOTSUPP);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, line, false), -EOPNOTSUPP);
 	snprintf(line, sizeof(line), "p:dup /bin/" PROG ":0x%lx\n", func_offset("uf_run", 0, NULL));
-	KTEST_EXPECT_EQ(t, write_str(EVENTS, line), -EEXIST);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, line, false), -EEXIST);
 
 	read_file(EVENTS);
 	snprintf(listed, sizeof(listed), "p:uprobes/dup /bin/" PROG ":0x%08lx\n",

@@ -26,6 +26,7 @@
 #include "asm/ptrace.h"
 #include "uaccess.h"
 #include "linux/compiler.h"
+#include "pseudofs_io.h"
 
 #define EVENTS	TRACEFS_DIR "/kprobe_events"
 #define TRACE	TRACEFS_DIR "/trace"
@@ -33,17 +34,9 @@
 
 static char out[16384];
 
-static int write_str(const char *path, const char *text)
-{
-	return pseudofs_write(path, text, strlen(text), false);
-}
-
 static void read_trace(void)
 {
-	struct seq_buf s;
-
-	seq_buf_init(&s, out, sizeof(out));
-	pseudofs_read(TRACE, &s);
+	pseudofs_read_into(TRACE, out, sizeof(out));
 }
 
 static int run_hello(void)
@@ -71,7 +64,7 @@ static void hex_after(const char *text, const char *key, char *val, size_t size)
 static int user_probes_init(struct ktest *t)
 {
 	tracefs_init();
-	write_str(ENABLE, "0\n");
+	pseudofs_write_str(ENABLE, "0\n", false);
 	pseudofs_write(EVENTS, "\n", 1, true);
 	trace_buffer_reset(TRACE_ALL_CPUS);
 	return 0;
@@ -79,7 +72,7 @@ static int user_probes_init(struct ktest *t)
 
 static void user_probes_exit(struct ktest *t)
 {
-	write_str(ENABLE, "0\n");
+	pseudofs_write_str(ENABLE, "0\n", false);
 	pseudofs_write(EVENTS, "\n", 1, true);
 }
 
@@ -87,12 +80,12 @@ static void kprobe_on_sys_write_reads_user_args(struct ktest *t)
 {
 	char count[16], ret[16];
 
-	KTEST_ASSERT_EQ(t, write_str(EVENTS, "p:sys_write_probe sys_write fd=%bx buf=%cx "
-				     "count=%dx msg=+0(%cx):ustring\n"), 0);
-	KTEST_ASSERT_EQ(t, write_str(EVENTS, "r:sys_write_ret sys_write ret=$retval\n"), 0);
-	KTEST_ASSERT_EQ(t, write_str(ENABLE, "1\n"), 0);
+	KTEST_ASSERT_EQ(t, pseudofs_write_str(EVENTS, "p:sys_write_probe sys_write fd=%bx buf=%cx "
+				     "count=%dx msg=+0(%cx):ustring\n", false), 0);
+	KTEST_ASSERT_EQ(t, pseudofs_write_str(EVENTS, "r:sys_write_ret sys_write ret=$retval\n", false), 0);
+	KTEST_ASSERT_EQ(t, pseudofs_write_str(ENABLE, "1\n", false), 0);
 	KTEST_EXPECT_EQ(t, run_hello(), W_EXITCODE(0, 0));
-	write_str(ENABLE, "0\n");
+	pseudofs_write_str(ENABLE, "0\n", false);
 	read_trace();
 
 	/* hello's first write: its printf line, from its own address space. */
@@ -111,11 +104,11 @@ static void kprobe_on_sys_write_reads_user_args(struct ktest *t)
 /* A :ustring on a kernel pointer is refused at the hit: "(fault)", never the kernel's bytes. */
 static void ustring_refuses_kernel_addresses(struct ktest *t)
 {
-	KTEST_ASSERT_EQ(t, write_str(EVENTS, "p:kernel_ptr_probe sys_write "
-				     "k=+0(@jiffies):ustring\n"), 0);
-	KTEST_ASSERT_EQ(t, write_str(ENABLE, "1\n"), 0);
+	KTEST_ASSERT_EQ(t, pseudofs_write_str(EVENTS, "p:kernel_ptr_probe sys_write "
+				     "k=+0(@jiffies):ustring\n", false), 0);
+	KTEST_ASSERT_EQ(t, pseudofs_write_str(ENABLE, "1\n", false), 0);
 	KTEST_EXPECT_EQ(t, run_hello(), W_EXITCODE(0, 0));
-	write_str(ENABLE, "0\n");
+	pseudofs_write_str(ENABLE, "0\n", false);
 	read_trace();
 	KTEST_EXPECT_TRUE(t, strstr(out, "kernel_ptr_probe: (sys_write+0x0/0x") != NULL);
 	KTEST_EXPECT_TRUE(t, strstr(out, " k=(fault)") != NULL);
