@@ -24,6 +24,7 @@
 #include "errno.h"
 #include "module.h"
 #include "apic.h"
+#include "process.h"
 
 /* ---- files ---------------------------------------------------------------- */
 
@@ -268,7 +269,7 @@ static void ps_collect(struct task_struct *t, void *arg)
 	r->running = t->on_cpu;
 	r->cpu = t->cpu;
 	r->cpus_allowed = t->cpus_allowed;
-	r->user = t->mm != NULL;
+	r->user = task_is_process(t);	/* from its spawn, before it has an mm */
 	strlcpy(r->name, t->name, sizeof(r->name));
 }
 
