@@ -135,7 +135,8 @@ static int print_symbol(char *buf, size_t len, unsigned long lookup,
 		return snprintf(buf, len, "%#lx", lookup + delta);
 	if (!offset)
 		return snprintf(buf, len, "%s%s%s%s", name, open, modname, close);
-	return snprintf(buf, len, "%s+%#lx/%#lx%s%s%s", name, off + delta, size,
+	/* 0x%lx, not %#lx: Linux prints fib+0x0/0x3b, C's %#lx a bare 0. */
+	return snprintf(buf, len, "%s+0x%lx/0x%lx%s%s%s", name, off + delta, size,
 			open, modname, close);
 }
 

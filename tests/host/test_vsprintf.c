@@ -176,7 +176,7 @@ static int fake_symbol(char *buf, size_t len, unsigned long addr, unsigned long 
 		return ksnprintf(buf, len, "%#lx", addr);
 	if (!offset)
 		return ksnprintf(buf, len, "fib");
-	return ksnprintf(buf, len, "fib+%#lx/%#lx", addr - FAKE_FIB, FAKE_FIB_SIZE);
+	return ksnprintf(buf, len, "fib+0x%lx/0x%lx", addr - FAKE_FIB, FAKE_FIB_SIZE);
 }
 
 int sprint_symbol(char *buf, size_t len, unsigned long addr)
@@ -201,7 +201,7 @@ static void symbol_extensions(struct ktest *t)
 
 	EXPECT_PRINTS(t, "at fib+0x1d/0x3b.", "at %pS.", in_fib);
 	EXPECT_PRINTS(t, "at fib.", "at %ps.", in_fib);
-	EXPECT_PRINTS(t, "fib+0/0x3b", "%pS", (void *)FAKE_FIB);
+	EXPECT_PRINTS(t, "fib+0x0/0x3b", "%pS", (void *)FAKE_FIB);
 	/* %pB: a return address just past fib still names fib (the call before it). */
 	EXPECT_PRINTS(t, "fib+0x3b/0x3b", "%pB", past_fib);
 	EXPECT_PRINTS(t, "0x103b", "%pS", past_fib);

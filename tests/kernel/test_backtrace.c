@@ -240,7 +240,7 @@ static void printed_trace_names_every_frame(struct ktest *t)
 	snprintf(want, sizeof(want), "] [optprobe detour for %ps]+", (void *)opt_mix);
 	KTEST_EXPECT_TRUE(t, strstr(text, want) != NULL);
 	KTEST_EXPECT_TRUE(t, strstr(text, " <trap frame: struct pt_regs at ") != NULL);
-	snprintf(want, sizeof(want), "] %ps+0/", (void *)opt_mix);
+	snprintf(want, sizeof(want), "] %ps+0x0/", (void *)opt_mix);
 	KTEST_EXPECT_TRUE(t, strstr(text, want) != NULL);
 	KTEST_EXPECT_TRUE(t, strstr(text, "] bt_mix_caller+") != NULL);
 	KTEST_EXPECT_TRUE(t, strstr(text, "] walk_mix+") != NULL);

@@ -258,7 +258,7 @@ static void basic_module_links_and_shows(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, kallsyms_lookup(target + 1, &size, &off), "modtest_target");
 	KTEST_EXPECT_EQ(t, off, 1);
 	sprint_symbol(sym, sizeof(sym), target);
-	KTEST_EXPECT_TRUE(t, strstr(sym, "modtest_target+0/") == sym);
+	KTEST_EXPECT_TRUE(t, strstr(sym, "modtest_target+0x0/") == sym);
 	KTEST_EXPECT_TRUE(t, strstr(sym, " [modtest_basic]") != NULL);
 
 	/* Text read-only (changed only by text_poke), data writable. */
@@ -388,7 +388,7 @@ static void probe_outlives_module_is_gone(struct ktest *t)
 	ktest_capture_start();
 	KTEST_EXPECT_EQ(t, rmmod("modtest_basic"), 0);
 	ktest_capture_stop();
-	expect_printed(t, __LINE__, "kprobe at modtest_target+0/");
+	expect_printed(t, __LINE__, "kprobe at modtest_target+0x0/");
 	KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), "is gone with the module") != NULL);
 	KTEST_EXPECT_TRUE(t, kprobe_gone(&kp));
 	KTEST_EXPECT_TRUE(t, get_kprobe(kp.addr) == NULL);
@@ -454,8 +454,8 @@ static void forgotten_probes_unregistered(struct ktest *t)
 	ktest_capture_start();
 	KTEST_EXPECT_EQ(t, rmmod("modtest_forget"), 0);
 	ktest_capture_stop();
-	KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), "WARNING: kprobe at kthread_create+0/") != NULL);
-	KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), "WARNING: kprobe at forget_target+0/") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), "WARNING: kprobe at kthread_create+0x0/") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), "WARNING: kprobe at forget_target+0x0/") != NULL);
 	KTEST_EXPECT_EQ(t, memcmp(snap, (void *)kthread_create_addr(), sizeof(snap)), 0);
 	run_kthread_create();
 	expect_counters_back(t, &before);

@@ -127,7 +127,7 @@ static void jprobe_told_in_three_steps(struct ktest *t)
 
 	KTEST_ASSERT_EQ(t, told_jprobe_hit(t, args_handler), 0);
 
-	KTEST_EXPECT_EQ(t, count("narrate: a hit of the probe at narr_args+0/"), 1);
+	KTEST_EXPECT_EQ(t, count("narrate: a hit of the probe at narr_args+0x0/"), 1);
 	KTEST_EXPECT_EQ(t, count("finds a 'j' probe"), 1);
 	KTEST_EXPECT_EQ(t, count("jprobe step 1, setjmp_pre_handler"), 1);
 	/* The same bytes twice: saved at the hit, put back at the break. */
@@ -135,14 +135,14 @@ static void jprobe_told_in_three_steps(struct ktest *t)
 	KTEST_EXPECT_EQ(t, count(want), 2);
 	snprintf(want, sizeof(want), "return address %08lx (", seen.ret);
 	KTEST_EXPECT_EQ(t, count(want), 1);
-	KTEST_EXPECT_EQ(t, count("ip -> the handler, args_handler+0/"), 1);
+	KTEST_EXPECT_EQ(t, count("ip -> the handler, args_handler+0x0/"), 1);
 
-	KTEST_EXPECT_EQ(t, count("narrate: the jprobe handler for narr_args+0/"), 1);
+	KTEST_EXPECT_EQ(t, count("narrate: the jprobe handler for narr_args+0x0/"), 1);
 	KTEST_EXPECT_EQ(t, count("jprobe step 2, jprobe_return: sp loaded back"), 1);
-	KTEST_EXPECT_EQ(t, count("(jprobe_return_break+0/"), 1);
+	KTEST_EXPECT_EQ(t, count("(jprobe_return_break+0x0/"), 1);
 	snprintf(want, sizeof(want), "sp %08lx == saved sp %08lx", seen.sp, seen.sp);
 	KTEST_EXPECT_EQ(t, count(want), 1);
-	snprintf(want, sizeof(want), "slot %08lx holds %08lx (jprobe_handler_returned+0/",
+	snprintf(want, sizeof(want), "slot %08lx holds %08lx (jprobe_handler_returned+0x0/",
 		 seen.sp, (unsigned long)jprobe_handler_returned);
 	KTEST_EXPECT_EQ(t, count(want), 1);
 	/* The registers of the hit: ip past the int3, as on Linux. */
@@ -167,7 +167,7 @@ static void jprobe_plain_return_told(struct ktest *t)
 
 	KTEST_ASSERT_EQ(t, told_jprobe_hit(t, forgetful_handler), 0);
 	KTEST_EXPECT_EQ(t, count("the handler returned WITHOUT jprobe_return()"), 1);
-	KTEST_EXPECT_EQ(t, count("(jprobe_handler_returned_break+0/"), 1);
+	KTEST_EXPECT_EQ(t, count("(jprobe_handler_returned_break+0x0/"), 1);
 	snprintf(want, sizeof(want), "holds the real return address again, %08lx", seen.ret);
 	KTEST_EXPECT_EQ(t, count(want), 1);
 	KTEST_EXPECT_EQ(t, count("8. post_handler done"), 1);
@@ -202,7 +202,7 @@ static void kretprobe_swap_told(struct ktest *t)
 	KTEST_EXPECT_EQ(t, ret, 2);
 	KTEST_EXPECT_EQ(t, seen.calls, 5);
 
-	KTEST_EXPECT_EQ(t, count("narrate: a hit of the probe at narr_fib+0/"), 1);
+	KTEST_EXPECT_EQ(t, count("narrate: a hit of the probe at narr_fib+0x0/"), 1);
 	KTEST_EXPECT_EQ(t, count("finds a 'r' probe"), 1);
 	snprintf(want, sizeof(want), "kretprobe: return address %08lx (", seen.kret);
 	KTEST_EXPECT_EQ(t, count(want), 1);
@@ -213,11 +213,11 @@ static void kretprobe_swap_told(struct ktest *t)
 	KTEST_EXPECT_EQ(t, count(want), 1);
 
 	/* The return: only the told (outermost) call, after the four inner ones. */
-	KTEST_EXPECT_EQ(t, count("narrate: the told call of narr_fib+0/"), 1);
+	KTEST_EXPECT_EQ(t, count("narrate: the told call of narr_fib+0x0/"), 1);
 	snprintf(want, sizeof(want), "popped kretprobe_trampoline from slot %08lx", seen.kslot);
 	KTEST_EXPECT_EQ(t, count(want), 1);
 	KTEST_EXPECT_EQ(t, count("ax=00000002, the return value"), 1);
-	KTEST_EXPECT_EQ(t, count("handler fib_ret_handler+0/"), 1);
+	KTEST_EXPECT_EQ(t, count("handler fib_ret_handler+0x0/"), 1);
 	snprintf(want, sizeof(want), "4. real return address %08lx (", seen.kret);
 	KTEST_EXPECT_EQ(t, count(want), 1);
 	KTEST_EXPECT_TRUE(t, where("8. post_handler done") < where("narrate: the told call"));
