@@ -491,7 +491,7 @@ static void kprobe_example_fires(struct ktest *t)
 	snprintf(want, sizeof(want), "<kthread_create> post_handler: p->addr = %p, flags = 0x",
 		 (void *)addr);
 	KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), want) != NULL);
-	snprintf(want, sizeof(want), "kprobe at %p unregistered: 1 hits, 0 missed", (void *)addr);
+	snprintf(want, sizeof(want), "kprobe at %p unregistered: 1 hit, 0 missed", (void *)addr);
 	KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), want) != NULL);
 	if (t->failed)
 		ktest_info(t, "captured: %s", ktest_captured());
@@ -518,7 +518,7 @@ static void jprobe_example_fires(struct ktest *t)
 	expect_printed(t, __LINE__, "Planted jprobe at %p, handler addr ", (void *)addr);
 	expect_printed(t, __LINE__, "jprobe: fn = %p, arg = %p, name = jtest\n",
 		       (void *)thread_noop, (void *)0x1234);
-	expect_printed(t, __LINE__, "jprobe at %p unregistered: 1 hits, 0 missed",
+	expect_printed(t, __LINE__, "jprobe at %p unregistered: 1 hit, 0 missed",
 		       (void *)addr);
 	KTEST_EXPECT_EQ(t, memcmp(snap, (void *)addr, sizeof(snap)), 0);
 	if (t->failed)
