@@ -113,7 +113,7 @@ $(B)/user/user_image.S.o: $(USER_ELFS)
 SAMPLE_KOS := $(patsubst samples/kprobes/%.c,$(B)/samples/%.ko,\
 	$(wildcard samples/kprobes/*.c))
 
-.PHONY: all test-image iso run run-iso run-test run-vga debug debug-test crash-demos test test-all host-test bench bench-smp bootstrap bootstrap-gui clean help
+.PHONY: all test-image iso run run-iso run-test run-vga debug debug-test run-bochs debug-bochs crash-demos test test-all host-test bench bench-smp bootstrap bootstrap-gui clean help
 all: $(B)/kernel.elf
 test-image: $(B)/kernel-test.elf
 
@@ -295,6 +295,41 @@ debug-test: bootstrap test-image
 	$(QEMU) $(QEMU_RUN) -no-reboot -kernel $(B)/kernel-test.elf -append "$(CMDLINE)" \
 		-display none -serial mon:stdio -s -S
 
+# ---- Bochs: a second x86 (docs/testing.md, "Two x86s") -------------------------
+# Bochs boots $(B)/kernel.iso as a PC does (BIOS, GRUB's menu on COM1),
+# with scripts/bochsrc.txt and the variables it names.  Its BIOS waits
+# in Bochs's debugger at reset; run-bochs tells it to continue.
+BOCHS ?= bochs
+BOCHS_DIR := $(B)/bochs
+BOCHS_ENV = BOCHS_ISO=$(B)/kernel.iso BOCHS_LOG=$(BOCHS_DIR)/bochs.log BOCHS_CPUS=$(SMP)
+
+# The serial console in this terminal (Bochs's "term" mode on /dev/tty);
+# without a terminal, in $(BOCHS_DIR)/serial.log.  Term mode hands every
+# key to COM1, Ctrl-C included, so Bochs is stopped from outside: a
+# shell writes down its pid and exec's Bochs; the terminal's settings,
+# which a killed Bochs does not restore, are put back after it.
+run-bochs: bootstrap iso
+	@mkdir -p $(BOCHS_DIR) && echo continue > $(BOCHS_DIR)/continue.rc
+	@if [ -t 0 ]; then echo "run-bochs: the serial console is this terminal (every key goes to it);" \
+		"to quit, in another terminal: kill \$$(cat $(BOCHS_DIR)/bochs.pid)"; \
+	else echo "run-bochs: no terminal: the serial console goes to $(BOCHS_DIR)/serial.log"; fi
+	@tty=$$(stty -g 2>/dev/null); \
+	sh -c 'echo $$$$ > $(BOCHS_DIR)/bochs.pid; exec "$$@"' bochs env $(BOCHS_ENV) \
+		BOCHS_SERIAL_MODE=$$([ -t 0 ] && echo term || echo file) \
+		BOCHS_SERIAL_DEV=$$([ -t 0 ] && echo /dev/tty || echo $(BOCHS_DIR)/serial.log) \
+		$(BOCHS) -q -f scripts/bochsrc.txt -rc $(BOCHS_DIR)/continue.rc; \
+	[ -z "$$tty" ] || stty "$$tty"
+
+# Bochs's own debugger at the first instruction (the BIOS's reset
+# vector): "c" runs, Ctrl-C stops, then info idt / info gdt / info tss /
+# info tab / r / sreg / x /4wx ADDR ... ("help" lists them).  This terminal
+# is the debugger's, so the serial console goes to $(BOCHS_DIR)/serial.log.
+debug-bochs: bootstrap iso
+	@mkdir -p $(BOCHS_DIR)
+	@echo "debug-bochs: Bochs's debugger; c runs, Ctrl-C stops, info idt|gdt|tss|tab; serial in $(BOCHS_DIR)/serial.log"
+	$(BOCHS_ENV) BOCHS_SERIAL_MODE=file BOCHS_SERIAL_DEV=$(BOCHS_DIR)/serial.log \
+		$(BOCHS) -q -f scripts/bochsrc.txt
+
 # Every crash= mode and an NMI, each booted and its report checked.
 crash-demos: bootstrap all
 	$(PYTHON) tests/crash_demos.py --build $(B)
@@ -323,12 +358,15 @@ test: bootstrap all test-image iso host-test modules test-modules
 
 # Everything in `make test`, then what is too long for it: the sweep that
 # probes every instruction of every kernel function (probe_all_full), the
-# ring-3 fuzzer twenty times longer (user_fuzz_long), and each lab region
-# stubbed alone (a graded case must notice every one).
+# ring-3 fuzzer twenty times longer (user_fuzz_long), each lab region
+# stubbed alone (a graded case must notice every one), and every suite on
+# Bochs, the second x86 (one CPU; tens of minutes).
+BOCHS_TIMEOUT := 7200
 LONG_SUITES := probe_all_full,user_fuzz_long
 test-all: test
 	$(PYTHON) tests/run_tests.py --build $(B) --suites $(LONG_SUITES) --timeout 3600 --only kernel --smp 1
 	$(PYTHON) tests/run_tests.py --build $(B) --only lab-regions
+	$(PYTHON) tests/run_tests.py --build $(B) --only bochs --timeout $(BOCHS_TIMEOUT)
 
 # ---- labs (labs/README.md) -----------------------------------------------------
 # make lab LAB=N writes lab N's student tree to ../kprobes-lab-N/, a git
@@ -384,10 +422,13 @@ help:
 	@echo "  make debug        boot halted with a gdb stub (gdb -x scripts/gdbinit);"
 	@echo "                    an oops leaves the CPU halted for gdb"
 	@echo "  make debug-test   the same with the test image, e.g. CMDLINE=test=traps"
+	@echo "  make run-bochs    boot $(B)/kernel.iso in Bochs, serial console here (scripts/bochsrc.txt)"
+	@echo "  make debug-bochs  the same stopped in Bochs's debugger (info idt|gdt|tss|tab)"
 	@echo "  make crash-demos  boot every crash= mode and an NMI, check each report"
 	@echo "  make test         host tests, then the in-kernel suites in QEMU"
 	@echo "  make test-all     make test, then the long suites ($(LONG_SUITES)) and"
-	@echo "                    each lab region stubbed alone (run_tests.py --only lab-regions)"
+	@echo "                    each lab region stubbed alone (run_tests.py --only lab-regions),"
+	@echo "                    then every suite on Bochs (run_tests.py --only bochs)"
 	@echo "  make host-test    build the host unit tests and tools into $(B)/host/"
 	@echo "  make bench        probe-hit costs under qemu -icount, then make bench-smp"
 	@echo "  make bench-smp    every CPU hitting one probe at 1, 2, 4 CPUs: per-CPU"
@@ -415,7 +456,7 @@ help:
 	@echo "  B=dir             build directory (default: build)"
 	@echo "  CMDLINE='...'     kernel command line, e.g. CMDLINE='crash=gp'"
 	@echo "  MODULES='a.ko b.ko'  boot modules for insmod=NAME (run, debug)"
-	@echo "  SMP=N             CPUs for run, debug, run-test, debug-test (now: $(SMP))"
+	@echo "  SMP=N             CPUs for run, debug, run-test, debug-test, run-bochs (now: $(SMP))"
 	@echo "  SUITES=a,b        make test: only these in-kernel suites"
 	@echo "  LAB=N             make lab: which lab; make grade: only that lab"
 	@echo "  FORCE=1           make lab: replace a lab tree even if it holds work"
@@ -424,6 +465,7 @@ help:
 	@echo "  M=dir             external module folder (make -C <tree> M=dir, make clean)"
 	@echo "  CROSS=prefix      cross toolchain prefix (now: $(CROSS))"
 	@echo "  QEMU=binary       the emulator (now: $(QEMU))"
+	@echo "  BOCHS=binary      the emulator of run-bochs, debug-bochs (now: $(BOCHS))"
 	@echo "  PYTHON=, HOSTCC=  the host python3 and C compiler"
 	@echo "  FUZZ_CC=, FUZZ_TIME=  make fuzz: compiler (clang) and seconds ($(FUZZ_TIME))"
 

@@ -45,6 +45,8 @@
 #define APIC_LVT_MASKED		(1u << 16)
 #define APIC_LVT_TIMER_PERIODIC	(1u << 17)
 #define APIC_DM_NMI_LVT		(4u << 8)	/* LINT1: deliver as NMI */
+#define APIC_DM_EXTINT		(7u << 8)	/* LINT0: ask the 8259 for the vector */
+#define APIC_LVT_DM_MASK	(7u << 8)	/* the delivery mode field */
 #define APIC_TDR_DIV_16		0x3		/* timer input = bus clock / 16 */
 
 /* Interrupt command register (ICR) low half. */
@@ -65,6 +67,7 @@ extern bool lapic_present;
 
 void lapic_map(void);			/* map the register page uncached */
 void setup_local_APIC(void);		/* enable this CPU's APIC */
+void setup_local_lint(void);		/* program LINT0/LINT1 (8259, NMI) */
 uint32_t lapic_read(uint32_t reg);
 void lapic_write(uint32_t reg, uint32_t v);
 int read_apic_id(void);

@@ -19,10 +19,20 @@
  * change (vm86 code runs at CPL 3), and the CPU pushes the real-mode
  * es, ds, fs and gs above ss, then loads null selectors into all four
  * (SDM vol. 3, "8086 Emulation"): struct kernel_vm86_regs.
+ *
+ * Every segment register sits in a 32-bit stack slot but is 16 bits
+ * wide, and the CPU is not obliged to fill the rest of the slot: a
+ * "pushl %ds" in 32-bit code, and the CPU's own push of cs and ss on a
+ * trap, may write only the low two bytes and leave the upper two as
+ * the stack held them (SDM vol. 2, PUSH: "the processor ... only writes
+ * 2 bytes"; Bochs models it, QEMU's TCG zero-extends).  So, as Linux's
+ * i386 struct pt_regs does, each selector is an unsigned short with
+ * its upper half named __dsh, __csh, ... - padding no one may read.
  */
 #ifndef PTRACE_H
 #define PTRACE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
 #include "processor.h"
@@ -36,17 +46,34 @@ struct pt_regs {
 	unsigned long di;
 	unsigned long bp;
 	unsigned long ax;
-	unsigned long ds;
-	unsigned long es;
-	unsigned long fs;
-	unsigned long gs;
+	unsigned short ds;
+	unsigned short __dsh;   /* the upper half of each selector's slot: junk */
+	unsigned short es;
+	unsigned short __esh;
+	unsigned short fs;
+	unsigned short __fsh;
+	unsigned short gs;
+	unsigned short __gsh;
 	unsigned long orig_ax;  /* error code (0 when the CPU pushes none) */
 	unsigned long ip;       /* pushed by the CPU */
-	unsigned long cs;       /* pushed by the CPU */
+	unsigned short cs;      /* pushed by the CPU */
+	unsigned short __csh;
 	unsigned long flags;    /* pushed by the CPU */
 	unsigned long sp;       /* only on a privilege change (from ring 3) */
-	unsigned long ss;       /* only on a privilege change (from ring 3) */
+	unsigned short ss;      /* only on a privilege change (from ring 3) */
+	unsigned short __ssh;
 };
+
+/* Is the field at this byte offset a selector: 16 bits of a 32-bit slot? */
+static inline bool pt_regs_offset_is_selector(unsigned long offset)
+{
+	return offset == offsetof(struct pt_regs, ds) ||
+	       offset == offsetof(struct pt_regs, es) ||
+	       offset == offsetof(struct pt_regs, fs) ||
+	       offset == offsetof(struct pt_regs, gs) ||
+	       offset == offsetof(struct pt_regs, cs) ||
+	       offset == offsetof(struct pt_regs, ss);
+}
 
 /*
  * Linux's struct kernel_vm86_regs: the frame of a trap from vm86 mode,
@@ -54,10 +81,10 @@ struct pt_regs {
  */
 struct kernel_vm86_regs {
 	struct pt_regs pt;
-	unsigned long es;       /* pushed by the CPU, from vm86 only */
-	unsigned long ds;
-	unsigned long fs;
-	unsigned long gs;
+	unsigned short es, __esh;   /* pushed by the CPU, from vm86 only */
+	unsigned short ds, __dsh;
+	unsigned short fs, __fsh;
+	unsigned short gs, __gsh;
 };
 
 /*

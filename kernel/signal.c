@@ -108,7 +108,7 @@ void force_sig_vm86(struct pt_regs *regs)
 {
 	char what[32];
 
-	snprintf(what, sizeof(what), "cs %04lx: no vm86 support", regs->cs & 0xFFFF);
+	snprintf(what, sizeof(what), "cs %04x: no vm86 support", regs->cs);
 	fatal_signal(regs, SIGSEGV, "virtual-8086 mode", what);
 }
 NOKPROBE_SYMBOL(force_sig_vm86);

@@ -74,6 +74,9 @@ check_all() {
 	have_cmd objdump          || need binutils objdump
 	have_cmd gnuplot          || need gnuplot-nox gnuplot   # make bench's chart
 	have_cmd gdb              || need gdb gdb               # make debug; make test's gdb check
+	have_cmd bochs            || need bochs bochs           # make run-bochs; make test-all's bochs stage
+	[ -f /usr/share/bochs/BIOS-bochs-latest ] || need bochsbios "Bochs's BIOS"
+	[ -f /usr/share/vgabios/vgabios.bin ]     || need vgabios "Bochs's VGA BIOS"
 
 	# The kernel's cross compiler.  The Makefile prefers i686-elf- when
 	# it exists and passes its choice in CROSS; only Debian's

@@ -43,6 +43,12 @@ Linux's KUnit (docs/testing.md has an example):
           labs still stubbed (the next lab's tree) must score full marks
   lab-regions  (only when named: make test-all) each LAB region stubbed
           alone must make some graded case of its lab fail
+  bochs   (only when named: make test-all) the test image booted through
+          GRUB in Bochs (scripts/bochsrc.txt), one CPU, every suite (or
+          --suites); COM1 goes to a file whose KTAP the same parser reads.
+          Bochs has no isa-debug-exit: the run is over at the kernel's
+          "# ktest: N failed" line (or its oops/panic line), and Bochs is
+          stopped there.  docs/testing.md: why a second x86.
   bench   tests/bench_smp.py --smoke: the SMP benchmark's short run (2
           CPUs, per-CPU and kprobes.lock=global, 50 calls per CPU) must
           print a complete table; no figure is judged
@@ -69,6 +75,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import time
 import unittest
 from pathlib import Path
 
@@ -585,9 +592,9 @@ def grub_test_cfg(cmdline, modules):
         "}\n" % (cmdline, TEST_IMAGE, cmdline, module_lines))
 
 
-def build_test_iso(build, kernel, cmdline, logs):
-    """Make BUILD/kernel-test.iso with grub-mkrescue; return its path."""
-    isodir = build / "isodir-test"
+def build_test_iso(build, kernel, cmdline, logs, name="kernel-test"):
+    """Make BUILD/NAME.iso with grub-mkrescue; return its path."""
+    isodir = build / f"isodir-{name}"
     shutil.rmtree(isodir, ignore_errors=True)
     (isodir / "boot" / "grub").mkdir(parents=True)
     (isodir / "boot" / "modules").mkdir()
@@ -597,8 +604,8 @@ def build_test_iso(build, kernel, cmdline, logs):
         shutil.copy(ko, isodir / "boot" / "modules" / ko.name)
     cfg = grub_test_cfg(cmdline, [ko.name for ko in kos])
     (isodir / "boot" / "grub" / "grub.cfg").write_text(cfg)
-    iso = build / "kernel-test.iso"
-    log = logs / "grub-mkrescue-test.log"
+    iso = build / f"{name}.iso"
+    log = logs / f"grub-mkrescue-{name}.log"
     status, lines = run_logged(["grub-mkrescue", "-o", str(iso), str(isodir)],
                                log, 120)
     if status != 0:
@@ -705,6 +712,106 @@ def run_iso_tests(tally, build, logs, suites, timeout):
     # boot suite reads it after the AP trampoline was copied below 1 MiB.
     boot(tally, f"iso smp={ISO_SMP}", ["-cdrom", str(iso), "-boot", "d"], None, logs,
          "iso", timeout, ISO_SMP)
+
+
+# ---------------------------------------------------------------------------
+# The same suites on a second x86: Bochs, which does what the manuals say
+# where QEMU's TCG is lenient (docs/testing.md).
+# ---------------------------------------------------------------------------
+
+BOCHS = os.environ.get("BOCHS", "bochs")
+BOCHSRC = Path("scripts/bochsrc.txt")
+BOCHS_CPUS = 1
+# The last line of a test run (kernel/ktest.c), or the line its oops and
+# panic notifiers print before they try to leave QEMU.
+BOCHS_RUN_OVER = re.compile(
+    r"^# ktest: \d+ failed|^not ok - kernel (oops|panic) during test run")
+BOCHS_POLL_SECONDS = 2
+BOCHS_STOP_SECONDS = 10
+
+
+def bochs_env(iso, serial, log, cpus):
+    """The variables scripts/bochsrc.txt reads."""
+    env = dict(os.environ)
+    env.update(BOCHS_ISO=str(iso), BOCHS_SERIAL_MODE="file",
+               BOCHS_SERIAL_DEV=str(serial), BOCHS_LOG=str(log),
+               BOCHS_CPUS=str(cpus))
+    return env
+
+
+def run_bochs_until_over(cmd, env, serial, out, timeout):
+    """Run Bochs until the serial log shows the run over, it exits or
+    `timeout` passes.  Returns (how it ended, serial log lines)."""
+    serial.unlink(missing_ok=True)
+    start = time.monotonic()
+    with open(out, "wb") as out_file:
+        proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL,
+                                stdout=out_file, stderr=subprocess.STDOUT)
+        ended = "timeout"
+        while time.monotonic() - start < timeout:
+            try:
+                proc.wait(timeout=BOCHS_POLL_SECONDS)
+                ended = f"exited ({proc.returncode})"
+                break
+            except subprocess.TimeoutExpired:
+                pass
+            if serial.exists() and any(
+                    BOCHS_RUN_OVER.match(line) for line in
+                    serial.read_text(errors="replace").splitlines()):
+                ended = "over"
+                break
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=BOCHS_STOP_SECONDS)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+    text = serial.read_text(errors="replace") if serial.exists() else ""
+    return ended, text.splitlines()
+
+
+def run_bochs_tests(tally, build, logs, suites, timeout):
+    """The in-kernel suites booted through GRUB in Bochs, judged like QEMU's."""
+    kernel = build / TEST_IMAGE
+    if not kernel.exists():
+        tally.fail(f"bochs: {kernel} missing (run make test-image)")
+        return
+    if shutil.which(BOCHS) is None:
+        tally.fail(f"bochs: {BOCHS} not found (scripts/bootstrap.sh installs it)")
+        return
+    cmdline = "test=" + suites if suites else "test"
+    iso, lines, log = build_test_iso(build, kernel, cmdline, logs,
+                                     "kernel-test-bochs")
+    if iso is None:
+        tally.fail("bochs: grub-mkrescue failed", tail(lines), log)
+        return
+    serial = logs / "bochs.log"
+    rc = logs / "bochs.debugger-rc"
+    rc.write_text("continue\n")     # Bochs's debugger waits at reset otherwise
+    cmd = [BOCHS, "-q", "-f", str(BOCHSRC), "-rc", str(rc)]
+    env = bochs_env(iso, serial, logs / "bochs.bochs.log", BOCHS_CPUS)
+    label = f"bochs smp={BOCHS_CPUS}"
+    note(f"{label}: booting {iso} (timeout {timeout} s): {shlex.join(cmd)}")
+
+    before = (tally.passed, tally.failed)
+    start = time.monotonic()
+    ended, lines = run_bochs_until_over(cmd, env, serial,
+                                        logs / "bochs.stdout.log", timeout)
+    parser = parse_ktap(lines)
+    for i, where in parser.oopses:
+        tally.fail(f"{label}: kernel oops {where} (log line {i + 1})",
+                   parser.lines[i:i + CRASH_TAIL_LINES], serial)
+    broken = tally.count_ktap(label, parser, serial)
+    if ended != "over":
+        tally.fail(f"{label}: the run never ended: Bochs {ended} "
+                   f"(its own log: {logs / 'bochs.bochs.log'})",
+                   tail(parser.lines), serial)
+    elif broken and not parser.oopses:
+        tally.failures[-1][1].extend(tail(parser.lines))
+    summary(tally, before, label, serial)
+    note(f"         {(time.monotonic() - start) / 60:.1f} minutes in Bochs")
+    suite_summaries(parser.root, BOCHS_CPUS)
 
 
 # ---------------------------------------------------------------------------
@@ -1083,7 +1190,7 @@ def report(tally):
 STAGES = ("self-test", "host", "kernel", "oops", "smoke", "bench", "iso",
           "modules-doc", "labs")
 # Longer stages, run only when named (--only lab-regions; make test-all).
-LONG_STAGES = ("lab-regions",)
+LONG_STAGES = ("lab-regions", "bochs")
 
 
 def parse_args(argv):
@@ -1163,6 +1270,8 @@ def main(argv):
                        args.smp if full_run else None)
     if "lab-regions" in args.only:
         run_lab_regions_check(tally, build, logs, args.timeout)
+    if "bochs" in args.only:
+        run_bochs_tests(tally, build, logs, args.suites, args.timeout)
 
     if tally.passed + tally.failed == 0:
         tally.fail("no tests ran at all")

@@ -16,9 +16,9 @@
  * reaches its own APIC there: the access never leaves the CPU.
  *
  * The legacy devices (PIT, serial, keyboard) stay on the 8259, and so
- * on CPU 0 alone; the APIC's LINT0 pin, where the 8259's output arrives
- * in "virtual wire" mode, is left as the firmware set it on CPU 0 and
- * masked on the others.
+ * on CPU 0 alone: the APIC's LINT0 pin, where the 8259's output arrives
+ * in "virtual wire" mode, is programmed ExtINT on CPU 0 and masked on
+ * the others (setup_local_lint()).
  */
 #include "kernel.h"
 #include "apic.h"
@@ -71,24 +71,39 @@ void lapic_eoi(void)
 }
 
 /*
- * Enable this CPU's APIC.  The SPIV register's enable bit is the
- * software switch; its vector is what the APIC delivers when an
- * interrupt vanishes before the CPU acknowledges it.  Task priority 0
- * accepts every vector.  The PC wires the 8259's output to every CPU's
- * LINT0 and the board's NMI line to every CPU's LINT1; as Linux does,
- * only CPU 0 listens to them, so a device interrupt or a chipset NMI is
- * handled once, not once per CPU.  NMIs sent as IPIs (nmi_backtrace.c)
- * do not go through LINT1 and reach any CPU.
+ * The two local interrupt pins.  The PC wires the 8259's output to
+ * every CPU's LINT0 and the board's NMI line to every CPU's LINT1; as
+ * Linux does, only CPU 0 listens to them, so a device interrupt or a
+ * chipset NMI is handled once, not once per CPU.  On CPU 0, LINT0 is
+ * ExtINT - "virtual wire" mode: the CPU asks the 8259 for the vector,
+ * as if the pin went straight to its INTR - and LINT1 an NMI.
+ *
+ * Both are written, never trusted to the firmware: the MP spec only
+ * says what virtual wire looks like, not that the BIOS leaves it set.
+ * SeaBIOS (QEMU) does; Bochs's BIOS leaves CPU 0's LINT0 masked, and
+ * with it the timer and the serial port.  Linux's setup_local_APIC()
+ * writes them the same way.  NMIs sent as IPIs (nmi_backtrace.c) do
+ * not go through LINT1 and reach any CPU.
  */
-void setup_local_APIC(void)
+void setup_local_lint(void)
 {
 	bool bsp = smp_processor_id() == 0;
 
+	lapic_write(APIC_LVT0, APIC_DM_EXTINT | (bsp ? 0 : APIC_LVT_MASKED));
+	lapic_write(APIC_LVT1, APIC_DM_NMI_LVT | (bsp ? 0 : APIC_LVT_MASKED));
+}
+
+/*
+ * Enable this CPU's APIC.  The SPIV register's enable bit is the
+ * software switch; its vector is what the APIC delivers when an
+ * interrupt vanishes before the CPU acknowledges it.  Task priority 0
+ * accepts every vector.
+ */
+void setup_local_APIC(void)
+{
 	lapic_write(APIC_SPIV, APIC_SPIV_APIC_ENABLED | SPURIOUS_APIC_VECTOR);
 	lapic_write(APIC_TASKPRI, 0);
-	if (!bsp)
-		lapic_write(APIC_LVT0, APIC_LVT_MASKED);
-	lapic_write(APIC_LVT1, APIC_DM_NMI_LVT | (bsp ? 0 : APIC_LVT_MASKED));
+	setup_local_lint();
 	lapic_write(APIC_LVTERR, ERROR_APIC_VECTOR);
 	/* The ESR latches errors; it is cleared by writing it (twice: SDM). */
 	lapic_write(APIC_ESR, 0);

@@ -31,12 +31,12 @@ void show_regs(struct pt_regs *regs)
 {
 	/* LAB 1: BEGIN oops report: the register dump */
 	bool user = user_mode(regs);
-	unsigned long ds = regs->ds, es = regs->es, fs = regs->fs, gs = regs->gs;
+	unsigned short ds = regs->ds, es = regs->es, fs = regs->fs, gs = regs->gs;
 	char sym[96], ss[16] = "";
 
 	if (user) {
 		snprintf(sym, sizeof(sym), v8086_mode(regs) ? "vm86 mode" : "user mode");
-		snprintf(ss, sizeof(ss), " SS: %04lx", regs->ss & 0xFFFF);
+		snprintf(ss, sizeof(ss), " SS: %04x", regs->ss);
 	} else {
 		sprint_symbol(sym, sizeof(sym), regs->ip);
 	}
@@ -46,7 +46,7 @@ void show_regs(struct pt_regs *regs)
 
 		ds = vm86->ds, es = vm86->es, fs = vm86->fs, gs = vm86->gs;
 	}
-	printk("EIP: %04lx:%08lx [%s]\n", regs->cs & 0xFFFF, regs->ip, sym);
+	printk("EIP: %04x:%08lx [%s]\n", regs->cs, regs->ip, sym);
 	printk("EFLAGS: %08lx  (IF=%d TF=%d)\n", regs->flags,
 	       !!(regs->flags & X86_EFLAGS_IF), !!(regs->flags & X86_EFLAGS_TF));
 	printk("EAX: %08lx EBX: %08lx ECX: %08lx EDX: %08lx\n",
@@ -54,8 +54,7 @@ void show_regs(struct pt_regs *regs)
 	printk("ESI: %08lx EDI: %08lx EBP: %08lx ESP: %08lx\n",
 	       regs->si, regs->di, regs->bp,
 	       user ? user_stack_pointer(regs) : kernel_stack_pointer(regs));
-	printk("DS: %04lx ES: %04lx FS: %04lx GS: %04lx%s\n",
-	       ds & 0xFFFF, es & 0xFFFF, fs & 0xFFFF, gs & 0xFFFF, ss);
+	printk("DS: %04x ES: %04x FS: %04x GS: %04x%s\n", ds, es, fs, gs, ss);
 	/* LAB 1: STUB printk("lab 1: show_regs: not yet\n"); */
 	/* LAB 1: END */
 }
@@ -129,8 +128,8 @@ static void describe_context(struct pt_regs *regs)
 {
 	struct task_struct *me = current;
 
-	printk("Mode: %s (CS %04lx), %s %s[%d]\n",
-	       user_mode(regs) ? "user" : "kernel", regs->cs & 0xFFFF,
+	printk("Mode: %s (CS %04x), %s %s[%d]\n",
+	       user_mode(regs) ? "user" : "kernel", regs->cs,
 	       me->mm ? "in process" : "in kernel thread", me->comm, me->pid);
 }
 

@@ -28,11 +28,17 @@ static inline void regs_set_return_value(struct pt_regs *regs, unsigned long rc)
 	regs->ax = rc;
 }
 
-/* The register at a byte offset into pt_regs (offsetof(struct pt_regs, ax)). */
+/*
+ * The register at a byte offset into pt_regs (offsetof(struct pt_regs, ax)).
+ * A selector is read 16 bits wide, as Linux's i386 one: the upper half of
+ * its slot is whatever the stack held before the push.
+ */
 static inline unsigned long regs_get_register(struct pt_regs *regs, unsigned int offset)
 {
 	if (offset > MAX_REG_OFFSET || offset % sizeof(unsigned long))
 		return 0;
+	if (pt_regs_offset_is_selector(offset))
+		return *(unsigned short *)((char *)regs + offset);
 	return *(unsigned long *)((char *)regs + offset);
 }
 

@@ -741,6 +741,27 @@ static void uprobe_lines(struct ktest *t)
 }
 
 /*
+ * A pushed selector fills only the low 16 bits of its 32-bit slot on a
+ * CPU that writes no more (Bochs, real hardware): %ds and %cs are the
+ * selector, never the junk the stack held above it.
+ */
+static void fetch_selector_ignores_its_slots_upper_half(struct ktest *t)
+{
+	const uint32_t ds_slot = 0x00240010, cs_slot = 0x00390008;
+	struct fetch_value v;
+	char s[16];
+
+	KTEST_ASSERT_EQ(t, parse("p do_work %ds %cs"), 0);
+	setup_frame();
+	memcpy((char *)&frame.regs + offsetof(struct pt_regs, ds), &ds_slot, sizeof(ds_slot));
+	memcpy((char *)&frame.regs + offsetof(struct pt_regs, cs), &cs_slot, sizeof(cs_slot));
+	KTEST_ASSERT_EQ(t, fetch_arg_exec(&def.args[0], &frame.regs, &fetch_ops, &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, v.raw, 0x10);
+	KTEST_ASSERT_EQ(t, fetch_arg_exec(&def.args[1], &frame.regs, &fetch_ops, &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, v.raw, 0x08);
+}
+
+/*
  * A uprobe traps from ring 3: %sp, $stackN and +N(%sp) are the
  * process's stack (regs->sp), not the kernel's.
  */
@@ -1118,6 +1139,7 @@ static struct ktest_case cases[] = {
 	KTEST_CASE(every_bad_uprobe_line),
 	KTEST_CASE(uprobe_lines),
 	KTEST_CASE(fetch_from_a_user_frame),
+	KTEST_CASE(fetch_selector_ignores_its_slots_upper_half),
 	KTEST_CASE(every_error_is_tested),
 	KTEST_CASE(too_many_args),
 	KTEST_CASE(overlong_line),

@@ -263,7 +263,8 @@ static int walk_fake(unsigned long ip, unsigned long word0, unsigned long word1)
 	memset(&fake, 0, sizeof(fake));
 	fake.regs.ip = ip;
 	fake.regs.sp = word0;		/* kernel_stack_pointer(regs) points here */
-	fake.regs.ss = word1;
+	/* the ss slot, a 16-bit selector and its padding: here a whole stack word */
+	memcpy(&fake.regs.ss, &word1, sizeof(word1));
 	fake.regs.bp = 0;		/* the chain ends after the trap frame */
 	return unwind_stack(&fake.regs, 0, seen.trace, TRACE_MAX);
 }

@@ -155,7 +155,7 @@ static void compare_regs(struct ktest *t, const char *what, const struct rec_pro
 #define CMP_FIELD(f)							\
 	if (opt->regs.f != int3->regs.f)				\
 		ktest_fail(t, __FILE__, __LINE__, "%s: regs->" #f " %#lx, int3 hit %#lx", \
-			   what, opt->regs.f, int3->regs.f);
+			   what, (unsigned long)opt->regs.f, (unsigned long)int3->regs.f);
 	FRAME_FIELDS(CMP_FIELD)
 	if (all_gprs) {
 		GPR_FIELDS(CMP_FIELD)

@@ -372,6 +372,48 @@ static void legacy_irqs_on_cpu0_only(struct ktest *t)
 			KTEST_EXPECT_TRUE(t, masked[cpu]);
 }
 
+/*
+ * Firmware need not leave LINT0 in virtual-wire mode (Bochs's BIOS
+ * leaves CPU 0's masked): each CPU masks both pins, as such a BIOS
+ * would, and reprograms them.  Interrupts are off in the call, so the
+ * 8259's line waits; the pins are put back as they were either way.
+ */
+struct lint_seen {
+	uint32_t lvt0[NR_CPUS];
+	uint32_t lvt1[NR_CPUS];
+};
+
+static void remask_and_reprogram_lint(void *info)
+{
+	struct lint_seen *seen = info;
+	int cpu = smp_processor_id();
+	uint32_t lvt0 = lapic_read(APIC_LVT0), lvt1 = lapic_read(APIC_LVT1);
+
+	lapic_write(APIC_LVT0, APIC_LVT_MASKED);
+	lapic_write(APIC_LVT1, APIC_LVT_MASKED);
+	setup_local_lint();
+	seen->lvt0[cpu] = lapic_read(APIC_LVT0);
+	seen->lvt1[cpu] = lapic_read(APIC_LVT1);
+	lapic_write(APIC_LVT0, lvt0);
+	lapic_write(APIC_LVT1, lvt1);
+}
+
+static void lint_pins_set_whatever_the_firmware_left(struct ktest *t)
+{
+	struct lint_seen seen;
+	int cpu;
+
+	on_each_cpu(remask_and_reprogram_lint, &seen, 1);
+	for_each_online_cpu(cpu) {
+		uint32_t masked = cpu == 0 ? 0 : APIC_LVT_MASKED;
+
+		KTEST_EXPECT_EQ(t, seen.lvt0[cpu] & APIC_LVT_MASKED, masked);
+		KTEST_EXPECT_EQ(t, seen.lvt0[cpu] & APIC_LVT_DM_MASK, APIC_DM_EXTINT);
+		KTEST_EXPECT_EQ(t, seen.lvt1[cpu] & APIC_LVT_MASKED, masked);
+		KTEST_EXPECT_EQ(t, seen.lvt1[cpu] & APIC_LVT_DM_MASK, APIC_DM_NMI_LVT);
+	}
+}
+
 /* ---- NMI backtrace ------------------------------------------------------ */
 
 static void backtrace_names_every_cpu(struct ktest *t)
@@ -408,6 +450,7 @@ static struct ktest_case smp_cases[] = {
 	KTEST_CASE(reschedule_ipi_arrives),
 	KTEST_CASE(every_cpu_ticks),
 	KTEST_CASE(legacy_irqs_on_cpu0_only),
+	KTEST_CASE(lint_pins_set_whatever_the_firmware_left),
 	KTEST_CASE(backtrace_names_every_cpu),
 	KTEST_END,
 };

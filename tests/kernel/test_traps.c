@@ -24,7 +24,6 @@
 extern const unsigned long vector_entries[];
 
 #define BAD_SELECTOR (GDT_ENTRIES * 8)
-#define SELECTOR_BITS 0xffff	/* a pushed segment register: only 16 bits count */
 
 /* ---- the IDT, read back ------------------------------------------------ */
 
@@ -210,7 +209,7 @@ static void expect_known_frame(struct ktest *t, unsigned long vector,
 	KTEST_EXPECT_EQ(t, seen.trapnr, vector);
 	KTEST_EXPECT_EQ(t, r->orig_ax, err);
 	KTEST_EXPECT_EQ(t, r->ip, ip);
-	KTEST_EXPECT_EQ(t, r->cs & SELECTOR_BITS, __KERNEL_CS);
+	KTEST_EXPECT_EQ(t, r->cs, __KERNEL_CS);
 	KTEST_EXPECT_TRUE(t, r->flags & X86_EFLAGS_IF);
 	KTEST_EXPECT_EQ(t, seen.sp, known_regs_sp);
 	KTEST_EXPECT_EQ(t, r->bp, known_regs_bp);
@@ -220,8 +219,8 @@ static void expect_known_frame(struct ktest *t, unsigned long vector,
 	KTEST_EXPECT_EQ(t, r->dx, KNOWN_EDX);
 	KTEST_EXPECT_EQ(t, r->si, KNOWN_ESI);
 	KTEST_EXPECT_EQ(t, r->di, KNOWN_EDI);
-	KTEST_EXPECT_EQ(t, r->ds & SELECTOR_BITS, __KERNEL_DS);
-	KTEST_EXPECT_EQ(t, r->es & SELECTOR_BITS, __KERNEL_DS);
+	KTEST_EXPECT_EQ(t, r->ds, __KERNEL_DS);
+	KTEST_EXPECT_EQ(t, r->es, __KERNEL_DS);
 }
 
 /* Run one routine with IF set, under the recorder; it must take its fixup. */

@@ -333,6 +333,23 @@ static void spawn_and_waitpid_from_user(struct ktest *t)
  * the process's: SIGSEGV, a user-mode report with the real-mode
  * segments the CPU saved above ss, no oops; the kernel goes on.
  */
+/*
+ * The SDM's IRET takes EFLAGS.VM from the stack only at CPL 0: from ring
+ * 3 the frame's 1000 is a protected-mode cs, and the CPU refuses it with
+ * #GP, error code 1000 - no vm86 frame ever reaches the kernel.  Bochs
+ * does that; QEMU's TCG enters vm86 mode from ring 3 all the same, and
+ * only there can these cases run.
+ */
+#define VM86_REFUSED	"general protection fault) in user mode at ip"
+#define VM86_CS_ERROR	"error 1000"
+#define VM86_SKIP_WHY	"iret from ring 3 did not enter vm86 mode (#GP 1000, as the SDM's IRET says): only QEMU's TCG enters it from CPL 3"
+
+static bool vm86_refused_by_the_cpu(const char *out)
+{
+	return strstr(out, VM86_REFUSED) && strstr(out, VM86_CS_ERROR) &&
+	       !strstr(out, "vm86 mode");
+}
+
 static void vm86_iret_kills_only_the_process(struct ktest *t)
 {
 	unsigned long pages0 = pages_free();
@@ -344,6 +361,10 @@ static void vm86_iret_kills_only_the_process(struct ktest *t)
 	ktest_capture_stop();
 	out = ktest_captured();
 	KTEST_EXPECT_EQ(t, status, W_EXITCODE(0, SIGSEGV));
+	if (vm86_refused_by_the_cpu(out)) {
+		ktest_skip(t, VM86_SKIP_WHY);
+		return;
+	}
 	KTEST_EXPECT_TRUE(t, strstr(out, "]: SIGSEGV (") != NULL);
 	KTEST_EXPECT_TRUE(t, strstr(out, "EIP: 1000:00000000 [vm86 mode]") != NULL);
 	KTEST_EXPECT_TRUE(t, strstr(out, "DS: 2000 ES: 3000 FS: 4000 GS: 5000 SS: 6000") != NULL);
@@ -390,6 +411,10 @@ static void vm86_claimed_trap_never_returns(struct ktest *t)
 	ktest_capture_stop();
 	unregister_die_notifier(&vm86_claimer);
 	KTEST_EXPECT_EQ(t, status, W_EXITCODE(0, SIGSEGV));
+	if (vm86_refused_by_the_cpu(ktest_captured())) {
+		ktest_skip(t, VM86_SKIP_WHY);
+		return;
+	}
 	KTEST_EXPECT_TRUE(t, vm86_claims <= 1);		/* 0: an interrupt came first */
 	KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), "SIGSEGV (virtual-8086 mode)") != NULL);
 }
