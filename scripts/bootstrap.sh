@@ -74,7 +74,7 @@ check_all() {
 	have_cmd objdump          || need binutils objdump
 	have_cmd gnuplot          || need gnuplot-nox gnuplot   # make bench's chart
 	have_cmd gdb              || need gdb gdb               # make debug; make test's gdb check
-	have_cmd bochs            || need bochs bochs           # make run-bochs; make test-all's bochs stage
+	have_cmd bochs            || need bochs bochs           # make run-bochs; the bochs stages of make test and test-all
 	[ -f /usr/share/bochs/BIOS-bochs-latest ] || need bochsbios "Bochs's BIOS"
 	[ -f /usr/share/vgabios/vgabios.bin ]     || need vgabios "Bochs's VGA BIOS"
 
