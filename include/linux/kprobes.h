@@ -13,6 +13,16 @@
 #include "kernel.h"
 #include "ptrace.h"
 #include "kallsyms.h"
+/*
+ * Linux's header reaches these through its own includes (smp.h,
+ * spinlock.h, mutex.h, rcupdate.h -> preempt.h), and probe code relies
+ * on it: lib/test_kprobes.c calls preemptible() in a handler having
+ * included only kernel.h, kprobes.h, random.h and kunit/test.h.
+ */
+#include "preempt.h"
+#include "smp.h"
+#include "spinlock.h"
+#include "mutex.h"
 #include "../kprobes.h"
 #include "../nokprobe.h"
 

@@ -286,6 +286,32 @@ static void kunit_module_runs_its_suite(struct ktest *t)
 	expect_nothing_left(t, &before);
 }
 
+/*
+ * lm_kunit_kprobes is shaped as Linux 5.14+'s lib/test_kprobes.c: four
+ * includes and preemptible() asserted in each handler.  It built only
+ * once <linux/kprobes.h> brought preemptible() as Linux's does; here it
+ * runs, and every handler found preemption off.
+ */
+static void kunit_generation_of_linux_self_test(struct ktest *t)
+{
+	struct lm_counters before;
+
+	if (!lm_present(t, "lm_kunit_kprobes"))
+		return;
+	lm_counters_get(&before);
+	kunit_base_indent = KUNIT_INDENT_UNDER_KTEST_CASE;
+	ktest_capture_start();
+	KTEST_EXPECT_EQ(t, insmod("lm_kunit_kprobes"), 0);
+	ktest_capture_stop();
+	kunit_base_indent = 0;
+	KTEST_EXPECT_EQ(t, rmmod("lm_kunit_kprobes"), 0);
+	expect_output(t, __LINE__, "ok 1 lkk_kprobe\n");
+	expect_output(t, __LINE__, "ok 2 lkk_kretprobe\n");
+	expect_output(t, __LINE__, "ok 1 lm_kunit_kprobes\n");
+	KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), "not ok") == NULL);
+	expect_nothing_left(t, &before);
+}
+
 static struct ktest_case linux_modules_cases[] = {
 	KTEST_CASE(kprobe_module_takes_symbol_param),
 	KTEST_CASE(kprobe_module_unknown_symbol),
@@ -296,6 +322,7 @@ static struct ktest_case linux_modules_cases[] = {
 	KTEST_CASE(params_defaults),
 	KTEST_CASE(bad_param_value_refused),
 	KTEST_CASE(kunit_module_runs_its_suite),
+	KTEST_CASE(kunit_generation_of_linux_self_test),
 	KTEST_END,
 };
 
