@@ -40,6 +40,7 @@
 #include "rculist.h"
 #include "vsprintf.h"
 #include "nokprobe.h"
+#include "kprobes_smoke.h"	/* init_test_probes() */
 
 #define KPROBE_WHERE_LEN	96	/* "symbol+offset" in a warning */
 #define KPROBE_HASH_BITS	6
@@ -964,5 +965,14 @@ int kprobes_init(void)
 	if (ret)
 		return ret;
 	kprobes_initialized = true;
+#ifdef CONFIG_KPROBES_SANITY_TEST
+	/*
+	 * Linux 2.6.25-5.13 ran its built-in lib/test_kprobes.c here, the
+	 * moment probes work; make BUILTIN=... CONFIG_KPROBES_SANITY_TEST=y
+	 * does the same (docs/modules.md), else this is our own smoke test.
+	 * Its result is its printed line: a failing test is not a failed boot.
+	 */
+	init_test_probes();
+#endif
 	return 0;
 }

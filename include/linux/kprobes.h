@@ -26,6 +26,13 @@
 #include "../kprobes.h"
 #include "../nokprobe.h"
 
+/*
+ * Linux's built-in sanity test (lib/test_kprobes.c, 2.6.25-5.13) defines
+ * it and init_kprobes() calls it; here kprobes_init() does, built with
+ * CONFIG_KPROBES_SANITY_TEST=y (docs/modules.md, "Built-in files").
+ */
+int init_test_probes(void);
+
 #define __kprobes	__attribute__((__section__(".kprobes.text")))
 #define __kretprobe_trampoline	kretprobe_trampoline
 /* 2.6-era jprobes wrote .entry = JPROBE_ENTRY(handler). */
