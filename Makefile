@@ -479,6 +479,8 @@ help:
 	@echo "  B=dir             build directory (default: build)"
 	@echo "  CMDLINE='...'     kernel command line, e.g. CMDLINE='crash=gp'"
 	@echo "  MODULES='a.ko b.ko'  boot modules for insmod=NAME (run, debug)"
+	@echo "  BUILTIN=f.c       link a Linux built-in file into kernel.elf (Kbuild's obj-y);"
+	@echo "                    CONFIG_X=y defines CONFIG_X, e.g. CONFIG_KPROBES_SANITY_TEST=y"
 	@echo "  SMP=N             CPUs for run, debug, run-test, debug-test, run-bochs (now: $(SMP))"
 	@echo "  SUITES=a,b        make test: only these in-kernel suites"
 	@echo "  LAB=N             make lab: which lab; make grade: only that lab"
