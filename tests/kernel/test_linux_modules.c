@@ -20,6 +20,8 @@
 #include "kunit/test.h"
 
 #define LM_TEXT_LEN	160
+/* Only KERN_EMERG reaches the console: an oops still shows. */
+#define LM_QUIET_LOGLEVEL	(LOGLEVEL_EMERG + 1)
 
 /* What the modules probe: a real call each time. */
 noinline int lm_target(int a, int b)
@@ -295,6 +297,7 @@ static void kunit_module_runs_its_suite(struct ktest *t)
 static void kunit_generation_of_linux_self_test(struct ktest *t)
 {
 	struct lm_counters before;
+	struct kunit_suite *suite;
 
 	if (!lm_present(t, "lm_kunit_kprobes"))
 		return;
@@ -304,11 +307,45 @@ static void kunit_generation_of_linux_self_test(struct ktest *t)
 	KTEST_EXPECT_EQ(t, insmod("lm_kunit_kprobes"), 0);
 	ktest_capture_stop();
 	kunit_base_indent = 0;
+	suite = module_var("lm_kunit_kprobes", "lkk_suite");
+	KTEST_EXPECT_TRUE(t, suite && kunit_suite_has_succeeded(suite) == KUNIT_SUCCESS);
 	KTEST_EXPECT_EQ(t, rmmod("lm_kunit_kprobes"), 0);
 	expect_output(t, __LINE__, "ok 1 lkk_kprobe\n");
 	expect_output(t, __LINE__, "ok 2 lkk_kretprobe\n");
 	expect_output(t, __LINE__, "ok 1 lm_kunit_kprobes\n");
 	KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), "not ok") == NULL);
+	expect_nothing_left(t, &before);
+}
+
+/*
+ * The same module with every probe disarmed (the global switch,
+ * /sys/kernel/debug/kprobes/enabled = 0): its handlers never run, so
+ * its suite must fail - it tests the probes, not itself.  Its KTAP is
+ * kept off the console, where a "not ok" would count against this run,
+ * and the verdict is read as Linux's tooling reads it:
+ * kunit_suite_has_succeeded().
+ */
+static void kunit_generation_fails_without_probes(struct ktest *t)
+{
+	struct lm_counters before;
+	struct kunit_suite *suite;
+	int loglevel = console_loglevel;
+	int ret;
+
+	if (!lm_present(t, "lm_kunit_kprobes"))
+		return;
+	lm_counters_get(&before);
+	disarm_all_kprobes();
+	console_loglevel = LM_QUIET_LOGLEVEL;
+	ret = insmod("lm_kunit_kprobes");
+	console_loglevel = loglevel;
+	arm_all_kprobes();
+	KTEST_EXPECT_EQ(t, ret, 0);
+	suite = module_var("lm_kunit_kprobes", "lkk_suite");
+	KTEST_EXPECT_TRUE(t, suite != NULL);
+	if (suite)
+		KTEST_EXPECT_EQ(t, kunit_suite_has_succeeded(suite), KUNIT_FAILURE);
+	KTEST_EXPECT_EQ(t, rmmod("lm_kunit_kprobes"), 0);
 	expect_nothing_left(t, &before);
 }
 
@@ -323,6 +360,7 @@ static struct ktest_case linux_modules_cases[] = {
 	KTEST_CASE(bad_param_value_refused),
 	KTEST_CASE(kunit_module_runs_its_suite),
 	KTEST_CASE(kunit_generation_of_linux_self_test),
+	KTEST_CASE(kunit_generation_fails_without_probes),
 	KTEST_END,
 };
 
