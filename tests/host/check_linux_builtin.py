@@ -20,6 +20,11 @@ else from the test:
   jprobe_generation   lb_sanity_jprobes.c: kprobe, jprobe, kretprobe (2.6.25-4.14)
   no_jprobes          lb_sanity.c: kprobes and kretprobes, one and two at a time (4.15-5.13)
 
+and, for each, NAME_fails_without_probes: the same kernel booted with
+kprobes.enabled=0 (every probe registered but disarmed) must say
+"started", then "BUG: N out of N tests failed" - the test tests the
+probes, not itself.
+
 Prints KTAP; exit status 1 on failure.
 """
 import argparse
@@ -42,10 +47,12 @@ TAIL = 15               # output lines shown on failure
 STARTED = "Kprobe smoke test: started"
 PASSED = "Kprobe smoke test: passed successfully"
 
+# (case name, file, tests it counts)
 SHAPES = [
-    ("jprobe_generation", "lb_sanity_jprobes.c"),
-    ("no_jprobes", "lb_sanity.c"),
+    ("jprobe_generation", "lb_sanity_jprobes.c", 3),
+    ("no_jprobes", "lb_sanity.c", 4),
 ]
+PROBES_OFF = "kprobes.enabled=0"
 
 
 def build(builddir, source):
@@ -61,11 +68,11 @@ def build(builddir, source):
     return [], lines
 
 
-def boot(kernel):
+def boot(kernel, cmdline):
     """Boot kernel to its prompt, then power it off; the serial output lines."""
     cmd = [QEMU, "-m", "128M", "-no-reboot", "-display", "none",
            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
-           "-serial", "stdio", "-kernel", str(kernel), "-append", "panic_exit"]
+           "-serial", "stdio", "-kernel", str(kernel), "-append", f"{cmdline} panic_exit".strip()]
     qemu = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
     out = b""
@@ -90,17 +97,33 @@ def boot(kernel):
     return out.decode(errors="replace").splitlines()
 
 
-def check_shape(build_root, name, source):
+def smoke_lines(lines):
+    return [l.strip() for l in lines if "Kprobe smoke test" in l]
+
+
+def check_shape(build_root, name, source, ntests):
+    """Build name's kernel; boot it as is and with every probe disarmed."""
     builddir = build_root / "linux-builtin" / name
     problems, lines = build(builddir, source)
-    if not problems:
-        lines = boot(builddir / "kernel.elf")
-        said = [l.strip() for l in lines if "Kprobe smoke test" in l]
-        if said != [STARTED, PASSED]:
-            problems.append(f"the boot said {said}, want {[STARTED, PASSED]}")
     if problems:
-        problems += lines[-TAIL:]
-    return problems
+        return [(name, problems + lines[-TAIL:]),
+                (f"{name}_fails_without_probes", ["not built"])]
+    results = []
+    lines = boot(builddir / "kernel.elf", "")
+    said = smoke_lines(lines)
+    want = [STARTED, PASSED]
+    results.append((name, [] if said == want else
+                    [f"the boot said {said}, want {want}"] + lines[-TAIL:]))
+    # With the switch off no handler runs: every test must say so.
+    lines = boot(builddir / "kernel.elf", PROBES_OFF)
+    said = smoke_lines(lines)
+    failed = f"Kprobe smoke test: BUG: {ntests} out of {ntests} tests failed"
+    problems = []
+    if not said or said[0] != STARTED or said[-1] != failed or PASSED in said:
+        problems = [f"with {PROBES_OFF} the boot said {said}, "
+                    f"want {STARTED!r} ... {failed!r}"] + lines[-TAIL:]
+    results.append((f"{name}_fails_without_probes", problems))
+    return results
 
 
 def main(argv):
@@ -108,8 +131,10 @@ def main(argv):
     ap.add_argument("--build", default="build", type=Path)
     args = ap.parse_args(argv)
     build_root = args.build if args.build.is_absolute() else TREE / args.build
-    return ktap.report([(name, check_shape(build_root, name, src))
-                        for name, src in SHAPES])
+    results = []
+    for name, source, ntests in SHAPES:
+        results += check_shape(build_root, name, source, ntests)
+    return ktap.report(results)
 
 
 if __name__ == "__main__":
