@@ -18,6 +18,7 @@
 #include "vsprintf.h"
 #include "shell.h"
 #include "kunit/test.h"
+#include "process.h"
 
 #define LM_TEXT_LEN	160
 /* Only KERN_EMERG reaches the console: an oops still shows. */
@@ -349,6 +350,38 @@ static void kunit_generation_fails_without_probes(struct ktest *t)
 	expect_nothing_left(t, &before);
 }
 
+/*
+ * Linux's samples probe kernel_clone, the path of every new process, and
+ * the kretprobe one reports only calls made for a process (current->mm).
+ * A program that starts another (run hello) goes through it: one
+ * "returned" line, with the child's pid.
+ */
+static void clone_kretprobe_sees_a_process_start_one(struct ktest *t)
+{
+	const char *argv[] = { "run", "hello" };
+	struct lm_counters before;
+	struct task_struct *p;
+	unsigned int *reported;
+	int err;
+
+	if (!lm_present(t, "lm_clone_kretprobe"))
+		return;
+	lm_counters_get(&before);
+	KTEST_ASSERT_EQ(t, insmod("lm_clone_kretprobe"), 0);
+	reported = module_var("lm_clone_kretprobe", "reported");
+	ktest_capture_start();
+	p = process_spawn("run", argv, ARRAY_SIZE(argv), &err);
+	KTEST_EXPECT_TRUE(t, p != NULL);
+	if (p)
+		KTEST_EXPECT_EQ(t, process_wait(p), W_EXITCODE(0, 0));
+	ktest_capture_stop();
+	KTEST_EXPECT_TRUE(t, reported && *reported == 1);
+	expect_output(t, __LINE__, "kernel_clone returned ");
+	expect_output(t, __LINE__, "run: hello (pid ");
+	KTEST_EXPECT_EQ(t, rmmod("lm_clone_kretprobe"), 0);
+	expect_nothing_left(t, &before);
+}
+
 static struct ktest_case linux_modules_cases[] = {
 	KTEST_CASE(kprobe_module_takes_symbol_param),
 	KTEST_CASE(kprobe_module_unknown_symbol),
@@ -361,6 +394,7 @@ static struct ktest_case linux_modules_cases[] = {
 	KTEST_CASE(kunit_module_runs_its_suite),
 	KTEST_CASE(kunit_generation_of_linux_self_test),
 	KTEST_CASE(kunit_generation_fails_without_probes),
+	KTEST_CASE(clone_kretprobe_sees_a_process_start_one),
 	KTEST_END,
 };
 
