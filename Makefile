@@ -67,6 +67,29 @@ SRCS := $(filter-out $(TEST_SRCS),\
 OBJS := $(patsubst %,$(B)/%.o,$(SRCS))
 TEST_OBJS := $(patsubst %,$(B)/%.o,$(TEST_SRCS))
 
+# ---- Linux built-in files: Kbuild's obj-y (docs/modules.md, "Built-in files")
+#   make BUILTIN=path/test_kprobes.c CONFIG_KPROBES_SANITY_TEST=y
+# Each BUILTIN file is compiled as a module is (the <linux/*.h> headers,
+# linux/kconfig.h in front) but without -DMODULE, and linked into
+# kernel.elf itself; the test image stays as it is.  Every CONFIG_X=y on
+# the command line becomes -DCONFIG_X=1 for the kernel's files and the
+# built-in ones, as Linux's generated autoconf.h does, and the objects
+# are rebuilt when that set changes ($(B)/kconfig.stamp records it).
+BUILTIN ?=
+KCONFIG_Y := $(sort $(foreach v,$(filter CONFIG_%,$(.VARIABLES)),\
+	$(if $(and $(filter command line,$(origin $(v))),$(filter y,$($(v)))),$(v))))
+CFLAGS += $(patsubst %,-D%=1,$(KCONFIG_Y))
+BUILTIN_OBJS := $(patsubst %.c,$(B)/builtin/%.o,$(notdir $(BUILTIN)))
+KCONFIG_STAMP := $(B)/kconfig.stamp
+ifeq ($(M),)
+$(shell mkdir -p $(B); echo '$(KCONFIG_Y) $(BUILTIN)' | cmp -s - $(KCONFIG_STAMP) || \
+	echo '$(KCONFIG_Y) $(BUILTIN)' > $(KCONFIG_STAMP))
+endif
+# Linux's lib/test_kprobes.c of 2.6.25-5.13 defines init_test_probes(),
+# the name of the kernel's own smoke test: built in, it takes its place.
+KERNEL_OBJS = $(if $(and $(BUILTIN),$(filter CONFIG_KPROBES_SANITY_TEST,$(KCONFIG_Y))),\
+	$(filter-out $(B)/probes/kprobes_smoke.c.o,$(OBJS)),$(OBJS)) $(BUILTIN_OBJS)
+
 .DEFAULT_GOAL := all
 # ---- user programs (user/*.c; docs/user-mode.md) ------------------------------
 # Static i386 executables linked at Linux's 0x08048000 (ld's default for
@@ -117,7 +140,7 @@ SAMPLE_KOS := $(patsubst samples/kprobes/%.c,$(B)/samples/%.ko,\
 all: $(B)/kernel.elf
 test-image: $(B)/kernel-test.elf
 
-$(B)/%.c.o: %.c
+$(B)/%.c.o: %.c $(KCONFIG_STAMP)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
@@ -154,7 +177,7 @@ $(B)/$(1).elf: $(B)/$(1).pass1.elf $(B)/$(1).kallsyms.S.o
 	$$(Q)$$(PYTHON) scripts/kallsyms.py --check $(B)/$(1).nm.pass1 $(B)/$(1).nm.pass2
 endef
 
-$(eval $(call LINK_IMAGE,kernel,$(OBJS)))
+$(eval $(call LINK_IMAGE,kernel,$(KERNEL_OBJS)))
 $(eval $(call LINK_IMAGE,kernel-test,$(OBJS) $(TEST_OBJS)))
 
 $(B)/%.S.o: $(B)/%.S
@@ -456,6 +479,8 @@ help:
 	@echo "  B=dir             build directory (default: build)"
 	@echo "  CMDLINE='...'     kernel command line, e.g. CMDLINE='crash=gp'"
 	@echo "  MODULES='a.ko b.ko'  boot modules for insmod=NAME (run, debug)"
+	@echo "  BUILTIN=f.c       link a Linux built-in file into kernel.elf (Kbuild's obj-y);"
+	@echo "                    CONFIG_X=y defines CONFIG_X, e.g. CONFIG_KPROBES_SANITY_TEST=y"
 	@echo "  SMP=N             CPUs for run, debug, run-test, debug-test, run-bochs (now: $(SMP))"
 	@echo "  SUITES=a,b        make test: only these in-kernel suites"
 	@echo "  LAB=N             make lab: which lab; make grade: only that lab"
@@ -527,6 +552,16 @@ linux-test-modules: $(wildcard tests/linux-modules/*) $(MODULE_DEPS)
 	@mkdir -p $(LINUX_TEST_DIR)
 	@cp -p tests/linux-modules/* $(LINUX_TEST_DIR)/
 	$(Q)$(MAKE) --no-print-directory -C $(KTREE) M=$(abspath $(LINUX_TEST_DIR)) modules
+
+# The BUILTIN files (Kbuild's obj-y): module flags without -DMODULE.
+BUILTIN_CFLAGS = $(filter-out -DMODULE,$(MODULE_CFLAGS))
+define BUILTIN_RULE
+$(B)/builtin/$(basename $(notdir $(1))).o: $(1) $(MODULE_DEPS) $(KCONFIG_STAMP)
+	@mkdir -p $$(dir $$@)
+	$$(call say,CC,$$@)
+	$$(Q)$$(CC) $$(BUILTIN_CFLAGS) -c $$< -o $$@
+endef
+$(foreach f,$(BUILTIN),$(eval $(call BUILTIN_RULE,$(f))))
 
 $(B)/samples/%.ko: samples/kprobes/%.c $(MODULE_DEPS)
 	@mkdir -p $(dir $@)

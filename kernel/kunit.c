@@ -88,6 +88,8 @@ static int kunit_run_case(struct kunit_suite *suite, struct kunit_case *c,
 	if (suite->exit)
 		suite->exit(&test);
 	kunit_release_resources(&test);
+	c->status = test.failed ? KUNIT_FAILURE :
+		    test.skipped ? KUNIT_SKIPPED : KUNIT_SUCCESS;
 	if (test.skipped && !test.failed)
 		printk("%*sok %d %s # SKIP %s\n", indent, "", num, c->name,
 		       test.skip_reason);
@@ -108,6 +110,8 @@ static int kunit_run_suite(struct kunit_suite *suite, int num, unsigned int inde
 	       inner, "", suite->name, inner, "", n);
 	if (suite->suite_init && suite->suite_init(suite)) {
 		printk("%*s# %s: suite_init failed\n", inner, "", suite->name);
+		for (int i = 0; i < n; i++)
+			suite->test_cases[i].status = KUNIT_FAILURE;
 		failed = n ? n : 1;
 	} else {
 		for (int i = 0; i < n; i++)
@@ -117,6 +121,24 @@ static int kunit_run_suite(struct kunit_suite *suite, int num, unsigned int inde
 	}
 	printk("%*s%s %d %s\n", indent, "", failed ? "not ok" : "ok", num, suite->name);
 	return failed;
+}
+
+/*
+ * What Linux's debugfs results file and its test tooling ask of a suite
+ * that has run: one failed case fails it, all skipped is a skip.
+ */
+enum kunit_status kunit_suite_has_succeeded(struct kunit_suite *suite)
+{
+	enum kunit_status status = KUNIT_SKIPPED;
+	struct kunit_case *c;
+
+	for (c = suite->test_cases; c->run_case; c++) {
+		if (c->status == KUNIT_FAILURE)
+			return KUNIT_FAILURE;
+		if (c->status == KUNIT_SUCCESS)
+			status = KUNIT_SUCCESS;
+	}
+	return status;
 }
 
 int __kunit_test_suites_init(struct kunit_suite *const *suites, int num)

@@ -95,8 +95,10 @@ void kmain(uint32_t magic, struct multiboot_info *mbi)
 		panic("kprobes_init failed");
 	if (uprobes_init())
 		panic("uprobes_init failed");
+#ifndef CONFIG_KPROBES_SANITY_TEST	/* else kprobes_init() ran it, as Linux's did */
 	if (!cmdline_has("nosmoke"))
 		init_test_probes();	/* one line: "Kprobe smoke test: passed" */
+#endif
 	load_boot_modules();	/* insmod=a,b on the command line */
 
 	if (cmdline_value("crash", what, sizeof(what)))

@@ -82,22 +82,39 @@ static long copy_spawn_args(struct spawn_args *a, const char __user *name,
 	return 0;
 }
 
-long sys_spawn(const char __user *name, const char __user *const __user *argv)
+/*
+ * Linux's name for the one path that makes a task for a process
+ * (kernel/fork.c: fork, vfork and clone all end here), and the default
+ * target of Linux's kprobe and kretprobe samples.  Here a process comes
+ * from spawn, so spawn's path carries the name: a probe on kernel_clone
+ * fires for every program a program starts, with current the parent
+ * (current->mm set), and returns the child's pid or a negative errno,
+ * as Linux's does.  noinline: a real call, for the samples to probe.
+ */
+noinline long kernel_clone(struct spawn_args *a)
 {
-	struct spawn_args *a = kzalloc(sizeof(*a));
-	struct task_struct *t = NULL;
+	struct task_struct *t;
 	int err;
 
-	if (!a)
-		return -ENOMEM;
-	err = copy_spawn_args(a, name, argv);
-	if (!err)
-		t = process_spawn(a->name, a->argv, a->argc, &err);
-	kfree(a);
+	t = process_spawn(a->name, a->argv, a->argc, &err);
 	if (!t)
 		return err;
 	t->parent = current;
 	return t->pid;
+}
+
+long sys_spawn(const char __user *name, const char __user *const __user *argv)
+{
+	struct spawn_args *a = kzalloc(sizeof(*a));
+	long ret;
+
+	if (!a)
+		return -ENOMEM;
+	ret = copy_spawn_args(a, name, argv);
+	if (!ret)
+		ret = kernel_clone(a);
+	kfree(a);
+	return ret;
 }
 
 struct child_lookup {

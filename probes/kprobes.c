@@ -40,6 +40,7 @@
 #include "rculist.h"
 #include "vsprintf.h"
 #include "nokprobe.h"
+#include "kprobes_smoke.h"	/* init_test_probes() */
 
 #define KPROBE_WHERE_LEN	96	/* "symbol+offset" in a warning */
 #define KPROBE_HASH_BITS	6
@@ -947,6 +948,34 @@ void disarm_all_kprobes(void)
 
 /* ---- boot ---------------------------------------------------------------------- */
 
+#define KPROBES_ENABLED_PARAM	"kprobes.enabled"
+#define KPROBES_ENABLED_LEN	4	/* "0" or "1", and a byte to see "10" */
+
+/*
+ * kprobes.enabled=0: boot with the global switch off, as if
+ * /sys/kernel/debug/kprobes/enabled held 0 from the start.  Probes are
+ * registered but not armed until `echo 1` there - which is how a boot
+ * shows that a sanity test run from kprobes_init() tests the probes and
+ * not itself: with the switch off, it must fail.
+ */
+static int kprobes_enabled_setup(void)
+{
+	char word[KPROBES_ENABLED_LEN];
+
+	if (!cmdline_value(KPROBES_ENABLED_PARAM, word, sizeof(word)))
+		return 0;
+	if (strcmp(word, "0") == 0) {
+		kprobes_all_disarmed = true;
+		printk("kprobes: %s=0: every probe disarmed until "
+		       "/sys/kernel/debug/kprobes/enabled is 1\n", KPROBES_ENABLED_PARAM);
+	} else if (strcmp(word, "1") != 0) {
+		printk("kprobes: %s=%s: want 0 or 1; enabled it is\n",
+		       KPROBES_ENABLED_PARAM, word);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int kprobes_init(void)
 {
 	int ret;
@@ -954,6 +983,7 @@ int kprobes_init(void)
 	if (kprobes_initialized)
 		return 0;
 	kprobe_lock_setup();		/* a bad word is reported; per-CPU it stays */
+	kprobes_enabled_setup();	/* a bad word is reported; enabled it stays */
 	ret = populate_kprobe_blacklist();
 	if (ret)
 		return ret;
@@ -964,5 +994,14 @@ int kprobes_init(void)
 	if (ret)
 		return ret;
 	kprobes_initialized = true;
+#ifdef CONFIG_KPROBES_SANITY_TEST
+	/*
+	 * Linux 2.6.25-5.13 ran its built-in lib/test_kprobes.c here, the
+	 * moment probes work; make BUILTIN=... CONFIG_KPROBES_SANITY_TEST=y
+	 * does the same (docs/modules.md), else this is our own smoke test.
+	 * Its result is its printed line: a failing test is not a failed boot.
+	 */
+	init_test_probes();
+#endif
 	return 0;
 }

@@ -44,9 +44,17 @@ struct kunit {
 	unsigned int indent;		/* KTAP indentation of the case's lines */
 };
 
+/* A case's result once it has run, as Linux keeps it (lib/kunit/test.c). */
+enum kunit_status {
+	KUNIT_SUCCESS,
+	KUNIT_FAILURE,
+	KUNIT_SKIPPED,
+};
+
 struct kunit_case {
 	void (*run_case)(struct kunit *test);
 	const char *name;
+	enum kunit_status status;	/* set by the runner */
 };
 
 struct kunit_suite {
@@ -77,6 +85,8 @@ void kunit_fail(struct kunit *test, const char *file, int line,
 void kunit_log(struct kunit *test, const char *fmt, ...) __printf(2, 3);
 void kunit_skip_case(struct kunit *test, const char *fmt, ...) __printf(2, 3);
 void *kunit_kmalloc(struct kunit *test, size_t size, gfp_t gfp);
+/* FAILURE if a case failed, SUCCESS if one passed, else SKIPPED (Linux's). */
+enum kunit_status kunit_suite_has_succeeded(struct kunit_suite *suite);
 
 /*
  * Loading the module runs its suites (Linux 5.x put the same module_init

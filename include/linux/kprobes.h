@@ -13,8 +13,25 @@
 #include "kernel.h"
 #include "ptrace.h"
 #include "kallsyms.h"
+/*
+ * Linux's header reaches these through its own includes (smp.h,
+ * spinlock.h, mutex.h, rcupdate.h -> preempt.h), and probe code relies
+ * on it: lib/test_kprobes.c calls preemptible() in a handler having
+ * included only kernel.h, kprobes.h, random.h and kunit/test.h.
+ */
+#include "preempt.h"
+#include "smp.h"
+#include "spinlock.h"
+#include "mutex.h"
 #include "../kprobes.h"
 #include "../nokprobe.h"
+
+/*
+ * Linux's built-in sanity test (lib/test_kprobes.c, 2.6.25-5.13) defines
+ * it and init_kprobes() calls it; here kprobes_init() does, built with
+ * CONFIG_KPROBES_SANITY_TEST=y (docs/modules.md, "Built-in files").
+ */
+int init_test_probes(void);
 
 #define __kprobes	__attribute__((__section__(".kprobes.text")))
 #define __kretprobe_trampoline	kretprobe_trampoline

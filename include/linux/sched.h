@@ -1,7 +1,7 @@
 /*
  * linux/sched.h - current, struct task_struct (comm, pid, mm) and
- * task_pid_nr().  There is one CPU and only kernel threads: current->mm
- * is always NULL.
+ * task_pid_nr().  current->mm is NULL in a kernel thread and set in a
+ * user process (docs/user-mode.md), as in Linux.
  */
 #ifndef LINUX_SCHED_H
 #define LINUX_SCHED_H

@@ -18,8 +18,11 @@
 #include "vsprintf.h"
 #include "shell.h"
 #include "kunit/test.h"
+#include "process.h"
 
 #define LM_TEXT_LEN	160
+/* Only KERN_EMERG reaches the console: an oops still shows. */
+#define LM_QUIET_LOGLEVEL	(LOGLEVEL_EMERG + 1)
 
 /* What the modules probe: a real call each time. */
 noinline int lm_target(int a, int b)
@@ -286,6 +289,99 @@ static void kunit_module_runs_its_suite(struct ktest *t)
 	expect_nothing_left(t, &before);
 }
 
+/*
+ * lm_kunit_kprobes is shaped as Linux 5.14+'s lib/test_kprobes.c: four
+ * includes and preemptible() asserted in each handler.  It built only
+ * once <linux/kprobes.h> brought preemptible() as Linux's does; here it
+ * runs, and every handler found preemption off.
+ */
+static void kunit_generation_of_linux_self_test(struct ktest *t)
+{
+	struct lm_counters before;
+	struct kunit_suite *suite;
+
+	if (!lm_present(t, "lm_kunit_kprobes"))
+		return;
+	lm_counters_get(&before);
+	kunit_base_indent = KUNIT_INDENT_UNDER_KTEST_CASE;
+	ktest_capture_start();
+	KTEST_EXPECT_EQ(t, insmod("lm_kunit_kprobes"), 0);
+	ktest_capture_stop();
+	kunit_base_indent = 0;
+	suite = module_var("lm_kunit_kprobes", "lkk_suite");
+	KTEST_EXPECT_TRUE(t, suite && kunit_suite_has_succeeded(suite) == KUNIT_SUCCESS);
+	KTEST_EXPECT_EQ(t, rmmod("lm_kunit_kprobes"), 0);
+	expect_output(t, __LINE__, "ok 1 lkk_kprobe\n");
+	expect_output(t, __LINE__, "ok 2 lkk_kretprobe\n");
+	expect_output(t, __LINE__, "ok 1 lm_kunit_kprobes\n");
+	KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), "not ok") == NULL);
+	expect_nothing_left(t, &before);
+}
+
+/*
+ * The same module with every probe disarmed (the global switch,
+ * /sys/kernel/debug/kprobes/enabled = 0): its handlers never run, so
+ * its suite must fail - it tests the probes, not itself.  Its KTAP is
+ * kept off the console, where a "not ok" would count against this run,
+ * and the verdict is read as Linux's tooling reads it:
+ * kunit_suite_has_succeeded().
+ */
+static void kunit_generation_fails_without_probes(struct ktest *t)
+{
+	struct lm_counters before;
+	struct kunit_suite *suite;
+	int loglevel = console_loglevel;
+	int ret;
+
+	if (!lm_present(t, "lm_kunit_kprobes"))
+		return;
+	lm_counters_get(&before);
+	disarm_all_kprobes();
+	console_loglevel = LM_QUIET_LOGLEVEL;
+	ret = insmod("lm_kunit_kprobes");
+	console_loglevel = loglevel;
+	arm_all_kprobes();
+	KTEST_EXPECT_EQ(t, ret, 0);
+	suite = module_var("lm_kunit_kprobes", "lkk_suite");
+	KTEST_EXPECT_TRUE(t, suite != NULL);
+	if (suite)
+		KTEST_EXPECT_EQ(t, kunit_suite_has_succeeded(suite), KUNIT_FAILURE);
+	KTEST_EXPECT_EQ(t, rmmod("lm_kunit_kprobes"), 0);
+	expect_nothing_left(t, &before);
+}
+
+/*
+ * Linux's samples probe kernel_clone, the path of every new process, and
+ * the kretprobe one reports only calls made for a process (current->mm).
+ * A program that starts another (run hello) goes through it: one
+ * "returned" line, with the child's pid.
+ */
+static void clone_kretprobe_sees_a_process_start_one(struct ktest *t)
+{
+	const char *argv[] = { "run", "hello" };
+	struct lm_counters before;
+	struct task_struct *p;
+	unsigned int *reported;
+	int err;
+
+	if (!lm_present(t, "lm_clone_kretprobe"))
+		return;
+	lm_counters_get(&before);
+	KTEST_ASSERT_EQ(t, insmod("lm_clone_kretprobe"), 0);
+	reported = module_var("lm_clone_kretprobe", "reported");
+	ktest_capture_start();
+	p = process_spawn("run", argv, ARRAY_SIZE(argv), &err);
+	KTEST_EXPECT_TRUE(t, p != NULL);
+	if (p)
+		KTEST_EXPECT_EQ(t, process_wait(p), W_EXITCODE(0, 0));
+	ktest_capture_stop();
+	KTEST_EXPECT_TRUE(t, reported && *reported == 1);
+	expect_output(t, __LINE__, "kernel_clone returned ");
+	expect_output(t, __LINE__, "run: hello (pid ");
+	KTEST_EXPECT_EQ(t, rmmod("lm_clone_kretprobe"), 0);
+	expect_nothing_left(t, &before);
+}
+
 static struct ktest_case linux_modules_cases[] = {
 	KTEST_CASE(kprobe_module_takes_symbol_param),
 	KTEST_CASE(kprobe_module_unknown_symbol),
@@ -296,6 +392,9 @@ static struct ktest_case linux_modules_cases[] = {
 	KTEST_CASE(params_defaults),
 	KTEST_CASE(bad_param_value_refused),
 	KTEST_CASE(kunit_module_runs_its_suite),
+	KTEST_CASE(kunit_generation_of_linux_self_test),
+	KTEST_CASE(kunit_generation_fails_without_probes),
+	KTEST_CASE(clone_kretprobe_sees_a_process_start_one),
 	KTEST_END,
 };
 
