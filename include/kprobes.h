@@ -112,7 +112,7 @@ static inline bool kprobe_disabled(const struct kprobe *p)
  *   -EEXIST  this struct kprobe is already registered
  *   -ENOMEM  no memory for a slot or an aggregate probe
  *   -EBUSY   called from inside a probe handler
- *   -ENODEV  kprobes_init() has not run yet
+ *   -ENODEV  init_kprobes() has not run yet
  * Never call (un)register from a handler.
  */
 int register_kprobe(struct kprobe *p);
@@ -138,15 +138,15 @@ struct kprobe *get_kprobe(void *addr);
 void kprobes_inc_nmissed_count(struct kprobe *p);
 
 /* Register the die notifier, take the boot .text checksum.  From kmain. */
-int kprobes_init(void);
+int init_kprobes(void);
 
 /* ---- the blacklist -------------------------------------------------------- */
 
 /* Is addr inside a function marked NOKPROBE_SYMBOL (or the entry stubs)? */
 bool within_kprobe_blacklist(unsigned long addr);
-/* Build the list from NOKPROBE_SYMBOL entries (kprobes_init calls it). */
+/* Build the list from NOKPROBE_SYMBOL entries (init_kprobes calls it). */
 int populate_kprobe_blacklist(void);
-/* Add [start, end) to the blacklist (kprobes_init and the arch code use it). */
+/* Add [start, end) to the blacklist (init_kprobes and the arch code use it). */
 int kprobe_add_area_blacklist(unsigned long start, unsigned long end);
 /* Add the function starting at entry (a NOKPROBE_SYMBOL() entry). */
 int kprobe_add_ksym_blacklist(unsigned long entry);
@@ -634,7 +634,7 @@ unsigned int kprobes_nr_optimized(void);
 bool kprobe_optimizer_delay_pending(unsigned long *deadline);
 /* "  [OPTIMIZED]", "  [WAITING...]", "  [NOT OPTIMIZED: why]" or "" for ap. */
 int sprint_optprobe_state(char *buf, size_t len, const struct kprobe *ap);
-/* kprobes_init(): start the optimizer thread. */
+/* init_kprobes(): start the optimizer thread. */
 int init_kprobe_optimizer(void);
 /* kprobe_mutex (probes/kprobes.c): the optimizer takes it for each batch. */
 void kprobe_mutex_lock(void);

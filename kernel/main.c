@@ -91,11 +91,11 @@ void kmain(uint32_t magic, struct multiboot_info *mbi)
 	keyboard_init();
 	local_irq_enable();
 	smp_boot_cpus();	/* local APICs, their timers, every AP */
-	if (kprobes_init())
-		panic("kprobes_init failed");
+	if (init_kprobes())
+		panic("init_kprobes failed");
 	if (uprobes_init())
 		panic("uprobes_init failed");
-#ifndef CONFIG_KPROBES_SANITY_TEST	/* else kprobes_init() ran it, as Linux's did */
+#ifndef CONFIG_KPROBES_SANITY_TEST	/* else init_kprobes() ran it, as Linux's did */
 	if (!cmdline_has("nosmoke"))
 		init_test_probes();	/* one line: "Kprobe smoke test: passed" */
 #endif

@@ -6,7 +6,7 @@
  * So the trap path (entry stubs, do_trap, notify_die), kprobes' own hit
  * path, preempt_disable/enable and the exception-fixup code are listed
  * with NOKPROBE_SYMBOL(fn), which drops fn's address into the
- * _kprobe_blacklist section.  kprobes_init() turns each address into an
+ * _kprobe_blacklist section.  init_kprobes() turns each address into an
  * address range using the symbol sizes kallsyms knows, and
  * register_kprobe() refuses any address inside one (-EINVAL).
  *

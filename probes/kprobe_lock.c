@@ -97,7 +97,7 @@ void kprobe_hit_unlock(void)
 }
 NOKPROBE_SYMBOL(kprobe_hit_unlock);
 
-/* kprobes.lock=global or kprobes.lock=percpu (the default); from kprobes_init(). */
+/* kprobes.lock=global or kprobes.lock=percpu (the default); from init_kprobes(). */
 int kprobe_lock_setup(void)
 {
 	char word[KPROBE_LOCK_WORD_LEN];

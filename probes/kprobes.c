@@ -955,7 +955,7 @@ void disarm_all_kprobes(void)
  * kprobes.enabled=0: boot with the global switch off, as if
  * /sys/kernel/debug/kprobes/enabled held 0 from the start.  Probes are
  * registered but not armed until `echo 1` there - which is how a boot
- * shows that a sanity test run from kprobes_init() tests the probes and
+ * shows that a sanity test run from init_kprobes() tests the probes and
  * not itself: with the switch off, it must fail.
  */
 static int kprobes_enabled_setup(void)
@@ -976,7 +976,7 @@ static int kprobes_enabled_setup(void)
 	return 0;
 }
 
-int kprobes_init(void)
+int init_kprobes(void)
 {
 	int ret;
 

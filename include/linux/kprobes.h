@@ -28,7 +28,7 @@
 
 /*
  * Linux's built-in sanity test (lib/test_kprobes.c, 2.6.25-5.13) defines
- * it and init_kprobes() calls it; here kprobes_init() does, built with
+ * it and init_kprobes() calls it, here as in Linux, built with
  * CONFIG_KPROBES_SANITY_TEST=y (docs/modules.md, "Built-in files").
  */
 int init_test_probes(void);
