@@ -24,10 +24,12 @@
  * cli comes right after pushfl: from there on the handlers run with
  * interrupts off, as after an int3 (an interrupt gate).  The data
  * segment registers are saved for pt_regs but neither reloaded nor
- * restored: every kernel code path runs with __KERNEL_DS (there is no
- * user mode to come from), so they cannot differ.  optimized_callback()
- * takes its two arguments in %eax and %edx (regparm(2)): fewer
- * instructions on a path whose whole point is to be short.
+ * restored: a detour is jumped to from kernel text only, never from
+ * ring 3, and kernel code always runs with __KERNEL_DS (the trap entry
+ * loads it on every way in from user mode), so they cannot differ.
+ * optimized_callback() takes its two arguments in %eax and %edx
+ * (regparm(2)): fewer instructions on a path whose whole point is to
+ * be short.
  *
  * The callback sets regs->ip to the copied instructions after this
  * template (or leaves a pre-handler's new ip).  iret then reloads ip,
