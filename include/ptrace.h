@@ -76,6 +76,25 @@ static inline bool pt_regs_offset_is_selector(unsigned long offset)
 }
 
 /*
+ * The register at a byte offset into pt_regs, as a handler or a fetcharg
+ * reads it: a selector is 16 bits of its slot, the upper half being
+ * whatever the stack held before the push.
+ */
+static inline unsigned long pt_regs_read(const struct pt_regs *regs, unsigned long offset)
+{
+	const char *slot = (const char *)regs + offset;
+	unsigned short selector;
+	unsigned long word;
+
+	if (pt_regs_offset_is_selector(offset)) {
+		__builtin_memcpy(&selector, slot, sizeof(selector));
+		return selector;
+	}
+	__builtin_memcpy(&word, slot, sizeof(word));
+	return word;
+}
+
+/*
  * Linux's struct kernel_vm86_regs: the frame of a trap from vm86 mode,
  * pt_regs and then the four segment registers the CPU saved for it.
  */

@@ -438,25 +438,6 @@ static int read_number(const struct fetch_ops *ops, unsigned long addr,
 }
 NOKPROBE_SYMBOL(read_number);
 
-/*
- * The register at a byte offset into pt_regs.  A selector (%cs, %ds, ...)
- * is 16 bits of its slot: the CPU may leave the upper half as the stack
- * held it (include/ptrace.h).
- */
-static unsigned long read_register(const struct pt_regs *regs, unsigned long offset)
-{
-	unsigned long word;
-	uint16_t selector;
-
-	if (pt_regs_offset_is_selector(offset)) {
-		memcpy(&selector, (const char *)regs + offset, sizeof(selector));
-		return selector;
-	}
-	memcpy(&word, (const char *)regs + offset, sizeof(word));
-	return word;
-}
-NOKPROBE_SYMBOL(read_register);
-
 /* Run ops[0..n) and leave the value in *val. */
 static int run_ops(const struct fetch_op *op, int n, struct pt_regs *regs,
 		   const struct fetch_ops *ops, unsigned long *val)
@@ -466,7 +447,7 @@ static int run_ops(const struct fetch_op *op, int n, struct pt_regs *regs,
 	for (; n > 0; n--, op++) {
 		switch (op->code) {
 		case FETCH_OP_REG:
-			*val = read_register(regs, op->param);
+			*val = pt_regs_read(regs, op->param);
 			break;
 		case FETCH_OP_STACKP:
 			*val = probe_stack_pointer(regs);

@@ -29,17 +29,15 @@ static inline void regs_set_return_value(struct pt_regs *regs, unsigned long rc)
 }
 
 /*
- * The register at a byte offset into pt_regs (offsetof(struct pt_regs, ax)).
- * A selector is read 16 bits wide, as Linux's i386 one: the upper half of
- * its slot is whatever the stack held before the push.
+ * The register at a byte offset into pt_regs (offsetof(struct pt_regs, ax)),
+ * a selector 16 bits wide as in Linux's i386 one (pt_regs_read()); 0 for
+ * an offset that names no register.
  */
 static inline unsigned long regs_get_register(struct pt_regs *regs, unsigned int offset)
 {
 	if (offset > MAX_REG_OFFSET || offset % sizeof(unsigned long))
 		return 0;
-	if (pt_regs_offset_is_selector(offset))
-		return *(unsigned short *)((char *)regs + offset);
-	return *(unsigned long *)((char *)regs + offset);
+	return pt_regs_read(regs, offset);
 }
 
 /* Is addr on the stack the probed code was running on? */
