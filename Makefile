@@ -36,9 +36,11 @@ else
   say = @echo "  $(1)	$(2)"
 endif
 
-# Headers: include/ is the kernel's (and the Linux-compatible <linux/*.h>,
-# <asm/ptrace.h> modules use); arch/i386/include/ holds the arch half of a
-# split header, <asm/kprobes.h>, as Linux's arch/x86/include/asm/ does.
+# Headers: include/ is the kernel's generic API (and the Linux-compatible
+# <linux/*.h> modules use); arch/i386/include/asm/ holds every x86 fact -
+# descriptors, port I/O, EFLAGS and control registers, pt_regs, atomics,
+# the decoder's instruction shapes - included as <asm/name.h>, as Linux's
+# arch/x86/include/asm/.  It is the only <asm/...> folder.
 ARCH_INCLUDE := arch/i386/include
 
 # -gdwarf-4: gdb 13 misreads the DWARF 5 location lists gcc 12 emits for
@@ -101,7 +103,8 @@ USER_PROGS := $(basename $(notdir $(wildcard user/*.c)))
 USER_ELFS := $(patsubst %,$(B)/user/%.elf,$(USER_PROGS))
 USER_LIB_SRCS := $(wildcard user/lib/*.c user/lib/*.S) lib/string.c lib/vsprintf.c
 USER_LIB_OBJS := $(patsubst %,$(B)/user/obj/%.o,$(USER_LIB_SRCS))
-USER_CFLAGS = $(filter-out -Iinclude -I$(ARCH_INCLUDE),$(CFLAGS)) -Iuser/include -Iinclude
+USER_CFLAGS = $(filter-out -Iinclude -I$(ARCH_INCLUDE),$(CFLAGS)) -Iuser/include -Iinclude \
+	-I$(ARCH_INCLUDE)
 USER_LDFLAGS := -m elf_i386 -static -nostdlib -e _start -z noexecstack \
 	-z noseparate-code --build-id=none
 OBJS += $(B)/user/user_image.S.o
@@ -359,12 +362,12 @@ crash-demos: bootstrap all
 
 # ---- host side: lib/ built with the host compiler and sanitizers --------------
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Wno-unused-parameter \
-	-fsanitize=address,undefined -fno-sanitize-recover=all -Iinclude -Itests/host
+	-fsanitize=address,undefined -fno-sanitize-recover=all -Iinclude -I$(ARCH_INCLUDE) -Itests/host
 HOST_LIB_SRCS := $(wildcard lib/*.c)
 HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host/%,$(wildcard tests/host/test_*.c))
 HOST_TOOLS := $(patsubst tests/host/%.c,$(B)/host/%,$(filter-out tests/host/test_%,$(wildcard tests/host/*.c)))
 
-$(B)/host/%: tests/host/%.c $(HOST_LIB_SRCS) $(wildcard include/*.h tests/host/*.h)
+$(B)/host/%: tests/host/%.c $(HOST_LIB_SRCS) $(wildcard include/*.h $(ARCH_INCLUDE)/asm/*.h tests/host/*.h)
 	@mkdir -p $(dir $@)
 	$(call say,HOSTCC,$@)
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -DHOST_BUILD -o $@ $< $(HOST_LIB_SRCS)
@@ -597,7 +600,7 @@ FUZZ_CC     ?= clang
 FUZZ_TIME   ?= 300
 FUZZ_CFLAGS := -std=gnu11 -O1 -g -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -Wall -Wextra -Wno-unused-parameter \
-	-DHOST_BUILD -Iinclude -Ilib
+	-DHOST_BUILD -Iinclude -I$(ARCH_INCLUDE) -Ilib
 FUZZ_BIN    := $(B)/fuzz/fuzz_probe_events
 FUZZ_ARGS   := -dict=tests/fuzz/probe_events.dict -max_len=4200 -timeout=10
 FUZZ_MODULE_BIN  := $(B)/fuzz/fuzz_module_elf
@@ -606,7 +609,7 @@ FUZZ_MODULE_ARGS := -max_len=8192 -timeout=10
 # Without clang the check script reports SKIP instead of failing the build.
 # The test is made when the recipe runs, not when make reads this file:
 # on a fresh machine `make test`'s bootstrap installs clang after that.
-$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(HOST_LIB_SRCS) $(wildcard include/*.h lib/*.h)
+$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(HOST_LIB_SRCS) $(wildcard include/*.h $(ARCH_INCLUDE)/asm/*.h lib/*.h)
 	@mkdir -p $(dir $@) $(B)/fuzz/corpus $(B)/fuzz/module-corpus
 	@if command -v $(FUZZ_CC) >/dev/null 2>&1; then \
 		$(if $(Q),echo "  FUZZCC	$@",echo "$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(HOST_LIB_SRCS)"); \

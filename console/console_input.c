@@ -16,7 +16,7 @@
 #include "console_input.h"
 #include "keyboard.h"
 #include "kprobes.h"
-#include "irqflags.h"
+#include <asm/irqflags.h>
 #include "sched.h"
 #include "timer.h"
 #include "string.h"

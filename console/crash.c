@@ -24,11 +24,11 @@
  * kernel reports it and carries on (arch/i386/nmi.c).
  */
 #include "kernel.h"
-#include "desc.h"
-#include "segment.h"
-#include "processor.h"
+#include <asm/desc.h>
+#include <asm/segment.h>
+#include <asm/processor.h>
 #include "sched.h"
-#include "irqflags.h"
+#include <asm/irqflags.h>
 #include "string.h"
 #include "errno.h"
 #include "smp.h"

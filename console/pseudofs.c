@@ -14,7 +14,7 @@
 #include "vsprintf.h"
 #include "errno.h"
 #include "mm.h"
-#include "irqflags.h"
+#include <asm/irqflags.h>
 
 /* ---- seq_buf: where show() prints ---------------------------------------- */
 

@@ -9,12 +9,12 @@
 #include "shell.h"
 #include "pseudofs.h"
 #include "kallsyms.h"
-#include "desc.h"
-#include "traps.h"
+#include <asm/desc.h>
+#include <asm/traps.h>
 #include "mm.h"
-#include "io.h"
-#include "irqflags.h"
-#include "processor.h"
+#include <asm/io.h>
+#include <asm/irqflags.h>
+#include <asm/processor.h>
 #include "kprobes.h"
 #include "sched.h"
 #include "smp.h"
@@ -23,7 +23,7 @@
 #include "vsprintf.h"
 #include "errno.h"
 #include "module.h"
-#include "apic.h"
+#include <asm/apic.h>
 #include "process.h"
 
 /* ---- files ---------------------------------------------------------------- */

@@ -22,9 +22,9 @@
 #include "kernel.h"
 #include "kprobes.h"
 #include "kprobes_stepmode.h"
-#include "atomic.h"
+#include <asm/atomic.h>
 #include "mutex.h"
-#include "processor.h"
+#include <asm/processor.h>
 #include "sched.h"
 #include "shell.h"
 #include "smp.h"

@@ -18,7 +18,7 @@
 #include "shell.h"
 #include "hw_breakpoint.h"
 #include "kallsyms.h"
-#include "ptrace.h"
+#include <asm/ptrace.h>
 #include "timer.h"
 #include "smp.h"
 #include "string.h"

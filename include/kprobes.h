@@ -31,8 +31,8 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include "list.h"
-#include "ptrace.h"
-#include "percpu.h"
+#include <asm/ptrace.h>
+#include <asm/percpu.h>
 #include "smp.h"
 #include <asm/kprobes.h>	/* kprobe_opcode_t, struct arch_specific_insn... */
 

@@ -16,7 +16,7 @@
  * docs/kprobes-smp.md, "Why the slot: stepping in place".
  */
 #include "kernel.h"
-#include "percpu.h"
+#include <asm/percpu.h>
 
 struct kprobe;
 struct pt_regs;

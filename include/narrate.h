@@ -20,7 +20,7 @@
 
 #include <stdbool.h>
 #include "kernel.h"
-#include "percpu.h"
+#include <asm/percpu.h>
 
 struct kprobe;
 struct pt_regs;

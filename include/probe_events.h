@@ -31,7 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
-#include "ptrace.h"
+#include <asm/ptrace.h>
 
 /* ---- limits (Linux's values where Linux has one) -------------------- */
 #define PROBE_LINE_MAX         4096  /* one command line, like tracefs' write buffer */

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 #include "kernel.h"
-#include "ptrace.h"
+#include <asm/ptrace.h>
 
 struct task_struct;
 struct mm_struct;

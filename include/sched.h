@@ -11,7 +11,7 @@
 #define SCHED_H
 
 #include "kernel.h"
-#include "percpu.h"
+#include <asm/percpu.h>
 #include "hw_breakpoint.h"
 
 #define TASK_NAME_LEN 16

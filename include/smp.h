@@ -8,7 +8,7 @@
 #ifndef SMP_H
 #define SMP_H
 
-#include "percpu.h"
+#include <asm/percpu.h>
 
 struct pt_regs;
 

@@ -30,9 +30,9 @@
 #define SPINLOCK_H
 
 #include "kernel.h"
-#include "atomic.h"
-#include "irqflags.h"
-#include "processor.h"
+#include <asm/atomic.h>
+#include <asm/irqflags.h>
+#include <asm/processor.h>
 #include "sched.h"
 #include "smp.h"
 
@@ -74,56 +74,14 @@ void spin_bug(spinlock_t *lock, const char *msg);
 void spin_dump_lockup(spinlock_t *lock);
 extern atomic_t spin_bugs_reported;
 
-static inline void arch_spin_lock(spinlock_t *lock)
-{
-	/* LAB 6: BEGIN arch_spin_lock: take a ticket, wait for its turn */
-	uint16_t ticket = 1;
-	unsigned long loops = 0;
-
-	/* Take a ticket: next++, and learn what it was, in one locked op. */
-	__asm__ __volatile__("lock xaddw %0, %1"
-			     : "+r" (ticket), "+m" (lock->next) :: "memory");
-	while (READ_ONCE(lock->owner) != ticket) {
-		cpu_relax();	/* "pause": kinder to the other hyperthread */
-		if (++loops == SPIN_DUMP_LOOPS)
-			spin_dump_lockup(lock);	/* once; then wait on */
-	}
-	barrier();
-	/* LAB 6: STUB while (READ_ONCE(lock->owner) != READ_ONCE(lock->next)) */
-	/* LAB 6: STUB 	cpu_relax(); */
-	/* LAB 6: STUB lock->next++; */
-	/* LAB 6: STUB barrier(); */
-	/* LAB 6: LATER // Until lab 6, a test-and-set lock: take it when free (next == owner) */
-	/* LAB 6: LATER // with one locked cmpxchg of both tickets.  Correct, but not fair. */
-	/* LAB 6: LATER for (;;) { */
-	/* LAB 6: LATER 	uint16_t owner = READ_ONCE(lock->owner); */
-	/* LAB 6: LATER 	uint32_t free = ((uint32_t)owner << 16) | owner; */
-	/* LAB 6: LATER 	if (cmpxchg((volatile unsigned long *)lock, free, free + (1u << 16)) == free) */
-	/* LAB 6: LATER 		break; */
-	/* LAB 6: LATER 	cpu_relax(); */
-	/* LAB 6: LATER } */
-	/* LAB 6: END */
-}
-
-static inline bool arch_spin_trylock(spinlock_t *lock)
-{
-	uint16_t owner = READ_ONCE(lock->owner);
-	/* Free when next == owner: take ticket "owner" by bumping next. */
-	uint32_t old = ((uint32_t)owner << 16) | owner;	/* next:owner, both free */
-	uint32_t new = old + (1u << 16);
-
-	return cmpxchg((volatile unsigned long *)lock, old, new) == old;
-}
-
-static inline void arch_spin_unlock(spinlock_t *lock)
-{
-	/*
-	 * Only the holder writes owner, so an unlocked increment is enough
-	 * (x86 keeps it after every store inside); "memory" keeps the
-	 * compiler from moving them past it either.
-	 */
-	__asm__ __volatile__("incw %0" : "+m" (lock->owner) :: "memory");
-}
+/*
+ * The ticket operations themselves - a locked xadd, an increment only
+ * the holder does - are x86's: <asm/spinlock.h> (arch_spin_lock(),
+ * arch_spin_trylock(), arch_spin_unlock(), Linux's names), included
+ * here, below the type and the reports they use, as Linux's
+ * <linux/spinlock.h> includes its arch half.
+ */
+#include <asm/spinlock.h>
 
 static inline bool spin_is_locked(spinlock_t *lock)
 {

@@ -9,8 +9,8 @@
 
 #include <stddef.h>
 #include "linux/compiler.h"
-#include "ptrace.h"
-#include "percpu.h"
+#include <asm/ptrace.h>
+#include <asm/percpu.h>
 
 struct timespec {
 	long tv_sec;

@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "ptrace.h"
+#include <asm/ptrace.h>
 #include "list.h"
 #include "pseudofs.h"
 #include "probe_events.h"

@@ -14,9 +14,9 @@
 #define UPROBES_H
 
 #include <stdbool.h>
-#include "ptrace.h"
+#include <asm/ptrace.h>
 #include "list.h"
-#include "insn.h"
+#include <asm/insn.h>
 
 struct mm_struct;
 struct task_struct;

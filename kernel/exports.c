@@ -10,7 +10,7 @@
 #include "export.h"
 #include "kprobes.h"
 #include "kallsyms.h"
-#include "extable.h"
+#include <asm/extable.h>
 #include "mm.h"
 #include "sched.h"
 #include "timer.h"
@@ -23,8 +23,8 @@
 #include "random.h"
 #include "smp.h"
 #include "stacktrace.h"
-#include "ptrace.h"
-#include "extable.h"
+#include <asm/ptrace.h>
+#include <asm/extable.h>
 #include "spinlock.h"
 #include "mutex.h"
 

@@ -11,7 +11,7 @@
  */
 #include "ktest.h"
 #include "console.h"
-#include "kdebug.h"
+#include <asm/kdebug.h>
 #include "mm.h"
 #include "nokprobe.h"
 #include "string.h"

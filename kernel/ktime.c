@@ -19,8 +19,8 @@
 #include "kernel.h"
 #include "ktime.h"
 #include "timer.h"
-#include "processor.h"
-#include "processor.h"
+#include <asm/processor.h>
+#include <asm/processor.h>
 #include "nokprobe.h"
 
 #define NSEC_PER_TICK	(NSEC_PER_SEC / HZ)

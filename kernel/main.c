@@ -11,14 +11,14 @@
  */
 #include "kernel.h"
 #include "multiboot.h"
-#include "segment.h"
+#include <asm/segment.h>
 #include "mm.h"
-#include "pic.h"
+#include <asm/pic.h>
 #include "timer.h"
 #include "ktime.h"
 #include "sched.h"
 #include "smp.h"
-#include "irqflags.h"
+#include <asm/irqflags.h>
 #include "kprobes.h"
 #include "kprobes_smoke.h"
 #include "console.h"

@@ -29,7 +29,7 @@
 #include "multiboot.h"
 #include "mm.h"
 #include "sched.h"
-#include "irqflags.h"
+#include <asm/irqflags.h>
 #include "smp.h"
 #include "spinlock.h"
 #include "errno.h"

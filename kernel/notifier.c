@@ -7,7 +7,7 @@
  * interrupts while linking a node in or out.
  */
 #include "kernel.h"
-#include "kdebug.h"
+#include <asm/kdebug.h>
 #include "spinlock.h"
 #include "errno.h"
 #include "nokprobe.h"

@@ -4,13 +4,13 @@
  * (machine_power_off).  oops_end() decides how an oops or a panic ends.
  */
 #include "kernel.h"
-#include "io.h"
-#include "irqflags.h"
+#include <asm/io.h>
+#include <asm/irqflags.h>
 #include "kallsyms.h"
 #include "notifier.h"
 #include "vsprintf.h"
 #include "smp.h"
-#include "atomic.h"
+#include <asm/atomic.h>
 #include "nokprobe.h"
 
 /*

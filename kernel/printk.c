@@ -13,7 +13,7 @@
 #include "kernel.h"
 #include "console.h"
 #include "vsprintf.h"
-#include "irqflags.h"
+#include <asm/irqflags.h>
 #include "spinlock.h"
 #include "nokprobe.h"
 #include "line_editor.h"

@@ -18,9 +18,9 @@
 #include "process.h"
 #include "sched.h"
 #include "mm_types.h"
-#include "segment.h"
-#include "processor.h"
-#include "irqflags.h"
+#include <asm/segment.h>
+#include <asm/processor.h>
+#include <asm/irqflags.h>
 #include "string.h"
 #include "errno.h"
 #include "module_elf.h"

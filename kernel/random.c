@@ -9,7 +9,7 @@
  */
 #include "kernel.h"
 #include "random.h"
-#include "processor.h"
+#include <asm/processor.h>
 #include "spinlock.h"
 
 #define XORSHIFT_MULTIPLIER	0x2545f4914f6cdd1dULL

@@ -38,9 +38,9 @@
 #include "timer.h"
 #include "mm.h"
 #include "mm_types.h"
-#include "desc.h"
-#include "irqflags.h"
-#include "processor.h"
+#include <asm/desc.h>
+#include <asm/irqflags.h>
+#include <asm/processor.h>
 #include "string.h"
 #include "vsprintf.h"
 #include "errno.h"

@@ -14,9 +14,9 @@
 #include "process.h"
 #include "sched.h"
 #include "mm_types.h"
-#include "traps.h"
-#include "processor.h"
-#include "ptrace.h"
+#include <asm/traps.h>
+#include <asm/processor.h>
+#include <asm/ptrace.h>
 #include "errno.h"
 #include "timer.h"
 #include "vsprintf.h"

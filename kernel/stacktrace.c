@@ -10,7 +10,7 @@
 #include "kernel.h"
 #include "stacktrace.h"
 #include "kallsyms.h"
-#include "ptrace.h"
+#include <asm/ptrace.h>
 #include "sched.h"
 #include "smp.h"
 

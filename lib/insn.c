@@ -9,7 +9,7 @@
  * Only memory is touched, so kprobes may call it from any context and
  * host tools link it unchanged.  docs/decoder.md explains the choices.
  */
-#include "insn.h"
+#include <asm/insn.h>
 #include <stddef.h>
 #include "errno.h"
 #include "insn_tables.h"

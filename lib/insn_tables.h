@@ -16,7 +16,7 @@
 #define LIB_INSN_TABLES_H
 
 #include <stdint.h>
-#include "insn.h"
+#include <asm/insn.h>
 
 /* What follows the opcode (and ModRM/SIB/displacement) byte(s). */
 enum insn_imm {

@@ -34,12 +34,12 @@
 #include "kernel.h"
 #include "kprobes.h"
 #include "spinlock.h"
-#include "processor.h"
+#include <asm/processor.h>
 #include "smp.h"
 #include "nokprobe.h"
 #include "errno.h"
 #include "string.h"
-#include "atomic.h"
+#include <asm/atomic.h>
 
 #define KPROBE_LOCK_PARAM	"kprobes.lock"
 #define KPROBE_LOCK_WORD_LEN	16

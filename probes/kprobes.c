@@ -32,7 +32,7 @@
 #include "kallsyms.h"
 #include "mm.h"
 #include "errno.h"
-#include "irqflags.h"
+#include <asm/irqflags.h>
 #include "sched.h"
 #include "spinlock.h"
 #include "mutex.h"

@@ -27,7 +27,7 @@
 #include "errno.h"
 #include "kprobes.h"
 #include "kprobes_smoke.h"
-#include "ptrace.h"
+#include <asm/ptrace.h>
 #include "string.h"
 #include "vsprintf.h"
 #include "workloads.h"

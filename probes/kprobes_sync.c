@@ -42,7 +42,7 @@
 #include "kprobes.h"
 #include "smp.h"
 #include "sched.h"
-#include "processor.h"
+#include <asm/processor.h>
 
 /* Grace periods completed, and IPI rounds they took (the debugfs "sync"). */
 unsigned long kprobes_grace_periods;

@@ -46,8 +46,8 @@
 #include "kernel.h"
 #include "kprobes.h"
 #include "errno.h"
-#include "atomic.h"
-#include "irqflags.h"
+#include <asm/atomic.h>
+#include <asm/irqflags.h>
 #include "mm.h"
 #include "sched.h"
 #include "nokprobe.h"

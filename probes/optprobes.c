@@ -38,7 +38,7 @@
 #include "kprobes.h"
 #include "hash.h"
 #include "errno.h"
-#include "irqflags.h"
+#include <asm/irqflags.h>
 #include "mm.h"
 #include "sched.h"
 #include "string.h"

@@ -24,11 +24,11 @@
  */
 #include <stdbool.h>
 #include "ulib.h"
-#include "processor.h"
-#include "segment.h"
+#include <asm/processor.h>
+#include <asm/segment.h>
 #include "mm.h"
-#include "irq_vectors.h"
-#include "asm/unistd_32.h"
+#include <asm/irq_vectors.h>
+#include <asm/unistd_32.h>
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 

@@ -11,7 +11,7 @@
  * the process with SIGSEGV: no kernel oops, and no iret back into vm86.
  */
 #include "ulib.h"
-#include "processor.h"
+#include <asm/processor.h>
 
 /* Real-mode values, each its own, so the kill report can be checked. */
 #define VM86_CS	0x1000		/* RPL bits 0: "ring 0" to a test of cs alone */

@@ -11,7 +11,7 @@
  * adds the XSDT with 64-bit pointers; a 32-bit kernel reads the RSDT.)
  */
 #include "kernel.h"
-#include "mpspec.h"
+#include <asm/mpspec.h>
 #include "string.h"
 #include "errno.h"
 

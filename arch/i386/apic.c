@@ -21,14 +21,14 @@
  * the others (setup_local_lint()).
  */
 #include "kernel.h"
-#include "apic.h"
+#include <asm/apic.h>
 #include "mm.h"
 #include "smp.h"
 #include "sched.h"
 #include "timer.h"
-#include "traps.h"
-#include "irqflags.h"
-#include "processor.h"
+#include <asm/traps.h>
+#include <asm/irqflags.h>
+#include <asm/processor.h>
 #include "errno.h"
 #include "nokprobe.h"
 

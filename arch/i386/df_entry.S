@@ -15,7 +15,7 @@
  * #DF starts with the same %esp.
  */
 #include "nokprobe.h"
-#include "calling.h"
+#include <asm/calling.h>
 
 	.text
 	.globl double_fault_task

@@ -35,10 +35,10 @@
  * Anything else that double-faults is a real bug: report and panic.
  */
 #include "kernel.h"
-#include "desc.h"
-#include "segment.h"
-#include "traps.h"
-#include "processor.h"
+#include <asm/desc.h>
+#include <asm/segment.h>
+#include <asm/traps.h>
+#include <asm/processor.h>
 #include "sched.h"
 #include "mm.h"
 #include "string.h"

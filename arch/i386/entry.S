@@ -32,10 +32,10 @@
  * (gdb calls it "<signal handler called>"), then the interrupted function
  * and its callers.
  */
-#include "segment.h"
+#include <asm/segment.h>
 #include "nokprobe.h"
-#include "calling.h"
-#include "irq_vectors.h"
+#include <asm/calling.h>
+#include <asm/irq_vectors.h>
 
 	.cfi_sections .debug_frame
 

@@ -7,9 +7,9 @@
  * easy to read.
  */
 #include "kernel.h"
-#include "extable.h"
-#include "traps.h"
-#include "processor.h"
+#include <asm/extable.h>
+#include <asm/traps.h>
+#include <asm/processor.h>
 #include "nokprobe.h"
 
 extern const struct exception_table_entry __start___ex_table[], __stop___ex_table[];

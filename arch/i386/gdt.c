@@ -21,10 +21,10 @@
  *     CPU (a thread that moved) still means "this CPU" there.
  */
 #include "kernel.h"
-#include "segment.h"
-#include "desc.h"
+#include <asm/segment.h>
+#include <asm/desc.h>
 #include "string.h"
-#include "percpu.h"
+#include <asm/percpu.h>
 #include "smp.h"
 
 struct seg_desc {

@@ -18,8 +18,8 @@
  */
 #include "kernel.h"
 #include "hw_breakpoint.h"
-#include "processor.h"
-#include "ptrace.h"
+#include <asm/processor.h>
+#include <asm/ptrace.h>
 #include "sched.h"
 #include "smp.h"
 #include "mutex.h"

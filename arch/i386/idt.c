@@ -23,10 +23,10 @@
  * gate; the thread code replaces it with a task gate (doublefault.c).
  */
 #include "kernel.h"
-#include "desc.h"
-#include "segment.h"
-#include "traps.h"
-#include "irq_vectors.h"
+#include <asm/desc.h>
+#include <asm/segment.h>
+#include <asm/traps.h>
+#include <asm/irq_vectors.h>
 
 static struct gate_desc idt[NR_VECTORS] __aligned(8);
 static struct desc_ptr idtr;	/* one IDT, shared by every CPU */

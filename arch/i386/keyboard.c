@@ -16,10 +16,10 @@
  * kbd_getc() drains.
  */
 #include "kernel.h"
-#include "io.h"
-#include "irqflags.h"
+#include <asm/io.h>
+#include <asm/irqflags.h>
 #include "timer.h"
-#include "traps.h"
+#include <asm/traps.h>
 #include "keyboard.h"
 #include "kfifo.h"
 #include "spinlock.h"

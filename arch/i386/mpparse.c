@@ -11,7 +11,7 @@
  * local APIC id and an "enabled" flag).  xv6's mp.c is the small model.
  */
 #include "kernel.h"
-#include "mpspec.h"
+#include <asm/mpspec.h>
 #include "string.h"
 #include "errno.h"
 

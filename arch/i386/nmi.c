@@ -13,9 +13,9 @@
  * and say so, and return - the interrupted code continues untouched.
  */
 #include "kernel.h"
-#include "traps.h"
-#include "kdebug.h"
-#include "io.h"
+#include <asm/traps.h>
+#include <asm/kdebug.h>
+#include <asm/io.h>
 #include "kallsyms.h"
 #include "smp.h"
 #include "nokprobe.h"

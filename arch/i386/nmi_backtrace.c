@@ -18,12 +18,12 @@
  */
 #include "kernel.h"
 #include "smp.h"
-#include "apic.h"
+#include <asm/apic.h>
 #include "spinlock.h"
-#include "ptrace.h"
+#include <asm/ptrace.h>
 #include "kallsyms.h"
-#include "processor.h"
-#include "irqflags.h"
+#include <asm/processor.h>
+#include <asm/irqflags.h>
 #include "nokprobe.h"
 
 /*

@@ -5,16 +5,16 @@
  * and students can read it.
  */
 #include "kernel.h"
-#include "asm/ptrace.h"
+#include <asm/ptrace.h>
 #include "sched.h"
-#include "traps.h"
-#include "ptrace.h"
-#include "processor.h"
-#include "irqflags.h"
+#include <asm/traps.h>
+#include <asm/ptrace.h>
+#include <asm/processor.h>
+#include <asm/irqflags.h>
 #include "kallsyms.h"
-#include "kdebug.h"
+#include <asm/kdebug.h>
 #include "nokprobe.h"
-#include "desc.h"
+#include <asm/desc.h>
 #include "smp.h"
 #include "vsprintf.h"
 

@@ -20,8 +20,8 @@
  */
 #include "kernel.h"
 #include "mm.h"
-#include "processor.h"
-#include "irqflags.h"
+#include <asm/processor.h>
+#include <asm/irqflags.h>
 #include "nokprobe.h"
 #include "module.h"
 

@@ -18,7 +18,7 @@
  */
 #include "kernel.h"
 #include "mm_types.h"
-#include "processor.h"
+#include <asm/processor.h>
 #include "string.h"
 #include "nokprobe.h"
 

@@ -15,9 +15,9 @@
  * until it receives an End Of Interrupt (EOI).
  */
 #include "kernel.h"
-#include "io.h"
-#include "pic.h"
-#include "traps.h"
+#include <asm/io.h>
+#include <asm/pic.h>
+#include <asm/traps.h>
 #include "spinlock.h"
 
 /* I/O ports: command/status and data (mask) register of each chip. */

@@ -17,11 +17,11 @@
  * jiffies advance once per tick however many CPUs there are.
  */
 #include "kernel.h"
-#include "io.h"
+#include <asm/io.h>
 #include "timer.h"
-#include "traps.h"
+#include <asm/traps.h>
 #include "sched.h"
-#include "apic.h"
+#include <asm/apic.h>
 
 #define PIT_BASE_HZ    1193182   /* input clock of every channel */
 #define PIT_CH0_DATA   0x40      /* channel 0 counter (wired to IRQ 0) */

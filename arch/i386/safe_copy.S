@@ -19,7 +19,7 @@
  * ends in -EFAULT, never in an oops.  Separate names, as Linux keeps
  * them: a backtrace or a probe tells user copies from kernel ones.
  */
-#include "extable.h"
+#include <asm/extable.h>
 #include "nokprobe.h"
 #include "errno.h"
 

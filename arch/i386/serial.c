@@ -8,9 +8,9 @@
  */
 #include "kernel.h"
 #include "console.h"
-#include "io.h"
+#include <asm/io.h>
 #include "nokprobe.h"
-#include "traps.h"
+#include <asm/traps.h>
 
 #define COM1_BASE   0x3F8
 #define UART_DATA   0   /* THR (write) / RBR (read); divisor low when DLAB=1 */

@@ -24,11 +24,11 @@
  */
 #include "kernel.h"
 #include "smp.h"
-#include "apic.h"
+#include <asm/apic.h>
 #include "spinlock.h"
-#include "irqflags.h"
-#include "processor.h"
-#include "atomic.h"
+#include <asm/irqflags.h>
+#include <asm/processor.h>
+#include <asm/atomic.h>
 #include "nokprobe.h"
 #include "errno.h"
 

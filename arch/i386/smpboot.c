@@ -27,19 +27,19 @@
  */
 #include "kernel.h"
 #include "smp.h"
-#include "smpboot.h"
-#include "mpspec.h"
-#include "apic.h"
-#include "segment.h"
-#include "desc.h"
+#include <asm/smpboot.h>
+#include <asm/mpspec.h>
+#include <asm/apic.h>
+#include <asm/segment.h>
+#include <asm/desc.h>
 #include "sched.h"
 #include "mm.h"
 #include "ktime.h"
 #include "string.h"
 #include "errno.h"
-#include "irqflags.h"
-#include "processor.h"
-#include "atomic.h"
+#include <asm/irqflags.h>
+#include <asm/processor.h>
+#include <asm/atomic.h>
 #include "vsprintf.h"
 #include "nokprobe.h"
 

@@ -13,10 +13,10 @@
  */
 #include "kernel.h"
 #include "syscalls.h"
-#include "asm/unistd_32.h"
+#include <asm/unistd_32.h>
 #include "errno.h"
 #include "nokprobe.h"
-#include "percpu.h"
+#include <asm/percpu.h>
 #include "sched.h"
 
 typedef long (*sys_call_ptr_t)(unsigned long, unsigned long, unsigned long,

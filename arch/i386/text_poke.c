@@ -30,7 +30,7 @@
  */
 #include "kernel.h"
 #include "mm.h"
-#include "processor.h"
+#include <asm/processor.h>
 #include "spinlock.h"
 #include "nokprobe.h"
 

@@ -34,12 +34,12 @@
 #include "mm.h"
 #include "smp.h"
 #include "sched.h"
-#include "processor.h"
+#include <asm/processor.h>
 #include "spinlock.h"
-#include "ptrace.h"
-#include "asm/ptrace.h"
+#include <asm/ptrace.h>
+#include <asm/ptrace.h>
 #include "nokprobe.h"
-#include "text_patching.h"
+#include <asm/text_patching.h>
 
 /*
  * The patches in progress (text_patching.h): one patch or a batch of

@@ -16,7 +16,7 @@
  */
 #include "kernel.h"
 #include "mm.h"
-#include "processor.h"
+#include <asm/processor.h>
 #include "smp.h"
 
 struct flush_range {

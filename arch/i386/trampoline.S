@@ -33,9 +33,9 @@
  * physical address (TR_PHYS).  The template itself never runs; it lives
  * in .rodata, away from the kernel text that kprobes may patch.
  */
-#include "segment.h"
-#include "processor.h"
-#include "smpboot.h"
+#include <asm/segment.h>
+#include <asm/processor.h>
+#include <asm/smpboot.h>
 #include "nokprobe.h"
 
 /* One 8-byte descriptor: base 0, limit 4 GiB in pages, 32-bit. */

@@ -19,20 +19,20 @@
  * An NMI is neither: arch/i386/nmi.c reports it and returns.
  */
 #include "kernel.h"
-#include "text_patching.h"
+#include <asm/text_patching.h>
 #include "sched.h"
-#include "traps.h"
-#include "kdebug.h"
-#include "extable.h"
-#include "processor.h"
-#include "pic.h"
-#include "apic.h"
+#include <asm/traps.h>
+#include <asm/kdebug.h>
+#include <asm/extable.h>
+#include <asm/processor.h>
+#include <asm/pic.h>
+#include <asm/apic.h>
 #include "smp.h"
 #include "nokprobe.h"
-#include "calling.h"	/* checks entry.S's PT_* offsets at compile time */
+#include <asm/calling.h>	/* checks entry.S's PT_* offsets at compile time */
 #include "kprobes.h"
-#include "percpu.h"
-#include "asm/ptrace.h"
+#include <asm/percpu.h>
+#include <asm/ptrace.h>
 #include "process.h"
 #include "syscalls.h"
 #include "hw_breakpoint.h"

@@ -36,12 +36,12 @@
  * walk instead of faulting inside the oops printer.
  */
 #include "kernel.h"
-#include "asm/ptrace.h"
+#include <asm/ptrace.h>
 #include "kallsyms.h"
 #include "kprobes.h"
-#include "ptrace.h"
-#include "insn.h"
-#include "extable.h"
+#include <asm/ptrace.h>
+#include <asm/insn.h>
+#include <asm/extable.h>
 #include "mm.h"
 #include "nokprobe.h"
 #include "vsprintf.h"

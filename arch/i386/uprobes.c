@@ -10,14 +10,14 @@
  */
 #include "kernel.h"
 #include "uprobes.h"
-#include "insn.h"
-#include "kdebug.h"
+#include <asm/insn.h>
+#include <asm/kdebug.h>
 #include "notifier.h"
-#include "processor.h"
+#include <asm/processor.h>
 #include "uaccess.h"
 #include "errno.h"
 #include "nokprobe.h"
-#include "asm/ptrace.h"
+#include <asm/ptrace.h>
 
 /*
  * What cannot run one instruction at a time in a slot of ring 3 (Linux

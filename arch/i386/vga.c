@@ -7,7 +7,7 @@
  */
 #include "kernel.h"
 #include "console.h"
-#include "io.h"
+#include <asm/io.h>
 #include "string.h"
 #include "nokprobe.h"
 

@@ -5,6 +5,6 @@
 #ifndef LINUX_ATOMIC_H
 #define LINUX_ATOMIC_H
 
-#include "../atomic.h"
+#include <asm/atomic.h>
 
 #endif

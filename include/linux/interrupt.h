@@ -3,6 +3,6 @@
 #define LINUX_INTERRUPT_H
 
 #include "preempt.h"
-#include "../irqflags.h"
+#include <asm/irqflags.h>
 
 #endif

@@ -13,7 +13,7 @@
 
 #include <stdbool.h>
 #include "../sched.h"
-#include "../irqflags.h"
+#include <asm/irqflags.h>
 
 #define preemptible()	(preempt_count() == 0 && !irqs_disabled())
 #define in_hardirq()	(get_current()->hardirq_count != 0)

@@ -2,6 +2,6 @@
 #ifndef LINUX_PTRACE_H
 #define LINUX_PTRACE_H
 
-#include "../asm/ptrace.h"
+#include <asm/ptrace.h>
 
 #endif

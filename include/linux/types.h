@@ -33,6 +33,6 @@ typedef long long	loff_t;
 typedef unsigned int	gfp_t;
 typedef unsigned short	umode_t;
 typedef unsigned long	phys_addr_t;
-#include "../atomic.h"	/* atomic_t, the kernel's own */
+#include <asm/atomic.h>	/* atomic_t, the kernel's own */
 
 #endif

@@ -5,6 +5,6 @@
 #ifndef LINUX_UACCESS_H
 #define LINUX_UACCESS_H
 
-#include "../extable.h"
+#include <asm/extable.h>
 
 #endif

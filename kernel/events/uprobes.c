@@ -33,10 +33,10 @@
 #include "string.h"
 #include "errno.h"
 #include "list.h"
-#include "traps.h"
+#include <asm/traps.h>
 #include "nokprobe.h"
-#include "processor.h"
-#include "asm/ptrace.h"
+#include <asm/processor.h>
+#include <asm/ptrace.h>
 
 struct uprobe {
 	struct list_head list;               /* on uprobes */

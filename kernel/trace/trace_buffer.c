@@ -37,10 +37,10 @@
  */
 #include "kernel.h"
 #include "trace.h"
-#include "percpu.h"
+#include <asm/percpu.h>
 #include "smp.h"
 #include "mutex.h"
-#include "irqflags.h"
+#include <asm/irqflags.h>
 #include "string.h"
 #include "nokprobe.h"
 

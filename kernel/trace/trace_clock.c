@@ -31,8 +31,8 @@
 #include "trace.h"
 #include "timer.h"
 #include "ktime.h"
-#include "processor.h"
-#include "irqflags.h"
+#include <asm/processor.h>
+#include <asm/irqflags.h>
 #include "vsprintf.h"
 #include "nokprobe.h"
 

@@ -29,11 +29,11 @@
 #include "pseudofs.h"
 #include "hw_breakpoint.h"
 #include "kallsyms.h"
-#include "extable.h"
+#include <asm/extable.h>
 #include "sched.h"
 #include "mm.h"
-#include "irqflags.h"
-#include "processor.h"
+#include <asm/irqflags.h>
+#include <asm/processor.h>
 #include "string.h"
 #include "vsprintf.h"
 #include "errno.h"

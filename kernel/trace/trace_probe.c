@@ -17,7 +17,7 @@
 #include "pseudofs.h"
 #include "sched.h"
 #include "mm.h"
-#include "processor.h"
+#include <asm/processor.h>
 #include "string.h"
 #include "vsprintf.h"
 #include "errno.h"

@@ -15,7 +15,7 @@
  */
 #include "module.h"
 #include "kprobes.h"
-#include "processor.h"
+#include <asm/processor.h>
 #include "sched.h"
 
 static char func_name[] = "kthread_create";

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "insn.h"
+#include <asm/insn.h>
 
 static unsigned char *read_file(const char *path, long *size)
 {

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include "ktest_host.h"
 #include "errno.h"
-#include "insn.h"
+#include <asm/insn.h>
 
 /* Decode a byte list given inline: DECODE(&insn, 0x90) -> length. */
 #define BYTES(...)	((const uint8_t[]){ __VA_ARGS__ })

@@ -7,7 +7,7 @@
  * label would be a kallsyms symbol of its own, and the unwinder would
  * take it for the start of a function.
  */
-#include "calling.h"
+#include <asm/calling.h>
 
 #define LEAF_LOCALS	(2 * STACK_WORD)	/* the "sub $8": two words of locals */
 

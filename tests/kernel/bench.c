@@ -25,9 +25,9 @@
 #include "kernel.h"
 #include "kprobes.h"
 #include "errno.h"
-#include "irqflags.h"
-#include "processor.h"
-#include "traps.h"
+#include <asm/irqflags.h>
+#include <asm/processor.h>
+#include <asm/traps.h>
 #include "vsprintf.h"
 #include "mm.h"
 #include "timer.h"

@@ -34,10 +34,10 @@
 #include "kernel.h"
 #include "kprobes.h"
 #include "errno.h"
-#include "irqflags.h"
-#include "processor.h"
-#include "percpu.h"
-#include "atomic.h"
+#include <asm/irqflags.h>
+#include <asm/processor.h>
+#include <asm/percpu.h>
+#include <asm/atomic.h>
 #include "sched.h"
 #include "smp.h"
 #include "timer.h"

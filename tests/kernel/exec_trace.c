@@ -27,7 +27,7 @@
  * (kprobes' own single-steps would be taken for ours).
  */
 #include "exec_trace.h"
-#include "kdebug.h"
+#include <asm/kdebug.h>
 #include "mm.h"
 #include "errno.h"
 #include "string.h"

@@ -8,7 +8,7 @@
  * instruction after it does (SDM vol. 3, 18.3.1.4), up to and including
  * the popf that clears it again.
  */
-#include "processor.h"
+#include <asm/processor.h>
 
 	.text
 	.globl exec_trace_tf_call

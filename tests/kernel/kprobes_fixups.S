@@ -22,9 +22,9 @@
  *     addresses relative to %ebx, never absolute;
  *   - the EFLAGS the caller had (IF included) are restored at the end.
  */
-#include "segment.h"
+#include <asm/segment.h>
 #include "kprobes_fixups.h"
-#include "calling.h"
+#include <asm/calling.h>
 
 /* A probe target: a global name on the instruction that follows. */
 #define LABEL(name)  .globl name; name:

@@ -2,7 +2,7 @@
  * kprobes_test_asm.S - small routines test_kprobes.c probes, where the
  * exact instructions matter and C would not promise them.
  */
-#include "extable.h"
+#include <asm/extable.h>
 #include "errno.h"
 
 

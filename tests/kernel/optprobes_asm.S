@@ -6,7 +6,7 @@
  * labels: the optimizer must see the routine, not the label, as the
  * function (kprobe_function_extent()).
  */
-#include "calling.h"
+#include <asm/calling.h>
 
 #define LABEL(name)	.globl name; name:
 #define FUNC(name)	.globl name; .type name, @function; name:

@@ -29,8 +29,8 @@
 #include "workload_results.h"
 #include "kprobes.h"
 #include "kallsyms.h"
-#include "insn.h"
-#include "irqflags.h"
+#include <asm/insn.h>
+#include <asm/irqflags.h>
 #include "mm.h"
 #include "sched.h"
 #include "string.h"

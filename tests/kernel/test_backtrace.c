@@ -16,8 +16,8 @@
 #include "ktest.h"
 #include "kprobes.h"
 #include "kallsyms.h"
-#include "insn.h"
-#include "ptrace.h"
+#include <asm/insn.h>
+#include <asm/ptrace.h>
 #include "string.h"
 #include "vsprintf.h"
 

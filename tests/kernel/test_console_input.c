@@ -6,7 +6,7 @@
 #include "ktest.h"
 #include "console_input.h"
 #include "line_editor.h"
-#include "irqflags.h"
+#include <asm/irqflags.h>
 #include "string.h"
 
 #define LOST 50		/* bytes that find the queue full */

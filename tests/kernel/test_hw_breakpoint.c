@@ -15,8 +15,8 @@
 #include "kprobes.h"
 #include "sched.h"
 #include "smp.h"
-#include "ptrace.h"
-#include "processor.h"
+#include <asm/ptrace.h>
+#include <asm/processor.h>
 #include "errno.h"
 #include "linux/err.h"
 #include "trap_watch.h"

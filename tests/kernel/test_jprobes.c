@@ -22,14 +22,14 @@
 #include "kprobes.h"
 #include "kallsyms.h"
 #include "errno.h"
-#include "irqflags.h"
-#include "processor.h"
+#include <asm/irqflags.h>
+#include <asm/processor.h>
 #include "sched.h"
 #include "smp.h"
-#include "percpu.h"
+#include <asm/percpu.h>
 #include "string.h"
 #include "vsprintf.h"
-#include "traps.h"
+#include <asm/traps.h>
 #include "trap_watch.h"
 
 /* Real, separately compiled calls with the plain stack calling convention. */

@@ -16,14 +16,14 @@
 #include "kprobes.h"
 #include "kallsyms.h"
 #include "errno.h"
-#include "extable.h"
-#include "irqflags.h"
+#include <asm/extable.h>
+#include <asm/irqflags.h>
 #include "mm.h"
-#include "processor.h"
+#include <asm/processor.h>
 #include "sched.h"
 #include "string.h"
 #include "timer.h"
-#include "traps.h"
+#include <asm/traps.h>
 #include "vsprintf.h"
 
 /* Our targets must stay real calls: no inlining, no cloning. */

@@ -25,13 +25,13 @@
 #include "ktest.h"
 #include "kprobes.h"
 #include "errno.h"
-#include "irqflags.h"
-#include "processor.h"
-#include "segment.h"
+#include <asm/irqflags.h>
+#include <asm/processor.h>
+#include <asm/segment.h>
 #include "string.h"
 #include "kprobes_fixups.h"
 #include "trap_watch.h"
-#include "traps.h"
+#include <asm/traps.h>
 
 _Static_assert(FX_EFLAGS_IF == X86_EFLAGS_IF, "kprobes_fixups.h IF");
 _Static_assert(FX_EFLAGS_DF == X86_EFLAGS_DF, "kprobes_fixups.h DF");

@@ -30,12 +30,12 @@
 #include "kernel.h"
 #include "ktest.h"
 #include "kprobes.h"
-#include "atomic.h"
-#include "processor.h"
+#include <asm/atomic.h>
+#include <asm/processor.h>
 #include "sched.h"
 #include "smp.h"
 #include "string.h"
-#include "ptrace.h"
+#include <asm/ptrace.h>
 #include "timer.h"
 #include "module.h"
 #include "kallsyms.h"

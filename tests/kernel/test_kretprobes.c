@@ -22,7 +22,7 @@
 #include "kprobes.h"
 #include "kallsyms.h"
 #include "errno.h"
-#include "irqflags.h"
+#include <asm/irqflags.h>
 #include "mm.h"
 #include "sched.h"
 #include "string.h"

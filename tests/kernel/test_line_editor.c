@@ -7,7 +7,7 @@
 #include "line_editor.h"
 #include "shell.h"
 #include "string.h"
-#include "irqflags.h"
+#include <asm/irqflags.h>
 #include "vsprintf.h"
 #include "trace.h"
 

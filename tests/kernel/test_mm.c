@@ -4,11 +4,11 @@
  */
 #include "ktest.h"
 #include "mm.h"
-#include "processor.h"
+#include <asm/processor.h>
 #include "string.h"
 #include "smp.h"
-#include "extable.h"
-#include "atomic.h"
+#include <asm/extable.h>
+#include <asm/atomic.h>
 
 /* tests/kernel/mm_poke_asm.S: "movl $imm32, %eax; ret" */
 int mm_poke_target(void);       /* returns 1 */

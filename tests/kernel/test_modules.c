@@ -18,7 +18,7 @@
 #include "errno.h"
 #include "string.h"
 #include "vsprintf.h"
-#include "processor.h"
+#include <asm/processor.h>
 #include "multiboot.h"
 
 #define LOAD_CYCLES 100

@@ -14,7 +14,7 @@
 #include "narrate.h"
 #include "string.h"
 #include "vsprintf.h"
-#include "irqflags.h"
+#include <asm/irqflags.h>
 #include "kprobes_fixups.h"
 
 #define probe_target __attribute__((__noinline__, __noclone__, __used__))

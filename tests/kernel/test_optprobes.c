@@ -12,23 +12,23 @@
  */
 #include "kernel.h"
 #include "ktest.h"
-#include "atomic.h"
+#include <asm/atomic.h>
 #include "trap_watch.h"
 #include "kprobes.h"
 #include "kallsyms.h"
 #include "errno.h"
-#include "irqflags.h"
+#include <asm/irqflags.h>
 #include "mm.h"
 #include "sched.h"
 #include "string.h"
 #include "timer.h"
-#include "traps.h"
-#include "extable.h"
+#include <asm/traps.h>
+#include <asm/extable.h>
 #include "vsprintf.h"
 #include "workloads.h"
 #include "workload_results.h"
 #include "kprobes_fixups.h"
-#include "text_patching.h"
+#include <asm/text_patching.h>
 #include "bench_sled.h"
 
 /* ---- the routines (optprobes_asm.S) -------------------------------------------- */

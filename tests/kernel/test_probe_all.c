@@ -17,12 +17,12 @@
 #include "ktest.h"
 #include "kprobes.h"
 #include "kallsyms.h"
-#include "insn.h"
+#include <asm/insn.h>
 #include "sched.h"
 #include "mm.h"
 #include "timer.h"
-#include "irqflags.h"
-#include "processor.h"
+#include <asm/irqflags.h>
+#include <asm/processor.h>
 #include "string.h"
 #include "probe_sweep.h"
 #include "workload_results.h"

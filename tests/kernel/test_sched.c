@@ -12,8 +12,8 @@
 #include "sched.h"
 #include "timer.h"
 #include "mm.h"
-#include "irqflags.h"
-#include "processor.h"
+#include <asm/irqflags.h>
+#include <asm/processor.h>
 #include "string.h"
 #include "errno.h"
 #include "vsprintf.h"

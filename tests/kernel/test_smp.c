@@ -10,14 +10,14 @@
  */
 #include "ktest.h"
 #include "smp.h"
-#include "apic.h"
-#include "mpspec.h"
-#include "atomic.h"
+#include <asm/apic.h>
+#include <asm/mpspec.h>
+#include <asm/atomic.h>
 #include "sched.h"
 #include "timer.h"
 #include "string.h"
 #include "vsprintf.h"
-#include "processor.h"
+#include <asm/processor.h>
 #include "errno.h"
 #include "kprobes.h"
 

@@ -13,16 +13,16 @@
  */
 #include "ktest.h"
 #include "spinlock.h"
-#include "atomic.h"
+#include <asm/atomic.h>
 #include "mutex.h"
 #include "sched.h"
 #include "smp.h"
 #include "timer.h"
-#include "processor.h"
+#include <asm/processor.h>
 #include "string.h"
 #include "errno.h"
 #include "vsprintf.h"
-#include "irqflags.h"
+#include <asm/irqflags.h>
 
 #define SPIN_LIMIT	20000000UL	/* bounded waits: several seconds of TCG */
 /*

@@ -12,11 +12,11 @@
 #include "kernel.h"
 #include "ktest.h"
 #include "kprobes.h"
-#include "atomic.h"
+#include <asm/atomic.h>
 #include "sched.h"
 #include "smp.h"
 #include "string.h"
-#include "text_patching.h"
+#include <asm/text_patching.h>
 
 /* noipa: gcc must neither inline these nor specialise calls to them. */
 static __attribute__((__noinline__, __noipa__)) unsigned long poke_target(unsigned long x)

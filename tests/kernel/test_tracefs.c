@@ -16,8 +16,8 @@
 #include "errno.h"
 #include "probe_events.h"
 #include "narrate.h"
-#include "atomic.h"
-#include "processor.h"
+#include <asm/atomic.h>
+#include <asm/processor.h>
 #include "sched.h"
 #include "smp.h"
 #include "timer.h"

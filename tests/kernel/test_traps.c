@@ -5,14 +5,14 @@
  * backtraces.
  */
 #include "ktest.h"
-#include "apic.h"
-#include "traps.h"
-#include "desc.h"
-#include "segment.h"
-#include "kdebug.h"
-#include "extable.h"
-#include "processor.h"
-#include "irqflags.h"
+#include <asm/apic.h>
+#include <asm/traps.h>
+#include <asm/desc.h>
+#include <asm/segment.h>
+#include <asm/kdebug.h>
+#include <asm/extable.h>
+#include <asm/processor.h>
+#include <asm/irqflags.h>
 #include "kallsyms.h"
 #include "mm.h"
 #include "string.h"

@@ -13,7 +13,7 @@
 #include "sched.h"
 #include "mm.h"
 #include "mm_types.h"
-#include "segment.h"
+#include <asm/segment.h>
 #include "uaccess.h"
 #include "smp.h"
 #include "string.h"
@@ -24,8 +24,8 @@
 #include "shell.h"
 #include "keyboard.h"
 #include "console_input.h"
-#include "kdebug.h"
-#include "asm/ptrace.h"
+#include <asm/kdebug.h>
+#include <asm/ptrace.h>
 
 #define LEAK_RUNS	1000	/* faulting processes in the leak case */
 #define MIGRATION_PROCS	8	/* syscallers at once, to spread over the CPUs */

@@ -20,7 +20,7 @@
 #include "process.h"
 #include "sched.h"
 #include "mm.h"
-#include "kdebug.h"
+#include <asm/kdebug.h>
 #include "string.h"
 #include "vsprintf.h"
 #include "errno.h"

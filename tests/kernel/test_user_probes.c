@@ -23,7 +23,7 @@
 #include "kallsyms.h"
 #include "stacktrace.h"
 #include "mm.h"
-#include "asm/ptrace.h"
+#include <asm/ptrace.h>
 #include "uaccess.h"
 #include "linux/compiler.h"
 #include "pseudofs_io.h"

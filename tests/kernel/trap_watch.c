@@ -6,7 +6,7 @@
  */
 #include "kernel.h"
 #include "string.h"
-#include "processor.h"
+#include <asm/processor.h>
 #include "nokprobe.h"
 #include "smp.h"
 #include "trap_watch.h"

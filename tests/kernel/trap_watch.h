@@ -14,8 +14,8 @@
 #ifndef TRAP_WATCH_H
 #define TRAP_WATCH_H
 
-#include "kdebug.h"
-#include "traps.h"
+#include <asm/kdebug.h>
+#include <asm/traps.h>
 
 struct trap_watch {
 	struct notifier_block last;

@@ -6,9 +6,9 @@
  * whose fixup returns -1.  The C tests watch the die chain (trap_watch.h)
  * for the vector, error code and CR2 the CPU reported.
  */
-#include "extable.h"
-#include "segment.h"
-#include "processor.h"
+#include <asm/extable.h>
+#include <asm/segment.h>
+#include <asm/processor.h>
 #include "traps_asm.h"
 
 /* The first selector past the end of our GDT: loading it must #GP. */

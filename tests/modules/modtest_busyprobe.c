@@ -13,8 +13,8 @@
  */
 #include "module.h"
 #include "kprobes.h"
-#include "processor.h"
-#include "atomic.h"
+#include <asm/processor.h>
+#include <asm/atomic.h>
 
 #define BUSY_HANDLER_PAUSES	2000	/* long enough to be caught inside */
 

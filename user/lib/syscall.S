@@ -9,7 +9,7 @@
  * %ebx, %esi, %edi and %ebp belong to our caller (the C convention), so
  * they are saved around the trap.
  */
-#include "asm/unistd_32.h"
+#include <asm/unistd_32.h>
 
 #define SAVED	16	/* four registers pushed */
 #define ARG(n)	(SAVED + 4 + 4 * (n))(%esp)

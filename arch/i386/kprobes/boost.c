@@ -49,7 +49,7 @@
  */
 #include "kernel.h"
 #include "kprobes.h"
-#include "extable.h"
+#include <asm/extable.h>
 #include "sched.h"
 #include "nokprobe.h"
 

@@ -48,19 +48,19 @@
  */
 #include "kernel.h"
 #include "kprobes.h"
-#include "kdebug.h"
-#include "insn.h"
+#include <asm/kdebug.h>
+#include <asm/insn.h>
 #include "mm.h"
-#include "processor.h"
-#include "ptrace.h"
-#include "asm/ptrace.h"
+#include <asm/processor.h>
+#include <asm/ptrace.h>
+#include <asm/ptrace.h>
 #include "sched.h"
 #include "string.h"
 #include "errno.h"
 #include "kallsyms.h"
 #include "nokprobe.h"
 #include "narrate.h"
-#include "text_patching.h"
+#include <asm/text_patching.h>
 #include "kprobes_stepmode.h"
 
 #define TF_IF	(X86_EFLAGS_TF | X86_EFLAGS_IF)

@@ -41,11 +41,11 @@
  */
 #include "kernel.h"
 #include "kprobes.h"
-#include "insn.h"
-#include "processor.h"
-#include "ptrace.h"
+#include <asm/insn.h>
+#include <asm/processor.h>
+#include <asm/ptrace.h>
 #include "nokprobe.h"
-#include "traps.h"
+#include <asm/traps.h>
 
 #define NOP_OPCODE		0x90	/* nop; f3 90 is pause; 66 90 a 16-bit nop */
 #define NOPL_OPCODE_0F		0x1f	/* 0f 1f /0: the multi-byte nop */

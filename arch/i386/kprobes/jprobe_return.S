@@ -24,7 +24,7 @@
  * the probed function.  ud2 after each makes any other outcome loud.
  */
 #include "nokprobe.h"
-#include "calling.h"
+#include <asm/calling.h>
 
 #define JCB_SAVED_SP	0	/* offsetof(struct jprobe_ctlblk, saved_sp), asserted in jprobes.c */
 

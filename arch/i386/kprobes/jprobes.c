@@ -29,8 +29,8 @@
 #include "kernel.h"
 #include "kprobes.h"
 #include "kallsyms.h"
-#include "processor.h"
-#include "ptrace.h"
+#include <asm/processor.h>
+#include <asm/ptrace.h>
 #include "sched.h"
 #include "string.h"
 #include "nokprobe.h"

@@ -26,7 +26,7 @@
  * trampoline's address: after ret, an interrupt may have used it.
  */
 #include "nokprobe.h"
-#include "calling.h"
+#include <asm/calling.h>
 
 #define PT_SLOT		(PT_SP + 4)	/* the word above: the return-address slot */
 #define PT_SKIP		(PT_FLAGS - PT_DS)	/* ds, es, fs, gs, orig_ax, ip, cs */

@@ -45,10 +45,10 @@
 #include "narrate.h"
 #include "kprobes.h"
 #include "kallsyms.h"
-#include "desc.h"
-#include "traps.h"
-#include "processor.h"
-#include "ptrace.h"
+#include <asm/desc.h>
+#include <asm/traps.h>
+#include <asm/processor.h>
+#include <asm/ptrace.h>
 #include "nokprobe.h"
 #include "vsprintf.h"
 #include "string.h"

@@ -27,14 +27,14 @@
 #include "kprobes.h"
 #include "hash.h"
 #include "kallsyms.h"
-#include "extable.h"
+#include <asm/extable.h>
 #include "errno.h"
 #include "mm.h"
 #include "sched.h"
 #include "string.h"
-#include "irqflags.h"
+#include <asm/irqflags.h>
 #include "nokprobe.h"
-#include "text_patching.h"
+#include <asm/text_patching.h>
 #include "smp.h"
 
 /* optprobe_template.S */

@@ -21,7 +21,7 @@
  */
 #include "kernel.h"
 #include "kprobes.h"
-#include "extable.h"
+#include <asm/extable.h>
 #include "mm.h"
 #include "string.h"
 

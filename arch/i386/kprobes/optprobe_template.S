@@ -40,8 +40,8 @@
  * The template itself never runs: it lives in .rodata and is copied.
  * Three fields are filled in per copy; their offsets are the labels below.
  */
-#include "segment.h"
-#include "calling.h"
+#include <asm/segment.h>
+#include <asm/calling.h>
 
 	.section .rodata
 	.globl optprobe_template_entry

@@ -10,7 +10,7 @@
  */
 #include "kernel.h"
 #include "kprobes.h"
-#include "ptrace.h"
+#include <asm/ptrace.h>
 #include "nokprobe.h"
 
 /*

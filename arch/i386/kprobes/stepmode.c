@@ -59,9 +59,9 @@
 #include "kprobes.h"
 #include "kprobes_stepmode.h"
 #include "mm.h"
-#include "text_patching.h"
-#include "atomic.h"
-#include "ptrace.h"
+#include <asm/text_patching.h>
+#include <asm/atomic.h>
+#include <asm/ptrace.h>
 #include "narrate.h"
 #include "nokprobe.h"
 #include "pseudofs.h"

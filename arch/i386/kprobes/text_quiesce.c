@@ -33,15 +33,15 @@
 #include "kprobes.h"
 #include "mm.h"
 #include "sched.h"
-#include "irqflags.h"
-#include "ptrace.h"
+#include <asm/irqflags.h>
+#include <asm/ptrace.h>
 #include "kallsyms.h"
 #include "smp.h"
-#include "percpu.h"
-#include "atomic.h"
+#include <asm/percpu.h>
+#include <asm/atomic.h>
 #include "spinlock.h"
-#include "processor.h"
-#include "text_patching.h"
+#include <asm/processor.h>
+#include <asm/text_patching.h>
 #include "nokprobe.h"
 
 /*

@@ -16,10 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
-#include "ptrace.h"
-#include "insn.h"
+#include <asm/ptrace.h>
+#include <asm/insn.h>
 #include "string.h"
-#include "percpu.h"
+#include <asm/percpu.h>
 
 struct kprobe;
 struct optimized_kprobe;

@@ -7,8 +7,8 @@
 #ifndef TRAPS_H
 #define TRAPS_H
 
-#include "ptrace.h"
-#include "percpu.h"
+#include <asm/ptrace.h>
+#include <asm/percpu.h>
 
 enum {
 	X86_TRAP_DE = 0,   /* divide error */

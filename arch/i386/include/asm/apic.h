@@ -15,9 +15,9 @@
 #define APIC_H
 
 #include "kernel.h"
-#include "percpu.h"
-#include "ptrace.h"
-#include "irq_vectors.h"
+#include <asm/percpu.h>
+#include <asm/ptrace.h>
+#include <asm/irq_vectors.h>
 
 #define APIC_DEFAULT_PHYS_BASE	0xFEE00000ul	/* where firmware leaves it */
 

@@ -68,7 +68,7 @@
 #else /* C */
 
 #include <stddef.h>
-#include "ptrace.h"
+#include <asm/ptrace.h>
 
 #define PT_OFFSET_CHECK(off, field)					\
 	_Static_assert((off) == offsetof(struct pt_regs, field),	\

@@ -28,15 +28,20 @@
  * 2 bytes"; Bochs models it, QEMU's TCG zero-extends).  So, as Linux's
  * i386 struct pt_regs does, each selector is an unsigned short with
  * its upper half named __dsh, __csh, ... - padding no one may read.
+ *
+ * Below the frame, Linux's accessors (regs_get_register(), ...): probe
+ * handlers read the probed code's registers and arguments through them
+ * instead of poking at fields, so a handler reads the same way on every
+ * architecture.  Linux keeps both halves in asm/ptrace.h, as here.
  */
-#ifndef PTRACE_H
-#define PTRACE_H
+#ifndef ASM_PTRACE_H
+#define ASM_PTRACE_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
-#include "processor.h"
-#include "segment.h"
+#include <asm/processor.h>
+#include <asm/segment.h>
 
 struct pt_regs {
 	unsigned long bx;
@@ -163,5 +168,60 @@ static inline unsigned long instruction_pointer(struct pt_regs *regs)
 
 /* Print every register in the fixed format tests and students read. */
 void show_regs(struct pt_regs *regs);
+
+/* ---- Linux's accessors ---------------------------------------------- */
+
+unsigned long current_stack_top(void);	/* kernel/sched.c: the running thread's */
+
+#define MAX_REG_OFFSET	(offsetof(struct pt_regs, ss))
+
+static inline void instruction_pointer_set(struct pt_regs *regs, unsigned long val)
+{
+	regs->ip = val;
+}
+
+/* What a kretprobe handler may change the probed function's result to. */
+static inline void regs_set_return_value(struct pt_regs *regs, unsigned long rc)
+{
+	regs->ax = rc;
+}
+
+/*
+ * The register at a byte offset into pt_regs (offsetof(struct pt_regs, ax)),
+ * a selector 16 bits wide as in Linux's i386 one (pt_regs_read()); 0 for
+ * an offset that names no register.
+ */
+static inline unsigned long regs_get_register(struct pt_regs *regs, unsigned int offset)
+{
+	if (offset > MAX_REG_OFFSET || offset % sizeof(unsigned long))
+		return 0;
+	return pt_regs_read(regs, offset);
+}
+
+/* Is addr on the stack the probed code was running on? */
+static inline bool regs_within_kernel_stack(struct pt_regs *regs, unsigned long addr)
+{
+	return addr >= kernel_stack_pointer(regs) && addr < current_stack_top();
+}
+
+/* The n-th word up from the stack pointer at the trap; 0 past the stack's top. */
+static inline unsigned long regs_get_kernel_stack_nth(struct pt_regs *regs, unsigned int n)
+{
+	unsigned long addr = kernel_stack_pointer(regs) + n * sizeof(unsigned long);
+
+	return regs_within_kernel_stack(regs, addr) ? *(unsigned long *)addr : 0;
+}
+
+/*
+ * The n-th argument (from 0) of the function whose first instruction was
+ * probed.  Linux's i386 kernel is built with -mregparm=3, the first three
+ * in ax, dx, cx; this kernel uses the plain i386 C convention, every
+ * argument on the stack above the return address - so the same call
+ * gives the right value here.  Only meaningful at a function's entry.
+ */
+static inline unsigned long regs_get_kernel_argument(struct pt_regs *regs, unsigned int n)
+{
+	return regs_get_kernel_stack_nth(regs, n + 1);
+}
 
 #endif

@@ -6,7 +6,7 @@
 #ifndef IRQFLAGS_H
 #define IRQFLAGS_H
 
-#include "processor.h"
+#include <asm/processor.h>
 
 static inline void local_irq_disable(void) { __asm__ __volatile__("cli" ::: "memory"); }
 static inline void local_irq_enable(void)  { __asm__ __volatile__("sti" ::: "memory"); }

@@ -16,7 +16,7 @@
 #define MPSPEC_H
 
 #include "kernel.h"
-#include "percpu.h"
+#include <asm/percpu.h>
 
 /* What one table listed: the APIC id of each enabled CPU. */
 struct cpu_table {

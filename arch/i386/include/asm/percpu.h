@@ -18,7 +18,7 @@
 #define PERCPU_H
 
 #include "kernel.h"
-#include "segment.h"
+#include <asm/segment.h>
 
 #define NR_CPUS 8	/* the most CPUs this kernel brings up */
 

@@ -10,7 +10,7 @@
 #ifndef KDEBUG_H
 #define KDEBUG_H
 
-#include "ptrace.h"
+#include <asm/ptrace.h>
 #include "notifier.h"
 
 enum die_val {

@@ -7,7 +7,7 @@
  */
 #include <stddef.h>
 #include "kernel.h"
-#include "ptrace.h"
+#include <asm/ptrace.h>
 
 #define INT3_INSN_OPCODE	0xcc
 #define INT3_INSN_SIZE		1

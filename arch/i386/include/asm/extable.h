@@ -18,7 +18,7 @@
 	.popsection
 #else
 #include <stddef.h>
-#include "ptrace.h"
+#include <asm/ptrace.h>
 
 struct exception_table_entry {
 	unsigned long insn;
