@@ -102,7 +102,7 @@ int sh_printf(const char *fmt, ...)
 	va_start(ap, fmt);
 	mutex_lock(&shell_out_mutex);
 	if (shell_out)
-		n = seq_vprintf(shell_out, fmt, ap);
+		n = seq_buf_vprintf(shell_out, fmt, ap);
 	else
 		n = vprintk(fmt, ap);
 	mutex_unlock(&shell_out_mutex);
@@ -262,7 +262,7 @@ static int run_redirected(const struct shell_cmd *cmd, int argc, char **argv,
 	if (ret == 0 && !pseudofs_lookup(path))
 		ret = -ENOENT;	/* no creating files: like a read-only mount */
 	if (ret) {
-		seq_printf(real_out, "sh: %s: %s\n", file, shell_strerror(ret));
+		seq_buf_printf(real_out, "sh: %s: %s\n", file, shell_strerror(ret));
 		return ret;
 	}
 	seq_buf_init(&capture, redir_buf, sizeof(redir_buf));
@@ -271,18 +271,18 @@ static int run_redirected(const struct shell_cmd *cmd, int argc, char **argv,
 	shell_out = real_out;
 	if (ret)
 		return ret;
-	if (capture.overflow) {
-		seq_printf(real_out, "sh: %s: write too long\n", file);
+	if (seq_buf_has_overflowed(&capture)) {
+		seq_buf_printf(real_out, "sh: %s: write too long\n", file);
 		return -E2BIG;
 	}
-	ret = pseudofs_write(path, capture.buf, capture.len, trunc);
+	ret = pseudofs_write(path, capture.buffer, capture.len, trunc);
 	if (ret) {
 		const char *why = pseudofs_last_error();
 
-		seq_printf(real_out, "sh: %s: write error: %s\n", argv[0], shell_strerror(ret));
-		seq_puts(real_out, why);	/* may be long: an error_log entry */
+		seq_buf_printf(real_out, "sh: %s: write error: %s\n", argv[0], shell_strerror(ret));
+		seq_buf_puts(real_out, why);	/* may be long: an error_log entry */
 		if (why[0] && why[strlen(why) - 1] != '\n')
-			seq_puts(real_out, "\n");
+			seq_buf_puts(real_out, "\n");
 	}
 	return ret;
 }
@@ -348,7 +348,7 @@ int shell_exec(const char *line, struct seq_buf *out)
 		out = &console;
 	}
 	if (strlen(line) >= CONSOLE_LINE_MAX) {
-		seq_printf(out, "sh: line too long (at most %d bytes)\n",
+		seq_buf_printf(out, "sh: line too long (at most %d bytes)\n",
 			   CONSOLE_LINE_MAX - 1);
 		seq_buf_flush(out);
 		return -E2BIG;

@@ -15,26 +15,7 @@
 #include <stddef.h>
 #include <stdbool.h>
 #include "kernel.h"
-
-/*
- * seq_buf - where show() callbacks print.  Either a caller's buffer
- * (tests read the text back) or, with `flush` set, a small buffer that is
- * handed to flush() whenever it fills up (cat streams to the console, so
- * a long trace needs no big allocation).
- */
-struct seq_buf {
-	char *buf;
-	size_t size;		/* bytes in buf, room for the NUL included */
-	size_t len;		/* bytes used, without the NUL */
-	bool overflow;		/* something did not fit (never with flush) */
-	void (*flush)(const char *s, size_t len);
-};
-
-void seq_buf_init(struct seq_buf *s, char *buf, size_t size);
-int seq_printf(struct seq_buf *s, const char *fmt, ...) __printf(2, 3);
-int seq_vprintf(struct seq_buf *s, const char *fmt, va_list ap);
-void seq_puts(struct seq_buf *s, const char *str);
-void seq_buf_flush(struct seq_buf *s);	/* empty the buffer into flush() */
+#include "seq_buf.h"	/* where show() callbacks print */
 
 /*
  * One file.  show() prints the contents; write() gets the text of one

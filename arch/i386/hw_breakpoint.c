@@ -412,21 +412,21 @@ static void show_slot(struct seq_buf *s, int n)
 	struct hw_breakpoint *bp = wide_bps[n];
 	int cpu;
 
-	seq_printf(s, "DR%d  ", n);
+	seq_buf_printf(s, "DR%d  ", n);
 	if (bp)
-		seq_printf(s, "wide     %-2s %u %08lx %pS hits %d\n",
+		seq_buf_printf(s, "wide     %-2s %u %08lx %pS hits %d\n",
 			   hw_breakpoint_type_name(bp->attr.bp_type), bp->attr.bp_len,
 			   bp->attr.bp_addr, (void *)bp->attr.bp_addr, atomic_read(&bp->hit_count));
 	else if (thread_slot_users[n])
-		seq_printf(s, "threads  %d breakpoint(s), loaded while their thread runs\n",
+		seq_buf_printf(s, "threads  %d breakpoint(s), loaded while their thread runs\n",
 			   thread_slot_users[n]);
 	else
-		seq_puts(s, "free\n");
+		seq_buf_puts(s, "free\n");
 	for_each_online_cpu(cpu) {
 		unsigned long dr7 = per_cpu(cpu_dr7, cpu);
 
 		if (dr7 & en)
-			seq_printf(s, "       cpu%d: G%d=1 R/W+LEN=%lx\n", cpu, n,
+			seq_buf_printf(s, "       cpu%d: G%d=1 R/W+LEN=%lx\n", cpu, n,
 				   (dr7 >> field_shift) & ((1UL << DR_CONTROL_SIZE) - 1));
 	}
 }
@@ -438,7 +438,7 @@ static int slots_show(struct seq_buf *s, void *data)
 	(void)data;
 	mutex_lock(&hw_breakpoint_mutex);
 	for_each_online_cpu(cpu)
-		seq_printf(s, "cpu%d DR7 %08lx\n", cpu, per_cpu(cpu_dr7, cpu));
+		seq_buf_printf(s, "cpu%d DR7 %08lx\n", cpu, per_cpu(cpu_dr7, cpu));
 	for (n = 0; n < HBP_NUM; n++)
 		show_slot(s, n);
 	mutex_unlock(&hw_breakpoint_mutex);

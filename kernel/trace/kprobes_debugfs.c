@@ -50,7 +50,7 @@ static int probe_line(struct kprobe *p, void *data)
 	char line[192];
 
 	pl->sprint(line, sizeof(line), p);
-	seq_printf(pl->s, "%s\n", line);
+	seq_buf_printf(pl->s, "%s\n", line);
 	return 0;
 }
 
@@ -78,7 +78,7 @@ static int blacklist_one(void *data, unsigned long start, unsigned long end)
 	unsigned long size, offset;
 	const char *name = kallsyms_lookup(start, &size, &offset);
 
-	seq_printf(data, "0x%08lx-0x%08lx\t%s\n", start, end, name ? name : "?");
+	seq_buf_printf(data, "0x%08lx-0x%08lx\t%s\n", start, end, name ? name : "?");
 	return 0;
 }
 
@@ -100,7 +100,7 @@ static int parse_01(const char *text, size_t len, bool *on)
 
 static int enabled_show(struct seq_buf *s, void *data)
 {
-	seq_printf(s, "%d\n", !kprobes_all_disarmed);
+	seq_buf_printf(s, "%d\n", !kprobes_all_disarmed);
 	return 0;
 }
 
@@ -119,7 +119,7 @@ static int enabled_write(const char *text, size_t len, bool trunc, void *data)
 
 static int narrate_show(struct seq_buf *s, void *data)
 {
-	seq_printf(s, "%d\n", kprobes_narrate);
+	seq_buf_printf(s, "%d\n", kprobes_narrate);
 	return 0;
 }
 
@@ -135,7 +135,7 @@ static int narrate_write(const char *text, size_t len, bool trunc, void *data)
 
 static int optimize_show(struct seq_buf *s, void *data)
 {
-	seq_printf(s, "%d\n", kprobes_get_optimization());
+	seq_buf_printf(s, "%d\n", kprobes_get_optimization());
 	return 0;
 }
 
@@ -150,7 +150,7 @@ static int optimize_write(const char *text, size_t len, bool trunc, void *data)
 
 static int boost_show(struct seq_buf *s, void *data)
 {
-	seq_printf(s, "%d\n", kprobes_get_boosting());
+	seq_buf_printf(s, "%d\n", kprobes_get_boosting());
 	return 0;
 }
 
@@ -169,15 +169,15 @@ static int lock_show(struct seq_buf *s, void *data)
 	struct kprobe_lock_stats sum;
 	int cpu;
 
-	seq_printf(s, "mode %s\n", kprobes_global_lock ? "global" : "percpu");
+	seq_buf_printf(s, "mode %s\n", kprobes_global_lock ? "global" : "percpu");
 	for_each_online_cpu(cpu) {
 		const struct kprobe_lock_stats *st = &per_cpu(kprobe_lock_stats, cpu);
 
-		seq_printf(s, "cpu%d taken %lu contended %lu spin_cycles %llu\n", cpu,
+		seq_buf_printf(s, "cpu%d taken %lu contended %lu spin_cycles %llu\n", cpu,
 			   st->taken, st->contended, (unsigned long long)st->spin_cycles);
 	}
 	kprobe_lock_stats_sum(&sum);
-	seq_printf(s, "all  taken %lu contended %lu spin_cycles %llu\n", sum.taken,
+	seq_buf_printf(s, "all  taken %lu contended %lu spin_cycles %llu\n", sum.taken,
 		   sum.contended, (unsigned long long)sum.spin_cycles);
 	return 0;
 }

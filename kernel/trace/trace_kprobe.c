@@ -298,7 +298,7 @@ static int kprobe_profile_show(struct seq_buf *s, void *data)
 	struct trace_kprobe *tk;
 
 	list_for_each_entry(tk, &trace_kprobes, tp.list)
-		seq_printf(s, "  %-44s %15lu %15lu\n", tk->tp.def->event, tk->rp.kp.nhit,
+		seq_buf_printf(s, "  %-44s %15lu %15lu\n", tk->tp.def->event, tk->rp.kp.nhit,
 			   tk->rp.kp.nmissed + tk->rp.nmissed);
 	return 0;
 }
@@ -343,11 +343,11 @@ static int print_entry(const struct trace_entry *e, void *data)
 	char depth = e->preempt ? (e->preempt < 16 ? "0123456789abcdef"[e->preempt] : 'f') : '.';
 
 	trace_sprint_ts(ts, sizeof(ts), e->ts);
-	seq_printf(s, "%16s-%-7d [%03d] %c..%c. %s: ", e->comm, e->pid, e->cpu,
+	seq_buf_printf(s, "%16s-%-7d [%03d] %c..%c. %s: ", e->comm, e->pid, e->cpu,
 		   e->flags & TRACE_FLAG_IRQS_OFF ? 'd' : '.', depth, ts);
 	if (!tk) {
 		if (!trace_uprobe_print(s, e))
-			seq_printf(s, "Unknown event id %u\n", e->event_id);
+			seq_buf_printf(s, "Unknown event id %u\n", e->event_id);
 		return 0;
 	}
 	if (e->ret_ip) {
@@ -357,10 +357,10 @@ static int print_entry(const struct trace_entry *e, void *data)
 			strlcpy(sym, name, sizeof(sym));
 		else
 			snprintf(sym, sizeof(sym), "0x%08lx", e->ip);
-		seq_printf(s, "%s: (%s <- %s)", tk->tp.def->event, where, sym);
+		seq_buf_printf(s, "%s: (%s <- %s)", tk->tp.def->event, where, sym);
 	} else {
 		trace_sprint_sym(where, sizeof(where), e->ip);
-		seq_printf(s, "%s: (%s)", tk->tp.def->event, where);
+		seq_buf_printf(s, "%s: (%s)", tk->tp.def->event, where);
 	}
 	trace_probe_print_args(s, &tk->tp, e);
 	return 0;
@@ -391,7 +391,7 @@ static void show_lost(struct seq_buf *s, int only)
 		unsigned long lost = trace_buffer_lost_cpu(cpu);
 
 		if ((only == TRACE_ALL_CPUS || only == cpu) && lost)
-			seq_printf(s, "# CPU %d: %lu oldest entries were overwritten and lost "
+			seq_buf_printf(s, "# CPU %d: %lu oldest entries were overwritten and lost "
 				   "(each CPU's buffer holds %d)\n", cpu, lost, TRACE_BUF_ENTRIES);
 	}
 }
@@ -400,11 +400,11 @@ static int trace_show(struct seq_buf *s, void *data)
 {
 	int cpu = file_cpu(data);
 
-	seq_puts(s, "# tracer: nop\n");
-	seq_printf(s, "#\n# entries-in-buffer/entries-written: %lu/%lu   #P:%u\n",
+	seq_buf_puts(s, "# tracer: nop\n");
+	seq_buf_printf(s, "#\n# entries-in-buffer/entries-written: %lu/%lu   #P:%u\n",
 		   entries_of(cpu), written_of(cpu), num_online_cpus());
 	show_lost(s, cpu);
-	seq_puts(s, trace_header);
+	seq_buf_puts(s, trace_header);
 	trace_buffer_for_each(cpu, print_entry, s);
 	return 0;
 }
@@ -428,10 +428,10 @@ static int pipe_entry(const struct trace_entry *e, void *data)
 	size_t len = s->len;
 
 	print_entry(e, s);
-	if (!s->overflow)
+	if (!seq_buf_has_overflowed(s))
 		return 0;
 	s->len = len;		/* take the partial line back */
-	s->buf[len] = '\0';
+	s->buffer[len] = '\0';
 	return 1;
 }
 
@@ -448,10 +448,10 @@ static int stats_show(struct seq_buf *s, void *data)
 	char now[24];
 
 	trace_sprint_ts(now, sizeof(now), trace_clock());
-	seq_printf(s, "entries: %lu\n", trace_buffer_entries_cpu(cpu));
-	seq_printf(s, "overrun: %lu\n", trace_buffer_lost_cpu(cpu));
-	seq_printf(s, "now ts: %s\n", now);
-	seq_printf(s, "read events: %lu\n", trace_buffer_read_cpu(cpu));
+	seq_buf_printf(s, "entries: %lu\n", trace_buffer_entries_cpu(cpu));
+	seq_buf_printf(s, "overrun: %lu\n", trace_buffer_lost_cpu(cpu));
+	seq_buf_printf(s, "now ts: %s\n", now);
+	seq_buf_printf(s, "read events: %lu\n", trace_buffer_read_cpu(cpu));
 	return 0;
 }
 

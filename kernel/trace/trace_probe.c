@@ -136,12 +136,12 @@ void trace_probe_print_args(struct seq_buf *s, const struct trace_probe *tp,
 			      trace_sprint_sym);
 	if (n >= (int)sizeof(args) && (big = kmalloc(n + 1)) != NULL) {
 		probe_args_format(big, n + 1, tp->def, e->payload, e->len, trace_sprint_sym);
-		seq_puts(s, big);
+		seq_buf_puts(s, big);
 		kfree(big);
 	} else {
-		seq_puts(s, args);
+		seq_buf_puts(s, args);
 	}
-	seq_puts(s, "\n");
+	seq_buf_puts(s, "\n");
 }
 
 /* ---- error_log ---------------------------------------------------------------- */
@@ -180,7 +180,7 @@ int trace_error_log_show(struct seq_buf *s, void *data)
 			     error_log_next - ERROR_LOG_ENTRIES : 0;
 
 	for (unsigned int i = first; i < error_log_next; i++)
-		seq_puts(s, error_log[i % ERROR_LOG_ENTRIES]);
+		seq_buf_puts(s, error_log[i % ERROR_LOG_ENTRIES]);
 	return 0;
 }
 
@@ -235,7 +235,7 @@ static int enable_show(struct seq_buf *s, void *data)
 {
 	struct trace_probe *tp = data;
 
-	seq_printf(s, "%d\n", tp->enabled);
+	seq_buf_printf(s, "%d\n", tp->enabled);
 	return 0;
 }
 
@@ -265,7 +265,7 @@ static int group_enable_show(struct seq_buf *s, void *data)
 			some_on |= tp->enabled;
 			some_off |= !tp->enabled;
 		}
-	seq_puts(s, some_on && some_off ? "X\n" : some_on ? "1\n" : "0\n");
+	seq_buf_puts(s, some_on && some_off ? "X\n" : some_on ? "1\n" : "0\n");
 	return 0;
 }
 
@@ -482,8 +482,8 @@ int trace_probe_events_show(struct seq_buf *s, void *data)
 
 	list_for_each_entry(tp, type->events, list) {
 		probe_event_show(line, sizeof(line), tp->def);
-		seq_puts(s, line);
-		seq_puts(s, "\n");
+		seq_buf_puts(s, line);
+		seq_buf_puts(s, "\n");
 	}
 	return 0;
 }

@@ -84,9 +84,9 @@ bool trace_uprobe_print(struct seq_buf *s, const struct trace_entry *e)
 	if (!tp)
 		return false;
 	if (tp->def->is_return)
-		seq_printf(s, "%s: (0x%lx <- 0x%lx)", tp->def->event, e->ret_ip, e->ip);
+		seq_buf_printf(s, "%s: (0x%lx <- 0x%lx)", tp->def->event, e->ret_ip, e->ip);
 	else
-		seq_printf(s, "%s: (0x%lx)", tp->def->event, e->ip);
+		seq_buf_printf(s, "%s: (0x%lx)", tp->def->event, e->ip);
 	trace_probe_print_args(s, tp, e);
 	return true;
 }
@@ -204,7 +204,7 @@ static int uprobe_profile_show(struct seq_buf *s, void *data)
 	struct trace_uprobe *tu;
 
 	list_for_each_entry(tu, &trace_uprobes, tp.list)
-		seq_printf(s, "  %s %-44s %15lu %15lu\n", tu->tp.def->symbol, tu->tp.def->event,
+		seq_buf_printf(s, "  %s %-44s %15lu %15lu\n", tu->tp.def->symbol, tu->tp.def->event,
 			   tu->uc.nhit, tu->uc.nmissed);
 	return 0;
 }

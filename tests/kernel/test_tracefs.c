@@ -123,7 +123,7 @@ static bool last_trunc;
 
 static int test_show(struct seq_buf *s, void *data)
 {
-	seq_printf(s, "value=%s\n", (const char *)data);
+	seq_buf_printf(s, "value=%s\n", (const char *)data);
 	return 0;
 }
 

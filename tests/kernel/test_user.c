@@ -146,7 +146,7 @@ static void kill_report_shows_the_user_frame(struct ktest *t)
 
 static int show_some_text(struct seq_buf *s, void *data)
 {
-	seq_puts(s, "some text for read()\n");
+	seq_buf_puts(s, "some text for read()\n");
 	return 0;
 }
 

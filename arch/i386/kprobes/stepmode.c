@@ -255,11 +255,11 @@ static void show_run(struct seq_buf *s, enum kprobe_stepmode mode)
 	const struct stepmode_run *r = &last_run[mode];
 
 	if (!r->cpus) {
-		seq_printf(s, "%s: not run yet (the shell's stepmode command)\n",
+		seq_buf_printf(s, "%s: not run yet (the shell's stepmode command)\n",
 			   kprobe_stepmode_name(mode));
 		return;
 	}
-	seq_printf(s, "%s: %lu of %lu calls hit, %lu missed (%d CPUs)\n",
+	seq_buf_printf(s, "%s: %lu of %lu calls hit, %lu missed (%d CPUs)\n",
 		   kprobe_stepmode_name(mode), r->hits, r->calls, r->calls - r->hits, r->cpus);
 }
 
@@ -272,16 +272,16 @@ int kprobe_stepmode_show(struct seq_buf *s, void *data)
 	unsigned long in_place = 0, waited = 0;
 	int cpu;
 
-	seq_printf(s, "mode %s\n", kprobe_stepmode_name(READ_ONCE(kprobe_stepmode)));
+	seq_buf_printf(s, "mode %s\n", kprobe_stepmode_name(READ_ONCE(kprobe_stepmode)));
 	for_each_online_cpu(cpu) {
 		const struct kprobe_stepmode_stats *st = &per_cpu(kprobe_stepmode_stats, cpu);
 
-		seq_printf(s, "cpu%d in_place %lu waited %lu\n", cpu, st->in_place,
+		seq_buf_printf(s, "cpu%d in_place %lu waited %lu\n", cpu, st->in_place,
 			   st->waited);
 		in_place += st->in_place;
 		waited += st->waited;
 	}
-	seq_printf(s, "all  in_place %lu waited %lu\n", in_place, waited);
+	seq_buf_printf(s, "all  in_place %lu waited %lu\n", in_place, waited);
 	show_run(s, KPROBE_STEP_INLINE);
 	show_run(s, KPROBE_STEP_OUTOFLINE);
 	return 0;

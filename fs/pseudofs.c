@@ -16,117 +16,6 @@
 #include "mm.h"
 #include <asm/irqflags.h>
 
-/* ---- seq_buf: where show() prints ---------------------------------------- */
-
-void seq_buf_init(struct seq_buf *s, char *buf, size_t size)
-{
-	s->buf = buf;
-	s->size = size;
-	s->len = 0;
-	s->overflow = false;
-	s->flush = NULL;
-	if (size)
-		buf[0] = '\0';
-}
-
-void seq_buf_flush(struct seq_buf *s)
-{
-	if (s->flush && s->len)
-		s->flush(s->buf, s->len);
-	if (s->flush)
-		s->len = 0;
-}
-
-/* Append n bytes, flushing (stream) or cutting short (fixed buffer). */
-static void seq_write(struct seq_buf *s, const char *p, size_t n)
-{
-	while (n) {
-		size_t room = s->size - 1 - s->len;
-
-		if (room == 0) {
-			if (!s->flush) {
-				s->overflow = true;
-				return;
-			}
-			seq_buf_flush(s);
-			continue;
-		}
-		if (room > n)
-			room = n;
-		memcpy(s->buf + s->len, p, room);
-		s->len += room;
-		s->buf[s->len] = '\0';
-		p += room;
-		n -= room;
-	}
-}
-
-/* A streaming seq_buf goes out line by line, so a slow command (a
- * workload) shows its progress as it goes. */
-static void seq_flush_lines(struct seq_buf *s)
-{
-	if (s->flush && s->len && s->buf[s->len - 1] == '\n')
-		seq_buf_flush(s);
-}
-
-void seq_puts(struct seq_buf *s, const char *str)
-{
-	seq_write(s, str, strlen(str));
-	seq_flush_lines(s);
-}
-
-/*
- * Format straight into the room left.  A piece that does not fit is
- * formatted again: into an emptied buffer for a stream, into one of its
- * own when it is longer than the whole buffer (an echo of a long line
- * through a small console buffer) - so a stream never cuts a piece.  A
- * fixed buffer keeps what fits and says overflow, as Linux's seq_buf.
- */
-int seq_vprintf(struct seq_buf *s, const char *fmt, va_list ap)
-{
-	size_t room = s->size - s->len;	/* the NUL included */
-	va_list again;
-	char *big;
-	int n;
-
-	va_copy(again, ap);
-	n = vsnprintf(s->buf + s->len, room, fmt, ap);
-	if ((size_t)n < room) {
-		s->len += n;
-	} else if (!s->flush) {
-		s->len = s->size - 1;
-		s->overflow = true;
-	} else if ((size_t)n < s->size && s->len) {
-		s->buf[s->len] = '\0';	/* undo the cut piece, send what was before */
-		seq_buf_flush(s);
-		s->len = vsnprintf(s->buf, s->size, fmt, again);
-	} else {
-		s->buf[s->len] = '\0';
-		big = kmalloc(n + 1);
-		if (big) {
-			vsnprintf(big, n + 1, fmt, again);
-			seq_write(s, big, n);
-			kfree(big);
-		} else {
-			s->overflow = true;
-		}
-	}
-	va_end(again);
-	seq_flush_lines(s);
-	return n;
-}
-
-int seq_printf(struct seq_buf *s, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = seq_vprintf(s, fmt, ap);
-	va_end(ap);
-	return n;
-}
-
 /* ---- the files ------------------------------------------------------------- */
 
 static struct pseudo_file *files;	/* creation order: new ones at the tail */
@@ -294,7 +183,7 @@ int pseudofs_list(const char *path, struct seq_buf *s)
 	int count = 0;
 
 	if (find_file(path)) {
-		seq_printf(s, "%s\n", path);
+		seq_buf_printf(s, "%s\n", path);
 		seq_buf_flush(s);
 		return 1;
 	}
@@ -317,7 +206,7 @@ int pseudofs_list(const char *path, struct seq_buf *s)
 		n = slash ? (size_t)(slash - child) : strlen(child);
 		if (listed_before(f, dirlen, child, n))
 			continue;
-		seq_printf(s, "%.*s%s\n", (int)n, child, slash ? "/" : "");
+		seq_buf_printf(s, "%.*s%s\n", (int)n, child, slash ? "/" : "");
 		count++;
 	}
 	seq_buf_flush(s);
