@@ -57,17 +57,20 @@ LIBGCC   = $(shell $(CC) -m32 -print-libgcc-file-name)
 
 # ---- sources: every .c / .S in the kernel's folders -------------------------
 # Two images share one build.  build/kernel.elf is the kernel a student
-# boots (make run, debug, iso): boot, arch, kernel, lib, probes, console.
-# build/kernel-test.elf is that kernel plus the test runner (kernel/ktest.c)
+# boots (make run, debug, iso): boot, arch, kernel, lib, fs, probes, console.
+# build/kernel-test.elf is that kernel plus the test runner (tests/kernel/ktest.c)
 # and tests/kernel/ (the suites and the benchmark), for make test and
 # make bench; those files define its "test" and "bench" boot modes.
 SRCDIRS := boot arch/i386 arch/i386/kprobes kernel kernel/events kernel/trace lib fs probes console
-TEST_SRCS := kernel/ktest.c $(wildcard tests/kernel/*.c) $(wildcard tests/kernel/*.S)
+TEST_SRCS := $(wildcard tests/kernel/*.c) $(wildcard tests/kernel/*.S)
 SRCS := $(filter-out $(TEST_SRCS),\
 	$(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c) $(wildcard $(d)/*.S)))
 # Objects keep the source suffix (entry.S.o, traps.c.o): foo.c and foo.S can coexist.
 OBJS := $(patsubst %,$(B)/%.o,$(SRCS))
 TEST_OBJS := $(patsubst %,$(B)/%.o,$(TEST_SRCS))
+# The suites drive the shell as a user would: they, and only they
+# (console/ itself aside), see its headers (tests/host/check_layout.py).
+$(TEST_OBJS): CFLAGS += -Iconsole
 
 # ---- Linux built-in files: Kbuild's obj-y (docs/modules.md, "Built-in files")
 #   make BUILTIN=path/test_kprobes.c CONFIG_KPROBES_SANITY_TEST=y
@@ -367,7 +370,7 @@ HOST_LIB_SRCS := $(wildcard lib/*.c)
 HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host/%,$(wildcard tests/host/test_*.c))
 HOST_TOOLS := $(patsubst tests/host/%.c,$(B)/host/%,$(filter-out tests/host/test_%,$(wildcard tests/host/*.c)))
 
-$(B)/host/%: tests/host/%.c $(HOST_LIB_SRCS) $(wildcard include/*.h $(ARCH_INCLUDE)/asm/*.h tests/host/*.h)
+$(B)/host/%: tests/host/%.c $(HOST_LIB_SRCS) $(wildcard include/*.h $(ARCH_INCLUDE)/asm/*.h tests/host/*.h tests/kernel/ktest.h)
 	@mkdir -p $(dir $@)
 	$(call say,HOSTCC,$@)
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -DHOST_BUILD -o $@ $< $(HOST_LIB_SRCS)

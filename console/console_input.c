@@ -12,7 +12,8 @@
  * while the shell is busy running a workload and reads nothing.
  */
 #include "kernel.h"
-#include "console.h"
+#include "printk.h"
+#include <asm/serial.h>
 #include "console_input.h"
 #include "keyboard.h"
 #include "kprobes.h"

@@ -32,6 +32,7 @@
 #include "string.h"
 #include "errno.h"
 #include "smp.h"
+#include "shell.h"
 
 static volatile int zero;   /* volatile: the compiler must not fold it */
 
@@ -234,10 +235,13 @@ const char *crash_mode_name(size_t i)
 	return i < ARRAY_SIZE(crashes) ? crashes[i].name : NULL;
 }
 
-void crash_run(const char *what)
+/* crash=WHAT: a boot mode (include/kernel.h), run by kmain before the shell. */
+static void crash_run(const char *what)
 {
 	size_t i;
 
+	if (!what)
+		what = "";	/* "crash" alone: list the modes */
 	for (i = 0; i < ARRAY_SIZE(crashes); i++) {
 		if (strcmp(crashes[i].name, what) == 0) {
 			printk("crash: doing '%s' on purpose\n", what);
@@ -252,3 +256,4 @@ void crash_run(const char *what)
 		printk(" %s", crashes[i].name);
 	printk("\n");
 }
+DEFINE_BOOT_MODE("crash", crash_run);

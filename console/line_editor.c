@@ -14,6 +14,7 @@
  */
 #include "kernel.h"
 #include "line_editor.h"
+#include "printk.h"
 #include "string.h"
 #include "nokprobe.h"
 
@@ -65,6 +66,7 @@ static void redraw(struct line_editor *le)
 void line_editor_attach(struct line_editor *le)
 {
 	shown = le;
+	printk_set_before_write(line_editor_hide);	/* printk hides the line first */
 	output_ended_line = true;
 	if (le)
 		redraw(le);

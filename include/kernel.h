@@ -135,10 +135,6 @@ bool cmdline_has(const char *word);
 /* "key=value" -> copies "value" into buf; NULL when key has no value. */
 const char *cmdline_value(const char *key, char *buf, size_t len);
 
-/* What kmain() runs instead of the shell when the command line asks. */
-void crash_run(const char *what);	/* crash=WHAT: console/crash.c */
-const char *crash_mode_name(size_t i);	/* the i-th mode; NULL past the last */
-int crash_stack_hog(void *arg);		/* a thread body that overflows its stack */
 
 /*
  * A boot mode is another program kmain() can run in place of the shell,

@@ -183,7 +183,9 @@ const void *find_boot_module(const char *name, size_t *len);
 int insmod(const char *name);		/* load a boot module by name */
 int insmod_params(const char *name, const char *args);	/* ... with parameters */
 int rmmod(const char *name);
-/* The shell's insmod, rmmod and lsmod commands are cmd_* in include/shell.h. */
+/* The shell's insmod, rmmod and lsmod commands are console/module_cmds.c. */
+/* Call fn for each loaded module, in load order (process context). */
+void for_each_module(void (*fn)(const struct module *mod, void *data), void *data);
 /* insmod=a,b on the command line: load those at boot (from kmain). */
 void load_boot_modules(void);
 

@@ -1,6 +1,6 @@
 /*
  * workloads.h - the functions the `run` workloads are made of
- * (console/workloads.c), for code that calls or probes them directly:
+ * (kernel/workloads.c), for code that calls or probes them directly:
  * the optprobes suite probes every instruction of every one of them
  * and checks that each workload still computes the same result.
  */
@@ -8,6 +8,11 @@
 #define WORKLOADS_H
 
 #include "kernel.h"
+
+#define HT_KEY_LEN 16	/* bytes in a hash-table key, the NUL included */
+
+/* true stops worker_thread before its next tick (the console's Ctrl-C). */
+extern bool (*workload_interrupted)(void);
 
 unsigned long fib(unsigned long n);
 int cmp_ints(int x, int y);

@@ -36,7 +36,6 @@
 #include "string.h"
 #include "vsprintf.h"
 #include "nokprobe.h"
-#include "shell.h"
 #include "trace.h"
 
 #define MODULE_FREE_POISON	0xcc	/* int3 */
@@ -892,76 +891,17 @@ int rmmod(const char *name)
 	return ret;
 }
 
-/* The modules that use mod's exports, as lsmod's "Used by" list. */
-static void print_users(const struct module *mod)
-{
-	struct module *other;
-
-	list_for_each_entry(other, &modules, list)
-		for (int i = 0; i < other->nr_uses; i++)
-			if (other->uses[i] == mod)
-				sh_printf(" %s", other->name);
-}
-
-/* ---- shell commands (the table is in console/shell.c) ------------------------ */
-
-#define INSMOD_ARGS_LEN	256	/* the parameters of one shell insmod, rejoined */
-
-/* insmod NAME [param=value ...]: the words after the name, rejoined. */
-int cmd_insmod(int argc, char **argv)
-{
-	char args[INSMOD_ARGS_LEN] = "";
-
-	if (argc < 2) {
-		sh_printf("usage: insmod NAME [param=value ...]   "
-			  "(lsmod lists the boot modules)\n");
-		return -EINVAL;
-	}
-	for (int i = 2; i < argc; i++) {
-		if (strlcat(args, argv[i], sizeof(args)) >= sizeof(args) ||
-		    (i + 1 < argc && strlcat(args, " ", sizeof(args)) >= sizeof(args))) {
-			sh_printf("insmod: parameters too long\n");
-			return -E2BIG;
-		}
-	}
-	return insmod_params(argv[1], args);
-}
-
-int cmd_rmmod(int argc, char **argv)
-{
-	if (argc != 2) {
-		sh_printf("usage: rmmod NAME\n");
-		return -EINVAL;
-	}
-	return rmmod(argv[1]);
-}
-
-int cmd_lsmod(int argc, char **argv)
+/*
+ * Each loaded module in load order, for a reader such as the shell's
+ * lsmod (Linux's /proc/modules walks the same list).  Process context:
+ * a module cannot come or go during the walk (the loader runs there too).
+ */
+void for_each_module(void (*fn)(const struct module *mod, void *data), void *data)
 {
 	struct module *mod;
 
-	sh_printf("Module                  Size  Address   Used by\n");
-	list_for_each_entry(mod, &modules, list) {
-		sh_printf("%-20s %7lu  %08lx  %d", mod->name, mod->size,
-			  (unsigned long)mod->base, mod->refcnt);
-		print_users(mod);
-		sh_printf("%s\n", mod->state == MODULE_STATE_LIVE ? "" : " [loading]");
-	}
-	sh_printf("Boot modules (insmod NAME):");
-	for (int i = 0; i < nr_boot_modules; i++) {
-		/* "dir/NAME.ko args" -> NAME */
-		const char *base = strrchr(boot_modules[i].name, '/');
-		const char *name = base ? base + 1 : boot_modules[i].name;
-		size_t n = 0;
-
-		while (name[n] && name[n] != ' ')
-			n++;
-		if (n > 3 && strncmp(name + n - 3, ".ko", 3) == 0)
-			n -= 3;
-		sh_printf(" %.*s", (int)n, name);
-	}
-	sh_printf("%s\n", nr_boot_modules ? "" : " none");
-	return 0;
+	list_for_each_entry(mod, &modules, list)
+		fn(mod, data);
 }
 
 /* insmod=a,b,c on the kernel command line. */

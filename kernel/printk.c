@@ -11,18 +11,23 @@
  * would fire while a handler prints.
  */
 #include "kernel.h"
-#include "console.h"
+#include "printk.h"
 #include "vsprintf.h"
 #include <asm/irqflags.h>
 #include "spinlock.h"
 #include "nokprobe.h"
-#include "line_editor.h"
 #include "string.h"
 
 #define PRINTK_BUF_SIZE 512
 #define PRINTK_CUT_MARK " [cut]\n"	/* the end of a message too long for it */
 
 static struct console *consoles;
+static void (*before_write)(const char *text, size_t len);
+
+void printk_set_before_write(void (*hook)(const char *text, size_t len))
+{
+	WRITE_ONCE(before_write, hook);
+}
 DEFINE_SPINLOCK(printk_lock);
 
 void register_console(struct console *con)
@@ -67,6 +72,7 @@ static int printk_get_level(const char **fmt)
  */
 void printk_write(const char *text, size_t len)
 {
+	void (*hook)(const char *text, size_t len);
 	struct console *con;
 	unsigned long flags;
 	bool nested;
@@ -75,7 +81,9 @@ void printk_write(const char *text, size_t len)
 	nested = READ_ONCE(printk_lock.owner_cpu) == smp_processor_id();
 	if (!nested)
 		spin_lock(&printk_lock);
-	line_editor_hide(text, len);	/* not into the middle of a typed line */
+	hook = READ_ONCE(before_write);
+	if (hook)
+		hook(text, len);	/* the shell: not into the middle of a typed line */
 	for (con = consoles; con; con = con->next)
 		con->write(text, len);
 	if (!nested)

@@ -11,7 +11,7 @@
 #include "kernel.h"
 #include "spinlock.h"
 #include "stacktrace.h"
-#include "console.h"
+#include "printk.h"
 #include "nokprobe.h"
 
 /* The report of a report (printk's own lock misused) is not printed. */

@@ -7,7 +7,8 @@
  * asks for it (serial_set_rx_handler): IRQ 4 hands each byte over.
  */
 #include "kernel.h"
-#include "console.h"
+#include "printk.h"
+#include <asm/serial.h>
 #include <asm/io.h>
 #include "nokprobe.h"
 #include <asm/traps.h>

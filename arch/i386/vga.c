@@ -6,7 +6,8 @@
  * cursor through the CRT controller's index/data ports.
  */
 #include "kernel.h"
-#include "console.h"
+#include "printk.h"
+#include <asm/vga.h>
 #include <asm/io.h>
 #include "string.h"
 #include "nokprobe.h"

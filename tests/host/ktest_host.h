@@ -30,7 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "string.h"     /* ours: strcmp for EXPECT_STREQ, see include/string.h */
-#include "ktest.h"
+#include "../kernel/ktest.h"
 
 /* "tests/host/test_string.c" -> "test_string.c", as the kernel prints. */
 static const char *ktest_host_basename(const char *path)

@@ -10,6 +10,7 @@
  */
 #include "ktest.h"
 #include "sched.h"
+#include "shell.h"	/* crash_stack_hog, the crash demo's thread */
 #include "timer.h"
 #include "mm.h"
 #include <asm/irqflags.h>

@@ -85,7 +85,7 @@ int cmd_run(int argc, char **argv);	/* console/workloads.c */
 int cmd_stepmode(int argc, char **argv);	/* console/stepmode_demo.c */
 int cmd_watch(int argc, char **argv);		/* console/watch.c */
 int cmd_unwatch(int argc, char **argv);
-int cmd_insmod(int argc, char **argv);	/* kernel/module.c */
+int cmd_insmod(int argc, char **argv);	/* console/module_cmds.c */
 int cmd_rmmod(int argc, char **argv);
 int cmd_lsmod(int argc, char **argv);
 
@@ -98,5 +98,9 @@ struct workload {
 };
 extern const struct workload workloads[];
 extern const int nr_workloads;
+
+/* The crash demos (console/crash.c): crash=WHAT on the command line. */
+const char *crash_mode_name(size_t i);	/* the i-th mode; NULL past the last */
+int crash_stack_hog(void *arg);		/* a thread body that overflows its stack */
 
 #endif

@@ -10,7 +10,7 @@
  * .boot_modes section.
  */
 #include "ktest.h"
-#include "console.h"
+#include "printk.h"
 #include <asm/kdebug.h>
 #include "mm.h"
 #include "nokprobe.h"

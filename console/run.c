@@ -1,25 +1,8 @@
 /*
- * workloads.c - small real programs to put probes on: `run NAME [ARGS]`.
- *
- * Each workload is a few noinline functions with plain C arguments, so
- * $arg1, $arg2... and $retval mean what the source says (i386 cdecl:
- * arguments on the stack, the result in %ax).  The functions to probe:
- *
- *   fib N        fib(n): recursive Fibonacci; fib(5) makes 15 calls
- *   sort N       sort_ints(a, n) insertion sort, cmp_ints(x, y) per compare
- *   crc32 TEXT   crc32_le(crc, buf, len), crc32_byte(crc, c) per byte
- *   hash N       ht_insert(key, value), ht_lookup(key), ht_hash(key):
- *                a string hash table with chaining
- *   worker N     worker_thread wakes every timer tick and calls do_work(i),
- *                N times, in a thread of its own ("worker")
- *
- * Names are global and unique, so `p fib` finds them in kallsyms.
- *
- * `run -a NAME [ARGS]` runs the workload on every online CPU at once,
- * one thread bound to each, and reports each CPU's result and time.  So
- * every workload must be safe to run on several CPUs together: each
- * keeps its data on its own stack or heap, and the one shared table
- * (hash) is held by one run at a time.
+ * run.c - the shell's `run [-a] NAME [ARGS]`: each workload of
+ * kernel/workloads.c run with the arguments typed, its result printed.
+ * `run -a NAME [ARGS]` runs it on every online CPU at once, one thread
+ * bound to each, and reports each CPU's result and time.
  */
 #include "kernel.h"
 #include "shell.h"
@@ -32,15 +15,6 @@
 #include "workloads.h"
 #include "mutex.h"
 #include "smp.h"
-
-/* ---- fib ------------------------------------------------------------------- */
-
-noinline unsigned long fib(unsigned long n)
-{
-	if (n < 2)
-		return n;
-	return fib(n - 1) + fib(n - 2);
-}
 
 #define FIB_MAX 30	/* fib(30) is 1.6 million calls: a second or so */
 
@@ -56,8 +30,6 @@ static int run_fib(int argc, char **argv)
 	return 0;
 }
 
-/* ---- sort ------------------------------------------------------------------ */
-
 #define SORT_MAX 1000
 
 #define WL_SEED 12345
@@ -67,24 +39,6 @@ static int wl_rand(unsigned long *seed)
 {
 	*seed = *seed * 1103515245 + 12345;
 	return (*seed / 65536) % 1000;
-}
-
-noinline int cmp_ints(int x, int y)
-{
-	return (x > y) - (x < y);
-}
-
-noinline void sort_ints(int *a, int n)
-{
-	for (int i = 1; i < n; i++) {
-		int v = a[i], j = i;
-
-		while (j > 0 && cmp_ints(a[j - 1], v) > 0) {
-			a[j] = a[j - 1];
-			j--;
-		}
-		a[j] = v;
-	}
 }
 
 static int run_sort(int argc, char **argv)
@@ -113,25 +67,6 @@ static int run_sort(int argc, char **argv)
 	return ret;
 }
 
-/* ---- crc32 ----------------------------------------------------------------- */
-
-#define CRC32_POLY_LE 0xEDB88320u	/* IEEE 802.3, bit-reversed */
-
-noinline uint32_t crc32_byte(uint32_t crc, unsigned char c)
-{
-	crc ^= c;
-	for (int bit = 0; bit < 8; bit++)
-		crc = (crc >> 1) ^ (CRC32_POLY_LE & -(crc & 1));
-	return crc;
-}
-
-noinline uint32_t crc32_le(uint32_t crc, const unsigned char *buf, size_t len)
-{
-	while (len--)
-		crc = crc32_byte(crc, *buf++);
-	return crc;
-}
-
 static int run_crc32(int argc, char **argv)
 {
 	const char *text = argc > 1 ? argv[1] : "123456789";
@@ -143,64 +78,9 @@ static int run_crc32(int argc, char **argv)
 	return 0;
 }
 
-/* ---- hash ------------------------------------------------------------------ */
-
-#define HT_BUCKETS 16
-#define HT_KEY_LEN 16
 #define HASH_MAX   500
 
-struct ht_entry {
-	char key[HT_KEY_LEN];
-	long value;
-	struct ht_entry *next;
-};
-
-static struct ht_entry *ht_table[HT_BUCKETS];
-static DEFINE_MUTEX(ht_mutex);	/* one `run hash` at a time fills and empties it */
-
-/* djb2: h = h * 33 + c. */
-noinline unsigned int ht_hash(const char *key)
-{
-	unsigned int h = 5381;
-
-	while (*key)
-		h = h * 33 + (unsigned char)*key++;
-	return h % HT_BUCKETS;
-}
-
-noinline int ht_insert(const char *key, long value)
-{
-	struct ht_entry *e = kmalloc(sizeof(*e));
-	unsigned int b = ht_hash(key);
-
-	if (!e)
-		return -ENOMEM;
-	strlcpy(e->key, key, sizeof(e->key));
-	e->value = value;
-	e->next = ht_table[b];
-	ht_table[b] = e;
-	return 0;
-}
-
-/* Returns the entry's value, or -1 when the key is not there. */
-noinline long ht_lookup(const char *key)
-{
-	for (struct ht_entry *e = ht_table[ht_hash(key)]; e; e = e->next)
-		if (strcmp(e->key, key) == 0)
-			return e->value;
-	return -1;
-}
-
-void ht_clear(void)
-{
-	for (int b = 0; b < HT_BUCKETS; b++)
-		while (ht_table[b]) {
-			struct ht_entry *e = ht_table[b];
-
-			ht_table[b] = e->next;
-			kfree(e);
-		}
-}
+static DEFINE_MUTEX(ht_mutex);	/* one `run hash` at a time fills and empties the table */
 
 static int run_hash(int argc, char **argv)
 {
@@ -228,30 +108,7 @@ static int run_hash(int argc, char **argv)
 	return found == n ? 0 : -EIO;
 }
 
-/* ---- worker ------------------------------------------------------------------ */
-
 #define WORKER_MAX 1000
-#define TICK_MS    (1000 / HZ)
-
-noinline unsigned long do_work(unsigned long i)
-{
-	return i * i;
-}
-
-/*
- * A thread that sleeps until the next timer tick, works, and repeats -
- * until Ctrl-C on the console (shell_interrupted()).
- */
-noinline int worker_thread(void *arg)
-{
-	unsigned long n = (unsigned long)arg, sum = 0;
-
-	for (unsigned long i = 0; i < n && !shell_interrupted(); i++) {
-		msleep(TICK_MS);
-		sum += do_work(i);
-	}
-	return sum;
-}
 
 static int run_worker(int argc, char **argv)
 {
@@ -277,16 +134,6 @@ static int run_worker(int argc, char **argv)
 	sh_printf("worker: done, sum of squares %d, %lu tick%s\n", sum, took, plural(took));
 	return 0;
 }
-
-/*
- * Every function above that a workload runs, by name: what `p NAME`
- * can probe, and what tests/kernel/test_optprobes.c probes at every
- * instruction (keep it in step with the functions).
- */
-const char *const workload_functions[] = {
-	"fib", "sort_ints", "cmp_ints", "crc32_le", "crc32_byte",
-	"ht_insert", "ht_lookup", "ht_hash", "worker_thread", "do_work", NULL
-};
 
 /* ---- the table ------------------------------------------------------------------ */
 
@@ -380,6 +227,7 @@ int cmd_run(int argc, char **argv)
 		argv++;
 	}
 	w = argc >= 2 ? find_workload(argv[1]) : NULL;
+	workload_interrupted = shell_interrupted;	/* Ctrl-C stops `run worker` */
 	if (w)
 		return all ? run_everywhere(w, argc - 1, argv + 1) : w->run(argc - 1, argv + 1);
 	if (argc >= 2)
