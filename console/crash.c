@@ -48,6 +48,7 @@ static noinline void crash_text(void)
 
 static noinline void crash_ud2(void)
 {
+	/* The mistake itself: ud2, the opcode defined to be invalid. */
 	__asm__ __volatile__("ud2");
 }
 
@@ -59,12 +60,14 @@ static noinline void crash_div0(void)
 {
 	unsigned int q = 1, r = 0, d = zero;
 
+	/* The mistake itself: divl by zero (C leaves x / 0 undefined, not a #DE). */
 	__asm__ __volatile__("divl %2" : "+a"(q), "+d"(r) : "r"(d));
 	printk("crash: 1 / 0 = %u\n", q);
 }
 
 static noinline void crash_int3(void)
 {
+	/* The mistake itself: a breakpoint no kprobe owns. */
 	__asm__ __volatile__("int3");
 }
 
@@ -73,6 +76,7 @@ static noinline void crash_int3(void)
 
 static noinline void crash_gp(void)
 {
+	/* The mistake itself: FS loaded with a selector past the GDT's limit. */
 	__asm__ __volatile__("movw %w0, %%fs" : : "r"(SELECTOR_PAST_GDT));
 }
 
@@ -86,6 +90,7 @@ static noinline void crash_gp(void)
 
 static noinline void crash_intn(void)
 {
+	/* The mistake itself: int n to a vector with no gate. */
 	__asm__ __volatile__("int %0" : : "i"(UNUSED_VECTOR));
 }
 
@@ -96,6 +101,7 @@ static noinline void crash_intn(void)
  */
 static noinline void crash_np(void)
 {
+	/* The mistake itself: DS loaded with a descriptor marked not present. */
 	__asm__ __volatile__("movw %w0, %%ds" : : "r"(__NOT_PRESENT_SEL));
 }
 
@@ -106,6 +112,7 @@ static noinline void crash_np(void)
  */
 static noinline void crash_ss(void)
 {
+	/* The mistake itself: SS loaded with a descriptor marked not present. */
 	__asm__ __volatile__("movw %w0, %%ss" : : "r"(__NOT_PRESENT_SEL));
 }
 
@@ -118,6 +125,7 @@ static noinline void crash_ss(void)
 static noinline void crash_ts(void)
 {
 	this_cpu_tss()->prev_task = __KERNEL_DS;
+	/* The mistake itself: iret with EFLAGS.NT set, a "task return" to no TSS. */
 	__asm__ __volatile__("pushfl\n\t"
 			     "orl %0, (%%esp)\n\t"
 			     "popfl\n\t"
@@ -179,6 +187,7 @@ static noinline void crash_triple(void)
 	       "  QEMU with -no-reboot exits (status 0); add -d int,cpu_reset to watch.\n");
 	local_irq_disable();
 	idt_load(&no_idt);
+	/* The mistake itself: an exception with no gate, nor one for its #DF. */
 	__asm__ __volatile__("int3");
 }
 

@@ -167,8 +167,6 @@ int cmd_idt(int argc, char **argv)
 
 /* ---- regs ----------------------------------------------------------------- */
 
-#define READ_SEG(seg) ({ uint16_t v; __asm__ __volatile__("mov %%" #seg ", %0" : "=r"(v)); v; })
-
 static void print_flag_names(unsigned long eflags)
 {
 	static const struct { unsigned long bit; const char *name; } flags[] = {
@@ -188,18 +186,22 @@ int cmd_regs(int argc, char **argv)
 {
 	struct desc_ptr gdtr, idtr;
 	unsigned long cr0 = read_cr0(), eflags = read_eflags();
-	uint16_t tr;
+	uint16_t tr = store_tr(), cs, ds, es, ss, fs, gs;
 
-	__asm__ __volatile__("sgdt %0" : "=m"(gdtr));
-	__asm__ __volatile__("sidt %0" : "=m"(idtr));
-	__asm__ __volatile__("str %0" : "=r"(tr));
+	store_gdt(&gdtr);
+	store_idt(&idtr);
+	savesegment(cs, cs);
+	savesegment(ds, ds);
+	savesegment(es, es);
+	savesegment(ss, ss);
+	savesegment(fs, fs);
+	savesegment(gs, gs);
 
 	sh_printf("The shell's own context (a kernel thread in ring 0):\n");
 	sh_printf("EFLAGS: %08lx ", eflags);
 	print_flag_names(eflags);
 	sh_printf("CS: %04x DS: %04x ES: %04x SS: %04x FS: %04x GS: %04x\n",
-		  READ_SEG(cs), READ_SEG(ds), READ_SEG(es), READ_SEG(ss),
-		  READ_SEG(fs), READ_SEG(gs));
+		  cs, ds, es, ss, fs, gs);
 	sh_printf("ESP: %08lx EBP: %08lx\n", (unsigned long)__builtin_frame_address(0) - 8,
 		  (unsigned long)__builtin_frame_address(0));
 	sh_printf("CR0: %08lx (%s%s%s)\n", cr0, cr0 & X86_CR0_PE ? "PE " : "",
@@ -345,23 +347,11 @@ int cmd_cpus(int argc, char **argv)
 
 /* ---- reboot, poweroff ----------------------------------------------------- */
 
-#define KBD_CONTROLLER_PORT 0x64
-#define KBD_CMD_PULSE_RESET 0xFE	/* pulse output line 0: the CPU's RESET pin */
-
 int cmd_reboot(int argc, char **argv)
 {
-	struct desc_ptr no_idt = { 0, 0 };
-
 	sh_printf("Rebooting...\n");
 	seq_buf_flush(shell_out);
-	local_irq_disable();
-	outb(KBD_CONTROLLER_PORT, KBD_CMD_PULSE_RESET);
-	for (volatile int i = 0; i < 1000000; i++)
-		;
-	/* Still here: an empty IDT turns the next exception into a triple
-	 * fault, and the CPU resets itself. */
-	__asm__ __volatile__("lidt %0; int3" : : "m"(no_idt));
-	halt_forever();
+	machine_restart();
 }
 
 int cmd_poweroff(int argc, char **argv)

@@ -122,6 +122,8 @@ void halt_forever(void) __noreturn;
 void qemu_exit(int code) __noreturn;
 /* Switch the machine off (ACPI S5): QEMU exits with status 0. */
 void machine_power_off(void) __noreturn;
+/* Reset the machine (arch/i386/reboot.c): the kernel boots again. */
+void machine_restart(void) __noreturn;
 /*
  * How an oops or panic starts (one CPU reports; a second one that dies
  * meanwhile halts) and ends (leave QEMU with panic_exit, else halt).

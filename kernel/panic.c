@@ -21,8 +21,10 @@
 
 void halt_forever(void)
 {
-	for (;;)
-		__asm__ __volatile__("cli; hlt");
+	for (;;) {
+		local_irq_disable();
+		native_halt();
+	}
 }
 
 void qemu_exit(int code)
@@ -47,8 +49,8 @@ void machine_power_off(void)
 	local_irq_disable();
 	outw(PIIX4_PM1A_CNT_PORT, ACPI_PM1_SLP_EN);
 	/* QEMU shuts down from its main loop, a moment after the write. */
-	for (volatile long i = 0; i < POWER_OFF_WAIT; i++)
-		__asm__ __volatile__("pause");
+	for (long i = 0; i < POWER_OFF_WAIT; i++)
+		cpu_relax();
 	/* Still running: no ACPI there.  Try the debug-exit port. */
 	qemu_exit(QEMU_EXIT_PASS);
 }
@@ -104,7 +106,7 @@ void panic(const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	printk("PANIC: %s\nCPU: %d\nCall Trace:\n", msg, smp_processor_id());
-	__asm__ __volatile__("movl %%ebp, %0" : "=r"(bp));
+	bp = (unsigned long)__builtin_frame_address(0);	/* our %ebp */
 	show_backtrace(NULL, bp);   /* no trap frame: start from our caller */
 	smp_send_stop();
 	/* Last words for whoever listens (the test runner fails its run). */

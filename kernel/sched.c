@@ -184,8 +184,7 @@ static void set_trap_flag(unsigned long flags)
 	unsigned long now = read_eflags();
 
 	if ((now ^ flags) & X86_EFLAGS_TF)
-		__asm__ __volatile__("pushl %0; popfl"
-				     :: "r" (now ^ X86_EFLAGS_TF) : "memory", "cc");
+		native_restore_fl(now ^ X86_EFLAGS_TF);
 }
 
 /*
@@ -430,7 +429,7 @@ static noinline void __noreturn cpu_idle_loop(void)
 		local_irq_disable();
 		if (!parked_here() && idle_should_look())
 			__schedule();
-		__asm__ __volatile__("sti; hlt" ::: "memory");
+		native_safe_halt();	/* sti; hlt: no wake-up lost between */
 	}
 }
 

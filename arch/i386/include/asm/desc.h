@@ -63,6 +63,26 @@ struct desc_ptr {
 	uint32_t address;
 } __attribute__((packed));
 
+/* Where the CPU's GDT and IDT are, and the TSS selector it holds
+ * (Linux's native_store_gdt(), store_idt(), store_tr()). */
+static inline void store_gdt(struct desc_ptr *dtr)
+{
+	__asm__ __volatile__("sgdt %0" : "=m" (*dtr));
+}
+
+static inline void store_idt(struct desc_ptr *dtr)
+{
+	__asm__ __volatile__("sidt %0" : "=m" (*dtr));
+}
+
+static inline uint16_t store_tr(void)
+{
+	uint16_t tr;
+
+	__asm__ __volatile__("str %0" : "=r" (tr));
+	return tr;
+}
+
 /* desc_load.S: lgdt and reload every segment register; ltr; lidt. */
 void gdt_load(struct desc_ptr *p, unsigned int code_sel, unsigned int data_sel);
 void tss_load(unsigned int sel);

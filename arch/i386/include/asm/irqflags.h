@@ -24,6 +24,26 @@ static inline void local_irq_restore(unsigned long flags)
 		local_irq_enable();
 }
 
+/*
+ * Stop until an interrupt (Linux's native_halt()).  With interrupts off
+ * only an NMI or a reset ends it: halt_forever()'s way to stop a CPU.
+ */
+static inline void native_halt(void)
+{
+	__asm__ __volatile__("hlt" ::: "memory");
+}
+
+/*
+ * Enable interrupts and halt, as one (Linux's native_safe_halt()): sti
+ * takes effect only after the next instruction, so no interrupt can
+ * slip in between and be missed by a CPU that then sleeps on - the idle
+ * loop's race-free sleep.
+ */
+static inline void native_safe_halt(void)
+{
+	__asm__ __volatile__("sti; hlt" ::: "memory");
+}
+
 static inline int irqs_disabled(void)
 {
 	return !(read_eflags() & X86_EFLAGS_IF);

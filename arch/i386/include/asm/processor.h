@@ -40,6 +40,16 @@ static inline unsigned long read_eflags(void)
 	return f;
 }
 
+/*
+ * Write the whole of EFLAGS (Linux's native_restore_fl(), before 5.11):
+ * IF and TF and the arithmetic flags at once, which no single other
+ * instruction can do - the scheduler puts a thread's own TF back with it.
+ */
+static inline void native_restore_fl(unsigned long flags)
+{
+	__asm__ __volatile__("pushl %0; popfl" :: "g" (flags) : "memory", "cc");
+}
+
 static inline unsigned long read_cr0(void)
 {
 	unsigned long v;

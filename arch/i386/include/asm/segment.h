@@ -62,6 +62,11 @@ void load_cpu_gdt(int cpu);
 /* The TSS descriptor for #DF is installed by the double-fault code. */
 struct tss_struct;
 void gdt_set_tss(int entry, struct tss_struct *tss);	/* this CPU's GDT */
+
+/* The selector in a segment register now (Linux's savesegment()):
+ * savesegment(ds, sel).  The register is named in the instruction. */
+#define savesegment(seg, value) \
+	__asm__ __volatile__("mov %%" #seg ", %0" : "=r" (value) : : "memory")
 #endif
 
 #endif
