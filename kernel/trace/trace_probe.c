@@ -339,7 +339,7 @@ static int add_event(const struct trace_probe_type *type,
 	int ret;
 
 	/* Every value must fit in a record (strings may be cut short). */
-	if (parsed->nr_args * sizeof(struct fetch_value) > TRACE_PAYLOAD_MAX) {
+	if (probe_args_slots(parsed) * sizeof(struct fetch_value) > TRACE_PAYLOAD_MAX) {
 		snprintf(msg, sizeof(msg), "Too many arguments for one trace record (at most %u)",
 			 (unsigned int)(TRACE_PAYLOAD_MAX / sizeof(struct fetch_value)));
 		trace_probe_log_error(type, line, len, trace_probe_word_pos(line, len, 2), msg);

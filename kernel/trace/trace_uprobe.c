@@ -51,18 +51,33 @@ static const char *process_comm(void)
 	return task_name(current);
 }
 
-/* Everything a uprobe's arguments point at is the process's memory. */
-static const struct fetch_ops ufetch_ops = {
-	.read_mem = copy_from_user_nofault,
-	.read_user = copy_from_user_nofault,
-	.comm = process_comm,
-};
+/* @+OFFS: where the probed program's file offset offs is in the process. */
+static unsigned long file_offset_to_vaddr(const void *ctx, unsigned long offs)
+{
+	return uprobe_offset_to_vaddr(ctx, offs);
+}
+
+/*
+ * Everything a uprobe's arguments point at is the process's memory;
+ * @+OFFS is an offset in the probed program's file, ctx.
+ */
+static void uprobe_fetch_ops(struct fetch_ops *ops, const struct trace_uprobe *tu)
+{
+	ops->read_mem = copy_from_user_nofault;
+	ops->read_user = copy_from_user_nofault;
+	ops->comm = process_comm;
+	ops->sprint_symbol = NULL;		/* a user address names no kernel symbol */
+	ops->file_offset_to_vaddr = file_offset_to_vaddr;
+	ops->ctx = tu->prog;
+}
 
 static int uprobe_dispatcher(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
 	struct trace_uprobe *tu = container_of(uc, struct trace_uprobe, uc);
+	struct fetch_ops ops;
 
-	trace_probe_record(&tu->tp, &ufetch_ops, regs, tu->vaddr, 0);
+	uprobe_fetch_ops(&ops, tu);
+	trace_probe_record(&tu->tp, &ops, regs, tu->vaddr, 0);
 	return 0;
 }
 
@@ -71,8 +86,10 @@ static int uretprobe_dispatcher(struct uprobe_consumer *uc, unsigned long func,
 				struct pt_regs *regs)
 {
 	struct trace_uprobe *tu = container_of(uc, struct trace_uprobe, uc);
+	struct fetch_ops ops;
 
-	trace_probe_record(&tu->tp, &ufetch_ops, regs, func, regs->ip);
+	uprobe_fetch_ops(&ops, tu);
+	trace_probe_record(&tu->tp, &ops, regs, func, regs->ip);
 	return 0;
 }
 
