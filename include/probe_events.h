@@ -283,6 +283,14 @@ int uprobe_event_parse(const char *line, size_t len, struct probe_event_def *def
  */
 int probe_event_show(char *buf, size_t size, const struct probe_event_def *def);
 
+/*
+ * Does the line "-:EVENT [PROBE [ARGS...]]" name this probe of the
+ * event?  The words after the event must be the probe point and the
+ * first "NAME=ARG"s as the listing writes them (Linux's
+ * trace_kprobe_match_command_head()); with none, every probe matches.
+ */
+bool probe_event_match(const struct probe_event_def *def, const char *line, size_t len);
+
 /* ---- fetching at a probe hit ----------------------------------------- */
 
 /* How the fetcher reaches memory and the current task. */

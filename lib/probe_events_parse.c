@@ -612,8 +612,25 @@ void probe_put_char(char *buf, size_t size, int *len, char c)
 	(*len)++;
 }
 
+/* The probe point as the listing writes it: "do_work+4", "0x00001000", "/bin/x:0x00000010". */
+static int show_probe_point(char *buf, size_t size, const struct probe_event_def *def)
+{
+	if (def->uprobe && def->ref_ctr_offset)
+		return snprintf(buf, size, "%s:0x%08lx(0x%lx)", def->symbol, def->offset,
+				def->ref_ctr_offset);
+	if (def->uprobe)
+		return snprintf(buf, size, "%s:0x%08lx", def->symbol, def->offset);
+	if (!def->symbol[0])
+		return snprintf(buf, size, "0x%08lx", def->addr);
+	if (def->offset)
+		return snprintf(buf, size, "%s+%lu", def->symbol, def->offset);
+	return snprintf(buf, size, "%s", def->symbol);
+}
+
 int probe_event_show(char *buf, size_t size, const struct probe_event_def *def)
 {
+	size_t room;
+	char *at;
 	int len = 0;
 
 	if (size)
@@ -621,22 +638,43 @@ int probe_event_show(char *buf, size_t size, const struct probe_event_def *def)
 	probe_put_char(buf, size, &len, def->is_return ? 'r' : 'p');
 	if (def->is_return && def->maxactive)
 		probe_put(buf, size, &len, "%d", def->maxactive);
-	probe_put(buf, size, &len, ":%s/%s", def->group, def->event);
-	if (def->uprobe && def->ref_ctr_offset)
-		probe_put(buf, size, &len, " %s:0x%08lx(0x%lx)", def->symbol, def->offset,
-			  def->ref_ctr_offset);
-	else if (def->uprobe)
-		probe_put(buf, size, &len, " %s:0x%08lx", def->symbol, def->offset);
-	else if (!def->symbol[0])
-		probe_put(buf, size, &len, " 0x%08lx", def->addr);
-	else if (def->offset)
-		probe_put(buf, size, &len, " %s+%lu", def->symbol, def->offset);
-	else
-		probe_put(buf, size, &len, " %s", def->symbol);
+	probe_put(buf, size, &len, ":%s/%s ", def->group, def->event);
+	at = probe_tail(buf, size, len, &room);
+	len += show_probe_point(at, room, def);
 	for (int i = 0; i < def->nr_args && i < PROBE_MAX_ARGS; i++)
 		probe_put(buf, size, &len, " %s=%s", def->args[i].name,
 			  def->args[i].comm);
 	return len;
+}
+
+static bool word_is(struct word w, const char *text)
+{
+	return strlen(text) == w.len && !memcmp(w.s, text, w.len);
+}
+
+bool probe_event_match(const struct probe_event_def *def, const char *line, size_t len)
+{
+	char text[PROBE_SYMBOL_LEN + PROBE_ARG_TEXT_MAX + 32];
+	size_t at = 0;
+	struct word w;
+	int i = 0;
+
+	len = strip_comment(line, len);
+	if (!next_word(line, len, &at, &w))	/* the command */
+		return true;
+	if (!next_word(line, len, &at, &w))
+		return true;			/* "-:EVENT" alone: every probe */
+	show_probe_point(text, sizeof(text), def);
+	if (!word_is(w, text))
+		return false;
+	for (; next_word(line, len, &at, &w); i++) {
+		if (i >= def->nr_args)
+			return false;
+		snprintf(text, sizeof(text), "%s=%s", def->args[i].name, def->args[i].comm);
+		if (!word_is(w, text))
+			return false;
+	}
+	return true;
 }
 
 /*

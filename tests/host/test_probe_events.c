@@ -1281,6 +1281,33 @@ static void uprobe_ref_ctr_and_file_offset(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, shown, " w=0x101");
 }
 
+/* "-:EVENT PROBE [ARGS]": the words must be the listing's, probe point first. */
+static void delete_names_the_probe(struct ktest *t)
+{
+	static const struct { const char *del; bool match; } cases[] = {
+		{ "-:ev", true },
+		{ "-:ev do_work+4", true },
+		{ "-:ev do_work+4 a=%ax", true },
+		{ "-:ev do_work+4 a=%ax arg2=+0(%bx):u8", true },
+		{ "-:ev do_work+4 a=%ax arg2=+0(%bx):u8 x=%cx", false },
+		{ "-:ev do_work+0x4", false },
+		{ "-:ev do_work", false },
+		{ "-:ev do_work+4 %ax", false },
+		{ "-:ev do_work+4 a=%bx", false },
+	};
+
+	KTEST_ASSERT_EQ(t, parse("p:ev do_work+4 a=%ax +0(%bx):u8"), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
+		if (probe_event_match(&def, cases[i].del, strlen(cases[i].del)) != cases[i].match)
+			ktest_fail(t, __FILE__, __LINE__, "\"%s\": want %s", cases[i].del,
+				   cases[i].match ? "a match" : "no match");
+	KTEST_ASSERT_EQ(t, parse_uprobe("p:u /bin/hello:0x10(0x20)"), 0);
+	KTEST_EXPECT_TRUE(t, probe_event_match(&def, "-:u /bin/hello:0x00000010(0x20)", 31));
+	KTEST_EXPECT_FALSE(t, probe_event_match(&def, "-:u /bin/hello:0x10", 19));
+	KTEST_ASSERT_EQ(t, parse("p:a 0x1000"), 0);
+	KTEST_EXPECT_TRUE(t, probe_event_match(&def, "-:a 0x00001000", 14));
+}
+
 static struct ktest_case cases[] = {
 	KTEST_CASE(probe_default_names),
 	KTEST_CASE(probe_memaddr),
@@ -1331,6 +1358,7 @@ static struct ktest_case cases[] = {
 	KTEST_CASE(fetch_char_and_symstr),
 	KTEST_CASE(fetch_user_dereference),
 	KTEST_CASE(uprobe_ref_ctr_and_file_offset),
+	KTEST_CASE(delete_names_the_probe),
 	KTEST_END
 };
 
