@@ -52,15 +52,22 @@
 #define PROBE_STACK_WORD  sizeof(unsigned long)
 
 /* ---- error codes: one line each, the message tracefs' error_log prints.
- * The wording is Linux's (kernel/trace/trace_probe.h) where Linux has the
- * error; the last few are ours. */
+ * The wording is Linux's (the ERRORS table of kernel/trace/trace_probe.h,
+ * 6.1, and BAD_SYMSTRING of 6.2) where Linux has the error; the last few
+ * are ours. */
 #define PROBE_ERRORS                                                              \
 	E(NONE,             "No error")                                               \
+	E(FILE_NOT_FOUND,   "Failed to find the given file")                          \
+	E(BAD_REFCNT,       "Invalid reference counter offset")                       \
+	E(REFCNT_OPEN_BRACE, "Reference counter brace is not closed")                 \
+	E(BAD_REFCNT_SUFFIX, "Reference counter has wrong suffix")                    \
+	E(BAD_UPROBE_OFFS,  "Invalid uprobe offset")                                  \
 	E(BAD_MAXACT_TYPE,  "Maxactive is only for function exit")                    \
 	E(BAD_MAXACT,       "Invalid maxactive number")                               \
 	E(MAXACT_TOO_BIG,   "Maxactive is too big")                                   \
 	E(BAD_PROBE_ADDR,   "Invalid probed address or symbol")                       \
 	E(BAD_RETPROBE,     "Retprobe address must be an function entry")             \
+	E(BAD_ADDR_SUFFIX,  "Invalid probed address suffix")                          \
 	E(NO_GROUP_NAME,    "Group name is not specified")                            \
 	E(GROUP_TOO_LONG,   "Group name is too long")                                 \
 	E(BAD_GROUP_NAME,   "Group name must follow the same rules as C identifiers") \
@@ -70,20 +77,28 @@
 	E(RETVAL_ON_PROBE,  "$retval is not available on probe")                      \
 	E(BAD_STACK_NUM,    "Invalid stack number")                                   \
 	E(BAD_ARG_NUM,      "Invalid argument number")                                \
-	E(NOFENTRY_ARGS,    "$arg* can be used only on function entry")               \
-	E(BAD_VAR,          "Invalid $-variable specified")                           \
+	E(BAD_VAR,          "Invalid $-valiable specified")                            \
 	E(BAD_REG_NAME,     "Invalid register name")                                  \
 	E(BAD_MEM_ADDR,     "Invalid memory address")                                 \
 	E(BAD_IMM,          "Invalid immediate value")                                \
 	E(IMMSTR_NO_CLOSE,  "String is not closed with '\"'")                         \
+	E(FILE_ON_KPROBE,   "File offset is not available with kprobe")               \
+	E(BAD_FILE_OFFS,    "Invalid file offset value")                              \
+	E(SYM_ON_UPROBE,    "Symbol is not available with uprobe")                    \
 	E(TOO_MANY_OPS,     "Dereference is too much nested")                         \
 	E(DEREF_NEED_BRACE, "Dereference needs a brace")                              \
 	E(BAD_DEREF_OFFS,   "Invalid dereference offset")                             \
 	E(DEREF_OPEN_BRACE, "Dereference brace is not closed")                        \
 	E(COMM_CANT_DEREF,  "$comm can not be dereferenced")                          \
 	E(BAD_FETCH_ARG,    "Invalid fetch argument")                                 \
+	E(ARRAY_NO_CLOSE,   "Array is not closed")                                    \
+	E(BAD_ARRAY_SUFFIX, "Array has wrong suffix")                                 \
+	E(BAD_ARRAY_NUM,    "Invalid array size")                                     \
+	E(ARRAY_TOO_BIG,    "Array number is too big")                                \
 	E(BAD_TYPE,         "Unknown type is specified")                              \
 	E(BAD_STRING,       "String accepts only memory argument")                    \
+	E(BAD_SYMSTRING,    "Symbol String doesn't accept data/userdata")             \
+	E(BAD_BITFIELD,     "Invalid bitfield")                                       \
 	E(NEED_STRING_TYPE, "$comm and immediate-string only accepts string type")    \
 	E(ARG_NAME_TOO_LONG, "Argument name is too long")                             \
 	E(NO_ARG_NAME,      "Argument name is not specified")                         \
@@ -92,14 +107,12 @@
 	E(ARG_TOO_LONG,     "Argument expression is too long")                        \
 	E(NO_ARG_BODY,      "No argument expression")                                 \
 	E(TOO_MANY_ARGS,    "Too many arguments are specified")                       \
+	E(FAIL_REG_PROBE,   "Failed to register probe event")                         \
 	/* ours: Linux fails these with a bare -EINVAL or a pr_warn */               \
 	E(BAD_CMD,          "Probe type must be 'p', 'r' or '-'")                     \
 	E(NO_PROBE_POINT,   "Probe point is not specified")                           \
 	E(LINE_TOO_LONG,    "Line is too long")                                       \
-	E(BAD_CHAR,         "Invalid character")                                     \
-	/* uprobe_events (Linux's wording) */                                        \
-	E(FILE_NOT_FOUND,   "Failed to find the given file")                          \
-	E(BAD_UPROBE_OFFS,  "Invalid uprobe offset")
+	E(BAD_CHAR,         "Invalid character")
 
 #define E(code, msg) PROBE_ERR_##code,
 enum probe_err { PROBE_ERRORS PROBE_ERR_COUNT };
@@ -137,6 +150,8 @@ enum fetch_op_code {
 	FETCH_OP_COMM,       /* the current task's name ($comm), a string */
 	FETCH_OP_IMMSTR,     /* \"text": the string stored in the arg's comm */
 	FETCH_OP_DEREF,      /* val = memory at val + param (signed offset) */
+	FETCH_OP_UDEREF,     /* the same in user memory (+uOFFS(...)), read_user */
+	FETCH_OP_FOFFS,      /* val = where file offset param is loaded (@+OFFS, uprobes) */
 };
 
 struct fetch_op {
@@ -152,17 +167,28 @@ enum fetch_type {
 	FETCH_TYPE_STRING,
 	FETCH_TYPE_SYMBOL,        /* a word printed as sym+0xoff/0xsize */
 	FETCH_TYPE_USTRING,       /* a string in user space: read through read_user */
+	FETCH_TYPE_CHAR,          /* one byte printed as a character: 'a' */
+	FETCH_TYPE_SYMSTR,        /* a word stored as the text "sym+0xoff/0xsize" */
 };
 #define FETCH_TYPE_DEFAULT FETCH_TYPE_X32   /* "x" + BITS_PER_LONG on i386 */
 
 /* Name of a fetch type as written after ':' ("u8", "string"...). */
 const char *fetch_type_name(enum fetch_type type);
 
+#define PROBE_ARRAY_MAX 64   /* MAX_ARRAY_LEN: elements of :TYPE[N] */
+
 /* One parsed FETCHARG: "name=comm:type" compiled into ops[]. */
 struct probe_arg {
 	char name[PROBE_ARG_NAME_MAX + 1];   /* "arg3" when not given */
 	char comm[PROBE_ARG_TEXT_MAX + 1];   /* the text after "name=", as written */
 	uint8_t type;                        /* enum fetch_type */
+	/* :TYPE[N]: N elements one after another in memory (for
+	 * :string[N], N pointers to strings); 0 for one value. */
+	uint8_t count;
+	/* :bBW@BO/SIZE: shift left by bf_lshift, then right by bf_rshift,
+	 * in the container's width (Linux's FETCH_OP_MOD_BF). */
+	bool bitfield;
+	uint8_t bf_lshift, bf_rshift;
 	uint8_t nr_ops;
 	/* For :string the last op is DEREF (the string is AT val + param),
 	 * COMM or IMMSTR; for :ustring, DEREF. */
@@ -196,9 +222,18 @@ struct probe_event_def {
 	/* MEMADDR, or symbol+offset when the parser had a lookup_name
 	 * callback (0 otherwise: the kernel resolves symbol itself). */
 	unsigned long addr;
+	/* uprobe PATH:OFFS(REF_CTR): the file offset of the reference
+	 * counter (a u16 the program reads), 0 when none was given. */
+	unsigned long ref_ctr_offset;
 	int nr_args;
 	struct probe_arg args[PROBE_MAX_ARGS];
 };
+
+/* Values one argument stores in a record: its array's N, or 1. */
+static inline int probe_arg_slots(const struct probe_arg *arg)
+{
+	return arg->count ? arg->count : 1;
+}
 
 /* What the parser may ask the kernel: both may be NULL (then @SYM is an
  * error and the probe symbol is left unresolved). */
@@ -248,6 +283,14 @@ int uprobe_event_parse(const char *line, size_t len, struct probe_event_def *def
  */
 int probe_event_show(char *buf, size_t size, const struct probe_event_def *def);
 
+/*
+ * Does the line "-:EVENT [PROBE [ARGS...]]" name this probe of the
+ * event?  The words after the event must be the probe point and the
+ * first "NAME=ARG"s as the listing writes them (Linux's
+ * trace_kprobe_match_command_head()); with none, every probe matches.
+ */
+bool probe_event_match(const struct probe_event_def *def, const char *line, size_t len);
+
 /* ---- fetching at a probe hit ----------------------------------------- */
 
 /* How the fetcher reaches memory and the current task. */
@@ -262,6 +305,12 @@ struct fetch_ops {
 	long (*read_user)(void *dst, const void *src, size_t size);
 	/* The current task's name for $comm; NULL -> "" . */
 	const char *(*comm)(void);
+	/* :symstr's text for an address ("fib+0x0/0x3b"); NULL -> 0x... */
+	int (*sprint_symbol)(char *buf, size_t len, unsigned long addr);
+	/* @+OFFS of a uprobe: the address file offset offs is loaded at in
+	 * the probed process (ctx: the probed file).  NULL: such a fetch faults. */
+	unsigned long (*file_offset_to_vaddr)(const void *ctx, unsigned long offs);
+	const void *ctx;
 };
 
 /*
@@ -285,13 +334,16 @@ int fetch_arg_exec(const struct probe_arg *arg, struct pt_regs *regs,
 		   char *str, size_t strsize);
 
 /*
- * Fetch every argument of def into a record in buf: def->nr_args
- * struct fetch_value (unaligned-safe, copied with memcpy) followed by the
- * string bytes.  Strings are cut short when buf is full.  Returns the
+ * Fetch every argument of def into a record in buf: one struct
+ * fetch_value per slot (probe_arg_slots() of each argument, in order;
+ * unaligned-safe, copied with memcpy) followed by the string bytes.  Strings are cut short when buf is full.  Returns the
  * record's length in bytes, or -ENOSPC when not even the values fit.
  */
 int probe_args_fetch(const struct probe_event_def *def, struct pt_regs *regs,
 		     const struct fetch_ops *ops, void *buf, size_t size);
+
+/* struct fetch_values in a record of def: one per slot of each argument. */
+size_t probe_args_slots(const struct probe_event_def *def);
 
 /* Bytes a record of def needs at most (values + every string full). */
 size_t probe_args_record_max(const struct probe_event_def *def);

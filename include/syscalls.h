@@ -28,6 +28,18 @@ long sys_kill(int pid, int sig);
 long sys_nanosleep(const struct timespec __user *rqtp, struct timespec __user *rmtp);
 long sys_spawn(const char __user *name, const char __user *const __user *argv);
 
+/*
+ * What the calls do, under Linux's names (kernel/file.c), so Linux's
+ * documented probes work: `p:myprobe do_sys_open dfd=$arg1 filename=$arg2`,
+ * `p vfs_read`, `p ksys_write`.  vfs_read's pos is a size_t here (no
+ * file is larger than a snapshot), Linux's a loff_t.
+ */
+struct file;
+long do_sys_open(int dfd, const char __user *filename, int flags, int mode);
+long ksys_read(unsigned int fd, char __user *buf, size_t count);
+long ksys_write(unsigned int fd, const char __user *buf, size_t count);
+long vfs_read(struct file *file, char __user *buf, size_t count, size_t *pos);
+
 /* From the int $0x80 entry: run the call regs->ax names, result in regs->ax. */
 void do_int80_syscall_32(struct pt_regs *regs);
 DECLARE_PER_CPU(unsigned long, syscall_count);	/* calls taken on each CPU */

@@ -89,8 +89,19 @@ struct uprobe_consumer {
  */
 int uprobe_register(const struct user_program *prog, unsigned long offset,
 		    struct uprobe_consumer *uc, const char **why);
-/* What uprobe_register() would refuse, checked without registering. */
-int uprobe_check(const struct user_program *prog, unsigned long offset, const char **why);
+/*
+ * The same with a reference counter (ref_ctr_offset, a file offset; 0:
+ * none): the u16 there is incremented in each process while the probe
+ * is in its copy and decremented when it comes out, as Linux's
+ * uprobe_register_refctr().  -EINVAL also when the counter is not in a
+ * loaded segment, or when the place is probed with another counter.
+ */
+int uprobe_register_refctr(const struct user_program *prog, unsigned long offset,
+			   unsigned long ref_ctr_offset, struct uprobe_consumer *uc,
+			   const char **why);
+/* What uprobe_register_refctr() would refuse, checked without registering. */
+int uprobe_check(const struct user_program *prog, unsigned long offset,
+		 unsigned long ref_ctr_offset, const char **why);
 void uprobe_unregister(const struct user_program *prog, unsigned long offset,
 		       struct uprobe_consumer *uc);
 /* The user address a file offset of prog is loaded at; 0 if not in its text. */

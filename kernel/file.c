@@ -10,6 +10,17 @@
  * snapshot of it (as Linux's seq_file fills its buffer at the first
  * read) and read() hands it out in pieces.  Every user pointer goes
  * through uaccess.h: a bad one is -EFAULT, never an oops.
+ *
+ * The path of each call has Linux's names, so that Linux's documented
+ * probes work here as written (kprobetrace.rst's do_sys_open, the
+ * vfs_read and ksys_write of every tracing tutorial):
+ *
+ *   sys_open  -> do_sys_open -> do_sys_openat2
+ *   sys_read  -> ksys_read   -> vfs_read
+ *   sys_write -> ksys_write
+ *
+ * They are noinline: a function the compiler folded into its caller
+ * has no address of its own to put a probe on.
  */
 #include "kernel.h"
 #include "process.h"
@@ -26,6 +37,14 @@
 #define WRITE_CHUNK      128     /* bytes copied from the user per printk */
 #define O_ACCMODE        3       /* Linux's open flags: O_RDONLY 0, O_WRONLY 1, O_RDWR 2 */
 #define O_RDONLY         0
+#define AT_FDCWD         -100    /* "relative to the working directory": Linux's value */
+
+/* Linux's struct open_how (include/uapi/linux/openat2.h): what to open and how. */
+struct open_how {
+	uint64_t flags;
+	uint64_t mode;
+	uint64_t resolve;
+};
 
 struct file {
 	char *text;
@@ -100,18 +119,22 @@ static struct file *snapshot(const char *path, int *err)
 	return f;
 }
 
-long sys_open(const char __user *filename, int flags, int mode)
+/* Every path is absolute here: dfd only says "from the working directory". */
+static noinline long do_sys_openat2(int dfd, const char __user *filename,
+				    struct open_how *how)
 {
 	char path[PSEUDOFS_PATH_MAX];
 	long len = strncpy_from_user(path, filename, sizeof(path));
 	struct file *f;
 	int fd, err;
 
+	if (dfd != AT_FDCWD)
+		return -EBADF;
 	if (len < 0)
 		return len;
 	if (len == sizeof(path))
 		return -ENAMETOOLONG;
-	if ((flags & O_ACCMODE) != O_RDONLY)
+	if ((how->flags & O_ACCMODE) != O_RDONLY)
 		return -EACCES;		/* pseudo files are read-only to processes */
 	fd = get_unused_fd();
 	if (fd < 0)
@@ -121,6 +144,18 @@ long sys_open(const char __user *filename, int flags, int mode)
 		return err;
 	current->files->fd[fd] = f;
 	return fd;
+}
+
+noinline long do_sys_open(int dfd, const char __user *filename, int flags, int mode)
+{
+	struct open_how how = { .flags = (unsigned int)flags, .mode = (unsigned int)mode };
+
+	return do_sys_openat2(dfd, filename, &how);
+}
+
+long sys_open(const char __user *filename, int flags, int mode)
+{
+	return do_sys_open(AT_FDCWD, filename, flags, mode);
 }
 
 long sys_close(unsigned int fd)
@@ -134,29 +169,41 @@ long sys_close(unsigned int fd)
 	return 0;
 }
 
-long sys_read(unsigned int fd, char __user *buf, size_t count)
+/* count bytes of the file from *pos to buf, Linux's signature. */
+noinline long vfs_read(struct file *file, char __user *buf, size_t count, size_t *pos)
+{
+	size_t n;
+
+	if (!access_ok(buf, count))
+		return -EFAULT;		/* even at the end of the file, as Linux */
+	n = file->len - *pos;
+	if (n > count)
+		n = count;
+	if (copy_to_user(buf, file->text + *pos, n))
+		return -EFAULT;
+	*pos += n;
+	return n;
+}
+
+noinline long ksys_read(unsigned int fd, char __user *buf, size_t count)
 {
 	struct file *f;
-	size_t n;
 
 	if (fd == 0)
 		return 0;		/* no input: end of file */
 	f = fget(fd);
 	if (!f)
 		return -EBADF;
-	if (!access_ok(buf, count))
-		return -EFAULT;		/* even at the end of the file, as Linux */
-	n = f->len - f->pos;
-	if (n > count)
-		n = count;
-	if (copy_to_user(buf, f->text + f->pos, n))
-		return -EFAULT;
-	f->pos += n;
-	return n;
+	return vfs_read(f, buf, count, &f->pos);
+}
+
+long sys_read(unsigned int fd, char __user *buf, size_t count)
+{
+	return ksys_read(fd, buf, count);
 }
 
 /* The console: the whole range is checked first, so a bad one prints nothing. */
-long sys_write(unsigned int fd, const char __user *buf, size_t count)
+noinline long ksys_write(unsigned int fd, const char __user *buf, size_t count)
 {
 	char chunk[WRITE_CHUNK];
 	size_t done, n;
@@ -172,4 +219,9 @@ long sys_write(unsigned int fd, const char __user *buf, size_t count)
 		printk("%.*s", (int)n, chunk);
 	}
 	return count;
+}
+
+long sys_write(unsigned int fd, const char __user *buf, size_t count)
+{
+	return ksys_write(fd, buf, count);
 }

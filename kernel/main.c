@@ -34,9 +34,16 @@
 #include "../console/shell.h"
 #include "uprobes.h"
 
+/*
+ * The banner, under the name Linux gives its own (init/version.c), so
+ * that a fetch written for Linux, `@linux_proc_banner:string`, reads it
+ * here too.
+ */
+const char linux_proc_banner[] = "kprobes-i386: a teaching kernel that instruments itself\n";
+
 static void banner(void)
 {
-	printk("\nkprobes-i386: a teaching kernel that instruments itself\n");
+	printk("\n%s", linux_proc_banner);
 	printk("==========================================================\n");
 }
 

@@ -1,5 +1,5 @@
 /*
- * fetch_args.c - FETCHARGS of kprobe_events: parse, fetch, print.
+ * fetch_args.c - one FETCHARG of kprobe_events, parsed.
  *
  * A FETCHARG such as "name=+4(+0(%ax)):u16" is compiled once, when the
  * probe is defined, into a short program read left to right:
@@ -8,14 +8,10 @@
  *   DEREF 0         val = *(unsigned long *)(val + 0)
  *   DEREF 4         val = *(u16 *)(val + 4)     (the last read has the type's size)
  *
- * At every hit fetch_arg_exec() runs the program against the trapped
- * pt_regs.  It reads memory only through ops->read_mem, which the kernel
- * points at copy_from_kernel_nofault(): a bad pointer in a probed
- * function makes the value "(fault)", never an oops.  The same code runs
- * in the host tests with a fake register frame and fake memory.
- *
- * Printing follows Linux: u/s types in decimal, x types as 0x..., strings
- * in double quotes, :symbol as sym+0xoff/0xsize.
+ * lib/fetch_store.c runs the program at every hit.  The checks and the
+ * order they come in are Linux's (traceprobe_parse_probe_arg() and
+ * parse_probe_arg() in kernel/trace/trace_probe.c), so a bad argument
+ * gets Linux's error_log message with the caret where Linux puts it.
  */
 #include <stddef.h>
 #include "errno.h"
@@ -23,21 +19,9 @@
 #include "vsprintf.h"
 #include "probe_events_internal.h"
 
-/* The fetch path runs inside a probe handler: an int3 in it would
- * recurse, so the kernel build lists it in the kprobes blacklist. */
-#ifdef HOST_BUILD
-#define NOKPROBE_SYMBOL(fn)
-#else
-#include "nokprobe.h"
-#endif
-
 /* ---- types ----------------------------------------------------------- */
 
-static const struct {
-	const char *name;
-	uint8_t size;         /* bytes; 0 for string */
-	char style;           /* 'u' unsigned, 's' signed, 'x' hex, 'S' string, 'y' symbol */
-} fetch_types[] = {
+const struct fetch_type_info fetch_types[] = {
 	[FETCH_TYPE_U8]  = { "u8",  1, 'u' }, [FETCH_TYPE_U16] = { "u16", 2, 'u' },
 	[FETCH_TYPE_U32] = { "u32", 4, 'u' }, [FETCH_TYPE_U64] = { "u64", 8, 'u' },
 	[FETCH_TYPE_S8]  = { "s8",  1, 's' }, [FETCH_TYPE_S16] = { "s16", 2, 's' },
@@ -47,16 +31,17 @@ static const struct {
 	[FETCH_TYPE_STRING] = { "string", 0, 'S' },
 	[FETCH_TYPE_SYMBOL] = { "symbol", sizeof(unsigned long), 'y' },
 	[FETCH_TYPE_USTRING] = { "ustring", 0, 'S' },
+	[FETCH_TYPE_CHAR] = { "char", 1, 'c' },
+	[FETCH_TYPE_SYMSTR] = { "symstr", 0, 'S' },
 };
 #define NR_FETCH_TYPES ((int)(sizeof(fetch_types) / sizeof(fetch_types[0])))
 
-static bool fetch_type_valid(int type)
+bool fetch_type_valid(int type)
 {
-	return type > 0 && type < NR_FETCH_TYPES;
+	return type > 0 && type < NR_FETCH_TYPES && fetch_types[type].name;
 }
 
-/* :string or :ustring: bytes after the values, not a number. */
-static bool fetch_type_is_string(int type)
+bool fetch_type_is_string(int type)
 {
 	return fetch_type_valid(type) && fetch_types[type].style == 'S';
 }
@@ -66,8 +51,32 @@ const char *fetch_type_name(enum fetch_type type)
 	return fetch_type_valid(type) ? fetch_types[type].name : "?";
 }
 
+/* The unsigned type of a bitfield's container: b4@4/32 is read as a u32. */
+static int container_type(unsigned long bits)
+{
+	switch (bits) {
+	case 8:  return FETCH_TYPE_U8;
+	case 16: return FETCH_TYPE_U16;
+	case 32: return FETCH_TYPE_U32;
+	case 64: return FETCH_TYPE_U64;
+	default: return 0;
+	}
+}
+
+/* Linux's find_fetch_type(): a name, or "b..." with a container size after '/'. */
 static int fetch_type_lookup(const char *s, size_t len)
 {
+	unsigned long bits;
+	size_t slash = 0;
+
+	if (len && s[0] == 'b') {
+		while (slash < len && s[slash] != '/')
+			slash++;
+		if (slash == len ||
+		    !probe_parse_number(s + slash + 1, len - slash - 1, &bits))
+			return 0;
+		return container_type(bits);
+	}
 	for (int t = 1; t < NR_FETCH_TYPES; t++)
 		if (strlen(fetch_types[t].name) == len &&
 		    !memcmp(fetch_types[t].name, s, len))
@@ -102,7 +111,7 @@ static const struct {
 	{ "sp", REG_IS_SP }, { "esp", REG_IS_SP },
 };
 
-/* ---- parsing one FETCHARG ---------------------------------------------- */
+/* ---- pieces of the text ------------------------------------------------ */
 
 /* A piece of the line being parsed: text, length, byte offset in the line. */
 struct span {
@@ -115,6 +124,36 @@ static struct span span_sub(struct span sp, size_t from, size_t len)
 {
 	struct span r = { sp.s + from, len, sp.pos + (int)from };
 	return r;
+}
+
+/* Index of the first c in sp, or sp.len. */
+static size_t span_find(struct span sp, char c)
+{
+	size_t i = 0;
+
+	while (i < sp.len && sp.s[i] != c)
+		i++;
+	return i;
+}
+
+/* Index of the last c in sp, or sp.len: Linux's strrchr(). */
+static size_t span_find_last(struct span sp, char c)
+{
+	for (size_t i = sp.len; i > 0; i--)
+		if (sp.s[i - 1] == c)
+			return i - 1;
+	return sp.len;
+}
+
+static bool span_is(struct span sp, const char *word)
+{
+	return strlen(word) == sp.len && !memcmp(sp.s, word, sp.len);
+}
+
+static bool span_starts(struct span sp, const char *word)
+{
+	size_t n = strlen(word);
+	return sp.len >= n && !memcmp(sp.s, word, n);
 }
 
 static int add_op(struct probe_arg *arg, int code, unsigned long param,
@@ -144,6 +183,16 @@ static bool parse_signed(struct span sp, unsigned long *val)
 	return true;
 }
 
+void probe_defer(const struct fetch_arg_ctx *ctx, enum probe_err code)
+{
+	if (ctx->deferred && ctx->deferred->code == PROBE_ERR_NONE) {
+		ctx->deferred->code = code;
+		ctx->deferred->pos = ctx->probe_pos;
+	}
+}
+
+/* ---- the expression: %REG $VAR @ADDR \IMM +OFFS(...) ------------------- */
+
 static int parse_register(struct span sp, struct probe_arg *arg,
 			  struct probe_parse_error *err)
 {
@@ -158,23 +207,44 @@ static int parse_register(struct span sp, struct probe_arg *arg,
 	return probe_fail(err, PROBE_ERR_BAD_REG_NAME, sp.pos);
 }
 
-static bool span_is(struct span sp, const char *word)
+/*
+ * $stackN and $argN: every error points at the '$', as Linux's
+ * parse_probe_vars() logs them.  A number that is not one is "Invalid
+ * $-variable"; only a number out of range has its own message.
+ */
+static int parse_stack_var(struct span sp, const struct fetch_arg_ctx *ctx,
+			   struct probe_arg *arg, struct probe_parse_error *err)
 {
-	return strlen(word) == sp.len && !memcmp(sp.s, word, sp.len);
+	struct span num = span_sub(sp, 6, sp.len - 6);
+	unsigned long n;
+
+	if (!probe_parse_decimal(num.s, num.len, &n))
+		return probe_fail(err, PROBE_ERR_BAD_VAR, sp.pos);
+	/* A kprobe's stack is the kernel's, one THREAD_SIZE at most. */
+	if (!ctx->uprobe && n > PROBE_MAX_STACK_NR)
+		return probe_fail(err, PROBE_ERR_BAD_STACK_NUM, sp.pos);
+	return add_op(arg, FETCH_OP_STACK, n, sp.pos, err);
 }
 
-static bool span_starts(struct span sp, const char *word)
+static int parse_arg_var(struct span sp, const struct fetch_arg_ctx *ctx,
+			 struct probe_arg *arg, struct probe_parse_error *err)
 {
-	size_t n = strlen(word);
-	return sp.len >= n && !memcmp(sp.s, word, n);
+	struct span num = span_sub(sp, 4, sp.len - 4);
+	unsigned long n;
+
+	/* Off a function's entry $argN is no variable at all in Linux. */
+	if (!ctx->at_entry || !probe_parse_decimal(num.s, num.len, &n))
+		return probe_fail(err, PROBE_ERR_BAD_VAR, sp.pos);
+	if (n < 1 || n > PROBE_MAX_STACK_NR)
+		return probe_fail(err, PROBE_ERR_BAD_ARG_NUM, sp.pos);
+	/* cdecl: the return address is word 0, argument N is word N. */
+	return add_op(arg, FETCH_OP_STACK, n, sp.pos, err);
 }
 
 /* $retval $comm $stack $stackN $argN */
 static int parse_variable(struct span sp, const struct fetch_arg_ctx *ctx,
 			  struct probe_arg *arg, struct probe_parse_error *err)
 {
-	unsigned long n;
-
 	if (span_is(sp, "$retval")) {
 		if (!ctx->is_return)
 			return probe_fail(err, PROBE_ERR_RETVAL_ON_PROBE, sp.pos);
@@ -185,22 +255,10 @@ static int parse_variable(struct span sp, const struct fetch_arg_ctx *ctx,
 		return add_op(arg, FETCH_OP_COMM, 0, sp.pos, err);
 	if (span_is(sp, "$stack"))
 		return add_op(arg, FETCH_OP_STACKP, 0, sp.pos, err);
-	if (span_starts(sp, "$stack")) {
-		struct span num = span_sub(sp, 6, sp.len - 6);
-		if (!probe_parse_decimal(num.s, num.len, &n) || n > PROBE_MAX_STACK_NR)
-			return probe_fail(err, PROBE_ERR_BAD_STACK_NUM, num.pos);
-		return add_op(arg, FETCH_OP_STACK, n, sp.pos, err);
-	}
-	if (span_starts(sp, "$arg")) {
-		struct span num = span_sub(sp, 4, sp.len - 4);
-		if (!probe_parse_decimal(num.s, num.len, &n) || n < 1 ||
-		    n > PROBE_MAX_STACK_NR)
-			return probe_fail(err, PROBE_ERR_BAD_ARG_NUM, num.pos);
-		if (!ctx->at_entry)
-			return probe_fail(err, PROBE_ERR_NOFENTRY_ARGS, sp.pos);
-		/* cdecl: the return address is word 0, argument N is word N. */
-		return add_op(arg, FETCH_OP_STACK, n, sp.pos, err);
-	}
+	if (span_starts(sp, "$stack") && probe_is_digit(sp.s[6]))
+		return parse_stack_var(sp, ctx, arg, err);
+	if (span_starts(sp, "$arg"))
+		return parse_arg_var(sp, ctx, arg, err);
 	return probe_fail(err, PROBE_ERR_BAD_VAR, sp.pos);
 }
 
@@ -216,35 +274,74 @@ static bool symbol_offset_fits(unsigned long addr, unsigned long offs, bool neg)
 	return neg ? magnitude <= addr : magnitude <= PROBE_NUMBER_MAX - addr;
 }
 
-/* @ADDR or @SYM[+|-offs]: the memory word at that address. */
+/*
+ * @SYM[+|-offs]: Linux keeps the text and looks the symbol up when it
+ * registers the probe, so a symbol it cannot use fails the line only
+ * after every argument parsed, as "Invalid probed address or symbol" at
+ * the probe point (a bad offset: "Failed to register probe event").
+ */
+static unsigned long resolve_symbol(struct span body, const struct fetch_arg_ctx *ctx,
+				    unsigned long *offs)
+{
+	size_t n = 0;
+	char name[PROBE_SYMBOL_LEN];
+	unsigned long addr;
+
+	*offs = 0;
+	while (n < body.len && body.s[n] != '+' && body.s[n] != '-')
+		n++;
+	if (n < body.len && !parse_signed(span_sub(body, n, body.len - n), offs)) {
+		probe_defer(ctx, PROBE_ERR_FAIL_REG_PROBE);
+		return 0;
+	}
+	addr = 0;
+	if (n > 0 && n < sizeof(name) && ctx->ops && ctx->ops->lookup_name) {
+		memcpy(name, body.s, n);
+		name[n] = '\0';
+		addr = ctx->ops->lookup_name(name);
+	}
+	if (!addr || !symbol_offset_fits(addr, *offs, n < body.len && body.s[n] == '-')) {
+		probe_defer(ctx, PROBE_ERR_BAD_PROBE_ADDR);
+		return 0;
+	}
+	return addr;
+}
+
+/* @+OFFS: a uprobe's file offset (the program's bytes wherever loaded). */
+static int parse_file_offset(struct span sp, const struct fetch_arg_ctx *ctx,
+			     struct probe_arg *arg, struct probe_parse_error *err)
+{
+	unsigned long offs;
+
+	if (!ctx->uprobe)
+		return probe_fail(err, PROBE_ERR_FILE_ON_KPROBE, sp.pos);
+	if (!parse_signed(span_sub(sp, 2, sp.len - 2), &offs))
+		return probe_fail(err, PROBE_ERR_BAD_FILE_OFFS, sp.pos);
+	return add_op(arg, FETCH_OP_FOFFS, offs, sp.pos, err);
+}
+
+/* @ADDR, @+OFFS or @SYM[+|-offs]: the memory word there.  Errors point at the '@'. */
 static int parse_memory(struct span sp, int depth, const struct fetch_arg_ctx *ctx,
 			struct probe_arg *arg, struct probe_parse_error *err)
 {
 	struct span body = span_sub(sp, 1, sp.len - 1);
-	char name[PROBE_SYMBOL_LEN];
-	unsigned long addr, offs = 0;
-	size_t n = 0;
+	unsigned long addr = 0, offs = 0;
 	int ret;
 
 	if (depth >= PROBE_MAX_DEREF)
 		return probe_fail(err, PROBE_ERR_TOO_MANY_OPS, sp.pos);
 	if (body.len && probe_is_digit(body.s[0])) {
 		if (!probe_parse_number(body.s, body.len, &addr))
-			return probe_fail(err, PROBE_ERR_BAD_MEM_ADDR, body.pos);
+			return probe_fail(err, PROBE_ERR_BAD_MEM_ADDR, sp.pos);
+		ret = add_op(arg, FETCH_OP_IMM, addr, sp.pos, err);
+	} else if (body.len && body.s[0] == '+') {
+		ret = parse_file_offset(sp, ctx, arg, err);
 	} else {
-		while (n < body.len && body.s[n] != '+' && body.s[n] != '-')
-			n++;
-		if (n == 0 || n >= sizeof(name) ||
-		    (n < body.len && !parse_signed(span_sub(body, n, body.len - n), &offs)))
-			return probe_fail(err, PROBE_ERR_BAD_MEM_ADDR, body.pos);
-		memcpy(name, body.s, n);
-		name[n] = '\0';
-		addr = ctx->ops && ctx->ops->lookup_name ?
-			ctx->ops->lookup_name(name) : 0;
-		if (!addr || !symbol_offset_fits(addr, offs, n < body.len && body.s[n] == '-'))
-			return probe_fail(err, PROBE_ERR_BAD_MEM_ADDR, body.pos);
+		if (ctx->uprobe)
+			return probe_fail(err, PROBE_ERR_SYM_ON_UPROBE, sp.pos);
+		addr = resolve_symbol(body, ctx, &offs);
+		ret = add_op(arg, FETCH_OP_IMM, addr, sp.pos, err);
 	}
-	ret = add_op(arg, FETCH_OP_IMM, addr, sp.pos, err);
 	return ret ? ret : add_op(arg, FETCH_OP_DEREF, offs, sp.pos, err);
 }
 
@@ -256,10 +353,9 @@ static int parse_immediate(struct span sp, int comm_start, struct probe_arg *arg
 	unsigned long val;
 
 	if (body.len && body.s[0] == '"') {
-		/* The type was split off after the closing quote, so the
-		 * quote must end the expression. */
+		/* Linux marks an unclosed string at its end. */
 		if (body.len < 2 || body.s[body.len - 1] != '"')
-			return probe_fail(err, PROBE_ERR_IMMSTR_NO_CLOSE, body.pos);
+			return probe_fail(err, PROBE_ERR_IMMSTR_NO_CLOSE, sp.pos + (int)sp.len);
 		/* param: where the text sits in arg->comm, and its length. */
 		val = (unsigned long)(comm_start + 2) | ((body.len - 2) << 8);
 		return add_op(arg, FETCH_OP_IMMSTR, val, sp.pos, err);
@@ -273,43 +369,50 @@ static int parse_expr(struct span sp, int depth, int comm_start,
 		      const struct fetch_arg_ctx *ctx, struct probe_arg *arg,
 		      struct probe_parse_error *err);
 
-/* +|-OFFS(FETCHARG): the memory at FETCHARG + OFFS. */
+/*
+ * +|-OFFS(FETCHARG) and +u|-uOFFS(FETCHARG): the memory at FETCHARG +
+ * OFFS, in the kernel or (u) in the process.  As in Linux the inner
+ * expression ends at the LAST ')' and its errors are placed the way
+ * Linux counts: "+u" is counted one byte short.
+ */
 static int parse_deref(struct span sp, int depth, int comm_start,
 		       const struct fetch_arg_ctx *ctx, struct probe_arg *arg,
 		       struct probe_parse_error *err)
 {
-	size_t open = 0, close, level = 0;
+	bool user = sp.len > 1 && sp.s[1] == 'u';
+	int op = user ? FETCH_OP_UDEREF : FETCH_OP_DEREF;
+	size_t open, close;
+	struct span inner;
 	unsigned long offs;
 	int ret;
 
-	while (open < sp.len && sp.s[open] != '(')
-		open++;
+	open = span_find(sp, '(');
 	if (open == sp.len)
 		return probe_fail(err, PROBE_ERR_DEREF_NEED_BRACE, sp.pos);
-	if (!parse_signed(span_sub(sp, 0, open), &offs))
+	/* "+4" "-4", or after the u of "+u4" "-u4" */
+	if (!parse_signed(user ? span_sub(sp, 2, open - 2) : span_sub(sp, 0, open), &offs))
 		return probe_fail(err, PROBE_ERR_BAD_DEREF_OFFS, sp.pos);
-	/* The matching ')' must be the expression's last character. */
-	for (close = open; close < sp.len; close++) {
-		if (sp.s[close] == '(')
-			level++;
-		else if (sp.s[close] == ')' && --level == 0)
-			break;
-	}
-	if (close == sp.len)
-		return probe_fail(err, PROBE_ERR_DEREF_OPEN_BRACE, sp.pos + (int)sp.len);
-	if (close != sp.len - 1)
-		return probe_fail(err, PROBE_ERR_BAD_FETCH_ARG, sp.pos + (int)close + 1);
+	if (user && sp.s[0] == '-')
+		offs = -offs;
+	inner = span_sub(sp, open + 1, sp.len - open - 1);
+	inner.pos -= user;
+	close = span_find_last(inner, ')');
+	if (close == inner.len)
+		return probe_fail(err, PROBE_ERR_DEREF_OPEN_BRACE, inner.pos + (int)inner.len);
+	/* Linux ignores what follows the ')'; that is surely a typo: refused. */
+	if (close != inner.len - 1)
+		return probe_fail(err, PROBE_ERR_BAD_FETCH_ARG, inner.pos + (int)close + 1 + user);
 	if (depth >= PROBE_MAX_DEREF)
 		return probe_fail(err, PROBE_ERR_TOO_MANY_OPS, sp.pos);
+	inner.len = close;
 
-	ret = parse_expr(span_sub(sp, open + 1, close - open - 1), depth + 1,
-			 comm_start + (int)open + 1, ctx, arg, err);
+	ret = parse_expr(inner, depth + 1, comm_start + (int)open + 1, ctx, arg, err);
 	if (ret)
 		return ret;
 	if (arg->ops[arg->nr_ops - 1].code == FETCH_OP_COMM ||
 	    arg->ops[arg->nr_ops - 1].code == FETCH_OP_IMMSTR)
-		return probe_fail(err, PROBE_ERR_COMM_CANT_DEREF, sp.pos + (int)open + 1);
-	return add_op(arg, FETCH_OP_DEREF, offs, sp.pos, err);
+		return probe_fail(err, PROBE_ERR_COMM_CANT_DEREF, inner.pos);
+	return add_op(arg, op, offs, sp.pos, err);
 }
 
 /* One expression without its :TYPE.  depth counts enclosing derefs. */
@@ -336,6 +439,8 @@ static int parse_expr(struct span sp, int depth, int comm_start,
 	}
 }
 
+/* ---- the :TYPE ------------------------------------------------------------ */
+
 /* Where the ":TYPE" starts in an expression (len if none).  A quoted
  * immediate may itself hold ':', so look after its closing quote. */
 static size_t find_type(struct span sp)
@@ -351,359 +456,202 @@ static size_t find_type(struct span sp)
 	return i;
 }
 
-/* Check the :TYPE against what the program produces. */
-static int check_type(struct probe_arg *arg, bool typed, int type_pos,
-		      struct probe_parse_error *err)
+/* TYPE[N]: cuts "[N]" off *type and sets arg->count (Linux's order of checks). */
+static int parse_array(struct span *type, struct probe_arg *arg,
+		       struct probe_parse_error *err)
 {
-	int last = arg->ops[arg->nr_ops - 1].code;
-	bool is_text = last == FETCH_OP_COMM || last == FETCH_OP_IMMSTR;
+	size_t open = span_find(*type, '['), close;
+	struct span num;
+	unsigned long n;
 
-	if (!typed)
-		arg->type = is_text ? FETCH_TYPE_STRING : FETCH_TYPE_DEFAULT;
-	if (is_text && arg->type != FETCH_TYPE_STRING)
-		return probe_fail(err, PROBE_ERR_NEED_STRING_TYPE, type_pos);
-	if (fetch_type_is_string(arg->type) && !is_text && last != FETCH_OP_DEREF)
-		return probe_fail(err, PROBE_ERR_BAD_STRING, type_pos);
+	if (open == type->len)
+		return 0;
+	num = span_sub(*type, open + 1, type->len - open - 1);
+	close = span_find(num, ']');
+	if (close == num.len)
+		return probe_fail(err, PROBE_ERR_ARRAY_NO_CLOSE, num.pos + (int)num.len);
+	if (close != num.len - 1)
+		return probe_fail(err, PROBE_ERR_BAD_ARRAY_SUFFIX, num.pos + (int)close + 1);
+	if (!probe_parse_number(num.s, close, &n) || n == 0)
+		return probe_fail(err, PROBE_ERR_BAD_ARRAY_NUM, num.pos);
+	if (n > PROBE_ARRAY_MAX)
+		return probe_fail(err, PROBE_ERR_ARRAY_TOO_BIG, num.pos);
+	arg->count = (uint8_t)n;
+	type->len = open;
 	return 0;
 }
 
-int fetch_arg_parse(const char *text, size_t len, int pos,
+/* Value of c as a digit of base, or base when it is not one. */
+static unsigned int digit_in(char c, unsigned int base)
+{
+	unsigned int d = probe_is_digit(c) ? (unsigned int)(c - '0') :
+			 (c >= 'a' && c <= 'f') ? (unsigned int)(c - 'a' + 10) :
+			 (c >= 'A' && c <= 'F') ? (unsigned int)(c - 'A' + 10) : base;
+	return d < base ? d : base;
+}
+
+/*
+ * A bitfield's width or offset as simple_strtoul(s, &end, 0) reads it:
+ * as many digits as there are (0x.. hex, 0.. octal).  Returns the index
+ * after them (at when none).  Any value past BITFIELD_BIG is refused
+ * later anyway, so it stops growing there.
+ */
+#define BITFIELD_BIG 0x10000UL
+static size_t bitfield_number(struct span sp, size_t at, unsigned long *val)
+{
+	unsigned int base = 10;
+	size_t end = at;
+
+	*val = 0;
+	if (at + 2 < sp.len && sp.s[at] == '0' && (sp.s[at + 1] == 'x' || sp.s[at + 1] == 'X') &&
+	    digit_in(sp.s[at + 2], 16) < 16) {
+		base = 16;
+		end += 2;
+	} else if (at < sp.len && sp.s[at] == '0') {
+		base = 8;
+	}
+	for (; end < sp.len && digit_in(sp.s[end], base) < base; end++)
+		if (*val < BITFIELD_BIG)
+			*val = *val * base + digit_in(sp.s[end], base);
+	return end;
+}
+
+/*
+ * bBW@BO/SIZE: BW bits from bit BO of a SIZE-bit container, which must
+ * hold them.  The value is isolated by two shifts in the container's
+ * width, Linux's FETCH_OP_MOD_BF.
+ */
+static int parse_bitfield(struct span type, struct probe_arg *arg)
+{
+	unsigned long bw, bo, bits = fetch_types[arg->type].size * 8;
+	size_t at = bitfield_number(type, 1, &bw), end;
+
+	if (bw == 0 || at == type.len || type.s[at] != '@')
+		return -EINVAL;
+	end = bitfield_number(type, at + 1, &bo);
+	if (end == at + 1 || end == type.len || type.s[end] != '/' || bw + bo > bits)
+		return -EINVAL;
+	arg->bitfield = true;
+	arg->bf_lshift = (uint8_t)(bits - (bw + bo));
+	arg->bf_rshift = (uint8_t)(bits - bw);
+	return 0;
+}
+
+static bool last_op_is(const struct probe_arg *arg, int code)
+{
+	return arg->ops[arg->nr_ops - 1].code == code;
+}
+
+/* Linux's checks after the expression: strings, symstr, bitfield, array. */
+static int check_type(struct probe_arg *arg, struct span type, bool typed,
+		      struct probe_parse_error *err)
+{
+	bool is_mem = last_op_is(arg, FETCH_OP_DEREF) || last_op_is(arg, FETCH_OP_UDEREF);
+	bool is_data = last_op_is(arg, FETCH_OP_COMM) || last_op_is(arg, FETCH_OP_IMMSTR);
+
+	if (arg->type == FETCH_TYPE_SYMSTR) {
+		/* A symbol is named from a kernel value, not data or user memory. */
+		if (is_data || last_op_is(arg, FETCH_OP_IMM) || last_op_is(arg, FETCH_OP_UDEREF))
+			return probe_fail(err, PROBE_ERR_BAD_SYMSTRING, type.pos);
+	} else if (fetch_type_is_string(arg->type)) {
+		if (!is_mem && !is_data && !last_op_is(arg, FETCH_OP_IMM))
+			return probe_fail(err, PROBE_ERR_BAD_STRING, type.pos);
+	}
+	if (typed && type.s[0] == 'b' && parse_bitfield(type, arg))
+		return probe_fail(err, PROBE_ERR_BAD_BITFIELD, type.pos);
+	/* An array is read from memory: a run of values, or of string pointers. */
+	if (arg->count && (arg->type == FETCH_TYPE_SYMSTR ||
+			   !(last_op_is(arg, FETCH_OP_DEREF) ||
+			     (fetch_type_is_string(arg->type) &&
+			      (is_mem || last_op_is(arg, FETCH_OP_IMM))))))
+		return probe_fail(err, PROBE_ERR_BAD_STRING, type.pos);
+	return 0;
+}
+
+/* ---- one FETCHARG ------------------------------------------------------------ */
+
+/* Field names every trace event already has (Linux's list). */
+static const char *const reserved_names[] = {
+	"common_type", "common_flags", "common_preempt_count", "common_pid",
+	"common_tgid", "__probe_ip", "__probe_ret_ip", "__probe_func",
+};
+
+static bool name_taken(const struct probe_event_def *def, int upto, const char *name)
+{
+	for (size_t i = 0; i < sizeof(reserved_names) / sizeof(reserved_names[0]); i++)
+		if (!strcmp(reserved_names[i], name))
+			return true;
+	for (int i = 0; def && i < upto; i++)
+		if (!strcmp(def->args[i].name, name))
+			return true;
+	return false;
+}
+
+/* "NAME=" (or "argN"), checked before the expression as Linux does. */
+static int parse_arg_name(struct span sp, int idx, const struct fetch_arg_ctx *ctx,
+			  struct probe_arg *arg, struct span *body,
+			  struct probe_parse_error *err)
+{
+	size_t eq = span_find(sp, '=');
+
+	*body = sp;
+	if (eq == sp.len) {
+		snprintf(arg->name, sizeof(arg->name), "arg%d", idx + 1);
+	} else {
+		if (eq > PROBE_ARG_NAME_MAX)
+			return probe_fail(err, PROBE_ERR_ARG_NAME_TOO_LONG, sp.pos);
+		if (eq == 0)
+			return probe_fail(err, PROBE_ERR_NO_ARG_NAME, sp.pos);
+		memcpy(arg->name, sp.s, eq);
+		*body = span_sub(sp, eq + 1, sp.len - eq - 1);
+		if (!probe_is_identifier(sp.s, eq))
+			return probe_fail(err, PROBE_ERR_BAD_ARG_NAME, sp.pos);
+	}
+	if (name_taken(ctx->def, idx, arg->name))
+		return probe_fail(err, PROBE_ERR_USED_ARG_NAME, sp.pos);
+	return 0;
+}
+
+static bool is_text_expr(struct span expr)
+{
+	return span_is(expr, "$comm") || span_is(expr, "$COMM") ||
+	       span_starts(expr, "\\\"");
+}
+
+int fetch_arg_parse(const char *text, size_t len, int pos, int idx,
 		    const struct fetch_arg_ctx *ctx, struct probe_arg *arg,
 		    struct probe_parse_error *err)
 {
-	struct span sp = { text, len, pos }, body;
-	size_t eq = 0, colon;
+	struct span sp = { text, len, pos }, body, expr, type;
+	size_t colon;
 	bool typed;
 
 	memset(arg, 0, sizeof(*arg));
-	while (eq < len && text[eq] != '=')
-		eq++;
-	if (eq < len) {
-		if (eq == 0)
-			return probe_fail(err, PROBE_ERR_NO_ARG_NAME, pos);
-		if (eq > PROBE_ARG_NAME_MAX)
-			return probe_fail(err, PROBE_ERR_ARG_NAME_TOO_LONG, pos);
-		if (!probe_is_identifier(text, eq))
-			return probe_fail(err, PROBE_ERR_BAD_ARG_NAME, pos);
-		memcpy(arg->name, text, eq);
-		body = span_sub(sp, eq + 1, len - eq - 1);
-	} else {
-		body = sp;
-	}
-	if (body.len == 0)
-		return probe_fail(err, PROBE_ERR_NO_ARG_BODY, body.pos);
+	if (parse_arg_name(sp, idx, ctx, arg, &body, err))
+		return -EINVAL;
 	if (body.len > PROBE_ARG_TEXT_MAX)
 		return probe_fail(err, PROBE_ERR_ARG_TOO_LONG, body.pos);
+	if (body.len == 0)
+		return probe_fail(err, PROBE_ERR_NO_ARG_BODY, body.pos);
 	memcpy(arg->comm, body.s, body.len);
 
 	colon = find_type(body);
 	typed = colon < body.len;
-	if (typed) {
-		arg->type = fetch_type_lookup(body.s + colon + 1, body.len - colon - 1);
+	expr = span_sub(body, 0, colon);
+	type = typed ? span_sub(body, colon + 1, body.len - colon - 1) : span_sub(body, colon, 0);
+	if (typed && parse_array(&type, arg, err))
+		return -EINVAL;
+	if (is_text_expr(expr)) {
+		/* $comm and \"text" are strings, never arrays. */
+		if (arg->count || (typed && !span_is(type, "string")))
+			return probe_fail(err, PROBE_ERR_NEED_STRING_TYPE, type.pos);
+		arg->type = FETCH_TYPE_STRING;
+	} else {
+		arg->type = typed ? fetch_type_lookup(type.s, type.len) : FETCH_TYPE_DEFAULT;
 		if (!arg->type)
-			return probe_fail(err, PROBE_ERR_BAD_TYPE, body.pos + (int)colon + 1);
+			return probe_fail(err, PROBE_ERR_BAD_TYPE, type.pos);
 	}
-	if (parse_expr(span_sub(body, 0, colon), 0, 0, ctx, arg, err))
+	if (parse_expr(expr, 0, 0, ctx, arg, err))
 		return -EINVAL;
-	return check_type(arg, typed, body.pos + (int)colon + 1, err);
-}
-
-/* ---- fetching at a hit ------------------------------------------------- */
-
-/*
- * %sp, $stack, $stackN: the stack the probed code was using.  A kprobe
- * hit traps from ring 0, whose stack continues above the frame; a
- * uprobe hit traps from ring 3, whose stack pointer the CPU saved in
- * the frame (Linux's fetch_store uses user_stack_pointer() for uprobes).
- */
-static unsigned long probe_stack_pointer(struct pt_regs *regs)
-{
-	return user_mode(regs) ? user_stack_pointer(regs) : kernel_stack_pointer(regs);
-}
-NOKPROBE_SYMBOL(probe_stack_pointer);
-
-/* Read size (1..8) bytes at addr as a little-endian number. */
-static int read_number(const struct fetch_ops *ops, unsigned long addr,
-		       size_t size, uint64_t *out)
-{
-	uint8_t bytes[8];
-	uint64_t v = 0;
-
-	if (ops->read_mem(bytes, (const void *)addr, size))
-		return -EFAULT;
-	while (size--)
-		v = (v << 8) | bytes[size];
-	*out = v;
-	return 0;
-}
-NOKPROBE_SYMBOL(read_number);
-
-/* Run ops[0..n) and leave the value in *val. */
-static int run_ops(const struct fetch_op *op, int n, struct pt_regs *regs,
-		   const struct fetch_ops *ops, unsigned long *val)
-{
-	uint64_t word;
-
-	for (; n > 0; n--, op++) {
-		switch (op->code) {
-		case FETCH_OP_REG:
-			*val = pt_regs_read(regs, op->param);
-			break;
-		case FETCH_OP_STACKP:
-			*val = probe_stack_pointer(regs);
-			break;
-		case FETCH_OP_STACK:
-			if (read_number(ops, probe_stack_pointer(regs) +
-					op->param * PROBE_STACK_WORD,
-					sizeof(unsigned long), &word))
-				return -EFAULT;
-			*val = (unsigned long)word;
-			break;
-		case FETCH_OP_IMM:
-			*val = op->param;
-			break;
-		case FETCH_OP_DEREF:
-			if (read_number(ops, *val + op->param,
-					sizeof(unsigned long), &word))
-				return -EFAULT;
-			*val = (unsigned long)word;
-			break;
-		default:
-			return -EINVAL;    /* COMM/IMMSTR are never in the middle */
-		}
-	}
-	return 0;
-}
-NOKPROBE_SYMBOL(run_ops);
-
-/* Copy the NUL-terminated string at addr, one byte per read so that a
- * string ending just before an unmapped page is still fetched whole. */
-static int fetch_string(long (*read)(void *dst, const void *src, size_t size),
-			unsigned long addr, char *str, size_t strsize, uint16_t *len)
-{
-	size_t n = 0;
-	char c;
-
-	if (!read)
-		return -EFAULT;
-	if (strsize > PROBE_STRING_MAX)
-		strsize = PROBE_STRING_MAX;
-	while (n < strsize) {
-		if (read(&c, (const void *)(addr + n), 1))
-			return -EFAULT;
-		if (c == '\0')
-			break;
-		str[n++] = c;
-	}
-	*len = (uint16_t)n;
-	return 0;
-}
-NOKPROBE_SYMBOL(fetch_string);
-
-static void copy_text(const char *text, size_t len, char *str, size_t strsize,
-		      uint16_t *out_len)
-{
-	if (len > strsize)
-		len = strsize;
-	if (len > PROBE_STRING_MAX)
-		len = PROBE_STRING_MAX;
-	memcpy(str, text, len);
-	*out_len = (uint16_t)len;
-}
-NOKPROBE_SYMBOL(copy_text);
-
-static int exec_string(const struct probe_arg *arg, struct pt_regs *regs,
-		       const struct fetch_ops *ops, struct fetch_value *val,
-		       char *str, size_t strsize)
-{
-	const struct fetch_op *last = &arg->ops[arg->nr_ops - 1];
-	unsigned long base = 0;
-
-	if (last->code == FETCH_OP_COMM) {
-		const char *name = ops->comm ? ops->comm() : "";
-		copy_text(name, strnlen(name, PROBE_STRING_MAX), str, strsize,
-			  &val->str_len);
-		return 0;
-	}
-	if (last->code == FETCH_OP_IMMSTR) {
-		size_t start = last->param & 0xff, len = last->param >> 8;
-		if (start + len > PROBE_ARG_TEXT_MAX)
-			return -EINVAL;
-		copy_text(arg->comm + start, len, str, strsize, &val->str_len);
-		return 0;
-	}
-	/*
-	 * The last dereference names the string's address: the pointer
-	 * itself is found in the kernel (a register, a kernel word), the
-	 * bytes of a :ustring in the process that was running.
-	 */
-	if (run_ops(arg->ops, arg->nr_ops - 1, regs, ops, &base))
-		return -EFAULT;
-	return fetch_string(arg->type == FETCH_TYPE_USTRING ? ops->read_user : ops->read_mem,
-			    base + last->param, str, strsize, &val->str_len);
-}
-NOKPROBE_SYMBOL(exec_string);
-
-static int exec_number(const struct probe_arg *arg, struct pt_regs *regs,
-		       const struct fetch_ops *ops, struct fetch_value *val)
-{
-	const struct fetch_op *last = &arg->ops[arg->nr_ops - 1];
-	size_t size = fetch_types[arg->type].size;
-	unsigned long v = 0;
-
-	if (last->code == FETCH_OP_DEREF) {
-		/* Read exactly the type's size: a u8 at the last byte of
-		 * a page must not touch the next one. */
-		if (run_ops(arg->ops, arg->nr_ops - 1, regs, ops, &v))
-			return -EFAULT;
-		return read_number(ops, v + last->param, size, &val->raw);
-	}
-	if (run_ops(arg->ops, arg->nr_ops, regs, ops, &v))
-		return -EFAULT;
-	val->raw = v;
-	if (size < 8)
-		val->raw &= (1ULL << (size * 8)) - 1;
-	return 0;
-}
-NOKPROBE_SYMBOL(exec_number);
-
-int fetch_arg_exec(const struct probe_arg *arg, struct pt_regs *regs,
-		   const struct fetch_ops *ops, struct fetch_value *val,
-		   char *str, size_t strsize)
-{
-	int ret;
-
-	memset(val, 0, sizeof(*val));
-	if (arg->nr_ops == 0 || arg->nr_ops > PROBE_MAX_OPS ||
-	    !fetch_type_valid(arg->type))
-		return -EINVAL;
-	if (fetch_type_is_string(arg->type))
-		ret = exec_string(arg, regs, ops, val, str, strsize);
-	else
-		ret = exec_number(arg, regs, ops, val);
-	if (ret) {
-		val->fault = 1;
-		val->raw = 0;
-		val->str_len = 0;
-	}
-	return ret;
-}
-NOKPROBE_SYMBOL(fetch_arg_exec);
-
-/* ---- records ------------------------------------------------------------- */
-
-/* str_off and str_len are 16 bits: no record is longer than this. */
-#define RECORD_MAX 0xffff
-
-size_t probe_args_record_max(const struct probe_event_def *def)
-{
-	size_t n = (size_t)def->nr_args * sizeof(struct fetch_value);
-
-	for (int i = 0; i < def->nr_args; i++)
-		if (fetch_type_is_string(def->args[i].type))
-			n += PROBE_STRING_MAX;
-	return n;
-}
-
-int probe_args_fetch(const struct probe_event_def *def, struct pt_regs *regs,
-		     const struct fetch_ops *ops, void *buf, size_t size)
-{
-	size_t off = (size_t)def->nr_args * sizeof(struct fetch_value);
-	struct fetch_value val;
-	char *rec = buf;
-
-	if (size > RECORD_MAX)
-		size = RECORD_MAX;
-	if (def->nr_args < 0 || def->nr_args > PROBE_MAX_ARGS || off > size)
-		return -ENOSPC;
-	for (int i = 0; i < def->nr_args; i++) {
-		fetch_arg_exec(&def->args[i], regs, ops, &val, rec + off, size - off);
-		if (fetch_type_is_string(def->args[i].type))
-			val.str_off = (uint16_t)off;
-		off += val.str_len;
-		memcpy(rec + i * sizeof(val), &val, sizeof(val));
-	}
-	return (int)off;
-}
-NOKPROBE_SYMBOL(probe_args_fetch);
-
-/* ---- printing ------------------------------------------------------------ */
-
-/* Sign-extend the low size bytes of raw. */
-static int64_t sign_extend(uint64_t raw, size_t size)
-{
-	int shift = 64 - (int)size * 8;
-
-	return (int64_t)(raw << shift) >> shift;
-}
-
-int fetch_value_format(char *buf, size_t size, enum fetch_type type,
-		       const struct fetch_value *val, const char *str,
-		       int (*sprint_symbol)(char *buf, size_t len, unsigned long addr))
-{
-	char sym[PROBE_SYMBOL_LEN + 32];
-	int len = 0;
-
-	if (size)
-		buf[0] = '\0';
-	if (val->fault || !fetch_type_valid(type)) {
-		probe_put(buf, size, &len, "(fault)");
-		return len;
-	}
-	switch (fetch_types[type].style) {
-	case 'u':
-		probe_put(buf, size, &len, "%llu", (unsigned long long)val->raw);
-		break;
-	case 's':
-		probe_put(buf, size, &len, "%lld",
-		    (long long)sign_extend(val->raw, fetch_types[type].size));
-		break;
-	case 'x':
-		probe_put(buf, size, &len, "0x%llx", (unsigned long long)val->raw);
-		break;
-	case 'S':
-		probe_put(buf, size, &len, "\"%.*s\"", (int)val->str_len, str ? str : "");
-		break;
-	case 'y':
-		if (sprint_symbol)
-			sprint_symbol(sym, sizeof(sym), (unsigned long)val->raw);
-		else
-			snprintf(sym, sizeof(sym), "0x%lx", (unsigned long)val->raw);
-		probe_put(buf, size, &len, "%s", sym);
-		break;
-	}
-	return len;
-}
-
-int probe_args_format(char *buf, size_t size, const struct probe_event_def *def,
-		      const void *rec, size_t reclen,
-		      int (*sprint_symbol)(char *buf, size_t len, unsigned long addr))
-{
-	const char *bytes = rec;
-	struct fetch_value val;
-	int len = 0;
-
-	if (size)
-		buf[0] = '\0';
-	if (def->nr_args < 0 || def->nr_args > PROBE_MAX_ARGS ||
-	    (size_t)def->nr_args * sizeof(val) > reclen) {
-		probe_put(buf, size, &len, " (bad record)");
-		return len;
-	}
-	for (int i = 0; i < def->nr_args; i++) {
-		const struct probe_arg *arg = &def->args[i];
-		size_t room;
-		char *at;
-
-		memcpy(&val, bytes + i * sizeof(val), sizeof(val));
-		if ((size_t)val.str_off + val.str_len > reclen) {
-			probe_put(buf, size, &len, " %s=(bad record)", arg->name);
-			continue;
-		}
-		probe_put(buf, size, &len, " %s=", arg->name);
-		at = probe_tail(buf, size, len, &room);
-		len += fetch_value_format(at, room, arg->type, &val,
-					  bytes + val.str_off, sprint_symbol);
-	}
-	return len;
+	return check_type(arg, type, typed, err);
 }

@@ -49,19 +49,43 @@ void probe_put(char *buf, size_t size, int *len, const char *fmt, ...)
 void probe_put_char(char *buf, size_t size, int *len, char c);
 char *probe_tail(char *buf, size_t size, int len, size_t *room);
 
-/* What an argument may use, decided by the probe it belongs to. */
-struct fetch_arg_ctx {
-	bool is_return;        /* $retval allowed */
-	bool at_entry;         /* $argN allowed: a 'p' probe at SYM+0 */
-	const struct probe_parse_ops *ops;   /* @SYM resolution; may be NULL */
+/* A :TYPE: its name, its size in bytes and how it prints. */
+struct fetch_type_info {
+	const char *name;
+	uint8_t size;         /* bytes; 0 for the strings */
+	char style;           /* 'u' 's' 'x' numbers, 'S' string, 'y' symbol, 'c' char */
 };
+/* Indexed by enum fetch_type (lib/fetch_args.c). */
+extern const struct fetch_type_info fetch_types[];
+bool fetch_type_valid(int type);
+/* :string, :ustring and :symstr: bytes after the values, not a number. */
+bool fetch_type_is_string(int type);
 
 /*
- * Parse one FETCHARG, "[NAME=]EXPR[:TYPE]", that starts at byte `pos` of
- * the line.  Fills *arg except the default name (the caller numbers
- * arguments and checks names for duplicates).  Returns 0 or -EINVAL.
+ * What an argument may use, decided by the probe it belongs to (Linux's
+ * TPARG_FL_* flags).  An error found only when the line is complete -
+ * an unknown @SYM, which Linux finds when it registers the probe - is
+ * kept in *deferred (the first one) and the parse goes on.
  */
-int fetch_arg_parse(const char *text, size_t len, int pos,
+struct fetch_arg_ctx {
+	bool is_return;        /* $retval allowed (TPARG_FL_RETURN) */
+	bool at_entry;         /* $argN allowed: a 'p' probe at a function entry */
+	bool uprobe;           /* @+OFFS allowed, @SYM and the kernel's limits not */
+	const struct probe_parse_ops *ops;   /* @SYM resolution; may be NULL */
+	const struct probe_event_def *def;   /* the arguments before this one */
+	struct probe_parse_error *deferred;  /* code NONE until something fails late */
+	int probe_pos;         /* where a late error points: the probe point */
+};
+
+/* Record a late error (the first wins); the parse carries on. */
+void probe_defer(const struct fetch_arg_ctx *ctx, enum probe_err code);
+
+/*
+ * Parse one FETCHARG, "[NAME=]EXPR[:TYPE][[N]]", that starts at byte
+ * `pos` of the line and is argument number idx (from 0).  Fills *arg,
+ * the default name "argN" included.  Returns 0 or -EINVAL.
+ */
+int fetch_arg_parse(const char *text, size_t len, int pos, int idx,
 		    const struct fetch_arg_ctx *ctx, struct probe_arg *arg,
 		    struct probe_parse_error *err);
 

@@ -2,11 +2,18 @@
  * probe_events_parse.c - one line of tracefs' kprobe_events, parsed.
  *
  *   p[:[GRP/][EVENT]] SYM[+offs]|MEMADDR [FETCHARGS]    probe
+ *   p[:[GRP/][EVENT]] SYM%return [FETCHARGS]             return probe
  *   r[MAXACTIVE][:[GRP/][EVENT]] SYM[+0] [FETCHARGS]     return probe
- *   -:[GRP/]EVENT                                        delete
+ *   -:[GRP/][EVENT] [SYM [FETCHARGS]]                    delete
  *
- * uprobe_events lines are the same but for word 1, PATH:OFFSET
- * (parse_uprobe_point()), and the default group, "uprobes".
+ * (GRP.EVENT is GRP/EVENT too.)  uprobe_events lines are the same but
+ * for word 1, PATH:OFFSET[%return][(REF_CTR)] (parse_uprobe_point()),
+ * and the default group, "uprobes".
+ *
+ * The checks come in Linux's order (__trace_kprobe_create()): the
+ * command, the probe point, the event name, each argument; a symbol
+ * Linux can only find unknown when it registers the probe fails the
+ * line after all of that.
  *
  * The line is split into words at blanks; '#' starts a comment.  Word 0
  * is the command, word 1 the probe point, the rest are FETCHARGS (each
@@ -156,17 +163,30 @@ static void copy_name(char *dst, const char *src, size_t len)
 
 /* ---- word 0: p / r[MAXACTIVE] / - and the event name --------------------- */
 
+/* Where GRP ends: the first '/', else the first '.' (Linux 5.15+), else len. */
+static size_t group_end(struct word w)
+{
+	size_t i;
+
+	for (i = 0; i < w.len && w.s[i] != '/'; i++)
+		;
+	if (i < w.len)
+		return i;
+	for (i = 0; i < w.len && w.s[i] != '.'; i++)
+		;
+	return i;
+}
+
 /* "GRP/EVENT", "GRP/" or "EVENT" after the ':'.  An empty event keeps
- * def->event "" so that the caller makes the default name. */
-static int parse_event_name(struct word w, bool need_event,
-			    struct probe_event_def *def,
+ * def->event "" so that the caller makes the default name (or, for a
+ * delete, removes every event of the group). */
+static int parse_event_name(struct word w, struct probe_event_def *def,
 			    struct probe_parse_error *err)
 {
-	size_t slash = 0;
+	size_t slash = group_end(w);
 	struct word ev = w;
+	bool need_event = false;
 
-	while (slash < w.len && w.s[slash] != '/')
-		slash++;
 	if (slash < w.len) {
 		if (slash == 0)
 			return probe_fail(err, PROBE_ERR_NO_GROUP_NAME, w.pos);
@@ -178,7 +198,7 @@ static int parse_event_name(struct word w, bool need_event,
 		ev.s += slash + 1;
 		ev.len -= slash + 1;
 		ev.pos += (int)slash + 1;
-	} else if (w.len == 0) {
+	} else {
 		need_event = true;     /* "p:" says a name is coming */
 	}
 	if (ev.len == 0) {
@@ -210,11 +230,11 @@ static int parse_maxactive(struct word w, size_t end, struct probe_event_def *de
 	return 0;
 }
 
+/* Word 0 without its names: *names is what follows the ':' (len 0, pos -1: none). */
 static int parse_command(struct word w, struct probe_event_def *def,
-			 struct probe_parse_error *err)
+			 struct word *names, struct probe_parse_error *err)
 {
 	size_t colon = 1;
-	struct word names;
 
 	while (colon < w.len && w.s[colon] != ':')
 		colon++;
@@ -240,12 +260,15 @@ static int parse_command(struct word w, struct probe_event_def *def,
 	default:
 		return probe_fail(err, PROBE_ERR_BAD_CMD, w.pos);
 	}
+	names->s = w.s + w.len;
+	names->len = 0;
+	names->pos = -1;
 	if (colon == w.len)
 		return 0;
-	names.s = w.s + colon + 1;
-	names.len = w.len - colon - 1;
-	names.pos = w.pos + (int)colon + 1;
-	return parse_event_name(names, def->cmd == PROBE_CMD_DELETE, def, err);
+	names->s = w.s + colon + 1;
+	names->len = w.len - colon - 1;
+	names->pos = w.pos + (int)colon + 1;
+	return 0;
 }
 
 /* ---- word 1: the probe point ------------------------------------------- */
@@ -256,53 +279,83 @@ static bool is_symbol_char(char c)
 }
 
 /*
- * SYM+offs -> an address.  An i386 address is 32 bits: a sum past
- * PROBE_NUMBER_MAX would wrap round to low memory (or, from a symbol near
- * the top, to code *before* SYM), so it is refused, as is an offset at or
- * past SYM's last byte - that address belongs to another function, and
- * the probe would be listed as SYM+offs while it fires in the other one.
+ * SYM+offs -> an address, Linux's kprobe_on_func_entry() at parse time:
+ * a known symbol decides whether the probe is at a function entry
+ * ($argN, and 'r' needs it); an unknown one is not an error yet - Linux
+ * finds it at registration, after the arguments.  An i386 address is 32
+ * bits: a sum past PROBE_NUMBER_MAX would wrap round to low memory, so
+ * it is refused, as is an offset at or past SYM's last byte - that
+ * address belongs to another function, and the probe would be listed
+ * as SYM+offs while it fires in the other one.
  */
-static int resolve_probe_point(struct word w, const struct probe_parse_ops *ops,
-			       struct probe_event_def *def,
-			       struct probe_parse_error *err)
+static int resolve_probe_point(struct word w, const struct fetch_arg_ctx *ctx,
+			       struct probe_event_def *def, struct probe_parse_error *err)
 {
-	unsigned long addr = ops->lookup_name(def->symbol);
+	const struct probe_parse_ops *ops = ctx->ops;
+	unsigned long addr = def->symbol[0] ? ops->lookup_name(def->symbol) : 0;
 	unsigned long size = addr && ops->symbol_size ? ops->symbol_size(addr) : 0;
 
-	if (!addr || def->offset > PROBE_NUMBER_MAX - addr)
-		return probe_fail(err, PROBE_ERR_BAD_PROBE_ADDR, w.pos);
-	if (size && def->offset >= size)
-		return probe_fail(err, PROBE_ERR_BAD_PROBE_ADDR, w.pos);
+	if (!addr || def->offset > PROBE_NUMBER_MAX - addr ||
+	    (size && def->offset >= size)) {
+		probe_defer(ctx, PROBE_ERR_BAD_PROBE_ADDR);
+		return 0;
+	}
+	if (def->is_return && def->offset)
+		return probe_fail(err, PROBE_ERR_BAD_RETPROBE, w.pos);
 	def->addr = addr + def->offset;
 	return 0;
 }
 
-static int parse_probe_point(struct word w, const struct probe_parse_ops *ops,
+/* "SYM%return" makes a return probe; any other suffix is an error at the '%'. */
+static int parse_suffix(struct word *w, struct probe_event_def *def,
+			struct probe_parse_error *err)
+{
+	static const char ret_suffix[] = "%return";
+	size_t pct = 0;
+
+	while (pct < w->len && w->s[pct] != '%')
+		pct++;
+	if (pct == w->len)
+		return 0;
+	if (w->len - pct != sizeof(ret_suffix) - 1 ||
+	    memcmp(w->s + pct, ret_suffix, sizeof(ret_suffix) - 1))
+		return probe_fail(err, PROBE_ERR_BAD_ADDR_SUFFIX, w->pos + (int)pct);
+	def->is_return = true;
+	w->len = pct;
+	return 0;
+}
+
+static int parse_probe_point(struct word w, const struct fetch_arg_ctx *ctx,
 			     struct probe_event_def *def,
 			     struct probe_parse_error *err)
 {
 	size_t n = 0;
 
-	if (probe_is_digit(w.s[0])) {           /* MEMADDR */
-		if (!probe_parse_number(w.s, w.len, &def->addr))
-			return probe_fail(err, PROBE_ERR_BAD_PROBE_ADDR, w.pos);
-		/* Only a symbol proves the address is a function entry. */
+	if (probe_is_digit(w.s[0]) && probe_parse_number(w.s, w.len, &def->addr)) {
+		/* MEMADDR: only a symbol proves the address is a function entry. */
 		if (def->is_return)
 			return probe_fail(err, PROBE_ERR_BAD_RETPROBE, w.pos);
 		return 0;
 	}
-	while (n < w.len && is_symbol_char(w.s[n]))
+	if (parse_suffix(&w, def, err))
+		return -EINVAL;
+	while (n < w.len && w.s[n] != '+' && w.s[n] != '-')
 		n++;
-	if (n == 0 || n >= PROBE_SYMBOL_LEN)
-		return probe_fail(err, PROBE_ERR_BAD_PROBE_ADDR, w.pos);
 	if (n < w.len && (w.s[n] != '+' ||
 			  !probe_parse_number(w.s + n + 1, w.len - n - 1, &def->offset)))
 		return probe_fail(err, PROBE_ERR_BAD_PROBE_ADDR, w.pos);
-	copy_name(def->symbol, w.s, n);
+	/* Not a name kallsyms could know: unknown, found so at registration. */
+	for (size_t i = 0; i < n; i++)
+		if (!is_symbol_char(w.s[i]))
+			n = 0;
+	if (n == 0 || n >= PROBE_SYMBOL_LEN)
+		probe_defer(ctx, PROBE_ERR_BAD_PROBE_ADDR);
+	else
+		copy_name(def->symbol, w.s, n);
+	if (ctx->ops && ctx->ops->lookup_name)
+		return resolve_probe_point(w, ctx, def, err);
 	if (def->is_return && def->offset)
 		return probe_fail(err, PROBE_ERR_BAD_RETPROBE, w.pos);
-	if (ops && ops->lookup_name)
-		return resolve_probe_point(w, ops, def, err);
 	return 0;
 }
 
@@ -312,23 +365,53 @@ static bool is_path_char(char c)
 	return is_symbol_char(c) || c == '/' || c == '-';
 }
 
+/* (REF_CTR) at the end of the offset: Linux's reference counter syntax. */
+static int parse_ref_ctr(struct word *off, struct probe_event_def *def,
+			 struct probe_parse_error *err)
+{
+	size_t open = 0, close;
+
+	while (open < off->len && off->s[open] != '(')
+		open++;
+	if (open == off->len)
+		return 0;
+	for (close = open; close < off->len && off->s[close] != ')'; close++)
+		;
+	if (close == off->len)
+		return probe_fail(err, PROBE_ERR_REFCNT_OPEN_BRACE, off->pos + (int)off->len);
+	if (close != off->len - 1)
+		return probe_fail(err, PROBE_ERR_BAD_REFCNT_SUFFIX, off->pos + (int)close + 1);
+	if (!probe_parse_number(off->s + open + 1, close - open - 1, &def->ref_ctr_offset))
+		return probe_fail(err, PROBE_ERR_BAD_REFCNT, off->pos + (int)open + 1);
+	off->len = open;
+	return 0;
+}
+
+/* PATH:OFFSET[%return][(REF_CTR)], checked in Linux's order. */
 static int parse_uprobe_point(struct word w, struct probe_event_def *def,
 			      struct probe_parse_error *err)
 {
 	size_t colon = w.len;
+	struct word off;
 
 	while (colon > 0 && w.s[colon - 1] != ':')
 		colon--;
-	if (colon == 0)
+	if (colon == 0 || colon == w.len || !probe_is_digit(w.s[colon]))
 		return probe_fail(err, PROBE_ERR_BAD_UPROBE_OFFS, w.pos);
 	colon--;
+	/* Linux looks the path up first: a name no file has is not found. */
 	if (colon == 0 || colon >= PROBE_SYMBOL_LEN)
 		return probe_fail(err, PROBE_ERR_FILE_NOT_FOUND, w.pos);
 	for (size_t i = 0; i < colon; i++)
 		if (!is_path_char(w.s[i]))
-			return probe_fail(err, PROBE_ERR_FILE_NOT_FOUND, w.pos + (int)i);
-	if (!probe_parse_number(w.s + colon + 1, w.len - colon - 1, &def->offset))
-		return probe_fail(err, PROBE_ERR_BAD_UPROBE_OFFS, w.pos + (int)colon + 1);
+			return probe_fail(err, PROBE_ERR_FILE_NOT_FOUND, w.pos);
+	off.s = w.s + colon + 1;
+	off.len = w.len - colon - 1;
+	off.pos = w.pos + (int)colon + 1;
+	if (parse_ref_ctr(&off, def, err) || parse_suffix(&off, def, err))
+		return -EINVAL;
+	if (!probe_parse_number(off.s, off.len, &def->offset))
+		return probe_fail(err, PROBE_ERR_BAD_UPROBE_OFFS, off.pos);
 	copy_name(def->symbol, w.s, colon);
 	return 0;
 }
@@ -366,38 +449,14 @@ static void default_event_name(struct probe_event_def *def)
 
 /* ---- words 2...: FETCHARGS ------------------------------------------------ */
 
-/* Field names every trace event already has (Linux's list). */
-static const char *const reserved_names[] = {
-	"common_type", "common_flags", "common_preempt_count", "common_pid",
-	"common_tgid", "__probe_ip", "__probe_ret_ip", "__probe_func",
-};
-
-static bool name_taken(const struct probe_event_def *def, int upto,
-		       const char *name)
-{
-	for (size_t i = 0; i < sizeof(reserved_names) / sizeof(reserved_names[0]); i++)
-		if (!strcmp(reserved_names[i], name))
-			return true;
-	for (int i = 0; i < upto; i++)
-		if (!strcmp(def->args[i].name, name))
-			return true;
-	return false;
-}
-
 static int parse_arg(struct word w, const struct fetch_arg_ctx *ctx,
 		     struct probe_event_def *def, struct probe_parse_error *err)
 {
-	struct probe_arg *arg;
-
 	if (def->nr_args == PROBE_MAX_ARGS)
 		return probe_fail(err, PROBE_ERR_TOO_MANY_ARGS, w.pos);
-	arg = &def->args[def->nr_args];
-	if (fetch_arg_parse(w.s, w.len, w.pos, ctx, arg, err))
+	if (fetch_arg_parse(w.s, w.len, w.pos, def->nr_args, ctx,
+			    &def->args[def->nr_args], err))
 		return -EINVAL;
-	if (!arg->name[0])
-		snprintf(arg->name, sizeof(arg->name), "arg%d", def->nr_args + 1);
-	if (name_taken(def, def->nr_args, arg->name))
-		return probe_fail(err, PROBE_ERR_USED_ARG_NAME, w.pos);
 	def->nr_args++;
 	return 0;
 }
@@ -413,27 +472,41 @@ static int check_chars(const char *line, size_t len, struct probe_parse_error *e
 	return 0;
 }
 
-static int parse_add(const char *line, size_t len, size_t at, struct word cmd,
-		     const struct probe_parse_ops *ops, struct probe_event_def *def,
-		     struct probe_parse_error *err)
+/* A 'p' probe at a function's first byte: where $argN are the arguments. */
+static bool probe_at_entry(const struct probe_event_def *def, const struct probe_parse_ops *ops)
 {
-	struct fetch_arg_ctx ctx = { .ops = ops };
+	if (def->is_return || def->uprobe || !def->symbol[0] || def->offset)
+		return false;
+	return !(ops && ops->lookup_name) || def->addr;
+}
+
+static int parse_add(const char *line, size_t len, size_t at, struct word cmd,
+		     struct word names, const struct probe_parse_ops *ops,
+		     struct probe_event_def *def, struct probe_parse_error *err)
+{
+	struct probe_parse_error late = { PROBE_ERR_NONE, 0 };
+	struct fetch_arg_ctx ctx = { .ops = ops, .def = def, .deferred = &late,
+				     .uprobe = def->uprobe };
 	struct word w;
 
 	if (!next_word(line, len, &at, &w))
 		return probe_fail(err, PROBE_ERR_NO_PROBE_POINT, cmd.pos + (int)cmd.len);
+	ctx.probe_pos = w.pos;
 	if (def->uprobe ? parse_uprobe_point(w, def, err) :
-			  parse_probe_point(w, ops, def, err))
+			  parse_probe_point(w, &ctx, def, err))
+		return -EINVAL;
+	if (names.pos >= 0 && parse_event_name(names, def, err))
 		return -EINVAL;
 	if (!def->event[0])
 		default_event_name(def);
 
 	ctx.is_return = def->is_return;
-	ctx.at_entry = !def->is_return && !def->uprobe && def->symbol[0] &&
-		       def->offset == 0;
+	ctx.at_entry = probe_at_entry(def, ops);
 	while (next_word(line, len, &at, &w))
 		if (parse_arg(w, &ctx, def, err))
 			return -EINVAL;
+	if (late.code != PROBE_ERR_NONE)
+		return probe_fail(err, late.code, late.pos);
 	/*
 	 * The listing adds what the line left out (the group, "argN=" names)
 	 * and must still be one line a user can read and write back: fewer
@@ -455,7 +528,7 @@ static int parse_event_line(const char *line, size_t len, const struct probe_par
 		      bool uprobe, struct probe_event_def *def,
 		      struct probe_parse_error *err)
 {
-	struct word cmd;
+	struct word cmd, names;
 	size_t at = 0;
 	int ret;
 
@@ -475,11 +548,16 @@ static int parse_event_line(const char *line, size_t len, const struct probe_par
 
 	strlcpy(def->group, uprobe ? PROBE_GROUP_UPROBES : PROBE_GROUP_DEFAULT,
 		sizeof(def->group));
-	if (parse_command(cmd, def, err))
+	if (parse_command(cmd, def, &names, err))
 		goto fail;
-	if (def->cmd == PROBE_CMD_DELETE)
-		return 0;    /* like Linux, words after "-:EVENT" are ignored */
-	ret = parse_add(line, len, at, cmd, ops, def, err);
+	if (def->cmd == PROBE_CMD_DELETE) {
+		/* "-:[GRP/]EVENT [SYM [ARGS]]": the words after the name
+		 * choose the probes of the event (probe_event_match()). */
+		if (parse_event_name(names, def, err))
+			goto fail;
+		return 0;
+	}
+	ret = parse_add(line, len, at, cmd, names, ops, def, err);
 	if (ret == 0)
 		return 0;
 fail:
@@ -534,8 +612,25 @@ void probe_put_char(char *buf, size_t size, int *len, char c)
 	(*len)++;
 }
 
+/* The probe point as the listing writes it: "do_work+4", "0x00001000", "/bin/x:0x00000010". */
+static int show_probe_point(char *buf, size_t size, const struct probe_event_def *def)
+{
+	if (def->uprobe && def->ref_ctr_offset)
+		return snprintf(buf, size, "%s:0x%08lx(0x%lx)", def->symbol, def->offset,
+				def->ref_ctr_offset);
+	if (def->uprobe)
+		return snprintf(buf, size, "%s:0x%08lx", def->symbol, def->offset);
+	if (!def->symbol[0])
+		return snprintf(buf, size, "0x%08lx", def->addr);
+	if (def->offset)
+		return snprintf(buf, size, "%s+%lu", def->symbol, def->offset);
+	return snprintf(buf, size, "%s", def->symbol);
+}
+
 int probe_event_show(char *buf, size_t size, const struct probe_event_def *def)
 {
+	size_t room;
+	char *at;
 	int len = 0;
 
 	if (size)
@@ -543,19 +638,43 @@ int probe_event_show(char *buf, size_t size, const struct probe_event_def *def)
 	probe_put_char(buf, size, &len, def->is_return ? 'r' : 'p');
 	if (def->is_return && def->maxactive)
 		probe_put(buf, size, &len, "%d", def->maxactive);
-	probe_put(buf, size, &len, ":%s/%s", def->group, def->event);
-	if (def->uprobe)
-		probe_put(buf, size, &len, " %s:0x%08lx", def->symbol, def->offset);
-	else if (!def->symbol[0])
-		probe_put(buf, size, &len, " 0x%08lx", def->addr);
-	else if (def->offset)
-		probe_put(buf, size, &len, " %s+%lu", def->symbol, def->offset);
-	else
-		probe_put(buf, size, &len, " %s", def->symbol);
+	probe_put(buf, size, &len, ":%s/%s ", def->group, def->event);
+	at = probe_tail(buf, size, len, &room);
+	len += show_probe_point(at, room, def);
 	for (int i = 0; i < def->nr_args && i < PROBE_MAX_ARGS; i++)
 		probe_put(buf, size, &len, " %s=%s", def->args[i].name,
 			  def->args[i].comm);
 	return len;
+}
+
+static bool word_is(struct word w, const char *text)
+{
+	return strlen(text) == w.len && !memcmp(w.s, text, w.len);
+}
+
+bool probe_event_match(const struct probe_event_def *def, const char *line, size_t len)
+{
+	char text[PROBE_SYMBOL_LEN + PROBE_ARG_TEXT_MAX + 32];
+	size_t at = 0;
+	struct word w;
+	int i = 0;
+
+	len = strip_comment(line, len);
+	if (!next_word(line, len, &at, &w))	/* the command */
+		return true;
+	if (!next_word(line, len, &at, &w))
+		return true;			/* "-:EVENT" alone: every probe */
+	show_probe_point(text, sizeof(text), def);
+	if (!word_is(w, text))
+		return false;
+	for (; next_word(line, len, &at, &w); i++) {
+		if (i >= def->nr_args)
+			return false;
+		snprintf(text, sizeof(text), "%s=%s", def->args[i].name, def->args[i].comm);
+		if (!word_is(w, text))
+			return false;
+	}
+	return true;
 }
 
 /*

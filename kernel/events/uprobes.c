@@ -43,6 +43,10 @@ struct uprobe {
 	const struct user_program *prog;
 	unsigned long offset;                /* in the file */
 	unsigned long vaddr;                 /* where it is loaded */
+	/* The reference counter (Linux 4.20+): a u16 of the program's
+	 * data at file offset ref_ctr_offset, loaded at ref_ctr_vaddr,
+	 * that each process sees as 1 while the probe is in its copy. */
+	unsigned long ref_ctr_offset, ref_ctr_vaddr;
 	struct uprobe_consumer *consumers;
 	int ref;                             /* the list's + pending returns' */
 	struct arch_uprobe arch;
@@ -106,14 +110,34 @@ static void write_opcode(struct mm_struct *mm, unsigned long vaddr, unsigned cha
 		*p = op;
 }
 
+/*
+ * The program's reference counter in one process, Linux's
+ * update_ref_ctr(): an SDT probe's semaphore, which the program tests
+ * to skip the work of preparing its probe's arguments while no one
+ * traces it.  It counts probes, so two tracers of one program add up.
+ */
+static void update_ref_ctr(struct uprobe *u, struct mm_struct *mm, short d)
+{
+	unsigned short *ctr;
+
+	if (!u->ref_ctr_vaddr)
+		return;
+	ctr = user_page_address(mm, u->ref_ctr_vaddr);
+	if (!ctr || (short)(*ctr + d) < 0)
+		return;		/* Linux warns "ref_ctr going negative" and leaves it */
+	*ctr += d;
+}
+
 static void install_breakpoint(struct uprobe *u, struct mm_struct *mm)
 {
 	write_opcode(mm, u->vaddr, UPROBE_SWBP_INSN);
+	update_ref_ctr(u, mm, 1);
 }
 
 static void remove_breakpoint(struct uprobe *u, struct mm_struct *mm)
 {
 	write_opcode(mm, u->vaddr, u->arch.insn[0]);
+	update_ref_ctr(u, mm, -1);
 }
 
 static void for_each_copy(struct uprobe *u, void (*fn)(struct uprobe *, struct mm_struct *))
@@ -171,6 +195,28 @@ unsigned long uprobe_offset_to_vaddr(const struct user_program *prog,
 }
 
 /*
+ * Where a file offset of the program's data is loaded: any PT_LOAD, as
+ * the counter usually sits in .data.  0 when no segment holds the two
+ * bytes, or when they straddle a page (one page is written at a time).
+ */
+static unsigned long ref_ctr_offset_to_vaddr(const struct user_program *prog,
+					     unsigned long offset)
+{
+	const Elf32_Ehdr *h = prog_ehdr(prog);
+	const Elf32_Phdr *p = (const Elf32_Phdr *)(prog->elf + h->e_phoff);
+	unsigned long vaddr;
+
+	for (unsigned int i = 0; i < h->e_phnum; i++, p++) {
+		if (p->p_type != PT_LOAD || offset < p->p_offset ||
+		    offset - p->p_offset + sizeof(short) > p->p_filesz)
+			continue;
+		vaddr = p->p_vaddr + (offset - p->p_offset);
+		return (vaddr & ~PAGE_MASK) <= PAGE_SIZE - sizeof(short) ? vaddr : 0;
+	}
+	return 0;
+}
+
+/*
  * Is offset the start of an instruction?  If the file has a symbol
  * table, decode the function around it from its start (as kprobes'
  * can_probe() does with kallsyms).  Without one, we cannot tell.
@@ -201,6 +247,13 @@ static int prepare_uprobe(struct uprobe *u, const char **why)
 		*why = "offset is not on an instruction boundary";
 		return -EINVAL;
 	}
+	if (u->ref_ctr_offset) {
+		u->ref_ctr_vaddr = ref_ctr_offset_to_vaddr(prog, u->ref_ctr_offset);
+		if (!u->ref_ctr_vaddr) {
+			*why = "reference counter is not in the program's loaded data";
+			return -EINVAL;
+		}
+	}
 	max = prog->size - u->offset;
 	memcpy(u->arch.insn, prog->elf + u->offset, max < MAX_UINSN_BYTES ? max : MAX_UINSN_BYTES);
 	return arch_uprobe_analyze_insn(&u->arch, why);
@@ -208,15 +261,23 @@ static int prepare_uprobe(struct uprobe *u, const char **why)
 
 /* ---- register / unregister ---------------------------------------------------------- */
 
-int uprobe_check(const struct user_program *prog, unsigned long offset, const char **why)
+int uprobe_check(const struct user_program *prog, unsigned long offset,
+		 unsigned long ref_ctr_offset, const char **why)
 {
-	struct uprobe u = { .prog = prog, .offset = offset };
+	struct uprobe u = { .prog = prog, .offset = offset, .ref_ctr_offset = ref_ctr_offset };
 
 	return prepare_uprobe(&u, why);
 }
 
 int uprobe_register(const struct user_program *prog, unsigned long offset,
 		    struct uprobe_consumer *uc, const char **why)
+{
+	return uprobe_register_refctr(prog, offset, 0, uc, why);
+}
+
+int uprobe_register_refctr(const struct user_program *prog, unsigned long offset,
+			   unsigned long ref_ctr_offset, struct uprobe_consumer *uc,
+			   const char **why)
 {
 	struct uprobe *u = kzalloc(sizeof(*u)), *old;
 	const char *dummy;
@@ -230,6 +291,7 @@ int uprobe_register(const struct user_program *prog, unsigned long offset,
 		return -ENOMEM;
 	u->prog = prog;
 	u->offset = offset;
+	u->ref_ctr_offset = ref_ctr_offset;
 	ret = prepare_uprobe(u, why);
 	if (ret) {
 		kfree(u);
@@ -237,6 +299,12 @@ int uprobe_register(const struct user_program *prog, unsigned long offset,
 	}
 	spin_lock_irqsave(&uprobes_lock, flags);
 	old = find_uprobe(prog, u->vaddr);
+	if (old && old->ref_ctr_offset != ref_ctr_offset) {
+		spin_unlock_irqrestore(&uprobes_lock, flags);
+		kfree(u);
+		*why = "Reference counter offset mismatch";	/* Linux's pr_warn */
+		return -EINVAL;
+	}
 	if (old) {
 		kfree(u);		/* a second consumer at the same place */
 		u = old;

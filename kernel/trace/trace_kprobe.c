@@ -72,6 +72,7 @@ static const struct fetch_ops fetch_ops = {
 	.read_mem = copy_from_kernel_nofault,
 	.read_user = copy_from_user_nofault,	/* :ustring */
 	.comm = current_comm,
+	.sprint_symbol = trace_sprint_sym,	/* :symstr */
 };
 
 static void record_hit(struct trace_kprobe *tk, struct pt_regs *regs,

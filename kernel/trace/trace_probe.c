@@ -339,7 +339,7 @@ static int add_event(const struct trace_probe_type *type,
 	int ret;
 
 	/* Every value must fit in a record (strings may be cut short). */
-	if (parsed->nr_args * sizeof(struct fetch_value) > TRACE_PAYLOAD_MAX) {
+	if (probe_args_slots(parsed) * sizeof(struct fetch_value) > TRACE_PAYLOAD_MAX) {
 		snprintf(msg, sizeof(msg), "Too many arguments for one trace record (at most %u)",
 			 (unsigned int)(TRACE_PAYLOAD_MAX / sizeof(struct fetch_value)));
 		trace_probe_log_error(type, line, len, trace_probe_word_pos(line, len, 2), msg);
@@ -387,12 +387,49 @@ static void free_event(struct trace_probe *tp)
 		trace_buffer_reset(TRACE_ALL_CPUS);
 }
 
+/* "-:GRP/EVENT [PROBE [ARGS]]" names tp ("-:GRP/" every event of GRP). */
+static bool delete_names(const struct trace_probe *tp, const struct probe_event_def *parsed,
+			 const char *line, size_t len)
+{
+	return strcmp(tp->def->group, parsed->group) == 0 &&
+	       (!parsed->event[0] || strcmp(tp->def->event, parsed->event) == 0) &&
+	       probe_event_match(tp->def, line, len);
+}
+
+/* Every event of a group: all or (one enabled: EBUSY) none, as `echo > *_events`. */
+static int delete_group(const struct trace_probe_type *type,
+			const struct probe_event_def *parsed, const char *line, size_t len)
+{
+	struct trace_probe *tp, *n;
+	int found = 0;
+
+	list_for_each_entry(tp, type->events, list) {
+		if (!delete_names(tp, parsed, line, len))
+			continue;
+		if (tp->enabled)
+			return -EBUSY;
+		found++;
+	}
+	list_for_each_entry_safe(tp, n, type->events, list)
+		if (delete_names(tp, parsed, line, len))
+			free_event(tp);
+	return found ? 0 : -ENOENT;
+}
+
+/*
+ * "-:EVENT" removes the event; "-:EVENT PROBE [ARGS]" only if its probe
+ * is that one (Linux's dyn_event_release() with the words after the
+ * name); "-:GRP/" every event of the group.
+ */
 static int delete_event(const struct trace_probe_type *type,
 			const struct probe_event_def *parsed, const char *line, size_t len)
 {
-	struct trace_probe *tp = find_event(type, parsed->group, parsed->event);
+	struct trace_probe *tp;
 
-	if (!tp) {
+	if (!parsed->event[0])
+		return delete_group(type, parsed, line, len);
+	tp = find_event(type, parsed->group, parsed->event);
+	if (!tp || !probe_event_match(tp->def, line, len)) {
 		trace_probe_log_error(type, line, len, trace_probe_word_pos(line, len, 0),
 				      "Event not found");
 		return -ENOENT;

@@ -4,9 +4,11 @@
  *   echo 'p:myup /bin/hello:0x1234 %ax' >> /sys/kernel/tracing/uprobe_events
  *   echo 1 > /sys/kernel/tracing/events/uprobes/myup/enable
  *
- * The line is kprobe_events' grammar with PATH:OFFSET for the probe
- * point (lib/probe_events_parse.c, uprobe_event_parse()); PATH names a
- * program of the built-in image, /bin/NAME.  A new event is checked at
+ * The line is kprobe_events' grammar with PATH:OFFSET[(REF_CTR)] for
+ * the probe point (lib/probe_events_parse.c, uprobe_event_parse());
+ * PATH names a program of the built-in image, /bin/NAME, and REF_CTR
+ * the file offset of a u16 the kernel keeps at 1 in each process while
+ * the event is enabled (an SDT probe's semaphore).  A new event is checked at
  * once (the program, the offset, the instruction there) but, as in
  * Linux, its uprobe is registered - the int3 written into every copy of
  * the page - only while the event is enabled.  A hit stores a record
@@ -51,18 +53,39 @@ static const char *process_comm(void)
 	return task_name(current);
 }
 
-/* Everything a uprobe's arguments point at is the process's memory. */
-static const struct fetch_ops ufetch_ops = {
-	.read_mem = copy_from_user_nofault,
-	.read_user = copy_from_user_nofault,
-	.comm = process_comm,
-};
+/*
+ * @+OFFS: file offset offs of the probed program, where the process has
+ * it.  Linux's translate_user_vaddr(): the probe's own address minus its
+ * file offset is where the file starts, counted as one linear mapping.
+ */
+static unsigned long file_offset_to_vaddr(const void *ctx, unsigned long offs)
+{
+	const struct trace_uprobe *tu = ctx;
+
+	return tu->vaddr - tu->tp.def->offset + offs;
+}
+
+/*
+ * Everything a uprobe's arguments point at is the process's memory;
+ * @+OFFS is an offset in the probed program's file, ctx.
+ */
+static void uprobe_fetch_ops(struct fetch_ops *ops, const struct trace_uprobe *tu)
+{
+	ops->read_mem = copy_from_user_nofault;
+	ops->read_user = copy_from_user_nofault;
+	ops->comm = process_comm;
+	ops->sprint_symbol = NULL;		/* a user address names no kernel symbol */
+	ops->file_offset_to_vaddr = file_offset_to_vaddr;
+	ops->ctx = tu;
+}
 
 static int uprobe_dispatcher(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
 	struct trace_uprobe *tu = container_of(uc, struct trace_uprobe, uc);
+	struct fetch_ops ops;
 
-	trace_probe_record(&tu->tp, &ufetch_ops, regs, tu->vaddr, 0);
+	uprobe_fetch_ops(&ops, tu);
+	trace_probe_record(&tu->tp, &ops, regs, tu->vaddr, 0);
 	return 0;
 }
 
@@ -71,8 +94,10 @@ static int uretprobe_dispatcher(struct uprobe_consumer *uc, unsigned long func,
 				struct pt_regs *regs)
 {
 	struct trace_uprobe *tu = container_of(uc, struct trace_uprobe, uc);
+	struct fetch_ops ops;
 
-	trace_probe_record(&tu->tp, &ufetch_ops, regs, func, regs->ip);
+	uprobe_fetch_ops(&ops, tu);
+	trace_probe_record(&tu->tp, &ops, regs, func, regs->ip);
 	return 0;
 }
 
@@ -100,7 +125,8 @@ static int trace_uprobe_set_enabled(struct trace_probe *tp, bool on)
 		uprobe_unregister(tu->prog, tp->def->offset, &tu->uc);
 		return 0;
 	}
-	return uprobe_register(tu->prog, tp->def->offset, &tu->uc, NULL);
+	return uprobe_register_refctr(tu->prog, tp->def->offset, tp->def->ref_ctr_offset,
+				      &tu->uc, NULL);
 }
 
 /* ---- defining and removing events ---------------------------------------------- */
@@ -133,7 +159,7 @@ static int check_probe_point(const struct probe_event_def *parsed, const char *l
 				      probe_err_msg(PROBE_ERR_FILE_NOT_FOUND));
 		return -ENOENT;
 	}
-	ret = uprobe_check(prog, parsed->offset, &why);
+	ret = uprobe_check(prog, parsed->offset, parsed->ref_ctr_offset, &why);
 	if (ret) {
 		snprintf(msg, sizeof(msg), "Could not probe %s:0x%lx: %s: %s", parsed->symbol,
 			 parsed->offset, errno_name(ret), why);

@@ -84,7 +84,17 @@ static int fake_sprint_symbol(char *buf, size_t len, unsigned long addr)
 static const struct probe_parse_ops parse_ops = {
 	.lookup_name = fake_lookup, .symbol_size = fake_symbol_size,
 };
-static const struct fetch_ops fetch_ops = { .read_mem = fake_read, .comm = fake_comm };
+/* A uprobe's @+OFFS: the input's bytes are the loaded file. */
+static unsigned long fake_file_offset_to_vaddr(const void *ctx, unsigned long offs)
+{
+	return FAKE_MEM + offs;
+}
+
+static const struct fetch_ops fetch_ops = {
+	.read_mem = fake_read, .read_user = fake_read, .comm = fake_comm,
+	.sprint_symbol = fake_sprint_symbol,
+	.file_offset_to_vaddr = fake_file_offset_to_vaddr,
+};
 
 /* A printer's output fits, is terminated and has the announced length. */
 static void check_printed(const char *buf, size_t size, int n)
@@ -147,7 +157,9 @@ static void check_def(const struct probe_event_def *def)
 	for (int i = 0; i < def->nr_args; i++) {
 		const struct probe_arg *a = &def->args[i];
 		CHECK(a->nr_ops >= 1 && a->nr_ops <= PROBE_MAX_OPS);
-		CHECK(a->type >= FETCH_TYPE_U8 && a->type <= FETCH_TYPE_USTRING);
+		CHECK(a->type >= FETCH_TYPE_U8 && a->type <= FETCH_TYPE_SYMSTR);
+		CHECK(a->count <= PROBE_ARRAY_MAX);
+		CHECK(!a->bitfield || (a->bf_lshift < 64 && a->bf_rshift < 64));
 		CHECK(a->name[0] && a->comm[0]);
 		CHECK(strnlen(a->name, PROBE_ARG_NAME_MAX + 1) <= PROBE_ARG_NAME_MAX);
 		CHECK(strnlen(a->comm, PROBE_ARG_TEXT_MAX + 1) <= PROBE_ARG_TEXT_MAX);
@@ -190,8 +202,10 @@ static void check_fetch(const struct probe_event_def *def, const uint8_t *data,
 		struct pt_regs regs;
 		unsigned long stack[4];
 	} frame;
-	static unsigned char rec[PROBE_MAX_ARGS * (sizeof(struct fetch_value) + PROBE_STRING_MAX)];
-	static char out[PROBE_MAX_ARGS * (PROBE_STRING_MAX + 64)];
+	/* Every argument an array of the longest strings. */
+	static unsigned char rec[PROBE_MAX_ARGS * PROBE_ARRAY_MAX *
+				 (sizeof(struct fetch_value) + PROBE_STRING_MAX)];
+	static char out[PROBE_MAX_ARGS * PROBE_ARRAY_MAX * (PROBE_STRING_MAX + 64)];
 	size_t recsize;
 	int n;
 

@@ -120,7 +120,7 @@ def emulated_mnemonics():
 
 def fetch_type_names():
     src = (ROOT / "lib" / "fetch_args.c").read_text()
-    table = src[src.index("} fetch_types[] = {"):]
+    table = src[src.index("fetch_types[] = {"):]
     return set(re.findall(r'\{ "(\w+)",', table[:table.index("};")]))
 
 

@@ -97,16 +97,24 @@ static long fake_read_user(void *dst, const void *src, size_t size)
 	return 0;
 }
 
-static const struct fetch_ops fetch_ops = {
-	.read_mem = fake_read, .read_user = fake_read_user, .comm = fake_comm,
-};
-
 static int fake_sprint_symbol(char *buf, size_t len, unsigned long addr)
 {
 	if (addr >= FAKE_FUNC && addr < FAKE_FUNC + 0x20)
 		return snprintf(buf, len, "do_work+0x%lx/0x20", addr - FAKE_FUNC);
 	return snprintf(buf, len, "0x%lx", addr);
 }
+
+/* A uprobe's @+OFFS: the program's file is loaded at FAKE_DATA. */
+static unsigned long fake_file_offset_to_vaddr(const void *ctx, unsigned long offs)
+{
+	return FAKE_DATA + offs;
+}
+
+static const struct fetch_ops fetch_ops = {
+	.read_mem = fake_read, .read_user = fake_read_user, .comm = fake_comm,
+	.sprint_symbol = fake_sprint_symbol,
+	.file_offset_to_vaddr = fake_file_offset_to_vaddr,
+};
 
 /* A frame as a probe at do_work's first byte sees it: sp -> return
  * address, then the cdecl arguments. */
@@ -276,9 +284,10 @@ static void no_resolver_leaves_symbol(struct ktest *t)
 	KTEST_ASSERT_EQ(t, probe_event_parse("p nosuch+4", 10, NULL, &def, &err), 0);
 	KTEST_EXPECT_STREQ(t, def.symbol, "nosuch");
 	KTEST_EXPECT_EQ(t, def.addr, 0);
-	/* @SYM needs the resolver. */
+	/* @SYM needs the resolver: without one it is unknown, as at registration. */
 	KTEST_EXPECT_EQ(t, probe_event_parse("p f @jiffies", 12, NULL, &def, &err), -EINVAL);
-	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_BAD_MEM_ADDR);
+	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_BAD_PROBE_ADDR);
+	KTEST_EXPECT_EQ(t, err.pos, 2);
 }
 
 /* ---- FETCHARGS compile to the right program ------------------------------ */
@@ -441,17 +450,24 @@ static void probe_offset_inside_the_symbol(struct ktest *t)
 	KTEST_EXPECT_EQ(t, parse_with(&sized_ops, "p jiffies+0x100"), 0);
 }
 
-/* jiffies is at 0x1000: @jiffies-0x1000 is address 0, one more wraps. */
+/*
+ * jiffies is at 0x1000: @jiffies-0x1000 is address 0, one more wraps.
+ * Such a symbol cannot be used, found (like Linux's unknown symbol) when
+ * the whole line has parsed, and reported at the probe point.
+ */
 static void memory_offset_must_not_wrap(struct ktest *t)
 {
 	KTEST_ASSERT_EQ(t, parse("p do_work x=@jiffies-0x1000 y=@jiffies+0xffffefff"), 0);
 	KTEST_EXPECT_EQ(t, parse("p do_work x=@jiffies-0x1001"), -EINVAL);
-	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_BAD_MEM_ADDR);
-	KTEST_EXPECT_EQ(t, err.pos, 13);
+	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_BAD_PROBE_ADDR);
+	KTEST_EXPECT_EQ(t, err.pos, 2);
 	KTEST_EXPECT_EQ(t, parse("p do_work x=@jiffies+0xfffff000"), -EINVAL);
-	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_BAD_MEM_ADDR);
+	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_BAD_PROBE_ADDR);
 	KTEST_EXPECT_EQ(t, parse("p do_work x=@jiffies+4294967295"), -EINVAL);
-	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_BAD_MEM_ADDR);
+	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_BAD_PROBE_ADDR);
+	/* A later argument's own error still comes first. */
+	KTEST_EXPECT_EQ(t, parse("p do_work x=@jiffies-0x1001 %zz"), -EINVAL);
+	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_BAD_REG_NAME);
 }
 
 /* ---- every length limit at N-1, N and N+1 -------------------------------- */
@@ -594,43 +610,56 @@ static const struct bad_line bad_lines[] = {
 	{ "p:1grp/ev do_work",     PROBE_ERR_BAD_GROUP_NAME, 2 },
 	{ "p: do_work",            PROBE_ERR_NO_EVENT_NAME, 2 },
 	{ "-:",                    PROBE_ERR_NO_EVENT_NAME, 2 },
-	{ "-:grp/",                PROBE_ERR_NO_EVENT_NAME, 6 },
 	{ "p:" LONG64 " do_work",  PROBE_ERR_EVENT_TOO_LONG, 2 },
 	{ "p:g/" LONG64 " do_work", PROBE_ERR_EVENT_TOO_LONG, 4 },
 	{ "p:my-ev do_work",       PROBE_ERR_BAD_EVENT_NAME, 2 },
 	{ "p:grp/9 do_work",       PROBE_ERR_BAD_EVENT_NAME, 6 },
 	{ "p:a/b/c do_work",       PROBE_ERR_BAD_EVENT_NAME, 4 },
 	{ "p do_work $retval",     PROBE_ERR_RETVAL_ON_PROBE, 10 },
-	{ "p do_work $stackx",     PROBE_ERR_BAD_STACK_NUM, 16 },
-	{ "p do_work $stack1025",  PROBE_ERR_BAD_STACK_NUM, 16 },
-	{ "p do_work $stack-1",    PROBE_ERR_BAD_STACK_NUM, 16 },
-	{ "p do_work $arg0",       PROBE_ERR_BAD_ARG_NUM, 14 },
-	{ "p do_work $argx",       PROBE_ERR_BAD_ARG_NUM, 14 },
-	{ "p do_work+4 $arg1",     PROBE_ERR_NOFENTRY_ARGS, 12 },
-	{ "r do_work $arg1",       PROBE_ERR_NOFENTRY_ARGS, 10 },
-	{ "p 0x1000 $arg1",        PROBE_ERR_NOFENTRY_ARGS, 9 },
+	/* Linux's parse_probe_vars() marks every $-variable at its '$'. */
+	{ "p do_work $stackx",     PROBE_ERR_BAD_VAR, 10 },
+	{ "p do_work $stack1025",  PROBE_ERR_BAD_STACK_NUM, 10 },
+	{ "p do_work $stack10000", PROBE_ERR_BAD_STACK_NUM, 10 },
+	{ "p do_work $stack-1",    PROBE_ERR_BAD_VAR, 10 },
+	{ "p do_work $arg0",       PROBE_ERR_BAD_ARG_NUM, 10 },
+	{ "p do_work $arg10000",   PROBE_ERR_BAD_ARG_NUM, 10 },
+	{ "p do_work $argx",       PROBE_ERR_BAD_VAR, 10 },
+	{ "p do_work+4 $arg1",     PROBE_ERR_BAD_VAR, 12 },
+	{ "r do_work $arg1",       PROBE_ERR_BAD_VAR, 10 },
+	{ "p 0x1000 $arg1",        PROBE_ERR_BAD_VAR, 9 },
 	{ "p do_work $foo",        PROBE_ERR_BAD_VAR, 10 },
 	{ "p do_work $",           PROBE_ERR_BAD_VAR, 10 },
 	{ "p do_work %xyz",        PROBE_ERR_BAD_REG_NAME, 10 },
 	{ "p do_work %",           PROBE_ERR_BAD_REG_NAME, 10 },
 	{ "p do_work %AX",         PROBE_ERR_BAD_REG_NAME, 10 },
 	{ "p do_work %ss",         PROBE_ERR_BAD_REG_NAME, 10 },
-	{ "p do_work @",           PROBE_ERR_BAD_MEM_ADDR, 11 },
-	{ "p do_work @0xq",        PROBE_ERR_BAD_MEM_ADDR, 11 },
-	{ "p do_work @nosuch",     PROBE_ERR_BAD_MEM_ADDR, 11 },
-	{ "p do_work @jiffies+x",  PROBE_ERR_BAD_MEM_ADDR, 11 },
+	/* @ errors at the '@'; a symbol fails only at registration, at the probe point. */
+	{ "p do_work @0xq",        PROBE_ERR_BAD_MEM_ADDR, 10 },
+	{ "p fib @12345678abcde",  PROBE_ERR_BAD_MEM_ADDR, 6 },
+	{ "p do_work @+10",        PROBE_ERR_FILE_ON_KPROBE, 10 },
+	{ "p do_work @",           PROBE_ERR_BAD_PROBE_ADDR, 2 },
+	{ "p do_work @nosuch",     PROBE_ERR_BAD_PROBE_ADDR, 2 },
+	{ "p do_work @jiffies+x",  PROBE_ERR_FAIL_REG_PROBE, 2 },
+	{ "p do_work @nosuch %zz", PROBE_ERR_BAD_REG_NAME, 18 },
+	{ "p nosuch %zz",          PROBE_ERR_BAD_REG_NAME, 9 },
+	{ "p nosuch $arg1",        PROBE_ERR_BAD_VAR, 9 },
 	{ "p do_work x=\\x",       PROBE_ERR_BAD_IMM, 13 },
 	{ "p do_work \\",          PROBE_ERR_BAD_IMM, 11 },
 	{ "p do_work \\0x1ffffffff", PROBE_ERR_BAD_IMM, 11 },
-	{ "p do_work \\\"abc",     PROBE_ERR_IMMSTR_NO_CLOSE, 11 },
-	{ "p do_work \\\"",        PROBE_ERR_IMMSTR_NO_CLOSE, 11 },
+	{ "p do_work \\\"abcd",    PROBE_ERR_IMMSTR_NO_CLOSE, 16 },
+	{ "p do_work \\\"",        PROBE_ERR_IMMSTR_NO_CLOSE, 12 },
 	{ "p do_work +0(+0(+0(+0(+0(+0(+0(+0(+0(%ax)))))))))", PROBE_ERR_TOO_MANY_OPS, 34 },
 	{ "p do_work +0(+0(+0(+0(+0(+0(+0(+0(@jiffies))))))))", PROBE_ERR_TOO_MANY_OPS, 34 },
 	{ "p do_work +4%ax",       PROBE_ERR_DEREF_NEED_BRACE, 10 },
 	{ "p do_work +x(%ax)",     PROBE_ERR_BAD_DEREF_OFFS, 10 },
 	{ "p do_work +(%ax)",      PROBE_ERR_BAD_DEREF_OFFS, 10 },
 	{ "p do_work +0(%ax",      PROBE_ERR_DEREF_OPEN_BRACE, 16 },
-	{ "p do_work +0((%ax)",    PROBE_ERR_DEREF_OPEN_BRACE, 18 },
+	{ "p do_work +0((%ax)",    PROBE_ERR_BAD_FETCH_ARG, 13 },
+	{ "p do_work +0(+0(@0)",   PROBE_ERR_DEREF_OPEN_BRACE, 18 },
+	/* Linux counts "+u" one byte short for what is inside. */
+	{ "p do_work +u0(+0(%ax)", PROBE_ERR_DEREF_OPEN_BRACE, 19 },
+	{ "p do_work +u0(%zz)",    PROBE_ERR_BAD_REG_NAME, 13 },
+	{ "p do_work +u(%ax)",     PROBE_ERR_BAD_DEREF_OFFS, 10 },
 	{ "p do_work +0($comm)",   PROBE_ERR_COMM_CANT_DEREF, 13 },
 	{ "p do_work +0(\\\"a\")", PROBE_ERR_COMM_CANT_DEREF, 13 },
 	{ "p do_work 123",         PROBE_ERR_BAD_FETCH_ARG, 10 },
@@ -642,7 +671,27 @@ static const struct bad_line bad_lines[] = {
 	{ "p do_work %ax:u8:u8",   PROBE_ERR_BAD_TYPE, 14 },
 	{ "p do_work %ax:string",  PROBE_ERR_BAD_STRING, 14 },
 	{ "p do_work $stack1:string", PROBE_ERR_BAD_STRING, 18 },
-	{ "p do_work \\1:string",  PROBE_ERR_BAD_STRING, 13 },
+	{ "p do_work %ax:symstr:x", PROBE_ERR_BAD_TYPE, 14 },
+	{ "p do_work%ret",         PROBE_ERR_BAD_ADDR_SUFFIX, 9 },
+	{ "p do_work+4%return",    PROBE_ERR_BAD_RETPROBE, 2 },
+	{ "p do_work +0(%ax):u8[4", PROBE_ERR_ARRAY_NO_CLOSE, 22 },
+	{ "p do_work +0(%ax):u8[4]x", PROBE_ERR_BAD_ARRAY_SUFFIX, 23 },
+	{ "p do_work +0(%ax):u8[0]", PROBE_ERR_BAD_ARRAY_NUM, 21 },
+	{ "p do_work +0(%ax):u8[x]", PROBE_ERR_BAD_ARRAY_NUM, 21 },
+	{ "p do_work +0(%ax):u8[65]", PROBE_ERR_ARRAY_TOO_BIG, 21 },
+	{ "p do_work %ax:u8[4]",   PROBE_ERR_BAD_STRING, 14 },
+	{ "p do_work +u0(%ax):u8[4]", PROBE_ERR_BAD_STRING, 19 },
+	{ "p do_work +0(%ax):symstr[2]", PROBE_ERR_BAD_STRING, 18 },
+	{ "p do_work $comm:string[2]", PROBE_ERR_NEED_STRING_TYPE, 16 },
+	{ "p do_work \\1:symstr",  PROBE_ERR_BAD_SYMSTRING, 13 },
+	{ "p do_work +u0(%ax):symstr", PROBE_ERR_BAD_SYMSTRING, 19 },
+	{ "p do_work $comm:symstr", PROBE_ERR_NEED_STRING_TYPE, 16 },
+	{ "p do_work +0(%ax):b0@4/32", PROBE_ERR_BAD_BITFIELD, 18 },
+	{ "p do_work +0(%ax):b4@5/8", PROBE_ERR_BAD_BITFIELD, 18 },
+	{ "p do_work +0(%ax):b4/32", PROBE_ERR_BAD_BITFIELD, 18 },
+	{ "p do_work +0(%ax):b4@/32", PROBE_ERR_BAD_BITFIELD, 18 },
+	{ "p do_work +0(%ax):b4@4/12", PROBE_ERR_BAD_TYPE, 18 },
+	{ "p do_work +0(%ax):b4@4/32x", PROBE_ERR_BAD_TYPE, 18 },
 	{ "p do_work $comm:u32",   PROBE_ERR_NEED_STRING_TYPE, 16 },
 	{ "p do_work \\\"x\":u8",  PROBE_ERR_NEED_STRING_TYPE, 15 },
 	{ "p do_work a23456789012345678901234567890123=%ax", PROBE_ERR_ARG_NAME_TOO_LONG, 10 },
@@ -688,13 +737,19 @@ static void every_bad_line(struct ktest *t)
 /* uprobe_events lines: the same grammar but for PATH:OFFSET. */
 static const struct bad_line bad_uprobe_lines[] = {
 	{ "p:myup /bin/hello",          PROBE_ERR_BAD_UPROBE_OFFS, 7 },
-	{ "p:myup /bin/hello:",         PROBE_ERR_BAD_UPROBE_OFFS, 18 },
+	{ "p:myup /bin/hello:",         PROBE_ERR_BAD_UPROBE_OFFS, 7 },
 	{ "p:myup /bin/hello:12x",      PROBE_ERR_BAD_UPROBE_OFFS, 18 },
 	{ "p:myup do_work+4",           PROBE_ERR_BAD_UPROBE_OFFS, 7 },
 	{ "p:myup :0x10",               PROBE_ERR_FILE_NOT_FOUND, 7 },
-	{ "p:myup /bin/he$llo:0x10",    PROBE_ERR_FILE_NOT_FOUND, 14 },
-	{ "p:myup /bin/hello:0x10 $arg1", PROBE_ERR_NOFENTRY_ARGS, 23 },
-	{ "r:myup /bin/hello:0x10 x=$arg1", PROBE_ERR_NOFENTRY_ARGS, 25 },
+	{ "p:myup /bin/he$llo:0x10",    PROBE_ERR_FILE_NOT_FOUND, 7 },
+	{ "p:myup /bin/hello:0x10 @+ab",  PROBE_ERR_BAD_FILE_OFFS, 23 },
+	{ "p:myup /bin/hello:0x10 @sym",  PROBE_ERR_SYM_ON_UPROBE, 23 },
+	{ "p:myup /bin/hello:0x10(0x20",  PROBE_ERR_REFCNT_OPEN_BRACE, 27 },
+	{ "p:myup /bin/hello:0x10(0x20)x", PROBE_ERR_BAD_REFCNT_SUFFIX, 28 },
+	{ "p:myup /bin/hello:0x10(zz)",   PROBE_ERR_BAD_REFCNT, 23 },
+	{ "p:myup /bin/hello:0x10%ret",   PROBE_ERR_BAD_ADDR_SUFFIX, 22 },
+	{ "p:myup /bin/hello:0x10 $arg1", PROBE_ERR_BAD_VAR, 23 },
+	{ "r:myup /bin/hello:0x10 x=$arg1", PROBE_ERR_BAD_VAR, 25 },
 	{ "p:myup /bin/hello:0x10 $retval", PROBE_ERR_RETVAL_ON_PROBE, 23 },
 	{ "q:myup /bin/hello:0x10",     PROBE_ERR_BAD_CMD, 0 },
 };
@@ -1113,6 +1168,146 @@ static void record_end_to_end(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, out, " fd=0");
 }
 
+/* ---- the forms Linux 6.1 (and later) added ------------------------------ */
+
+static void return_suffix_and_dot_group(struct ktest *t)
+{
+	char shown[128];
+
+	KTEST_ASSERT_EQ(t, parse("p:rp do_work%return $retval"), 0);
+	KTEST_EXPECT_TRUE(t, def.is_return);
+	KTEST_EXPECT_STREQ(t, def.symbol, "do_work");
+	probe_event_show(shown, sizeof(shown), &def);
+	KTEST_EXPECT_STREQ(t, shown, "r:kprobes/rp do_work arg1=$retval");
+	KTEST_ASSERT_EQ(t, parse("p do_work%return"), 0);
+	KTEST_EXPECT_STREQ(t, def.event, "r_do_work_0");
+	KTEST_ASSERT_EQ(t, parse("p:grp.ev do_work"), 0);
+	KTEST_EXPECT_STREQ(t, def.group, "grp");
+	KTEST_EXPECT_STREQ(t, def.event, "ev");
+	/* "-:GRP/" names every event of the group. */
+	KTEST_ASSERT_EQ(t, parse("-:grp/"), 0);
+	KTEST_EXPECT_EQ(t, def.cmd, PROBE_CMD_DELETE);
+	KTEST_EXPECT_STREQ(t, def.group, "grp");
+	KTEST_EXPECT_STREQ(t, def.event, "");
+}
+
+static void fetch_bitfields(struct ktest *t)
+{
+	/* fake_data[0] is 0x100: bits 8..11 hold 1; ax is 3. */
+	KTEST_EXPECT_STREQ(t, fetch_text("a=+0(%bx):b4@8/32 b=%ax:b1@1/8 c=+0(%bx):b8@0/8 "
+					 "d=+0(%bx):b0x4@0x8/16"),
+			   " a=1 b=1 c=0 d=1");
+	KTEST_ASSERT_EQ(t, parse("p do_work +0(%bx):b4@8/32"), 0);
+	KTEST_EXPECT_TRUE(t, def.args[0].bitfield);
+	KTEST_EXPECT_STREQ(t, fetch_type_name(def.args[0].type), "u32");
+	KTEST_EXPECT_STREQ(t, def.args[0].comm, "+0(%bx):b4@8/32");
+}
+
+static void fetch_arrays(struct ktest *t)
+{
+	/* fake_edge: 0x11 0x22 0x80, then a hole. */
+	KTEST_EXPECT_STREQ(t, fetch_text("a=@0x3000:u8[3] b=@0x3000:x8[2] c=@0x3000:s8[3]"),
+			   " a={17,34,128} b={0x11,0x22} c={17,34,-128}");
+	KTEST_EXPECT_STREQ(t, fetch_text("a=@0x3000:u8[4]"), " a={17,34,128,(fault)}");
+	KTEST_EXPECT_STREQ(t, fetch_text("c=+0(%cx):char[5]"), " c={'h','e','l','l','o'}");
+	KTEST_ASSERT_EQ(t, parse("p do_work +0(%cx):u8[64]"), 0);
+	KTEST_EXPECT_EQ(t, def.args[0].count, PROBE_ARRAY_MAX);
+	KTEST_EXPECT_EQ(t, probe_args_record_max(&def), PROBE_ARRAY_MAX * sizeof(struct fetch_value));
+}
+
+static void fetch_string_arrays(struct ktest *t)
+{
+	unsigned char rec[2048];
+	char out[256];
+	int n;
+
+	KTEST_ASSERT_EQ(t, parse("p do_work s=+0(%bx):string[2] u=\\0x2000:string"), 0);
+	setup_frame();
+	fake_data[0] = FAKE_TEXT;          /* two string pointers */
+	fake_data[1] = FAKE_TEXT + 1;
+	n = probe_args_fetch(&def, &frame.regs, &fetch_ops, rec, sizeof(rec));
+	KTEST_ASSERT_TRUE(t, n > 0);
+	probe_args_format(out, sizeof(out), &def, rec, n, NULL);
+	/* \IMM:string is the string AT the immediate, as in Linux. */
+	KTEST_EXPECT_STREQ(t, out, " s={\"hello\",\"ello\"} u=\"hello\"");
+}
+
+static void fetch_char_and_symstr(struct ktest *t)
+{
+	KTEST_EXPECT_STREQ(t, fetch_text("c=+0(%cx):char d=+1(%cx):char"), " c='h' d='e'");
+	KTEST_EXPECT_STREQ(t, fetch_text("s=%ip:symstr"), " s=\"do_work+0x1/0x20\"");
+	KTEST_EXPECT_STREQ(t, fetch_text("s=+0(%bx):symstr"), " s=\"0x100\"");
+	KTEST_ASSERT_EQ(t, parse("p do_work s=%ip:symstr"), 0);
+	KTEST_EXPECT_STREQ(t, fetch_type_name(def.args[0].type), "symstr");
+}
+
+/* +uOFFS(...): the process's memory, through read_user only. */
+static void fetch_user_dereference(struct ktest *t)
+{
+	char args[96];
+
+	snprintf(args, sizeof(args), "s=+u0(\\0x%lx):string b=+u0(\\0x%lx):u8 "
+		 "k=+u0(%%bx):u8", FAKE_USER, FAKE_USER);
+	KTEST_EXPECT_STREQ(t, fetch_text(args), " s=\"from user\" b=102 k=(fault)");
+	KTEST_ASSERT_EQ(t, parse("p do_work +u4(%ax)"), 0);
+	KTEST_EXPECT_EQ(t, def.args[0].ops[1].code, FETCH_OP_UDEREF);
+	KTEST_EXPECT_EQ(t, def.args[0].ops[1].param, 4);
+	KTEST_ASSERT_EQ(t, parse("p do_work -u4(%ax)"), 0);
+	KTEST_EXPECT_EQ(t, def.args[0].ops[1].param, (unsigned long)-4);
+}
+
+/* uprobe_events: PATH:OFFS%return(REF_CTR) and @+OFFS. */
+static void uprobe_ref_ctr_and_file_offset(struct ktest *t)
+{
+	unsigned char rec[256];
+	char shown[128];
+	int n;
+
+	KTEST_ASSERT_EQ(t, parse_uprobe("p:u /bin/hello:0x10(0x20)"), 0);
+	KTEST_EXPECT_EQ(t, def.offset, 0x10);
+	KTEST_EXPECT_EQ(t, def.ref_ctr_offset, 0x20);
+	probe_event_show(shown, sizeof(shown), &def);
+	KTEST_EXPECT_STREQ(t, shown, "p:uprobes/u /bin/hello:0x00000010(0x20)");
+	KTEST_ASSERT_EQ(t, parse_uprobe("p:u /bin/hello:0x10%return(8)"), 0);
+	KTEST_EXPECT_TRUE(t, def.is_return);
+	KTEST_EXPECT_EQ(t, def.ref_ctr_offset, 8);
+
+	snprintf(line, sizeof(line), "p /bin/hello:0x10 w=@+%d", W);
+	KTEST_ASSERT_EQ(t, parse_uprobe(line), 0);
+	KTEST_EXPECT_EQ(t, def.args[0].ops[0].code, FETCH_OP_FOFFS);
+	setup_frame();
+	n = probe_args_fetch(&def, &frame.regs, &fetch_ops, rec, sizeof(rec));
+	probe_args_format((char *)shown, sizeof(shown), &def, rec, n, NULL);
+	KTEST_EXPECT_STREQ(t, shown, " w=0x101");
+}
+
+/* "-:EVENT PROBE [ARGS]": the words must be the listing's, probe point first. */
+static void delete_names_the_probe(struct ktest *t)
+{
+	static const struct { const char *del; bool match; } cases[] = {
+		{ "-:ev", true },
+		{ "-:ev do_work+4", true },
+		{ "-:ev do_work+4 a=%ax", true },
+		{ "-:ev do_work+4 a=%ax arg2=+0(%bx):u8", true },
+		{ "-:ev do_work+4 a=%ax arg2=+0(%bx):u8 x=%cx", false },
+		{ "-:ev do_work+0x4", false },
+		{ "-:ev do_work", false },
+		{ "-:ev do_work+4 %ax", false },
+		{ "-:ev do_work+4 a=%bx", false },
+	};
+
+	KTEST_ASSERT_EQ(t, parse("p:ev do_work+4 a=%ax +0(%bx):u8"), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
+		if (probe_event_match(&def, cases[i].del, strlen(cases[i].del)) != cases[i].match)
+			ktest_fail(t, __FILE__, __LINE__, "\"%s\": want %s", cases[i].del,
+				   cases[i].match ? "a match" : "no match");
+	KTEST_ASSERT_EQ(t, parse_uprobe("p:u /bin/hello:0x10(0x20)"), 0);
+	KTEST_EXPECT_TRUE(t, probe_event_match(&def, "-:u /bin/hello:0x00000010(0x20)", 31));
+	KTEST_EXPECT_FALSE(t, probe_event_match(&def, "-:u /bin/hello:0x10", 19));
+	KTEST_ASSERT_EQ(t, parse("p:a 0x1000"), 0);
+	KTEST_EXPECT_TRUE(t, probe_event_match(&def, "-:a 0x00001000", 14));
+}
+
 static struct ktest_case cases[] = {
 	KTEST_CASE(probe_default_names),
 	KTEST_CASE(probe_memaddr),
@@ -1156,6 +1351,14 @@ static struct ktest_case cases[] = {
 	KTEST_CASE(format_each_type),
 	KTEST_CASE(format_s64_from_memory),
 	KTEST_CASE(record_end_to_end),
+	KTEST_CASE(return_suffix_and_dot_group),
+	KTEST_CASE(fetch_bitfields),
+	KTEST_CASE(fetch_arrays),
+	KTEST_CASE(fetch_string_arrays),
+	KTEST_CASE(fetch_char_and_symstr),
+	KTEST_CASE(fetch_user_dereference),
+	KTEST_CASE(uprobe_ref_ctr_and_file_offset),
+	KTEST_CASE(delete_names_the_probe),
 	KTEST_END
 };
 

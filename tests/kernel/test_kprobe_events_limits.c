@@ -180,8 +180,8 @@ static void register_kprobe_offset_inside_the_symbol(struct ktest *t)
 /* @SYM+offs reads where it says, or is refused: no wrap to below SYM. */
 static void memory_offset_must_not_wrap(struct ktest *t)
 {
-	expect_refused(t, "p:m fib x=@fib+0xffffffff\n", -EINVAL, "Invalid memory address");
-	expect_refused(t, "p:m fib x=@fib+4294967292\n", -EINVAL, "Invalid memory address");
+	expect_refused(t, "p:m fib x=@fib+0xffffffff\n", -EINVAL, "Invalid probed address or symbol");
+	expect_refused(t, "p:m fib x=@fib+4294967292\n", -EINVAL, "Invalid probed address or symbol");
 	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, "p:m fib x=@run_fib-1:x8 y=@fib+1:x8\n", false), 0);
 }
 

@@ -487,6 +487,83 @@ static void events_fetch_args_and_retval(struct ktest *t)
 	pseudofs_write(EVENTS, "\n", 1, true);
 }
 
+/* Run `uprobe_fixups -sema`: where its semaphore is, and what it saw there. */
+static unsigned int run_sema(unsigned long *vaddr)
+{
+	const char *argv[] = { PROG, "-sema" };
+	struct task_struct *p;
+	const char *at;
+	unsigned int val = ~0u;
+	int err;
+
+	ktest_capture_start();
+	p = process_spawn(PROG, argv, 2, &err);
+	if (p)
+		process_wait(p);
+	ktest_capture_stop();
+	at = strstr(ktest_captured(), "semaphore at ");
+	if (at) {
+		char *end;
+
+		/* "semaphore at 0x804a010 is 1" */
+		*vaddr = simple_strtoul(at + strlen("semaphore at "), &end, 16);
+		if (strncmp(end, " is ", 4) == 0)
+			val = simple_strtoul(end + 4, NULL, 10);
+	}
+	return val;
+}
+
+/* The file offset of an address of the program's loaded data. */
+static unsigned long data_offset(unsigned long vaddr)
+{
+	const struct user_program *p = prog();
+	const Elf32_Ehdr *h = (const void *)p->elf;
+	const Elf32_Phdr *ph = (const void *)(p->elf + h->e_phoff);
+
+	for (unsigned int i = 0; i < h->e_phnum; i++, ph++)
+		if (ph->p_type == PT_LOAD && vaddr - ph->p_vaddr < ph->p_filesz)
+			return vaddr - ph->p_vaddr + ph->p_offset;
+	return 0;
+}
+
+/*
+ * PATH:OFFS(REF_CTR): while the event is enabled every process of the
+ * program sees its semaphore at 1, and at 0 again once it is disabled
+ * (Linux's uprobe_register_refctr()); @+OFFS reads the same u16 by its
+ * file offset.  Another counter at the same place is refused.
+ */
+static void events_ref_ctr_counts_while_enabled(struct ktest *t)
+{
+	unsigned long vaddr = 0, ref, off = func_offset("uf_greet", 0, NULL);
+	char line[200];
+
+	KTEST_EXPECT_EQ(t, run_sema(&vaddr), 0);
+	ref = data_offset(vaddr);
+	KTEST_ASSERT_TRUE(t, ref != 0);
+	snprintf(line, sizeof(line), "p:sema /bin/" PROG ":0x%lx(0x%lx) s=@+0x%lx:u16\n",
+		 off, ref, ref);
+	KTEST_ASSERT_EQ(t, pseudofs_write_str(EVENTS, line, false), 0);
+	read_file(EVENTS);
+	snprintf(line, sizeof(line), "p:uprobes/sema /bin/" PROG ":0x%08lx(0x%lx) s=@+0x%lx:u16\n",
+		 off, ref, ref);
+	KTEST_EXPECT_STREQ(t, out, line);
+	KTEST_EXPECT_EQ(t, run_sema(&vaddr), 0);		/* defined, not enabled */
+	KTEST_ASSERT_EQ(t, pseudofs_write_str(ENABLE, "1\n", false), 0);
+	trace_buffer_reset(TRACE_ALL_CPUS);
+	KTEST_EXPECT_EQ(t, run_sema(&vaddr), 1);
+	/* Any two loaded bytes can be a counter: the probed function's own, here. */
+	snprintf(line, sizeof(line), "p:other /bin/" PROG ":0x%lx(0x%lx)\n", off, off);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, line, false), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(TRACEFS_DIR "/events/uprobes/other/enable",
+					      "1\n", false), -EINVAL);
+	KTEST_ASSERT_EQ(t, pseudofs_write_str(ENABLE, "0\n", false), 0);
+	read_file(TRACE);
+	KTEST_EXPECT_TRUE(t, strstr(out, "sema: (0x") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, " s=1\n") != NULL);
+	KTEST_EXPECT_EQ(t, run_sema(&vaddr), 0);
+	pseudofs_write(EVENTS, "\n", 1, true);
+}
+
 /* Each bad line: its errno, and uprobe_events and free pages as they were. */
 static void bad_input_changes_nothing(struct ktest *t)
 {
@@ -532,6 +609,7 @@ static struct ktest_case uprobes_cases[] = {
 	KTEST_CASE(exit_with_return_pending_frees_everything),
 	KTEST_CASE(events_fetch_args_and_retval),
 	KTEST_CASE(bad_input_changes_nothing),
+	KTEST_CASE(events_ref_ctr_counts_while_enabled),
 	KTEST_END
 };
 
