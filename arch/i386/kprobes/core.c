@@ -59,7 +59,7 @@
 #include "errno.h"
 #include "kallsyms.h"
 #include "nokprobe.h"
-#include "narrate.h"
+#include "spinlock.h"
 #include "text_patching.h"
 #include "kprobes_stepmode.h"
 
@@ -262,10 +262,7 @@ static nokprobe_inline void setup_singlestep(struct kprobe *p, struct pt_regs *r
 	}
 	regs->flags |= X86_EFLAGS_TF;	/* #DB after one instruction */
 	regs->flags &= ~X86_EFLAGS_IF;	/* and no interrupt before it */
-	if (!reenter && kprobe_step_in_place(p, regs))
-		return;		/* kprobes.stepmode=inline: at p->addr itself (stepmode.c) */
 	regs->ip = (unsigned long)p->ainsn.insn;
-	kprobe_narrate(KPN_SINGLESTEP, p, regs);
 }
 
 /*
@@ -276,10 +273,13 @@ static nokprobe_inline void setup_singlestep(struct kprobe *p, struct pt_regs *r
 static nokprobe_inline void kprobe_post_process(struct kprobe *p, struct pt_regs *regs,
 				struct kprobe_ctlblk *kcb)
 {
-	if (p->post_handler) {
-		kcb->kprobe_status = KPROBE_HIT_SSDONE;
+	/*
+	 * Always, as Linux 6.1: reset_current_kprobe() leaves the status
+	 * alone, so it tells afterwards that the instruction has run.
+	 */
+	kcb->kprobe_status = KPROBE_HIT_SSDONE;
+	if (p->post_handler)
 		p->post_handler(p, regs, 0);
-	}
 	reset_current_kprobe();
 }
 
@@ -295,10 +295,8 @@ static nokprobe_inline void kprobe_post_process(struct kprobe *p, struct pt_regs
  */
 static nokprobe_inline bool kprobe_emulate(struct kprobe *p, struct pt_regs *regs)
 {
-	if (!p->ainsn.emulate_op)
-		return false;
-	if (!READ_ONCE(kprobes_emulation_enabled) && !p->ainsn.emulate_always)
-		return false;		/* switched off: step it (emulate.c) */
+	if (!kprobe_emulates(p))
+		return false;		/* a step it is */
 	p->ainsn.emulate_op(p, regs);
 	return true;
 }
@@ -375,27 +373,18 @@ static __always_inline int run_probed_instruction(struct kprobe *p, struct pt_re
 		 */
 		regs->ip = (unsigned long)p->addr + 1;
 		kprobe_post_process(p, regs, kcb);
-		kprobe_narrate(KPN_INT3_PASSED, p, regs);
 		return 0;
 	}
 	if (kprobe_emulate(p, regs)) {
 		kprobe_post_process(p, regs, kcb);
-		kprobe_narrate(KPN_EMULATED, p, regs);
 		return 1;
 	}
-	if (kprobe_boosted_hit(p, regs)) {
-		kprobe_narrate(KPN_BOOSTED, p, regs);
+	if (kprobe_boosted_hit(p, regs))
 		return 1;
-	}
 	setup_singlestep(p, regs, kcb, 0);
 	return 1;
 }
 
-/*
- * Returns 1 if the int3 was ours, 0 to let the kernel have it.  Linux's
- * kprobe_int3_handler(), line for line; inlined into ours, below, which
- * adds only the preempt count around it (and is on the blacklist).
- */
 /*
  * int3 is a trap: the CPU reports the address after its one byte.
  * Computed from regs where it is needed rather than held in a variable:
@@ -407,14 +396,21 @@ static nokprobe_inline kprobe_opcode_t *int3_addr(struct pt_regs *regs)
 	return (kprobe_opcode_t *)(regs->ip - sizeof(kprobe_opcode_t));
 }
 
+/*
+ * Returns 1 if the int3 was ours, 0 to let the kernel have it.  The body
+ * of Linux's kprobe_int3_handler() with two differences: the user_mode()
+ * test is exc_int3()'s alone (see kprobe_int3_handler(), below), and the
+ * jprobe break int3 - gone from Linux since 4.15 - is still caught.  A
+ * design that changes the hit (kprobes.lock=global, kprobes.stepmode=
+ * inline, narration) wraps it as another layer of kprobe_hit_ops, below:
+ * nothing in here asks which design is on.
+ */
 static __always_inline int kprobe_handler(struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb;
 	struct kprobe *p;
 
 	/* LAB 2: BEGIN kprobe_handler: whose int3 is this? */
-	if (__builtin_expect(kprobes_global_lock, 0) && !kprobe_running())
-		lock_kprobes();	/* kprobes.lock=global: until reset_current_kprobe() */
 	p = get_kprobe(int3_addr(regs));
 	kcb = get_kprobe_ctlblk();
 	if (p) {
@@ -422,7 +418,6 @@ static __always_inline int kprobe_handler(struct pt_regs *regs)
 			return reenter_kprobe(p, regs, kcb);
 		set_current_kprobe(p, regs, kcb);
 		kcb->kprobe_status = KPROBE_HIT_ACTIVE;
-		kprobe_narrate(KPN_HIT, p, regs);
 		kprobe_count_inc(&p->nhit);
 		/*
 		 * regs->ip stays addr + 1, where the int3 trap left it:
@@ -437,7 +432,6 @@ static __always_inline int kprobe_handler(struct pt_regs *regs)
 		 * probe with a break_handler (a jprobe) stays the current
 		 * probe until its break int3, below.
 		 */
-		kprobe_narrate(KPN_PRE_HANDLED, p, regs);
 		if (!p->break_handler)
 			reset_current_kprobe();
 		return 1;
@@ -458,7 +452,6 @@ static __always_inline int kprobe_handler(struct pt_regs *regs)
 		 * over the int3 that is no longer there and run it.
 		 */
 		regs->ip = (unsigned long)int3_addr(regs);
-		reset_current_kprobe();		/* no hit: only the global lock to drop */
 		return 1;
 	}
 	/* LAB 2: STUB printk("lab 2: kprobe_handler: not yet\n"); */
@@ -466,8 +459,6 @@ static __always_inline int kprobe_handler(struct pt_regs *regs)
 	/* LAB 2: END */
 
 	/* Not ours (someone's int3 with a fixup, or a bug): the kernel decides. */
-	if (!kprobe_running())
-		reset_current_kprobe();		/* no hit: only the global lock to drop */
 	return 0;
 }
 
@@ -614,19 +605,6 @@ static __always_inline void resume_execution(struct kprobe *p, struct pt_regs *r
 }
 
 /*
- * The instruction ran at its own address (kprobes.stepmode=inline,
- * stepmode.c): ip, return addresses and branch targets are right by
- * themselves.  Only TF and IF were ours, and pushf saw them.
- */
-static nokprobe_inline void resume_in_place(struct kprobe *p, struct pt_regs *regs,
-					    struct kprobe_ctlblk *kcb)
-{
-	if (p->ainsn.decoded.type == INSN_TYPE_PUSHF)
-		fix_pushed_flags((unsigned long *)kernel_stack_pointer(regs), kcb);
-	restore_step_flags(&p->ainsn.decoded, regs, kcb);
-}
-
-/*
  * Returns 1 if the #DB was the end of our step.  Inlined into
  * kprobe_debug_handler(), which read cur (never NULL) and kcb.
  */
@@ -637,39 +615,18 @@ static __always_inline int post_kprobe_handler(struct kprobe *cur, struct pt_reg
 	if (kcb->kprobe_status != KPROBE_HIT_SS && kcb->kprobe_status != KPROBE_REENTER)
 		return 0;
 
-	kprobe_narrate(KPN_DEBUG, cur, regs);
 	if (cur->ainsn.boostable == 0 && kcb->kprobe_status == KPROBE_HIT_SS)
 		arch_boost_after_step(cur, regs);	/* boost.c */
 	resume_execution(cur, regs, kcb);
-	kprobe_narrate(KPN_RESUMED, cur, regs);
 	if (kcb->kprobe_status == KPROBE_REENTER) {
 		/* A reentered probe: no handlers; back to the outer hit. */
 		restore_previous_kprobe(kcb);
 	} else {
 		kprobe_post_process(cur, regs, kcb);
 	}
-	kprobe_narrate(KPN_DONE, cur, regs);
 	return 1;
 	/* LAB 2: STUB panic("lab 2: post_kprobe_handler: not yet"); */
 	/* LAB 2: END */
-}
-
-/*
- * The #DB after an in-place step (kprobes.stepmode=inline, stepmode.c):
- * the instruction ran at its own address, so nothing needs fixing but
- * TF and IF; the int3 goes back.  Returns 1 if the #DB was that.
- */
-static nokprobe_inline int post_inplace_handler(struct kprobe *cur, struct pt_regs *regs,
-					       struct kprobe_ctlblk *kcb)
-{
-	/* This CPU's step first: one load ends the test for every other #DB. */
-	if (!kprobe_stepping_in_place(cur) || kcb->kprobe_status != KPROBE_HIT_SS ||
-	    !kprobe_end_step_in_place(cur, regs))
-		return 0;
-	resume_in_place(cur, regs, kcb);
-	kprobe_post_process(cur, regs, kcb);
-	kprobe_narrate(KPN_DONE, cur, regs);
-	return 1;
 }
 
 /* ---- faults during a hit ----------------------------------------------------------- */
@@ -685,19 +642,10 @@ static nokprobe_inline void abort_singlestep(struct kprobe *cur, struct pt_regs 
 {
 	regs->ip = (unsigned long)cur->addr;
 	regs->flags = (regs->flags & ~TF_IF) | kcb->kprobe_old_flags;
-	kprobe_end_step_in_place(cur, regs);	/* stepped in place: the int3 goes back */
 	if (kcb->kprobe_status == KPROBE_REENTER)
 		restore_previous_kprobe(kcb);
 	else
 		reset_current_kprobe();
-}
-
-/* Where this CPU steps cur: the slot, or in place at cur->addr (stepmode.c). */
-static nokprobe_inline unsigned long stepped_ip(struct kprobe *cur)
-{
-	if (kprobe_stepping_in_place(cur))
-		return (unsigned long)cur->addr;
-	return (unsigned long)cur->ainsn.insn;
 }
 
 /*
@@ -713,7 +661,7 @@ static int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 	switch (kcb->kprobe_status) {
 	case KPROBE_HIT_SS:
 	case KPROBE_REENTER:
-		if (regs->ip != stepped_ip(cur))
+		if (regs->ip != (unsigned long)cur->ainsn.insn)
 			return 0;	/* not the stepped instruction */
 		if (kcb->kprobe_status == KPROBE_HIT_SS && cur->fault_handler &&
 		    cur->fault_handler(cur, regs, trapnr))
@@ -732,27 +680,198 @@ static int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 }
 NOKPROBE_SYMBOL(kprobe_fault_handler);
 
-/* ---- the trap handlers' entry points ---------------------------------------- */
+/* ---- Linux's design: the hit's bottom layer ---------------------------------------- */
 
 /*
- * do_int3() and do_debug() (arch/i386/traps.c) call these first, before
- * the die-notifier chain, as Linux's do_int3() and exc_debug_kernel()
- * do: a probe hit is the common case on those vectors, and asking every
- * notifier first would put the whole chain on every hit.
- *
  * The exception's stretch of a hit runs with the preempt count raised:
  * the handlers may turn interrupts on, the tick must still not preempt
  * them.  It is lowered again before the iret (no reschedule from inside
  * the exception: the bare count, as Linux's __nmi_enter()/__nmi_exit()
  * do), so the stepped copy and the probed code see their own count -
  * Linux's irqentry_nmi_enter()/exit() around do_int3().
- *
- * Each returns 1 if the exception was kprobes' own, 0 to pass it on.
  */
-int kprobe_int3_handler(struct pt_regs *regs)
+static int linux_int3(struct pt_regs *regs)
 {
 	int ret;
 
+	__preempt_count_add(1);
+	ret = kprobe_handler(regs);
+	__preempt_count_sub(1);
+	return ret;
+}
+NOKPROBE_SYMBOL(linux_int3);
+
+static int linux_debug(struct pt_regs *regs)
+{
+	int ret;
+
+	__preempt_count_add(1);
+	ret = post_kprobe_handler(kprobe_running(), regs, get_kprobe_ctlblk());
+	__preempt_count_sub(1);
+	return ret;
+}
+NOKPROBE_SYMBOL(linux_debug);
+
+static int linux_fault(struct pt_regs *regs, int trapnr)
+{
+	int ret;
+
+	__preempt_count_add(1);
+	ret = kprobe_fault_handler(regs, trapnr);
+	__preempt_count_sub(1);
+	return ret;
+}
+NOKPROBE_SYMBOL(linux_fault);
+
+const struct kprobe_hit_ops kprobe_linux_hit_ops = {
+	.name = "outofline",
+	.int3 = linux_int3,
+	.debug = linux_debug,
+	.fault = linux_fault,
+};
+
+/* ---- stepping in place (kprobes.stepmode=inline): the other bottom layer ----------- */
+
+/*
+ * The instruction ran at its own address (kprobes.stepmode=inline,
+ * stepmode.c): ip, return addresses and branch targets are right by
+ * themselves.  Only TF and IF were ours, and pushf saw them.
+ */
+static nokprobe_inline void resume_in_place(struct kprobe *p, struct pt_regs *regs,
+					    struct kprobe_ctlblk *kcb)
+{
+	if (p->ainsn.decoded.type == INSN_TYPE_PUSHF)
+		fix_pushed_flags((unsigned long *)kernel_stack_pointer(regs), kcb);
+	restore_step_flags(&p->ainsn.decoded, regs, kcb);
+}
+
+/*
+ * Linux's hit, then, if it armed a first (not reentered) step of the
+ * copy, the step moves to the probed address itself: the original byte
+ * goes back over the int3 for it (stepmode.c).
+ */
+static int inplace_int3(struct pt_regs *regs)
+{
+	int ret = linux_int3(regs);
+	struct kprobe *p = kprobe_running();
+
+	if (p && get_kprobe_ctlblk()->kprobe_status == KPROBE_HIT_SS &&
+	    regs->ip == (unsigned long)p->ainsn.insn)
+		kprobe_step_in_place(p, regs);
+	return ret;
+}
+NOKPROBE_SYMBOL(inplace_int3);
+
+/*
+ * The #DB after this CPU's in-place step: nothing needs fixing but TF
+ * and IF; the int3 goes back.  Any other #DB is Linux's to judge.
+ */
+static int inplace_debug(struct pt_regs *regs)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe *cur = kprobe_running();
+
+	if (!kprobe_stepping_in_place(cur) || kcb->kprobe_status != KPROBE_HIT_SS)
+		return linux_debug(regs);
+	kprobe_end_step_in_place(cur, regs);
+	resume_in_place(cur, regs, kcb);
+	kprobe_post_process(cur, regs, kcb);
+	return 1;
+}
+NOKPROBE_SYMBOL(inplace_debug);
+
+/* A fault of the instruction stepped in place: the int3 goes back, then as Linux's. */
+static int inplace_fault(struct pt_regs *regs, int trapnr)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe *cur = kprobe_running();
+
+	if (!kprobe_stepping_in_place(cur) || regs->ip != (unsigned long)cur->addr)
+		return linux_fault(regs, trapnr);
+	if (cur->fault_handler && cur->fault_handler(cur, regs, trapnr))
+		return 1;
+	kprobe_end_step_in_place(cur, regs);
+	abort_singlestep(cur, regs, kcb);
+	return 0;
+}
+NOKPROBE_SYMBOL(inplace_fault);
+
+const struct kprobe_hit_ops kprobe_inplace_hit_ops = {
+	.name = "inline",
+	.int3 = inplace_int3,
+	.debug = inplace_debug,
+	.fault = inplace_fault,
+};
+
+/*
+ * Leaving inline mode (stepmode.c): no new step in place, but a step
+ * begun in place still ends in place.
+ */
+const struct kprobe_hit_ops kprobe_inplace_ending_hit_ops = {
+	.name = "outofline",
+	.int3 = linux_int3,
+	.debug = inplace_debug,
+	.fault = inplace_fault,
+};
+
+/* ---- the layers -------------------------------------------------------------------- */
+
+/*
+ * A design that changes the hit is a layer of kprobe_hit_ops, chosen when
+ * its switch is set, never asked about during a hit: the entry points
+ * below call the top layer, each layer calls the one below it
+ * (kprobe_hit_below()), and the bottom one - Linux's, unless
+ * kprobes.stepmode=inline - is the hit itself.  With every switch at its
+ * default, the entries call Linux's hit directly and the hit tests none
+ * of them (tests/host/test_hit_path_switches.py counts).
+ */
+static const struct kprobe_hit_ops *hit_layers[NR_KPROBE_HIT_LAYERS] = {
+	[KPROBE_HIT_STEP] = &kprobe_linux_hit_ops,
+};
+static const struct kprobe_hit_ops *kprobe_hit_ops = &kprobe_linux_hit_ops;
+static DEFINE_SPINLOCK(hit_layers_lock);
+
+const struct kprobe_hit_ops *kprobe_hit_below(enum kprobe_hit_layer layer)
+{
+	for (int l = layer + 1; l < NR_KPROBE_HIT_LAYERS; l++) {
+		const struct kprobe_hit_ops *ops = READ_ONCE(hit_layers[l]);
+
+		if (ops)
+			return ops;
+	}
+	return &kprobe_linux_hit_ops;
+}
+NOKPROBE_SYMBOL(kprobe_hit_below);
+
+/* ops NULL takes the layer out; the step layer's NULL is Linux's. */
+void kprobe_set_hit_layer(enum kprobe_hit_layer layer, const struct kprobe_hit_ops *ops)
+{
+	unsigned long flags;
+
+	if (layer == KPROBE_HIT_STEP && !ops)
+		ops = &kprobe_linux_hit_ops;
+	spin_lock_irqsave(&hit_layers_lock, flags);
+	WRITE_ONCE(hit_layers[layer], ops);
+	WRITE_ONCE(kprobe_hit_ops, hit_layers[0] ? hit_layers[0] : kprobe_hit_below(0));
+	spin_unlock_irqrestore(&hit_layers_lock, flags);
+}
+
+const struct kprobe_hit_ops *kprobe_hit_layer(enum kprobe_hit_layer layer)
+{
+	return READ_ONCE(hit_layers[layer]);
+}
+
+/* ---- the trap handlers' entry points ---------------------------------------- */
+
+/*
+ * do_int3() and do_debug() (arch/i386/traps.c) call these first, before
+ * the die-notifier chain, as Linux's do_int3() and exc_debug_kernel()
+ * do: a probe hit is the common case on those vectors, and asking every
+ * notifier first would put the whole chain on every hit.  Each returns 1
+ * if the exception was kprobes' own, 0 to pass it on.
+ */
+int kprobe_int3_handler(struct pt_regs *regs)
+{
 	/*
 	 * Only a kernel int3 comes here: exc_int3() sends a process's own
 	 * (a debugger's breakpoint, the int3 program, a uprobe) to the
@@ -760,40 +879,24 @@ int kprobe_int3_handler(struct pt_regs *regs)
 	 * every process.  Linux's kprobe_int3_handler() tests user_mode()
 	 * again; here the one test in exc_int3() is the only one.
 	 */
-	__preempt_count_add(1);
-	ret = kprobe_handler(regs);
-	__preempt_count_sub(1);
-	return ret;
+	return READ_ONCE(kprobe_hit_ops)->int3(regs);
 }
 NOKPROBE_SYMBOL(kprobe_int3_handler);
 
 int kprobe_debug_handler(struct pt_regs *regs)
 {
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-	struct kprobe *cur = kprobe_running();
-	int ret;
-
-	if (!cur)
+	if (!kprobe_running())
 		return 0;	/* no hit in progress on this CPU: not a step of ours */
-	/* This CPU's hit state, read once for both kinds of step (as Linux's). */
-	__preempt_count_add(1);
-	ret = post_inplace_handler(cur, regs, kcb) || post_kprobe_handler(cur, regs, kcb);
-	__preempt_count_sub(1);
-	return ret;
+	return READ_ONCE(kprobe_hit_ops)->debug(regs);
 }
 NOKPROBE_SYMBOL(kprobe_debug_handler);
 
 /* Any other exception while a hit is in progress (Linux's kprobe_page_fault()). */
 int kprobe_exception_handler(struct pt_regs *regs, int trapnr)
 {
-	int ret;
-
 	if (!kprobe_running())
 		return 0;
-	__preempt_count_add(1);
-	ret = kprobe_fault_handler(regs, trapnr);
-	__preempt_count_sub(1);
-	return ret;
+	return READ_ONCE(kprobe_hit_ops)->fault(regs, trapnr);
 }
 NOKPROBE_SYMBOL(kprobe_exception_handler);
 
