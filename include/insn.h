@@ -177,9 +177,18 @@ static inline bool insn_is_rel_branch(const struct insn *insn)
 /*
  * Target of a relative branch if the instruction were located at addr:
  * addr + length + displacement (truncated to 16 bits under 66, as the
- * CPU does).  Only meaningful when insn_is_rel_branch().
+ * CPU does).  Only meaningful when insn_is_rel_branch().  The one copy
+ * of the rule: the optimizer's checks, the fix-up after a step and the
+ * emulated branches all use it.  Always inline: on a probe hit nothing
+ * the handlers call may itself carry a probe.
  */
-unsigned long insn_rel_target(const struct insn *insn, unsigned long addr);
+static inline __attribute__((always_inline))
+unsigned long insn_rel_target(const struct insn *insn, unsigned long addr)
+{
+	unsigned long target = addr + insn->length + (unsigned long)(long)insn->imm.value;
+
+	return insn->opnd16 ? (target & 0xffff) : target;
+}
 
 /* Name of an insn_type, for messages and tests ("call_rel", ...). */
 const char *insn_type_name(int type);

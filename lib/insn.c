@@ -480,17 +480,6 @@ int insn_decode(struct insn *insn, const void *kaddr, int max_len)
 	return insn->length;
 }
 
-unsigned long insn_rel_target(const struct insn *insn, unsigned long addr)
-{
-	unsigned long next = addr + insn->length;
-	unsigned long target = next + (unsigned long)(long)insn->imm.value;
-
-	/* With a 16-bit operand size the CPU truncates EIP to 16 bits. */
-	if (insn->opnd16)
-		target &= 0xffff;
-	return target;
-}
-
 int insn_boundary_check(const void *func_start, const void *addr,
 			unsigned long func_size)
 {

@@ -486,20 +486,6 @@ static nokprobe_inline void fix_pushed_flags(unsigned long *tos, struct kprobe_c
 	*image = (*image & ~TF_IF) | kcb->kprobe_old_flags;
 }
 
-/*
- * Where a relative branch at addr goes when taken: the displacement
- * counts from the end of the instruction; with an operand-size prefix the
- * CPU keeps only the low 16 bits of the result.  (lib/insn.c has the same
- * as insn_rel_target(); the hit path keeps its own copy so that nothing
- * it calls can carry a probe.)
- */
-static nokprobe_inline unsigned long rel_branch_target(const struct insn *insn, unsigned long addr)
-{
-	unsigned long target = addr + insn->length + insn->imm.value;
-
-	return insn->opnd16 ? (target & 0xffff) : target;
-}
-
 /* Put back TF/IF as they were, except those the instruction decided. */
 static nokprobe_inline void restore_step_flags(const struct insn *insn, struct pt_regs *regs,
 					       struct kprobe_ctlblk *kcb)
@@ -538,7 +524,7 @@ static __always_inline void resume_execution(struct kprobe *p, struct pt_regs *r
 		/* LAB 2: BEGIN resume_execution: call rel32 */
 		/* call rel: pushed copy_ip+len and jumped relative to the slot. */
 		fix_return_address(stepped_tos(regs), next_ip, insn);
-		regs->ip = rel_branch_target(insn, orig_ip);
+		regs->ip = insn_rel_target(insn, orig_ip);
 		/* LAB 2: STUB panic("lab 2: resume_execution: call rel32: not yet"); */
 		/* LAB 2: END */
 		break;
@@ -563,7 +549,7 @@ static __always_inline void resume_execution(struct kprobe *p, struct pt_regs *r
 		if (regs->ip == copy_ip + insn->length)
 			regs->ip = next_ip;
 		else
-			regs->ip = rel_branch_target(insn, orig_ip);
+			regs->ip = insn_rel_target(insn, orig_ip);
 		/* LAB 2: STUB panic("lab 2: resume_execution: relative branch: not yet"); */
 		/* LAB 2: END */
 		break;
@@ -864,13 +850,22 @@ const struct kprobe_hit_ops *kprobe_hit_layer(enum kprobe_hit_layer layer)
 /* ---- the trap handlers' entry points ---------------------------------------- */
 
 /*
+ * An entry hands the exception to the top layer with a jump, not a call:
+ * the layer's frame stands in for the entry's, and the classic hit pays
+ * two instructions for the table instead of a frame.  (The kernel is
+ * built with -fno-optimize-sibling-calls, so that backtraces show every
+ * caller; a backtrace from a handler shows exc_int3 -> linux_int3.)
+ */
+#define hit_entry __attribute__((optimize("optimize-sibling-calls")))
+
+/*
  * do_int3() and do_debug() (arch/i386/traps.c) call these first, before
  * the die-notifier chain, as Linux's do_int3() and exc_debug_kernel()
  * do: a probe hit is the common case on those vectors, and asking every
  * notifier first would put the whole chain on every hit.  Each returns 1
  * if the exception was kprobes' own, 0 to pass it on.
  */
-int kprobe_int3_handler(struct pt_regs *regs)
+hit_entry int kprobe_int3_handler(struct pt_regs *regs)
 {
 	/*
 	 * Only a kernel int3 comes here: exc_int3() sends a process's own
@@ -883,7 +878,7 @@ int kprobe_int3_handler(struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(kprobe_int3_handler);
 
-int kprobe_debug_handler(struct pt_regs *regs)
+hit_entry int kprobe_debug_handler(struct pt_regs *regs)
 {
 	if (!kprobe_running())
 		return 0;	/* no hit in progress on this CPU: not a step of ours */
@@ -892,7 +887,7 @@ int kprobe_debug_handler(struct pt_regs *regs)
 NOKPROBE_SYMBOL(kprobe_debug_handler);
 
 /* Any other exception while a hit is in progress (Linux's kprobe_page_fault()). */
-int kprobe_exception_handler(struct pt_regs *regs, int trapnr)
+hit_entry int kprobe_exception_handler(struct pt_regs *regs, int trapnr)
 {
 	if (!kprobe_running())
 		return 0;
