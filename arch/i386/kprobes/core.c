@@ -158,6 +158,7 @@ int arch_prepare_kprobe(struct kprobe *p)
 	p->opcode = buf[0];
 	p->ainsn.decoded = insn;
 	p->ainsn.decoded.kaddr = p->addr;
+	p->ainsn.fixups = insn_sstep_fixups(&insn);	/* what a step leaves wrong */
 	arch_prepare_emulation(p, &insn);
 	/* Emulation comes first at a hit; boosting for when it is off. */
 	p->ainsn.boostable = arch_can_boost(&insn, p->addr) ? 0 : -1;
@@ -204,16 +205,10 @@ int arch_populate_kprobe_blacklist(void)
 
 /* ---- the hit state ---------------------------------------------------------------- */
 
-/* Which of TF/IF the instruction itself decides: its result must stand. */
-static nokprobe_inline unsigned long insn_owned_flags(const struct insn *insn)
+/* Which of TF/IF the instruction itself decides (popf, iret): its result must stand. */
+static nokprobe_inline unsigned long step_owned_flags(unsigned int fix)
 {
-	switch (insn->type) {
-	case INSN_TYPE_POPF:
-	case INSN_TYPE_IRET:
-		return TF_IF;		/* loaded from the stack */
-	default:			/* (cli/sti are emulated, never stepped) */
-		return 0;
-	}
+	return (fix & INSN_FIX_SETF) ? TF_IF : 0;	/* (cli/sti are emulated, never stepped) */
 }
 
 /*
@@ -226,8 +221,7 @@ static nokprobe_inline void set_current_kprobe(struct kprobe *p, struct pt_regs 
 {
 	this_cpu_write(current_kprobe, p);
 	kcb->kprobe_old_flags = regs->flags & TF_IF;
-	kcb->kprobe_saved_flags = kcb->kprobe_old_flags &
-				  ~insn_owned_flags(&p->ainsn.decoded);
+	kcb->kprobe_saved_flags = kcb->kprobe_old_flags & ~step_owned_flags(p->ainsn.fixups);
 }
 
 static nokprobe_inline void save_previous_kprobe(struct kprobe_ctlblk *kcb)
@@ -465,16 +459,16 @@ static __always_inline int kprobe_handler(struct pt_regs *regs)
 /* ---- #DB: after the step ----------------------------------------------------------- */
 
 /*
- * A stepped call pushed the slot's return address; put the real one
- * there.  With an operand-size prefix only 16 bits (IP) were pushed.
+ * A stepped call pushed the copy's return address; it moves by the
+ * distance to the text.  With an operand-size prefix only 16 bits (IP)
+ * were pushed.
  */
-static nokprobe_inline void fix_return_address(unsigned long *tos, unsigned long ret_ip,
-			       const struct insn *insn)
+static nokprobe_inline void fix_return_address(unsigned long *tos, long delta, unsigned int fix)
 {
-	if (insn->opnd16)
-		*(uint16_t *)tos = (uint16_t)ret_ip;
+	if (fix & INSN_FIX_16)
+		*(uint16_t *)tos += (uint16_t)delta;
 	else
-		*tos = ret_ip;
+		*tos += delta;
 }
 
 /* pushf from the slot pushed TF set and IF clear: push what pushf would have. */
@@ -487,10 +481,10 @@ static nokprobe_inline void fix_pushed_flags(unsigned long *tos, struct kprobe_c
 }
 
 /* Put back TF/IF as they were, except those the instruction decided. */
-static nokprobe_inline void restore_step_flags(const struct insn *insn, struct pt_regs *regs,
+static nokprobe_inline void restore_step_flags(unsigned int fix, struct pt_regs *regs,
 					       struct kprobe_ctlblk *kcb)
 {
-	regs->flags &= ~(TF_IF & ~insn_owned_flags(insn));
+	regs->flags &= ~(TF_IF & ~step_owned_flags(fix));
 	regs->flags |= kcb->kprobe_saved_flags;
 }
 
@@ -507,87 +501,52 @@ static nokprobe_inline unsigned long *stepped_tos(struct pt_regs *regs)
 
 /*
  * The copy ran at the slot, not at p->addr.  Make the result look as if
- * it had run in place.  Inlined into its one caller, post_kprobe_handler():
- * every stepped hit passes here, and a call of its own cost a frame and
- * three saved registers.
+ * it had run in place.  What its class leaves wrong was decided when the
+ * probe was made (p->ainsn.fixups, from insn_sstep_fixups(), lib/insn.c,
+ * which has the table class by class); uprobes apply the same fix-ups
+ * after a step in a process (arch/i386/uprobes.c).  An instruction whose
+ * ip came from a register, memory or the stack - jmp *x, ljmp, ret,
+ * lret, iret - needs none there: it is already right.  (2.6.11 "fixed"
+ * ret and lret like a fall-through: oops.)  Inlined into its one caller,
+ * post_kprobe_handler(): every stepped hit passes here, and a call of its
+ * own cost a frame and three saved registers.
  */
 static __always_inline void resume_execution(struct kprobe *p, struct pt_regs *regs,
 			     struct kprobe_ctlblk *kcb)
 {
-	const struct insn *insn = &p->ainsn.decoded;
+	unsigned int fix = p->ainsn.fixups;
 	unsigned long copy_ip = (unsigned long)p->ainsn.insn;
-	unsigned long orig_ip = (unsigned long)p->addr;
-	unsigned long next_ip = orig_ip + insn->length;
+	long delta = (unsigned long)p->addr - copy_ip;
 
-	switch (insn->type) {
-	case INSN_TYPE_CALL_REL:
-		/* LAB 2: BEGIN resume_execution: call rel32 */
-		/* call rel: pushed copy_ip+len and jumped relative to the slot. */
-		fix_return_address(stepped_tos(regs), next_ip, insn);
-		regs->ip = insn_rel_target(insn, orig_ip);
-		/* LAB 2: STUB panic("lab 2: resume_execution: call rel32: not yet"); */
-		/* LAB 2: END */
-		break;
-	case INSN_TYPE_CALL_IND:
-	case INSN_TYPE_CALL_FAR:
-		/* LAB 2: BEGIN resume_execution: indirect and far calls */
-		/* call *reg / *mem / lcall: target is absolute, return address is not. */
-		fix_return_address(stepped_tos(regs), next_ip, insn);
-		/* LAB 2: STUB panic("lab 2: resume_execution: indirect call: not yet"); */
-		/* LAB 2: END */
-		break;
-	case INSN_TYPE_JMP_REL:
-	case INSN_TYPE_JCC:
-	case INSN_TYPE_LOOP:
-		/* LAB 2: BEGIN resume_execution: jmp, jcc, loop, jecxz rel */
+	if (fix & INSN_FIX_IP) {
+		/* LAB 2: BEGIN resume_execution: ip back to the text */
 		/*
-		 * jmp/jcc/loop/jecxz rel: not taken, ip is just past the copy;
-		 * taken, it is the displacement applied to the slot.  Either
-		 * way recompute from the real address (which also gets the
-		 * 16-bit truncation of a 66-prefixed branch right).
+		 * Fell through, or a relative branch (taken: the displacement
+		 * was counted from the slot): the same distance from the
+		 * text either way.  Not next_ip: a rep string instruction
+		 * stops after one iteration with ip still on itself, and
+		 * must go back to p->addr (where it hits the probe again).
 		 */
-		if (regs->ip == copy_ip + insn->length)
-			regs->ip = next_ip;
-		else
-			regs->ip = insn_rel_target(insn, orig_ip);
-		/* LAB 2: STUB panic("lab 2: resume_execution: relative branch: not yet"); */
+		regs->ip = insn_sstep_fixed_ip(fix, regs->ip, copy_ip + p->ainsn.decoded.length,
+					       delta);
+		/* LAB 2: STUB panic("lab 2: resume_execution: ip: not yet"); */
 		/* LAB 2: END */
-		break;
-	case INSN_TYPE_JMP_IND:
-	case INSN_TYPE_JMP_FAR:
-	case INSN_TYPE_RET:
-	case INSN_TYPE_LRET:
-	case INSN_TYPE_IRET:
-		/* LAB 2: BEGIN resume_execution: indirect jmp, ret, lret, iret */
-		/*
-		 * jmp *x, ljmp, ret, ret imm16, lret, iret: ip came from a
-		 * register, memory or the stack and is already right.
-		 * (2.6.11 "fixed" ret/lret like a fall-through: oops.)
-		 */
-		/* LAB 2: STUB panic("lab 2: resume_execution: indirect jmp/ret/lret/iret: not yet"); */
+	}
+	if (fix & INSN_FIX_CALL) {
+		/* LAB 2: BEGIN resume_execution: the pushed return address */
+		/* call rel, call *x, lcall: pushed the slot's next byte. */
+		fix_return_address(stepped_tos(regs), delta, fix);
+		/* LAB 2: STUB panic("lab 2: resume_execution: return address: not yet"); */
 		/* LAB 2: END */
-		break;
-	case INSN_TYPE_PUSHF:
+	}
+	if (fix & INSN_FIX_PUSHF) {
 		/* LAB 2: BEGIN resume_execution: pushf */
 		/* pushf: the pushed image must show the original TF/IF. */
 		fix_pushed_flags(stepped_tos(regs), kcb);
-		regs->ip = next_ip;
 		/* LAB 2: STUB panic("lab 2: resume_execution: pushf: not yet"); */
 		/* LAB 2: END */
-		break;
-	default:
-		/*
-		 * Everything else, popf included, falls through to
-		 * the next instruction: move ip from the slot back to the
-		 * text.  Relative, not next_ip: a rep string instruction
-		 * stops after one iteration with ip still on itself, and must
-		 * go back to p->addr (where it hits the probe again).
-		 */
-		regs->ip = regs->ip - copy_ip + orig_ip;
-		break;
 	}
-
-	restore_step_flags(insn, regs, kcb);
+	restore_step_flags(fix, regs, kcb);
 }
 
 /*
@@ -728,7 +687,7 @@ static nokprobe_inline void resume_in_place(struct kprobe *p, struct pt_regs *re
 {
 	if (p->ainsn.decoded.type == INSN_TYPE_PUSHF)
 		fix_pushed_flags((unsigned long *)kernel_stack_pointer(regs), kcb);
-	restore_step_flags(&p->ainsn.decoded, regs, kcb);
+	restore_step_flags(p->ainsn.fixups, regs, kcb);
 }
 
 /*

@@ -50,6 +50,8 @@ struct arch_specific_insn {
 	 */
 	kprobe_emulate_fn emulate_op;
 	bool emulate_always;	/* cli, sti, pause: even with emulation off */
+	/* What a step of the copy leaves wrong: INSN_FIX_* (include/insn.h). */
+	unsigned int fixups;
 };
 
 /* kprobes_set_emulation()'s switch, read at every hit (emulate.c). */
