@@ -3,14 +3,17 @@
  * the shell's `stepmode [N]`.
  *
  * Every online CPU calls stepmode_target() N times at once, with a
- * classic kprobe on its first instruction.  Each call that reaches the
+ * classic kprobe on the first of its instructions that a hit steps: the
+ * int3 handler may emulate the first one (push %ebp, when the debugfs
+ * emulate switch is on), and an emulated hit steps nowhere.  The demo
+ * changes no switch but the step mode it is there to compare.  Each call that reaches the
  * int3 is a hit (the probe's nhit); calls minus hits are the calls the
  * probe never saw.  Run once with the instruction stepped in place
  * (kprobes.stepmode=inline: the int3 leaves the text during each step)
  * and once out of line (the slot: the int3 never leaves):
  *
  *   kprobes# stepmode
- *   2 CPUs x 2000 calls of stepmode_target(), probed at its first instruction
+ *   2 CPUs x 2000 calls of stepmode_target(), probed at its first stepped instruction
  *   inline: 3412 of 4000 calls hit, 588 missed; outofline: 4000 of 4000 calls hit, 0 missed
  *
  * The probe has a post-handler, so it is neither boosted nor optimized
@@ -21,6 +24,7 @@
  */
 #include "kernel.h"
 #include "kprobes.h"
+#include "kallsyms.h"
 #include "kprobes_stepmode.h"
 #include <asm/atomic.h>
 #include "mutex.h"
@@ -61,6 +65,29 @@ static void demo_post(struct kprobe *p, struct pt_regs *regs, unsigned long flag
 }
 
 static struct kprobe demo_kp;
+
+/*
+ * Register demo_kp on the first instruction of stepmode_target() that a
+ * hit steps rather than emulates.  0 or a negative errno.
+ */
+static int register_demo_probe(void)
+{
+	unsigned long size, offset, at = (unsigned long)stepmode_target;
+	int ret;
+
+	if (!kallsyms_lookup(at, &size, &offset))
+		return -ENOENT;
+	while (at < (unsigned long)stepmode_target + size) {
+		demo_kp = (struct kprobe){ .addr = (kprobe_opcode_t *)at,
+					   .post_handler = demo_post };
+		ret = register_kprobe(&demo_kp);
+		if (ret || !kprobe_emulates(&demo_kp))
+			return ret;
+		at += demo_kp.ainsn.decoded.length;
+		unregister_kprobe(&demo_kp);
+	}
+	return -EILSEQ;
+}
 
 static int demo_thread(void *arg)
 {
@@ -117,9 +144,7 @@ int stepmode_demo(enum kprobe_stepmode mode, unsigned long calls_per_cpu,
 	ret = kprobe_set_stepmode(mode);
 	if (ret)
 		goto out;
-	demo_kp = (struct kprobe){ .addr = (kprobe_opcode_t *)stepmode_target,
-				   .post_handler = demo_post };
-	ret = register_kprobe(&demo_kp);
+	ret = register_demo_probe();
 	if (ret == 0) {
 		demo_calls_per_cpu = calls_per_cpu;
 		call_on_every_cpu(run);
@@ -146,7 +171,7 @@ int cmd_stepmode(int argc, char **argv)
 		sh_printf("usage: stepmode [N]: N calls on each CPU, 1..%d\n", STEPMODE_DEMO_MAX);
 		return -EINVAL;
 	}
-	sh_printf("%d CPUs x %lu calls of stepmode_target(), probed at its first instruction\n",
+	sh_printf("%d CPUs x %lu calls of stepmode_target(), probed at its first stepped instruction\n",
 		  num_online_cpus(), n);
 	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
 		ret = stepmode_demo(order[i], n, &r[i]);

@@ -308,12 +308,10 @@ DECLARE_PER_CPU(struct kprobe_lock_stats, kprobe_lock_stats);
 void kprobe_lock_stats_sum(struct kprobe_lock_stats *sum);
 void kprobe_lock_stats_reset(void);
 
-/* The outermost hit on this CPU ends: current_kprobe goes, and the global lock. */
+/* The outermost hit on this CPU ends. */
 static inline void reset_current_kprobe(void)
 {
 	this_cpu_write(current_kprobe, NULL);
-	if (__builtin_expect(kprobes_global_lock, 0))
-		kprobe_hit_unlock();
 }
 
 /*
@@ -335,6 +333,17 @@ static inline void kprobe_count_inc(unsigned long *count)
  * progress where the unprobed code reads NULL, and refuse with -EBUSY.
  */
 struct kprobe *kprobe_in_progress(void);
+
+/*
+ * Does a hit of p compute its instruction on regs (emulate.c) instead of
+ * stepping it?  Emulation is a switch (the debugfs emulate file), but
+ * cli, sti and pause are emulated even with it off.  Read by every hit.
+ */
+static inline bool kprobe_emulates(const struct kprobe *p)
+{
+	return p->ainsn.emulate_op &&
+	       (READ_ONCE(kprobes_emulation_enabled) || p->ainsn.emulate_always);
+}
 
 /* ---- the seam: manager -> arch --------------------------------------------- */
 

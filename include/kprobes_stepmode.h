@@ -28,7 +28,7 @@ enum kprobe_stepmode {
 	NR_KPROBE_STEPMODES
 };
 
-extern enum kprobe_stepmode kprobe_stepmode;	/* read on every stepped hit */
+extern enum kprobe_stepmode kprobe_stepmode;	/* the switch; the hit reads its layer */
 
 /* What the in-place steps did on one CPU (the debugfs file sums them). */
 struct kprobe_stepmode_stats {
@@ -55,37 +55,19 @@ int kprobe_stepmode_show(struct seq_buf *s, void *data);
 int kprobe_stepmode_write(const char *text, size_t len, bool trunc, void *data);
 
 /*
- * The hooks of arch/i386/kprobes/core.c's single-step path.  Every
- * stepped hit passes them, and nearly all step out of line: the
- * wrappers test the mode (or this CPU's step in progress) inline, so
- * that hit pays two loads, not two calls into stepmode.c.
+ * The in-place step, for core.c's inline layer (kprobe_inplace_hit_ops),
+ * the only one that calls them: kprobe_step_in_place() puts the original
+ * byte back and points ip at p->addr; kprobe_end_step_in_place() re-arms
+ * the int3 after the step (or a fault in it).
  */
 DECLARE_PER_CPU(struct kprobe *, inplace_kprobe);	/* this CPU's step in place, or NULL */
-bool __kprobe_step_in_place(struct kprobe *p, struct pt_regs *regs);
-bool __kprobe_end_step_in_place(struct kprobe *p, struct pt_regs *regs);
+void kprobe_step_in_place(struct kprobe *p, struct pt_regs *regs);
+void kprobe_end_step_in_place(struct kprobe *p, struct pt_regs *regs);
 
-static inline bool kprobe_step_in_place(struct kprobe *p, struct pt_regs *regs)
-{
-	if (READ_ONCE(kprobe_stepmode) != KPROBE_STEP_INLINE)
-		return false;
-	return __kprobe_step_in_place(p, regs);
-}
-
-/* Is this CPU's step of p the in-place one?  (A fault: where did it happen?) */
+/* Is this CPU's step of p the in-place one?  (A #DB or a fault: whose is it?) */
 static inline bool kprobe_stepping_in_place(struct kprobe *p)
 {
 	return this_cpu_read(inplace_kprobe) == p;
-}
-
-/*
- * Keyed on the step, not on the mode: a switch back to outofline during
- * an in-place step must still put that step's int3 back.
- */
-static inline bool kprobe_end_step_in_place(struct kprobe *p, struct pt_regs *regs)
-{
-	if (!kprobe_stepping_in_place(p))
-		return false;
-	return __kprobe_end_step_in_place(p, regs);
 }
 void kprobe_stepmode_disarm(struct kprobe *p);
 

@@ -41,17 +41,11 @@ struct user_program;
 #define UPROBE_TRAMPOLINE_VADDR XOL_AREA_VADDR
 #define UPROBE_XOL_SLOT_VADDR  (XOL_AREA_VADDR + UPROBE_XOL_SLOT_BYTES)
 
-/* Fixups after the step, Linux's names (arch/x86/kernel/uprobes.c). */
-#define UPROBE_FIX_IP    0x01   /* ip is slot-relative: move it to the text */
-#define UPROBE_FIX_CALL  0x02   /* a call pushed the slot's return address */
-#define UPROBE_FIX_SETF  0x04   /* popf: TF is what it popped; leave it */
-#define UPROBE_FIX_PUSHF 0x08   /* pushf: the image shows our TF; show the task's */
-
 /* The architecture's part of a uprobe: the instruction and its fixups. */
 struct arch_uprobe {
 	unsigned char insn[MAX_UINSN_BYTES];   /* the original bytes */
 	unsigned int len;                      /* of the instruction */
-	unsigned int fixups;                   /* UPROBE_FIX_* */
+	unsigned int fixups;                   /* INSN_FIX_*, as kprobes' (include/insn.h) */
 };
 
 /*

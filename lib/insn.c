@@ -480,17 +480,6 @@ int insn_decode(struct insn *insn, const void *kaddr, int max_len)
 	return insn->length;
 }
 
-unsigned long insn_rel_target(const struct insn *insn, unsigned long addr)
-{
-	unsigned long next = addr + insn->length;
-	unsigned long target = next + (unsigned long)(long)insn->imm.value;
-
-	/* With a 16-bit operand size the CPU truncates EIP to 16 bits. */
-	if (insn->opnd16)
-		target &= 0xffff;
-	return target;
-}
-
 int insn_boundary_check(const void *func_start, const void *addr,
 			unsigned long func_size)
 {
@@ -526,6 +515,34 @@ static const char *const type_names[INSN_TYPE_NR] = {
 	[INSN_TYPE_MOV_SS] = "mov_ss",		[INSN_TYPE_POP_SS] = "pop_ss",
 	[INSN_TYPE_UD] = "ud",			[INSN_TYPE_SYSCALL] = "syscall",
 };
+
+/*
+ * Every class in one place (the table of labs/02-kprobes/README.md):
+ *   call rel       pushed copy+len, jumped relative to the copy: both move
+ *   call *x, lcall pushed copy+len, the target is absolute: the address moves
+ *   jmp/jcc/loop   taken: relative to the copy; not taken: copy+len: ip moves
+ *   jmp *x, ljmp, ret, lret    ip came from a register, memory or the stack
+ *   iret           the same, and the flags it popped stand
+ *   pushf          pushed the step's TF and IF: the image gets the probed
+ *                  code's; ip moves
+ *   popf           its flags stand; ip moves
+ *   the rest       ip moves (a rep string instruction stopped after one
+ *                  iteration with ip on itself: it moves back onto the probe)
+ */
+unsigned int insn_sstep_fixups(const struct insn *insn)
+{
+	unsigned int fix = (insn->attr & INSN_ATTR_ABS_IP) ? 0 : INSN_FIX_IP;
+
+	if (insn->attr & INSN_ATTR_PUSHES_RET)
+		fix |= INSN_FIX_CALL;
+	if (insn->attr & INSN_ATTR_PUSHES_FLAGS)
+		fix |= INSN_FIX_PUSHF;
+	if (insn->attr & INSN_ATTR_LOADS_FLAGS)
+		fix |= INSN_FIX_SETF;
+	if (insn->opnd16 && (insn->attr & (INSN_ATTR_REL_BRANCH | INSN_ATTR_PUSHES_RET)))
+		fix |= INSN_FIX_16;	/* the CPU cut ip, or pushed IP, to 16 bits */
+	return fix;
+}
 
 const char *insn_type_name(int type)
 {

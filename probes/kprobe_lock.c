@@ -12,12 +12,13 @@
  * kprobes from scaling.
  *
  * Booting with kprobes.lock=global brings it back on top of the per-CPU
- * design, so the two can be run on the same probes and compared: every
- * hit on any CPU takes kprobe_lock in kprobe_handler() before looking
- * up the probe and gives it back when the hit ends (reset_current_kprobe(),
- * include/kprobes.h).  A probe hit inside a hit (reentry) is on the CPU
- * that owns the lock already and takes nothing, which is why the owner
- * is recorded.  Each CPU counts how often it had to wait and how many
+ * design, so the two can be run on the same probes and compared: a layer
+ * of the hit (kprobe_hit_ops, arch/i386/kprobes/core.c) around the
+ * per-CPU one.  Every hit on any CPU takes kprobe_lock before the int3
+ * handler looks up the probe, and gives it back when the int3, #DB or
+ * fault that ends the hit leaves no probe running on the CPU.  A probe
+ * hit inside a hit (reentry) is on the CPU that owns the lock already
+ * and takes nothing, which is why the owner is recorded.  Each CPU counts how often it had to wait and how many
  * TSC cycles it spun: /sys/kernel/debug/kprobes/lock shows them.
  * Optimized probes (a jump, no int3) stay outside: 2005 had none.
  *
@@ -97,6 +98,43 @@ void kprobe_hit_unlock(void)
 }
 NOKPROBE_SYMBOL(kprobe_hit_unlock);
 
+/* ---- the layer ---------------------------------------------------------------- */
+
+/* The hit on this CPU is over (or was never one): let the lock go. */
+static nokprobe_inline int unlock_after(int ret)
+{
+	if (!kprobe_running())
+		kprobe_hit_unlock();
+	return ret;
+}
+
+static int global_lock_int3(struct pt_regs *regs)
+{
+	if (!kprobe_running())
+		lock_kprobes();		/* a reentered hit: this CPU holds it already */
+	return unlock_after(kprobe_hit_below(KPROBE_HIT_LOCK)->int3(regs));
+}
+NOKPROBE_SYMBOL(global_lock_int3);
+
+static int global_lock_debug(struct pt_regs *regs)
+{
+	return unlock_after(kprobe_hit_below(KPROBE_HIT_LOCK)->debug(regs));
+}
+NOKPROBE_SYMBOL(global_lock_debug);
+
+static int global_lock_fault(struct pt_regs *regs, int trapnr)
+{
+	return unlock_after(kprobe_hit_below(KPROBE_HIT_LOCK)->fault(regs, trapnr));
+}
+NOKPROBE_SYMBOL(global_lock_fault);
+
+static const struct kprobe_hit_ops global_lock_hit_ops = {
+	.name = "global",
+	.int3 = global_lock_int3,
+	.debug = global_lock_debug,
+	.fault = global_lock_fault,
+};
+
 /* kprobes.lock=global or kprobes.lock=percpu (the default); from init_kprobes(). */
 int kprobe_lock_setup(void)
 {
@@ -111,9 +149,11 @@ int kprobe_lock_setup(void)
 		       KPROBE_LOCK_PARAM, word);
 		return -EINVAL;
 	}
-	if (kprobes_global_lock)
+	if (kprobes_global_lock) {
+		kprobe_set_hit_layer(KPROBE_HIT_LOCK, &global_lock_hit_ops);
 		printk("kprobes: %s=global: every hit takes kprobe_lock, as in 2005\n",
 		       KPROBE_LOCK_PARAM);
+	}
 	return 0;
 }
 

@@ -3,10 +3,13 @@
  * which instructions may be stepped out of line, what a step in the XOL
  * slot leaves wrong, and the #BP/#DB notifier.
  *
- * The same decoder and the same classes as kernel probes
- * (arch/i386/kprobes/core.c, resume_execution()), but the step runs in
- * ring 3 at UPROBE_XOL_SLOT_VADDR, and the stack it used is the
- * process's (regs->sp), reached through copy_{from,to}_user.
+ * The same decoder and the same fix-ups as kernel probes: what a step
+ * out of line leaves wrong is decided per class once, when the probe is
+ * made (insn_sstep_fixups(), lib/insn.c: Linux's UPROBE_FIX_* flags,
+ * here INSN_FIX_*), and applied after each step, as kprobes'
+ * resume_execution() does.  But the step runs in ring 3 at
+ * UPROBE_XOL_SLOT_VADDR, and the stack it used is the process's
+ * (regs->sp), reached through copy_{from,to}_user.
  */
 #include "kernel.h"
 #include "uprobes.h"
@@ -70,18 +73,7 @@ int arch_uprobe_analyze_insn(struct arch_uprobe *au, const char **why)
 	if (*why)
 		return -EOPNOTSUPP;
 	au->len = len;
-	/*
-	 * Everything that falls through or branches relative to itself ran
-	 * at the slot: ip moves back to the text by the same distance.  A
-	 * ret or an indirect jmp/call loaded an absolute ip: it is right.
-	 */
-	au->fixups = (insn.attr & INSN_ATTR_ABS_IP) ? 0 : UPROBE_FIX_IP;
-	if (insn.attr & INSN_ATTR_PUSHES_RET)
-		au->fixups |= UPROBE_FIX_CALL;
-	if (insn.type == INSN_TYPE_PUSHF)
-		au->fixups |= UPROBE_FIX_PUSHF;
-	if (insn.type == INSN_TYPE_POPF)
-		au->fixups |= UPROBE_FIX_SETF;
+	au->fixups = insn_sstep_fixups(&insn);
 	return 0;
 }
 
@@ -118,14 +110,23 @@ static void fix_pushed_flags(struct arch_uprobe_task *autask, struct pt_regs *re
 	copy_to_user(tos, &image, sizeof(image));
 }
 
-/* A call pushed slot + len as its return address; it must be the text's vaddr + len. */
-static void fix_return_address(long delta, struct pt_regs *regs)
+/*
+ * A call pushed slot + len as its return address; it must be the text's
+ * vaddr + len.  With an operand-size prefix only 16 bits (IP) were pushed.
+ */
+static void fix_return_address(long delta, unsigned int fix, struct pt_regs *regs)
 {
 	void __user *tos = (void __user *)regs->sp;
 	unsigned long ret;
+	uint16_t ret16;
 
-	/* The call just wrote this word: a failure means the process is gone anyway. */
-	if (!copy_from_user(&ret, tos, sizeof(ret))) {
+	/* The call just wrote this: a failure means the process is gone anyway. */
+	if (fix & INSN_FIX_16) {
+		if (!copy_from_user(&ret16, tos, sizeof(ret16))) {
+			ret16 += (uint16_t)delta;
+			copy_to_user(tos, &ret16, sizeof(ret16));
+		}
+	} else if (!copy_from_user(&ret, tos, sizeof(ret))) {
 		ret += delta;
 		copy_to_user(tos, &ret, sizeof(ret));
 	}
@@ -138,7 +139,7 @@ static void fix_return_address(long delta, struct pt_regs *regs)
  * the task's TF.  (No rip-relative operands to fix on i386.)
  *
  * Then TF as the task had it - except after popf, whose TF is the one
- * it loaded (UPROBE_FIX_SETF): the #DB still came right after the
+ * it loaded (INSN_FIX_SETF): the #DB still came right after the
  * popf, since TF was set when it began (SDM vol. 3, "Single-Step
  * Exception Condition"), but from then on the flags are the program's.
  * A task that had TF set itself was single-stepping: without the probe
@@ -150,13 +151,14 @@ bool arch_uprobe_post_xol(struct arch_uprobe *au, struct arch_uprobe_task *autas
 {
 	long delta = (long)(vaddr - UPROBE_XOL_SLOT_VADDR);
 
-	if (au->fixups & UPROBE_FIX_IP)
-		regs->ip += delta;
-	if (au->fixups & UPROBE_FIX_CALL)
-		fix_return_address(delta, regs);
-	if (au->fixups & UPROBE_FIX_PUSHF)
+	if (au->fixups & INSN_FIX_IP)
+		regs->ip = insn_sstep_fixed_ip(au->fixups, regs->ip,
+					       UPROBE_XOL_SLOT_VADDR + au->len, delta);
+	if (au->fixups & INSN_FIX_CALL)
+		fix_return_address(delta, au->fixups, regs);
+	if (au->fixups & INSN_FIX_PUSHF)
 		fix_pushed_flags(autask, regs);
-	if (!(au->fixups & UPROBE_FIX_SETF))
+	if (!(au->fixups & INSN_FIX_SETF))
 		regs->flags = (regs->flags & ~X86_EFLAGS_TF) | autask->saved_tf;
 	return autask->saved_tf != 0;
 }

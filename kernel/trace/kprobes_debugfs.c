@@ -22,6 +22,10 @@
  *              jump back into an int3 before it returns (probes/optprobes.c)
  *   boost      1/0: let a stepped instruction's slot jump straight back,
  *              so later hits take one exception (arch/i386/kprobes/boost.c)
+ *   emulate    1/0: compute branches, calls, returns, pushes, pops and nops
+ *              on pt_regs in the int3 handler instead of stepping them, as
+ *              Linux 5.13+ (arch/i386/kprobes/emulate.c; ours: Linux
+ *              always emulates)
  *   stepmode   outofline/inline: step the probed instruction's copy in its
  *              slot, or the instruction itself in place (the naive design
  *              that misses other CPUs' hits); the last demonstration's
@@ -119,7 +123,7 @@ static int enabled_write(const char *text, size_t len, bool trunc, void *data)
 
 static int narrate_show(struct seq_buf *s, void *data)
 {
-	seq_buf_printf(s, "%d\n", kprobes_narrate);
+	seq_buf_printf(s, "%d\n", kprobe_narrate_enabled);
 	return 0;
 }
 
@@ -129,7 +133,7 @@ static int narrate_write(const char *text, size_t len, bool trunc, void *data)
 
 	if (parse_01(text, len, &on))
 		return -EINVAL;
-	kprobes_narrate_set(on);
+	kprobe_narrate_set(on);
 	return 0;
 }
 
@@ -161,6 +165,21 @@ static int boost_write(const char *text, size_t len, bool trunc, void *data)
 	if (parse_01(text, len, &on))
 		return -EINVAL;
 	return kprobes_set_boosting(on);
+}
+
+static int emulate_show(struct seq_buf *s, void *data)
+{
+	seq_printf(s, "%d\n", kprobes_get_emulation());
+	return 0;
+}
+
+static int emulate_write(const char *text, size_t len, bool trunc, void *data)
+{
+	bool on;
+
+	if (parse_01(text, len, &on))
+		return -EINVAL;
+	return kprobes_set_emulation(on);
 }
 
 /* Which design the hits use, and what kprobe_lock cost each CPU. */
@@ -201,6 +220,7 @@ static const struct pseudo_file_spec kprobes_debug_files[] = {
 	{ "narrate",   narrate_show,   narrate_write },
 	{ "optimize",  optimize_show,  optimize_write },
 	{ "boost",     boost_show,     boost_write },
+	{ "emulate",   emulate_show,   emulate_write },
 	{ "lock",      lock_show,      lock_write },
 	{ "stepmode",  kprobe_stepmode_show, kprobe_stepmode_write },	/* arch/i386/kprobes/stepmode.c */
 };

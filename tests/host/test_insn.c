@@ -325,6 +325,47 @@ static void relative_branches(struct ktest *t)
 	KTEST_EXPECT_EQ(t, insn.attr, 0);
 }
 
+/* What a step out of line leaves wrong, class by class (kprobes and uprobes alike). */
+static void sstep_fixups_by_class(struct ktest *t)
+{
+	struct insn insn;
+
+	DECODE(&insn, 0xe8, 0x00, 0x00, 0x00, 0x00);		/* call rel32 */
+	KTEST_EXPECT_EQ(t, insn_sstep_fixups(&insn), INSN_FIX_IP | INSN_FIX_CALL);
+	DECODE(&insn, 0x66, 0xe8, 0x00, 0x80);			/* callw rel16 */
+	KTEST_EXPECT_EQ(t, insn_sstep_fixups(&insn), INSN_FIX_IP | INSN_FIX_CALL | INSN_FIX_16);
+	DECODE(&insn, 0xff, 0xd0);				/* call *%eax */
+	KTEST_EXPECT_EQ(t, insn_sstep_fixups(&insn), INSN_FIX_CALL);
+	DECODE(&insn, 0x0f, 0x84, 0x10, 0x00, 0x00, 0x00);	/* je rel32 */
+	KTEST_EXPECT_EQ(t, insn_sstep_fixups(&insn), INSN_FIX_IP);
+	DECODE(&insn, 0x66, 0xeb, 0xfe);			/* jmpw rel8 */
+	KTEST_EXPECT_EQ(t, insn_sstep_fixups(&insn), INSN_FIX_IP | INSN_FIX_16);
+	DECODE(&insn, 0xe2, 0xfe);				/* loop */
+	KTEST_EXPECT_EQ(t, insn_sstep_fixups(&insn), INSN_FIX_IP);
+	DECODE(&insn, 0xff, 0xe0);				/* jmp *%eax */
+	KTEST_EXPECT_EQ(t, insn_sstep_fixups(&insn), 0);
+	DECODE(&insn, 0xc3);					/* ret */
+	KTEST_EXPECT_EQ(t, insn_sstep_fixups(&insn), 0);
+	DECODE(&insn, 0xcb);					/* lret */
+	KTEST_EXPECT_EQ(t, insn_sstep_fixups(&insn), 0);
+	DECODE(&insn, 0xcf);					/* iret */
+	KTEST_EXPECT_EQ(t, insn_sstep_fixups(&insn), INSN_FIX_SETF);
+	DECODE(&insn, 0x9c);					/* pushf */
+	KTEST_EXPECT_EQ(t, insn_sstep_fixups(&insn), INSN_FIX_IP | INSN_FIX_PUSHF);
+	DECODE(&insn, 0x9d);					/* popf */
+	KTEST_EXPECT_EQ(t, insn_sstep_fixups(&insn), INSN_FIX_IP | INSN_FIX_SETF);
+	DECODE(&insn, 0x66, 0x89, 0xe5);			/* movw: 66, but ip is not cut */
+	KTEST_EXPECT_EQ(t, insn_sstep_fixups(&insn), INSN_FIX_IP);
+	DECODE(&insn, 0xf3, 0xa4);				/* rep movsb */
+	KTEST_EXPECT_EQ(t, insn_sstep_fixups(&insn), INSN_FIX_IP);
+	/* the fixed ip: the same distance, modulo 64K for a taken 16-bit branch */
+	KTEST_EXPECT_EQ(t, insn_sstep_fixed_ip(INSN_FIX_IP, 0x5003, 0x5003, 0x1000), 0x6003);
+	KTEST_EXPECT_EQ(t, insn_sstep_fixed_ip(INSN_FIX_IP | INSN_FIX_16, 0x5003, 0x5003, 0x100000),
+			0x105003);				/* not taken: not cut */
+	KTEST_EXPECT_EQ(t, insn_sstep_fixed_ip(INSN_FIX_IP | INSN_FIX_16, 0x5001, 0x5003, 0x100000),
+			0x5001);				/* taken: cut */
+}
+
 static void indirect_and_far_branches(struct ktest *t)
 {
 	struct insn insn;
@@ -484,6 +525,7 @@ static struct ktest_case cases[] = {
 	KTEST_CASE(never_reads_past_max_len),
 	KTEST_CASE(relative_branches),
 	KTEST_CASE(indirect_and_far_branches),
+	KTEST_CASE(sstep_fixups_by_class),
 	KTEST_CASE(flags_and_traps),
 	KTEST_CASE(ss_loads_block_single_step),
 	KTEST_CASE(boostable_like_linux),

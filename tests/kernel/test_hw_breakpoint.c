@@ -575,14 +575,14 @@ static void narrated_once_per_breakpoint(struct ktest *t)
 	w = watch(&watched[0], HW_BREAKPOINT_LEN_4, HW_BREAKPOINT_W, &wlog);
 	x = watch((void *)hwbp_exec_target, HW_BREAKPOINT_LEN_1, HW_BREAKPOINT_X, &xlog);
 	KTEST_ASSERT_FALSE(t, IS_ERR(w) || IS_ERR(x));
-	kprobes_narrate_set(true);
+	kprobe_narrate_set(true);
 	ktest_capture_start();
 	hwbp_write32(&watched[0], 1);
 	hwbp_write32(&watched[0], 2);
 	hwbp_exec_target(1);
 	hwbp_exec_target(2);
 	ktest_capture_stop();
-	kprobes_narrate_set(false);
+	kprobe_narrate_set(false);
 	unregister_wide_hw_breakpoint(x);
 	unregister_wide_hw_breakpoint(w);
 	out = ktest_captured();

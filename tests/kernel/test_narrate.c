@@ -7,7 +7,9 @@
  * instruction of every class resume_execution() repairs (the labels of
  * kprobes_fixups.S): after a branch, ip is not in the slot any more.
  * (The plain kprobe story is in the tracefs suite and
- * tests/sessions/05_narrate.txt.)
+ * tests/sessions/05_narrate.txt.)  The told runs turn optimization,
+ * boosting and emulation off first, as a user does to watch every step:
+ * narration itself changes no switch (narrate_changes_no_switch).
  */
 #include "ktest.h"
 #include "kprobes.h"
@@ -21,6 +23,21 @@
 
 #define ARG_A 0x11223344	/* bytes 44 33 22 11 on the stack */
 #define ARG_B 0x0a0b0c0d
+
+/* Narration on, over the slow path: the fast paths off first, as the user's. */
+static struct kprobes_fast_paths fast_before;
+
+static void narrate_slow_on(void)
+{
+	kprobes_fast_paths_off(&fast_before);
+	kprobe_narrate_set(true);
+}
+
+static void narrate_slow_off(void)
+{
+	kprobe_narrate_set(false);
+	kprobes_fast_paths_restore(&fast_before);
+}
 
 /* ---- what printk printed --------------------------------------------------------- */
 
@@ -96,11 +113,11 @@ static int told_jprobe_hit(struct ktest *t, void *handler)
 	memset(&seen, 0, sizeof(seen));
 	if (register_jprobe(&jp) != 0)
 		return -1;
-	kprobes_narrate_set(true);
+	narrate_slow_on();
 	ktest_capture_start();
 	ret = call_args(ARG_A, ARG_B);
 	ktest_capture_stop();
-	kprobes_narrate_set(false);
+	narrate_slow_off();
 	unregister_jprobe(&jp);
 	KTEST_EXPECT_EQ(t, ret, ARG_A ^ ARG_B);
 	KTEST_EXPECT_EQ(t, seen.calls, 1);
@@ -158,7 +175,7 @@ static void jprobe_told_in_three_steps(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, where("jprobe step 3") < where("register_kprobe copied"));
 	KTEST_EXPECT_TRUE(t, where("register_kprobe copied") < where("8. post_handler done"));
 	KTEST_EXPECT_TRUE(t, where("jprobe step 1") >= 0);
-	KTEST_EXPECT_FALSE(t, kprobe_narrating);
+	KTEST_EXPECT_FALSE(t, kprobe_narrate_telling);
 }
 
 static void jprobe_plain_return_told(struct ktest *t)
@@ -193,11 +210,11 @@ static void kretprobe_swap_told(struct ktest *t)
 
 	memset(&seen, 0, sizeof(seen));
 	KTEST_ASSERT_EQ(t, register_kretprobe(&rp), 0);
-	kprobes_narrate_set(true);
+	narrate_slow_on();
 	ktest_capture_start();
 	ret = call_fib(3);		/* 5 calls; only the first is told */
 	ktest_capture_stop();
-	kprobes_narrate_set(false);
+	narrate_slow_off();
 	unregister_kretprobe(&rp);
 	KTEST_EXPECT_EQ(t, ret, 2);
 	KTEST_EXPECT_EQ(t, seen.calls, 5);
@@ -319,11 +336,11 @@ static int told_fixup_run(const char *addr)
 
 	if (ret)
 		return ret;
-	kprobes_narrate_set(true);
+	narrate_slow_on();
 	ktest_capture_start();
 	fixup_routine(&st);
 	ktest_capture_stop();
-	kprobes_narrate_set(false);
+	narrate_slow_off();
 	unregister_kprobe(&kp);
 	return 0;
 }
@@ -367,6 +384,36 @@ static void emulated_cli_told_without_step(struct ktest *t)
 	KTEST_EXPECT_EQ(t, count("6. #DB"), 0);
 }
 
+/*
+ * Narration observes: turning it on changes no switch, and a hit the
+ * fast paths take is told as it runs - narr_fib's first instruction,
+ * push %ebp, emulated with no step, its result as unprobed.
+ */
+static void narrate_changes_no_switch(struct ktest *t)
+{
+	struct kprobe kp = { .addr = (kprobe_opcode_t *)narr_fib, .pre_handler = nop_pre };
+	struct kprobes_fast_paths fast;
+
+	kprobes_fast_paths_off(&fast);
+	kprobes_set_emulation(true);
+	KTEST_ASSERT_EQ(t, register_kprobe(&kp), 0);
+	ktest_capture_start();
+	kprobe_narrate_set(true);
+	KTEST_EXPECT_TRUE(t, kprobes_get_emulation());
+	KTEST_EXPECT_FALSE(t, kprobes_get_boosting());
+	KTEST_EXPECT_EQ(t, call_fib(3), 2);
+	kprobe_narrate_set(false);
+	ktest_capture_stop();
+	unregister_kprobe(&kp);
+	kprobes_fast_paths_restore(&fast);
+	KTEST_EXPECT_TRUE(t, kprobes_get_emulation() == fast.emulate);
+	KTEST_EXPECT_EQ(t, count("narrate: on: emulate - "), 1);	/* and it says so */
+	KTEST_EXPECT_EQ(t, count("narrate: a hit of the probe at narr_fib+0x0/"), 1);
+	KTEST_EXPECT_EQ(t, count("no step, no #DB"), 1);
+	KTEST_EXPECT_EQ(t, count("6. #DB"), 0);
+	KTEST_EXPECT_EQ(t, kp.nhit, 5);
+}
+
 /* Off: the hooks stay quiet and tell nothing. */
 static void narrate_off_tells_nothing(struct ktest *t)
 {
@@ -374,7 +421,7 @@ static void narrate_off_tells_nothing(struct ktest *t)
 			     .entry = args_handler };
 	struct kretprobe rp = { .kp = { .addr = (kprobe_opcode_t *)narr_fib },
 				.handler = fib_ret_handler };
-	unsigned long told = kprobes_narrated_hits;
+	unsigned long told = kprobe_narrate_hits;
 
 	KTEST_ASSERT_EQ(t, register_jprobe(&jp), 0);
 	KTEST_ASSERT_EQ(t, register_kretprobe(&rp), 0);
@@ -386,7 +433,7 @@ static void narrate_off_tells_nothing(struct ktest *t)
 	unregister_jprobe(&jp);
 	KTEST_EXPECT_EQ(t, jp.kp.nhit, 1);
 	KTEST_EXPECT_EQ(t, rp.kp.nhit, 5);
-	KTEST_EXPECT_EQ(t, kprobes_narrated_hits, told);
+	KTEST_EXPECT_EQ(t, kprobe_narrate_hits, told);
 	KTEST_EXPECT_EQ(t, count("narrate"), 0);
 }
 
@@ -395,7 +442,7 @@ static void narrate_off_tells_nothing(struct ktest *t)
 static void narrate_case_exit(struct ktest *t)
 {
 	ktest_capture_stop();
-	kprobes_narrate_set(false);
+	kprobe_narrate_set(false);
 	KTEST_EXPECT_TRUE(t, kprobe_running() == NULL);
 	KTEST_EXPECT_TRUE(t, this_cpu_ptr(&jprobe_ctlblk)->jp == NULL);	/* this CPU's; others may run */
 	KTEST_EXPECT_EQ(t, kretprobe_outstanding(), 0);
@@ -408,6 +455,7 @@ static struct ktest_case narrate_cases[] = {
 	KTEST_CASE(kretprobe_swap_told),
 	KTEST_CASE(every_fixup_class_told),
 	KTEST_CASE(emulated_cli_told_without_step),
+	KTEST_CASE(narrate_changes_no_switch),
 	KTEST_CASE(narrate_off_tells_nothing),
 	KTEST_END
 };

@@ -751,7 +751,7 @@ static void optprobe_probe_in_range(struct ktest *t)
 
 static const char *const workload_funcs[] = {
 	"snprintf", "vsnprintf", "strlen", "strcmp", "strncmp", "memcmp", "memset",
-	"memcpy", "memmove", "strlcpy", "kstrtoul", "insn_decode", "insn_rel_target",
+	"memcpy", "memmove", "strlcpy", "kstrtoul", "insn_decode", "insn_type_name",
 	"kmalloc", "kzalloc", "kfree", "errno_name", "kallsyms_lookup",
 };
 #define NR_WORKLOAD ARRAY_SIZE(workload_funcs)
@@ -782,7 +782,7 @@ static noinline uint32_t workload(void)
 			h += v;
 		if (insn_decode(&insn, (const void *)opt_mix, INSN_MAX_LEN) > 0)
 			h = h * 31 + insn.length;
-		h += insn_rel_target(&insn, 0x1000) & 0xff;
+		h = h * 31 + strlen(insn_type_name(insn.type));
 		if (kallsyms_lookup((unsigned long)opt_mix + 3, &size, &off))
 			h = h * 31 + off;
 	}

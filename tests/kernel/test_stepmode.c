@@ -17,8 +17,9 @@
  *                           in-place step, the workloads compute what they
  *                           compute unprobed, .text is as before
  *   the switch              the debugfs words, a bad word refused with
- *                           nothing changed, boosting, optimization and emulation off
- *                           while inline and back after
+ *                           nothing changed; boosting, optimization and
+ *                           emulation are the user's switches: inline
+ *                           leaves them as they were
  *
  * The first two need two CPUs and SKIP with one; run_tests.py boots the
  * suite at 1 and 2 CPUs and, as a concurrency suite, at 4.
@@ -150,8 +151,11 @@ static void stepmode_inline_steps_correctly(struct ktest *t)
 	unsigned long want[nr_workload_results], n, slot_hits, hits, in_place;
 	uint32_t before = ktest_text_checksum();
 
+	struct kprobes_fast_paths fast;
+
 	for (int i = 0; i < nr_workload_results; i++)
 		want[i] = workload_results[i].run();
+	kprobes_fast_paths_off(&fast);	/* every hit steps: none emulated, boosted, optimized */
 	n = probe_workloads();
 	KTEST_EXPECT_TRUE(t, n > 0);
 	slot_hits = run_workloads(t, want, n);
@@ -162,6 +166,7 @@ static void stepmode_inline_steps_correctly(struct ktest *t)
 	for (unsigned long i = 0; i < n; i++)
 		unregister_kprobe(&wl_probes[i]);
 	kprobe_set_stepmode(KPROBE_STEP_OUTOFLINE);
+	kprobes_fast_paths_restore(&fast);
 	ktest_info(t, "%lu probes; out of line %lu hits; in place %lu hits, %lu in-place steps",
 		   n, slot_hits, hits, in_place);
 	KTEST_EXPECT_TRUE(t, hits > 0);
@@ -188,11 +193,13 @@ static void stepmode_switch(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kprobe_stepmode, KPROBE_STEP_OUTOFLINE);
 	KTEST_ASSERT_EQ(t, write_word("inline\n"), 0);
 	KTEST_EXPECT_EQ(t, kprobe_stepmode, KPROBE_STEP_INLINE);
-	KTEST_EXPECT_FALSE(t, kprobes_get_optimization());	/* out of line by nature */
-	KTEST_EXPECT_FALSE(t, kprobes_get_boosting());
-	KTEST_EXPECT_FALSE(t, kprobes_get_emulation());	/* no step at all */
+	KTEST_EXPECT_EQ(t, kprobes_get_optimization(), opt);	/* the user's switches */
+	KTEST_EXPECT_EQ(t, kprobes_get_boosting(), boost);
+	KTEST_EXPECT_EQ(t, kprobes_get_emulation(), emulate);
+	KTEST_EXPECT_TRUE(t, kprobe_hit_layer(KPROBE_HIT_STEP) == &kprobe_inplace_hit_ops);
 	KTEST_ASSERT_EQ(t, write_word("outofline"), 0);
 	KTEST_EXPECT_EQ(t, kprobe_stepmode, KPROBE_STEP_OUTOFLINE);
+	KTEST_EXPECT_TRUE(t, kprobe_hit_layer(KPROBE_HIT_STEP) == &kprobe_linux_hit_ops);
 	KTEST_EXPECT_EQ(t, kprobes_get_optimization(), opt);
 	KTEST_EXPECT_EQ(t, kprobes_get_boosting(), boost);
 	KTEST_EXPECT_EQ(t, kprobes_get_emulation(), emulate);

@@ -111,7 +111,7 @@ static int tracefs_case_init(struct ktest *t)
 
 static void tracefs_case_exit(struct ktest *t)
 {
-	kprobes_narrate_set(false);
+	kprobe_narrate_set(false);
 	remove_all_events();
 	arm_all_kprobes();
 }
@@ -827,24 +827,27 @@ static void debugfs_profile_and_handlers(struct ktest *t)
 
 static void narrate_tells_next_hit_once(struct ktest *t)
 {
-	unsigned long told = kprobes_narrated_hits;
+	unsigned long told = kprobe_narrate_hits;
 	bool optimizing = kprobes_get_optimization();
 
 	pseudofs_write_str(EVENTS, "p:tt_fib fib\n", false);
 	pseudofs_write_str(TRACEFS_DIR "/events/kprobes/tt_fib/enable", "1\n", true);
+	/* int3s only: an optimized probe is not told.  The user's switch. */
+	KTEST_ASSERT_EQ(t, pseudofs_write_str(KPROBES_DEBUG_DIR "/optimize", "0\n", true), 0);
 	KTEST_ASSERT_EQ(t, pseudofs_write_str(NARRATE, "1\n", true), 0);
-	KTEST_EXPECT_FALSE(t, kprobes_get_optimization());	/* int3s only */
+	KTEST_EXPECT_FALSE(t, kprobes_get_optimization());	/* narration left it so */
 	fib(2);			/* 3 hits, the first one told */
-	KTEST_EXPECT_EQ(t, kprobes_narrated_hits, told + 1);
-	KTEST_EXPECT_FALSE(t, this_cpu_read(kprobe_narrating));		/* the story ended */
+	KTEST_EXPECT_EQ(t, kprobe_narrate_hits, told + 1);
+	KTEST_EXPECT_FALSE(t, this_cpu_read(kprobe_narrate_telling));		/* the story ended */
 	fib(2);
-	KTEST_EXPECT_EQ(t, kprobes_narrated_hits, told + 1);
+	KTEST_EXPECT_EQ(t, kprobe_narrate_hits, told + 1);
 	pseudofs_write_str(NARRATE, "1\n", true);			/* once more */
 	fib(1);
-	KTEST_EXPECT_EQ(t, kprobes_narrated_hits, told + 2);
+	KTEST_EXPECT_EQ(t, kprobe_narrate_hits, told + 2);
 	KTEST_EXPECT_EQ(t, trace_buffer_written(), 7);
 	KTEST_EXPECT_EQ(t, pseudofs_write_str(NARRATE, "0\n", true), 0);
-	KTEST_EXPECT_EQ(t, kprobes_get_optimization(), optimizing);
+	KTEST_EXPECT_FALSE(t, kprobes_get_optimization());	/* and leaves it so */
+	kprobes_set_optimization(optimizing);
 	KTEST_EXPECT_EQ(t, pseudofs_write_str(NARRATE, "yes\n", true), -EINVAL);
 }
 

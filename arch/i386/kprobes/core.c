@@ -59,7 +59,7 @@
 #include "errno.h"
 #include "kallsyms.h"
 #include "nokprobe.h"
-#include "narrate.h"
+#include "spinlock.h"
 #include <asm/text_patching.h>
 #include "kprobes_stepmode.h"
 
@@ -158,6 +158,7 @@ int arch_prepare_kprobe(struct kprobe *p)
 	p->opcode = buf[0];
 	p->ainsn.decoded = insn;
 	p->ainsn.decoded.kaddr = p->addr;
+	p->ainsn.fixups = insn_sstep_fixups(&insn);	/* what a step leaves wrong */
 	arch_prepare_emulation(p, &insn);
 	/* Emulation comes first at a hit; boosting for when it is off. */
 	p->ainsn.boostable = arch_can_boost(&insn, p->addr) ? 0 : -1;
@@ -204,16 +205,10 @@ int arch_populate_kprobe_blacklist(void)
 
 /* ---- the hit state ---------------------------------------------------------------- */
 
-/* Which of TF/IF the instruction itself decides: its result must stand. */
-static nokprobe_inline unsigned long insn_owned_flags(const struct insn *insn)
+/* Which of TF/IF the instruction itself decides (popf, iret): its result must stand. */
+static nokprobe_inline unsigned long step_owned_flags(unsigned int fix)
 {
-	switch (insn->type) {
-	case INSN_TYPE_POPF:
-	case INSN_TYPE_IRET:
-		return TF_IF;		/* loaded from the stack */
-	default:			/* (cli/sti are emulated, never stepped) */
-		return 0;
-	}
+	return (fix & INSN_FIX_SETF) ? TF_IF : 0;	/* (cli/sti are emulated, never stepped) */
 }
 
 /*
@@ -226,8 +221,7 @@ static nokprobe_inline void set_current_kprobe(struct kprobe *p, struct pt_regs 
 {
 	this_cpu_write(current_kprobe, p);
 	kcb->kprobe_old_flags = regs->flags & TF_IF;
-	kcb->kprobe_saved_flags = kcb->kprobe_old_flags &
-				  ~insn_owned_flags(&p->ainsn.decoded);
+	kcb->kprobe_saved_flags = kcb->kprobe_old_flags & ~step_owned_flags(p->ainsn.fixups);
 }
 
 static nokprobe_inline void save_previous_kprobe(struct kprobe_ctlblk *kcb)
@@ -262,10 +256,7 @@ static nokprobe_inline void setup_singlestep(struct kprobe *p, struct pt_regs *r
 	}
 	regs->flags |= X86_EFLAGS_TF;	/* #DB after one instruction */
 	regs->flags &= ~X86_EFLAGS_IF;	/* and no interrupt before it */
-	if (!reenter && kprobe_step_in_place(p, regs))
-		return;		/* kprobes.stepmode=inline: at p->addr itself (stepmode.c) */
 	regs->ip = (unsigned long)p->ainsn.insn;
-	kprobe_narrate(KPN_SINGLESTEP, p, regs);
 }
 
 /*
@@ -276,10 +267,13 @@ static nokprobe_inline void setup_singlestep(struct kprobe *p, struct pt_regs *r
 static nokprobe_inline void kprobe_post_process(struct kprobe *p, struct pt_regs *regs,
 				struct kprobe_ctlblk *kcb)
 {
-	if (p->post_handler) {
-		kcb->kprobe_status = KPROBE_HIT_SSDONE;
+	/*
+	 * Always, as Linux 6.1: reset_current_kprobe() leaves the status
+	 * alone, so it tells afterwards that the instruction has run.
+	 */
+	kcb->kprobe_status = KPROBE_HIT_SSDONE;
+	if (p->post_handler)
 		p->post_handler(p, regs, 0);
-	}
 	reset_current_kprobe();
 }
 
@@ -295,10 +289,8 @@ static nokprobe_inline void kprobe_post_process(struct kprobe *p, struct pt_regs
  */
 static nokprobe_inline bool kprobe_emulate(struct kprobe *p, struct pt_regs *regs)
 {
-	if (!p->ainsn.emulate_op)
-		return false;
-	if (!READ_ONCE(kprobes_emulation_enabled) && !p->ainsn.emulate_always)
-		return false;		/* switched off: step it (emulate.c) */
+	if (!kprobe_emulates(p))
+		return false;		/* a step it is */
 	p->ainsn.emulate_op(p, regs);
 	return true;
 }
@@ -375,27 +367,18 @@ static __always_inline int run_probed_instruction(struct kprobe *p, struct pt_re
 		 */
 		regs->ip = (unsigned long)p->addr + 1;
 		kprobe_post_process(p, regs, kcb);
-		kprobe_narrate(KPN_INT3_PASSED, p, regs);
 		return 0;
 	}
 	if (kprobe_emulate(p, regs)) {
 		kprobe_post_process(p, regs, kcb);
-		kprobe_narrate(KPN_EMULATED, p, regs);
 		return 1;
 	}
-	if (kprobe_boosted_hit(p, regs)) {
-		kprobe_narrate(KPN_BOOSTED, p, regs);
+	if (kprobe_boosted_hit(p, regs))
 		return 1;
-	}
 	setup_singlestep(p, regs, kcb, 0);
 	return 1;
 }
 
-/*
- * Returns 1 if the int3 was ours, 0 to let the kernel have it.  Linux's
- * kprobe_int3_handler(), line for line; inlined into ours, below, which
- * adds only the preempt count around it (and is on the blacklist).
- */
 /*
  * int3 is a trap: the CPU reports the address after its one byte.
  * Computed from regs where it is needed rather than held in a variable:
@@ -407,14 +390,21 @@ static nokprobe_inline kprobe_opcode_t *int3_addr(struct pt_regs *regs)
 	return (kprobe_opcode_t *)(regs->ip - sizeof(kprobe_opcode_t));
 }
 
+/*
+ * Returns 1 if the int3 was ours, 0 to let the kernel have it.  The body
+ * of Linux's kprobe_int3_handler() with two differences: the user_mode()
+ * test is exc_int3()'s alone (see kprobe_int3_handler(), below), and the
+ * jprobe break int3 - gone from Linux since 4.15 - is still caught.  A
+ * design that changes the hit (kprobes.lock=global, kprobes.stepmode=
+ * inline, narration) wraps it as another layer of kprobe_hit_ops, below:
+ * nothing in here asks which design is on.
+ */
 static __always_inline int kprobe_handler(struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb;
 	struct kprobe *p;
 
 	/* LAB 2: BEGIN kprobe_handler: whose int3 is this? */
-	if (__builtin_expect(kprobes_global_lock, 0) && !kprobe_running())
-		lock_kprobes();	/* kprobes.lock=global: until reset_current_kprobe() */
 	p = get_kprobe(int3_addr(regs));
 	kcb = get_kprobe_ctlblk();
 	if (p) {
@@ -422,7 +412,6 @@ static __always_inline int kprobe_handler(struct pt_regs *regs)
 			return reenter_kprobe(p, regs, kcb);
 		set_current_kprobe(p, regs, kcb);
 		kcb->kprobe_status = KPROBE_HIT_ACTIVE;
-		kprobe_narrate(KPN_HIT, p, regs);
 		kprobe_count_inc(&p->nhit);
 		/*
 		 * regs->ip stays addr + 1, where the int3 trap left it:
@@ -437,7 +426,6 @@ static __always_inline int kprobe_handler(struct pt_regs *regs)
 		 * probe with a break_handler (a jprobe) stays the current
 		 * probe until its break int3, below.
 		 */
-		kprobe_narrate(KPN_PRE_HANDLED, p, regs);
 		if (!p->break_handler)
 			reset_current_kprobe();
 		return 1;
@@ -458,7 +446,6 @@ static __always_inline int kprobe_handler(struct pt_regs *regs)
 		 * over the int3 that is no longer there and run it.
 		 */
 		regs->ip = (unsigned long)int3_addr(regs);
-		reset_current_kprobe();		/* no hit: only the global lock to drop */
 		return 1;
 	}
 	/* LAB 2: STUB printk("lab 2: kprobe_handler: not yet\n"); */
@@ -466,24 +453,22 @@ static __always_inline int kprobe_handler(struct pt_regs *regs)
 	/* LAB 2: END */
 
 	/* Not ours (someone's int3 with a fixup, or a bug): the kernel decides. */
-	if (!kprobe_running())
-		reset_current_kprobe();		/* no hit: only the global lock to drop */
 	return 0;
 }
 
 /* ---- #DB: after the step ----------------------------------------------------------- */
 
 /*
- * A stepped call pushed the slot's return address; put the real one
- * there.  With an operand-size prefix only 16 bits (IP) were pushed.
+ * A stepped call pushed the copy's return address; it moves by the
+ * distance to the text.  With an operand-size prefix only 16 bits (IP)
+ * were pushed.
  */
-static nokprobe_inline void fix_return_address(unsigned long *tos, unsigned long ret_ip,
-			       const struct insn *insn)
+static nokprobe_inline void fix_return_address(unsigned long *tos, long delta, unsigned int fix)
 {
-	if (insn->opnd16)
-		*(uint16_t *)tos = (uint16_t)ret_ip;
+	if (fix & INSN_FIX_16)
+		*(uint16_t *)tos += (uint16_t)delta;
 	else
-		*tos = ret_ip;
+		*tos += delta;
 }
 
 /* pushf from the slot pushed TF set and IF clear: push what pushf would have. */
@@ -495,25 +480,11 @@ static nokprobe_inline void fix_pushed_flags(unsigned long *tos, struct kprobe_c
 	*image = (*image & ~TF_IF) | kcb->kprobe_old_flags;
 }
 
-/*
- * Where a relative branch at addr goes when taken: the displacement
- * counts from the end of the instruction; with an operand-size prefix the
- * CPU keeps only the low 16 bits of the result.  (lib/insn.c has the same
- * as insn_rel_target(); the hit path keeps its own copy so that nothing
- * it calls can carry a probe.)
- */
-static nokprobe_inline unsigned long rel_branch_target(const struct insn *insn, unsigned long addr)
-{
-	unsigned long target = addr + insn->length + insn->imm.value;
-
-	return insn->opnd16 ? (target & 0xffff) : target;
-}
-
 /* Put back TF/IF as they were, except those the instruction decided. */
-static nokprobe_inline void restore_step_flags(const struct insn *insn, struct pt_regs *regs,
+static nokprobe_inline void restore_step_flags(unsigned int fix, struct pt_regs *regs,
 					       struct kprobe_ctlblk *kcb)
 {
-	regs->flags &= ~(TF_IF & ~insn_owned_flags(insn));
+	regs->flags &= ~(TF_IF & ~step_owned_flags(fix));
 	regs->flags |= kcb->kprobe_saved_flags;
 }
 
@@ -530,100 +501,52 @@ static nokprobe_inline unsigned long *stepped_tos(struct pt_regs *regs)
 
 /*
  * The copy ran at the slot, not at p->addr.  Make the result look as if
- * it had run in place.  Inlined into its one caller, post_kprobe_handler():
- * every stepped hit passes here, and a call of its own cost a frame and
- * three saved registers.
+ * it had run in place.  What its class leaves wrong was decided when the
+ * probe was made (p->ainsn.fixups, from insn_sstep_fixups(), lib/insn.c,
+ * which has the table class by class); uprobes apply the same fix-ups
+ * after a step in a process (arch/i386/uprobes.c).  An instruction whose
+ * ip came from a register, memory or the stack - jmp *x, ljmp, ret,
+ * lret, iret - needs none there: it is already right.  (2.6.11 "fixed"
+ * ret and lret like a fall-through: oops.)  Inlined into its one caller,
+ * post_kprobe_handler(): every stepped hit passes here, and a call of its
+ * own cost a frame and three saved registers.
  */
 static __always_inline void resume_execution(struct kprobe *p, struct pt_regs *regs,
 			     struct kprobe_ctlblk *kcb)
 {
-	const struct insn *insn = &p->ainsn.decoded;
+	unsigned int fix = p->ainsn.fixups;
 	unsigned long copy_ip = (unsigned long)p->ainsn.insn;
-	unsigned long orig_ip = (unsigned long)p->addr;
-	unsigned long next_ip = orig_ip + insn->length;
+	long delta = (unsigned long)p->addr - copy_ip;
 
-	switch (insn->type) {
-	case INSN_TYPE_CALL_REL:
-		/* LAB 2: BEGIN resume_execution: call rel32 */
-		/* call rel: pushed copy_ip+len and jumped relative to the slot. */
-		fix_return_address(stepped_tos(regs), next_ip, insn);
-		regs->ip = rel_branch_target(insn, orig_ip);
-		/* LAB 2: STUB panic("lab 2: resume_execution: call rel32: not yet"); */
-		/* LAB 2: END */
-		break;
-	case INSN_TYPE_CALL_IND:
-	case INSN_TYPE_CALL_FAR:
-		/* LAB 2: BEGIN resume_execution: indirect and far calls */
-		/* call *reg / *mem / lcall: target is absolute, return address is not. */
-		fix_return_address(stepped_tos(regs), next_ip, insn);
-		/* LAB 2: STUB panic("lab 2: resume_execution: indirect call: not yet"); */
-		/* LAB 2: END */
-		break;
-	case INSN_TYPE_JMP_REL:
-	case INSN_TYPE_JCC:
-	case INSN_TYPE_LOOP:
-		/* LAB 2: BEGIN resume_execution: jmp, jcc, loop, jecxz rel */
+	if (fix & INSN_FIX_IP) {
+		/* LAB 2: BEGIN resume_execution: ip back to the text */
 		/*
-		 * jmp/jcc/loop/jecxz rel: not taken, ip is just past the copy;
-		 * taken, it is the displacement applied to the slot.  Either
-		 * way recompute from the real address (which also gets the
-		 * 16-bit truncation of a 66-prefixed branch right).
+		 * Fell through, or a relative branch (taken: the displacement
+		 * was counted from the slot): the same distance from the
+		 * text either way.  Not next_ip: a rep string instruction
+		 * stops after one iteration with ip still on itself, and
+		 * must go back to p->addr (where it hits the probe again).
 		 */
-		if (regs->ip == copy_ip + insn->length)
-			regs->ip = next_ip;
-		else
-			regs->ip = rel_branch_target(insn, orig_ip);
-		/* LAB 2: STUB panic("lab 2: resume_execution: relative branch: not yet"); */
+		regs->ip = insn_sstep_fixed_ip(fix, regs->ip, copy_ip + p->ainsn.decoded.length,
+					       delta);
+		/* LAB 2: STUB panic("lab 2: resume_execution: ip: not yet"); */
 		/* LAB 2: END */
-		break;
-	case INSN_TYPE_JMP_IND:
-	case INSN_TYPE_JMP_FAR:
-	case INSN_TYPE_RET:
-	case INSN_TYPE_LRET:
-	case INSN_TYPE_IRET:
-		/* LAB 2: BEGIN resume_execution: indirect jmp, ret, lret, iret */
-		/*
-		 * jmp *x, ljmp, ret, ret imm16, lret, iret: ip came from a
-		 * register, memory or the stack and is already right.
-		 * (2.6.11 "fixed" ret/lret like a fall-through: oops.)
-		 */
-		/* LAB 2: STUB panic("lab 2: resume_execution: indirect jmp/ret/lret/iret: not yet"); */
+	}
+	if (fix & INSN_FIX_CALL) {
+		/* LAB 2: BEGIN resume_execution: the pushed return address */
+		/* call rel, call *x, lcall: pushed the slot's next byte. */
+		fix_return_address(stepped_tos(regs), delta, fix);
+		/* LAB 2: STUB panic("lab 2: resume_execution: return address: not yet"); */
 		/* LAB 2: END */
-		break;
-	case INSN_TYPE_PUSHF:
+	}
+	if (fix & INSN_FIX_PUSHF) {
 		/* LAB 2: BEGIN resume_execution: pushf */
 		/* pushf: the pushed image must show the original TF/IF. */
 		fix_pushed_flags(stepped_tos(regs), kcb);
-		regs->ip = next_ip;
 		/* LAB 2: STUB panic("lab 2: resume_execution: pushf: not yet"); */
 		/* LAB 2: END */
-		break;
-	default:
-		/*
-		 * Everything else, popf included, falls through to
-		 * the next instruction: move ip from the slot back to the
-		 * text.  Relative, not next_ip: a rep string instruction
-		 * stops after one iteration with ip still on itself, and must
-		 * go back to p->addr (where it hits the probe again).
-		 */
-		regs->ip = regs->ip - copy_ip + orig_ip;
-		break;
 	}
-
-	restore_step_flags(insn, regs, kcb);
-}
-
-/*
- * The instruction ran at its own address (kprobes.stepmode=inline,
- * stepmode.c): ip, return addresses and branch targets are right by
- * themselves.  Only TF and IF were ours, and pushf saw them.
- */
-static nokprobe_inline void resume_in_place(struct kprobe *p, struct pt_regs *regs,
-					    struct kprobe_ctlblk *kcb)
-{
-	if (p->ainsn.decoded.type == INSN_TYPE_PUSHF)
-		fix_pushed_flags((unsigned long *)kernel_stack_pointer(regs), kcb);
-	restore_step_flags(&p->ainsn.decoded, regs, kcb);
+	restore_step_flags(fix, regs, kcb);
 }
 
 /*
@@ -637,39 +560,18 @@ static __always_inline int post_kprobe_handler(struct kprobe *cur, struct pt_reg
 	if (kcb->kprobe_status != KPROBE_HIT_SS && kcb->kprobe_status != KPROBE_REENTER)
 		return 0;
 
-	kprobe_narrate(KPN_DEBUG, cur, regs);
 	if (cur->ainsn.boostable == 0 && kcb->kprobe_status == KPROBE_HIT_SS)
 		arch_boost_after_step(cur, regs);	/* boost.c */
 	resume_execution(cur, regs, kcb);
-	kprobe_narrate(KPN_RESUMED, cur, regs);
 	if (kcb->kprobe_status == KPROBE_REENTER) {
 		/* A reentered probe: no handlers; back to the outer hit. */
 		restore_previous_kprobe(kcb);
 	} else {
 		kprobe_post_process(cur, regs, kcb);
 	}
-	kprobe_narrate(KPN_DONE, cur, regs);
 	return 1;
 	/* LAB 2: STUB panic("lab 2: post_kprobe_handler: not yet"); */
 	/* LAB 2: END */
-}
-
-/*
- * The #DB after an in-place step (kprobes.stepmode=inline, stepmode.c):
- * the instruction ran at its own address, so nothing needs fixing but
- * TF and IF; the int3 goes back.  Returns 1 if the #DB was that.
- */
-static nokprobe_inline int post_inplace_handler(struct kprobe *cur, struct pt_regs *regs,
-					       struct kprobe_ctlblk *kcb)
-{
-	/* This CPU's step first: one load ends the test for every other #DB. */
-	if (!kprobe_stepping_in_place(cur) || kcb->kprobe_status != KPROBE_HIT_SS ||
-	    !kprobe_end_step_in_place(cur, regs))
-		return 0;
-	resume_in_place(cur, regs, kcb);
-	kprobe_post_process(cur, regs, kcb);
-	kprobe_narrate(KPN_DONE, cur, regs);
-	return 1;
 }
 
 /* ---- faults during a hit ----------------------------------------------------------- */
@@ -685,19 +587,10 @@ static nokprobe_inline void abort_singlestep(struct kprobe *cur, struct pt_regs 
 {
 	regs->ip = (unsigned long)cur->addr;
 	regs->flags = (regs->flags & ~TF_IF) | kcb->kprobe_old_flags;
-	kprobe_end_step_in_place(cur, regs);	/* stepped in place: the int3 goes back */
 	if (kcb->kprobe_status == KPROBE_REENTER)
 		restore_previous_kprobe(kcb);
 	else
 		reset_current_kprobe();
-}
-
-/* Where this CPU steps cur: the slot, or in place at cur->addr (stepmode.c). */
-static nokprobe_inline unsigned long stepped_ip(struct kprobe *cur)
-{
-	if (kprobe_stepping_in_place(cur))
-		return (unsigned long)cur->addr;
-	return (unsigned long)cur->ainsn.insn;
 }
 
 /*
@@ -713,7 +606,7 @@ static int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 	switch (kcb->kprobe_status) {
 	case KPROBE_HIT_SS:
 	case KPROBE_REENTER:
-		if (regs->ip != stepped_ip(cur))
+		if (regs->ip != (unsigned long)cur->ainsn.insn)
 			return 0;	/* not the stepped instruction */
 		if (kcb->kprobe_status == KPROBE_HIT_SS && cur->fault_handler &&
 		    cur->fault_handler(cur, regs, trapnr))
@@ -732,27 +625,207 @@ static int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 }
 NOKPROBE_SYMBOL(kprobe_fault_handler);
 
-/* ---- the trap handlers' entry points ---------------------------------------- */
+/* ---- Linux's design: the hit's bottom layer ---------------------------------------- */
 
 /*
- * do_int3() and do_debug() (arch/i386/traps.c) call these first, before
- * the die-notifier chain, as Linux's do_int3() and exc_debug_kernel()
- * do: a probe hit is the common case on those vectors, and asking every
- * notifier first would put the whole chain on every hit.
- *
  * The exception's stretch of a hit runs with the preempt count raised:
  * the handlers may turn interrupts on, the tick must still not preempt
  * them.  It is lowered again before the iret (no reschedule from inside
  * the exception: the bare count, as Linux's __nmi_enter()/__nmi_exit()
  * do), so the stepped copy and the probed code see their own count -
  * Linux's irqentry_nmi_enter()/exit() around do_int3().
- *
- * Each returns 1 if the exception was kprobes' own, 0 to pass it on.
  */
-int kprobe_int3_handler(struct pt_regs *regs)
+static int linux_int3(struct pt_regs *regs)
 {
 	int ret;
 
+	__preempt_count_add(1);
+	ret = kprobe_handler(regs);
+	__preempt_count_sub(1);
+	return ret;
+}
+NOKPROBE_SYMBOL(linux_int3);
+
+static int linux_debug(struct pt_regs *regs)
+{
+	int ret;
+
+	__preempt_count_add(1);
+	ret = post_kprobe_handler(kprobe_running(), regs, get_kprobe_ctlblk());
+	__preempt_count_sub(1);
+	return ret;
+}
+NOKPROBE_SYMBOL(linux_debug);
+
+static int linux_fault(struct pt_regs *regs, int trapnr)
+{
+	int ret;
+
+	__preempt_count_add(1);
+	ret = kprobe_fault_handler(regs, trapnr);
+	__preempt_count_sub(1);
+	return ret;
+}
+NOKPROBE_SYMBOL(linux_fault);
+
+const struct kprobe_hit_ops kprobe_linux_hit_ops = {
+	.name = "outofline",
+	.int3 = linux_int3,
+	.debug = linux_debug,
+	.fault = linux_fault,
+};
+
+/* ---- stepping in place (kprobes.stepmode=inline): the other bottom layer ----------- */
+
+/*
+ * The instruction ran at its own address (kprobes.stepmode=inline,
+ * stepmode.c): ip, return addresses and branch targets are right by
+ * themselves.  Only TF and IF were ours, and pushf saw them.
+ */
+static nokprobe_inline void resume_in_place(struct kprobe *p, struct pt_regs *regs,
+					    struct kprobe_ctlblk *kcb)
+{
+	if (p->ainsn.decoded.type == INSN_TYPE_PUSHF)
+		fix_pushed_flags((unsigned long *)kernel_stack_pointer(regs), kcb);
+	restore_step_flags(p->ainsn.fixups, regs, kcb);
+}
+
+/*
+ * Linux's hit, then, if it armed a first (not reentered) step of the
+ * copy, the step moves to the probed address itself: the original byte
+ * goes back over the int3 for it (stepmode.c).
+ */
+static int inplace_int3(struct pt_regs *regs)
+{
+	int ret = linux_int3(regs);
+	struct kprobe *p = kprobe_running();
+
+	if (p && get_kprobe_ctlblk()->kprobe_status == KPROBE_HIT_SS &&
+	    regs->ip == (unsigned long)p->ainsn.insn)
+		kprobe_step_in_place(p, regs);
+	return ret;
+}
+NOKPROBE_SYMBOL(inplace_int3);
+
+/*
+ * The #DB after this CPU's in-place step: nothing needs fixing but TF
+ * and IF; the int3 goes back.  Any other #DB is Linux's to judge.
+ */
+static int inplace_debug(struct pt_regs *regs)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe *cur = kprobe_running();
+
+	if (!kprobe_stepping_in_place(cur) || kcb->kprobe_status != KPROBE_HIT_SS)
+		return linux_debug(regs);
+	kprobe_end_step_in_place(cur, regs);
+	resume_in_place(cur, regs, kcb);
+	kprobe_post_process(cur, regs, kcb);
+	return 1;
+}
+NOKPROBE_SYMBOL(inplace_debug);
+
+/* A fault of the instruction stepped in place: the int3 goes back, then as Linux's. */
+static int inplace_fault(struct pt_regs *regs, int trapnr)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe *cur = kprobe_running();
+
+	if (!kprobe_stepping_in_place(cur) || regs->ip != (unsigned long)cur->addr)
+		return linux_fault(regs, trapnr);
+	if (cur->fault_handler && cur->fault_handler(cur, regs, trapnr))
+		return 1;
+	kprobe_end_step_in_place(cur, regs);
+	abort_singlestep(cur, regs, kcb);
+	return 0;
+}
+NOKPROBE_SYMBOL(inplace_fault);
+
+const struct kprobe_hit_ops kprobe_inplace_hit_ops = {
+	.name = "inline",
+	.int3 = inplace_int3,
+	.debug = inplace_debug,
+	.fault = inplace_fault,
+};
+
+/*
+ * Leaving inline mode (stepmode.c): no new step in place, but a step
+ * begun in place still ends in place.
+ */
+const struct kprobe_hit_ops kprobe_inplace_ending_hit_ops = {
+	.name = "outofline",
+	.int3 = linux_int3,
+	.debug = inplace_debug,
+	.fault = inplace_fault,
+};
+
+/* ---- the layers -------------------------------------------------------------------- */
+
+/*
+ * A design that changes the hit is a layer of kprobe_hit_ops, chosen when
+ * its switch is set, never asked about during a hit: the entry points
+ * below call the top layer, each layer calls the one below it
+ * (kprobe_hit_below()), and the bottom one - Linux's, unless
+ * kprobes.stepmode=inline - is the hit itself.  With every switch at its
+ * default, the entries call Linux's hit directly and the hit tests none
+ * of them (tests/host/test_hit_path_switches.py counts).
+ */
+static const struct kprobe_hit_ops *hit_layers[NR_KPROBE_HIT_LAYERS] = {
+	[KPROBE_HIT_STEP] = &kprobe_linux_hit_ops,
+};
+static const struct kprobe_hit_ops *kprobe_hit_ops = &kprobe_linux_hit_ops;
+static DEFINE_SPINLOCK(hit_layers_lock);
+
+const struct kprobe_hit_ops *kprobe_hit_below(enum kprobe_hit_layer layer)
+{
+	for (int l = layer + 1; l < NR_KPROBE_HIT_LAYERS; l++) {
+		const struct kprobe_hit_ops *ops = READ_ONCE(hit_layers[l]);
+
+		if (ops)
+			return ops;
+	}
+	return &kprobe_linux_hit_ops;
+}
+NOKPROBE_SYMBOL(kprobe_hit_below);
+
+/* ops NULL takes the layer out; the step layer's NULL is Linux's. */
+void kprobe_set_hit_layer(enum kprobe_hit_layer layer, const struct kprobe_hit_ops *ops)
+{
+	unsigned long flags;
+
+	if (layer == KPROBE_HIT_STEP && !ops)
+		ops = &kprobe_linux_hit_ops;
+	spin_lock_irqsave(&hit_layers_lock, flags);
+	WRITE_ONCE(hit_layers[layer], ops);
+	WRITE_ONCE(kprobe_hit_ops, hit_layers[0] ? hit_layers[0] : kprobe_hit_below(0));
+	spin_unlock_irqrestore(&hit_layers_lock, flags);
+}
+
+const struct kprobe_hit_ops *kprobe_hit_layer(enum kprobe_hit_layer layer)
+{
+	return READ_ONCE(hit_layers[layer]);
+}
+
+/* ---- the trap handlers' entry points ---------------------------------------- */
+
+/*
+ * An entry hands the exception to the top layer with a jump, not a call:
+ * the layer's frame stands in for the entry's, and the classic hit pays
+ * two instructions for the table instead of a frame.  (The kernel is
+ * built with -fno-optimize-sibling-calls, so that backtraces show every
+ * caller; a backtrace from a handler shows exc_int3 -> linux_int3.)
+ */
+#define hit_entry __attribute__((optimize("optimize-sibling-calls")))
+
+/*
+ * do_int3() and do_debug() (arch/i386/traps.c) call these first, before
+ * the die-notifier chain, as Linux's do_int3() and exc_debug_kernel()
+ * do: a probe hit is the common case on those vectors, and asking every
+ * notifier first would put the whole chain on every hit.  Each returns 1
+ * if the exception was kprobes' own, 0 to pass it on.
+ */
+hit_entry int kprobe_int3_handler(struct pt_regs *regs)
+{
 	/*
 	 * Only a kernel int3 comes here: exc_int3() sends a process's own
 	 * (a debugger's breakpoint, the int3 program, a uprobe) to the
@@ -760,40 +833,24 @@ int kprobe_int3_handler(struct pt_regs *regs)
 	 * every process.  Linux's kprobe_int3_handler() tests user_mode()
 	 * again; here the one test in exc_int3() is the only one.
 	 */
-	__preempt_count_add(1);
-	ret = kprobe_handler(regs);
-	__preempt_count_sub(1);
-	return ret;
+	return READ_ONCE(kprobe_hit_ops)->int3(regs);
 }
 NOKPROBE_SYMBOL(kprobe_int3_handler);
 
-int kprobe_debug_handler(struct pt_regs *regs)
+hit_entry int kprobe_debug_handler(struct pt_regs *regs)
 {
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-	struct kprobe *cur = kprobe_running();
-	int ret;
-
-	if (!cur)
+	if (!kprobe_running())
 		return 0;	/* no hit in progress on this CPU: not a step of ours */
-	/* This CPU's hit state, read once for both kinds of step (as Linux's). */
-	__preempt_count_add(1);
-	ret = post_inplace_handler(cur, regs, kcb) || post_kprobe_handler(cur, regs, kcb);
-	__preempt_count_sub(1);
-	return ret;
+	return READ_ONCE(kprobe_hit_ops)->debug(regs);
 }
 NOKPROBE_SYMBOL(kprobe_debug_handler);
 
 /* Any other exception while a hit is in progress (Linux's kprobe_page_fault()). */
-int kprobe_exception_handler(struct pt_regs *regs, int trapnr)
+hit_entry int kprobe_exception_handler(struct pt_regs *regs, int trapnr)
 {
-	int ret;
-
 	if (!kprobe_running())
 		return 0;
-	__preempt_count_add(1);
-	ret = kprobe_fault_handler(regs, trapnr);
-	__preempt_count_sub(1);
-	return ret;
+	return READ_ONCE(kprobe_hit_ops)->fault(regs, trapnr);
 }
 NOKPROBE_SYMBOL(kprobe_exception_handler);
 

@@ -81,17 +81,10 @@ static nokprobe_inline unsigned long next_ip(const struct kprobe *p)
 	return (unsigned long)p->addr + p->ainsn.decoded.length;
 }
 
-/*
- * Where a relative branch at the probe goes when taken: the displacement
- * counts from the end of the instruction; a 66-prefixed branch keeps only
- * the low 16 bits (as resume_execution() computes it for a stepped one).
- */
+/* Where a relative branch at the probe goes when taken (include/insn.h). */
 static nokprobe_inline unsigned long branch_target(const struct kprobe *p)
 {
-	const struct insn *insn = &p->ainsn.decoded;
-	unsigned long target = next_ip(p) + insn->imm.value;
-
-	return insn->opnd16 ? (target & 0xffff) : target;
+	return insn_rel_target(&p->ainsn.decoded, (unsigned long)p->addr);
 }
 
 static nokprobe_inline void branch_if(struct kprobe *p, struct pt_regs *regs, bool taken)

@@ -3,9 +3,13 @@
  *
  *   echo 1 > /sys/kernel/debug/kprobes/narrate
  *
- * The probe code reports every transition of a hit with one call,
- * kprobe_narrate(KPN_..., p, regs) (narrate.h); this file alone knows
- * what to say about each, and numbers the steps as docs/kprobes.md
+ * Narration is the top layer of the hit (kprobe_hit_ops, core.c): it
+ * sees each int3 and #DB before and after the layers below handle it and
+ * tells what they did, from the state they leave - the current probe,
+ * its status, ip, the flags, the slot.  The hit itself makes no call to
+ * it.  Jprobes and kretprobes, whose stories go on outside the hit, send
+ * theirs with kprobe_narrate(KPN_..., p, regs) (narrate.h).  This file
+ * alone knows what to say, and numbers the steps as docs/kprobes.md
  * ("One hit") numbers them:
  *
  *   1. int3               the CPU traps #BP through an interrupt gate
@@ -35,11 +39,11 @@
  * put back).  A kretprobe hit goes on when the told call returns: the
  * trampoline finds the instance and puts the real return address back.
  *
- * Narration turns optprobes, boosting and emulation off while it is on:
- * an optimized probe is a jmp, not an int3, and a boosted or emulated
- * one skips the single-step; the point is to watch the whole int3 /
- * single-step dance.  Enabling says so; writing 0 puts the previous
- * settings back.
+ * Narration changes nothing it tells.  An optimized probe is a jmp, not
+ * an int3, and is not told; a boosted or emulated hit is told without
+ * its single-step.  To watch the whole int3 / single-step dance, turn
+ * those off first (the debugfs optimize, boost and emulate files):
+ * enabling narration says which are on.
  */
 #include "kernel.h"
 #include "narrate.h"
@@ -56,6 +60,7 @@
 #include "smp.h"
 #include "hw_breakpoint.h"
 #include "spinlock.h"
+#include "kprobes_stepmode.h"
 
 #define NARRATE_MAX_PROBES 32	/* probes told once each per `echo 1` */
 #define NARRATE_MAX_RETURNS 8	/* told kretprobe calls still in progress */
@@ -64,9 +69,8 @@
 /* "1 byte", "2 bytes" */
 #define plural(n) ((n) == 1 ? "" : "s")
 
-bool kprobes_narrate;
-unsigned long kprobes_narrated_hits;	/* hits told so far (tests) */
-static struct kprobes_fast_paths fast_paths_before;	/* while narrating: all off */
+bool kprobe_narrate_enabled;
+unsigned long kprobe_narrate_hits;	/* hits told so far (tests) */
 
 /*
  * Which probes were told, and which kretprobe calls: shared by every
@@ -84,7 +88,7 @@ static unsigned long *returns_told[NARRATE_MAX_RETURNS];
  * never leaves its CPU, include/kprobes.h): two CPUs may each be telling
  * one at the same time, and neither may finish the other's.
  */
-DEFINE_PER_CPU(int, kprobe_narrating);	/* the hit in progress here is told */
+DEFINE_PER_CPU(int, kprobe_narrate_telling);	/* the hit in progress here is told */
 
 /* The told hit's pre-handler is running: the next transition ends it. */
 static DEFINE_PER_CPU(int, pre_handler_running);
@@ -103,23 +107,38 @@ static DEFINE_PER_CPU(unsigned long *, return_telling);
 /* One line of a told hit, indented under the "narrate:" heading. */
 #define narrate(...) printk("  " __VA_ARGS__)
 
-void kprobes_narrate_set(bool on)
+static const struct kprobe_hit_ops narrate_hit_ops;
+
+/* Which of the paths that skip a step, or the int3, are on: the user's switches. */
+static void say_fast_paths(void)
+{
+	bool opt = kprobes_get_optimization(), boost = kprobes_get_boosting();
+	bool emulate = kprobes_get_emulation();
+
+	if (!opt && !boost && !emulate) {
+		printk("narrate: optimization, boosting and emulation are off:\n"
+		       "  every told hit takes the int3 and, but for a pre-handler that moves ip,\n"
+		       "  the single-step with its #DB - the steps to watch\n");
+		return;
+	}
+	printk("narrate: on:%s%s%s - %s%s\n", opt ? " optimize" : "", boost ? " boost" : "",
+	       emulate ? " emulate" : "",
+	       opt ? "an optimized probe takes no int3 and is not told; " : "",
+	       boost || emulate ? "a boosted or emulated hit is told without a single-step" : "");
+	printk("  to watch every step: echo 0 to them in /sys/kernel/debug/kprobes/\n");
+}
+
+void kprobe_narrate_set(bool on)
 {
 	unsigned long flags;
 	int cpu;
 
-	if (on && !kprobes_narrate) {
-		kprobes_fast_paths_off(&fast_paths_before);
-		printk("narrate: optimization, boosting and emulation are off while narrating "
-		       "(echo 0 puts them back):\n"
-		       "  every told hit takes the int3 and, but for a pre-handler that moves ip,\n"
-		       "  the single-step with its #DB - the steps to watch\n");
-	}
-	else if (!on && kprobes_narrate)
-		kprobes_fast_paths_restore(&fast_paths_before);
-	kprobes_narrate = on;
+	if (on && !kprobe_narrate_enabled)
+		say_fast_paths();
+	kprobe_narrate_enabled = on;
+	kprobe_set_hit_layer(KPROBE_HIT_NARRATE, on ? &narrate_hit_ops : NULL);
 	for_each_online_cpu(cpu) {
-		per_cpu(kprobe_narrating, cpu) = false;
+		per_cpu(kprobe_narrate_telling, cpu) = false;
 		per_cpu(jprobe_told, cpu) = NULL;
 		per_cpu(return_telling, cpu) = NULL;
 	}
@@ -152,7 +171,7 @@ static nokprobe_inline bool claim_probe_story(unsigned long addr)
 	if (nr_narrated == NARRATE_MAX_PROBES)
 		return false;
 	narrated[nr_narrated++] = addr;
-	kprobes_narrated_hits++;
+	kprobe_narrate_hits++;
 	return true;
 }
 
@@ -165,7 +184,7 @@ static nokprobe_inline bool tell_this_hit(struct kprobe *p)
 	tell = claim_probe_story((unsigned long)p->addr);
 	spin_unlock(&narrate_lock);
 	if (tell)
-		this_cpu_write(kprobe_narrating, true);
+		this_cpu_write(kprobe_narrate_telling, true);
 	return tell;
 }
 
@@ -188,7 +207,7 @@ static nokprobe_inline void narrate_frame_kind(void)
 			me->comm, me->pid);
 }
 
-/* KPN_HIT: kprobe_handler() found p and made it the current probe. */
+/* Steps 1 to 4, before the layers below: p's int3, no hit in progress. */
 static nokprobe_inline void narrate_hit(struct kprobe *p, struct pt_regs *regs)
 {
 	unsigned long addr = (unsigned long)p->addr;
@@ -236,27 +255,33 @@ static nokprobe_inline void narrate_iret(struct pt_regs *regs)
 	char buf[96];
 
 	narrate("9. iret to %08lx (%s)\n", regs->ip, sym(regs->ip, buf, sizeof(buf)));
-	this_cpu_write(kprobe_narrating, false);
+	this_cpu_write(kprobe_narrate_telling, false);
 }
 
-/* KPN_EMULATED, KPN_INT3_PASSED, KPN_BOOSTED: hits that end without a step. */
-static nokprobe_inline void narrate_no_step(enum kprobe_narration what, struct kprobe *p,
+/* Hits that end without a step. */
+enum narrate_no_step {
+	NO_STEP_EMULATED,	/* emulate.c computed it on regs */
+	NO_STEP_INT3,		/* a probed int3: handed on to the kernel */
+	NO_STEP_BOOSTED,	/* the boosted slot runs and jumps back */
+};
+
+static nokprobe_inline void narrate_no_step(enum narrate_no_step what, struct kprobe *p,
 					    struct pt_regs *regs)
 {
 	char buf[96];
 
 	narrate_pre_handler_returned(0);
 	switch (what) {
-	case KPN_EMULATED:
+	case NO_STEP_EMULATED:
 		narrate("   emulated: the %s computed on regs (ip -> %08lx), no step, no #DB\n",
 			insn_type_name(p->ainsn.decoded.type), regs->ip);
 		narrate("8. post_handler done, the hit is over\n");
 		break;
-	case KPN_INT3_PASSED:
+	case NO_STEP_INT3:
 		narrate("   the probed instruction is an int3 of its own: post_handler done,\n");
 		narrate("   the trap handed to the kernel with ip %08lx (%s)\n", regs->ip,
 			sym(regs->ip, buf, sizeof(buf)));
-		this_cpu_write(kprobe_narrating, false);
+		this_cpu_write(kprobe_narrate_telling, false);
 		return;
 	default:
 		narrate("   boosted: the slot ends with a jmp back, no #DB\n");
@@ -265,7 +290,7 @@ static nokprobe_inline void narrate_no_step(enum kprobe_narration what, struct k
 	narrate_iret(regs);
 }
 
-/* KPN_SINGLESTEP: setup_singlestep() armed TF; step 5 is the iret. */
+/* setup_singlestep() armed TF; step 5 is the iret. */
 static nokprobe_inline void narrate_singlestep(struct kprobe *p, struct pt_regs *regs)
 {
 	const struct insn *insn = &p->ainsn.decoded;
@@ -283,8 +308,8 @@ static nokprobe_inline void narrate_singlestep(struct kprobe *p, struct pt_regs 
 }
 
 /*
- * KPN_SINGLESTEP_INPLACE: kprobes.stepmode=inline (stepmode.c) steps the
- * instruction where it lives.  The window it opens is the point.
+ * kprobes.stepmode=inline (stepmode.c) steps the instruction where it
+ * lives.  The window it opens is the point.
  */
 static nokprobe_inline void narrate_singlestep_inplace(struct kprobe *p, struct pt_regs *regs)
 {
@@ -298,7 +323,7 @@ static nokprobe_inline void narrate_singlestep_inplace(struct kprobe *p, struct 
 		"unseen: a missed hit\n", (unsigned long)p->addr);
 }
 
-/* KPN_REARMED / KPN_NOT_REARMED: the #DB that ends an in-place step. */
+/* The #DB that ended an in-place step: was the int3 put back? */
 static nokprobe_inline void narrate_rearmed(struct kprobe *p, struct pt_regs *regs, bool rearmed)
 {
 	narrate("6. #DB: the instruction ran in place; TF made the CPU trap #DB (vector %d) "
@@ -351,7 +376,7 @@ static nokprobe_inline void narrate_branch_db(struct kprobe *p, struct pt_regs *
 			this_cpu_read(tos_before));
 }
 
-/* KPN_DEBUG: the #DB that ends the step, before resume_execution(). */
+/* The #DB that ends the step, before resume_execution(). */
 static nokprobe_inline void narrate_debug(struct kprobe *p, struct pt_regs *regs)
 {
 	this_cpu_write(ip_before, regs->ip);
@@ -403,7 +428,7 @@ static nokprobe_inline const char *fixup_reason(struct kprobe *p)
 	}
 }
 
-/* KPN_RESUMED: what resume_execution() changed. */
+/* What resume_execution() changed. */
 static nokprobe_inline void narrate_resumed(struct kprobe *p, struct pt_regs *regs)
 {
 	unsigned long tos = *(unsigned long *)kernel_stack_pointer(regs);
@@ -486,7 +511,7 @@ static nokprobe_inline void narrate_jprobe_break(struct pt_regs *regs)
 	if (this_cpu_read(jprobe_told) != jcb->jp)
 		return;
 	this_cpu_write(jprobe_told, NULL);
-	this_cpu_write(kprobe_narrating, true);
+	this_cpu_write(kprobe_narrate_telling, true);
 
 	printk("\nnarrate: the jprobe handler for %s comes back\n",
 	       sym((unsigned long)jcb->jp->kp.addr, buf, sizeof(buf)));
@@ -591,78 +616,119 @@ static nokprobe_inline void narrate_kretprobe_returned(struct pt_regs *regs)
 	       "and rets there\n");
 }
 
-/* ---- the one hook ------------------------------------------------------------- */
+/* ---- the layer: each int3 and #DB, before and after the layers below -------- */
 
-/* The stories of a return and of a jprobe's break start outside a told hit. */
-static nokprobe_inline void narrate_untold(enum kprobe_narration what, struct kprobe *p,
-			   struct pt_regs *regs)
+/* What the layers below did with p's int3, read from the state they left. */
+static nokprobe_inline void narrate_int3_outcome(struct kprobe *p, struct pt_regs *regs)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe *cur = kprobe_running();
+
+	if (p->ainsn.decoded.type == INSN_TYPE_INT3)
+		narrate_no_step(NO_STEP_INT3, p, regs);
+	else if (cur == p && kcb->kprobe_status == KPROBE_HIT_SS)
+		if (regs->ip == (unsigned long)p->addr)
+			narrate_singlestep_inplace(p, regs);
+		else
+			narrate_singlestep(p, regs);
+	else if (cur != p && kcb->kprobe_status == KPROBE_HIT_SSDONE)
+		narrate_no_step(NO_STEP_EMULATED, p, regs);	/* the instruction ran: no step */
+	else if (cur != p && regs->ip == (unsigned long)p->ainsn.insn)
+		narrate_no_step(NO_STEP_BOOSTED, p, regs);
+	else {
+		narrate_pre_handler_returned(1);	/* moved ip; a jprobe stays current */
+		narrate_iret(regs);
+	}
+}
+
+static int narrate_int3(struct pt_regs *regs)
+{
+	struct kprobe *p = get_kprobe((void *)(regs->ip - sizeof(kprobe_opcode_t)));
+	struct kprobe *outer = kprobe_running();
+	struct kprobe *told = NULL;
+	int ret;
+
+	if (p && !outer) {
+		this_cpu_write(kprobe_narrate_telling, false);
+		narrate_hit(p, regs);		/* if this hit is the one told */
+		told = p;
+	} else if (!p && outer && outer->break_handler) {
+		told = outer;			/* a jprobe's break int3 (KPN_JPROBE_BREAK) */
+	}
+	ret = kprobe_hit_below(KPROBE_HIT_NARRATE)->int3(regs);
+	if (told && this_cpu_read(kprobe_narrate_telling))
+		narrate_int3_outcome(told, regs);
+	return ret;
+}
+NOKPROBE_SYMBOL(narrate_int3);
+
+static int narrate_debug_trap(struct pt_regs *regs)
+{
+	struct kprobe *cur = kprobe_running();
+	bool told = this_cpu_read(kprobe_narrate_telling) &&
+		    get_kprobe_ctlblk()->kprobe_status == KPROBE_HIT_SS;
+	bool in_place = told && kprobe_stepping_in_place(cur);
+	int ret;
+
+	if (told && !in_place)
+		narrate_debug(cur, regs);
+	ret = kprobe_hit_below(KPROBE_HIT_NARRATE)->debug(regs);
+	if (!told || !ret)
+		return ret;
+	if (in_place)
+		narrate_rearmed(cur, regs, READ_ONCE(*cur->addr) == BREAKPOINT_INSTRUCTION);
+	else
+		narrate_resumed(cur, regs);
+	narrate("8. post_handler done, the hit is over\n");
+	narrate_iret(regs);
+	return ret;
+}
+NOKPROBE_SYMBOL(narrate_debug_trap);
+
+/* A fault is not told; if it ended the hit, it ended the story too. */
+static int narrate_fault(struct pt_regs *regs, int trapnr)
+{
+	int ret = kprobe_hit_below(KPROBE_HIT_NARRATE)->fault(regs, trapnr);
+
+	if (!kprobe_running())
+		this_cpu_write(kprobe_narrate_telling, false);
+	return ret;
+}
+NOKPROBE_SYMBOL(narrate_fault);
+
+static const struct kprobe_hit_ops narrate_hit_ops = {
+	.name = "narrate",
+	.int3 = narrate_int3,
+	.debug = narrate_debug_trap,
+	.fault = narrate_fault,
+};
+
+/* ---- the stories outside the hit: jprobes and kretprobes ----------------------- */
+
+/* kprobe_narrate() with narration on: tell `what` if it is part of a told story. */
+void __kprobe_narrate(enum kprobe_narration what, struct kprobe *p, struct pt_regs *regs)
 {
 	switch (what) {
-	case KPN_HIT:
-		narrate_hit(p, regs);
+	case KPN_JPROBE_SETJMP:
+		if (this_cpu_read(kprobe_narrate_telling))
+			narrate_jprobe_setjmp(regs);
 		break;
 	case KPN_JPROBE_BREAK:
 		narrate_jprobe_break(regs);
+		break;
+	case KPN_JPROBE_RESTORED:
+		if (this_cpu_read(kprobe_narrate_telling))
+			narrate_jprobe_restored(regs);
+		break;
+	case KPN_KRETPROBE_ENTRY:
+		if (this_cpu_read(kprobe_narrate_telling))
+			narrate_kretprobe_entry(regs);
 		break;
 	case KPN_KRETPROBE_RETURN:
 		narrate_kretprobe_return(p, regs);
 		break;
 	case KPN_KRETPROBE_RETURNED:
 		narrate_kretprobe_returned(regs);
-		break;
-	default:
-		break;
-	}
-}
-
-/* kprobe_narrate() with narration on: tell `what` if it is part of a told story. */
-void __kprobe_narrate(enum kprobe_narration what, struct kprobe *p, struct pt_regs *regs)
-{
-	if (!this_cpu_read(kprobe_narrating)) {
-		narrate_untold(what, p, regs);
-		return;
-	}
-	switch (what) {
-	case KPN_PRE_HANDLED:
-		narrate_pre_handler_returned(1);
-		narrate_iret(regs);
-		break;
-	case KPN_EMULATED:
-	case KPN_INT3_PASSED:
-	case KPN_BOOSTED:
-		narrate_no_step(what, p, regs);
-		break;
-	case KPN_SINGLESTEP:
-		narrate_singlestep(p, regs);
-		break;
-	case KPN_DEBUG:
-		narrate_debug(p, regs);
-		break;
-	case KPN_SINGLESTEP_INPLACE:
-		narrate_singlestep_inplace(p, regs);
-		break;
-	case KPN_REARMED:
-	case KPN_NOT_REARMED:
-		narrate_rearmed(p, regs, what == KPN_REARMED);
-		break;
-	case KPN_RESUMED:
-		narrate_resumed(p, regs);
-		break;
-	case KPN_DONE:
-		narrate("8. post_handler done, the hit is over\n");
-		narrate_iret(regs);
-		break;
-	case KPN_JPROBE_SETJMP:
-		narrate_jprobe_setjmp(regs);
-		break;
-	case KPN_JPROBE_RESTORED:
-		narrate_jprobe_restored(regs);
-		break;
-	case KPN_KRETPROBE_ENTRY:
-		narrate_kretprobe_entry(regs);
-		break;
-	default:
-		narrate_untold(what, p, regs);
 		break;
 	}
 }

@@ -28,14 +28,15 @@
  * ever.  That the naive design cannot even patch safely is the second
  * half of the lesson.
  *
- * Boosting, jump optimization and emulation are switched off while the
- * mode is inline: a boosted slot and an optprobe's detour are both
- * out-of-line execution by nature (the copy runs elsewhere and jumps
- * back), and an emulated instruction is not executed at all (the int3
- * handler does its work on pt_regs), so there is no step to do in place,
- * and their hits would never miss - the demonstration would measure
- * nothing.  Switching back to outofline puts
- * the previous settings back.  A reentered probe (a probe hit inside a
+ * The mode is the bottom layer of the hit (core.c, kprobe_inplace_hit_ops):
+ * Linux's hit runs as always, and when it has armed a step of the copy
+ * the inline layer moves the step to the probed address.  Only stepped
+ * hits change.  An emulated instruction is not executed at all (the int3
+ * handler does its work on pt_regs), and a boosted slot and an
+ * optprobe's detour are out-of-line execution by nature: those hits
+ * never miss, whatever the mode.  The mode leaves their switches alone;
+ * to watch every hit step in place, turn them off (the debugfs emulate,
+ * boost and optimize files).  A reentered probe (a probe hit inside a
  * handler) is still stepped in its slot: it is counted in nmissed and
  * takes no part in the comparison.
  *
@@ -62,7 +63,6 @@
 #include <asm/text_patching.h>
 #include <asm/atomic.h>
 #include <asm/ptrace.h>
-#include "narrate.h"
 #include "nokprobe.h"
 #include "pseudofs.h"
 #include "string.h"
@@ -92,9 +92,6 @@ static DEFINE_SPINLOCK(inplace_lock);
 /* The probe being disarmed (kprobe_mutex serializes them): its steps must not re-arm. */
 static struct kprobe *inplace_disarming;
 
-/* Boosting, optimization and emulation as they were before inline mode. */
-static struct kprobes_fast_paths fast_paths_before;
-
 /* The last demonstration run in each mode, for the debugfs file. */
 static struct stepmode_run last_run[NR_KPROBE_STEPMODES];
 
@@ -122,13 +119,12 @@ static nokprobe_inline void poke_byte(struct kprobe *p, kprobe_opcode_t byte)
 }
 
 /*
- * From setup_singlestep(), a first (not reentered) step.  In inline mode
- * wait for our turn, put the original byte back and point ip at the
- * probed address itself: iret then runs the real instruction with TF
- * set.  Returns true if the step is in place (core.c then leaves ip
- * alone).
+ * From the inline layer's int3 (core.c), after Linux's hit armed a first
+ * (not reentered) step of the copy: wait for our turn, put the original
+ * byte back and point ip at the probed address itself: iret then runs
+ * the real instruction with TF set.
  */
-bool __kprobe_step_in_place(struct kprobe *p, struct pt_regs *regs)
+void kprobe_step_in_place(struct kprobe *p, struct pt_regs *regs)
 {
 	if (!arch_spin_trylock(&inplace_lock)) {
 		arch_spin_lock(&inplace_lock);	/* interrupts are off: a hit */
@@ -140,18 +136,16 @@ bool __kprobe_step_in_place(struct kprobe *p, struct pt_regs *regs)
 	poke_byte(p, p->opcode);
 	regs->ip = (unsigned long)p->addr;
 	this_cpu_ptr(&kprobe_stepmode_stats)->in_place++;
-	kprobe_narrate(KPN_SINGLESTEP_INPLACE, p, regs);
-	return true;
 }
-NOKPROBE_SYMBOL(__kprobe_step_in_place);
+NOKPROBE_SYMBOL(kprobe_step_in_place);
 
 /*
  * From the #DB after this CPU's in-place step of p (or a fault in it;
- * kprobe_end_step_in_place() checked that it was one): re-arm the int3
- * unless p is being disarmed.  Returns true: ip is already where the
- * instruction left it, no fixup.
+ * the caller checked kprobe_stepping_in_place()): re-arm the int3
+ * unless p is being disarmed.  ip is already where the instruction left
+ * it, no fixup.
  */
-bool __kprobe_end_step_in_place(struct kprobe *p, struct pt_regs *regs)
+void kprobe_end_step_in_place(struct kprobe *p, struct pt_regs *regs)
 {
 	bool rearm;
 
@@ -161,10 +155,8 @@ bool __kprobe_end_step_in_place(struct kprobe *p, struct pt_regs *regs)
 	smp_mb();	/* the int3 is written before we say the step is over */
 	this_cpu_write(inplace_kprobe, NULL);
 	arch_spin_unlock(&inplace_lock);	/* the next CPU's turn */
-	kprobe_narrate(rearm ? KPN_REARMED : KPN_NOT_REARMED, p, regs);
-	return true;
 }
-NOKPROBE_SYMBOL(__kprobe_end_step_in_place);
+NOKPROBE_SYMBOL(kprobe_end_step_in_place);
 
 /*
  * From arch_disarm_kprobe(), after the original byte went back, with
@@ -190,15 +182,24 @@ void kprobe_stepmode_disarm(struct kprobe *p)
 /* ---- the switch ---------------------------------------------------------------- */
 
 /*
- * Under kprobe_mutex, so that a disarm sees the mode stay put.  Leaving
- * inline mode waits for every in-place step still in progress.
+ * Under kprobe_mutex, so that a disarm sees the mode stay put.  The mode
+ * is the hit's bottom layer (core.c).  Leaving inline mode first stops
+ * new in-place steps but keeps the inline #DB and fault handlers, which
+ * pass every other exception to Linux's, until every hit in progress is
+ * over (each runs with interrupts off: the grace period): a step begun
+ * in place must still end in place and put its int3 back.
  */
 static void set_mode_locked(enum kprobe_stepmode mode)
 {
 	kprobe_mutex_lock();
 	WRITE_ONCE(kprobe_stepmode, mode);
-	if (mode == KPROBE_STEP_OUTOFLINE)
+	if (mode == KPROBE_STEP_INLINE) {
+		kprobe_set_hit_layer(KPROBE_HIT_STEP, &kprobe_inplace_hit_ops);
+	} else {
+		kprobe_set_hit_layer(KPROBE_HIT_STEP, &kprobe_inplace_ending_hit_ops);
 		synchronize_kprobes();
+		kprobe_set_hit_layer(KPROBE_HIT_STEP, &kprobe_linux_hit_ops);
+	}
 	kprobe_mutex_unlock();
 }
 
@@ -210,17 +211,12 @@ int kprobe_set_stepmode(enum kprobe_stepmode mode)
 		return -EBUSY;		/* a handler: the grace period would wait for itself */
 	if (mode == READ_ONCE(kprobe_stepmode))
 		return 0;
-	if (mode == KPROBE_STEP_INLINE) {
-		/*
-		 * Out-of-line by nature, or no step at all (emulated in
-		 * the int3 handler): nothing to do in place (see the top).
-		 */
-		kprobes_fast_paths_off(&fast_paths_before);
-		set_mode_locked(mode);
-	} else {
-		set_mode_locked(mode);
-		kprobes_fast_paths_restore(&fast_paths_before);
-	}
+	set_mode_locked(mode);
+	/*
+	 * Only a stepped hit changes: an emulated or boosted one takes no
+	 * step and an optimized one no int3, whatever the mode.  Their
+	 * switches are the user's (the debugfs emulate, boost, optimize).
+	 */
 	printk("kprobes: stepmode %s: classic hits step %s\n", kprobe_stepmode_name(mode),
 	       mode == KPROBE_STEP_INLINE ? "the instruction in place" : "the copy in the slot");
 	return 0;

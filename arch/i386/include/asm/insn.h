@@ -177,9 +177,54 @@ static inline bool insn_is_rel_branch(const struct insn *insn)
 /*
  * Target of a relative branch if the instruction were located at addr:
  * addr + length + displacement (truncated to 16 bits under 66, as the
- * CPU does).  Only meaningful when insn_is_rel_branch().
+ * CPU does).  Only meaningful when insn_is_rel_branch().  The one copy
+ * of the rule: the optimizer's checks, the fix-up after a step and the
+ * emulated branches all use it.  Always inline: on a probe hit nothing
+ * the handlers call may itself carry a probe.
  */
-unsigned long insn_rel_target(const struct insn *insn, unsigned long addr);
+static inline __attribute__((always_inline))
+unsigned long insn_rel_target(const struct insn *insn, unsigned long addr)
+{
+	unsigned long target = addr + insn->length + (unsigned long)(long)insn->imm.value;
+
+	return insn->opnd16 ? (target & 0xffff) : target;
+}
+
+/*
+ * What a copy of the instruction stepped out of line - in a kprobe's slot
+ * or a uprobe's XOL slot - leaves wrong, by its class.  Decided once, when
+ * the probe is made (insn_sstep_fixups()), and applied after each step:
+ * resume_execution() for kernel probes, arch_uprobe_post_xol() for
+ * uprobes.  Linux's uprobes keep the same flags (UPROBE_FIX_IP, _CALL,
+ * _SETF); here kernel probes use them too.
+ */
+#define INSN_FIX_IP	0x01	/* ip: from the copy to the text, by the same distance */
+#define INSN_FIX_CALL	0x02	/* the pushed return address: the same distance */
+#define INSN_FIX_PUSHF	0x04	/* the pushed flags: TF and IF as before the step */
+#define INSN_FIX_SETF	0x08	/* TF and IF are the ones it loaded (popf, iret): they stand */
+#define INSN_FIX_16	0x10	/* 66 prefix: a taken branch's ip and the pushed return
+				   address are 16 bits, the distance is added modulo 64K */
+
+unsigned int insn_sstep_fixups(const struct insn *insn);
+
+#define INSN_IP16_MASK	0xffffUL	/* what a 16-bit operand size leaves of ip */
+
+/*
+ * INSN_FIX_IP: where ip belongs after the copy ran, copy_end being the
+ * address just past the copy and delta the distance from the copy to
+ * the text.  A fall-through, a relative branch taken or not, a rep string
+ * instruction that stopped on itself: all are the same distance from
+ * where they would be.  A taken 66-prefixed branch is too, modulo 64K:
+ * the CPU cut ip to 16 bits.
+ */
+static inline __attribute__((always_inline))
+unsigned long insn_sstep_fixed_ip(unsigned int fix, unsigned long ip,
+				  unsigned long copy_end, long delta)
+{
+	if ((fix & INSN_FIX_16) && ip != copy_end)
+		return (ip + delta) & INSN_IP16_MASK;
+	return ip + delta;
+}
 
 /* Name of an insn_type, for messages and tests ("call_rel", ...). */
 const char *insn_type_name(int type);

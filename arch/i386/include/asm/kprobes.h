@@ -50,6 +50,8 @@ struct arch_specific_insn {
 	 */
 	kprobe_emulate_fn emulate_op;
 	bool emulate_always;	/* cli, sti, pause: even with emulation off */
+	/* What a step of the copy leaves wrong: INSN_FIX_* (include/insn.h). */
+	unsigned int fixups;
 };
 
 /* kprobes_set_emulation()'s switch, read at every hit (emulate.c). */
@@ -74,6 +76,36 @@ int decode_original(struct insn *insn, kprobe_opcode_t *buf, kprobe_opcode_t *ad
 int kprobe_int3_handler(struct pt_regs *regs);
 int kprobe_debug_handler(struct pt_regs *regs);
 int kprobe_exception_handler(struct pt_regs *regs, int trapnr);
+
+/*
+ * The designs that change a hit, each a layer over the one below:
+ * narration tells what the lower layers did (narrate.c), kprobes.lock=
+ * global holds 2005's kprobe_lock around them (probes/kprobe_lock.c),
+ * and the bottom layer is the hit itself, Linux's or stepped in place
+ * (kprobes.stepmode=inline, stepmode.c).  A switch installs or removes
+ * its layer; the hit never asks which are on (core.c, "the layers").
+ * debug and fault are called only while a hit is in progress on this CPU.
+ */
+struct kprobe_hit_ops {
+	const char *name;
+	int (*int3)(struct pt_regs *regs);
+	int (*debug)(struct pt_regs *regs);
+	int (*fault)(struct pt_regs *regs, int trapnr);
+};
+
+enum kprobe_hit_layer {
+	KPROBE_HIT_NARRATE,	/* top: sees the hit before and after the rest */
+	KPROBE_HIT_LOCK,
+	KPROBE_HIT_STEP,	/* bottom: never empty */
+	NR_KPROBE_HIT_LAYERS
+};
+
+extern const struct kprobe_hit_ops kprobe_linux_hit_ops;
+extern const struct kprobe_hit_ops kprobe_inplace_hit_ops;
+extern const struct kprobe_hit_ops kprobe_inplace_ending_hit_ops;
+void kprobe_set_hit_layer(enum kprobe_hit_layer layer, const struct kprobe_hit_ops *ops);
+const struct kprobe_hit_ops *kprobe_hit_layer(enum kprobe_hit_layer layer);	/* NULL: off */
+const struct kprobe_hit_ops *kprobe_hit_below(enum kprobe_hit_layer layer);
 
 /* ---- the per-CPU hit state (include/kprobes.h declares the copies) --------- */
 
