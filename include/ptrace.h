@@ -151,6 +151,34 @@ static inline unsigned long user_stack_pointer(struct pt_regs *regs)
 	return regs->sp;
 }
 
+/*
+ * Where a function finds its arguments at its first instruction.  The
+ * kernel is built with -mregparm=3, as Linux's i386 is: the first three
+ * in %eax, %edx, %ecx, the rest on the stack above the return address
+ * (the word sp points at), the fourth right above it.  An argument of
+ * 64 bits takes two of these places, the low half first; one that no
+ * longer fits the registers goes on the stack whole.
+ */
+#define NR_REG_ARGUMENTS	3
+
+/* The pt_regs offset of register argument n (from 0, n < NR_REG_ARGUMENTS). */
+static inline unsigned long regs_argument_offset(unsigned int n)
+{
+	static const unsigned long argument_offs[NR_REG_ARGUMENTS] = {
+		offsetof(struct pt_regs, ax),
+		offsetof(struct pt_regs, dx),
+		offsetof(struct pt_regs, cx),
+	};
+
+	return argument_offs[n];
+}
+
+/* The stack word, counted up from sp at entry, of argument n >= NR_REG_ARGUMENTS. */
+static inline unsigned int regs_argument_stack_nth(unsigned int n)
+{
+	return n - NR_REG_ARGUMENTS + 1;	/* word 0 is the return address */
+}
+
 static inline unsigned long regs_return_value(struct pt_regs *regs)
 {
 	return regs->ax;

@@ -198,8 +198,10 @@ static int parse_variable(struct span sp, const struct fetch_arg_ctx *ctx,
 			return probe_fail(err, PROBE_ERR_BAD_ARG_NUM, num.pos);
 		if (!ctx->at_entry)
 			return probe_fail(err, PROBE_ERR_NOFENTRY_ARGS, sp.pos);
-		/* cdecl: the return address is word 0, argument N is word N. */
-		return add_op(arg, FETCH_OP_STACK, n, sp.pos, err);
+		/* Where regs_get_kernel_argument(regs, N - 1) reads it (-mregparm=3). */
+		if (n - 1 < NR_REG_ARGUMENTS)
+			return add_op(arg, FETCH_OP_REG, regs_argument_offset(n - 1), sp.pos, err);
+		return add_op(arg, FETCH_OP_STACK, regs_argument_stack_nth(n - 1), sp.pos, err);
 	}
 	return probe_fail(err, PROBE_ERR_BAD_VAR, sp.pos);
 }

@@ -56,14 +56,18 @@ static inline unsigned long regs_get_kernel_stack_nth(struct pt_regs *regs, unsi
 
 /*
  * The n-th argument (from 0) of the function whose first instruction was
- * probed.  Linux's i386 kernel is built with -mregparm=3, the first three
- * in ax, dx, cx; this kernel uses the plain i386 C convention, every
- * argument on the stack above the return address - so the same call
- * gives the right value here.  Only meaningful at a function's entry.
+ * probed, as Linux's: the kernel is built with -mregparm=3, so the first
+ * three are in ax, dx, cx and the rest on the stack above the return
+ * address (include/ptrace.h).  Only meaningful at a function's entry,
+ * before the function reuses those registers, and only for the kernel's
+ * own functions: asmlinkage ones (the sys_* calls) and user programs
+ * take every argument on the stack.
  */
 static inline unsigned long regs_get_kernel_argument(struct pt_regs *regs, unsigned int n)
 {
-	return regs_get_kernel_stack_nth(regs, n + 1);
+	if (n < NR_REG_ARGUMENTS)
+		return regs_get_register(regs, regs_argument_offset(n));
+	return regs_get_kernel_stack_nth(regs, regs_argument_stack_nth(n));
 }
 
 #endif
