@@ -55,7 +55,10 @@ ARCH_INCLUDE := arch/i386/include
 # with the same flags.  Linux's third flag, -msoft-float, changes nothing
 # a probe sees in a kernel without floating point, and gcc 12 would turn
 # a 64-bit __atomic_compare_exchange_n into a libatomic call under it.
-KERNEL_ABI_CFLAGS := -mregparm=3 -freg-struct-return
+# gcc says nothing of -mregparm to the C code, so -DCONFIG_REGPARM does:
+# a module records it in its vermagic, which the loader checks
+# (include/vermagic.h).
+KERNEL_ABI_CFLAGS := -mregparm=3 -freg-struct-return -DCONFIG_REGPARM=1
 CFLAGS := -m32 -march=i686 -std=gnu11 -O2 -g -gdwarf-4 $(KERNEL_ABI_CFLAGS) \
 	-ffreestanding -nostdlib -fno-pie -fno-stack-protector \
 	-fno-omit-frame-pointer -fno-optimize-sibling-calls \
@@ -559,7 +562,8 @@ endif
 TEST_KOS := $(patsubst tests/modules/%.c,$(B)/test-modules/%.ko,\
 	$(wildcard tests/modules/*.c))
 .PHONY: modules test-modules linux-test-modules
-test-modules: $(TEST_KOS) $(B)/test-modules/broken.stamp linux-test-modules
+test-modules: $(TEST_KOS) $(B)/test-modules/broken.stamp $(B)/test-modules/broken_abi.ko \
+	linux-test-modules
 
 # Modules written as Linux modules are, built with Linux's command in a
 # copy (Kbuild leaves its objects next to the sources).
@@ -588,6 +592,13 @@ $(B)/test-modules/%.ko: tests/modules/%.c $(MODULE_DEPS) $(KCONFIG_STAMP)
 	@mkdir -p $(dir $@)
 	$(call say,CC [M],$@)
 	$(Q)$(CC) $(MODULE_CFLAGS) -c $< -o $@
+
+# A good module's source built with the plain i386 convention (no
+# -mregparm=3): the loader must refuse it by its vermagic.
+$(B)/test-modules/broken_abi.ko: tests/modules/modtest_basic.c $(MODULE_DEPS) $(KCONFIG_STAMP)
+	@mkdir -p $(dir $@)
+	$(call say,CC [M],$@)
+	$(Q)$(CC) $(filter-out $(KERNEL_ABI_CFLAGS),$(MODULE_CFLAGS)) -c $< -o $@
 
 # Truncated, wrong magic, bad relocations...: made from a good object.
 $(B)/test-modules/broken.stamp: $(B)/test-modules/modtest_basic.ko \
