@@ -45,7 +45,23 @@ ARCH_INCLUDE := arch/i386/include
 
 # -gdwarf-4: gdb 13 misreads the DWARF 5 location lists gcc 12 emits for
 # i386 ("Corrupted DWARF expression"), so `print regs` would fail in gdb.
-CFLAGS := -m32 -march=i686 -std=gnu11 -O2 -g -gdwarf-4 \
+# Linux i386's calling convention (its arch/x86/Makefile, CONFIG_X86_32):
+# -mregparm=3 passes a function's first three integer arguments in %eax,
+# %edx, %ecx (the rest on the stack), -freg-struct-return returns a small
+# struct in %eax:%edx instead of through a hidden pointer.  The kernel,
+# the test image, modules and the labs' trees all use it; assembly that
+# calls C follows it, or the C function is asmlinkage (include/linkage.h);
+# user programs keep the plain i386 ABI (docs/calling-convention.md).
+# -mregparm is every object's ABI, libraries included, so the kernel
+# links no libgcc: its 64-bit division helpers are lib/div64.c, built
+# with the same flags.  Linux's third flag, -msoft-float, changes nothing
+# a probe sees in a kernel without floating point, and gcc 12 would turn
+# a 64-bit __atomic_compare_exchange_n into a libatomic call under it.
+# gcc says nothing of -mregparm to the C code, so -DCONFIG_REGPARM does:
+# a module records it in its vermagic, which the loader checks
+# (include/vermagic.h).
+KERNEL_ABI_CFLAGS := -mregparm=3 -freg-struct-return -DCONFIG_REGPARM=1
+CFLAGS := -m32 -march=i686 -std=gnu11 -O2 -g -gdwarf-4 $(KERNEL_ABI_CFLAGS) \
 	-ffreestanding -nostdlib -fno-pie -fno-stack-protector \
 	-fno-omit-frame-pointer -fno-optimize-sibling-calls \
 	-fno-asynchronous-unwind-tables -fcf-protection=none \
@@ -79,7 +95,9 @@ $(TEST_OBJS): CFLAGS += -Iconsole
 # kernel.elf itself; the test image stays as it is.  Every CONFIG_X=y on
 # the command line becomes -DCONFIG_X=1 for the kernel's files and the
 # built-in ones, as Linux's generated autoconf.h does, and the objects
-# are rebuilt when that set changes ($(B)/kconfig.stamp records it).
+# are rebuilt when that set changes ($(B)/kconfig.stamp records it, with
+# the calling-convention flags: objects of two conventions must never be
+# linked together).
 BUILTIN ?=
 KCONFIG_Y := $(sort $(foreach v,$(filter CONFIG_%,$(.VARIABLES)),\
 	$(if $(and $(filter command line,$(origin $(v))),$(filter y,$($(v)))),$(v))))
@@ -87,8 +105,8 @@ CFLAGS += $(patsubst %,-D%=1,$(KCONFIG_Y))
 BUILTIN_OBJS := $(patsubst %.c,$(B)/builtin/%.o,$(notdir $(BUILTIN)))
 KCONFIG_STAMP := $(B)/kconfig.stamp
 ifeq ($(M),)
-$(shell mkdir -p $(B); echo '$(KCONFIG_Y) $(BUILTIN)' | cmp -s - $(KCONFIG_STAMP) || \
-	echo '$(KCONFIG_Y) $(BUILTIN)' > $(KCONFIG_STAMP))
+$(shell mkdir -p $(B); echo '$(KCONFIG_Y) $(BUILTIN) $(KERNEL_ABI_CFLAGS)' | cmp -s - $(KCONFIG_STAMP) || \
+	echo '$(KCONFIG_Y) $(BUILTIN) $(KERNEL_ABI_CFLAGS)' > $(KCONFIG_STAMP))
 endif
 # Linux's lib/test_kprobes.c of 2.6.25-5.13 defines init_test_probes(),
 # the name of the kernel's own smoke test: built in, it takes its place.
@@ -106,8 +124,8 @@ USER_PROGS := $(basename $(notdir $(wildcard user/*.c)))
 USER_ELFS := $(patsubst %,$(B)/user/%.elf,$(USER_PROGS))
 USER_LIB_SRCS := $(wildcard user/lib/*.c user/lib/*.S) lib/string.c lib/vsprintf.c
 USER_LIB_OBJS := $(patsubst %,$(B)/user/obj/%.o,$(USER_LIB_SRCS))
-USER_CFLAGS = $(filter-out -Iinclude -I$(ARCH_INCLUDE),$(CFLAGS)) -Iuser/include -Iinclude \
-	-I$(ARCH_INCLUDE)
+USER_CFLAGS = $(filter-out -Iinclude -I$(ARCH_INCLUDE) $(KERNEL_ABI_CFLAGS),$(CFLAGS)) \
+	-Iuser/include -Iinclude -I$(ARCH_INCLUDE)
 USER_LDFLAGS := -m elf_i386 -static -nostdlib -e _start -z noexecstack \
 	-z noseparate-code --build-id=none
 OBJS += $(B)/user/user_image.S.o
@@ -151,7 +169,7 @@ $(B)/%.c.o: %.c $(KCONFIG_STAMP)
 	$(call say,CC,$<)
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(B)/%.S.o: %.S
+$(B)/%.S.o: %.S $(KCONFIG_STAMP)
 	@mkdir -p $(dir $@)
 	$(call say,AS,$<)
 	$(Q)$(CC) $(ASFLAGS) -MMD -MP -c $< -o $@
@@ -169,7 +187,7 @@ $(B)/kallsyms.empty.S:
 define LINK_IMAGE
 $(B)/$(1).pass1.elf: $(2) $(B)/kallsyms.empty.S.o linker.ld
 	$$(call say,LD,$$@)
-	$$(Q)$$(LD) $$(LDFLAGS) -o $$@ $(2) $(B)/kallsyms.empty.S.o $$(LIBGCC)
+	$$(Q)$$(LD) $$(LDFLAGS) -o $$@ $(2) $(B)/kallsyms.empty.S.o
 
 $(B)/$(1).kallsyms.S: $(B)/$(1).pass1.elf scripts/kallsyms.py
 	$$(call say,GEN,$$@)
@@ -177,7 +195,7 @@ $(B)/$(1).kallsyms.S: $(B)/$(1).pass1.elf scripts/kallsyms.py
 
 $(B)/$(1).elf: $(B)/$(1).pass1.elf $(B)/$(1).kallsyms.S.o
 	$$(call say,LD,$$@)
-	$$(Q)$$(LD) $$(LDFLAGS) -o $$@ $(2) $(B)/$(1).kallsyms.S.o $$(LIBGCC)
+	$$(Q)$$(LD) $$(LDFLAGS) -o $$@ $(2) $(B)/$(1).kallsyms.S.o
 	$$(Q)$$(NM) -n -S $(B)/$(1).pass1.elf > $(B)/$(1).nm.pass1
 	$$(Q)$$(NM) -n -S $$@ > $(B)/$(1).nm.pass2
 	$$(Q)$$(PYTHON) scripts/kallsyms.py --check $(B)/$(1).nm.pass1 $(B)/$(1).nm.pass2
@@ -549,7 +567,8 @@ endif
 TEST_KOS := $(patsubst tests/modules/%.c,$(B)/test-modules/%.ko,\
 	$(wildcard tests/modules/*.c))
 .PHONY: modules test-modules linux-test-modules
-test-modules: $(TEST_KOS) $(B)/test-modules/broken.stamp linux-test-modules
+test-modules: $(TEST_KOS) $(B)/test-modules/broken.stamp $(B)/test-modules/broken_abi.ko \
+	linux-test-modules
 
 # Modules written as Linux modules are, built with Linux's command in a
 # copy (Kbuild leaves its objects next to the sources).
@@ -569,15 +588,22 @@ $(B)/builtin/$(basename $(notdir $(1))).o: $(1) $(MODULE_DEPS) $(KCONFIG_STAMP)
 endef
 $(foreach f,$(BUILTIN),$(eval $(call BUILTIN_RULE,$(f))))
 
-$(B)/samples/%.ko: samples/kprobes/%.c $(MODULE_DEPS)
+$(B)/samples/%.ko: samples/kprobes/%.c $(MODULE_DEPS) $(KCONFIG_STAMP)
 	@mkdir -p $(dir $@)
 	$(call say,CC [M],$@)
 	$(Q)$(CC) $(MODULE_CFLAGS) -c $< -o $@
 
-$(B)/test-modules/%.ko: tests/modules/%.c $(MODULE_DEPS)
+$(B)/test-modules/%.ko: tests/modules/%.c $(MODULE_DEPS) $(KCONFIG_STAMP)
 	@mkdir -p $(dir $@)
 	$(call say,CC [M],$@)
 	$(Q)$(CC) $(MODULE_CFLAGS) -c $< -o $@
+
+# A good module's source built with the plain i386 convention (no
+# -mregparm=3): the loader must refuse it by its vermagic.
+$(B)/test-modules/broken_abi.ko: tests/modules/modtest_basic.c $(MODULE_DEPS) $(KCONFIG_STAMP)
+	@mkdir -p $(dir $@)
+	$(call say,CC [M],$@)
+	$(Q)$(CC) $(filter-out $(KERNEL_ABI_CFLAGS),$(MODULE_CFLAGS)) -c $< -o $@
 
 # Truncated, wrong magic, bad relocations...: made from a good object.
 $(B)/test-modules/broken.stamp: $(B)/test-modules/modtest_basic.ko \

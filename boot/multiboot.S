@@ -7,7 +7,8 @@
  * off, %eax = 0x2BADB002 and %ebx = the physical address of the
  * Multiboot information block.  The loader's GDT is still loaded, but we
  * must not rely on it: gdt_init() replaces it.  All we do here is give C
- * a stack and call kmain(magic, info).
+ * a stack and call kmain(magic, info): with the kernel's -mregparm=3 the
+ * two arguments go in %eax (where the magic already is) and %edx.
  */
 #include "multiboot.h"
 
@@ -35,8 +36,7 @@ _start:
 	xorl %ebp, %ebp
 	pushl $0            /* flags: a known state (IF, DF, TF all clear) */
 	popfl
-	pushl %ebx          /* struct multiboot_info * */
-	pushl %eax          /* magic */
+	movl %ebx, %edx     /* struct multiboot_info *; %eax is the magic */
 	call kmain
 	/* kmain never returns; if it does, stop here forever. */
 1:	cli

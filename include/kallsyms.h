@@ -68,6 +68,6 @@ void show_backtrace(struct pt_regs *regs, unsigned long bp);
  * The struct pt_regs an %ebp record leads to, if its return address is
  * in the assembly that built one (the trap entry, an optprobe detour).
  */
-struct pt_regs *frame_pt_regs(unsigned long bp, unsigned long ret, unsigned long arg0);
+struct pt_regs *frame_pt_regs(unsigned long bp, unsigned long ret);
 
 #endif

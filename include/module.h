@@ -73,6 +73,16 @@ typedef void (*exitcall_t)(void);
 #define MODULE_PARM_DESC(parm, desc)	MODULE_INFO(parm, #parm ":" desc)
 
 /*
+ * Every module says which kernel ABI it was compiled for: the loader
+ * refuses one whose vermagic is not the kernel's (include/vermagic.h).
+ * Linux's modpost adds it in the generated .mod.c; here the header does.
+ */
+#ifdef MODULE
+#include "vermagic.h"
+MODULE_INFO(vermagic, VERMAGIC_STRING)
+#endif
+
+/*
  * The module itself, as Linux's THIS_MODULE: the loader resolves the
  * symbol __this_module of each module to its own struct module.
  */

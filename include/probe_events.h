@@ -47,8 +47,8 @@
 #define PROBE_MAX_STACK_NR     1024  /* largest N in $stackN / $argN */
 #define PROBE_MAXACTIVE_MAX    4096  /* KRETPROBE_MAXACTIVE_MAX */
 #define PROBE_STRING_MAX        256  /* bytes kept of one fetched :string */
-/* $argN on i386 cdecl: at function entry sp points at the return
- * address and argument N sits N words above it (so $argN == $stackN). */
+/* $stackN: word N above the stack pointer.  $argN is a register or
+ * one of these words (regs_get_kernel_argument(), asm/ptrace.h). */
 #define PROBE_STACK_WORD  sizeof(unsigned long)
 
 /* ---- error codes: one line each, the message tracefs' error_log prints.
@@ -145,7 +145,7 @@ int probe_err_format(char *buf, size_t size, const char *line, size_t len,
 enum fetch_op_code {
 	FETCH_OP_REG = 1,    /* val = word at byte offset param in pt_regs */
 	FETCH_OP_STACKP,     /* val = kernel_stack_pointer(regs) ($stack, %sp) */
-	FETCH_OP_STACK,      /* val = stack word number param ($stackN, $argN) */
+	FETCH_OP_STACK,      /* val = stack word number param ($stackN, $arg4 on) */
 	FETCH_OP_IMM,        /* val = param (\IMM, and the address of @ADDR/@SYM) */
 	FETCH_OP_COMM,       /* the current task's name ($comm), a string */
 	FETCH_OP_IMMSTR,     /* \"text": the string stored in the arg's comm */

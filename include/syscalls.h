@@ -2,40 +2,45 @@
  * syscalls.h - the system calls, each a real function named as in
  * Linux (sys_write, ...), so a kprobe or kretprobe can be put on it by
  * name: `p:sys_write_probe sys_write fd=%bx buf=%cx count=%dx`.  The
- * table that maps numbers to them is arch/i386/syscall.c.
+ * table that maps numbers to them is arch/i386/syscall.c.  Each is
+ * asmlinkage, as Linux i386's were from 2.6.20 to 4.16: the entry code
+ * pushes the user's registers as their arguments (syscall_call()).
  */
 #ifndef SYSCALLS_H
 #define SYSCALLS_H
 
 #include <stddef.h>
 #include "linux/compiler.h"
+#include "linkage.h"
 #include <asm/ptrace.h>
 #include <asm/percpu.h>
+
+typedef unsigned short umode_t;	/* a file's mode bits, Linux's type */
 
 struct timespec {
 	long tv_sec;
 	long tv_nsec;
 };
 
-long sys_exit(int error_code);
-long sys_read(unsigned int fd, char __user *buf, size_t count);
-long sys_write(unsigned int fd, const char __user *buf, size_t count);
-long sys_open(const char __user *filename, int flags, int mode);
-long sys_close(unsigned int fd);
-long sys_waitpid(int pid, int __user *stat_addr, int options);
-long sys_getpid(void);
-long sys_kill(int pid, int sig);
-long sys_nanosleep(const struct timespec __user *rqtp, struct timespec __user *rmtp);
-long sys_spawn(const char __user *name, const char __user *const __user *argv);
+asmlinkage long sys_exit(int error_code);
+asmlinkage long sys_read(unsigned int fd, char __user *buf, size_t count);
+asmlinkage long sys_write(unsigned int fd, const char __user *buf, size_t count);
+asmlinkage long sys_open(const char __user *filename, int flags, int mode);
+asmlinkage long sys_close(unsigned int fd);
+asmlinkage long sys_waitpid(int pid, int __user *stat_addr, int options);
+asmlinkage long sys_getpid(void);
+asmlinkage long sys_kill(int pid, int sig);
+asmlinkage long sys_nanosleep(const struct timespec __user *rqtp, struct timespec __user *rmtp);
+asmlinkage long sys_spawn(const char __user *name, const char __user *const __user *argv);
 
 /*
  * What the calls do, under Linux's names (kernel/file.c), so Linux's
- * documented probes work: `p:myprobe do_sys_open dfd=$arg1 filename=$arg2`,
+ * documented probes work: `p:myprobe do_sys_open dfd=%ax filename=%dx`,
  * `p vfs_read`, `p ksys_write`.  vfs_read's pos is a size_t here (no
  * file is larger than a snapshot), Linux's a loff_t.
  */
 struct file;
-long do_sys_open(int dfd, const char __user *filename, int flags, int mode);
+long do_sys_open(int dfd, const char __user *filename, int flags, umode_t mode);
 long ksys_read(unsigned int fd, char __user *buf, size_t count);
 long ksys_write(unsigned int fd, const char __user *buf, size_t count);
 long vfs_read(struct file *file, char __user *buf, size_t count, size_t *pos);

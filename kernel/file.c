@@ -124,12 +124,13 @@ static noinline long do_sys_openat2(int dfd, const char __user *filename,
 				    struct open_how *how)
 {
 	char path[PSEUDOFS_PATH_MAX];
-	long len = strncpy_from_user(path, filename, sizeof(path));
+	long len;
 	struct file *f;
 	int fd, err;
 
 	if (dfd != AT_FDCWD)
 		return -EBADF;
+	len = strncpy_from_user(path, filename, sizeof(path));
 	if (len < 0)
 		return len;
 	if (len == sizeof(path))
@@ -146,19 +147,26 @@ static noinline long do_sys_openat2(int dfd, const char __user *filename,
 	return fd;
 }
 
-noinline long do_sys_open(int dfd, const char __user *filename, int flags, int mode)
+/*
+ * Linux's do_sys_open(), which open() and openat() share: an ordinary
+ * kernel function, its four arguments in ax, dx, cx and on the stack
+ * (-mregparm=3), where kprobetrace.rst's i386 example reads them:
+ * p:myprobe do_sys_open dfd=%ax filename=%dx flags=%cx mode=+4($stack).
+ * noinline: it stays a function of its own, to be probed.
+ */
+noinline long do_sys_open(int dfd, const char __user *filename, int flags, umode_t mode)
 {
-	struct open_how how = { .flags = (unsigned int)flags, .mode = (unsigned int)mode };
+	struct open_how how = { .flags = (unsigned int)flags, .mode = mode };
 
 	return do_sys_openat2(dfd, filename, &how);
 }
 
-long sys_open(const char __user *filename, int flags, int mode)
+asmlinkage long sys_open(const char __user *filename, int flags, int mode)
 {
 	return do_sys_open(AT_FDCWD, filename, flags, mode);
 }
 
-long sys_close(unsigned int fd)
+asmlinkage long sys_close(unsigned int fd)
 {
 	struct file *f = fget(fd);
 
@@ -197,7 +205,7 @@ noinline long ksys_read(unsigned int fd, char __user *buf, size_t count)
 	return vfs_read(f, buf, count, &f->pos);
 }
 
-long sys_read(unsigned int fd, char __user *buf, size_t count)
+asmlinkage long sys_read(unsigned int fd, char __user *buf, size_t count)
 {
 	return ksys_read(fd, buf, count);
 }
@@ -221,7 +229,7 @@ noinline long ksys_write(unsigned int fd, const char __user *buf, size_t count)
 	return count;
 }
 
-long sys_write(unsigned int fd, const char __user *buf, size_t count)
+asmlinkage long sys_write(unsigned int fd, const char __user *buf, size_t count)
 {
 	return ksys_write(fd, buf, count);
 }

@@ -37,6 +37,7 @@
 #include "vsprintf.h"
 #include "nokprobe.h"
 #include "trace.h"
+#include "vermagic.h"
 
 #define MODULE_FREE_POISON	0xcc	/* int3 */
 
@@ -64,6 +65,70 @@ static int __printf(3, 4) module_error(const char *name, int err, const char *fm
 static int module_elf_error(const struct load_info *info, int err)
 {
 	return module_error(info->name, err, "%s", info->error);
+}
+
+/* ---- the ABI the module was built for: its vermagic ------------------------ */
+
+#define VERMAGIC_TAG	"vermagic="
+
+/* Is section s named name?  Bounded: the name table comes from the file. */
+static bool section_named(const struct load_info *info, const Elf32_Shdr *s,
+			  const char *name)
+{
+	size_t len = strlen(name) + 1;
+
+	return s->sh_name < info->secstrings_size &&
+	       info->secstrings_size - s->sh_name >= len &&
+	       memcmp(info->secstrings + s->sh_name, name, len) == 0;
+}
+
+/*
+ * The value of the "vermagic=" string in the file's .modinfo, or NULL;
+ * its length in *len (the strings are NUL-separated, the last one
+ * perhaps not terminated).  Read from the file, before anything of the
+ * module is laid out or linked, as Linux's check_modinfo() does.
+ */
+static const char *module_vermagic(const struct load_info *info, size_t *len)
+{
+	size_t tag = strlen(VERMAGIC_TAG);
+
+	for (unsigned int i = 1; i < info->shnum; i++) {
+		const Elf32_Shdr *s = &info->sechdrs[i];
+		const char *p, *end;
+
+		if (!section_named(info, s, ".modinfo") || s->sh_type == SHT_NOBITS ||
+		    !elf_in_file(info, s->sh_offset, s->sh_size))
+			continue;
+		p = (const char *)info->image + s->sh_offset;
+		for (end = p + s->sh_size; p < end; p += *len + 1) {
+			*len = strnlen(p, end - p);
+			if (*len >= tag && !strncmp(p, VERMAGIC_TAG, tag)) {
+				*len -= tag;
+				return p + tag;
+			}
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Refuse a module built for another ABI: above all one compiled without
+ * -mregparm=3, which would read every argument the kernel passes it in
+ * registers from the stack instead (include/vermagic.h).
+ */
+static int check_vermagic(const struct load_info *info)
+{
+	size_t len;
+	const char *magic = module_vermagic(info, &len);
+
+	if (!magic)
+		return module_error(info->name, -ENOEXEC, "no version magic: not built "
+				    "with this kernel's headers and flags (docs/modules.md)");
+	if (len != strlen(VERMAGIC_STRING) || strncmp(magic, VERMAGIC_STRING, len))
+		return module_error(info->name, -ENOEXEC, "version magic '%.*s' should be "
+				    "'%s': built for another calling convention or CPU",
+				    (int)len, magic, VERMAGIC_STRING);
+	return 0;
 }
 
 const char *module_last_error(void)
@@ -739,6 +804,9 @@ int layout_and_link(const void *image, size_t len, const char *name,
 	ret = elf_check_module(&info);
 	if (ret)
 		return module_elf_error(&info, ret);
+	ret = check_vermagic(&info);
+	if (ret)
+		return ret;
 	mod = kzalloc(sizeof(*mod));
 	if (!mod)
 		return module_error(name, -ENOMEM, "out of memory");

@@ -16,18 +16,18 @@
 #define MSEC_PER_SEC   1000L
 #define MAX_SLEEP_SEC  3600L     /* longer requests are cut to an hour */
 
-long sys_exit(int error_code)
+asmlinkage long sys_exit(int error_code)
 {
 	do_exit(W_EXITCODE(error_code, 0));
 }
 
-long sys_getpid(void)
+asmlinkage long sys_getpid(void)
 {
 	return current->pid;
 }
 
 /* Sleeps whole ticks; a kill ends it early (-EINTR, and the kill follows). */
-long sys_nanosleep(const struct timespec __user *rqtp, struct timespec __user *rmtp)
+asmlinkage long sys_nanosleep(const struct timespec __user *rqtp, struct timespec __user *rmtp)
 {
 	struct timespec ts;
 	unsigned long ms;
@@ -103,7 +103,7 @@ noinline long kernel_clone(struct spawn_args *a)
 	return t->pid;
 }
 
-long sys_spawn(const char __user *name, const char __user *const __user *argv)
+asmlinkage long sys_spawn(const char __user *name, const char __user *const __user *argv)
 {
 	struct spawn_args *a = kzalloc(sizeof(*a));
 	long ret;
@@ -131,7 +131,7 @@ static void find_child(struct task_struct *t, void *arg)
 }
 
 /* Wait for one child, by pid (no "any child" yet); options are ignored. */
-long sys_waitpid(int pid, int __user *stat_addr, int options)
+asmlinkage long sys_waitpid(int pid, int __user *stat_addr, int options)
 {
 	struct child_lookup c = { .pid = pid, .parent = current };
 	int status;
@@ -146,7 +146,7 @@ long sys_waitpid(int pid, int __user *stat_addr, int options)
 }
 
 /* Every signal kills (no process has handlers): Linux's default action for most. */
-long sys_kill(int pid, int sig)
+asmlinkage long sys_kill(int pid, int sig)
 {
 	if (sig <= 0)
 		return -EINVAL;

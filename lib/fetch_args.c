@@ -237,8 +237,10 @@ static int parse_arg_var(struct span sp, const struct fetch_arg_ctx *ctx,
 		return probe_fail(err, PROBE_ERR_BAD_VAR, sp.pos);
 	if (n < 1 || n > PROBE_MAX_STACK_NR)
 		return probe_fail(err, PROBE_ERR_BAD_ARG_NUM, sp.pos);
-	/* cdecl: the return address is word 0, argument N is word N. */
-	return add_op(arg, FETCH_OP_STACK, n, sp.pos, err);
+	/* Where regs_get_kernel_argument(regs, N - 1) reads it (-mregparm=3). */
+	if (n - 1 < NR_REG_ARGUMENTS)
+		return add_op(arg, FETCH_OP_REG, regs_argument_offset(n - 1), sp.pos, err);
+	return add_op(arg, FETCH_OP_STACK, regs_argument_stack_nth(n - 1), sp.pos, err);
 }
 
 /* $retval $comm $stack $stackN $argN */

@@ -5,6 +5,8 @@
  * caches the descriptor it was loaded with.  So after lgdt we reload
  * every data segment register, and %cs with a far jump (the only way
  * to change %cs besides a far call, far ret or iret).
+ *
+ * Arguments arrive in %eax, %edx, %ecx (the kernel's -mregparm=3).
  */
 	.text
 
@@ -12,18 +14,15 @@
 	.globl gdt_load
 	.type gdt_load, @function
 gdt_load:
-	movl 4(%esp), %eax
 	lgdt (%eax)
-	movl 12(%esp), %eax
-	movw %ax, %ds
-	movw %ax, %es
-	movw %ax, %fs
-	movw %ax, %gs
-	movw %ax, %ss
+	movw %cx, %ds           /* data_sel */
+	movw %cx, %es
+	movw %cx, %fs
+	movw %cx, %gs
+	movw %cx, %ss
 	/* Far return: pop our return address and the new %cs together. */
-	movl 8(%esp), %eax
 	popl %ecx               /* return address */
-	pushl %eax              /* new %cs */
+	pushl %edx              /* code_sel: the new %cs */
 	pushl %ecx
 	lret
 	.size gdt_load, . - gdt_load
@@ -32,7 +31,6 @@ gdt_load:
 	.globl idt_load
 	.type idt_load, @function
 idt_load:
-	movl 4(%esp), %eax
 	lidt (%eax)
 	ret
 	.size idt_load, . - idt_load
@@ -41,7 +39,6 @@ idt_load:
 	.globl tss_load
 	.type tss_load, @function
 tss_load:
-	movl 4(%esp), %eax
 	ltr %ax
 	ret
 	.size tss_load, . - tss_load

@@ -21,8 +21,9 @@
 	.globl double_fault_task
 	.type double_fault_task, @function
 double_fault_task:
-	/* The error code is right where a C argument would be. */
-	call do_double_fault    /* void do_double_fault(unsigned long error) */
+	/* do_double_fault(error): the argument in %eax (-mregparm=3). */
+	movl (%esp), %eax
+	call do_double_fault
 	addl $STACK_WORD, %esp  /* drop the error code */
 	iret                    /* NT=1: task switch back to cpu_tss */
 	jmp double_fault_task   /* the next #DF resumes here */

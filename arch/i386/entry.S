@@ -11,7 +11,9 @@
  * make every vector look the same: they push a dummy error code when
  * the CPU did not, push the vector number, and jump to trap_common,
  * which completes a struct pt_regs (include/ptrace.h) and calls
- * do_trap(regs, vector) in C.
+ * do_trap(regs, vector) in C - with the kernel's -mregparm=3
+ * convention, as Linux's entry_32.S does: the pt_regs pointer in %eax,
+ * the second argument in %edx, nothing on the stack.
  *
  * The stack on entry to trap_common, lowest address first:
  *
@@ -43,9 +45,6 @@
 #define CFA_IP		(PT_IP - PT_SP)		/* pushed by the CPU */
 #define CFA_CPU_FRAME	(PT_SP - PT_IP)		/* ip, cs, flags: 12 bytes */
 #define CFA_ERROR_CODE	(PT_SP - PT_ORIG_AX)	/* ... and the error code: 16 */
-
-/* do_trap(regs, vector): two arguments on the stack, dropped after the call. */
-#define DO_TRAP_ARGS	(2 * STACK_WORD)
 
 /* The trap frame as the CPU left it: CFA = esp + bytes pushed since. */
 .macro CFI_TRAP_FRAME pushed
@@ -192,9 +191,9 @@ vector\n:
  * exactly a struct pt_regs (neither pushes an error code, so a 0 goes
  * in orig_ax; no vector number to push and swap out again) and calls
  * its own C handler, exc_debug(regs) or exc_int3(regs) in traps.c, with
- * no dispatch on the vector.  The handler takes regs on the stack, as
- * do_trap() does, so an unwinder finds them the same way (a return
- * address in the entry code, the pt_regs pointer above it).
+ * no dispatch on the vector.  regs goes in %eax, as for do_trap(), so
+ * an unwinder finds the frame the same way: the call's return address,
+ * in the entry code, lies right below the pt_regs.
  */
 .macro DIRECT_STUB n, handler, moved_stack
 	STUB_START \n
@@ -206,11 +205,8 @@ vector\n:
 	.cfi_adjust_cfa_offset 4
 	PUSH_SEGMENT_AND_GENERAL_REGS
 	LOAD_KERNEL_SEGMENTS
-	pushl %esp			/* struct pt_regs * */
-	.cfi_adjust_cfa_offset STACK_WORD
+	movl %esp, %eax			/* struct pt_regs * */
 	call \handler
-	addl $STACK_WORD, %esp
-	.cfi_adjust_cfa_offset -STACK_WORD
 	.ifnb \moved_stack
 	testl %eax, %eax		/* the handler moved the stack pointer? */
 	jnz \moved_stack
@@ -309,46 +305,6 @@ entry_INT80_32:
 	.size entry_INT80_32, . - entry_INT80_32
 	NOKPROBE_ASM(entry_INT80_32)
 
-/*
- * long syscall_call(sys_call_ptr_t fn, struct pt_regs *regs): call a
- * sys_* function with the user's registers as its arguments - on the
- * stack, as C wants them, and also in %ebx, %ecx, %edx, %esi, %edi,
- * where Linux i386's entry code left them (its SAVE_ALL frame was the
- * argument list).  So a probe on sys_write's first instruction reads
- * fd=%bx buf=%cx count=%dx, as on Linux.  %ebp stays our frame pointer:
- * backtraces from inside a system call follow it.
- */
-#define SYSCALL_ARGS	(6 * STACK_WORD)
-	.globl syscall_call
-	.type syscall_call, @function
-syscall_call:
-	pushl %ebp
-	movl %esp, %ebp
-	pushl %edi
-	pushl %esi
-	pushl %ebx
-	movl 3*STACK_WORD(%ebp), %eax		/* regs */
-	pushl PT_BP(%eax)
-	pushl PT_DI(%eax)
-	pushl PT_SI(%eax)
-	pushl PT_DX(%eax)
-	pushl PT_CX(%eax)
-	pushl PT_BX(%eax)
-	movl PT_BX(%eax), %ebx
-	movl PT_CX(%eax), %ecx
-	movl PT_DX(%eax), %edx
-	movl PT_SI(%eax), %esi
-	movl PT_DI(%eax), %edi
-	call *2*STACK_WORD(%ebp)		/* fn */
-	addl $SYSCALL_ARGS, %esp
-	popl %ebx
-	popl %esi
-	popl %edi
-	popl %ebp
-	ret
-	.size syscall_call, . - syscall_call
-	NOKPROBE_ASM(syscall_call)
-
 	.globl trap_common
 	.type trap_common, @function
 trap_common:
@@ -360,13 +316,9 @@ trap_common:
 	movl %eax, PT_GS(%esp)
 	LOAD_KERNEL_SEGMENTS
 
-	movl %esp, %eax
-	pushl %ecx              /* vector */
-	pushl %eax              /* struct pt_regs * */
-	.cfi_adjust_cfa_offset DO_TRAP_ARGS
+	movl %esp, %eax		/* do_trap(regs, */
+	movl %ecx, %edx		/*         vector) */
 	call do_trap
-	addl $DO_TRAP_ARGS, %esp
-	.cfi_adjust_cfa_offset -DO_TRAP_ARGS
 
 	.globl trap_return
 trap_return:
@@ -376,7 +328,7 @@ trap_return:
 	NOKPROBE_ASM(trap_common)
 
 /*
- * void start_user_thread(struct pt_regs *regs): enter ring 3 for the
+ * void start_user_thread(struct pt_regs *regs in %eax): enter ring 3 for the
  * first time, as if returning from a trap that came from there: iret
  * pops eip, cs (RPL 3), eflags and then - because the privilege level
  * changes - the user's esp and ss too.  Never returns.
@@ -384,13 +336,56 @@ trap_return:
 	.globl start_user_thread
 	.type start_user_thread, @function
 start_user_thread:
-	movl 4(%esp), %esp
+	movl %eax, %esp
 	jmp trap_return
 	.size start_user_thread, . - start_user_thread
 	NOKPROBE_ASM(start_user_thread)
 
 	.globl entry_text_end
 entry_text_end:
+
+/*
+ * long syscall_call(sys_call_ptr_t fn, struct pt_regs *regs): call a
+ * sys_* function with the user's registers as its arguments.  fn comes
+ * in %eax and regs in %edx (the kernel's -mregparm=3).  The sys_*
+ * functions are asmlinkage, as Linux i386's were from 2.6.20 to 4.16:
+ * their arguments are on the stack, pushed here from pt_regs, where
+ * Linux's SAVE_ALL frame was the argument list.  They are also loaded
+ * in %ebx, %ecx, %edx, %esi, %edi, where the user put them, so a probe
+ * on sys_write's first instruction reads fd=%bx buf=%cx count=%dx, as
+ * on Linux.  %ebp stays our frame pointer: backtraces from inside a
+ * system call follow it.  It lies outside the entry text: its frame is
+ * an ordinary call's, not a trap frame (unwind_frame.c).
+ */
+#define SYSCALL_ARGS	(6 * STACK_WORD)
+	.globl syscall_call
+	.type syscall_call, @function
+syscall_call:
+	pushl %ebp
+	movl %esp, %ebp
+	pushl %edi
+	pushl %esi
+	pushl %ebx
+	pushl PT_BP(%edx)
+	pushl PT_DI(%edx)
+	pushl PT_SI(%edx)
+	pushl PT_DX(%edx)
+	pushl PT_CX(%edx)
+	pushl PT_BX(%edx)
+	movl PT_BX(%edx), %ebx
+	movl PT_CX(%edx), %ecx
+	movl PT_SI(%edx), %esi
+	movl PT_DI(%edx), %edi
+	movl PT_DX(%edx), %edx		/* last: it held regs */
+	call *%eax			/* fn */
+	addl $SYSCALL_ARGS, %esp
+	popl %ebx
+	popl %esi
+	popl %edi
+	popl %ebp
+	ret
+	.size syscall_call, . - syscall_call
+	NOKPROBE_ASM(syscall_call)
 
 /* The stub addresses, indexed by vector; idt_init() reads this table. */
 	.section .rodata

@@ -18,6 +18,8 @@
  * an unmapped page, a read-only one, a page freed under us - the copy
  * ends in -EFAULT, never in an oops.  Separate names, as Linux keeps
  * them: a backtrace or a probe tells user copies from kernel ones.
+ *
+ * dst, src, n arrive in %eax, %edx, %ecx (the kernel's -mregparm=3).
  */
 #include <asm/extable.h>
 #include "nokprobe.h"
@@ -34,9 +36,9 @@
 \name:
 	pushl %esi
 	pushl %edi
-	movl 12(%esp), %edi     /* dst */
-	movl 16(%esp), %esi     /* src */
-	movl 20(%esp), %ecx     /* n */
+	movl %eax, %edi         /* dst */
+	movl %edx, %esi         /* src */
+					/* %ecx = n */
 1:	testl %ecx, %ecx
 	jz 3f
 	.if \untrusted == UNTRUSTED_SRC

@@ -3,8 +3,10 @@
  *
  *   void switch_to(unsigned long *prev_esp, unsigned long next_esp);
  *
- * The C calling convention says a called function may clobber %eax,
- * %ecx and %edx but must preserve %ebx, %esi, %edi, %ebp (and %esp).
+ * The arguments arrive in %eax and %edx (the kernel's -mregparm=3, as
+ * Linux's __switch_to_asm takes prev and next).  The C calling
+ * convention says a called function may clobber %eax, %ecx and %edx
+ * but must preserve %ebx, %esi, %edi, %ebp (and %esp).
  * schedule() calls us like any function, so only those four - plus the
  * return address already on the stack - make up a thread's saved CPU
  * state.  We push them on the old stack, remember where that stack
@@ -26,9 +28,7 @@
 	.globl switch_to
 	.type switch_to, @function
 switch_to:
-	movl 4(%esp), %eax      /* prev_esp: where to store the old %esp */
-	movl 8(%esp), %edx      /* next_esp: the stack to switch to */
-
+	/* %eax = prev_esp: where to store the old %esp; %edx = next_esp */
 	pushl %ebp
 	pushl %ebx
 	pushl %esi

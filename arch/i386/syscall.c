@@ -5,7 +5,8 @@
  * The user put the number in %eax and up to six arguments in %ebx,
  * %ecx, %edx, %esi, %edi, %ebp; the entry stub saved them all in
  * pt_regs.  syscall_call() (entry.S) calls the function with them as
- * its C arguments - and in those registers, as Linux i386 did - and we
+ * its C arguments - on the stack, for the sys_* functions are
+ * asmlinkage, and in those registers, as Linux i386 did - and we
  * put its result in regs->ax, which iret hands back to ring 3 in %eax.  As
  * in Linux, the number is kept in regs->orig_ax (the error-code slot:
  * int $0x80 pushes none), so a probe or a tracer still sees which call
@@ -19,17 +20,17 @@
 #include <asm/percpu.h>
 #include "sched.h"
 
-typedef long (*sys_call_ptr_t)(unsigned long, unsigned long, unsigned long,
-			       unsigned long, unsigned long, unsigned long);
+typedef asmlinkage long (*sys_call_ptr_t)(unsigned long, unsigned long, unsigned long,
+					  unsigned long, unsigned long, unsigned long);
 
 /*
- * The i386 C convention passes every argument on the stack and the
- * caller removes them, so calling sys_getpid(void) with six arguments
- * is harmless: it never looks at them.  Linux's i386 table relied on
- * the same (asmlinkage).
+ * asmlinkage passes every argument on the stack and the caller removes
+ * them, so calling sys_getpid(void) with six arguments is harmless: it
+ * never looks at them.  Linux's i386 table relied on the same.
  */
 
-/* entry.S: fn(bx, cx, dx, si, di, bp) with those registers loaded too. */
+/* entry.S: fn(bx, cx, dx, si, di, bp) with those registers loaded too;
+ * fn and regs themselves arrive in %eax and %edx. */
 long syscall_call(sys_call_ptr_t fn, struct pt_regs *regs);
 #define SYSCALL(nr, fn)	[nr] = (sys_call_ptr_t)(void (*)(void))(fn)
 

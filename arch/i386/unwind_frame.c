@@ -13,7 +13,9 @@
  *    function's ip lives in that pt_regs, not in any %ebp record, so a
  *    plain walk skips it.  The record above do_trap() (or
  *    optimized_callback()) returns into that assembly: there the walk
- *    takes the pt_regs, reports regs->ip, and goes on from regs->bp.
+ *    takes the pt_regs, which the assembly passed in %eax (or %edx) and
+ *    so starts right above that return address, reports regs->ip, and
+ *    goes on from regs->bp.
  *
  *  - A function caught before its frame exists or after it tore it down
  *    (ip on its first instruction, after "push %ebp", after the "pop
@@ -55,11 +57,10 @@
 #define POP_EBP			0x5d	/* the epilogue: pop %ebp ... */
 #define LEAVE			0xc9	/* ... or leave (mov %ebp,%esp; pop %ebp) */
 
-/* A record on the %ebp chain: saved %ebp, return address, first argument. */
+/* A record on the %ebp chain: saved %ebp, return address. */
 struct frame_record {
 	unsigned long next_bp;
 	unsigned long ret;
-	unsigned long arg0;
 };
 
 static bool read_word(unsigned long addr, unsigned long *val)
@@ -69,17 +70,17 @@ static bool read_word(unsigned long addr, unsigned long *val)
 
 /*
  * The pt_regs a record leads to, or NULL: a record whose return address
- * is in the entry code belongs to do_trap(regs, vector), whose first
- * argument is the pt_regs; one returning into an optprobe detour belongs
- * to optimized_callback(), called right after the detour pushed its
- * pt_regs, which therefore starts just above the return address.
+ * is in the entry code belongs to do_trap(), exc_int3() or exc_debug(),
+ * one returning into an optprobe detour to optimized_callback().  Each
+ * was called right after its pt_regs was pushed, the pointer passed in
+ * a register (-mregparm=3), so the pt_regs starts just above the return
+ * address, the word after the record.
  */
-struct pt_regs *frame_pt_regs(unsigned long bp, unsigned long ret, unsigned long arg0)
+struct pt_regs *frame_pt_regs(unsigned long bp, unsigned long ret)
 {
-	if (ret >= (unsigned long)entry_text_start && ret < (unsigned long)entry_text_end)
-		return (struct pt_regs *)arg0;
-	if (arch_optprobe_detour_return(ret))
-		return (struct pt_regs *)(bp + offsetof(struct frame_record, arg0));
+	if ((ret >= (unsigned long)entry_text_start && ret < (unsigned long)entry_text_end) ||
+	    arch_optprobe_detour_return(ret))
+		return (struct pt_regs *)(bp + sizeof(struct frame_record));
 	return NULL;
 }
 
@@ -226,9 +227,17 @@ static enum frame_state frame_step(enum frame_state st, const struct insn *insn,
 		*depth += delta;
 		return FRAME_LEAF;
 	}
-	if (st == FRAME_PUSHED)
-		return bytes[0] == MOV_ESP_EBP_0 && bytes[1] == MOV_ESP_EBP_1 ?
-			FRAME_BUILT : FRAME_UNKNOWN;
+	if (st == FRAME_PUSHED) {
+		if (bytes[0] == MOV_ESP_EBP_0 && bytes[1] == MOV_ESP_EBP_1)
+			return FRAME_BUILT;
+		/*
+		 * gcc may schedule an instruction between the two, typically
+		 * a load into an argument register (-mregparm=3): one that
+		 * leaves esp alone leaves the frame as it was.
+		 */
+		return leaf_stack_effect(insn, &delta) && delta == 0 ?
+			FRAME_PUSHED : FRAME_UNKNOWN;
+	}
 	if (bytes[0] == POP_EBP || bytes[0] == LEAVE)
 		return FRAME_TORN;
 	/*
@@ -377,7 +386,7 @@ int unwind_stack(struct pt_regs *regs, unsigned long bp, struct stack_entry *out
 		if (!emit(&st, kretprobe_find_ret_addr(rec.ret, (unsigned long *)bp + 1),
 			  STACK_RETURN, 0))
 			break;
-		regs = frame_pt_regs(bp, rec.ret, rec.arg0);
+		regs = frame_pt_regs(bp, rec.ret);
 		if (regs && (unsigned long)regs > bp) {
 			if (!emit_regs(&st, regs))
 				break;

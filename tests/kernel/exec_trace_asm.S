@@ -13,7 +13,7 @@
 	.text
 	.globl exec_trace_tf_call
 exec_trace_tf_call:
-	movl 4(%esp), %ecx		/* fn */
+	movl %eax, %ecx			/* fn (-mregparm=3: in %eax) */
 	pushfl
 	orl $X86_EFLAGS_TF, (%esp)
 	popfl				/* from the next instruction on: #DB after each */

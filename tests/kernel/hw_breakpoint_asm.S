@@ -2,7 +2,7 @@
  * hw_breakpoint_asm.S - accesses of a known width at a known address,
  * each followed by a label: a data breakpoint is a trap, so the ip its
  * #DB reports is that label (the instruction after the access).
- * cdecl: the address is the first argument, the value the second.
+ * The address is the first argument (%eax), the value the second (%edx).
  */
 	.text
 
@@ -10,8 +10,8 @@
 	.globl \name, \name\()_after
 	.type \name, @function
 \name:
-	movl 4(%esp), %ecx
-	movl 8(%esp), %eax
+	movl %eax, %ecx
+	movl %edx, %eax
 	\insn
 \name\()_after:
 	ret
@@ -37,8 +37,7 @@ hwbp_shared_var:
 	.text
 	.globl hwbp_store_shared
 	.type hwbp_store_shared, @function
-hwbp_store_shared:
-	movl 4(%esp), %eax
+hwbp_store_shared:				/* the value is in %eax */
 	.globl hwbp_store_shared_insn
 hwbp_store_shared_insn:
 	movl %eax, hwbp_shared_var

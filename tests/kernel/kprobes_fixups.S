@@ -94,7 +94,7 @@ LABEL(fx_entry)                 /* an ordinary instruction: no fixup at all */
 	pushl %esi
 	pushl %edi
 	pushfl                          /* the caller's EFLAGS, popped at the end */
-	movl 8(%ebp), %ebx              /* %ebx = struct fixup_state * throughout */
+	movl %eax, %ebx                 /* %ebx = struct fixup_state * throughout */
 	movl %esp, ESP0(%ebx)
 	/*
 	 * The caller's arithmetic flags are whatever its last compare left:

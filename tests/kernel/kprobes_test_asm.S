@@ -48,7 +48,7 @@ kpt_hlt:
 	.globl kpt_read_long
 	.type kpt_read_long, @function
 kpt_read_long:
-	movl 4(%esp), %ecx
+	movl %eax, %ecx			/* p */
 	.globl kpt_read_long_insn
 kpt_read_long_insn:
 	movl (%ecx), %eax
@@ -110,7 +110,7 @@ kpt_sti_insn:
 	.globl kpt_popf
 	.type kpt_popf, @function
 kpt_popf:
-	pushl 4(%esp)
+	pushl %eax			/* flags */
 	.globl kpt_popf_insn
 kpt_popf_insn:
 	popfl

@@ -5,6 +5,9 @@
  * Every routine has a .size, and the probe targets inside are global
  * labels: the optimizer must see the routine, not the label, as the
  * function (kprobe_function_extent()).
+ *
+ * They read their arguments from the stack, where opt_mix_clean()
+ * pushes opt_mix's: C declares them asmlinkage (test_optprobes.c).
  */
 #include <asm/calling.h>
 

@@ -53,9 +53,12 @@ probe_target int jpt_fib(int n)
 	return n < 2 ? n : jpt_fib(n - 1) + jpt_fib(n - 2);
 }
 
+/* A local on the stack gives it a frame, so it starts with push %ebp. */
 probe_target int jpt_helper(int v)
 {
-	return v + 1;
+	volatile int one = 1;
+
+	return v + one;
 }
 
 probe_target int jpt_other(int v)
@@ -63,7 +66,7 @@ probe_target int jpt_other(int v)
 	return v * 2;
 }
 
-/* Starts with a load, not a push (jprobes_targets.S). */
+/* Starts with a register move, not a push (jprobes_targets.S). */
 int jpt_load(int v);
 
 /* Through volatile pointers: the compiler may not fold or inline the calls. */
@@ -83,7 +86,7 @@ static struct {
 	int a, b, e;
 	const char *s;
 	struct jpt_pair p;
-	unsigned long slot_a, saved_sp;	/* where a lives, where the hit's sp was */
+	unsigned long slot_p, saved_sp;	/* where p lives, where the hit's sp was */
 	unsigned long flags;
 	int seq[200], nseq;
 	int order[4], norder;
@@ -112,7 +115,7 @@ static int args_handler(int a, int b, const char *s, struct jpt_pair p, int e)
 	seen.s = s;
 	seen.p = p;
 	seen.e = e;
-	seen.slot_a = (unsigned long)&a;
+	seen.slot_p = (unsigned long)&p;
 	seen.saved_sp = this_cpu_ptr(&jprobe_ctlblk)->saved_sp;	/* interrupts off: our CPU's */
 	seen.flags = read_eflags();
 	jprobe_return();
@@ -140,8 +143,12 @@ static void jprobe_sees_arguments(struct ktest *t)
 	KTEST_EXPECT_EQ(t, seen.p.y, -3);
 	KTEST_EXPECT_STREQ(t, seen.p.tag, "tagme");
 	KTEST_EXPECT_EQ(t, seen.e, 99);
-	/* a is the probed function's own first stack slot, just above its return address. */
-	KTEST_EXPECT_EQ(t, seen.slot_a, seen.saved_sp + sizeof(unsigned long));
+	/*
+	 * a, b and s came in ax, dx and cx (-mregparm=3), which the handler
+	 * is entered with unchanged; p, the fourth, is the probed function's
+	 * own first stack slot, just above its return address.
+	 */
+	KTEST_EXPECT_EQ(t, seen.slot_p, seen.saved_sp + sizeof(unsigned long));
 	/* The handler runs with interrupts off; the caller had them on. */
 	KTEST_EXPECT_EQ(t, seen.flags & X86_EFLAGS_IF, 0);
 	KTEST_EXPECT_EQ(t, jp.nbad_return, 0);

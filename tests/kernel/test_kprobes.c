@@ -14,6 +14,7 @@
 #include "ktest.h"
 #include "trap_watch.h"
 #include "kprobes.h"
+#include "asm/ptrace.h"
 #include "kallsyms.h"
 #include "errno.h"
 #include <asm/extable.h>
@@ -100,10 +101,10 @@ static uint8_t text_byte(void *addr)
 	return *(volatile uint8_t *)addr;
 }
 
-/* The first argument of a function whose entry is probed: just above the return address. */
+/* The first argument of a function whose entry is probed: in %eax (-mregparm=3). */
 static unsigned long entry_arg0(struct pt_regs *regs)
 {
-	return ((unsigned long *)kernel_stack_pointer(regs))[1];
+	return regs_get_kernel_argument(regs, 0);
 }
 
 /* ---- smoke ----------------------------------------------------------------------- */

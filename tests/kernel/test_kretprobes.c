@@ -20,6 +20,7 @@
 #include "kernel.h"
 #include "ktest.h"
 #include "kprobes.h"
+#include "asm/ptrace.h"
 #include "kallsyms.h"
 #include "errno.h"
 #include <asm/irqflags.h>
@@ -107,10 +108,10 @@ static void rec_reset(void)
 	memset(&rec, 0, sizeof(rec));
 }
 
-/* The first argument at a probed entry: just above the return address. */
+/* The first argument at a probed entry: in %eax (-mregparm=3). */
 static unsigned long entry_arg0(struct pt_regs *regs)
 {
-	return ((unsigned long *)kernel_stack_pointer(regs))[1];
+	return regs_get_kernel_argument(regs, 0);
 }
 
 static int ret_handler(struct kretprobe_instance *ri, struct pt_regs *regs)

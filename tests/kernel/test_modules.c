@@ -152,6 +152,9 @@ static const struct {
 	{ "broken_reloc_type", "unsupported relocation R_386_GOTPC" },
 	{ "broken_undefined", "unknown symbol nosuch" },
 	{ "broken_noinit", "no init function" },
+	{ "broken_novermagic", "no version magic" },
+	/* Built without -mregparm=3 (the Makefile): the plain i386 convention. */
+	{ "broken_abi", "version magic 'kprobes-i386 686 ' should be 'kprobes-i386 686 REGPARM '" },
 };
 
 static void broken_objects_refused(struct ktest *t)

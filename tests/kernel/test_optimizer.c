@@ -28,6 +28,7 @@
 #include "workloads.h"
 #include "bench_sled.h"
 #include "every_insn.h"
+#include "linkage.h"
 
 static volatile unsigned long site_hits;
 
@@ -195,7 +196,11 @@ static void optimizer_thousands_under_load(struct ktest *t)
 
 static volatile bool busy_stop;
 
-static __attribute__((__noinline__, __noipa__)) int busy_target(int x)
+/*
+ * asmlinkage: x comes on the stack, so the body starts with a load and
+ * is long enough for a jump (with x in %eax it is lea and ret: too short).
+ */
+static asmlinkage __attribute__((__noinline__, __noipa__)) int busy_target(int x)
 {
 	return x * 5 + 2;
 }

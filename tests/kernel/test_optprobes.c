@@ -30,19 +30,20 @@
 #include "kprobes_fixups.h"
 #include <asm/text_patching.h>
 #include "bench_sled.h"
+#include "linkage.h"
 
-/* ---- the routines (optprobes_asm.S) -------------------------------------------- */
+/* ---- the routines (optprobes_asm.S: arguments on the stack) ------------------------ */
 
-unsigned long opt_mix(unsigned long x);
-unsigned long opt_mix_clean(unsigned long x);	/* registers set to constants */
-unsigned long opt_jump_into(unsigned long x);
-unsigned long opt_jump_table(unsigned long x);
-unsigned long opt_calls(unsigned long x);
-unsigned long opt_rep(unsigned long n);
-unsigned long opt_call_clean(unsigned long (*fn)(void));	/* registers set to constants */
+asmlinkage unsigned long opt_mix(unsigned long x);
+asmlinkage unsigned long opt_mix_clean(unsigned long x);	/* registers set to constants */
+asmlinkage unsigned long opt_jump_into(unsigned long x);
+asmlinkage unsigned long opt_jump_table(unsigned long x);
+asmlinkage unsigned long opt_calls(unsigned long x);
+asmlinkage unsigned long opt_rep(unsigned long n);
+asmlinkage unsigned long opt_call_clean(unsigned long (*fn)(void));	/* registers set to constants */
 extern const char oj_site[], ot_site[], os_site[], oc_site[], or_site[];
 extern const char fx_entry[];	/* kprobes_fixups.S: a routine with jmp *%eax */
-void opt_spin(volatile int *stop);
+asmlinkage void opt_spin(volatile int *stop);
 extern const char opt_spin_loop[], opt_spin_end[];
 
 /*
@@ -1116,7 +1117,8 @@ static volatile bool toggle_stop, toggle_tick_on;
 static atomic_t toggle_calls;
 
 /* noipa: gcc must not specialise calls with a constant into a clone */
-static __attribute__((__noinline__, __noipa__)) int toggle_target(int x)
+/* asmlinkage: a load of x first, so the body is long enough for a jump. */
+static asmlinkage __attribute__((__noinline__, __noipa__)) int toggle_target(int x)
 {
 	return x * 3 + 1;
 }

@@ -16,6 +16,7 @@
 #include "pseudofs.h"
 #include "trace.h"
 #include "kprobes.h"
+#include "linkage.h"
 #include "sched.h"
 #include "string.h"
 #include "vsprintf.h"
@@ -147,12 +148,14 @@ static void backtrace_ends_at_the_user_frame(struct ktest *t)
  * A jprobe on sys_write: its handler gets the same arguments sys_write
  * does - the copy of the stack it runs on ends at the stack's top, at
  * the user frame - and sys_write then runs as if nothing had happened.
+ * Like sys_write, the handler is asmlinkage: a jprobe handler mirrors
+ * the probed function's prototype, calling convention included.
  */
 static unsigned int j_fd, j_calls;
 static size_t j_count;
 static char j_text[8];
 
-static long j_sys_write(unsigned int fd, const char __user *buf, size_t count)
+static asmlinkage long j_sys_write(unsigned int fd, const char __user *buf, size_t count)
 {
 	if (!j_calls++) {
 		j_fd = fd;

@@ -63,7 +63,7 @@ FAULT_END raise_general_protection
 
 /* #PF on a read: int raise_page_fault_read(const void *addr) */
 FAULT_FN raise_page_fault_read
-	movl 4(%esp), %ecx
+	movl %eax, %ecx			/* addr */
 1:	movl (%ecx), %eax
 	_ASM_EXTABLE(1b, 9f)
 FAULT_END raise_page_fault_read
@@ -74,7 +74,7 @@ FAULT_END raise_page_fault_read
  * writable nothing would change - the test still fails.
  */
 FAULT_FN raise_page_fault_write
-	movl 4(%esp), %ecx
+	movl %eax, %ecx			/* addr */
 	movb (%ecx), %dl
 1:	movb %dl, (%ecx)
 	_ASM_EXTABLE(1b, 9f)

@@ -121,6 +121,14 @@ def no_init(elf):
     return bytes(elf.data)
 
 
+def no_vermagic(elf):
+    """The vermagic= string in .modinfo renamed: no version magic left."""
+    sec = elf.sections[elf.index(".modinfo")]
+    at = sec[4] + bytes(elf.data[sec[4]:sec[4] + sec[5]]).index(b"vermagic=")
+    elf.data[at:at + len(b"vermagiX")] = b"vermagiX"
+    return bytes(elf.data)
+
+
 # name -> (how, what the loader must say)
 BROKEN = {
     "truncated": (truncated, "truncated"),
@@ -132,6 +140,7 @@ BROKEN = {
     "reloc_type": (reloc_bad_type, "unsupported relocation R_386_GOTPC"),
     "undefined": (undefined_symbol, "unknown symbol nosuch"),
     "noinit": (no_init, "no init function"),
+    "novermagic": (no_vermagic, "no version magic"),
 }
 
 

@@ -48,10 +48,8 @@ kretprobe_trampoline:
 	pushl %ds
 	PUSH_GENERAL_REGS		/* %eax is the return value */
 	leal PT_SP(%esp), %ebp		/* %ebp -> the frame record */
-	movl %esp, %eax
-	pushl %eax			/* trampoline_handler(regs) */
+	movl %esp, %eax			/* trampoline_handler(regs): -mregparm=3 */
 	call trampoline_handler
-	addl $STACK_WORD, %esp		/* drop the argument */
 	movl %eax, PT_SLOT(%esp)	/* ret below goes to the real caller */
 	POP_GENERAL_REGS
 	addl $PT_SKIP, %esp		/* segments are unchanged; ip was ours */

@@ -480,7 +480,7 @@ static nokprobe_inline void narrate_jprobe_setjmp(struct pt_regs *regs)
 		r->ax, r->bx, r->cx, r->dx);
 	narrate("                      si=%08lx di=%08lx bp=%08lx flags=%08lx\n",
 		r->si, r->di, r->bp, r->flags);
-	narrate("     %lu stack byte%s saved from sp %08lx (return address, then the arguments):\n",
+	narrate("     %lu stack byte%s saved from sp %08lx (return address, arguments 4 on; 1-3 are ax, dx, cx):\n",
 		jcb->saved_len, plural(jcb->saved_len), jcb->saved_sp);
 	narrate_bytes(jcb->saved_stack, jcb->saved_sp, jcb->saved_len);
 	if (jcb->saved_len >= sizeof(ret)) {

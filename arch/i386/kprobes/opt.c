@@ -280,8 +280,7 @@ void arch_remove_optimized_kprobe(struct optimized_kprobe *op,
  * (then only the displaced instructions still have to run).  A probe
  * with a post-handler needs the int3 path: that call counts as missed.
  */
-void __attribute__((regparm(2)))
-optimized_callback(struct optimized_kprobe *op, struct pt_regs *regs)
+void optimized_callback(struct optimized_kprobe *op, struct pt_regs *regs)
 {
 	struct kprobe *p = op->kp;
 	unsigned long copies = regs->ip;	/* the template pushed it */

@@ -27,9 +27,9 @@
  * restored: a detour is jumped to from kernel text only, never from
  * ring 3, and kernel code always runs with __KERNEL_DS (the trap entry
  * loads it on every way in from user mode), so they cannot differ.
- * optimized_callback() takes its two arguments in %eax and %edx
- * (regparm(2)): fewer instructions on a path whose whole point is to
- * be short.
+ * optimized_callback(op, regs) takes its two arguments in %eax and
+ * %edx, as every C function of the kernel does (-mregparm=3): two
+ * moves, no pushes to drop after the call.
  *
  * The callback sets regs->ip to the copied instructions after this
  * template (or leaves a pre-handler's new ip).  iret then reloads ip,
@@ -60,11 +60,11 @@ optprobe_template_ip:
 	pushl %es
 	pushl %ds
 	PUSH_GENERAL_REGS
-	movl %esp, %edx                 /* arg 2 (regparm): struct pt_regs * */
+	movl %esp, %edx                 /* arg 2: struct pt_regs * */
 	.globl optprobe_template_op
 optprobe_template_op:
 	.byte 0xb8                      /* movl $imm32, %eax */
-	.long 0                         /* arg 1 (regparm): struct optimized_kprobe *, filled in */
+	.long 0                         /* arg 1: struct optimized_kprobe *, filled in */
 	.globl optprobe_template_call
 optprobe_template_call:
 	.byte 0xe8                      /* call optimized_callback: rel32 filled in */

@@ -86,7 +86,7 @@ static void walk_frames(struct stack_walk *w, unsigned long bp,
 
 		if (note_point(w, ret))
 			return;
-		struct pt_regs *regs = frame_pt_regs(bp, ret, frame[2]);
+		struct pt_regs *regs = frame_pt_regs(bp, ret);
 
 		if (regs) {
 			if ((unsigned long)regs < lo || (unsigned long)regs >= hi)

@@ -231,7 +231,6 @@ struct arch_optimized_insn {
 /* Is ret where a detour's call to optimized_callback() returns?  (unwinders) */
 bool arch_optprobe_detour_return(unsigned long ret);
 /* Called by the detour with interrupts off (arguments in %eax, %edx). */
-void optimized_callback(struct optimized_kprobe *op, struct pt_regs *regs)
-	__attribute__((regparm(2)));
+void optimized_callback(struct optimized_kprobe *op, struct pt_regs *regs);
 
 #endif

@@ -156,6 +156,34 @@ static inline unsigned long user_stack_pointer(struct pt_regs *regs)
 	return regs->sp;
 }
 
+/*
+ * Where a function finds its arguments at its first instruction.  The
+ * kernel is built with -mregparm=3, as Linux's i386 is: the first three
+ * in %eax, %edx, %ecx, the rest on the stack above the return address
+ * (the word sp points at), the fourth right above it.  An argument of
+ * 64 bits takes two of these places, the low half first; one that no
+ * longer fits the registers goes on the stack whole.
+ */
+#define NR_REG_ARGUMENTS	3
+
+/* The pt_regs offset of register argument n (from 0, n < NR_REG_ARGUMENTS). */
+static inline unsigned long regs_argument_offset(unsigned int n)
+{
+	static const unsigned long argument_offs[NR_REG_ARGUMENTS] = {
+		offsetof(struct pt_regs, ax),
+		offsetof(struct pt_regs, dx),
+		offsetof(struct pt_regs, cx),
+	};
+
+	return argument_offs[n];
+}
+
+/* The stack word, counted up from sp at entry, of argument n >= NR_REG_ARGUMENTS. */
+static inline unsigned int regs_argument_stack_nth(unsigned int n)
+{
+	return n - NR_REG_ARGUMENTS + 1;	/* word 0 is the return address */
+}
+
 static inline unsigned long regs_return_value(struct pt_regs *regs)
 {
 	return regs->ax;
@@ -214,14 +242,18 @@ static inline unsigned long regs_get_kernel_stack_nth(struct pt_regs *regs, unsi
 
 /*
  * The n-th argument (from 0) of the function whose first instruction was
- * probed.  Linux's i386 kernel is built with -mregparm=3, the first three
- * in ax, dx, cx; this kernel uses the plain i386 C convention, every
- * argument on the stack above the return address - so the same call
- * gives the right value here.  Only meaningful at a function's entry.
+ * probed, as Linux's: the kernel is built with -mregparm=3, so the first
+ * three are in ax, dx, cx and the rest on the stack above the return
+ * address.  Only meaningful at a function's entry, before the function
+ * reuses those registers, and only for the kernel's own functions:
+ * asmlinkage ones (the sys_* calls) and user programs take every
+ * argument on the stack.
  */
 static inline unsigned long regs_get_kernel_argument(struct pt_regs *regs, unsigned int n)
 {
-	return regs_get_kernel_stack_nth(regs, n + 1);
+	if (n < NR_REG_ARGUMENTS)
+		return regs_get_register(regs, regs_argument_offset(n));
+	return regs_get_kernel_stack_nth(regs, regs_argument_stack_nth(n));
 }
 
 #endif
