@@ -2,7 +2,8 @@
  * trace_probe.h - what kprobe events (kernel/trace/trace_kprobe.c) and
  * uprobe events (kernel/trace/trace_uprobe.c) share, as in Linux's
  * kernel/trace/trace_probe.c: an event's common part, the *_events
- * file's commands, the enable files, the error log and the record.
+ * file's commands, the error log and the record (the enable files are
+ * trace_events.c's).
  */
 #ifndef TRACE_PROBE_H
 #define TRACE_PROBE_H
