@@ -17,6 +17,7 @@
 
 struct trace_entry;
 struct trace_probe;
+struct trace_event_file;
 
 /* What differs between kprobe and uprobe events (Linux: trace_kprobe vs trace_uprobe). */
 struct trace_probe_type {
@@ -45,6 +46,7 @@ struct trace_probe {
 	bool enabled;
 	bool recorded;			/* some record of ours may be in the buffer */
 	char enable_path[PSEUDOFS_PATH_MAX];
+	struct trace_event_file *event_file;	/* trace_events.c's: filter, triggers */
 	struct probe_event_def *def;	/* trimmed to def->nr_args arguments */
 };
 

@@ -81,7 +81,7 @@ void trace_probe_record(struct trace_probe *tp, const struct fetch_ops *fops,
 {
 	int preempt = preempt_count();	/* the probed code's, before our lock adds one */
 	unsigned long flags;
-	struct trace_entry *e = trace_buffer_lock_reserve(&flags);
+	struct trace_entry *e = trace_event_buffer_reserve(tp, &flags);
 	int n;
 
 	e->ts = trace_clock();
@@ -95,7 +95,7 @@ void trace_probe_record(struct trace_probe *tp, const struct fetch_ops *fops,
 	n = probe_args_fetch(tp->def, regs, fops, e->payload, sizeof(e->payload));
 	e->len = n < 0 ? 0 : n;
 	tp->recorded = true;
-	trace_buffer_unlock_commit(flags);
+	trace_event_buffer_commit(tp, e, regs, flags);	/* the filter, the triggers */
 }
 NOKPROBE_SYMBOL(trace_probe_record);
 
