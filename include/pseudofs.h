@@ -36,7 +36,7 @@ struct pseudo_file {
  * Bytes in a path, NUL included.  The longest path the kernel makes is an
  * event's enable file, /sys/kernel/tracing/events/GROUP/EVENT/enable with
  * 63-character names (Linux's MAX_EVENT_NAME_LEN): 161 characters.
- * kernel/trace/trace_probe.c checks at build time that it fits.
+ * kernel/trace/trace_events.c checks at build time that it fits.
  */
 #define PSEUDOFS_PATH_MAX 192
 #define PSEUDOFS_WRITE_MAX 4096	/* one echo's text at most, like a page */

@@ -68,6 +68,20 @@ unsigned long trace_buffer_read_cpu(int cpu);		/* taken by trace_pipe */
 unsigned long trace_buffer_entries(void);
 unsigned long trace_buffer_lost(void);
 unsigned long trace_buffer_written(void);
+/* buffer_size_kb: slots per CPU, and a new size for every CPU (records go). */
+unsigned long trace_buffer_size(int cpu);
+int trace_buffer_resize(unsigned long entries);
+/*
+ * The snapshot (Linux's max_tr): spare buffers that trace_snapshot_swap()
+ * exchanges with the main ones, in any context (a trigger in a probe hit).
+ */
+int trace_snapshot_alloc(void);
+void trace_snapshot_free(void);
+void trace_snapshot_reset(void);
+bool trace_snapshot_allocated(void);
+void trace_snapshot_swap(void);
+unsigned long trace_snapshot_entries(void);
+int trace_snapshot_for_each(int (*fn)(const struct trace_entry *e, void *data), void *data);
 /*
  * Copy out each held record of one CPU, or of all (TRACE_ALL_CPUS) merged
  * oldest first; stop if fn returns non-zero.  _consume_each() takes each

@@ -2,7 +2,8 @@
  * trace_probe.h - what kprobe events (kernel/trace/trace_kprobe.c) and
  * uprobe events (kernel/trace/trace_uprobe.c) share, as in Linux's
  * kernel/trace/trace_probe.c: an event's common part, the *_events
- * file's commands, the enable files, the error log and the record.
+ * file's commands, the error log and the record (the enable files are
+ * trace_events.c's).
  */
 #ifndef TRACE_PROBE_H
 #define TRACE_PROBE_H
@@ -16,6 +17,7 @@
 
 struct trace_entry;
 struct trace_probe;
+struct trace_event_file;
 
 /* What differs between kprobe and uprobe events (Linux: trace_kprobe vs trace_uprobe). */
 struct trace_probe_type {
@@ -44,6 +46,7 @@ struct trace_probe {
 	bool enabled;
 	bool recorded;			/* some record of ours may be in the buffer */
 	char enable_path[PSEUDOFS_PATH_MAX];
+	struct trace_event_file *event_file;	/* trace_events.c's: filter, triggers */
 	struct probe_event_def *def;	/* trimmed to def->nr_args arguments */
 };
 

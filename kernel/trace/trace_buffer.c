@@ -23,11 +23,11 @@
  * is filling.  Here writers cannot nest and a reader copies one record at
  * a time and checks afterwards that it was not overwritten meanwhile.
  *
- * Each buffer counts records: record n lives in slot n % TRACE_BUF_ENTRIES.
+ * Each buffer counts records: record n lives in slot n % size.
  * The writer owns `reserved` (records begun) and `committed` (records
  * finished); a reader may copy record n when n < committed, and the copy
- * is good if afterwards reserved - n <= TRACE_BUF_ENTRIES (record n +
- * TRACE_BUF_ENTRIES, which takes its slot, has not begun).  x86 makes
+ * is good if afterwards reserved - n <= size (record n + size, which
+ * takes its slot, has not begun).  x86 makes
  * stores visible in program order and does not reorder loads, so only
  * the compiler needs telling (barrier()), as in Linux's seqcount.  The
  * readers own `head` (the first record not consumed by trace_pipe or
@@ -43,6 +43,8 @@
 #include <asm/irqflags.h>
 #include "string.h"
 #include "nokprobe.h"
+#include "mm.h"
+#include "errno.h"
 
 struct trace_cpu_buffer {
 	/* The writer's: only this CPU writes them, interrupts off. */
@@ -52,11 +54,33 @@ struct trace_cpu_buffer {
 	unsigned long head;		/* first record not consumed or cleared */
 	unsigned long overrun;		/* overwritten before being consumed */
 	unsigned long read;		/* consumed by trace_pipe */
-	struct trace_entry ring[TRACE_BUF_ENTRIES];
+	unsigned long size;		/* slots in ring (buffer_size_kb) */
+	struct trace_entry *ring;
 };
 
-static struct trace_cpu_buffer cpu_buffers[NR_CPUS];
+/*
+ * Each CPU's buffer, and the spare one a snapshot swaps in (Linux's
+ * max_tr).  The boot buffers are static; buffer_size_kb and snapshot
+ * allocate others.
+ */
+static struct trace_entry boot_rings[NR_CPUS][TRACE_BUF_ENTRIES];
+static struct trace_cpu_buffer boot_buffers[NR_CPUS];
+static struct trace_cpu_buffer *cpu_buffers[NR_CPUS];
+static struct trace_cpu_buffer *spare_buffers[NR_CPUS];
+static struct trace_cpu_buffer *writing[NR_CPUS];	/* reserved in, committed to */
+static struct trace_entry discard_entry[NR_CPUS];	/* where writes go while resizing */
+static bool record_disabled;
 static DEFINE_MUTEX(trace_read_mutex);
+
+static struct trace_cpu_buffer *cpu_buffer(int cpu)
+{
+	if (!cpu_buffers[cpu]) {		/* first use: the boot buffer */
+		boot_buffers[cpu].size = TRACE_BUF_ENTRIES;
+		boot_buffers[cpu].ring = boot_rings[cpu];
+		cpu_buffers[cpu] = &boot_buffers[cpu];
+	}
+	return cpu_buffers[cpu];
+}
 
 /* ---- writing (any CPU, inside a probe hit) ---------------------------------- */
 
@@ -69,11 +93,15 @@ struct trace_entry *trace_buffer_lock_reserve(unsigned long *flags)
 
 	*flags = local_irq_save();	/* from here to the commit we stay on this CPU */
 	cpu = smp_processor_id();
-	b = &cpu_buffers[cpu];
-	n = b->reserved;
-	WRITE_ONCE(b->reserved, n + 1);	/* first: a reader of the old record n - ENTRIES */
-	barrier();			/* then sees it gone before we touch its slot */
-	e = &b->ring[n % TRACE_BUF_ENTRIES];
+	b = writing[cpu] = READ_ONCE(record_disabled) ? NULL : cpu_buffer(cpu);
+	if (!b) {
+		e = &discard_entry[cpu];	/* written, never read */
+	} else {
+		n = b->reserved;
+		WRITE_ONCE(b->reserved, n + 1);	/* first: a reader of the old record n - size */
+		barrier();			/* then sees it gone before we touch its slot */
+		e = &b->ring[n % b->size];
+	}
 	e->cpu = cpu;
 	e->len = 0;
 	return e;
@@ -81,10 +109,11 @@ struct trace_entry *trace_buffer_lock_reserve(unsigned long *flags)
 
 void trace_buffer_unlock_commit(unsigned long flags)
 {
-	struct trace_cpu_buffer *b = &cpu_buffers[smp_processor_id()];
+	struct trace_cpu_buffer *b = writing[smp_processor_id()];
 
 	barrier();			/* the record is complete before it is counted */
-	WRITE_ONCE(b->committed, b->reserved);
+	if (b)
+		WRITE_ONCE(b->committed, b->reserved);
 	local_irq_restore(flags);
 }
 
@@ -96,15 +125,15 @@ static unsigned long oldest_held(struct trace_cpu_buffer *b)
 	unsigned long reserved = READ_ONCE(b->reserved);
 	unsigned long head = READ_ONCE(b->head);
 
-	if (reserved - head > TRACE_BUF_ENTRIES)
-		return reserved - TRACE_BUF_ENTRIES;
+	if (reserved - head > b->size)
+		return reserved - b->size;
 	return head;
 }
 
 /* Linux's ring_buffer_entries_cpu(): records there to be read. */
 unsigned long trace_buffer_entries_cpu(int cpu)
 {
-	struct trace_cpu_buffer *b = &cpu_buffers[cpu];
+	struct trace_cpu_buffer *b = cpu_buffer(cpu);
 	unsigned long committed = READ_ONCE(b->committed), first = oldest_held(b);
 
 	return (long)(committed - first) > 0 ? committed - first : 0;
@@ -113,7 +142,7 @@ unsigned long trace_buffer_entries_cpu(int cpu)
 /* Linux's ring_buffer_overrun_cpu(): records overwritten unread. */
 unsigned long trace_buffer_lost_cpu(int cpu)
 {
-	struct trace_cpu_buffer *b = &cpu_buffers[cpu];
+	struct trace_cpu_buffer *b = cpu_buffer(cpu);
 
 	return READ_ONCE(b->overrun) + (oldest_held(b) - READ_ONCE(b->head));
 }
@@ -126,7 +155,7 @@ unsigned long trace_buffer_written_cpu(int cpu)
 
 unsigned long trace_buffer_read_cpu(int cpu)
 {
-	return READ_ONCE(cpu_buffers[cpu].read);
+	return READ_ONCE(cpu_buffer(cpu)->read);
 }
 
 static unsigned long sum_cpus(unsigned long (*count)(int cpu))
@@ -142,20 +171,21 @@ unsigned long trace_buffer_entries(void) { return sum_cpus(trace_buffer_entries_
 unsigned long trace_buffer_lost(void)    { return sum_cpus(trace_buffer_lost_cpu); }
 unsigned long trace_buffer_written(void) { return sum_cpus(trace_buffer_written_cpu); }
 
+/* A record in flight now is after the clear: it stays. */
+static void reset_one(struct trace_cpu_buffer *b)
+{
+	WRITE_ONCE(b->head, READ_ONCE(b->committed));
+	WRITE_ONCE(b->overrun, 0);
+	WRITE_ONCE(b->read, 0);
+}
+
 /* `echo > trace`: one CPU's records go, or all; the writers never notice. */
 void trace_buffer_reset(int only)
 {
 	mutex_lock(&trace_read_mutex);
-	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
-		struct trace_cpu_buffer *b = &cpu_buffers[cpu];
-
-		if (only != TRACE_ALL_CPUS && only != cpu)
-			continue;
-		/* A record in flight now is after the clear: it stays. */
-		WRITE_ONCE(b->head, READ_ONCE(b->committed));
-		WRITE_ONCE(b->overrun, 0);
-		WRITE_ONCE(b->read, 0);
-	}
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		if (only == TRACE_ALL_CPUS || only == cpu)
+			reset_one(cpu_buffer(cpu));
 	mutex_unlock(&trace_read_mutex);
 }
 
@@ -170,13 +200,14 @@ static bool copy_record(struct trace_cpu_buffer *b, unsigned long n, struct trac
 	if ((long)(READ_ONCE(b->committed) - n) <= 0)
 		return false;
 	barrier();
-	memcpy(dst, &b->ring[n % TRACE_BUF_ENTRIES], sizeof(*dst));
+	memcpy(dst, &b->ring[n % b->size], sizeof(*dst));
 	barrier();
-	return READ_ONCE(b->reserved) - n <= TRACE_BUF_ENTRIES;
+	return READ_ONCE(b->reserved) - n <= b->size;
 }
 
 /* Where a read stands in each CPU's buffer (Linux's struct trace_iterator). */
 struct trace_iter {
+	struct trace_cpu_buffer *buf[NR_CPUS];	/* taken at the start: a snapshot may swap */
 	unsigned long next[NR_CPUS];	/* the record to show next */
 	unsigned long end[NR_CPUS];	/* committed when the read began */
 	bool peeked[NR_CPUS];		/* ent[cpu] holds record next[cpu] */
@@ -185,10 +216,10 @@ struct trace_iter {
 
 static struct trace_iter iter;	/* too big for a stack; trace_read_mutex guards it */
 
-static void iter_start(struct trace_iter *it, int cpu_only)
+static void iter_start(struct trace_iter *it, int cpu_only, struct trace_cpu_buffer **bufs)
 {
 	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
-		struct trace_cpu_buffer *b = &cpu_buffers[cpu];
+		struct trace_cpu_buffer *b = it->buf[cpu] = bufs[cpu] ? bufs[cpu] : cpu_buffer(cpu);
 
 		it->next[cpu] = READ_ONCE(b->head);
 		it->end[cpu] = cpu_only == TRACE_ALL_CPUS || cpu_only == cpu ?
@@ -200,7 +231,7 @@ static void iter_start(struct trace_iter *it, int cpu_only)
 /* Copy this CPU's next record into it->ent[cpu]; false if none is left. */
 static bool iter_peek(struct trace_iter *it, int cpu)
 {
-	struct trace_cpu_buffer *b = &cpu_buffers[cpu];
+	struct trace_cpu_buffer *b = it->buf[cpu];
 
 	while (!it->peeked[cpu]) {
 		unsigned long oldest = oldest_held(b);
@@ -233,7 +264,7 @@ static int iter_next_cpu(struct trace_iter *it)
 /* trace_pipe took record it->next[cpu]: it and any lost before it are gone. */
 static void consume(struct trace_iter *it, int cpu)
 {
-	struct trace_cpu_buffer *b = &cpu_buffers[cpu];
+	struct trace_cpu_buffer *b = it->buf[cpu];
 	unsigned long head = READ_ONCE(b->head);
 
 	WRITE_ONCE(b->overrun, b->overrun + (it->next[cpu] - head));
@@ -241,13 +272,13 @@ static void consume(struct trace_iter *it, int cpu)
 	WRITE_ONCE(b->read, b->read + 1);
 }
 
-static int for_each_record(int cpu_only, bool consuming,
+static int for_each_record(struct trace_cpu_buffer **bufs, int cpu_only, bool consuming,
 			   int (*fn)(const struct trace_entry *e, void *data), void *data)
 {
 	int cpu, ret = 0;
 
 	mutex_lock(&trace_read_mutex);
-	iter_start(&iter, cpu_only);
+	iter_start(&iter, cpu_only, bufs);
 	while (!ret && (cpu = iter_next_cpu(&iter)) >= 0) {
 		ret = fn(&iter.ent[cpu], data);
 		if (ret)
@@ -264,13 +295,190 @@ static int for_each_record(int cpu_only, bool consuming,
 int trace_buffer_for_each(int cpu, int (*fn)(const struct trace_entry *e, void *data),
 			  void *data)
 {
-	return for_each_record(cpu, false, fn, data);
+	return for_each_record(cpu_buffers, cpu, false, fn, data);
 }
 
 int trace_buffer_consume_each(int cpu, int (*fn)(const struct trace_entry *e, void *data),
 			      void *data)
 {
-	return for_each_record(cpu, true, fn, data);
+	return for_each_record(cpu_buffers, cpu, true, fn, data);
+}
+
+/* ---- buffer_size_kb ------------------------------------------------------------ */
+
+static void sync_writers(void *unused)
+{
+}
+
+/*
+ * Stop every writer (Linux's ring_buffer_record_disable() and a
+ * synchronize): a writer runs with interrupts off, so once every CPU
+ * has taken an interrupt after record_disabled was set, none is
+ * inside a buffer and any new one writes to discard_entry.
+ */
+static void writers_stop(void)
+{
+	WRITE_ONCE(record_disabled, true);
+	on_each_cpu(sync_writers, NULL, 1);
+}
+
+static void writers_start(void)
+{
+	WRITE_ONCE(record_disabled, false);
+}
+
+static struct trace_cpu_buffer *buffer_alloc(unsigned long size)
+{
+	struct trace_cpu_buffer *b = kzalloc(sizeof(*b));
+
+	if (b && !(b->ring = kmalloc(size * sizeof(*b->ring)))) {
+		kfree(b);
+		return NULL;
+	}
+	if (b)
+		b->size = size;
+	return b;
+}
+
+static void buffer_free(struct trace_cpu_buffer *b)
+{
+	if (b && b >= boot_buffers && b < boot_buffers + NR_CPUS)
+		return;
+	if (b) {
+		kfree(b->ring);
+		kfree(b);
+	}
+}
+
+unsigned long trace_buffer_size(int cpu)
+{
+	return cpu_buffer(cpu)->size;
+}
+
+/*
+ * Every CPU's buffer (and the snapshot's) gets entries slots, emptied,
+ * or nothing changes (-ENOMEM).  Linux keeps the records a resize can
+ * keep; here they go, as with `echo > trace`.
+ */
+int trace_buffer_resize(unsigned long entries)
+{
+	struct trace_cpu_buffer *fresh[NR_CPUS] = { 0 }, *spare[NR_CPUS] = { 0 };
+	int cpu, ret = 0;
+
+	mutex_lock(&trace_read_mutex);
+	writers_stop();
+	for (cpu = 0; cpu < NR_CPUS && !ret; cpu++) {
+		fresh[cpu] = buffer_alloc(entries);
+		if (spare_buffers[cpu] && fresh[cpu])
+			spare[cpu] = buffer_alloc(entries);
+		if (!fresh[cpu] || (spare_buffers[cpu] && !spare[cpu]))
+			ret = -ENOMEM;
+	}
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct trace_cpu_buffer *old = ret ? fresh[cpu] : cpu_buffer(cpu);
+		struct trace_cpu_buffer *old_spare = ret ? spare[cpu] : spare_buffers[cpu];
+
+		if (!ret) {
+			cpu_buffers[cpu] = fresh[cpu];
+			spare_buffers[cpu] = spare[cpu];
+		}
+		buffer_free(old);
+		buffer_free(old_spare);
+	}
+	writers_start();
+	mutex_unlock(&trace_read_mutex);
+	return ret;
+}
+
+/* ---- snapshot --------------------------------------------------------------------- */
+
+bool trace_snapshot_allocated(void)
+{
+	return spare_buffers[0] != NULL;
+}
+
+/* `echo 1 > snapshot` and a snapshot trigger: the spare buffers, once. */
+int trace_snapshot_alloc(void)
+{
+	int cpu, ret = 0;
+
+	mutex_lock(&trace_read_mutex);
+	for (cpu = 0; cpu < NR_CPUS && !ret; cpu++)
+		if (!spare_buffers[cpu] &&
+		    !(spare_buffers[cpu] = buffer_alloc(cpu_buffer(cpu)->size)))
+			ret = -ENOMEM;
+	mutex_unlock(&trace_read_mutex);
+	if (ret)
+		trace_snapshot_free();
+	return ret;
+}
+
+/* `echo 0 > snapshot`: the spare buffers go. */
+void trace_snapshot_free(void)
+{
+	mutex_lock(&trace_read_mutex);
+	writers_stop();
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		buffer_free(spare_buffers[cpu]);
+		spare_buffers[cpu] = NULL;
+	}
+	writers_start();
+	mutex_unlock(&trace_read_mutex);
+}
+
+/* `echo 2 > snapshot`: the snapshot's records go. */
+void trace_snapshot_reset(void)
+{
+	mutex_lock(&trace_read_mutex);
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		if (spare_buffers[cpu])
+			reset_one(spare_buffers[cpu]);
+	mutex_unlock(&trace_read_mutex);
+}
+
+/*
+ * Take a snapshot: the main buffers become the snapshot and the old
+ * snapshot buffers, emptied, take the new records (Linux's
+ * update_max_tr() swaps the same way).  Any context, a probe hit
+ * included: it takes no lock.  A writer already inside a buffer on
+ * another CPU finishes its record there (writing[] keeps it); a reader
+ * took its buffers when it began.
+ */
+void trace_snapshot_swap(void)
+{
+	unsigned long flags = local_irq_save();
+
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct trace_cpu_buffer *b = spare_buffers[cpu];
+
+		if (!b)
+			continue;
+		b->head = READ_ONCE(b->committed);
+		b->overrun = b->read = 0;
+		spare_buffers[cpu] = cpu_buffer(cpu);
+		WRITE_ONCE(cpu_buffers[cpu], b);
+	}
+	local_irq_restore(flags);
+}
+
+int trace_snapshot_for_each(int (*fn)(const struct trace_entry *e, void *data), void *data)
+{
+	if (!trace_snapshot_allocated())
+		return 0;
+	return for_each_record(spare_buffers, TRACE_ALL_CPUS, false, fn, data);
+}
+
+unsigned long trace_snapshot_entries(void)
+{
+	unsigned long sum = 0;
+
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct trace_cpu_buffer *b = spare_buffers[cpu];
+
+		if (b)
+			sum += READ_ONCE(b->committed) - oldest_held(b);
+	}
+	return sum;
 }
 
 /* A probe in here would fire inside every probe hit. */

@@ -26,6 +26,7 @@
 #include "kprobes.h"
 #include "probe_events.h"
 #include "trace_probe.h"
+#include "trace_events.h"
 #include "pseudofs.h"
 #include "hw_breakpoint.h"
 #include "kallsyms.h"
@@ -347,7 +348,7 @@ static int print_entry(const struct trace_entry *e, void *data)
 	seq_buf_printf(s, "%16s-%-7d [%03d] %c..%c. %s: ", e->comm, e->pid, e->cpu,
 		   e->flags & TRACE_FLAG_IRQS_OFF ? 'd' : '.', depth, ts);
 	if (!tk) {
-		if (!trace_uprobe_print(s, e))
+		if (!trace_uprobe_print(s, e) && !trace_print_special(s, e))
 			seq_buf_printf(s, "Unknown event id %u\n", e->event_id);
 		return 0;
 	}
@@ -365,6 +366,17 @@ static int print_entry(const struct trace_entry *e, void *data)
 	}
 	trace_probe_print_args(s, &tk->tp, e);
 	return 0;
+}
+
+/* The snapshot file (trace.c) prints the same lines under the same header. */
+int print_trace_line(const struct trace_entry *e, struct seq_buf *s)
+{
+	return print_entry(e, s);
+}
+
+void print_trace_header(struct seq_buf *s)
+{
+	seq_puts(s, trace_header);
 }
 
 /* A per_cpu/cpuN file's data is its CPU number; the top-level files have none. */
@@ -512,5 +524,7 @@ int tracefs_init(void)
 		ret = hw_breakpoint_debugfs_init();	/* arch/i386/hw_breakpoint.c */
 	if (!ret)
 		ret = trace_uprobe_init();
+	if (!ret)
+		ret = trace_files_init();	/* trace.c: tracing_on, events/, ... */
 	return ret;
 }

@@ -1,8 +1,8 @@
 /*
  * trace_probe.c - what kprobe events and uprobe events share (Linux's
  * kernel/trace/trace_probe.c): the commands of kprobe_events and
- * uprobe_events, an event's enable file and its group's, the error log,
- * and the record a hit stores.  trace_kprobe.c and trace_uprobe.c add
+ * uprobe_events, the error log, and the record a hit stores.  An
+ * event's directory under events/ is trace_events.c's.  trace_kprobe.c and trace_uprobe.c add
  * only what differs: how a probe is registered and armed, and how a
  * hit reaches trace_probe_record().
  *
@@ -13,6 +13,7 @@
 #include "kernel.h"
 #include "trace.h"
 #include "trace_probe.h"
+#include "trace_events.h"
 #include "probe_events.h"
 #include "pseudofs.h"
 #include "sched.h"
@@ -48,26 +49,6 @@ struct trace_probe *trace_probe_find_id(const struct trace_probe_type *type,
 	return NULL;
 }
 
-static bool group_has_events(const struct trace_probe_type *type, const char *group)
-{
-	struct trace_probe *tp;
-
-	list_for_each_entry(tp, type->events, list)
-		if (strcmp(tp->def->group, group) == 0)
-			return true;
-	return false;
-}
-
-/*
- * Every name the grammar accepts must be reachable at its full path: a
- * path cut short would make an enable file no one can name.
- */
-#define EVENT_ENABLE_PATH_LEN \
-	(sizeof(TRACEFS_DIR "/events/") - 1 + (PROBE_NAME_LEN - 1) + \
-	 sizeof("/") - 1 + (PROBE_NAME_LEN - 1) + sizeof("/enable") - 1)
-_Static_assert(EVENT_ENABLE_PATH_LEN < PSEUDOFS_PATH_MAX,
-	       "the longest event's enable path must fit in a pseudofs path");
-
 int trace_probe_init(struct trace_probe *tp, const struct trace_probe_type *type,
 		     const struct probe_event_def *parsed)
 {
@@ -100,7 +81,7 @@ void trace_probe_record(struct trace_probe *tp, const struct fetch_ops *fops,
 {
 	int preempt = preempt_count();	/* the probed code's, before our lock adds one */
 	unsigned long flags;
-	struct trace_entry *e = trace_buffer_lock_reserve(&flags);
+	struct trace_entry *e = trace_event_buffer_reserve(tp, &flags);
 	int n;
 
 	e->ts = trace_clock();
@@ -114,7 +95,7 @@ void trace_probe_record(struct trace_probe *tp, const struct fetch_ops *fops,
 	n = probe_args_fetch(tp->def, regs, fops, e->payload, sizeof(e->payload));
 	e->len = n < 0 ? 0 : n;
 	tp->recorded = true;
-	trace_buffer_unlock_commit(flags);
+	trace_event_buffer_commit(tp, e, regs, flags);	/* the filter, the triggers */
 }
 NOKPROBE_SYMBOL(trace_probe_record);
 
@@ -206,129 +187,6 @@ int trace_probe_word_pos(const char *line, size_t len, int nr)
 	}
 }
 
-/* ---- enable ------------------------------------------------------------------ */
-
-static int event_set_enabled(struct trace_probe *tp, bool on)
-{
-	int ret;
-
-	if (tp->enabled == on)
-		return 0;
-	ret = tp->type->set_enabled(tp, on);
-	if (ret == 0)
-		tp->enabled = on;
-	return ret;
-}
-
-/* "0" or "1" and a newline, as echo writes it. */
-static int parse_bool(const char *text, size_t len, bool *on)
-{
-	if (len == 0 || len > 2 || (len == 2 && text[1] != '\n'))
-		return -EINVAL;
-	if (text[0] != '0' && text[0] != '1')
-		return -EINVAL;
-	*on = text[0] == '1';
-	return 0;
-}
-
-static int enable_show(struct seq_buf *s, void *data)
-{
-	struct trace_probe *tp = data;
-
-	seq_buf_printf(s, "%d\n", tp->enabled);
-	return 0;
-}
-
-static int enable_write(const char *text, size_t len, bool trunc, void *data)
-{
-	bool on;
-
-	if (parse_bool(text, len, &on))
-		return -EINVAL;
-	return event_set_enabled(data, on);
-}
-
-/* events/GROUP/enable: its data says which group of which type. */
-struct group_file {
-	const struct trace_probe_type *type;
-	char name[PROBE_NAME_LEN];
-};
-
-static int group_enable_show(struct seq_buf *s, void *data)
-{
-	struct group_file *g = data;
-	struct trace_probe *tp;
-	bool some_on = false, some_off = false;
-
-	list_for_each_entry(tp, g->type->events, list)
-		if (strcmp(tp->def->group, g->name) == 0) {
-			some_on |= tp->enabled;
-			some_off |= !tp->enabled;
-		}
-	seq_buf_puts(s, some_on && some_off ? "X\n" : some_on ? "1\n" : "0\n");
-	return 0;
-}
-
-static int group_enable_write(const char *text, size_t len, bool trunc, void *data)
-{
-	struct group_file *g = data;
-	struct trace_probe *tp;
-	int ret = 0;
-	bool on;
-
-	if (parse_bool(text, len, &on))
-		return -EINVAL;
-	list_for_each_entry(tp, g->type->events, list)
-		if (strcmp(tp->def->group, g->name) == 0 && !ret)
-			ret = event_set_enabled(tp, on);
-	return ret;
-}
-
-static void group_path(char *buf, const char *group)
-{
-	snprintf(buf, PSEUDOFS_PATH_MAX, TRACEFS_DIR "/events/%s/enable", group);
-}
-
-/*
- * The group's enable file lives while the group has events.  A group
- * belongs to the type that made it: a kprobe event cannot join a
- * uprobe group (-EEXIST), nor the other way round.
- */
-static int group_file_get(const struct trace_probe_type *type, const char *group)
-{
-	char path[PSEUDOFS_PATH_MAX];
-	struct group_file *g;
-	int ret;
-
-	group_path(path, group);
-	if (pseudofs_lookup(path)) {
-		g = pseudofs_data(path);
-		return g->type == type ? 0 : -EEXIST;
-	}
-	g = kzalloc(sizeof(*g));
-	if (!g)
-		return -ENOMEM;
-	g->type = type;
-	strlcpy(g->name, group, sizeof(g->name));
-	ret = pseudofs_create(path, group_enable_show, group_enable_write, g);
-	if (ret)
-		kfree(g);
-	return ret;
-}
-
-static void group_file_put(const struct trace_probe_type *type, const char *group)
-{
-	char path[PSEUDOFS_PATH_MAX];
-	void *g;
-
-	if (group_has_events(type, group))
-		return;
-	group_path(path, group);
-	g = pseudofs_data(path);
-	if (pseudofs_remove(path) == 0)
-		kfree(g);
-}
-
 /* ---- defining and removing events ---------------------------------------------- */
 
 static int add_event(const struct trace_probe_type *type,
@@ -353,14 +211,11 @@ static int add_event(const struct trace_probe_type *type,
 	tp = type->create(parsed, line, len, &ret);
 	if (!tp)
 		return ret;
-	ret = group_file_get(type, parsed->group);
-	if (ret == 0)
-		ret = pseudofs_create(tp->enable_path, enable_show, enable_write, tp);
+	ret = trace_event_dir_add(tp);
 	if (ret) {
 		if (ret == -EEXIST)
 			trace_probe_log_error(type, line, len, 0,
 					      "Group is used by the other kind of probe event");
-		group_file_put(type, parsed->group);
 		type->destroy(tp);
 		return ret;
 	}
@@ -373,16 +228,11 @@ static int add_event(const struct trace_probe_type *type,
  * as Linux does when an event that has written records goes away. */
 static void free_event(struct trace_probe *tp)
 {
-	const struct trace_probe_type *type = tp->type;
-	char group[PROBE_NAME_LEN];
-
 	bool recorded = tp->recorded;
 
-	strlcpy(group, tp->def->group, sizeof(group));
-	pseudofs_remove(tp->enable_path);
 	list_del(&tp->list);
-	type->destroy(tp);
-	group_file_put(type, group);
+	trace_event_dir_remove(tp);
+	tp->type->destroy(tp);
 	if (recorded)
 		trace_buffer_reset(TRACE_ALL_CPUS);
 }

@@ -1,0 +1,130 @@
+/*
+ * trace_events.h - an event's directory under /sys/kernel/tracing/events
+ * and what acts on its hits (Linux's kernel/trace/trace_events*.c):
+ *
+ *   events/enable                   every event on or off
+ *   events/GROUP/enable, filter     every event of the group
+ *   events/GROUP/EVENT/enable       this event on or off
+ *   events/GROUP/EVENT/id           its record type, as `format` says
+ *   events/GROUP/EVENT/format       its record's fields and print format
+ *   events/GROUP/EVENT/filter       which hits are recorded (trace_events_filter.c)
+ *   events/GROUP/EVENT/trigger      what a hit does (trace_events_trigger.c)
+ *   events/GROUP/EVENT/hist         its hist triggers' tables (trace_events_hist.c)
+ *
+ * A hit goes through trace_event_buffer_reserve() and
+ * trace_event_buffer_commit() (kernel/trace/trace.c): the filter
+ * decides whether the record stays, the triggers run.
+ */
+#ifndef TRACE_EVENTS_H
+#define TRACE_EVENTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+#include "list.h"
+#include "pseudofs.h"
+#include "trace_events_filter.h"
+#include "probe_events.h"
+
+struct trace_probe;
+struct trace_entry;
+struct pt_regs;
+struct seq_buf;
+struct trace_probe_type;
+
+/* One event's state beside its probe (Linux's struct trace_event_file). */
+struct trace_event_file {
+	struct list_head list;		/* every event, in creation order */
+	struct trace_probe *tp;
+	char dir[PSEUDOFS_PATH_MAX];	/* .../events/GROUP/EVENT */
+	struct event_filter *filter;	/* NULL: every hit is recorded */
+	char *filter_text;		/* what `filter` shows; NULL: "none" */
+	struct list_head triggers;	/* struct event_trigger */
+};
+
+extern struct list_head trace_event_files;
+
+/* events/GROUP/: its files' data. */
+struct trace_group_file {
+	const struct trace_probe_type *type;
+	char name[PROBE_NAME_LEN];
+	char *filter_text;		/* what the group's filter shows; NULL: the default */
+};
+
+/*
+ * Create the event's directory, and its group's if it is the group's
+ * first event: 0, or a negative errno with nothing created (-EEXIST:
+ * the group belongs to the other kind of probe event).  tp is not yet
+ * on its type's list.
+ */
+int trace_event_dir_add(struct trace_probe *tp);
+/* Remove the event's directory, and the group's if tp was its last
+ * event: called once tp is off its type's list, before it is freed. */
+void trace_event_dir_remove(struct trace_probe *tp);
+struct trace_event_file *trace_event_file_find(const char *group, const char *event);
+int trace_event_set_enabled(struct trace_probe *tp, bool on);
+/* "0" or "1" and a newline, as echo writes it. */
+int trace_parse_bool(const char *text, size_t len, bool *on);
+
+/* An argument's record field, as format shows it: size, sign, string. */
+void trace_arg_type(int type, unsigned char *size, bool *is_signed, bool *is_string);
+int trace_events_init(void);
+
+/* ---- a hit (kernel/trace/trace.c) ------------------------------------------- */
+
+/*
+ * Where the hit's record is written: straight into the ring buffer, or,
+ * when a filter or a trigger must see it first, into this CPU's scratch
+ * record (Linux's trace_buffered_event).  Interrupts stay off until
+ * the commit.
+ */
+struct trace_entry *trace_event_buffer_reserve(struct trace_probe *tp, unsigned long *flags);
+void trace_event_buffer_commit(struct trace_probe *tp, struct trace_entry *e,
+			       struct pt_regs *regs, unsigned long flags);
+bool tracing_is_on(void);
+void tracing_on(void);
+void tracing_off(void);
+/* A <stack trace> record of the code regs interrupted. */
+void trace_stack_record(struct pt_regs *regs);
+/* Print a record that is no probe's (trace_marker, <stack trace>); false if none. */
+bool trace_print_special(struct seq_buf *s, const struct trace_entry *e);
+int trace_files_init(void);
+/* kernel/trace/trace_kprobe.c: a record as `trace` prints it, and trace's header. */
+int print_trace_line(const struct trace_entry *e, struct seq_buf *s);
+void print_trace_header(struct seq_buf *s);
+int trace_dynevent_init(void);
+
+/* ---- fields (kernel/trace/trace_events_filter.c) ------------------------------ */
+
+/* The fields a filter or a hist key may name, in format's order. */
+int trace_event_fields(const struct trace_event_file *file, struct filter_field *fields,
+		       int max);
+extern const struct filter_record_ops trace_event_record_ops;
+/* Field number field (trace_event_fields()'s order) of a record of file's event. */
+uint64_t trace_event_field_num(struct trace_event_file *file, int field,
+			       const struct trace_entry *e);
+const char *trace_event_field_str(struct trace_event_file *file, int field,
+				  const struct trace_entry *e, size_t *len);
+bool trace_event_filter_match(struct trace_event_file *file, const struct event_filter *f,
+			      const struct trace_entry *e);
+int trace_event_filter_show(struct seq_buf *s, void *data);
+int trace_event_filter_write(const char *text, size_t len, bool trunc, void *data);
+int trace_group_filter_show(struct seq_buf *s, void *data);
+int trace_group_filter_write(const char *text, size_t len, bool trunc, void *data);
+/* Compile text for file, logging Linux's error: 0, -EINVAL, -EPERM. */
+int trace_event_filter_compile(struct trace_event_file *file, const char *text,
+			       struct event_filter **out, bool log);
+void trace_event_filter_free(struct trace_event_file *file);
+
+/* ---- triggers (kernel/trace/trace_events_trigger.c, trace_events_hist.c) ------- */
+
+int trace_event_trigger_show(struct seq_buf *s, void *data);
+int trace_event_trigger_write(const char *text, size_t len, bool trunc, void *data);
+int trace_event_hist_show(struct seq_buf *s, void *data);
+void trace_event_triggers_run(struct trace_event_file *file, const struct trace_entry *e,
+			      struct pt_regs *regs);
+void trace_event_triggers_free(struct trace_event_file *file);
+/* Must the triggers see the record (an "if", a hist)?  Then they run after it. */
+bool trace_event_triggers_conditional(struct trace_event_file *file);
+
+#endif

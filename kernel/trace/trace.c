@@ -1,0 +1,364 @@
+/*
+ * trace.c - the tracefs files around the ring buffer (Linux's
+ * kernel/trace/trace.c), and the path of a hit through a filter and
+ * triggers:
+ *
+ *   tracing_on       0 or 1: is the ring buffer recording?
+ *   trace_marker     a line written here becomes a record (tracing_mark_write)
+ *   buffer_size_kb   each CPU's buffer, in KiB: write to resize (records go)
+ *   buffer_total_size_kb   every CPU's together
+ *   snapshot         echo 1: swap the buffer into the snapshot; cat: read it
+ *   README           the syntax of every file here, Linux's mini-HOWTO
+ *
+ * A hit of an event with a filter or a trigger writes its record into
+ * this CPU's scratch record first (Linux's trace_buffered_event), so the
+ * filter and the triggers see the values before the record is copied
+ * into the ring buffer - or not, if the filter says no or tracing is off.
+ */
+#include "kernel.h"
+#include "trace.h"
+#include "trace_probe.h"
+#include "trace_events.h"
+#include "pseudofs.h"
+#include "processor.h"
+#include "irqflags.h"
+#include "kallsyms.h"
+#include "stacktrace.h"
+#include "sched.h"
+#include "smp.h"
+#include "string.h"
+#include "vsprintf.h"
+#include "errno.h"
+#include "nokprobe.h"
+
+/* Record types that are no probe's: event ids far above any a probe gets. */
+#define TRACE_MARKER_ID  0xfffffff0u	/* Linux's TRACE_PRINT: tracing_mark_write */
+#define TRACE_STACK_ID   0xfffffff1u	/* Linux's TRACE_STACK: <stack trace> */
+#define TRACE_STACK_DEPTH (TRACE_PAYLOAD_MAX / sizeof(unsigned long))
+
+static bool tracing_enabled = true;	/* tracing_on */
+
+bool tracing_is_on(void) { return READ_ONCE(tracing_enabled); }
+void tracing_on(void)    { WRITE_ONCE(tracing_enabled, true); }
+void tracing_off(void)   { WRITE_ONCE(tracing_enabled, false); }
+
+/* ---- a hit ------------------------------------------------------------------------- */
+
+static struct trace_entry scratch[NR_CPUS];
+
+static bool needs_scratch(struct trace_probe *tp)
+{
+	struct trace_event_file *file = tp->event_file;
+
+	return !tracing_is_on() ||
+	       (file && (READ_ONCE(file->filter) || !list_empty(&file->triggers)));
+}
+
+struct trace_entry *trace_event_buffer_reserve(struct trace_probe *tp, unsigned long *flags)
+{
+	struct trace_entry *e;
+
+	if (!needs_scratch(tp))
+		return trace_buffer_lock_reserve(flags);
+	*flags = local_irq_save();
+	e = &scratch[smp_processor_id()];
+	e->cpu = smp_processor_id();
+	e->len = 0;
+	return e;
+}
+
+/* Copy a finished record into the ring buffer. */
+static void trace_entry_commit_copy(const struct trace_entry *e)
+{
+	unsigned long flags;
+	struct trace_entry *slot = trace_buffer_lock_reserve(&flags);
+
+	memcpy(slot, e, offsetof(struct trace_entry, payload) + e->len);
+	trace_buffer_unlock_commit(flags);
+}
+
+void trace_event_buffer_commit(struct trace_probe *tp, struct trace_entry *e,
+			       struct pt_regs *regs, unsigned long flags)
+{
+	struct trace_event_file *file = tp->event_file;
+	struct event_filter *filter;
+	bool cond;
+
+	if (e != &scratch[smp_processor_id()]) {
+		trace_buffer_unlock_commit(flags);
+		return;
+	}
+	cond = file && trace_event_triggers_conditional(file);
+	if (file && !cond)		/* Linux's trace_trigger_soft_disabled() */
+		trace_event_triggers_run(file, e, regs);
+	filter = file ? READ_ONCE(file->filter) : NULL;
+	if (tracing_is_on() && (!filter || trace_event_filter_match(file, filter, e)))
+		trace_entry_commit_copy(e);
+	if (cond)			/* Linux's event_trigger_unlock_commit() */
+		trace_event_triggers_run(file, e, regs);
+	local_irq_restore(flags);
+}
+NOKPROBE_SYMBOL(needs_scratch);
+NOKPROBE_SYMBOL(trace_event_buffer_reserve);
+NOKPROBE_SYMBOL(trace_entry_commit_copy);
+NOKPROBE_SYMBOL(trace_event_buffer_commit);
+
+/* The head every special record shares: who, where, when. */
+static struct trace_entry *special_reserve(unsigned int id, struct pt_regs *regs,
+					   unsigned long *flags)
+{
+	struct trace_entry *e = trace_buffer_lock_reserve(flags);
+
+	e->ts = trace_clock();
+	e->event_id = id;
+	e->pid = task_pid(current);
+	strlcpy(e->comm, task_name(current), sizeof(e->comm));
+	e->flags = regs ? ((regs->flags & X86_EFLAGS_IF) ? 0 : TRACE_FLAG_IRQS_OFF) : 0;
+	e->preempt = preempt_count();
+	e->ip = e->ret_ip = 0;
+	return e;
+}
+
+/* The stacktrace trigger: the calls in progress where the probe hit. */
+void trace_stack_record(struct pt_regs *regs)
+{
+	unsigned long flags, *addrs;
+	struct trace_entry *e;
+	unsigned int n;
+
+	if (!tracing_is_on())
+		return;
+	e = special_reserve(TRACE_STACK_ID, regs, &flags);
+	addrs = (unsigned long *)e->payload;
+	n = stack_trace_save_regs(regs, addrs, TRACE_STACK_DEPTH, 0);
+	e->len = n * sizeof(unsigned long);
+	trace_buffer_unlock_commit(flags);
+}
+NOKPROBE_SYMBOL(special_reserve);
+NOKPROBE_SYMBOL(trace_stack_record);
+
+/*
+ * The records `trace` prints that no probe made, after their
+ * "comm-pid [cpu] flags ts: " head, in Linux's words:
+ *   tracing_mark_write: hello
+ *   <stack trace>
+ *    => fib
+ */
+bool trace_print_special(struct seq_buf *s, const struct trace_entry *e)
+{
+	unsigned long size, offset;
+	const unsigned long *addrs = (const void *)e->payload;
+
+	if (e->event_id == TRACE_MARKER_ID) {
+		seq_printf(s, "tracing_mark_write: %.*s\n", (int)e->len, e->payload);
+		return true;
+	}
+	if (e->event_id != TRACE_STACK_ID)
+		return false;
+	seq_puts(s, "<stack trace>\n");
+	for (unsigned int i = 0; i < e->len / sizeof(unsigned long); i++) {
+		const char *name = kallsyms_lookup(addrs[i], &size, &offset);
+
+		if (name)
+			seq_printf(s, " => %s\n", name);
+		else
+			seq_printf(s, " => 0x%08lx\n", addrs[i]);
+	}
+	return true;
+}
+
+/* ---- tracing_on ------------------------------------------------------------------------ */
+
+static int tracing_on_show(struct seq_buf *s, void *data)
+{
+	seq_printf(s, "%d\n", tracing_is_on());
+	return 0;
+}
+
+/* A decimal number, a newline allowed after it: Linux's kstrtoul_from_user(.., 10). */
+static int parse_decimal(const char *text, size_t len, unsigned long *val)
+{
+	char buf[24];
+
+	if (len && text[len - 1] == '\n')
+		len--;
+	if (len == 0 || len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	return kstrtoul(buf, 10, val);
+}
+
+static int tracing_on_write(const char *text, size_t len, bool trunc, void *data)
+{
+	unsigned long val;
+	int ret = parse_decimal(text, len, &val);
+
+	if (ret)
+		return ret;
+	if (val)
+		tracing_on();
+	else
+		tracing_off();
+	return 0;
+}
+
+/* ---- trace_marker -------------------------------------------------------------------------- */
+
+/*
+ * One write, one record (cut at the record's size; Linux cuts at 4 KiB).
+ * With tracing off Linux answers EBADF: the buffer refuses the write.
+ */
+static int trace_marker_write(const char *text, size_t len, bool trunc, void *data)
+{
+	bool irqs_off = irqs_disabled();	/* the writer's, before the reserve masks them */
+	unsigned long flags;
+	struct trace_entry *e;
+
+	if (!tracing_is_on())
+		return -EBADF;
+	if (len && text[len - 1] == '\n')
+		len--;
+	if (len > TRACE_PAYLOAD_MAX)
+		len = TRACE_PAYLOAD_MAX;
+	e = special_reserve(TRACE_MARKER_ID, NULL, &flags);
+	e->flags = irqs_off ? TRACE_FLAG_IRQS_OFF : 0;
+	memcpy(e->payload, text, len);
+	e->len = len;
+	trace_buffer_unlock_commit(flags);
+	return 0;
+}
+
+/* ---- buffer_size_kb ---------------------------------------------------------------------------- */
+
+#define KB 1024
+
+static unsigned long entries_kb(unsigned long entries)
+{
+	return (entries * sizeof(struct trace_entry) + KB - 1) / KB;
+}
+
+static int buffer_size_show(struct seq_buf *s, void *data)
+{
+	unsigned long size = 0;
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		if (size && trace_buffer_size(cpu) != size) {
+			seq_puts(s, "X\n");	/* Linux: the CPUs differ */
+			return 0;
+		}
+		size = trace_buffer_size(cpu);
+	}
+	seq_printf(s, "%lu\n", entries_kb(size));
+	return 0;
+}
+
+static int buffer_total_show(struct seq_buf *s, void *data)
+{
+	unsigned long total = 0;
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		total += entries_kb(trace_buffer_size(cpu));
+	seq_printf(s, "%lu\n", total);
+	return 0;
+}
+
+/* KiB per CPU, as Linux: 0 is EINVAL, too much is ENOMEM and changes nothing. */
+static int buffer_size_write(const char *text, size_t len, bool trunc, void *data)
+{
+	unsigned long kb;
+	int ret = parse_decimal(text, len, &kb);
+
+	if (ret)
+		return ret;
+	if (kb == 0)
+		return -EINVAL;
+	if (kb > (256UL << 10))		/* 256 MiB a CPU: more than the machine has */
+		return -ENOMEM;
+	return trace_buffer_resize((kb * KB + sizeof(struct trace_entry) - 1) /
+				   sizeof(struct trace_entry));
+}
+
+/* ---- snapshot -------------------------------------------------------------------------------------- */
+
+static void snapshot_help(struct seq_buf *s)
+{
+	seq_puts(s, trace_snapshot_allocated() ? "#\n# * Snapshot is allocated *\n#\n" :
+						 "#\n# * Snapshot is freed *\n#\n");
+	seq_puts(s, "# Snapshot commands:\n"
+		    "# echo 0 > snapshot : Clears and frees snapshot buffer\n"
+		    "# echo 1 > snapshot : Allocates snapshot buffer, if not already allocated.\n"
+		    "#                      Takes a snapshot of the main buffer.\n"
+		    "# echo 2 > snapshot : Clears snapshot buffer (but does not allocate or free)\n"
+		    "#                      (Doesn't have to be '2' works with any number that\n"
+		    "#                       is not a '0' or '1')\n");
+}
+
+static int snapshot_line(const struct trace_entry *e, void *data)
+{
+	return print_trace_line(e, data);
+}
+
+static int snapshot_show(struct seq_buf *s, void *data)
+{
+	unsigned long n = trace_snapshot_entries();
+
+	seq_puts(s, "# tracer: nop\n#\n");
+	if (!trace_snapshot_allocated() || n == 0) {
+		snapshot_help(s);
+		return 0;
+	}
+	seq_printf(s, "# entries-in-buffer/entries-written: %lu/%lu   #P:%u\n", n, n,
+		   num_online_cpus());
+	print_trace_header(s);
+	trace_snapshot_for_each(snapshot_line, s);
+	return 0;
+}
+
+static int snapshot_write(const char *text, size_t len, bool trunc, void *data)
+{
+	unsigned long val;
+	int ret = parse_decimal(text, len, &val);
+
+	if (ret)
+		return ret;
+	switch (val) {
+	case 0:
+		trace_snapshot_free();
+		return 0;
+	case 1:
+		ret = trace_snapshot_alloc();
+		if (!ret)
+			trace_snapshot_swap();
+		return ret;
+	default:
+		trace_snapshot_reset();
+		return 0;
+	}
+}
+
+/* ---- the files ------------------------------------------------------------------------------------------ */
+
+int trace_readme_show(struct seq_buf *s, void *data);	/* trace_readme.c */
+
+static const struct pseudo_file_spec trace_files[] = {
+	{ "tracing_on",           tracing_on_show,   tracing_on_write },
+	{ "trace_marker",         NULL,              trace_marker_write },
+	{ "buffer_size_kb",       buffer_size_show,  buffer_size_write },
+	{ "buffer_total_size_kb", buffer_total_show, NULL },
+	{ "snapshot",             snapshot_show,     snapshot_write },
+	{ "README",               trace_readme_show, NULL },
+};
+
+int trace_files_init(void)
+{
+	int ret = pseudofs_create_files(TRACEFS_DIR, trace_files, ARRAY_SIZE(trace_files));
+
+	if (!ret)
+		ret = trace_events_init();
+	if (!ret)
+		ret = trace_dynevent_init();
+	return ret;
+}

@@ -1,0 +1,179 @@
+/*
+ * trace_dynevent.c - dynamic_events (Linux 5.0+'s
+ * kernel/trace/trace_dynevent.c): one file for every kind of dynamic
+ * event, each line handed to the kind whose syntax it is.
+ *
+ *   echo 'p:myfib fib n=$arg1' >> dynamic_events          a kprobe event
+ *   echo 'p:up /bin/hello:0x10' >> dynamic_events         a uprobe event
+ *   echo '-:myfib' >> dynamic_events                      remove one
+ *   echo > dynamic_events                                 remove all (EBUSY if one is enabled)
+ *   cat dynamic_events                                    every one, in each kind's syntax
+ *
+ * Linux asks each kind in turn and the kind answers ECANCELED for a
+ * line not its own; here the same question is one row of a table, and
+ * the line goes to that kind's own file (kprobe_events, uprobe_events),
+ * whose commands, checks and error_log are the ones a line written
+ * there gets.  A line no kind takes is EINVAL, as in Linux.
+ */
+#include "kernel.h"
+#include "trace.h"
+#include "trace_probe.h"
+#include "trace_events.h"
+#include "pseudofs.h"
+#include "string.h"
+#include "vsprintf.h"
+#include "errno.h"
+
+/* Does the probe point (the second word) name a file, PATH:OFFSET? */
+static bool is_uprobe_line(const char *line, size_t len)
+{
+	size_t at = trace_probe_word_pos(line, len, 1), end = at;
+	bool slash = false, colon = false;
+
+	for (; end < len && line[end] != ' ' && line[end] != '\t'; end++) {
+		slash |= line[end] == '/';
+		colon |= line[end] == ':';
+	}
+	return slash && colon;
+}
+
+/* Linux's __trace_kprobe_create(): "Check whether uprobe event specified". */
+static bool kprobe_claims(const char *line, size_t len)
+{
+	return !is_uprobe_line(line, len);
+}
+
+/* One kind of dynamic event: the commands it takes and where they go. */
+struct dyn_event_kind {
+	const char *cmds;			/* first characters of its lines */
+	bool (*claims)(const char *line, size_t len);	/* NULL: all of them */
+	const char *file;			/* its own *_events file */
+};
+
+static const struct dyn_event_kind dyn_event_kinds[] = {
+	{ "pr", kprobe_claims, TRACEFS_DIR "/kprobe_events" },
+	{ "pr", NULL,          TRACEFS_DIR "/uprobe_events" },
+};
+
+static int dyn_event_create(const char *line, size_t len)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(dyn_event_kinds); i++) {
+		const struct dyn_event_kind *k = &dyn_event_kinds[i];
+
+		if (!strchr(k->cmds, line[0]) || (k->claims && !k->claims(line, len)))
+			continue;
+		return pseudofs_write(k->file, line, len, false);
+	}
+	return -EINVAL;
+}
+
+/*
+ * "-:[GROUP/]EVENT": each event of that name (in any group when none is
+ * given) is removed through its own kind's file, as Linux's
+ * dyn_event_release() asks each kind.  ENOENT when there is none.
+ */
+static int dyn_event_release(const char *line, size_t len)
+{
+	char group[PROBE_NAME_LEN] = "", event[PROBE_NAME_LEN], cmd[2 * PROBE_NAME_LEN + 8];
+	struct trace_event_file *file, *n;
+	size_t at = 2, end, slash = 0;
+	int ret = -ENOENT;
+
+	if (len < 3 || line[1] != ':')
+		return -EINVAL;
+	for (end = at; end < len && line[end] != ' ' && line[end] != '\t'; end++)
+		if (line[end] == '/' && !slash)
+			slash = end;
+	if (slash && slash - at < sizeof(group)) {
+		memcpy(group, line + at, slash - at);
+		group[slash - at] = '\0';
+		at = slash + 1;
+	}
+	if (end - at == 0 || end - at >= sizeof(event))
+		return -EINVAL;
+	memcpy(event, line + at, end - at);
+	event[end - at] = '\0';
+	list_for_each_entry_safe(file, n, &trace_event_files, list) {
+		const struct probe_event_def *def = file->tp->def;
+		char path[PSEUDOFS_PATH_MAX];
+
+		if (strcmp(def->event, event) != 0 || (group[0] && strcmp(def->group, group) != 0))
+			continue;
+		snprintf(cmd, sizeof(cmd), "-:%s/%s", def->group, def->event);
+		snprintf(path, sizeof(path), TRACEFS_DIR "/%s", file->tp->type->events_file);
+		ret = pseudofs_write(path, cmd, strlen(cmd), false);
+		if (ret)
+			break;
+	}
+	return ret;
+}
+
+static int dyn_event_command(const char *line, size_t len)
+{
+	while (len && (line[0] == ' ' || line[0] == '\t')) {
+		line++;
+		len--;
+	}
+	if (len == 0 || line[0] == '#')
+		return 0;
+	if (line[0] == '-' || line[0] == '!')
+		return dyn_event_release(line, len);
+	return dyn_event_create(line, len);
+}
+
+/* `echo > dynamic_events`: every dynamic event, or none if one is enabled. */
+static int dyn_events_release_all(void)
+{
+	struct trace_event_file *file;
+	int ret = 0;
+
+	list_for_each_entry(file, &trace_event_files, list)
+		if (file->tp->enabled)
+			return -EBUSY;
+	for (size_t i = 0; i < ARRAY_SIZE(dyn_event_kinds) && !ret; i++)
+		ret = pseudofs_write(dyn_event_kinds[i].file, "", 0, true);
+	return ret;
+}
+
+static int dynamic_events_write(const char *text, size_t len, bool trunc, void *data)
+{
+	int ret = trunc ? dyn_events_release_all() : 0;
+
+	while (len && ret == 0) {
+		size_t n = 0;
+
+		while (n < len && text[n] != '\n')
+			n++;
+		ret = dyn_event_command(text, n);
+		if (n < len)
+			n++;
+		text += n;
+		len -= n;
+	}
+	return ret;
+}
+
+/* Each kind's definitions, the kprobe events first. */
+static int dynamic_events_show(struct seq_buf *s, void *data)
+{
+	const char *shown[ARRAY_SIZE(dyn_event_kinds)];
+	size_t nr = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(dyn_event_kinds); i++) {
+		bool seen = false;
+
+		for (size_t j = 0; j < nr; j++)
+			seen |= strcmp(shown[j], dyn_event_kinds[i].file) == 0;
+		if (seen)
+			continue;
+		shown[nr++] = dyn_event_kinds[i].file;
+		pseudofs_read(dyn_event_kinds[i].file, s);
+	}
+	return 0;
+}
+
+int trace_dynevent_init(void)
+{
+	return pseudofs_create(TRACEFS_DIR "/dynamic_events", dynamic_events_show,
+			       dynamic_events_write, NULL);
+}

@@ -1,0 +1,493 @@
+/*
+ * trace_events.c - the events/ directory of tracefs (Linux's
+ * kernel/trace/trace_events.c): the files through which an event,
+ * once defined in kprobe_events or uprobe_events, is switched on and
+ * off, alone, with its whole group or with every event, and described
+ * (id, format) for tools that read the records.
+ *
+ *   echo 1 > events/kprobes/myfib/enable   arm this event's probe
+ *   echo 0 > events/kprobes/enable         disarm every event of the group
+ *   cat events/kprobes/enable              0, 1, or X when they differ
+ *   echo kprobes:myfib >> set_event        the same as its enable file
+ *
+ * The event itself (its probe, its record) is trace_probe.c's; here is
+ * the directory that names it.  Its filter and trigger files are
+ * trace_events_filter.c's and trace_events_trigger.c's.
+ */
+#include "kernel.h"
+#include "trace.h"
+#include "trace_probe.h"
+#include "trace_events.h"
+#include "probe_events.h"
+#include "pseudofs.h"
+#include "mm.h"
+#include "string.h"
+#include "vsprintf.h"
+#include "errno.h"
+#include "list.h"
+#include "kallsyms.h"
+
+/*
+ * Every name the grammar accepts must be reachable at its full path: a
+ * path cut short would make an enable file no one can name.
+ */
+#define EVENT_ENABLE_PATH_LEN \
+	(sizeof(TRACEFS_DIR "/events/") - 1 + (PROBE_NAME_LEN - 1) + \
+	 sizeof("/") - 1 + (PROBE_NAME_LEN - 1) + sizeof("/enable") - 1)
+_Static_assert(EVENT_ENABLE_PATH_LEN < PSEUDOFS_PATH_MAX,
+	       "the longest event's enable path must fit in a pseudofs path");
+
+static bool group_has_events(const struct trace_probe_type *type, const char *group)
+{
+	struct trace_probe *tp;
+
+	list_for_each_entry(tp, type->events, list)
+		if (strcmp(tp->def->group, group) == 0)
+			return true;
+	return false;
+}
+
+/* ---- enable ------------------------------------------------------------------ */
+
+int trace_event_set_enabled(struct trace_probe *tp, bool on)
+{
+	int ret;
+
+	if (tp->enabled == on)
+		return 0;
+	ret = tp->type->set_enabled(tp, on);
+	if (ret == 0)
+		tp->enabled = on;
+	return ret;
+}
+
+int trace_parse_bool(const char *text, size_t len, bool *on)
+{
+	if (len == 0 || len > 2 || (len == 2 && text[1] != '\n'))
+		return -EINVAL;
+	if (text[0] != '0' && text[0] != '1')
+		return -EINVAL;
+	*on = text[0] == '1';
+	return 0;
+}
+
+static int enable_show(struct seq_buf *s, void *data)
+{
+	struct trace_probe *tp = ((struct trace_event_file *)data)->tp;
+
+	seq_printf(s, "%d\n", tp->enabled);
+	return 0;
+}
+
+static int enable_write(const char *text, size_t len, bool trunc, void *data)
+{
+	bool on;
+
+	if (trace_parse_bool(text, len, &on))
+		return -EINVAL;
+	return trace_event_set_enabled(((struct trace_event_file *)data)->tp, on);
+}
+
+/* ---- the group's directory ------------------------------------------------------ */
+
+/* events/GROUP/enable and filter: their data says which group of which type. */
+#define group_file trace_group_file
+
+static int group_enable_show(struct seq_buf *s, void *data)
+{
+	struct group_file *g = data;
+	struct trace_probe *tp;
+	bool some_on = false, some_off = false;
+
+	list_for_each_entry(tp, g->type->events, list)
+		if (strcmp(tp->def->group, g->name) == 0) {
+			some_on |= tp->enabled;
+			some_off |= !tp->enabled;
+		}
+	seq_puts(s, some_on && some_off ? "X\n" : some_on ? "1\n" : "0\n");
+	return 0;
+}
+
+static int group_enable_write(const char *text, size_t len, bool trunc, void *data)
+{
+	struct group_file *g = data;
+	struct trace_probe *tp;
+	int ret = 0;
+	bool on;
+
+	if (trace_parse_bool(text, len, &on))
+		return -EINVAL;
+	list_for_each_entry(tp, g->type->events, list)
+		if (strcmp(tp->def->group, g->name) == 0 && !ret)
+			ret = trace_event_set_enabled(tp, on);
+	return ret;
+}
+
+static void group_path(char *buf, const char *group, const char *name)
+{
+	snprintf(buf, PSEUDOFS_PATH_MAX, TRACEFS_DIR "/events/%s/%s", group, name);
+}
+
+/*
+ * The group's files live while the group has events.  A group belongs
+ * to the type that made it: a kprobe event cannot join a uprobe group
+ * (-EEXIST), nor the other way round.
+ */
+static int group_file_get(const struct trace_probe_type *type, const char *group)
+{
+	char path[PSEUDOFS_PATH_MAX];
+	struct group_file *g;
+	int ret;
+
+	group_path(path, group, "enable");
+	if (pseudofs_lookup(path)) {
+		g = pseudofs_data(path);
+		return g->type == type ? 0 : -EEXIST;
+	}
+	g = kzalloc(sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	g->type = type;
+	strlcpy(g->name, group, sizeof(g->name));
+	ret = pseudofs_create(path, group_enable_show, group_enable_write, g);
+	group_path(path, group, "filter");
+	if (ret == 0 && (ret = pseudofs_create(path, trace_group_filter_show,
+					       trace_group_filter_write, g)) != 0) {
+		group_path(path, group, "enable");
+		pseudofs_remove(path);
+	}
+	if (ret)
+		kfree(g);
+	return ret;
+}
+
+static void group_file_put(const struct trace_probe_type *type, const char *group)
+{
+	char path[PSEUDOFS_PATH_MAX];
+	void *g;
+
+	if (group_has_events(type, group))
+		return;
+	group_path(path, group, "filter");
+	pseudofs_remove(path);
+	group_path(path, group, "enable");
+	g = pseudofs_data(path);
+	if (pseudofs_remove(path) == 0) {
+		kfree(((struct group_file *)g)->filter_text);
+		kfree(g);
+	}
+}
+
+/* ---- id and format ------------------------------------------------------------ */
+
+static int id_show(struct seq_buf *s, void *data)
+{
+	seq_printf(s, "%u\n", ((struct trace_event_file *)data)->tp->id);
+	return 0;
+}
+
+/* How Linux describes each fetch type in format (trace_probe.c's table). */
+struct type_desc {
+	const char *fmttype;	/* the field's C type */
+	const char *fmt;	/* in print fmt */
+	unsigned char size;
+	bool is_signed;
+};
+
+static struct type_desc type_desc(enum fetch_type type)
+{
+	switch (type) {
+	case FETCH_TYPE_U8:  return (struct type_desc){ "u8", "%u", 1, false };
+	case FETCH_TYPE_U16: return (struct type_desc){ "u16", "%u", 2, false };
+	case FETCH_TYPE_U32: return (struct type_desc){ "u32", "%u", 4, false };
+	case FETCH_TYPE_U64: return (struct type_desc){ "u64", "%Lu", 8, false };
+	case FETCH_TYPE_S8:  return (struct type_desc){ "s8", "%d", 1, true };
+	case FETCH_TYPE_S16: return (struct type_desc){ "s16", "%d", 2, true };
+	case FETCH_TYPE_S32: return (struct type_desc){ "s32", "%d", 4, true };
+	case FETCH_TYPE_S64: return (struct type_desc){ "s64", "%Ld", 8, true };
+	case FETCH_TYPE_X8:  return (struct type_desc){ "u8", "0x%x", 1, false };
+	case FETCH_TYPE_X16: return (struct type_desc){ "u16", "0x%x", 2, false };
+	case FETCH_TYPE_X64: return (struct type_desc){ "u64", "0x%Lx", 8, false };
+	case FETCH_TYPE_STRING:
+	case FETCH_TYPE_USTRING:
+		return (struct type_desc){ "__data_loc char[]", "\\\"%s\\\"", 4, true };
+	case FETCH_TYPE_SYMBOL: return (struct type_desc){ "u32", "%pS", 4, false };
+	default:	/* x32, and the default type */
+		return (struct type_desc){ "u32", "0x%x", 4, false };
+	}
+}
+
+static bool type_is_string(enum fetch_type type)
+{
+	return type == FETCH_TYPE_STRING || type == FETCH_TYPE_USTRING;
+}
+
+void trace_arg_type(int type, unsigned char *size, bool *is_signed, bool *is_string)
+{
+	struct type_desc d = type_desc(type);
+
+	*size = d.size;
+	*is_signed = d.is_signed;
+	*is_string = type_is_string(type);
+}
+
+static void format_field(struct seq_buf *s, const char *type, const char *name,
+			 unsigned int offset, unsigned int size, bool is_signed)
+{
+	seq_printf(s, "\tfield:%s %s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
+		   type, name, offset, size, is_signed);
+}
+
+/*
+ * Linux's layout: struct trace_entry (8 bytes on i386), the probe's
+ * addresses, then each argument at the running offset, no padding.
+ */
+static int format_show(struct seq_buf *s, void *data)
+{
+	const struct trace_probe *tp = ((struct trace_event_file *)data)->tp;
+	const struct probe_event_def *def = tp->def;
+	unsigned int off = 8;
+	int i;
+
+	seq_printf(s, "name: %s\nID: %u\nformat:\n", def->event, tp->id);
+	format_field(s, "unsigned short", "common_type", 0, 2, false);
+	format_field(s, "unsigned char", "common_flags", 2, 1, false);
+	format_field(s, "unsigned char", "common_preempt_count", 3, 1, false);
+	format_field(s, "int", "common_pid", 4, 4, true);
+	seq_puts(s, "\n");
+	if (def->is_return) {
+		format_field(s, "unsigned long", "__probe_func", off, 4, false);
+		format_field(s, "unsigned long", "__probe_ret_ip", off + 4, 4, false);
+		off += 8;
+	} else {
+		format_field(s, "unsigned long", "__probe_ip", off, 4, false);
+		off += 4;
+	}
+	for (i = 0; i < def->nr_args; i++) {
+		struct type_desc d = type_desc(def->args[i].type);
+
+		format_field(s, d.fmttype, def->args[i].name, off, d.size, d.is_signed);
+		off += d.size;
+	}
+	seq_printf(s, "\nprint fmt: \"%s", def->is_return ? "(%lx <- %lx)" : "(%lx)");
+	for (i = 0; i < def->nr_args; i++)
+		seq_printf(s, " %s=%s", def->args[i].name, type_desc(def->args[i].type).fmt);
+	seq_printf(s, "\", %s", def->is_return ? "REC->__probe_func, REC->__probe_ret_ip" :
+		   "REC->__probe_ip");
+	for (i = 0; i < def->nr_args; i++)
+		seq_printf(s, type_is_string(def->args[i].type) ? ", __get_str(%s)" :
+			   ", REC->%s", def->args[i].name);
+	seq_puts(s, "\n");
+	return 0;
+}
+
+/* ---- the event's directory ------------------------------------------------------ */
+
+LIST_HEAD(trace_event_files);
+
+/* Linux's files, in its order (ls sorts them so). */
+static const struct pseudo_file_spec event_files[] = {
+	{ "enable",  enable_show,              enable_write },
+	{ "filter",  trace_event_filter_show,  trace_event_filter_write },
+	{ "format",  format_show,              NULL },
+	{ "hist",    trace_event_hist_show,    NULL },
+	{ "id",      id_show,                  NULL },
+	{ "trigger", trace_event_trigger_show, trace_event_trigger_write },
+};
+
+static void remove_event_files(struct trace_event_file *file)
+{
+	char path[PSEUDOFS_PATH_MAX];
+
+	for (size_t i = 0; i < ARRAY_SIZE(event_files); i++) {
+		snprintf(path, sizeof(path), "%s/%s", file->dir, event_files[i].name);
+		pseudofs_remove(path);
+	}
+}
+
+static int create_event_files(struct trace_event_file *file)
+{
+	char path[PSEUDOFS_PATH_MAX];
+	int ret = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(event_files) && !ret; i++) {
+		snprintf(path, sizeof(path), "%s/%s", file->dir, event_files[i].name);
+		ret = pseudofs_create(path, event_files[i].show, event_files[i].write, file);
+	}
+	if (ret)
+		remove_event_files(file);
+	return ret;
+}
+
+int trace_event_dir_add(struct trace_probe *tp)
+{
+	struct trace_event_file *file = kzalloc(sizeof(*file));
+	int ret;
+
+	if (!file)
+		return -ENOMEM;
+	file->tp = tp;
+	INIT_LIST_HEAD(&file->triggers);
+	snprintf(file->dir, sizeof(file->dir), TRACEFS_DIR "/events/%s/%s",
+		 tp->def->group, tp->def->event);
+	ret = group_file_get(tp->type, tp->def->group);
+	if (ret == 0 && (ret = create_event_files(file)) != 0)
+		group_file_put(tp->type, tp->def->group);
+	if (ret) {
+		kfree(file);
+		return ret;
+	}
+	tp->event_file = file;
+	list_add_tail(&file->list, &trace_event_files);
+	return 0;
+}
+
+void trace_event_dir_remove(struct trace_probe *tp)
+{
+	struct trace_event_file *file = tp->event_file;
+
+	remove_event_files(file);
+	group_file_put(tp->type, tp->def->group);
+	list_del(&file->list);
+	tp->event_file = NULL;
+	trace_event_triggers_free(file);
+	trace_event_filter_free(file);
+	kfree(file);
+}
+
+struct trace_event_file *trace_event_file_find(const char *group, const char *event)
+{
+	struct trace_event_file *file;
+
+	list_for_each_entry(file, &trace_event_files, list)
+		if ((!group || strcmp(file->tp->def->group, group) == 0) &&
+		    strcmp(file->tp->def->event, event) == 0)
+			return file;
+	return NULL;
+}
+
+/* ---- every event: events/enable, set_event, available_events --------------------- */
+
+static int all_enable_show(struct seq_buf *s, void *data)
+{
+	struct trace_event_file *file;
+	bool some_on = false, some_off = false;
+
+	list_for_each_entry(file, &trace_event_files, list) {
+		some_on |= file->tp->enabled;
+		some_off |= !file->tp->enabled;
+	}
+	seq_puts(s, some_on && some_off ? "X\n" : some_on ? "1\n" : "0\n");
+	return 0;
+}
+
+static int all_enable_write(const char *text, size_t len, bool trunc, void *data)
+{
+	struct trace_event_file *file;
+	int ret = 0;
+	bool on;
+
+	if (trace_parse_bool(text, len, &on))
+		return -EINVAL;
+	list_for_each_entry(file, &trace_event_files, list)
+		if (!ret)
+			ret = trace_event_set_enabled(file->tp, on);
+	return ret;
+}
+
+static int available_events_show(struct seq_buf *s, void *data)
+{
+	struct trace_event_file *file;
+
+	list_for_each_entry(file, &trace_event_files, list)
+		seq_printf(s, "%s:%s\n", file->tp->def->group, file->tp->def->event);
+	return 0;
+}
+
+static int set_event_show(struct seq_buf *s, void *data)
+{
+	struct trace_event_file *file;
+
+	list_for_each_entry(file, &trace_event_files, list)
+		if (file->tp->enabled)
+			seq_printf(s, "%s:%s\n", file->tp->def->group, file->tp->def->event);
+	return 0;
+}
+
+/* Does a set_event pattern part ("", "*" or a name) take this name? */
+static bool name_matches(const char *pat, size_t len, const char *name)
+{
+	if (len == 0 || (len == 1 && pat[0] == '*'))
+		return true;
+	return strlen(name) == len && strncmp(pat, name, len) == 0;
+}
+
+/*
+ * One word of set_event, Linux's forms: GROUP:EVENT, GROUP:* (or
+ * GROUP:), *:EVENT (or :EVENT), and NAME alone for a group or an event
+ * of that name; '!' in front disables.  -EINVAL when nothing matches.
+ */
+static int set_event_word(const char *w, size_t len)
+{
+	bool on = true, found = false;
+	const char *colon;
+	struct trace_event_file *file;
+	int ret = 0;
+
+	if (len && w[0] == '!') {
+		on = false;
+		w++;
+		len--;
+	}
+	for (colon = w; colon < w + len && *colon != ':'; colon++)
+		;
+	if (colon == w + len)
+		colon = NULL;
+	list_for_each_entry(file, &trace_event_files, list) {
+		const struct probe_event_def *def = file->tp->def;
+		bool match = colon ?
+			name_matches(w, colon - w, def->group) &&
+			name_matches(colon + 1, len - (colon + 1 - w), def->event) :
+			name_matches(w, len, def->group) || name_matches(w, len, def->event);
+
+		if (match && len) {
+			found = true;
+			if (!ret)
+				ret = trace_event_set_enabled(file->tp, on);
+		}
+	}
+	return ret ? ret : found ? 0 : -EINVAL;
+}
+
+/* `>` disables every event first, as Linux's open with O_TRUNC does. */
+static int set_event_write(const char *text, size_t len, bool trunc, void *data)
+{
+	struct trace_event_file *file;
+	size_t i = 0, start;
+	int ret = 0;
+
+	if (trunc)
+		list_for_each_entry(file, &trace_event_files, list)
+			trace_event_set_enabled(file->tp, false);
+	while (i < len && !ret) {
+		while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n'))
+			i++;
+		start = i;
+		while (i < len && text[i] != ' ' && text[i] != '\t' && text[i] != '\n')
+			i++;
+		if (i > start)
+			ret = set_event_word(text + start, i - start);
+	}
+	return ret;
+}
+
+static const struct pseudo_file_spec events_files[] = {
+	{ "events/enable",    all_enable_show,       all_enable_write },
+	{ "set_event",        set_event_show,        set_event_write },
+	{ "available_events", available_events_show, NULL },
+};
+
+int trace_events_init(void)
+{
+	return pseudofs_create_files(TRACEFS_DIR, events_files, ARRAY_SIZE(events_files));
+}

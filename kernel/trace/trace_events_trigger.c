@@ -1,0 +1,313 @@
+/*
+ * trace_events_trigger.c - an event's trigger file (Linux's
+ * kernel/trace/trace_events_trigger.c): what a hit does besides
+ * leaving a record.
+ *
+ *   echo 'traceoff:1 if n == 3' > events/kprobes/myfib/trigger
+ *   echo stacktrace >> events/kprobes/myfib/trigger
+ *   echo '!traceoff' >> events/kprobes/myfib/trigger     (removes it)
+ *   cat events/kprobes/myfib/trigger     one line a trigger, newest first
+ *
+ * As in Linux, when no trigger has an "if" and none is a hist, the
+ * triggers run before the record is made (a traceoff stops its own
+ * hit's record, a stack trace comes before its event); otherwise the
+ * record is made first and each trigger tests its filter against it.
+ * Triggers are added and removed from the shell while hits on other
+ * CPUs walk the list: the list is an RCU list (rculist.h), and a
+ * removed trigger is freed after synchronize_kprobes().
+ */
+#include "kernel.h"
+#include "trace.h"
+#include "trace_probe.h"
+#include "trace_events.h"
+#include "trace_events_trigger.h"
+#include "trace_events_hist.h"
+#include "kprobes.h"
+#include "rculist.h"
+#include "pseudofs.h"
+#include "mm.h"
+#include "string.h"
+#include "vsprintf.h"
+#include "errno.h"
+#include "nokprobe.h"
+
+struct event_trigger {
+	struct list_head list;
+	enum trigger_cmd cmd;
+	long count;			/* -1: unlimited */
+	char *filter_text;		/* after "if"; NULL when none */
+	struct event_filter *filter;
+	struct hist_trigger *hist;
+};
+
+/* Newest first, as Linux's list_add_rcu(): filled in, then published. */
+static void trigger_list_add(struct event_trigger *t, struct list_head *head)
+{
+	t->list.next = head->next;
+	t->list.prev = head;
+	rcu_assign_pointer(head->next, &t->list);
+	t->list.next->prev = &t->list;
+}
+
+static void trigger_free(struct event_trigger *t)
+{
+	if (t->hist)
+		hist_trigger_free(t->hist);
+	kfree(t->filter);
+	kfree(t->filter_text);
+	kfree(t);
+}
+
+/* ---- a hit -------------------------------------------------------------------------------- */
+
+static bool take_count(struct event_trigger *t)
+{
+	if (t->count == 0)
+		return false;
+	if (t->count != -1)
+		t->count--;
+	return true;
+}
+
+static void trigger_run(struct trace_event_file *file, struct event_trigger *t,
+			const struct trace_entry *e, struct pt_regs *regs)
+{
+	switch (t->cmd) {
+	case TRIGGER_TRACEON:
+		if (!tracing_is_on() && take_count(t))
+			tracing_on();
+		break;
+	case TRIGGER_TRACEOFF:
+		if (tracing_is_on() && take_count(t))
+			tracing_off();
+		break;
+	case TRIGGER_STACKTRACE:
+		if (take_count(t))
+			trace_stack_record(regs);
+		break;
+	case TRIGGER_SNAPSHOT:
+		if (take_count(t))
+			trace_snapshot_swap();
+		break;
+	case TRIGGER_HIST:
+		hist_trigger_update(t->hist, file, e);
+		break;
+	default:
+		break;
+	}
+}
+
+void trace_event_triggers_run(struct trace_event_file *file, const struct trace_entry *e,
+			      struct pt_regs *regs)
+{
+	struct event_trigger *t;
+
+	list_for_each_entry_rcu(t, &file->triggers, list) {
+		struct event_filter *f = READ_ONCE(t->filter);
+
+		if (f && !trace_event_filter_match(file, f, e))
+			continue;
+		trigger_run(file, t, e, regs);
+	}
+}
+
+/* Does any trigger need the record (an "if", a hist)?  Then they run after it. */
+bool trace_event_triggers_conditional(struct trace_event_file *file)
+{
+	struct event_trigger *t;
+
+	list_for_each_entry_rcu(t, &file->triggers, list)
+		if (t->filter || t->hist)
+			return true;
+	return false;
+}
+NOKPROBE_SYMBOL(take_count);
+NOKPROBE_SYMBOL(trigger_run);
+NOKPROBE_SYMBOL(trace_event_triggers_run);
+NOKPROBE_SYMBOL(trace_event_triggers_conditional);
+
+/* ---- the file ------------------------------------------------------------------------------- */
+
+static void trigger_print(struct seq_buf *s, const struct event_trigger *t)
+{
+	static char line[512];
+
+	if (t->hist) {
+		hist_trigger_print(line, sizeof(line), t->hist);
+		seq_puts(s, line);
+		if (t->filter_text)
+			seq_printf(s, " if %s", t->filter_text);
+		seq_puts(s, hist_trigger_paused(t->hist) ? " [paused]\n" : " [active]\n");
+		return;
+	}
+	seq_puts(s, trigger_cmd_name(t->cmd));
+	if (t->count == -1)
+		seq_puts(s, ":unlimited");
+	else
+		seq_printf(s, ":count=%ld", t->count);
+	if (t->filter_text)
+		seq_printf(s, " if %s\n", t->filter_text);
+	else
+		seq_puts(s, "\n");
+}
+
+int trace_event_trigger_show(struct seq_buf *s, void *data)
+{
+	struct trace_event_file *file = data;
+	struct event_trigger *t;
+
+	if (list_empty(&file->triggers)) {
+		seq_puts(s, "# Available triggers:\n#");
+		for (int c = 0; c < TRIGGER_NR; c++)
+			seq_printf(s, " %s", trigger_cmd_name(c));
+		seq_puts(s, "\n");
+		return 0;
+	}
+	list_for_each_entry(t, &file->triggers, list)
+		trigger_print(s, t);
+	return 0;
+}
+
+static struct event_trigger *find_trigger(struct trace_event_file *file,
+					  const struct trigger_spec *spec)
+{
+	struct event_trigger *t;
+
+	list_for_each_entry(t, &file->triggers, list)
+		if (t->cmd == spec->cmd &&
+		    (!t->hist || hist_trigger_matches(t->hist, &spec->hist, spec->filter)))
+			return t;
+	return NULL;
+}
+
+static void remove_trigger(struct event_trigger *t)
+{
+	list_del_rcu(&t->list);
+	synchronize_kprobes();		/* no hit is still running it */
+	trigger_free(t);
+}
+
+/* hist:pause / :continue / :clear on an existing hist trigger. */
+static int hist_control(struct trace_event_file *file, struct trigger_spec *spec,
+			const char *text)
+{
+	struct event_trigger *t = find_trigger(file, spec);
+
+	if (!t) {
+		hist_log_error(file, text, HIST_ERR_TRIGGER_ENOENT_CLEAR, 0);
+		return -ENOENT;
+	}
+	hist_trigger_control(t->hist, spec->hist.pause, spec->hist.cont, spec->hist.clear);
+	return 0;
+}
+
+static int add_trigger(struct trace_event_file *file, struct trigger_spec *spec,
+		       const char *text)
+{
+	struct event_trigger *t;
+	int ret;
+
+	if (find_trigger(file, spec)) {
+		if (spec->cmd == TRIGGER_HIST)
+			hist_log_error(file, text, HIST_ERR_TRIGGER_EEXIST, 0);
+		return -EEXIST;
+	}
+	t = kzalloc(sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->cmd = spec->cmd;
+	t->count = spec->count;
+	if (spec->filter[0]) {
+		t->filter_text = kmalloc(strlen(spec->filter) + 1);
+		if (!t->filter_text) {
+			trigger_free(t);
+			return -ENOMEM;
+		}
+		strlcpy(t->filter_text, spec->filter, strlen(spec->filter) + 1);
+		ret = trace_event_filter_compile(file, spec->filter, &t->filter, false);
+		if (ret) {
+			trigger_free(t);
+			return -EINVAL;
+		}
+	}
+	if (spec->cmd == TRIGGER_HIST &&
+	    (ret = hist_trigger_create(file, &spec->hist, spec->filter, text, &t->hist)) != 0) {
+		trigger_free(t);
+		return ret;
+	}
+	if (spec->cmd == TRIGGER_SNAPSHOT && (ret = trace_snapshot_alloc()) != 0) {
+		trigger_free(t);
+		return ret;
+	}
+	trigger_list_add(t, &file->triggers);
+	return 0;
+}
+
+/* `>` takes the hist triggers away first, as Linux's open with O_TRUNC does. */
+static void remove_hist_triggers(struct trace_event_file *file)
+{
+	struct event_trigger *t, *n;
+
+	list_for_each_entry_safe(t, n, &file->triggers, list)
+		if (t->hist)
+			remove_trigger(t);
+}
+
+int trace_event_trigger_write(const char *text, size_t len, bool trunc, void *data)
+{
+	static struct trigger_spec spec;
+	static char cmd[FILTER_TEXT_MAX + 512];
+	struct trace_event_file *file = data;
+	struct event_trigger *t;
+	enum hist_err herr;
+	int ret;
+
+	if (trunc)
+		remove_hist_triggers(file);
+	if (len >= sizeof(cmd))
+		return -EINVAL;
+	memcpy(cmd, text, len);
+	cmd[len] = '\0';
+	ret = trigger_parse(cmd, &spec, &herr);
+	if (ret) {
+		if (herr != HIST_ERR_NONE)
+			hist_log_error(file, cmd, herr, spec.bad ? spec.bad : "");
+		return ret;
+	}
+	if (spec.remove) {
+		t = find_trigger(file, &spec);
+		if (t)
+			remove_trigger(t);
+		return 0;			/* Linux: removing none is no error */
+	}
+	if (spec.cmd == TRIGGER_HIST && (spec.hist.pause || spec.hist.cont || spec.hist.clear) &&
+	    find_trigger(file, &spec))
+		return hist_control(file, &spec, cmd);
+	if (spec.cmd == TRIGGER_HIST && (spec.hist.cont || spec.hist.clear))
+		return hist_control(file, &spec, cmd);
+	return add_trigger(file, &spec, cmd);
+}
+
+/* The event is going away: nothing can hit it any more. */
+void trace_event_triggers_free(struct trace_event_file *file)
+{
+	struct event_trigger *t, *n;
+
+	list_for_each_entry_safe(t, n, &file->triggers, list) {
+		list_del(&t->list);
+		trigger_free(t);
+	}
+}
+
+/* events/G/E/hist: every hist trigger's table. */
+int trace_event_hist_show(struct seq_buf *s, void *data)
+{
+	struct trace_event_file *file = data;
+	struct event_trigger *t;
+	int n = 0;
+
+	list_for_each_entry(t, &file->triggers, list)
+		if (t->hist)
+			hist_trigger_show(s, t->hist, file, t->filter_text, n++);
+	return 0;
+}
