@@ -140,10 +140,28 @@ SAMPLE_KOS := $(patsubst samples/kprobes/%.c,$(B)/samples/%.ko,\
 all: $(B)/kernel.elf
 test-image: $(B)/kernel-test.elf
 
+# ---- the function tracer's call sites (docs/ftrace.md) ----------------------------
+# Linux's CC_FLAGS_FTRACE: every kernel function starts with "call
+# __fentry__" (-pg -mfentry) and gcc lists those 5-byte calls in the
+# __mcount_loc section (-mrecord-mcount), which ftrace_init() turns into
+# nops at boot.  Linux's CFLAGS_REMOVE / notrace: files the tracer's own
+# path runs through are built without them, or tracing them would recurse
+# (the tracer and its trace buffer, text patching, the trap entry's C,
+# printk, kprobes' handlers, the per-CPU and AP start-up code that runs
+# before %fs is set).  User programs, host builds and modules' own
+# CFLAGS below never see these flags.
+CC_FLAGS_FTRACE := -pg -mfentry -mrecord-mcount
+FTRACE_NOTRACE_SRCS := $(wildcard kernel/trace/*.c) arch/i386/ftrace.c \
+	arch/i386/text_poke.c arch/i386/text_poke_bp.c arch/i386/traps.c \
+	arch/i386/nmi.c arch/i386/doublefault.c arch/i386/percpu.c \
+	arch/i386/smpboot.c arch/i386/oops.c kernel/printk.c lib/vsprintf.c \
+	lib/string.c kernel/ktest.c $(wildcard probes/*.c arch/i386/kprobes/*.c)
+ftrace_flags = $(if $(filter $(FTRACE_NOTRACE_SRCS),$(1)),,$(CC_FLAGS_FTRACE))
+
 $(B)/%.c.o: %.c $(KCONFIG_STAMP)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
-	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(call ftrace_flags,$<) -MMD -MP -c $< -o $@
 
 $(B)/%.S.o: %.S
 	@mkdir -p $(dir $@)

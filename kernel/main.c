@@ -26,6 +26,7 @@
 #include "module.h"
 #include "shell.h"
 #include "uprobes.h"
+#include "ftrace.h"
 
 static void banner(void)
 {
@@ -84,6 +85,7 @@ void kmain(uint32_t magic, struct multiboot_info *mbi)
 	page_alloc_init(mbi);
 	paging_init();
 	heap_init();
+	ftrace_init();	/* every "call __fentry__" a nop, before any other CPU runs */
 	pic_init();
 	pit_init();
 	ktime_init();	/* ktime_get(): PIT ticks and the TSC */

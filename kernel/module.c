@@ -24,6 +24,7 @@
  */
 #include "kernel.h"
 #include "module.h"
+#include "ftrace.h"
 #include "kprobes.h"
 #include "kallsyms.h"
 #include "multiboot.h"
@@ -582,6 +583,17 @@ static int find_module_params(struct load_info *info, struct module *mod)
 	return 0;
 }
 
+/* Its "call __fentry__" sites, gcc's __mcount_loc (relocated: addresses). */
+static void find_module_ftrace_callsites(struct load_info *info, struct module *mod)
+{
+	uint32_t off, size;
+
+	if (!elf_find_section(info, "__mcount_loc", &off, &size))
+		return;
+	mod->ftrace_callsites = (void *)((char *)mod->base + off);
+	mod->num_ftrace_callsites = size / sizeof(unsigned long);
+}
+
 /*
  * NOKPROBE_SYMBOL() in a module leaves addresses in _kprobe_blacklist;
  * __kprobes functions go to .kprobes.text.  Linux adds both to the
@@ -642,6 +654,8 @@ static int link_module(struct load_info *info, struct module *mod)
 		ret = find_module_params(info, mod);
 	if (!ret)
 		ret = find_module_kprobe_blacklist(info, mod);
+	if (!ret)
+		find_module_ftrace_callsites(info, mod);
 	return ret;
 }
 
@@ -670,6 +684,7 @@ static void remove_module(struct module *mod)
 	mod->state = MODULE_STATE_GOING;
 	unregister_forgotten_probes(mod);
 	remove_module_kprobe_blacklist(mod);
+	ftrace_release_mod(mod);
 	list_del_module(mod);
 	free_module(mod);
 }
@@ -752,6 +767,7 @@ int layout_and_link(const void *image, size_t len, const char *name,
 		free_module(mod);
 		return ret;
 	}
+	ftrace_module_init(mod);	/* its sites nops while the text is writable */
 	/* Code and constants are final: from now on only text_poke() writes them. */
 	set_pages_writable(mod->base, mod->ro_size, false);
 	*out = mod;
@@ -776,6 +792,7 @@ int load_module_params(const void *image, size_t len, const char *name,
 	}
 	/* Events left [GONE] by an earlier unload of it probe it again. */
 	trace_kprobe_module_coming(mod);
+	ftrace_module_enable(mod);
 	ret = mod->init();
 	if (ret) {
 		module_error(name, ret, "init failed: %s (%s), unloading",
