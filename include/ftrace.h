@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include "kernel.h"
 #include "ptrace.h"
+#include "ftrace_ret_stack.h"
 
 #define MCOUNT_INSN_SIZE	5	/* call rel32 / the 5-byte nop */
 
@@ -85,6 +86,45 @@ unsigned long ftrace_nr_enabled(void);	/* sites now calling the trampoline */
 /* Per-CPU recursion guard, Linux's ftrace_test_recursion_trylock(). */
 int ftrace_test_recursion_trylock(void);
 void ftrace_test_recursion_unlock(int bit);
+
+/* How many registered ops trace the site ip, and does one change regs->ip? */
+int ftrace_site_users(unsigned long ip);
+bool ftrace_site_ipmodify(unsigned long ip);
+
+/* ---- the tracers (kernel/trace/trace_functions.c, trace_functions_graph.c) ---------- */
+
+/* The trace records' event ids: far above those kprobe and uprobe events take. */
+#define TRACE_FN_EVENT_ID		0xfff00001u	/* a function tracer call */
+#define TRACE_GRAPH_ENT_EVENT_ID	0xfff00002u	/* function_graph: a function entered */
+#define TRACE_GRAPH_RET_EVENT_ID	0xfff00003u	/* function_graph: it returned */
+
+/* Linux's struct tracer: what current_tracer selects. */
+struct tracer {
+	const char *name;
+	int (*init)(void);
+	void (*reset)(void);
+};
+extern struct tracer graph_trace;
+extern struct ftrace_ops trace_global_ops;	/* set_ftrace_filter's ops */
+int tracing_set_tracer(const char *name);
+const char *trace_current_tracer_name(void);
+bool trace_current_tracer_is(const struct tracer *t);
+
+struct trace_entry;
+struct seq_buf;
+void trace_function_record(unsigned int id, unsigned long ip, unsigned long parent_ip,
+			   struct pt_regs *regs, const void *payload, int len);
+/* The text of a function or graph record; false if e is not one. */
+bool trace_function_print(struct seq_buf *s, const struct trace_entry *e);
+/* `trace` in function_graph's own layout; false if that is not the tracer. */
+bool trace_graph_show(struct seq_buf *s, int cpu);
+int set_graph_function_show(struct seq_buf *s, void *data);
+int set_graph_function_write(const char *text, size_t len, bool trunc, void *data);
+
+/* function_graph's return hook (arch/i386/ftrace_32.S, trace_functions_graph.c). */
+void return_to_handler(void);		/* arch/i386/ftrace_32.S */
+__attribute__((regparm(3)))
+unsigned long ftrace_return_to_handler(void);
 
 /* ---- boot and modules --------------------------------------------------------- */
 

@@ -77,3 +77,23 @@ ftrace_regs_caller:
 	.size ftrace_regs_caller, . - ftrace_regs_caller
 	NOKPROBE_ASM(ftrace_regs_caller)
 	NOKPROBE_ASM(__fentry__)
+
+/*
+ * function_graph's return hook: the graph tracer replaced a traced
+ * function's return address with return_to_handler, so its "ret" comes
+ * here, %eax:%edx holding the return value.  ftrace_return_to_handler()
+ * (regparm(3), no arguments) records the return and gives back the real
+ * address, taken from the task's ret_stack.
+ */
+	.globl return_to_handler
+	.type return_to_handler, @function
+return_to_handler:
+	pushl %eax
+	pushl %edx
+	call ftrace_return_to_handler
+	movl %eax, %ecx			/* the real return address */
+	popl %edx
+	popl %eax
+	jmp *%ecx
+	.size return_to_handler, . - return_to_handler
+	NOKPROBE_ASM(return_to_handler)

@@ -528,6 +528,23 @@ void ftrace_free_filter(struct ftrace_ops *ops)
 	mutex_unlock(&ftrace_lock);
 }
 
+int ftrace_site_users(unsigned long ip)
+{
+	int n = 0;
+
+	for (struct ftrace_ops *op = ftrace_ops_list; op; op = op->next)
+		n += ftrace_ops_test(op, ip);
+	return n;
+}
+
+bool ftrace_site_ipmodify(unsigned long ip)
+{
+	for (struct ftrace_ops *op = ftrace_ops_list; op; op = op->next)
+		if ((op->flags & FTRACE_OPS_FL_IPMODIFY) && ftrace_ops_test(op, ip))
+			return true;
+	return false;
+}
+
 /* ---- a traced call ------------------------------------------------------------------ */
 
 /* Nonzero while this CPU is inside the callbacks: what they call is not traced. */

@@ -42,6 +42,7 @@
 #include "smp.h"
 #include "module.h"
 #include "linux/limits.h"
+#include "ftrace.h"
 
 struct trace_kprobe {
 	struct trace_probe tp;
@@ -346,7 +347,7 @@ static int print_entry(const struct trace_entry *e, void *data)
 	seq_printf(s, "%16s-%-7d [%03d] %c..%c. %s: ", e->comm, e->pid, e->cpu,
 		   e->flags & TRACE_FLAG_IRQS_OFF ? 'd' : '.', depth, ts);
 	if (!tk) {
-		if (!trace_uprobe_print(s, e))
+		if (!trace_uprobe_print(s, e) && !trace_function_print(s, e))
 			seq_printf(s, "Unknown event id %u\n", e->event_id);
 		return 0;
 	}
@@ -400,7 +401,9 @@ static int trace_show(struct seq_buf *s, void *data)
 {
 	int cpu = file_cpu(data);
 
-	seq_puts(s, "# tracer: nop\n");
+	if (trace_graph_show(s, cpu))	/* function_graph draws its own way */
+		return 0;
+	seq_printf(s, "# tracer: %s\n", trace_current_tracer_name());
 	seq_printf(s, "#\n# entries-in-buffer/entries-written: %lu/%lu   #P:%u\n",
 		   entries_of(cpu), written_of(cpu), num_online_cpus());
 	show_lost(s, cpu);
@@ -511,5 +514,7 @@ int tracefs_init(void)
 		ret = hw_breakpoint_debugfs_init();	/* arch/i386/hw_breakpoint.c */
 	if (!ret)
 		ret = trace_uprobe_init();
+	if (!ret)
+		ret = ftrace_tracefs_init();	/* current_tracer, set_ftrace_filter... */
 	return ret;
 }
