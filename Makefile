@@ -540,7 +540,7 @@ MODULE_CFLAGS = $(filter-out -g -gdwarf-4 -Iinclude -I$(ARCH_INCLUDE),$(CFLAGS))
 	-Werror=implicit-function-declaration \
 	-nostdinc -isystem $(shell $(CC) -print-file-name=include) -I$(KTREE)/include \
 	-I$(KTREE)/$(ARCH_INCLUDE) \
-	-include $(KTREE)/include/linux/kconfig.h
+	-include $(KTREE)/include/linux/kconfig.h $(CC_FLAGS_FTRACE)
 MODULE_DEPS := $(wildcard $(KTREE)/include/*.h $(KTREE)/include/*/*.h \
 	$(KTREE)/$(ARCH_INCLUDE)/*/*.h)
 MODBUILD = $(MAKE) --no-print-directory -f $(KTREE)/scripts/Makefile.modbuild \
