@@ -148,14 +148,16 @@ test-image: $(B)/kernel-test.elf
 # path runs through are built without them, or tracing them would recurse
 # (the tracer and its trace buffer, text patching, the trap entry's C,
 # printk, kprobes' handlers, the per-CPU and AP start-up code that runs
-# before %fs is set).  User programs, host builds and modules' own
-# CFLAGS below never see these flags.
+# before %fs is set), and the test suites, whose own functions keep the
+# byte layout their probes at fixed offsets are written against.  User
+# programs and host builds never see these flags; modules do (MODULE_CFLAGS).
 CC_FLAGS_FTRACE := -pg -mfentry -mrecord-mcount
 FTRACE_NOTRACE_SRCS := $(wildcard kernel/trace/*.c) arch/i386/ftrace.c \
 	arch/i386/text_poke.c arch/i386/text_poke_bp.c arch/i386/traps.c \
 	arch/i386/nmi.c arch/i386/doublefault.c arch/i386/percpu.c \
 	arch/i386/smpboot.c arch/i386/oops.c kernel/printk.c lib/vsprintf.c \
-	lib/string.c kernel/ktest.c $(wildcard probes/*.c arch/i386/kprobes/*.c)
+	lib/string.c kernel/ktest.c $(wildcard probes/*.c arch/i386/kprobes/*.c) \
+	$(filter %.c,$(TEST_SRCS))
 ftrace_flags = $(if $(filter $(FTRACE_NOTRACE_SRCS),$(1)),,$(CC_FLAGS_FTRACE))
 
 $(B)/%.c.o: %.c $(KCONFIG_STAMP)

@@ -22,6 +22,7 @@
 #include "ftrace_ret_stack.h"
 
 #define MCOUNT_INSN_SIZE	5	/* call rel32 / the 5-byte nop */
+#define CALL_INSN_OPCODE	0xe8	/* call rel32: an enabled site's first byte */
 
 /* Linux wraps the regs so that a callback without SAVE_REGS may see less. */
 struct ftrace_regs {
@@ -47,6 +48,12 @@ struct ftrace_hash {
 #define FTRACE_OPS_FL_ENABLED	0x1	/* registered: its sites are calls */
 #define FTRACE_OPS_FL_SAVE_REGS	0x2	/* every ops gets full regs here */
 #define FTRACE_OPS_FL_IPMODIFY	0x4	/* may change regs->ip (kprobes) */
+/*
+ * Call it only outside every other callback on this CPU (Linux's
+ * FTRACE_OPS_FL_RECURSION): what the tracers call is not traced.  An ops
+ * without it (kprobes) sees those calls and handles recursion itself.
+ */
+#define FTRACE_OPS_FL_RECURSION	0x8
 
 struct ftrace_ops {
 	ftrace_func_t func;

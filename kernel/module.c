@@ -297,6 +297,7 @@ void free_module(struct module *mod)
 {
 	for (int i = 0; i < mod->nr_uses; i++)
 		module_put(mod->uses[i]);
+	ftrace_release_mod(mod);	/* its sites leave ftrace's table before its text goes */
 	if (mod->base) {
 		/* The page allocator zeroes pages it hands out: give them back writable. */
 		set_pages_writable(mod->base, mod->ro_size, true);
@@ -583,15 +584,29 @@ static int find_module_params(struct load_info *info, struct module *mod)
 	return 0;
 }
 
-/* Its "call __fentry__" sites, gcc's __mcount_loc (relocated: addresses). */
-static void find_module_ftrace_callsites(struct load_info *info, struct module *mod)
+/*
+ * Its "call __fentry__" sites, gcc's __mcount_loc (relocated: addresses).
+ * ftrace reads and rewrites 5 bytes at each: every one must lie whole
+ * in the module's text.
+ */
+static int find_module_ftrace_callsites(struct load_info *info, struct module *mod)
 {
+	unsigned long text = (unsigned long)mod->base, *sites;
 	uint32_t off, size;
 
 	if (!elf_find_section(info, "__mcount_loc", &off, &size))
-		return;
-	mod->ftrace_callsites = (void *)((char *)mod->base + off);
+		return 0;
+	if (size % sizeof(unsigned long))
+		return module_error(info->name, -ENOEXEC, "__mcount_loc: %u bytes, "
+				    "not a whole number of addresses", size);
+	sites = (void *)((char *)mod->base + off);
+	for (unsigned int i = 0; i < size / sizeof(unsigned long); i++)
+		if (sites[i] < text || sites[i] + MCOUNT_INSN_SIZE > text + mod->text_size)
+			return module_error(info->name, -ENOEXEC, "__mcount_loc entry %u "
+					    "(%#lx) is not in its text", i, sites[i]);
+	mod->ftrace_callsites = sites;
 	mod->num_ftrace_callsites = size / sizeof(unsigned long);
+	return 0;
 }
 
 /*
@@ -655,7 +670,7 @@ static int link_module(struct load_info *info, struct module *mod)
 	if (!ret)
 		ret = find_module_kprobe_blacklist(info, mod);
 	if (!ret)
-		find_module_ftrace_callsites(info, mod);
+		ret = find_module_ftrace_callsites(info, mod);
 	return ret;
 }
 
@@ -684,7 +699,6 @@ static void remove_module(struct module *mod)
 	mod->state = MODULE_STATE_GOING;
 	unregister_forgotten_probes(mod);
 	remove_module_kprobe_blacklist(mod);
-	ftrace_release_mod(mod);
 	list_del_module(mod);
 	free_module(mod);
 }

@@ -15,8 +15,6 @@
 #include "ftrace.h"
 #include "nokprobe.h"
 
-#define CALL_INSN_OPCODE	0xe8	/* call rel32 */
-
 /* SDM vol. 2, NOP: the recommended 5-byte form. */
 static const unsigned char x86_nop5[MCOUNT_INSN_SIZE] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
 

@@ -207,11 +207,11 @@ static bool hash_empty(const struct ftrace_hash *hash)
 bool ftrace_ops_test(const struct ftrace_ops *ops, unsigned long ip)
 {
 	const struct ftrace_hash *filter = READ_ONCE(ops->filter_hash);
-	const struct ftrace_hash *notrace = READ_ONCE(ops->notrace_hash);
+	const struct ftrace_hash *skip = READ_ONCE(ops->notrace_hash);
 
 	if (!hash_empty(filter) && !hash_contains(filter, ip))
 		return false;
-	return hash_empty(notrace) || !hash_contains(notrace, ip);
+	return hash_empty(skip) || !hash_contains(skip, ip);
 }
 NOKPROBE_SYMBOL(ftrace_ops_test);
 
@@ -569,7 +569,8 @@ void ftrace_test_recursion_unlock(int bit)
 NOKPROBE_SYMBOL(ftrace_test_recursion_unlock);
 
 /*
- * Every registered ops whose filter holds ip.  Interrupts stay off: the
+ * Every registered ops whose filter holds ip; inside another callback
+ * only those without FTRACE_OPS_FL_RECURSION.  Interrupts stay off: the
  * recursion guard is this CPU's, and unregistering waits for an IPI
  * round to know no CPU is still in a callback.
  */
@@ -578,13 +579,14 @@ void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip, struct ftra
 	unsigned long flags = local_irq_save();
 	int bit = ftrace_test_recursion_trylock();
 
-	if (bit >= 0) {
-		for (struct ftrace_ops *op = READ_ONCE(ftrace_ops_list); op;
-		     op = READ_ONCE(op->next))
-			if (ftrace_ops_test(op, ip))
-				op->func(ip, parent_ip, op, fregs);
-		ftrace_test_recursion_unlock(bit);
+	for (struct ftrace_ops *op = READ_ONCE(ftrace_ops_list); op; op = READ_ONCE(op->next)) {
+		if (bit < 0 && (op->flags & FTRACE_OPS_FL_RECURSION))
+			continue;
+		if (ftrace_ops_test(op, ip))
+			op->func(ip, parent_ip, op, fregs);
 	}
+	if (bit >= 0)
+		ftrace_test_recursion_unlock(bit);
 	local_irq_restore(flags);
 }
 NOKPROBE_SYMBOL(ftrace_ops_list_func);

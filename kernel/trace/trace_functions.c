@@ -66,7 +66,9 @@ static void function_trace_call(unsigned long ip, unsigned long parent_ip,
 NOKPROBE_SYMBOL(function_trace_call);
 
 /* The function tracers' one ops: set_ftrace_filter and set_ftrace_notrace are its. */
-struct ftrace_ops trace_global_ops = { .func = function_trace_call };
+struct ftrace_ops trace_global_ops = {
+	.func = function_trace_call, .flags = FTRACE_OPS_FL_RECURSION,
+};
 
 static int function_trace_init(void)
 {

@@ -103,7 +103,7 @@ unsigned long ftrace_return_to_handler(void)
 }
 NOKPROBE_SYMBOL(ftrace_return_to_handler);
 
-static struct ftrace_ops graph_ops = { .func = graph_entry };
+static struct ftrace_ops graph_ops = { .func = graph_entry, .flags = FTRACE_OPS_FL_RECURSION };
 
 /* Every site calls: inside a graph every function is drawn (graph_wanted()). */
 static int graph_trace_init(void)
