@@ -164,10 +164,30 @@ SAMPLE_KOS := $(patsubst samples/kprobes/%.c,$(B)/samples/%.ko,\
 all: $(B)/kernel.elf
 test-image: $(B)/kernel-test.elf
 
+# ---- the function tracer's call sites (docs/ftrace.md) ----------------------------
+# Linux's CC_FLAGS_FTRACE: every kernel function starts with "call
+# __fentry__" (-pg -mfentry) and gcc lists those 5-byte calls in the
+# __mcount_loc section (-mrecord-mcount), which ftrace_init() turns into
+# nops at boot.  Linux's CFLAGS_REMOVE / notrace: files the tracer's own
+# path runs through are built without them, or tracing them would recurse
+# (the tracer and its trace buffer, text patching, the trap entry's C,
+# printk, kprobes' handlers, the per-CPU and AP start-up code that runs
+# before %fs is set), and the test suites, whose own functions keep the
+# byte layout their probes at fixed offsets are written against.  User
+# programs and host builds never see these flags; modules do (MODULE_CFLAGS).
+CC_FLAGS_FTRACE := -pg -mfentry -mrecord-mcount
+FTRACE_NOTRACE_SRCS := $(wildcard kernel/trace/*.c) arch/i386/ftrace.c \
+	arch/i386/text_poke.c arch/i386/text_poke_bp.c arch/i386/traps.c \
+	arch/i386/nmi.c arch/i386/doublefault.c arch/i386/percpu.c \
+	arch/i386/smpboot.c arch/i386/oops.c kernel/printk.c lib/vsprintf.c \
+	lib/string.c kernel/ktest.c $(wildcard probes/*.c arch/i386/kprobes/*.c) \
+	$(filter %.c,$(TEST_SRCS))
+ftrace_flags = $(if $(filter $(FTRACE_NOTRACE_SRCS),$(1)),,$(CC_FLAGS_FTRACE))
+
 $(B)/%.c.o: %.c $(KCONFIG_STAMP)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
-	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(call ftrace_flags,$<) -MMD -MP -c $< -o $@
 
 $(B)/%.S.o: %.S $(KCONFIG_STAMP)
 	@mkdir -p $(dir $@)
@@ -546,7 +566,7 @@ MODULE_CFLAGS = $(filter-out -g -gdwarf-4 -Iinclude -I$(ARCH_INCLUDE),$(CFLAGS))
 	-Werror=implicit-function-declaration \
 	-nostdinc -isystem $(shell $(CC) -print-file-name=include) -I$(KTREE)/include \
 	-I$(KTREE)/$(ARCH_INCLUDE) \
-	-include $(KTREE)/include/linux/kconfig.h
+	-include $(KTREE)/include/linux/kconfig.h $(CC_FLAGS_FTRACE)
 MODULE_DEPS := $(wildcard $(KTREE)/include/*.h $(KTREE)/include/*/*.h \
 	$(KTREE)/$(ARCH_INCLUDE)/*/*.h)
 MODBUILD = $(MAKE) --no-print-directory -f $(KTREE)/scripts/Makefile.modbuild \

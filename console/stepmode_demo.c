@@ -41,7 +41,8 @@
 #define STEPMODE_DEMO_MAX	100000
 #define DEMO_SLEEP_MS		1
 
-noinline int stepmode_target(int x)
+/* notrace: the demonstration steps its first instruction, which a call site would put on ftrace. */
+noinline notrace int stepmode_target(int x)
 {
 	barrier();
 	return 2 * x + 1;

@@ -11,6 +11,10 @@
 #include <stdbool.h>
 
 #define noinline        __attribute__((noinline))
+/* Linux's notrace: no "call __fentry__" at the start (the function tracer skips it). */
+#ifndef notrace
+#define notrace         __attribute__((no_instrument_function))
+#endif
 /*
  * The host tests build lib/ against glibc, whose <sys/cdefs.h> already
  * defines __always_inline (the same attribute): keep its definition

@@ -89,6 +89,24 @@ struct kprobe {
 #define KPROBE_FLAG_GONE	1	/* the probed code went away */
 #define KPROBE_FLAG_DISABLED	2	/* registered but not armed */
 #define KPROBE_FLAG_OPTIMIZED	4	/* a jmp to a detour, not an int3 (optprobes) */
+#define KPROBE_FLAG_FTRACE	8	/* on a call site: an ftrace callback, no int3 */
+
+static inline bool kprobe_ftrace(const struct kprobe *p)
+{
+	return p->flags & KPROBE_FLAG_FTRACE;
+}
+
+/* ---- kprobes on ftrace (probes/kprobes_ftrace.c, arch/i386/kprobes/ftrace.c) -- */
+struct ftrace_ops;
+struct ftrace_regs;
+extern bool kprobes_on_ftrace;	/* kprobes.ftrace=0 / debugfs kprobes/ftrace: off */
+int kprobes_ftrace_setup(void);	/* the command line's word, from init_kprobes() */
+int check_ftrace_location(struct kprobe *p, kprobe_opcode_t *addr);
+void arm_kprobe_ftrace(struct kprobe *p);
+void disarm_kprobe_ftrace(struct kprobe *p);
+int arch_prepare_kprobe_ftrace(struct kprobe *p);
+void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
+			   struct ftrace_ops *ops, struct ftrace_regs *fregs);
 
 static inline bool kprobe_gone(const struct kprobe *p)
 {

@@ -136,6 +136,8 @@ struct module {
 	unsigned int num_kprobe_blacklist;
 	unsigned long kprobes_text_start; /* its .kprobes.text (__kprobes) */
 	unsigned long kprobes_text_size;
+	unsigned long *ftrace_callsites;	/* its __mcount_loc (kernel/trace/ftrace.c) */
+	unsigned int num_ftrace_callsites;
 };
 
 /* ---- the API ------------------------------------------------------------------ */

@@ -10,6 +10,7 @@
 #ifndef SCHED_H
 #define SCHED_H
 
+#include "ftrace_ret_stack.h"
 #include "kernel.h"
 #include <asm/percpu.h>
 #include "hw_breakpoint.h"
@@ -77,6 +78,12 @@ struct task_struct {
 	 */
 	struct kretprobe_instance *kretprobe_instances;
 	int kretprobe_nr;
+	/*
+	 * function_graph's hooked returns, newest on top (Linux's
+	 * ret_stack): only the thread itself pushes and pops, interrupts off.
+	 */
+	struct ftrace_ret_stack ret_stack[FTRACE_RETFUNC_DEPTH];
+	int curr_ret_stack;		/* entries in use */
 };
 
 /*

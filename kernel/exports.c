@@ -27,9 +27,16 @@
 #include <asm/extable.h>
 #include "spinlock.h"
 #include "mutex.h"
+#include "ftrace.h"
 
 /* Output */
 EXPORT_SYMBOL(printk);
+/* Every module function starts with "call __fentry__" (-pg -mfentry), as in Linux. */
+EXPORT_SYMBOL(__fentry__);
+EXPORT_SYMBOL(register_ftrace_function);
+EXPORT_SYMBOL(unregister_ftrace_function);
+EXPORT_SYMBOL(ftrace_set_filter);
+EXPORT_SYMBOL(ftrace_set_filter_ip);
 EXPORT_SYMBOL(console_loglevel);
 EXPORT_SYMBOL(dump_stack);
 EXPORT_SYMBOL(show_regs);

@@ -33,6 +33,7 @@
  */
 #include "../console/shell.h"
 #include "uprobes.h"
+#include "ftrace.h"
 
 /*
  * The banner, under the name Linux gives its own (init/version.c), so
@@ -96,6 +97,7 @@ void kmain(uint32_t magic, struct multiboot_info *mbi)
 	page_alloc_init(mbi);
 	paging_init();
 	heap_init();
+	ftrace_init();	/* every "call __fentry__" a nop, before any other CPU runs */
 	pic_init();
 	pit_init();
 	ktime_init();	/* ktime_get(): PIT ticks and the TSC */

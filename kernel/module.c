@@ -24,6 +24,7 @@
  */
 #include "kernel.h"
 #include "module.h"
+#include "ftrace.h"
 #include "kprobes.h"
 #include "kallsyms.h"
 #include "multiboot.h"
@@ -360,6 +361,7 @@ void free_module(struct module *mod)
 {
 	for (int i = 0; i < mod->nr_uses; i++)
 		module_put(mod->uses[i]);
+	ftrace_release_mod(mod);	/* its sites leave ftrace's table before its text goes */
 	if (mod->base) {
 		/* The page allocator zeroes pages it hands out: give them back writable. */
 		set_pages_writable(mod->base, mod->ro_size, true);
@@ -647,6 +649,31 @@ static int find_module_params(struct load_info *info, struct module *mod)
 }
 
 /*
+ * Its "call __fentry__" sites, gcc's __mcount_loc (relocated: addresses).
+ * ftrace reads and rewrites 5 bytes at each: every one must lie whole
+ * in the module's text.
+ */
+static int find_module_ftrace_callsites(struct load_info *info, struct module *mod)
+{
+	unsigned long text = (unsigned long)mod->base, *sites;
+	uint32_t off, size;
+
+	if (!elf_find_section(info, "__mcount_loc", &off, &size))
+		return 0;
+	if (size % sizeof(unsigned long))
+		return module_error(info->name, -ENOEXEC, "__mcount_loc: %u bytes, "
+				    "not a whole number of addresses", size);
+	sites = (void *)((char *)mod->base + off);
+	for (unsigned int i = 0; i < size / sizeof(unsigned long); i++)
+		if (sites[i] < text || sites[i] + MCOUNT_INSN_SIZE > text + mod->text_size)
+			return module_error(info->name, -ENOEXEC, "__mcount_loc entry %u "
+					    "(%#lx) is not in its text", i, sites[i]);
+	mod->ftrace_callsites = sites;
+	mod->num_ftrace_callsites = size / sizeof(unsigned long);
+	return 0;
+}
+
+/*
  * NOKPROBE_SYMBOL() in a module leaves addresses in _kprobe_blacklist;
  * __kprobes functions go to .kprobes.text.  Linux adds both to the
  * kprobes blacklist when the module comes, before its init can register
@@ -706,6 +733,8 @@ static int link_module(struct load_info *info, struct module *mod)
 		ret = find_module_params(info, mod);
 	if (!ret)
 		ret = find_module_kprobe_blacklist(info, mod);
+	if (!ret)
+		ret = find_module_ftrace_callsites(info, mod);
 	return ret;
 }
 
@@ -819,6 +848,7 @@ int layout_and_link(const void *image, size_t len, const char *name,
 		free_module(mod);
 		return ret;
 	}
+	ftrace_module_init(mod);	/* its sites nops while the text is writable */
 	/* Code and constants are final: from now on only text_poke() writes them. */
 	set_pages_writable(mod->base, mod->ro_size, false);
 	*out = mod;
@@ -843,6 +873,7 @@ int load_module_params(const void *image, size_t len, const char *name,
 	}
 	/* Events left [GONE] by an earlier unload of it probe it again. */
 	trace_kprobe_module_coming(mod);
+	ftrace_module_enable(mod);
 	ret = mod->init();
 	if (ret) {
 		module_error(name, ret, "init failed: %s (%s), unloading",

@@ -267,7 +267,7 @@ static void init_aggr_kprobe(struct kprobe *ap, struct kprobe *p)
 	ap->addr = p->addr;
 	ap->opcode = p->opcode;
 	ap->ainsn = p->ainsn;
-	ap->flags = p->flags & KPROBE_FLAG_DISABLED;
+	ap->flags = p->flags & (KPROBE_FLAG_DISABLED | KPROBE_FLAG_FTRACE);
 	ap->pre_handler = aggr_pre_handler;
 	ap->post_handler = aggr_post_handler;
 	ap->fault_handler = aggr_fault_handler;
@@ -367,7 +367,7 @@ static int check_kprobe_address_safe(kprobe_opcode_t *addr)
 
 static void reset_probe_counters(struct kprobe *p)
 {
-	p->flags &= KPROBE_FLAG_DISABLED;	/* the only flag a user may set */
+	p->flags &= KPROBE_FLAG_DISABLED | KPROBE_FLAG_FTRACE;	/* the user's, and check_ftrace_location()'s */
 	p->nmissed = 0;
 	p->nhit = 0;
 	INIT_LIST_HEAD(&p->list);
@@ -408,6 +408,8 @@ static int __register_kprobe(struct kprobe *p)
 		return p->symbol_name && !kallsyms_lookup_name(p->symbol_name) ?
 		       -ENOENT : -EINVAL;
 	ret = check_kprobe_address_safe(addr);
+	if (!ret)
+		ret = check_ftrace_location(p, addr);	/* a call site: ride on ftrace */
 	if (ret)
 		return ret;
 	unoptimize_kprobes_at(addr);	/* no optprobe jump may cover addr */
@@ -724,7 +726,9 @@ int sprint_kprobe(char *buf, size_t len, const struct kprobe *p)
 			    kprobe_disabled(p) ? "  [DISABLED]" : opt;
 	char type = kprobe_type_char(p);	/* k, j or r */
 
-	if (state == opt && ap)		/* what the optimizer made of it */
+	if (state == opt && ap && kprobe_ftrace(ap))
+		strlcpy(opt, "  [FTRACE]", sizeof(opt));
+	else if (state == opt && ap)	/* what the optimizer made of it */
 		sprint_optprobe_state(opt, sizeof(opt), ap);
 
 	if (!sym)
@@ -984,6 +988,7 @@ int init_kprobes(void)
 		return 0;
 	kprobe_lock_setup();		/* a bad word is reported; per-CPU it stays */
 	kprobes_enabled_setup();	/* a bad word is reported; enabled it stays */
+	kprobes_ftrace_setup();		/* kprobes.ftrace=0: entry probes take the int3 */
 	ret = populate_kprobe_blacklist();
 	if (ret)
 		return ret;

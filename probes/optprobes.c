@@ -308,7 +308,7 @@ void optimize_kprobe(struct kprobe *p)
 {
 	struct optimized_kprobe *op;
 
-	if (!p || kprobe_optready(p) != OPT_OK || op_at(p->addr))
+	if (!p || kprobe_ftrace(p) || kprobe_optready(p) != OPT_OK || op_at(p->addr))
 		return;			/* not a candidate, or queued or a jump already */
 	op = new_op(p);
 	if (!op)

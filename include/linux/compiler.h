@@ -13,7 +13,9 @@
 #define __must_check	__attribute__((warn_unused_result))
 #define __weak		__attribute__((weak))
 #define __cold		__attribute__((cold))
-#define notrace		/* no function tracer here */
+#ifndef notrace
+#define notrace		__attribute__((no_instrument_function))	/* no fentry call site */
+#endif
 #define __user		/* points into a process: reach it only through uaccess.h */
 #define __iomem
 #define __force

@@ -212,6 +212,26 @@ static int lock_write(const char *text, size_t len, bool trunc, void *data)
 	return 0;
 }
 
+/*
+ * ftrace: 1 (the default) puts new probes on call sites on ftrace, 0 on
+ * an int3 (probes already registered keep their way until re-registered).
+ */
+static int ftrace_show(struct seq_buf *s, void *data)
+{
+	seq_printf(s, "%d\n", READ_ONCE(kprobes_on_ftrace));
+	return 0;
+}
+
+static int ftrace_write(const char *text, size_t len, bool trunc, void *data)
+{
+	bool on;
+
+	if (parse_01(text, len, &on))
+		return -EINVAL;
+	WRITE_ONCE(kprobes_on_ftrace, on);
+	return 0;
+}
+
 static const struct pseudo_file_spec kprobes_debug_files[] = {
 	{ "list",      list_show,      NULL },
 	{ "profile",   profile_show,   NULL },
@@ -221,6 +241,7 @@ static const struct pseudo_file_spec kprobes_debug_files[] = {
 	{ "optimize",  optimize_show,  optimize_write },
 	{ "boost",     boost_show,     boost_write },
 	{ "emulate",   emulate_show,   emulate_write },
+	{ "ftrace",    ftrace_show,    ftrace_write },
 	{ "lock",      lock_show,      lock_write },
 	{ "stepmode",  kprobe_stepmode_show, kprobe_stepmode_write },	/* arch/i386/kprobes/stepmode.c */
 };

@@ -43,6 +43,7 @@
 #include "smp.h"
 #include "module.h"
 #include "linux/limits.h"
+#include "ftrace.h"
 
 struct trace_kprobe {
 	struct trace_probe tp;
@@ -348,7 +349,8 @@ static int print_entry(const struct trace_entry *e, void *data)
 	seq_buf_printf(s, "%16s-%-7d [%03d] %c..%c. %s: ", e->comm, e->pid, e->cpu,
 		   e->flags & TRACE_FLAG_IRQS_OFF ? 'd' : '.', depth, ts);
 	if (!tk) {
-		if (!trace_uprobe_print(s, e) && !trace_print_special(s, e))
+		if (!trace_uprobe_print(s, e) && !trace_print_special(s, e) &&
+		    !trace_function_print(s, e))
 			seq_buf_printf(s, "Unknown event id %u\n", e->event_id);
 		return 0;
 	}
@@ -413,7 +415,9 @@ static int trace_show(struct seq_buf *s, void *data)
 {
 	int cpu = file_cpu(data);
 
-	seq_buf_puts(s, "# tracer: nop\n");
+	if (trace_graph_show(s, cpu))	/* function_graph draws its own way */
+		return 0;
+	seq_buf_printf(s, "# tracer: %s\n", trace_current_tracer_name());
 	seq_buf_printf(s, "#\n# entries-in-buffer/entries-written: %lu/%lu   #P:%u\n",
 		   entries_of(cpu), written_of(cpu), num_online_cpus());
 	show_lost(s, cpu);
@@ -526,5 +530,7 @@ int tracefs_init(void)
 		ret = trace_uprobe_init();
 	if (!ret)
 		ret = trace_files_init();	/* trace.c: tracing_on, events/, ... */
+	if (!ret)
+		ret = ftrace_tracefs_init();	/* current_tracer, set_ftrace_filter... */
 	return ret;
 }

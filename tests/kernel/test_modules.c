@@ -12,6 +12,7 @@
 #include "ktest.h"
 #include "module.h"
 #include "kprobes.h"
+#include "ftrace.h"
 #include "kallsyms.h"
 #include "sched.h"
 #include "mm.h"
@@ -480,7 +481,9 @@ static void kprobe_example_fires(struct ktest *t)
 	KTEST_ASSERT_EQ(t, insmod("kprobe_example"), 0);
 	kp = (void *)module_symbol_address(find_module("kprobe_example"), "kp");
 	KTEST_ASSERT_TRUE(t, kp != NULL);
-	KTEST_EXPECT_EQ(t, *(unsigned char *)addr, BREAKPOINT_INSTRUCTION);
+	/* kthread_create's first byte is its fentry site: the probe rides on ftrace. */
+	KTEST_EXPECT_TRUE(t, kprobe_ftrace(kp));
+	KTEST_EXPECT_EQ(t, *(unsigned char *)addr, CALL_INSN_OPCODE);
 	run_kthread_create();
 	KTEST_EXPECT_EQ(t, kp->nhit, 1);
 	KTEST_EXPECT_EQ(t, rmmod("kprobe_example"), 0);

@@ -19,6 +19,7 @@
 #include "kernel.h"
 #include "ktest.h"
 #include "kprobes.h"
+#include "ftrace.h"
 #include "kallsyms.h"
 #include "mm.h"
 #include "sched.h"
@@ -53,6 +54,11 @@ static bool check_listed_state(struct ktest *t, struct kprobe *p)
 	int why = optprobe_why_not(p);
 
 	sprint_kprobe(line, sizeof(line), p);
+	if (kprobe_ftrace(p)) {		/* a function's call site: ftrace's, never a jump */
+		if (first != CALL_INSN_OPCODE || kprobe_optimized(p) || !strstr(line, "  [FTRACE]"))
+			ktest_fail(t, __FILE__, __LINE__, "%s: on ftrace, but byte %#x", line, first);
+		return false;
+	}
 	if (why == OPT_OK) {
 		snprintf(want, sizeof(want), "  [OPTIMIZED]");
 		if (first != RELATIVEJUMP_OPCODE || !kprobe_optimized(p))

@@ -152,11 +152,14 @@ static void stepmode_inline_steps_correctly(struct ktest *t)
 	uint32_t before = ktest_text_checksum();
 
 	struct kprobes_fast_paths fast;
+	bool on_ftrace = kprobes_on_ftrace;
 
 	for (int i = 0; i < nr_workload_results; i++)
 		want[i] = workload_results[i].run();
 	kprobes_fast_paths_off(&fast);	/* every hit steps: none emulated, boosted, optimized */
+	kprobes_on_ftrace = false;	/* every probe an int3, function entries too */
 	n = probe_workloads();
+	kprobes_on_ftrace = on_ftrace;
 	KTEST_EXPECT_TRUE(t, n > 0);
 	slot_hits = run_workloads(t, want, n);
 	KTEST_ASSERT_EQ(t, kprobe_set_stepmode(KPROBE_STEP_INLINE), 0);

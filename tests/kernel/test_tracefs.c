@@ -801,11 +801,13 @@ static void empty_post(struct kprobe *p, struct pt_regs *regs, unsigned long fla
 static void debugfs_profile_and_handlers(struct ktest *t)
 {
 	struct kprobe kp = { .symbol_name = "fib", .post_handler = empty_post };
-	bool optimizing = kprobes_get_optimization();
+	bool optimizing = kprobes_get_optimization(), on_ftrace = kprobes_on_ftrace;
 	char want[96];
 
 	KTEST_ASSERT_EQ(t, kprobes_set_optimization(true), 0);
+	kprobes_on_ftrace = false;	/* fib+0 an int3 probe, the optimizer's to judge */
 	KTEST_ASSERT_EQ(t, register_kprobe(&kp), 0);
+	kprobes_on_ftrace = on_ftrace;
 	fib(2);			/* fib(2), fib(1), fib(0): three hits */
 	read_file(KPROBES_DEBUG_DIR "/profile");
 	snprintf(want, sizeof(want), "%08lx  k  fib+0x0", (unsigned long)kp.addr);
@@ -828,9 +830,11 @@ static void debugfs_profile_and_handlers(struct ktest *t)
 static void narrate_tells_next_hit_once(struct ktest *t)
 {
 	unsigned long told = kprobe_narrate_hits;
-	bool optimizing = kprobes_get_optimization();
+	bool optimizing = kprobes_get_optimization(), on_ftrace = kprobes_on_ftrace;
 
+	kprobes_on_ftrace = false;	/* narration tells int3 hits: fib+0 one */
 	pseudofs_write_str(EVENTS, "p:tt_fib fib\n", false);
+	kprobes_on_ftrace = on_ftrace;
 	pseudofs_write_str(TRACEFS_DIR "/events/kprobes/tt_fib/enable", "1\n", true);
 	/* int3s only: an optimized probe is not told.  The user's switch. */
 	KTEST_ASSERT_EQ(t, pseudofs_write_str(KPROBES_DEBUG_DIR "/optimize", "0\n", true), 0);

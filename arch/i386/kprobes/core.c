@@ -146,6 +146,8 @@ int arch_prepare_kprobe(struct kprobe *p)
 	kprobe_opcode_t buf[INSN_MAX_LEN];
 	struct insn insn;
 
+	if (kprobe_ftrace(p))
+		return arch_prepare_kprobe_ftrace(p);
 	if (!can_probe((unsigned long)p->addr))
 		return -EILSEQ;
 	if (decode_original(&insn, buf, p->addr) < 0 || !can_single_step(&insn))
@@ -169,11 +171,15 @@ void arch_arm_kprobe(struct kprobe *p)
 {
 	kprobe_opcode_t int3 = BREAKPOINT_INSTRUCTION;
 
+	if (kprobe_ftrace(p))
+		return arm_kprobe_ftrace(p);
 	text_poke_bp(p->addr, &int3, 1, NULL);	/* hits meanwhile are ours */
 }
 
 void arch_disarm_kprobe(struct kprobe *p)
 {
+	if (kprobe_ftrace(p))
+		return disarm_kprobe_ftrace(p);
 	text_poke_bp(p->addr, &p->opcode, 1, NULL);
 	kprobe_stepmode_disarm(p);	/* an in-place step may re-arm behind us */
 }

@@ -1,0 +1,59 @@
+/*
+ * ftrace.c - a kprobe on a function's call site, hit through ftrace
+ * instead of an int3 (Linux's arch/x86/kernel/kprobes/ftrace.c,
+ * CONFIG_KPROBES_ON_FTRACE).
+ *
+ * The site is a 5-byte nop that ftrace turns into "call
+ * ftrace_regs_caller"; that trampoline builds the same pt_regs an int3 on
+ * the function's first byte would, so the probe needs no exception at
+ * all: no #BP, no single-step, no slot.  kprobe_ftrace_handler() makes
+ * the hit look like an int3 hit to the handlers, as Linux does: regs->ip
+ * is addr + 1 in the pre-handler, as if the int3 had trapped, and
+ * addr + 5 in the post-handler, as if the nop had been stepped.  A
+ * pre-handler that returns non-zero has moved regs->ip itself: the
+ * trampoline returns there, and the post-handler does not run.
+ */
+#include "kernel.h"
+#include "kprobes.h"
+#include "ftrace.h"
+#include "nokprobe.h"
+
+void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
+			   struct ftrace_ops *ops, struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+	struct kprobe_ctlblk *kcb;
+	struct kprobe *p = get_kprobe((kprobe_opcode_t *)ip);
+	unsigned long orig_ip;
+
+	if (!p || kprobe_disabled(p))
+		return;
+	if (kprobe_running()) {		/* a probe hit inside a handler */
+		kprobes_inc_nmissed_count(p);
+		return;
+	}
+	kcb = get_kprobe_ctlblk();
+	orig_ip = regs->ip;
+	regs->ip = ip + sizeof(kprobe_opcode_t);	/* as after the int3 */
+	this_cpu_write(current_kprobe, p);
+	kcb->kprobe_status = KPROBE_HIT_ACTIVE;
+	kprobe_count_inc(&p->nhit);
+	if (!p->pre_handler || !p->pre_handler(p, regs)) {
+		regs->ip = ip + MCOUNT_INSN_SIZE;	/* as after stepping the nop */
+		if (p->post_handler) {
+			kcb->kprobe_status = KPROBE_HIT_SSDONE;
+			p->post_handler(p, regs, 0);
+		}
+		regs->ip = orig_ip;
+	}
+	this_cpu_write(current_kprobe, NULL);
+}
+NOKPROBE_SYMBOL(kprobe_ftrace_handler);
+
+/* No slot, no copy: the nop is never run out of line. */
+int arch_prepare_kprobe_ftrace(struct kprobe *p)
+{
+	p->ainsn.insn = NULL;
+	p->ainsn.boostable = -1;
+	return 0;
+}
