@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdbool.h>
 #include "kernel.h"
-#include "ptrace.h"
+#include <asm/ptrace.h>
 #include "ftrace_ret_stack.h"
 
 #define MCOUNT_INSN_SIZE	5	/* call rel32 / the 5-byte nop */

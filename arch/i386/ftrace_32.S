@@ -27,8 +27,8 @@
  * calling convention.  %eax, %edx and %ecx also carry the traced
  * function's arguments under -mregparm=3: all three are restored.
  */
-#include "calling.h"
-#include "segment.h"
+#include <asm/calling.h>
+#include <asm/segment.h>
 #include "nokprobe.h"
 
 #define MCOUNT_INSN_SIZE	5	/* call rel32: e8 + 4 bytes */

@@ -11,7 +11,7 @@
 #define LINUX_KPROBES_H
 
 #include "kernel.h"
-#include "ptrace.h"
+#include <asm/ptrace.h>
 #include "kallsyms.h"
 /*
  * Linux's header reaches these through its own includes (smp.h,

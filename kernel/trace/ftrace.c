@@ -25,11 +25,11 @@
 #include "errno.h"
 #include "mm.h"
 #include "mutex.h"
-#include "percpu.h"
-#include "irqflags.h"
+#include <asm/percpu.h>
+#include <asm/irqflags.h>
 #include "kallsyms.h"
 #include "module.h"
-#include "text_patching.h"
+#include <asm/text_patching.h>
 #include "ftrace.h"
 #include "nokprobe.h"
 

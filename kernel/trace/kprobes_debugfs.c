@@ -169,7 +169,7 @@ static int boost_write(const char *text, size_t len, bool trunc, void *data)
 
 static int emulate_show(struct seq_buf *s, void *data)
 {
-	seq_printf(s, "%d\n", kprobes_get_emulation());
+	seq_buf_printf(s, "%d\n", kprobes_get_emulation());
 	return 0;
 }
 
@@ -218,7 +218,7 @@ static int lock_write(const char *text, size_t len, bool trunc, void *data)
  */
 static int ftrace_show(struct seq_buf *s, void *data)
 {
-	seq_printf(s, "%d\n", READ_ONCE(kprobes_on_ftrace));
+	seq_buf_printf(s, "%d\n", READ_ONCE(kprobes_on_ftrace));
 	return 0;
 }
 

@@ -20,8 +20,8 @@
 #include "trace_probe.h"
 #include "trace_events.h"
 #include "pseudofs.h"
-#include "processor.h"
-#include "irqflags.h"
+#include <asm/processor.h>
+#include <asm/irqflags.h>
 #include "kallsyms.h"
 #include "stacktrace.h"
 #include "sched.h"
@@ -150,19 +150,19 @@ bool trace_print_special(struct seq_buf *s, const struct trace_entry *e)
 	const unsigned long *addrs = (const void *)e->payload;
 
 	if (e->event_id == TRACE_MARKER_ID) {
-		seq_printf(s, "tracing_mark_write: %.*s\n", (int)e->len, e->payload);
+		seq_buf_printf(s, "tracing_mark_write: %.*s\n", (int)e->len, e->payload);
 		return true;
 	}
 	if (e->event_id != TRACE_STACK_ID)
 		return false;
-	seq_puts(s, "<stack trace>\n");
+	seq_buf_puts(s, "<stack trace>\n");
 	for (unsigned int i = 0; i < e->len / sizeof(unsigned long); i++) {
 		const char *name = kallsyms_lookup(addrs[i], &size, &offset);
 
 		if (name)
-			seq_printf(s, " => %s\n", name);
+			seq_buf_printf(s, " => %s\n", name);
 		else
-			seq_printf(s, " => 0x%08lx\n", addrs[i]);
+			seq_buf_printf(s, " => 0x%08lx\n", addrs[i]);
 	}
 	return true;
 }
@@ -171,7 +171,7 @@ bool trace_print_special(struct seq_buf *s, const struct trace_entry *e)
 
 static int tracing_on_show(struct seq_buf *s, void *data)
 {
-	seq_printf(s, "%d\n", tracing_is_on());
+	seq_buf_printf(s, "%d\n", tracing_is_on());
 	return 0;
 }
 
@@ -245,12 +245,12 @@ static int buffer_size_show(struct seq_buf *s, void *data)
 
 	for_each_online_cpu(cpu) {
 		if (size && trace_buffer_size(cpu) != size) {
-			seq_puts(s, "X\n");	/* Linux: the CPUs differ */
+			seq_buf_puts(s, "X\n");	/* Linux: the CPUs differ */
 			return 0;
 		}
 		size = trace_buffer_size(cpu);
 	}
-	seq_printf(s, "%lu\n", entries_kb(size));
+	seq_buf_printf(s, "%lu\n", entries_kb(size));
 	return 0;
 }
 
@@ -261,7 +261,7 @@ static int buffer_total_show(struct seq_buf *s, void *data)
 
 	for_each_online_cpu(cpu)
 		total += entries_kb(trace_buffer_size(cpu));
-	seq_printf(s, "%lu\n", total);
+	seq_buf_printf(s, "%lu\n", total);
 	return 0;
 }
 
@@ -285,9 +285,9 @@ static int buffer_size_write(const char *text, size_t len, bool trunc, void *dat
 
 static void snapshot_help(struct seq_buf *s)
 {
-	seq_puts(s, trace_snapshot_allocated() ? "#\n# * Snapshot is allocated *\n#\n" :
+	seq_buf_puts(s, trace_snapshot_allocated() ? "#\n# * Snapshot is allocated *\n#\n" :
 						 "#\n# * Snapshot is freed *\n#\n");
-	seq_puts(s, "# Snapshot commands:\n"
+	seq_buf_puts(s, "# Snapshot commands:\n"
 		    "# echo 0 > snapshot : Clears and frees snapshot buffer\n"
 		    "# echo 1 > snapshot : Allocates snapshot buffer, if not already allocated.\n"
 		    "#                      Takes a snapshot of the main buffer.\n"
@@ -305,12 +305,12 @@ static int snapshot_show(struct seq_buf *s, void *data)
 {
 	unsigned long n = trace_snapshot_entries();
 
-	seq_puts(s, "# tracer: nop\n#\n");
+	seq_buf_puts(s, "# tracer: nop\n#\n");
 	if (!trace_snapshot_allocated() || n == 0) {
 		snapshot_help(s);
 		return 0;
 	}
-	seq_printf(s, "# entries-in-buffer/entries-written: %lu/%lu   #P:%u\n", n, n,
+	seq_buf_printf(s, "# entries-in-buffer/entries-written: %lu/%lu   #P:%u\n", n, n,
 		   num_online_cpus());
 	print_trace_header(s);
 	trace_snapshot_for_each(snapshot_line, s);

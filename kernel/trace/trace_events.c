@@ -75,7 +75,7 @@ static int enable_show(struct seq_buf *s, void *data)
 {
 	struct trace_probe *tp = ((struct trace_event_file *)data)->tp;
 
-	seq_printf(s, "%d\n", tp->enabled);
+	seq_buf_printf(s, "%d\n", tp->enabled);
 	return 0;
 }
 
@@ -104,7 +104,7 @@ static int group_enable_show(struct seq_buf *s, void *data)
 			some_on |= tp->enabled;
 			some_off |= !tp->enabled;
 		}
-	seq_puts(s, some_on && some_off ? "X\n" : some_on ? "1\n" : "0\n");
+	seq_buf_puts(s, some_on && some_off ? "X\n" : some_on ? "1\n" : "0\n");
 	return 0;
 }
 
@@ -182,7 +182,7 @@ static void group_file_put(const struct trace_probe_type *type, const char *grou
 
 static int id_show(struct seq_buf *s, void *data)
 {
-	seq_printf(s, "%u\n", ((struct trace_event_file *)data)->tp->id);
+	seq_buf_printf(s, "%u\n", ((struct trace_event_file *)data)->tp->id);
 	return 0;
 }
 
@@ -234,7 +234,7 @@ void trace_arg_type(int type, unsigned char *size, bool *is_signed, bool *is_str
 static void format_field(struct seq_buf *s, const char *type, const char *name,
 			 unsigned int offset, unsigned int size, bool is_signed)
 {
-	seq_printf(s, "\tfield:%s %s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
+	seq_buf_printf(s, "\tfield:%s %s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
 		   type, name, offset, size, is_signed);
 }
 
@@ -249,12 +249,12 @@ static int format_show(struct seq_buf *s, void *data)
 	unsigned int off = 8;
 	int i;
 
-	seq_printf(s, "name: %s\nID: %u\nformat:\n", def->event, tp->id);
+	seq_buf_printf(s, "name: %s\nID: %u\nformat:\n", def->event, tp->id);
 	format_field(s, "unsigned short", "common_type", 0, 2, false);
 	format_field(s, "unsigned char", "common_flags", 2, 1, false);
 	format_field(s, "unsigned char", "common_preempt_count", 3, 1, false);
 	format_field(s, "int", "common_pid", 4, 4, true);
-	seq_puts(s, "\n");
+	seq_buf_puts(s, "\n");
 	if (def->is_return) {
 		format_field(s, "unsigned long", "__probe_func", off, 4, false);
 		format_field(s, "unsigned long", "__probe_ret_ip", off + 4, 4, false);
@@ -269,15 +269,15 @@ static int format_show(struct seq_buf *s, void *data)
 		format_field(s, d.fmttype, def->args[i].name, off, d.size, d.is_signed);
 		off += d.size;
 	}
-	seq_printf(s, "\nprint fmt: \"%s", def->is_return ? "(%lx <- %lx)" : "(%lx)");
+	seq_buf_printf(s, "\nprint fmt: \"%s", def->is_return ? "(%lx <- %lx)" : "(%lx)");
 	for (i = 0; i < def->nr_args; i++)
-		seq_printf(s, " %s=%s", def->args[i].name, type_desc(def->args[i].type).fmt);
-	seq_printf(s, "\", %s", def->is_return ? "REC->__probe_func, REC->__probe_ret_ip" :
+		seq_buf_printf(s, " %s=%s", def->args[i].name, type_desc(def->args[i].type).fmt);
+	seq_buf_printf(s, "\", %s", def->is_return ? "REC->__probe_func, REC->__probe_ret_ip" :
 		   "REC->__probe_ip");
 	for (i = 0; i < def->nr_args; i++)
-		seq_printf(s, type_is_string(def->args[i].type) ? ", __get_str(%s)" :
+		seq_buf_printf(s, type_is_string(def->args[i].type) ? ", __get_str(%s)" :
 			   ", REC->%s", def->args[i].name);
-	seq_puts(s, "\n");
+	seq_buf_puts(s, "\n");
 	return 0;
 }
 
@@ -377,7 +377,7 @@ static int all_enable_show(struct seq_buf *s, void *data)
 		some_on |= file->tp->enabled;
 		some_off |= !file->tp->enabled;
 	}
-	seq_puts(s, some_on && some_off ? "X\n" : some_on ? "1\n" : "0\n");
+	seq_buf_puts(s, some_on && some_off ? "X\n" : some_on ? "1\n" : "0\n");
 	return 0;
 }
 
@@ -400,7 +400,7 @@ static int available_events_show(struct seq_buf *s, void *data)
 	struct trace_event_file *file;
 
 	list_for_each_entry(file, &trace_event_files, list)
-		seq_printf(s, "%s:%s\n", file->tp->def->group, file->tp->def->event);
+		seq_buf_printf(s, "%s:%s\n", file->tp->def->group, file->tp->def->event);
 	return 0;
 }
 
@@ -410,7 +410,7 @@ static int set_event_show(struct seq_buf *s, void *data)
 
 	list_for_each_entry(file, &trace_event_files, list)
 		if (file->tp->enabled)
-			seq_printf(s, "%s:%s\n", file->tp->def->group, file->tp->def->event);
+			seq_buf_printf(s, "%s:%s\n", file->tp->def->group, file->tp->def->event);
 	return 0;
 }
 

@@ -269,9 +269,9 @@ int trace_event_filter_show(struct seq_buf *s, void *data)
 	const char *text = file->filter_text;
 
 	if (!text)
-		seq_puts(s, "none\n");
+		seq_buf_puts(s, "none\n");
 	else
-		seq_printf(s, text[0] && text[strlen(text) - 1] == '\n' ? "%s" : "%s\n", text);
+		seq_buf_printf(s, text[0] && text[strlen(text) - 1] == '\n' ? "%s" : "%s\n", text);
 	return 0;
 }
 
@@ -296,7 +296,7 @@ int trace_group_filter_show(struct seq_buf *s, void *data)
 {
 	struct trace_group_file *g = data;
 
-	seq_puts(s, g->filter_text ? g->filter_text : DEFAULT_SYS_FILTER_MESSAGE);
+	seq_buf_puts(s, g->filter_text ? g->filter_text : DEFAULT_SYS_FILTER_MESSAGE);
 	return 0;
 }
 

@@ -349,7 +349,7 @@ static unsigned int sorted_entries(const struct hist_trigger *h, unsigned int *o
 
 static void print_key(struct seq_buf *s, const struct hist_trigger *h, const struct hist_entry *ent)
 {
-	seq_puts(s, "{ ");
+	seq_buf_puts(s, "{ ");
 	for (int k = 0; k < h->spec.nr_keys; k++) {
 		const char *name = h->spec.keys[k];
 		uint64_t v = ent->key.num[k];
@@ -357,19 +357,19 @@ static void print_key(struct seq_buf *s, const struct hist_trigger *h, const str
 		const char *sym;
 
 		if (k)
-			seq_puts(s, ", ");
+			seq_buf_puts(s, ", ");
 		if (h->spec.key_mods[k] & HIST_MOD_HEX) {
-			seq_printf(s, "%s: %llx", name, (unsigned long long)v);
+			seq_buf_printf(s, "%s: %llx", name, (unsigned long long)v);
 		} else if (h->spec.key_mods[k] & HIST_MOD_SYM) {
 			sym = kallsyms_lookup((unsigned long)v, &size, &offset);
-			seq_printf(s, "%s: [%llx] %-45s", name, (unsigned long long)v, sym ? sym : "");
+			seq_buf_printf(s, "%s: [%llx] %-45s", name, (unsigned long long)v, sym ? sym : "");
 		} else if (h->key_string[k]) {
-			seq_printf(s, "%s: %-50s", name, ent->key.str[k]);
+			seq_buf_printf(s, "%s: %-50s", name, ent->key.str[k]);
 		} else {
-			seq_printf(s, "%s: %10llu", name, (unsigned long long)v);
+			seq_buf_printf(s, "%s: %10llu", name, (unsigned long long)v);
 		}
 	}
-	seq_puts(s, " }");
+	seq_buf_puts(s, " }");
 }
 
 void hist_trigger_show(struct seq_buf *s, struct hist_trigger *h, struct trace_event_file *file,
@@ -379,9 +379,9 @@ void hist_trigger_show(struct seq_buf *s, struct hist_trigger *h, struct trace_e
 	unsigned int *order = kmalloc(h->size * sizeof(*order)), count = 0;
 
 	if (n > 0)
-		seq_puts(s, "\n\n");
+		seq_buf_puts(s, "\n\n");
 	hist_trigger_print(line, sizeof(line), h);
-	seq_printf(s, "# event histogram\n#\n# trigger info: %s%s%s%s\n#\n\n", line,
+	seq_buf_printf(s, "# event histogram\n#\n# trigger info: %s%s%s%s\n#\n\n", line,
 		   filter ? " if " : "", filter ? filter : "",
 		   h->paused ? " [paused]" : " [active]");
 	if (order) {
@@ -390,14 +390,14 @@ void hist_trigger_show(struct seq_buf *s, struct hist_trigger *h, struct trace_e
 			const struct hist_entry *ent = &h->map[order[i]];
 
 			print_key(s, h, ent);
-			seq_printf(s, " hitcount: %10llu", (unsigned long long)ent->hitcount);
+			seq_buf_printf(s, " hitcount: %10llu", (unsigned long long)ent->hitcount);
 			for (int v = 0; v < h->spec.nr_vals; v++)
-				seq_printf(s, "  %s: %10llu", h->spec.vals[v],
+				seq_buf_printf(s, "  %s: %10llu", h->spec.vals[v],
 					   (unsigned long long)ent->sums[v]);
-			seq_puts(s, "\n");
+			seq_buf_puts(s, "\n");
 		}
 		kfree(order);
 	}
-	seq_printf(s, "\nTotals:\n    Hits: %llu\n    Entries: %u\n    Dropped: %llu\n",
+	seq_buf_printf(s, "\nTotals:\n    Hits: %llu\n    Entries: %u\n    Dropped: %llu\n",
 		   (unsigned long long)h->hits, count, (unsigned long long)h->drops);
 }

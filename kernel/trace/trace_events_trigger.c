@@ -134,21 +134,21 @@ static void trigger_print(struct seq_buf *s, const struct event_trigger *t)
 
 	if (t->hist) {
 		hist_trigger_print(line, sizeof(line), t->hist);
-		seq_puts(s, line);
+		seq_buf_puts(s, line);
 		if (t->filter_text)
-			seq_printf(s, " if %s", t->filter_text);
-		seq_puts(s, hist_trigger_paused(t->hist) ? " [paused]\n" : " [active]\n");
+			seq_buf_printf(s, " if %s", t->filter_text);
+		seq_buf_puts(s, hist_trigger_paused(t->hist) ? " [paused]\n" : " [active]\n");
 		return;
 	}
-	seq_puts(s, trigger_cmd_name(t->cmd));
+	seq_buf_puts(s, trigger_cmd_name(t->cmd));
 	if (t->count == -1)
-		seq_puts(s, ":unlimited");
+		seq_buf_puts(s, ":unlimited");
 	else
-		seq_printf(s, ":count=%ld", t->count);
+		seq_buf_printf(s, ":count=%ld", t->count);
 	if (t->filter_text)
-		seq_printf(s, " if %s\n", t->filter_text);
+		seq_buf_printf(s, " if %s\n", t->filter_text);
 	else
-		seq_puts(s, "\n");
+		seq_buf_puts(s, "\n");
 }
 
 int trace_event_trigger_show(struct seq_buf *s, void *data)
@@ -157,10 +157,10 @@ int trace_event_trigger_show(struct seq_buf *s, void *data)
 	struct event_trigger *t;
 
 	if (list_empty(&file->triggers)) {
-		seq_puts(s, "# Available triggers:\n#");
+		seq_buf_puts(s, "# Available triggers:\n#");
 		for (int c = 0; c < TRIGGER_NR; c++)
-			seq_printf(s, " %s", trigger_cmd_name(c));
-		seq_puts(s, "\n");
+			seq_buf_printf(s, " %s", trigger_cmd_name(c));
+		seq_buf_puts(s, "\n");
 		return 0;
 	}
 	list_for_each_entry(t, &file->triggers, list)

@@ -18,7 +18,7 @@
 #include "kernel.h"
 #include "string.h"
 #include "errno.h"
-#include "percpu.h"
+#include <asm/percpu.h>
 #include "sched.h"
 #include "kallsyms.h"
 #include "module.h"
@@ -90,7 +90,7 @@ bool trace_function_print(struct seq_buf *s, const struct trace_entry *e)
 		return false;
 	sprint_symbol_no_offset(func, sizeof(func), e->ip);
 	sprint_symbol_no_offset(parent, sizeof(parent), e->ret_ip);
-	seq_printf(s, "%s <-%s\n", func, parent);
+	seq_buf_printf(s, "%s <-%s\n", func, parent);
 	return true;
 }
 
@@ -145,7 +145,7 @@ int tracing_set_tracer(const char *name)
 
 static int current_tracer_show(struct seq_buf *s, void *data)
 {
-	seq_printf(s, "%s\n", trace_current_tracer_name());
+	seq_buf_printf(s, "%s\n", trace_current_tracer_name());
 	return 0;
 }
 
@@ -167,8 +167,8 @@ static int current_tracer_write(const char *text, size_t len, bool trunc, void *
 static int available_tracers_show(struct seq_buf *s, void *data)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(tracers); i++)
-		seq_printf(s, "%s%s", i ? " " : "", tracers[i]->name);
-	seq_puts(s, "\n");
+		seq_buf_printf(s, "%s%s", i ? " " : "", tracers[i]->name);
+	seq_buf_puts(s, "\n");
 	return 0;
 }
 
@@ -178,12 +178,12 @@ static void show_hash(struct seq_buf *s, const struct ftrace_hash *h, const char
 	char name[KSYM_NAME_LEN];
 
 	if (!h || !h->count) {
-		seq_puts(s, empty);
+		seq_buf_puts(s, empty);
 		return;
 	}
 	for (int i = 0; i < h->count; i++) {
 		sprint_symbol_no_offset(name, sizeof(name), h->ips[i]);
-		seq_printf(s, "%s\n", name);
+		seq_buf_printf(s, "%s\n", name);
 	}
 }
 
@@ -226,15 +226,15 @@ static void show_site_name(struct seq_buf *s, unsigned long ip)
 
 	sprint_symbol_no_offset(name, sizeof(name), ip);
 	if (mod)
-		seq_printf(s, "%s [%s]", name, mod->name);
+		seq_buf_printf(s, "%s [%s]", name, mod->name);
 	else
-		seq_puts(s, name);
+		seq_buf_puts(s, name);
 }
 
 static int show_available(unsigned long ip, bool enabled, void *data)
 {
 	show_site_name(data, ip);
-	seq_puts(data, "\n");
+	seq_buf_puts(data, "\n");
 	return 0;
 }
 
@@ -249,7 +249,7 @@ static int show_enabled(unsigned long ip, bool enabled, void *data)
 	if (!enabled)
 		return 0;
 	show_site_name(data, ip);
-	seq_printf(data, " (%d) R %s  \n", ftrace_site_users(ip),
+	seq_buf_printf(data, " (%d) R %s  \n", ftrace_site_users(ip),
 		   ftrace_site_ipmodify(ip) ? "I" : " ");
 	return 0;
 }

@@ -23,9 +23,9 @@
 #include "errno.h"
 #include "mm.h"
 #include "vsprintf.h"
-#include "percpu.h"
+#include <asm/percpu.h>
 #include "sched.h"
-#include "irqflags.h"
+#include <asm/irqflags.h>
 #include "kallsyms.h"
 #include "trace.h"
 #include "ftrace.h"
@@ -133,12 +133,12 @@ int set_graph_function_show(struct seq_buf *s, void *data)
 	char name[KSYM_NAME_LEN];
 
 	if (!h || !h->count) {
-		seq_puts(s, "#### all functions enabled ####\n");
+		seq_buf_puts(s, "#### all functions enabled ####\n");
 		return 0;
 	}
 	for (int i = 0; i < h->count; i++) {
 		sprint_symbol_no_offset(name, sizeof(name), h->ips[i]);
-		seq_printf(s, "%s\n", name);
+		seq_buf_printf(s, "%s\n", name);
 	}
 	return 0;
 }
@@ -186,7 +186,7 @@ static void print_duration(struct seq_buf *s, int cpu, unsigned long long ns)
 	char us[24];
 
 	snprintf(us, sizeof(us), "%llu.%03llu", ns / 1000, ns % 1000);
-	seq_printf(s, " %d) %c %7s us  |  ", cpu, duration_mark(ns), us);
+	seq_buf_printf(s, " %d) %c %7s us  |  ", cpu, duration_mark(ns), us);
 }
 
 static const struct graph_payload *payload_of(const struct trace_entry *e)
@@ -199,7 +199,7 @@ static void print_open(struct seq_buf *s, const struct trace_entry *e)
 	char name[KSYM_NAME_LEN];
 
 	sprint_symbol_no_offset(name, sizeof(name), e->ip);
-	seq_printf(s, " %d)               |  %*s%s() {\n", e->cpu,
+	seq_buf_printf(s, " %d)               |  %*s%s() {\n", e->cpu,
 		   2 * payload_of(e)->depth, "", name);
 }
 
@@ -217,7 +217,7 @@ static int graph_print_one(const struct trace_entry *e, void *data)
 		    payload_of(e)->depth == payload_of(pend)->depth) {
 			sprint_symbol_no_offset(name, sizeof(name), e->ip);
 			print_duration(it->s, e->cpu, e->ts - payload_of(e)->calltime);
-			seq_printf(it->s, "%*s%s();\n", 2 * payload_of(e)->depth, "", name);
+			seq_buf_printf(it->s, "%*s%s();\n", 2 * payload_of(e)->depth, "", name);
 			return 0;
 		}
 		print_open(it->s, pend);
@@ -228,7 +228,7 @@ static int graph_print_one(const struct trace_entry *e, void *data)
 		return 0;
 	}
 	print_duration(it->s, e->cpu, e->ts - payload_of(e)->calltime);
-	seq_printf(it->s, "%*s}\n", 2 * payload_of(e)->depth, "");
+	seq_buf_printf(it->s, "%*s}\n", 2 * payload_of(e)->depth, "");
 	return 0;
 }
 
@@ -239,8 +239,8 @@ bool trace_graph_show(struct seq_buf *s, int cpu)
 	if (!trace_current_tracer_is(&graph_trace))
 		return false;
 	it = kzalloc(sizeof(*it));
-	seq_puts(s, "# tracer: function_graph\n");
-	seq_puts(s, graph_header);
+	seq_buf_puts(s, "# tracer: function_graph\n");
+	seq_buf_puts(s, graph_header);
 	if (!it)
 		return true;
 	it->s = s;

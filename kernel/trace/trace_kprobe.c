@@ -378,7 +378,7 @@ int print_trace_line(const struct trace_entry *e, struct seq_buf *s)
 
 void print_trace_header(struct seq_buf *s)
 {
-	seq_puts(s, trace_header);
+	seq_buf_puts(s, trace_header);
 }
 
 /* A per_cpu/cpuN file's data is its CPU number; the top-level files have none. */

@@ -107,6 +107,6 @@ static const char readme_msg[] =
 
 int trace_readme_show(struct seq_buf *s, void *data)
 {
-	seq_puts(s, readme_msg);
+	seq_buf_puts(s, readme_msg);
 	return 0;
 }

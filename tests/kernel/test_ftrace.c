@@ -10,7 +10,7 @@
 #include "workloads.h"
 #include "module.h"
 #include "kallsyms.h"
-#include "atomic.h"
+#include <asm/atomic.h>
 #include "sched.h"
 #include "smp.h"
 #include "string.h"

@@ -8,7 +8,7 @@
 #include "kprobes.h"
 #include "ftrace.h"
 #include "workloads.h"
-#include "traps.h"
+#include <asm/traps.h>
 #include "trap_watch.h"
 #include "string.h"
 #include "errno.h"
