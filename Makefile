@@ -149,10 +149,20 @@ $(B)/user/%.elf: $(B)/user/obj/user/%.c.o $(USER_LIB_OBJS)
 # A program may have assembly of its own: user/NAME_asm.S, linked in.
 $(B)/user/uprobe_fixups.elf: $(B)/user/obj/user/uprobe_fixups_asm.S.o
 
-$(B)/user/user_image.S: $(USER_ELFS) scripts/user_image.py
+# The copies built into the kernel carry no debug sections: the kernel
+# reads a program's headers and symbol table (exec, uprobes' NAME:SYMBOL),
+# never its DWARF, which is most of each file.  build/user/NAME.elf
+# keeps it, for gdb, nm and objdump.
+USER_IMAGE_ELFS := $(patsubst %,$(B)/user/image/%.elf,$(USER_PROGS))
+$(B)/user/image/%.elf: $(B)/user/%.elf
+	@mkdir -p $(dir $@)
+	$(call say,STRIP [U],$@)
+	$(Q)$(OBJCOPY) --strip-debug $< $@
+
+$(B)/user/user_image.S: $(USER_IMAGE_ELFS) scripts/user_image.py
 	$(call say,GEN,$@)
-	$(Q)$(PYTHON) scripts/user_image.py $(USER_ELFS) > $@
-$(B)/user/user_image.S.o: $(USER_ELFS)
+	$(Q)$(PYTHON) scripts/user_image.py $(USER_IMAGE_ELFS) > $@
+$(B)/user/user_image.S.o: $(USER_IMAGE_ELFS)
 # Keep the objects: they are intermediate to make, but rebuilding all of
 # them for every ELF would be slow.
 .SECONDARY: $(USER_LIB_OBJS) $(patsubst %,$(B)/user/obj/user/%.c.o,$(USER_PROGS))

@@ -81,7 +81,7 @@ int cmd_kill(int argc, char **argv);
 int cmd_cpus(int argc, char **argv);
 int cmd_reboot(int argc, char **argv);
 int cmd_poweroff(int argc, char **argv);
-int cmd_run(int argc, char **argv);	/* console/workloads.c */
+int cmd_run(int argc, char **argv);	/* console/run.c */
 int cmd_stepmode(int argc, char **argv);	/* console/stepmode_demo.c */
 int cmd_watch(int argc, char **argv);		/* console/watch.c */
 int cmd_unwatch(int argc, char **argv);
@@ -89,7 +89,7 @@ int cmd_insmod(int argc, char **argv);	/* console/module_cmds.c */
 int cmd_rmmod(int argc, char **argv);
 int cmd_lsmod(int argc, char **argv);
 
-/* The workloads `run` knows (console/workloads.c). */
+/* The workloads `run` knows (console/run.c), made of kernel/workloads.c. */
 struct workload {
 	const char *name;
 	const char *usage;

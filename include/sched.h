@@ -88,7 +88,7 @@ struct task_struct {
 
 /*
  * The running thread: each CPU's own copy of current_task, one
- * %fs-relative load (include/percpu.h).
+ * %fs-relative load (arch/i386/include/asm/percpu.h).
  */
 DECLARE_PER_CPU(struct task_struct *, current_task);
 struct task_struct *get_current(void);

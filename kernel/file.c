@@ -4,7 +4,7 @@
  *
  *   fd 0        standard input: none yet, read() sees end of file;
  *   fd 1, 2     standard output and error: the console;
- *   fd 3...     a pseudo file (console/pseudofs.c), opened read-only.
+ *   fd 3...     a pseudo file (fs/pseudofs.c), opened read-only.
  *
  * A pseudo file's text is produced when it is shown, so open() takes a
  * snapshot of it (as Linux's seq_file fills its buffer at the first

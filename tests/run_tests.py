@@ -83,7 +83,7 @@ import unittest
 from pathlib import Path
 
 # The kernel ends a test run by writing to QEMU's isa-debug-exit port;
-# QEMU then exits with status (value << 1) | 1.  See include/ktest.h.
+# QEMU then exits with status (value << 1) | 1.  See tests/kernel/ktest.h.
 QEMU_EXIT_PASS = 33     # kernel wrote QEMU_EXIT_PASS (0x10): all passed
 QEMU_EXIT_FAIL = 35     # kernel wrote QEMU_EXIT_FAIL (0x11): something failed
 # With -no-reboot a triple fault (or any reset) makes QEMU exit with 0.
@@ -735,7 +735,7 @@ BOCHS_SHORT_RUNS = (
     (1, "boot,traps,kprobes,kprobes_fixups,optprobes,jprobes,kretprobes,user,smp"),
     (2, "boot,smp"),
 )
-# The last line of a test run (kernel/ktest.c), or the line its oops and
+# The last line of a test run (tests/kernel/ktest.c), or the line its oops and
 # panic notifiers print before they try to leave QEMU.
 BOCHS_RUN_OVER = re.compile(
     r"^# ktest: \d+ failed|^not ok - kernel (oops|panic) during test run")

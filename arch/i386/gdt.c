@@ -111,7 +111,7 @@ void setup_cpu_gdt(int cpu)
 	/*
 	 * A trap from ring 3 switches to the stack ss0:esp0 names: the
 	 * kernel stack of the task running on this CPU, which the
-	 * scheduler writes at every switch (load_sp0(), include/desc.h).
+	 * scheduler writes at every switch (load_sp0(), arch/i386/include/asm/desc.h).
 	 * A hardware task switch (our #DF task gate) saves the interrupted
 	 * state here too.  An I/O map base past the limit means "no I/O
 	 * bitmap": ring 3 may use no port.

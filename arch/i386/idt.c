@@ -96,7 +96,7 @@ void idt_init(void)
 			 vector_entries[v], __KERNEL_CS);
 	for (v = IRQ_BASE_VECTOR; v < IRQ_BASE_VECTOR + NR_PIC_IRQS; v++)
 		set_gate(v, GATE_INTERRUPT, vector_entries[v], __KERNEL_CS);
-	/* The local APIC's timer and IPIs (include/irq_vectors.h). */
+	/* The local APIC's timer and IPIs (arch/i386/include/asm/irq_vectors.h). */
 	for (v = 0; v < NR_APIC_VECTORS; v++)
 		set_gate(apic_vector_entries[v].vector, GATE_INTERRUPT,
 			 apic_vector_entries[v].entry, __KERNEL_CS);

@@ -1,5 +1,5 @@
 /*
- * percpu.c - the per-CPU areas (see include/percpu.h).
+ * percpu.c - the per-CPU areas (see arch/i386/include/asm/percpu.h).
  *
  * The boot CPU uses the .data..percpu template itself: its per-CPU
  * segment has base 0, so %fs:var is the template's var.  Every other

@@ -4,7 +4,7 @@
  * A KUnit module declares suites of cases and says kunit_test_suite();
  * loading it runs them and prints KTAP, as Linux does.  The runner is
  * kernel/kunit.c: it prints the same KTAP as the kernel's own test
- * framework (include/ktest.h), nested one level deeper when the module
+ * framework (tests/kernel/ktest.h), nested one level deeper when the module
  * is loaded from inside a running ktest case (which sets
  * kunit_base_indent), so `make test` counts every KUnit case in its
  * "N passed, N failed" line.

@@ -20,7 +20,7 @@
 #define CONFIG_STACKTRACE	1
 #define CONFIG_KUNIT		1
 #define CONFIG_SMP		1
-#define CONFIG_NR_CPUS		8	/* include/percpu.h's NR_CPUS */
+#define CONFIG_NR_CPUS		8	/* arch/i386/include/asm/percpu.h's NR_CPUS */
 #define CONFIG_HZ		100	/* include/timer.h's HZ */
 
 #endif

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """
 check_images.py - the kernel a student boots holds no test code; the test
-image holds all of it.
+image holds all of it, and the user programs built into both carry no
+debug information.
 
     python3 tests/host/check_images.py --build build
 
 The Makefile links two images from one set of objects (see its "sources"
 comment): BUILD/kernel.elf, and BUILD/kernel-test.elf, which adds the test
 runner and tests/kernel/.  The test objects are the ones the test image
-has and the kernel has not: kernel/ktest.c and tests/kernel/*.
+has and the kernel has not: tests/kernel/* (the runner, ktest.c, among
+them).
 
   kernel_has_no_test_symbol      `nm BUILD/kernel.elf` shows no global
                                  symbol that a test object defines, and
@@ -21,6 +23,11 @@ has and the kernel has not: kernel/ktest.c and tests/kernel/*.
                                  says that this image has no tests and
                                  leaves QEMU with the failure status (35)
                                  instead of starting the shell
+  user_programs_carry_no_dwarf   every ELF file BUILD/user/user_image.S
+                                 .incbin's into the images has its symbol
+                                 table (exec and uprobes' NAME:SYMBOL read
+                                 it, main among its names) and no .debug_*
+                                 section: the kernel never reads DWARF
 
 Prints KTAP; exit status 1 on failure.
 """
@@ -28,6 +35,7 @@ import argparse
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -76,9 +84,44 @@ def symbols(nm, path, defined_only=True, globals_only=False):
 
 def test_objects(build):
     """The objects only the test image links (see the Makefile)."""
-    objs = [build / "kernel" / "ktest.c.o"]
-    objs += sorted((build / "tests" / "kernel").glob("*.o"))
-    return [o for o in objs if o.exists()]
+    return sorted((build / "tests" / "kernel").glob("*.o"))
+
+
+def elf32_sections(path):
+    """Section name -> (type, offset, size) of an ELF32 little-endian file."""
+    data = Path(path).read_bytes()
+    if data[:4] != b"\x7fELF" or data[4] != 1:
+        raise ValueError(f"{path}: not an ELF32 file")
+    shoff, = struct.unpack_from("<I", data, 0x20)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x2e)
+    headers = [struct.unpack_from("<IIIIIIIIII", data, shoff + i * shentsize)
+               for i in range(shnum)]
+    strtab = headers[shstrndx]
+    names = data[strtab[4]:strtab[4] + strtab[5]]
+    sections = {}
+    for h in headers:
+        name = names[h[0]:names.index(b"\0", h[0])].decode()
+        sections[name] = (h[1], h[4], h[5])
+    return sections, data
+
+
+def user_programs_carry_no_dwarf(build):
+    listing = build / "user" / "user_image.S"
+    if not listing.exists():
+        return [f"{listing} missing: run make"]
+    paths = re.findall(r'\.incbin "([^"]+)"', listing.read_text())
+    problems = [] if paths else [f"{listing}: no .incbin"]
+    for path in paths:
+        sections, data = elf32_sections(path)
+        debug = sorted(n for n in sections if n.startswith(".debug"))
+        if debug:
+            problems.append(f"{path}: {' '.join(debug)}")
+        if ".symtab" not in sections or ".strtab" not in sections:
+            problems.append(f"{path}: no symbol table")
+        elif b"\0main\0" not in data[sections[".strtab"][1]:
+                                     sum(sections[".strtab"][1:])]:
+            problems.append(f"{path}: main is not in its symbol table")
+    return problems
 
 
 def kernel_has_no_test_symbol(nm, kernel, objs):
@@ -140,7 +183,9 @@ def main():
             (test_image, "test_image_has_the_tests",
              lambda: test_image_has_the_tests(nm, test_image, objs)),
             (kernel, "kernel_refuses_a_test_run",
-             lambda: kernel_refuses_a_test_run(kernel))):
+             lambda: kernel_refuses_a_test_run(kernel)),
+            (kernel, "user_programs_carry_no_dwarf",
+             lambda: user_programs_carry_no_dwarf(build))):
         results.append((name, check() if path.exists()
                         else [f"{path} missing: run make test-image"]))
     return ktap.report(results)

@@ -2,7 +2,7 @@
  * ktest_host.h - run ktest cases as an ordinary Linux program.
  *
  * Host unit tests use the very same KTEST_EXPECT_* / KTEST_ASSERT_*
- * macros as the in-kernel suites (they come from include/ktest.h);
+ * macros as the in-kernel suites (they come from tests/kernel/ktest.h);
  * this header only supplies the reporting functions and a main().
  * Each test binary prints one flat KTAP version 1 document:
  *

@@ -3,7 +3,7 @@
  *
  * A test case is a function taking a struct ktest *.  Cases are grouped
  * into suites; a suite is placed in the .ktest_suites section by
- * KTEST_SUITE(), so kernel/ktest.c finds every suite without a list.
+ * KTEST_SUITE(), so tests/kernel/ktest.c finds every suite without a list.
  * Output is KTAP version 1 on every console (and so on COM1):
  *
  *   KTAP version 1

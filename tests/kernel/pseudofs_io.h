@@ -1,7 +1,7 @@
 /*
  * pseudofs_io.h - what the tracing suites do to a file of /sys: read
  * it whole into a buffer, write a string to it.  The same two calls
- * the shell's cat and echo make (console/pseudofs.c), without the shell.
+ * the shell's cat and echo make (fs/pseudofs.c), without the shell.
  */
 #ifndef TESTS_PSEUDOFS_IO_H
 #define TESTS_PSEUDOFS_IO_H

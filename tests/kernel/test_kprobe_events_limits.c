@@ -36,7 +36,7 @@
 #define MOD      "modtest_basic"
 #define MOD_FUNC "modtest_target"
 
-unsigned long fib(unsigned long n);	/* console/workloads.c */
+unsigned long fib(unsigned long n);	/* kernel/workloads.c */
 
 static char out[16384];
 static char line[PROBE_LINE_MAX + 64];

@@ -842,7 +842,7 @@ static void optprobe_library_functions(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, optimized >= NR_WORKLOAD / 2);
 }
 
-/* ---- the kernel's workloads (console/workloads.c), every instruction ------------- */
+/* ---- the kernel's workloads (kernel/workloads.c), every instruction ------------- */
 
 /*
  * Each workload as a function returning one number

@@ -32,7 +32,7 @@
 #define ENABLED  KPROBES_DEBUG_DIR "/enabled"
 #define LIST     KPROBES_DEBUG_DIR "/list"
 
-unsigned long fib(unsigned long n);	/* console/workloads.c */
+unsigned long fib(unsigned long n);	/* kernel/workloads.c */
 
 static char out[16384];
 

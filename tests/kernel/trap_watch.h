@@ -6,7 +6,7 @@
  * do_trap() keeps (exception_count, traps.h): kprobes claims its int3s
  * and #DBs before the die chain is asked, so no notifier sees them.
  * What was passed on comes from an observer last on the die chain
- * (include/kdebug.h): it sees only the exceptions every handler passed
+ * (arch/i386/include/asm/kdebug.h): it sees only the exceptions every handler passed
  * on, the ones the fixup table (or die()) gets, after kprobes had its
  * say (a fault in a single-stepped copy is reported at the probed
  * address).

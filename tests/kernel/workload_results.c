@@ -1,5 +1,5 @@
 /*
- * workload_results.c - the kernel's workloads (console/workloads.c), each
+ * workload_results.c - the kernel's workloads (kernel/workloads.c), each
  * as one function returning one number, plus a few that reach the
  * scheduler, printf and the heap.  Every result is deterministic, so a
  * probed run must return exactly what an unprobed run returned.

@@ -1,6 +1,6 @@
 /*
  * syscall.S - one small function per system call (Linux's i386
- * convention, include/asm/unistd_32.h): the number in %eax, the
+ * convention, arch/i386/include/asm/unistd_32.h): the number in %eax, the
  * arguments in %ebx, %ecx, %edx, %esi, %edi, %ebp, then int $0x80.
  * The result comes back in %eax: a negative errno on failure.  (A C
  * library would store that in errno and return -1; ours returns it as

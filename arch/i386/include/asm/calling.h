@@ -5,7 +5,7 @@
  * (entry.S), the kretprobe trampoline and the optprobe detour.  They
  * differ in how the top of the frame (ip, cs, flags, orig_ax, segments)
  * comes to be, but the general registers are always pushed in the same
- * order - the reverse of struct pt_regs (include/ptrace.h) - and popped
+ * order - the reverse of struct pt_regs (arch/i386/include/asm/ptrace.h) - and popped
  * back the same way.  The offsets below must match that struct: Linux
  * generates them from the struct (asm-offsets.c); we write them out so a
  * student can read them, and every C file that includes this header
