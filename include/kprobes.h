@@ -34,6 +34,7 @@
 #include "ptrace.h"
 #include "percpu.h"
 #include "smp.h"
+#include "atomic.h"
 #include <asm/kprobes.h>	/* kprobe_opcode_t, struct arch_specific_insn... */
 
 /* ---- struct kprobe --------------------------------------------------------- */
@@ -317,11 +318,12 @@ static inline void reset_current_kprobe(void)
 /*
  * Hit and miss counts: several CPUs hit one probe at once, so a plain
  * "incl" would lose updates (two CPUs read the same old value).  The
- * lock prefix makes the read-modify-write one bus transaction.
+ * counts are unsigned long, as Linux's nmissed, and bumped as the
+ * atomic_long_t they are laid out like (include/atomic.h: a locked incl).
  */
 static inline void kprobe_count_inc(unsigned long *count)
 {
-	__asm__ __volatile__("lock; incl %0" : "+m" (*count));
+	atomic_long_inc((atomic_long_t *)count);
 }
 
 /*
