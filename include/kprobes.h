@@ -13,6 +13,9 @@
  *   the step ends    -> #DB -> do_debug -> kprobe_debug_handler -> post_kprobe_handler:
  *                        resume_execution() fixes ip/stack as if the
  *                        instruction had run in place, post_handler().
+ *   (The entries reach kprobe_handler and post_kprobe_handler through the
+ *   layers of the hit, kprobe_hit_ops in <asm/kprobes.h>: Linux's alone
+ *   unless narration, kprobes.lock=global or kprobes.stepmode=inline adds one.)
  *
  * The manager (probes/kprobes.c) knows probes: the hash table, aggregate
  * probes, enable/disable, the blacklist.  The arch half
@@ -548,9 +551,9 @@ bool kprobes_get_emulation(void);
 
 /*
  * The three ways a hit can avoid the single-step (a jump, a boosted
- * slot, emulation), as the switches stand.  The narrator and the in-place
- * step mode turn them all off, to show the classic int3 + #DB path, and
- * put them back afterwards.
+ * slot, emulation), as the switches stand.  The user's switches: tests
+ * and the bench turn them all off to run the classic int3 + #DB path,
+ * and put them back afterwards; narration and the step mode leave them.
  */
 struct kprobes_fast_paths {
 	bool optimize, boost, emulate;
