@@ -40,6 +40,7 @@
  */
 #include "kernel.h"
 #include "kprobes.h"
+#include "kprobes_internal.h"
 #include "smp.h"
 #include "sched.h"
 #include "processor.h"
