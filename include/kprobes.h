@@ -13,6 +13,9 @@
  *   the step ends    -> #DB -> do_debug -> kprobe_debug_handler -> post_kprobe_handler:
  *                        resume_execution() fixes ip/stack as if the
  *                        instruction had run in place, post_handler().
+ *   (The entries reach kprobe_handler and post_kprobe_handler through the
+ *   layers of the hit, kprobe_hit_ops in <asm/kprobes.h>: Linux's alone
+ *   unless narration, kprobes.lock=global or kprobes.stepmode=inline adds one.)
  *
  * The manager (probes/kprobes.c) knows probes: the hash table, aggregate
  * probes, enable/disable, the blacklist.  The arch half
@@ -34,6 +37,7 @@
 #include <asm/ptrace.h>
 #include <asm/percpu.h>
 #include "smp.h"
+#include "atomic.h"
 #include <asm/kprobes.h>	/* kprobe_opcode_t, struct arch_specific_insn... */
 
 /* ---- struct kprobe --------------------------------------------------------- */
@@ -162,8 +166,6 @@ int init_kprobes(void);
 
 /* Is addr inside a function marked NOKPROBE_SYMBOL (or the entry stubs)? */
 bool within_kprobe_blacklist(unsigned long addr);
-/* Build the list from NOKPROBE_SYMBOL entries (init_kprobes calls it). */
-int populate_kprobe_blacklist(void);
 /* Add [start, end) to the blacklist (init_kprobes and the arch code use it). */
 int kprobe_add_area_blacklist(unsigned long start, unsigned long end);
 /* Add the function starting at entry (a NOKPROBE_SYMBOL() entry). */
@@ -311,10 +313,7 @@ static inline void set_kprobe_status(unsigned long status)
 
 extern bool kprobes_global_lock;	/* every hit takes kprobe_lock */
 extern int kprobe_cpu;			/* its owner, NR_CPUS when free */
-void lock_kprobes(void);
-void unlock_kprobes(void);
 void kprobe_hit_unlock(void);		/* unlock_kprobes() if this CPU holds it */
-int kprobe_lock_setup(void);
 
 /* What each CPU paid for kprobe_lock (the debugfs "lock" file). */
 struct kprobe_lock_stats {
@@ -335,11 +334,12 @@ static inline void reset_current_kprobe(void)
 /*
  * Hit and miss counts: several CPUs hit one probe at once, so a plain
  * "incl" would lose updates (two CPUs read the same old value).  The
- * lock prefix makes the read-modify-write one bus transaction.
+ * counts are unsigned long, as Linux's nmissed, and bumped as the
+ * atomic_long_t they are laid out like (include/atomic.h: a locked incl).
  */
 static inline void kprobe_count_inc(unsigned long *count)
 {
-	__asm__ __volatile__("lock; incl %0" : "+m" (*count));
+	atomic_long_inc((atomic_long_t *)count);
 }
 
 /*
@@ -488,11 +488,6 @@ void arch_prepare_kretprobe(struct kretprobe_instance *ri, struct pt_regs *regs)
  */
 unsigned long kretprobe_find_ret_addr(unsigned long addr, unsigned long *slot);
 
-/* ---- one entry point both share ------------------------------------------------ */
-
-/* 0 if p's address is offset 0 of a kallsyms symbol, else -EINVAL. */
-int kprobe_on_func_entry(const struct kprobe *p);
-
 /* ---- why a registration failed ---------------------------------------------- */
 
 /*
@@ -500,13 +495,6 @@ int kprobe_on_func_entry(const struct kprobe *p);
  * was refused with err: tracefs' error_log and the warning below.
  */
 const char *kprobe_refusal_reason(int err, unsigned long addr);
-/*
- * One line, as Linux's pr_warn(), when register_kprobe/jprobe/kretprobe
- * (`what`) refuses p: where, the errno by name and meaning, and why
- * (`why`, or kprobe_refusal_reason() when NULL).  Each failure says it once.
- */
-void kprobe_warn_refused(const char *what, const struct kprobe *p, int err,
-			 const char *why);
 
 /* 'k', 'j' or 'r': the letter kprobes_list_print() shows, as Linux's debugfs. */
 static inline char kprobe_type_char(const struct kprobe *p)
@@ -564,9 +552,9 @@ bool kprobes_get_emulation(void);
 
 /*
  * The three ways a hit can avoid the single-step (a jump, a boosted
- * slot, emulation), as the switches stand.  The narrator and the in-place
- * step mode turn them all off, to show the classic int3 + #DB path, and
- * put them back afterwards.
+ * slot, emulation), as the switches stand.  The user's switches: tests
+ * and the bench turn them all off to run the classic int3 + #DB path,
+ * and put them back afterwards; narration and the step mode leave them.
  */
 struct kprobes_fast_paths {
 	bool optimize, boost, emulate;
@@ -629,12 +617,6 @@ const char *optprobe_refusal_name(int why);
 /* Would p be optimized now?  OPT_OK, or why not.  Changes nothing. */
 int optprobe_why_not(struct kprobe *p);
 
-/* The manager's hooks (probes/kprobes.c calls them under kprobe_mutex). */
-void optimize_kprobe(struct kprobe *p);		/* p was armed: queue it for the optimizer */
-void unoptimize_kprobe(struct kprobe *p);	/* p is being disarmed: int3 again, now */
-void unoptimize_kprobes_batch(struct kprobe **kps, int num); /* many: one text_poke_bp window */
-void unoptimize_kprobes_at(kprobe_opcode_t *addr); /* a probe comes to addr */
-void kprobes_optimize_around(kprobe_opcode_t *addr); /* probes near addr: retry */
 
 /*
  * The function around addr as the safety analysis must see it.  Not
@@ -659,17 +641,12 @@ unsigned int kprobes_nr_optimized(void);
 #define OPTIMIZE_DELAY		5
 /* A kick's OPTIMIZE_DELAY is running: no batch before *deadline (jiffies). */
 bool kprobe_optimizer_delay_pending(unsigned long *deadline);
-/* "  [OPTIMIZED]", "  [WAITING...]", "  [NOT OPTIMIZED: why]" or "" for ap. */
-int sprint_optprobe_state(char *buf, size_t len, const struct kprobe *ap);
-/* init_kprobes(): start the optimizer thread. */
-int init_kprobe_optimizer(void);
 /* kprobe_mutex (probes/kprobes.c): the optimizer takes it for each batch. */
 void kprobe_mutex_lock(void);
 void kprobe_mutex_unlock(void);
-bool kprobe_mutex_held(void);	/* by the current thread */
 /* Linux's synchronize_rcu() for kprobe hits (probes/kprobes_sync.c). */
 void synchronize_kprobes(void);
-extern unsigned long kprobes_grace_periods, kprobes_grace_rounds;
+extern unsigned long kprobes_grace_periods;	/* how many (the bench prints them) */
 
 /* The arch half (arch/i386/kprobes/opt.c).  Errors (-OPT_*) mean "stay an int3". */
 int arch_check_optimized_kprobe(struct optimized_kprobe *op);	/* the analysis */

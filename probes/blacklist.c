@@ -16,6 +16,7 @@
  */
 #include "kernel.h"
 #include "kprobes.h"
+#include "kprobes_internal.h"
 #include "kallsyms.h"
 #include "nokprobe.h"
 #include "errno.h"

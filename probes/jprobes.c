@@ -21,6 +21,7 @@
  */
 #include "kernel.h"
 #include "kprobes.h"
+#include "kprobes_internal.h"
 #include "kallsyms.h"
 #include "errno.h"
 #include "mm.h"

@@ -34,6 +34,7 @@
  */
 #include "kernel.h"
 #include "kprobes.h"
+#include "kprobes_internal.h"
 #include "spinlock.h"
 #include <asm/processor.h>
 #include "smp.h"

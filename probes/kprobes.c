@@ -28,6 +28,7 @@
 
 #include "kernel.h"
 #include "kprobes.h"
+#include "kprobes_internal.h"
 #include "hash.h"
 #include "kallsyms.h"
 #include "mm.h"

@@ -40,24 +40,21 @@
  */
 #include "kernel.h"
 #include "kprobes.h"
+#include "kprobes_internal.h"
 #include "smp.h"
 #include "sched.h"
 #include <asm/processor.h>
+#include <asm/bitops.h>
 
 /* Grace periods completed, and IPI rounds they took (the debugfs "sync"). */
 unsigned long kprobes_grace_periods;
 unsigned long kprobes_grace_rounds;
 
-static void clear_cpu_bit(volatile unsigned long *mask, int cpu)
-{
-	__asm__ __volatile__("lock; btrl %1, %0" : "+m" (*mask) : "Ir" (cpu) : "memory");
-}
-
 /* Runs in the IPI on each CPU asked: is this CPU outside every hit? */
 static void note_quiescent(void *info)
 {
 	if (!kprobe_running())
-		clear_cpu_bit(info, smp_processor_id());
+		clear_bit(smp_processor_id(), info);	/* locked: other CPUs clear theirs */
 }
 
 /* Linux's synchronize_rcu(), for kprobe hits.  From a thread, interrupts on. */

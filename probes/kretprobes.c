@@ -45,6 +45,7 @@
  */
 #include "kernel.h"
 #include "kprobes.h"
+#include "kprobes_internal.h"
 #include "errno.h"
 #include <asm/atomic.h>
 #include <asm/irqflags.h>

@@ -36,6 +36,7 @@
  */
 #include "kernel.h"
 #include "kprobes.h"
+#include "kprobes_internal.h"
 #include "hash.h"
 #include "errno.h"
 #include <asm/irqflags.h>

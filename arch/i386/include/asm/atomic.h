@@ -32,6 +32,14 @@ static inline void atomic_sub(int i, atomic_t *v)
 static inline void atomic_inc(atomic_t *v) { atomic_add(1, v); }
 static inline void atomic_dec(atomic_t *v) { atomic_sub(1, v); }
 
+/* A long that several CPUs change at once (Linux's atomic_long_t). */
+typedef struct { volatile long counter; } atomic_long_t;
+
+static inline void atomic_long_inc(atomic_long_t *v)
+{
+	__asm__ __volatile__("lock incl %0" : "+m" (v->counter) :: "memory");
+}
+
 /* xadd: add, and hand back the value from before the add. */
 static inline int atomic_fetch_add(int i, atomic_t *v)
 {
