@@ -69,15 +69,21 @@ EXPORT_SYMBOL(kstrtoul);
 EXPORT_SYMBOL(kstrtol);
 EXPORT_SYMBOL(simple_strtoul);
 
-/* 64-bit division: gcc calls these helpers from libgcc on i386. */
+/*
+ * 64-bit division: gcc calls these helpers on i386, with the kernel's
+ * -mregparm=3 convention, so they are the kernel's own (lib/div64.c).
+ */
 long long __divdi3(long long a, long long b);
 unsigned long long __udivdi3(unsigned long long a, unsigned long long b);
 long long __moddi3(long long a, long long b);
 unsigned long long __umoddi3(unsigned long long a, unsigned long long b);
+unsigned long long __udivmoddi4(unsigned long long a, unsigned long long b,
+				unsigned long long *rem);
 EXPORT_SYMBOL(__divdi3);
 EXPORT_SYMBOL(__udivdi3);
 EXPORT_SYMBOL(__moddi3);
 EXPORT_SYMBOL(__umoddi3);
+EXPORT_SYMBOL(__udivmoddi4);
 
 /* Symbols */
 EXPORT_SYMBOL(kallsyms_lookup_name);

@@ -4,8 +4,9 @@
  * tests and the boot-time smoke test (probes/kprobes_smoke.c).
  *
  * Each workload is a few noinline functions with plain C arguments, so
- * $arg1, $arg2... and $retval mean what the source says (i386 cdecl:
- * arguments on the stack, the result in %ax).  The functions to probe:
+ * $arg1, $arg2... and $retval mean what the source says (Linux i386's
+ * -mregparm=3: the first three arguments in %ax, %dx, %cx, the rest on
+ * the stack, the result in %ax).  The functions to probe:
  *
  *   fib(n)              recursive Fibonacci; fib(5) makes 15 calls
  *   sort_ints(a, n)     insertion sort, cmp_ints(x, y) per compare

@@ -2,9 +2,13 @@
  * jprobe_example.c - see the arguments of every kthread_create() call.
  *
  * A jprobe's handler has the same prototype as the probed function, so
- * the arguments arrive as ordinary C parameters: the kernel copies the
- * probed function's stack frame, runs the handler on it, and
- * jprobe_return() puts everything back and lets the real function run.
+ * the arguments arrive as ordinary C parameters: the kernel enters the
+ * handler with the registers of the hit - the first three arguments in
+ * ax, dx, cx, as the kernel's -mregparm=3 passes them - on a copy of the
+ * probed function's stack frame, where any others are; jprobe_return()
+ * puts everything back and lets the real function run.  The handler
+ * must be compiled with the kernel's convention: every module is, and
+ * the loader refuses one that is not (its vermagic, docs/modules.md).
  * (Like Linux's samples/kprobes/jprobe_example.c, from the days it had
  * jprobes.)
  *

@@ -4,8 +4,10 @@
  *
  * entry_handler runs when the function is entered and stamps the time
  * stamp counter into this call's private data (ri->data, data_size
- * bytes); ret_handler runs when it returns, with the return value in
- * regs->ax.  maxactive calls can be in progress at once; more are
+ * bytes), with the thread's name, kthread_create()'s third argument:
+ * regs_get_kernel_argument(regs, 2), which reads cx (the kernel passes
+ * its first three arguments in ax, dx, cx); ret_handler runs when it
+ * returns, with the return value in regs->ax.  maxactive calls can be in progress at once; more are
  * counted in nmissed, which we report on unload.  (Like Linux's
  * samples/kprobes/kretprobe_example.c; we count TSC cycles instead of
  * nanoseconds, having no calibrated clock.)
@@ -16,6 +18,7 @@
 #include "module.h"
 #include "kprobes.h"
 #include <asm/processor.h>
+#include <asm/ptrace.h>
 #include "sched.h"
 
 static char func_name[] = "kthread_create";
@@ -23,6 +26,7 @@ static char func_name[] = "kthread_create";
 /* What entry_handler leaves for ret_handler: one per call in progress. */
 struct my_data {
 	uint64_t entry_stamp;
+	const char *name;
 };
 
 static int entry_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
@@ -30,6 +34,7 @@ static int entry_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct my_data *data = (struct my_data *)ri->data;
 
 	data->entry_stamp = rdtsc();
+	data->name = (const char *)regs_get_kernel_argument(regs, 2);
 	return 0;	/* non-zero would skip ret_handler for this call */
 }
 
@@ -39,8 +44,8 @@ static int ret_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
 	unsigned long retval = regs_return_value(regs);
 	uint64_t delta = rdtsc() - data->entry_stamp;
 
-	printk("%s returned %#lx and took %llu cycles to execute\n",
-	       func_name, retval, (unsigned long long)delta);
+	printk("%s returned %#lx and took %llu cycles to execute (thread %s)\n",
+	       func_name, retval, (unsigned long long)delta, data->name);
 	return 0;
 }
 

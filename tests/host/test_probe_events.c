@@ -116,8 +116,9 @@ static const struct fetch_ops fetch_ops = {
 	.file_offset_to_vaddr = fake_file_offset_to_vaddr,
 };
 
-/* A frame as a probe at do_work's first byte sees it: sp -> return
- * address, then the cdecl arguments. */
+/* A frame as a probe at do_work's first byte sees it: the first three
+ * arguments in ax, dx, cx (-mregparm=3), sp -> return address, then
+ * the fourth and fifth. */
 static void setup_frame(void)
 {
 	memset(&frame, 0, sizeof(frame));
@@ -128,8 +129,8 @@ static void setup_frame(void)
 	frame.regs.ip = FAKE_FUNC + 1;
 	frame.regs.flags = 0x246;
 	frame.regs.sp = 0xc0105678;          /* word 0: return address */
-	frame.regs.ss = 111;                 /* word 1: $arg1 */
-	frame.more[0] = 222;                 /* word 2: $arg2 */
+	frame.regs.ss = 111;                 /* word 1: $arg4 */
+	frame.more[0] = 222;                 /* word 2: $arg5 */
 	for (int i = 0; i < 8; i++)
 		fake_data[i] = 0x100 + i;
 	fake_data[2] = FAKE_DATA + 3 * W;    /* a pointer to fake_data[3] */
@@ -323,14 +324,19 @@ static void args_registers(struct ktest *t)
 
 static void args_variables(struct ktest *t)
 {
-	KTEST_ASSERT_EQ(t, parse("p do_work $stack $stack0 $stack3 $arg1 $arg2 $comm"), 0);
+	KTEST_ASSERT_EQ(t, parse("p do_work $stack $stack0 $stack3 $arg1 $arg2 $comm "
+				 "$arg3 $arg4 $arg5"), 0);
 	expect_op(t, &def.args[0], 0, FETCH_OP_STACKP, 0);
 	expect_op(t, &def.args[1], 0, FETCH_OP_STACK, 0);
 	expect_op(t, &def.args[2], 0, FETCH_OP_STACK, 3);
-	expect_op(t, &def.args[3], 0, FETCH_OP_STACK, 1);   /* cdecl */
-	expect_op(t, &def.args[4], 0, FETCH_OP_STACK, 2);
+	/* -mregparm=3: ax, dx, cx, then the words above the return address. */
+	expect_op(t, &def.args[3], 0, FETCH_OP_REG, offsetof(struct pt_regs, ax));
+	expect_op(t, &def.args[4], 0, FETCH_OP_REG, offsetof(struct pt_regs, dx));
 	expect_op(t, &def.args[5], 0, FETCH_OP_COMM, 0);
 	KTEST_EXPECT_EQ(t, def.args[5].type, FETCH_TYPE_STRING);
+	expect_op(t, &def.args[6], 0, FETCH_OP_REG, offsetof(struct pt_regs, cx));
+	expect_op(t, &def.args[7], 0, FETCH_OP_STACK, 1);
+	expect_op(t, &def.args[8], 0, FETCH_OP_STACK, 2);
 
 	KTEST_ASSERT_EQ(t, parse("r do_work $retval ret=$retval:s32"), 0);
 	expect_op(t, &def.args[0], 0, FETCH_OP_REG, offsetof(struct pt_regs, ax));
@@ -980,8 +986,14 @@ static void fetch_registers_and_stack(struct ktest *t)
 	KTEST_ASSERT_EQ(t, fetch_one("$stack0", &v, s, sizeof(s)), 0);
 	KTEST_EXPECT_EQ(t, v.raw, 0xc0105678);                  /* return address */
 	KTEST_ASSERT_EQ(t, fetch_one("$arg1", &v, s, sizeof(s)), 0);
-	KTEST_EXPECT_EQ(t, v.raw, 111);
+	KTEST_EXPECT_EQ(t, v.raw, 3);                           /* ax */
 	KTEST_ASSERT_EQ(t, fetch_one("$arg2:u32", &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, v.raw, 0xdead0000);                  /* dx */
+	KTEST_ASSERT_EQ(t, fetch_one("$arg3", &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, v.raw, FAKE_TEXT);                   /* cx */
+	KTEST_ASSERT_EQ(t, fetch_one("$arg4", &v, s, sizeof(s)), 0);
+	KTEST_EXPECT_EQ(t, v.raw, 111);                         /* the word above the return address */
+	KTEST_ASSERT_EQ(t, fetch_one("$arg5:u32", &v, s, sizeof(s)), 0);
 	KTEST_EXPECT_EQ(t, v.raw, 222);
 	KTEST_ASSERT_EQ(t, fetch_one("$stack2", &v, s, sizeof(s)), 0);
 	KTEST_EXPECT_EQ(t, v.raw, 222);
@@ -1139,21 +1151,21 @@ static void record_end_to_end(struct ktest *t)
 	int n;
 
 	KTEST_ASSERT_EQ(t, parse("p:ev do_work fd=%ax name=+0(%cx):string "
-				 "bad=+0(%dx) who=$comm a1=$arg1:s32"), 0);
+				 "bad=+0(%dx) who=$comm a4=$arg4:s32"), 0);
 	setup_frame();
 	KTEST_EXPECT_TRUE(t, probe_args_record_max(&def) <= sizeof(rec));
 	n = probe_args_fetch(&def, &frame.regs, &fetch_ops, rec, sizeof(rec));
 	KTEST_ASSERT_EQ(t, n, (int)(5 * sizeof(struct fetch_value) + 5 + 6));
 	KTEST_EXPECT_EQ(t, probe_args_format(out, sizeof(out), &def, rec, n, NULL),
 			(int)strlen(out));
-	KTEST_EXPECT_STREQ(t, out, " fd=0x3 name=\"hello\" bad=(fault) who=\"worker\" a1=111");
+	KTEST_EXPECT_STREQ(t, out, " fd=0x3 name=\"hello\" bad=(fault) who=\"worker\" a4=111");
 
 	/* Strings are cut when the record is short... */
 	n = probe_args_fetch(&def, &frame.regs, &fetch_ops, rec,
 			     5 * sizeof(struct fetch_value) + 3);
 	KTEST_ASSERT_EQ(t, n, (int)(5 * sizeof(struct fetch_value) + 3));
 	probe_args_format(out, sizeof(out), &def, rec, n, NULL);
-	KTEST_EXPECT_STREQ(t, out, " fd=0x3 name=\"hel\" bad=(fault) who=\"\" a1=111");
+	KTEST_EXPECT_STREQ(t, out, " fd=0x3 name=\"hel\" bad=(fault) who=\"\" a4=111");
 	/* ...and refused when not even the values fit. */
 	KTEST_EXPECT_EQ(t, probe_args_fetch(&def, &frame.regs, &fetch_ops, rec, 8), -ENOSPC);
 	/* A record shorter than it claims is not read past its end. */
@@ -1161,10 +1173,10 @@ static void record_end_to_end(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, out, " (bad record)");
 	n = probe_args_fetch(&def, &frame.regs, &fetch_ops, rec, sizeof(rec));
 	probe_args_format(out, sizeof(out), &def, rec, n - 6, NULL);
-	KTEST_EXPECT_STREQ(t, out, " fd=0x3 name=\"hello\" bad=(fault) who=(bad record) a1=111");
+	KTEST_EXPECT_STREQ(t, out, " fd=0x3 name=\"hello\" bad=(fault) who=(bad record) a4=111");
 	/* Output truncation behaves like snprintf. */
 	KTEST_EXPECT_EQ(t, probe_args_format(out, 6, &def, rec, n, NULL),
-			(int)strlen(" fd=0x3 name=\"hello\" bad=(fault) who=\"worker\" a1=111"));
+			(int)strlen(" fd=0x3 name=\"hello\" bad=(fault) who=\"worker\" a4=111"));
 	KTEST_EXPECT_STREQ(t, out, " fd=0");
 }
 

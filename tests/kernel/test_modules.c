@@ -531,7 +531,7 @@ static void jprobe_example_fires(struct ktest *t)
 		ktest_info(t, "captured: %s", ktest_captured());
 }
 
-/* The kretprobe sample prints each call's return value and duration. */
+/* The kretprobe sample prints each call's return value, duration and thread name. */
 static void kretprobe_example_fires(struct ktest *t)
 {
 	unsigned long addr = kthread_create_addr(), task;
@@ -549,6 +549,7 @@ static void kretprobe_example_fires(struct ktest *t)
 	expect_printed(t, __LINE__, "Planted return probe at kthread_create: %p\n",
 		       (void *)addr);
 	expect_printed(t, __LINE__, "kthread_create returned %#lx and took ", task);
+	expect_printed(t, __LINE__, " cycles to execute (thread %s)\n", "rtest");
 	expect_printed(t, __LINE__, "Missed probing 0 instances of kthread_create\n");
 	KTEST_EXPECT_EQ(t, memcmp(snap, (void *)addr, sizeof(snap)), 0);
 	if (t->failed)
