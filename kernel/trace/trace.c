@@ -130,7 +130,12 @@ void trace_stack_record(struct pt_regs *regs)
 		return;
 	e = special_reserve(TRACE_STACK_ID, regs, &flags);
 	addrs = (unsigned long *)e->payload;
-	n = stack_trace_save_regs(regs, addrs, TRACE_STACK_DEPTH, 0);
+	/* A uprobe's regs are the process's: its stack is no kernel stack
+	 * to unwind, so the kernel's own calls at the hit are recorded. */
+	if (user_mode(regs))
+		n = stack_trace_save(addrs, TRACE_STACK_DEPTH, 0);
+	else
+		n = stack_trace_save_regs(regs, addrs, TRACE_STACK_DEPTH, 0);
 	e->len = n * sizeof(unsigned long);
 	trace_buffer_unlock_commit(flags);
 }
@@ -232,6 +237,7 @@ static int trace_marker_write(const char *text, size_t len, bool trunc, void *da
 /* ---- buffer_size_kb ---------------------------------------------------------------------------- */
 
 #define KB 1024
+#define BUFFER_SIZE_KB_MAX (256UL * KB)	/* 256 MiB a CPU: more than the machine has */
 
 static unsigned long entries_kb(unsigned long entries)
 {
@@ -275,7 +281,7 @@ static int buffer_size_write(const char *text, size_t len, bool trunc, void *dat
 		return ret;
 	if (kb == 0)
 		return -EINVAL;
-	if (kb > (256UL << 10))		/* 256 MiB a CPU: more than the machine has */
+	if (kb > BUFFER_SIZE_KB_MAX)
 		return -ENOMEM;
 	return trace_buffer_resize((kb * KB + sizeof(struct trace_entry) - 1) /
 				   sizeof(struct trace_entry));
