@@ -244,11 +244,21 @@ static unsigned long entries_kb(unsigned long entries)
 	return (entries * sizeof(struct trace_entry) + KB - 1) / KB;
 }
 
+/* per_cpu/cpuN/buffer_size_kb's data is its CPU; the top-level file has none. */
+static int file_cpu(void *data)
+{
+	return data ? *(int *)data : TRACE_ALL_CPUS;
+}
+
 static int buffer_size_show(struct seq_buf *s, void *data)
 {
 	unsigned long size = 0;
 	int cpu;
 
+	if (file_cpu(data) != TRACE_ALL_CPUS) {
+		seq_printf(s, "%lu\n", entries_kb(trace_buffer_size(file_cpu(data))));
+		return 0;
+	}
 	for_each_online_cpu(cpu) {
 		if (size && trace_buffer_size(cpu) != size) {
 			seq_puts(s, "X\n");	/* Linux: the CPUs differ */
@@ -283,8 +293,24 @@ static int buffer_size_write(const char *text, size_t len, bool trunc, void *dat
 		return -EINVAL;
 	if (kb > BUFFER_SIZE_KB_MAX)
 		return -ENOMEM;
-	return trace_buffer_resize((kb * KB + sizeof(struct trace_entry) - 1) /
-				   sizeof(struct trace_entry));
+	return trace_buffer_resize(file_cpu(data), (kb * KB + sizeof(struct trace_entry) - 1) /
+						   sizeof(struct trace_entry));
+}
+
+/* per_cpu/cpuN/buffer_size_kb: one CPU's buffer, as Linux's. */
+static int per_cpu_files_init(void)
+{
+	static int cpu_ids[NR_CPUS];
+	char path[PSEUDOFS_PATH_MAX];
+	int cpu, ret = 0;
+
+	for_each_online_cpu(cpu) {
+		cpu_ids[cpu] = cpu;
+		snprintf(path, sizeof(path), TRACEFS_DIR "/per_cpu/cpu%d/buffer_size_kb", cpu);
+		if (!ret)
+			ret = pseudofs_create(path, buffer_size_show, buffer_size_write, &cpu_ids[cpu]);
+	}
+	return ret;
 }
 
 /* ---- snapshot -------------------------------------------------------------------------------------- */
@@ -362,6 +388,8 @@ int trace_files_init(void)
 {
 	int ret = pseudofs_create_files(TRACEFS_DIR, trace_files, ARRAY_SIZE(trace_files));
 
+	if (!ret)
+		ret = per_cpu_files_init();
 	if (!ret)
 		ret = trace_events_init();
 	if (!ret)

@@ -75,8 +75,8 @@ static void clean(void)
 	wr(T("uprobe_events"), "\n");
 	wr(T("tracing_on"), "1\n");
 	wr(T("snapshot"), "0\n");
-	if (trace_buffer_size(0) != TRACE_BUF_ENTRIES)
-		trace_buffer_resize(TRACE_BUF_ENTRIES);
+	if (trace_buffer_size(0) != TRACE_BUF_ENTRIES || trace_buffer_size(1) != TRACE_BUF_ENTRIES)
+		trace_buffer_resize(TRACE_ALL_CPUS, TRACE_BUF_ENTRIES);
 	wr(T("error_log"), "\n");
 	trace_buffer_reset(TRACE_ALL_CPUS);
 }
@@ -162,6 +162,15 @@ static void buffer_size_kb_resizes(struct ktest *t)
 		 ((trace_buffer_size(0) * sizeof(struct trace_entry) + 1023) / 1024));
 	rd(T("buffer_total_size_kb"));
 	KTEST_EXPECT_STREQ(t, out, want);
+	/* One CPU alone: per_cpu/cpu0/buffer_size_kb; the top-level file says X if they differ. */
+	KTEST_EXPECT_EQ(t, wr(T("per_cpu/cpu0/buffer_size_kb"), "8\n"), 0);
+	KTEST_EXPECT_EQ(t, trace_buffer_size(0), (8 * 1024 + sizeof(struct trace_entry) - 1) /
+						 sizeof(struct trace_entry));
+	rd(T("buffer_size_kb"));
+	KTEST_EXPECT_STREQ(t, out, num_online_cpus() > 1 ? "X\n" :
+			   (snprintf(want, sizeof(want), "%lu\n", (trace_buffer_size(0) *
+				     sizeof(struct trace_entry) + 1023) / 1024), want));
+	KTEST_EXPECT_EQ(t, wr(T("per_cpu/cpu0/buffer_size_kb"), "0\n"), -EINVAL);
 }
 
 /* ---- an event's files ------------------------------------------------------------------------ */
