@@ -34,8 +34,8 @@ struct pseudo_file {
 
 /*
  * Bytes in a path, NUL included.  The longest path the kernel makes is an
- * event's enable file, /sys/kernel/tracing/events/GROUP/EVENT/enable with
- * 63-character names (Linux's MAX_EVENT_NAME_LEN): 161 characters.
+ * event's trigger file, /sys/kernel/tracing/events/GROUP/EVENT/trigger with
+ * 63-character names (Linux's MAX_EVENT_NAME_LEN): 162 characters.
  * kernel/trace/trace_events.c checks at build time that it fits.
  */
 #define PSEUDOFS_PATH_MAX 192

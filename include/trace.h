@@ -68,9 +68,9 @@ unsigned long trace_buffer_read_cpu(int cpu);		/* taken by trace_pipe */
 unsigned long trace_buffer_entries(void);
 unsigned long trace_buffer_lost(void);
 unsigned long trace_buffer_written(void);
-/* buffer_size_kb: slots per CPU, and a new size for every CPU (records go). */
+/* buffer_size_kb: one CPU's slots, and a new size for one CPU or all (records go). */
 unsigned long trace_buffer_size(int cpu);
-int trace_buffer_resize(unsigned long entries);
+int trace_buffer_resize(int cpu, unsigned long entries);
 /*
  * The snapshot (Linux's max_tr): spare buffers that trace_snapshot_swap()
  * exchanges with the main ones, in any context (a trigger in a probe hit).

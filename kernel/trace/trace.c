@@ -130,7 +130,12 @@ void trace_stack_record(struct pt_regs *regs)
 		return;
 	e = special_reserve(TRACE_STACK_ID, regs, &flags);
 	addrs = (unsigned long *)e->payload;
-	n = stack_trace_save_regs(regs, addrs, TRACE_STACK_DEPTH, 0);
+	/* A uprobe's regs are the process's: its stack is no kernel stack
+	 * to unwind, so the kernel's own calls at the hit are recorded. */
+	if (user_mode(regs))
+		n = stack_trace_save(addrs, TRACE_STACK_DEPTH, 0);
+	else
+		n = stack_trace_save_regs(regs, addrs, TRACE_STACK_DEPTH, 0);
 	e->len = n * sizeof(unsigned long);
 	trace_buffer_unlock_commit(flags);
 }
@@ -232,10 +237,17 @@ static int trace_marker_write(const char *text, size_t len, bool trunc, void *da
 /* ---- buffer_size_kb ---------------------------------------------------------------------------- */
 
 #define KB 1024
+#define BUFFER_SIZE_KB_MAX (256UL * KB)	/* 256 MiB a CPU: more than the machine has */
 
 static unsigned long entries_kb(unsigned long entries)
 {
 	return (entries * sizeof(struct trace_entry) + KB - 1) / KB;
+}
+
+/* per_cpu/cpuN/buffer_size_kb's data is its CPU; the top-level file has none. */
+static int file_cpu(void *data)
+{
+	return data ? *(int *)data : TRACE_ALL_CPUS;
 }
 
 static int buffer_size_show(struct seq_buf *s, void *data)
@@ -243,6 +255,10 @@ static int buffer_size_show(struct seq_buf *s, void *data)
 	unsigned long size = 0;
 	int cpu;
 
+	if (file_cpu(data) != TRACE_ALL_CPUS) {
+		seq_printf(s, "%lu\n", entries_kb(trace_buffer_size(file_cpu(data))));
+		return 0;
+	}
 	for_each_online_cpu(cpu) {
 		if (size && trace_buffer_size(cpu) != size) {
 			seq_buf_puts(s, "X\n");	/* Linux: the CPUs differ */
@@ -275,10 +291,26 @@ static int buffer_size_write(const char *text, size_t len, bool trunc, void *dat
 		return ret;
 	if (kb == 0)
 		return -EINVAL;
-	if (kb > (256UL << 10))		/* 256 MiB a CPU: more than the machine has */
+	if (kb > BUFFER_SIZE_KB_MAX)
 		return -ENOMEM;
-	return trace_buffer_resize((kb * KB + sizeof(struct trace_entry) - 1) /
-				   sizeof(struct trace_entry));
+	return trace_buffer_resize(file_cpu(data), (kb * KB + sizeof(struct trace_entry) - 1) /
+						   sizeof(struct trace_entry));
+}
+
+/* per_cpu/cpuN/buffer_size_kb: one CPU's buffer, as Linux's. */
+static int per_cpu_files_init(void)
+{
+	static int cpu_ids[NR_CPUS];
+	char path[PSEUDOFS_PATH_MAX];
+	int cpu, ret = 0;
+
+	for_each_online_cpu(cpu) {
+		cpu_ids[cpu] = cpu;
+		snprintf(path, sizeof(path), TRACEFS_DIR "/per_cpu/cpu%d/buffer_size_kb", cpu);
+		if (!ret)
+			ret = pseudofs_create(path, buffer_size_show, buffer_size_write, &cpu_ids[cpu]);
+	}
+	return ret;
 }
 
 /* ---- snapshot -------------------------------------------------------------------------------------- */
@@ -356,6 +388,8 @@ int trace_files_init(void)
 {
 	int ret = pseudofs_create_files(TRACEFS_DIR, trace_files, ARRAY_SIZE(trace_files));
 
+	if (!ret)
+		ret = per_cpu_files_init();
 	if (!ret)
 		ret = trace_events_init();
 	if (!ret)

@@ -356,11 +356,12 @@ unsigned long trace_buffer_size(int cpu)
 }
 
 /*
- * Every CPU's buffer (and the snapshot's) gets entries slots, emptied,
- * or nothing changes (-ENOMEM).  Linux keeps the records a resize can
- * keep; here they go, as with `echo > trace`.
+ * One CPU's buffer, or every CPU's (TRACE_ALL_CPUS), and the snapshot's,
+ * gets entries slots, emptied - or nothing changes (-ENOMEM).  Linux
+ * keeps the records a resize can keep; here they go, as with
+ * `echo > trace`.
  */
-int trace_buffer_resize(unsigned long entries)
+int trace_buffer_resize(int only, unsigned long entries)
 {
 	struct trace_cpu_buffer *fresh[NR_CPUS] = { 0 }, *spare[NR_CPUS] = { 0 };
 	int cpu, ret = 0;
@@ -368,6 +369,8 @@ int trace_buffer_resize(unsigned long entries)
 	mutex_lock(&trace_read_mutex);
 	writers_stop();
 	for (cpu = 0; cpu < NR_CPUS && !ret; cpu++) {
+		if (only != TRACE_ALL_CPUS && only != cpu)
+			continue;
 		fresh[cpu] = buffer_alloc(entries);
 		if (spare_buffers[cpu] && fresh[cpu])
 			spare[cpu] = buffer_alloc(entries);
@@ -375,9 +378,12 @@ int trace_buffer_resize(unsigned long entries)
 			ret = -ENOMEM;
 	}
 	for (cpu = 0; cpu < NR_CPUS; cpu++) {
-		struct trace_cpu_buffer *old = ret ? fresh[cpu] : cpu_buffer(cpu);
-		struct trace_cpu_buffer *old_spare = ret ? spare[cpu] : spare_buffers[cpu];
+		struct trace_cpu_buffer *old, *old_spare;
 
+		if (only != TRACE_ALL_CPUS && only != cpu)
+			continue;
+		old = ret ? fresh[cpu] : cpu_buffer(cpu);
+		old_spare = ret ? spare[cpu] : spare_buffers[cpu];
 		if (!ret) {
 			cpu_buffers[cpu] = fresh[cpu];
 			spare_buffers[cpu] = spare[cpu];

@@ -172,8 +172,11 @@ static int dynamic_events_show(struct seq_buf *s, void *data)
 	return 0;
 }
 
+static const struct pseudo_file_spec dynevent_files[] = {
+	{ "dynamic_events", dynamic_events_show, dynamic_events_write },
+};
+
 int trace_dynevent_init(void)
 {
-	return pseudofs_create(TRACEFS_DIR "/dynamic_events", dynamic_events_show,
-			       dynamic_events_write, NULL);
+	return pseudofs_create_files(TRACEFS_DIR, dynevent_files, ARRAY_SIZE(dynevent_files));
 }

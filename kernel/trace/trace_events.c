@@ -26,16 +26,18 @@
 #include "errno.h"
 #include "list.h"
 #include "kallsyms.h"
+#include "kprobes.h"
 
 /*
  * Every name the grammar accepts must be reachable at its full path: a
- * path cut short would make an enable file no one can name.
+ * path cut short would make an event file no one can name.  "trigger"
+ * is the longest name in an event's directory.
  */
-#define EVENT_ENABLE_PATH_LEN \
+#define EVENT_FILE_PATH_LEN \
 	(sizeof(TRACEFS_DIR "/events/") - 1 + (PROBE_NAME_LEN - 1) + \
-	 sizeof("/") - 1 + (PROBE_NAME_LEN - 1) + sizeof("/enable") - 1)
-_Static_assert(EVENT_ENABLE_PATH_LEN < PSEUDOFS_PATH_MAX,
-	       "the longest event's enable path must fit in a pseudofs path");
+	 sizeof("/") - 1 + (PROBE_NAME_LEN - 1) + sizeof("/trigger") - 1)
+_Static_assert(EVENT_FILE_PATH_LEN < PSEUDOFS_PATH_MAX,
+	       "the longest event's file path must fit in a pseudofs path");
 
 static bool group_has_events(const struct trace_probe_type *type, const char *group)
 {
@@ -349,7 +351,8 @@ void trace_event_dir_remove(struct trace_probe *tp)
 	remove_event_files(file);
 	group_file_put(tp->type, tp->def->group);
 	list_del(&file->list);
-	tp->event_file = NULL;
+	WRITE_ONCE(tp->event_file, NULL);
+	synchronize_kprobes();		/* a hit on another CPU may still hold file */
 	trace_event_triggers_free(file);
 	trace_event_filter_free(file);
 	kfree(file);

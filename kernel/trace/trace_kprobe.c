@@ -407,7 +407,7 @@ static void show_lost(struct seq_buf *s, int only)
 
 		if ((only == TRACE_ALL_CPUS || only == cpu) && lost)
 			seq_buf_printf(s, "# CPU %d: %lu oldest entries were overwritten and lost "
-				   "(each CPU's buffer holds %d)\n", cpu, lost, TRACE_BUF_ENTRIES);
+				   "(each CPU's buffer holds %lu)\n", cpu, lost, trace_buffer_size(cpu));
 	}
 }
 

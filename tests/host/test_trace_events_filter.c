@@ -198,7 +198,41 @@ static void error_text_as_linux_shows_it(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, buf, "(n == 3\n^\nparse_error: Too many '('\n");
 }
 
+/* Random text, quotes, operators and parentheses: refused or compiled, never a crash. */
+static void random_text_is_safe(struct ktest *t)
+{
+	static const char *const bits[] = { "n", "comm", "s", "big", "name", "x", " ", "(", ")",
+		"!", "&&", "||", "&", "|", "==", "!=", "<", "<=", ">", ">=", "~", "=", "\"", "'",
+		"*", "?", "[", "]", "\\", "-", "0x", "7", "99999999999999999999999", "\"fi*\"" };
+	static const struct rec r = { { 1, 2, 3, 4 }, "name", "comm" };
+	char text[FILTER_TEXT_MAX];
+	uint32_t seed = 12345;
+	int compiled = 0;
+
+	for (int i = 0; i < 20000; i++) {
+		size_t len = 0;
+		int ret;
+
+		for (int w = seed % 12; w >= 0; w--) {
+			seed ^= seed << 13;
+			seed ^= seed >> 17;
+			seed ^= seed << 5;
+			len += snprintf(text + len, sizeof(text) - len, "%s",
+					bits[seed % (sizeof(bits) / sizeof(bits[0]))]);
+		}
+		ret = parse(text);
+		KTEST_EXPECT_TRUE(t, ret == 0 || ret == -EINVAL || ret == -EPERM);
+		if (ret == 0) {
+			compiled++;
+			filter_match(&filter, &ops, &r);
+		}
+	}
+	printf("# %d of 20000 random texts compiled\n", compiled);
+	KTEST_EXPECT_TRUE(t, compiled > 0);
+}
+
 static struct ktest_case cases[] = {
+	KTEST_CASE(random_text_is_safe),
 	KTEST_CASE(numbers_each_operator),
 	KTEST_CASE(numbers_size_and_sign),
 	KTEST_CASE(strings_and_globs),

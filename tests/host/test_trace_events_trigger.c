@@ -7,6 +7,7 @@
 #include "ktest_host.h"
 #include "errno.h"
 #include "trace_events_trigger.h"
+#include "vsprintf.h"
 
 static struct trigger_spec spec;
 static enum hist_err herr;
@@ -92,7 +93,38 @@ static void hist_prints_as_linux(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, buf, "hist:keys=n:vals=hitcount:sort=hitcount:size=2048");
 }
 
+/* Random commands built from the grammar's pieces: parsed or refused, never a crash. */
+static void random_commands_are_safe(struct ktest *t)
+{
+	static const char *const bits[] = { "hist", "traceon", "traceoff", "snapshot",
+		"stacktrace", ":", "!", " if ", "keys=", "vals=", "values=", "sort=", "size=",
+		"n", ".hex", ".sym", ".descending", ".bogus", ",", "=", "pause", "cont", "clear",
+		"0x10", "2048", "99999999999999999999", " ", "\t", "n > 1" };
+	char text[512];
+	uint32_t seed = 4242;
+	int parsed = 0;
+
+	for (int i = 0; i < 20000; i++) {
+		size_t len = 0;
+		int ret;
+
+		for (int w = seed % 10; w >= 0; w--) {
+			seed ^= seed << 13;
+			seed ^= seed >> 17;
+			seed ^= seed << 5;
+			len += snprintf(text + len, sizeof(text) - len, "%s",
+					bits[seed % (sizeof(bits) / sizeof(bits[0]))]);
+		}
+		ret = trigger_parse(text, &spec, &herr);
+		KTEST_EXPECT_TRUE(t, ret == 0 || ret == -EINVAL);
+		parsed += ret == 0;
+	}
+	printf("# %d of 20000 random commands parsed\n", parsed);
+	KTEST_EXPECT_TRUE(t, parsed > 0);
+}
+
 static struct ktest_case cases[] = {
+	KTEST_CASE(random_commands_are_safe),
 	KTEST_CASE(simple_commands),
 	KTEST_CASE(bad_commands),
 	KTEST_CASE(hist_attributes),

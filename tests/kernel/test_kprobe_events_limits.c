@@ -204,7 +204,7 @@ static void longest_names_are_reachable(struct ktest *t)
 		struct seq_buf s;
 
 		seq_buf_init(&s, out, sizeof(out));
-		KTEST_EXPECT_EQ(t, pseudofs_list(path, &s), 2);	/* enable, EVENT/ */
+		KTEST_EXPECT_EQ(t, pseudofs_list(path, &s), 3);	/* enable, filter, EVENT/ */
 		snprintf(want, sizeof(want), "%s/\n", event);
 		KTEST_EXPECT_TRUE(t, strstr(out, want) != NULL);
 	}
