@@ -108,6 +108,9 @@
 	E(NO_ARG_BODY,      "No argument expression")                                 \
 	E(TOO_MANY_ARGS,    "Too many arguments are specified")                       \
 	E(FAIL_REG_PROBE,   "Failed to register probe event")                         \
+	E(DIFF_PROBE_TYPE,  "Probe type is different from existing probe")            \
+	E(DIFF_ARG_TYPE,    "Argument type or name is different from existing probe") \
+	E(SAME_PROBE,       "There is already the exact same probe event")            \
 	/* ours: Linux fails these with a bare -EINVAL or a pr_warn */               \
 	E(BAD_CMD,          "Probe type must be 'p', 'r' or '-'")                     \
 	E(NO_PROBE_POINT,   "Probe point is not specified")                           \

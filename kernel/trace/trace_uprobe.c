@@ -225,13 +225,22 @@ static int uprobe_events_write(const char *text, size_t len, bool trunc, void *d
 }
 
 /* Linux's columns (the file, the event, its hits) and the misses kprobe_profile has. */
+static void profile_line(struct seq_buf *s, const struct trace_uprobe *tu)
+{
+	seq_printf(s, "  %s %-44s %15lu %15lu\n", tu->tp.def->symbol, tu->tp.def->event,
+		   tu->uc.nhit, tu->uc.nmissed);
+}
+
 static int uprobe_profile_show(struct seq_buf *s, void *data)
 {
 	struct trace_uprobe *tu;
+	struct trace_probe *sib;
 
-	list_for_each_entry(tu, &trace_uprobes, tp.list)
-		seq_printf(s, "  %s %-44s %15lu %15lu\n", tu->tp.def->symbol, tu->tp.def->event,
-			   tu->uc.nhit, tu->uc.nmissed);
+	list_for_each_entry(tu, &trace_uprobes, tp.list) {
+		profile_line(s, tu);
+		trace_probe_for_each_sibling(sib, &tu->tp)
+			profile_line(s, container_of(sib, struct trace_uprobe, tp));
+	}
 	return 0;
 }
 
