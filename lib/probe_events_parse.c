@@ -388,8 +388,8 @@ static int parse_ref_ctr(struct word *off, struct probe_event_def *def,
 }
 
 /* PATH:OFFSET[%return][(REF_CTR)], checked in Linux's order. */
-static int parse_uprobe_point(struct word w, struct probe_event_def *def,
-			      struct probe_parse_error *err)
+static int parse_uprobe_point(struct word w, const struct probe_parse_ops *ops,
+			      struct probe_event_def *def, struct probe_parse_error *err)
 {
 	size_t colon = w.len;
 	struct word off;
@@ -405,6 +405,9 @@ static int parse_uprobe_point(struct word w, struct probe_event_def *def,
 	for (size_t i = 0; i < colon; i++)
 		if (!is_path_char(w.s[i]))
 			return probe_fail(err, PROBE_ERR_FILE_NOT_FOUND, w.pos);
+	copy_name(def->symbol, w.s, colon);
+	if (ops && ops->file_exists && !ops->file_exists(def->symbol))
+		return probe_fail(err, PROBE_ERR_FILE_NOT_FOUND, w.pos);
 	off.s = w.s + colon + 1;
 	off.len = w.len - colon - 1;
 	off.pos = w.pos + (int)colon + 1;
@@ -412,7 +415,6 @@ static int parse_uprobe_point(struct word w, struct probe_event_def *def,
 		return -EINVAL;
 	if (!probe_parse_number(off.s, off.len, &def->offset))
 		return probe_fail(err, PROBE_ERR_BAD_UPROBE_OFFS, off.pos);
-	copy_name(def->symbol, w.s, colon);
 	return 0;
 }
 
@@ -492,7 +494,7 @@ static int parse_add(const char *line, size_t len, size_t at, struct word cmd,
 	if (!next_word(line, len, &at, &w))
 		return probe_fail(err, PROBE_ERR_NO_PROBE_POINT, cmd.pos + (int)cmd.len);
 	ctx.probe_pos = w.pos;
-	if (def->uprobe ? parse_uprobe_point(w, def, err) :
+	if (def->uprobe ? parse_uprobe_point(w, ops, def, err) :
 			  parse_probe_point(w, &ctx, def, err))
 		return -EINVAL;
 	if (names.pos >= 0 && parse_event_name(names, def, err))
@@ -574,10 +576,10 @@ int probe_event_parse(const char *line, size_t len,
 	return parse_event_line(line, len, ops, false, def, err);
 }
 
-int uprobe_event_parse(const char *line, size_t len, struct probe_event_def *def,
-		       struct probe_parse_error *err)
+int uprobe_event_parse(const char *line, size_t len, const struct probe_parse_ops *ops,
+		       struct probe_event_def *def, struct probe_parse_error *err)
 {
-	return parse_event_line(line, len, NULL, true, def, err);
+	return parse_event_line(line, len, ops, true, def, err);
 }
 
 /* ---- printing back ---------------------------------------------------------- */

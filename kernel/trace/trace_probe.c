@@ -631,7 +631,8 @@ static int run_command(const struct trace_probe_type *type, const char *line, si
 		return -ENOMEM;
 	if (type->parse(line, len, parsed, &err) < 0) {
 		trace_probe_log_error(type, line, len, err.pos, probe_err_msg(err.code));
-		return -EINVAL;
+		/* Linux returns kern_path()'s error for a file not found. */
+		return err.code == PROBE_ERR_FILE_NOT_FOUND ? -ENOENT : -EINVAL;
 	}
 	switch (parsed->cmd) {
 	case PROBE_CMD_ADD:

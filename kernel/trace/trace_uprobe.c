@@ -204,11 +204,25 @@ static void destroy_trace_uprobe(struct trace_probe *tp)
 	kfree(container_of(tp, struct trace_uprobe, tp));
 }
 
+static bool program_exists(const char *path)
+{
+	return find_program(path) != NULL;
+}
+
+/* The file is looked up while parsing, where Linux's kern_path() is. */
+static int uprobe_line_parse(const char *line, size_t len, struct probe_event_def *def,
+			     struct probe_parse_error *err)
+{
+	static const struct probe_parse_ops ops = { .file_exists = program_exists };
+
+	return uprobe_event_parse(line, len, &ops, def, err);
+}
+
 static const struct trace_probe_type uprobe_type = {
 	.subsys = "trace_uprobe",
 	.events_file = "uprobe_events",
 	.events = &trace_uprobes,
-	.parse = uprobe_event_parse,
+	.parse = uprobe_line_parse,
 	.create = create_trace_uprobe,
 	.set_enabled = trace_uprobe_set_enabled,
 	.destroy = destroy_trace_uprobe,

@@ -522,9 +522,9 @@ static void text_limits(struct ktest *t)
 	KTEST_EXPECT_EQ(t, probe_event_parse(line, strlen(line), NULL, d, &err), -EINVAL);
 	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_BAD_PROBE_ADDR);
 	snprintf(line, sizeof(line), "p /%s:0x10", repeat('f', sym - 1));
-	KTEST_EXPECT_EQ(t, uprobe_event_parse(line, strlen(line), d, &err), 0);
+	KTEST_EXPECT_EQ(t, uprobe_event_parse(line, strlen(line), NULL, d, &err), 0);
 	snprintf(line, sizeof(line), "p /%s:0x10", repeat('f', sym));
-	KTEST_EXPECT_EQ(t, uprobe_event_parse(line, strlen(line), d, &err), -EINVAL);
+	KTEST_EXPECT_EQ(t, uprobe_event_parse(line, strlen(line), NULL, d, &err), -EINVAL);
 	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_FILE_NOT_FOUND);
 }
 
@@ -756,12 +756,30 @@ static const struct bad_line bad_uprobe_lines[] = {
 
 static int parse_uprobe(const char *text)
 {
-	return uprobe_event_parse(text, strlen(text), &def, &err);
+	return uprobe_event_parse(text, strlen(text), NULL, &def, &err);
 }
 
 static void every_bad_uprobe_line(struct ktest *t)
 {
 	expect_bad_lines(t, bad_uprobe_lines, ARRAY_SIZE(bad_uprobe_lines), parse_uprobe);
+}
+
+static bool fake_file_exists(const char *path)
+{
+	return !strcmp(path, "/bin/hello");
+}
+
+/* Linux looks the file up before the arguments: a missing one is the error. */
+static void uprobe_file_looked_up_first(struct ktest *t)
+{
+	static const struct probe_parse_ops file_ops = { .file_exists = fake_file_exists };
+	const char *bad = "p:u /bin/nosuch:0x10 %zz", *good = "p:u /bin/hello:0x10 %zz";
+
+	KTEST_EXPECT_EQ(t, uprobe_event_parse(bad, strlen(bad), &file_ops, &def, &err), -EINVAL);
+	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_FILE_NOT_FOUND);
+	KTEST_EXPECT_EQ(t, err.pos, 4);
+	KTEST_EXPECT_EQ(t, uprobe_event_parse(good, strlen(good), &file_ops, &def, &err), -EINVAL);
+	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_BAD_REG_NAME);
 }
 
 /* Linux's examples: the path and file offset, the "uprobes" group, r: and -:. */
@@ -1335,6 +1353,7 @@ static struct ktest_case cases[] = {
 	KTEST_CASE(listing_limit),
 	KTEST_CASE(every_bad_line),
 	KTEST_CASE(every_bad_uprobe_line),
+	KTEST_CASE(uprobe_file_looked_up_first),
 	KTEST_CASE(uprobe_lines),
 	KTEST_CASE(fetch_from_a_user_frame),
 	KTEST_CASE(fetch_selector_ignores_its_slots_upper_half),
