@@ -278,6 +278,21 @@ static bool is_symbol_char(char c)
 	return probe_is_alpha(c) || probe_is_digit(c) || c == '_' || c == '.';
 }
 
+/* [MOD:]SYM: a symbol, or MOD:SYM - one of module MOD's (Linux's form). */
+static bool is_probe_symbol(const char *s, size_t n)
+{
+	size_t colon = 0;
+
+	while (colon < n && s[colon] != ':')
+		colon++;
+	if (colon < n && (colon == 0 || colon == n - 1))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (i != colon && !is_symbol_char(s[i]))
+			return false;
+	return true;
+}
+
 /*
  * SYM+offs -> an address, Linux's kprobe_on_func_entry() at parse time:
  * a known symbol decides whether the probe is at a function entry
@@ -345,9 +360,8 @@ static int parse_probe_point(struct word w, const struct fetch_arg_ctx *ctx,
 			  !probe_parse_number(w.s + n + 1, w.len - n - 1, &def->offset)))
 		return probe_fail(err, PROBE_ERR_BAD_PROBE_ADDR, w.pos);
 	/* Not a name kallsyms could know: unknown, found so at registration. */
-	for (size_t i = 0; i < n; i++)
-		if (!is_symbol_char(w.s[i]))
-			n = 0;
+	if (!is_probe_symbol(w.s, n))
+		n = 0;
 	if (n == 0 || n >= PROBE_SYMBOL_LEN)
 		probe_defer(ctx, PROBE_ERR_BAD_PROBE_ADDR);
 	else

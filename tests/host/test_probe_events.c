@@ -45,7 +45,8 @@ static unsigned long fake_lookup(const char *name)
 		return FAKE_DATA;
 	if (!strcmp(name, "greeting"))
 		return FAKE_TEXT;
-	if (!strcmp(name, "do_work") || !strcmp(name, "do_work.isra.0"))
+	if (!strcmp(name, "do_work") || !strcmp(name, "do_work.isra.0") ||
+	    !strcmp(name, "mymod:do_work"))
 		return FAKE_FUNC;
 	return 0;
 }
@@ -1202,6 +1203,12 @@ static void return_suffix_and_dot_group(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, shown, "r:kprobes/rp do_work arg1=$retval");
 	KTEST_ASSERT_EQ(t, parse("p do_work%return"), 0);
 	KTEST_EXPECT_STREQ(t, def.event, "r_do_work_0");
+	/* MOD:SYM: a module's symbol, kallsyms finds it by both names. */
+	KTEST_ASSERT_EQ(t, parse("p mymod:do_work"), 0);
+	KTEST_EXPECT_STREQ(t, def.symbol, "mymod:do_work");
+	KTEST_EXPECT_STREQ(t, def.event, "p_mymod_do_work_0");
+	KTEST_EXPECT_EQ(t, parse("p :do_work"), -EINVAL);
+	KTEST_EXPECT_EQ(t, parse("p mymod:"), -EINVAL);
 	KTEST_ASSERT_EQ(t, parse("p:grp.ev do_work"), 0);
 	KTEST_EXPECT_STREQ(t, def.group, "grp");
 	KTEST_EXPECT_STREQ(t, def.event, "ev");
