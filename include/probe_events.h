@@ -108,6 +108,9 @@
 	E(NO_ARG_BODY,      "No argument expression")                                 \
 	E(TOO_MANY_ARGS,    "Too many arguments are specified")                       \
 	E(FAIL_REG_PROBE,   "Failed to register probe event")                         \
+	E(DIFF_PROBE_TYPE,  "Probe type is different from existing probe")            \
+	E(DIFF_ARG_TYPE,    "Argument type or name is different from existing probe") \
+	E(SAME_PROBE,       "There is already the exact same probe event")            \
 	/* ours: Linux fails these with a bare -EINVAL or a pr_warn */               \
 	E(BAD_CMD,          "Probe type must be 'p', 'r' or '-'")                     \
 	E(NO_PROBE_POINT,   "Probe point is not specified")                           \
@@ -246,6 +249,12 @@ struct probe_parse_ops {
 	 * on one function never lands in the next one.
 	 */
 	unsigned long (*symbol_size)(unsigned long addr);
+	/*
+	 * uprobe_events: does PATH name a file?  Linux looks the path up
+	 * (kern_path()) right after splitting PATH:OFFSET, before the
+	 * arguments; NULL leaves it to the caller.
+	 */
+	bool (*file_exists)(const char *path);
 };
 
 /*
@@ -269,8 +278,8 @@ int probe_event_parse(const char *line, size_t len,
  * up); OFFSET is a file offset.  $argN is refused: a user function's
  * entry cannot be proven from a file offset.  def->uprobe is set.
  */
-int uprobe_event_parse(const char *line, size_t len, struct probe_event_def *def,
-		       struct probe_parse_error *err);
+int uprobe_event_parse(const char *line, size_t len, const struct probe_parse_ops *ops,
+		       struct probe_event_def *def, struct probe_parse_error *err);
 
 /*
  * The definition as kprobe_events lists it, Linux's format:

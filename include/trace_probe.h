@@ -33,6 +33,7 @@ struct trace_probe_type {
 	 */
 	struct trace_probe *(*create)(const struct probe_event_def *parsed,
 				      const char *line, size_t len, int *err);
+	/* Arm or disarm tp's own probe only (trace_probe_set_enabled() does an event's all). */
 	int (*set_enabled)(struct trace_probe *tp, bool on);
 	/* Unregister and free the event (trace_probe_cleanup() included). */
 	void (*destroy)(struct trace_probe *tp);
@@ -48,7 +49,19 @@ struct trace_probe {
 	char enable_path[PSEUDOFS_PATH_MAX];
 	struct trace_event_file *event_file;	/* trace_events.c's: filter, triggers */
 	struct probe_event_def *def;	/* trimmed to def->nr_args arguments */
+	/*
+	 * A multi-probe event (Linux 5.7+): a line naming an existing event
+	 * appends a probe to it.  The first probe is the event (on
+	 * type->events, its id, enable file and records); each appended one
+	 * is linked on the first's `siblings` and points at it by `leader`.
+	 */
+	struct list_head siblings;
+	struct trace_probe *leader;	/* NULL: the event's first probe */
 };
+
+/* Each probe appended to event tp (tp itself not included). */
+#define trace_probe_for_each_sibling(pos, tp) \
+	list_for_each_entry(pos, &(tp)->siblings, siblings)
 
 /* A copy of parsed, trimmed, and the enable file's path: 0 or -ENOMEM. */
 int trace_probe_init(struct trace_probe *tp, const struct trace_probe_type *type,
@@ -56,6 +69,9 @@ int trace_probe_init(struct trace_probe *tp, const struct trace_probe_type *type
 void trace_probe_cleanup(struct trace_probe *tp);
 struct trace_probe *trace_probe_find_id(const struct trace_probe_type *type,
 					unsigned int id);
+
+/* Arm or disarm every probe of event tp; on a failure none changed. */
+int trace_probe_set_enabled(struct trace_probe *tp, bool on);
 
 /* The *_events file of a type: data is the type. */
 int trace_probe_events_show(struct seq_buf *s, void *data);

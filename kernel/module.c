@@ -308,11 +308,23 @@ const char *module_address_lookup(unsigned long addr, unsigned long *size,
 }
 NOKPROBE_SYMBOL(module_address_lookup);
 
+/*
+ * "MOD:SYM" names SYM of module MOD only, Linux's form (kprobe_events'
+ * [MOD:]SYM): the same name may be in several modules.
+ */
 unsigned long module_kallsyms_lookup_name(const char *name)
 {
+	const char *colon = strchr(name, ':');
 	struct module *mod;
 	unsigned long addr;
 
+	if (colon) {
+		list_for_each_entry(mod, &modules, list)
+			if (strlen(mod->name) == (size_t)(colon - name) &&
+			    strncmp(mod->name, name, colon - name) == 0)
+				return module_symbol_address(mod, colon + 1);
+		return 0;
+	}
 	list_for_each_entry(mod, &modules, list) {
 		addr = module_symbol_address(mod, name);
 		if (addr)

@@ -278,6 +278,21 @@ static bool is_symbol_char(char c)
 	return probe_is_alpha(c) || probe_is_digit(c) || c == '_' || c == '.';
 }
 
+/* [MOD:]SYM: a symbol, or MOD:SYM - one of module MOD's (Linux's form). */
+static bool is_probe_symbol(const char *s, size_t n)
+{
+	size_t colon = 0;
+
+	while (colon < n && s[colon] != ':')
+		colon++;
+	if (colon < n && (colon == 0 || colon == n - 1))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (i != colon && !is_symbol_char(s[i]))
+			return false;
+	return true;
+}
+
 /*
  * SYM+offs -> an address, Linux's kprobe_on_func_entry() at parse time:
  * a known symbol decides whether the probe is at a function entry
@@ -345,9 +360,8 @@ static int parse_probe_point(struct word w, const struct fetch_arg_ctx *ctx,
 			  !probe_parse_number(w.s + n + 1, w.len - n - 1, &def->offset)))
 		return probe_fail(err, PROBE_ERR_BAD_PROBE_ADDR, w.pos);
 	/* Not a name kallsyms could know: unknown, found so at registration. */
-	for (size_t i = 0; i < n; i++)
-		if (!is_symbol_char(w.s[i]))
-			n = 0;
+	if (!is_probe_symbol(w.s, n))
+		n = 0;
 	if (n == 0 || n >= PROBE_SYMBOL_LEN)
 		probe_defer(ctx, PROBE_ERR_BAD_PROBE_ADDR);
 	else
@@ -388,8 +402,8 @@ static int parse_ref_ctr(struct word *off, struct probe_event_def *def,
 }
 
 /* PATH:OFFSET[%return][(REF_CTR)], checked in Linux's order. */
-static int parse_uprobe_point(struct word w, struct probe_event_def *def,
-			      struct probe_parse_error *err)
+static int parse_uprobe_point(struct word w, const struct probe_parse_ops *ops,
+			      struct probe_event_def *def, struct probe_parse_error *err)
 {
 	size_t colon = w.len;
 	struct word off;
@@ -405,6 +419,9 @@ static int parse_uprobe_point(struct word w, struct probe_event_def *def,
 	for (size_t i = 0; i < colon; i++)
 		if (!is_path_char(w.s[i]))
 			return probe_fail(err, PROBE_ERR_FILE_NOT_FOUND, w.pos);
+	copy_name(def->symbol, w.s, colon);
+	if (ops && ops->file_exists && !ops->file_exists(def->symbol))
+		return probe_fail(err, PROBE_ERR_FILE_NOT_FOUND, w.pos);
 	off.s = w.s + colon + 1;
 	off.len = w.len - colon - 1;
 	off.pos = w.pos + (int)colon + 1;
@@ -412,7 +429,6 @@ static int parse_uprobe_point(struct word w, struct probe_event_def *def,
 		return -EINVAL;
 	if (!probe_parse_number(off.s, off.len, &def->offset))
 		return probe_fail(err, PROBE_ERR_BAD_UPROBE_OFFS, off.pos);
-	copy_name(def->symbol, w.s, colon);
 	return 0;
 }
 
@@ -492,7 +508,7 @@ static int parse_add(const char *line, size_t len, size_t at, struct word cmd,
 	if (!next_word(line, len, &at, &w))
 		return probe_fail(err, PROBE_ERR_NO_PROBE_POINT, cmd.pos + (int)cmd.len);
 	ctx.probe_pos = w.pos;
-	if (def->uprobe ? parse_uprobe_point(w, def, err) :
+	if (def->uprobe ? parse_uprobe_point(w, ops, def, err) :
 			  parse_probe_point(w, &ctx, def, err))
 		return -EINVAL;
 	if (names.pos >= 0 && parse_event_name(names, def, err))
@@ -574,10 +590,10 @@ int probe_event_parse(const char *line, size_t len,
 	return parse_event_line(line, len, ops, false, def, err);
 }
 
-int uprobe_event_parse(const char *line, size_t len, struct probe_event_def *def,
-		       struct probe_parse_error *err)
+int uprobe_event_parse(const char *line, size_t len, const struct probe_parse_ops *ops,
+		       struct probe_event_def *def, struct probe_parse_error *err)
 {
-	return parse_event_line(line, len, NULL, true, def, err);
+	return parse_event_line(line, len, ops, true, def, err);
 }
 
 /* ---- printing back ---------------------------------------------------------- */

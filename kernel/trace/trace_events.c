@@ -57,7 +57,7 @@ int trace_event_set_enabled(struct trace_probe *tp, bool on)
 
 	if (tp->enabled == on)
 		return 0;
-	ret = tp->type->set_enabled(tp, on);
+	ret = trace_probe_set_enabled(tp, on);	/* the event's every probe */
 	if (ret == 0)
 		tp->enabled = on;
 	return ret;

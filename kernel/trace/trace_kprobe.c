@@ -236,7 +236,7 @@ static void rearm_event(struct trace_kprobe *tk, unsigned long addr)
 	def->addr = addr;
 	ret = register_event(tk);
 	tk->registered = ret == 0;
-	if (ret == 0 && tk->tp.enabled)
+	if (ret == 0 && (tk->tp.leader ? tk->tp.leader : &tk->tp)->enabled)
 		ret = enable_kprobe(&tk->rp.kp);
 	if (ret)
 		printk("trace_kprobe: %s/%s stays gone: %s at %s+%lu (%s)\n",
@@ -244,14 +244,24 @@ static void rearm_event(struct trace_kprobe *tk, unsigned long addr)
 		       def->offset, kprobe_refusal_reason(ret, addr));
 }
 
+static void rearm_if_in(struct trace_kprobe *tk, struct module *mod)
+{
+	unsigned long addr;
+
+	if (rearm_address(tk, mod, &addr))
+		rearm_event(tk, addr);
+}
+
 void trace_kprobe_module_coming(struct module *mod)
 {
 	struct trace_kprobe *tk;
-	unsigned long addr;
+	struct trace_probe *sib;
 
-	list_for_each_entry(tk, &trace_kprobes, tp.list)
-		if (rearm_address(tk, mod, &addr))
-			rearm_event(tk, addr);
+	list_for_each_entry(tk, &trace_kprobes, tp.list) {
+		rearm_if_in(tk, mod);
+		trace_probe_for_each_sibling(sib, &tk->tp)
+			rearm_if_in(container_of(sib, struct trace_kprobe, tp), mod);
+	}
 }
 
 /* The size kallsyms knows for the symbol at addr (0: none there). */
@@ -296,13 +306,23 @@ static int kprobe_events_write(const char *text, size_t len, bool trunc, void *d
 
 /* ---- kprobe_profile ------------------------------------------------------------ */
 
+static void profile_line(struct seq_buf *s, const struct trace_kprobe *tk)
+{
+	seq_printf(s, "  %-44s %15lu %15lu\n", tk->tp.def->event, tk->rp.kp.nhit,
+		   tk->rp.kp.nmissed + tk->rp.nmissed);
+}
+
+/* One line per probe, as Linux's: a multi-probe event has several. */
 static int kprobe_profile_show(struct seq_buf *s, void *data)
 {
 	struct trace_kprobe *tk;
+	struct trace_probe *sib;
 
-	list_for_each_entry(tk, &trace_kprobes, tp.list)
-		seq_buf_printf(s, "  %-44s %15lu %15lu\n", tk->tp.def->event, tk->rp.kp.nhit,
-			   tk->rp.kp.nmissed + tk->rp.nmissed);
+	list_for_each_entry(tk, &trace_kprobes, tp.list) {
+		profile_line(s, tk);
+		trace_probe_for_each_sibling(sib, &tk->tp)
+			profile_line(s, container_of(sib, struct trace_kprobe, tp));
+	}
 	return 0;
 }
 

@@ -57,6 +57,8 @@ int trace_probe_init(struct trace_probe *tp, const struct trace_probe_type *type
 	int n;
 
 	tp->type = type;
+	INIT_LIST_HEAD(&tp->siblings);
+	tp->leader = NULL;
 	n = snprintf(tp->enable_path, sizeof(tp->enable_path), TRACEFS_DIR "/events/%s/%s/enable",
 		     parsed->group, parsed->event);
 	if (n < 0 || (size_t)n >= sizeof(tp->enable_path))
@@ -80,12 +82,13 @@ void trace_probe_record(struct trace_probe *tp, const struct fetch_ops *fops,
 			struct pt_regs *regs, unsigned long ip, unsigned long ret_ip)
 {
 	int preempt = preempt_count();	/* the probed code's, before our lock adds one */
+	struct trace_probe *ev = tp->leader ? tp->leader : tp;	/* the event */
 	unsigned long flags;
-	struct trace_entry *e = trace_event_buffer_reserve(tp, &flags);
+	struct trace_entry *e = trace_event_buffer_reserve(ev, &flags);
 	int n;
 
 	e->ts = trace_clock();
-	e->event_id = tp->id;
+	e->event_id = ev->id;
 	e->pid = task_pid(current);
 	strlcpy(e->comm, task_name(current), sizeof(e->comm));
 	e->flags = (regs->flags & X86_EFLAGS_IF) ? 0 : TRACE_FLAG_IRQS_OFF;
@@ -94,8 +97,8 @@ void trace_probe_record(struct trace_probe *tp, const struct fetch_ops *fops,
 	e->ret_ip = ret_ip;
 	n = probe_args_fetch(tp->def, regs, fops, e->payload, sizeof(e->payload));
 	e->len = n < 0 ? 0 : n;
-	tp->recorded = true;
-	trace_event_buffer_commit(tp, e, regs, flags);	/* the filter, the triggers */
+	ev->recorded = true;
+	trace_event_buffer_commit(ev, e, regs, flags);	/* the filter, the triggers */
 }
 NOKPROBE_SYMBOL(trace_probe_record);
 
@@ -187,7 +190,108 @@ int trace_probe_word_pos(const char *line, size_t len, int nr)
 	}
 }
 
+/* ---- enable ------------------------------------------------------------------ */
+
+int trace_probe_set_enabled(struct trace_probe *tp, bool on)
+{
+	struct trace_probe *sib, *undo;
+	int ret = tp->type->set_enabled(tp, on);
+
+	if (ret)
+		return ret;
+	trace_probe_for_each_sibling(sib, tp) {
+		ret = sib->type->set_enabled(sib, on);
+		if (ret)
+			goto undo;
+	}
+	return 0;
+undo:
+	tp->type->set_enabled(tp, !on);
+	trace_probe_for_each_sibling(undo, tp) {
+		if (undo == sib)
+			break;
+		undo->type->set_enabled(undo, !on);
+	}
+	return ret;
+}
+
 /* ---- defining and removing events ---------------------------------------------- */
+
+/* Linux's trace_probe_compare_arg_type(): 0, or 1 + the first argument that differs. */
+static int compare_arg_types(const struct probe_event_def *a, const struct probe_event_def *b)
+{
+	if (a->nr_args != b->nr_args)
+		return (a->nr_args < b->nr_args ? a->nr_args : b->nr_args) + 1;
+	for (int i = 0; i < a->nr_args; i++)
+		if (a->args[i].type != b->args[i].type || a->args[i].count != b->args[i].count ||
+		    strcmp(a->args[i].name, b->args[i].name))
+			return i + 1;
+	return 0;
+}
+
+/* The same probe point and the same fetch programs, written the same way. */
+static bool same_probe(const struct probe_event_def *a, const struct probe_event_def *b)
+{
+	if (strcmp(a->symbol, b->symbol) || a->offset != b->offset ||
+	    (!a->symbol[0] && a->addr != b->addr))
+		return false;
+	for (int i = 0; i < a->nr_args; i++)
+		if (strcmp(a->args[i].comm, b->args[i].comm))
+			return false;
+	return true;
+}
+
+/* Log error code at word `word` of the line, Linux's way: Linux's message. */
+static void log_probe_error(const struct trace_probe_type *type, const char *line, size_t len,
+			    int word, enum probe_err code)
+{
+	trace_probe_log_error(type, line, len, trace_probe_word_pos(line, len, word),
+			      probe_err_msg(code));
+}
+
+/*
+ * A line naming an existing event adds a probe to it (Linux's
+ * append_trace_kprobe()): same kind of probe, same arguments (names,
+ * types, array sizes) so that every record of the event has one layout,
+ * and not a copy of a probe the event has.  The new probe is armed at
+ * once if the event is enabled.
+ */
+static int append_event(struct trace_probe *ev, const struct probe_event_def *parsed,
+			const char *line, size_t len)
+{
+	const struct trace_probe_type *type = ev->type;
+	struct trace_probe *tp;
+	int ret, diff;
+
+	if (ev->def->is_return != parsed->is_return) {
+		log_probe_error(type, line, len, 0, PROBE_ERR_DIFF_PROBE_TYPE);
+		return -EEXIST;
+	}
+	diff = compare_arg_types(parsed, ev->def);
+	if (diff) {
+		log_probe_error(type, line, len, diff + 1, PROBE_ERR_DIFF_ARG_TYPE);
+		return -EEXIST;
+	}
+	ret = same_probe(ev->def, parsed);
+	trace_probe_for_each_sibling(tp, ev)
+		ret |= same_probe(tp->def, parsed);
+	if (ret) {
+		log_probe_error(type, line, len, 0, PROBE_ERR_SAME_PROBE);
+		return -EEXIST;
+	}
+	tp = type->create(parsed, line, len, &ret);
+	if (!tp)
+		return ret;
+	ret = ev->enabled ? type->set_enabled(tp, true) : 0;
+	if (ret) {
+		type->destroy(tp);
+		return ret;
+	}
+	tp->leader = ev;
+	tp->id = ev->id;
+	list_add_tail(&tp->siblings, &ev->siblings);
+	return 0;
+}
 
 static int add_event(const struct trace_probe_type *type,
 		     const struct probe_event_def *parsed, const char *line, size_t len)
@@ -203,11 +307,9 @@ static int add_event(const struct trace_probe_type *type,
 		trace_probe_log_error(type, line, len, trace_probe_word_pos(line, len, 2), msg);
 		return -E2BIG;
 	}
-	if (find_event(type, parsed->group, parsed->event)) {
-		trace_probe_log_error(type, line, len, 0,
-				      "Event already exists (remove it first with -:)");
-		return -EEXIST;
-	}
+	tp = find_event(type, parsed->group, parsed->event);
+	if (tp)
+		return append_event(tp, parsed, line, len);
 	tp = type->create(parsed, line, len, &ret);
 	if (!tp)
 		return ret;
@@ -229,7 +331,12 @@ static int add_event(const struct trace_probe_type *type,
 static void free_event(struct trace_probe *tp)
 {
 	bool recorded = tp->recorded;
+	struct trace_probe *sib, *n;
 
+	list_for_each_entry_safe(sib, n, &tp->siblings, siblings) {
+		list_del(&sib->siblings);
+		tp->type->destroy(sib);
+	}
 	list_del(&tp->list);
 	trace_event_dir_remove(tp);
 	tp->type->destroy(tp);
@@ -237,13 +344,26 @@ static void free_event(struct trace_probe *tp)
 		trace_buffer_reset(TRACE_ALL_CPUS);
 }
 
+/* Does the delete line name tp, or one of the probes appended to it? */
+static bool names_a_probe(struct trace_probe *tp, const char *line, size_t len)
+{
+	struct trace_probe *sib;
+
+	if (probe_event_match(tp->def, line, len))
+		return true;
+	trace_probe_for_each_sibling(sib, tp)
+		if (probe_event_match(sib->def, line, len))
+			return true;
+	return false;
+}
+
 /* "-:GRP/EVENT [PROBE [ARGS]]" names tp ("-:GRP/" every event of GRP). */
-static bool delete_names(const struct trace_probe *tp, const struct probe_event_def *parsed,
+static bool delete_names(struct trace_probe *tp, const struct probe_event_def *parsed,
 			 const char *line, size_t len)
 {
 	return strcmp(tp->def->group, parsed->group) == 0 &&
 	       (!parsed->event[0] || strcmp(tp->def->event, parsed->event) == 0) &&
-	       probe_event_match(tp->def, line, len);
+	       names_a_probe(tp, line, len);
 }
 
 /* Every event of a group: all or (one enabled: EBUSY) none, as `echo > *_events`. */
@@ -267,9 +387,57 @@ static int delete_group(const struct trace_probe_type *type,
 }
 
 /*
- * "-:EVENT" removes the event; "-:EVENT PROBE [ARGS]" only if its probe
- * is that one (Linux's dyn_event_release() with the words after the
- * name); "-:GRP/" every event of the group.
+ * The event's first probe goes while others stay: the next one becomes
+ * the event, with its id, its place in the list and its events/ directory.
+ */
+static int promote_sibling(struct trace_probe *ev)
+{
+	struct trace_probe *next = list_first_entry(&ev->siblings, struct trace_probe, siblings);
+	struct trace_probe *sib, *n;
+
+	list_del(&next->siblings);
+	INIT_LIST_HEAD(&next->siblings);
+	list_for_each_entry_safe(sib, n, &ev->siblings, siblings) {
+		list_del(&sib->siblings);
+		list_add_tail(&sib->siblings, &next->siblings);
+		sib->leader = next;
+	}
+	next->leader = NULL;
+	next->id = ev->id;
+	next->recorded = ev->recorded;
+	list_add(&next->list, &ev->list);
+	list_del(&ev->list);
+	/* The event's directory, with its filter and triggers, now speaks of next. */
+	next->event_file = ev->event_file;
+	next->event_file->tp = next;
+	ev->event_file = NULL;
+	ev->type->destroy(ev);
+	return 0;
+}
+
+/* Remove each probe of (disabled) event ev the line names; the event too if none is left. */
+static int delete_probes(struct trace_probe *ev, const char *line, size_t len)
+{
+	struct trace_probe *sib, *n;
+
+	list_for_each_entry_safe(sib, n, &ev->siblings, siblings)
+		if (probe_event_match(sib->def, line, len)) {
+			list_del(&sib->siblings);
+			sib->type->destroy(sib);
+		}
+	if (!probe_event_match(ev->def, line, len))
+		return 0;
+	if (list_empty(&ev->siblings)) {
+		free_event(ev);
+		return 0;
+	}
+	return promote_sibling(ev);
+}
+
+/*
+ * "-:EVENT" removes the event; "-:EVENT PROBE [ARGS]" only the probes of
+ * the event that are that one (Linux's dyn_event_release() with the
+ * words after the name); "-:GRP/" every event of the group.
  */
 static int delete_event(const struct trace_probe_type *type,
 			const struct probe_event_def *parsed, const char *line, size_t len)
@@ -279,7 +447,7 @@ static int delete_event(const struct trace_probe_type *type,
 	if (!parsed->event[0])
 		return delete_group(type, parsed, line, len);
 	tp = find_event(type, parsed->group, parsed->event);
-	if (!tp || !probe_event_match(tp->def, line, len)) {
+	if (!tp || !names_a_probe(tp, line, len)) {
 		trace_probe_log_error(type, line, len, trace_probe_word_pos(line, len, 0),
 				      "Event not found");
 		return -ENOENT;
@@ -289,8 +457,7 @@ static int delete_event(const struct trace_probe_type *type,
 				      "Event is enabled: write 0 to its enable file first");
 		return -EBUSY;
 	}
-	free_event(tp);
-	return 0;
+	return delete_probes(tp, line, len);
 }
 
 /* `echo > *_events`: all or nothing. */
@@ -319,7 +486,8 @@ static int run_command(const struct trace_probe_type *type, const char *line, si
 		return -ENOMEM;
 	if (type->parse(line, len, parsed, &err) < 0) {
 		trace_probe_log_error(type, line, len, err.pos, probe_err_msg(err.code));
-		return -EINVAL;
+		/* Linux returns kern_path()'s error for a file not found. */
+		return err.code == PROBE_ERR_FILE_NOT_FOUND ? -ENOENT : -EINVAL;
 	}
 	switch (parsed->cmd) {
 	case PROBE_CMD_ADD:
@@ -367,10 +535,17 @@ int trace_probe_events_show(struct seq_buf *s, void *data)
 	static char line[PROBE_LINE_MAX];
 	struct trace_probe *tp;
 
+	struct trace_probe *sib;
+
 	list_for_each_entry(tp, type->events, list) {
 		probe_event_show(line, sizeof(line), tp->def);
 		seq_buf_puts(s, line);
 		seq_buf_puts(s, "\n");
+		trace_probe_for_each_sibling(sib, tp) {
+			probe_event_show(line, sizeof(line), sib->def);
+			seq_buf_puts(s, line);
+			seq_buf_puts(s, "\n");
+		}
 	}
 	return 0;
 }

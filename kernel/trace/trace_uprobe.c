@@ -204,11 +204,25 @@ static void destroy_trace_uprobe(struct trace_probe *tp)
 	kfree(container_of(tp, struct trace_uprobe, tp));
 }
 
+static bool program_exists(const char *path)
+{
+	return find_program(path) != NULL;
+}
+
+/* The file is looked up while parsing, where Linux's kern_path() is. */
+static int uprobe_line_parse(const char *line, size_t len, struct probe_event_def *def,
+			     struct probe_parse_error *err)
+{
+	static const struct probe_parse_ops ops = { .file_exists = program_exists };
+
+	return uprobe_event_parse(line, len, &ops, def, err);
+}
+
 static const struct trace_probe_type uprobe_type = {
 	.subsys = "trace_uprobe",
 	.events_file = "uprobe_events",
 	.events = &trace_uprobes,
-	.parse = uprobe_event_parse,
+	.parse = uprobe_line_parse,
 	.create = create_trace_uprobe,
 	.set_enabled = trace_uprobe_set_enabled,
 	.destroy = destroy_trace_uprobe,
@@ -225,13 +239,22 @@ static int uprobe_events_write(const char *text, size_t len, bool trunc, void *d
 }
 
 /* Linux's columns (the file, the event, its hits) and the misses kprobe_profile has. */
+static void profile_line(struct seq_buf *s, const struct trace_uprobe *tu)
+{
+	seq_printf(s, "  %s %-44s %15lu %15lu\n", tu->tp.def->symbol, tu->tp.def->event,
+		   tu->uc.nhit, tu->uc.nmissed);
+}
+
 static int uprobe_profile_show(struct seq_buf *s, void *data)
 {
 	struct trace_uprobe *tu;
+	struct trace_probe *sib;
 
-	list_for_each_entry(tu, &trace_uprobes, tp.list)
-		seq_buf_printf(s, "  %s %-44s %15lu %15lu\n", tu->tp.def->symbol, tu->tp.def->event,
-			   tu->uc.nhit, tu->uc.nmissed);
+	list_for_each_entry(tu, &trace_uprobes, tp.list) {
+		profile_line(s, tu);
+		trace_probe_for_each_sibling(sib, &tu->tp)
+			profile_line(s, container_of(sib, struct trace_uprobe, tp));
+	}
 	return 0;
 }
 

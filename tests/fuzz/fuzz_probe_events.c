@@ -172,7 +172,7 @@ static int parse(bool uprobe, const char *line, size_t len, struct probe_event_d
 		 struct probe_parse_error *err)
 {
 	if (uprobe)
-		return uprobe_event_parse(line, len, def, err);
+		return uprobe_event_parse(line, len, NULL, def, err);
 	return probe_event_parse(line, len, &parse_ops, def, err);
 }
 

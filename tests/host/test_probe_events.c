@@ -45,7 +45,8 @@ static unsigned long fake_lookup(const char *name)
 		return FAKE_DATA;
 	if (!strcmp(name, "greeting"))
 		return FAKE_TEXT;
-	if (!strcmp(name, "do_work") || !strcmp(name, "do_work.isra.0"))
+	if (!strcmp(name, "do_work") || !strcmp(name, "do_work.isra.0") ||
+	    !strcmp(name, "mymod:do_work"))
 		return FAKE_FUNC;
 	return 0;
 }
@@ -528,9 +529,9 @@ static void text_limits(struct ktest *t)
 	KTEST_EXPECT_EQ(t, probe_event_parse(line, strlen(line), NULL, d, &err), -EINVAL);
 	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_BAD_PROBE_ADDR);
 	snprintf(line, sizeof(line), "p /%s:0x10", repeat('f', sym - 1));
-	KTEST_EXPECT_EQ(t, uprobe_event_parse(line, strlen(line), d, &err), 0);
+	KTEST_EXPECT_EQ(t, uprobe_event_parse(line, strlen(line), NULL, d, &err), 0);
 	snprintf(line, sizeof(line), "p /%s:0x10", repeat('f', sym));
-	KTEST_EXPECT_EQ(t, uprobe_event_parse(line, strlen(line), d, &err), -EINVAL);
+	KTEST_EXPECT_EQ(t, uprobe_event_parse(line, strlen(line), NULL, d, &err), -EINVAL);
 	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_FILE_NOT_FOUND);
 }
 
@@ -762,12 +763,30 @@ static const struct bad_line bad_uprobe_lines[] = {
 
 static int parse_uprobe(const char *text)
 {
-	return uprobe_event_parse(text, strlen(text), &def, &err);
+	return uprobe_event_parse(text, strlen(text), NULL, &def, &err);
 }
 
 static void every_bad_uprobe_line(struct ktest *t)
 {
 	expect_bad_lines(t, bad_uprobe_lines, ARRAY_SIZE(bad_uprobe_lines), parse_uprobe);
+}
+
+static bool fake_file_exists(const char *path)
+{
+	return !strcmp(path, "/bin/hello");
+}
+
+/* Linux looks the file up before the arguments: a missing one is the error. */
+static void uprobe_file_looked_up_first(struct ktest *t)
+{
+	static const struct probe_parse_ops file_ops = { .file_exists = fake_file_exists };
+	const char *bad = "p:u /bin/nosuch:0x10 %zz", *good = "p:u /bin/hello:0x10 %zz";
+
+	KTEST_EXPECT_EQ(t, uprobe_event_parse(bad, strlen(bad), &file_ops, &def, &err), -EINVAL);
+	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_FILE_NOT_FOUND);
+	KTEST_EXPECT_EQ(t, err.pos, 4);
+	KTEST_EXPECT_EQ(t, uprobe_event_parse(good, strlen(good), &file_ops, &def, &err), -EINVAL);
+	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_BAD_REG_NAME);
 }
 
 /* Linux's examples: the path and file offset, the "uprobes" group, r: and -:. */
@@ -851,8 +870,11 @@ static void fetch_from_a_user_frame(struct ktest *t)
 /* The lines above, the two built below and the NUL test use every code. */
 static void every_error_is_tested(struct ktest *t)
 {
+	/* The last three need an existing event: tests/sessions/18_probe_grammar.txt. */
 	bool seen[PROBE_ERR_COUNT] = { [PROBE_ERR_NONE] = true,
-		[PROBE_ERR_TOO_MANY_ARGS] = true, [PROBE_ERR_LINE_TOO_LONG] = true };
+		[PROBE_ERR_TOO_MANY_ARGS] = true, [PROBE_ERR_LINE_TOO_LONG] = true,
+		[PROBE_ERR_DIFF_PROBE_TYPE] = true, [PROBE_ERR_DIFF_ARG_TYPE] = true,
+		[PROBE_ERR_SAME_PROBE] = true };
 
 	for (size_t i = 0; i < ARRAY_SIZE(bad_lines); i++)
 		seen[bad_lines[i].code] = true;
@@ -1193,6 +1215,12 @@ static void return_suffix_and_dot_group(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, shown, "r:kprobes/rp do_work arg1=$retval");
 	KTEST_ASSERT_EQ(t, parse("p do_work%return"), 0);
 	KTEST_EXPECT_STREQ(t, def.event, "r_do_work_0");
+	/* MOD:SYM: a module's symbol, kallsyms finds it by both names. */
+	KTEST_ASSERT_EQ(t, parse("p mymod:do_work"), 0);
+	KTEST_EXPECT_STREQ(t, def.symbol, "mymod:do_work");
+	KTEST_EXPECT_STREQ(t, def.event, "p_mymod_do_work_0");
+	KTEST_EXPECT_EQ(t, parse("p :do_work"), -EINVAL);
+	KTEST_EXPECT_EQ(t, parse("p mymod:"), -EINVAL);
 	KTEST_ASSERT_EQ(t, parse("p:grp.ev do_work"), 0);
 	KTEST_EXPECT_STREQ(t, def.group, "grp");
 	KTEST_EXPECT_STREQ(t, def.event, "ev");
@@ -1344,6 +1372,7 @@ static struct ktest_case cases[] = {
 	KTEST_CASE(listing_limit),
 	KTEST_CASE(every_bad_line),
 	KTEST_CASE(every_bad_uprobe_line),
+	KTEST_CASE(uprobe_file_looked_up_first),
 	KTEST_CASE(uprobe_lines),
 	KTEST_CASE(fetch_from_a_user_frame),
 	KTEST_CASE(fetch_selector_ignores_its_slots_upper_half),

@@ -317,6 +317,29 @@ static void heap_now(struct heap_stats *h)
 	heap_get_stats(h);
 }
 
+/* MOD:SYM, Linux's form: the module's own symbol, listed as written. */
+static void module_symbol_by_module_name(struct ktest *t)
+{
+	if (!have_module(t))
+		return;
+	KTEST_ASSERT_EQ(t, insmod(MOD), 0);
+	KTEST_ASSERT_EQ(t, pseudofs_write_str(EVENTS, "p:modsym " MOD ":" MOD_FUNC " a=$arg1:u32\n",
+					      false), 0);
+	read_file(EVENTS);
+	KTEST_EXPECT_TRUE(t, strstr(out, "p:kprobes/modsym " MOD ":" MOD_FUNC " a=$arg1:u32\n") != NULL);
+	KTEST_ASSERT_EQ(t, pseudofs_write_str(KEV "/modsym/enable", "1\n", true), 0);
+	trace_buffer_reset(TRACE_ALL_CPUS);
+	KTEST_EXPECT_EQ(t, call_module_target(), 42);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(KEV "/modsym/enable", "0\n", true), 0);
+	read_file(TRACE);
+	KTEST_EXPECT_TRUE(t, strstr(out, "modsym: (" MOD_FUNC "+0x0/0x") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, " a=4\n") != NULL);
+	expect_refused(t, "p:nomod no_such_module:" MOD_FUNC "\n", -EINVAL,
+		       "Invalid probed address or symbol");
+	remove_all();
+	KTEST_EXPECT_EQ(t, rmmod(MOD), 0);
+}
+
 /* Enabled events on a module function; rmmod; disable and remove work. */
 static void module_gone_event_can_be_disabled_and_removed(struct ktest *t)
 {
@@ -405,6 +428,7 @@ static struct ktest_case limits_cases[] = {
 	KTEST_CASE(argument_lengths_at_the_limit),
 	KTEST_CASE(whole_line_at_the_limit),
 	KTEST_CASE(long_trace_line_prints_whole),
+	KTEST_CASE(module_symbol_by_module_name),
 	KTEST_CASE(module_gone_event_can_be_disabled_and_removed),
 	KTEST_CASE(module_back_rearms_event),
 	KTEST_END

@@ -352,7 +352,7 @@ static void bad_lines_are_refused(struct ktest *t)
 	/* fib starts push %ebp (1 byte), mov %esp,%ebp (2): +2 is mid-instruction */
 	expect_refused(t, "p:tt_bad fib+2\n", -EILSEQ, "EILSEQ");
 	expect_refused(t, "r:tt_bad fib+3\n", -EINVAL, "");
-	expect_refused(t, "p:tt_ok fib\n", -EEXIST, "Event already exists");
+	expect_refused(t, "p:tt_ok fib\n", -EEXIST, "There is already the exact same probe event");
 	expect_refused(t, "-:tt_nothing\n", -ENOENT, "Event not found");
 
 	/* More values than one trace record holds. */

@@ -588,7 +588,10 @@ static void bad_input_changes_nothing(struct ktest *t)
 			int3_off = off;
 	snprintf(line, sizeof(line), "p:trap /bin/int3:0x%lx\n", int3_off);
 	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, line, false), -EOPNOTSUPP);
-	snprintf(line, sizeof(line), "p:dup /bin/" PROG ":0x%lx\n", func_offset("uf_run", 0, NULL));
+	/* The same probe again (another one would join the event). */
+	snprintf(line, sizeof(line), "p:dup /bin/" PROG ":0x%lx\n", func_offset("main", 0, NULL));
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, line, false), -EEXIST);
+	snprintf(line, sizeof(line), "r:dup /bin/" PROG ":0x%lx\n", func_offset("uf_run", 0, NULL));
 	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, line, false), -EEXIST);
 
 	read_file(EVENTS);
