@@ -136,12 +136,14 @@ NOKPROBE_SYMBOL(rethook_hook);
  * call, each saving the previous one's trampoline as "its" return
  * address; the oldest holds the real one.  Nodes of deeper frames that
  * never returned (a thread that left them some other way) are dropped.
+ * Interrupts stay off throughout, as the handlers expect on Linux (not
+ * preemptible), and an interrupt cannot push nodes meanwhile.
  */
 unsigned long rethook_trampoline_handler(struct pt_regs *regs, unsigned long frame)
 {
 	struct task_struct *t = this_cpu_read(current_task);
 	struct rethook_node *node, *last = NULL;
-	unsigned long ret = 0;
+	unsigned long ret = 0, flags = local_irq_save();
 	int bit;
 
 	while ((node = t->rethooks) && node->frame < frame) {
@@ -171,6 +173,7 @@ unsigned long rethook_trampoline_handler(struct pt_regs *regs, unsigned long fra
 	}
 	if (bit >= 0)
 		ftrace_test_recursion_unlock(bit);
+	local_irq_restore(flags);
 	return ret;
 }
 NOKPROBE_SYMBOL(rethook_trampoline_handler);
