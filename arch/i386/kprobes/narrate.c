@@ -113,7 +113,8 @@ void kprobes_narrate_set(bool on)
 		printk("narrate: optimization, boosting and emulation are off while narrating "
 		       "(echo 0 puts them back):\n"
 		       "  every told hit takes the int3 and, but for a pre-handler that moves ip,\n"
-		       "  the single-step with its #DB - the steps to watch\n");
+		       "  the single-step with its #DB - the steps to watch; a probe on a\n"
+		       "  function's call site rides on ftrace instead, no exception (docs/ftrace.md)\n");
 	}
 	else if (!on && kprobes_narrate)
 		kprobes_fast_paths_restore(&fast_paths_before);
@@ -591,6 +592,38 @@ static nokprobe_inline void narrate_kretprobe_returned(struct pt_regs *regs)
 	       "and rets there\n");
 }
 
+/* KPN_FTRACE_HIT: a probe on a call site, reached through ftrace (docs/ftrace.md). */
+static nokprobe_inline void narrate_ftrace_hit(struct kprobe *p, struct pt_regs *regs)
+{
+	unsigned long addr = (unsigned long)p->addr;
+	char buf[96];
+
+	if (!tell_this_hit(p))
+		return;
+	printk("\nnarrate: a hit of the probe at %s, on ftrace\n", sym(addr, buf, sizeof(buf)));
+	narrate("1. no int3: %08lx is the function's call site, its 5-byte nop made\n", addr);
+	narrate("   \"call ftrace_regs_caller\" by ftrace when the probe was armed\n");
+	narrate("2. ftrace_regs_caller built a pt_regs as an int3 there would (IF=%d TF=%d),\n",
+		flag(regs->flags, X86_EFLAGS_IF), flag(regs->flags, X86_EFLAGS_TF));
+	narrate("   no exception, no gate: the CPU only ran a call\n");
+	narrate("3. ftrace_ops_list_func -> kprobe_ftrace_handler: get_kprobe(%08lx) finds a '%c' probe\n",
+		addr, kprobe_type_char(p));
+	narrate("4. ip set to %08lx, past the int3 there is not, as on Linux; pre_handler %s runs\n",
+		regs->ip,
+		p->pre_handler ? sym((unsigned long)p->pre_handler, buf, sizeof(buf)) : "(none)");
+}
+
+/* KPN_FTRACE_DONE: no step - the nop needs none. */
+static nokprobe_inline void narrate_ftrace_done(struct pt_regs *regs)
+{
+	char buf[96];
+
+	narrate("5. nothing to step: ip is set past the 5-byte nop, post_handler runs\n");
+	narrate("6. the trampoline restores the registers and rets to %08lx (%s)\n",
+		regs->ip, sym(regs->ip, buf, sizeof(buf)));
+	this_cpu_write(kprobe_narrating, false);
+}
+
 /* ---- the one hook ------------------------------------------------------------- */
 
 /* The stories of a return and of a jprobe's break start outside a told hit. */
@@ -600,6 +633,9 @@ static nokprobe_inline void narrate_untold(enum kprobe_narration what, struct kp
 	switch (what) {
 	case KPN_HIT:
 		narrate_hit(p, regs);
+		break;
+	case KPN_FTRACE_HIT:
+		narrate_ftrace_hit(p, regs);
 		break;
 	case KPN_JPROBE_BREAK:
 		narrate_jprobe_break(regs);
@@ -651,6 +687,9 @@ void __kprobe_narrate(enum kprobe_narration what, struct kprobe *p, struct pt_re
 	case KPN_DONE:
 		narrate("8. post_handler done, the hit is over\n");
 		narrate_iret(regs);
+		break;
+	case KPN_FTRACE_DONE:
+		narrate_ftrace_done(regs);
 		break;
 	case KPN_JPROBE_SETJMP:
 		narrate_jprobe_setjmp(regs);
