@@ -102,6 +102,7 @@ static inline bool kprobe_ftrace(const struct kprobe *p)
 
 /* ---- kprobes on ftrace (probes/kprobes_ftrace.c, arch/i386/kprobes/ftrace.c) -- */
 struct ftrace_ops;
+struct rethook;
 struct ftrace_regs;
 extern bool kprobes_on_ftrace;	/* kprobes.ftrace=0 / debugfs kprobes/ftrace: off */
 int kprobes_ftrace_setup(void);	/* the command line's word, from init_kprobes() */
@@ -435,7 +436,13 @@ struct kretprobe {
 	int nmissed;			/* calls not probed: no free instance (int, as Linux's) */
 	size_t data_size;		/* bytes of ri->data for the handlers */
 	struct kretprobe_holder *rph;	/* internal: the instance pool (probes/kretprobes.c) */
+	struct rethook *rh;		/* internal: on a call site, the return's (probes/kretprobe_rethook.c) */
 };
+
+/* kretprobes on call sites return through rethook (probes/kretprobe_rethook.c). */
+int kretprobe_rethook_init(struct kretprobe *rp);
+void kretprobe_rethook_free(struct kretprobe *rp);
+int pre_handler_kretprobe_rethook(struct kprobe *p, struct pt_regs *regs);
 
 /*
  * Linux's default: max(10, 2 * num_possible_cpus()) - enough for a call

@@ -36,6 +36,9 @@ enum kprobe_narration {
 	KPN_KRETPROBE_ENTRY,	/* the return address swapped for the trampoline */
 	KPN_KRETPROBE_RETURN,	/* the call returned into the trampoline */
 	KPN_KRETPROBE_RETURNED,	/* the handler ran; regs->ip is the real return address */
+	/* kprobes on ftrace (arch/i386/kprobes/ftrace.c): no exception at all */
+	KPN_FTRACE_HIT,		/* ftrace_regs_caller -> kprobe_ftrace_handler, before the pre-handler */
+	KPN_FTRACE_DONE,	/* the handlers ran; the trampoline rets to regs->ip */
 };
 
 extern bool kprobe_narrate_enabled;	/* the debugfs switch */

@@ -28,6 +28,7 @@
 #include "spinlock.h"
 #include "mutex.h"
 #include "ftrace.h"
+#include "fprobe.h"
 
 /* Output */
 EXPORT_SYMBOL(printk);
@@ -37,6 +38,9 @@ EXPORT_SYMBOL(register_ftrace_function);
 EXPORT_SYMBOL(unregister_ftrace_function);
 EXPORT_SYMBOL(ftrace_set_filter);
 EXPORT_SYMBOL(ftrace_set_filter_ip);
+EXPORT_SYMBOL(register_fprobe);
+EXPORT_SYMBOL(register_fprobe_ips);
+EXPORT_SYMBOL(unregister_fprobe);
 EXPORT_SYMBOL(console_loglevel);
 EXPORT_SYMBOL(dump_stack);
 EXPORT_SYMBOL(show_regs);

@@ -47,6 +47,7 @@
 #include "stacktrace.h"
 #include "nokprobe.h"
 #include "kprobes.h"
+#include "rethook.h"
 #include "hw_breakpoint.h"
 
 #define TIMESLICE_TICKS 2		/* 20 ms at HZ=100 */
@@ -597,6 +598,7 @@ void kthread_exit(int code)
 	if (me == &init_task || is_idle_task(me))
 		panic("kthread_exit: '%s' cannot exit", me->name);
 	kprobe_flush_task(me);	/* kretprobed calls it will never return from */
+	rethook_flush_task(me);	/* and rethooked ones */
 	spin_lock(&rq_lock);
 	me->exit_code = code;
 	me->state = TASK_DEAD;	/* never picked again; finish_task_switch() wakes the joiner */

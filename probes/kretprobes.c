@@ -468,12 +468,19 @@ int register_kretprobe(struct kretprobe *rp)
 	rp->rph = alloc_pool(rp);
 	if (!rp->rph)
 		return -ENOMEM;
+	if (kretprobe_rethook_init(rp)) {	/* a call site: the return through rethook */
+		rp->rph->rp = NULL;
+		free_pool(rp->rph);
+		rp->rph = NULL;
+		return -ENOMEM;
+	}
 	rp->nmissed = 0;
-	rp->kp.pre_handler = pre_handler_kretprobe;
+	rp->kp.pre_handler = rp->rh ? pre_handler_kretprobe_rethook : pre_handler_kretprobe;
 	rp->kp.post_handler = NULL;
 	rp->kp.break_handler = NULL;
 	ret = register_kprobe(&rp->kp);
 	if (ret) {
+		kretprobe_rethook_free(rp);
 		rp->rph->rp = NULL;
 		free_pool(rp->rph);
 		rp->rph = NULL;
@@ -499,6 +506,7 @@ void unregister_kretprobes(struct kretprobe **rps, int num)
 			WRITE_ONCE(rps[i]->rph->rp, NULL);
 	synchronize_kprobes();
 	for (int i = 0; i < num; i++) {
+		kretprobe_rethook_free(rps[i]);
 		if (rps[i]->rph)
 			free_pool(rps[i]->rph);
 		rps[i]->rph = NULL;

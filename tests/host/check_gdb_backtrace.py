@@ -8,7 +8,7 @@ trap frame into the probed function.
 Boots BUILD/kernel.elf halted (QEMU's gdb stub on a free port of
 127.0.0.1), attaches `gdb -batch`, breaks in kprobe_dispatcher (the
 handler of every tracefs probe), and on the serial console puts an int3
-probe on fib+3 and runs `run fib 2`, as docs/tracing.md does.  Then `bt` must
+probe on fib+8 and runs `run fib 2`.  Then `bt` must
 show, in this order: the handler, exc_int3 (#BP's C handler, which
 entry.S's stub calls directly), the trap frame (gdb prints
 "<signal handler called>" for a frame whose CFI says signal frame:
@@ -16,13 +16,14 @@ entry.S's), fib - the interrupted function - and run_fib, its caller; no
 "??" frame anywhere.  Without entry.S's CFI gdb stops below the entry
 stub with "?? ()".
 
-The probe is past fib's prologue (push %ebp; mov %esp,%ebp) because a
-handler's regs->ip is one past the int3, as on Linux: at fib+0 gdb would
-read fib's CFI as if the push had run, and miss run_fib (docs/kprobes.md).
+The probe is past fib's call site and prologue (the 5-byte nop of
+docs/ftrace.md; push %ebp; mov %esp,%ebp) because a handler's regs->ip is
+one past the int3, as on Linux: inside the prologue gdb would read fib's
+CFI as if the push had run, and miss run_fib (docs/kprobes.md).
 
 A second boot follows the README's first probe, `p:myfib fib n=$arg1`,
-on fib's first byte, where plain `bt` cannot walk (the int3 stands for a
-`push %ebp` that has not run, and gdb's CFI at regs->ip assumes it has):
+on fib's first byte, its call site, where the probe rides on ftrace and
+plain `bt` cannot walk (ftrace_regs_caller has no CFI):
 scripts/gdbinit's `ibt regs` must show fib, then run_fib, with no "??"
 frame, and leave the registers as they were (a `bt` after it starts in
 the handler again).  gdbinit's definitions are sourced without its
@@ -49,7 +50,7 @@ COMMANDS = [
     # An int3 probe: an optimized one enters through its detour, code made
     # at run time that has no CFI, so gdb cannot unwind through it.
     "echo 0 > /sys/kernel/debug/kprobes/optimize",
-    "echo 'p:gdbfib fib+3' >> /sys/kernel/tracing/kprobe_events",
+    "echo 'p:gdbfib fib+8' >> /sys/kernel/tracing/kprobe_events",
     "echo 1 > /sys/kernel/tracing/events/kprobes/gdbfib/enable",
     "run fib 2",
 ]

@@ -36,6 +36,8 @@
 #include "sched.h"
 #include "bench_sled.h"
 #include "trap_watch.h"
+#include "ftrace.h"
+#include "fprobe.h"
 #include "every_insn.h"
 #include "bench.h"
 
@@ -149,6 +151,45 @@ static int arm_kretprobe_kprobe(void)
 	return err;
 }
 
+/*
+ * The ftrace rows (docs/ftrace.md): bench_fentry_0's call site, a kprobe
+ * or a kretprobe on it riding on ftrace, or an fprobe on all
+ * BENCH_FENTRY_FUNCS of them.
+ */
+void bench_fentry_0(void);
+
+static int arm_kprobe_fentry(void) { return arm_kprobe_at(bench_fentry_0); }
+
+static int arm_kretprobe_fentry(void)
+{
+	bench_rp = (struct kretprobe){ .kp.addr = (kprobe_opcode_t *)bench_fentry_0,
+				       .handler = bench_ret };
+	return register_kretprobe(&bench_rp);
+}
+
+static struct fprobe bench_fp;
+_Static_assert(BENCH_FENTRY_FUNCS == 64, "the fprobe rows' names say 64 functions");
+
+static void bench_fprobe_entry(struct fprobe *fp, unsigned long ip, struct pt_regs *regs)
+{
+	bench_hits++;
+}
+
+static void bench_fprobe_exit(struct fprobe *fp, unsigned long ip, struct pt_regs *regs)
+{
+}
+
+static int arm_fprobe(bool exit)
+{
+	bench_fp = (struct fprobe){ .entry_handler = bench_fprobe_entry,
+				    .exit_handler = exit ? bench_fprobe_exit : NULL };
+	return register_fprobe(&bench_fp, "bench_fentry_*", NULL);
+}
+
+static int arm_fprobe_entry(void)      { return arm_fprobe(false); }
+static int arm_fprobe_entry_exit(void) { return arm_fprobe(true); }
+static void disarm_fprobe(void)        { unregister_fprobe(&bench_fp); }
+
 static void disarm_jprobe(void)           { unregister_jprobe(&bench_jp); }
 static void disarm_kretprobe(void)        { unregister_kretprobe(&bench_rp); }
 static void disarm_kretprobe_kprobe(void) { disarm_kprobe(); disarm_kretprobe(); }
@@ -200,6 +241,17 @@ static const struct bench_row bench_rows[] = {
 	/* Both on one address: an aggregate probe, one int3 for the two. */
 	{ "kretprobe + kprobe", arm_kretprobe_kprobe, disarm_kretprobe_kprobe, true,
 	  BENCH_CLASSIC, NULL },
+	/* call ftrace_regs_caller -> pt_regs -> kprobe_ftrace_handler -> pre handler. */
+	{ "ftrace kprobe (entry)", arm_kprobe_fentry, disarm_kprobe, true, BENCH_FTRACE,
+	  bench_fentry_0 },
+	/* The same entry, rethook_hook(); the ret lands in arch_rethook_trampoline. */
+	{ "ftrace kretprobe (rethook)", arm_kretprobe_fentry, disarm_kretprobe, true,
+	  BENCH_FTRACE, bench_fentry_0 },
+	/* One fprobe on every bench_fentry_* function (BENCH_FENTRY_FUNCS), called on one. */
+	{ "fprobe on 64 functions (entry)", arm_fprobe_entry, disarm_fprobe, true,
+	  BENCH_FTRACE, bench_fentry_0 },
+	{ "fprobe on 64 functions (entry+exit)", arm_fprobe_entry_exit, disarm_fprobe, true,
+	  BENCH_FTRACE, bench_fentry_0 },
 };
 
 const char *const bench_mode_names[] = {
@@ -207,6 +259,7 @@ const char *const bench_mode_names[] = {
 	[BENCH_BOOSTED] = "boosted",
 	[BENCH_OPTIMIZED] = "optimized",
 	[BENCH_EMULATED] = "emulated",
+	[BENCH_FTRACE] = "ftrace",
 };
 
 void bench_set_mode(enum bench_mode mode)
@@ -229,6 +282,8 @@ bool bench_mode_taken(void *addr, enum bench_mode mode)
 		return p && p->ainsn.boostable == 1 && !kprobe_optimized(p);
 	case BENCH_OPTIMIZED:
 		return p && kprobe_optimized(p);
+	case BENCH_FTRACE:	/* a kprobe on ftrace, or an fprobe: the site is a call */
+		return (!p || kprobe_ftrace(p)) && *(uint8_t *)addr == CALL_INSN_OPCODE;
 	default:	/* boosting and emulation are off, whatever the slot holds */
 		return !p || !kprobe_optimized(p);
 	}
@@ -314,6 +369,9 @@ static void bench_one(const struct bench_row *row, unsigned long iters)
 	if (!mode_ok)
 		printk("BENCH row=\"%s\" error=probe did not take the %s path\n",
 		       row->name, bench_mode_names[row->mode]);
+	if (row->mode == BENCH_FTRACE && r.exceptions)	/* the point of the path */
+		printk("BENCH row=\"%s\" error=%lu exceptions on the ftrace path\n",
+		       row->name, r.exceptions);
 
 	printk("BENCH row=\"%s\" mode=%s iters=%lu hits=%lu tsc=%llu", row->name,
 	       bench_mode_names[row->mode], iters, row->counts_hits ? r.hits : iters, r.tsc);

@@ -8,6 +8,10 @@
 #ifndef TESTS_BENCH_H
 #define TESTS_BENCH_H
 
+/* bench_fentry.S: functions with a call site, for the ftrace rows. */
+#define BENCH_FENTRY_FUNCS	64
+
+#ifndef __ASSEMBLER__
 #include <stdbool.h>
 
 /*
@@ -20,6 +24,7 @@ enum bench_mode {
 	BENCH_BOOSTED,		/* int3, then the slot's jmp back: no #DB */
 	BENCH_OPTIMIZED,	/* a jmp to the detour: no exception */
 	BENCH_EMULATED,		/* int3, the instruction emulated: no #DB */
+	BENCH_FTRACE,		/* a call site made a call: no exception */
 };
 
 extern const char *const bench_mode_names[];
@@ -28,5 +33,7 @@ extern const char *const bench_mode_names[];
 void bench_set_mode(enum bench_mode mode);
 /* Did the probe at addr (if any) really take the mode's path? */
 bool bench_mode_taken(void *addr, enum bench_mode mode);
+
+#endif /* __ASSEMBLER__ */
 
 #endif

@@ -7,6 +7,8 @@
 #include "ktest.h"
 #include "kprobes.h"
 #include "ftrace.h"
+#include "rethook.h"
+#include "sched.h"
 #include "workloads.h"
 #include <asm/traps.h>
 #include "trap_watch.h"
@@ -102,12 +104,15 @@ static void int3_refused_on_a_live_site(struct ktest *t)
 	ftrace_free_filter(&ops);
 }
 
-static unsigned long ret_calls, ret_sum;
+static unsigned long ret_calls, ret_sum, ret_bad_ip;
 
+/* Through rethook: regs->ip is already where the function returns to. */
 static int count_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	ret_calls++;
 	ret_sum += regs_return_value(regs);
+	if (regs->ip != (unsigned long)ri->ret_addr || get_kretprobe(ri) == NULL)
+		ret_bad_ip++;
 	return 0;
 }
 
@@ -118,9 +123,10 @@ static void kretprobe_on_a_call_site(struct ktest *t)
 				.maxactive = 20 };
 	struct trap_watch w;
 
-	ret_calls = ret_sum = 0;
+	ret_calls = ret_sum = ret_bad_ip = 0;
 	KTEST_ASSERT_EQ(t, register_kretprobe(&rp), 0);
 	KTEST_EXPECT_TRUE(t, kprobe_ftrace(&rp.kp));
+	KTEST_EXPECT_TRUE(t, rp.rh != NULL);		/* its return is rethook's */
 	KTEST_ASSERT_EQ(t, trap_watch_start(&w), 0);
 	KTEST_EXPECT_EQ(t, fib(FIB_N), FIB_VALUE);
 	trap_watch_stop(&w);
@@ -129,7 +135,10 @@ static void kretprobe_on_a_call_site(struct ktest *t)
 	KTEST_EXPECT_EQ(t, ret_calls, FIB_CALLS);
 	/* fib(n) returns the sum of its two calls: every call's value, summed. */
 	KTEST_EXPECT_EQ(t, ret_sum, 420);
+	KTEST_EXPECT_EQ(t, ret_bad_ip, 0);
 	KTEST_EXPECT_EQ(t, rp.nmissed, 0);
+	KTEST_EXPECT_TRUE(t, rp.rh == NULL);
+	KTEST_EXPECT_TRUE(t, this_cpu_read(current_task)->rethooks == NULL);
 }
 
 /* A hit inside a handler is counted as missed, as on the int3 path. */

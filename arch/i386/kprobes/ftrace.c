@@ -16,6 +16,7 @@
 #include "kernel.h"
 #include "kprobes.h"
 #include "ftrace.h"
+#include "narrate.h"
 #include "nokprobe.h"
 
 void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
@@ -38,6 +39,7 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	this_cpu_write(current_kprobe, p);
 	kcb->kprobe_status = KPROBE_HIT_ACTIVE;
 	kprobe_count_inc(&p->nhit);
+	kprobe_narrate(KPN_FTRACE_HIT, p, regs);
 	if (!p->pre_handler || !p->pre_handler(p, regs)) {
 		regs->ip = ip + MCOUNT_INSN_SIZE;	/* as after stepping the nop */
 		if (p->post_handler) {
@@ -46,6 +48,7 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 		}
 		regs->ip = orig_ip;
 	}
+	kprobe_narrate(KPN_FTRACE_DONE, p, regs);
 	this_cpu_write(current_kprobe, NULL);
 }
 NOKPROBE_SYMBOL(kprobe_ftrace_handler);

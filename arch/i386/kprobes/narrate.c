@@ -118,7 +118,8 @@ static void say_fast_paths(void)
 	if (!opt && !boost && !emulate) {
 		printk("narrate: optimization, boosting and emulation are off:\n"
 		       "  every told hit takes the int3 and, but for a pre-handler that moves ip,\n"
-		       "  the single-step with its #DB - the steps to watch\n");
+		       "  the single-step with its #DB - the steps to watch; a probe on a\n"
+		       "  function's call site rides on ftrace instead, no exception (docs/ftrace.md)\n");
 		return;
 	}
 	printk("narrate: on:%s%s%s - %s%s\n", opt ? " optimize" : "", boost ? " boost" : "",
@@ -616,6 +617,38 @@ static nokprobe_inline void narrate_kretprobe_returned(struct pt_regs *regs)
 	       "and rets there\n");
 }
 
+/* KPN_FTRACE_HIT: a probe on a call site, reached through ftrace (docs/ftrace.md). */
+static nokprobe_inline void narrate_ftrace_hit(struct kprobe *p, struct pt_regs *regs)
+{
+	unsigned long addr = (unsigned long)p->addr;
+	char buf[96];
+
+	if (!tell_this_hit(p))
+		return;
+	printk("\nnarrate: a hit of the probe at %s, on ftrace\n", sym(addr, buf, sizeof(buf)));
+	narrate("1. no int3: %08lx is the function's call site, its 5-byte nop made\n", addr);
+	narrate("   \"call ftrace_regs_caller\" by ftrace when the probe was armed\n");
+	narrate("2. ftrace_regs_caller built a pt_regs as an int3 there would (IF=%d TF=%d),\n",
+		flag(regs->flags, X86_EFLAGS_IF), flag(regs->flags, X86_EFLAGS_TF));
+	narrate("   no exception, no gate: the CPU only ran a call\n");
+	narrate("3. ftrace_ops_list_func -> kprobe_ftrace_handler: get_kprobe(%08lx) finds a '%c' probe\n",
+		addr, kprobe_type_char(p));
+	narrate("4. ip set to %08lx, past the int3 there is not, as on Linux; pre_handler %s runs\n",
+		regs->ip,
+		p->pre_handler ? sym((unsigned long)p->pre_handler, buf, sizeof(buf)) : "(none)");
+}
+
+/* KPN_FTRACE_DONE: no step - the nop needs none. */
+static nokprobe_inline void narrate_ftrace_done(struct pt_regs *regs)
+{
+	char buf[96];
+
+	narrate("5. nothing to step: ip is set past the 5-byte nop, post_handler runs\n");
+	narrate("6. the trampoline restores the registers and rets to %08lx (%s)\n",
+		regs->ip, sym(regs->ip, buf, sizeof(buf)));
+	this_cpu_write(kprobe_narrate_telling, false);
+}
+
 /* ---- the layer: each int3 and #DB, before and after the layers below -------- */
 
 /* What the layers below did with p's int3, read from the state they left. */
@@ -713,6 +746,9 @@ void __kprobe_narrate(enum kprobe_narration what, struct kprobe *p, struct pt_re
 		if (this_cpu_read(kprobe_narrate_telling))
 			narrate_jprobe_setjmp(regs);
 		break;
+	case KPN_FTRACE_HIT:
+		narrate_ftrace_hit(p, regs);
+		break;
 	case KPN_JPROBE_BREAK:
 		narrate_jprobe_break(regs);
 		break;
@@ -729,6 +765,10 @@ void __kprobe_narrate(enum kprobe_narration what, struct kprobe *p, struct pt_re
 		break;
 	case KPN_KRETPROBE_RETURNED:
 		narrate_kretprobe_returned(regs);
+		break;
+	case KPN_FTRACE_DONE:
+		if (this_cpu_read(kprobe_narrate_telling))
+			narrate_ftrace_done(regs);
 		break;
 	}
 }
