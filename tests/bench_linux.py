@@ -348,7 +348,7 @@ def chart(ladder, path):
         'set datafile missing "-"',
         'set style data histograms', 'set style histogram clustered gap 1',
         'set style fill solid 0.8 border -1', 'set boxwidth 0.9', 'set grid ytics',
-        'set yrange [0:*]', 'set bmargin 6', 'set xtics font ",8" rotate by -25',
+        'set yrange [0:*]', 'set bmargin 6', 'set rmargin 10', 'set xtics font ",8" rotate by -25',
         'set key top left',
         'plot "%s" using 2:xtic(1) title "this kernel" lc rgb "#4477aa", '
         '"" using 3 title "Linux 6.1 (Debian 686)" lc rgb "#cc6677"' % data,

@@ -43,6 +43,7 @@ LINUX_PATHS = {
     "kprobe (pre+post)": "int3-stepped", "optimized": "optimized",
     "emulated (jmp)": "emulated", "emulated (call)": "emulated",
     "kretprobe": "int3-stepped", "kretprobe, optimized entry": "optimized",
+    "kretprobe + kprobe": "int3-stepped",
     "kprobe on ftrace": "ftrace", "kretprobe on ftrace": "ftrace",
 }
 

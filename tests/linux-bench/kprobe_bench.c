@@ -105,6 +105,28 @@ static int arm_kretprobe_ftrace(void) { return arm_kretprobe_on(bench_ftrace_tar
 static void disarm_kprobe(void)      { unregister_kprobe(&bench_kp); }
 static void disarm_kretprobe(void)   { unregister_kretprobe(&bench_rp); }
 
+static int bench_pre_quiet(struct kprobe *p, struct pt_regs *regs)
+{
+	return 0;
+}
+
+/* Both on one address: Linux makes an aggregate probe, one int3 for the two. */
+static int arm_kretprobe_kprobe(void)
+{
+	int err = arm_kretprobe();
+
+	if (err)
+		return err;
+	bench_kp = (struct kprobe){ .addr = (kprobe_opcode_t *)bench_target,
+				    .pre_handler = bench_pre_quiet };	/* hits: the kretprobe's */
+	err = register_kprobe(&bench_kp);
+	if (err)
+		disarm_kretprobe();
+	return err;
+}
+
+static void disarm_kretprobe_kprobe(void) { disarm_kprobe(); disarm_kretprobe(); }
+
 /* ---- paths ------------------------------------------------------------------- */
 
 /*
@@ -195,6 +217,8 @@ static const struct bench_row bench_rows[] = {
 	  &bench_rp.kp, false },
 	{ "kretprobe, optimized entry", 1, arm_kretprobe, disarm_kretprobe, bench_target,
 	  BENCH_OPTIMIZED, &bench_rp.kp, false },
+	{ "kretprobe + kprobe", 0, arm_kretprobe_kprobe, disarm_kretprobe_kprobe, bench_target,
+	  BENCH_STEPPED, &bench_rp.kp, false },
 	{ "kprobe on ftrace", 0, arm_kprobe_ftrace, disarm_kprobe, bench_ftrace_target,
 	  BENCH_FTRACE, &bench_kp, true },
 	/* The return goes through rethook, as every kretprobe's does on 6.1. */
