@@ -292,19 +292,17 @@ def fmt(x, digits=1):
 
 def pair_rows(ours, linux_rows):
     """[(our row or None, Linux row or None)] in this kernel's order, each
-    Linux row beside the row it is compared with; a row only Linux has
-    follows the Linux row printed before it."""
+    Linux row beside the row it is compared with; the rows only Linux has
+    come last, in Linux's order."""
     pos = {name: i for i, name in enumerate(ours)}
-    keyed, used, last, step = [], set(), -1.0, 0.0
-    for row in linux_rows:
+    keyed, used = [], set()
+    for i, row in enumerate(linux_rows):
         mine = match(row, ours)
         if mine is not None and mine not in used:
             used.add(mine)
-            last, step = pos[mine], 0.0
-            keyed.append((last, mine, row))
+            keyed.append((pos[mine], mine, row))
         else:
-            step += 0.01
-            keyed.append((last + step, None, row))
+            keyed.append((len(ours) + i, None, row))
     keyed += [(pos[n], n, None) for n in ours if n not in used]
     return [(mine, row) for _, mine, row in sorted(keyed, key=lambda k: k[0])]
 
