@@ -128,8 +128,8 @@ def fetch(ref):
 
 def fix_headers(root):
     """Debian's -686 headers include the -common tree by its installed path
-    (/usr/src/...): point that line at the unpacked tree.  Returns the
-    headers directory for make -C."""
+    (/usr/src/...): point that line at the unpacked tree (again, if the
+    build folder moved).  Returns the headers directory for make -C."""
     found = glob.glob(os.path.join(root, "usr", "src", "linux-headers-6.1.0-*-686"))
     if not found:
         raise BenchLinuxError("no linux-headers-6.1.0-*-686 under %s" % root)
@@ -137,7 +137,8 @@ def fix_headers(root):
     makefile = os.path.join(headers, "Makefile")
     with open(makefile) as f:
         text = f.read()
-    fixed = re.sub(r"^include /usr/src/", "include %s/usr/src/" % root, text, flags=re.M)
+    fixed = re.sub(r"^include \S*/usr/src/(linux-headers-\S+/Makefile)$",
+                   lambda m: "include %s/usr/src/%s" % (root, m.group(1)), text, flags=re.M)
     if fixed != text:
         with open(makefile, "w") as f:
             f.write(fixed)

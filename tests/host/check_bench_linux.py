@@ -19,6 +19,9 @@ tests/linux-bench/linux-6.1-boot.log.
                            (what make bench-linux uses when it exists)
   initramfs_is_newc        the initramfs reads back as newc records:
                            /init, busybox, the module, /dev/console
+  headers_fixed_up         the -686 headers' include of the -common tree
+                           by its installed path points at the unpacked
+                           tree, and again after the tree moved
 
 Prints KTAP; exit status non-zero on failure (tests/run_tests.py).
 """
@@ -203,6 +206,35 @@ def check_initramfs():
     return problems
 
 
+def fixed_include(root):
+    """Unpack a -686 headers Makefile as Debian ships it under root, fix it."""
+    headers = os.path.join(root, "usr", "src", "linux-headers-6.1.0-9-686")
+    os.makedirs(headers, exist_ok=True)
+    makefile = os.path.join(headers, "Makefile")
+    if not os.path.exists(makefile):
+        with open(makefile, "w") as f:
+            f.write("include /usr/src/linux-headers-6.1.0-9-common/Makefile\n")
+    if bench_linux.fix_headers(root) != headers:
+        return None
+    return open(makefile).read()
+
+
+def check_headers():
+    problems = []
+    with tempfile.TemporaryDirectory() as tmp:
+        first = os.path.join(tmp, "a")
+        want = "include %s/usr/src/linux-headers-6.1.0-9-common/Makefile\n"
+        got = fixed_include(first)
+        if got != want % first:
+            problems.append("fixed to %r" % got)
+        moved = os.path.join(tmp, "b")
+        os.rename(first, moved)
+        got = fixed_include(moved)
+        if got != want % moved:
+            problems.append("after a move, fixed to %r" % got)
+    return problems
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
@@ -213,7 +245,8 @@ def main():
                         ("failed_row_refused", check_failed_row),
                         ("table_side_by_side", check_table),
                         ("bench_md_read_back", check_bench_md),
-                        ("initramfs_is_newc", check_initramfs)):
+                        ("initramfs_is_newc", check_initramfs),
+                        ("headers_fixed_up", check_headers)):
         try:
             results.append((name, check()))
         except (bench_linux.BenchLinuxError, OSError, KeyError) as e:
