@@ -170,7 +170,7 @@ $(B)/user/user_image.S.o: $(USER_IMAGE_ELFS)
 SAMPLE_KOS := $(patsubst samples/kprobes/%.c,$(B)/samples/%.ko,\
 	$(wildcard samples/kprobes/*.c))
 
-.PHONY: all test-image iso run run-iso run-test run-vga debug debug-test run-bochs debug-bochs crash-demos test test-all host-test bench bench-smp bootstrap bootstrap-gui clean help
+.PHONY: all test-image iso run run-iso run-test run-vga debug debug-test run-bochs debug-bochs crash-demos test test-all host-test bench bench-smp bench-linux bootstrap bootstrap-gui clean help
 all: $(B)/kernel.elf
 test-image: $(B)/kernel-test.elf
 
@@ -474,6 +474,13 @@ bench: bootstrap test-image
 bench-smp: bootstrap test-image
 	$(PYTHON) tests/bench_smp.py --build $(B)
 
+# Linux 6.1's column, measured live: Debian's i386 kernel and headers,
+# fetched once into $(B)/linux-ref/, a module from tests/linux-bench/
+# booted under -icount beside this kernel's rows (docs/performance.md).
+# make test does not run it: it needs the network the first time.
+bench-linux: bootstrap test-image
+	$(PYTHON) tests/bench_linux.py --build $(B)
+
 # With M=DIR (an external module folder) clean only that folder's .ko files.
 clean:
 ifneq ($(M),)
@@ -510,6 +517,8 @@ help:
 	@echo "  make bench        probe-hit costs under qemu -icount, then make bench-smp"
 	@echo "  make bench-smp    every CPU hitting one probe at 1, 2, 4 CPUs: per-CPU"
 	@echo "                    kprobes against kprobes.lock=global (docs/performance.md)"
+	@echo "  make bench-linux  the same probe hits on Debian's Linux 6.1, booted under qemu"
+	@echo "                    -icount; both kernels in $(B)/bench-linux.md and .png"
 	@echo "  make lab LAB=N    write lab N's student tree, a git repository, to ../kprobes-lab-N"
 	@echo "                    (lab N-1's tree carried forward if there is one; labs/README.md)"
 	@echo "  make grade        boot the test image on the labs' graded tests, print the score"

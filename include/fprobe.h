@@ -15,7 +15,7 @@
 #define FPROBE_H
 
 #include "kernel.h"
-#include "ptrace.h"
+#include <asm/ptrace.h>
 #include "ftrace.h"
 
 struct rethook;

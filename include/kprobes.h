@@ -37,7 +37,7 @@
 #include <asm/ptrace.h>
 #include <asm/percpu.h>
 #include "smp.h"
-#include "atomic.h"
+#include <asm/atomic.h>
 #include <asm/kprobes.h>	/* kprobe_opcode_t, struct arch_specific_insn... */
 
 /* ---- struct kprobe --------------------------------------------------------- */

@@ -19,8 +19,8 @@
 
 #include <stdbool.h>
 #include "kernel.h"
-#include "ptrace.h"
-#include "atomic.h"
+#include <asm/ptrace.h>
+#include <asm/atomic.h>
 
 struct rethook_node;
 struct task_struct;

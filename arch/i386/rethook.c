@@ -7,7 +7,7 @@
  * &regs->sp (a frame from ring 0 has no sp of its own, ptrace.h).
  */
 #include "kernel.h"
-#include "ptrace.h"
+#include <asm/ptrace.h>
 #include "rethook.h"
 #include "nokprobe.h"
 

@@ -17,7 +17,7 @@
  *            bx     /  <- %esp
  */
 #include "nokprobe.h"
-#include "calling.h"
+#include <asm/calling.h>
 
 #define PT_SLOT		(PT_SP + 4)	/* the word above: the return-address slot */
 #define PT_SKIP		(PT_FLAGS - PT_DS)	/* ds, es, fs, gs, orig_ax, ip, cs */

@@ -5,13 +5,13 @@
  */
 #include "kernel.h"
 #include "mm.h"
-#include "percpu.h"
-#include "irqflags.h"
+#include <asm/percpu.h>
+#include <asm/irqflags.h>
 #include "sched.h"
 #include "ftrace.h"
 #include "rethook.h"
-#include "processor.h"
-#include "text_patching.h"
+#include <asm/processor.h>
+#include <asm/text_patching.h>
 #include "nokprobe.h"
 
 /* ---- the pool --------------------------------------------------------------------- */

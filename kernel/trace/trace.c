@@ -256,7 +256,7 @@ static int buffer_size_show(struct seq_buf *s, void *data)
 	int cpu;
 
 	if (file_cpu(data) != TRACE_ALL_CPUS) {
-		seq_printf(s, "%lu\n", entries_kb(trace_buffer_size(file_cpu(data))));
+		seq_buf_printf(s, "%lu\n", entries_kb(trace_buffer_size(file_cpu(data))));
 		return 0;
 	}
 	for_each_online_cpu(cpu) {

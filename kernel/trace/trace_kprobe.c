@@ -308,7 +308,7 @@ static int kprobe_events_write(const char *text, size_t len, bool trunc, void *d
 
 static void profile_line(struct seq_buf *s, const struct trace_kprobe *tk)
 {
-	seq_printf(s, "  %-44s %15lu %15lu\n", tk->tp.def->event, tk->rp.kp.nhit,
+	seq_buf_printf(s, "  %-44s %15lu %15lu\n", tk->tp.def->event, tk->rp.kp.nhit,
 		   tk->rp.kp.nmissed + tk->rp.nmissed);
 }
 

@@ -241,7 +241,7 @@ static int uprobe_events_write(const char *text, size_t len, bool trunc, void *d
 /* Linux's columns (the file, the event, its hits) and the misses kprobe_profile has. */
 static void profile_line(struct seq_buf *s, const struct trace_uprobe *tu)
 {
-	seq_printf(s, "  %s %-44s %15lu %15lu\n", tu->tp.def->symbol, tu->tp.def->event,
+	seq_buf_printf(s, "  %s %-44s %15lu %15lu\n", tu->tp.def->symbol, tu->tp.def->event,
 		   tu->uc.nhit, tu->uc.nmissed);
 }
 

@@ -26,7 +26,7 @@
 #include "pseudofs_io.h"
 #include "syscalls.h"
 #include "trace.h"
-#include "percpu.h"
+#include <asm/percpu.h>
 #include "string.h"
 #include "vsprintf.h"
 #include "errno.h"
