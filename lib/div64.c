@@ -29,6 +29,9 @@ uint64_t div_u64_rem(uint64_t dividend, uint32_t divisor, uint32_t *remainder)
 		quot_high = high / divisor;
 		high %= divisor;
 	}
+	/* Inline x86 outside arch/: divl divides edx:eax by 32 bits in one
+	 * instruction, where C's 64-bit division would call libgcc's __udivdi3,
+	 * which the kernel does not link (Linux: asm/div64.h's div_u64_rem). */
 	asm("divl %4" : "=a"(quot_low), "=d"(rem) : "a"(low), "d"(high), "rm"(divisor));
 	*remainder = rem;
 	return ((uint64_t)quot_high << 32) | quot_low;

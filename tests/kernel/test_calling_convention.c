@@ -21,7 +21,7 @@
  */
 #include "ktest.h"
 #include "kprobes.h"
-#include "asm/ptrace.h"
+#include <asm/ptrace.h>
 #include "pseudofs.h"
 #include "pseudofs_io.h"
 #include "syscalls.h"

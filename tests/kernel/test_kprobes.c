@@ -14,7 +14,7 @@
 #include "ktest.h"
 #include "trap_watch.h"
 #include "kprobes.h"
-#include "asm/ptrace.h"
+#include <asm/ptrace.h>
 #include "kallsyms.h"
 #include "errno.h"
 #include <asm/extable.h>

@@ -20,7 +20,7 @@
 #include "kernel.h"
 #include "ktest.h"
 #include "kprobes.h"
-#include "asm/ptrace.h"
+#include <asm/ptrace.h>
 #include "kallsyms.h"
 #include "errno.h"
 #include <asm/irqflags.h>
