@@ -165,7 +165,10 @@ $(B)/user/user_image.S: $(USER_IMAGE_ELFS) scripts/user_image.py
 $(B)/user/user_image.S.o: $(USER_IMAGE_ELFS)
 # Keep the objects: they are intermediate to make, but rebuilding all of
 # them for every ELF would be slow.
-.SECONDARY: $(USER_LIB_OBJS) $(patsubst %,$(B)/user/obj/user/%.c.o,$(USER_PROGS))
+# The full ELF files too: gdb, nm and objdump read them (the images hold
+# the stripped copies).
+.SECONDARY: $(USER_LIB_OBJS) $(patsubst %,$(B)/user/obj/user/%.c.o,$(USER_PROGS)) \
+	$(USER_ELFS)
 # The sample probe modules (samples/kprobes/*.c -> *.ko; see "loadable modules").
 SAMPLE_KOS := $(patsubst samples/kprobes/%.c,$(B)/samples/%.ko,\
 	$(wildcard samples/kprobes/*.c))

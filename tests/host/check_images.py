@@ -27,7 +27,8 @@ them).
                                  .incbin's into the images has its symbol
                                  table (exec and uprobes' NAME:SYMBOL read
                                  it, main among its names) and no .debug_*
-                                 section: the kernel never reads DWARF
+                                 section: the kernel never reads DWARF;
+                                 BUILD/user/NAME.elf, gdb's, keeps it
 
 Prints KTAP; exit status 1 on failure.
 """
@@ -121,6 +122,11 @@ def user_programs_carry_no_dwarf(build):
         elif b"\0main\0" not in data[sections[".strtab"][1]:
                                      sum(sections[".strtab"][1:])]:
             problems.append(f"{path}: main is not in its symbol table")
+        full = Path(path).parent.parent / Path(path).name
+        if not full.exists():
+            problems.append(f"{full} missing: gdb's copy, with the DWARF")
+        elif ".debug_info" not in elf32_sections(full)[0]:
+            problems.append(f"{full}: no .debug_info for gdb")
     return problems
 
 
