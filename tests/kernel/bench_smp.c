@@ -44,6 +44,7 @@
 #include "string.h"
 #include "vsprintf.h"
 #include "bench.h"
+#include "linkage.h"
 
 #define BENCH_SMP_DEFAULT_ITERS	20000
 #define BENCH_SMP_DEFAULT_REPS	5
@@ -56,9 +57,11 @@
 /*
  * The probed function.  It writes nothing shared: a counter that every
  * CPU increments would bounce one cache line between the host cores and
- * stop even the "no probe" row from scaling.
+ * stop even the "no probe" row from scaling.  asmlinkage: x comes on
+ * the stack, so the body starts with a load and is long enough for the
+ * optimized row's jump (with x in %eax it is lea and ret: too short).
  */
-noinline int bench_smp_target(int x)
+noinline asmlinkage int bench_smp_target(int x)
 {
 	barrier();
 	return 2 * x + 1;
