@@ -28,33 +28,6 @@
 #include "nokprobe.h"
 #include <asm/calling.h>
 
-#define PT_SLOT		(PT_SP + 4)	/* the word above: the return-address slot */
-#define PT_SKIP		(PT_FLAGS - PT_DS)	/* ds, es, fs, gs, orig_ax, ip, cs */
-
 	.text
-
-	.globl kretprobe_trampoline
-	.type kretprobe_trampoline, @function
-kretprobe_trampoline:
-	pushl $kretprobe_trampoline	/* S-4: the slot, for unwinders */
-	pushl %ebp			/* S-8 */
-	pushfl				/* regs->flags */
-	pushl %cs			/* regs->cs */
-	pushl $kretprobe_trampoline	/* regs->ip (the C side sets the real one) */
-	pushl $0			/* regs->orig_ax */
-	pushl %gs
-	pushl %fs
-	pushl %es
-	pushl %ds
-	PUSH_GENERAL_REGS		/* %eax is the return value */
-	leal PT_SP(%esp), %ebp		/* %ebp -> the frame record */
-	movl %esp, %eax			/* trampoline_handler(regs): -mregparm=3 */
-	call trampoline_handler
-	movl %eax, PT_SLOT(%esp)	/* ret below goes to the real caller */
-	POP_GENERAL_REGS
-	addl $PT_SKIP, %esp		/* segments are unchanged; ip was ours */
-	popfl
-	leal STACK_WORD(%esp), %esp	/* the frame record's %ebp (already restored) */
-	ret				/* pops the real return address: %esp = S */
-	.size kretprobe_trampoline, . - kretprobe_trampoline
+	RETURN_TRAMPOLINE kretprobe_trampoline, trampoline_handler
 	NOKPROBE_ASM(kretprobe_trampoline)

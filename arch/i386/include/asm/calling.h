@@ -65,6 +65,46 @@
 	popl %eax
 .endm
 
+/*
+ * A return trampoline: where a function whose return address was
+ * swapped (kretprobe_trampoline, arch_rethook_trampoline) returns to,
+ * %esp one word above the slot the address came from.  It builds a
+ * frame record over that slot (for unwinders) and a struct pt_regs
+ * below it, calls handler(regs) (-mregparm=3: regs in %eax), which
+ * gives back the real return address, writes that into the slot and
+ * returns there with the registers as the handler left them.  The slot
+ * is written again, not trusted: after ret an interrupt may have used it.
+ */
+#define RT_PT_SLOT	(PT_SP + STACK_WORD)	/* the word above: the return-address slot */
+#define RT_PT_SKIP	(PT_FLAGS - PT_DS)	/* ds, es, fs, gs, orig_ax, ip, cs */
+
+.macro RETURN_TRAMPOLINE name, handler
+	.globl \name
+	.type \name, @function
+\name:
+	pushl $\name			/* the slot's word, for unwinders */
+	pushl %ebp			/* with it, a frame record */
+	pushfl				/* regs->flags */
+	pushl %cs			/* regs->cs */
+	pushl $\name			/* regs->ip (the C side sets the real one) */
+	pushl $0			/* regs->orig_ax */
+	pushl %gs
+	pushl %fs
+	pushl %es
+	pushl %ds
+	PUSH_GENERAL_REGS		/* %eax(:%edx) is the return value */
+	leal PT_SP(%esp), %ebp		/* %ebp -> the frame record */
+	movl %esp, %eax			/* handler(regs) */
+	call \handler
+	movl %eax, RT_PT_SLOT(%esp)	/* ret below goes to the real caller */
+	POP_GENERAL_REGS
+	addl $RT_PT_SKIP, %esp		/* segments are unchanged; ip was ours */
+	popfl
+	leal STACK_WORD(%esp), %esp	/* the frame record's %ebp (already restored) */
+	ret				/* pops the real return address */
+	.size \name, . - \name
+.endm
+
 #else /* C */
 
 #include <stddef.h>
