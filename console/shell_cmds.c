@@ -6,6 +6,7 @@
  * Each prints with sh_printf() and returns 0 or a negative errno.
  */
 #include "kernel.h"
+#include "glob.h"
 #include "shell.h"
 #include "pseudofs.h"
 #include "kallsyms.h"
@@ -79,18 +80,6 @@ int cmd_echo(int argc, char **argv)
 }
 
 /* ---- syms ----------------------------------------------------------------- */
-
-/* Shell-style wildcard match: * any run, ? any one character. */
-static bool glob_match(const char *pat, const char *s)
-{
-	if (*pat == '\0')
-		return *s == '\0';
-	if (*pat == '*')
-		return glob_match(pat + 1, s) || (*s && glob_match(pat, s + 1));
-	if (*s && (*pat == '?' || *pat == *s))
-		return glob_match(pat + 1, s + 1);
-	return false;
-}
 
 #define SYMS_MAX_SHOWN 100
 

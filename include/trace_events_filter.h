@@ -126,7 +126,5 @@ struct filter_record_ops {
 bool filter_match(const struct event_filter *f, const struct filter_record_ops *ops,
 		  const void *rec);
 
-/* Linux's glob_match(): * ? [set] [a-z] [!set], and \ to take the next character as it is. */
-bool filter_glob_match(const char *pat, const char *str, size_t len);
 
 #endif

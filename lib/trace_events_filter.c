@@ -15,6 +15,7 @@
  * quoted string; a bare word is refused, as Linux refuses it.
  */
 #include "trace_events_filter.h"
+#include "glob.h"
 #include "string.h"
 #include "vsprintf.h"
 #include "errno.h"
@@ -439,78 +440,6 @@ int filter_format_error(char *buf, size_t size, const char *text,
 
 /* ---- a hit ---------------------------------------------------------------- */
 
-/* Match one [set] at *pat against c; *pat is left after the ']'. */
-static bool class_match(const char **pat, unsigned char c)
-{
-	const char *p = *pat;
-	bool inverted = *p == '!', match = false;
-
-	p += inverted;
-	do {
-		unsigned char a = *p++, b = a;
-
-		if (p[0] == '-' && p[1] != ']' && p[1]) {
-			b = p[1];
-			p += 2;
-		}
-		match |= a <= c && c <= b;
-	} while (*p && *p != ']');
-	*pat = *p ? p + 1 : p;
-	return match != inverted;
-}
-
-/* Is [ at pat closed?  An unclosed one is an ordinary character. */
-static bool class_closed(const char *pat)
-{
-	pat += *pat == '!';
-	if (*pat)
-		pat++;			/* a first ']' belongs to the set */
-	while (*pat && *pat != ']')
-		pat++;
-	return *pat == ']';
-}
-
-bool filter_glob_match(const char *pat, const char *str, size_t len)
-{
-	const char *back_pat = NULL, *back_str = str, *end = str + len;
-
-	for (;;) {
-		unsigned char c = str < end ? *str : '\0';
-		unsigned char d = *pat++;
-		bool ok;
-
-		str++;
-		switch (d) {
-		case '?':
-			ok = c != '\0';
-			break;
-		case '*':
-			if (!*pat)
-				return true;
-			back_pat = pat;
-			back_str = --str;	/* * may match nothing */
-			continue;
-		case '[':
-			ok = class_closed(pat) ? c && class_match(&pat, c) : c == d;
-			break;
-		case '\\':
-			if (*pat)
-				d = *pat++;
-			/* fall through */
-		default:
-			if (c == d && !d)
-				return true;
-			ok = c == d;
-		}
-		if (ok)
-			continue;
-		if (!c || !back_pat)
-			return false;
-		pat = back_pat;		/* let the last * take one more character */
-		str = ++back_str;
-	}
-}
-
 static bool string_match(const struct filter_pred *pred, const char *str, size_t len)
 {
 	size_t plen = strlen(pred->pattern);
@@ -526,7 +455,7 @@ static bool string_match(const struct filter_pred *pred, const char *str, size_t
 				return true;
 		return false;
 	case MATCH_GLOB:
-		return filter_glob_match(pred->pattern, str, len);
+		return glob_match_len(pred->pattern, str, len);
 	default:
 		return len == plen && memcmp(str, pred->pattern, len) == 0;
 	}

@@ -21,6 +21,7 @@
  * tracing the tracer would recurse.
  */
 #include "kernel.h"
+#include "glob.h"
 #include "string.h"
 #include "errno.h"
 #include "mm.h"
@@ -408,18 +409,6 @@ static void swap_hash(struct ftrace_ops *ops, struct ftrace_hash **slot,
 		ftrace_replace_code();
 	text_poke_sync();
 	free_hash(old);
-}
-
-/* Does name match the glob pat ('*' any run, '?' one character)? */
-static bool glob_match(const char *pat, const char *name)
-{
-	if (!*pat)
-		return !*name;
-	if (*pat == '*')
-		return glob_match(pat + 1, name) || (*name && glob_match(pat, name + 1));
-	if (!*name || (*pat != '?' && *pat != *name))
-		return false;
-	return glob_match(pat + 1, name + 1);
 }
 
 /* Every site whose function's name matches pat, added to (or taken from) h. */

@@ -111,20 +111,6 @@ static void strings_and_globs(struct ktest *t)
 	KTEST_EXPECT_FALSE(t, matches(t, "name ~ \"fibonacc\"", &r5));
 }
 
-static void glob_corner_cases(struct ktest *t)
-{
-	KTEST_EXPECT_TRUE(t, filter_glob_match("a*b*c", "aXbYc", 5));
-	KTEST_EXPECT_FALSE(t, filter_glob_match("a*b*c", "aXbY", 4));
-	KTEST_EXPECT_TRUE(t, filter_glob_match("\\*x", "*x", 2));
-	KTEST_EXPECT_FALSE(t, filter_glob_match("\\*x", "ax", 2));
-	KTEST_EXPECT_TRUE(t, filter_glob_match("[x", "[x", 2));	/* unclosed: literal */
-	KTEST_EXPECT_TRUE(t, filter_glob_match("[]]", "]", 1));
-	KTEST_EXPECT_TRUE(t, filter_glob_match("*", "", 0));
-	KTEST_EXPECT_FALSE(t, filter_glob_match("?", "", 0));
-	/* The string is len bytes, not NUL-terminated. */
-	KTEST_EXPECT_TRUE(t, filter_glob_match("ab", "abc", 2));
-}
-
 static void logic_and_precedence(struct ktest *t)
 {
 	KTEST_EXPECT_TRUE(t, matches(t, "n == 5 && comm == \"sh\"", &r5));
@@ -236,7 +222,6 @@ static struct ktest_case cases[] = {
 	KTEST_CASE(numbers_each_operator),
 	KTEST_CASE(numbers_size_and_sign),
 	KTEST_CASE(strings_and_globs),
-	KTEST_CASE(glob_corner_cases),
 	KTEST_CASE(logic_and_precedence),
 	KTEST_CASE(errors_with_positions),
 	KTEST_CASE(nothing_to_filter),
