@@ -283,11 +283,18 @@ enum {
 DECLARE_PER_CPU(struct kprobe *, current_kprobe);
 DECLARE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
 
-/* The probe whose hit is in progress on this CPU, NULL when none. */
-static inline struct kprobe *kprobe_running(void)
-{
-	return this_cpu_read(current_kprobe);
-}
+/*
+ * The probe whose hit is in progress on this CPU, NULL when none.
+ *
+ * Out of line and on the blacklist (probes/kprobes.c), so that the load
+ * of current_kprobe is never itself a probed instruction.  A stepped
+ * copy runs while its own probe is current_kprobe: inlined into
+ * register_kprobe(), a probe on that "mov current_kprobe, %eax" would
+ * read a hit in progress where the unprobed code reads NULL, and refuse
+ * with -EBUSY.  The hit itself (arch/i386/kprobes/) owns current_kprobe:
+ * it sets it and reads it with this_cpu_read(), without a call.
+ */
+struct kprobe *kprobe_running(void);
 
 static inline struct kprobe_ctlblk *get_kprobe_ctlblk(void)
 {
@@ -342,16 +349,6 @@ static inline void kprobe_count_inc(unsigned long *count)
 {
 	atomic_long_inc((atomic_long_t *)count);
 }
-
-/*
- * kprobe_running() for code off the hit path (the registration API,
- * rmmod): the same answer, out of line and on the blacklist, so that
- * the load of current_kprobe is never itself a probed instruction.
- * A stepped copy runs while its own probe is current_kprobe: a probed
- * "mov current_kprobe, %eax" in register_kprobe() would read a hit in
- * progress where the unprobed code reads NULL, and refuse with -EBUSY.
- */
-struct kprobe *kprobe_in_progress(void);
 
 /*
  * Does a hit of p compute its instruction on regs (emulate.c) instead of

@@ -23,6 +23,11 @@ check_layout.py - every folder's name is true: the grep-able layout rules.
                            fault, the compiler barrier).  Out of scope:
                            tests/ (the suites raise exceptions on purpose)
                            and user/ (ring-3 x86 programs).
+  one_name_per_concept     no C, header or doc uses a retired synonym
+                           (RETIRED_NAMES: kprobe_in_progress() returned what
+                           kprobe_running() returns); the name kept is
+                           NOKPROBE_SYMBOL()'d where it is defined, the
+                           reason the synonym existed.
   rules_catch_violations   each rule above, run on a scratch tree with one
                            violation planted, reports it: the check can fail.
 
@@ -53,6 +58,11 @@ ALLOWED_CONSOLE_ARROWS = {("kernel/main.c", "shell.h")}
 ARCH_ASM = Path("arch/i386/include/asm")
 INLINE_ASM_DIRS = ("kernel", "probes", "lib", "fs", "console", "include",
                    "boot", "samples")
+
+# A retired name -> the one name kept for its concept.
+RETIRED_NAMES = {"kprobe_in_progress": "kprobe_running"}
+NAME_DIRS = ("arch", "kernel", "probes", "lib", "fs", "console", "include",
+             "samples", "tests", "docs", "labs")
 
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 INLINE_ASM_RE = re.compile(r"\b(?:__asm__|asm)\s*(?:__volatile__|volatile)?\s*\(")
@@ -147,9 +157,26 @@ def check_inline_asm_is_arch(root):
     return problems
 
 
+def check_one_name_per_concept(root):
+    problems = []
+    for rel in sources(root, NAME_DIRS, (".c", ".h", ".S", ".md")):
+        text = (root / rel).read_text(errors="replace")
+        for n, line in enumerate(text.splitlines(), 1):
+            for old, new in RETIRED_NAMES.items():
+                if re.search(rf"\b{old}\b", line):
+                    problems.append(f"{rel}:{n}: {old}: the concept's one name is {new}")
+    for new in RETIRED_NAMES.values():
+        if not any(f"NOKPROBE_SYMBOL({new})" in (root / rel).read_text(errors="replace")
+                   for rel in sources(root, ("probes", "kernel", "arch"), (".c",))):
+            problems.append(f"probes/: {new}() is not NOKPROBE_SYMBOL()'d: a probe "
+                            "on its load of current_kprobe would see its own hit")
+    return problems
+
+
 RULES = (("console_is_a_leaf", check_console_is_a_leaf),
          ("asm_headers_are_arch", check_asm_headers_are_arch),
-         ("inline_asm_is_arch", check_inline_asm_is_arch))
+         ("inline_asm_is_arch", check_inline_asm_is_arch),
+         ("one_name_per_concept", check_one_name_per_concept))
 
 # One planted violation per rule: (rule, file, text appended).
 PLANTS = (
@@ -161,12 +188,14 @@ PLANTS = (
     ("inline_asm_is_arch", "kernel/planted.c",
      "void f(void)\n{\n\tint x = 0;\n\t__asm__ __volatile__(\"hlt\");\n}\n"),
     ("inline_asm_is_arch", "console/planted.c", 'void g(void) { asm volatile("cli"); }\n'),
+    ("one_name_per_concept", "kernel/planted.c",
+     "int busy(void) { return kprobe_in_progress() != 0; }\n"),
 )
 
 
 def scratch_tree(dest):
     """The folders the rules read, copied (no build/, no .git)."""
-    for top in set(BELOW_CONSOLE) | set(INLINE_ASM_DIRS) | {"console"}:
+    for top in set(BELOW_CONSOLE) | set(INLINE_ASM_DIRS) | set(NAME_DIRS):
         if (ROOT / top).is_dir():
             shutil.copytree(ROOT / top, dest / top,
                             ignore=shutil.ignore_patterns("build", ".git"))
@@ -182,13 +211,16 @@ def check_rules_catch_violations():
         for rule, rel, text in PLANTS:
             path = tree / rel
             new_dir = not path.parent.exists()
+            old = path.read_text() if path.exists() else None
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text)
+            path.write_text((old or "") + text)
             found = rules[rule](tree)
             if not any(rel in p or f"{Path(rel).parent}/:" in p for p in found):
                 problems.append(f"{rule} missed {text.strip()!r} planted in {rel}")
             if new_dir:
                 shutil.rmtree(path.parent)
+            elif old is not None:
+                path.write_text(old)
             else:
                 path.unlink()
             if rules[rule](tree):

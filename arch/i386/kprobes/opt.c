@@ -293,7 +293,7 @@ void optimized_callback(struct optimized_kprobe *op, struct pt_regs *regs)
 			return;
 		}
 	}
-	if (!p || kprobe_running()) {
+	if (!p || this_cpu_read(current_kprobe)) {
 		if (p)
 			kprobes_inc_nmissed_count(p);
 		return;				/* iret runs the copies */
