@@ -165,8 +165,6 @@ EXPORT_SYMBOL(kprobe_running);
 EXPORT_SYMBOL(current_kprobe);
 EXPORT_SYMBOL(kprobe_ctlblk);
 EXPORT_SYMBOL(this_cpu_off);
-EXPORT_SYMBOL(kprobes_global_lock);
-EXPORT_SYMBOL(kprobe_hit_unlock);
 
 /* Modules */
 EXPORT_SYMBOL(try_module_get);

@@ -26,6 +26,7 @@
 #include "module.h"
 #include "ftrace.h"
 #include "kprobes.h"
+#include "kprobes_internal.h"
 #include "kallsyms.h"
 #include "multiboot.h"
 #include "mm.h"

@@ -92,12 +92,11 @@ void unlock_kprobes(void)
 NOKPROBE_SYMBOL(unlock_kprobes);
 
 /* The hit on this CPU is over: if it held kprobe_lock, give it back. */
-void kprobe_hit_unlock(void)
+static nokprobe_inline void kprobe_hit_unlock(void)
 {
 	if (READ_ONCE(kprobe_cpu) == smp_processor_id())
 		unlock_kprobes();
 }
-NOKPROBE_SYMBOL(kprobe_hit_unlock);
 
 /* ---- the layer ---------------------------------------------------------------- */
 

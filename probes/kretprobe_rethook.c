@@ -14,6 +14,7 @@
 #include "errno.h"
 #include "kallsyms.h"
 #include "kprobes.h"
+#include "kprobes_internal.h"
 #include "ftrace.h"
 #include "rethook.h"
 #include "nokprobe.h"

@@ -48,6 +48,7 @@
  */
 #include "kernel.h"
 #include "kprobes.h"
+#include "kprobes_internal.h"
 #include <asm/kdebug.h>
 #include <asm/insn.h>
 #include "mm.h"

@@ -15,6 +15,7 @@
  */
 #include "kernel.h"
 #include "kprobes.h"
+#include "kprobes_internal.h"
 #include "ftrace.h"
 #include "narrate.h"
 #include "nokprobe.h"

@@ -25,6 +25,7 @@
  */
 #include "kernel.h"
 #include "kprobes.h"
+#include "kprobes_internal.h"
 #include "hash.h"
 #include "kallsyms.h"
 #include <asm/extable.h>
