@@ -234,8 +234,9 @@ DECLARE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
  * copy runs while its own probe is current_kprobe: inlined into
  * register_kprobe(), a probe on that "mov current_kprobe, %eax" would
  * read a hit in progress where the unprobed code reads NULL, and refuse
- * with -EBUSY.  The hit itself (arch/i386/kprobes/) owns current_kprobe:
- * it sets it and reads it with this_cpu_read(), without a call.
+ * with -EBUSY.  The code that sets current_kprobe - the hit
+ * (arch/i386/kprobes/), the 2005 lock's layer, the kretprobe return
+ * handlers - reads it with this_cpu_read(), without a call.
  */
 struct kprobe *kprobe_running(void);
 

@@ -37,7 +37,7 @@ static void kretprobe_rethook_handler(struct rethook_node *node, void *data,
 
 	if (!rp->handler)
 		return;
-	if (kprobe_running()) {
+	if (this_cpu_read(current_kprobe)) {
 		kprobe_count_inc((unsigned long *)&rp->nmissed);
 		return;
 	}
