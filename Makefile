@@ -87,6 +87,12 @@ TEST_OBJS := $(patsubst %,$(B)/%.o,$(TEST_SRCS))
 # The suites drive the shell as a user would: they, and only they
 # (console/ itself aside), see its headers (tests/host/check_layout.py).
 $(TEST_OBJS): CFLAGS += -Iconsole
+# probes/kprobes_internal.h is the manager's; its other halves see it: the
+# CPU's (arch/i386/kprobes/), Linux's kernel/kprobes.c parts that live
+# elsewhere here (the debugfs files, the module unload) and the suites.
+KPROBES_INTERNAL_OBJS := $(filter $(B)/arch/i386/kprobes/%,$(OBJS)) \
+	$(B)/kernel/trace/kprobes_debugfs.c.o $(B)/kernel/module.c.o $(TEST_OBJS)
+$(KPROBES_INTERNAL_OBJS): CFLAGS += -Iprobes
 
 # ---- Linux built-in files: Kbuild's obj-y (docs/modules.md, "Built-in files")
 #   make BUILTIN=path/test_kprobes.c CONFIG_KPROBES_SANITY_TEST=y

@@ -105,10 +105,6 @@ struct ftrace_ops;
 struct rethook;
 struct ftrace_regs;
 extern bool kprobes_on_ftrace;	/* kprobes.ftrace=0 / debugfs kprobes/ftrace: off */
-int kprobes_ftrace_setup(void);	/* the command line's word, from init_kprobes() */
-int check_ftrace_location(struct kprobe *p, kprobe_opcode_t *addr);
-void arm_kprobe_ftrace(struct kprobe *p);
-void disarm_kprobe_ftrace(struct kprobe *p);
 int arch_prepare_kprobe_ftrace(struct kprobe *p);
 void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *ops, struct ftrace_regs *fregs);
@@ -171,11 +167,6 @@ bool within_kprobe_blacklist(unsigned long addr);
 int kprobe_add_area_blacklist(unsigned long start, unsigned long end);
 /* Add the function starting at entry (a NOKPROBE_SYMBOL() entry). */
 int kprobe_add_ksym_blacklist(unsigned long entry);
-/* Remove every range inside [start, end) (a module going away). */
-void kprobe_remove_area_blacklist(unsigned long start, unsigned long end);
-/* Call fn for every blacklisted range; stop early if fn returns non-zero. */
-int kprobe_blacklist_for_each(int (*fn)(void *data, unsigned long start,
-					unsigned long end), void *data);
 
 /* ---- inspection (for people and tests) ------------------------------------- */
 
@@ -204,7 +195,7 @@ int kprobes_for_each_gone(int (*fn)(struct kprobe *p, void *data), void *data);
 /* p's code is going away (module unload): disarm now, keep p listed [GONE]. */
 void kill_kprobe(struct kprobe *p);
 
-/* ---- executable slots (probes/insn_slot.c): Linux's kprobe_insn_cache ---------- */
+/* ---- executable slots (probes/insn_slot.c) ---------------------------------- */
 
 struct insn_slot_stats {
 	unsigned long pages;		/* pages currently holding slots */
@@ -212,56 +203,8 @@ struct insn_slot_stats {
 	unsigned long total_allocs;
 	unsigned long total_frees;
 };
-
-#define INSN_CACHE_HASH_BITS	5
-
-/*
- * Pages of executable slots of insn_size bytes each.  Two instances:
- * kprobe_insn_slots (MAX_INSN_SIZE: an instruction stepped out of line)
- * and kprobe_optinsn_slots (MAX_OPTINSN_SIZE: an optprobe's detour).
- * A freed slot is int3-filled; a page whose last slot goes is freed.
- */
-struct kprobe_insn_page;
-struct kprobe_insn_cache {
-	size_t insn_size;			/* bytes per slot */
-	struct kprobe_insn_page *pages;		/* newest first */
-	struct hlist_head page_hash[1 << INSN_CACHE_HASH_BITS];	/* by page address */
-	struct insn_slot_stats stats;
-};
-extern struct kprobe_insn_cache kprobe_insn_slots;
-extern struct kprobe_insn_cache kprobe_optinsn_slots;
-
-/* A slot of c, or NULL.  Callers hold kprobe_mutex. */
-kprobe_opcode_t *__get_insn_slot(struct kprobe_insn_cache *c);
-void __free_insn_slot(struct kprobe_insn_cache *c, kprobe_opcode_t *slot, int dirty);
-/* Is addr in one of c's pages?  Lock-free, for unwinders. */
-bool __is_insn_slot_addr(struct kprobe_insn_cache *c, unsigned long addr);
-void insn_cache_get_stats(const struct kprobe_insn_cache *c, struct insn_slot_stats *st);
-
-static inline kprobe_opcode_t *get_insn_slot(void)
-{
-	return __get_insn_slot(&kprobe_insn_slots);
-}
-
-static inline void free_insn_slot(kprobe_opcode_t *slot, int dirty)
-{
-	__free_insn_slot(&kprobe_insn_slots, slot, dirty);
-}
-
-static inline void insn_slot_get_stats(struct insn_slot_stats *st)
-{
-	insn_cache_get_stats(&kprobe_insn_slots, st);
-}
-
-static inline kprobe_opcode_t *get_optinsn_slot(void)
-{
-	return __get_insn_slot(&kprobe_optinsn_slots);
-}
-
-static inline void free_optinsn_slot(kprobe_opcode_t *slot, int dirty)
-{
-	__free_insn_slot(&kprobe_optinsn_slots, slot, dirty);
-}
+/* The out-of-line step slots' counts (meminfo). */
+void insn_slot_get_stats(struct insn_slot_stats *st);
 
 /* ---- the per-CPU hit state ------------------------------------------------- */
 
@@ -283,11 +226,19 @@ enum {
 DECLARE_PER_CPU(struct kprobe *, current_kprobe);
 DECLARE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
 
-/* The probe whose hit is in progress on this CPU, NULL when none. */
-static inline struct kprobe *kprobe_running(void)
-{
-	return this_cpu_read(current_kprobe);
-}
+/*
+ * The probe whose hit is in progress on this CPU, NULL when none.
+ *
+ * Out of line and on the blacklist (probes/kprobes.c), so that the load
+ * of current_kprobe is never itself a probed instruction.  A stepped
+ * copy runs while its own probe is current_kprobe: inlined into
+ * register_kprobe(), a probe on that "mov current_kprobe, %eax" would
+ * read a hit in progress where the unprobed code reads NULL, and refuse
+ * with -EBUSY.  The code that sets current_kprobe - the hit
+ * (arch/i386/kprobes/), the 2005 lock's layer, the kretprobe return
+ * handlers - reads it with this_cpu_read(), without a call.
+ */
+struct kprobe *kprobe_running(void);
 
 static inline struct kprobe_ctlblk *get_kprobe_ctlblk(void)
 {
@@ -310,21 +261,6 @@ static inline void set_kprobe_status(unsigned long status)
 	this_cpu_write(kprobe_ctlblk.kprobe_status, status);
 }
 
-/* ---- the 2005 design, kprobes.lock=global (probes/kprobe_lock.c) ------------ */
-
-extern bool kprobes_global_lock;	/* every hit takes kprobe_lock */
-extern int kprobe_cpu;			/* its owner, NR_CPUS when free */
-void kprobe_hit_unlock(void);		/* unlock_kprobes() if this CPU holds it */
-
-/* What each CPU paid for kprobe_lock (the debugfs "lock" file). */
-struct kprobe_lock_stats {
-	unsigned long taken;		/* hits that took it */
-	unsigned long contended;	/* of those, hits that had to wait */
-	uint64_t spin_cycles;		/* TSC cycles spent waiting */
-};
-DECLARE_PER_CPU(struct kprobe_lock_stats, kprobe_lock_stats);
-void kprobe_lock_stats_sum(struct kprobe_lock_stats *sum);
-void kprobe_lock_stats_reset(void);
 
 /* The outermost hit on this CPU ends. */
 static inline void reset_current_kprobe(void)
@@ -332,26 +268,6 @@ static inline void reset_current_kprobe(void)
 	this_cpu_write(current_kprobe, NULL);
 }
 
-/*
- * Hit and miss counts: several CPUs hit one probe at once, so a plain
- * "incl" would lose updates (two CPUs read the same old value).  The
- * counts are unsigned long, as Linux's nmissed, and bumped as the
- * atomic_long_t they are laid out like (include/atomic.h: a locked incl).
- */
-static inline void kprobe_count_inc(unsigned long *count)
-{
-	atomic_long_inc((atomic_long_t *)count);
-}
-
-/*
- * kprobe_running() for code off the hit path (the registration API,
- * rmmod): the same answer, out of line and on the blacklist, so that
- * the load of current_kprobe is never itself a probed instruction.
- * A stepped copy runs while its own probe is current_kprobe: a probed
- * "mov current_kprobe, %eax" in register_kprobe() would read a hit in
- * progress where the unprobed code reads NULL, and refuse with -EBUSY.
- */
-struct kprobe *kprobe_in_progress(void);
 
 /*
  * Does a hit of p compute its instruction on regs (emulate.c) instead of
@@ -577,130 +493,15 @@ static inline bool kprobe_optimized(const struct kprobe *p)
 /* ---- jump optimization ------------------------------------------------------- */
 
 /*
- * Where a probe the optimizer is working on stands (probes/optprobes.c).
- * The debugfs list shows [WAITING] or [OPTIMIZED]; a refused probe has
- * no record, only p->opt_refusal: [NOT OPTIMIZED: why].
+ * The optimizer's records, queues and refusal reasons are the manager's
+ * (probes/kprobes_internal.h); its arch half and the text quiescence are
+ * the CPU's (<asm/kprobes.h>).  What the rest of the kernel asks:
  */
-enum optprobe_state {
-	OPTPROBE_QUEUED,	/* on optimizing_list: an int3 until the optimizer comes */
-	OPTPROBE_OPTIMIZED,	/* a jmp in the text */
-	OPTPROBE_UNOPTIMIZING,	/* still a jmp, on unoptimizing_list (switch off) */
-};
-
-struct optimized_kprobe {
-	struct hlist_node hlist;	/* optimized_table, by granule, while a jmp */
-	struct hlist_node addr_node;	/* the optimizer's records, by address */
-	struct list_head list;		/* optimizing_list or unoptimizing_list */
-	struct kprobe *kp;		/* the probe in the kprobe table; NULL once dead */
-	kprobe_opcode_t *addr;		/* kp->addr, kept for a late entry into the detour */
-	enum optprobe_state state;
-	int why;			/* QUEUED: 0, or OPT_THREAD_INSIDE after a busy try */
-	struct arch_optimized_insn optinsn;
-};
-
-/*
- * Why a probe is not optimized (optprobe_why_not(); the arch analysis
- * returns the negated value).  Never an error to the user: the probe
- * simply stays an int3.
- */
-enum optprobe_refusal {
-	OPT_OK = 0,
-	OPT_SWITCHED_OFF,	/* kprobes_set_optimization(false) */
-	OPT_HANDLERS,		/* a post- or break-handler needs the int3 path */
-	OPT_DISABLED,		/* not armed */
-	OPT_NO_SIZE,		/* kallsyms does not know the function's extent */
-	OPT_CROSSES_END,	/* the jump would reach past the function's end */
-	OPT_NOT_RELOCATABLE,	/* a displaced instruction cannot run elsewhere */
-	OPT_PROBE_IN_RANGE,	/* another probe sits on a displaced byte */
-	OPT_JUMP_INTO_RANGE,	/* a branch in the function lands behind the jump */
-	OPT_INDIRECT_JUMP,	/* jmp *x: a jump table could land anywhere */
-	OPT_FIXUP_ENTRY,	/* fixup code jumps into the function */
-	OPT_UNDECODABLE,	/* the function does not decode (data, foreign int3) */
-	OPT_THREAD_INSIDE,	/* a preempted thread stopped behind the jump: later */
-	OPT_NO_MEMORY,
-	OPT_NR_REFUSALS,
-};
-const char *optprobe_refusal_name(int why);
-/* Would p be optimized now?  OPT_OK, or why not.  Changes nothing. */
-int optprobe_why_not(struct kprobe *p);
-
-
-/*
- * The function around addr as the safety analysis must see it.  Not
- * simply the kallsyms symbol: in assembly, global labels inside a
- * routine are symbols of their own, and gcc moves cold paths into a
- * separate "foo.cold" symbol that jumps back into foo.  So [start, end)
- * is the outermost symbol containing addr, and [other_start, other_end)
- * is the other half of a split function (0, 0 if none).
- */
-struct func_extent {
-	unsigned long start, end;
-	unsigned long other_start, other_end;
-};
-int kprobe_function_extent(unsigned long addr, struct func_extent *fx); /* 0 or -OPT_NO_SIZE */
-
-/* The optimized probe whose jump covers addr, or NULL. */
-struct optimized_kprobe *get_optimized_kprobe(unsigned long addr);
-/* Put back, in buf (a copy of len bytes from addr), the bytes jumps displaced. */
-void recover_optprobed_bytes(kprobe_opcode_t *buf, kprobe_opcode_t *addr, size_t len);
 unsigned int kprobes_nr_optimized(void);
-/* Linux's OPTIMIZE_DELAY: jiffies between the first kick and the batch. */
-#define OPTIMIZE_DELAY		5
-/* A kick's OPTIMIZE_DELAY is running: no batch before *deadline (jiffies). */
-bool kprobe_optimizer_delay_pending(unsigned long *deadline);
 /* kprobe_mutex (probes/kprobes.c): the optimizer takes it for each batch. */
 void kprobe_mutex_lock(void);
 void kprobe_mutex_unlock(void);
 /* Linux's synchronize_rcu() for kprobe hits (probes/kprobes_sync.c). */
 void synchronize_kprobes(void);
-extern unsigned long kprobes_grace_periods;	/* how many (the bench prints them) */
-
-/* The arch half (arch/i386/kprobes/opt.c).  Errors (-OPT_*) mean "stay an int3". */
-int arch_check_optimized_kprobe(struct optimized_kprobe *op);	/* the analysis */
-/* The analysis keeps its last function's summary until told to forget it. */
-void arch_forget_optprobe_summaries(void);
-int arch_prepare_optimized_kprobe(struct optimized_kprobe *op);	/* analysis + detour */
-struct text_snapshot;
-/* Patch the jmp, unless the snapshot has a thread inside: -OPT_THREAD_INSIDE. */
-int arch_optimize_kprobe(struct optimized_kprobe *op);
-/* At most this many probes per batch, as Linux's MAX_OPTIMIZE_PROBES. */
-#define MAX_OPTIMIZE_PROBES	256
-/* The same for n probes through one patch window: ret[i] is each one's answer. */
-void arch_optimize_kprobes(struct optimized_kprobe **ops, int n, int *ret);
-/* Every jump of ops back to an int3, through one patch window. */
-void arch_unoptimize_kprobes(struct optimized_kprobe **ops, int n);
-void arch_unoptimize_kprobe(struct optimized_kprobe *op);
-/* Frees the detour and op, now if snap (NULL: look) has no thread inside, else later. */
-void arch_remove_optimized_kprobe(struct optimized_kprobe *op,
-				  const struct text_snapshot *snap);
-
-/* ---- code a preempted thread may still be running (arch/i386/kprobes/text_quiesce.c) -- */
-
-/* Is any thread's interrupted ip, or any return address, in [start, end)? */
-bool kprobes_text_busy(unsigned long start, unsigned long end);
-
-/*
- * The same question for many ranges: every thread's resume points (return
- * addresses, interrupted ips), collected by one walk.  Exact as long as
- * no other thread runs in between (hold kprobe_mutex).  A snapshot that
- * overflowed answers by walking again.
- */
-#define TEXT_SNAPSHOT_MAX_POINTS	512
-struct text_snapshot {
-	unsigned int nr;
-	bool overflow;
-	unsigned long points[TEXT_SNAPSHOT_MAX_POINTS];
-};
-void text_snapshot_take(struct text_snapshot *s);
-bool text_snapshot_busy(const struct text_snapshot *s, unsigned long start,
-			unsigned long end);
-/* release(arg) once no thread can be running [start, end): kprobes_collect_garbage() looks. */
-void kprobes_free_text_later(unsigned long start, unsigned long end,
-			     void (*release)(void *arg), void *arg);
-/* Release what has become quiet; returns how many still wait. */
-unsigned int kprobes_collect_garbage(void);
-unsigned int kprobes_nr_deferred(void);	/* how many wait, without looking */
-/* From a preemptible thread: let the others run until nothing waits. */
-void synchronize_kprobe_text(void);
 
 #endif

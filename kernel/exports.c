@@ -157,15 +157,14 @@ EXPORT_SYMBOL(register_kretprobes);
 EXPORT_SYMBOL(unregister_kretprobes);
 EXPORT_SYMBOL(kretprobe_trampoline);
 EXPORT_SYMBOL(get_kprobe);
+EXPORT_SYMBOL(kprobe_running);
 /*
- * kprobe_running(), get_kprobe_ctlblk(), reset_current_kprobe() read
+ * get_kprobe_ctlblk(), reset_current_kprobe() read
  * these: this CPU's copies, through %fs and this_cpu_off.
  */
 EXPORT_SYMBOL(current_kprobe);
 EXPORT_SYMBOL(kprobe_ctlblk);
 EXPORT_SYMBOL(this_cpu_off);
-EXPORT_SYMBOL(kprobes_global_lock);
-EXPORT_SYMBOL(kprobe_hit_unlock);
 
 /* Modules */
 EXPORT_SYMBOL(try_module_get);

@@ -26,6 +26,7 @@
 #include "module.h"
 #include "ftrace.h"
 #include "kprobes.h"
+#include "kprobes_internal.h"
 #include "kallsyms.h"
 #include "multiboot.h"
 #include "mm.h"
@@ -535,7 +536,7 @@ static bool current_runs_module(const struct module *mod)
 static int module_busy(struct module *mod)
 {
 	struct stack_search ss = { .mod = mod };
-	struct kprobe *running = kprobe_in_progress();
+	struct kprobe *running = kprobe_running();
 
 	if (mod->state != MODULE_STATE_LIVE)
 		return -EBUSY;
@@ -915,7 +916,7 @@ int unload_module(struct module *mod)
 	 * Not from a probe handler or atomic code, which may not sleep
 	 * (module_busy() refuses those anyway).
 	 */
-	if (!preempt_count() && !irqs_disabled() && !kprobe_in_progress())
+	if (!preempt_count() && !irqs_disabled() && !kprobe_running())
 		wait_for_kprobe_optimizer();
 	ret = module_busy(mod);
 

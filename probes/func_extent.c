@@ -14,6 +14,7 @@
  */
 #include "kernel.h"
 #include "kprobes.h"
+#include "kprobes_internal.h"
 #include "kallsyms.h"
 #include "mm.h"
 #include "string.h"

@@ -42,6 +42,7 @@
  */
 #include "kernel.h"
 #include "kprobes.h"
+#include "kprobes_internal.h"
 #include "hash.h"
 #include "mm.h"
 #include "string.h"
@@ -208,4 +209,9 @@ NOKPROBE_SYMBOL(__is_insn_slot_addr);
 void insn_cache_get_stats(const struct kprobe_insn_cache *c, struct insn_slot_stats *st)
 {
 	*st = c->stats;
+}
+
+void insn_slot_get_stats(struct insn_slot_stats *st)
+{
+	insn_cache_get_stats(&kprobe_insn_slots, st);
 }

@@ -92,26 +92,25 @@ void unlock_kprobes(void)
 NOKPROBE_SYMBOL(unlock_kprobes);
 
 /* The hit on this CPU is over: if it held kprobe_lock, give it back. */
-void kprobe_hit_unlock(void)
+static nokprobe_inline void kprobe_hit_unlock(void)
 {
 	if (READ_ONCE(kprobe_cpu) == smp_processor_id())
 		unlock_kprobes();
 }
-NOKPROBE_SYMBOL(kprobe_hit_unlock);
 
 /* ---- the layer ---------------------------------------------------------------- */
 
 /* The hit on this CPU is over (or was never one): let the lock go. */
 static nokprobe_inline int unlock_after(int ret)
 {
-	if (!kprobe_running())
+	if (!this_cpu_read(current_kprobe))
 		kprobe_hit_unlock();
 	return ret;
 }
 
 static int global_lock_int3(struct pt_regs *regs)
 {
-	if (!kprobe_running())
+	if (!this_cpu_read(current_kprobe))
 		lock_kprobes();		/* a reentered hit: this CPU holds it already */
 	return unlock_after(kprobe_hit_below(KPROBE_HIT_LOCK)->int3(regs));
 }

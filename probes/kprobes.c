@@ -60,15 +60,14 @@ static bool kprobes_initialized;
 /* ---- the registration lock -------------------------------------------------- */
 
 /*
- * See include/kprobes.h: the registration API's view of a hit in
- * progress.  noinline: inlined into register_kprobe() its load would be
- * register_kprobe()'s own, and probe-able, instruction again.
+ * See include/kprobes.h: out of line and blacklisted, so that no caller's
+ * load of current_kprobe is a probe-able instruction of its own.
  */
-noinline struct kprobe *kprobe_in_progress(void)
+noinline struct kprobe *kprobe_running(void)
 {
-	return kprobe_running();
+	return this_cpu_read(current_kprobe);
 }
-NOKPROBE_SYMBOL(kprobe_in_progress);
+NOKPROBE_SYMBOL(kprobe_running);
 
 static DEFINE_MUTEX(kprobe_mutex);
 
@@ -473,7 +472,7 @@ int register_kprobe(struct kprobe *p)
 
 	if (!kprobes_initialized)
 		ret = -ENODEV;
-	else if (kprobe_in_progress())
+	else if (kprobe_running())
 		ret = -EBUSY;
 	else {
 		kprobe_mutex_lock();
@@ -525,7 +524,7 @@ int disable_kprobe(struct kprobe *p)
 {
 	int ret;
 
-	if (kprobe_in_progress())
+	if (kprobe_running())
 		return -EBUSY;
 	kprobe_mutex_lock();
 	ret = __disable_kprobe(p);
@@ -539,7 +538,7 @@ int enable_kprobe(struct kprobe *p)
 	bool armed;
 	int ret = 0;
 
-	if (kprobe_in_progress())
+	if (kprobe_running())
 		return -EBUSY;
 	kprobe_mutex_lock();
 	ap = get_valid_kprobe(p);
@@ -658,7 +657,7 @@ static void __unregister_kprobes(struct kprobe **kps, int num)
 
 void unregister_kprobes(struct kprobe **kps, int num)
 {
-	if (kprobe_in_progress()) {
+	if (kprobe_running()) {
 		printk("kprobes: unregister from inside a handler refused\n");
 		return;
 	}

@@ -20,6 +20,7 @@
 #include "errno.h"
 #include "string.h"
 #include "kprobes.h"
+#include "kprobes_internal.h"
 #include "ftrace.h"
 
 bool kprobes_on_ftrace = true;

@@ -14,6 +14,7 @@
 #include "errno.h"
 #include "kallsyms.h"
 #include "kprobes.h"
+#include "kprobes_internal.h"
 #include "ftrace.h"
 #include "rethook.h"
 #include "nokprobe.h"
@@ -36,7 +37,7 @@ static void kretprobe_rethook_handler(struct rethook_node *node, void *data,
 
 	if (!rp->handler)
 		return;
-	if (kprobe_running()) {
+	if (this_cpu_read(current_kprobe)) {
 		kprobe_count_inc((unsigned long *)&rp->nmissed);
 		return;
 	}

@@ -284,7 +284,7 @@ static nokprobe_inline void run_return_handler(struct kretprobe_instance *ri,
 
 	if (!rp || !rp->handler)
 		return;
-	if (kprobe_running()) {
+	if (this_cpu_read(current_kprobe)) {
 		/* Inside another hit (no usual path gets here): skip it. */
 		kprobe_count_inc((unsigned long *)&rp->nmissed);
 		return;

@@ -778,7 +778,7 @@ static int unoptimize_one(struct kprobe *p, void *unused)
  */
 int kprobes_set_optimization(bool on)
 {
-	if (kprobe_in_progress())
+	if (kprobe_running())
 		return -EBUSY;
 	WRITE_ONCE(kprobes_allow_optimization, on);
 	kprobes_for_each(on ? optimize_one : unoptimize_one, NULL);

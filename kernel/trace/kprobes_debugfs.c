@@ -34,6 +34,7 @@
 #include "kernel.h"
 #include "trace.h"
 #include "kprobes.h"
+#include "kprobes_internal.h"
 #include "pseudofs.h"
 #include "kallsyms.h"
 #include "errno.h"

@@ -23,6 +23,19 @@ check_layout.py - every folder's name is true: the grep-able layout rules.
                            fault, the compiler barrier).  Out of scope:
                            tests/ (the suites raise exceptions on purpose)
                            and user/ (ring-3 x86 programs).
+  kprobes_api_is_modules   include/kprobes.h, the API a module uses (Linux's
+                           include/linux/kprobes.h), declares none of the
+                           manager's internals (KPROBES_INTERNALS: the slot
+                           cache, 2005's lock and its statistics, the
+                           optimizer's records, the blacklist's walk, the
+                           ftrace arming): they live in
+                           probes/kprobes_internal.h, the x86 ones in
+                           arch/i386/include/asm/kprobes.h.
+  one_name_per_concept     no C, header or doc uses a retired synonym
+                           (RETIRED_NAMES: kprobe_in_progress() returned what
+                           kprobe_running() returns); the name kept is
+                           NOKPROBE_SYMBOL()'d where it is defined, the
+                           reason the synonym existed.
   rules_catch_violations   each rule above, run on a scratch tree with one
                            violation planted, reports it: the check can fail.
 
@@ -53,6 +66,32 @@ ALLOWED_CONSOLE_ARROWS = {("kernel/main.c", "shell.h")}
 ARCH_ASM = Path("arch/i386/include/asm")
 INLINE_ASM_DIRS = ("kernel", "probes", "lib", "fs", "console", "include",
                    "boot", "samples")
+
+# The kprobes manager's internals: never declared by include/kprobes.h.
+KPROBES_API = Path("include/kprobes.h")
+KPROBES_INTERNALS = """
+    kprobes_ftrace_setup check_ftrace_location arm_kprobe_ftrace
+    disarm_kprobe_ftrace kprobe_remove_area_blacklist
+    kprobe_blacklist_for_each INSN_CACHE_HASH_BITS kprobe_insn_page
+    kprobe_insn_cache kprobe_insn_slots kprobe_optinsn_slots __get_insn_slot
+    __free_insn_slot __is_insn_slot_addr insn_cache_get_stats get_insn_slot
+    free_insn_slot get_optinsn_slot free_optinsn_slot kprobes_global_lock
+    kprobe_cpu kprobe_hit_unlock kprobe_lock_stats kprobe_lock_stats_sum
+    kprobe_lock_stats_reset kprobe_count_inc optprobe_state OPTPROBE_QUEUED
+    OPTPROBE_OPTIMIZED OPTPROBE_UNOPTIMIZING optimized_kprobe
+    optprobe_refusal OPT_OK OPT_SWITCHED_OFF OPT_HANDLERS OPT_DISABLED
+    OPT_NO_SIZE OPT_CROSSES_END OPT_NOT_RELOCATABLE OPT_PROBE_IN_RANGE
+    OPT_JUMP_INTO_RANGE OPT_INDIRECT_JUMP OPT_FIXUP_ENTRY OPT_UNDECODABLE
+    OPT_THREAD_INSIDE OPT_NO_MEMORY OPT_NR_REFUSALS optprobe_refusal_name
+    optprobe_why_not func_extent kprobe_function_extent get_optimized_kprobe
+    recover_optprobed_bytes OPTIMIZE_DELAY kprobe_optimizer_delay_pending
+    kprobes_grace_periods
+""".split()
+
+# A retired name -> the one name kept for its concept.
+RETIRED_NAMES = {"kprobe_in_progress": "kprobe_running"}
+NAME_DIRS = ("arch", "kernel", "probes", "lib", "fs", "console", "include",
+             "samples", "tests", "docs", "labs")
 
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 INLINE_ASM_RE = re.compile(r"\b(?:__asm__|asm)\s*(?:__volatile__|volatile)?\s*\(")
@@ -147,9 +186,58 @@ def check_inline_asm_is_arch(root):
     return problems
 
 
+def code_lines(text):
+    """(line number, line) of text outside /* */ and // comments."""
+    in_comment = False
+    for n, line in enumerate(text.splitlines(), 1):
+        code = ""
+        while line:
+            if in_comment:
+                end = line.find("*/")
+                if end < 0:
+                    break
+                line, in_comment = line[end + 2:], False
+            else:
+                start = line.find("/*")
+                code += (line if start < 0 else line[:start]).split("//")[0]
+                if start < 0:
+                    break
+                line, in_comment = line[start + 2:], True
+        yield n, code
+
+
+def check_kprobes_api_is_modules(root):
+    path = root / KPROBES_API
+    if not path.exists():
+        return [f"{KPROBES_API}: missing"]
+    word = re.compile(r"\b(" + "|".join(map(re.escape, KPROBES_INTERNALS)) + r")\b")
+    return [f"{KPROBES_API}:{n}: {m.group(1)} is the manager's: "
+            "probes/kprobes_internal.h or <asm/kprobes.h>"
+            for n, code in code_lines(path.read_text(errors="replace"))
+            for m in [word.search(code)] if m]
+
+
+def check_one_name_per_concept(root):
+    problems = []
+    for rel in sources(root, NAME_DIRS, (".c", ".h", ".S", ".md")):
+        text = (root / rel).read_text(errors="replace")
+        for n, line in enumerate(text.splitlines(), 1):
+            for old, new in RETIRED_NAMES.items():
+                if re.search(rf"\b{old}\b", line):
+                    problems.append(f"{rel}:{n}: {old}: the concept's one name is {new}")
+    for new in RETIRED_NAMES.values():
+        if not any(f"NOKPROBE_SYMBOL({new})" in (root / rel).read_text(errors="replace")
+                   for rel in sources(root, ("probes", "kernel", "arch"), (".c",))):
+            problems.append(f"probes/: {new}() is not NOKPROBE_SYMBOL()'d: a probe "
+                            "on its load of current_kprobe would see its own hit")
+    return problems
+
+
 RULES = (("console_is_a_leaf", check_console_is_a_leaf),
          ("asm_headers_are_arch", check_asm_headers_are_arch),
-         ("inline_asm_is_arch", check_inline_asm_is_arch))
+         ("inline_asm_is_arch", check_inline_asm_is_arch),
+         ("kprobes_api_is_modules", check_kprobes_api_is_modules),
+         ("one_name_per_concept", check_one_name_per_concept))
 
 # One planted violation per rule: (rule, file, text appended).
 PLANTS = (
@@ -161,12 +249,18 @@ PLANTS = (
     ("inline_asm_is_arch", "kernel/planted.c",
      "void f(void)\n{\n\tint x = 0;\n\t__asm__ __volatile__(\"hlt\");\n}\n"),
     ("inline_asm_is_arch", "console/planted.c", 'void g(void) { asm volatile("cli"); }\n'),
+    ("kprobes_api_is_modules", "include/kprobes.h",
+     "struct optimized_kprobe *get_optimized_kprobe(unsigned long addr);\n"),
+    ("kprobes_api_is_modules", "include/kprobes.h",
+     "extern bool kprobes_global_lock;\t/* comment */\n"),
+    ("one_name_per_concept", "kernel/planted.c",
+     "int busy(void) { return kprobe_in_progress() != 0; }\n"),
 )
 
 
 def scratch_tree(dest):
     """The folders the rules read, copied (no build/, no .git)."""
-    for top in set(BELOW_CONSOLE) | set(INLINE_ASM_DIRS) | {"console"}:
+    for top in set(BELOW_CONSOLE) | set(INLINE_ASM_DIRS) | set(NAME_DIRS):
         if (ROOT / top).is_dir():
             shutil.copytree(ROOT / top, dest / top,
                             ignore=shutil.ignore_patterns("build", ".git"))
@@ -182,13 +276,16 @@ def check_rules_catch_violations():
         for rule, rel, text in PLANTS:
             path = tree / rel
             new_dir = not path.parent.exists()
+            old = path.read_text() if path.exists() else None
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text)
+            path.write_text((old or "") + text)
             found = rules[rule](tree)
             if not any(rel in p or f"{Path(rel).parent}/:" in p for p in found):
                 problems.append(f"{rule} missed {text.strip()!r} planted in {rel}")
             if new_dir:
                 shutil.rmtree(path.parent)
+            elif old is not None:
+                path.write_text(old)
             else:
                 path.unlink()
             if rules[rule](tree):

@@ -33,6 +33,7 @@
  */
 #include "kernel.h"
 #include "kprobes.h"
+#include "kprobes_internal.h"
 #include "errno.h"
 #include <asm/irqflags.h>
 #include <asm/processor.h>

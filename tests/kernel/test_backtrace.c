@@ -15,6 +15,7 @@
 #include "kernel.h"
 #include "ktest.h"
 #include "kprobes.h"
+#include "kprobes_internal.h"
 #include "kallsyms.h"
 #include <asm/insn.h>
 #include <asm/ptrace.h>

@@ -14,6 +14,7 @@
 #include "ktest.h"
 #include "trap_watch.h"
 #include "kprobes.h"
+#include "kprobes_internal.h"
 #include <asm/ptrace.h>
 #include "kallsyms.h"
 #include "errno.h"

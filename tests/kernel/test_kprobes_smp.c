@@ -30,6 +30,7 @@
 #include "kernel.h"
 #include "ktest.h"
 #include "kprobes.h"
+#include "kprobes_internal.h"
 #include <asm/atomic.h>
 #include <asm/processor.h>
 #include "sched.h"

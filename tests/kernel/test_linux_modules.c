@@ -11,6 +11,7 @@
 #include "ktest.h"
 #include "module.h"
 #include "kprobes.h"
+#include "kprobes_internal.h"
 #include "kallsyms.h"
 #include "mm.h"
 #include "errno.h"

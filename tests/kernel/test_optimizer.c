@@ -19,6 +19,7 @@
 #include "kernel.h"
 #include "ktest.h"
 #include "kprobes.h"
+#include "kprobes_internal.h"
 #include "ftrace.h"
 #include "kallsyms.h"
 #include "mm.h"

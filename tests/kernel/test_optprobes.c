@@ -15,6 +15,7 @@
 #include <asm/atomic.h>
 #include "trap_watch.h"
 #include "kprobes.h"
+#include "kprobes_internal.h"
 #include "kallsyms.h"
 #include "errno.h"
 #include <asm/irqflags.h>

@@ -48,6 +48,7 @@
  */
 #include "kernel.h"
 #include "kprobes.h"
+#include "kprobes_internal.h"
 #include <asm/kdebug.h>
 #include <asm/insn.h>
 #include "mm.h"
@@ -232,7 +233,7 @@ static nokprobe_inline void set_current_kprobe(struct kprobe *p, struct pt_regs 
 
 static nokprobe_inline void save_previous_kprobe(struct kprobe_ctlblk *kcb)
 {
-	kcb->prev_kprobe.kp = kprobe_running();
+	kcb->prev_kprobe.kp = this_cpu_read(current_kprobe);
 	kcb->prev_kprobe.status = kcb->kprobe_status;
 	kcb->prev_kprobe.old_flags = kcb->kprobe_old_flags;
 	kcb->prev_kprobe.saved_flags = kcb->kprobe_saved_flags;
@@ -414,7 +415,7 @@ static __always_inline int kprobe_handler(struct pt_regs *regs)
 	p = get_kprobe(int3_addr(regs));
 	kcb = get_kprobe_ctlblk();
 	if (p) {
-		if (kprobe_running())
+		if (this_cpu_read(current_kprobe))
 			return reenter_kprobe(p, regs, kcb);
 		set_current_kprobe(p, regs, kcb);
 		kcb->kprobe_status = KPROBE_HIT_ACTIVE;
@@ -435,14 +436,14 @@ static __always_inline int kprobe_handler(struct pt_regs *regs)
 		if (!p->break_handler)
 			reset_current_kprobe();
 		return 1;
-	} else if (kprobe_running()) {
+	} else if (this_cpu_read(current_kprobe)) {
 		/*
 		 * Not a probe address, while a probe is active: the break
 		 * int3 a jprobe handler executes to come back.  The break
 		 * handler restores the registers and we step the probed
 		 * instruction as usual.
 		 */
-		p = kprobe_running();
+		p = this_cpu_read(current_kprobe);
 		if (p->break_handler && p->break_handler(p, regs))
 			return run_probed_instruction(p, regs, kcb);
 	} else if (READ_ONCE(*int3_addr(regs)) != BREAKPOINT_INSTRUCTION) {
@@ -607,7 +608,7 @@ static nokprobe_inline void abort_singlestep(struct kprobe *cur, struct pt_regs 
 static int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 {
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-	struct kprobe *cur = kprobe_running();
+	struct kprobe *cur = this_cpu_read(current_kprobe);
 
 	switch (kcb->kprobe_status) {
 	case KPROBE_HIT_SS:
@@ -657,7 +658,7 @@ static int linux_debug(struct pt_regs *regs)
 	int ret;
 
 	__preempt_count_add(1);
-	ret = post_kprobe_handler(kprobe_running(), regs, get_kprobe_ctlblk());
+	ret = post_kprobe_handler(this_cpu_read(current_kprobe), regs, get_kprobe_ctlblk());
 	__preempt_count_sub(1);
 	return ret;
 }
@@ -704,7 +705,7 @@ static nokprobe_inline void resume_in_place(struct kprobe *p, struct pt_regs *re
 static int inplace_int3(struct pt_regs *regs)
 {
 	int ret = linux_int3(regs);
-	struct kprobe *p = kprobe_running();
+	struct kprobe *p = this_cpu_read(current_kprobe);
 
 	if (p && get_kprobe_ctlblk()->kprobe_status == KPROBE_HIT_SS &&
 	    regs->ip == (unsigned long)p->ainsn.insn)
@@ -720,7 +721,7 @@ NOKPROBE_SYMBOL(inplace_int3);
 static int inplace_debug(struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-	struct kprobe *cur = kprobe_running();
+	struct kprobe *cur = this_cpu_read(current_kprobe);
 
 	if (!kprobe_stepping_in_place(cur) || kcb->kprobe_status != KPROBE_HIT_SS)
 		return linux_debug(regs);
@@ -735,7 +736,7 @@ NOKPROBE_SYMBOL(inplace_debug);
 static int inplace_fault(struct pt_regs *regs, int trapnr)
 {
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-	struct kprobe *cur = kprobe_running();
+	struct kprobe *cur = this_cpu_read(current_kprobe);
 
 	if (!kprobe_stepping_in_place(cur) || regs->ip != (unsigned long)cur->addr)
 		return linux_fault(regs, trapnr);
@@ -845,7 +846,7 @@ NOKPROBE_SYMBOL(kprobe_int3_handler);
 
 hit_entry int kprobe_debug_handler(struct pt_regs *regs)
 {
-	if (!kprobe_running())
+	if (!this_cpu_read(current_kprobe))
 		return 0;	/* no hit in progress on this CPU: not a step of ours */
 	return READ_ONCE(kprobe_hit_ops)->debug(regs);
 }
@@ -854,7 +855,7 @@ NOKPROBE_SYMBOL(kprobe_debug_handler);
 /* Any other exception while a hit is in progress (Linux's kprobe_page_fault()). */
 hit_entry int kprobe_exception_handler(struct pt_regs *regs, int trapnr)
 {
-	if (!kprobe_running())
+	if (!this_cpu_read(current_kprobe))
 		return 0;
 	return READ_ONCE(kprobe_hit_ops)->fault(regs, trapnr);
 }

@@ -15,6 +15,7 @@
  */
 #include "kernel.h"
 #include "kprobes.h"
+#include "kprobes_internal.h"
 #include "ftrace.h"
 #include "narrate.h"
 #include "nokprobe.h"
@@ -29,7 +30,7 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 
 	if (!p || kprobe_disabled(p))
 		return;
-	if (kprobe_running()) {		/* a probe hit inside a handler */
+	if (this_cpu_read(current_kprobe)) {		/* a probe hit inside a handler */
 		kprobes_inc_nmissed_count(p);
 		return;
 	}

@@ -655,7 +655,7 @@ static nokprobe_inline void narrate_ftrace_done(struct pt_regs *regs)
 static nokprobe_inline void narrate_int3_outcome(struct kprobe *p, struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-	struct kprobe *cur = kprobe_running();
+	struct kprobe *cur = this_cpu_read(current_kprobe);
 
 	if (p->ainsn.decoded.type == INSN_TYPE_INT3)
 		narrate_no_step(NO_STEP_INT3, p, regs);
@@ -677,7 +677,7 @@ static nokprobe_inline void narrate_int3_outcome(struct kprobe *p, struct pt_reg
 static int narrate_int3(struct pt_regs *regs)
 {
 	struct kprobe *p = get_kprobe((void *)(regs->ip - sizeof(kprobe_opcode_t)));
-	struct kprobe *outer = kprobe_running();
+	struct kprobe *outer = this_cpu_read(current_kprobe);
 	struct kprobe *told = NULL;
 	int ret;
 
@@ -697,7 +697,7 @@ NOKPROBE_SYMBOL(narrate_int3);
 
 static int narrate_debug_trap(struct pt_regs *regs)
 {
-	struct kprobe *cur = kprobe_running();
+	struct kprobe *cur = this_cpu_read(current_kprobe);
 	bool told = this_cpu_read(kprobe_narrate_telling) &&
 		    get_kprobe_ctlblk()->kprobe_status == KPROBE_HIT_SS;
 	bool in_place = told && kprobe_stepping_in_place(cur);
@@ -723,7 +723,7 @@ static int narrate_fault(struct pt_regs *regs, int trapnr)
 {
 	int ret = kprobe_hit_below(KPROBE_HIT_NARRATE)->fault(regs, trapnr);
 
-	if (!kprobe_running())
+	if (!this_cpu_read(current_kprobe))
 		this_cpu_write(kprobe_narrate_telling, false);
 	return ret;
 }

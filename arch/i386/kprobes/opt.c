@@ -25,6 +25,7 @@
  */
 #include "kernel.h"
 #include "kprobes.h"
+#include "kprobes_internal.h"
 #include "hash.h"
 #include "kallsyms.h"
 #include <asm/extable.h>
@@ -293,7 +294,7 @@ void optimized_callback(struct optimized_kprobe *op, struct pt_regs *regs)
 			return;
 		}
 	}
-	if (!p || kprobe_running()) {
+	if (!p || this_cpu_read(current_kprobe)) {
 		if (p)
 			kprobes_inc_nmissed_count(p);
 		return;				/* iret runs the copies */

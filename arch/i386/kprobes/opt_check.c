@@ -21,6 +21,7 @@
  */
 #include "kernel.h"
 #include "kprobes.h"
+#include "kprobes_internal.h"
 #include <asm/extable.h>
 #include "mm.h"
 #include "string.h"

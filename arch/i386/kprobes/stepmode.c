@@ -207,7 +207,7 @@ int kprobe_set_stepmode(enum kprobe_stepmode mode)
 {
 	if (mode >= NR_KPROBE_STEPMODES)
 		return -EINVAL;
-	if (kprobe_in_progress())
+	if (kprobe_running())
 		return -EBUSY;		/* a handler: the grace period would wait for itself */
 	if (mode == READ_ONCE(kprobe_stepmode))
 		return 0;

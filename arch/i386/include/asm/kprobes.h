@@ -23,6 +23,7 @@
 
 struct kprobe;
 struct optimized_kprobe;
+struct text_snapshot;
 
 /* ---- the instruction set ------------------------------------------------- */
 
@@ -232,5 +233,55 @@ struct arch_optimized_insn {
 bool arch_optprobe_detour_return(unsigned long ret);
 /* Called by the detour with interrupts off (arguments in %eax, %edx). */
 void optimized_callback(struct optimized_kprobe *op, struct pt_regs *regs);
+
+
+/* ---- the jump optimizer's arch half -------------------------------------- */
+
+/* The arch half (arch/i386/kprobes/opt.c).  Errors (-OPT_*) mean "stay an int3". */
+int arch_check_optimized_kprobe(struct optimized_kprobe *op);	/* the analysis */
+/* The analysis keeps its last function's summary until told to forget it. */
+void arch_forget_optprobe_summaries(void);
+int arch_prepare_optimized_kprobe(struct optimized_kprobe *op);	/* analysis + detour */
+/* Patch the jmp, unless the snapshot has a thread inside: -OPT_THREAD_INSIDE. */
+int arch_optimize_kprobe(struct optimized_kprobe *op);
+/* At most this many probes per batch, as Linux's MAX_OPTIMIZE_PROBES. */
+#define MAX_OPTIMIZE_PROBES	256
+/* The same for n probes through one patch window: ret[i] is each one's answer. */
+void arch_optimize_kprobes(struct optimized_kprobe **ops, int n, int *ret);
+/* Every jump of ops back to an int3, through one patch window. */
+void arch_unoptimize_kprobes(struct optimized_kprobe **ops, int n);
+void arch_unoptimize_kprobe(struct optimized_kprobe *op);
+/* Frees the detour and op, now if snap (NULL: look) has no thread inside, else later. */
+void arch_remove_optimized_kprobe(struct optimized_kprobe *op,
+				  const struct text_snapshot *snap);
+
+/* ---- code a preempted thread may still be running (arch/i386/kprobes/text_quiesce.c) -- */
+
+/* Is any thread's interrupted ip, or any return address, in [start, end)? */
+bool kprobes_text_busy(unsigned long start, unsigned long end);
+
+/*
+ * The same question for many ranges: every thread's resume points (return
+ * addresses, interrupted ips), collected by one walk.  Exact as long as
+ * no other thread runs in between (hold kprobe_mutex).  A snapshot that
+ * overflowed answers by walking again.
+ */
+#define TEXT_SNAPSHOT_MAX_POINTS	512
+struct text_snapshot {
+	unsigned int nr;
+	bool overflow;
+	unsigned long points[TEXT_SNAPSHOT_MAX_POINTS];
+};
+void text_snapshot_take(struct text_snapshot *s);
+bool text_snapshot_busy(const struct text_snapshot *s, unsigned long start,
+			unsigned long end);
+/* release(arg) once no thread can be running [start, end): kprobes_collect_garbage() looks. */
+void kprobes_free_text_later(unsigned long start, unsigned long end,
+			     void (*release)(void *arg), void *arg);
+/* Release what has become quiet; returns how many still wait. */
+unsigned int kprobes_collect_garbage(void);
+unsigned int kprobes_nr_deferred(void);	/* how many wait, without looking */
+/* From a preemptible thread: let the others run until nothing waits. */
+void synchronize_kprobe_text(void);
 
 #endif
