@@ -77,7 +77,7 @@ LIBGCC   = $(shell $(CC) -m32 -print-libgcc-file-name)
 # build/kernel-test.elf is that kernel plus the test runner (tests/kernel/ktest.c)
 # and tests/kernel/ (the suites and the benchmark), for make test and
 # make bench; those files define its "test" and "bench" boot modes.
-SRCDIRS := boot arch/i386 arch/i386/kprobes kernel kernel/events kernel/trace lib fs probes console
+SRCDIRS := boot arch/i386 arch/i386/kprobes kernel kernel/events kernel/trace lib fs probes console init
 TEST_SRCS := $(wildcard tests/kernel/*.c) $(wildcard tests/kernel/*.S)
 SRCS := $(filter-out $(TEST_SRCS),\
 	$(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c) $(wildcard $(d)/*.S)))
@@ -128,7 +128,7 @@ KERNEL_OBJS = $(if $(and $(BUILTIN),$(filter CONFIG_KPROBES_SANITY_TEST,$(KCONFI
 # (scripts/user_image.py) .incbin's every ELF file into both kernel images.
 USER_PROGS := $(basename $(notdir $(wildcard user/*.c)))
 USER_ELFS := $(patsubst %,$(B)/user/%.elf,$(USER_PROGS))
-USER_LIB_SRCS := $(wildcard user/lib/*.c user/lib/*.S) lib/string.c lib/vsprintf.c
+USER_LIB_SRCS := $(wildcard user/lib/*.c user/lib/*.S) lib/string.c lib/vsprintf.c lib/errno.c
 USER_LIB_OBJS := $(patsubst %,$(B)/user/obj/%.o,$(USER_LIB_SRCS))
 USER_CFLAGS = $(filter-out -Iinclude -I$(ARCH_INCLUDE) $(KERNEL_ABI_CFLAGS),$(CFLAGS)) \
 	-Iuser/include -Iinclude -I$(ARCH_INCLUDE)

@@ -62,6 +62,7 @@ typedef struct {
 
 #define PT_NULL		0
 #define PT_LOAD		1	/* map p_filesz bytes of the file, p_memsz in memory */
+#define PT_PHDR		6	/* the program header table itself, in memory */
 #define PF_X		0x1	/* p_flags: executable, writable, readable */
 #define PF_W		0x2
 #define PF_R		0x4

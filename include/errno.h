@@ -19,13 +19,17 @@
 #define EBUSY   16
 #define EEXIST  17
 #define ENODEV  19
+#define ENOTDIR 20
 #define EISDIR  21
 #define EINVAL  22
 #define EMFILE  24
 #define ENOSPC  28
+#define ESPIPE  29
+#define EPIPE   32
 #define ERANGE  34
 #define ENAMETOOLONG 36
 #define ENOSYS  38
+#define ENOTEMPTY 39
 #define EILSEQ  84
 #define EOPNOTSUPP 95
 #define ETIMEDOUT 110

@@ -15,7 +15,8 @@
  * A static i386 executable: header, program header table inside the
  * file, every PT_LOAD's bytes inside the file and its memory inside
  * [lo, hi), p_filesz <= p_memsz, and the entry point in an executable
- * segment.  0, or -ENOEXEC with the reason in info->error.
+ * segment.  0, or -ENOEXEC (-EIO: a table or segment past the file's
+ * end, Linux's short read) with the reason in info->error.
  */
 int elf_check_exec(struct load_info *info, uint32_t lo, uint32_t hi);
 

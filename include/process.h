@@ -22,7 +22,7 @@ extern const struct user_program user_programs[];
 extern const unsigned long nr_user_programs;
 const struct user_program *find_user_program(const char *name);
 
-#define MAX_ARG_STRINGS 16      /* argv entries exec copies */
+#define MAX_ARG_STRINGS 16      /* argv entries spawn copies (execve: ARG_MAX bytes) */
 #define MAX_ARG_STRLEN  128     /* bytes per argument, NUL included */
 
 /*
@@ -36,11 +36,15 @@ int exec_load(const unsigned char *elf, size_t len, const char *const argv[],
 
 /*
  * kernel/process.c.  Start program `name` as a new process (argv[0] is
- * its name); the caller later waits for it with process_wait().  NULL
- * and *err set (-ENOENT, -ENOEXEC, -ENOMEM) on failure.
+ * its name): a path, or a name without a slash for /bin/NAME.  The
+ * caller later waits for it with process_wait().  NULL and *err set
+ * (execve()'s errno: -ENOENT, -EACCES, -ENOEXEC, -EIO, -E2BIG, -ENOMEM)
+ * on failure.
  */
 struct task_struct *process_spawn(const char *name, const char *const argv[],
 				  int argc, int *err);
+/* Linux's start_thread(): regs becomes a ring-3 frame that starts at ip with stack sp. */
+void start_thread(struct pt_regs *regs, unsigned long ip, unsigned long sp);
 /* Wait for a process to end; its wait status (below), and it is freed. */
 int process_wait(struct task_struct *t);
 /*
@@ -78,5 +82,12 @@ void exit_to_user_mode(struct pt_regs *regs);
 
 /* kernel/file.c: a process's open files. */
 void exit_files(struct task_struct *t);
+
+/* kernel/exit.c: the end a parent sees (wait4). */
+#define EXIT_ZOMBIE	0x0020	/* task_struct.exit_state: exited, not yet reaped (Linux's value) */
+/* In do_exit(): children orphaned, this task a zombie, its parent woken. */
+void exit_notify(void);
+/* In do_exit(): reap every child that has already exited. */
+void exit_reap_children(void);
 
 #endif

@@ -47,6 +47,7 @@ struct task_struct {
 	struct uprobe_task *utask;  /* a uprobe hit in flight, pending returns */
 	int sigkill_pending;        /* kill PID: exit on the way back to ring 3 */
 	struct task_struct *parent; /* the process that spawned it (waitpid) */
+	int exit_state;             /* EXIT_ZOMBIE once it has exited, for wait4 (kernel/exit.c) */
 	int hardirq_count;          /* >0 while this thread runs an IRQ handler */
 	enum task_state state;
 	unsigned long esp;          /* saved by switch_to() while not running */

@@ -32,18 +32,38 @@ asmlinkage long sys_getpid(void);
 asmlinkage long sys_kill(int pid, int sig);
 asmlinkage long sys_nanosleep(const struct timespec __user *rqtp, struct timespec __user *rmtp);
 asmlinkage long sys_spawn(const char __user *name, const char __user *const __user *argv);
+/* execve and the files of a process (fs/, kernel/file.c, kernel/exit.c; docs/exec.md) */
+struct stat64;
+asmlinkage long sys_execve(const char __user *filename, const char __user *const __user *argv,
+			   const char __user *const __user *envp);
+asmlinkage long sys_wait4(int pid, int __user *stat_addr, int options, void __user *ru);
+asmlinkage long sys_exit_group(int error_code);
+asmlinkage long sys_lseek(unsigned int fd, long offset, unsigned int whence);
+asmlinkage long sys_llseek(unsigned int fd, unsigned long offset_high,
+			   unsigned long offset_low, long long __user *result,
+			   unsigned int whence);
+asmlinkage long sys_dup(unsigned int fildes);
+asmlinkage long sys_dup2(unsigned int oldfd, unsigned int newfd);
+asmlinkage long sys_pipe(int __user *fildes);
+asmlinkage long sys_pipe2(int __user *fildes, int flags);
+asmlinkage long sys_mkdir(const char __user *pathname, umode_t mode);
+asmlinkage long sys_unlink(const char __user *pathname);
+asmlinkage long sys_getdents64(unsigned int fd, void __user *dirent, unsigned int count);
+asmlinkage long sys_stat64(const char __user *filename, struct stat64 __user *statbuf);
+asmlinkage long sys_lstat64(const char __user *filename, struct stat64 __user *statbuf);
+asmlinkage long sys_fstat64(unsigned long fd, struct stat64 __user *statbuf);
 
 /*
  * What the calls do, under Linux's names (kernel/file.c), so Linux's
  * documented probes work: `p:myprobe do_sys_open dfd=%ax filename=%dx`,
- * `p vfs_read`, `p ksys_write`.  vfs_read's pos is a size_t here (no
- * file is larger than a snapshot), Linux's a loff_t.
+ * `p vfs_read`, `p ksys_write`, with Linux's signatures.
  */
 struct file;
 long do_sys_open(int dfd, const char __user *filename, int flags, umode_t mode);
 long ksys_read(unsigned int fd, char __user *buf, size_t count);
 long ksys_write(unsigned int fd, const char __user *buf, size_t count);
-long vfs_read(struct file *file, char __user *buf, size_t count, size_t *pos);
+long vfs_read(struct file *file, char __user *buf, size_t count, long long *pos);
+long vfs_write(struct file *file, const char __user *buf, size_t count, long long *pos);
 
 /* From the int $0x80 entry: run the call regs->ax names, result in regs->ax. */
 void do_int80_syscall_32(struct pt_regs *regs);

@@ -1,15 +1,17 @@
 /*
  * exec.c - load a static ELF executable into a new address space
- * (Linux's fs/binfmt_elf.c, for the one kind of file we run).
+ * (Linux's fs/binfmt_elf.c, for the one kind of file we run; fs/exec.c
+ * finds the file and puts the new address space in place).
  *
  *   1. lib/exec_elf.c checks every program header (nothing allocated
  *      yet, so a broken file costs nothing);
  *   2. each PT_LOAD gets fresh zeroed pages, U/S=1, writable only if
  *      the segment says PF_W, and its p_filesz bytes copied in (the
  *      rest stays zero: .bss);
- *   3. a stack of USER_STACK_PAGES below TASK_SIZE, with the arguments
- *      laid out as Linux's exec leaves them, so crt0 finds
- *          sp -> argc, argv[0..argc-1], NULL, envp: NULL, the strings.
+ *   3. a stack of USER_STACK_PAGES below TASK_SIZE, with the arguments,
+ *      the environment and the auxiliary vector laid out as Linux's
+ *      exec leaves them (create_elf_tables(), below), so crt0 finds
+ *          sp -> argc, argv[0..argc-1], NULL, envp[..], NULL, auxv.
  *      The pages below the stack are never mapped (STACK_GUARD_GAP): a
  *      program that runs off its stack faults there (stack_overflow).
  * The pages are written through their frames' kernel addresses
@@ -21,6 +23,8 @@
 #include "exec_elf.h"
 #include "string.h"
 #include "errno.h"
+#include "binfmts.h"
+#include "random.h"
 
 const struct user_program *find_user_program(const char *name)
 {
@@ -72,35 +76,97 @@ static int load_segments(struct mm_struct *mm, struct load_info *info)
 	return 0;
 }
 
-/* The argument block at the stack's top; returns the initial sp, or 0 (-E2BIG). */
-static unsigned long setup_arg_pages(struct mm_struct *mm, const char *const argv[],
-				     int argc)
+/* Where the program headers are in memory: PT_PHDR, or the PT_LOAD whose bytes hold them. */
+static unsigned long phdr_vaddr(const struct load_info *info)
 {
-	unsigned long strings = USER_STACK_TOP, ptrs[MAX_ARG_STRINGS];
-	unsigned long sp, words[MAX_ARG_STRINGS + 3];
-	int i, n = 0;
+	const Elf32_Ehdr *h = info->hdr;
+	unsigned int i;
 
-	for (i = argc - 1; i >= 0; i--) {
-		size_t len = strnlen(argv[i], MAX_ARG_STRLEN) + 1;
+	for (i = 0; i < h->e_phnum; i++)
+		if (elf_phdr(info, i)->p_type == PT_PHDR)
+			return elf_phdr(info, i)->p_vaddr;
+	for (i = 0; i < h->e_phnum; i++) {
+		const Elf32_Phdr *p = elf_phdr(info, i);
 
-		if (len > MAX_ARG_STRLEN)
-			return 0;
-		strings -= len;
-		copy_to_mm(mm, strings, argv[i], len - 1);	/* the NUL is there: zeroed page */
-		ptrs[i] = strings;
+		if (p->p_type == PT_LOAD && h->e_phoff >= p->p_offset &&
+		    h->e_phoff - p->p_offset < p->p_filesz)
+			return p->p_vaddr + (h->e_phoff - p->p_offset);
 	}
-	words[n++] = argc;
-	for (i = 0; i < argc; i++)
-		words[n++] = ptrs[i];
-	words[n++] = 0;			/* argv's end */
-	words[n++] = 0;			/* an empty environment */
-	sp = ALIGN_DOWN(strings, 16) - n * sizeof(words[0]);
-	copy_to_mm(mm, sp, words, n * sizeof(words[0]));
+	return 0;
+}
+
+/* Bytes at the stack's top, going down from *p; their user address. */
+static unsigned long push_bytes(struct mm_struct *mm, unsigned long *p,
+				const void *bytes, size_t len)
+{
+	*p -= len;
+	copy_to_mm(mm, *p, bytes, len);
+	return *p;
+}
+
+#define NR_AUX_PAIRS	16	/* the pairs create_elf_tables() writes, AT_NULL's included */
+
+/*
+ * Linux's create_elf_tables(): the stack a program starts on.  From the
+ * top down: the file name (AT_EXECFN), the argument and environment
+ * strings, 16 random bytes (AT_RANDOM: glibc's stack protector and
+ * pointer guard), then, 16-byte aligned at sp,
+ *
+ *	argc, argv[0..argc-1], NULL, envp[0..envc-1], NULL,
+ *	auxv: (AT_PHDR, ...) pairs, (AT_NULL, 0).
+ *
+ * Returns the initial sp, or 0 if it all does not fit (-E2BIG).
+ */
+static unsigned long create_elf_tables(struct mm_struct *mm, struct linux_binprm *bprm,
+				       const struct load_info *info)
+{
+	unsigned long p = USER_STACK_TOP - sizeof(long), execfn, strings, random;
+	unsigned char rnd[AT_RANDOM_BYTES];
+	unsigned long *words, *w, sp;
+	size_t nwords = 1 + bprm->argc + 1 + bprm->envc + 1 + 2 * NR_AUX_PAIRS, off = 0;
+	int i;
+
+	execfn = push_bytes(mm, &p, bprm->filename, strlen(bprm->filename) + 1);
+	strings = push_bytes(mm, &p, bprm->strings, bprm->strings_len);
+	get_random_bytes(rnd, sizeof(rnd));
+	random = push_bytes(mm, &p, rnd, sizeof(rnd));
+	sp = ALIGN_DOWN(p - nwords * sizeof(long), 16);
+	if (sp < USER_STACK_BOTTOM + PAGE_SIZE)
+		return 0;	/* leave the program at least a page of stack */
+	words = w = kzalloc(nwords * sizeof(long));
+	if (!words)
+		return 0;
+	*w++ = bprm->argc;
+	for (i = 0; i < bprm->argc; i++, off += strlen(bprm->strings + off) + 1)
+		*w++ = strings + off;
+	*w++ = 0;			/* argv's end */
+	for (i = 0; i < bprm->envc; i++, off += strlen(bprm->strings + off) + 1)
+		*w++ = strings + off;
+	*w++ = 0;			/* envp's end */
+#define NEW_AUX_ENT(id, val) do { *w++ = (id); *w++ = (val); } while (0)
+	NEW_AUX_ENT(AT_PAGESZ, PAGE_SIZE);
+	NEW_AUX_ENT(AT_CLKTCK, USER_HZ);
+	NEW_AUX_ENT(AT_PHDR, phdr_vaddr(info));
+	NEW_AUX_ENT(AT_PHENT, sizeof(Elf32_Phdr));
+	NEW_AUX_ENT(AT_PHNUM, info->hdr->e_phnum);
+	NEW_AUX_ENT(AT_BASE, 0);
+	NEW_AUX_ENT(AT_FLAGS, 0);
+	NEW_AUX_ENT(AT_ENTRY, info->hdr->e_entry);
+	NEW_AUX_ENT(AT_UID, 0);
+	NEW_AUX_ENT(AT_EUID, 0);
+	NEW_AUX_ENT(AT_GID, 0);
+	NEW_AUX_ENT(AT_EGID, 0);
+	NEW_AUX_ENT(AT_SECURE, 0);
+	NEW_AUX_ENT(AT_RANDOM, random);
+	NEW_AUX_ENT(AT_EXECFN, execfn);
+	NEW_AUX_ENT(AT_NULL, 0);
+#undef NEW_AUX_ENT
+	copy_to_mm(mm, sp, words, (w - words) * sizeof(long));
+	kfree(words);
 	return sp;
 }
 
-static int exec_mm(struct mm_struct *mm, struct load_info *info,
-		   const char *const argv[], int argc, unsigned long *sp)
+static int exec_mm(struct mm_struct *mm, struct load_info *info, struct linux_binprm *bprm)
 {
 	int ret = load_segments(mm, info);
 
@@ -110,35 +176,59 @@ static int exec_mm(struct mm_struct *mm, struct load_info *info,
 	if (ret)
 		return ret;
 	mm->start_stack = USER_STACK_BOTTOM;
-	*sp = setup_arg_pages(mm, argv, argc);
-	return *sp ? 0 : -E2BIG;
+	bprm->sp = create_elf_tables(mm, bprm, info);
+	return bprm->sp ? 0 : -E2BIG;
+}
+
+int load_elf_binary(struct linux_binprm *bprm)
+{
+	struct load_info info = { .name = bprm->filename, .image = bprm->image,
+				  .len = bprm->size };
+	struct mm_struct *mm;
+	int ret;
+
+	/* Segments end below the stack's guard gap. */
+	ret = elf_check_exec(&info, USER_BASE, USER_STACK_BOTTOM - STACK_GUARD_GAP);
+	if (ret) {
+		strlcpy(bprm->error, info.error, sizeof(bprm->error));
+		return ret;
+	}
+	mm = mm_alloc();
+	if (!mm)
+		return -ENOMEM;
+	ret = exec_mm(mm, &info, bprm);
+	if (ret) {
+		mmput(mm);	/* every page mapped so far */
+		return ret;
+	}
+	bprm->entry = info.hdr->e_entry;
+	bprm->mm = mm;
+	return 0;
 }
 
 int exec_load(const unsigned char *elf, size_t len, const char *const argv[],
 	      int argc, struct mm_struct **mmp, unsigned long *entry,
 	      unsigned long *sp, char *err, size_t errlen)
 {
-	struct load_info info = { .name = argv[0], .image = elf, .len = len };
-	struct mm_struct *mm;
-	int ret;
+	struct linux_binprm bprm;
+	int i, ret;
 
 	if (argc < 1 || argc > MAX_ARG_STRINGS)
 		return -E2BIG;
-	/* Segments end below the stack's guard gap. */
-	ret = elf_check_exec(&info, USER_BASE, USER_STACK_BOTTOM - STACK_GUARD_GAP);
-	if (ret) {
-		strlcpy(err, info.error, errlen);
-		return ret;
+	ret = bprm_init(&bprm, argv[0]);
+	for (i = 0; i < argc && !ret; i++)
+		ret = bprm_add_string(&bprm, argv[i], false);
+	if (!ret) {
+		bprm.image = elf;
+		bprm.size = len;
+		ret = load_elf_binary(&bprm);
+		strlcpy(err, bprm.error, errlen);
 	}
-	mm = mm_alloc();
-	if (!mm)
-		return -ENOMEM;
-	ret = exec_mm(mm, &info, argv, argc, sp);
-	if (ret) {
-		mmput(mm);	/* every page mapped so far */
-		return ret;
+	if (!ret) {
+		*mmp = bprm.mm;
+		*entry = bprm.entry;
+		*sp = bprm.sp;
 	}
-	*entry = info.hdr->e_entry;
-	*mmp = mm;
-	return 0;
+	bprm_free(&bprm);
+	return ret;
 }

@@ -1,15 +1,16 @@
 /*
- * file.c - open, read, write and close for processes (Linux's
- * fs/open.c and fs/read_write.c, for the files this kernel has).
+ * file.c - a process's files: open, read, write, lseek, close, dup and
+ * dup2 (Linux's fs/open.c, fs/read_write.c and fs/file.c).
  *
- *   fd 0        standard input: none yet, read() sees end of file;
- *   fd 1, 2     standard output and error: the console;
- *   fd 3...     a pseudo file (fs/pseudofs.c), opened read-only.
+ *   fd 0, 1, 2  the console until a process changes them: reading it
+ *               gives end of file (no input yet), writing prints;
+ *   fd 3...     what open() and pipe() return, lowest free first.
  *
- * A pseudo file's text is produced when it is shown, so open() takes a
- * snapshot of it (as Linux's seq_file fills its buffer at the first
- * read) and read() hands it out in pieces.  Every user pointer goes
- * through uaccess.h: a bad one is -EFAULT, never an oops.
+ * A path names a ramfs file or directory (fs/ramfs.c), or a pseudo file
+ * of tracefs or debugfs (fs/pseudofs.c), whose text open() takes as a
+ * snapshot (as Linux's seq_file fills its buffer at the first read).
+ * Every user pointer goes through uaccess.h: a bad one is -EFAULT,
+ * never an oops.
  *
  * The path of each call has Linux's names, so that Linux's documented
  * probes work here as written (kprobetrace.rst's do_sys_open, the
@@ -17,7 +18,7 @@
  *
  *   sys_open  -> do_sys_open -> do_sys_openat2
  *   sys_read  -> ksys_read   -> vfs_read
- *   sys_write -> ksys_write
+ *   sys_write -> ksys_write  -> vfs_write
  *
  * They are noinline: a function the compiler folded into its caller
  * has no address of its own to put a probe on.
@@ -28,16 +29,16 @@
 #include "syscalls.h"
 #include "uaccess.h"
 #include "pseudofs.h"
+#include "fs.h"
+#include "fcntl.h"
 #include "string.h"
 #include "errno.h"
 
-#define NR_OPEN_DEFAULT  8
-#define FIRST_FILE_FD    3       /* after stdin, stdout, stderr */
 #define FILE_SNAPSHOT_MAX 16384  /* bytes of a pseudo file open() keeps */
 #define WRITE_CHUNK      128     /* bytes copied from the user per printk */
-#define O_ACCMODE        3       /* Linux's open flags: O_RDONLY 0, O_WRONLY 1, O_RDWR 2 */
-#define O_RDONLY         0
-#define AT_FDCWD         -100    /* "relative to the working directory": Linux's value */
+#define IO_CHUNK         256     /* bytes of a ramfs read or write per lock */
+#define STDIN_FILENO     0
+#define STDERR_FILENO    2
 
 /* Linux's struct open_how (include/uapi/linux/openat2.h): what to open and how. */
 struct open_how {
@@ -46,76 +47,319 @@ struct open_how {
 	uint64_t resolve;
 };
 
-struct file {
-	char *text;
-	size_t len, pos;
-};
+/* ---- struct file and the table ------------------------------------------- */
 
-struct files_struct {
-	struct file *fd[NR_OPEN_DEFAULT];
-};
-
-static struct file *fget(int fd)
+struct file *alloc_file(const struct file_operations *op, unsigned int flags,
+			void *private_data)
 {
-	struct files_struct *files = current->files;
+	struct file *f = kzalloc(sizeof(*f));
 
-	if (!files || fd < FIRST_FILE_FD || fd >= NR_OPEN_DEFAULT)
+	if (!f)
 		return NULL;
-	return files->fd[fd];
+	f->f_op = op;
+	f->f_flags = flags;
+	f->private_data = private_data;
+	atomic_set(&f->f_count, 1);
+	return f;
 }
 
-static void fput_free(struct file *f)
+void get_file(struct file *f)
 {
-	kfree(f->text);
+	atomic_inc(&f->f_count);
+}
+
+void fput(struct file *f)
+{
+	if (!atomic_dec_and_test(&f->f_count))
+		return;
+	if (f->f_op->release)
+		f->f_op->release(f);
+	if (f->f_inode)
+		iput(f->f_inode);
 	kfree(f);
 }
 
-void exit_files(struct task_struct *t)
+/* The console: end of file to read (no input yet), printk to write. */
+static long console_read(struct file *f, char __user *buf, size_t count, loff_t *pos)
 {
-	struct files_struct *files = t->files;
+	return 0;
+}
+
+/* The whole range is checked first, so a bad one prints nothing. */
+static long console_write(struct file *f, const char __user *buf, size_t count,
+			  loff_t *pos)
+{
+	char chunk[WRITE_CHUNK];
+	size_t done, n;
+
+	if (!access_ok(buf, count))
+		return -EFAULT;
+	for (done = 0; done < count; done += n) {
+		n = count - done < sizeof(chunk) ? count - done : sizeof(chunk);
+		if (copy_from_user(chunk, buf + done, n))
+			return done ? (long)done : -EFAULT;
+		printk("%.*s", (int)n, chunk);
+	}
+	return count;
+}
+
+static const struct file_operations console_fops = {
+	.read = console_read,
+	.write = console_write,
+};
+
+/* One console file, shared by every table; its first reference is never dropped. */
+static struct file console_file = {
+	.f_op = &console_fops,
+	.f_count = { 1 },
+	.f_flags = O_RDWR,
+	.f_mode = S_IFCHR | 0620,
+};
+
+struct files_struct *dup_fd(struct files_struct *from)
+{
+	struct files_struct *files = kzalloc(sizeof(*files));
+	int fd;
+
+	if (!files)
+		return NULL;
+	for (fd = 0; fd < NR_OPEN_DEFAULT; fd++) {
+		files->fd[fd] = from ? from->fd[fd] :
+				fd <= STDERR_FILENO ? &console_file : NULL;
+		if (files->fd[fd])
+			get_file(files->fd[fd]);
+	}
+	if (from)
+		files->close_on_exec = from->close_on_exec;
+	return files;
+}
+
+/* Current's table, made on first use (a kernel thread calling a system call). */
+static struct files_struct *current_files(void)
+{
+	if (!current->files)
+		current->files = dup_fd(NULL);
+	return current->files;
+}
+
+struct file *fget(unsigned int fd)
+{
+	struct files_struct *files = current->files;
+
+	if (fd >= NR_OPEN_DEFAULT)
+		return NULL;
+	if (!files)
+		return fd <= STDERR_FILENO ? &console_file : NULL;
+	return files->fd[fd];
+}
+
+static void close_fd_bit(struct files_struct *files, int fd)
+{
+	files->close_on_exec &= ~(1UL << fd);
+}
+
+int fd_install_new(struct file *f, unsigned int flags)
+{
+	struct files_struct *files = current_files();
+	int fd;
+
+	if (!files)
+		return -ENOMEM;
+	for (fd = 0; fd < NR_OPEN_DEFAULT; fd++) {
+		if (files->fd[fd])
+			continue;
+		files->fd[fd] = f;
+		close_fd_bit(files, fd);
+		if (flags & O_CLOEXEC)
+			files->close_on_exec |= 1UL << fd;
+		return fd;
+	}
+	return -EMFILE;
+}
+
+void exit_files_struct(struct files_struct *files)
+{
 	int fd;
 
 	if (!files)
 		return;
 	for (fd = 0; fd < NR_OPEN_DEFAULT; fd++)
 		if (files->fd[fd])
-			fput_free(files->fd[fd]);
-	t->files = NULL;
+			fput(files->fd[fd]);
 	kfree(files);
 }
 
-static int get_unused_fd(void)
+void exit_files(struct task_struct *t)
+{
+	struct files_struct *files = t->files;
+
+	t->files = NULL;
+	exit_files_struct(files);
+}
+
+void do_close_on_exec(struct files_struct *files)
 {
 	int fd;
 
-	if (!current->files)
-		current->files = kzalloc(sizeof(*current->files));
-	if (!current->files)
-		return -ENOMEM;
-	for (fd = FIRST_FILE_FD; fd < NR_OPEN_DEFAULT; fd++)
-		if (!current->files->fd[fd])
-			return fd;
-	return -EMFILE;
+	for (fd = 0; files && fd < NR_OPEN_DEFAULT; fd++) {
+		if (!(files->close_on_exec & (1UL << fd)) || !files->fd[fd])
+			continue;
+		fput(files->fd[fd]);
+		files->fd[fd] = NULL;
+		close_fd_bit(files, fd);
+	}
 }
 
-/* The file's text now, up to FILE_SNAPSHOT_MAX bytes. */
-static struct file *snapshot(const char *path, int *err)
-{
-	struct file *f = kzalloc(sizeof(*f));
-	struct seq_buf s;
+/* ---- what a path opens ------------------------------------------------------ */
 
+/* A pseudo file's text now, up to FILE_SNAPSHOT_MAX bytes. */
+struct snapshot {
+	char *text;
+	size_t len;
+};
+
+static long snapshot_read(struct file *f, char __user *buf, size_t count, loff_t *pos)
+{
+	struct snapshot *s = f->private_data;
+	size_t n = *pos < (loff_t)s->len ? s->len - *pos : 0;
+
+	if (n > count)
+		n = count;
+	if (copy_to_user(buf, s->text + *pos, n))
+		return -EFAULT;
+	*pos += n;
+	return n;
+}
+
+static void snapshot_release(struct file *f)
+{
+	struct snapshot *s = f->private_data;
+
+	kfree(s->text);
+	kfree(s);
+}
+
+static const struct file_operations snapshot_fops = {
+	.read = snapshot_read,
+	.seekable = true,
+	.release = snapshot_release,
+};
+
+static struct file *open_pseudo(const char *path, unsigned int flags, int *err)
+{
+	struct snapshot *s = kzalloc(sizeof(*s));
+	struct seq_buf sb;
+	struct file *f;
+
+	*err = -EACCES;			/* pseudo files are read-only to processes */
+	if ((flags & O_ACCMODE) != O_RDONLY)
+		goto fail;
 	*err = -ENOMEM;
-	if (!f || !(f->text = kmalloc(FILE_SNAPSHOT_MAX))) {
-		kfree(f);
-		return NULL;
+	if (!s || !(s->text = kmalloc(FILE_SNAPSHOT_MAX)))
+		goto fail;
+	seq_buf_init(&sb, s->text, FILE_SNAPSHOT_MAX);
+	*err = pseudofs_read(path, &sb);
+	if (*err)
+		goto fail;
+	s->len = sb.len;
+	f = alloc_file(&snapshot_fops, flags, s);
+	if (f) {
+		f->f_mode = S_IFREG | 0644;
+		return f;
 	}
-	seq_buf_init(&s, f->text, FILE_SNAPSHOT_MAX);
-	*err = pseudofs_read(path, &s);
+	*err = -ENOMEM;
+fail:
+	if (s)
+		kfree(s->text);
+	kfree(s);
+	return NULL;
+}
+
+static size_t chunk_len(size_t left)
+{
+	return left < IO_CHUNK ? left : IO_CHUNK;
+}
+
+/* A ramfs file's bytes, moved through a kernel buffer IO_CHUNK at a time. */
+static long ramfs_file_read(struct file *f, char __user *buf, size_t count, loff_t *pos)
+{
+	char chunk[IO_CHUNK];
+	size_t done = 0;
+	long n;
+
+	if (S_ISDIR(f->f_inode->i_mode))
+		return -EISDIR;
+	while (done < count) {
+		n = ramfs_read(f->f_inode, chunk, chunk_len(count - done), *pos);
+		if (n <= 0)
+			break;
+		if (copy_to_user(buf + done, chunk, n))
+			return done ? (long)done : -EFAULT;
+		done += n;
+		*pos += n;
+	}
+	return done;
+}
+
+static long ramfs_file_write(struct file *f, const char __user *buf, size_t count,
+			     loff_t *pos)
+{
+	char chunk[IO_CHUNK];
+	size_t done = 0;
+	long n;
+
+	if (f->f_flags & O_APPEND)
+		*pos = ramfs_size(f->f_inode);
+	while (done < count) {
+		n = chunk_len(count - done);
+		if (copy_from_user(chunk, buf + done, n))
+			return done ? (long)done : -EFAULT;
+		n = ramfs_write(f->f_inode, chunk, n, *pos);
+		if (n < 0)
+			return done ? (long)done : n;
+		done += n;
+		*pos += n;
+	}
+	return done;
+}
+
+static const struct file_operations ramfs_fops = {
+	.read = ramfs_file_read,
+	.write = ramfs_file_write,
+	.seekable = true,
+};
+
+/* Open (or with O_CREAT make) a ramfs file or directory; the inode's reference goes to the file. */
+static struct file *open_ramfs(const char *path, unsigned int flags, umode_t mode, int *err)
+{
+	bool writing = (flags & O_ACCMODE) != O_RDONLY;
+	struct inode *inode;
+	struct file *f;
+
+	*err = ramfs_lookup(path, &inode);
+	if (*err == -ENOENT && (flags & O_CREAT))
+		*err = ramfs_create(path, mode, flags & O_EXCL, &inode);
+	else if (!*err && (flags & O_CREAT) && (flags & O_EXCL))
+		*err = -EEXIST;
+	else if (!*err && S_ISDIR(inode->i_mode) && writing)
+		*err = -EISDIR;
+	else if (!*err && !S_ISDIR(inode->i_mode) && (flags & O_DIRECTORY))
+		*err = -ENOTDIR;
 	if (*err) {
-		fput_free(f);
+		if (*err == -EEXIST || *err == -EISDIR || *err == -ENOTDIR)
+			iput(inode);
 		return NULL;
 	}
-	f->len = s.len;
+	if (writing && (flags & O_TRUNC))
+		ramfs_truncate(inode);
+	f = alloc_file(&ramfs_fops, flags, NULL);
+	if (!f) {
+		iput(inode);
+		*err = -ENOMEM;
+		return NULL;
+	}
+	f->f_inode = inode;
+	f->f_mode = inode->i_mode;
 	return f;
 }
 
@@ -123,7 +367,7 @@ static struct file *snapshot(const char *path, int *err)
 static noinline long do_sys_openat2(int dfd, const char __user *filename,
 				    struct open_how *how)
 {
-	char path[PSEUDOFS_PATH_MAX];
+	char path[PATH_MAX];
 	long len;
 	struct file *f;
 	int fd, err;
@@ -135,15 +379,16 @@ static noinline long do_sys_openat2(int dfd, const char __user *filename,
 		return len;
 	if (len == sizeof(path))
 		return -ENAMETOOLONG;
-	if ((how->flags & O_ACCMODE) != O_RDONLY)
-		return -EACCES;		/* pseudo files are read-only to processes */
-	fd = get_unused_fd();
-	if (fd < 0)
-		return fd;
-	f = snapshot(path, &err);
+	/* A pseudo file is tracefs's or debugfs's, mounted over the ramfs. */
+	if (pseudofs_lookup(path) == 1)
+		f = open_pseudo(path, how->flags, &err);
+	else
+		f = open_ramfs(path, how->flags, how->mode, &err);
 	if (!f)
 		return err;
-	current->files->fd[fd] = f;
+	fd = fd_install_new(f, how->flags);
+	if (fd < 0)
+		fput(f);
 	return fd;
 }
 
@@ -169,40 +414,35 @@ asmlinkage long sys_open(const char __user *filename, int flags, int mode)
 asmlinkage long sys_close(unsigned int fd)
 {
 	struct file *f = fget(fd);
+	struct files_struct *files = current_files();
 
-	if (!f)
+	if (!f || !files)
 		return -EBADF;
-	current->files->fd[fd] = NULL;
-	fput_free(f);
+	files->fd[fd] = NULL;
+	close_fd_bit(files, fd);
+	fput(f);
 	return 0;
 }
 
-/* count bytes of the file from *pos to buf, Linux's signature. */
-noinline long vfs_read(struct file *file, char __user *buf, size_t count, size_t *pos)
-{
-	size_t n;
+/* ---- read and write --------------------------------------------------------- */
 
+/* count bytes of the file from *pos to buf, Linux's signature. */
+noinline long vfs_read(struct file *file, char __user *buf, size_t count, loff_t *pos)
+{
+	if ((file->f_flags & O_ACCMODE) == O_WRONLY)
+		return -EBADF;
 	if (!access_ok(buf, count))
 		return -EFAULT;		/* even at the end of the file, as Linux */
-	n = file->len - *pos;
-	if (n > count)
-		n = count;
-	if (copy_to_user(buf, file->text + *pos, n))
-		return -EFAULT;
-	*pos += n;
-	return n;
+	return file->f_op->read ? file->f_op->read(file, buf, count, pos) : -EINVAL;
 }
 
 noinline long ksys_read(unsigned int fd, char __user *buf, size_t count)
 {
-	struct file *f;
+	struct file *f = fget(fd);
 
-	if (fd == 0)
-		return 0;		/* no input: end of file */
-	f = fget(fd);
 	if (!f)
 		return -EBADF;
-	return vfs_read(f, buf, count, &f->pos);
+	return vfs_read(f, buf, count, &f->f_pos);
 }
 
 asmlinkage long sys_read(unsigned int fd, char __user *buf, size_t count)
@@ -210,26 +450,110 @@ asmlinkage long sys_read(unsigned int fd, char __user *buf, size_t count)
 	return ksys_read(fd, buf, count);
 }
 
-/* The console: the whole range is checked first, so a bad one prints nothing. */
-noinline long ksys_write(unsigned int fd, const char __user *buf, size_t count)
+noinline long vfs_write(struct file *file, const char __user *buf, size_t count,
+			loff_t *pos)
 {
-	char chunk[WRITE_CHUNK];
-	size_t done, n;
-
-	if (fd != 1 && fd != 2)
-		return -EBADF;	/* opened files are read-only */
+	if ((file->f_flags & O_ACCMODE) == O_RDONLY || !file->f_op->write)
+		return -EBADF;
 	if (!access_ok(buf, count))
 		return -EFAULT;
-	for (done = 0; done < count; done += n) {
-		n = count - done < sizeof(chunk) ? count - done : sizeof(chunk);
-		if (copy_from_user(chunk, buf + done, n))
-			return done ? (long)done : -EFAULT;
-		printk("%.*s", (int)n, chunk);
-	}
-	return count;
+	return file->f_op->write(file, buf, count, pos);
+}
+
+noinline long ksys_write(unsigned int fd, const char __user *buf, size_t count)
+{
+	struct file *f = fget(fd);
+
+	if (!f)
+		return -EBADF;
+	return vfs_write(f, buf, count, &f->f_pos);
 }
 
 asmlinkage long sys_write(unsigned int fd, const char __user *buf, size_t count)
 {
 	return ksys_write(fd, buf, count);
+}
+
+/* ---- lseek, dup, dup2 -------------------------------------------------------- */
+
+static loff_t vfs_llseek(struct file *f, loff_t offset, int whence)
+{
+	loff_t base;
+
+	if (!f->f_op->seekable)
+		return -ESPIPE;
+	switch (whence) {
+	case SEEK_SET: base = 0; break;
+	case SEEK_CUR: base = f->f_pos; break;
+	case SEEK_END:
+		base = f->f_inode ? (loff_t)ramfs_size(f->f_inode) :
+		       (loff_t)((struct snapshot *)f->private_data)->len;
+		break;
+	default: return -EINVAL;
+	}
+	if (base + offset < 0)
+		return -EINVAL;
+	f->f_pos = base + offset;
+	return f->f_pos;
+}
+
+/* 32-bit offsets: a result past 2 GiB would not fit (-EOVERFLOW on Linux; no file is that big). */
+asmlinkage long sys_lseek(unsigned int fd, long offset, unsigned int whence)
+{
+	struct file *f = fget(fd);
+
+	return f ? (long)vfs_llseek(f, offset, whence) : -EBADF;
+}
+
+/* The 64-bit lseek of 32-bit Linux: the offset in two halves, the result through a pointer. */
+asmlinkage long sys_llseek(unsigned int fd, unsigned long offset_high,
+			   unsigned long offset_low, loff_t __user *result,
+			   unsigned int whence)
+{
+	struct file *f = fget(fd);
+	loff_t pos;
+
+	if (!f)
+		return -EBADF;
+	pos = vfs_llseek(f, (loff_t)((unsigned long long)offset_high << 32 | offset_low),
+			 whence);
+	if (pos < 0)
+		return pos;
+	return copy_to_user(result, &pos, sizeof(pos)) ? -EFAULT : 0;
+}
+
+asmlinkage long sys_dup(unsigned int fildes)
+{
+	struct file *f = fget(fildes);
+	int fd;
+
+	if (!f)
+		return -EBADF;
+	get_file(f);
+	fd = fd_install_new(f, 0);
+	if (fd < 0)
+		fput(f);
+	return fd;
+}
+
+/* newfd becomes oldfd's file; what newfd had is closed first (Linux's do_dup2()). */
+asmlinkage long sys_dup2(unsigned int oldfd, unsigned int newfd)
+{
+	struct file *f = fget(oldfd), *old;
+	struct files_struct *files;
+
+	if (!f || newfd >= NR_OPEN_DEFAULT)
+		return -EBADF;
+	if (oldfd == newfd)
+		return newfd;
+	files = current_files();
+	if (!files)
+		return -ENOMEM;
+	get_file(f);
+	old = files->fd[newfd];
+	files->fd[newfd] = f;
+	close_fd_bit(files, newfd);
+	if (old)
+		fput(old);
+	return newfd;
 }

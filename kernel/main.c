@@ -10,6 +10,7 @@
  * serial and VGA consoles.
  */
 #include "kernel.h"
+#include "initramfs.h"
 #include "multiboot.h"
 #include <asm/segment.h>
 #include "mm.h"
@@ -113,6 +114,7 @@ void kmain(uint32_t magic, struct multiboot_info *mbi)
 	if (!cmdline_has("nosmoke"))
 		init_test_probes();	/* one line: "Kprobe smoke test: passed" */
 #endif
+	populate_rootfs();	/* "/": /bin's programs, then the initramfs modules */
 	load_boot_modules();	/* insmod=a,b on the command line */
 
 	run_boot_mode();	/* crash=WHAT is one (console/crash.c) */

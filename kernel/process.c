@@ -1,11 +1,13 @@
 /*
  * process.c - a user process: a kernel thread that leaves for ring 3.
  *
- * process_spawn() builds the address space (kernel/exec.c) and creates
- * a thread to run it.  The thread's first act, process_entry(), adopts
- * the address space and "returns" to ring 3 through a trap frame it
- * made itself: the CPU cannot be told to enter ring 3 any other way
- * than by a return (iret here) to a %cs whose RPL is 3.
+ * process_spawn() is execve()'s first half (fs/exec.c: find the file,
+ * build the address space) run by the parent, and creates a thread to
+ * run it.  The thread's first act, process_entry(), is execve()'s
+ * second half, begin_new_exec(): it takes a copy of the parent's open
+ * files, adopts the address space and "returns" to ring 3 through a
+ * trap frame it made itself: the CPU cannot be told to enter ring 3
+ * any other way than by a return (iret here) to a %cs whose RPL is 3.
  *
  * From then on the process is in the kernel only through a trap: a
  * system call, an interrupt, an exception.  Each arrives on the
@@ -25,17 +27,22 @@
 #include "errno.h"
 #include "module_elf.h"
 #include "uprobes.h"
+#include "binfmts.h"
+#include "fs.h"
+#include "ramfs.h"
+#include "vsprintf.h"
 
 /* What the new thread needs to start: set before it runs, its own after. */
 struct process_start {
-	struct mm_struct *mm;
-	unsigned long entry, sp;
+	struct linux_binprm bprm;	/* loaded: bprm.mm is the new address space */
+	struct files_struct *files;	/* a copy of the parent's */
+	char path[PATH_MAX];
 };
 
 void start_user_thread(struct pt_regs *regs) __noreturn;	/* entry.S */
 
 /* Linux's start_thread(): the first trap frame, all segments ring 3's. */
-static void start_thread(struct pt_regs *regs, unsigned long ip, unsigned long sp)
+void start_thread(struct pt_regs *regs, unsigned long ip, unsigned long sp)
 {
 	memset(regs, 0, sizeof(*regs));
 	regs->ds = regs->es = regs->fs = regs->gs = __USER_DS;
@@ -48,50 +55,77 @@ static void start_thread(struct pt_regs *regs, unsigned long ip, unsigned long s
 
 static int process_entry(void *arg)
 {
-	struct process_start start = *(struct process_start *)arg;
+	struct process_start *start = arg;
 	struct pt_regs regs;
 
-	kfree(arg);
+	current->files = start->files;
 	/*
 	 * From the moment current->mm is set, every switch back to this
-	 * thread loads its directory; until then do it here, with no
-	 * switch in between.
+	 * thread loads its directory; begin_new_exec() does it with
+	 * interrupts off, no switch in between.
 	 */
+	begin_new_exec(&start->bprm, &regs);
+	bprm_free(&start->bprm);
+	kfree(start);
 	local_irq_disable();
-	current->mm = start.mm;
-	switch_mm(start.mm);
-	start_thread(&regs, start.entry, start.sp);
 	start_user_thread(&regs);
+}
+
+static void free_start(struct process_start *start)
+{
+	if (start->bprm.mm)
+		mmput(start->bprm.mm);
+	exit_files_struct(start->files);
+	bprm_free(&start->bprm);
+	kfree(start);
+}
+
+/* A name without a slash is a program in /bin, as a shell's PATH=/bin finds it. */
+static void exec_path(char *path, const char *name)
+{
+	snprintf(path, PATH_MAX, "%s%s", strchr(name, '/') ? "" : "/bin/", name);
+}
+
+/* execve()'s first half, in the parent: the arguments, the file, the address space. */
+static int prepare_exec(struct process_start *start, const char *name,
+			const char *const argv[], int argc)
+{
+	int i, ret;
+
+	exec_path(start->path, name);
+	ret = bprm_init(&start->bprm, start->path);
+	if (!ret && (argc < 1 || argc > MAX_ARG_STRINGS))
+		ret = -E2BIG;
+	for (i = 0; i < argc && !ret; i++)
+		ret = bprm_add_string(&start->bprm, argv[i], false);
+	if (!ret)
+		ret = exec_binprm(&start->bprm);
+	if (ret == -ENOEXEC || ret == -EIO)
+		printk("exec %s: %s\n", name, start->bprm.error);
+	return ret;
 }
 
 struct task_struct *process_spawn(const char *name, const char *const argv[],
 				  int argc, int *err)
 {
-	const struct user_program *prog = find_user_program(name);
-	struct process_start *start;
+	struct process_start *start = kzalloc(sizeof(*start));
 	struct task_struct *t;
-	char why[MODULE_ERROR_LEN];
 
-	*err = -ENOENT;
-	if (!prog)
-		return NULL;
-	start = kzalloc(sizeof(*start));
 	*err = -ENOMEM;
 	if (!start)
 		return NULL;
-	*err = exec_load(prog->elf, prog->size, argv, argc, &start->mm,
-			 &start->entry, &start->sp, why, sizeof(why));
+	*err = prepare_exec(start, name, argv, argc);
+	/* A process's child gets a copy of its files; the shell's, the console. */
+	start->files = dup_fd(current->mm ? current->files : NULL);
+	if (!*err && !start->files)
+		*err = -ENOMEM;
 	if (*err) {
-		if (*err == -ENOEXEC)
-			printk("exec %s: %s\n", name, why);
-		kfree(start);
+		free_start(start);
 		return NULL;
 	}
-	uprobe_mmap(start->mm, prog);	/* the probes already on the program */
-	t = kthread_create(process_entry, start, name);
+	t = kthread_create(process_entry, start, kbasename(start->path));
 	if (!t) {
-		mmput(start->mm);
-		kfree(start);
+		free_start(start);
 		*err = -ENOMEM;
 	}
 	return t;
@@ -112,25 +146,13 @@ bool task_is_process(struct task_struct *t)
  * The address space goes first, while the thread still runs: back on
  * kernel_pgdir, nothing uses the process's directory any more (it has
  * one thread), so it can be freed here.  The kernel stack and the task
- * go when the parent's wait joins the thread.
+ * go when the parent's wait4() reaps the zombie (kernel/exit.c).
  */
-/* Under the run-queue lock: the exiting process's children have no parent to wait now. */
-static void forget_parent(struct task_struct *t, void *parent)
-{
-	if (t->parent == parent)
-		t->parent = NULL;
-}
-
 void do_exit(int status)
 {
 	struct mm_struct *mm = current->mm;
 
-	/*
-	 * Children nobody waited for stay zombies (no init adopts them
-	 * yet); at least no waitpid() may mistake a later task at the same
-	 * address for their parent.
-	 */
-	for_each_task(forget_parent, current);
+	exit_reap_children();	/* the zombies among them; the living are orphaned */
 	exit_files(current);
 	uprobe_free_utask(current);	/* a hit in flight, pending return probes */
 	local_irq_disable();
@@ -138,5 +160,6 @@ void do_exit(int status)
 	switch_mm(NULL);
 	local_irq_enable();
 	mmput(mm);
+	exit_notify();		/* a zombie now: the parent's wait4() may reap it */
 	kthread_exit(status);
 }

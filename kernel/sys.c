@@ -1,6 +1,7 @@
 /*
  * sys.c - the process system calls: exit, getpid, nanosleep, spawn,
- * waitpid, kill (Linux's kernel/exit.c, kernel/sys.c, kernel/time/...).
+ * kill (Linux's kernel/exit.c, kernel/sys.c, kernel/time/...); wait4
+ * and waitpid are in kernel/exit.c.
  */
 #include "kernel.h"
 #include "process.h"
@@ -115,34 +116,6 @@ asmlinkage long sys_spawn(const char __user *name, const char __user *const __us
 		ret = kernel_clone(a);
 	kfree(a);
 	return ret;
-}
-
-struct child_lookup {
-	int pid;
-	struct task_struct *parent, *found;
-};
-
-static void find_child(struct task_struct *t, void *arg)
-{
-	struct child_lookup *c = arg;
-
-	if (t->pid == c->pid && t->parent == c->parent)
-		c->found = t;
-}
-
-/* Wait for one child, by pid (no "any child" yet); options are ignored. */
-asmlinkage long sys_waitpid(int pid, int __user *stat_addr, int options)
-{
-	struct child_lookup c = { .pid = pid, .parent = current };
-	int status;
-
-	for_each_task(find_child, &c);
-	if (!c.found)
-		return -ECHILD;
-	status = process_wait(c.found);
-	if (stat_addr && copy_to_user(stat_addr, &status, sizeof(status)))
-		return -EFAULT;
-	return pid;
 }
 
 /* Every signal kills (no process has handlers): Linux's default action for most. */

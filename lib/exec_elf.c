@@ -8,6 +8,13 @@
  * nothing in them: every offset and size is checked here, once, before
  * any page is allocated, so a broken file gets a clear error and the
  * loader (kernel/exec.c) never has anything to undo halfway.
+ *
+ * The errno is Linux's: a file that is not an i386 executable is
+ * -ENOEXEC (no binary format claims it); one whose header promises
+ * bytes the file does not have is -EIO, the short read of Linux's
+ * elf_read().  (Linux maps a segment past the file's end and the
+ * program dies of SIGBUS on touching it; exec copies every byte here,
+ * so it refuses the file up front.)
  */
 #include <stdbool.h>
 #include "exec_elf.h"
@@ -22,7 +29,7 @@ static int check_phdr_table(struct load_info *info, const Elf32_Ehdr *h)
 				 "bad program header table: e_phentsize %u, e_phnum %u",
 				 h->e_phentsize, h->e_phnum);
 	if (!elf_in_file(info, h->e_phoff, h->e_phnum * sizeof(Elf32_Phdr)))
-		return elf_error(info, -ENOEXEC,
+		return elf_error(info, -EIO,
 				 "truncated: program headers (e_phoff %#x) outside the file",
 				 h->e_phoff);
 	if (h->e_phoff & 3)
@@ -35,13 +42,13 @@ static int check_load(struct load_info *info, unsigned int i, uint32_t lo, uint3
 {
 	const Elf32_Phdr *p = elf_phdr(info, i);
 
-	if (!elf_in_file(info, p->p_offset, p->p_filesz))
-		return elf_error(info, -ENOEXEC,
-				 "truncated: segment %u's %#x bytes at %#x outside the file",
-				 i, p->p_filesz, p->p_offset);
 	if (p->p_filesz > p->p_memsz)
 		return elf_error(info, -ENOEXEC, "segment %u: p_filesz %#x > p_memsz %#x",
 				 i, p->p_filesz, p->p_memsz);
+	if (!elf_in_file(info, p->p_offset, p->p_filesz))
+		return elf_error(info, -EIO,
+				 "truncated: segment %u's %#x bytes at %#x outside the file",
+				 i, p->p_filesz, p->p_offset);
 	if (p->p_memsz > EXEC_MAX_SIZE)
 		return elf_error(info, -ENOEXEC, "segment %u too big: %#x bytes", i,
 				 p->p_memsz);

@@ -45,6 +45,21 @@ static const sys_call_ptr_t ia32_sys_call_table[NR_syscalls] = {
 	SYSCALL(__NR_kill, sys_kill),
 	SYSCALL(__NR_nanosleep, sys_nanosleep),
 	SYSCALL(__NR_spawn, sys_spawn),
+	SYSCALL(__NR_unlink, sys_unlink),
+	SYSCALL(__NR_execve, sys_execve),
+	SYSCALL(__NR_lseek, sys_lseek),
+	SYSCALL(__NR_mkdir, sys_mkdir),
+	SYSCALL(__NR_dup, sys_dup),
+	SYSCALL(__NR_pipe, sys_pipe),
+	SYSCALL(__NR_dup2, sys_dup2),
+	SYSCALL(__NR_wait4, sys_wait4),
+	SYSCALL(__NR__llseek, sys_llseek),
+	SYSCALL(__NR_stat64, sys_stat64),
+	SYSCALL(__NR_lstat64, sys_lstat64),
+	SYSCALL(__NR_fstat64, sys_fstat64),
+	SYSCALL(__NR_getdents64, sys_getdents64),
+	SYSCALL(__NR_exit_group, sys_exit_group),
+	SYSCALL(__NR_pipe2, sys_pipe2),
 };
 
 /* System calls taken on this CPU (tests look for them on every CPU). */

@@ -9,6 +9,9 @@ static void known_codes_either_sign(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, errno_name(-EPERM), "EPERM");
 	KTEST_EXPECT_STREQ(t, errno_name(-ENOMEM), "ENOMEM");
 	KTEST_EXPECT_STREQ(t, errno_name(-EFAULT), "EFAULT");
+	KTEST_EXPECT_STREQ(t, errno_name(-EPIPE), "EPIPE");
+	KTEST_EXPECT_STREQ(t, errno_name(-ENOTDIR), "ENOTDIR");
+	KTEST_EXPECT_STREQ(t, errno_meaning(ESPIPE), "Illegal seek");
 	KTEST_EXPECT_STREQ(t, errno_name(-EBUSY), "EBUSY");
 	KTEST_EXPECT_STREQ(t, errno_name(-EEXIST), "EEXIST");
 	KTEST_EXPECT_STREQ(t, errno_name(-ENOENT), "ENOENT");

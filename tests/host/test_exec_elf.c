@@ -73,8 +73,10 @@ static void every_truncation_refused(struct ktest *t)
 		memset(&info, 0, sizeof(info));
 		info.image = copy;
 		info.len = len;
-		if (elf_check_exec(&info, LO, HI) != -ENOEXEC)
-			ktest_fail(t, __FILE__, __LINE__, "%zu bytes accepted", len);
+		/* Linux: no whole ELF header is ENOEXEC, a short read past it EIO. */
+		if (elf_check_exec(&info, LO, HI) != (len < sizeof(Elf32_Ehdr) ? -ENOEXEC : -EIO))
+			ktest_fail(t, __FILE__, __LINE__, "%zu bytes: not refused with "
+				   "Linux's errno", len);
 		free(copy);
 	}
 }
@@ -101,7 +103,7 @@ static void segments_checked(struct ktest *t)
 {
 	build();
 	file.ph[1].p_offset = sizeof(file) - 8;		/* 16 bytes from 8 before the end */
-	KTEST_EXPECT_EQ(t, check(sizeof(file)), -ENOEXEC);
+	KTEST_EXPECT_EQ(t, check(sizeof(file)), -EIO);
 	KTEST_EXPECT_TRUE(t, strstr(info.error, "truncated: segment 1") != NULL);
 	build();
 	file.ph[1].p_filesz = 0x200;			/* more bytes than memory */

@@ -13,6 +13,7 @@
 #include "string.h"
 #include "vsprintf.h"
 #include "errno.h"
+#include "fcntl.h"
 
 struct timespec {
 	long tv_sec;
@@ -21,7 +22,7 @@ struct timespec {
 
 #define STDIN_FILENO	0
 #define STDOUT_FILENO	1
-#define O_RDONLY	0
+#define STDERR_FILENO	2
 
 /* Linux's wait status (include/process.h has the kernel's copy). */
 #define WIFSIGNALED(st)	(((st) & 0x7f) != 0)
@@ -39,6 +40,23 @@ long kill(int pid, int sig);
 long nanosleep(const struct timespec *req, struct timespec *rem);
 /* Start a built-in program (argv NULL-terminated); its pid or -errno. */
 long spawn(const char *name, const char *const argv[]);
+/* docs/exec.md: Linux's calls, Linux's numbers. */
+long execve(const char *path, const char *const argv[], const char *const envp[]);
+long wait4(int pid, int *status, int options, void *rusage);
+void exit_group(int code) __attribute__((noreturn));
+long lseek(int fd, long offset, int whence);
+long dup(int fd);
+long dup2(int oldfd, int newfd);
+long pipe(int fds[2]);
+long pipe2(int fds[2], int flags);
+long mkdir(const char *path, int mode);
+long unlink(const char *path);
+long getdents64(int fd, void *dirp, unsigned int count);
+struct stat64;
+long stat64(const char *path, struct stat64 *st);
+long fstat64(int fd, struct stat64 *st);
+#define WNOHANG		1
+#define WIFEXITED(st)	(((st) & 0x7f) == 0)
 
 int printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int puts(const char *s);

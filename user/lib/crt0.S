@@ -2,7 +2,8 @@
  * crt0.S - where every user program starts (the ELF entry point).
  *
  * exec left the stack as Linux's does: %esp points at argc, then the
- * argv pointers, a NULL, and an empty environment (kernel/exec.c).
+ * argv pointers, a NULL, the environment's pointers, a NULL, and the
+ * auxiliary vector (kernel/exec.c, create_elf_tables()).
  * We call main(argc, argv) and hand its result to exit(): a program
  * that returns from main ends like one that calls exit().
  */

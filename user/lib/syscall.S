@@ -49,3 +49,16 @@
 	SYSCALL kill, __NR_kill
 	SYSCALL nanosleep, __NR_nanosleep
 	SYSCALL spawn, __NR_spawn
+	SYSCALL execve, __NR_execve
+	SYSCALL wait4, __NR_wait4
+	SYSCALL exit_group, __NR_exit_group
+	SYSCALL lseek, __NR_lseek
+	SYSCALL dup, __NR_dup
+	SYSCALL dup2, __NR_dup2
+	SYSCALL pipe, __NR_pipe
+	SYSCALL pipe2, __NR_pipe2
+	SYSCALL mkdir, __NR_mkdir
+	SYSCALL unlink, __NR_unlink
+	SYSCALL getdents64, __NR_getdents64
+	SYSCALL stat64, __NR_stat64
+	SYSCALL fstat64, __NR_fstat64

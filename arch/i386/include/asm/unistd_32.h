@@ -20,6 +20,21 @@
 #define __NR_getpid		20
 #define __NR_kill		37
 #define __NR_nanosleep		162
+#define __NR_unlink		10
+#define __NR_execve		11
+#define __NR_lseek		19
+#define __NR_mkdir		39
+#define __NR_dup		41
+#define __NR_pipe		42
+#define __NR_dup2		63
+#define __NR_wait4		114
+#define __NR__llseek		140
+#define __NR_stat64		195
+#define __NR_lstat64		196
+#define __NR_fstat64		197
+#define __NR_getdents64		220
+#define __NR_exit_group		252
+#define __NR_pipe2		331
 /*
  * Not Linux's: Linux starts a program with fork() + execve() (glibc's
  * posix_spawn() too).  Ours is one call, spawn(name, argv), that makes

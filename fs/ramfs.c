@@ -1,0 +1,386 @@
+/*
+ * ramfs.c - the filesystem at "/" (Linux's fs/ramfs/, with the path walk
+ * of fs/namei.c folded in): every file is an inode in kernel memory,
+ * every directory a list of its children.  There is no disk, so there is
+ * nothing to write back and nothing to lose but the memory: Linux's
+ * rootfs is this same filesystem, filled from the initramfs at boot.
+ *
+ * One mutex guards the whole tree.  It is a sleeping lock, taken only
+ * from threads (system calls, boot), never from an interrupt.
+ */
+#include "kernel.h"
+#include "ramfs.h"
+#include "mutex.h"
+#include "mm.h"
+#include "string.h"
+#include "errno.h"
+
+#define ROOT_MODE	(S_IFDIR | 0755)
+#define MIN_CAPACITY	64	/* bytes a file's buffer grows from */
+
+static DEFINE_MUTEX(ramfs_lock);
+static struct inode *root;
+static unsigned long next_ino = 1;
+
+static struct inode *new_inode(const char *name, size_t len, unsigned int mode)
+{
+	struct inode *inode = kzalloc(sizeof(*inode));
+
+	if (!inode || !(inode->name = kmalloc(len + 1))) {
+		kfree(inode);
+		return NULL;
+	}
+	memcpy(inode->name, name, len);
+	inode->name[len] = '\0';
+	inode->i_mode = mode;
+	inode->i_ino = next_ino++;
+	inode->i_count = 1;		/* its name */
+	INIT_LIST_HEAD(&inode->children);
+	INIT_LIST_HEAD(&inode->sibling);
+	return inode;
+}
+
+void ramfs_init(void)
+{
+	root = new_inode("", 0, ROOT_MODE);
+	if (!root)
+		panic("ramfs: no memory for the root directory");
+	root->parent = root;
+}
+
+static void free_inode(struct inode *inode)
+{
+	if (!inode->data_borrowed)
+		kfree(inode->data);
+	kfree(inode->name);
+	kfree(inode);
+}
+
+static void __iput(struct inode *inode)
+{
+	if (--inode->i_count == 0)
+		free_inode(inode);
+}
+
+void iget(struct inode *inode)
+{
+	mutex_lock(&ramfs_lock);
+	inode->i_count++;
+	mutex_unlock(&ramfs_lock);
+}
+
+void iput(struct inode *inode)
+{
+	mutex_lock(&ramfs_lock);
+	__iput(inode);
+	mutex_unlock(&ramfs_lock);
+}
+
+/* ---- the path walk (fs/namei.c) ------------------------------------------ */
+
+static struct inode *find_child(struct inode *dir, const char *name, size_t len)
+{
+	struct inode *c;
+
+	list_for_each_entry(c, &dir->children, sibling)
+		if (strlen(c->name) == len && memcmp(c->name, name, len) == 0)
+			return c;
+	return NULL;
+}
+
+/* The next component of *p: its start and length; *p moves past it. */
+static size_t next_component(const char **p, const char **name)
+{
+	const char *s = *p;
+	size_t n = 0;
+
+	while (*s == '/')
+		s++;
+	*name = s;
+	while (s[n] && s[n] != '/')
+		n++;
+	*p = s + n;
+	return n;
+}
+
+/*
+ * Walk path to its last component's directory: *dir, and the last name
+ * in *last, *lastlen (0 for "/" itself).  Linux's path_parentat().
+ */
+static int walk_parent(const char *path, struct inode **dir, const char **last,
+		       size_t *lastlen)
+{
+	struct inode *d = root;
+	const char *name, *p = path;
+	size_t n;
+
+	if (path[0] == '\0')
+		return -ENOENT;		/* Linux: "" names no file */
+	if (strnlen(path, PATH_MAX) == PATH_MAX)
+		return -ENAMETOOLONG;
+	for (n = next_component(&p, &name); n; n = next_component(&p, &name)) {
+		const char *rest = p, *peek;
+
+		if (n > NAME_MAX)
+			return -ENAMETOOLONG;
+		if (next_component(&rest, &peek) == 0)
+			break;		/* name is the last component */
+		if (n == 1 && name[0] == '.')
+			continue;
+		if (n == 2 && name[0] == '.' && name[1] == '.') {
+			d = d->parent;
+			continue;
+		}
+		d = find_child(d, name, n);
+		if (!d)
+			return -ENOENT;
+		if (!S_ISDIR(d->i_mode))
+			return -ENOTDIR;
+	}
+	*dir = d;
+	*last = name;
+	*lastlen = n;
+	return 0;
+}
+
+/* The inode at path, no reference taken; lock held. */
+static int __lookup(const char *path, struct inode **out)
+{
+	struct inode *dir;
+	const char *last;
+	size_t n;
+	int ret = walk_parent(path, &dir, &last, &n);
+
+	if (ret)
+		return ret;
+	if (n == 0 || (n == 1 && last[0] == '.'))
+		*out = dir;
+	else if (n == 2 && last[0] == '.' && last[1] == '.')
+		*out = dir->parent;
+	else if (!(*out = find_child(dir, last, n)))
+		return -ENOENT;
+	return 0;
+}
+
+int ramfs_lookup(const char *path, struct inode **out)
+{
+	int ret;
+
+	mutex_lock(&ramfs_lock);
+	ret = __lookup(path, out);
+	if (!ret)
+		(*out)->i_count++;
+	mutex_unlock(&ramfs_lock);
+	return ret;
+}
+
+/* ---- making and removing names -------------------------------------------- */
+
+/* A new entry in path's directory; -EEXIST if the name is taken. Lock held. */
+static int add_entry(const char *path, unsigned int mode, struct inode **out)
+{
+	struct inode *dir, *inode;
+	const char *last;
+	size_t n;
+	int ret = walk_parent(path, &dir, &last, &n);
+
+	if (ret)
+		return ret;
+	if (n == 0 || (n <= 2 && last[0] == '.' && (n == 1 || last[1] == '.')))
+		return -EEXIST;		/* "/", "." and ".." always exist */
+	if (find_child(dir, last, n)) {
+		*out = find_child(dir, last, n);
+		return -EEXIST;
+	}
+	inode = new_inode(last, n, mode);
+	if (!inode)
+		return -ENOMEM;
+	inode->parent = dir;
+	list_add_tail(&inode->sibling, &dir->children);
+	*out = inode;
+	return 0;
+}
+
+int ramfs_mkdir(const char *path, unsigned int mode)
+{
+	struct inode *inode;
+	int ret;
+
+	mutex_lock(&ramfs_lock);
+	ret = add_entry(path, S_IFDIR | (mode & 07777), &inode);
+	mutex_unlock(&ramfs_lock);
+	return ret;
+}
+
+static void __truncate(struct inode *inode)
+{
+	if (!inode->data_borrowed)
+		kfree(inode->data);
+	inode->data = NULL;
+	inode->data_borrowed = false;
+	inode->size = inode->capacity = 0;
+}
+
+int ramfs_create(const char *path, unsigned int mode, bool excl, struct inode **out)
+{
+	struct inode *inode = NULL;
+	int ret;
+
+	mutex_lock(&ramfs_lock);
+	ret = add_entry(path, S_IFREG | (mode & 07777), &inode);
+	if (ret == -EEXIST && inode && !excl) {
+		ret = S_ISDIR(inode->i_mode) ? -EISDIR : 0;
+		if (!ret)
+			__truncate(inode);
+	}
+	if (!ret) {
+		inode->i_count++;
+		*out = inode;
+	}
+	mutex_unlock(&ramfs_lock);
+	return ret;
+}
+
+int ramfs_unlink(const char *path)
+{
+	struct inode *inode;
+	int ret;
+
+	mutex_lock(&ramfs_lock);
+	ret = __lookup(path, &inode);
+	if (!ret && S_ISDIR(inode->i_mode))
+		ret = -EISDIR;		/* Linux's unlink(2) of a directory */
+	if (!ret) {
+		list_del(&inode->sibling);
+		inode->unlinked = true;
+		__iput(inode);		/* the name's reference; open files keep theirs */
+	}
+	mutex_unlock(&ramfs_lock);
+	return ret;
+}
+
+/* ---- a file's bytes ------------------------------------------------------ */
+
+long ramfs_read(struct inode *inode, void *buf, size_t count, loff_t pos)
+{
+	long n = 0;
+
+	mutex_lock(&ramfs_lock);
+	if (S_ISDIR(inode->i_mode))
+		n = -EISDIR;
+	else if (pos < (loff_t)inode->size) {
+		n = inode->size - pos < count ? inode->size - pos : count;
+		memcpy(buf, inode->data + pos, n);
+	}
+	mutex_unlock(&ramfs_lock);
+	return n;
+}
+
+/* Room for size bytes in a heap buffer of the file's own (lock held). */
+static int reserve(struct inode *inode, size_t size)
+{
+	size_t cap = inode->capacity ? inode->capacity : MIN_CAPACITY;
+	unsigned char *data;
+
+	if (size <= inode->capacity && !inode->data_borrowed)
+		return 0;
+	while (cap < size)
+		cap *= 2;
+	data = kzalloc(cap);
+	if (!data)
+		return -ENOSPC;		/* Linux's ramfs: out of pages */
+	memcpy(data, inode->data, inode->size);
+	if (!inode->data_borrowed)
+		kfree(inode->data);
+	inode->data = data;
+	inode->data_borrowed = false;
+	inode->capacity = cap;
+	return 0;
+}
+
+long ramfs_write(struct inode *inode, const void *buf, size_t count, loff_t pos)
+{
+	long ret = -EISDIR;
+
+	mutex_lock(&ramfs_lock);
+	if (!S_ISDIR(inode->i_mode))
+		ret = (pos < 0 || pos + count < (size_t)pos) ? -EINVAL : reserve(inode, pos + count);
+	if (!ret) {
+		if ((size_t)pos > inode->size)	/* a hole reads as zeros */
+			memset(inode->data + inode->size, 0, pos - inode->size);
+		memcpy(inode->data + pos, buf, count);
+		if (pos + count > inode->size)
+			inode->size = pos + count;
+		ret = count;
+	}
+	mutex_unlock(&ramfs_lock);
+	return ret;
+}
+
+void ramfs_truncate(struct inode *inode)
+{
+	mutex_lock(&ramfs_lock);
+	__truncate(inode);
+	mutex_unlock(&ramfs_lock);
+}
+
+void ramfs_borrow(struct inode *inode, const void *data, size_t size)
+{
+	mutex_lock(&ramfs_lock);
+	__truncate(inode);
+	inode->data = (unsigned char *)data;
+	inode->size = inode->capacity = size;
+	inode->data_borrowed = true;
+	mutex_unlock(&ramfs_lock);
+}
+
+size_t ramfs_size(struct inode *inode)
+{
+	size_t n;
+
+	mutex_lock(&ramfs_lock);
+	n = inode->size;
+	mutex_unlock(&ramfs_lock);
+	return n;
+}
+
+int ramfs_with_data(struct inode *inode,
+		    int (*fn)(const unsigned char *data, size_t size, void *arg), void *arg)
+{
+	int ret;
+
+	mutex_lock(&ramfs_lock);
+	ret = fn(inode->data, inode->size, arg);
+	mutex_unlock(&ramfs_lock);
+	return ret;
+}
+
+/* ---- directories ------------------------------------------------------- */
+
+/* Entries 0 and 1 are "." and "..", as getdents64 shows them on Linux. */
+int ramfs_readdir(struct inode *dir, unsigned long index, struct ramfs_dirent *out)
+{
+	struct inode *c, *found = NULL;
+	unsigned long i = 2;
+
+	if (!S_ISDIR(dir->i_mode))
+		return -ENOTDIR;
+	mutex_lock(&ramfs_lock);
+	if (index < 2) {
+		found = index == 0 ? dir : dir->parent;
+	} else {
+		list_for_each_entry(c, &dir->children, sibling)
+			if (i++ == index) {
+				found = c;
+				break;
+			}
+	}
+	if (found) {
+		out->ino = found->i_ino;
+		out->mode = found->i_mode;
+		strlcpy(out->name, index == 0 ? "." : index == 1 ? ".." : found->name,
+			sizeof(out->name));
+	}
+	mutex_unlock(&ramfs_lock);
+	return found ? 0 : -ENOENT;
+}

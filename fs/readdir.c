@@ -1,0 +1,79 @@
+/*
+ * readdir.c - getdents64(2): a directory's entries as Linux hands them
+ * to ls and to glibc's readdir() (Linux's fs/readdir.c).
+ *
+ * Each record is a struct linux_dirent64, its length rounded up to 8
+ * bytes so the next one is aligned; the file offset is the index of the
+ * next entry, so a second call goes on where the first stopped.
+ */
+#include "kernel.h"
+#include "syscalls.h"
+#include "fs.h"
+#include "uaccess.h"
+#include "string.h"
+#include "errno.h"
+
+#define DT_DIR	4	/* d_type: Linux's values (include/linux/fs_types.h) */
+#define DT_REG	8
+
+struct linux_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;		/* the offset of the next entry */
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+/* Copy one record to the user; its length, 0 if count has no room for it. */
+static long put_dirent(char __user *dst, size_t room, const struct ramfs_dirent *de,
+		       loff_t next)
+{
+	struct {
+		struct linux_dirent64 d;
+		char name[NAME_MAX + 1 + sizeof(uint64_t)];
+	} rec;
+	size_t namelen = strlen(de->name);
+	size_t reclen = ALIGN_UP(offsetof(struct linux_dirent64, d_name) + namelen + 1,
+				 sizeof(uint64_t));
+
+	if (reclen > room)
+		return 0;
+	memset(&rec, 0, sizeof(rec));
+	rec.d.d_ino = de->ino;
+	rec.d.d_off = next;
+	rec.d.d_reclen = reclen;
+	rec.d.d_type = S_ISDIR(de->mode) ? DT_DIR : DT_REG;
+	memcpy(rec.d.d_name, de->name, namelen);
+	return copy_to_user(dst, &rec, reclen) ? -EFAULT : (long)reclen;
+}
+
+asmlinkage long sys_getdents64(unsigned int fd, void __user *dirent, unsigned int count)
+{
+	struct file *f = fget(fd);
+	struct ramfs_dirent *de;
+	size_t done = 0;
+	bool full = false;
+	long n = 0;
+
+	if (!f)
+		return -EBADF;
+	if (!f->f_inode || !S_ISDIR(f->f_inode->i_mode))
+		return -ENOTDIR;
+	de = kmalloc(sizeof(*de));
+	if (!de)
+		return -ENOMEM;
+	while (ramfs_readdir(f->f_inode, f->f_pos, de) == 0) {
+		n = put_dirent((char __user *)dirent + done, count - done, de, f->f_pos + 1);
+		if (n <= 0) {
+			full = n == 0;
+			break;
+		}
+		done += n;
+		f->f_pos++;
+	}
+	kfree(de);
+	if (n < 0)
+		return n;
+	/* Not even one record fits: Linux's -EINVAL ("result buffer is too small"). */
+	return full && done == 0 ? -EINVAL : (long)done;
+}
