@@ -329,6 +329,22 @@ static const struct file_operations ramfs_fops = {
 	.seekable = true,
 };
 
+/* Linux's may_open() for what exists: 0, or the errno (the reference is dropped). */
+static int may_open(struct inode *inode, unsigned int flags)
+{
+	int err = 0;
+
+	if ((flags & O_CREAT) && (flags & O_EXCL))
+		err = -EEXIST;
+	else if (S_ISDIR(inode->i_mode) && (flags & O_ACCMODE) != O_RDONLY)
+		err = -EISDIR;
+	else if (!S_ISDIR(inode->i_mode) && (flags & O_DIRECTORY))
+		err = -ENOTDIR;
+	if (err)
+		iput(inode);
+	return err;
+}
+
 /* Open (or with O_CREAT make) a ramfs file or directory; the inode's reference goes to the file. */
 static struct file *open_ramfs(const char *path, unsigned int flags, umode_t mode, int *err)
 {
@@ -339,17 +355,10 @@ static struct file *open_ramfs(const char *path, unsigned int flags, umode_t mod
 	*err = ramfs_lookup(path, &inode);
 	if (*err == -ENOENT && (flags & O_CREAT))
 		*err = ramfs_create(path, mode, flags & O_EXCL, &inode);
-	else if (!*err && (flags & O_CREAT) && (flags & O_EXCL))
-		*err = -EEXIST;
-	else if (!*err && S_ISDIR(inode->i_mode) && writing)
-		*err = -EISDIR;
-	else if (!*err && !S_ISDIR(inode->i_mode) && (flags & O_DIRECTORY))
-		*err = -ENOTDIR;
-	if (*err) {
-		if (*err == -EEXIST || *err == -EISDIR || *err == -ENOTDIR)
-			iput(inode);
+	else if (!*err)
+		*err = may_open(inode, flags);
+	if (*err)
 		return NULL;
-	}
 	if (writing && (flags & O_TRUNC))
 		ramfs_truncate(inode);
 	f = alloc_file(&ramfs_fops, flags, NULL);
