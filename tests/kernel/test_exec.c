@@ -22,6 +22,7 @@
 #include "string.h"
 #include "vsprintf.h"
 #include "errno.h"
+#include "uprobes.h"
 
 #define CPIO_BUF	(64 * 1024)	/* room for hello's ELF file and a few small ones */
 #define FSTEST_CHECKS	58		/* the check() lines of user/fstest.c */
@@ -236,6 +237,59 @@ static void auxv_matches_the_elf_file(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, captured("env HOME=/\nenv TERM=linux\n"));
 }
 
+/* The file offset of prog's function name (its symbol table), 0 if none. */
+static unsigned long main_offset(const struct user_program *prog)
+{
+	struct load_info info = { .image = prog->elf, .len = prog->size };
+	const Elf32_Sym *sym = elf_exec_func(&info, "main", 0);
+	const Elf32_Ehdr *h = (const void *)prog->elf;
+	const Elf32_Phdr *ph = (const void *)(prog->elf + h->e_phoff);
+	unsigned int i;
+
+	for (i = 0; sym && i < h->e_phnum; i++, ph++)
+		if (ph->p_type == PT_LOAD && sym->st_value - ph->p_vaddr < ph->p_filesz)
+			return sym->st_value - ph->p_vaddr + ph->p_offset;
+	return 0;
+}
+
+static int uprobe_nop(struct uprobe_consumer *uc, struct pt_regs *regs)
+{
+	return 0;
+}
+
+/*
+ * exec drops the old image's probes with its address space and gives
+ * the new image the probes of its program: a probe on each main is hit
+ * once per image.  A copy of hello in another file is another program
+ * (Linux's uprobes are on an inode): not hit.
+ */
+static void uprobes_follow_exec(struct ktest *t)
+{
+	const struct user_program *hello = find_user_program("hello");
+	const struct user_program *execve = find_user_program("execve");
+	static struct uprobe_consumer uh = { .handler = uprobe_nop };
+	static struct uprobe_consumer ue = { .handler = uprobe_nop };
+	unsigned long pages0 = pages_free();
+
+	KTEST_ASSERT_TRUE(t, hello && execve && main_offset(hello) && main_offset(execve));
+	KTEST_ASSERT_EQ(t, write_file("/tmp/hello3", hello->elf, hello->size, 0755), 0);
+	uh.nhit = ue.nhit = 0;
+	KTEST_ASSERT_EQ(t, uprobe_register(hello, main_offset(hello), &uh, NULL), 0);
+	KTEST_ASSERT_EQ(t, uprobe_register(execve, main_offset(execve), &ue, NULL), 0);
+	KTEST_EXPECT_EQ(t, run("execve", "/bin/hello", NULL), W_EXITCODE(0, 0));
+	KTEST_EXPECT_EQ(t, ue.nhit, 1);
+	KTEST_EXPECT_EQ(t, uh.nhit, 1);
+	KTEST_EXPECT_EQ(t, run("execve", "/bin/execve", NULL), W_EXITCODE(2, 0));	/* its usage */
+	KTEST_EXPECT_EQ(t, ue.nhit, 3);
+	KTEST_EXPECT_EQ(t, run("execve", "/tmp/hello3", NULL), W_EXITCODE(0, 0));
+	KTEST_EXPECT_EQ(t, ue.nhit, 4);
+	KTEST_EXPECT_EQ(t, uh.nhit, 1);
+	uprobe_unregister(hello, main_offset(hello), &uh);
+	uprobe_unregister(execve, main_offset(execve), &ue);
+	KTEST_EXPECT_EQ(t, ramfs_unlink("/tmp/hello3"), 0);
+	KTEST_EXPECT_EQ(t, pages_free(), pages0);
+}
+
 /* ---- files, pipes, wait4 from ring 3 --------------------------------------- */
 
 static void fstest_from_ring3(struct ktest *t)
@@ -371,6 +425,7 @@ static struct ktest_case exec_cases[] = {
 	KTEST_CASE(execve_by_path_keeps_the_pid),
 	KTEST_CASE(bad_files_get_linux_errno),
 	KTEST_CASE(arguments_past_arg_max_are_e2big),
+	KTEST_CASE(uprobes_follow_exec),
 	KTEST_CASE(auxv_matches_the_elf_file),
 	KTEST_CASE(fstest_from_ring3),
 	KTEST_CASE(pipeline_between_two_processes),
