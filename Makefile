@@ -439,7 +439,7 @@ host-test: $(HOST_TESTS) $(HOST_TOOLS)
 # and ISO boots); TESTFLAGS passes anything else, e.g. TESTFLAGS="--only host".
 SUITES ?=
 TESTFLAGS ?=
-test: bootstrap all test-image iso host-test modules test-modules
+test: bootstrap all test-image iso host-test modules test-modules initramfs
 	$(PYTHON) tests/run_tests.py --build $(B) $(if $(SUITES),--suites $(SUITES)) $(TESTFLAGS)
 
 # Everything in `make test`, then what is too long for it: the sweep that
@@ -542,6 +542,7 @@ help:
 	@echo "  make bootstrap-gui  the same, plus QEMU's gtk/sdl display"
 	@echo "  make clean        remove $(B)/ (with M=DIR: only DIR/*.ko and *.o)"
 	@echo "  make help         this list"
+	@echo "  make initramfs    $(B)/initramfs.cpio: /bin's programs and /etc/motd (make run INITRD=...)"
 	@echo "  make -C <tree> M=<dir> [modules]   build <dir>'s obj-m (Kbuild or Makefile),"
 	@echo "                    or every <dir>/*.c, into loadable .ko modules"
 	@echo "  make modules_install   (with M=<dir>) nothing to install here: boot"
@@ -551,6 +552,7 @@ help:
 	@echo "  B=dir             build directory (default: build)"
 	@echo "  CMDLINE='...'     kernel command line, e.g. CMDLINE='crash=gp'"
 	@echo "  MODULES='a.ko b.ko'  boot modules for insmod=NAME (run, debug)"
+	@echo "  INITRD=f.cpio     a newc cpio unpacked into the ramfs at / (run, debug; docs/exec.md)"
 	@echo "  BUILTIN=f.c       link a Linux built-in file into kernel.elf (Kbuild's obj-y);"
 	@echo "                    CONFIG_X=y defines CONFIG_X, e.g. CONFIG_KPROBES_SANITY_TEST=y"
 	@echo "  SMP=N             CPUs for run, debug, run-test, debug-test, run-bochs (now: $(SMP))"
@@ -663,7 +665,21 @@ $(B)/test-modules/broken.stamp: $(B)/test-modules/modtest_basic.ko \
 empty :=
 space := $(empty) $(empty)
 comma := ,
-QEMU_COMMON += $(if $(MODULES),-initrd "$(subst $(space),$(comma),$(strip $(MODULES)))")
+# INITRD=FILE.cpio: a newc cpio archive, unpacked into the ramfs at / at
+# boot (init/initramfs.c); `make initramfs` writes one (docs/exec.md).
+INITRD ?=
+BOOT_MODULES = $(strip $(MODULES) $(INITRD))
+QEMU_COMMON += $(if $(BOOT_MODULES),-initrd "$(subst $(space),$(comma),$(BOOT_MODULES))")
+
+# build/initramfs.cpio: the user programs as /bin/NAME and /etc/motd, as
+# Linux's usr/gen_init_cpio would write them.
+INITRAMFS := $(B)/initramfs.cpio
+$(INITRAMFS): $(USER_IMAGE_ELFS) scripts/gen_initramfs.py scripts/initramfs/motd
+	$(call say,GEN,$@)
+	$(Q)$(PYTHON) scripts/gen_initramfs.py $@ /etc/motd=scripts/initramfs/motd \
+		$(foreach e,$(USER_IMAGE_ELFS),/bin/$(notdir $(basename $(e)))=$(e))
+.PHONY: initramfs
+initramfs: $(INITRAMFS)
 
 # ---- fuzzing (see tests/fuzz/) -------------------------------------------------
 # Two libFuzzer targets: the kprobe_events parser and the module loader's
