@@ -25,6 +25,7 @@
 #include "trace.h"
 #include "mutex.h"
 #include "vsprintf.h"
+#include "mount.h"
 
 struct seq_buf *shell_out;
 static DEFINE_MUTEX(shell_out_mutex);
@@ -39,7 +40,7 @@ static const struct shell_cmd commands[] = {
 	{ "cat",     "FILE...",      "print files, e.g. cat /sys/kernel/tracing/trace", cmd_cat },
 	{ "echo",    "TEXT [>|>> FILE]", "print TEXT; > writes it to FILE, >> appends", cmd_echo },
 	{ "run",     "[-a] NAME [ARGS]", "run a workload to probe (-a: on every CPU; run alone lists them)", cmd_run },
-	{ "exec",    "[-b] NAME [ARGS]", "run a user program in ring 3 and wait (-b: in the background); uprobe_events names it /bin/NAME", cmd_exec },
+	{ "exec",    "[-b] NAME|PATH [ARGS]", "run a user program in ring 3 and wait (-b: in the background); NAME is the file /bin/NAME, as uprobe_events names it", cmd_exec },
 	{ "ps",      "",             "threads and processes: pid, state, CPU, kind, name", cmd_ps },
 	{ "kill",    "PID",          "kill a user process (SIGKILL)", cmd_kill },
 	{ "syms",    "PATTERN",      "look up kernel symbols (* and ? match; or an address)", cmd_syms },
@@ -173,9 +174,9 @@ int cmd_cd(int argc, char **argv)
 
 	if (ret)
 		return ret;
-	if (pseudofs_lookup(path) != 2) {
+	if (path_lookup_type(path) != 2) {
 		sh_printf("cd: %s: %s\n", argv[1],
-			  pseudofs_lookup(path) ? "Not a directory" : shell_strerror(-ENOENT));
+			  path_lookup_type(path) ? "Not a directory" : shell_strerror(-ENOENT));
 		return -ENOENT;
 	}
 	strlcpy(cwd, path, sizeof(cwd));

@@ -26,6 +26,7 @@
 #include "module.h"
 #include <asm/apic.h>
 #include "process.h"
+#include "mount.h"
 
 /* ---- files ---------------------------------------------------------------- */
 
@@ -39,7 +40,7 @@ int cmd_ls(int argc, char **argv)
 		int err = shell_resolve_path(arg, path, sizeof(path));
 
 		if (err == 0)
-			err = pseudofs_list(path, shell_out);
+			err = path_list(path, shell_out);
 		if (err < 0) {
 			sh_printf("ls: cannot access '%s': %s\n", arg, shell_strerror(err));
 			ret = err;
@@ -61,7 +62,7 @@ int cmd_cat(int argc, char **argv)
 		int err = shell_resolve_path(argv[i], path, sizeof(path));
 
 		if (err == 0)
-			err = pseudofs_read(path, shell_out);
+			err = path_show(path, shell_out);
 		if (err < 0) {
 			sh_printf("cat: %s: %s\n", argv[i], shell_strerror(err));
 			ret = err;

@@ -1,7 +1,8 @@
 /*
  * shell_process.c - the shell's commands for user processes:
  *
- *   exec NAME [ARGS]     run a built-in program (user/NAME.c), wait for
+ *   exec NAME [ARGS]     run a program (user/NAME.c, as /bin/NAME; or a
+ *                        PATH, from the working directory), wait for
  *                        it, say how it ended: "exit status 0" or the
  *                        signal that killed it; Ctrl-C kills it;
  *   exec -b NAME [ARGS]  the same in the background: the shell goes on,
@@ -24,7 +25,7 @@ static void exec_usage(void)
 {
 	unsigned long i;
 
-	sh_printf("usage: exec [-b] NAME [ARGS]  (-b: in the background); programs:");
+	sh_printf("usage: exec [-b] NAME|PATH [ARGS]  (-b: in the background; NAME is /bin/NAME); programs:");
 	for (i = 0; i < nr_user_programs; i++)
 		sh_printf(" %s", user_programs[i].name);
 	sh_printf("\n");
@@ -148,14 +149,19 @@ int cmd_exec(int argc, char **argv)
 {
 	bool background = argc > 1 && strcmp(argv[1], "-b") == 0;
 	int first = background ? 2 : 1, err, pid, status;
+	char path[PSEUDOFS_PATH_MAX];
 	struct task_struct *t;
 
 	if (argc <= first) {
 		exec_usage();
 		return argc == 1 ? 0 : -EINVAL;
 	}
-	t = process_spawn(argv[first], (const char *const *)&argv[first],
-			  argc - first, &err);
+	/* A path is read from the working directory, as a Linux shell does. */
+	if (!strchr(argv[first], '/'))
+		strlcpy(path, argv[first], sizeof(path));
+	else if ((err = shell_resolve_path(argv[first], path, sizeof(path))))
+		return err;
+	t = process_spawn(path, (const char *const *)&argv[first], argc - first, &err);
 	if (!t) {
 		sh_printf("exec: %s: %s\n", argv[first], shell_strerror(err));
 		return err;
