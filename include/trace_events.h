@@ -40,6 +40,14 @@ struct trace_event_file {
 	struct event_filter *filter;	/* NULL: every hit is recorded */
 	char *filter_text;		/* what `filter` shows; NULL: "none" */
 	struct list_head triggers;	/* struct event_trigger */
+	/*
+	 * Soft mode (Linux's EVENT_FILE_FL_SOFT_MODE): while another event's
+	 * enable_event or disable_event trigger names this one, its probe
+	 * stays armed (tp->enabled) and those triggers switch its records on
+	 * and off by soft_disabled alone, with no text to patch in a hit.
+	 */
+	unsigned int sm_ref;		/* triggers that keep it in soft mode */
+	bool soft_disabled;		/* armed, but its hits leave no record */
 };
 
 extern struct list_head trace_event_files;
@@ -63,6 +71,12 @@ int trace_event_dir_add(struct trace_probe *tp);
 void trace_event_dir_remove(struct trace_probe *tp);
 struct trace_event_file *trace_event_file_find(const char *group, const char *event);
 int trace_event_set_enabled(struct trace_probe *tp, bool on);
+/*
+ * Linux's trace_event_enable_disable(): soft false is the enable file;
+ * soft true takes (enable) or drops a soft-mode reference, arming the
+ * probe with its records soft-disabled until a trigger turns them on.
+ */
+int trace_event_enable_disable(struct trace_event_file *file, bool enable, bool soft);
 /* "0" or "1" and a newline, as echo writes it. */
 int trace_parse_bool(const char *text, size_t len, bool *on);
 

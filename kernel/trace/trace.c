@@ -51,7 +51,8 @@ static bool needs_scratch(struct trace_probe *tp)
 	struct trace_event_file *file = tp->event_file;
 
 	return !tracing_is_on() ||
-	       (file && (READ_ONCE(file->filter) || !list_empty(&file->triggers)));
+	       (file && (READ_ONCE(file->filter) || !list_empty(&file->triggers) ||
+			 READ_ONCE(file->soft_disabled)));
 }
 
 struct trace_entry *trace_event_buffer_reserve(struct trace_probe *tp, unsigned long *flags)
@@ -92,7 +93,10 @@ void trace_event_buffer_commit(struct trace_probe *tp, struct trace_entry *e,
 	if (file && !cond)		/* Linux's trace_trigger_soft_disabled() */
 		trace_event_triggers_run(file, e, regs);
 	filter = file ? READ_ONCE(file->filter) : NULL;
-	if (tracing_is_on() && (!filter || trace_event_filter_match(file, filter, e)))
+	/* soft-disabled: the triggers run, the record is discarded (Linux's
+	 * __event_trigger_test_discard()) */
+	if (tracing_is_on() && !(file && READ_ONCE(file->soft_disabled)) &&
+	    (!filter || trace_event_filter_match(file, filter, e)))
 		trace_entry_commit_copy(e);
 	if (cond)			/* Linux's event_trigger_unlock_commit() */
 		trace_event_triggers_run(file, e, regs);

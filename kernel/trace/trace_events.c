@@ -51,16 +51,58 @@ static bool group_has_events(const struct trace_probe_type *type, const char *gr
 
 /* ---- enable ------------------------------------------------------------------ */
 
-int trace_event_set_enabled(struct trace_probe *tp, bool on)
+/* Arm or disarm the event's every probe; tp->enabled is Linux's EVENT_FILE_FL_ENABLED. */
+static int event_arm(struct trace_probe *tp, bool on)
 {
 	int ret;
 
 	if (tp->enabled == on)
 		return 0;
-	ret = trace_probe_set_enabled(tp, on);	/* the event's every probe */
+	ret = trace_probe_set_enabled(tp, on);
 	if (ret == 0)
 		tp->enabled = on;
 	return ret;
+}
+
+/*
+ * Linux's __ftrace_event_enable_disable(): in soft mode the probe stays
+ * armed whatever the enable file says, and the enable file only decides
+ * soft_disabled; the last soft reference gone, the probe is disarmed
+ * unless its records were on.
+ */
+int trace_event_enable_disable(struct trace_event_file *file, bool enable, bool soft)
+{
+	struct trace_probe *tp = file->tp;
+	bool disarm;
+	int ret;
+
+	if (enable) {
+		if (soft && file->sm_ref++ > 0)
+			return 0;
+		if (!soft)
+			file->soft_disabled = false;
+		else if (!tp->enabled)
+			file->soft_disabled = true;
+		ret = event_arm(tp, true);
+		if (ret && soft)
+			file->sm_ref--;
+		if (ret)
+			file->soft_disabled = false;
+		return ret;
+	}
+	if (soft && --file->sm_ref > 0)
+		return 0;
+	disarm = soft ? file->soft_disabled : file->sm_ref == 0;
+	ret = disarm ? event_arm(tp, false) : 0;
+	file->soft_disabled = file->sm_ref > 0;
+	return ret;
+}
+
+int trace_event_set_enabled(struct trace_probe *tp, bool on)
+{
+	if (!tp->event_file)
+		return event_arm(tp, on);
+	return trace_event_enable_disable(tp->event_file, on, false);
 }
 
 int trace_parse_bool(const char *text, size_t len, bool *on)
@@ -73,11 +115,13 @@ int trace_parse_bool(const char *text, size_t len, bool *on)
 	return 0;
 }
 
+/* Linux's event_enable_read(): "1" only when records are made, a '*' in soft mode. */
 static int enable_show(struct seq_buf *s, void *data)
 {
-	struct trace_probe *tp = ((struct trace_event_file *)data)->tp;
+	struct trace_event_file *file = data;
 
-	seq_buf_printf(s, "%d\n", tp->enabled);
+	seq_buf_printf(s, "%d%s\n", file->tp->enabled && !file->soft_disabled,
+		       file->sm_ref || file->soft_disabled ? "*" : "");
 	return 0;
 }
 
