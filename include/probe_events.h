@@ -47,6 +47,8 @@
 #define PROBE_MAX_STACK_NR     1024  /* largest N in $stackN / $argN */
 #define PROBE_MAXACTIVE_MAX    4096  /* KRETPROBE_MAXACTIVE_MAX */
 #define PROBE_STRING_MAX        256  /* bytes kept of one fetched :string */
+#define PROBE_GROUP_EPROBES "eprobes"     /* an event probe's default group */
+#define PROBE_EP_FILTER_MAX    1024  /* an event probe's "if" filter (FILTER_TEXT_MAX) */
 /* $stackN: word N above the stack pointer.  $argN is a register or
  * one of these words (regs_get_kernel_argument(), asm/ptrace.h). */
 #define PROBE_STACK_WORD  sizeof(unsigned long)
@@ -111,6 +113,11 @@
 	E(DIFF_PROBE_TYPE,  "Probe type is different from existing probe")            \
 	E(DIFF_ARG_TYPE,    "Argument type or name is different from existing probe") \
 	E(SAME_PROBE,       "There is already the exact same probe event")            \
+	E(EVENT_EXIST,      "Given group/event name is already used by another event") \
+	E(NO_EVENT_INFO,    "This requires both group and event name to attach")      \
+	E(BAD_ATTACH_EVENT, "Attached event does not exist")                          \
+	E(BAD_ATTACH_ARG,   "Attached event does not have this field")                \
+	E(NO_EP_FILTER,     "No filter rule after 'if'")                              \
 	/* ours: Linux fails these with a bare -EINVAL or a pr_warn */               \
 	E(BAD_CMD,          "Probe type must be 'p', 'r' or '-'")                     \
 	E(NO_PROBE_POINT,   "Probe point is not specified")                           \
@@ -155,6 +162,7 @@ enum fetch_op_code {
 	FETCH_OP_DEREF,      /* val = memory at val + param (signed offset) */
 	FETCH_OP_UDEREF,     /* the same in user memory (+uOFFS(...)), read_user */
 	FETCH_OP_FOFFS,      /* val = where file offset param is loaded (@+OFFS, uprobes) */
+	FETCH_OP_TP_ARG,     /* val = field number param of the attached event ($FIELD, eprobes) */
 };
 
 struct fetch_op {
@@ -228,6 +236,15 @@ struct probe_event_def {
 	/* uprobe PATH:OFFS(REF_CTR): the file offset of the reference
 	 * counter (a u16 the program reads), 0 when none was given. */
 	unsigned long ref_ctr_offset;
+	/*
+	 * An event probe (e:): the event it is attached to, and the
+	 * filter after "if" (its words joined by single spaces, "" when
+	 * none) that the attached event's record must pass.
+	 */
+	bool eprobe;
+	char ep_system[PROBE_NAME_LEN];
+	char ep_event[PROBE_NAME_LEN];
+	char ep_filter[PROBE_EP_FILTER_MAX];
 	int nr_args;
 	struct probe_arg args[PROBE_MAX_ARGS];
 };
@@ -255,6 +272,14 @@ struct probe_parse_ops {
 	 * arguments; NULL leaves it to the caller.
 	 */
 	bool (*file_exists)(const char *path);
+	/*
+	 * Event probes: does SYSTEM.EVENT name an event one may attach to;
+	 * the number of its field NAME (as the filters count them), or -1;
+	 * is FILTER good for its records (the kernel logs why not).
+	 */
+	bool (*event_exists)(const char *system, const char *event);
+	int (*event_field)(const char *system, const char *event, const char *name);
+	bool (*filter_ok)(const char *system, const char *event, const char *filter);
 };
 
 /*
@@ -282,12 +307,32 @@ int uprobe_event_parse(const char *line, size_t len, const struct probe_parse_op
 		       struct probe_event_def *def, struct probe_parse_error *err);
 
 /*
+ * The same for one event probe line written to dynamic_events, Linux's
+ * grammar (kernel/trace/trace_eprobe.c):
+ *
+ *   e[:[GRP/][EVENT]] SYSTEM.EVENT [FETCHARGS] [if FILTER]   (GRP "eprobes")
+ *   -:[GRP/]EVENT [SYSTEM.EVENT [FETCHARGS]]
+ *
+ * SYSTEM/EVENT is taken too; EVENT defaults to the attached event's
+ * name.  A FETCHARG's $NAME is the attached event's field NAME
+ * (FETCH_OP_TP_ARG), or the task's name for $comm when there is no
+ * such field; registers, $stack, $argN and $retval are no field.
+ * Errors are Linux's, in Linux's order: the names, the attached event
+ * (ops->event_exists), the filter (ops->filter_ok), the arguments.
+ * A line with fewer than two words is -EINVAL with err->code NONE, as
+ * Linux lets every kind of event decline it.
+ */
+int eprobe_event_parse(const char *line, size_t len, const struct probe_parse_ops *ops,
+		       struct probe_event_def *def, struct probe_parse_error *err);
+
+/*
  * The definition as kprobe_events lists it, Linux's format:
  *   "p:kprobes/p_do_work_0 do_work arg1=%ax"
  *   "p:grp/ev do_work+4 ..."     (offset in decimal, omitted when 0)
  *   "r4:grp/ev do_work ..."      (MAXACTIVE after the 'r' when not 0)
  *   "p:grp/ev 0xc0101234 ..."    (a MEMADDR, 8 hex digits)
  *   "p:uprobes/ev /bin/hello:0x00000123 ..."   (a uprobe, as uprobe_events lists it)
+ *   "e:eprobes/ev syscalls.sys_enter_open ..."  (an event probe, as dynamic_events lists it)
  * No trailing newline.  Returns the length it wanted, like snprintf.
  */
 int probe_event_show(char *buf, size_t size, const struct probe_event_def *def);
@@ -319,6 +364,12 @@ struct fetch_ops {
 	/* @+OFFS of a uprobe: the address file offset offs is loaded at in
 	 * the probed process (ctx: the probed file).  NULL: such a fetch faults. */
 	unsigned long (*file_offset_to_vaddr)(const void *ctx, unsigned long offs);
+	/*
+	 * $FIELD of an event probe: the value of field number field of the
+	 * record of the event it is attached to (ctx) - for a string field,
+	 * the address of its text, NUL-terminated.  NULL: such a fetch faults.
+	 */
+	unsigned long (*event_field)(const void *ctx, unsigned long field);
 	const void *ctx;
 };
 

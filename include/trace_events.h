@@ -40,6 +40,15 @@ struct trace_event_file {
 	struct event_filter *filter;	/* NULL: every hit is recorded */
 	char *filter_text;		/* what `filter` shows; NULL: "none" */
 	struct list_head triggers;	/* struct event_trigger */
+	/*
+	 * Soft mode (Linux's EVENT_FILE_FL_SOFT_MODE): while another event's
+	 * enable_event or disable_event trigger names this one, its probe
+	 * stays armed (tp->enabled) and those triggers switch its records on
+	 * and off by soft_disabled alone, with no text to patch in a hit.
+	 */
+	unsigned int sm_ref;		/* triggers that keep it in soft mode */
+	bool soft_disabled;		/* armed, but its hits leave no record */
+	struct list_head eprobes;	/* enabled event probes on it (trace_eprobe.c) */
 };
 
 extern struct list_head trace_event_files;
@@ -63,6 +72,14 @@ int trace_event_dir_add(struct trace_probe *tp);
 void trace_event_dir_remove(struct trace_probe *tp);
 struct trace_event_file *trace_event_file_find(const char *group, const char *event);
 int trace_event_set_enabled(struct trace_probe *tp, bool on);
+/*
+ * Linux's trace_event_enable_disable(): soft false is the enable file;
+ * soft true takes (enable) or drops a soft-mode reference, arming the
+ * probe with its records soft-disabled until a trigger turns them on.
+ */
+int trace_event_enable_disable(struct trace_event_file *file, bool enable, bool soft);
+/* Print a record of an event whose type prints its own; false if none. */
+bool trace_event_print(struct seq_buf *s, const struct trace_entry *e);
 /* "0" or "1" and a newline, as echo writes it. */
 int trace_parse_bool(const char *text, size_t len, bool *on);
 
@@ -94,12 +111,26 @@ int print_trace_line(const struct trace_entry *e, struct seq_buf *s);
 void print_trace_header(struct seq_buf *s);
 int trace_dynevent_init(void);
 
+/* ---- event probes (kernel/trace/trace_eprobe.c) --------------------------------- */
+
+/* A hit of file's event, its record e made: each event probe on it makes its own. */
+void trace_eprobes_run(struct trace_event_file *file, const struct trace_entry *e,
+		       struct pt_regs *regs);
+/* An e: line, or a "-:" line naming an event probe, from dynamic_events. */
+int trace_eprobe_command(const char *line, size_t len);
+/* Their definitions as dynamic_events lists them. */
+void trace_eprobes_show(struct seq_buf *s);
+/* Remove every event probe (`echo > dynamic_events`): 0, or -EBUSY and none. */
+int trace_eprobes_release_all(void);
+
 /* ---- fields (kernel/trace/trace_events_filter.c) ------------------------------ */
 
 /* The fields a filter or a hist key may name, in format's order. */
 int trace_event_fields(const struct trace_event_file *file, struct filter_field *fields,
 		       int max);
 extern const struct filter_record_ops trace_event_record_ops;
+/* The first of the event's own fields (its arguments) in that order. */
+int trace_event_arg_field(const struct trace_event_file *file);
 /* Field number field (trace_event_fields()'s order) of a record of file's event. */
 uint64_t trace_event_field_num(struct trace_event_file *file, int field,
 			       const struct trace_entry *e);
@@ -115,6 +146,8 @@ int trace_group_filter_write(const char *text, size_t len, bool trunc, void *dat
 int trace_event_filter_compile(struct trace_event_file *file, const char *text,
 			       struct event_filter **out, bool log);
 void trace_event_filter_free(struct trace_event_file *file);
+/* Would text compile for file's records?  If not, error_log says why (-EINVAL). */
+int trace_event_filter_check(struct trace_event_file *file, const char *text);
 
 /* ---- triggers (kernel/trace/trace_events_trigger.c, trace_events_hist.c) ------- */
 

@@ -8,6 +8,8 @@
  *   traceoff[:COUNT] [if FILTER]     tracing_on = 0
  *   stacktrace[:COUNT] [if FILTER]   a <stack trace> record
  *   snapshot[:COUNT] [if FILTER]     swap the buffer into snapshot
+ *   enable_event:SYSTEM:EVENT[:COUNT] [if FILTER]    records of that event on
+ *   disable_event:SYSTEM:EVENT[:COUNT] [if FILTER]   ... and off (soft mode)
  *   hist:keys=F[.hex|.sym][,F...][:vals=F[,F...]][:sort=F[.descending][,F]]
  *       [:size=N][:pause][:continue][:clear] [if FILTER]
  *   !COMMAND...                      remove that trigger
@@ -21,7 +23,8 @@
 
 /* In the order Linux registers them (the order of "# Available triggers:"). */
 enum trigger_cmd { TRIGGER_TRACEON, TRIGGER_TRACEOFF, TRIGGER_SNAPSHOT,
-		   TRIGGER_STACKTRACE, TRIGGER_HIST, TRIGGER_NR };
+		   TRIGGER_STACKTRACE, TRIGGER_ENABLE_EVENT, TRIGGER_DISABLE_EVENT,
+		   TRIGGER_HIST, TRIGGER_NR };
 
 const char *trigger_cmd_name(enum trigger_cmd cmd);
 
@@ -32,6 +35,9 @@ const char *trigger_cmd_name(enum trigger_cmd cmd);
 #define HIST_DEFAULT_BITS  11	/* TRACING_MAP_BITS_DEFAULT: 2048 entries */
 #define HIST_MIN_BITS       7	/* TRACING_MAP_BITS_MIN */
 #define HIST_MAX_BITS      15	/* ours (Linux: 17): the table is preallocated */
+
+/* enable_event's SYSTEM and EVENT: MAX_EVENT_NAME_LEN, the NUL included. */
+#define TRIGGER_EVENT_NAME_LEN 64
 
 #define HIST_MOD_HEX  0x1
 #define HIST_MOD_SYM  0x2
@@ -53,6 +59,9 @@ struct trigger_spec {
 	long count;			/* -1: unlimited */
 	char filter[FILTER_TEXT_MAX];	/* after "if", "" when none */
 	struct hist_spec hist;
+	/* enable_event / disable_event: the event they switch */
+	char system[TRIGGER_EVENT_NAME_LEN];
+	char event[TRIGGER_EVENT_NAME_LEN];
 	/* hist only: where a problem lies, for error_log */
 	const char *bad;		/* the text found bad, inside the command */
 };

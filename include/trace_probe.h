@@ -37,6 +37,21 @@ struct trace_probe_type {
 	int (*set_enabled)(struct trace_probe *tp, bool on);
 	/* Unregister and free the event (trace_probe_cleanup() included). */
 	void (*destroy)(struct trace_probe *tp);
+	/*
+	 * Events that are no probe's (syscalls, eprobes): their record has
+	 * no probe address, so format and the filters see the common
+	 * fields, then the arguments.
+	 */
+	bool no_probe_addr;
+	/* format's fields after the common ones and its print fmt; NULL: the probe's */
+	void (*show_format)(struct seq_buf *s, const struct trace_probe *tp);
+	/* trace's text after "comm-pid [cpu] ... ts: ", newline included; NULL: the probe's */
+	void (*print)(struct seq_buf *s, const struct trace_probe *tp,
+		      const struct trace_entry *e);
+	/* Can an event probe attach to events of this type?  Not to a probe's (Linux 6.1). */
+	bool eprobe_target;
+	/* A line naming an existing event is refused (EEXIST), not appended (eprobes). */
+	bool single_probe;
 };
 
 /* The part every event has (Linux's struct trace_probe). */
@@ -69,6 +84,8 @@ int trace_probe_init(struct trace_probe *tp, const struct trace_probe_type *type
 void trace_probe_cleanup(struct trace_probe *tp);
 struct trace_probe *trace_probe_find_id(const struct trace_probe_type *type,
 					unsigned int id);
+/* A new event's id: one count for every kind of event. */
+unsigned int trace_probe_alloc_id(void);
 
 /* Arm or disarm every probe of event tp; on a failure none changed. */
 int trace_probe_set_enabled(struct trace_probe *tp, bool on);

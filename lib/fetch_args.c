@@ -243,10 +243,44 @@ static int parse_arg_var(struct span sp, const struct fetch_arg_ctx *ctx,
 	return add_op(arg, FETCH_OP_STACK, regs_argument_stack_nth(n - 1), sp.pos, err);
 }
 
+/* The attached event's field of that name (-1: none), for an event probe's $NAME. */
+static int event_field(const struct fetch_arg_ctx *ctx, const char *name, size_t len)
+{
+	char buf[PROBE_NAME_LEN];
+
+	if (!ctx->ops || !ctx->ops->event_field || len >= sizeof(buf))
+		return -1;
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	return ctx->ops->event_field(ctx->def->ep_system, ctx->def->ep_event, buf);
+}
+
+/*
+ * An event probe's $NAME is the attached event's field NAME, whatever
+ * NAME is (Linux's FETCH_OP_TP_ARG); with no such field, $comm and
+ * $COMM are the task's name.  A NAME that is neither stays unresolved
+ * (param TP_ARG_NONE): Linux says so only once the argument's type is
+ * checked, at the argument (fetch_arg_parse()).
+ */
+#define TP_ARG_NONE ((unsigned long)-1)
+
+static int parse_event_field(struct span sp, const struct fetch_arg_ctx *ctx,
+			     struct probe_arg *arg, struct probe_parse_error *err)
+{
+	int field = event_field(ctx, sp.s + 1, sp.len - 1);
+
+	if (field < 0 && (span_is(sp, "$comm") || span_is(sp, "$COMM")))
+		return add_op(arg, FETCH_OP_COMM, 0, sp.pos, err);
+	return add_op(arg, FETCH_OP_TP_ARG, field < 0 ? TP_ARG_NONE : (unsigned long)field,
+		      sp.pos, err);
+}
+
 /* $retval $comm $stack $stackN $argN */
 static int parse_variable(struct span sp, const struct fetch_arg_ctx *ctx,
 			  struct probe_arg *arg, struct probe_parse_error *err)
 {
+	if (ctx->tpoint)
+		return parse_event_field(sp, ctx, arg, err);
 	if (span_is(sp, "$retval")) {
 		if (!ctx->is_return)
 			return probe_fail(err, PROBE_ERR_RETVAL_ON_PROBE, sp.pos);
@@ -426,6 +460,10 @@ static int parse_expr(struct span sp, int depth, int comm_start,
 		return probe_fail(err, PROBE_ERR_BAD_FETCH_ARG, sp.pos);
 	switch (sp.s[0]) {
 	case '%':
+		/* an event probe reads no registers (Linux logs "Invalid $-valiable
+		 * specified" first, then this) */
+		if (ctx->tpoint)
+			return probe_fail(err, PROBE_ERR_BAD_FETCH_ARG, sp.pos);
 		return parse_register(sp, arg, err);
 	case '$':
 		return parse_variable(sp, ctx, arg, err);
@@ -550,13 +588,14 @@ static int check_type(struct probe_arg *arg, struct span type, bool typed,
 {
 	bool is_mem = last_op_is(arg, FETCH_OP_DEREF) || last_op_is(arg, FETCH_OP_UDEREF);
 	bool is_data = last_op_is(arg, FETCH_OP_COMM) || last_op_is(arg, FETCH_OP_IMMSTR);
+	bool is_field = last_op_is(arg, FETCH_OP_TP_ARG);
 
 	if (arg->type == FETCH_TYPE_SYMSTR) {
 		/* A symbol is named from a kernel value, not data or user memory. */
 		if (is_data || last_op_is(arg, FETCH_OP_IMM) || last_op_is(arg, FETCH_OP_UDEREF))
 			return probe_fail(err, PROBE_ERR_BAD_SYMSTRING, type.pos);
 	} else if (fetch_type_is_string(arg->type)) {
-		if (!is_mem && !is_data && !last_op_is(arg, FETCH_OP_IMM))
+		if (!is_mem && !is_data && !is_field && !last_op_is(arg, FETCH_OP_IMM))
 			return probe_fail(err, PROBE_ERR_BAD_STRING, type.pos);
 	}
 	if (typed && type.s[0] == 'b' && parse_bitfield(type, arg))
@@ -614,10 +653,23 @@ static int parse_arg_name(struct span sp, int idx, const struct fetch_arg_ctx *c
 	return 0;
 }
 
-static bool is_text_expr(struct span expr)
+/* $comm (unless an event probe's attached event has such a field) and \"text". */
+static bool is_text_expr(struct span expr, const struct fetch_arg_ctx *ctx)
 {
+	if (ctx->tpoint && expr.len > 1 && event_field(ctx, expr.s + 1, expr.len - 1) >= 0)
+		return false;
 	return span_is(expr, "$comm") || span_is(expr, "$COMM") ||
 	       span_starts(expr, "\\\"");
+}
+
+/* An event probe's $NAME that names no field: Linux's error, at the argument. */
+static int check_event_field(const struct probe_arg *arg, struct span sp,
+			     struct probe_parse_error *err)
+{
+	for (int i = 0; i < arg->nr_ops; i++)
+		if (arg->ops[i].code == FETCH_OP_TP_ARG && arg->ops[i].param == TP_ARG_NONE)
+			return probe_fail(err, PROBE_ERR_BAD_ATTACH_ARG, sp.pos);
+	return 0;
 }
 
 int fetch_arg_parse(const char *text, size_t len, int pos, int idx,
@@ -643,7 +695,7 @@ int fetch_arg_parse(const char *text, size_t len, int pos, int idx,
 	type = typed ? span_sub(body, colon + 1, body.len - colon - 1) : span_sub(body, colon, 0);
 	if (typed && parse_array(&type, arg, err))
 		return -EINVAL;
-	if (is_text_expr(expr)) {
+	if (is_text_expr(expr, ctx)) {
 		/* $comm and \"text" are strings, never arrays. */
 		if (arg->count || (typed && !span_is(type, "string")))
 			return probe_fail(err, PROBE_ERR_NEED_STRING_TYPE, type.pos);
@@ -655,5 +707,7 @@ int fetch_arg_parse(const char *text, size_t len, int pos, int idx,
 	}
 	if (parse_expr(expr, 0, 0, ctx, arg, err))
 		return -EINVAL;
-	return check_type(arg, type, typed, err);
+	if (check_type(arg, type, typed, err))
+		return -EINVAL;
+	return check_event_field(arg, sp, err);
 }

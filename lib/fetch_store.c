@@ -90,6 +90,11 @@ static int run_op(const struct fetch_op *op, struct pt_regs *regs,
 			return -EFAULT;
 		*val = ops->file_offset_to_vaddr(ops->ctx, op->param);
 		return 0;
+	case FETCH_OP_TP_ARG:
+		if (!ops->event_field)
+			return -EFAULT;
+		*val = ops->event_field(ops->ctx, op->param);
+		return 0;
 	case FETCH_OP_DEREF:
 	case FETCH_OP_UDEREF:
 		if (read_number(op_reader(op, ops), *val + op->param,
@@ -210,6 +215,10 @@ static int exec_string(const struct probe_arg *arg, int idx, struct pt_regs *reg
 		return exec_symstr(arg, regs, ops, val, str, strsize);
 	if (last->code == FETCH_OP_IMM) {
 		base = last->param;
+	} else if (last->code == FETCH_OP_TP_ARG) {
+		/* a field of the attached event's record: a string field's text */
+		if (run_ops(arg->ops, arg->nr_ops, regs, ops, &base))
+			return -EFAULT;
 	} else {
 		if (run_ops(arg->ops, arg->nr_ops - 1, regs, ops, &base))
 			return -EFAULT;

@@ -146,6 +146,11 @@ static bool next_word(const char *line, size_t len, size_t *at, struct word *w)
 	return true;
 }
 
+static bool word_is(struct word w, const char *text)
+{
+	return strlen(text) == w.len && !memcmp(w.s, text, w.len);
+}
+
 /* Length of the line without its comment. */
 static size_t strip_comment(const char *line, size_t len)
 {
@@ -582,6 +587,162 @@ fail:
 	return -EINVAL;
 }
 
+/* ---- event probes: e[:[GRP/][EVENT]] SYSTEM.EVENT [FETCHARGS] [if FILTER] ---- */
+
+/*
+ * SYSTEM.EVENT (or SYSTEM/EVENT), Linux's traceprobe_parse_event_name()
+ * with offset 0: every way it can fail ends in "This requires both
+ * group and event name to attach" at the word.
+ */
+static int parse_attached_event(struct word w, struct probe_event_def *def,
+				struct probe_parse_error *err)
+{
+	size_t slash = group_end(w);
+	size_t ev_len = slash < w.len ? w.len - slash - 1 : 0;
+
+	if (slash == w.len || slash == 0 || slash >= PROBE_NAME_LEN ||
+	    !probe_is_identifier(w.s, slash) || ev_len == 0 || ev_len >= PROBE_NAME_LEN ||
+	    !probe_is_identifier(w.s + slash + 1, ev_len))
+		return probe_fail(err, PROBE_ERR_NO_EVENT_INFO, w.pos);
+	copy_name(def->ep_system, w.s, slash);
+	copy_name(def->ep_event, w.s + slash + 1, ev_len);
+	return 0;
+}
+
+/* Word 0, "e" and what follows its first ':' (Linux looks no further). */
+static int parse_eprobe_names(struct word cmd, struct probe_event_def *def,
+			      struct probe_parse_error *err, bool *named)
+{
+	struct word names = cmd;
+	size_t colon = 1;
+
+	while (colon < cmd.len && cmd.s[colon] != ':')
+		colon++;
+	*named = colon < cmd.len;
+	if (!*named)
+		return 0;
+	names.s += colon + 1;
+	names.len -= colon + 1;
+	names.pos += (int)colon + 1;
+	return parse_event_name(names, def, err);
+}
+
+/*
+ * "if FILTER": its words joined by single spaces, as Linux rebuilds the
+ * filter from argv.  at is past the "if"; none left: Linux's caret is
+ * one blank past the "if".
+ */
+static int parse_eprobe_filter(const char *line, size_t len, size_t at, struct word if_word,
+			       const struct probe_parse_ops *ops, struct probe_event_def *def,
+			       struct probe_parse_error *err)
+{
+	size_t n = 0;
+	struct word w;
+
+	while (next_word(line, len, &at, &w)) {
+		if (n + w.len + 1 >= sizeof(def->ep_filter))
+			return probe_fail(err, PROBE_ERR_LINE_TOO_LONG, w.pos);
+		if (n)
+			def->ep_filter[n++] = ' ';
+		memcpy(def->ep_filter + n, w.s, w.len);
+		n += w.len;
+		def->ep_filter[n] = '\0';
+	}
+	if (n == 0)
+		return probe_fail(err, PROBE_ERR_NO_EP_FILTER, if_word.pos + (int)if_word.len + 1);
+	/* The kernel compiles it for the attached event's fields and logs why not. */
+	if (ops && ops->filter_ok && !ops->filter_ok(def->ep_system, def->ep_event, def->ep_filter))
+		return probe_fail(err, PROBE_ERR_NONE, if_word.pos);
+	return 0;
+}
+
+/* Where the "if" word is (len if none), and the word itself. */
+static size_t find_if_word(const char *line, size_t len, size_t at, struct word *if_word)
+{
+	struct word w;
+	size_t start = at;
+
+	while (start = at, next_word(line, len, &at, &w))
+		if (word_is(w, "if")) {
+			*if_word = w;
+			return start;
+		}
+	return len;
+}
+
+static int parse_eprobe_add(const char *line, size_t len, size_t at, struct word cmd,
+			    const struct probe_parse_ops *ops, struct probe_event_def *def,
+			    struct probe_parse_error *err)
+{
+	struct probe_parse_error late = { PROBE_ERR_NONE, 0 };
+	struct fetch_arg_ctx ctx = { .ops = ops, .def = def, .deferred = &late, .tpoint = true };
+	struct word target, w, if_word = { NULL, 0, 0 };
+	size_t args_end;
+	bool named;
+
+	if (parse_eprobe_names(cmd, def, err, &named))
+		return -EINVAL;
+	if (!next_word(line, len, &at, &target))	/* Linux: no kind takes it */
+		return probe_fail(err, PROBE_ERR_NONE, cmd.pos);
+	if (parse_attached_event(target, def, err))
+		return -EINVAL;
+	if (!def->event[0])
+		strlcpy(def->event, def->ep_event, sizeof(def->event));
+	if (ops && ops->event_exists && !ops->event_exists(def->ep_system, def->ep_event))
+		return probe_fail(err, PROBE_ERR_BAD_ATTACH_EVENT, target.pos);
+	args_end = find_if_word(line, len, at, &if_word);
+	if (args_end < len &&
+	    parse_eprobe_filter(line, len, if_word.pos + if_word.len, if_word, ops, def, err))
+		return -EINVAL;
+	ctx.probe_pos = target.pos;
+	while (next_word(line, args_end, &at, &w))
+		if (parse_arg(w, &ctx, def, err))
+			return -EINVAL;
+	if (late.code != PROBE_ERR_NONE)
+		return probe_fail(err, late.code, late.pos);
+	if (probe_event_show(NULL, 0, def) >= PROBE_LINE_MAX)
+		return probe_fail(err, PROBE_ERR_LINE_TOO_LONG, cmd.pos);
+	def->cmd = PROBE_CMD_ADD;
+	return 0;
+}
+
+int eprobe_event_parse(const char *line, size_t len, const struct probe_parse_ops *ops,
+		       struct probe_event_def *def, struct probe_parse_error *err)
+{
+	struct word cmd, names;
+	size_t at = 0;
+
+	reset_def(def);
+	def->eprobe = true;
+	err->code = PROBE_ERR_NONE;
+	err->pos = 0;
+	if (len > PROBE_LINE_MAX) {
+		probe_fail(err, PROBE_ERR_LINE_TOO_LONG, 0);
+		goto fail;
+	}
+	len = strip_comment(line, len);
+	if (check_chars(line, len, err))
+		goto fail;
+	if (!next_word(line, len, &at, &cmd))
+		return 0;				/* blank: PROBE_CMD_NONE */
+	strlcpy(def->group, PROBE_GROUP_EPROBES, sizeof(def->group));
+	if (cmd.s[0] == '-') {
+		if (parse_command(cmd, def, &names, err) || parse_event_name(names, def, err))
+			goto fail;
+		return 0;
+	}
+	if (cmd.s[0] != 'e') {
+		probe_fail(err, PROBE_ERR_BAD_CMD, cmd.pos);
+		goto fail;
+	}
+	if (parse_eprobe_add(line, len, at, cmd, ops, def, err) == 0)
+		return 0;
+fail:
+	reset_def(def);
+	def->eprobe = true;
+	return -EINVAL;
+}
+
 int probe_event_parse(const char *line, size_t len,
 		      const struct probe_parse_ops *ops,
 		      struct probe_event_def *def,
@@ -651,6 +812,14 @@ int probe_event_show(char *buf, size_t size, const struct probe_event_def *def)
 
 	if (size)
 		buf[0] = '\0';
+	if (def->eprobe) {
+		/* Linux's eprobe_dyn_event_show(): no filter */
+		probe_put(buf, size, &len, "e:%s/%s %s.%s", def->group, def->event,
+			  def->ep_system, def->ep_event);
+		for (int i = 0; i < def->nr_args && i < PROBE_MAX_ARGS; i++)
+			probe_put(buf, size, &len, " %s=%s", def->args[i].name, def->args[i].comm);
+		return len;
+	}
 	probe_put_char(buf, size, &len, def->is_return ? 'r' : 'p');
 	if (def->is_return && def->maxactive)
 		probe_put(buf, size, &len, "%d", def->maxactive);
@@ -661,11 +830,6 @@ int probe_event_show(char *buf, size_t size, const struct probe_event_def *def)
 		probe_put(buf, size, &len, " %s=%s", def->args[i].name,
 			  def->args[i].comm);
 	return len;
-}
-
-static bool word_is(struct word w, const char *text)
-{
-	return strlen(text) == w.len && !memcmp(w.s, text, w.len);
 }
 
 bool probe_event_match(const struct probe_event_def *def, const char *line, size_t len)
@@ -680,9 +844,19 @@ bool probe_event_match(const struct probe_event_def *def, const char *line, size
 		return true;
 	if (!next_word(line, len, &at, &w))
 		return true;			/* "-:EVENT" alone: every probe */
-	show_probe_point(text, sizeof(text), def);
-	if (!word_is(w, text))
-		return false;
+	if (def->eprobe) {
+		/* Linux's eprobe_dyn_event_match(): SYSTEM/EVENT or SYSTEM.EVENT */
+		size_t slash = group_end(w);
+
+		if (slash == w.len || strlen(def->ep_system) != slash ||
+		    memcmp(w.s, def->ep_system, slash) ||
+		    !word_is((struct word){ w.s + slash + 1, w.len - slash - 1, 0 }, def->ep_event))
+			return false;
+	} else {
+		show_probe_point(text, sizeof(text), def);
+		if (!word_is(w, text))
+			return false;
+	}
 	for (; next_word(line, len, &at, &w); i++) {
 		if (i >= def->nr_args)
 			return false;
@@ -695,8 +869,8 @@ bool probe_event_match(const struct probe_event_def *def, const char *line, size
 
 /*
  * error_log: the words joined by single spaces, then a caret under the
- * byte err->pos pointed at (moved to the next word when it fell on a
- * blank, or just past the end).
+ * byte err->pos pointed at (on the blank joining two words when it fell
+ * on blanks between them, or just past the end).
  */
 int probe_err_format(char *buf, size_t size, const char *line, size_t len,
 		     const struct probe_parse_error *err)
@@ -704,7 +878,7 @@ int probe_err_format(char *buf, size_t size, const char *line, size_t len,
 	static const char prefix[] = "  Command: ";
 	size_t at = 0, caret = 0, out = 0;
 	bool placed = false;
-	struct word w;
+	struct word w = { NULL, 0, 0 };
 	int n = 0;
 
 	if (size)
@@ -716,7 +890,9 @@ int probe_err_format(char *buf, size_t size, const char *line, size_t len,
 			out++;
 		}
 		if (!placed && err->pos < w.pos + (int)w.len) {
-			caret = out + (err->pos > w.pos ? (size_t)(err->pos - w.pos) : 0);
+			/* on the blank before the word: Linux's caret is on that blank */
+			caret = err->pos < w.pos ? (out ? out - 1 : 0) :
+				out + (size_t)(err->pos - w.pos);
 			placed = true;
 		}
 		/* A control byte must not reach the console raw. */
@@ -725,8 +901,8 @@ int probe_err_format(char *buf, size_t size, const char *line, size_t len,
 				       w.s[i] >= 0x20 && w.s[i] < 0x7f ? w.s[i] : '?');
 		out += w.len;
 	}
-	if (!placed)
-		caret = out;
+	if (!placed)	/* past the last word: at its end, or one blank after it */
+		caret = out + (out && err->pos > (int)(w.pos + w.len) ? 1 : 0);
 	probe_put(buf, size, &n, "\n%*s^\n", (int)(sizeof(prefix) - 1 + caret), "");
 	return n;
 }

@@ -4,6 +4,7 @@
  * parse_hist_trigger_attrs(), written again for this kernel):
  *
  *   "traceoff:3 if n > 5"  ->  cmd TRACEOFF, count 3, filter "n > 5"
+ *   "enable_event:kprobes:myfib:2"  ->  cmd ENABLE_EVENT, kprobes, myfib, count 2
  *   "hist:keys=n.hex:vals=x:sort=x.descending:size=256"
  *
  * Only the syntax is checked here; whether the fields exist is the
@@ -18,6 +19,7 @@
 static const char *const cmd_names[TRIGGER_NR] = {
 	[TRIGGER_TRACEON] = "traceon", [TRIGGER_TRACEOFF] = "traceoff",
 	[TRIGGER_SNAPSHOT] = "snapshot", [TRIGGER_STACKTRACE] = "stacktrace",
+	[TRIGGER_ENABLE_EVENT] = "enable_event", [TRIGGER_DISABLE_EVENT] = "disable_event",
 	[TRIGGER_HIST] = "hist",
 };
 
@@ -279,6 +281,52 @@ static int parse_hist(char *param, struct trigger_spec *spec, enum hist_err *her
 	return hist_check_sort(spec, herr);
 }
 
+/* ---- enable_event, disable_event ------------------------------------------------ */
+
+/* Copy *p up to the next ':' or blank into buf, and step over it; false if empty or too long. */
+static bool event_name_piece(const char **p, char *buf, size_t size)
+{
+	size_t len = word_len(*p, ": \t");
+
+	if (len == 0 || len >= size)
+		return false;
+	memcpy(buf, *p, len);
+	buf[len] = '\0';
+	*p += len;
+	return true;
+}
+
+static bool only_blanks(const char *p)
+{
+	while (is_space(*p))
+		p++;
+	return *p == '\0';
+}
+
+/*
+ * "SYSTEM:EVENT[:COUNT]" (Linux's event_enable_trigger_parse()): the
+ * system and the event are required, the count is not.  Whether the
+ * event exists is the kernel's question.
+ */
+static int parse_enable_event(const char *p, struct trigger_spec *spec)
+{
+	unsigned long count;
+	size_t len;
+
+	if (!event_name_piece(&p, spec->system, sizeof(spec->system)) || *p++ != ':')
+		return -EINVAL;
+	if (!event_name_piece(&p, spec->event, sizeof(spec->event)))
+		return -EINVAL;
+	if (*p == ':') {
+		len = word_len(++p, " \t");
+		if (!parse_ulong(p, len, &count))
+			return -EINVAL;
+		spec->count = count;
+		p += len;
+	}
+	return only_blanks(p) ? 0 : -EINVAL;	/* nothing else but "if FILTER" */
+}
+
 /* ---- a command -------------------------------------------------------------- */
 
 static int find_cmd(const char *name, size_t len)
@@ -326,6 +374,8 @@ int trigger_parse(const char *text, struct trigger_spec *spec, enum hist_err *he
 		param++;
 	if (cmd == TRIGGER_HIST)
 		return parse_hist(param, spec, herr);
+	if (cmd == TRIGGER_ENABLE_EVENT || cmd == TRIGGER_DISABLE_EVENT)
+		return parse_enable_event(param, spec);
 	if (*param) {				/* the count */
 		unsigned long count;
 

@@ -14,6 +14,7 @@
  */
 #include "kernel.h"
 #include "syscalls.h"
+#include "trace_syscalls.h"
 #include <asm/unistd_32.h>
 #include "errno.h"
 #include "nokprobe.h"
@@ -87,9 +88,11 @@ void do_int80_syscall_32(struct pt_regs *regs)
 	check_entry_stack(regs);
 	this_cpu_inc(syscall_count);
 	regs->orig_ax = nr;
+	trace_sys_enter(regs, nr);
 	if (nr < NR_syscalls && ia32_sys_call_table[nr])
 		regs->ax = syscall_call(ia32_sys_call_table[nr], regs);
 	else
 		regs->ax = -ENOSYS;
+	trace_sys_exit(regs, nr);
 }
 NOKPROBE_SYMBOL(do_int80_syscall_32);

@@ -19,6 +19,7 @@
 #include "trace.h"
 #include "trace_probe.h"
 #include "trace_events.h"
+#include "trace_syscalls.h"
 #include "pseudofs.h"
 #include <asm/processor.h>
 #include <asm/irqflags.h>
@@ -44,25 +45,38 @@ void tracing_off(void)   { WRITE_ONCE(tracing_enabled, false); }
 
 /* ---- a hit ------------------------------------------------------------------------- */
 
-static struct trace_entry scratch[NR_CPUS];
+/*
+ * Two scratch records a CPU: a hit's, and the one of an event probe
+ * attached to its event, made while the first is still being looked at.
+ */
+#define TRACE_SCRATCH_NEST 2
+static struct trace_entry scratch[NR_CPUS][TRACE_SCRATCH_NEST];
+static int scratch_depth[NR_CPUS];
 
 static bool needs_scratch(struct trace_probe *tp)
 {
 	struct trace_event_file *file = tp->event_file;
 
 	return !tracing_is_on() ||
-	       (file && (READ_ONCE(file->filter) || !list_empty(&file->triggers)));
+	       (file && (READ_ONCE(file->filter) || !list_empty(&file->triggers) ||
+			 READ_ONCE(file->soft_disabled) || !list_empty(&file->eprobes)));
 }
 
 struct trace_entry *trace_event_buffer_reserve(struct trace_probe *tp, unsigned long *flags)
 {
 	struct trace_entry *e;
+	int cpu;
 
 	if (!needs_scratch(tp))
 		return trace_buffer_lock_reserve(flags);
 	*flags = local_irq_save();
-	e = &scratch[smp_processor_id()];
-	e->cpu = smp_processor_id();
+	cpu = smp_processor_id();
+	if (scratch_depth[cpu] == TRACE_SCRATCH_NEST) {	/* deeper: no filter */
+		local_irq_restore(*flags);
+		return trace_buffer_lock_reserve(flags);
+	}
+	e = &scratch[cpu][scratch_depth[cpu]++];
+	e->cpu = cpu;
 	e->len = 0;
 	return e;
 }
@@ -81,10 +95,11 @@ void trace_event_buffer_commit(struct trace_probe *tp, struct trace_entry *e,
 			       struct pt_regs *regs, unsigned long flags)
 {
 	struct trace_event_file *file = tp->event_file;
+	int cpu = smp_processor_id();
 	struct event_filter *filter;
 	bool cond;
 
-	if (e != &scratch[smp_processor_id()]) {
+	if (scratch_depth[cpu] == 0 || e != &scratch[cpu][scratch_depth[cpu] - 1]) {
 		trace_buffer_unlock_commit(flags);
 		return;
 	}
@@ -92,10 +107,16 @@ void trace_event_buffer_commit(struct trace_probe *tp, struct trace_entry *e,
 	if (file && !cond)		/* Linux's trace_trigger_soft_disabled() */
 		trace_event_triggers_run(file, e, regs);
 	filter = file ? READ_ONCE(file->filter) : NULL;
-	if (tracing_is_on() && (!filter || trace_event_filter_match(file, filter, e)))
+	/* soft-disabled: the triggers run, the record is discarded (Linux's
+	 * __event_trigger_test_discard()) */
+	if (tracing_is_on() && !(file && READ_ONCE(file->soft_disabled)) &&
+	    (!filter || trace_event_filter_match(file, filter, e)))
 		trace_entry_commit_copy(e);
 	if (cond)			/* Linux's event_trigger_unlock_commit() */
 		trace_event_triggers_run(file, e, regs);
+	if (file && !list_empty(&file->eprobes))	/* they need the record too */
+		trace_eprobes_run(file, e, regs);
+	scratch_depth[cpu]--;
 	local_irq_restore(flags);
 }
 NOKPROBE_SYMBOL(needs_scratch);
@@ -394,5 +415,7 @@ int trace_files_init(void)
 		ret = trace_events_init();
 	if (!ret)
 		ret = trace_dynevent_init();
+	if (!ret)
+		ret = trace_syscalls_init();
 	return ret;
 }

@@ -5,6 +5,7 @@
  *
  *   echo 'p:myfib fib n=$arg1' >> dynamic_events          a kprobe event
  *   echo 'p:up /bin/hello:0x10' >> dynamic_events         a uprobe event
+ *   echo 'e:eo syscalls.sys_enter_open $flags' >> dynamic_events   an event probe
  *   echo '-:myfib' >> dynamic_events                      remove one
  *   echo > dynamic_events                                 remove all (EBUSY if one is enabled)
  *   cat dynamic_events                                    every one, in each kind's syntax
@@ -13,7 +14,8 @@
  * line not its own; here the same question is one row of a table, and
  * the line goes to that kind's own file (kprobe_events, uprobe_events),
  * whose commands, checks and error_log are the ones a line written
- * there gets.  A line no kind takes is EINVAL, as in Linux.
+ * there gets; event probes have no file of their own and go to
+ * trace_eprobe.c.  A line no kind takes is EINVAL, as in Linux.
  */
 #include "kernel.h"
 #include "trace.h"
@@ -57,6 +59,8 @@ static const struct dyn_event_kind dyn_event_kinds[] = {
 
 static int dyn_event_create(const char *line, size_t len)
 {
+	if (line[0] == 'e')
+		return trace_eprobe_command(line, len);
 	for (size_t i = 0; i < ARRAY_SIZE(dyn_event_kinds); i++) {
 		const struct dyn_event_kind *k = &dyn_event_kinds[i];
 
@@ -67,14 +71,37 @@ static int dyn_event_create(const char *line, size_t len)
 	return -EINVAL;
 }
 
+/* Is the event a dynamic one: no static event is ever removed. */
+static bool is_dynamic(const struct trace_probe *tp)
+{
+	return tp->type->parse != NULL;
+}
+
+/* "-:GROUP/EVENT" and the words after the name, to the event's own kind. */
+static int release_one(const struct trace_probe *tp, const char *rest, size_t rest_len)
+{
+	char cmd[2 * PROBE_NAME_LEN + 8 + PROBE_LINE_MAX], path[PSEUDOFS_PATH_MAX];
+	int n = snprintf(cmd, sizeof(cmd), "-:%s/%s", tp->def->group, tp->def->event);
+
+	if (rest_len && (size_t)n + rest_len < sizeof(cmd)) {
+		memcpy(cmd + n, rest, rest_len);
+		n += rest_len;
+	}
+	if (strcmp(tp->type->events_file, "dynamic_events") == 0)
+		return trace_eprobe_command(cmd, n);
+	snprintf(path, sizeof(path), TRACEFS_DIR "/%s", tp->type->events_file);
+	return pseudofs_write(path, cmd, n, false);
+}
+
 /*
- * "-:[GROUP/]EVENT": each event of that name (in any group when none is
- * given) is removed through its own kind's file, as Linux's
- * dyn_event_release() asks each kind.  ENOENT when there is none.
+ * "-:[GROUP/]EVENT [ARGS]": each event of that name (in any group when
+ * none is given; every event of GROUP for "-:GROUP/") is removed through its own kind, with the words after
+ * the name that choose its probes, as Linux's dyn_event_release() asks
+ * each kind.  ENOENT when there is none.
  */
 static int dyn_event_release(const char *line, size_t len)
 {
-	char group[PROBE_NAME_LEN] = "", event[PROBE_NAME_LEN], cmd[2 * PROBE_NAME_LEN + 8];
+	char group[PROBE_NAME_LEN] = "", event[PROBE_NAME_LEN];
 	struct trace_event_file *file, *n;
 	size_t at = 2, end, slash = 0;
 	int ret = -ENOENT;
@@ -89,19 +116,17 @@ static int dyn_event_release(const char *line, size_t len)
 		group[slash - at] = '\0';
 		at = slash + 1;
 	}
-	if (end - at == 0 || end - at >= sizeof(event))
-		return -EINVAL;
+	if ((end - at == 0 && !group[0]) || end - at >= sizeof(event))
+		return -EINVAL;			/* "-:GROUP/" alone: the whole group */
 	memcpy(event, line + at, end - at);
 	event[end - at] = '\0';
 	list_for_each_entry_safe(file, n, &trace_event_files, list) {
 		const struct probe_event_def *def = file->tp->def;
-		char path[PSEUDOFS_PATH_MAX];
 
-		if (strcmp(def->event, event) != 0 || (group[0] && strcmp(def->group, group) != 0))
+		if (!is_dynamic(file->tp) || (event[0] && strcmp(def->event, event) != 0) ||
+		    (group[0] && strcmp(def->group, group) != 0))
 			continue;
-		snprintf(cmd, sizeof(cmd), "-:%s/%s", def->group, def->event);
-		snprintf(path, sizeof(path), TRACEFS_DIR "/%s", file->tp->type->events_file);
-		ret = pseudofs_write(path, cmd, strlen(cmd), false);
+		ret = release_one(file->tp, line + end, len - end);
 		if (ret)
 			break;
 	}
@@ -128,10 +153,12 @@ static int dyn_events_release_all(void)
 	int ret = 0;
 
 	list_for_each_entry(file, &trace_event_files, list)
-		if (file->tp->enabled)
+		if (is_dynamic(file->tp) && file->tp->enabled)
 			return -EBUSY;
 	for (size_t i = 0; i < ARRAY_SIZE(dyn_event_kinds) && !ret; i++)
 		ret = pseudofs_write(dyn_event_kinds[i].file, "", 0, true);
+	if (!ret)
+		ret = trace_eprobes_release_all();
 	return ret;
 }
 
@@ -153,7 +180,7 @@ static int dynamic_events_write(const char *text, size_t len, bool trunc, void *
 	return ret;
 }
 
-/* Each kind's definitions, the kprobe events first. */
+/* Each kind's definitions, the kprobe events first, the event probes last. */
 static int dynamic_events_show(struct seq_buf *s, void *data)
 {
 	const char *shown[ARRAY_SIZE(dyn_event_kinds)];
@@ -169,6 +196,7 @@ static int dynamic_events_show(struct seq_buf *s, void *data)
 		shown[nr++] = dyn_event_kinds[i].file;
 		pseudofs_read(dyn_event_kinds[i].file, s);
 	}
+	trace_eprobes_show(s);
 	return 0;
 }
 

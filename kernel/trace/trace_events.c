@@ -51,16 +51,58 @@ static bool group_has_events(const struct trace_probe_type *type, const char *gr
 
 /* ---- enable ------------------------------------------------------------------ */
 
-int trace_event_set_enabled(struct trace_probe *tp, bool on)
+/* Arm or disarm the event's every probe; tp->enabled is Linux's EVENT_FILE_FL_ENABLED. */
+static int event_arm(struct trace_probe *tp, bool on)
 {
 	int ret;
 
 	if (tp->enabled == on)
 		return 0;
-	ret = trace_probe_set_enabled(tp, on);	/* the event's every probe */
+	ret = trace_probe_set_enabled(tp, on);
 	if (ret == 0)
 		tp->enabled = on;
 	return ret;
+}
+
+/*
+ * Linux's __ftrace_event_enable_disable(): in soft mode the probe stays
+ * armed whatever the enable file says, and the enable file only decides
+ * soft_disabled; the last soft reference gone, the probe is disarmed
+ * unless its records were on.
+ */
+int trace_event_enable_disable(struct trace_event_file *file, bool enable, bool soft)
+{
+	struct trace_probe *tp = file->tp;
+	bool disarm;
+	int ret;
+
+	if (enable) {
+		if (soft && file->sm_ref++ > 0)
+			return 0;
+		if (!soft)
+			file->soft_disabled = false;
+		else if (!tp->enabled)
+			file->soft_disabled = true;
+		ret = event_arm(tp, true);
+		if (ret && soft)
+			file->sm_ref--;
+		if (ret)
+			file->soft_disabled = false;
+		return ret;
+	}
+	if (soft && --file->sm_ref > 0)
+		return 0;
+	disarm = soft ? file->soft_disabled : file->sm_ref == 0;
+	ret = disarm ? event_arm(tp, false) : 0;
+	file->soft_disabled = file->sm_ref > 0;
+	return ret;
+}
+
+int trace_event_set_enabled(struct trace_probe *tp, bool on)
+{
+	if (!tp->event_file)
+		return event_arm(tp, on);
+	return trace_event_enable_disable(tp->event_file, on, false);
 }
 
 int trace_parse_bool(const char *text, size_t len, bool *on)
@@ -73,11 +115,13 @@ int trace_parse_bool(const char *text, size_t len, bool *on)
 	return 0;
 }
 
+/* Linux's event_enable_read(): "1" only when records are made, a '*' in soft mode. */
 static int enable_show(struct seq_buf *s, void *data)
 {
-	struct trace_probe *tp = ((struct trace_event_file *)data)->tp;
+	struct trace_event_file *file = data;
 
-	seq_buf_printf(s, "%d\n", tp->enabled);
+	seq_buf_printf(s, "%d%s\n", file->tp->enabled && !file->soft_disabled,
+		       file->sm_ref || file->soft_disabled ? "*" : "");
 	return 0;
 }
 
@@ -257,7 +301,13 @@ static int format_show(struct seq_buf *s, void *data)
 	format_field(s, "unsigned char", "common_preempt_count", 3, 1, false);
 	format_field(s, "int", "common_pid", 4, 4, true);
 	seq_buf_puts(s, "\n");
-	if (def->is_return) {
+	if (tp->type->show_format) {
+		tp->type->show_format(s, tp);
+		return 0;
+	}
+	if (tp->type->no_probe_addr) {
+		/* an event probe's: PROBE_PRINT_EVENT, no address */
+	} else if (def->is_return) {
 		format_field(s, "unsigned long", "__probe_func", off, 4, false);
 		format_field(s, "unsigned long", "__probe_ret_ip", off + 4, 4, false);
 		off += 8;
@@ -271,11 +321,12 @@ static int format_show(struct seq_buf *s, void *data)
 		format_field(s, d.fmttype, def->args[i].name, off, d.size, d.is_signed);
 		off += d.size;
 	}
-	seq_buf_printf(s, "\nprint fmt: \"%s", def->is_return ? "(%lx <- %lx)" : "(%lx)");
+	seq_buf_printf(s, "\nprint fmt: \"%s", tp->type->no_probe_addr ? "" :
+		       def->is_return ? "(%lx <- %lx)" : "(%lx)");
 	for (i = 0; i < def->nr_args; i++)
 		seq_buf_printf(s, " %s=%s", def->args[i].name, type_desc(def->args[i].type).fmt);
-	seq_buf_printf(s, "\", %s", def->is_return ? "REC->__probe_func, REC->__probe_ret_ip" :
-		   "REC->__probe_ip");
+	seq_buf_printf(s, "\"%s", tp->type->no_probe_addr ? "" : def->is_return ?
+		       ", REC->__probe_func, REC->__probe_ret_ip" : ", REC->__probe_ip");
 	for (i = 0; i < def->nr_args; i++)
 		seq_buf_printf(s, type_is_string(def->args[i].type) ? ", __get_str(%s)" :
 			   ", REC->%s", def->args[i].name);
@@ -330,6 +381,7 @@ int trace_event_dir_add(struct trace_probe *tp)
 		return -ENOMEM;
 	file->tp = tp;
 	INIT_LIST_HEAD(&file->triggers);
+	INIT_LIST_HEAD(&file->eprobes);
 	snprintf(file->dir, sizeof(file->dir), TRACEFS_DIR "/events/%s/%s",
 		 tp->def->group, tp->def->event);
 	ret = group_file_get(tp->type, tp->def->group);
@@ -367,6 +419,19 @@ struct trace_event_file *trace_event_file_find(const char *group, const char *ev
 		    strcmp(file->tp->def->event, event) == 0)
 			return file;
 	return NULL;
+}
+
+/* A record of an event whose type prints its own (syscalls, eprobes); false if none. */
+bool trace_event_print(struct seq_buf *s, const struct trace_entry *e)
+{
+	struct trace_event_file *file;
+
+	list_for_each_entry(file, &trace_event_files, list)
+		if (file->tp->id == e->event_id && file->tp->type->print) {
+			file->tp->type->print(s, file->tp, e);
+			return true;
+		}
+	return false;
 }
 
 /* ---- every event: events/enable, set_event, available_events --------------------- */

@@ -6,6 +6,7 @@
  *   echo 'traceoff:1 if n == 3' > events/kprobes/myfib/trigger
  *   echo stacktrace >> events/kprobes/myfib/trigger
  *   echo '!traceoff' >> events/kprobes/myfib/trigger     (removes it)
+ *   echo 'enable_event:kprobes:myret:1' > events/kprobes/myfib/trigger
  *   cat events/kprobes/myfib/trigger     one line a trigger, newest first
  *
  * As in Linux, when no trigger has an "if" and none is a hist, the
@@ -15,6 +16,12 @@
  * Triggers are added and removed from the shell while hits on other
  * CPUs walk the list: the list is an RCU list (rculist.h), and a
  * removed trigger is freed after synchronize_kprobes().
+ *
+ * enable_event and disable_event put the event they name in soft mode
+ * for as long as they exist (trace_event_enable_disable()): its probe
+ * is armed at once, and a hit of the trigger's event only flips a flag,
+ * because arming a probe (patching text, waiting for other CPUs) cannot
+ * be done inside another probe's hit.
  */
 #include "kernel.h"
 #include "trace.h"
@@ -38,6 +45,7 @@ struct event_trigger {
 	char *filter_text;		/* after "if"; NULL when none */
 	struct event_filter *filter;
 	struct hist_trigger *hist;
+	struct trace_event_file *target;	/* enable_event, disable_event */
 };
 
 /* Newest first, as Linux's list_add_rcu(): filled in, then published. */
@@ -53,6 +61,8 @@ static void trigger_free(struct event_trigger *t)
 {
 	if (t->hist)
 		hist_trigger_free(t->hist);
+	if (t->target)
+		trace_event_enable_disable(t->target, false, true);
 	kfree(t->filter);
 	kfree(t->filter_text);
 	kfree(t);
@@ -67,6 +77,20 @@ static bool take_count(struct event_trigger *t)
 	if (t->count != -1)
 		t->count--;
 	return true;
+}
+
+/*
+ * Linux's event_enable_trigger() and event_enable_count_trigger(): a
+ * counted trigger counts only the hits that change the event's state.
+ */
+static void enable_event_run(struct event_trigger *t)
+{
+	bool enable = t->cmd == TRIGGER_ENABLE_EVENT;
+
+	if (t->count != -1 && enable == !READ_ONCE(t->target->soft_disabled))
+		return;
+	if (take_count(t))
+		WRITE_ONCE(t->target->soft_disabled, !enable);
 }
 
 static void trigger_run(struct trace_event_file *file, struct event_trigger *t,
@@ -88,6 +112,10 @@ static void trigger_run(struct trace_event_file *file, struct event_trigger *t,
 	case TRIGGER_SNAPSHOT:
 		if (take_count(t))
 			trace_snapshot_swap();
+		break;
+	case TRIGGER_ENABLE_EVENT:
+	case TRIGGER_DISABLE_EVENT:
+		enable_event_run(t);
 		break;
 	case TRIGGER_HIST:
 		hist_trigger_update(t->hist, file, e);
@@ -122,6 +150,7 @@ bool trace_event_triggers_conditional(struct trace_event_file *file)
 	return false;
 }
 NOKPROBE_SYMBOL(take_count);
+NOKPROBE_SYMBOL(enable_event_run);
 NOKPROBE_SYMBOL(trigger_run);
 NOKPROBE_SYMBOL(trace_event_triggers_run);
 NOKPROBE_SYMBOL(trace_event_triggers_conditional);
@@ -141,6 +170,8 @@ static void trigger_print(struct seq_buf *s, const struct event_trigger *t)
 		return;
 	}
 	seq_buf_puts(s, trigger_cmd_name(t->cmd));
+	if (t->target)
+		seq_buf_printf(s, ":%s:%s", t->target->tp->def->group, t->target->tp->def->event);
 	if (t->count == -1)
 		seq_buf_puts(s, ":unlimited");
 	else
@@ -168,13 +199,25 @@ int trace_event_trigger_show(struct seq_buf *s, void *data)
 	return 0;
 }
 
+static bool is_enable_event(enum trigger_cmd cmd)
+{
+	return cmd == TRIGGER_ENABLE_EVENT || cmd == TRIGGER_DISABLE_EVENT;
+}
+
+/*
+ * The trigger spec names.  enable_event and disable_event are one kind
+ * in Linux (ETT_EVENT_ENABLE): one of them per event switched.
+ */
 static struct event_trigger *find_trigger(struct trace_event_file *file,
 					  const struct trigger_spec *spec)
 {
 	struct event_trigger *t;
 
 	list_for_each_entry(t, &file->triggers, list)
-		if (t->cmd == spec->cmd &&
+		if (is_enable_event(spec->cmd) && is_enable_event(t->cmd)) {
+			if (t->target == trace_event_file_find(spec->system, spec->event))
+				return t;
+		} else if (t->cmd == spec->cmd &&
 		    (!t->hist || hist_trigger_matches(t->hist, &spec->hist, spec->filter)))
 			return t;
 	return NULL;
@@ -201,6 +244,21 @@ static int hist_control(struct trace_event_file *file, struct trigger_spec *spec
 	return 0;
 }
 
+/* The event enable_event names, now in soft mode: its probe armed. */
+static int enable_event_target(const struct trigger_spec *spec,
+			       struct trace_event_file **target)
+{
+	struct trace_event_file *file = trace_event_file_find(spec->system, spec->event);
+	int ret;
+
+	if (!file)
+		return -EINVAL;		/* Linux: find_event_file() found none */
+	ret = trace_event_enable_disable(file, true, true);
+	if (ret == 0)
+		*target = file;
+	return ret;
+}
+
 static int add_trigger(struct trace_event_file *file, struct trigger_spec *spec,
 		       const char *text)
 {
@@ -217,6 +275,11 @@ static int add_trigger(struct trace_event_file *file, struct trigger_spec *spec,
 		return -ENOMEM;
 	t->cmd = spec->cmd;
 	t->count = spec->count;
+	if (is_enable_event(spec->cmd) &&
+	    (ret = enable_event_target(spec, &t->target)) != 0) {
+		trigger_free(t);
+		return ret;
+	}
 	if (spec->filter[0]) {
 		t->filter_text = kmalloc(strlen(spec->filter) + 1);
 		if (!t->filter_text) {
@@ -274,6 +337,8 @@ int trace_event_trigger_write(const char *text, size_t len, bool trunc, void *da
 			hist_log_error(file, cmd, herr, spec.bad ? spec.bad : "");
 		return ret;
 	}
+	if (is_enable_event(spec.cmd) && !trace_event_file_find(spec.system, spec.event))
+		return -EINVAL;			/* even to remove one, as Linux */
 	if (spec.remove) {
 		t = find_trigger(file, &spec);
 		if (t)

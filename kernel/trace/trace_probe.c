@@ -27,6 +27,11 @@
 
 static unsigned int next_event_id = 1;	/* one count for both types */
 
+unsigned int trace_probe_alloc_id(void)
+{
+	return next_event_id++;
+}
+
 static struct trace_probe *find_event(const struct trace_probe_type *type,
 				      const char *group, const char *event)
 {
@@ -308,6 +313,10 @@ static int add_event(const struct trace_probe_type *type,
 		return -E2BIG;
 	}
 	tp = find_event(type, parsed->group, parsed->event);
+	if (tp && type->single_probe) {
+		log_probe_error(type, line, len, 0, PROBE_ERR_EVENT_EXIST);
+		return -EEXIST;
+	}
 	if (tp)
 		return append_event(tp, parsed, line, len);
 	tp = type->create(parsed, line, len, &ret);
@@ -321,7 +330,7 @@ static int add_event(const struct trace_probe_type *type,
 		type->destroy(tp);
 		return ret;
 	}
-	tp->id = next_event_id++;
+	tp->id = trace_probe_alloc_id();
 	list_add_tail(&tp->list, type->events);
 	return 0;
 }
@@ -485,9 +494,12 @@ static int run_command(const struct trace_probe_type *type, const char *line, si
 	if (!parsed && !(parsed = kmalloc(sizeof(*parsed))))
 		return -ENOMEM;
 	if (type->parse(line, len, parsed, &err) < 0) {
-		trace_probe_log_error(type, line, len, err.pos, probe_err_msg(err.code));
-		/* Linux returns kern_path()'s error for a file not found. */
-		return err.code == PROBE_ERR_FILE_NOT_FOUND ? -ENOENT : -EINVAL;
+		if (err.code != PROBE_ERR_NONE)		/* NONE: logged already, or nothing to say */
+			trace_probe_log_error(type, line, len, err.pos, probe_err_msg(err.code));
+		/* Linux returns kern_path()'s error for a file not found, and
+		 * -ENODEV for an event probe's missing event. */
+		return err.code == PROBE_ERR_FILE_NOT_FOUND ? -ENOENT :
+		       err.code == PROBE_ERR_BAD_ATTACH_EVENT ? -ENODEV : -EINVAL;
 	}
 	switch (parsed->cmd) {
 	case PROBE_CMD_ADD:

@@ -1,7 +1,10 @@
 /*
  * fuzz_probe_events.c - libFuzzer target for the kprobe_events parser.
  *
- * Each input is one line as a user could write it to tracefs.  Built with
+ * Each input is one line as a user could write it to tracefs, given to
+ * the three parsers: kprobe_events', uprobe_events' and the event
+ * probes' (dynamic_events' e: lines, attached to a fake
+ * syscalls.sys_enter_open whose fields read the input's bytes).  Built with
  * clang -fsanitize=fuzzer,address,undefined (make fuzz), so any read past
  * the input, any overflow or UB in lib/probe_events_parse.c and
  * lib/fetch_args.c is a crash.  On top of the sanitizers we check what
@@ -84,6 +87,38 @@ static int fake_sprint_symbol(char *buf, size_t len, unsigned long addr)
 static const struct probe_parse_ops parse_ops = {
 	.lookup_name = fake_lookup, .symbol_size = fake_symbol_size,
 };
+
+/* Event probes: one event to attach to, four fields, any filter but "bad". */
+static bool fake_event_exists(const char *system, const char *event)
+{
+	return !strcmp(system, "syscalls") && !strcmp(event, "sys_enter_open");
+}
+
+static int fake_event_field(const char *system, const char *event, const char *name)
+{
+	static const char *const names[] = { "__syscall_nr", "filename", "flags", "mode" };
+
+	for (int i = 0; fake_event_exists(system, event) && i < 4; i++)
+		if (!strcmp(names[i], name))
+			return 8 + i;
+	return -1;
+}
+
+static bool fake_filter_ok(const char *system, const char *event, const char *filter)
+{
+	return strcmp(filter, "bad") != 0;
+}
+
+static const struct probe_parse_ops eprobe_ops = {
+	.lookup_name = fake_lookup, .event_exists = fake_event_exists,
+	.event_field = fake_event_field, .filter_ok = fake_filter_ok,
+};
+
+/* A field of the attached record: an address in the input's bytes. */
+static unsigned long fake_record_field(const void *ctx, unsigned long field)
+{
+	return FAKE_MEM + field;
+}
 /* A uprobe's @+OFFS: the input's bytes are the loaded file. */
 static unsigned long fake_file_offset_to_vaddr(const void *ctx, unsigned long offs)
 {
@@ -94,6 +129,7 @@ static const struct fetch_ops fetch_ops = {
 	.read_mem = fake_read, .read_user = fake_read, .comm = fake_comm,
 	.sprint_symbol = fake_sprint_symbol,
 	.file_offset_to_vaddr = fake_file_offset_to_vaddr,
+	.event_field = fake_record_field,
 };
 
 /* A printer's output fits, is terminated and has the announced length. */
@@ -104,14 +140,21 @@ static void check_printed(const char *buf, size_t size, int n)
 		CHECK(strlen(buf) == ((size_t)n < size ? (size_t)n : size - 1));
 }
 
-static void check_rejected(const char *line, size_t len,
+enum parser { KPROBE, UPROBE, EPROBE };
+
+static void check_rejected(enum parser kind, const char *line, size_t len,
 			   const struct probe_parse_error *err)
 {
 	static char buf[2 * PROBE_LINE_MAX + 64];
 	int n;
 
+	/* An event probe line may be refused with nothing to log (its filter's own log). */
+	if (kind == EPROBE && err->code == PROBE_ERR_NONE)
+		return;
 	CHECK(err->code > PROBE_ERR_NONE && err->code < PROBE_ERR_COUNT);
-	CHECK(err->pos >= 0 && (size_t)err->pos <= len);
+	/* "No filter rule after 'if'" is one blank past the line, as Linux's caret */
+	CHECK(err->pos >= 0 &&
+	      (size_t)err->pos <= len + (err->code == PROBE_ERR_NO_EP_FILTER));
 	CHECK(probe_err_msg(err->code)[0]);
 	n = probe_err_format(buf, sizeof(buf), line, len, err);
 	check_printed(buf, sizeof(buf), n);
@@ -126,7 +169,7 @@ static void check_probe_address(const struct probe_event_def *def)
 {
 	unsigned long base, size;
 
-	if (def->uprobe || !def->symbol[0])
+	if (def->uprobe || def->eprobe || !def->symbol[0])
 		return;
 	base = fake_lookup(def->symbol);
 	size = fake_symbol_size(base);
@@ -167,13 +210,19 @@ static void check_def(const struct probe_event_def *def)
 	}
 }
 
-/* The kprobe_events parser, or (uprobe) the uprobe_events one. */
-static int parse(bool uprobe, const char *line, size_t len, struct probe_event_def *def,
+static int parse(enum parser kind, const char *line, size_t len, struct probe_event_def *def,
 		 struct probe_parse_error *err)
 {
-	if (uprobe)
+	if (kind == UPROBE)
 		return uprobe_event_parse(line, len, NULL, def, err);
+	if (kind == EPROBE)
+		return eprobe_event_parse(line, len, &eprobe_ops, def, err);
 	return probe_event_parse(line, len, &parse_ops, def, err);
+}
+
+static enum parser kind_of(const struct probe_event_def *def)
+{
+	return def->eprobe ? EPROBE : def->uprobe ? UPROBE : KPROBE;
 }
 
 /* Listing a definition and parsing the listing changes nothing. */
@@ -188,7 +237,7 @@ static void check_round_trip(const struct probe_event_def *def)
 	check_printed(shown, sizeof(shown), n);
 	/* kprobe_events prints each listing from a PROBE_LINE_MAX buffer. */
 	CHECK(n < PROBE_LINE_MAX);
-	CHECK(parse(def->uprobe, shown, (size_t)n, &again, &err) == 0);
+	CHECK(parse(kind_of(def), shown, (size_t)n, &again, &err) == 0);
 	probe_event_show(reshown, sizeof(reshown), &again);
 	CHECK(!strcmp(shown, reshown));
 	check_printed(shown, 7, probe_event_show(shown, 7, def));
@@ -236,24 +285,24 @@ static void check_fetch(const struct probe_event_def *def, const uint8_t *data,
 					NULL));
 }
 
-/* Each line goes to both parsers: kprobe_events' and uprobe_events'. */
-static void check_line(bool uprobe, const uint8_t *data, size_t size)
+/* Each line goes to the three parsers. */
+static void check_line(enum parser kind, const uint8_t *data, size_t size)
 {
 	static struct probe_event_def def;
 	struct probe_parse_error err;
 	const char *line = (const char *)data;
 	int ret;
 
-	ret = parse(uprobe, line, size, &def, &err);
+	ret = parse(kind, line, size, &def, &err);
 	if (ret) {
 		CHECK(ret == -EINVAL);
-		check_rejected(line, size, &err);
+		check_rejected(kind, line, size, &err);
 		return;
 	}
 	CHECK(err.code == PROBE_ERR_NONE);
 	if (def.cmd != PROBE_CMD_ADD)
 		return;
-	CHECK(def.uprobe == uprobe);
+	CHECK(kind_of(&def) == kind);
 	check_def(&def);
 	check_round_trip(&def);
 	check_fetch(&def, data, size);
@@ -261,7 +310,8 @@ static void check_line(bool uprobe, const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	check_line(false, data, size);
-	check_line(true, data, size);
+	check_line(KPROBE, data, size);
+	check_line(UPROBE, data, size);
+	check_line(EPROBE, data, size);
 	return 0;
 }

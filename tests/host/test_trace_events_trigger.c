@@ -36,10 +36,45 @@ static void simple_commands(struct ktest *t)
 static void bad_commands(struct ktest *t)
 {
 	KTEST_EXPECT_EQ(t, trigger_parse("traceonx", &spec, &herr), -EINVAL);
-	KTEST_EXPECT_EQ(t, trigger_parse("enable_event:kprobes:x", &spec, &herr), -EINVAL);
 	KTEST_EXPECT_EQ(t, trigger_parse("traceon:abc", &spec, &herr), -EINVAL);
 	KTEST_EXPECT_EQ(t, trigger_parse("", &spec, &herr), -EINVAL);
 	KTEST_EXPECT_EQ(t, trigger_parse("traceon if ", &spec, &herr), -EINVAL);	/* "if" and no filter */
+}
+
+/* Linux's event_enable_trigger_parse(): SYSTEM:EVENT required, then an optional count. */
+static void enable_event_commands(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, trigger_parse("enable_event:kprobes:myfib", &spec, &herr), 0);
+	KTEST_EXPECT_EQ(t, spec.cmd, TRIGGER_ENABLE_EVENT);
+	KTEST_EXPECT_STREQ(t, spec.system, "kprobes");
+	KTEST_EXPECT_STREQ(t, spec.event, "myfib");
+	KTEST_EXPECT_EQ(t, spec.count, -1);
+	KTEST_EXPECT_EQ(t, trigger_parse("disable_event:grp:ev:3 if n > 1\n", &spec, &herr), 0);
+	KTEST_EXPECT_EQ(t, spec.cmd, TRIGGER_DISABLE_EVENT);
+	KTEST_EXPECT_STREQ(t, spec.system, "grp");
+	KTEST_EXPECT_STREQ(t, spec.event, "ev");
+	KTEST_EXPECT_EQ(t, spec.count, 3);
+	KTEST_EXPECT_STREQ(t, spec.filter, "n > 1");
+	KTEST_EXPECT_EQ(t, trigger_parse("enable_event:g:e:0x10  if n == 2", &spec, &herr), 0);
+	KTEST_EXPECT_EQ(t, spec.count, 16);
+	KTEST_EXPECT_EQ(t, trigger_parse("!enable_event:g:e", &spec, &herr), 0);
+	KTEST_EXPECT_TRUE(t, spec.remove);
+	KTEST_EXPECT_STREQ(t, spec.event, "e");
+	KTEST_EXPECT_EQ(t, trigger_parse("!disable_event:g:e:0", &spec, &herr), 0);
+	KTEST_EXPECT_TRUE(t, spec.remove);
+	KTEST_EXPECT_EQ(t, spec.count, 0);
+	/* refused: no parameter, no event, an empty piece, a bad count, junk */
+	KTEST_EXPECT_EQ(t, trigger_parse("enable_event", &spec, &herr), -EINVAL);
+	KTEST_EXPECT_EQ(t, trigger_parse("enable_event:kprobes", &spec, &herr), -EINVAL);
+	KTEST_EXPECT_EQ(t, trigger_parse("enable_event:kprobes:", &spec, &herr), -EINVAL);
+	KTEST_EXPECT_EQ(t, trigger_parse("enable_event::myfib", &spec, &herr), -EINVAL);
+	KTEST_EXPECT_EQ(t, trigger_parse("enable_event:kprobes:myfib:", &spec, &herr), -EINVAL);
+	KTEST_EXPECT_EQ(t, trigger_parse("enable_event:kprobes:myfib:x", &spec, &herr), -EINVAL);
+	KTEST_EXPECT_EQ(t, trigger_parse("enable_event:kprobes:myfib junk", &spec, &herr), -EINVAL);
+	KTEST_EXPECT_EQ(t, trigger_parse("disable_event:g:e if ", &spec, &herr), -EINVAL);
+	KTEST_EXPECT_EQ(t, trigger_parse("enable_event:g:"
+		"a123456789012345678901234567890123456789012345678901234567890123", &spec, &herr),
+		-EINVAL);	/* 64 characters: longer than an event name may be */
 }
 
 static void hist_attributes(struct ktest *t)
@@ -97,7 +132,7 @@ static void hist_prints_as_linux(struct ktest *t)
 static void random_commands_are_safe(struct ktest *t)
 {
 	static const char *const bits[] = { "hist", "traceon", "traceoff", "snapshot",
-		"stacktrace", ":", "!", " if ", "keys=", "vals=", "values=", "sort=", "size=",
+		"stacktrace", "enable_event", "disable_event", "kprobes", "myfib", ":", "!", " if ", "keys=", "vals=", "values=", "sort=", "size=",
 		"n", ".hex", ".sym", ".descending", ".bogus", ",", "=", "pause", "cont", "clear",
 		"0x10", "2048", "99999999999999999999", " ", "\t", "n > 1" };
 	char text[512];
@@ -127,6 +162,7 @@ static struct ktest_case cases[] = {
 	KTEST_CASE(random_commands_are_safe),
 	KTEST_CASE(simple_commands),
 	KTEST_CASE(bad_commands),
+	KTEST_CASE(enable_event_commands),
 	KTEST_CASE(hist_attributes),
 	KTEST_CASE(hist_errors),
 	KTEST_CASE(hist_prints_as_linux),

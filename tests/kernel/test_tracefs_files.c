@@ -314,7 +314,8 @@ static void group_filter(struct ktest *t)
 static void trigger_file_lists_available(struct ktest *t)
 {
 	rd(EV("trigger"));
-	KTEST_EXPECT_STREQ(t, out, "# Available triggers:\n# traceon traceoff snapshot stacktrace hist\n");
+	KTEST_EXPECT_STREQ(t, out, "# Available triggers:\n"
+			   "# traceon traceoff snapshot stacktrace enable_event disable_event hist\n");
 	KTEST_EXPECT_EQ(t, wr(EV("trigger"), "nosuch\n"), -EINVAL);
 	KTEST_EXPECT_EQ(t, wr(EV("trigger"), "traceoff if x > 1\n"), -EINVAL);
 	KTEST_EXPECT_EQ(t, wr(EV("trigger"), "traceoff:abc\n"), -EINVAL);
@@ -358,6 +359,74 @@ static void stacktrace_records_the_calls(struct ktest *t)
 	KTEST_EXPECT_EQ(t, records_of_fib5(), 15);
 	KTEST_EXPECT_EQ(t, count(out, ": <stack trace>\n => fib\n"), 2);
 	KTEST_EXPECT_TRUE(t, strstr(out, " => run_fib\n") != NULL);
+}
+
+#define RET(name)  TRACEFS_DIR "/events/kprobes/tf_ret/" name
+
+/*
+ * enable_event and disable_event: the event they name is in soft mode
+ * (armed, "0*" or "1*"), the trigger's hits switch its records.  fib's
+ * returns in run fib 5: the first comes after the hits n = 5 4 3 2 1.
+ */
+static void enable_event_soft_mode(struct ktest *t)
+{
+	wr_append(T("kprobe_events"), "r:tf_ret fib ret=$retval\n");
+	KTEST_EXPECT_EQ(t, wr(EV("trigger"), "enable_event:kprobes:tf_ret\n"), 0);
+	rd(RET("enable"));
+	KTEST_EXPECT_STREQ(t, out, "0*\n");
+	rd(EV("trigger"));
+	KTEST_EXPECT_STREQ(t, out, "enable_event:kprobes:tf_ret:unlimited\n");
+	KTEST_EXPECT_EQ(t, records_of_fib5(), 15);
+	KTEST_EXPECT_EQ(t, count(out, "tf_ret: "), 15);
+	rd(RET("enable"));
+	KTEST_EXPECT_STREQ(t, out, "1*\n");
+	/* One of enable_event and disable_event per event named; a soft-mode event stays. */
+	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "disable_event:kprobes:tf_ret\n"), -EEXIST);
+	KTEST_EXPECT_EQ(t, wr_append(T("kprobe_events"), "-:tf_ret\n"), -EBUSY);
+	/* Its records were on when the trigger went: the event stays enabled, as Linux. */
+	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "!enable_event:kprobes:tf_ret\n"), 0);
+	rd(RET("enable"));
+	KTEST_EXPECT_STREQ(t, out, "1\n");
+	/* disable_event:1 with a filter: off at the first n == 0, after fib(1)'s return. */
+	KTEST_EXPECT_EQ(t, wr(EV("trigger"), "disable_event:kprobes:tf_ret:1 if n == 0\n"), 0);
+	KTEST_EXPECT_EQ(t, records_of_fib5(), 15);
+	KTEST_EXPECT_EQ(t, count(out, "tf_ret: "), 1);
+	rd(RET("enable"));
+	KTEST_EXPECT_STREQ(t, out, "0*\n");
+	rd(EV("trigger"));
+	KTEST_EXPECT_STREQ(t, out, "disable_event:kprobes:tf_ret:count=0 if n == 0\n");
+	/* echo 1 > enable in soft mode turns the records on; the trigger's count is spent. */
+	wr(RET("enable"), "1\n");
+	rd(RET("enable"));
+	KTEST_EXPECT_STREQ(t, out, "1*\n");
+	KTEST_EXPECT_EQ(t, records_of_fib5(), 15);
+	KTEST_EXPECT_EQ(t, count(out, "tf_ret: "), 15);
+	wr(RET("enable"), "0\n");
+	rd(RET("enable"));
+	KTEST_EXPECT_STREQ(t, out, "0*\n");
+	/* Removing it (any of the two names, as Linux) disarms an event whose records are off. */
+	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "!enable_event:kprobes:tf_ret\n"), 0);
+	rd(RET("enable"));
+	KTEST_EXPECT_STREQ(t, out, "0\n");
+	KTEST_EXPECT_EQ(t, records_of_fib5(), 15);
+	KTEST_EXPECT_EQ(t, count(out, "tf_ret: "), 0);
+	KTEST_EXPECT_EQ(t, wr_append(T("kprobe_events"), "-:tf_ret\n"), 0);
+}
+
+/* Linux's -EINVAL: no such event (even to remove), a missing part, a bad count. */
+static void enable_event_errors(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, wr(EV("trigger"), "enable_event:kprobes:nosuch\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, wr(EV("trigger"), "!enable_event:kprobes:nosuch\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, wr(EV("trigger"), "enable_event:kprobes\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, wr(EV("trigger"), "enable_event\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, wr(EV("trigger"), "disable_event:kprobes:tf_fib:x\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, wr(EV("trigger"), "disable_event:kprobes:tf_fib if nosuch > 1\n"),
+			-EINVAL);
+	rd(EV("trigger"));
+	KTEST_EXPECT_EQ(t, strncmp(out, "# Available triggers:", 21), 0);
+	rd(EV("enable"));
+	KTEST_EXPECT_STREQ(t, out, "1\n");	/* a refused trigger left no soft mode */
 }
 
 static void snapshot_file_and_trigger(struct ktest *t)
@@ -456,15 +525,18 @@ static void hist_errors_logged(struct ktest *t)
 static void set_event_and_available_events(struct ktest *t)
 {
 	wr_append(T("kprobe_events"), "p:tf_crc crc32_byte\n");
-	rd(T("available_events"));
-	KTEST_EXPECT_STREQ(t, out, "kprobes:tf_fib\nkprobes:tf_crc\n");
+	rd(T("available_events"));	/* the syscalls/ events, made at boot, then ours */
+	KTEST_EXPECT_EQ(t, strncmp(out, "syscalls:sys_enter_exit\nsyscalls:sys_exit_exit\n", 47), 0);
+	KTEST_EXPECT_TRUE(t, strstr(out, "\nkprobes:tf_fib\nkprobes:tf_crc\n") != NULL);
 	rd(T("set_event"));
 	KTEST_EXPECT_STREQ(t, out, "kprobes:tf_fib\n");
-	rd(T("events/enable"));
+	rd(T("events/kprobes/enable"));
 	KTEST_EXPECT_STREQ(t, out, "X\n");
 	KTEST_EXPECT_EQ(t, wr_append(T("set_event"), "kprobes:tf_crc\n"), 0);
-	rd(T("events/enable"));
+	rd(T("events/kprobes/enable"));
 	KTEST_EXPECT_STREQ(t, out, "1\n");
+	rd(T("events/enable"));
+	KTEST_EXPECT_STREQ(t, out, "X\n");
 	KTEST_EXPECT_EQ(t, wr_append(T("set_event"), "!kprobes:tf_fib\n"), 0);
 	rd(T("set_event"));
 	KTEST_EXPECT_STREQ(t, out, "kprobes:tf_crc\n");
@@ -477,8 +549,12 @@ static void set_event_and_available_events(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, out, "");
 	KTEST_EXPECT_EQ(t, wr(T("events/enable"), "1\n"), 0);
 	rd(T("set_event"));
-	KTEST_EXPECT_STREQ(t, out, "kprobes:tf_fib\nkprobes:tf_crc\n");
+	KTEST_EXPECT_TRUE(t, strstr(out, "syscalls:sys_enter_open\n") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "\nkprobes:tf_fib\nkprobes:tf_crc\n") != NULL);
+	rd(T("events/enable"));
+	KTEST_EXPECT_STREQ(t, out, "1\n");
 	KTEST_EXPECT_EQ(t, wr(T("events/enable"), "2\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, wr(T("events/enable"), "0\n"), 0);
 }
 
 static void dynamic_events_dispatch(struct ktest *t)
@@ -490,8 +566,9 @@ static void dynamic_events_dispatch(struct ktest *t)
 			   "r:kprobes/tf_dret fib\n");
 	rd(T("kprobe_events"));
 	KTEST_EXPECT_TRUE(t, strstr(out, "p:kprobes/tf_dyn crc32_byte") != NULL);
+	/* An event probe on a kprobe event: ENODEV, as Linux 6.1 (suite eprobes). */
+	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "e:tf_e kprobes.tf_fib\n"), -ENODEV);
 	/* Kinds this kernel does not have are EINVAL, as Linux without them. */
-	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "e:tf_e kprobes.tf_fib\n"), -EINVAL);
 	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "s:tf_s u64 x\n"), -EINVAL);
 	/* A bad kprobe line fails with kprobe_events' own error and log. */
 	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "p:tf_bad fib x=%zz\n"), -EINVAL);
@@ -518,6 +595,7 @@ static void readme_lists_only_what_is_here(struct ktest *t)
 	static const char *const fetchargs[] = { "%ax", "@0x100000", "@jiffies", "@jiffies+4",
 		"$stack1", "$stack", "$comm", "$arg1", "+4($stack)", "-4(%sp)", "\\1", "\\\"hi\"" };
 	static const char *const triggers[] = { "traceon", "traceoff", "stacktrace", "snapshot",
+		"enable_event:kprobes:tf_fib", "disable_event:kprobes:tf_fib:2",
 		"hist:keys=n.hex:values=n:sort=n.descending:size=256:pause",
 		"hist:keys=__probe_ip.sym" };
 	char line[128];
@@ -528,7 +606,7 @@ static void readme_lists_only_what_is_here(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, strstr(out, "  trace_marker\t\t- ") && strstr(out, "  dynamic_events\t\t- "));
 	KTEST_EXPECT_TRUE(t, strstr(out, "current_tracer") == NULL);	/* not here: not named */
 	KTEST_EXPECT_TRUE(t, strstr(out, "instances") == NULL);
-	KTEST_EXPECT_TRUE(t, strstr(out, "e[:[<group>/][<event>]]") == NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "e[:[<group>/][<event>]]") != NULL);	/* suite eprobes */
 	/* every type on its "type:" lines */
 	for (size_t i = 0; i < ARRAY_SIZE(type_lines); i++)
 		KTEST_EXPECT_TRUE(t, strstr(out, type_lines[i]) != NULL);
@@ -572,6 +650,8 @@ static struct ktest_case files_cases[] = {
 	KTEST_CASE(traceoff_and_traceon),
 	KTEST_CASE(stacktrace_records_the_calls),
 	KTEST_CASE(snapshot_file_and_trigger),
+	KTEST_CASE(enable_event_soft_mode),
+	KTEST_CASE(enable_event_errors),
 	KTEST_CASE(hist_counts_in_linux_format),
 	KTEST_CASE(hist_vals_sort_modifiers_filter),
 	KTEST_CASE(hist_errors_logged),
