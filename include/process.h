@@ -48,6 +48,8 @@ int process_wait(struct task_struct *t);
  * run and taken its address space (t->mm) - rather than a kernel thread?
  */
 bool task_is_process(struct task_struct *t);
+/* kernel/fork.c: a forked child's first code (its thread's function). */
+int ret_from_fork(void *arg);
 /* End the calling process (status as below); never returns. */
 void do_exit(int status) __noreturn;
 

@@ -32,6 +32,19 @@ asmlinkage long sys_getpid(void);
 asmlinkage long sys_kill(int pid, int sig);
 asmlinkage long sys_nanosleep(const struct timespec __user *rqtp, struct timespec __user *rmtp);
 asmlinkage long sys_spawn(const char __user *name, const char __user *const __user *argv);
+asmlinkage long sys_fork(void);
+asmlinkage long sys_clone(unsigned long clone_flags, unsigned long newsp);
+asmlinkage unsigned long sys_brk(unsigned long brk);
+/* Linux's struct rusage (i386): two timevals, then fourteen longs. */
+struct rusage {
+	long ru_utime[2], ru_stime[2];	/* struct timeval: sec, usec */
+	long ru_maxrss, ru_ixrss, ru_idrss, ru_isrss;
+	long ru_minflt;			/* page faults handled without I/O */
+	long ru_majflt, ru_nswap, ru_inblock, ru_oublock;
+	long ru_msgsnd, ru_msgrcv, ru_nsignals, ru_nvcsw, ru_nivcsw;
+};
+#define RUSAGE_SELF 0
+asmlinkage long sys_getrusage(int who, struct rusage __user *ru);
 
 /*
  * What the calls do, under Linux's names (kernel/file.c), so Linux's

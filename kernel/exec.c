@@ -4,13 +4,14 @@
  *
  *   1. lib/exec_elf.c checks every program header (nothing allocated
  *      yet, so a broken file costs nothing);
- *   2. each PT_LOAD gets fresh zeroed pages, U/S=1, writable only if
- *      the segment says PF_W, and its p_filesz bytes copied in (the
- *      rest stays zero: .bss);
- *   3. a stack of USER_STACK_PAGES below TASK_SIZE, with the arguments
+ *   2. each PT_LOAD gets an area (mm/mmap.c), and fresh zeroed pages,
+ *      U/S=1, writable only if the segment says PF_W, for its p_filesz
+ *      bytes, copied in (the .bss past them gets pages on demand);
+ *   3. a stack area of USER_STACK_PAGES below TASK_SIZE (growing down
+ *      on demand to USER_STACK_LIMIT), its top page with the arguments
  *      laid out as Linux's exec leaves them, so crt0 finds
  *          sp -> argc, argv[0..argc-1], NULL, envp: NULL, the strings.
- *      The pages below the stack are never mapped (STACK_GUARD_GAP): a
+ *      The pages below the stack's limit are never mapped (STACK_GUARD_GAP): a
  *      program that runs off its stack faults there (stack_overflow).
  * The pages are written through their frames' kernel addresses
  * (include/mm_types.h): the process's directory need not be loaded.
@@ -58,7 +59,9 @@ static int load_segments(struct mm_struct *mm, struct load_info *info)
 
 		if (p->p_type != PT_LOAD || p->p_memsz == 0)
 			continue;
-		ret = mm_map_range(mm, p->p_vaddr, p->p_memsz, p->p_flags & PF_W);
+		ret = mm_add_area(mm, p->p_vaddr, p->p_memsz, elf_vm_flags(p->p_flags));
+		if (!ret)	/* pages now for the file's bytes; the .bss comes on demand */
+			ret = mm_map_range(mm, p->p_vaddr, p->p_filesz, p->p_flags & PF_W);
 		if (ret)
 			return ret;
 		copy_to_mm(mm, p->p_vaddr, info->image + p->p_offset, p->p_filesz);
@@ -106,10 +109,9 @@ static int exec_mm(struct mm_struct *mm, struct load_info *info,
 
 	if (ret)
 		return ret;
-	ret = mm_map_range(mm, USER_STACK_BOTTOM, USER_STACK_TOP - USER_STACK_BOTTOM, true);
+	ret = mm_setup_stack(mm);
 	if (ret)
 		return ret;
-	mm->start_stack = USER_STACK_BOTTOM;
 	*sp = setup_arg_pages(mm, argv, argc);
 	return *sp ? 0 : -E2BIG;
 }

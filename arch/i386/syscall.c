@@ -45,6 +45,10 @@ static const sys_call_ptr_t ia32_sys_call_table[NR_syscalls] = {
 	SYSCALL(__NR_kill, sys_kill),
 	SYSCALL(__NR_nanosleep, sys_nanosleep),
 	SYSCALL(__NR_spawn, sys_spawn),
+	SYSCALL(__NR_fork, sys_fork),
+	SYSCALL(__NR_clone, sys_clone),
+	SYSCALL(__NR_brk, sys_brk),
+	SYSCALL(__NR_getrusage, sys_getrusage),
 };
 
 /* System calls taken on this CPU (tests look for them on every CPU). */

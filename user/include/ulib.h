@@ -40,6 +40,25 @@ long nanosleep(const struct timespec *req, struct timespec *rem);
 /* Start a built-in program (argv NULL-terminated); its pid or -errno. */
 long spawn(const char *name, const char *const argv[]);
 
+/* Linux's fork(): the child's pid in the parent, 0 in the child, or -errno. */
+long fork(void);
+/* The raw brk(2): the heap's new end, or the old one if refused; brk(0) asks. */
+unsigned long brk(unsigned long end);
+/* The C library's sbrk(): grow the heap by incr bytes; its old end, or (void *)-1. */
+void *sbrk(long incr);
+
+/* Linux's struct rusage (i386); only ru_minflt is kept (page faults handled). */
+struct rusage {
+	long ru_utime[2], ru_stime[2];
+	long ru_maxrss, ru_ixrss, ru_idrss, ru_isrss;
+	long ru_minflt, ru_majflt, ru_nswap, ru_inblock, ru_oublock;
+	long ru_msgsnd, ru_msgrcv, ru_nsignals, ru_nvcsw, ru_nivcsw;
+};
+#define RUSAGE_SELF 0
+long getrusage(int who, struct rusage *ru);
+/* This process's page faults so far (getrusage's ru_minflt). */
+long minor_faults(void);
+
 int printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int puts(const char *s);
 long msleep(unsigned long ms);

@@ -49,3 +49,6 @@
 	SYSCALL kill, __NR_kill
 	SYSCALL nanosleep, __NR_nanosleep
 	SYSCALL spawn, __NR_spawn
+	SYSCALL fork, __NR_fork
+	SYSCALL brk, __NR_brk
+	SYSCALL getrusage, __NR_getrusage

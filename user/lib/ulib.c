@@ -41,3 +41,19 @@ long sleep(unsigned long seconds)
 
 	return nanosleep(&ts, NULL);
 }
+
+void *sbrk(long incr)
+{
+	unsigned long old = brk(0);
+
+	if (incr && brk(old + incr) != old + incr)
+		return (void *)-1;	/* refused: the heap is as it was */
+	return (void *)old;
+}
+
+long minor_faults(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) ? -1 : ru.ru_minflt;
+}

@@ -12,6 +12,7 @@
 #define ASM_UNISTD_32_H
 
 #define __NR_exit		1
+#define __NR_fork		2
 #define __NR_read		3
 #define __NR_write		4
 #define __NR_open		5
@@ -19,6 +20,9 @@
 #define __NR_waitpid		7
 #define __NR_getpid		20
 #define __NR_kill		37
+#define __NR_brk		45
+#define __NR_getrusage		77
+#define __NR_clone		120
 #define __NR_nanosleep		162
 /*
  * Not Linux's: Linux starts a program with fork() + execve() (glibc's
