@@ -35,6 +35,7 @@
 #define WAIT_MS      300	/* what `cow_fork -wait` and `-hwbp` sleep */
 #define POLL_MS      10
 #define POLLS        200
+#define SCRIBBLE_PAGES 128	/* frames taken and zeroed after a process exits */
 
 /* Run NAME with one argument (NULL: none), output captured; its wait status. */
 static int run(const char *name, const char *arg)
@@ -435,19 +436,50 @@ static struct task_struct *task_of_pid(int pid)
 	return l.found;
 }
 
+/* Until the task of pid has exited (or POLLS * POLL_MS have passed). */
+static bool wait_for_exit(int pid)
+{
+	struct task_struct *c;
+
+	for (int i = 0; i < POLLS; i++) {
+		c = task_of_pid(pid);
+		if (!c || READ_ONCE(c->state) == TASK_DEAD)
+			return true;
+		msleep(POLL_MS);
+	}
+	return false;
+}
+
+/* Take and give back every frame the allocator hands out first: each is zeroed. */
+static void scribble_free_frames(int n)
+{
+	void *page[SCRIBBLE_PAGES];
+	int i;
+
+	for (i = 0; i < n && i < SCRIBBLE_PAGES; i++)
+		page[i] = alloc_pages(1);
+	while (i--)
+		if (page[i])
+			free_pages(page[i], 1);
+}
+
 /*
- * A uprobe arrives in a text page a running process shares with its
- * sleeping child: the page is copied for the running one, whose CPU
- * still caches the old frame's translation - only the shootdown IPI
- * (flush_tlb_mm_range()) makes that CPU see the int3.  The process
- * never makes a system call or leaves its CPU, so nothing else would.
+ * A uprobe arrives in the text page a running process (cow_spin, on
+ * CPU 1) shares with its sleeping child: writing the int3 copies the
+ * page for the running one, whose CPU still holds the translation to
+ * the old frame - which stays the child's.  The process makes no system
+ * call and never leaves its CPU, so only the shootdown IPI
+ * (flush_tlb_mm_range()) makes that CPU use the copy.  Then the child
+ * exits, the old frame is freed and zeroed: a CPU still running it
+ * would run zeros and die.  The process must go on (and hit the probe)
+ * until it is killed.
  */
 static void tlb_shootdown_reaches_the_running_cpu(struct ktest *t)
 {
 	static struct counting_consumer cc;
 	const struct user_program *prog = find_user_program("cow_spin");
-	unsigned long off = func_offset("cow_spin", "cow_spin_tick");
-	int flushes = atomic_read(&nr_tlb_remote_flush), child, i;
+	unsigned long off = func_offset("cow_spin", "cow_spin_tick"), hits;
+	int flushes = atomic_read(&nr_tlb_remote_flush), child, status;
 	struct task_struct *p, *c;
 
 	if (num_online_cpus() < 2) {
@@ -459,26 +491,27 @@ static void tlb_shootdown_reaches_the_running_cpu(struct ktest *t)
 	set_cpus_allowed(current, 1UL << 0);
 	yield();
 	ktest_capture_start();
-	p = start("cow_spin", NULL);
+	p = start("cow_spin", "500");	/* the child sleeps 500 ms, then exits */
 	KTEST_ASSERT_TRUE(t, p != NULL);
 	set_cpus_allowed(p, 1UL << 1);
 	KTEST_EXPECT_TRUE(t, wait_for_output("cow_spin: child "));
+	child = number_after("cow_spin: child ");
 	msleep(50);			/* spinning on CPU 1 by now */
 	KTEST_EXPECT_EQ(t, uprobe_register(prog, off, &cc.uc, NULL), 0);
-	for (i = 0; i < POLLS && !READ_ONCE(cc.uc.nhit); i++)
-		msleep(1);
+	KTEST_EXPECT_TRUE(t, wait_for_exit(child));
+	scribble_free_frames(SCRIBBLE_PAGES);
+	hits = READ_ONCE(cc.uc.nhit);
+	msleep(50);
+	KTEST_EXPECT_TRUE(t, READ_ONCE(cc.uc.nhit) > hits);	/* still running, through the copy */
 	uprobe_unregister(prog, off, &cc.uc);
-	child = number_after("cow_spin: child ");
-	KTEST_EXPECT_EQ(t, kill_pid(p->pid), 0);
-	KTEST_EXPECT_EQ(t, process_wait(p), W_EXITCODE(0, SIGKILL));
+	kill_pid(p->pid);
+	status = process_wait(p);
 	c = task_of_pid(child);
-	if (c) {
-		kill_pid(child);
+	if (c)
 		process_wait(c);
-	}
 	ktest_capture_stop();
 	set_cpus_allowed(current, ~0UL);
-	KTEST_EXPECT_TRUE(t, cc.uc.nhit > 0);
+	KTEST_EXPECT_EQ(t, status, W_EXITCODE(0, SIGKILL));
 	KTEST_EXPECT_TRUE(t, atomic_read(&nr_tlb_remote_flush) > flushes);
 }
 
