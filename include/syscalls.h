@@ -45,6 +45,10 @@ struct rusage {
 };
 #define RUSAGE_SELF 0
 asmlinkage long sys_getrusage(int who, struct rusage __user *ru);
+asmlinkage long sys_mmap2(unsigned long addr, unsigned long len, unsigned long prot,
+			  unsigned long flags, unsigned long fd, unsigned long pgoff);
+asmlinkage long sys_munmap(unsigned long addr, unsigned long len);
+asmlinkage long sys_mprotect(unsigned long addr, unsigned long len, unsigned long prot);
 
 /*
  * What the calls do, under Linux's names (kernel/file.c), so Linux's

@@ -116,8 +116,8 @@ enum fault_result handle_mm_fault(struct mm_struct *mm, unsigned long address,
 	spin_lock_irqsave(&mm->page_table_lock, irq);
 	vm_flags = fault_area(mm, address, &grew);
 	pte = user_pte(mm->pgd, address, true);
-	if (!vm_flags)
-		what = FAULT_BAD_AREA;
+	if (!vm_flags)	/* no area, or one mprotect()ed to PROT_NONE */
+		what = find_vma(mm, address) ? FAULT_ACCESS_ERROR : FAULT_BAD_AREA;
 	else if (access_error(flags, vm_flags))
 		what = FAULT_ACCESS_ERROR;
 	else if (!pte)

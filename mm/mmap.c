@@ -19,6 +19,7 @@
 #include "nokprobe.h"
 #include "uprobes.h"
 #include "elf.h"
+#include <asm/tlbflush.h>
 
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
 {
@@ -280,5 +281,191 @@ asmlinkage unsigned long sys_brk(unsigned long brk)
 	ret = mm->brk;
 	spin_unlock_irqrestore(&mm->page_table_lock, flags);
 	kfree(spare);
+	return ret;
+}
+
+/* mmap()'s and mprotect()'s bits (Linux's uapi/asm-generic/mman-common.h). */
+#define PROT_READ      0x1
+#define PROT_WRITE     0x2
+#define PROT_EXEC      0x4
+#define MAP_SHARED     0x01
+#define MAP_PRIVATE    0x02
+#define MAP_TYPE       0x0f
+#define MAP_FIXED      0x10
+#define MAP_ANONYMOUS  0x20
+#define PROT_ALL       (PROT_READ | PROT_WRITE | PROT_EXEC)
+
+static unsigned long prot_vm_flags(unsigned long prot)
+{
+	return (prot & PROT_READ ? VM_READ : 0) | (prot & PROT_WRITE ? VM_WRITE : 0) |
+	       (prot & PROT_EXEC ? VM_EXEC : 0);
+}
+
+/* Is [start, end) inside user space and clear of the XOL page? */
+static bool mmap_range_ok(unsigned long start, unsigned long end)
+{
+	return start >= USER_BASE && end <= TASK_SIZE && start < end &&
+	       (end <= XOL_AREA_VADDR || start >= XOL_AREA_VADDR + PAGE_SIZE);
+}
+
+/*
+ * Linux's get_unmapped_area(), top-down: the highest len bytes below
+ * MMAP_BASE that meet no area, above the heap (and a page of room for
+ * it).  0 if there is no such hole.
+ */
+static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len)
+{
+	unsigned long addr = MMAP_BASE - len;
+	struct vm_area_struct *vma;
+
+	while (addr > ALIGN_UP(mm->brk, PAGE_SIZE) + PAGE_SIZE && addr < MMAP_BASE) {
+		vma = find_vma_intersection(mm, addr, addr + len);
+		if (!vma)
+			return addr;
+		addr = vma->vm_start - len;	/* below the area in the way */
+	}
+	return 0;
+}
+
+/*
+ * Linux's mmap2() (i386's number 192), for anonymous private memory: an
+ * area of len bytes, no page yet - each comes zeroed at its first touch,
+ * as a .bss's.  Without MAP_FIXED the kernel picks the place (below the
+ * XOL page, top-down); with it, addr it is, and whatever was mapped
+ * there goes first.  The start address, or -EINVAL (len 0, an
+ * unaligned or out-of-range MAP_FIXED address, MAP_SHARED), -ENODEV (a
+ * file: there are no file mappings), -ENOMEM.
+ */
+asmlinkage long sys_mmap2(unsigned long addr, unsigned long len, unsigned long prot,
+			  unsigned long flags, unsigned long fd, unsigned long pgoff)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	unsigned long irq;
+
+	len = ALIGN_UP(len, PAGE_SIZE);
+	if (!len || len > TASK_SIZE || (prot & ~PROT_ALL) || (flags & MAP_TYPE) != MAP_PRIVATE)
+		return -EINVAL;
+	if (!(flags & MAP_ANONYMOUS))
+		return -ENODEV;
+	if ((flags & MAP_FIXED) &&
+	    ((addr & ~PAGE_MASK) || !mmap_range_ok(addr, addr + len)))
+		return -EINVAL;
+	vma = vm_area_alloc(0, 0, prot_vm_flags(prot));
+	if (!vma)
+		return -ENOMEM;
+	if ((flags & MAP_FIXED) && do_munmap(mm, addr, len)) {
+		kfree(vma);
+		return -ENOMEM;
+	}
+	spin_lock_irqsave(&mm->page_table_lock, irq);
+	if (!(flags & MAP_FIXED))
+		addr = get_unmapped_area(mm, len);
+	if (addr) {
+		vma->vm_start = addr;
+		vma->vm_end = addr + len;
+		insert_vm_struct(mm, vma);
+	}
+	spin_unlock_irqrestore(&mm->page_table_lock, irq);
+	if (!addr) {
+		kfree(vma);
+		return -ENOMEM;
+	}
+	return addr;
+}
+
+asmlinkage long sys_munmap(unsigned long addr, unsigned long len)
+{
+	if (!mmap_range_ok(addr, addr + ALIGN_UP(len, PAGE_SIZE)))
+		return -EINVAL;
+	return do_munmap(current->mm, addr, len);
+}
+
+/* Split the area holding addr so that one ends there; spare is used if so. */
+static void split_vma_at(struct mm_struct *mm, unsigned long addr,
+			 struct vm_area_struct **spare)
+{
+	struct vm_area_struct *vma = find_vma(mm, addr);
+
+	if (!vma || vma->vm_start == addr)
+		return;
+	**spare = (struct vm_area_struct){ addr, vma->vm_end, vma->vm_flags, vma->vm_next };
+	vma->vm_end = addr;
+	vma->vm_next = *spare;
+	*spare = NULL;
+}
+
+/* Does one area or a run of touching ones cover [start, end)? */
+static bool range_covered(struct mm_struct *mm, unsigned long start, unsigned long end)
+{
+	struct vm_area_struct *vma;
+
+	while (start < end) {
+		vma = find_vma(mm, start);
+		if (!vma)
+			return false;
+		start = vma->vm_end;
+	}
+	return true;
+}
+
+/*
+ * The present pages of [start, end) follow their area's new flags: no
+ * write, the PTE loses PTE_WRITE (a write gives it back through
+ * do_wp_page(), copying if fork shares the page); no access at all,
+ * it loses PTE_USER, so ring 3 faults on it while the frame stays.
+ */
+static void change_protection(struct mm_struct *mm, unsigned long start, unsigned long end,
+			      unsigned long vm_flags)
+{
+	unsigned long addr, *pte;
+
+	for (addr = start; addr < end; addr += PAGE_SIZE) {
+		pte = user_pte(mm->pgd, addr, false);
+		if (!pte || !(*pte & PTE_PRESENT))
+			continue;
+		if (!(vm_flags & VM_WRITE))
+			*pte &= ~PTE_WRITE;
+		if (vm_flags & (VM_READ | VM_WRITE | VM_EXEC))
+			*pte |= PTE_USER;
+		else
+			*pte &= ~PTE_USER;
+	}
+	flush_tlb_mm_range(mm, start, end);
+}
+
+/*
+ * Linux's mprotect(): new permissions for [addr, addr + len), which
+ * areas must cover without a hole (-ENOMEM otherwise, as Linux); the
+ * areas are split at the ends.  0, -EINVAL (unaligned, bad prot).
+ */
+asmlinkage long sys_mprotect(unsigned long addr, unsigned long len, unsigned long prot)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long end = addr + ALIGN_UP(len, PAGE_SIZE), irq;
+	struct vm_area_struct *spare[2] = { kzalloc(sizeof(**spare)), kzalloc(sizeof(**spare)) };
+	struct vm_area_struct *vma;
+	long ret = 0;
+
+	if ((addr & ~PAGE_MASK) || (prot & ~PROT_ALL) || !mmap_range_ok(addr, end))
+		ret = -EINVAL;
+	else if (!spare[0] || !spare[1])
+		ret = -ENOMEM;
+	if (ret)
+		goto out;
+	spin_lock_irqsave(&mm->page_table_lock, irq);
+	if (!range_covered(mm, addr, end)) {
+		ret = -ENOMEM;
+	} else {
+		split_vma_at(mm, addr, &spare[0]);
+		split_vma_at(mm, end, &spare[1]);
+		for (vma = find_vma(mm, addr); vma && vma->vm_start < end; vma = vma->vm_next)
+			vma->vm_flags = (vma->vm_flags & VM_GROWSDOWN) | prot_vm_flags(prot);
+		change_protection(mm, addr, end, prot_vm_flags(prot));
+	}
+	spin_unlock_irqrestore(&mm->page_table_lock, irq);
+out:
+	kfree(spare[0]);
+	kfree(spare[1]);
 	return ret;
 }

@@ -5,7 +5,7 @@
  * with the child, hardware breakpoints do not.
  *
  * Each case runs programs of user/ (cow_fork, fork_many, big_bss,
- * stack_grow, heap, cow_smp, cow_spin) and checks what they printed,
+ * stack_grow, heap, anon_mmap, cow_smp, cow_spin) and checks what they printed,
  * their wait status, the kernel's fault figures, and that every page
  * and heap block given out came back.
  */
@@ -244,6 +244,20 @@ static void brk_moves_the_heap(struct ktest *t)
 	KTEST_EXPECT_EQ(t, run("heap", "-past"), W_EXITCODE(0, SIGSEGV));
 	KTEST_EXPECT_TRUE(t, captured("heap: touching past the end"));
 	KTEST_EXPECT_TRUE(t, captured("SIGSEGV (page fault)"));
+}
+
+/* mmap2, munmap, mprotect of anonymous memory, and a fork of it. */
+static void anonymous_mmap_and_mprotect(struct ktest *t)
+{
+	struct leak_check l;
+
+	leak_start(&l);
+	KTEST_EXPECT_EQ(t, run("anon_mmap", NULL), W_EXITCODE(0, 0));
+	KTEST_EXPECT_TRUE(t, captured("anon_mmap: 0 failures"));
+	KTEST_EXPECT_EQ(t, run("anon_mmap", "-wprot"), W_EXITCODE(0, SIGSEGV));
+	KTEST_EXPECT_TRUE(t, captured("anon_mmap: writing a read-only page"));
+	KTEST_EXPECT_TRUE(t, captured("SIGSEGV (page fault) in user mode"));
+	leak_expect_none(t, &l);
 }
 
 /* A fault the handler refuses is still the process's death, reported as before. */
@@ -523,6 +537,7 @@ static struct ktest_case cow_cases[] = {
 	KTEST_CASE(big_bss_costs_only_what_is_touched),
 	KTEST_CASE(stack_grows_down_to_its_limit),
 	KTEST_CASE(brk_moves_the_heap),
+	KTEST_CASE(anonymous_mmap_and_mprotect),
 	KTEST_CASE(bad_faults_still_kill),
 	KTEST_CASE(narration_tells_each_decision),
 	KTEST_CASE(uprobes_follow_the_child),

@@ -59,6 +59,23 @@ long getrusage(int who, struct rusage *ru);
 /* This process's page faults so far (getrusage's ru_minflt). */
 long minor_faults(void);
 
+/* Anonymous memory (Linux's mmap2 with pgoff 0, munmap, mprotect). */
+#define PROT_NONE	0x0
+#define PROT_READ	0x1
+#define PROT_WRITE	0x2
+#define PROT_EXEC	0x4
+#define MAP_SHARED	0x01
+#define MAP_PRIVATE	0x02
+#define MAP_FIXED	0x10
+#define MAP_ANONYMOUS	0x20
+#define MAP_FAILED	((void *)-1)
+/* The raw system call: the address, or -errno cast to a pointer. */
+long mmap2(void *addr, size_t len, int prot, int flags, int fd, long pgoff);
+/* The C library's mmap(): MAP_FAILED on any error. */
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, long offset);
+long munmap(void *addr, size_t len);
+long mprotect(void *addr, size_t len, int prot);
+
 int printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int puts(const char *s);
 long msleep(unsigned long ms);

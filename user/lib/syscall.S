@@ -52,3 +52,6 @@
 	SYSCALL fork, __NR_fork
 	SYSCALL brk, __NR_brk
 	SYSCALL getrusage, __NR_getrusage
+	SYSCALL mmap2, __NR_mmap2
+	SYSCALL munmap, __NR_munmap
+	SYSCALL mprotect, __NR_mprotect

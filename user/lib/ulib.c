@@ -57,3 +57,13 @@ long minor_faults(void)
 
 	return getrusage(RUSAGE_SELF, &ru) ? -1 : ru.ru_minflt;
 }
+
+#define MAX_ERRNO 4095	/* a result in [-4095, -1] is an error, any other an address */
+#define PAGE_SHIFT_USER 12
+
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, long offset)
+{
+	long r = mmap2(addr, len, prot, flags, fd, offset >> PAGE_SHIFT_USER);
+
+	return (unsigned long)r >= -(unsigned long)MAX_ERRNO ? MAP_FAILED : (void *)r;
+}

@@ -22,8 +22,11 @@
 #define __NR_kill		37
 #define __NR_brk		45
 #define __NR_getrusage		77
+#define __NR_munmap		91
 #define __NR_clone		120
+#define __NR_mprotect		125
 #define __NR_nanosleep		162
+#define __NR_mmap2		192
 /*
  * Not Linux's: Linux starts a program with fork() + execve() (glibc's
  * posix_spawn() too).  Ours is one call, spawn(name, argv), that makes
