@@ -45,13 +45,15 @@ unsigned long page_fault_count(enum fault_result what)
 static void narrate_fault(struct pt_regs *regs, unsigned long address,
 			  unsigned long error_code, enum fault_result what)
 {
-	printk("page fault: %s[%d] ip %08lx CR2 %08lx error %lx: P=%d %s, W=%d %s, U=%d %s\n",
+	/* One printk: another CPU's fault is told before or after, never inside. */
+	printk("page fault: %s[%d] ip %08lx CR2 %08lx error %lx: P=%d %s, W=%d %s, U=%d %s\n"
+	       "page fault: -> %s\n",
 	       current->comm, current->pid, regs->ip, address, error_code,
 	       !!(error_code & PF_PROT),
 	       error_code & PF_PROT ? "protection" : "not present",
 	       !!(error_code & PF_WRITE), error_code & PF_WRITE ? "write" : "read",
-	       !!(error_code & PF_USER), error_code & PF_USER ? "user" : "kernel");
-	printk("page fault: -> %s\n", fault_result_name(what));
+	       !!(error_code & PF_USER), error_code & PF_USER ? "user" : "kernel",
+	       fault_result_name(what));
 }
 
 bool do_user_addr_fault(struct pt_regs *regs, unsigned long address)
