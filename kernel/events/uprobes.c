@@ -6,8 +6,9 @@
  * at.  Registering one writes an int3 into the copy of the page that
  * every process running the program owns (exec gave each its own
  * frames: the image in the kernel is never written, which is what
- * Linux's copy-on-write of the file's page achieves), and uprobe_mmap()
- * does the same for processes started later.  Unregistering the last
+ * Linux's copy-on-write of the file's page achieves; a frame a fork
+ * shares is copied before the write), and uprobe_mmap() does the same
+ * for processes started later, uprobe_dup_mmap() for forked ones.  Unregistering the last
  * consumer writes the original byte back into every copy.
  *
  * A hit, in the process that trapped:
