@@ -42,6 +42,12 @@ long spawn(const char *name, const char *const argv[]);
 
 /* Linux's fork(): the child's pid in the parent, 0 in the child, or -errno. */
 long fork(void);
+/*
+ * The raw clone system call, not the C library's clone(fn, stack, ...):
+ * with flags only the exit signal (SIGCHLD) and no stack, it is fork().
+ */
+#define SIGCHLD 17
+long clone(unsigned long flags, void *stack);
 /* The raw brk(2): the heap's new end, or the old one if refused; brk(0) asks. */
 unsigned long brk(unsigned long end);
 /* The C library's sbrk(): grow the heap by incr bytes; its old end, or (void *)-1. */

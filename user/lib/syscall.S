@@ -50,6 +50,7 @@
 	SYSCALL nanosleep, __NR_nanosleep
 	SYSCALL spawn, __NR_spawn
 	SYSCALL fork, __NR_fork
+	SYSCALL clone, __NR_clone
 	SYSCALL brk, __NR_brk
 	SYSCALL getrusage, __NR_getrusage
 	SYSCALL mmap2, __NR_mmap2
