@@ -106,32 +106,43 @@ static unsigned long fault_area(struct mm_struct *mm, unsigned long address, boo
 	return vm_flags;
 }
 
+/*
+ * Linux's handle_pte_fault(): the area allows the access, so make the
+ * page, or make it writable.  Only now may a page table be allocated:
+ * a wild address costs nothing.
+ */
+static enum fault_result handle_pte_fault(struct mm_struct *mm, unsigned long address,
+					  unsigned int flags, unsigned long vm_flags)
+{
+	unsigned long *pte = user_pte(mm->pgd, address, true);
+
+	if (!pte)
+		return FAULT_OOM;
+	if (!(*pte & PTE_PRESENT))
+		return do_anonymous_page(mm, pte, vm_flags);
+	if ((flags & FAULT_FLAG_WRITE) && !(*pte & PTE_WRITE))
+		return do_wp_page(mm, pte, address);
+	flush_tlb_mm_range(mm, address, address + PAGE_SIZE);
+	return FAULT_SPURIOUS;	/* the PTE allows it: a stale TLB entry */
+}
+
 enum fault_result handle_mm_fault(struct mm_struct *mm, unsigned long address,
 				  unsigned int flags)
 {
-	unsigned long vm_flags, *pte, irq;
+	unsigned long vm_flags, irq;
 	enum fault_result what;
 	bool grew;
 
 	spin_lock_irqsave(&mm->page_table_lock, irq);
 	vm_flags = fault_area(mm, address, &grew);
-	pte = user_pte(mm->pgd, address, true);
 	if (!vm_flags)	/* no area, or one mprotect()ed to PROT_NONE */
 		what = find_vma(mm, address) ? FAULT_ACCESS_ERROR : FAULT_BAD_AREA;
 	else if (access_error(flags, vm_flags))
 		what = FAULT_ACCESS_ERROR;
-	else if (!pte)
-		what = FAULT_OOM;
-	else if (!(*pte & PTE_PRESENT))
-		what = do_anonymous_page(mm, pte, vm_flags);
-	else if ((flags & FAULT_FLAG_WRITE) && !(*pte & PTE_WRITE))
-		what = do_wp_page(mm, pte, address);
 	else
-		what = FAULT_SPURIOUS;	/* the PTE allows it: a stale TLB entry */
+		what = handle_pte_fault(mm, address, flags, vm_flags);
 	if (what == FAULT_DEMAND_ZERO && grew)
 		what = FAULT_STACK_GROWTH;
-	if (what == FAULT_SPURIOUS)
-		flush_tlb_mm_range(mm, address, address + PAGE_SIZE);
 	spin_unlock_irqrestore(&mm->page_table_lock, irq);
 	return what;
 }
