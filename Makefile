@@ -77,7 +77,7 @@ LIBGCC   = $(shell $(CC) -m32 -print-libgcc-file-name)
 # build/kernel-test.elf is that kernel plus the test runner (tests/kernel/ktest.c)
 # and tests/kernel/ (the suites and the benchmark), for make test and
 # make bench; those files define its "test" and "bench" boot modes.
-SRCDIRS := boot arch/i386 arch/i386/kprobes kernel kernel/events kernel/trace lib fs probes console init
+SRCDIRS := boot arch/i386 arch/i386/kprobes kernel kernel/events kernel/trace lib fs probes console init mm
 TEST_SRCS := $(wildcard tests/kernel/*.c) $(wildcard tests/kernel/*.S)
 SRCS := $(filter-out $(TEST_SRCS),\
 	$(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c) $(wildcard $(d)/*.S)))

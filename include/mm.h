@@ -17,6 +17,14 @@ void page_alloc_init(struct multiboot_info *mbi);
 void *alloc_pages(unsigned int npages);          /* page-aligned, zeroed */
 void free_pages(void *addr, unsigned int npages);
 unsigned long pages_free(void);
+/*
+ * One frame's references (Linux's page_count(), get_page(), put_page()):
+ * a user page shared copy-on-write by n address spaces has n.  put_page()
+ * frees the frame when the last goes.  page is any address in the frame.
+ */
+int page_count(const void *page);
+void get_page(void *page);
+void put_page(void *page);
 
 /* Paging: identity map of RAM, NULL page unmapped, text read-only. */
 extern unsigned long kernel_pgdir[PTRS_PER_TABLE];  /* kernel threads' CR3 */

@@ -52,6 +52,10 @@ int process_wait(struct task_struct *t);
  * run and taken its address space (t->mm) - rather than a kernel thread?
  */
 bool task_is_process(struct task_struct *t);
+/* kernel/fork.c: a forked child's first code (its thread's function). */
+int ret_from_fork(void *arg);
+/* Fork the current process, whose system call frame is regs: the child's pid or -errno. */
+long do_fork(struct pt_regs *regs);
 /* End the calling process (status as below); never returns. */
 void do_exit(int status) __noreturn;
 

@@ -86,6 +86,7 @@ struct task_struct {
 	struct ftrace_ret_stack ret_stack[FTRACE_RETFUNC_DEPTH];
 	int curr_ret_stack;		/* entries in use */
 	struct rethook_node *rethooks;	/* its hooked returns, newest first (kernel/trace/rethook.c) */
+	unsigned long min_flt;		/* page faults handled, none from disk (getrusage's ru_minflt) */
 };
 
 /*

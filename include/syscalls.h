@@ -52,6 +52,23 @@ asmlinkage long sys_getdents64(unsigned int fd, void __user *dirent, unsigned in
 asmlinkage long sys_stat64(const char __user *filename, struct stat64 __user *statbuf);
 asmlinkage long sys_lstat64(const char __user *filename, struct stat64 __user *statbuf);
 asmlinkage long sys_fstat64(unsigned long fd, struct stat64 __user *statbuf);
+asmlinkage long sys_fork(void);
+asmlinkage long sys_clone(unsigned long clone_flags, unsigned long newsp);
+asmlinkage unsigned long sys_brk(unsigned long brk);
+/* Linux's struct rusage (i386): two timevals, then fourteen longs. */
+struct rusage {
+	long ru_utime[2], ru_stime[2];	/* struct timeval: sec, usec */
+	long ru_maxrss, ru_ixrss, ru_idrss, ru_isrss;
+	long ru_minflt;			/* page faults handled without I/O */
+	long ru_majflt, ru_nswap, ru_inblock, ru_oublock;
+	long ru_msgsnd, ru_msgrcv, ru_nsignals, ru_nvcsw, ru_nivcsw;
+};
+#define RUSAGE_SELF 0
+asmlinkage long sys_getrusage(int who, struct rusage __user *ru);
+asmlinkage long sys_mmap2(unsigned long addr, unsigned long len, unsigned long prot,
+			  unsigned long flags, unsigned long fd, unsigned long pgoff);
+asmlinkage long sys_munmap(unsigned long addr, unsigned long len);
+asmlinkage long sys_mprotect(unsigned long addr, unsigned long len, unsigned long prot);
 
 /*
  * What the calls do, under Linux's names (kernel/file.c), so Linux's

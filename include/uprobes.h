@@ -104,6 +104,14 @@ unsigned long uprobe_offset_to_vaddr(const struct user_program *prog,
 
 /* A new process runs prog: its copy of the text gets every probe (Linux's uprobe_mmap()). */
 void uprobe_mmap(struct mm_struct *mm, const struct user_program *prog);
+/*
+ * Fork: between start and end (uprobes' lock held, interrupts off), no
+ * probe comes or goes; uprobe_dup_mmap() gives the child the parent's
+ * program and its place among the copies (Linux's names).
+ */
+void uprobe_start_dup_mmap(void);
+void uprobe_end_dup_mmap(void);
+void uprobe_dup_mmap(struct mm_struct *oldmm, struct mm_struct *newmm);
 /* An address space goes away: forget it (Linux's uprobe_clear_state()). */
 void uprobe_clear_state(struct mm_struct *mm);
 /* A task ends: its hit in flight and pending return probes go (Linux's uprobe_free_utask()). */

@@ -5,14 +5,15 @@
  *
  *   1. lib/exec_elf.c checks every program header (nothing allocated
  *      yet, so a broken file costs nothing);
- *   2. each PT_LOAD gets fresh zeroed pages, U/S=1, writable only if
- *      the segment says PF_W, and its p_filesz bytes copied in (the
- *      rest stays zero: .bss);
- *   3. a stack of USER_STACK_PAGES below TASK_SIZE, with the arguments,
- *      the environment and the auxiliary vector laid out as Linux's
- *      exec leaves them (create_elf_tables(), below), so crt0 finds
+ *   2. each PT_LOAD gets an area (mm/mmap.c), and fresh zeroed pages,
+ *      U/S=1, writable only if the segment says PF_W, for its p_filesz
+ *      bytes, copied in (the .bss past them gets pages on demand);
+ *   3. a stack area of USER_STACK_PAGES below TASK_SIZE (growing down
+ *      on demand to USER_STACK_LIMIT), its top pages holding the
+ *      arguments, the environment and the auxiliary vector laid out as
+ *      Linux's exec leaves them (create_elf_tables(), below), so crt0 finds
  *          sp -> argc, argv[0..argc-1], NULL, envp[..], NULL, auxv.
- *      The pages below the stack are never mapped (STACK_GUARD_GAP): a
+ *      The pages below the stack's limit are never mapped (STACK_GUARD_GAP): a
  *      program that runs off its stack faults there (stack_overflow).
  * The pages are written through their frames' kernel addresses
  * (include/mm_types.h): the process's directory need not be loaded.
@@ -62,7 +63,9 @@ static int load_segments(struct mm_struct *mm, struct load_info *info)
 
 		if (p->p_type != PT_LOAD || p->p_memsz == 0)
 			continue;
-		ret = mm_map_range(mm, p->p_vaddr, p->p_memsz, p->p_flags & PF_W);
+		ret = mm_add_area(mm, p->p_vaddr, p->p_memsz, elf_vm_flags(p->p_flags));
+		if (!ret)	/* pages now for the file's bytes; the .bss comes on demand */
+			ret = mm_map_range(mm, p->p_vaddr, p->p_filesz, p->p_flags & PF_W);
 		if (ret)
 			return ret;
 		copy_to_mm(mm, p->p_vaddr, info->image + p->p_offset, p->p_filesz);
@@ -95,6 +98,29 @@ static unsigned long phdr_vaddr(const struct load_info *info)
 	return 0;
 }
 
+#define NR_AUX_PAIRS	16	/* the pairs create_elf_tables() writes, AT_NULL's included */
+
+/* The words below the strings: argc, argv and envp with their NULLs, auxv. */
+static size_t elf_tables_words(const struct linux_binprm *bprm)
+{
+	return 1 + bprm->argc + 1 + bprm->envc + 1 + 2 * NR_AUX_PAIRS;
+}
+
+/*
+ * The stack's top pages, the ones create_elf_tables() writes, are mapped
+ * before it writes them (Linux builds them in bprm's own stack area);
+ * the rest of the stack comes a page at a time, on demand.
+ */
+static int map_arg_pages(struct mm_struct *mm, const struct linux_binprm *bprm)
+{
+	size_t need = strlen(bprm->filename) + 1 + bprm->strings_len + AT_RANDOM_BYTES +
+		      elf_tables_words(bprm) * sizeof(long) + 2 * 16;
+
+	if (need > USER_STACK_TOP - USER_STACK_BOTTOM - PAGE_SIZE)
+		return -E2BIG;	/* create_elf_tables() would refuse it too */
+	return mm_map_range(mm, USER_STACK_TOP - need, need, true);
+}
+
 /* Bytes at the stack's top, going down from *p; their user address. */
 static unsigned long push_bytes(struct mm_struct *mm, unsigned long *p,
 				const void *bytes, size_t len)
@@ -103,8 +129,6 @@ static unsigned long push_bytes(struct mm_struct *mm, unsigned long *p,
 	copy_to_mm(mm, *p, bytes, len);
 	return *p;
 }
-
-#define NR_AUX_PAIRS	16	/* the pairs create_elf_tables() writes, AT_NULL's included */
 
 /*
  * Linux's create_elf_tables(): the stack a program starts on.  From the
@@ -123,7 +147,7 @@ static unsigned long create_elf_tables(struct mm_struct *mm, struct linux_binprm
 	unsigned long p = USER_STACK_TOP - sizeof(long), execfn, strings, random;
 	unsigned char rnd[AT_RANDOM_BYTES];
 	unsigned long *words, *w, sp;
-	size_t nwords = 1 + bprm->argc + 1 + bprm->envc + 1 + 2 * NR_AUX_PAIRS, off = 0;
+	size_t nwords = elf_tables_words(bprm), off = 0;
 	int i;
 
 	execfn = push_bytes(mm, &p, bprm->filename, strlen(bprm->filename) + 1);
@@ -172,10 +196,12 @@ static int exec_mm(struct mm_struct *mm, struct load_info *info, struct linux_bi
 
 	if (ret)
 		return ret;
-	ret = mm_map_range(mm, USER_STACK_BOTTOM, USER_STACK_TOP - USER_STACK_BOTTOM, true);
+	ret = mm_setup_stack(mm);
 	if (ret)
 		return ret;
-	mm->start_stack = USER_STACK_BOTTOM;
+	ret = map_arg_pages(mm, bprm);
+	if (ret)
+		return ret;
 	bprm->sp = create_elf_tables(mm, bprm, info);
 	return bprm->sp ? 0 : -E2BIG;
 }

@@ -2,9 +2,12 @@
  * mm_user.c - a process's address space: made by exec, freed at exit.
  *
  * Each user page is a fresh zeroed frame, mapped U/S=1 and writable or
- * not as the ELF segment asks.  Nothing is shared between processes
- * yet (no copy-on-write), so freeing an address space is simply
- * freeing every frame its page tables name (pgd_free()).
+ * not as its area asks.  exec maps only what holds bytes of the file
+ * (and the stack's top page); the rest comes at the first touch
+ * (mm/memory.c).  fork shares frames copy-on-write, each with one
+ * reference per address space, so freeing an address space drops one
+ * reference of every frame its page tables name (pgd_free()): a frame
+ * goes with its last.
  */
 #include "kernel.h"
 #include "mm_types.h"
@@ -24,6 +27,7 @@ struct mm_struct *mm_alloc(void)
 		return NULL;
 	}
 	INIT_LIST_HEAD(&mm->uprobes_link);
+	spin_lock_init(&mm->page_table_lock);
 	return mm;
 }
 
@@ -32,6 +36,7 @@ void mmput(struct mm_struct *mm)
 	if (!mm)
 		return;
 	uprobe_clear_state(mm);		/* no probe writes into it any more */
+	exit_mmap(mm);
 	pgd_free(mm->pgd);
 	kfree(mm);
 }

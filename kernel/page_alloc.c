@@ -22,6 +22,7 @@
 #include "multiboot.h"
 #include "spinlock.h"
 #include "string.h"
+#include <asm/atomic.h>
 
 #define LOW_MEMORY_END  0x100000ul    /* first MiB: BIOS, IVT, VGA, ROMs */
 #define BITS_PER_WORD   32
@@ -35,6 +36,23 @@ static unsigned long search_hint;
 
 /* Guards the bitmap, nr_free and search_hint. */
 static DEFINE_SPINLOCK(page_alloc_lock);
+
+/*
+ * Linux's mem_map: one struct page per frame, here only its reference
+ * count (page_count()).  A frame from alloc_pages() starts at 1; fork
+ * shares a user page between two address spaces by taking a second
+ * reference (get_page()) instead of copying it, and whoever drops the
+ * last one (put_page()) frees the frame (mm/memory.c, copy-on-write).
+ */
+struct page {
+	atomic_t _refcount;
+};
+static struct page mem_map[MAX_PFN];
+
+static struct page *virt_to_page(const void *addr)
+{
+	return &mem_map[(unsigned long)addr >> PAGE_SHIFT];
+}
 
 static bool page_used(unsigned long pfn)
 {
@@ -170,6 +188,8 @@ void *alloc_pages(unsigned int npages)
 	if (!pfn)
 		return NULL;
 	void *addr = (void *)(pfn << PAGE_SHIFT);
+	for (unsigned int i = 0; i < npages; i++)
+		atomic_set(&mem_map[pfn + i]._refcount, 1);
 	memset(addr, 0, (size_t)npages * PAGE_SIZE);
 	return addr;
 }
@@ -191,6 +211,7 @@ void free_pages(void *addr, unsigned int npages)
 			panic("free_pages(%p, %u): page %p is already free",
 			      addr, npages, (void *)((pfn + i) << PAGE_SHIFT));
 		mark_free(pfn + i);
+		atomic_set(&mem_map[pfn + i]._refcount, 0);
 	}
 	if (pfn < search_hint)
 		search_hint = pfn;
@@ -200,4 +221,21 @@ void free_pages(void *addr, unsigned int npages)
 unsigned long pages_free(void)
 {
 	return READ_ONCE(nr_free);
+}
+
+int page_count(const void *page)
+{
+	return atomic_read(&virt_to_page(page)->_refcount);
+}
+
+void get_page(void *page)
+{
+	if (atomic_inc_return(&virt_to_page(page)->_refcount) <= 1)
+		panic("get_page(%p): the page is free", page);
+}
+
+void put_page(void *page)
+{
+	if (atomic_dec_and_test(&virt_to_page(page)->_refcount))
+		free_pages((void *)((unsigned long)page & PAGE_MASK), 1);
 }

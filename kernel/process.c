@@ -136,10 +136,10 @@ int process_wait(struct task_struct *t)
 	return kthread_join(t);
 }
 
-/* Every process's thread runs process_entry() from its creation on. */
+/* Every process's thread runs process_entry() (or ret_from_fork()) from its creation on. */
 bool task_is_process(struct task_struct *t)
 {
-	return t->fn == process_entry;
+	return t->fn == process_entry || t->fn == ret_from_fork;	/* spawned or forked */
 }
 
 /*

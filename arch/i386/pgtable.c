@@ -21,6 +21,7 @@
 #include <asm/processor.h>
 #include "string.h"
 #include "nokprobe.h"
+#include <asm/tlbflush.h>
 
 #define USER_PGD_FIRST (USER_BASE >> PGDIR_SHIFT)
 #define USER_PGD_END   (TASK_SIZE >> PGDIR_SHIFT)
@@ -54,7 +55,7 @@ static unsigned long *pde_table(unsigned long pde)
 	return (unsigned long *)(pde & PAGE_MASK);	/* identity-mapped */
 }
 
-/* Every user page, then every user page table, then the directory. */
+/* Every user page (one reference: the frame goes with the last), then every user page table, then the directory. */
 void pgd_free(unsigned long *pgd)
 {
 	unsigned long i, j;
@@ -67,7 +68,7 @@ void pgd_free(unsigned long *pgd)
 		table = pde_table(pgd[i]);
 		for (j = 0; j < PTRS_PER_TABLE; j++)
 			if (table[j] & PTE_PRESENT)
-				free_pages((void *)(table[j] & PAGE_MASK), 1);
+				put_page((void *)(table[j] & PAGE_MASK));	/* fork may share it */
 		free_pages(table, 1);
 	}
 	free_pages(pgd, 1);
@@ -101,6 +102,7 @@ void switch_mm(struct mm_struct *next)
 {
 	unsigned long cr3 = (unsigned long)(next ? next->pgd : kernel_pgdir);
 
+	this_cpu_write(cpu_loaded_mm, next);	/* before: a shootdown from now on reaches us */
 	if (read_cr3() != cr3)
 		write_cr3(cr3);
 }

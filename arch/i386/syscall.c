@@ -61,6 +61,13 @@ static const sys_call_ptr_t ia32_sys_call_table[NR_syscalls] = {
 	SYSCALL(__NR_getdents64, sys_getdents64),
 	SYSCALL(__NR_exit_group, sys_exit_group),
 	SYSCALL(__NR_pipe2, sys_pipe2),
+	SYSCALL(__NR_fork, sys_fork),
+	SYSCALL(__NR_clone, sys_clone),
+	SYSCALL(__NR_brk, sys_brk),
+	SYSCALL(__NR_getrusage, sys_getrusage),
+	SYSCALL(__NR_mmap2, sys_mmap2),
+	SYSCALL(__NR_munmap, sys_munmap),
+	SYSCALL(__NR_mprotect, sys_mprotect),
 };
 
 /* System calls taken on this CPU (tests look for them on every CPU). */

@@ -36,6 +36,7 @@
 #include "process.h"
 #include "syscalls.h"
 #include "hw_breakpoint.h"
+#include <asm/pgfault.h>
 
 static irq_handler_t irq_handlers[NR_PIC_IRQS];
 
@@ -186,6 +187,14 @@ static void exception_unclaimed(struct pt_regs *regs, unsigned long vector)
 
 static void do_exception(struct pt_regs *regs, unsigned long vector)
 {
+	/*
+	 * #PF: Linux's exc_page_fault().  A fault on a process's address may
+	 * be a page to make (demand-zero, copy-on-write): then it is no
+	 * error, and the instruction is retried (arch/i386/fault.c).  First,
+	 * before anything could fault again and overwrite CR2.
+	 */
+	if (vector == X86_TRAP_PF && do_user_addr_fault(regs, read_cr2()))
+		return;
 	if (!do_other_exception(regs, vector))
 		exception_unclaimed(regs, vector);
 }

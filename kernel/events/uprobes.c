@@ -6,8 +6,9 @@
  * at.  Registering one writes an int3 into the copy of the page that
  * every process running the program owns (exec gave each its own
  * frames: the image in the kernel is never written, which is what
- * Linux's copy-on-write of the file's page achieves), and uprobe_mmap()
- * does the same for processes started later.  Unregistering the last
+ * Linux's copy-on-write of the file's page achieves; a frame a fork
+ * shares is copied before the write), and uprobe_mmap() does the same
+ * for processes started later, uprobe_dup_mmap() for forked ones.  Unregistering the last
  * consumer writes the original byte back into every copy.
  *
  * A hit, in the process that trapped:
@@ -101,10 +102,14 @@ static void put_uprobe(struct uprobe *u)
 
 /* ---- the int3 in each copy of the page ----------------------------------------- */
 
-/* The byte through the frame's kernel address: the user mapping is read-only. */
+/*
+ * The byte through the frame's kernel address: the user mapping is
+ * read-only.  A frame fork shares is copied first, so only this
+ * process's copy changes (user_page_address_write()).
+ */
 static void write_opcode(struct mm_struct *mm, unsigned long vaddr, unsigned char op)
 {
-	unsigned char *p = user_page_address(mm, vaddr);
+	unsigned char *p = user_page_address_write(mm, vaddr);
 
 	if (p)
 		*p = op;
@@ -122,7 +127,7 @@ static void update_ref_ctr(struct uprobe *u, struct mm_struct *mm, short d)
 
 	if (!u->ref_ctr_vaddr)
 		return;
-	ctr = user_page_address(mm, u->ref_ctr_vaddr);
+	ctr = user_page_address_write(mm, u->ref_ctr_vaddr);
 	if (!ctr || (short)(*ctr + d) < 0)
 		return;		/* Linux warns "ref_ctr going negative" and leaves it */
 	*ctr += d;
@@ -171,6 +176,40 @@ void uprobe_clear_state(struct mm_struct *mm)
 	list_del(&mm->uprobes_link);	/* a no-op for an mm exec never listed */
 	INIT_LIST_HEAD(&mm->uprobes_link);
 	spin_unlock_irqrestore(&uprobes_lock, flags);
+}
+
+/*
+ * Fork (kernel/fork.c's dup_mmap()): from the start of the pages' copy
+ * to the child's listing, no probe may be registered or removed - the
+ * child would miss an int3 written into the parent's copy only (Linux
+ * holds dup_mmap_sem for the same window).
+ */
+static unsigned long dup_mmap_flags;	/* the holder's, under uprobes_lock */
+
+void uprobe_start_dup_mmap(void)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&uprobes_lock, flags);
+	dup_mmap_flags = flags;
+}
+
+void uprobe_end_dup_mmap(void)
+{
+	spin_unlock_irqrestore(&uprobes_lock, dup_mmap_flags);
+}
+
+/*
+ * Linux's uprobe_dup_mmap(): the child runs the parent's program, and
+ * its pages - shared with the parent - hold the same int3s; listing it
+ * makes them its own from now on: an unregister takes them out of its
+ * copy too, a register puts new ones in.
+ */
+void uprobe_dup_mmap(struct mm_struct *oldmm, struct mm_struct *newmm)
+{
+	newmm->exe = oldmm->exe;
+	if (!list_empty(&oldmm->uprobes_link))
+		list_add_tail(&newmm->uprobes_link, &uprobe_mms);
 }
 
 /* ---- where a file offset is loaded ------------------------------------------------ */

@@ -44,6 +44,7 @@
 #include "module.h"
 #include "linux/limits.h"
 #include "ftrace.h"
+#include <asm/pgfault.h>
 
 struct trace_kprobe {
 	struct trace_probe tp;
@@ -552,5 +553,7 @@ int tracefs_init(void)
 		ret = trace_files_init();	/* trace.c: tracing_on, events/, ... */
 	if (!ret)
 		ret = ftrace_tracefs_init();	/* current_tracer, set_ftrace_filter... */
+	if (!ret)
+		ret = page_fault_debugfs_init();	/* arch/i386/fault.c */
 	return ret;
 }

@@ -96,6 +96,51 @@ static int wait_or_kill(struct task_struct *p, bool *killed)
 	return status;
 }
 
+/*
+ * A run may fork (random system calls include fork and clone): its
+ * children, named as it is, outlive it and nobody waits for them (no
+ * init adopts orphans).  Kill every one; reap those whose parent is
+ * gone - a live parent reaps its own - until none is left.
+ */
+#define REAP_BATCH 8
+
+struct fuzz_children {
+	int pid[REAP_BATCH];
+	struct task_struct *orphan[REAP_BATCH];
+	int alive, orphans;
+};
+
+static void find_fuzz_child(struct task_struct *t, void *arg)
+{
+	struct fuzz_children *c = arg;
+
+	if (!task_is_process(t) || strcmp(t->comm, "fuzz") != 0 || t->state == TASK_DEAD) {
+		if (task_is_process(t) && !strcmp(t->comm, "fuzz") && !t->parent &&
+		    c->orphans < REAP_BATCH)
+			c->orphan[c->orphans++] = t;	/* a zombie nobody will join */
+		return;
+	}
+	if (c->alive < REAP_BATCH)
+		c->pid[c->alive] = t->pid;
+	c->alive++;
+}
+
+static void reap_forked_children(void)
+{
+	struct fuzz_children c;
+
+	do {
+		memset(&c, 0, sizeof(c));
+		for_each_task(find_fuzz_child, &c);
+		for (int i = 0; i < c.alive && i < REAP_BATCH; i++)
+			kill_pid(c.pid[i]);
+		for (int i = 0; i < c.orphans; i++)
+			process_wait(c.orphan[i]);
+		if (c.alive)
+			msleep(WATCHDOG_POLL_MS);	/* until the killed ones are dead */
+	} while (c.alive || c.orphans);
+}
+
 /* One run; false (with the seed in the report) if it did not end as a process should. */
 static bool fuzz_one(struct ktest *t, const char *mode, unsigned long seed,
 		     struct fuzz_tally *tally)
@@ -115,6 +160,7 @@ static bool fuzz_one(struct ktest *t, const char *mode, unsigned long seed,
 		return false;
 	}
 	status = wait_or_kill(p, &killed);
+	reap_forked_children();
 	tally->runs++;
 	sig = WTERMSIG(status);
 	if (status < 0 || sig > SIGSEGV || (killed && sig != SIGKILL)) {

@@ -58,6 +58,48 @@ long fstat64(int fd, struct stat64 *st);
 #define WNOHANG		1
 #define WIFEXITED(st)	(((st) & 0x7f) == 0)
 
+/* Linux's fork(): the child's pid in the parent, 0 in the child, or -errno. */
+long fork(void);
+/*
+ * The raw clone system call, not the C library's clone(fn, stack, ...):
+ * with flags only the exit signal (SIGCHLD) and no stack, it is fork().
+ */
+#define SIGCHLD 17
+long clone(unsigned long flags, void *stack);
+/* The raw brk(2): the heap's new end, or the old one if refused; brk(0) asks. */
+unsigned long brk(unsigned long end);
+/* The C library's sbrk(): grow the heap by incr bytes; its old end, or (void *)-1. */
+void *sbrk(long incr);
+
+/* Linux's struct rusage (i386); only ru_minflt is kept (page faults handled). */
+struct rusage {
+	long ru_utime[2], ru_stime[2];
+	long ru_maxrss, ru_ixrss, ru_idrss, ru_isrss;
+	long ru_minflt, ru_majflt, ru_nswap, ru_inblock, ru_oublock;
+	long ru_msgsnd, ru_msgrcv, ru_nsignals, ru_nvcsw, ru_nivcsw;
+};
+#define RUSAGE_SELF 0
+long getrusage(int who, struct rusage *ru);
+/* This process's page faults so far (getrusage's ru_minflt). */
+long minor_faults(void);
+
+/* Anonymous memory (Linux's mmap2 with pgoff 0, munmap, mprotect). */
+#define PROT_NONE	0x0
+#define PROT_READ	0x1
+#define PROT_WRITE	0x2
+#define PROT_EXEC	0x4
+#define MAP_SHARED	0x01
+#define MAP_PRIVATE	0x02
+#define MAP_FIXED	0x10
+#define MAP_ANONYMOUS	0x20
+#define MAP_FAILED	((void *)-1)
+/* The raw system call: the address, or -errno cast to a pointer. */
+long mmap2(void *addr, size_t len, int prot, int flags, int fd, long pgoff);
+/* The C library's mmap(): MAP_FAILED on any error. */
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, long offset);
+long munmap(void *addr, size_t len);
+long mprotect(void *addr, size_t len, int prot);
+
 int printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int puts(const char *s);
 long msleep(unsigned long ms);

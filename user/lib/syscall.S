@@ -62,3 +62,10 @@
 	SYSCALL getdents64, __NR_getdents64
 	SYSCALL stat64, __NR_stat64
 	SYSCALL fstat64, __NR_fstat64
+	SYSCALL fork, __NR_fork
+	SYSCALL clone, __NR_clone
+	SYSCALL brk, __NR_brk
+	SYSCALL getrusage, __NR_getrusage
+	SYSCALL mmap2, __NR_mmap2
+	SYSCALL munmap, __NR_munmap
+	SYSCALL mprotect, __NR_mprotect

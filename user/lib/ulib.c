@@ -41,3 +41,29 @@ long sleep(unsigned long seconds)
 
 	return nanosleep(&ts, NULL);
 }
+
+void *sbrk(long incr)
+{
+	unsigned long old = brk(0);
+
+	if (incr && brk(old + incr) != old + incr)
+		return (void *)-1;	/* refused: the heap is as it was */
+	return (void *)old;
+}
+
+long minor_faults(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) ? -1 : ru.ru_minflt;
+}
+
+#define MAX_ERRNO 4095	/* a result in [-4095, -1] is an error, any other an address */
+#define PAGE_SHIFT_USER 12
+
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, long offset)
+{
+	long r = mmap2(addr, len, prot, flags, fd, offset >> PAGE_SHIFT_USER);
+
+	return (unsigned long)r >= -(unsigned long)MAX_ERRNO ? MAP_FAILED : (void *)r;
+}

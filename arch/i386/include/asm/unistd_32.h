@@ -12,6 +12,7 @@
 #define ASM_UNISTD_32_H
 
 #define __NR_exit		1
+#define __NR_fork		2
 #define __NR_read		3
 #define __NR_write		4
 #define __NR_open		5
@@ -19,6 +20,11 @@
 #define __NR_waitpid		7
 #define __NR_getpid		20
 #define __NR_kill		37
+#define __NR_brk		45
+#define __NR_getrusage		77
+#define __NR_munmap		91
+#define __NR_clone		120
+#define __NR_mprotect		125
 #define __NR_nanosleep		162
 #define __NR_unlink		10
 #define __NR_execve		11
@@ -35,6 +41,7 @@
 #define __NR_getdents64		220
 #define __NR_exit_group		252
 #define __NR_pipe2		331
+#define __NR_mmap2		192
 /*
  * Not Linux's: Linux starts a program with fork() + execve() (glibc's
  * posix_spawn() too).  Ours is one call, spawn(name, argv), that makes
