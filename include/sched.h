@@ -14,6 +14,7 @@
 #include "kernel.h"
 #include <asm/percpu.h>
 #include "hw_breakpoint.h"
+#include "signal.h"
 
 #define TASK_NAME_LEN 16
 
@@ -85,6 +86,8 @@ struct task_struct {
 	struct ftrace_ret_stack ret_stack[FTRACE_RETFUNC_DEPTH];
 	int curr_ret_stack;		/* entries in use */
 	struct rethook_node *rethooks;	/* its hooked returns, newest first (kernel/trace/rethook.c) */
+	/* Its handlers, blocked mask, pending signals, process group (kernel/signal.c). */
+	struct task_signal signal;
 };
 
 /*

@@ -14,6 +14,7 @@
 #include "linkage.h"
 #include <asm/ptrace.h>
 #include <asm/percpu.h>
+#include <asm/signal.h>
 
 typedef unsigned short umode_t;	/* a file's mode bits, Linux's type */
 
@@ -32,6 +33,21 @@ asmlinkage long sys_getpid(void);
 asmlinkage long sys_kill(int pid, int sig);
 asmlinkage long sys_nanosleep(const struct timespec __user *rqtp, struct timespec __user *rmtp);
 asmlinkage long sys_spawn(const char __user *name, const char __user *const __user *argv);
+/* Signals (kernel/signal.c, arch/i386/signal.c) and process groups (kernel/sys.c). */
+struct sigaction;
+struct old_sigaction;
+asmlinkage long sys_rt_sigaction(int sig, const struct sigaction __user *act,
+				 struct sigaction __user *oact, size_t sigsetsize);
+asmlinkage long sys_sigaction(int sig, const struct old_sigaction __user *act,
+			      struct old_sigaction __user *oact);
+asmlinkage long sys_rt_sigprocmask(int how, const sigset_t __user *nset,
+				   sigset_t __user *oset, size_t sigsetsize);
+asmlinkage long sys_rt_sigpending(sigset_t __user *uset, size_t sigsetsize);
+asmlinkage long sys_sigreturn(void);
+asmlinkage long sys_rt_sigreturn(void);
+asmlinkage long sys_setpgid(int pid, int pgid);
+asmlinkage long sys_getpgid(int pid);
+asmlinkage long sys_getpgrp(void);
 
 /*
  * What the calls do, under Linux's names (kernel/file.c), so Linux's

@@ -25,6 +25,7 @@
 #include "errno.h"
 #include "module_elf.h"
 #include "uprobes.h"
+#include "signal.h"
 
 /* What the new thread needs to start: set before it runs, its own after. */
 struct process_start {
@@ -93,7 +94,9 @@ struct task_struct *process_spawn(const char *name, const char *const argv[],
 		mmput(start->mm);
 		kfree(start);
 		*err = -ENOMEM;
+		return NULL;
 	}
+	t->signal.pgid = t->pid;	/* a group of its own; a spawning process's child joins its */
 	return t;
 }
 
@@ -131,6 +134,7 @@ void do_exit(int status)
 	 * address for their parent.
 	 */
 	for_each_task(forget_parent, current);
+	do_notify_parent(current, status);	/* SIGCHLD */
 	exit_files(current);
 	uprobe_free_utask(current);	/* a hit in flight, pending return probes */
 	local_irq_disable();

@@ -75,7 +75,7 @@ static int fuzz_watchdog(void *unused)
 
 		barrier();
 		if (pid && time_after(jiffies, READ_ONCE(watch_deadline)) &&
-		    kill_pid(pid) == 0)
+		    kill_pid(pid, SIGKILL) == 0)
 			WRITE_ONCE(killed_pid, pid);
 		msleep(WATCHDOG_POLL_MS);
 	}
