@@ -49,3 +49,10 @@
 	SYSCALL kill, __NR_kill
 	SYSCALL nanosleep, __NR_nanosleep
 	SYSCALL spawn, __NR_spawn
+	SYSCALL rt_sigaction, __NR_rt_sigaction
+	SYSCALL rt_sigprocmask, __NR_rt_sigprocmask
+	SYSCALL rt_sigpending, __NR_rt_sigpending
+	SYSCALL old_sigaction, __NR_sigaction
+	SYSCALL setpgid, __NR_setpgid
+	SYSCALL getpgid, __NR_getpgid
+	SYSCALL getpgrp, __NR_getpgrp

@@ -76,8 +76,13 @@ typedef void (*__sigrestore_t)(void);
  * kernel sees it (its uapi "struct sigaction" with sa_mask last, a
  * sigset_t of _NSIG bits; the caller passes sizeof(sigset_t)).
  */
+struct siginfo;
 struct sigaction {
-	__sighandler_t sa_handler;	/* or a void (*)(int, siginfo_t *, void *) with SA_SIGINFO */
+	union {
+		__sighandler_t sa_handler;
+		/* with SA_SIGINFO: handler(sig, siginfo, ucontext) */
+		void (*sa_sigaction)(int sig, struct siginfo *info, void *uc);
+	};
 	unsigned long sa_flags;
 	__sigrestore_t sa_restorer;
 	sigset_t sa_mask;		/* blocked while the handler runs */
