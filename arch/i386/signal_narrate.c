@@ -56,8 +56,8 @@ static void narrate_rt_frame(unsigned long addr, unsigned long restorer)
 	printk("  %08lx siginfo     si_signo %d si_code %d si_addr/si_pid %08lx\n",
 	       (unsigned long)&u->info, f.info.si_signo, f.info.si_code,
 	       (unsigned long)f.info.si_addr);
-	printk("  %08lx ucontext    uc_flags %lx uc_link %p uc_sigmask %08lx %08lx\n",
-	       (unsigned long)&u->uc, f.uc.uc_flags, f.uc.uc_link,
+	printk("  %08lx ucontext    uc_flags %lx uc_link %08lx uc_sigmask %08lx %08lx\n",
+	       (unsigned long)&u->uc, f.uc.uc_flags, (unsigned long)f.uc.uc_link,
 	       f.uc.uc_sigmask.sig[0], f.uc.uc_sigmask.sig[1]);
 	narrate_sigcontext((unsigned long)&u->uc.uc_mcontext, &f.uc.uc_mcontext);
 	narrate_retcode((unsigned long)u->retcode, f.retcode, restorer);
