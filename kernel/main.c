@@ -33,7 +33,6 @@
  */
 #include "../console/shell.h"
 #include "uprobes.h"
-#include "signal.h"
 #include "ftrace.h"
 
 /*
@@ -110,8 +109,6 @@ void kmain(uint32_t magic, struct multiboot_info *mbi)
 		panic("init_kprobes failed");
 	if (uprobes_init())
 		panic("uprobes_init failed");
-	if (signal_narrate_init())
-		panic("signal_narrate_init failed");
 #ifndef CONFIG_KPROBES_SANITY_TEST	/* else init_kprobes() ran it, as Linux's did */
 	if (!cmdline_has("nosmoke"))
 		init_test_probes();	/* one line: "Kprobe smoke test: passed" */

@@ -23,6 +23,7 @@
 #include "kernel.h"
 #include "uaccess.h"
 #include "trace.h"
+#include "signal.h"
 #include "kprobes.h"
 #include "probe_events.h"
 #include "trace_probe.h"
@@ -552,5 +553,7 @@ int tracefs_init(void)
 		ret = trace_files_init();	/* trace.c: tracing_on, events/, ... */
 	if (!ret)
 		ret = ftrace_tracefs_init();	/* current_tracer, set_ftrace_filter... */
+	if (!ret)
+		ret = signal_narrate_init();	/* arch/i386/signal_narrate.c */
 	return ret;
 }

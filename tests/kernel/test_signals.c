@@ -17,6 +17,7 @@
 #include "exec_elf.h"
 #include "kprobes.h"
 #include "pseudofs.h"
+#include "trace.h"
 #include "string.h"
 #include "errno.h"
 #include "vsprintf.h"
@@ -339,6 +340,7 @@ static void narration_draws_the_frame_and_the_return(struct ktest *t)
 {
 	const char *on = "1\n", *off = "0\n";
 
+	KTEST_ASSERT_EQ(t, tracefs_init(), 0);	/* the shell makes it; a test boot has no shell */
 	KTEST_ASSERT_EQ(t, pseudofs_write("/sys/kernel/debug/signals/narrate", on, 2, true), 0);
 	KTEST_EXPECT_EQ(t, run("sigfpe", NULL), W_EXITCODE(0, 0));
 	KTEST_EXPECT_TRUE(t, said("signal: SIGFPE to sigfpe["));
