@@ -52,7 +52,6 @@ typedef struct siginfo {
 #define ILL_BADSTK	8	/* internal stack error */
 /* SIGFPE */
 #define FPE_INTDIV	1	/* integer divide by zero (#DE) */
-#define FPE_INTOVF	2	/* integer overflow (into) */
 /* SIGSEGV */
 #define SEGV_MAPERR	1	/* no page there (#PF with P=0) */
 #define SEGV_ACCERR	2	/* a page the access may not use (P=1) */

@@ -291,13 +291,12 @@ void force_sigsegv(int sig, const char *why)
  * Linux's si_code and si_addr for an exception (arch/x86/kernel/traps.c
  * and fault.c): the faulting instruction for #DE and #UD, CR2 for a #PF
  * (MAPERR when no page was there, P=0), SI_KERNEL with no address for
- * #GP, int3 and the segment faults.
+ * #GP, int3, into, bound and the segment faults.
  */
 static int trap_si_code(unsigned long vector, unsigned long error_code)
 {
 	switch (vector) {
 	case X86_TRAP_DE: return FPE_INTDIV;
-	case X86_TRAP_OF: return FPE_INTOVF;
 	case X86_TRAP_UD: return ILL_ILLOPN;
 	case X86_TRAP_AC: return BUS_ADRALN;
 	case X86_TRAP_DB: return TRAP_TRACE;
@@ -312,7 +311,6 @@ static unsigned long trap_si_addr(struct pt_regs *regs, unsigned long vector,
 	switch (vector) {
 	case X86_TRAP_PF: return cr2;
 	case X86_TRAP_DE:
-	case X86_TRAP_OF:
 	case X86_TRAP_UD:
 	case X86_TRAP_DB: return regs->ip;
 	default:          return 0;
