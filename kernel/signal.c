@@ -475,7 +475,6 @@ bool get_signal(struct ksignal *ksig, struct pt_regs *regs)
 		do_default_exit(regs, ksig);
 	}
 }
-NOKPROBE_SYMBOL(get_signal);
 
 /* SIGKILL and SIGSTOP are never blocked (Linux's set_current_blocked()). */
 void set_current_blocked(sigset_t *set)
@@ -563,7 +562,6 @@ void exit_to_user_mode(struct pt_regs *regs)
 	uprobe_notify_resume(regs);	/* a uprobe's hit or step, left by #BP/#DB */
 	arch_do_signal_or_restart(regs);
 }
-NOKPROBE_SYMBOL(exit_to_user_mode);
 
 /* ---- the system calls --------------------------------------------------- */
 

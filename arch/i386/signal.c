@@ -42,7 +42,6 @@
 #include "string.h"
 #include "vsprintf.h"
 #include "errno.h"
-#include "nokprobe.h"
 #include <asm/sigframe.h>
 #include <asm/segment.h>
 #include <asm/processor.h>
@@ -232,7 +231,6 @@ void arch_do_signal_or_restart(struct pt_regs *regs)
 	while (get_signal(&ksig, regs))
 		handle_signal(&ksig, regs);
 }
-NOKPROBE_SYMBOL(arch_do_signal_or_restart);
 
 /* A selector iret can load for ring 3: the user's, or a null one (data only). */
 static const char *check_selector(unsigned short sel, unsigned short user, bool may_be_null)
@@ -345,7 +343,6 @@ asmlinkage long sys_sigreturn(void)
 	set.sig[1] = frame.extramask[0];
 	return do_sigreturn(regs, "sigreturn", addr, &frame.sc, &set);
 }
-NOKPROBE_SYMBOL(sys_sigreturn);
 
 /* The handler's ret popped pretcode: the frame starts 4 bytes below. */
 asmlinkage long sys_rt_sigreturn(void)
@@ -359,4 +356,3 @@ asmlinkage long sys_rt_sigreturn(void)
 	return do_sigreturn(regs, "rt_sigreturn", addr, &frame.uc.uc_mcontext,
 			    &frame.uc.uc_sigmask);
 }
-NOKPROBE_SYMBOL(sys_rt_sigreturn);

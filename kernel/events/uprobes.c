@@ -571,7 +571,6 @@ bool uprobe_deny_signal(void)
 
 	return utask && utask->state == UTASK_SSTEP;
 }
-NOKPROBE_SYMBOL(uprobe_deny_signal);
 
 /* The copy faulted in the slot: the fault's signal is the probed instruction's. */
 void uprobe_abort_xol(struct pt_regs *regs)
