@@ -42,7 +42,7 @@ static const struct shell_cmd commands[] = {
 	{ "run",     "[-a] NAME [ARGS]", "run a workload to probe (-a: on every CPU; run alone lists them)", cmd_run },
 	{ "exec",    "[-b] NAME|PATH [ARGS]", "run a user program in ring 3 and wait (-b: in the background); NAME is the file /bin/NAME, as uprobe_events names it", cmd_exec },
 	{ "ps",      "",             "threads and processes: pid, state, CPU, kind, name", cmd_ps },
-	{ "kill",    "PID",          "kill a user process (SIGKILL)", cmd_kill },
+	{ "kill",    "[-SIG] PID",   "send a user process a signal (SIGKILL)", cmd_kill },
 	{ "syms",    "PATTERN",      "look up kernel symbols (* and ? match; or an address)", cmd_syms },
 	{ "idt",     "",             "the interrupt descriptor table: every present gate", cmd_idt },
 	{ "regs",    "",             "control, segment and descriptor-table registers", cmd_regs },

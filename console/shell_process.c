@@ -4,11 +4,13 @@
  *   exec NAME [ARGS]     run a program (user/NAME.c, as /bin/NAME; or a
  *                        PATH, from the working directory), wait for
  *                        it, say how it ended: "exit status 0" or the
- *                        signal that killed it; Ctrl-C kills it;
+ *                        signal that killed it; Ctrl-C sends SIGINT
+ *                        to its process group;
  *   exec -b NAME [ARGS]  the same in the background: the shell goes on,
  *                        a reaper thread waits and reports the end;
  *   exec                 list the programs;
- *   kill PID             end a process (SIGKILL), e.g. a `spin`.
+ *   kill [-SIG] PID      send a process a signal (SIGKILL unless
+ *                        -INT, -TERM, -USR1, -9... says another).
  */
 #include "kernel.h"
 #include "shell.h"
@@ -98,8 +100,12 @@ static int exec_background(struct task_struct *t)
 /*
  * The process `exec` waits for (0: none), for Ctrl-C.  The console's
  * interrupt handlers see every key (console_input.c) even while the
- * shell is blocked, as Ctrl-P's SysRq does; a terminal's Ctrl-C sends
- * SIGINT to its foreground process, ours kills it.
+ * shell is blocked, as Ctrl-P's SysRq does.  The console is then that
+ * program's terminal: its process group (the program's pid: a process
+ * the kernel starts leads a group of its own, as a job-control shell's
+ * setpgid(pid, pid) makes it) is the foreground group, and Ctrl-C sends
+ * SIGINT to every process in it - Linux's n_tty isig() -> kill_pgrp().
+ * A program may catch it; by default it ends the program.
  */
 static volatile int foreground_pid;
 
@@ -138,7 +144,7 @@ bool shell_interrupt_foreground(void)
 	int pid = READ_ONCE(foreground_pid);
 
 	if (pid)
-		return kill_pid(pid) == 0;
+		return kill_pgrp(pid, SIGINT) == 0;
 	if (!READ_ONCE(command_running))
 		return false;	/* the line editor's: drop the line typed */
 	WRITE_ONCE(interrupted, true);
@@ -177,16 +183,32 @@ int cmd_exec(int argc, char **argv)
 	return 0;
 }
 
+/* "-9", "-INT", "-SIGINT": the signal's number, or 0 if none is called so. */
+static int parse_signal(const char *arg)
+{
+	const char *name = strncmp(arg, "SIG", 3) == 0 ? arg + 3 : arg;
+	long nr;
+	int sig;
+
+	if (!kstrtol(arg, 10, &nr))
+		return nr > 0 && nr <= _NSIG ? nr : 0;
+	for (sig = 1; sig <= _NSIG; sig++)
+		if (strcmp(signal_name(sig) + 3, name) == 0)
+			return sig;
+	return 0;
+}
+
 int cmd_kill(int argc, char **argv)
 {
+	int sig = argc == 3 && argv[1][0] == '-' ? parse_signal(argv[1] + 1) : SIGKILL;
 	long pid;
 	int err;
 
-	if (argc != 2 || kstrtol(argv[1], 10, &pid)) {
-		sh_printf("usage: kill PID\n");
+	if (argc < 2 || argc > 3 || !sig || kstrtol(argv[argc - 1], 10, &pid)) {
+		sh_printf("usage: kill [-SIGNAL] PID  (SIGKILL unless -INT, -TERM, -USR1, -15...)\n");
 		return -EINVAL;
 	}
-	err = kill_pid(pid);
+	err = kill_pid(pid, sig);
 	if (err)
 		sh_printf("kill: %ld: %s\n", pid, err == -EPERM ?
 			  "a kernel thread, not a process" : shell_strerror(err));

@@ -163,12 +163,6 @@ void begin_new_exec(struct linux_binprm *bprm, struct pt_regs *regs)
 	bprm->mm = NULL;		/* current's now */
 }
 
-/* The frame the system call came in with: at the top of the kernel stack. */
-static struct pt_regs *current_pt_regs(void)
-{
-	return (struct pt_regs *)task_stack_top(current) - 1;
-}
-
 static int do_execve(const char *filename, const char __user *const __user *argv,
 		     const char __user *const __user *envp)
 {

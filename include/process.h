@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include "kernel.h"
 #include <asm/ptrace.h>
+#include <asm/signal.h>
 
 struct task_struct;
 struct mm_struct;
@@ -65,23 +66,17 @@ void do_exit(int status) __noreturn;
 #define WTERMSIG(st)		((st) & 0x7f)
 #define WEXITSTATUS(st)		(((st) >> 8) & 0xff)
 
-/* kernel/signal.c: the signals a ring-3 exception sends, Linux's numbers. */
-#define SIGILL	4
-#define SIGTRAP	5
-#define SIGBUS	7
-#define SIGFPE	8
-#define SIGKILL	9
-#define SIGSEGV	11
+/* kernel/signal.c: the signals a ring-3 exception sends, Linux's numbers (<asm/signal.h>). */
 const char *signal_name(int sig);
 /* The signal Linux sends for an exception taken in ring 3. */
 int trap_signal(unsigned long vector);
-/* A ring-3 exception nobody claimed: report it, kill the process. */
-void force_sig_fault(struct pt_regs *regs, unsigned long vector) __noreturn;
+/* A ring-3 exception nobody claimed: its signal, delivered on the way out. */
+void force_sig_fault(struct pt_regs *regs, unsigned long vector);
 /* A trap from vm86 mode, which this kernel never returns to: SIGSEGV. */
 void force_sig_vm86(struct pt_regs *regs) __noreturn;
-/* kill PID: 0, -ESRCH (no such process), -EPERM (a kernel thread). */
-int kill_pid(int pid);
-/* On every return to ring 3: a pending kill ends the process here. */
+/* kill PID with sig from the kernel: 0, -ESRCH (no such process), -EPERM (a kernel thread). */
+int kill_pid(int pid, int sig);
+/* On every return to ring 3: pending signals are delivered (or end the process) here. */
 void exit_to_user_mode(struct pt_regs *regs);
 
 /* kernel/file.c: a process's open files. */

@@ -14,6 +14,7 @@
 #include "kernel.h"
 #include <asm/percpu.h>
 #include "hw_breakpoint.h"
+#include "signal.h"
 
 #define TASK_NAME_LEN 16
 
@@ -87,6 +88,8 @@ struct task_struct {
 	int curr_ret_stack;		/* entries in use */
 	struct rethook_node *rethooks;	/* its hooked returns, newest first (kernel/trace/rethook.c) */
 	unsigned long min_flt;		/* page faults handled, none from disk (getrusage's ru_minflt) */
+	/* Its handlers, blocked mask, pending signals, process group (kernel/signal.c). */
+	struct task_signal signal;
 };
 
 /*
@@ -163,6 +166,16 @@ int preempt_count(void);
 /* Stack bounds of the thread running now (for safe stack copies). */
 unsigned long current_stack_top(void);
 unsigned long task_stack_top(struct task_struct *t);
+/*
+ * The trap frame the running process entered the kernel with from ring
+ * 3 (Linux's current_pt_regs()): the CPU pushed it from TSS.esp0 down,
+ * so it ends exactly at the top of the thread's kernel stack.
+ */
+struct pt_regs;
+static inline struct pt_regs *current_pt_regs(void)
+{
+	return (struct pt_regs *)task_stack_top(current) - 1;
+}
 
 /* Find the thread whose stack guard page holds addr (NULL if none). */
 struct task_struct *task_for_guard_page(unsigned long addr);

@@ -14,6 +14,7 @@
 #include "linkage.h"
 #include <asm/ptrace.h>
 #include <asm/percpu.h>
+#include <asm/signal.h>
 
 typedef unsigned short umode_t;	/* a file's mode bits, Linux's type */
 
@@ -69,6 +70,21 @@ asmlinkage long sys_mmap2(unsigned long addr, unsigned long len, unsigned long p
 			  unsigned long flags, unsigned long fd, unsigned long pgoff);
 asmlinkage long sys_munmap(unsigned long addr, unsigned long len);
 asmlinkage long sys_mprotect(unsigned long addr, unsigned long len, unsigned long prot);
+/* Signals (kernel/signal.c, arch/i386/signal.c) and process groups (kernel/sys.c). */
+struct sigaction;
+struct old_sigaction;
+asmlinkage long sys_rt_sigaction(int sig, const struct sigaction __user *act,
+				 struct sigaction __user *oact, size_t sigsetsize);
+asmlinkage long sys_sigaction(int sig, const struct old_sigaction __user *act,
+			      struct old_sigaction __user *oact);
+asmlinkage long sys_rt_sigprocmask(int how, const sigset_t __user *nset,
+				   sigset_t __user *oset, size_t sigsetsize);
+asmlinkage long sys_rt_sigpending(sigset_t __user *uset, size_t sigsetsize);
+asmlinkage long sys_sigreturn(void);
+asmlinkage long sys_rt_sigreturn(void);
+asmlinkage long sys_setpgid(int pid, int pgid);
+asmlinkage long sys_getpgid(int pid);
+asmlinkage long sys_getpgrp(void);
 
 /*
  * What the calls do, under Linux's names (kernel/file.c), so Linux's

@@ -122,9 +122,12 @@ int uprobe_pre_sstep_notifier(struct pt_regs *regs);
 int uprobe_post_sstep_notifier(struct pt_regs *regs);
 /* On the way back to ring 3, the work those two left (Linux's uprobe_notify_resume()). */
 void uprobe_notify_resume(struct pt_regs *regs);
+/* A step out of line is in flight: no signal may be delivered yet (kernel/signal.c). */
+bool uprobe_deny_signal(void);
 /*
- * A fault kills the task: if it came from the XOL slot, make regs those
- * of the probed instruction first (the report names it, not the slot).
+ * A fault's signal: if it came from the XOL slot, make regs those of
+ * the probed instruction first (the signal and the report name it, not
+ * the slot).
  */
 void uprobe_abort_xol(struct pt_regs *regs);
 

@@ -26,6 +26,8 @@
 #include "syscalls.h"
 #include "uprobes.h"
 #include "errno.h"
+#include "signal.h"
+#include "fs.h"
 #include <asm/irqflags.h>
 #include <asm/ptrace.h>
 
@@ -35,15 +37,13 @@
 struct fork_start {
 	struct pt_regs regs;
 	struct mm_struct *mm;
+	struct files_struct *files;	/* a copy of the parent's table (dup_fd()) */
+	struct sighand_struct sighand;	/* the parent's handlers */
+	sigset_t blocked;		/* and its blocked mask */
+	int pgid;			/* and its process group */
 };
 
 void start_user_thread(struct pt_regs *regs) __noreturn;	/* entry.S */
-
-/* The frame of the system call the current process is in: at its kernel stack's top. */
-static struct pt_regs *current_pt_regs(void)
-{
-	return (struct pt_regs *)task_stack_top(current) - 1;
-}
 
 /*
  * The child's first code (Linux's ret_from_fork, there an assembly
@@ -56,6 +56,17 @@ int ret_from_fork(void *arg)
 	struct pt_regs regs = start->regs;
 	struct mm_struct *mm = start->mm;
 
+	/*
+	 * Set here, by the child itself, before its first instruction in
+	 * ring 3: on another CPU the child may run before copy_process()
+	 * has returned, and a handler the parent installed must already be
+	 * the child's when it can first take a signal.
+	 */
+	current->files = start->files;
+	current->signal.sighand = start->sighand;
+	current->signal.blocked = start->blocked;
+	if (!current->signal.pgid)	/* unless the parent's setpgid() came first */
+		current->signal.pgid = start->pgid;
 	kfree(start);
 	local_irq_disable();	/* no switch before CR3 holds mm (process_entry()) */
 	current->mm = mm;
@@ -117,19 +128,31 @@ static struct task_struct *copy_process(struct pt_regs *regs, int *err)
 		return NULL;
 	start->regs = *regs;
 	start->regs.ax = 0;		/* fork() returns 0 in the child */
-	start->mm = dup_mm(current->mm);
-	if (!start->mm) {
-		kfree(start);
-		return NULL;
-	}
+	/*
+	 * Linux's copy_sighand() and copy_signal(): the parent's handlers
+	 * and blocked mask (ret_from_fork() installs them), its process
+	 * group; nothing pending (a signal sent before fork is the parent's).
+	 */
+	start->sighand = current->signal.sighand;
+	start->blocked = current->signal.blocked;
+	start->pgid = current->signal.pgid;
+	start->files = dup_fd(current->files);
+	start->mm = start->files ? dup_mm(current->mm) : NULL;
+	if (!start->mm)
+		goto fail;
 	p = kthread_create(ret_from_fork, start, current->comm);
-	if (!p) {
-		mmput(start->mm);
-		kfree(start);
-		return NULL;
-	}
+	if (!p)
+		goto fail;
 	p->parent = current;
+	p->signal.pgid = current->signal.pgid;
 	return p;
+fail:
+	if (start->mm)
+		mmput(start->mm);
+	if (start->files)
+		exit_files_struct(start->files);
+	kfree(start);
+	return NULL;
 }
 
 /*

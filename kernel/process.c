@@ -31,6 +31,7 @@
 #include "fs.h"
 #include "ramfs.h"
 #include "vsprintf.h"
+#include "signal.h"
 
 /* What the new thread needs to start: set before it runs, its own after. */
 struct process_start {
@@ -127,7 +128,9 @@ struct task_struct *process_spawn(const char *name, const char *const argv[],
 	if (!t) {
 		free_start(start);
 		*err = -ENOMEM;
+		return NULL;
 	}
+	t->signal.pgid = t->pid;	/* a group of its own; a spawning process's child joins its */
 	return t;
 }
 
@@ -161,5 +164,6 @@ void do_exit(int status)
 	local_irq_enable();
 	mmput(mm);
 	exit_notify();		/* a zombie now: the parent's wait4() may reap it */
+	do_notify_parent(current, status);	/* SIGCHLD, once wait4() can see the zombie */
 	kthread_exit(status);
 }

@@ -1,7 +1,7 @@
 /*
  * sys.c - the process system calls: exit, getpid, nanosleep, spawn,
- * kill (Linux's kernel/exit.c, kernel/sys.c, kernel/time/...); wait4
- * and waitpid are in kernel/exit.c.
+ * the process groups (Linux's kernel/sys.c, kernel/time/...); wait4
+ * and waitpid are in kernel/exit.c, kill in kernel/signal.c.
  */
 #include "kernel.h"
 #include "process.h"
@@ -27,7 +27,7 @@ asmlinkage long sys_getpid(void)
 	return current->pid;
 }
 
-/* Sleeps whole ticks; a kill ends it early (-EINTR, and the kill follows). */
+/* Sleeps whole ticks; a signal ends it early (-EINTR, and the signal follows). */
 asmlinkage long sys_nanosleep(const struct timespec __user *rqtp, struct timespec __user *rmtp)
 {
 	struct timespec ts;
@@ -41,7 +41,7 @@ asmlinkage long sys_nanosleep(const struct timespec __user *rqtp, struct timespe
 		ts.tv_sec = MAX_SLEEP_SEC;
 	ms = ts.tv_sec * MSEC_PER_SEC + (ts.tv_nsec + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC;
 	msleep(ms);
-	return current->sigkill_pending ? -EINTR : 0;
+	return signal_pending(current) ? -EINTR : 0;
 }
 
 /* The arguments, copied into one kernel buffer: MAX_ARG_STRINGS strings at most. */
@@ -101,6 +101,7 @@ noinline long kernel_clone(struct spawn_args *a)
 	if (!t)
 		return err;
 	t->parent = current;
+	t->signal.pgid = current->signal.pgid;	/* the parent's process group, as fork's child */
 	return t->pid;
 }
 
@@ -118,12 +119,59 @@ asmlinkage long sys_spawn(const char __user *name, const char __user *const __us
 	return ret;
 }
 
-/* Every signal kills (no process has handlers): Linux's default action for most. */
-asmlinkage long sys_kill(int pid, int sig)
+/* ---- process groups (Linux's kernel/sys.c) ---- */
+
+struct pgid_req {
+	int pid, pgid;			/* the target; the group asked for */
+	struct task_struct *found;
+	bool group_exists;
+};
+
+static void find_pgid_target(struct task_struct *t, void *arg)
 {
-	if (sig <= 0)
+	struct pgid_req *r = arg;
+
+	if (t->pid == r->pid && task_is_process(t) && t->state != TASK_DEAD)
+		r->found = t;
+	if (task_is_process(t) && t->signal.pgid == r->pgid && t->state != TASK_DEAD)
+		r->group_exists = true;
+}
+
+/*
+ * setpgid(pid, pgid): put pid (0: the caller) into group pgid (0: a
+ * group of its own, numbered pid).  As Linux's: only the caller or its
+ * child (-ESRCH otherwise), only into a group that exists or its own
+ * (-EPERM).  A job-control shell uses it to give each job a group, the
+ * one its terminal's Ctrl-C signals.
+ */
+asmlinkage long sys_setpgid(int pid, int pgid)
+{
+	struct pgid_req r;
+
+	if (pgid < 0)
 		return -EINVAL;
-	return kill_pid(pid);
+	r = (struct pgid_req){ .pid = pid ? pid : current->pid };
+	r.pgid = pgid ? pgid : r.pid;
+	for_each_task(find_pgid_target, &r);
+	if (!r.found || (r.found != current && r.found->parent != current))
+		return -ESRCH;
+	if (r.pgid != r.pid && !r.group_exists)
+		return -EPERM;
+	r.found->signal.pgid = r.pgid;
+	return 0;
+}
+
+asmlinkage long sys_getpgid(int pid)
+{
+	struct pgid_req r = { .pid = pid ? pid : current->pid, .pgid = -1 };
+
+	for_each_task(find_pgid_target, &r);
+	return r.found ? r.found->signal.pgid : -ESRCH;
+}
+
+asmlinkage long sys_getpgrp(void)
+{
+	return current->signal.pgid;
 }
 
 /*

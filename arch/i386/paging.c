@@ -153,9 +153,12 @@ void paging_init(void)
 	 * PG turns translation on.  WP makes ring 0 obey read-only PTEs;
 	 * without it the supervisor may write any present page and our
 	 * read-only .text would only stop user mode - and copy_to_user()
-	 * could write a process's read-only code.
+	 * could write a process's read-only code.  AM lets a program ask
+	 * for alignment checks (EFLAGS.AC): a misaligned access in ring 3
+	 * is then #AC, SIGBUS, as on Linux, which sets it too; at CPL 0 the
+	 * CPU never checks, so the kernel is untouched.
 	 */
-	write_cr0(read_cr0() | X86_CR0_PG | X86_CR0_WP);
+	write_cr0(read_cr0() | X86_CR0_PG | X86_CR0_WP | X86_CR0_AM);
 
 	printk("paging: identity-mapped %lu MiB, text %p-%p read-only\n",
 	       ram_top >> 20, _text, _etext);

@@ -68,6 +68,15 @@ static const sys_call_ptr_t ia32_sys_call_table[NR_syscalls] = {
 	SYSCALL(__NR_mmap2, sys_mmap2),
 	SYSCALL(__NR_munmap, sys_munmap),
 	SYSCALL(__NR_mprotect, sys_mprotect),
+	SYSCALL(__NR_setpgid, sys_setpgid),
+	SYSCALL(__NR_getpgrp, sys_getpgrp),
+	SYSCALL(__NR_sigaction, sys_sigaction),
+	SYSCALL(__NR_sigreturn, sys_sigreturn),
+	SYSCALL(__NR_getpgid, sys_getpgid),
+	SYSCALL(__NR_rt_sigreturn, sys_rt_sigreturn),
+	SYSCALL(__NR_rt_sigaction, sys_rt_sigaction),
+	SYSCALL(__NR_rt_sigprocmask, sys_rt_sigprocmask),
+	SYSCALL(__NR_rt_sigpending, sys_rt_sigpending),
 };
 
 /* System calls taken on this CPU (tests look for them on every CPU). */

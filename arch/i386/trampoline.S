@@ -122,7 +122,7 @@ startup_32_smp:
 	movl initial_page_table, %eax
 	movl %eax, %cr3
 	movl %cr0, %eax
-	orl $(X86_CR0_PG | X86_CR0_WP), %eax
+	orl $(X86_CR0_PG | X86_CR0_WP | X86_CR0_AM), %eax	/* as paging_init()'s */
 	movl %eax, %cr0
 	/* Paging is on; RAM is identity-mapped, so nothing moved. */
 	movl initial_stack, %esp

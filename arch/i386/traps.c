@@ -172,14 +172,16 @@ static bool do_other_exception(struct pt_regs *regs, unsigned long vector)
 }
 
 /*
- * Nobody claimed the exception: from ring 3 the process dies of the
- * signal Linux would send (kernel/signal.c); from the kernel, a fixup
- * entry for regs->ip, or an oops.
+ * Nobody claimed the exception: from ring 3 the process gets the
+ * signal Linux would send (kernel/signal.c), acted on on its way back
+ * to ring 3; from the kernel, a fixup entry for regs->ip, or an oops.
  */
 static void exception_unclaimed(struct pt_regs *regs, unsigned long vector)
 {
-	if (user_mode(regs))
-		force_sig_fault(regs, vector);
+	if (user_mode(regs)) {
+		force_sig_fault(regs, vector);	/* delivered by exit_to_user_mode() */
+		return;
+	}
 	if (fixup_exception(regs, vector))
 		return;
 	die(trap_name(vector), regs, vector);
@@ -316,6 +318,8 @@ static noinline void exc_debug_breakpoint(struct pt_regs *regs, unsigned long dr
 	if (!do_debug_breakpoint(regs, dr6))
 		exception_unclaimed(regs, X86_TRAP_DB);
 	local_db_restore(dr7);
+	if (user_mode(regs))
+		exit_to_user_mode(regs);	/* the SIGTRAP of a user breakpoint */
 }
 
 /*

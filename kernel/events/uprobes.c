@@ -518,6 +518,7 @@ static void handle_trampoline(struct uprobe_task *utask, struct pt_regs *regs)
 		printk("%s[%d]: uprobe trampoline with no pending return\n",
 		       current->comm, current->pid);
 		force_sig_fault(regs, X86_TRAP_BP);
+		return;
 	}
 	ri = &utask->ri[--utask->depth];
 	regs->ip = ri->orig_ret_vaddr;	/* back to the caller, as if returned there */
@@ -570,6 +571,7 @@ static void handle_swbp(struct uprobe_task *utask, struct pt_regs *regs)
 	if (xol_get_area(mm)) {
 		printk("%s[%d]: no XOL page for a uprobe\n", current->comm, current->pid);
 		force_sig_fault(regs, X86_TRAP_BP);
+		return;
 	}
 	memcpy(user_page_address(mm, UPROBE_XOL_SLOT_VADDR), utask->arch.insn,
 	       utask->arch.len);
@@ -580,7 +582,7 @@ static void handle_swbp(struct uprobe_task *utask, struct pt_regs *regs)
 /*
  * The step is over.  A task that was single-stepping itself (TF set
  * before the hit) gets the SIGTRAP it would have got after this
- * instruction without the probe: here the default action, death.
+ * instruction without the probe.
  */
 static void handle_singlestep(struct uprobe_task *utask, struct pt_regs *regs)
 {
@@ -592,7 +594,24 @@ static void handle_singlestep(struct uprobe_task *utask, struct pt_regs *regs)
 		force_sig_fault(regs, X86_TRAP_DB);
 }
 
-/* The copy faulted in the slot, and the task dies of it (Linux: uprobe_deny_signal()). */
+/*
+ * Linux's uprobe_deny_signal(), asked by get_signal() before it
+ * delivers anything.  While the probed instruction is being stepped
+ * out of line, ip is in the XOL slot and TF is ours: a handler's frame
+ * would save both, and the step's end would never come.  So a signal
+ * that arrives then (a kill, a Ctrl-C, a signal a probe handler sent)
+ * stays pending; the #DB that ends the step comes back through
+ * exit_to_user_mode(), and delivers it with ip back in the program.
+ * A step that faults ends first (uprobe_abort_xol(), below).
+ */
+bool uprobe_deny_signal(void)
+{
+	struct uprobe_task *utask = current->utask;
+
+	return utask && utask->state == UTASK_SSTEP;
+}
+
+/* The copy faulted in the slot: the fault's signal is the probed instruction's. */
 void uprobe_abort_xol(struct pt_regs *regs)
 {
 	struct uprobe_task *utask = current->utask;

@@ -23,6 +23,7 @@
 #include "kernel.h"
 #include "uaccess.h"
 #include "trace.h"
+#include "signal.h"
 #include "kprobes.h"
 #include "probe_events.h"
 #include "trace_probe.h"
@@ -555,5 +556,7 @@ int tracefs_init(void)
 		ret = ftrace_tracefs_init();	/* current_tracer, set_ftrace_filter... */
 	if (!ret)
 		ret = page_fault_debugfs_init();	/* arch/i386/fault.c */
+	if (!ret)
+		ret = signal_narrate_init();	/* arch/i386/signal_narrate.c */
 	return ret;
 }

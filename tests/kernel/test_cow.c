@@ -518,7 +518,7 @@ static void tlb_shootdown_reaches_the_running_cpu(struct ktest *t)
 	msleep(50);
 	KTEST_EXPECT_TRUE(t, READ_ONCE(cc.uc.nhit) > hits);	/* still running, through the copy */
 	uprobe_unregister(prog, off, &cc.uc);
-	kill_pid(p->pid);
+	kill_pid(p->pid, SIGKILL);
 	status = process_wait(p);
 	c = task_of_pid(child);
 	if (c)

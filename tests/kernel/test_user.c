@@ -254,10 +254,10 @@ static void kill_ends_a_process(struct ktest *t)
 	p = start("spin", NULL, &err);		/* runs for ever */
 	KTEST_ASSERT_TRUE(t, p != NULL);
 	msleep(100);
-	KTEST_EXPECT_EQ(t, kill_pid(p->pid), 0);
+	KTEST_EXPECT_EQ(t, kill_pid(p->pid, SIGKILL), 0);
 	KTEST_EXPECT_EQ(t, process_wait(p), W_EXITCODE(0, SIGKILL));
-	KTEST_EXPECT_EQ(t, kill_pid(current->pid), -EPERM);
-	KTEST_EXPECT_EQ(t, kill_pid(1000000), -ESRCH);
+	KTEST_EXPECT_EQ(t, kill_pid(current->pid, SIGKILL), -EPERM);
+	KTEST_EXPECT_EQ(t, kill_pid(1000000, SIGKILL), -ESRCH);
 }
 
 /*
@@ -274,10 +274,10 @@ static void kill_before_the_process_runs(struct ktest *t)
 
 	p = start("spin", NULL, &err);
 	KTEST_ASSERT_TRUE(t, p != NULL);
-	first = kill_pid(p->pid);
+	first = kill_pid(p->pid, SIGKILL);
 	if (first) {
 		msleep(100);
-		kill_pid(p->pid);
+		kill_pid(p->pid, SIGKILL);
 	}
 	KTEST_EXPECT_EQ(t, first, 0);
 	KTEST_EXPECT_EQ(t, process_wait(p), W_EXITCODE(0, SIGKILL));
@@ -452,7 +452,7 @@ static const char *shell_output(void)
 	return shell_text;
 }
 
-static void ctrl_c_kills_the_foreground_program(struct ktest *t)
+static void ctrl_c_sends_sigint_to_the_foreground_group(struct ktest *t)
 {
 	struct task_struct *sh;
 	bool ended;
@@ -472,7 +472,7 @@ static void ctrl_c_kills_the_foreground_program(struct ktest *t)
 	kbd_handle_scancode(SC_C);
 	kbd_handle_scancode(SC_BREAK(SC_C));
 	kbd_handle_scancode(SC_BREAK(SC_LCTRL));
-	ended = wait_for_text(shell_output, "spin: killed by SIGKILL");
+	ended = wait_for_text(shell_output, "spin: killed by SIGINT");
 	ktest_capture_stop();
 	if (!ended)
 		shell_interrupt_foreground();	/* do not leave the shell thread waiting */
@@ -491,7 +491,7 @@ static struct ktest_case user_cases[] = {
 	KTEST_CASE(malformed_elf_is_refused),
 	KTEST_CASE(kill_ends_a_process),
 	KTEST_CASE(kill_before_the_process_runs),
-	KTEST_CASE(ctrl_c_kills_the_foreground_program),
+	KTEST_CASE(ctrl_c_sends_sigint_to_the_foreground_group),
 	KTEST_CASE(spawn_and_waitpid_from_user),
 	KTEST_CASE(vm86_iret_kills_only_the_process),
 	KTEST_CASE(vm86_claimed_trap_never_returns),

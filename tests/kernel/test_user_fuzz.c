@@ -75,7 +75,7 @@ static int fuzz_watchdog(void *unused)
 
 		barrier();
 		if (pid && time_after(jiffies, READ_ONCE(watch_deadline)) &&
-		    kill_pid(pid) == 0)
+		    kill_pid(pid, SIGKILL) == 0)
 			WRITE_ONCE(killed_pid, pid);
 		msleep(WATCHDOG_POLL_MS);
 	}
@@ -133,7 +133,7 @@ static void reap_forked_children(void)
 		memset(&c, 0, sizeof(c));
 		for_each_task(find_fuzz_child, &c);
 		for (int i = 0; i < c.alive && i < REAP_BATCH; i++)
-			kill_pid(c.pid[i]);
+			kill_pid(c.pid[i], SIGKILL);
 		for (int i = 0; i < c.orphans; i++)
 			process_wait(c.orphan[i]);
 		if (c.alive)

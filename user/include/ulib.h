@@ -14,6 +14,9 @@
 #include "vsprintf.h"
 #include "errno.h"
 #include "fcntl.h"
+#include <asm/signal.h>
+#include <asm/sigframe.h>
+#include "siginfo.h"
 
 struct timespec {
 	long tv_sec;
@@ -99,6 +102,27 @@ long mmap2(void *addr, size_t len, int prot, int flags, int fd, long pgoff);
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, long offset);
 long munmap(void *addr, size_t len);
 long mprotect(void *addr, size_t len, int prot);
+
+/* Signals (user/lib/signal.c, sigrestore.S; docs/signals.md). */
+long rt_sigaction(int sig, const struct sigaction *act, struct sigaction *oact, size_t size);
+long rt_sigprocmask(int how, const sigset_t *set, sigset_t *old, size_t size);
+long rt_sigpending(sigset_t *set, size_t size);
+long old_sigaction(int sig, const struct old_sigaction *act, struct old_sigaction *oact);
+long setpgid(int pid, int pgid);
+long getpgid(int pid);
+long getpgrp(void);
+/* With SA_RESTORER and the library's restorer unless the caller gave one. */
+int sigaction(int sig, const struct sigaction *act, struct sigaction *oact);
+__sighandler_t signal(int sig, __sighandler_t handler);
+int sigprocmask(int how, const sigset_t *set, sigset_t *old);
+int sigemptyset(sigset_t *set);
+int sigaddset(sigset_t *set, int sig);
+int sigismember(const sigset_t *set, int sig);
+int raise(int sig);
+/* A handler's way out that never returns (user/lib/setjmp.S). */
+typedef unsigned long jmp_buf[6];
+int setjmp(jmp_buf env) __attribute__((returns_twice));
+void longjmp(jmp_buf env, int val) __attribute__((noreturn));
 
 int printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int puts(const char *s);

@@ -69,3 +69,10 @@
 	SYSCALL mmap2, __NR_mmap2
 	SYSCALL munmap, __NR_munmap
 	SYSCALL mprotect, __NR_mprotect
+	SYSCALL rt_sigaction, __NR_rt_sigaction
+	SYSCALL rt_sigprocmask, __NR_rt_sigprocmask
+	SYSCALL rt_sigpending, __NR_rt_sigpending
+	SYSCALL old_sigaction, __NR_sigaction
+	SYSCALL setpgid, __NR_setpgid
+	SYSCALL getpgid, __NR_getpgid
+	SYSCALL getpgrp, __NR_getpgrp

@@ -30,6 +30,7 @@
 /* CR0 bits */
 #define X86_CR0_PE      0x00000001   /* protected mode */
 #define X86_CR0_WP      0x00010000   /* ring 0 honours read-only pages */
+#define X86_CR0_AM      0x00040000   /* EFLAGS.AC checks alignment, in ring 3 only */
 #define X86_CR0_PG      0x80000000   /* paging */
 
 #ifndef __ASSEMBLER__

@@ -42,6 +42,15 @@
 #define __NR_exit_group		252
 #define __NR_pipe2		331
 #define __NR_mmap2		192
+#define __NR_setpgid		57
+#define __NR_getpgrp		65
+#define __NR_sigaction		67
+#define __NR_sigreturn		119
+#define __NR_getpgid		132
+#define __NR_rt_sigreturn	173
+#define __NR_rt_sigaction	174
+#define __NR_rt_sigprocmask	175
+#define __NR_rt_sigpending	176
 /*
  * Not Linux's: Linux starts a program with fork() + execve() (glibc's
  * posix_spawn() too).  Ours is one call, spawn(name, argv), that makes
