@@ -21,6 +21,12 @@
 static DEFINE_MUTEX(ramfs_lock);
 static struct inode *root;
 static unsigned long next_ino = 1;
+static unsigned long heap_blocks;	/* kmalloc()s the tree holds: inodes, names, bytes */
+
+unsigned long ramfs_heap_blocks(void)
+{
+	return READ_ONCE(heap_blocks);
+}
 
 static struct inode *new_inode(const char *name, size_t len, unsigned int mode)
 {
@@ -35,6 +41,7 @@ static struct inode *new_inode(const char *name, size_t len, unsigned int mode)
 	inode->i_mode = mode;
 	inode->i_ino = next_ino++;
 	inode->i_count = 1;		/* its name */
+	heap_blocks += 2;
 	INIT_LIST_HEAD(&inode->children);
 	INIT_LIST_HEAD(&inode->sibling);
 	return inode;
@@ -48,12 +55,20 @@ void ramfs_init(void)
 	root->parent = root;
 }
 
+static void free_data(struct inode *inode)
+{
+	if (inode->data && !inode->data_borrowed) {
+		kfree(inode->data);
+		heap_blocks--;
+	}
+}
+
 static void free_inode(struct inode *inode)
 {
-	if (!inode->data_borrowed)
-		kfree(inode->data);
+	free_data(inode);
 	kfree(inode->name);
 	kfree(inode);
+	heap_blocks -= 2;
 }
 
 static void __iput(struct inode *inode)
@@ -214,8 +229,7 @@ int ramfs_mkdir(const char *path, unsigned int mode)
 
 static void __truncate(struct inode *inode)
 {
-	if (!inode->data_borrowed)
-		kfree(inode->data);
+	free_data(inode);
 	inode->data = NULL;
 	inode->data_borrowed = false;
 	inode->size = inode->capacity = 0;
@@ -290,8 +304,8 @@ static int reserve(struct inode *inode, size_t size)
 	if (!data)
 		return -ENOSPC;		/* Linux's ramfs: out of pages */
 	memcpy(data, inode->data, inode->size);
-	if (!inode->data_borrowed)
-		kfree(inode->data);
+	free_data(inode);
+	heap_blocks++;
 	inode->data = data;
 	inode->data_borrowed = false;
 	inode->capacity = cap;

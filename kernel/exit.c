@@ -76,28 +76,43 @@ static void find_child(struct task_struct *t, void *arg)
 		wo->zombie = t;
 }
 
+#define WAIT_SLEEP	2	/* wait_scan(): nothing to report yet, sleep */
+
+/* One look at the children: 1 a zombie (wo->zombie), or what to return, or WAIT_SLEEP. */
+static long wait_scan(struct wait_opts *wo, int options)
+{
+	wo->zombie = NULL;
+	wo->has_child = false;
+	for_each_task(find_child, wo);
+	if (wo->zombie)
+		return 1;
+	if (!wo->has_child)
+		return -ECHILD;
+	if (options & WNOHANG)
+		return 0;
+	return current->sigkill_pending ? -EINTR : WAIT_SLEEP;
+}
+
 /*
  * Sleep until a child that matches has exited: its pid, and its status
  * in *status.  0 with WNOHANG when none has yet; -ECHILD when no child
- * matches; -EINTR when this process is being killed.
+ * matches; -EINTR when this process is being killed.  The task is
+ * marked asleep only when it is about to sleep, and looks once more
+ * after that: an exit_notify() after that look wakes it.
  */
 static long do_wait(struct wait_opts *wo, int options, int *status)
 {
 	long ret;
 
-	for (;;) {
-		/* Asleep before looking: an exit_notify() after the look wakes us. */
+	while ((ret = wait_scan(wo, options)) == WAIT_SLEEP) {
 		prepare_to_wait_killable();
-		wo->zombie = NULL;
-		wo->has_child = false;
-		for_each_task(find_child, wo);
-		ret = wo->zombie ? 1 : !wo->has_child ? -ECHILD :
-		      (options & WNOHANG) ? 0 : current->sigkill_pending ? -EINTR : 2;
-		if (ret != 2)
+		ret = wait_scan(wo, options);
+		if (ret != WAIT_SLEEP) {
+			set_current_state(TASK_RUNNABLE);
 			break;
+		}
 		schedule();
 	}
-	set_current_state(TASK_RUNNABLE);
 	if (ret != 1)
 		return ret;
 	ret = wo->zombie->pid;
