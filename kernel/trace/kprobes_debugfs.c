@@ -31,7 +31,7 @@
  *              that misses other CPUs' hits); the last demonstration's
  *              hits and calls (arch/i386/kprobes/stepmode.c)
  *   step       int3/tf: how a stepped hit ends - the int3 after the copy
- *              in the slot (Linux 5.15+) or a TF #DB (2005); refused
+ *              in the slot (as Linux 6.1) or a TF #DB (2005); refused
  *              with EBUSY while probes are registered
  *              (arch/i386/kprobes/step_design.c)
  */

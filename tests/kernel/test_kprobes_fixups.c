@@ -60,9 +60,9 @@ _Static_assert(sizeof(unsigned long) == 4, "the .S file uses 4-byte words");
  * With TF, rep movsb single-steps once per iteration: the CPU raises the
  * #DB after each iteration with EIP still on the rep instruction (SDM
  * vol. 3, "RF flag": a trap from "any iteration ... but the last"), so
- * the int3 is reached again: FX_COPY_LEN hits, exactly as Linux until
- * 5.14.  With int3, the copy runs every iteration before it reaches the
- * int3 after it: one hit, as Linux 6.1.
+ * the int3 is reached again: FX_COPY_LEN hits, exactly as Linux's TF
+ * design.  With int3, the copy runs every iteration before it reaches
+ * the int3 after it: one hit, as Linux 6.1.
  */
 #define FX_NO_INT3	(-1)
 #define FIXUP_LABELS(L)                         \

@@ -19,13 +19,14 @@
  *      runs, and iret returns into the probed function just after the
  *      probed instruction.
  *
- * Stepped with int3 (kprobes.step=int3, Linux since 5.15, the default),
+ * Stepped with int3 (kprobes.step=int3, as Linux 6.1, the default),
  * steps 2 and 3 change: the slot holds the copy followed by an int3,
  * kprobe_handler() clears IF but sets no TF, and the copy falls through
- * into that int3: a second #BP, at slot + length + 1, which
- * kprobe_handler() recognises as the end of the step (Linux's
+ * into that int3: a second #BP, at slot + length + 1, which Linux's
+ * layer (linux_int3()) recognises as the end of the step (Linux's
  * kprobe_is_ss()) and finishes with int3_step_done(): ip back to the
- * text, IF back, the post-handler.  Two #BP, no #DB.  Only an
+ * text, IF back, the post-handler.  Two #BP, no #DB.  The TF layer
+ * (tf_int3()) runs the same kprobe_handler() and arms TF on top.  Only an
  * instruction that falls through reaches that int3, so every other one
  * - branches, calls, returns, popf - is emulated whatever the emulate
  * switch says, and those emulate.c cannot compute (far transfers, iret,
@@ -335,14 +336,14 @@ static nokprobe_inline void restore_previous_kprobe(struct kprobe_ctlblk *kcb)
 }
 
 /*
- * Arrange for iret to run exactly one instruction: the copy in the slot.
- * With tf, TF makes the CPU trap #DB after it; without, the int3 after
- * the copy traps #BP.  IF is cleared either way: no interrupt between
- * the copy and the trap that ends the step.  Inlined into its callers:
- * the classic hit passes here every time, and tf is a constant in each.
+ * Arrange for iret to run exactly one instruction: the copy in the slot,
+ * which falls through into the int3 after it.  (Stepped with TF, the
+ * TF layer arms TF on top: arm_tf_step().)  IF is cleared: no interrupt
+ * between the copy and the trap that ends the step.  Inlined into its
+ * callers: the classic hit passes here every time.
  */
 static nokprobe_inline void setup_singlestep(struct kprobe *p, struct pt_regs *regs,
-			     struct kprobe_ctlblk *kcb, int reenter, bool tf)
+			     struct kprobe_ctlblk *kcb, int reenter)
 {
 	if (reenter) {
 		save_previous_kprobe(kcb);
@@ -351,9 +352,7 @@ static nokprobe_inline void setup_singlestep(struct kprobe *p, struct pt_regs *r
 	} else {
 		kcb->kprobe_status = KPROBE_HIT_SS;
 	}
-	if (tf)
-		regs->flags |= X86_EFLAGS_TF;	/* #DB after one instruction */
-	regs->flags &= ~X86_EFLAGS_IF;	/* and no interrupt before the trap */
+	regs->flags &= ~X86_EFLAGS_IF;	/* no interrupt before the trap */
 	regs->ip = (unsigned long)p->ainsn.insn;
 }
 
@@ -416,7 +415,7 @@ static nokprobe_inline int kprobe_boosted_hit(struct kprobe *p, struct pt_regs *
  * Returns 1 if handled (NOTIFY_STOP).
  */
 static int reenter_kprobe(struct kprobe *p, struct pt_regs *regs,
-			  struct kprobe_ctlblk *kcb, bool tf)
+			  struct kprobe_ctlblk *kcb)
 {
 	switch (kcb->kprobe_status) {
 	case KPROBE_HIT_ACTIVE:
@@ -427,7 +426,7 @@ static int reenter_kprobe(struct kprobe *p, struct pt_regs *regs,
 			return 0;	/* the kernel takes the int3 as usual */
 		if (kprobe_emulate(p, regs))
 			return 1;
-		setup_singlestep(p, regs, kcb, 1, tf);
+		setup_singlestep(p, regs, kcb, 1);
 		return 1;
 	case KPROBE_REENTER:
 	default:
@@ -453,7 +452,7 @@ NOKPROBE_SYMBOL(reenter_kprobe);
  * and the hit path pays no extra call for the split.
  */
 static __always_inline int run_probed_instruction(struct kprobe *p, struct pt_regs *regs,
-						  struct kprobe_ctlblk *kcb, bool tf)
+						  struct kprobe_ctlblk *kcb)
 {
 	if (p->ainsn.decoded.type == INSN_TYPE_INT3) {
 		/*
@@ -473,7 +472,7 @@ static __always_inline int run_probed_instruction(struct kprobe *p, struct pt_re
 	}
 	if (kprobe_boosted_hit(p, regs))
 		return 1;
-	setup_singlestep(p, regs, kcb, 0, tf);
+	setup_singlestep(p, regs, kcb, 0);
 	return 1;
 }
 
@@ -593,7 +592,7 @@ static __always_inline int int3_step_done(struct kprobe *cur, struct pt_regs *re
  * inline, narration) wraps it as another layer of kprobe_hit_ops, below:
  * nothing in here asks which design is on.
  */
-static __always_inline int kprobe_handler(struct pt_regs *regs, bool tf)
+static __always_inline int kprobe_handler(struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb;
 	struct kprobe *p;
@@ -603,7 +602,7 @@ static __always_inline int kprobe_handler(struct pt_regs *regs, bool tf)
 	kcb = get_kprobe_ctlblk();
 	if (p) {
 		if (this_cpu_read(current_kprobe))
-			return reenter_kprobe(p, regs, kcb, tf);
+			return reenter_kprobe(p, regs, kcb);
 		set_current_kprobe(p, regs, kcb);
 		kcb->kprobe_status = KPROBE_HIT_ACTIVE;
 		kprobe_count_inc(&p->nhit);
@@ -614,7 +613,7 @@ static __always_inline int kprobe_handler(struct pt_regs *regs, bool tf)
 		 * or one that returned 0: run the probed instruction.
 		 */
 		if (!p->pre_handler || !p->pre_handler(p, regs))
-			return run_probed_instruction(p, regs, kcb, tf);
+			return run_probed_instruction(p, regs, kcb);
 		/*
 		 * The pre-handler moved ip: no step, no post-handler.  A
 		 * probe with a break_handler (a jprobe) stays the current
@@ -624,18 +623,15 @@ static __always_inline int kprobe_handler(struct pt_regs *regs, bool tf)
 			reset_current_kprobe();
 		return 1;
 	} else if (this_cpu_read(current_kprobe)) {
-		p = this_cpu_read(current_kprobe);
-		/* Stepped with int3: the one after the copy ends the step. */
-		if (!tf && kprobe_is_ss(kcb) && int3_ends_step(p, regs))
-			return int3_step_done(p, regs, kcb);
 		/*
 		 * Not a probe address, while a probe is active: the break
 		 * int3 a jprobe handler executes to come back.  The break
 		 * handler restores the registers and we step the probed
 		 * instruction as usual.
 		 */
+		p = this_cpu_read(current_kprobe);
 		if (p->break_handler && p->break_handler(p, regs))
-			return run_probed_instruction(p, regs, kcb, tf);
+			return run_probed_instruction(p, regs, kcb);
 	} else if (READ_ONCE(*int3_addr(regs)) != BREAKPOINT_INSTRUCTION) {
 		/*
 		 * Another CPU took the probe out between our int3 and
@@ -793,10 +789,16 @@ NOKPROBE_SYMBOL(kprobe_fault_handler);
  */
 static int linux_int3(struct pt_regs *regs)
 {
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe *cur = this_cpu_read(current_kprobe);
 	int ret;
 
 	__preempt_count_add(1);
-	ret = kprobe_handler(regs, false);
+	/* The int3 after a copy is no probe's address: the end of this CPU's step. */
+	if (cur && kprobe_is_ss(kcb) && int3_ends_step(cur, regs))
+		ret = int3_step_done(cur, regs, kcb);
+	else
+		ret = kprobe_handler(regs);
 	__preempt_count_sub(1);
 	return ret;
 }
@@ -834,12 +836,28 @@ const struct kprobe_hit_ops kprobe_linux_hit_ops = {
 
 /* ---- 2005's design (kprobes.step=tf): stepped with TF, ended by a #DB --------------- */
 
+/*
+ * The hit armed a step of the copy (setup_singlestep(): this CPU's probe,
+ * stepping, ip at its slot): with TF the CPU traps #DB after the copy,
+ * before the int3 that follows it.
+ */
+static nokprobe_inline void arm_tf_step(struct pt_regs *regs)
+{
+	struct kprobe *cur = this_cpu_read(current_kprobe);
+
+	if (cur && kprobe_is_ss(get_kprobe_ctlblk()) &&
+	    regs->ip == (unsigned long)cur->ainsn.insn)
+		regs->flags |= X86_EFLAGS_TF;	/* #DB after one instruction */
+}
+
 static int tf_int3(struct pt_regs *regs)
 {
 	int ret;
 
 	__preempt_count_add(1);
-	ret = kprobe_handler(regs, true);
+	ret = kprobe_handler(regs);
+	if (ret)
+		arm_tf_step(regs);
 	__preempt_count_sub(1);
 	return ret;
 }

@@ -24,7 +24,7 @@
  *   9. iret               back into the probed function
  *
  * Stepped with int3 (kprobes.step=int3, the default) steps 4 to 6 are
- * Linux 5.15's: no TF is armed, the copy falls through into the int3
+ * Linux 6.1's: no TF is armed, the copy falls through into the int3
  * after it in the slot, and the second #BP - exc_int3 ->
  * kprobe_int3_handler again, which finds no probe there but a step in
  * progress - ends the step.  Two #BP, no #DB.

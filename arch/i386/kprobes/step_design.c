@@ -2,8 +2,8 @@
  * step_design.c (arch/i386) - how a stepped hit ends: an int3 after the
  * copy, or EFLAGS.TF.
  *
- *   kprobes.step=int3    (the default, Linux since 5.15)
- *   kprobes.step=tf      (2005's design, Linux until 5.14)
+ *   kprobes.step=int3    (the default, as Linux 6.1)
+ *   kprobes.step=tf      (2005's design, Linux's until the 5.x series)
  *   echo tf > /sys/kernel/debug/kprobes/step
  *
  * Both run the copy of the probed instruction in its slot with IF

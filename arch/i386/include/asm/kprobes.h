@@ -111,9 +111,9 @@ struct kprobe_hit_ops {
  * How a stepped hit gets control back after the copy ran (core.c,
  * kprobes.step= and /sys/kernel/debug/kprobes/step):
  *   int3  an int3 after the copy in the slot: a second #BP ends the
- *         step, no #DB (Linux since 5.15, the default)
+ *         step, no #DB (as Linux 6.1, the default)
  *   tf    EFLAGS.TF: the CPU raises #DB after one instruction (2005's
- *         design, Linux until 5.14)
+ *         design, Linux's until 5.x)
  */
 enum kprobe_step_design {
 	KPROBE_SS_INT3,
