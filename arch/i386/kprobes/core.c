@@ -568,10 +568,13 @@ static nokprobe_inline void resume_int3_step(struct kprobe *p, struct pt_regs *r
  * The int3 after the copy trapped: ip back over it to where the copy
  * ended, boosting learns from the step as after a #DB, the fix-up, then
  * the post-handler from this #BP - the #DB handler's work, done here.
+ * Inlined into linux_int3(): a call of its own measured 9 instructions
+ * more per stepped hit (make bench), for 4 fewer on a first hit.
  */
-static __always_inline int int3_step_done(struct kprobe *cur, struct pt_regs *regs,
-					  struct kprobe_ctlblk *kcb)
+static __always_inline int int3_step_done(struct kprobe *cur, struct pt_regs *regs)
 {
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+
 	regs->ip -= sizeof(kprobe_opcode_t);
 	if (cur->ainsn.boostable == 0 && kcb->kprobe_status == KPROBE_HIT_SS)
 		arch_boost_after_step(cur, regs);	/* boost.c */
@@ -789,14 +792,16 @@ NOKPROBE_SYMBOL(kprobe_fault_handler);
  */
 static int linux_int3(struct pt_regs *regs)
 {
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe *cur = this_cpu_read(current_kprobe);
 	int ret;
 
 	__preempt_count_add(1);
-	/* The int3 after a copy is no probe's address: the end of this CPU's step. */
-	if (cur && kprobe_is_ss(kcb) && int3_ends_step(cur, regs))
-		ret = int3_step_done(cur, regs, kcb);
+	/*
+	 * The int3 after a copy is no probe's address: the end of this
+	 * CPU's step.  A first hit finds no current probe and pays one test.
+	 */
+	if (cur && int3_ends_step(cur, regs) && kprobe_is_ss(get_kprobe_ctlblk()))
+		ret = int3_step_done(cur, regs);
 	else
 		ret = kprobe_handler(regs);
 	__preempt_count_sub(1);
@@ -837,16 +842,16 @@ const struct kprobe_hit_ops kprobe_linux_hit_ops = {
 /* ---- 2005's design (kprobes.step=tf): stepped with TF, ended by a #DB --------------- */
 
 /*
- * The hit armed a step of the copy (setup_singlestep(): this CPU's probe,
- * stepping, ip at its slot): with TF the CPU traps #DB after the copy,
- * before the int3 that follows it.
+ * The hit armed a step of the copy (setup_singlestep(): ip at the slot
+ * of this CPU's current probe; a boosted hit, the only other way into
+ * the slot, left no current probe): with TF the CPU traps #DB after the
+ * copy, before the int3 that follows it.
  */
 static nokprobe_inline void arm_tf_step(struct pt_regs *regs)
 {
 	struct kprobe *cur = this_cpu_read(current_kprobe);
 
-	if (cur && kprobe_is_ss(get_kprobe_ctlblk()) &&
-	    regs->ip == (unsigned long)cur->ainsn.insn)
+	if (cur && regs->ip == (unsigned long)cur->ainsn.insn)
 		regs->flags |= X86_EFLAGS_TF;	/* #DB after one instruction */
 }
 
