@@ -987,7 +987,7 @@ const struct kprobe_hit_ops kprobe_inplace_ending_hit_ops = {
  * (kprobe_hit_below()), and the bottom one - Linux's, unless
  * kprobes.stepmode=inline - is the hit itself.  With every switch at its
  * default, the entries call Linux's hit directly and the hit tests none
- * of them (tests/host/test_hit_path_switches.py counts).
+ * of them (tests/host/check_hit_path.py counts).
  */
 static const struct kprobe_hit_ops *hit_layers[NR_KPROBE_HIT_LAYERS] = {
 	[KPROBE_HIT_STEP] = &kprobe_linux_hit_ops,
