@@ -43,8 +43,9 @@
  * with int3 (kprobes.step=int3), so is every instruction that does not
  * fall through, and popf: a step could not end at the int3 after the
  * copy (core.c, prepare_int3_step()).  Calls and jumps through memory,
- * far transfers and iret have no emulator here, as in Linux 6.1: TF
- * steps them, int3 refuses them.
+ * far transfers and iret have no emulator here, as in Linux 6.1 (which
+ * does send lret to its ret emulator, though a far return pops cs too):
+ * TF steps them, int3 refuses them.
  */
 #include "kernel.h"
 #include "kprobes.h"
