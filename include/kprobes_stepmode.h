@@ -80,4 +80,13 @@ int stepmode_demo(enum kprobe_stepmode mode, unsigned long calls_per_cpu,
 		  struct stepmode_run *run);
 int stepmode_target(int x);	/* the probed function: returns 2 * x + 1 */
 
+/*
+ * How a stepped hit ends (arch/i386/kprobes/step_design.c): the switch
+ * itself, kprobe_set_step_design(), is in <asm/kprobes.h>.
+ *   kprobes.step=int3|tf, /sys/kernel/debug/kprobes/step
+ */
+int kprobe_step_design_setup(void);		/* kprobes.step= (arch_init_kprobes) */
+int kprobe_step_design_show(struct seq_buf *s, void *data);
+int kprobe_step_design_write(const char *text, size_t len, bool trunc, void *data);
+
 #endif

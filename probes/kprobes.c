@@ -784,6 +784,9 @@ int kprobe_text_name(unsigned long addr, char *name, size_t len,
 			*size = MAX_INSN_SIZE;
 			if (text_of_probe(addr, *start, *size, "kprobe slot", p, name, len))
 				return 1;
+			*start = (unsigned long)p->ainsn.boost_insn;	/* its own slot with int3 steps */
+			if (*start && text_of_probe(addr, *start, *size, "kprobe slot", p, name, len))
+				return 1;
 			if (!op)
 				continue;
 			*start = (unsigned long)op->optinsn.insn;

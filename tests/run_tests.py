@@ -107,6 +107,9 @@ ISO_SMP = 2             # the GRUB boot: as make run boots
 # every hit (probes/kprobe_lock.c).  The same cases must pass.
 KPROBES_GLOBAL_LOCK_ARG = "kprobes.lock=global"
 KPROBES_SMP_SUITE = "kprobes_smp"
+# ... and once stepped with TF and a #DB, 2005's step, chosen on the
+# command line (arch/i386/kprobes/step_design.c).
+KPROBES_STEP_TF_ARG = "kprobes.step=tf"
 
 CRASH_TAIL_LINES = 40   # log lines shown when a run crashes or hangs
 DIAG_LINES = 30         # at most this many diagnostic lines per failure
@@ -652,6 +655,10 @@ def kernel_runs(suites, smps):
         runs.append((f"kernel smp={CONCURRENCY_SMP} {KPROBES_GLOBAL_LOCK_ARG}",
                      "kernel-kprobes-global",
                      f"test={KPROBES_SMP_SUITE} {KPROBES_GLOBAL_LOCK_ARG}",
+                     CONCURRENCY_SMP))
+        runs.append((f"kernel smp={CONCURRENCY_SMP} {KPROBES_STEP_TF_ARG}",
+                     "kernel-kprobes-step-tf",
+                     f"test={KPROBES_SMP_SUITE} {KPROBES_STEP_TF_ARG}",
                      CONCURRENCY_SMP))
     return runs
 
@@ -1438,6 +1445,9 @@ class ParserSelfTest(unittest.TestCase):
                            CONCURRENCY_SMP),
                           ("kernel-kprobes-global",
                            "test=kprobes_smp " + KPROBES_GLOBAL_LOCK_ARG,
+                           CONCURRENCY_SMP),
+                          ("kernel-kprobes-step-tf",
+                           "test=kprobes_smp " + KPROBES_STEP_TF_ARG,
                            CONCURRENCY_SMP)])
         self.assertEqual([smp for *_, smp in kernel_runs("traps", (1, 2))],
                          [1, 2])

@@ -30,6 +30,10 @@
  *              slot, or the instruction itself in place (the naive design
  *              that misses other CPUs' hits); the last demonstration's
  *              hits and calls (arch/i386/kprobes/stepmode.c)
+ *   step       int3/tf: how a stepped hit ends - the int3 after the copy
+ *              in the slot (as Linux 6.1) or a TF #DB (2005); refused
+ *              with EBUSY while probes are registered
+ *              (arch/i386/kprobes/step_design.c)
  */
 #include "kernel.h"
 #include "trace.h"
@@ -245,6 +249,7 @@ static const struct pseudo_file_spec kprobes_debug_files[] = {
 	{ "ftrace",    ftrace_show,    ftrace_write },
 	{ "lock",      lock_show,      lock_write },
 	{ "stepmode",  kprobe_stepmode_show, kprobe_stepmode_write },	/* arch/i386/kprobes/stepmode.c */
+	{ "step",      kprobe_step_design_show, kprobe_step_design_write },	/* arch/i386/kprobes/step_design.c */
 };
 
 int kprobes_debugfs_init(void)

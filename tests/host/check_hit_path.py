@@ -4,10 +4,11 @@ check_hit_path.py - the classic hit asks no switch that Linux has not.
 
     python3 tests/host/check_hit_path.py --build build
 
-A probe hit in Linux's design runs kprobe_int3_handler() and, after the
-step, kprobe_debug_handler() (arch/i386/kprobes/core.c).  The kernel's
-other designs - narration, 2005's global kprobe_lock, stepping in place -
-are layers of kprobe_hit_ops that their switches install
+A probe hit in Linux's design runs kprobe_int3_handler(), and the step
+ends at the int3 after the copy, in kprobe_int3_handler() again
+(arch/i386/kprobes/core.c).  The kernel's other designs - narration,
+2005's global kprobe_lock, stepping in place, stepping with TF - are
+layers of kprobe_hit_ops that their switches install
 (docs/kprobes.md, "Other designs of the hit"); the hit itself must not
 test them.  This check reads BUILD/kernel.elf with objdump: every function
 the two entry points and Linux's layer (linux_int3, linux_debug) reach by
@@ -38,6 +39,8 @@ LINUX_LAYER = ["linux_int3", "linux_debug"]
 # per-CPU state they keep during a hit.
 SWITCHES = ["kprobe_narrate_enabled", "kprobe_narrate_telling", "kprobes_global_lock",
             "kprobe_cpu", "kprobe_stepmode", "inplace_kprobe",
+            # the step's design is decided at registration, never by a hit
+            "kprobe_step_design",
             # the names they had before they became layers
             "kprobes_narrate", "kprobe_narrating"]
 TABLE = "kprobe_hit_ops"

@@ -8,7 +8,7 @@
  * times with interrupts off, and print one line:
  *
  *   BENCH row="kprobe (pre)" iters=20000 hits=20000 tsc=... tsc_per_hit=93.50 \
- *         counted_iters=100 exceptions=200 exceptions_per_hit=2.00
+ *         counted_iters=100 exceptions=200 bp=100 db=100 exceptions_per_hit=2.00
  *
  * tsc is the rdtsc delta over the whole loop.  Under QEMU with
  * "-icount shift=0" the TSC advances by exactly one per guest
@@ -17,7 +17,9 @@
  * exception (vectors 0-31) taken during BENCH_COUNT_ITERS calls made
  * under a trap watch (trap_watch.h) before the timed loop: the watch's
  * notifier would add its own instructions to every timed exception
- * that reaches the chain.
+ * that reaches the chain.  A stepped row also checks them by vector:
+ * one #BP and one #DB a hit stepped with TF, two #BP and no #DB stepped
+ * with int3 (kprobes.step), or it prints an error line.
  *
  * tests/bench.py boots the test image twice (with and without icount) and turns
  * the lines into a table.  A new probe kind is a new row.
@@ -209,10 +211,14 @@ struct bench_row {
 static const struct bench_row bench_rows[] = {
 	/* A plain call and return. */
 	{ "no probe", NULL, NULL, false, BENCH_CLASSIC, NULL },
-	/* int3 -> pre handler -> single-step the copy (#DB) -> fixup. */
+	/* int3 -> pre handler -> single-step the copy with TF (#DB) -> fixup: 2005's. */
 	{ "kprobe (pre)", arm_kprobe_pre, disarm_kprobe, true, BENCH_CLASSIC, NULL },
 	/* The same, plus the post handler call from the #DB path. */
 	{ "kprobe (pre+post)", arm_kprobe_pre_post, disarm_kprobe, true, BENCH_CLASSIC, NULL },
+	/* int3 -> pre handler -> the copy, the int3 after it (#BP) -> fixup: Linux 6.1's. */
+	{ "int3-stepped", arm_kprobe_pre, disarm_kprobe, true, BENCH_CLASSIC, NULL },
+	/* The same, plus the post handler call from the second #BP. */
+	{ "int3-stepped (pre+post)", arm_kprobe_pre_post, disarm_kprobe, true, BENCH_CLASSIC, NULL },
 	/* int3 -> pre handler -> iret into the slot, whose jmp comes back. */
 	{ "boosted", arm_kprobe_pre, disarm_kprobe, true, BENCH_BOOSTED, NULL },
 	/* jmp -> detour: pt_regs, handler, iret -> copied insn -> jmp back. */
@@ -255,6 +261,30 @@ static const struct bench_row bench_rows[] = {
 	  BENCH_FTRACE, bench_fentry_0 },
 };
 
+/*
+ * The stepped rows: the design that ends their step (kprobes.step; every
+ * other row steps, if at all, with the default, int3) and the exceptions
+ * one hit must take, by vector - the proof that the row took its path.
+ */
+static const struct bench_stepped {
+	const char *row;
+	enum kprobe_step_design step;
+	unsigned int bp, db;	/* per hit */
+} bench_stepped[] = {
+	{ "kprobe (pre)",		KPROBE_SS_TF,	1, 1 },
+	{ "kprobe (pre+post)",		KPROBE_SS_TF,	1, 1 },
+	{ "int3-stepped",		KPROBE_SS_INT3,	2, 0 },
+	{ "int3-stepped (pre+post)",	KPROBE_SS_INT3,	2, 0 },
+};
+
+static const struct bench_stepped *bench_stepped_row(const struct bench_row *row)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(bench_stepped); i++)
+		if (!strcmp(bench_stepped[i].row, row->name))
+			return &bench_stepped[i];
+	return NULL;
+}
+
 const char *const bench_mode_names[] = {
 	[BENCH_CLASSIC] = "classic",
 	[BENCH_BOOSTED] = "boosted",
@@ -295,21 +325,25 @@ bool bench_mode_taken(void *addr, enum bench_mode mode)
 struct bench_result {
 	uint64_t tsc;
 	unsigned long exceptions;	/* over BENCH_COUNT_ITERS calls */
+	unsigned long bp, db;		/* the #BPs and #DBs among them */
 	unsigned long hits;
 };
 
 /* Exceptions taken by BENCH_COUNT_ITERS calls, seen by a trap watch. */
-static unsigned long bench_count_exceptions(void (*target)(void))
+static void bench_count_exceptions(void (*target)(void), struct bench_result *r)
 {
 	struct trap_watch w;
 	unsigned long i;
 
+	r->exceptions = r->bp = r->db = 0;
 	if (trap_watch_start(&w))
-		return 0;
+		return;
 	for (i = 0; i < BENCH_COUNT_ITERS; i++)
 		target();
 	trap_watch_stop(&w);
-	return trap_watch_total(&w);
+	r->exceptions = trap_watch_total(&w);
+	r->bp = trap_watch_taken(&w, X86_TRAP_BP);
+	r->db = trap_watch_taken(&w, X86_TRAP_DB);
 }
 
 /*
@@ -324,7 +358,7 @@ static void bench_loop(void (*target)(void), unsigned long iters, struct bench_r
 
 	for (i = 0; i < BENCH_WARMUP_ITERS; i++)
 		target();
-	r->exceptions = bench_count_exceptions(target);
+	bench_count_exceptions(target, r);
 	WRITE_ONCE(bench_hits, 0);	/* handlers run behind the compiler's back */
 	t0 = rdtsc();
 	for (i = 0; i < iters; i++)
@@ -345,6 +379,7 @@ static void print_ratio(const char *key, uint64_t x, unsigned long n)
 static void bench_one(const struct bench_row *row, unsigned long iters)
 {
 	void (*target)(void) = row->target ? row->target : bench_target;
+	const struct bench_stepped *stepped = bench_stepped_row(row);
 	struct bench_result r;
 	uint64_t base = 0;
 	bool mode_ok;
@@ -355,7 +390,9 @@ static void bench_one(const struct bench_row *row, unsigned long iters)
 		base = r.tsc;
 	}
 	bench_set_mode(row->mode);
-	err = row->arm ? row->arm() : 0;
+	err = kprobe_set_step_design(stepped ? stepped->step : KPROBE_SS_INT3);
+	if (!err && row->arm)
+		err = row->arm();
 	wait_for_kprobe_optimizer();	/* the optimized rows: the jump is in */
 	if (err) {
 		printk("BENCH row=\"%s\" error=%d (%s)\n", row->name, err, errno_name(err));
@@ -367,19 +404,25 @@ static void bench_one(const struct bench_row *row, unsigned long iters)
 	if (row->disarm)
 		row->disarm();
 	bench_set_mode(BENCH_OPTIMIZED);	/* the defaults: both on */
+	kprobe_set_step_design(KPROBE_SS_INT3);
 	if (!mode_ok)
 		printk("BENCH row=\"%s\" error=probe did not take the %s path\n",
 		       row->name, bench_mode_names[row->mode]);
 	if (row->mode == BENCH_FTRACE && r.exceptions)	/* the point of the path */
 		printk("BENCH row=\"%s\" error=%lu exceptions on the ftrace path\n",
 		       row->name, r.exceptions);
+	if (stepped && (r.bp != stepped->bp * BENCH_COUNT_ITERS ||
+			r.db != stepped->db * BENCH_COUNT_ITERS))
+		printk("BENCH row=\"%s\" error=%lu #BP and %lu #DB in %d calls, want %u and %u each\n",
+		       row->name, r.bp, r.db, BENCH_COUNT_ITERS, stepped->bp, stepped->db);
 
 	printk("BENCH row=\"%s\" mode=%s iters=%lu hits=%lu tsc=%llu", row->name,
 	       bench_mode_names[row->mode], iters, row->counts_hits ? r.hits : iters, r.tsc);
 	print_ratio("tsc_per_hit", r.tsc, iters);
 	if (row->target)
 		print_ratio("unprobed_per_hit", base, iters);
-	printk(" counted_iters=%d exceptions=%lu", BENCH_COUNT_ITERS, r.exceptions);
+	printk(" counted_iters=%d exceptions=%lu bp=%lu db=%lu", BENCH_COUNT_ITERS, r.exceptions,
+	       r.bp, r.db);
 	print_ratio("exceptions_per_hit", r.exceptions, BENCH_COUNT_ITERS);
 	printk("\n");
 	if (row->counts_hits && r.hits != iters)

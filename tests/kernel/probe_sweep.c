@@ -63,11 +63,13 @@ static const char *const mode_name[NR_SWEEP_MODES] = {
 	"int3", "boosted", "optimized", "kprobe_events",
 };
 
-enum refusal { REFUSED_BLACKLIST, REFUSED_NO_STEP, REFUSED_OTHER, NR_REFUSALS };
+enum refusal { REFUSED_BLACKLIST, REFUSED_NO_STEP, REFUSED_NO_INT3_STEP, REFUSED_OTHER,
+	       NR_REFUSALS };
 
 static const char *const refusal_name[NR_REFUSALS] = {
 	"on the kprobes blacklist",
 	"cannot be single-stepped (EILSEQ)",
+	"stepped with int3, neither falls through nor is emulated (EOPNOTSUPP)",
 	"refused for another reason",
 };
 
@@ -212,6 +214,8 @@ static enum refusal classify(int err, unsigned long addr)
 {
 	if (within_kprobe_blacklist(addr))
 		return REFUSED_BLACKLIST;
+	if (err == -EOPNOTSUPP && kprobe_step_design == KPROBE_SS_INT3)
+		return REFUSED_NO_INT3_STEP;
 	return err == -EILSEQ ? REFUSED_NO_STEP : REFUSED_OTHER;
 }
 
@@ -483,8 +487,9 @@ static void report(struct sweep *sw)
 
 	for (int r = 0; r < NR_REFUSALS; r++)
 		refused += sw->refused[r];
-	ktest_info(t, "%lu functions (%lu executed by the workloads), %lu sites in %lu batches",
-		   sw->functions, sw->executed_functions, sw->sites, sw->batches);
+	ktest_info(t, "stepped with %s; %lu functions (%lu executed by the workloads), %lu sites in %lu batches",
+		   kprobe_step_design_name(kprobe_step_design), sw->functions,
+		   sw->executed_functions, sw->sites, sw->batches);
 	ktest_info(t, "%lu accepted (%lu executed by the workloads), %lu refused",
 		   sw->sites - refused, sw->executed_sites, refused);
 	for (int r = 0; r < NR_REFUSALS; r++)

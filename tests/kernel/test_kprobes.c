@@ -13,6 +13,7 @@
 #include "kernel.h"
 #include "ktest.h"
 #include "trap_watch.h"
+#include "kprobes_stepmode.h"
 #include "kprobes.h"
 #include "kprobes_internal.h"
 #include <asm/ptrace.h>
@@ -508,6 +509,12 @@ static void kprobe_blacklist(struct ktest *t)
 
 /* ---- aggregates, enable / disable --------------------------------------------------- */
 
+/* Does the boosted copy have a slot of its own (kprobes.step=int3)?  0 or 1. */
+static unsigned int slot_of_boosted_copy(struct arch_specific_insn ainsn)
+{
+	return ainsn.boost_insn && ainsn.boost_insn != ainsn.insn;
+}
+
 static void kprobe_aggregate(struct ktest *t)
 {
 	struct kprobe kp[3];
@@ -522,7 +529,8 @@ static void kprobe_aggregate(struct ktest *t)
 		KTEST_ASSERT_EQ(t, register_kprobe(&kp[i]), 0);
 	}
 	insn_slot_get_stats(&s1);
-	KTEST_EXPECT_EQ(t, s1.slots_in_use, s0.slots_in_use + 1);	/* one slot */
+	/* One slot for all three, and, stepped with int3, its boosted copy's. */
+	KTEST_EXPECT_EQ(t, s1.slots_in_use, s0.slots_in_use + 1 + slot_of_boosted_copy(kp[0].ainsn));
 	KTEST_EXPECT_EQ(t, text_byte(kpt_div3), BREAKPOINT_INSTRUCTION);
 	KTEST_EXPECT_TRUE(t, get_kprobe(kpt_div3) != &kp[0]);	/* the aggregate */
 	KTEST_EXPECT_EQ(t, kprobes_nr_registered(), 3);
@@ -544,6 +552,50 @@ static void kprobe_aggregate(struct ktest *t)
 	insn_slot_get_stats(&s1);
 	KTEST_EXPECT_EQ(t, s1.slots_in_use, s0.slots_in_use);
 	KTEST_EXPECT_TRUE(t, get_kprobe(kpt_div3) == NULL);
+}
+
+/*
+ * kprobes.step: int3 by default, as Linux 6.1; switched only with no
+ * probe registered (EBUSY otherwise, and nothing changes); each design
+ * takes its own exceptions - one #BP and one #DB a stepped hit with TF,
+ * two #BP with int3.  Fast paths off: kpt_div3's first instruction is
+ * stepped, not emulated.
+ */
+static void kprobe_step_design_switch(struct ktest *t)
+{
+	static const enum kprobe_step_design designs[] = { KPROBE_SS_TF, KPROBE_SS_INT3 };
+	struct kprobes_fast_paths fast;
+	struct trap_watch w;
+
+	KTEST_EXPECT_EQ(t, kprobe_step_design, KPROBE_SS_INT3);
+	KTEST_EXPECT_TRUE(t, kprobe_hit_layer(KPROBE_HIT_STEP) == &kprobe_linux_hit_ops);
+	KTEST_EXPECT_EQ(t, kprobe_step_design_write("sideways\n", 9, true, NULL), -EINVAL);
+	KTEST_EXPECT_EQ(t, kprobe_step_design, KPROBE_SS_INT3);
+	kprobes_fast_paths_off(&fast);
+	for (size_t i = 0; i < ARRAY_SIZE(designs); i++) {
+		enum kprobe_step_design d = designs[i], other = d == KPROBE_SS_TF ?
+			KPROBE_SS_INT3 : KPROBE_SS_TF;
+		const char *name = kprobe_step_design_name(d);
+		struct kprobe kp = make_probe(kpt_div3);
+
+		KTEST_ASSERT_EQ(t, kprobe_step_design_write(name, strlen(name), true, NULL), 0);
+		KTEST_EXPECT_TRUE(t, kprobe_hit_layer(KPROBE_HIT_STEP) == kprobe_step_hit_ops(d));
+		KTEST_ASSERT_EQ(t, register_kprobe(&kp), 0);
+		KTEST_EXPECT_EQ(t, kprobe_set_step_design(other), -EBUSY);
+		KTEST_EXPECT_EQ(t, kprobe_step_design, d);
+		KTEST_EXPECT_EQ(t, kprobe_set_step_design(d), 0);	/* no change: allowed */
+		KTEST_ASSERT_EQ(t, trap_watch_start(&w), 0);
+		KTEST_EXPECT_EQ(t, call_div3(30), 10);
+		trap_watch_stop(&w);
+		unregister_kprobe(&kp);
+		ktest_info(t, "stepped with %s: %lu #BP, %lu #DB", name,
+			   w.taken[X86_TRAP_BP], w.taken[X86_TRAP_DB]);
+		KTEST_EXPECT_EQ(t, kp.nhit, 1);
+		KTEST_EXPECT_EQ(t, w.taken[X86_TRAP_BP], d == KPROBE_SS_TF ? 1 : 2);
+		KTEST_EXPECT_EQ(t, w.taken[X86_TRAP_DB], d == KPROBE_SS_TF ? 1 : 0);
+	}
+	kprobes_fast_paths_restore(&fast);
+	KTEST_EXPECT_EQ(t, kprobe_step_design, KPROBE_SS_INT3);
 }
 
 static struct kprobe *order_probes[3];
@@ -1128,6 +1180,7 @@ static struct ktest_case kprobes_cases[] = {
 	KTEST_CASE(kprobe_bad_input),
 	KTEST_CASE(kprobe_blacklist),
 	KTEST_CASE(kprobe_aggregate),
+	KTEST_CASE(kprobe_step_design_switch),
 	KTEST_CASE(kprobe_aggregate_order),
 	KTEST_CASE(kprobe_disable_enable),
 	KTEST_CASE(kprobe_aggregate_disable),

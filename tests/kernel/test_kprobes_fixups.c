@@ -20,6 +20,13 @@
  * instruction single-stepped: resume_execution()), boosted (the slot
  * ends in a jmp back) and optimized (a jmp to a detour): the same rule
  * holds for every form, and each form must really be taken.
+ *
+ * And in both designs of the step (kprobes.step): the suite
+ * kprobes_fixups steps with an int3 after the copy (Linux's, the
+ * default), kprobes_fixups_tf with TF and a #DB (2005's).  Stepped with
+ * int3, every hit takes #BPs only, never a #DB; a branch is always
+ * emulated; what emulate.c cannot compute is refused with EOPNOTSUPP,
+ * as Linux 6.1 refuses it; and rep movsb is one step, all iterations.
  */
 #include "kernel.h"
 #include "ktest.h"
@@ -49,62 +56,66 @@ _Static_assert(sizeof(unsigned long) == 4, "the .S file uses 4-byte words");
  * register_kprobe() must answer (0, or the errno of a refusal by design
  * together with the reason).
  *
- * rep movsb single-steps once per iteration: the CPU raises the #DB
- * after each iteration with EIP still on the rep instruction (SDM vol. 3,
- * "RF flag": a trap from "any iteration ... but the last"), so the int3
- * is reached again: FX_COPY_LEN hits, exactly as on Linux.
+ * Two counts: stepped with TF, and with int3 (FX_NO_INT3: refused).
+ * With TF, rep movsb single-steps once per iteration: the CPU raises the
+ * #DB after each iteration with EIP still on the rep instruction (SDM
+ * vol. 3, "RF flag": a trap from "any iteration ... but the last"), so
+ * the int3 is reached again: FX_COPY_LEN hits, exactly as Linux's TF
+ * design.  With int3, the copy runs every iteration before it reaches
+ * the int3 after it: one hit, as Linux 6.1.
  */
-#define FIXUP_LABELS(L)						\
-	L(fx_entry,		1)				\
-	L(fx_call_rel,		1)				\
-	L(fx_call_reg,		1)				\
-	L(fx_call_mem,		1)				\
-	L(fx_call_abs,		1)				\
-	L(fx_call_getpc,	1)				\
-	L(fx_lcall,		1)				\
-	L(fx_lcall_mem,		1)				\
-	L(fx_jmp_short,		1)				\
-	L(fx_dead_jmp,		0)				\
-	L(fx_jmp_near,		1)				\
-	L(fx_jcc8_taken,	1)				\
-	L(fx_dead_jcc8,		0)				\
-	L(fx_jcc8_not_taken,	1)				\
-	L(fx_jcc32_taken,	1)				\
-	L(fx_jcc32_not_taken,	1)				\
-	L(fx_jcc_hint,		1)				\
-	L(fx_loop_taken,	1)				\
-	L(fx_loop_not_taken,	1)				\
-	L(fx_loop_back,		3)				\
-	L(fx_jecxz_taken,	1)				\
-	L(fx_jecxz_not_taken,	1)				\
-	L(fx_jmp_reg,		1)				\
-	L(fx_jmp_mem,		1)				\
-	L(fx_ljmp,		1)				\
-	L(fx_ljmp_mem,		1)				\
-	L(fx_lret_jmp,		1)				\
-	L(fx_iret,		1)				\
-	L(fx_pushf,		1)				\
-	L(fx_popf,		1)				\
-	L(fx_popf_if_off,	1)				\
-	L(fx_popf_if_restore,	1)				\
-	L(fx_cli,		1)				\
-	L(fx_sti,		1)				\
-	L(fx_std,		1)				\
-	L(fx_cld,		1)				\
-	L(fx_push16,		1)				\
-	L(fx_seg_es,		1)				\
-	L(fx_seg_ss,		1)				\
-	L(fx_rep_movsb,		FX_COPY_LEN)			\
-	L(fx_rep_movsl_zero,	1)				\
-	L(fx_bswap,		1)				\
-	L(fx_movzbl,		1)				\
-	L(fx_sete,		1)				\
-	L(fx_lock_add,		1)				\
-	L(fx_lock_cmpxchg,	1)				\
-	L(fx_ret,		4)				\
-	L(fx_ret_imm,		1)				\
-	L(fx_lret,		2)				\
-	L(fx_lret_imm,		1)
+#define FX_NO_INT3	(-1)
+#define FIXUP_LABELS(L)                         \
+	L(fx_entry,            1,           1)	\
+	L(fx_call_rel,         1,           1)	\
+	L(fx_call_reg,         1,           1)	\
+	L(fx_call_mem,         1,           FX_NO_INT3)	\
+	L(fx_call_abs,         1,           FX_NO_INT3)	\
+	L(fx_call_getpc,       1,           1)	\
+	L(fx_lcall,            1,           FX_NO_INT3)	\
+	L(fx_lcall_mem,        1,           FX_NO_INT3)	\
+	L(fx_jmp_short,        1,           1)	\
+	L(fx_dead_jmp,         0,           0)	\
+	L(fx_jmp_near,         1,           1)	\
+	L(fx_jcc8_taken,       1,           1)	\
+	L(fx_dead_jcc8,        0,           0)	\
+	L(fx_jcc8_not_taken,   1,           1)	\
+	L(fx_jcc32_taken,      1,           1)	\
+	L(fx_jcc32_not_taken,  1,           1)	\
+	L(fx_jcc_hint,         1,           1)	\
+	L(fx_loop_taken,       1,           1)	\
+	L(fx_loop_not_taken,   1,           1)	\
+	L(fx_loop_back,        3,           3)	\
+	L(fx_jecxz_taken,      1,           1)	\
+	L(fx_jecxz_not_taken,  1,           1)	\
+	L(fx_jmp_reg,          1,           1)	\
+	L(fx_jmp_mem,          1,           FX_NO_INT3)	\
+	L(fx_ljmp,             1,           FX_NO_INT3)	\
+	L(fx_ljmp_mem,         1,           FX_NO_INT3)	\
+	L(fx_lret_jmp,         1,           FX_NO_INT3)	\
+	L(fx_iret,             1,           FX_NO_INT3)	\
+	L(fx_pushf,            1,           1)	\
+	L(fx_popf,             1,           1)	\
+	L(fx_popf_if_off,      1,           1)	\
+	L(fx_popf_if_restore,  1,           1)	\
+	L(fx_cli,              1,           1)	\
+	L(fx_sti,              1,           1)	\
+	L(fx_std,              1,           1)	\
+	L(fx_cld,              1,           1)	\
+	L(fx_push16,           1,           1)	\
+	L(fx_seg_es,           1,           1)	\
+	L(fx_seg_ss,           1,           1)	\
+	L(fx_rep_movsb,        FX_COPY_LEN, 1)	\
+	L(fx_rep_movsl_zero,   1,           1)	\
+	L(fx_bswap,            1,           1)	\
+	L(fx_movzbl,           1,           1)	\
+	L(fx_sete,             1,           1)	\
+	L(fx_lock_add,         1,           1)	\
+	L(fx_lock_cmpxchg,     1,           1)	\
+	L(fx_ret,              4,           4)	\
+	L(fx_ret_imm,          1,           1)	\
+	L(fx_lret,             2,           FX_NO_INT3)	\
+	L(fx_lret_imm,         1,           FX_NO_INT3)
 
 /*
  * Instructions kprobes refuses by design.  Each must be refused with
@@ -125,10 +136,11 @@ extern const char fx_lcall_ret[], fx_lcall_mem_ret[], fx_lcall_imm_ret[];
 struct fx_label {
 	const char *name;
 	const char *addr;
-	int hits;		/* executions per call of fixup_routine() */
+	int hits;		/* executions per call of fixup_routine(), stepped with TF */
+	int hits_int3;		/* the same stepped with int3, or FX_NO_INT3: refused */
 };
 
-#define LABEL_ENTRY(name, hits) { #name, name, hits },
+#define LABEL_ENTRY(name, hits, hits_int3) { #name, name, hits, hits_int3 },
 static const struct fx_label fx_labels[] = { FIXUP_LABELS(LABEL_ENTRY) };
 #define NR_LABELS ARRAY_SIZE(fx_labels)
 
@@ -141,6 +153,21 @@ struct fx_refusal {
 
 #define REFUSAL_ENTRY(name, err, why) { #name, name, err, why },
 static const struct fx_refusal fx_refusals[] = { REFUSED_LABELS(REFUSAL_ENTRY) };
+
+/* The design this suite steps with: kprobes_fixups int3, kprobes_fixups_tf TF. */
+static enum kprobe_step_design fx_design;
+
+/* Executions per call of fixup_routine() in this design's steps. */
+static int fx_hits(const struct fx_label *l)
+{
+	return fx_design == KPROBE_SS_TF ? l->hits : l->hits_int3;
+}
+
+/* Refused in this design (stepped with int3, emulate.c cannot compute it)? */
+static bool fx_refused(const struct fx_label *l)
+{
+	return fx_hits(l) == FX_NO_INT3;
+}
 
 /* ---- probes that count ---------------------------------------------------- */
 
@@ -290,7 +317,7 @@ static void fx_check_hits(struct ktest *t, const struct fx_probe *fp,
 			  enum fx_mode mode, int runs)
 {
 	const char *name = fp->label->name;
-	long want = (long)fp->label->hits * runs;
+	long want = (long)fx_hits(fp->label) * runs;
 	long want_pre = mode == FX_POST_ONLY ? 0 : want;
 	long want_post = mode == FX_PRE_ONLY ? 0 : want;
 
@@ -358,11 +385,29 @@ static void fx_check_text_intact(struct ktest *t, const char *after)
 
 /* ---- the cases -------------------------------------------------------------- */
 
-static int fx_init(struct ktest *t)
+/* Every case runs in its suite's design: no probe is registered between cases. */
+static int fx_init_design(struct ktest *t, enum kprobe_step_design design)
 {
+	int ret = kprobe_set_step_design(design);
+
+	if (ret) {
+		ktest_fail(t, __FILE__, __LINE__, "kprobe_set_step_design(%s) = %d (%s)",
+			   kprobe_step_design_name(design), ret, errno_name(ret));
+		return ret;
+	}
+	fx_design = design;
 	memcpy(fx_text_before, (const void *)fixup_routine, fx_text_len());
 	fx_take_baseline();
 	return 0;
+}
+
+static int fx_init(struct ktest *t)    { return fx_init_design(t, KPROBE_SS_INT3); }
+static int fx_init_tf(struct ktest *t) { return fx_init_design(t, KPROBE_SS_TF); }
+
+/* Back to the default for the suites that follow. */
+static void fx_exit(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, kprobe_set_step_design(KPROBE_SS_INT3), 0);
 }
 
 /* Values recorded under `id`, in order; returns how many. */
@@ -448,6 +493,8 @@ static void fx_probe_alone(struct ktest *t, size_t i, enum fx_mode mode)
 {
 	struct fx_probe *fp = &fx_probes[i];
 
+	if (fx_refused(&fx_labels[i]))
+		return;		/* refused_instructions checks the refusal */
 	fx_probe_init(fp, &fx_labels[i], mode);
 	if (fx_register(t, fp))
 		return;
@@ -475,7 +522,7 @@ static void fx_all_labels(struct ktest *t, enum fx_mode mode)
 
 	for (i = 0; i < NR_LABELS; i++) {
 		fx_probe_init(&fx_probes[i], &fx_labels[i], mode);
-		registered[i] = fx_register(t, &fx_probes[i]) == 0;
+		registered[i] = !fx_refused(&fx_labels[i]) && fx_register(t, &fx_probes[i]) == 0;
 	}
 	fx_run_and_compare(t, "every label", mode);
 	for (i = 0; i < NR_LABELS; i++) {
@@ -492,7 +539,8 @@ static void fx_all_labels(struct ktest *t, enum fx_mode mode)
  * One class of resume_execution() fixup at a time, so that a failure
  * names the class (and the labs' grader can give each its points).
  * Stepped: with emulation on, the branch classes would never reach
- * resume_execution().
+ * resume_execution().  (Stepped with int3 they never do: they are
+ * emulated whatever the switch says, or refused.)
  */
 static void fx_some_labels(struct ktest *t, const char *const names[])
 {
@@ -627,30 +675,45 @@ static bool fx_emulable(const struct kprobe *p)
 	}
 }
 
-/* How many probes took each form, and the #DBs their runs took. */
+/* How many probes took each form, and the steps their runs took. */
 struct fx_form_count {
 	size_t branches;	/* emulable labels that run */
-	size_t emulated;	/* ... and took no #DB */
+	size_t transfers;	/* ... that do not fall through: never stepped with int3 */
+	size_t emulated;	/* ... and took no step */
 	size_t optimized;
 	size_t not_indirect;	/* refused by the optimizer for another reason */
+	unsigned long steps;
 	unsigned long debug_traps;
 };
 
-/* #DBs of the stepped form, which runs first: the others must take fewer. */
-static unsigned long fx_stepped_debug_traps;
+/* Steps of the stepped form, which runs first: the others must take fewer. */
+static unsigned long fx_stepped_steps;
+
+/*
+ * The steps one watched run took, for hits int3 hits of its probe: with
+ * TF each step is a #DB; with int3 each is a second #BP, the one after
+ * the copy.
+ */
+static unsigned long fx_steps(const struct trap_watch *w, unsigned long hits)
+{
+	if (fx_design == KPROBE_SS_TF)
+		return w->taken[X86_TRAP_DB];
+	return w->taken[X86_TRAP_BP] - hits;
+}
 
 /*
  * Which form did this probe take?  Counted before it is unregistered,
- * from what its runs did: debug_traps #DBs for its label's hits.
+ * from what its runs did: steps for its label's hits.
  */
 static void fx_count_form(struct fx_form_count *c, const struct fx_probe *fp,
-			  unsigned long debug_traps)
+			  unsigned long steps)
 {
 	const struct kprobe *p = &fp->kp;
-	bool runs = fp->label->hits > 0;
+	bool runs = fx_hits(fp->label) > 0;
 
 	c->branches += fx_emulable(p) && runs;
-	c->emulated += fx_emulable(p) && runs && debug_traps == 0;
+	c->transfers += fx_emulable(p) && runs && (p->ainsn.decoded.attr & INSN_ATTR_BRANCH);
+	c->emulated += fx_emulable(p) && runs && steps == 0;
 	c->optimized += kprobe_optimized(p);
 	c->not_indirect += optprobe_why_not((struct kprobe *)p) != OPT_INDIRECT_JUMP;
 }
@@ -665,17 +728,24 @@ static void fx_probe_alone_in_form(struct ktest *t, size_t i, const char *what,
 				   struct fx_form_count *c)
 {
 	struct fx_probe *fp = &fx_probes[i];
+	unsigned long steps, hits;
 	struct trap_watch w;
 
+	if (fx_refused(&fx_labels[i]))
+		return;
 	fx_probe_init(fp, &fx_labels[i], FX_PRE_ONLY);
 	if (fx_register(t, fp))
 		return;
 	fx_run_and_compare(t, what, FX_PRE_ONLY);
+	hits = fp->kp.nhit;
 	KTEST_ASSERT_EQ(t, trap_watch_start(&w), 0);
 	fx_run_and_compare(t, what, FX_PRE_ONLY);
 	trap_watch_stop(&w);
+	hits = fp->kp.nhit - hits;
+	steps = kprobe_optimized(&fp->kp) ? 0 : fx_steps(&w, hits);
+	c->steps += steps;
 	c->debug_traps += w.taken[X86_TRAP_DB];
-	fx_count_form(c, fp, w.taken[X86_TRAP_DB]);
+	fx_count_form(c, fp, steps);
 	unregister_kprobe(&fp->kp);
 	fx_check_hits(t, fp, FX_PRE_ONLY, 4);
 	fx_check_restored(t, &fx_labels[i]);
@@ -707,22 +777,27 @@ static void fx_every_label_in_form(struct ktest *t, enum fx_form form)
 	fx_set_form(FX_OPTIMIZED);	/* the defaults: everything on */
 	fx_check_text_intact(t, what);
 
-	ktest_info(t, "%s: %zu of %zu branches, calls, rets, pushes, pops took no #DB, %zu optimized, %lu #DB",
-		   what, c.emulated, c.branches, c.optimized, c.debug_traps);
+	ktest_info(t, "%s, stepped with %s: %zu of %zu branches, calls, rets, pushes, pops took no step, %zu optimized, %lu steps, %lu #DB",
+		   what, kprobe_step_design_name(fx_design), c.emulated, c.branches, c.optimized,
+		   c.steps, c.debug_traps);
+	if (fx_design == KPROBE_SS_INT3)
+		KTEST_EXPECT_EQ(t, c.debug_traps, 0);	/* two #BPs, never a #DB */
 	switch (form) {
 	case FX_STEPPED:
-		KTEST_EXPECT_EQ(t, c.emulated + c.optimized, 0);
-		KTEST_EXPECT_TRUE(t, c.debug_traps > 0);
-		fx_stepped_debug_traps = c.debug_traps;
+		/* With int3 a transfer cannot be stepped: it is emulated all the same. */
+		KTEST_EXPECT_EQ(t, c.emulated, fx_design == KPROBE_SS_INT3 ? c.transfers : 0);
+		KTEST_EXPECT_EQ(t, c.optimized, 0);
+		KTEST_EXPECT_TRUE(t, c.steps > 0);
+		fx_stepped_steps = c.steps;
 		break;
 	case FX_EMULATED:
 		KTEST_EXPECT_EQ(t, c.emulated, c.branches);
 		KTEST_EXPECT_EQ(t, c.optimized, 0);
-		KTEST_EXPECT_TRUE(t, c.debug_traps < fx_stepped_debug_traps);
+		KTEST_EXPECT_TRUE(t, c.steps < fx_stepped_steps);
 		break;
-	case FX_BOOSTED:	/* boosted slots of branches take no #DB either */
+	case FX_BOOSTED:	/* boosted slots of branches take no step either */
 		KTEST_EXPECT_EQ(t, c.optimized, 0);
-		KTEST_EXPECT_TRUE(t, c.debug_traps < fx_stepped_debug_traps);
+		KTEST_EXPECT_TRUE(t, c.steps < fx_stepped_steps);
 		break;
 	case FX_OPTIMIZED:
 		KTEST_EXPECT_EQ(t, c.optimized, 0);
@@ -748,24 +823,25 @@ static void emulated_branches_take_no_step(struct ktest *t)
 	for (j = 0; names[j]; j++) {
 		for (i = 0; i < NR_LABELS; i++) {
 			struct fx_probe *fp = &fx_probes[i];
+			int hits = fx_hits(&fx_labels[i]);
 
 			if (strcmp(fx_labels[i].name, names[j]))
 				continue;
 			fx_probe_init(fp, &fx_labels[i], FX_PRE_POST);
 			if (fx_register(t, fp))
 				continue;
+
 			KTEST_EXPECT_TRUE(t, fp->kp.ainsn.emulate_op != NULL);
 			KTEST_ASSERT_EQ(t, trap_watch_start(&w), 0);
 			fx_run_and_compare(t, fx_labels[i].name, FX_PRE_POST);
 			trap_watch_stop(&w);
 			unregister_kprobe(&fp->kp);
 			fx_check_hits(t, fp, FX_PRE_POST, 2);
-			if (w.taken[X86_TRAP_DB] != 0 ||
-			    w.taken[X86_TRAP_BP] != 2UL * fx_labels[i].hits)
+			if (w.taken[X86_TRAP_DB] != 0 || w.taken[X86_TRAP_BP] != 2UL * hits)
 				ktest_fail(t, __FILE__, __LINE__,
 					   "%s: %lu int3 and %lu #DB for %d hits, want one int3 each and no #DB",
 					   fx_labels[i].name, w.taken[X86_TRAP_BP],
-					   w.taken[X86_TRAP_DB], 2 * fx_labels[i].hits);
+					   w.taken[X86_TRAP_DB], 2 * hits);
 		}
 	}
 	fx_set_form(FX_OPTIMIZED);
@@ -777,11 +853,41 @@ static void every_label_stepped(struct ktest *t)   { fx_every_label_in_form(t, F
 static void every_label_boosted(struct ktest *t)   { fx_every_label_in_form(t, FX_BOOSTED); }
 static void every_label_optimized(struct ktest *t) { fx_every_label_in_form(t, FX_OPTIMIZED); }
 
+/*
+ * Stepped with int3, the labels emulate.c cannot compute (far transfers,
+ * iret, calls and jumps through memory) are refused with EOPNOTSUPP, as
+ * Linux 6.1 refuses them; stepped with TF, they are accepted (the
+ * cases above run them).
+ */
+static void refused_for_int3(struct ktest *t)
+{
+	size_t i, refused = 0;
+
+	for (i = 0; i < NR_LABELS; i++) {
+		struct kprobe kp = { .addr = (kprobe_opcode_t *)fx_labels[i].addr,
+				     .pre_handler = fx_pre };
+		int ret;
+
+		if (!fx_refused(&fx_labels[i]))
+			continue;
+		refused++;
+		ret = register_kprobe(&kp);
+		if (ret == 0)
+			unregister_kprobe(&kp);
+		if (ret != -EOPNOTSUPP)
+			ktest_fail(t, __FILE__, __LINE__,
+				   "register_kprobe(%s) = %d (%s) stepped with int3, want EOPNOTSUPP",
+				   fx_labels[i].name, ret, errno_name(ret));
+	}
+	KTEST_EXPECT_EQ(t, refused, fx_design == KPROBE_SS_INT3 ? 11 : 0);
+}
+
 /* Instructions refused by design: refused with the right errno, text untouched. */
 static void refused_instructions(struct ktest *t)
 {
 	size_t i;
 
+	refused_for_int3(t);
 	for (i = 0; i < ARRAY_SIZE(fx_refusals); i++) {
 		const struct fx_refusal *r = &fx_refusals[i];
 		struct kprobe kp = { .addr = (kprobe_opcode_t *)r->addr, .pre_handler = fx_pre };
@@ -828,5 +934,15 @@ static struct ktest_suite kprobes_fixups_suite = {
 	.name = "kprobes_fixups",
 	.cases = kprobes_fixups_cases,
 	.init = fx_init,
+	.exit = fx_exit,
 };
 KTEST_SUITE(kprobes_fixups_suite);
+
+/* The same cases, stepped with TF and a #DB (kprobes.step=tf). */
+static struct ktest_suite kprobes_fixups_tf_suite = {
+	.name = "kprobes_fixups_tf",
+	.cases = kprobes_fixups_cases,
+	.init = fx_init_tf,
+	.exit = fx_exit,
+};
+KTEST_SUITE(kprobes_fixups_tf_suite);

@@ -512,6 +512,23 @@ static void kprobe_global_lock_counts(struct ktest *t)
 	unregister_kprobe(&kp);
 }
 
+/*
+ * kprobes.step= on the command line chose the design this run steps with
+ * (int3 without it): the harness boots this suite once with
+ * kprobes.step=tf, and every case above must pass in both.
+ */
+static void step_design_from_cmdline(struct ktest *t)
+{
+	char word[16];
+	enum kprobe_step_design want = KPROBE_SS_INT3;
+
+	if (cmdline_value("kprobes.step", word, sizeof(word)) && !strcmp(word, "tf"))
+		want = KPROBE_SS_TF;
+	ktest_info(t, "stepped with %s", kprobe_step_design_name(kprobe_step_design));
+	KTEST_EXPECT_EQ(t, kprobe_step_design, want);
+	KTEST_EXPECT_TRUE(t, kprobe_hit_layer(KPROBE_HIT_STEP) == kprobe_step_hit_ops(want));
+}
+
 static struct ktest_case kprobes_smp_cases[] = {
 	KTEST_CASE(kprobe_concurrent_hits_exact),
 	KTEST_CASE(kprobe_unregister_storm),
@@ -520,6 +537,7 @@ static struct ktest_case kprobes_smp_cases[] = {
 	KTEST_CASE(kprobe_global_lock_counts),
 	KTEST_CASE(kprobe_concurrent_misses_exact),
 	KTEST_CASE(rmmod_while_probe_hit_elsewhere),
+	KTEST_CASE(step_design_from_cmdline),
 	KTEST_END
 };
 

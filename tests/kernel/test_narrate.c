@@ -375,10 +375,45 @@ static void tell_one_class(struct ktest *t, const struct told_class *c)
 			   c->name, fixed);
 }
 
+/* Stepped with TF: every class reaches the #DB and resume_execution(). */
 static void every_fixup_class_told(struct ktest *t)
 {
+	KTEST_ASSERT_EQ(t, kprobe_set_step_design(KPROBE_SS_TF), 0);
 	for (size_t i = 0; i < ARRAY_SIZE(told_classes); i++)
 		tell_one_class(t, &told_classes[i]);
+	KTEST_EXPECT_EQ(t, kprobe_set_step_design(KPROBE_SS_INT3), 0);
+}
+
+/*
+ * Stepped with int3 (the default): the copy falls through into the int3
+ * after it, and the second #BP is told as the end of the step - no TF,
+ * no #DB; a branch is emulated even with emulation off.
+ */
+static void int3_step_told(struct ktest *t)
+{
+	static const struct {
+		const char *name, *addr, *fixup;
+		unsigned long len;
+	} stepped[] = {
+		{ "fx_bswap", fx_bswap, "by the same offset", 2 },
+		{ "fx_pushf", fx_pushf, "the pushed flags get the TF and IF", 1 },
+	};
+
+	KTEST_ASSERT_EQ(t, kprobe_step_design, KPROBE_SS_INT3);
+	for (size_t i = 0; i < ARRAY_SIZE(stepped); i++) {
+		KTEST_ASSERT_EQ(t, told_fixup_run(stepped[i].addr), 0);
+		if (count("an int3 follows the copy") != 1 || count("6. #BP again") != 1 ||
+		    count(stepped[i].fixup) != 1 || count("6. #DB") != 0 ||
+		    count("TF set") != 0 || count("8. post_handler done") != 1)
+			ktest_fail(t, __FILE__, __LINE__, "%s: want the int3 step told; told: %.*s",
+				   stepped[i].name, line_len("6. #BP"), line_of("6. #BP"));
+		if (fixed_ip_told() != (unsigned long)stepped[i].addr + stepped[i].len)
+			ktest_fail(t, __FILE__, __LINE__, "%s: step 7 puts ip at %#lx", stepped[i].name,
+				   fixed_ip_told());
+	}
+	KTEST_ASSERT_EQ(t, told_fixup_run(fx_jmp_short), 0);
+	KTEST_EXPECT_EQ(t, count("emulated: the jmp_rel computed on regs"), 1);
+	KTEST_EXPECT_EQ(t, count("6. #BP again"), 0);
 }
 
 /* cli and sti are emulated: no step at all, so no #DB to tell. */
@@ -459,6 +494,7 @@ static struct ktest_case narrate_cases[] = {
 	KTEST_CASE(jprobe_plain_return_told),
 	KTEST_CASE(kretprobe_swap_told),
 	KTEST_CASE(every_fixup_class_told),
+	KTEST_CASE(int3_step_told),
 	KTEST_CASE(emulated_cli_told_without_step),
 	KTEST_CASE(narrate_changes_no_switch),
 	KTEST_CASE(narrate_off_tells_nothing),

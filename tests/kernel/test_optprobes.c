@@ -259,7 +259,7 @@ static void boost_switched_off(struct ktest *t)
 static void boost_not_for_unboostable(struct ktest *t)
 {
 	static struct rec_probe call, rep;
-	unsigned long flags, e0;
+	unsigned long flags, e0, rep_hits;
 
 	rec_init(&call, oc_site);
 	rec_init(&rep, or_site);
@@ -276,9 +276,14 @@ static void boost_not_for_unboostable(struct ktest *t)
 	e0 = probe_exceptions() - e0;
 	local_irq_restore(flags);
 	KTEST_EXPECT_TRUE(t, call.kp.ainsn.emulate_op != NULL);
-	KTEST_EXPECT_EQ(t, e0, 5 * 1 + 5 * 4 * 2);	/* rep: 4 iterations, 2 each */
+	/*
+	 * rep, stepped with TF: 4 iterations, a hit and a #DB each; with
+	 * int3 the copy runs all 4 before its int3: one hit, two #BP.
+	 */
+	rep_hits = kprobe_step_design == KPROBE_SS_TF ? 4 : 1;
+	KTEST_EXPECT_EQ(t, e0, 5 * 1 + 5 * rep_hits * 2);
 	KTEST_EXPECT_EQ(t, call.hits, 5);
-	KTEST_EXPECT_EQ(t, rep.hits, 20);
+	KTEST_EXPECT_EQ(t, rep.hits, 5 * rep_hits);
 	unregister_kprobe(&call.kp);
 	unregister_kprobe(&rep.kp);
 }
@@ -313,7 +318,8 @@ static void boost_every_mix_label(struct ktest *t)
 		if (rp.hits != 2 * NR_INPUTS)
 			ktest_fail(t, __FILE__, __LINE__, "%s: %lu hits, want %u",
 				   mix_labels[l].name, rp.hits, (unsigned)(2 * NR_INPUTS));
-		if (rp.kp.ainsn.boostable != 1)
+		/* Stepped with int3, a ret is emulated whatever the switch: never boosted. */
+		if (rp.kp.ainsn.boostable != 1 && !kprobe_emulates(&rp.kp))
 			ktest_fail(t, __FILE__, __LINE__, "%s: not boosted (%d)",
 				   mix_labels[l].name, rp.kp.ainsn.boostable);
 		unregister_kprobe(&rp.kp);
@@ -1076,7 +1082,10 @@ static void optprobe_fixup_routine(struct ktest *t)
 		rec_init(&rp, (void *)ip);
 		ret = register_kprobe(&rp.kp);
 		if (ret) {			/* mov %ss: refused by kprobes itself */
-			if (insn.type != INSN_TYPE_MOV_SS)
+			/* and stepped with int3, what emulate.c cannot compute */
+			bool int3_refusal = ret == -EOPNOTSUPP && kprobe_step_design == KPROBE_SS_INT3;
+
+			if (insn.type != INSN_TYPE_MOV_SS && !int3_refusal)
 				ktest_fail(t, __FILE__, __LINE__, "fixup_routine+%#lx: register = %d",
 					   ip - start, ret);
 			unprobeable++;

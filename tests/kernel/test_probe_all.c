@@ -294,20 +294,59 @@ KTEST_SUITE(probe_invisible_suite);
  */
 #define SAMPLE_EVERY	16
 
+/*
+ * The sweep in one design of the step (kprobes.step), with entry probes
+ * on ftrace whatever the user's switch says (kprobes_on_ftrace, Linux's
+ * default): every site once per design.
+ */
+static void probe_all_stepped(struct ktest *t, enum kprobe_step_design design,
+			      unsigned int every)
+{
+	bool on_ftrace = kprobes_on_ftrace;
+
+	KTEST_ASSERT_EQ(t, kprobe_set_step_design(design), 0);
+	kprobes_on_ftrace = true;
+	probe_sweep(t, every);
+	kprobes_on_ftrace = on_ftrace;
+	KTEST_EXPECT_EQ(t, kprobe_set_step_design(KPROBE_SS_INT3), 0);
+}
+
 static void probe_all_sampled(struct ktest *t)
 {
-	probe_sweep(t, SAMPLE_EVERY);
+	probe_all_stepped(t, KPROBE_SS_INT3, SAMPLE_EVERY);
+}
+
+static void probe_all_sampled_tf(struct ktest *t)
+{
+	probe_all_stepped(t, KPROBE_SS_TF, SAMPLE_EVERY);
 }
 
 static void probe_all_every_function(struct ktest *t)
 {
-	probe_sweep(t, 1);
+	probe_all_stepped(t, KPROBE_SS_INT3, 1);
+}
+
+static void probe_all_every_function_tf(struct ktest *t)
+{
+	probe_all_stepped(t, KPROBE_SS_TF, 1);
 }
 
 static struct ktest_case probe_all_cases[] = {
 	KTEST_CASE(probe_all_sampled),
 	KTEST_END
 };
+
+/* The same sweep stepped with TF and a #DB (kprobes.step=tf). */
+static struct ktest_case probe_all_tf_cases[] = {
+	KTEST_CASE(probe_all_sampled_tf),
+	KTEST_END
+};
+
+static struct ktest_suite probe_all_tf_suite = {
+	.name = "probe_all_tf",
+	.cases = probe_all_tf_cases,
+};
+KTEST_SUITE(probe_all_tf_suite);
 
 static struct ktest_suite probe_all_suite = {
 	.name = "probe_all",
@@ -317,6 +356,7 @@ KTEST_SUITE(probe_all_suite);
 
 static struct ktest_case probe_all_full_cases[] = {
 	KTEST_CASE(probe_all_every_function),
+	KTEST_CASE(probe_all_every_function_tf),
 	KTEST_END
 };
 

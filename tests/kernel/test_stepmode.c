@@ -158,6 +158,8 @@ static void stepmode_inline_steps_correctly(struct ktest *t)
 		want[i] = workload_results[i].run();
 	kprobes_fast_paths_off(&fast);	/* every hit steps: none emulated, boosted, optimized */
 	kprobes_on_ftrace = false;	/* every probe an int3, function entries too */
+	/* In place is a TF step: compare it with the TF step out of line, branches stepped too. */
+	KTEST_ASSERT_EQ(t, kprobe_set_step_design(KPROBE_SS_TF), 0);
 	n = probe_workloads();
 	kprobes_on_ftrace = on_ftrace;
 	KTEST_EXPECT_TRUE(t, n > 0);
@@ -169,6 +171,7 @@ static void stepmode_inline_steps_correctly(struct ktest *t)
 	for (unsigned long i = 0; i < n; i++)
 		unregister_kprobe(&wl_probes[i]);
 	kprobe_set_stepmode(KPROBE_STEP_OUTOFLINE);
+	KTEST_EXPECT_EQ(t, kprobe_set_step_design(KPROBE_SS_INT3), 0);
 	kprobes_fast_paths_restore(&fast);
 	ktest_info(t, "%lu probes; out of line %lu hits; in place %lu hits, %lu in-place steps",
 		   n, slot_hits, hits, in_place);

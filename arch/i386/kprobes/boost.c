@@ -84,19 +84,23 @@ bool arch_can_boost(const struct insn *insn, kprobe_opcode_t *addr)
 
 
 /*
- * From post_kprobe_handler(), after a single-step and before
- * resume_execution(): regs->ip still says where the copy left the CPU.
- * The slot is ordinary memory (not .text), so a plain store writes it;
- * no thread can be inside it yet - until now every run of it was a
- * single-step with interrupts off.
+ * From the end of a single-step, before its fix-up (post_kprobe_handler()
+ * after the #DB, int3_step_done() after the int3 in the slot): regs->ip
+ * still says where the copy left the CPU.  The jmp goes into the boosted
+ * copy's slot: the stepped slot itself with TF, whose #DB comes before
+ * the jmp; a second slot with int3, whose stepped slot must keep the
+ * int3 after the copy (core.c, fill_slots()).  A slot is ordinary memory
+ * (not .text), so a plain store writes it; no thread can be inside the
+ * boosted copy yet - until now no hit ran it.
  */
 void arch_boost_after_step(struct kprobe *p, struct pt_regs *regs)
 {
 	/* LAB 5: BEGIN arch_boost_after_step: learn from one step, add the jmp back */
 	const struct insn *insn = &p->ainsn.decoded;
-	kprobe_opcode_t *slot = p->ainsn.insn;
+	kprobe_opcode_t *slot = p->ainsn.insn;		/* where the step ran */
+	kprobe_opcode_t *boost = p->ainsn.boost_insn;	/* where the jmp goes */
 
-	if (p->ainsn.boostable != 0)
+	if (p->ainsn.boostable != 0 || !boost)
 		return;
 	if (insn->attr & INSN_ATTR_ABS_IP) {
 		p->ainsn.boostable = 1;		/* ret, jmp *x, ljmp: leaves by itself */
@@ -108,7 +112,7 @@ void arch_boost_after_step(struct kprobe *p, struct pt_regs *regs)
 		p->ainsn.boostable = -1;	/* no room for the jmp back */
 		return;
 	}
-	put_jmp(slot + insn->length, (unsigned long)p->addr + insn->length);
+	put_jmp(boost + insn->length, (unsigned long)p->addr + insn->length);
 	p->ainsn.boostable = 1;
 	/* LAB 5: STUB return; */
 	/* LAB 5: END */

@@ -21,6 +21,8 @@
  *                               in regs->flags, else the next instruction
  *   loop, loope, loopne, jecxz  the same, after %ecx is counted down
  *   ret, ret imm16              ip = the popped word (imm16 bytes dropped)
+ *   call *%reg, jmp *%reg       ip = the register (the call pushes the next ip)
+ *   popf                        flags = the popped word, as popf in ring 0
  *   push reg, pop reg           the register to or from the stack
  *   cli, sti                    IF in regs->flags
  *   nop, pause, nopl r/m        ip = the next instruction
@@ -37,7 +39,13 @@
  * kprobes_set_emulation(false) makes hits step the instructions again
  * (the differential fixup suite runs every class emulated and stepped,
  * the narrated mode shows the step); cli, sti and pause are always
- * emulated, because they cannot be stepped (core.c says why).
+ * emulated, because they cannot be stepped (core.c says why).  Stepped
+ * with int3 (kprobes.step=int3), so is every instruction that does not
+ * fall through, and popf: a step could not end at the int3 after the
+ * copy (core.c, prepare_int3_step()).  Calls and jumps through memory,
+ * far transfers and iret have no emulator here, as in Linux 6.1 (which
+ * does send lret to its ret emulator, though a far return pops cs too):
+ * TF steps them, int3 refuses them.
  */
 #include "kernel.h"
 #include "kprobes.h"
@@ -60,6 +68,17 @@
 #define OPCODE_REG(op)		((op) & 7)
 #define REG_ESP			4	/* the register numbers of the SDM */
 #define RET_IMM16_OPCODE	0xc2
+#define MODRM_MOD_REG		3	/* ModRM.mod 11: the operand is a register */
+/*
+ * The EFLAGS bits popf loads in ring 0 (SDM vol. 2, "POPF"): the
+ * arithmetic flags, TF, IF, DF, IOPL, NT, AC and ID.  RF is cleared; VM,
+ * VIP and VIF stay; bit 1 always reads 1.
+ */
+#define POPF_LOADED_FLAGS	(X86_EFLAGS_CF | X86_EFLAGS_PF | X86_EFLAGS_AF | \
+				 X86_EFLAGS_ZF | X86_EFLAGS_SF | X86_EFLAGS_TF | \
+				 X86_EFLAGS_IF | X86_EFLAGS_DF | X86_EFLAGS_OF | \
+				 X86_EFLAGS_IOPL | X86_EFLAGS_NT | X86_EFLAGS_AC | \
+				 X86_EFLAGS_ID)
 
 bool kprobes_emulation_enabled = true;	/* read by every hit (core.c) */
 
@@ -217,6 +236,40 @@ static void kprobe_emulate_loop(struct kprobe *p, struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(kprobe_emulate_loop);
 
+/* The register a ModRM-register operand names, %esp included. */
+static nokprobe_inline unsigned long modrm_reg_value(struct kprobe *p, struct pt_regs *regs)
+{
+	unsigned int r = MODRM_RM(p->ainsn.decoded.modrm);
+
+	return r == REG_ESP ? kernel_stack_pointer(regs) : *reg_in_regs(regs, r);
+}
+
+/* call *%reg: the target is read before the push (call *%esp reads the old sp). */
+static void kprobe_emulate_call_indirect(struct kprobe *p, struct pt_regs *regs)
+{
+	unsigned long target = modrm_reg_value(p, regs);
+
+	int3_emulate_push(regs, next_ip(p));
+	regs->ip = target;
+}
+NOKPROBE_SYMBOL(kprobe_emulate_call_indirect);
+
+static void kprobe_emulate_jmp_indirect(struct kprobe *p, struct pt_regs *regs)
+{
+	regs->ip = modrm_reg_value(p, regs);
+}
+NOKPROBE_SYMBOL(kprobe_emulate_jmp_indirect);
+
+static void kprobe_emulate_popf(struct kprobe *p, struct pt_regs *regs)
+{
+	unsigned long image = int3_emulate_pop(regs, 0);
+
+	regs->flags = (regs->flags & ~(POPF_LOADED_FLAGS | X86_EFLAGS_RF)) |
+		      (image & POPF_LOADED_FLAGS) | X86_EFLAGS_FIXED;
+	regs->ip = next_ip(p);
+}
+NOKPROBE_SYMBOL(kprobe_emulate_popf);
+
 /* ---- choosing at registration ---------------------------------------------- */
 
 /* The decoder's class of the instruction -> who stands in for it. */
@@ -228,6 +281,9 @@ static const kprobe_emulate_fn emulate_ops[INSN_TYPE_NR] = {
 	[INSN_TYPE_LOOP]	= kprobe_emulate_loop,
 	[INSN_TYPE_CLI]		= kprobe_emulate_ifmodifiers,
 	[INSN_TYPE_STI]		= kprobe_emulate_ifmodifiers,
+	[INSN_TYPE_CALL_IND]	= kprobe_emulate_call_indirect,	/* through a register only */
+	[INSN_TYPE_JMP_IND]	= kprobe_emulate_jmp_indirect,
+	[INSN_TYPE_POPF]	= kprobe_emulate_popf,
 };
 
 /* nop, 66 nop, pause (f3 90) and 0f 1f /0, whatever its memory operand. */
@@ -262,8 +318,12 @@ static kprobe_emulate_fn choose_emulate_op(const struct insn *insn)
 {
 	if (insn->type == INSN_TYPE_LOOP && insn->addr16)
 		return NULL;
-	if ((insn->type == INSN_TYPE_CALL_REL || insn->type == INSN_TYPE_RET) && insn->opnd16)
+	if ((insn->type == INSN_TYPE_CALL_REL || insn->type == INSN_TYPE_RET ||
+	     insn->type == INSN_TYPE_POPF) && insn->opnd16)
 		return NULL;
+	if (insn->type == INSN_TYPE_CALL_IND || insn->type == INSN_TYPE_JMP_IND)
+		return MODRM_MOD(insn->modrm) == MODRM_MOD_REG && !insn->opnd16 ?
+		       emulate_ops[insn->type] : NULL;
 	if (insn->type == INSN_TYPE_OTHER)
 		return is_nop(insn) ? kprobe_emulate_nop : push_pop_op(insn);
 	return emulate_ops[insn->type];

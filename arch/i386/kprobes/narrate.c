@@ -23,6 +23,12 @@
  *   8. post-handler
  *   9. iret               back into the probed function
  *
+ * Stepped with int3 (kprobes.step=int3, the default) steps 4 to 6 are
+ * Linux 6.1's: no TF is armed, the copy falls through into the int3
+ * after it in the slot, and the second #BP - exc_int3 ->
+ * kprobe_int3_handler again, which finds no probe there but a step in
+ * progress - ends the step.  Two #BP, no #DB.
+ *
  * A hit that needs no step (cli/sti, a boosted slot, a pre-handler that
  * moved ip) goes from step 4 to its iret.  The next hit of each probe is
  * told once; writing 1 again tells the next one again.
@@ -118,8 +124,9 @@ static void say_fast_paths(void)
 	if (!opt && !boost && !emulate) {
 		printk("narrate: optimization, boosting and emulation are off:\n"
 		       "  every told hit takes the int3 and, but for a pre-handler that moves ip,\n"
-		       "  the single-step with its #DB - the steps to watch; a probe on a\n"
-		       "  function's call site rides on ftrace instead, no exception (docs/ftrace.md)\n");
+		       "  the single-step with its %s - the steps to watch; a probe on a\n"
+		       "  function's call site rides on ftrace instead, no exception (docs/ftrace.md)\n",
+		       READ_ONCE(kprobe_step_design) == KPROBE_SS_TF ? "#DB" : "second int3");
 		return;
 	}
 	printk("narrate: on:%s%s%s - %s%s\n", opt ? " optimize" : "", boost ? " boost" : "",
@@ -291,7 +298,7 @@ static nokprobe_inline void narrate_no_step(enum narrate_no_step what, struct kp
 	narrate_iret(regs);
 }
 
-/* setup_singlestep() armed TF; step 5 is the iret. */
+/* setup_singlestep() armed TF, or left the int3 after the copy to end the step; step 5 is the iret. */
 static nokprobe_inline void narrate_singlestep(struct kprobe *p, struct pt_regs *regs)
 {
 	const struct insn *insn = &p->ainsn.decoded;
@@ -303,9 +310,16 @@ static nokprobe_inline void narrate_singlestep(struct kprobe *p, struct pt_regs 
 	narrate("   register_kprobe copied the instruction,%s (%d byte%s, class %s), "
 		"to slot %08lx\n", bytes, insn->length, plural(insn->length),
 		insn_type_name(insn->type), regs->ip);
-	narrate("   step armed: TF set, IF cleared (EFLAGS now %08lx), ip -> slot %08lx\n",
-		regs->flags, regs->ip);
-	narrate("5. iret: with TF set the CPU runs one instruction, the copy, then traps\n");
+	if (regs->flags & X86_EFLAGS_TF) {
+		narrate("   step armed: TF set, IF cleared (EFLAGS now %08lx), ip -> slot %08lx\n",
+			regs->flags, regs->ip);
+		narrate("5. iret: with TF set the CPU runs one instruction, the copy, then traps\n");
+		return;
+	}
+	narrate("   step armed: an int3 follows the copy at %08lx; IF cleared, no TF "
+		"(EFLAGS now %08lx), ip -> slot %08lx\n", regs->ip + insn->length, regs->flags,
+		regs->ip);
+	narrate("5. iret: the CPU runs the copy and falls through into that int3\n");
 }
 
 /*
@@ -396,6 +410,34 @@ static nokprobe_inline void narrate_debug(struct kprobe *p, struct pt_regs *regs
 	}
 	narrate("   exc_debug -> kprobe_debug_handler,\n");
 	narrate("   before the die-notifier chain (Linux's exc_debug_kernel())\n");
+}
+
+/*
+ * Stepped with int3: the copy fell through into the int3 after it, and
+ * the hit's int3 handler ends the step.  Before the layers below.
+ */
+static nokprobe_inline void narrate_step_int3(struct kprobe *p, struct pt_regs *regs)
+{
+	unsigned long at = regs->ip - sizeof(kprobe_opcode_t);
+
+	this_cpu_write(ip_before, at);
+	this_cpu_write(flags_before, regs->flags);
+	this_cpu_write(tos_before, *(unsigned long *)kernel_stack_pointer(regs));
+	narrate("6. #BP again: the copy ran and fell through into our int3 at %08lx, %lu byte%s "
+		"into the slot: trap #BP (vector %d), no #DB\n", at,
+		at - (unsigned long)p->ainsn.insn, plural(at - (unsigned long)p->ainsn.insn),
+		X86_TRAP_BP);
+	narrate("   exc_int3 -> kprobe_int3_handler: no probe at %08lx, but this CPU is\n", at);
+	narrate("   stepping one (Linux's kprobe_is_ss()): the end of the step; ip back over the int3\n");
+}
+
+/* Is this #BP the int3 after the told hit's copy? */
+static nokprobe_inline bool told_step_int3(struct kprobe *cur, struct pt_regs *regs)
+{
+	return cur && this_cpu_read(kprobe_narrate_telling) &&
+	       get_kprobe_ctlblk()->kprobe_status == KPROBE_HIT_SS &&
+	       regs->ip - sizeof(kprobe_opcode_t) ==
+	       (unsigned long)cur->ainsn.insn + cur->ainsn.decoded.length;
 }
 
 /* Why resume_execution() did what it did, class by class. */
@@ -681,6 +723,14 @@ static int narrate_int3(struct pt_regs *regs)
 	struct kprobe *told = NULL;
 	int ret;
 
+	if (!p && told_step_int3(outer, regs)) {
+		narrate_step_int3(outer, regs);
+		ret = kprobe_hit_below(KPROBE_HIT_NARRATE)->int3(regs);
+		narrate_resumed(outer, regs);
+		narrate("8. post_handler done, the hit is over\n");
+		narrate_iret(regs);
+		return ret;
+	}
 	if (p && !outer) {
 		this_cpu_write(kprobe_narrate_telling, false);
 		narrate_hit(p, regs);		/* if this hit is the one told */

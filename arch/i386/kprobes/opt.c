@@ -145,10 +145,10 @@ static const kprobe_opcode_t int3_byte = BREAKPOINT_INSTRUCTION;
 static bool op_site_busy(const struct optimized_kprobe *op)
 {
 	unsigned long addr = (unsigned long)op->kp->addr;
-	unsigned long slot = (unsigned long)op->kp->ainsn.insn;
+	unsigned long slot = (unsigned long)op->kp->ainsn.boost_insn;	/* a boosted copy */
 
 	return text_snapshot_busy(&window_snapshot, addr + 1, addr + op->optinsn.size) ||
-	       text_snapshot_busy(&window_snapshot, slot, slot + MAX_INSN_SIZE);
+	       (slot && text_snapshot_busy(&window_snapshot, slot, slot + MAX_INSN_SIZE));
 }
 
 /*

@@ -29,7 +29,9 @@
  * half of the lesson.
  *
  * The mode is the bottom layer of the hit (core.c, kprobe_inplace_hit_ops):
- * Linux's hit runs as always, and when it has armed a step of the copy
+ * the hit stepped with TF runs as always (kprobes.step=tf's, whatever
+ * kprobes.step says: after an instruction run in place there is no int3
+ * of ours to end the step), and when it has armed a step of the copy
  * the inline layer moves the step to the probed address.  Only stepped
  * hits change.  An emulated instruction is not executed at all (the int3
  * handler does its work on pt_regs), and a boosted slot and an
@@ -198,7 +200,8 @@ static void set_mode_locked(enum kprobe_stepmode mode)
 	} else {
 		kprobe_set_hit_layer(KPROBE_HIT_STEP, &kprobe_inplace_ending_hit_ops);
 		synchronize_kprobes();
-		kprobe_set_hit_layer(KPROBE_HIT_STEP, &kprobe_linux_hit_ops);
+		/* back to the design kprobes.step chose (step_design.c) */
+		kprobe_set_hit_layer(KPROBE_HIT_STEP, kprobe_step_hit_ops(kprobe_step_design));
 	}
 	kprobe_mutex_unlock();
 }

@@ -37,7 +37,20 @@ typedef void (*kprobe_emulate_fn)(struct kprobe *p, struct pt_regs *regs);
 
 /* What register_kprobe() learned about the probed instruction. */
 struct arch_specific_insn {
-	kprobe_opcode_t *insn;	/* the out-of-line copy: a slot from get_insn_slot() */
+	/*
+	 * The out-of-line copy: a slot from get_insn_slot().  Stepped with
+	 * int3 (kprobes.step=int3), an int3 follows the copy in the slot:
+	 * its #BP ends the step (core.c).
+	 */
+	kprobe_opcode_t *insn;
+	/*
+	 * The copy a boosted hit runs, ending in a jmp back (boost.c): the
+	 * slot itself when stepping with TF (the #DB comes before the jmp);
+	 * a second slot when stepping with int3, whose slot must keep the
+	 * int3 after its copy for the hits that are still stepped.  NULL
+	 * when the instruction is never boosted.
+	 */
+	kprobe_opcode_t *boost_insn;
 	struct insn decoded;	/* length, type (the fixup class), attributes */
 	/*
 	 * Boosting (arch/i386/kprobes/boost.c): -1 never, 0 not yet (the
@@ -94,6 +107,26 @@ struct kprobe_hit_ops {
 	int (*fault)(struct pt_regs *regs, int trapnr);
 };
 
+/*
+ * How a stepped hit gets control back after the copy ran (core.c,
+ * kprobes.step= and /sys/kernel/debug/kprobes/step):
+ *   int3  an int3 after the copy in the slot: a second #BP ends the
+ *         step, no #DB (as Linux 6.1, the default)
+ *   tf    EFLAGS.TF: the CPU raises #DB after one instruction (2005's
+ *         design, Linux's until 5.x)
+ */
+enum kprobe_step_design {
+	KPROBE_SS_INT3,
+	KPROBE_SS_TF,
+	NR_KPROBE_SS
+};
+
+extern enum kprobe_step_design kprobe_step_design;	/* read at registration, never by a hit */
+int kprobe_set_step_design(enum kprobe_step_design design);	/* -EBUSY with probes registered */
+const char *kprobe_step_design_name(enum kprobe_step_design design);
+/* The step layer for a design (core.c): Linux's int3 one, or TF's. */
+const struct kprobe_hit_ops *kprobe_step_hit_ops(enum kprobe_step_design design);
+
 enum kprobe_hit_layer {
 	KPROBE_HIT_NARRATE,	/* top: sees the hit before and after the rest */
 	KPROBE_HIT_LOCK,
@@ -101,7 +134,8 @@ enum kprobe_hit_layer {
 	NR_KPROBE_HIT_LAYERS
 };
 
-extern const struct kprobe_hit_ops kprobe_linux_hit_ops;
+extern const struct kprobe_hit_ops kprobe_linux_hit_ops;	/* stepped with int3 */
+extern const struct kprobe_hit_ops kprobe_tf_hit_ops;		/* stepped with TF */
 extern const struct kprobe_hit_ops kprobe_inplace_hit_ops;
 extern const struct kprobe_hit_ops kprobe_inplace_ending_hit_ops;
 void kprobe_set_hit_layer(enum kprobe_hit_layer layer, const struct kprobe_hit_ops *ops);
