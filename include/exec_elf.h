@@ -9,7 +9,12 @@
 #include "module_elf.h"
 
 #define EXEC_MAX_PHDRS	16		/* static programs have 2 to 4 */
-#define EXEC_MAX_SIZE	(4u << 20)	/* bytes of memory per segment */
+/*
+ * Bytes of memory per segment.  A .bss costs nothing until it is touched
+ * (demand-zero pages, mm/memory.c), so the limit is only a sanity bound
+ * on the header: big_bss's 4 MiB and the program's own data fit.
+ */
+#define EXEC_MAX_SIZE	(16u << 20)
 
 /*
  * A static i386 executable: header, program header table inside the
