@@ -276,6 +276,7 @@ static void bad_faults_still_kill(struct ktest *t)
 
 static void narration_tells_each_decision(struct ktest *t)
 {
+	KTEST_ASSERT_EQ(t, tracefs_init(), 0);	/* the debugfs files, even when this suite runs alone */
 	KTEST_ASSERT_EQ(t, pseudofs_write_str(NARRATE, "1", true), 0);
 	KTEST_EXPECT_EQ(t, run("cow_fork", NULL), W_EXITCODE(0, 0));
 	KTEST_EXPECT_TRUE(t, captured("error 7: P=1 protection, W=1 write, U=1 user"));
