@@ -25,6 +25,7 @@
 #include "vsprintf.h"
 #include "pseudofs.h"
 #include "pseudofs_io.h"
+#include "trace.h"
 #include <asm/pgfault.h>
 #include <asm/tlbflush.h>
 
