@@ -10,7 +10,6 @@
 #include "shell.h"
 #include "string.h"
 #include "line_editor.h"
-#include "mount.h"
 
 struct candidates {
 	char *out;
@@ -61,7 +60,7 @@ static void complete_path(struct candidates *c, const char *word, size_t n)
 	if (shell_resolve_path(dir[0] ? dir : ".", path, sizeof(path)))
 		return;
 	seq_buf_init(&s, listing, sizeof(listing));
-	if (path_list(path, &s) <= 0)
+	if (pseudofs_list(path, &s) <= 0)
 		return;
 	for (entry = listing; *entry; entry = strchr(entry, '\n') + 1) {
 		size_t len = strchr(entry, '\n') - entry;

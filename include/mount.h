@@ -2,7 +2,8 @@
  * mount.h - one view of every filesystem by path (fs/namespace.c): the
  * ramfs at "/", with tracefs mounted at /sys/kernel/tracing and debugfs
  * at /sys/kernel/debug (fs/pseudofs.c), as on Linux.  The shell's ls,
- * cat, cd and Tab go through it; a process's open() makes the same
+ * cat and cd go through it (not Tab: it completes with a spinlock held,
+ * and the ramfs takes a mutex); a process's open() makes the same
  * choice (kernel/file.c).
  */
 #ifndef MOUNT_H

@@ -28,8 +28,8 @@ const struct user_program *find_user_program(const char *name);
 
 /*
  * kernel/exec.c: load an ELF image into a new address space, with argv
- * on its stack.  0 and *entry, *sp set; or -ENOEXEC (err says why),
- * -E2BIG, -ENOMEM.  On failure nothing is left allocated.
+ * on its stack.  0 and *entry, *sp set; or -ENOEXEC or -EIO (err says
+ * why), -E2BIG, -ENOMEM.  On failure nothing is left allocated.
  */
 int exec_load(const unsigned char *elf, size_t len, const char *const argv[],
 	      int argc, struct mm_struct **mmp, unsigned long *entry,
