@@ -124,6 +124,7 @@ asmlinkage long sys_spawn(const char __user *name, const char __user *const __us
 struct pgid_req {
 	int pid, pgid;			/* the target; the group asked for */
 	struct task_struct *found;
+	int found_pgid;			/* read under the lock: found may end after it */
 	bool group_exists;
 };
 
@@ -131,8 +132,10 @@ static void find_pgid_target(struct task_struct *t, void *arg)
 {
 	struct pgid_req *r = arg;
 
-	if (t->pid == r->pid && task_is_process(t) && t->state != TASK_DEAD)
+	if (t->pid == r->pid && task_is_process(t) && t->state != TASK_DEAD) {
 		r->found = t;
+		r->found_pgid = t->signal.pgid;
+	}
 	if (task_is_process(t) && t->signal.pgid == r->pgid && t->state != TASK_DEAD)
 		r->group_exists = true;
 }
@@ -166,7 +169,7 @@ asmlinkage long sys_getpgid(int pid)
 	struct pgid_req r = { .pid = pid ? pid : current->pid, .pgid = -1 };
 
 	for_each_task(find_pgid_target, &r);
-	return r.found ? r.found->signal.pgid : -ESRCH;
+	return r.found ? r.found_pgid : -ESRCH;
 }
 
 asmlinkage long sys_getpgrp(void)
