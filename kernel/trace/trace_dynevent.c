@@ -22,6 +22,7 @@
 #include "trace_probe.h"
 #include "trace_events.h"
 #include "pseudofs.h"
+#include "mm.h"
 #include "string.h"
 #include "vsprintf.h"
 #include "errno.h"
@@ -80,17 +81,25 @@ static bool is_dynamic(const struct trace_probe *tp)
 /* "-:GROUP/EVENT" and the words after the name, to the event's own kind. */
 static int release_one(const struct trace_probe *tp, const char *rest, size_t rest_len)
 {
-	char cmd[2 * PROBE_NAME_LEN + 8 + PROBE_LINE_MAX], path[PSEUDOFS_PATH_MAX];
-	int n = snprintf(cmd, sizeof(cmd), "-:%s/%s", tp->def->group, tp->def->event);
+	size_t size = 2 * PROBE_NAME_LEN + 8 + PROBE_LINE_MAX;
+	char *cmd = kmalloc(size), path[PSEUDOFS_PATH_MAX];	/* 4 KiB: not on a thread's stack */
+	int n, ret;
 
-	if (rest_len && (size_t)n + rest_len < sizeof(cmd)) {
+	if (!cmd)
+		return -ENOMEM;
+	n = snprintf(cmd, size, "-:%s/%s", tp->def->group, tp->def->event);
+	if (rest_len && (size_t)n + rest_len < size) {
 		memcpy(cmd + n, rest, rest_len);
 		n += rest_len;
 	}
-	if (strcmp(tp->type->events_file, "dynamic_events") == 0)
-		return trace_eprobe_command(cmd, n);
-	snprintf(path, sizeof(path), TRACEFS_DIR "/%s", tp->type->events_file);
-	return pseudofs_write(path, cmd, n, false);
+	if (strcmp(tp->type->events_file, "dynamic_events") == 0) {
+		ret = trace_eprobe_command(cmd, n);
+	} else {
+		snprintf(path, sizeof(path), TRACEFS_DIR "/%s", tp->type->events_file);
+		ret = pseudofs_write(path, cmd, n, false);
+	}
+	kfree(cmd);
+	return ret;
 }
 
 /*

@@ -282,10 +282,17 @@ static void errors_as_linux(struct ktest *t)
 		     "Event name must follow the same rules as C identifiers", 6);
 	expect_error(t, "e:foo/bar syscalls/sys_enter_open arg=dfd\n", -EINVAL,
 		     "Invalid fetch argument", 38);
-	expect_error(t, "e:foo/bar syscalls/sys_enter_open arg=$foo\n", -EINVAL,
+	expect_error(t, "e:foo/bar syscalls/sys_enter_open arg=$foo\n", -ENOENT,
 		     "Attached event does not have this field", 34);
 	expect_error(t, "e:foo/bar syscalls/sys_enter_open if\n", -EINVAL,
 		     "No filter rule after 'if'", 37);
+	/* $retval, $stack: names of no field (Linux 6.1 looks every $NAME up) */
+	expect_error(t, "e syscalls/sys_enter_open $retval\n", -ENOENT,
+		     "Attached event does not have this field", 26);
+	expect_error(t, "e syscalls/sys_enter_open +0($stack)\n", -ENOENT,
+		     "Attached event does not have this field", 26);
+	expect_error(t, "e syscalls/sys_enter_open $nosuch:u3\n", -EINVAL,
+		     "Unknown type is specified", 34);
 	/* Linux 6.1 attaches no event probe to a probe's event: kprobe, uprobe, eprobe. */
 	wr_append(T("kprobe_events"), "p:epfib fib\n");
 	expect_error(t, "e kprobes.epfib\n", -ENODEV, "Attached event does not exist", 2);
