@@ -26,6 +26,7 @@
 #include "fs.h"
 #include "uaccess.h"
 #include "uprobes.h"
+#include "signal.h"
 #include "string.h"
 #include "errno.h"
 #include <asm/irqflags.h>
@@ -150,6 +151,7 @@ void begin_new_exec(struct linux_binprm *bprm, struct pt_regs *regs)
 	struct mm_struct *old = current->mm;
 
 	do_close_on_exec(current->files);
+	flush_signal_handlers(current);	/* the old program's handlers are gone with it */
 	uprobe_free_utask(current);	/* return probes into the old text */
 	local_irq_disable();
 	current->mm = bprm->mm;

@@ -87,7 +87,8 @@ struct task_signal {
 /* kernel/signal.c */
 int send_sig_info(int sig, struct kernel_siginfo *info, struct task_struct *t);
 int kill_pid_info(int sig, struct kernel_siginfo *info, int pid);
-int kill_pgrp(int pgid, int sig);	/* every process of the group: the tty's Ctrl-C */
+int kill_pgrp(int pgid, int sig);
+void flush_signal_handlers(struct task_struct *t);	/* exec: caught signals back to SIG_DFL */	/* every process of the group: the tty's Ctrl-C */
 /* A fault in ring 3: the signal goes to current and cannot be blocked or ignored away. */
 void force_sig_fault_to_task(int sig, int code, unsigned long addr);
 void force_sigsegv(int sig, const char *why);	/* a bad signal frame (why) */

@@ -122,6 +122,25 @@ static bool sig_ignored(struct task_struct *t, int sig)
 	return sig_handler_ignored(sig_action(t, sig)->sa_handler, sig);
 }
 
+/*
+ * Linux's flush_signal_handlers(), called by exec: a handler is code of
+ * the old program, which is gone, so each caught signal goes back to
+ * SIG_DFL.  What is ignored stays ignored and the blocked mask and the
+ * pending signals stay too, as POSIX says for execve().
+ */
+void flush_signal_handlers(struct task_struct *t)
+{
+	for (int sig = 1; sig <= _NSIG; sig++) {
+		struct sigaction *ka = sig_action(t, sig);
+
+		if (ka->sa_handler != SIG_IGN)
+			ka->sa_handler = SIG_DFL;
+		ka->sa_flags = 0;
+		ka->sa_restorer = NULL;
+		memset(&ka->sa_mask, 0, sizeof(ka->sa_mask));
+	}
+}
+
 /* Under siglock: mark sig pending in t and make a sleeping t notice. */
 static void queue_signal(struct task_struct *t, int sig, const struct kernel_siginfo *info,
 			 bool replace_info)

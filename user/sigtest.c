@@ -375,6 +375,37 @@ static void mode_ignore(void)
 	CHECK(kill(getpid(), 0) == 0, "kill(pid, 0)");
 }
 
+/*
+ * execve(): a caught signal goes back to SIG_DFL (its handler was the
+ * old program's), an ignored one stays ignored, the mask stays.
+ */
+static void mode_exec(void)
+{
+	const char *argv[] = { "sigtest", "afterexec", NULL };
+	sigset_t set;
+
+	on(SIGUSR1, usr_info_handler, 0);
+	signal(SIGUSR2, SIG_IGN);
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	execve("/bin/sigtest", argv, NULL);
+	CHECK(0, "execve returned");
+}
+
+static void mode_afterexec(void)
+{
+	struct sigaction old;
+	sigset_t set;
+
+	CHECK(rt_sigaction(SIGUSR1, NULL, &old, sizeof(sigset_t)) == 0 &&
+	      old.sa_handler == SIG_DFL, "SIGUSR1's handler survived exec");
+	CHECK(rt_sigaction(SIGUSR2, NULL, &old, sizeof(sigset_t)) == 0 &&
+	      old.sa_handler == SIG_IGN, "SIGUSR2 no longer ignored after exec");
+	CHECK(sigprocmask(SIG_BLOCK, NULL, &set) == 0 && sigismember(&set, SIGTERM),
+	      "the blocked mask was lost at exec");
+}
+
 /* SIGCHLD with a handler: the child's pid and exit status. */
 static volatile int chld_pid, chld_code, chld_status;
 
@@ -529,7 +560,8 @@ static const struct {
 	{ "nodefer", mode_nodefer }, { "resethand", mode_resethand }, { "mask", mode_mask },
 	{ "ignore", mode_ignore }, { "chld", mode_chld }, { "longjmp", mode_longjmp },
 	{ "plain", mode_plain }, { "norestorer", mode_norestorer }, { "catch", mode_catch },
-	{ "pgrp", mode_pgrp }, { "uprobe", mode_uprobe },
+	{ "pgrp", mode_pgrp }, { "uprobe", mode_uprobe }, { "exec", mode_exec },
+	{ "afterexec", mode_afterexec },
 };
 
 int main(int argc, char **argv)

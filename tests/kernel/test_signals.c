@@ -92,6 +92,13 @@ static void handlers_masks_and_flags(struct ktest *t)
 		check_mode(t, modes[i]);
 }
 
+/* execve(): handlers back to SIG_DFL, SIG_IGN and the mask kept (Linux's flush_signal_handlers()). */
+static void exec_resets_handlers(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, run("sigtest", "exec"), W_EXITCODE(0, 0));
+	KTEST_EXPECT_TRUE(t, said("sigtest afterexec: ok"));
+}
+
 /* SA_RESETHAND: the handler once, then the default action ends it. */
 static void resethand_is_one_shot(struct ktest *t)
 {
@@ -366,6 +373,7 @@ static struct ktest_case signals_cases[] = {
 	KTEST_CASE(alignment_check_is_sigbus),
 	KTEST_CASE(handlers_masks_and_flags),
 	KTEST_CASE(resethand_is_one_shot),
+	KTEST_CASE(exec_resets_handlers),
 	KTEST_CASE(demos_survive_their_faults),
 	KTEST_CASE(default_actions_and_caught_kills),
 	KTEST_CASE(killed_by_a_core_signal_is_reported),
