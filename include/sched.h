@@ -90,6 +90,11 @@ struct task_struct {
 	unsigned long min_flt;		/* page faults handled, none from disk (getrusage's ru_minflt) */
 	/* Its handlers, blocked mask, pending signals, process group (kernel/signal.c). */
 	struct task_signal signal;
+	/*
+	 * Freed as it ends, with no wait4() (Linux's autoreap): set when its
+	 * parent exits first, as nobody is left to reap it (kernel/exit.c).
+	 */
+	bool autoreap;
 };
 
 /*

@@ -12,6 +12,7 @@
  * tasklist_lock, as Linux's, guards the parent links: a child wakes its
  * parent under it, and a parent that exits clears its children's links
  * under it, so no child ever wakes a parent that is already freed.
+ * A child whose parent ends first is autoreaped: freed as it ends.
  */
 #include "kernel.h"
 #include "process.h"
@@ -34,17 +35,27 @@
 
 static DEFINE_SPINLOCK(tasklist_lock);
 
-/* Under the run-queue lock: the exiting process's children have no parent to wait now. */
+/*
+ * Under the run-queue lock: the exiting process's living children have
+ * no parent to wait for them now.  No init adopts them, so they are
+ * autoreaped: each is freed as it ends (Linux's init reaps an orphan
+ * the same way, at once).  A child already a zombie keeps its parent,
+ * which reaps it before it goes (exit_notify()).
+ */
 static void forget_parent(struct task_struct *t, void *parent)
 {
-	if (t->parent == parent)
-		t->parent = NULL;
+	if (t->parent != parent || t->exit_state == EXIT_ZOMBIE)
+		return;
+	t->parent = NULL;
+	t->autoreap = true;
 }
 
 /*
- * Linux's exit_notify(): the children lose their parent (no init adopts
- * them yet: one that ends later stays a zombie), and this process
- * becomes a zombie and wakes its own parent, who may be in wait4().
+ * Linux's exit_notify(): the children lose their parent and become
+ * autoreaped, and this process becomes a zombie and wakes its own
+ * parent, who may be in wait4().  The zombies among the children - one
+ * may have ended since do_exit() reaped them - are reaped last: no one
+ * else would.
  */
 void exit_notify(void)
 {
@@ -56,6 +67,7 @@ void exit_notify(void)
 	if (current->parent)
 		wake_up_process(current->parent);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
+	exit_reap_children();
 }
 
 struct wait_opts {

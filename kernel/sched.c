@@ -188,23 +188,50 @@ static void set_trap_flag(unsigned long flags)
 		native_restore_fl(now ^ X86_EFLAGS_TF);
 }
 
+static void unlink_task(struct task_struct *t)
+{
+	struct task_struct *prev = &init_task;
+
+	while (prev->next != t)
+		prev = prev->next;
+	prev->next = t->next;
+	if (rq_cursor == t)
+		rq_cursor = prev;
+}
+
+/* A dead thread's last trace: its stack (guard page made present again) and task. */
+static void free_task(struct task_struct *t)
+{
+	set_page_present(t->stack_base, 1);
+	free_pages((void *)t->stack_base, THREAD_STACK_PAGES);
+	kfree(t);
+}
+
 /*
  * Run on the new stack right after every switch, with rq_lock held: the
  * CPU no longer uses prev's stack, so prev may now run elsewhere - or,
- * if it exited, be freed by the thread waiting in kthread_join().
+ * if it exited, be freed by the thread waiting in kthread_join().  An
+ * autoreaped one has nobody waiting: it leaves the ring here and is
+ * returned, for the caller to free once rq_lock is released (Linux's
+ * finish_task_switch() puts a dead task's last reference the same way).
  */
-static void finish_task_switch(void)
+static struct task_struct *finish_task_switch(void)
 {
 	struct task_struct *prev = this_cpu_read(switch_prev);
 
 	barrier();	/* x86 keeps stores in order: the stack is done with first */
 	prev->on_cpu = 0;
+	if (prev->state == TASK_DEAD && prev->autoreap) {
+		unlink_task(prev);	/* nobody joins it: it is freed by the caller */
+		return prev;
+	}
 	if (prev->state == TASK_DEAD && prev->joiner &&
 	    prev->joiner->state == TASK_BLOCKED) {
 		prev->joiner->state = TASK_RUNNABLE;
 		/* An idle CPU would otherwise find the joiner only at its next tick. */
 		kick_idle_cpu(prev->joiner);
 	}
+	return NULL;
 }
 
 /*
@@ -215,7 +242,7 @@ static void finish_task_switch(void)
  */
 static void __schedule(void)
 {
-	struct task_struct *prev, *next;
+	struct task_struct *prev, *next, *dead = NULL;
 	unsigned long flags;
 	int cpu;
 
@@ -244,9 +271,11 @@ static void __schedule(void)
 		switch_to(&prev->esp, next->esp);
 		/* ...some time later, some CPU switched back to us. */
 		set_trap_flag(flags);
-		finish_task_switch();
+		dead = finish_task_switch();
 	}
 	spin_unlock_irqrestore(&rq_lock, flags);
+	if (dead)
+		free_task(dead);
 }
 
 /*
@@ -451,9 +480,13 @@ static void __noreturn kthread_entry(void)
 {
 	struct task_struct *me = current;
 
+	struct task_struct *dead;
+
 	set_trap_flag(me->trap_flag);
-	finish_task_switch();
+	dead = finish_task_switch();
 	spin_unlock_irq(&rq_lock);
+	if (dead)
+		free_task(dead);
 	kthread_exit(me->fn(me->arg));
 }
 
@@ -511,16 +544,6 @@ static void link_task(struct task_struct *t)
 	last->next = t;
 }
 
-static void unlink_task(struct task_struct *t)
-{
-	struct task_struct *prev = &init_task;
-
-	while (prev->next != t)
-		prev = prev->next;
-	prev->next = t->next;
-	if (rq_cursor == t)
-		rq_cursor = prev;
-}
 
 static struct task_struct *__kthread_create(int (*fn)(void *), void *arg,
 					    const char *name, unsigned long allowed)
@@ -642,9 +665,7 @@ int kthread_join(struct task_struct *t)
 	spin_unlock_irqrestore(&rq_lock, flags);
 
 	code = t->exit_code;
-	set_page_present(t->stack_base, 1);
-	free_pages((void *)t->stack_base, THREAD_STACK_PAGES);
-	kfree(t);
+	free_task(t);
 	return code;
 }
 

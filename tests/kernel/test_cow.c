@@ -4,7 +4,7 @@
  * fork with copy-on-write, and what rides along a fork - uprobes go
  * with the child, hardware breakpoints do not.
  *
- * Each case runs programs of user/ (cow_fork, fork_many, big_bss,
+ * Each case runs programs of user/ (cow_fork, fork_many, orphan, big_bss,
  * stack_grow, heap, anon_mmap, cow_smp, cow_spin) and checks what they printed,
  * their wait status, the kernel's fault figures, and that every page
  * and heap block given out came back.
@@ -189,6 +189,42 @@ static void thousand_forks_leak_nothing(struct ktest *t)
 	KTEST_EXPECT_EQ(t, run("fork_many", "1000"), W_EXITCODE(0, 0));
 	snprintf(want, sizeof(want), "fork_many: %d forks, 0 failures", FORKS);
 	KTEST_EXPECT_TRUE(t, captured(want));
+	leak_expect_none(t, &l);
+}
+
+/* A process, by name, that is still in the task ring (running, a zombie or dead). */
+static void count_named(struct task_struct *p, void *arg)
+{
+	int *n = arg;
+
+	if (task_is_process(p) && !strcmp(p->comm, "orphan"))
+		(*n)++;
+}
+
+#define ORPHANS			"8"	/* orphan's argument: how many children */
+#define ORPHAN_WAIT_MS		5000
+#define ORPHAN_POLL_MS		20
+
+/*
+ * orphan: children still running when their parent exits are freed as
+ * they end (autoreaped, as Linux's init would reap them): none stays a
+ * zombie, and every page and heap block comes back.
+ */
+static void orphans_are_reaped_as_they_end(struct ktest *t)
+{
+	struct leak_check l;
+	int left, waited = 0;
+
+	leak_start(&l);
+	KTEST_EXPECT_EQ(t, run("orphan", ORPHANS), W_EXITCODE(0, 0));
+	KTEST_EXPECT_TRUE(t, captured("orphan: " ORPHANS " children left running"));
+	do {
+		msleep(ORPHAN_POLL_MS);
+		waited += ORPHAN_POLL_MS;
+		left = 0;
+		for_each_task(count_named, &left);
+	} while (left && waited < ORPHAN_WAIT_MS);
+	KTEST_EXPECT_EQ(t, left, 0);
 	leak_expect_none(t, &l);
 }
 
@@ -535,6 +571,7 @@ static struct ktest_case cow_cases[] = {
 	KTEST_CASE(parent_and_child_see_their_own_writes),
 	KTEST_CASE(page_counts_return_after_both_exit),
 	KTEST_CASE(thousand_forks_leak_nothing),
+	KTEST_CASE(orphans_are_reaped_as_they_end),
 	KTEST_CASE(smp_writers_each_get_their_copy),
 	KTEST_CASE(big_bss_costs_only_what_is_touched),
 	KTEST_CASE(stack_grows_down_to_its_limit),

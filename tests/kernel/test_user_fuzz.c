@@ -37,6 +37,7 @@
 /* How runs ended: an exit, a signal, or killed at the deadline. */
 struct fuzz_tally {
 	unsigned int runs, exits, killed, by_signal[SIGSEGV + 1];
+	unsigned int other_signal;	/* a higher one: a random kill(0, SIGTERM)... */
 };
 
 /* The run in progress, for the oops report (the die chain). */
@@ -98,48 +99,66 @@ static int wait_or_kill(struct task_struct *p, bool *killed)
 }
 
 /*
- * A run may fork (random system calls include fork and clone): its
- * children, named as it is, outlive it and nobody waits for them (no
- * init adopts orphans).  Kill every one; reap those whose parent is
- * gone - a live parent reaps its own - until none is left.
+ * A run's failure, printed even while the kill reports are silenced
+ * (console_loglevel is lowered during the runs).
  */
-#define REAP_BATCH 8
+#define fuzz_fail(t, fmt, ...)						\
+do {									\
+	int __level = console_loglevel;					\
+									\
+	console_loglevel = CONSOLE_LOGLEVEL_DEFAULT;			\
+	ktest_fail(t, __FILE__, __LINE__, fmt, ##__VA_ARGS__);		\
+	console_loglevel = __level;					\
+} while (0)
+
+/*
+ * A run may fork (random system calls include fork and clone), and its
+ * children may execve another program (a new comm), block on a pipe,
+ * sleep, or outlive it.  Every process with a pid from the run's on is
+ * one of them: kill the living; a parent reaps its zombies as it ends,
+ * and an orphan is autoreaped (kernel/exit.c).  Wait until none is
+ * left - one that stays (a zombie nobody reaps, a task never freed) is
+ * a leak, and fails the run.
+ */
+#define REAP_BATCH	8
+#define REAP_TIMEOUT_MS	5000
 
 struct fuzz_children {
+	int first_pid;
 	int pid[REAP_BATCH];
-	struct task_struct *orphan[REAP_BATCH];
-	int alive, orphans;
+	int alive, left;
 };
 
 static void find_fuzz_child(struct task_struct *t, void *arg)
 {
 	struct fuzz_children *c = arg;
 
-	if (!task_is_process(t) || strcmp(t->comm, "fuzz") != 0 || t->state == TASK_DEAD) {
-		if (task_is_process(t) && !strcmp(t->comm, "fuzz") && !t->parent &&
-		    c->orphans < REAP_BATCH)
-			c->orphan[c->orphans++] = t;	/* a zombie nobody will join */
+	if (!task_is_process(t) || t->pid < c->first_pid)
 		return;
-	}
+	c->left++;
+	if (t->state == TASK_DEAD || t->exit_state == EXIT_ZOMBIE)
+		return;
 	if (c->alive < REAP_BATCH)
 		c->pid[c->alive] = t->pid;
 	c->alive++;
 }
 
-static void reap_forked_children(void)
+/* 0 once the run's processes are all gone, or how many are left. */
+static int reap_forked_children(int first_pid)
 {
+	unsigned long give_up = jiffies + REAP_TIMEOUT_MS * HZ / MSEC_PER_SEC;
 	struct fuzz_children c;
 
-	do {
+	for (;;) {
 		memset(&c, 0, sizeof(c));
+		c.first_pid = first_pid;
 		for_each_task(find_fuzz_child, &c);
+		if (!c.left || time_after(jiffies, give_up))
+			return c.left;
 		for (int i = 0; i < c.alive && i < REAP_BATCH; i++)
 			kill_pid(c.pid[i], SIGKILL);
-		for (int i = 0; i < c.orphans; i++)
-			process_wait(c.orphan[i]);
-		if (c.alive)
-			msleep(WATCHDOG_POLL_MS);	/* until the killed ones are dead */
-	} while (c.alive || c.orphans);
+		msleep(WATCHDOG_POLL_MS);	/* until the killed ones are dead and freed */
+	}
 }
 
 /* One run; false (with the seed in the report) if it did not end as a process should. */
@@ -150,27 +169,34 @@ static bool fuzz_one(struct ktest *t, const char *mode, unsigned long seed,
 	const char *argv[] = { "fuzz", mode, seed_arg };
 	struct task_struct *p;
 	bool killed;
-	int err, status, sig;
+	int err, status, sig, pid, left;
 
 	snprintf(seed_arg, sizeof(seed_arg), "%lu", seed);
 	fuzz_mode = mode;
 	fuzz_seed = seed;
 	p = process_spawn("fuzz", argv, ARRAY_SIZE(argv), &err);
 	if (!p) {
-		ktest_fail(t, __FILE__, __LINE__, "fuzz %s %lu: spawn: %d", mode, seed, err);
+		fuzz_fail(t, "fuzz %s %lu: spawn: %d", mode, seed, err);
 		return false;
 	}
+	pid = p->pid;
 	status = wait_or_kill(p, &killed);
-	reap_forked_children();
+	left = reap_forked_children(pid);
 	tally->runs++;
 	sig = WTERMSIG(status);
-	if (status < 0 || sig > SIGSEGV || (killed && sig != SIGKILL)) {
-		ktest_fail(t, __FILE__, __LINE__, "fuzz %s %lu: wait status %#x%s", mode,
-			   seed, status, killed ? " after a kill" : "");
+	if (status < 0 || sig > _NSIG || (killed && sig != SIGKILL)) {
+		fuzz_fail(t, "fuzz %s %lu: wait status %#x%s", mode,
+			  seed, status, killed ? " after a kill" : "");
+		return false;
+	}
+	if (left) {
+		fuzz_fail(t, "fuzz %s %lu: %d forked process(es) never freed", mode, seed, left);
 		return false;
 	}
 	if (killed)
 		tally->killed++;
+	else if (sig > SIGSEGV)
+		tally->other_signal++;	/* sent by a random kill(): the process's own end */
 	else if (sig)
 		tally->by_signal[sig]++;
 	else
@@ -197,10 +223,10 @@ static void kernel_state(struct kernel_state *s)
 static void report(struct ktest *t, const char *mode, const struct fuzz_tally *n)
 {
 	ktest_info(t, "%s: %u runs: %u exit, %u SIGSEGV, %u SIGILL, %u SIGTRAP, "
-		   "%u SIGBUS, %u SIGFPE, %u SIGKILL, %u killed at the deadline",
+		   "%u SIGBUS, %u SIGFPE, %u SIGKILL, %u other signals, %u killed at the deadline",
 		   mode, n->runs, n->exits, n->by_signal[SIGSEGV], n->by_signal[SIGILL],
 		   n->by_signal[SIGTRAP], n->by_signal[SIGBUS], n->by_signal[SIGFPE],
-		   n->by_signal[SIGKILL], n->killed);
+		   n->by_signal[SIGKILL], n->other_signal, n->killed);
 }
 
 /*
