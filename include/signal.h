@@ -88,7 +88,15 @@ struct task_signal {
 int send_sig_info(int sig, struct kernel_siginfo *info, struct task_struct *t);
 int kill_pid_info(int sig, struct kernel_siginfo *info, int pid);
 int kill_pgrp(int pgid, int sig);
-void flush_signal_handlers(struct task_struct *t);	/* exec: caught signals back to SIG_DFL */	/* every process of the group: the tty's Ctrl-C */
+void flush_signal_handlers(struct task_struct *t);
+/*
+ * A new process's group, set by whichever comes first: the parent right
+ * after creating it (so its getpgid(child) is right at once) or the
+ * child before its first instruction in ring 3 (so its own getpgrp() is
+ * right on another CPU, before the parent got there).  Only the first
+ * store counts, so neither undoes a setpgid() made in between.
+ */
+void set_new_task_pgid(struct task_struct *t, int pgid);	/* exec: caught signals back to SIG_DFL */	/* every process of the group: the tty's Ctrl-C */
 /* A fault in ring 3: the signal goes to current and cannot be blocked or ignored away. */
 void force_sig_fault_to_task(int sig, int code, unsigned long addr);
 void force_sigsegv(int sig, const char *why);	/* a bad signal frame (why) */

@@ -65,8 +65,7 @@ int ret_from_fork(void *arg)
 	current->files = start->files;
 	current->signal.sighand = start->sighand;
 	current->signal.blocked = start->blocked;
-	if (!current->signal.pgid)	/* unless the parent's setpgid() came first */
-		current->signal.pgid = start->pgid;
+	set_new_task_pgid(current, start->pgid);
 	kfree(start);
 	local_irq_disable();	/* no switch before CR3 holds mm (process_entry()) */
 	current->mm = mm;
@@ -144,7 +143,7 @@ static struct task_struct *copy_process(struct pt_regs *regs, int *err)
 	if (!p)
 		goto fail;
 	p->parent = current;
-	p->signal.pgid = current->signal.pgid;
+	set_new_task_pgid(p, current->signal.pgid);
 	return p;
 fail:
 	if (start->mm)

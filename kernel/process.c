@@ -38,6 +38,7 @@ struct process_start {
 	struct linux_binprm bprm;	/* loaded: bprm.mm is the new address space */
 	struct files_struct *files;	/* a copy of the parent's */
 	char path[PATH_MAX];
+	int pgid;			/* the group it joins; 0: one of its own */
 };
 
 void start_user_thread(struct pt_regs *regs) __noreturn;	/* entry.S */
@@ -60,6 +61,7 @@ static int process_entry(void *arg)
 	struct pt_regs regs;
 
 	current->files = start->files;
+	set_new_task_pgid(current, start->pgid ? start->pgid : current->pid);
 	/*
 	 * From the moment current->mm is set, every switch back to this
 	 * thread loads its directory; begin_new_exec() does it with
@@ -111,6 +113,7 @@ struct task_struct *process_spawn(const char *name, const char *const argv[],
 {
 	struct process_start *start = kzalloc(sizeof(*start));
 	struct task_struct *t;
+	int pgid;
 
 	*err = -ENOMEM;
 	if (!start)
@@ -124,13 +127,15 @@ struct task_struct *process_spawn(const char *name, const char *const argv[],
 		free_start(start);
 		return NULL;
 	}
+	/* A process's child joins its group; the shell's gets one of its own (0: its pid). */
+	pgid = start->pgid = current->mm ? current->signal.pgid : 0;
 	t = kthread_create(process_entry, start, kbasename(start->path));
 	if (!t) {
 		free_start(start);
 		*err = -ENOMEM;
 		return NULL;
 	}
-	t->signal.pgid = t->pid;	/* a group of its own; a spawning process's child joins its */
+	set_new_task_pgid(t, pgid ? pgid : t->pid);
 	return t;
 }
 

@@ -26,6 +26,7 @@
 #include "spinlock.h"
 #include "syscalls.h"
 #include "uaccess.h"
+#include <asm/atomic.h>
 #include <asm/traps.h>
 #include <asm/processor.h>
 #include <asm/ptrace.h>
@@ -120,6 +121,11 @@ static bool sig_ignored(struct task_struct *t, int sig)
 	if (sigismember(&t->signal.blocked, sig))
 		return false;
 	return sig_handler_ignored(sig_action(t, sig)->sa_handler, sig);
+}
+
+void set_new_task_pgid(struct task_struct *t, int pgid)
+{
+	cmpxchg((volatile unsigned long *)&t->signal.pgid, 0, (unsigned long)pgid);
 }
 
 /*

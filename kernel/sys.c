@@ -101,7 +101,6 @@ noinline long kernel_clone(struct spawn_args *a)
 	if (!t)
 		return err;
 	t->parent = current;
-	t->signal.pgid = current->signal.pgid;	/* the parent's process group, as fork's child */
 	return t->pid;
 }
 
