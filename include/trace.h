@@ -100,6 +100,8 @@ int trace_buffer_consume_each(int cpu, int (*fn)(const struct trace_entry *e, vo
 /* Create the tracefs and debugfs files (idempotent): shell_run() and the
  * tracefs test suite call it. */
 int tracefs_init(void);
+/* The running task's name, for $comm and the records' comm (trace_kprobe.c). */
+const char *trace_current_comm(void);
 
 /*
  * A module is coming (kernel/module.c, before its init runs): kprobe

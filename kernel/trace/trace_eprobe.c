@@ -144,11 +144,6 @@ static unsigned long eprobe_field(const void *ctx, unsigned long field)
 	return (unsigned long)trace_event_field_num(hit->ep->target, field, hit->rec);
 }
 
-static const char *current_comm(void)
-{
-	return task_name(current);
-}
-
 void trace_eprobes_run(struct trace_event_file *file, const struct trace_entry *rec,
 		       struct pt_regs *regs)
 {
@@ -160,7 +155,7 @@ void trace_eprobes_run(struct trace_event_file *file, const struct trace_entry *
 		struct fetch_ops ops = {
 			.read_mem = copy_from_kernel_nofault,
 			.read_user = copy_from_user_nofault,
-			.comm = current_comm,
+			.comm = trace_current_comm,
 			.sprint_symbol = trace_sprint_sym,
 			.event_field = eprobe_field,
 			.ctx = &hit,

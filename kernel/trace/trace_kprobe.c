@@ -67,7 +67,8 @@ static struct trace_kprobe *find_event_id(unsigned int id)
 
 /* ---- the hit ------------------------------------------------------------------ */
 
-static const char *current_comm(void)
+/* $comm: the name of the task a hit interrupts (one function for every kind of event). */
+const char *trace_current_comm(void)
 {
 	return task_name(current);
 }
@@ -75,7 +76,7 @@ static const char *current_comm(void)
 static const struct fetch_ops fetch_ops = {
 	.read_mem = copy_from_kernel_nofault,
 	.read_user = copy_from_user_nofault,	/* :ustring */
-	.comm = current_comm,
+	.comm = trace_current_comm,
 	.sprint_symbol = trace_sprint_sym,	/* :symstr */
 };
 
@@ -104,7 +105,7 @@ static int kretprobe_dispatcher(struct kretprobe_instance *ri, struct pt_regs *r
 	record_hit(tk, regs, (unsigned long)rp->kp.addr, (unsigned long)ri->ret_addr);
 	return 0;
 }
-NOKPROBE_SYMBOL(current_comm);
+NOKPROBE_SYMBOL(trace_current_comm);
 NOKPROBE_SYMBOL(record_hit);
 NOKPROBE_SYMBOL(kprobe_dispatcher);
 NOKPROBE_SYMBOL(kretprobe_dispatcher);

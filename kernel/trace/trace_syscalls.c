@@ -90,13 +90,8 @@ static const struct trace_probe_type syscall_type;
 
 /* ---- a call --------------------------------------------------------------------- */
 
-static const char *current_comm(void)
-{
-	return task_name(current);
-}
-
 static const struct fetch_ops syscall_fetch_ops = {
-	.comm = current_comm,
+	.comm = trace_current_comm,
 };
 
 static int metadata_index(unsigned long nr)
