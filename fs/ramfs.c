@@ -93,7 +93,7 @@ void iput(struct inode *inode)
 
 /* ---- the path walk (fs/namei.c) ------------------------------------------ */
 
-static struct inode *find_child(struct inode *dir, const char *name, size_t len)
+static struct inode *ramfs_find_child(struct inode *dir, const char *name, size_t len)
 {
 	struct inode *c;
 
@@ -146,7 +146,7 @@ static int walk_parent(const char *path, struct inode **dir, const char **last,
 			d = d->parent;
 			continue;
 		}
-		d = find_child(d, name, n);
+		d = ramfs_find_child(d, name, n);
 		if (!d)
 			return -ENOENT;
 		if (!S_ISDIR(d->i_mode))
@@ -172,7 +172,7 @@ static int __lookup(const char *path, struct inode **out)
 		*out = dir;
 	else if (n == 2 && last[0] == '.' && last[1] == '.')
 		*out = dir->parent;
-	else if (!(*out = find_child(dir, last, n)))
+	else if (!(*out = ramfs_find_child(dir, last, n)))
 		return -ENOENT;
 	return 0;
 }
@@ -203,8 +203,8 @@ static int add_entry(const char *path, unsigned int mode, struct inode **out)
 		return ret;
 	if (n == 0 || (n <= 2 && last[0] == '.' && (n == 1 || last[1] == '.')))
 		return -EEXIST;		/* "/", "." and ".." always exist */
-	if (find_child(dir, last, n)) {
-		*out = find_child(dir, last, n);
+	if (ramfs_find_child(dir, last, n)) {
+		*out = ramfs_find_child(dir, last, n);
 		return -EEXIST;
 	}
 	inode = new_inode(last, n, mode);

@@ -77,7 +77,7 @@ struct wait_opts {
 	bool has_child;
 };
 
-static void find_child(struct task_struct *t, void *arg)
+static void wait_find_child(struct task_struct *t, void *arg)
 {
 	struct wait_opts *wo = arg;
 
@@ -95,7 +95,7 @@ static long wait_scan(struct wait_opts *wo, int options)
 {
 	wo->zombie = NULL;
 	wo->has_child = false;
-	for_each_task(find_child, wo);
+	for_each_task(wait_find_child, wo);
 	if (wo->zombie)
 		return 1;
 	if (!wo->has_child)

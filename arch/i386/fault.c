@@ -75,13 +75,13 @@ bool do_user_addr_fault(struct pt_regs *regs, unsigned long address)
 }
 NOKPROBE_SYMBOL(do_user_addr_fault);
 
-static int narrate_show(struct seq_buf *s, void *data)
+static int page_fault_narrate_show(struct seq_buf *s, void *data)
 {
 	seq_buf_printf(s, "%d\n", READ_ONCE(page_fault_narrate_enabled));
 	return 0;
 }
 
-static int narrate_write(const char *text, size_t len, bool trunc, void *data)
+static int page_fault_narrate_write(const char *text, size_t len, bool trunc, void *data)
 {
 	if (len == 0 || len > 2 || (len == 2 && text[1] != '\n') ||
 	    (text[0] != '0' && text[0] != '1'))
@@ -101,7 +101,7 @@ static const char *const stat_names[NR_FAULT_RESULTS] = {
 	[FAULT_OOM] = "oom",
 };
 
-static int stats_show(struct seq_buf *s, void *data)
+static int page_fault_stats_show(struct seq_buf *s, void *data)
 {
 	for (int i = 0; i < NR_FAULT_RESULTS; i++)
 		seq_buf_printf(s, "%-13s %lu\n", stat_names[i], page_fault_count(i));
@@ -109,8 +109,8 @@ static int stats_show(struct seq_buf *s, void *data)
 }
 
 static const struct pseudo_file_spec page_fault_files[] = {
-	{ "narrate", narrate_show, narrate_write },
-	{ "stats",   stats_show,   NULL },
+	{ "narrate", page_fault_narrate_show, page_fault_narrate_write },
+	{ "stats",   page_fault_stats_show,   NULL },
 };
 
 int page_fault_debugfs_init(void)

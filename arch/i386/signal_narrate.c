@@ -127,13 +127,13 @@ void signal_narrate_return(const char *call, unsigned long frame,
 	printk("signal: iret back to ip %08lx sp %08lx ax %08lx\n", regs->ip, regs->sp, regs->ax);
 }
 
-static int narrate_show(struct seq_buf *s, void *data)
+static int signal_narrate_show(struct seq_buf *s, void *data)
 {
 	seq_buf_printf(s, "%d\n", READ_ONCE(signal_narrate_enabled));
 	return 0;
 }
 
-static int narrate_write(const char *text, size_t len, bool trunc, void *data)
+static int signal_narrate_write(const char *text, size_t len, bool trunc, void *data)
 {
 	if (len < 1 || (len > 1 && text[1] != '\n') || (text[0] != '0' && text[0] != '1'))
 		return -EINVAL;
@@ -142,7 +142,7 @@ static int narrate_write(const char *text, size_t len, bool trunc, void *data)
 }
 
 static const struct pseudo_file_spec signals_debug_files[] = {
-	{ "narrate", narrate_show, narrate_write },
+	{ "narrate", signal_narrate_show, signal_narrate_write },
 };
 
 int signal_narrate_init(void)
