@@ -68,6 +68,13 @@ struct sigpending {
  */
 struct thread_trap_info {
 	unsigned long trap_nr, error_code, cr2;
+	/*
+	 * The last #PF was refused because its area forbids the access
+	 * (mm/memory.c's FAULT_ACCESS_ERROR): SEGV_ACCERR even when the page
+	 * was not present, as a PROT_NONE page is not (Linux's
+	 * bad_area_access_error()).  Set by arch/i386/fault.c.
+	 */
+	bool pf_access_error;
 };
 
 /*

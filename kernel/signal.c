@@ -315,7 +315,8 @@ void force_sigsegv(int sig, const char *why)
 /*
  * Linux's si_code and si_addr for an exception (arch/x86/kernel/traps.c
  * and fault.c): the faulting instruction for #DE and #UD, CR2 for a #PF
- * (MAPERR when no page was there, P=0), SI_KERNEL with no address for
+ * (MAPERR when no area was there, ACCERR when one forbids the access),
+ * SI_KERNEL with no address for
  * #GP, int3, into, bound and the segment faults.
  */
 static int trap_si_code(unsigned long vector, unsigned long error_code)
@@ -325,7 +326,8 @@ static int trap_si_code(unsigned long vector, unsigned long error_code)
 	case X86_TRAP_UD: return ILL_ILLOPN;
 	case X86_TRAP_AC: return BUS_ADRALN;
 	case X86_TRAP_DB: return TRAP_TRACE;
-	case X86_TRAP_PF: return error_code & PF_PROT ? SEGV_ACCERR : SEGV_MAPERR;
+	case X86_TRAP_PF: return (error_code & PF_PROT) || current->signal.trap.pf_access_error ?
+				 SEGV_ACCERR : SEGV_MAPERR;
 	default:          return SI_KERNEL;
 	}
 }

@@ -17,6 +17,7 @@
  * tells each fault on the console: the address, the bits decoded, and
  * what the handler decided (docs/page-faults.md).
  */
+#include "signal.h"
 #include "kernel.h"
 #include "sched.h"
 #include "mm_types.h"
@@ -62,14 +63,17 @@ bool do_user_addr_fault(struct pt_regs *regs, unsigned long address)
 	struct mm_struct *mm = current->mm;
 	enum fault_result what;
 
+	current->signal.trap.pf_access_error = false;
 	if (address < USER_BASE || address >= TASK_SIZE || !mm)
 		return false;	/* the kernel's own addresses: its mistake */
 	what = handle_mm_fault(mm, address, error_code & PF_WRITE ? FAULT_FLAG_WRITE : 0);
 	atomic_inc(&fault_stats[what]);
 	if (page_fault_narrate_enabled)
 		narrate_fault(regs, address, error_code, what);
-	if (!fault_result_handled(what))
-		return false;
+	if (!fault_result_handled(what)) {
+		current->signal.trap.pf_access_error = what == FAULT_ACCESS_ERROR;
+		return false;	/* SIGSEGV (kernel/signal.c) or, from the kernel, a fixup */
+	}
 	current->min_flt++;	/* a "minor" fault: no disk involved */
 	return true;
 }

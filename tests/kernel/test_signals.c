@@ -115,6 +115,8 @@ static void demos_survive_their_faults(struct ktest *t)
 	KTEST_EXPECT_EQ(t, run("sigsegv", NULL), W_EXITCODE(0, 0));
 	KTEST_EXPECT_TRUE(t, said("cr2 00000000 err 4"));
 	KTEST_EXPECT_TRUE(t, said("the retried load read 4242"));
+	KTEST_EXPECT_TRUE(t, said("(si_code 2) at ip"));	/* SEGV_ACCERR: an area, no access */
+	KTEST_EXPECT_TRUE(t, said("the retried store wrote 'x'"));
 }
 
 /* Wait until a running program printed text (it is capturing). */
