@@ -20,12 +20,20 @@
 
 static struct pseudo_file *files;	/* creation order: new ones at the tail */
 
-static struct pseudo_file *find_file(const char *path)
+/* The entry at path: a file, or a stored directory. */
+static struct pseudo_file *find_entry(const char *path)
 {
 	for (struct pseudo_file *f = files; f; f = f->next)
 		if (strcmp(f->path, path) == 0)
 			return f;
 	return NULL;
+}
+
+static struct pseudo_file *find_file(const char *path)
+{
+	struct pseudo_file *f = find_entry(path);
+
+	return f && !f->is_dir ? f : NULL;
 }
 
 /*
@@ -39,7 +47,8 @@ static bool is_dir(const char *path)
 	if (strcmp(path, "/") == 0)
 		return true;
 	for (struct pseudo_file *f = files; f; f = f->next)
-		if (strncmp(f->path, path, n) == 0 && f->path[n] == '/')
+		if (strncmp(f->path, path, n) == 0 &&
+		    (f->path[n] == '/' || (f->path[n] == '\0' && f->is_dir)))
 			return true;
 	return false;
 }
@@ -162,6 +171,92 @@ int pseudofs_write(const char *path, const char *text, size_t len, bool trunc)
 	return f->write(text, len, trunc, f->data);
 }
 
+/* ---- mkdir and rmdir ---------------------------------------------------------- */
+
+int pseudofs_create_dir(const char *path, int (*mkdir)(const char *name, void *data),
+			int (*rmdir)(const char *name, void *data), void *data)
+{
+	int ret = pseudofs_create(path, NULL, NULL, data);
+	struct pseudo_file *f = ret ? NULL : find_entry(path);
+
+	if (f) {
+		f->mkdir = mkdir;
+		f->rmdir = rmdir;
+		f->is_dir = true;
+	}
+	return ret;
+}
+
+/* Split "/a/b/name" into the parent's entry ("/a/b", if stored) and "name". */
+static int parent_of(const char *path, struct pseudo_file **parent, const char **name)
+{
+	char dir[PSEUDOFS_PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) : 0;
+
+	if (!slash || n >= sizeof(dir) || slash[1] == '\0')
+		return -ENOENT;
+	memcpy(dir, path, n);
+	dir[n] = '\0';
+	if (!is_dir(n ? dir : "/"))
+		return find_file(dir) ? -ENOTDIR : -ENOENT;
+	*parent = find_entry(dir);
+	*name = slash + 1;
+	return 0;
+}
+
+int pseudofs_mkdir(const char *path)
+{
+	struct pseudo_file *parent;
+	const char *name;
+	int ret = parent_of(path, &parent, &name);
+
+	if (ret)
+		return ret;
+	if (pseudofs_lookup(path))
+		return -EEXIST;
+	if (!parent || !parent->is_dir || !parent->mkdir)
+		return -EPERM;
+	if (strlen(path) + sizeof("/") >= PSEUDOFS_PATH_MAX)
+		return -ENAMETOOLONG;
+	return parent->mkdir(name, parent->data);
+}
+
+int pseudofs_rmdir(const char *path)
+{
+	struct pseudo_file *parent;
+	const char *name;
+	int ret = parent_of(path, &parent, &name);
+
+	if (ret)
+		return ret;
+	if (find_file(path))
+		return -ENOTDIR;
+	if (!is_dir(path))
+		return -ENOENT;
+	if (!parent || !parent->is_dir || !parent->rmdir)
+		return -EPERM;
+	return parent->rmdir(name, parent->data);
+}
+
+void pseudofs_remove_tree(const char *dir)
+{
+	size_t n = strlen(dir);
+	struct pseudo_file **pp = &files;
+
+	while (*pp) {
+		struct pseudo_file *f = *pp;
+
+		if (strncmp(f->path, dir, n) == 0 && f->path[n] == '/') {
+			*pp = f->next;
+			kfree((void *)f->path);
+			kfree(f);
+		} else {
+			pp = &f->next;
+		}
+	}
+}
+
 /* ---- ls ------------------------------------------------------------------ */
 
 /* Was the child name child[0..n) already printed by an earlier file? */
@@ -206,7 +301,7 @@ int pseudofs_list(const char *path, struct seq_buf *s)
 		n = slash ? (size_t)(slash - child) : strlen(child);
 		if (listed_before(f, dirlen, child, n))
 			continue;
-		seq_buf_printf(s, "%.*s%s\n", (int)n, child, slash ? "/" : "");
+		seq_buf_printf(s, "%.*s%s\n", (int)n, child, slash || f->is_dir ? "/" : "");
 		count++;
 	}
 	seq_buf_flush(s);

@@ -92,6 +92,25 @@ int trace_buffer_for_each(int cpu, int (*fn)(const struct trace_entry *e, void *
 int trace_buffer_consume_each(int cpu, int (*fn)(const struct trace_entry *e, void *data),
 			      void *data);
 
+/*
+ * One ring buffer of every CPU by itself (Linux's struct trace_buffer and
+ * its ring_buffer_*() calls): the top level's, which the trace_buffer_*()
+ * calls above use, and one per instance (instances/NAME).
+ */
+struct trace_buffer;
+struct trace_buffer *ring_buffer_alloc(unsigned long entries);
+void ring_buffer_free(struct trace_buffer *tb);
+struct trace_entry *ring_buffer_lock_reserve(struct trace_buffer *tb, unsigned long *flags);
+void ring_buffer_unlock_commit(unsigned long flags);
+void ring_buffer_reset(struct trace_buffer *tb, int cpu);
+int ring_buffer_resize(struct trace_buffer *tb, int cpu, unsigned long entries);
+unsigned long ring_buffer_size(struct trace_buffer *tb, int cpu);
+unsigned long ring_buffer_entries_cpu(struct trace_buffer *tb, int cpu);
+unsigned long ring_buffer_overrun_cpu(struct trace_buffer *tb, int cpu);
+unsigned long ring_buffer_read_cpu(struct trace_buffer *tb, int cpu);
+int ring_buffer_for_each(struct trace_buffer *tb, int cpu, bool consuming,
+			 int (*fn)(const struct trace_entry *e, void *data), void *data);
+
 /* ---- kprobe events (kernel/trace/trace_kprobe.c) -------------------------------- */
 
 #define TRACEFS_DIR  "/sys/kernel/tracing"

@@ -35,6 +35,7 @@ static const struct errno_text errno_table[] = {
 	ERRNO_ENTRY(EBUSY, "Device or resource busy"),
 	ERRNO_ENTRY(EEXIST, "File exists"),
 	ERRNO_ENTRY(ENODEV, "No such device"),
+	ERRNO_ENTRY(ENOTDIR, "Not a directory"),
 	ERRNO_ENTRY(EISDIR, "Is a directory"),
 	ERRNO_ENTRY(EINVAL, "Invalid argument"),
 	ERRNO_ENTRY(EMFILE, "Too many open files"),

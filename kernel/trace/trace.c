@@ -19,6 +19,7 @@
 #include "trace.h"
 #include "trace_probe.h"
 #include "trace_events.h"
+#include "trace_array.h"
 #include "pseudofs.h"
 #include <asm/processor.h>
 #include <asm/irqflags.h>
@@ -394,5 +395,7 @@ int trace_files_init(void)
 		ret = trace_events_init();
 	if (!ret)
 		ret = trace_dynevent_init();
+	if (!ret)
+		ret = trace_instances_init();	/* trace_instances.c: instances/ */
 	return ret;
 }

@@ -27,6 +27,7 @@
 #include "list.h"
 #include "kallsyms.h"
 #include "kprobes.h"
+#include "trace_array.h"
 
 /*
  * Every name the grammar accepts must be reachable at its full path: a
@@ -38,6 +39,12 @@
 	 sizeof("/") - 1 + (PROBE_NAME_LEN - 1) + sizeof("/trigger") - 1)
 _Static_assert(EVENT_FILE_PATH_LEN < PSEUDOFS_PATH_MAX,
 	       "the longest event's file path must fit in a pseudofs path");
+#define INSTANCE_EVENT_FILE_PATH_LEN \
+	(sizeof(TRACE_INSTANCES_DIR "/") - 1 + (TRACE_ARRAY_NAME_LEN - 1) + \
+	 sizeof("/events/") - 1 + (PROBE_NAME_LEN - 1) + \
+	 sizeof("/") - 1 + (PROBE_NAME_LEN - 1) + sizeof("/format") - 1)
+_Static_assert(INSTANCE_EVENT_FILE_PATH_LEN < PSEUDOFS_PATH_MAX,
+	       "an instance's event files must fit in a pseudofs path");
 
 static bool group_has_events(const struct trace_probe_type *type, const char *group)
 {
@@ -51,16 +58,33 @@ static bool group_has_events(const struct trace_probe_type *type, const char *gr
 
 /* ---- enable ------------------------------------------------------------------ */
 
+bool trace_event_enabled_in(const struct trace_probe *tp, int id)
+{
+	return READ_ONCE(tp->enabled_in) & (1UL << id);
+}
+
+/*
+ * The probe is armed while the event is enabled anywhere: the top level
+ * or any instance.  A hit records into each trace array whose bit is set
+ * (trace_probe_record()).
+ */
+int trace_event_enable_in(struct trace_probe *tp, int id, bool on)
+{
+	unsigned long want = on ? tp->enabled_in | (1UL << id) : tp->enabled_in & ~(1UL << id);
+	int ret = 0;
+
+	if ((want != 0) != tp->enabled)
+		ret = trace_probe_set_enabled(tp, want != 0);	/* the event's every probe */
+	if (ret == 0) {
+		WRITE_ONCE(tp->enabled_in, want);
+		tp->enabled = want != 0;
+	}
+	return ret;
+}
+
 int trace_event_set_enabled(struct trace_probe *tp, bool on)
 {
-	int ret;
-
-	if (tp->enabled == on)
-		return 0;
-	ret = trace_probe_set_enabled(tp, on);	/* the event's every probe */
-	if (ret == 0)
-		tp->enabled = on;
-	return ret;
+	return trace_event_enable_in(tp, TRACE_ARRAY_TOP, on);
 }
 
 int trace_parse_bool(const char *text, size_t len, bool *on)
@@ -77,7 +101,7 @@ static int enable_show(struct seq_buf *s, void *data)
 {
 	struct trace_probe *tp = ((struct trace_event_file *)data)->tp;
 
-	seq_buf_printf(s, "%d\n", tp->enabled);
+	seq_buf_printf(s, "%d\n", trace_event_enabled_in(tp, TRACE_ARRAY_TOP));
 	return 0;
 }
 
@@ -103,8 +127,8 @@ static int group_enable_show(struct seq_buf *s, void *data)
 
 	list_for_each_entry(tp, g->type->events, list)
 		if (strcmp(tp->def->group, g->name) == 0) {
-			some_on |= tp->enabled;
-			some_off |= !tp->enabled;
+			some_on |= trace_event_enabled_in(tp, g->instance);
+			some_off |= !trace_event_enabled_in(tp, g->instance);
 		}
 	seq_buf_puts(s, some_on && some_off ? "X\n" : some_on ? "1\n" : "0\n");
 	return 0;
@@ -121,7 +145,7 @@ static int group_enable_write(const char *text, size_t len, bool trunc, void *da
 		return -EINVAL;
 	list_for_each_entry(tp, g->type->events, list)
 		if (strcmp(tp->def->group, g->name) == 0 && !ret)
-			ret = trace_event_set_enabled(tp, on);
+			ret = trace_event_enable_in(tp, g->instance, on);
 	return ret;
 }
 
@@ -341,13 +365,17 @@ int trace_event_dir_add(struct trace_probe *tp)
 	}
 	tp->event_file = file;
 	list_add_tail(&file->list, &trace_event_files);
-	return 0;
+	ret = trace_instances_event_add(tp);
+	if (ret)
+		trace_event_dir_remove(tp);
+	return ret;
 }
 
 void trace_event_dir_remove(struct trace_probe *tp)
 {
 	struct trace_event_file *file = tp->event_file;
 
+	trace_instances_event_remove(tp);
 	remove_event_files(file);
 	group_file_put(tp->type, tp->def->group);
 	list_del(&file->list);
@@ -369,7 +397,140 @@ struct trace_event_file *trace_event_file_find(const char *group, const char *ev
 	return NULL;
 }
 
+/* ---- an instance's events/ (instances/NAME/events) -------------------------------- */
+
+/* An instance's events/GROUP/EVENT/enable: which event, in which trace array. */
+struct instance_event {
+	struct trace_event_file *file;	/* stays with the event when its first probe goes */
+	int id;
+};
+
+static int instance_enable_show(struct seq_buf *s, void *data)
+{
+	struct instance_event *ie = data;
+
+	seq_buf_printf(s, "%d\n", trace_event_enabled_in(ie->file->tp, ie->id));
+	return 0;
+}
+
+static int instance_enable_write(const char *text, size_t len, bool trunc, void *data)
+{
+	struct instance_event *ie = data;
+	bool on;
+
+	if (trace_parse_bool(text, len, &on))
+		return -EINVAL;
+	return trace_event_enable_in(ie->file->tp, ie->id, on);
+}
+
+/* root/events/GROUP/EVENT/name, or root/events/GROUP/name when event is NULL. */
+static void instance_path(char *buf, const char *root, const struct trace_probe *tp,
+			  const char *event, const char *name)
+{
+	if (event)
+		snprintf(buf, PSEUDOFS_PATH_MAX, "%s/events/%s/%s/%s", root, tp->def->group,
+			 event, name);
+	else
+		snprintf(buf, PSEUDOFS_PATH_MAX, "%s/events/%s/%s", root, tp->def->group, name);
+}
+
+/* The instance's events/GROUP/enable, made with the group's first event there. */
+static int instance_group_get(const char *root, int id, struct trace_probe *tp)
+{
+	char path[PSEUDOFS_PATH_MAX];
+	struct group_file *g;
+	int ret;
+
+	instance_path(path, root, tp, NULL, "enable");
+	if (pseudofs_lookup(path))
+		return 0;
+	g = kzalloc(sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	g->type = tp->type;
+	g->instance = id;
+	strlcpy(g->name, tp->def->group, sizeof(g->name));
+	ret = pseudofs_create(path, group_enable_show, group_enable_write, g);
+	if (ret)
+		kfree(g);
+	return ret;
+}
+
+/* ...and gone with the last event of the group that has files there. */
+static void instance_group_put(const char *root, struct trace_probe *tp)
+{
+	char path[PSEUDOFS_PATH_MAX];
+	struct trace_event_file *file;
+	void *g;
+
+	list_for_each_entry(file, &trace_event_files, list) {
+		if (file->tp == tp || file->tp->type != tp->type ||
+		    strcmp(file->tp->def->group, tp->def->group) != 0)
+			continue;
+		instance_path(path, root, tp, file->tp->def->event, "enable");
+		if (pseudofs_lookup(path))
+			return;
+	}
+	instance_path(path, root, tp, NULL, "enable");
+	g = pseudofs_data(path);
+	if (pseudofs_remove(path) == 0)
+		kfree(g);
+}
+
+/* Linux's instance event directory has enable, id and format (and more, below). */
+static const struct pseudo_file_spec instance_event_files[] = {
+	{ "enable", instance_enable_show, instance_enable_write },
+	{ "format", format_show,          NULL },
+	{ "id",     id_show,              NULL },
+};
+
+void trace_event_instance_remove(const char *root, int id, struct trace_probe *tp)
+{
+	char path[PSEUDOFS_PATH_MAX];
+
+	trace_event_enable_in(tp, id, false);
+	instance_path(path, root, tp, tp->def->event, "enable");
+	kfree(pseudofs_data(path));
+	for (size_t i = 0; i < ARRAY_SIZE(instance_event_files); i++) {
+		instance_path(path, root, tp, tp->def->event, instance_event_files[i].name);
+		pseudofs_remove(path);
+	}
+	instance_group_put(root, tp);
+}
+
+int trace_event_instance_add(const char *root, int id, struct trace_probe *tp)
+{
+	struct instance_event *ie = kzalloc(sizeof(*ie));
+	char path[PSEUDOFS_PATH_MAX];
+	int ret = ie ? instance_group_get(root, id, tp) : -ENOMEM;
+
+	if (ret) {
+		kfree(ie);
+		return ret;
+	}
+	ie->file = tp->event_file;
+	ie->id = id;
+	for (size_t i = 0; i < ARRAY_SIZE(instance_event_files) && !ret; i++) {
+		instance_path(path, root, tp, tp->def->event, instance_event_files[i].name);
+		ret = pseudofs_create(path, instance_event_files[i].show,
+				      instance_event_files[i].write, i ? (void *)tp->event_file : ie);
+	}
+	if (ret) {
+		instance_path(path, root, tp, tp->def->event, "enable");
+		if (pseudofs_data(path) != ie)
+			kfree(ie);
+		trace_event_instance_remove(root, id, tp);
+	}
+	return ret;
+}
+
 /* ---- every event: events/enable, set_event, available_events --------------------- */
+
+/* The top level's files have no data; an instance's have its trace_array. */
+static int data_instance(void *data)
+{
+	return data ? ((struct trace_array *)data)->id : TRACE_ARRAY_TOP;
+}
 
 static int all_enable_show(struct seq_buf *s, void *data)
 {
@@ -377,8 +538,8 @@ static int all_enable_show(struct seq_buf *s, void *data)
 	bool some_on = false, some_off = false;
 
 	list_for_each_entry(file, &trace_event_files, list) {
-		some_on |= file->tp->enabled;
-		some_off |= !file->tp->enabled;
+		some_on |= trace_event_enabled_in(file->tp, data_instance(data));
+		some_off |= !trace_event_enabled_in(file->tp, data_instance(data));
 	}
 	seq_buf_puts(s, some_on && some_off ? "X\n" : some_on ? "1\n" : "0\n");
 	return 0;
@@ -394,7 +555,7 @@ static int all_enable_write(const char *text, size_t len, bool trunc, void *data
 		return -EINVAL;
 	list_for_each_entry(file, &trace_event_files, list)
 		if (!ret)
-			ret = trace_event_set_enabled(file->tp, on);
+			ret = trace_event_enable_in(file->tp, data_instance(data), on);
 	return ret;
 }
 
@@ -407,12 +568,12 @@ static int available_events_show(struct seq_buf *s, void *data)
 	return 0;
 }
 
-static int set_event_show(struct seq_buf *s, void *data)
+int trace_set_event_show(struct seq_buf *s, void *data)
 {
 	struct trace_event_file *file;
 
 	list_for_each_entry(file, &trace_event_files, list)
-		if (file->tp->enabled)
+		if (trace_event_enabled_in(file->tp, data_instance(data)))
 			seq_buf_printf(s, "%s:%s\n", file->tp->def->group, file->tp->def->event);
 	return 0;
 }
@@ -430,7 +591,7 @@ static bool name_matches(const char *pat, size_t len, const char *name)
  * GROUP:), *:EVENT (or :EVENT), and NAME alone for a group or an event
  * of that name; '!' in front disables.  -EINVAL when nothing matches.
  */
-static int set_event_word(const char *w, size_t len)
+static int set_event_word(const char *w, size_t len, int id)
 {
 	bool on = true, found = false;
 	const char *colon;
@@ -456,14 +617,14 @@ static int set_event_word(const char *w, size_t len)
 		if (match && len) {
 			found = true;
 			if (!ret)
-				ret = trace_event_set_enabled(file->tp, on);
+				ret = trace_event_enable_in(file->tp, id, on);
 		}
 	}
 	return ret ? ret : found ? 0 : -EINVAL;
 }
 
 /* `>` disables every event first, as Linux's open with O_TRUNC does. */
-static int set_event_write(const char *text, size_t len, bool trunc, void *data)
+int trace_set_event_write(const char *text, size_t len, bool trunc, void *data)
 {
 	struct trace_event_file *file;
 	size_t i = 0, start;
@@ -471,7 +632,7 @@ static int set_event_write(const char *text, size_t len, bool trunc, void *data)
 
 	if (trunc)
 		list_for_each_entry(file, &trace_event_files, list)
-			trace_event_set_enabled(file->tp, false);
+			trace_event_enable_in(file->tp, data_instance(data), false);
 	while (i < len && !ret) {
 		while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n'))
 			i++;
@@ -479,18 +640,33 @@ static int set_event_write(const char *text, size_t len, bool trunc, void *data)
 		while (i < len && text[i] != ' ' && text[i] != '\t' && text[i] != '\n')
 			i++;
 		if (i > start)
-			ret = set_event_word(text + start, i - start);
+			ret = set_event_word(text + start, i - start, data_instance(data));
 	}
 	return ret;
 }
 
 static const struct pseudo_file_spec events_files[] = {
 	{ "events/enable",    all_enable_show,       all_enable_write },
-	{ "set_event",        set_event_show,        set_event_write },
+	{ "set_event",        trace_set_event_show,  trace_set_event_write },
 	{ "available_events", available_events_show, NULL },
 };
 
 int trace_events_init(void)
 {
 	return pseudofs_create_files(TRACEFS_DIR, events_files, ARRAY_SIZE(events_files));
+}
+
+/* An instance's events/enable, then every event's directory. */
+int trace_event_instance_init(const char *root, struct trace_array *tr)
+{
+	char path[PSEUDOFS_PATH_MAX];
+	struct trace_event_file *file;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/events/enable", root);
+	ret = pseudofs_create(path, all_enable_show, all_enable_write, tr);
+	list_for_each_entry(file, &trace_event_files, list)
+		if (!ret)
+			ret = trace_event_instance_add(root, tr->id, file->tp);
+	return ret;
 }
