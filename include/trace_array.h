@@ -21,6 +21,7 @@
 #include "list.h"
 #include "pseudofs.h"
 #include "trace.h"	/* TRACEFS_DIR */
+#include "ftrace.h"
 
 #define TRACE_INSTANCES_DIR  TRACEFS_DIR "/instances"
 #define TRACE_ARRAY_TOP      0		/* the top level's bit in enabled_in */
@@ -39,7 +40,8 @@ struct trace_array {
 	int id;				/* its bit in trace_probe.enabled_in */
 	struct trace_buffer *buffer;
 	bool tracing_on;
-	bool function_on;		/* current_tracer is function */
+	bool function_on;		/* current_tracer is function: ops is registered */
+	struct ftrace_ops ops;		/* its function tracer, with its own filters */
 	int ref;			/* trace_array_get_by_name()'s: rmdir is EBUSY */
 };
 

@@ -24,6 +24,7 @@
 #include "module.h"
 #include "trace.h"
 #include "ftrace.h"
+#include "vsprintf.h"
 #include "nokprobe.h"
 
 /* ---- recording ---------------------------------------------------------------------- */
@@ -33,13 +34,15 @@
  * kprobe event's.  Inside a callback: what it calls is not traced
  * (the recursion guard), and current is read through %fs directly.
  */
-void trace_function_record(unsigned int id, unsigned long ip, unsigned long parent_ip,
-			   struct pt_regs *regs, const void *payload, int len)
+void trace_function_record_buf(struct trace_buffer *tb, unsigned int id, unsigned long ip,
+			       unsigned long parent_ip, struct pt_regs *regs,
+			       const void *payload, int len)
 {
 	struct task_struct *t = this_cpu_read(current_task);
 	int preempt = t ? t->preempt_count : 0;
 	unsigned long flags;
-	struct trace_entry *e = trace_buffer_lock_reserve(&flags);
+	struct trace_entry *e = tb ? ring_buffer_lock_reserve(tb, &flags) :
+				     trace_buffer_lock_reserve(&flags);
 
 	e->ts = trace_clock();
 	e->event_id = id;
@@ -52,8 +55,16 @@ void trace_function_record(unsigned int id, unsigned long ip, unsigned long pare
 	e->len = len;
 	if (len)
 		memcpy(e->payload, payload, len);
-	trace_buffer_unlock_commit(flags);
+	ring_buffer_unlock_commit(flags);
 }
+
+/* Into the top level's buffer. */
+void trace_function_record(unsigned int id, unsigned long ip, unsigned long parent_ip,
+			   struct pt_regs *regs, const void *payload, int len)
+{
+	trace_function_record_buf(NULL, id, ip, parent_ip, regs, payload, len);
+}
+NOKPROBE_SYMBOL(trace_function_record_buf);
 NOKPROBE_SYMBOL(trace_function_record);
 
 /* ---- the function tracer ------------------------------------------------------------ */
@@ -187,16 +198,22 @@ static void show_hash(struct seq_buf *s, const struct ftrace_hash *h, const char
 	}
 }
 
+/* The top level's filter files have no data; an instance's have its ops. */
+static struct ftrace_ops *file_ops(void *data)
+{
+	return data ? data : &trace_global_ops;
+}
+
 static int set_ftrace_filter_show(struct seq_buf *s, void *data)
 {
-	show_hash(s, trace_global_ops.filter_hash, "#### all functions enabled ####\n");
+	show_hash(s, file_ops(data)->filter_hash, "#### all functions enabled ####\n");
 	return 0;
 }
 
 /* `>` replaces the set, `>>` adds to it; an empty `>` clears it. */
 static int set_ftrace_filter_write(const char *text, size_t len, bool trunc, void *data)
 {
-	int ret = ftrace_set_filter(&trace_global_ops, text, len, trunc);
+	int ret = ftrace_set_filter(file_ops(data), text, len, trunc);
 
 	if (ret == -EINVAL)
 		pseudofs_error("no traceable function matches (available_filter_functions lists them)");
@@ -205,13 +222,13 @@ static int set_ftrace_filter_write(const char *text, size_t len, bool trunc, voi
 
 static int set_ftrace_notrace_show(struct seq_buf *s, void *data)
 {
-	show_hash(s, trace_global_ops.notrace_hash, "");
+	show_hash(s, file_ops(data)->notrace_hash, "");
 	return 0;
 }
 
 static int set_ftrace_notrace_write(const char *text, size_t len, bool trunc, void *data)
 {
-	int ret = ftrace_set_notrace(&trace_global_ops, text, len, trunc);
+	int ret = ftrace_set_notrace(file_ops(data), text, len, trunc);
 
 	if (ret == -EINVAL)
 		pseudofs_error("no traceable function matches (available_filter_functions lists them)");
@@ -272,4 +289,18 @@ static const struct pseudo_file_spec ftrace_files[] = {
 int ftrace_tracefs_init(void)
 {
 	return pseudofs_create_files(TRACEFS_DIR, ftrace_files, ARRAY_SIZE(ftrace_files));
+}
+
+/* An instance's set_ftrace_filter and set_ftrace_notrace: ops is its function tracer's. */
+int ftrace_instance_files_create(const char *dir, struct ftrace_ops *ops)
+{
+	char path[PSEUDOFS_PATH_MAX];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/set_ftrace_filter", dir);
+	ret = pseudofs_create(path, set_ftrace_filter_show, set_ftrace_filter_write, ops);
+	snprintf(path, sizeof(path), "%s/set_ftrace_notrace", dir);
+	if (!ret)
+		ret = pseudofs_create(path, set_ftrace_notrace_show, set_ftrace_notrace_write, ops);
+	return ret;
 }

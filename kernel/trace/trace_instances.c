@@ -32,6 +32,7 @@
 #include "string.h"
 #include "vsprintf.h"
 #include "errno.h"
+#include "ftrace.h"
 #include "nokprobe.h"
 
 static LIST_HEAD(trace_instances);
@@ -227,34 +228,71 @@ static int instance_buffer_size_write(const char *text, size_t len, bool trunc, 
 
 /*
  * Linux 6.1 lets a tracer run in an instance only if it says so
- * (allow_instances): nop and function do, function_graph does not.
- * Here an instance has nop only: the function tracer's one ftrace_ops
- * writes the top level's buffer (docs/tracing.md).
+ * (allow_instances): nop and function do, function_graph does not (its
+ * return hook is one for the whole kernel).  The instance's function
+ * tracer is an ftrace_ops of its own: its set_ftrace_filter, its buffer.
  */
+static void instance_function_call(unsigned long ip, unsigned long parent_ip,
+				   struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct trace_array *tr = op->private;
+
+	if (READ_ONCE(tr->tracing_on))
+		trace_function_record_buf(tr->buffer, TRACE_FN_EVENT_ID, ip, parent_ip,
+					  ftrace_get_regs(fregs), NULL, 0);
+}
+NOKPROBE_SYMBOL(instance_function_call);
+
 static int instance_current_tracer_show(struct seq_buf *s, void *data)
 {
-	seq_buf_puts(s, "nop\n");
+	seq_buf_printf(s, "%s\n", ((struct trace_array *)data)->function_on ? "function" : "nop");
 	return 0;
 }
 
 static int instance_available_tracers_show(struct seq_buf *s, void *data)
 {
-	seq_buf_puts(s, "nop\n");
+	seq_buf_puts(s, "function nop\n");
 	return 0;
+}
+
+/* Linux's tracing_set_tracer() for an instance: the old one off, the buffer emptied. */
+static int instance_set_tracer(struct trace_array *tr, bool function)
+{
+	int ret = 0;
+
+	if (function == tr->function_on)
+		return 0;
+	if (tr->function_on)
+		unregister_ftrace_function(&tr->ops);
+	tr->function_on = false;
+	ring_buffer_reset(tr->buffer, TRACE_ALL_CPUS);
+	if (function)
+		ret = register_ftrace_function(&tr->ops);
+	tr->function_on = function && !ret;
+	return ret;
 }
 
 static int instance_current_tracer_write(const char *text, size_t len, bool trunc, void *data)
 {
-	while (len && (text[len - 1] == '\n' || text[len - 1] == ' '))
+	while (len && (*text == ' ' || *text == '\t'))
+		text++, len--;
+	while (len && (text[len - 1] == '\n' || text[len - 1] == ' ' || text[len - 1] == '\t'))
 		len--;
 	if (len == strlen("nop") && strncmp(text, "nop", len) == 0)
-		return 0;
+		return instance_set_tracer(data, false);
+	if (len == strlen("function") && strncmp(text, "function", len) == 0)
+		return instance_set_tracer(data, true);
+	pseudofs_error("no tracer '%.*s' in an instance (its available_tracers lists them)",
+		       (int)len, text);
 	return -EINVAL;
 }
 
 /* ---- mkdir and rmdir ------------------------------------------------------------------- */
 
-/* Linux's names, in ls's order; "events" is the events/ directory's place. */
+/*
+ * Linux's names, in ls's order; "events" is the events/ directory's
+ * place, "set_ftrace_filter" the function tracer's two filter files'.
+ */
 static const struct pseudo_file_spec instance_files[] = {
 	{ "available_tracers",    instance_available_tracers_show, NULL },
 	{ "buffer_size_kb",       instance_buffer_size_show,  instance_buffer_size_write },
@@ -262,6 +300,7 @@ static const struct pseudo_file_spec instance_files[] = {
 	{ "current_tracer",       instance_current_tracer_show, instance_current_tracer_write },
 	{ "events",               NULL,                       NULL },
 	{ "set_event",            trace_set_event_show,       trace_set_event_write },
+	{ "set_ftrace_filter",    NULL,                       NULL },	/* and set_ftrace_notrace */
 	{ "trace",                instance_trace_show,        instance_trace_write },
 	{ "trace_pipe",           instance_trace_pipe_show,   NULL },
 	{ "tracing_on",           instance_tracing_on_show,   instance_tracing_on_write },
@@ -285,6 +324,10 @@ static int instance_files_create(struct trace_array *tr)
 			ret = trace_event_instance_init(tr->dir, tr);
 			continue;
 		}
+		if (strcmp(instance_files[i].name, "set_ftrace_filter") == 0) {
+			ret = ftrace_instance_files_create(tr->dir, &tr->ops);
+			continue;
+		}
 		snprintf(path, sizeof(path), "%s/%s", tr->dir, instance_files[i].name);
 		ret = pseudofs_create(path, instance_files[i].show, instance_files[i].write, tr);
 	}
@@ -296,12 +339,14 @@ static void instance_teardown(struct trace_array *tr)
 {
 	struct trace_event_file *file;
 
+	instance_set_tracer(tr, false);
 	list_for_each_entry(file, &trace_event_files, list)
 		trace_event_instance_remove(tr->dir, tr->id, file->tp);
 	pseudofs_remove_tree(tr->dir);
 	WRITE_ONCE(trace_arrays[tr->id], NULL);
 	synchronize_kprobes();		/* a hit on another CPU may still be writing its buffer */
 	ring_buffer_free(tr->buffer);
+	ftrace_free_filter(&tr->ops);
 	kfree(tr);
 }
 
@@ -326,6 +371,9 @@ static struct trace_array *instance_create(const char *name, int *err)
 	snprintf(tr->dir, sizeof(tr->dir), TRACE_INSTANCES_DIR "/%s", name);
 	tr->id = id;
 	tr->tracing_on = true;
+	tr->ops.func = instance_function_call;
+	tr->ops.flags = FTRACE_OPS_FL_RECURSION;
+	tr->ops.private = tr;
 	trace_arrays[id] = tr;
 	*err = instance_files_create(tr);
 	if (*err) {

@@ -87,7 +87,7 @@ static void mkdir_makes_linux_files(struct ktest *t)
 {
 	static const char *const files[] = { "available_tracers", "buffer_size_kb",
 		"buffer_total_size_kb", "current_tracer", "events/enable", "set_event",
-		"trace", "trace_pipe", "tracing_on",
+		"set_ftrace_filter", "set_ftrace_notrace", "trace", "trace_pipe", "tracing_on",
 		"events/kprobes/enable", "events/kprobes/tin_fib/enable",
 		"events/kprobes/tin_fib/id", "events/kprobes/tin_fib/format" };
 	char path[PSEUDOFS_PATH_MAX];
@@ -204,6 +204,35 @@ static void buffer_size_kb_is_the_instances(struct ktest *t)
 	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
 }
 
+/* Linux 6.1 runs function in an instance (allow_instances), not function_graph. */
+static void function_tracer_in_an_instance(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO("available_tracers")), 0);
+	KTEST_EXPECT_STREQ(t, out, "function nop\n");
+	KTEST_EXPECT_EQ(t, wr(FOO("current_tracer"), "function_graph\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, wr(FOO("set_ftrace_filter"), "fib\n"), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO("set_ftrace_filter")), 0);
+	KTEST_EXPECT_STREQ(t, out, "fib\n");
+	KTEST_EXPECT_EQ(t, rd(T("set_ftrace_filter")), 0);	/* the top level's is its own */
+	KTEST_EXPECT_STREQ(t, out, "#### all functions enabled ####\n");
+	KTEST_EXPECT_EQ(t, wr(FOO("current_tracer"), "function\n"), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO("current_tracer")), 0);
+	KTEST_EXPECT_STREQ(t, out, "function\n");
+	KTEST_EXPECT_EQ(t, rd(T("current_tracer")), 0);
+	KTEST_EXPECT_STREQ(t, out, "nop\n");
+	run_fib5();
+	rd(FOO("trace"));
+	KTEST_EXPECT_EQ(t, count(out, "# tracer: function\n"), 1);
+	KTEST_EXPECT_EQ(t, count(out, ": fib <-"), FIB_HITS);
+	rd(T("trace"));
+	KTEST_EXPECT_EQ(t, count(out, ": fib <-"), 0);
+	/* rmdir with the tracer running: it stops, the call sites go back to nops */
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, rd(T("enabled_functions")), 0);
+	KTEST_EXPECT_STREQ(t, out, "");
+}
+
 /* ---- the event's life beside the instance's ------------------------------------------------ */
 
 static void events_come_and_go_in_instances(struct ktest *t)
@@ -247,6 +276,7 @@ static struct ktest_case instances_cases[] = {
 	KTEST_CASE(event_records_only_where_enabled),
 	KTEST_CASE(instances_are_independent),
 	KTEST_CASE(buffer_size_kb_is_the_instances),
+	KTEST_CASE(function_tracer_in_an_instance),
 	KTEST_CASE(events_come_and_go_in_instances),
 	KTEST_CASE(rmdir_busy_while_referenced),
 	KTEST_END
