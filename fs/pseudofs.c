@@ -259,23 +259,60 @@ void pseudofs_remove_tree(const char *dir)
 
 /* ---- ls ------------------------------------------------------------------ */
 
-/* Was the child name child[0..n) already printed by an earlier file? */
-static bool listed_before(struct pseudo_file *upto, size_t dirlen,
-			  const char *child, size_t n)
+/* One name in a directory, as ls prints it. */
+struct dir_entry {
+	const char *name;	/* inside some file's path: not NUL-terminated */
+	size_t len;
+	bool is_dir;
+};
+
+/* Byte order, as ls in the C locale sorts ("README" before "available_events"). */
+static int entry_cmp(const struct dir_entry *a, const struct dir_entry *b)
 {
-	for (struct pseudo_file *f = files; f != upto; f = f->next)
-		if (strncmp(f->path, upto->path, dirlen) == 0 &&
-		    strncmp(f->path + dirlen, child, n) == 0 &&
-		    (f->path[dirlen + n] == '/' || f->path[dirlen + n] == '\0'))
-			return true;
-	return false;
+	int c = strncmp(a->name, b->name, a->len < b->len ? a->len : b->len);
+
+	return c ? c : (int)a->len - (int)b->len;
+}
+
+/* Each child of dir (dirlen bytes, '/' last) once, into ents (NULL: count only). */
+static int collect_children(const char *dir, size_t dirlen, struct dir_entry *ents)
+{
+	int count = 0;
+
+	for (struct pseudo_file *f = files; f; f = f->next) {
+		const char *child = f->path + dirlen;
+		const char *slash;
+		struct dir_entry d;
+		int i;
+
+		if (strncmp(f->path, dir, dirlen) != 0)
+			continue;
+		slash = strchr(child, '/');
+		d = (struct dir_entry){ child, slash ? (size_t)(slash - child) : strlen(child),
+					slash || f->is_dir };
+		for (i = 0; ents && i < count && entry_cmp(&ents[i], &d) != 0; i++)
+			;
+		if (ents && i < count)
+			continue;		/* a second file in the same subdirectory */
+		if (!ents) {
+			count++;		/* an upper bound: duplicates counted too */
+			continue;
+		}
+		/* insertion: ents[] stays sorted */
+		for (i = count; i > 0 && entry_cmp(&ents[i - 1], &d) > 0; i--)
+			ents[i] = ents[i - 1];
+		ents[i] = d;
+		count++;
+	}
+	return count;
 }
 
 int pseudofs_list(const char *path, struct seq_buf *s)
 {
 	char dir[PSEUDOFS_PATH_MAX + 1];
+	struct dir_entry *ents;
 	size_t dirlen;
-	int count = 0;
+	int count;
 
 	if (find_file(path)) {
 		seq_buf_printf(s, "%s\n", path);
@@ -289,21 +326,15 @@ int pseudofs_list(const char *path, struct seq_buf *s)
 	if (dirlen == 0 || dir[dirlen - 1] != '/')
 		dir[dirlen++] = '/';
 	dir[dirlen] = '\0';
-
-	for (struct pseudo_file *f = files; f; f = f->next) {
-		const char *child = f->path + dirlen;
-		const char *slash;
-		size_t n;
-
-		if (strncmp(f->path, dir, dirlen) != 0)
-			continue;
-		slash = strchr(child, '/');
-		n = slash ? (size_t)(slash - child) : strlen(child);
-		if (listed_before(f, dirlen, child, n))
-			continue;
-		seq_buf_printf(s, "%.*s%s\n", (int)n, child, slash || f->is_dir ? "/" : "");
-		count++;
-	}
+	count = collect_children(dir, dirlen, NULL);
+	ents = kmalloc((count ? count : 1) * sizeof(*ents));
+	if (!ents)
+		return -ENOMEM;
+	count = collect_children(dir, dirlen, ents);
+	for (int i = 0; i < count; i++)
+		seq_buf_printf(s, "%.*s%s\n", (int)ents[i].len, ents[i].name,
+			       ents[i].is_dir ? "/" : "");
+	kfree(ents);
 	seq_buf_flush(s);
 	return count;
 }

@@ -76,7 +76,7 @@ int pseudofs_write(const char *path, const char *text, size_t len, bool trunc);
 
 /*
  * List a directory as ls does: one name a line, directories with a
- * trailing '/', in creation order.  A file path lists just that file.
+ * trailing '/', sorted as ls sorts in the C locale (byte order).  A file path lists just that file.
  * Returns the number of names, or -ENOENT.
  */
 int pseudofs_list(const char *path, struct seq_buf *s);

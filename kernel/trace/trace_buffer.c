@@ -55,6 +55,7 @@ struct trace_cpu_buffer {
 	unsigned long overrun;		/* overwritten before being consumed */
 	unsigned long read;		/* consumed by trace_pipe */
 	unsigned long size;		/* slots in ring (buffer_size_kb) */
+	unsigned long dropped;		/* the writer's: refused while full, not overwriting */
 	struct trace_entry *ring;
 };
 
@@ -69,6 +70,8 @@ struct trace_buffer {
 	struct trace_cpu_buffer *cpu_buffers[NR_CPUS];
 	struct trace_cpu_buffer *spare_buffers[NR_CPUS];
 	bool record_disabled;
+	int clock_id;			/* what stamps its records (trace_clock) */
+	bool no_overwrite;		/* full: drop the new record, keep the old (options/overwrite 0) */
 };
 
 static struct trace_entry boot_rings[NR_CPUS][TRACE_BUF_ENTRIES];
@@ -93,6 +96,35 @@ static struct trace_cpu_buffer *cpu_buffer(int cpu)
 	return cpu_buffer_of(&global_buffer, cpu);
 }
 
+struct trace_buffer *trace_buffer_global(void)
+{
+	return &global_buffer;
+}
+
+int ring_buffer_clock_id(struct trace_buffer *tb)
+{
+	return READ_ONCE(tb->clock_id);
+}
+
+uint64_t ring_buffer_time_stamp(struct trace_buffer *tb)
+{
+	return trace_clock_read(READ_ONCE(tb->clock_id));
+}
+
+void ring_buffer_change_overwrite(struct trace_buffer *tb, bool on)
+{
+	WRITE_ONCE(tb->no_overwrite, !on);
+}
+
+/* Records of two clocks cannot be merged or compared: the old ones go (the snapshot's too). */
+void ring_buffer_set_clock(struct trace_buffer *tb, int id)
+{
+	WRITE_ONCE(tb->clock_id, id);
+	ring_buffer_reset(tb, TRACE_ALL_CPUS);
+	if (tb == &global_buffer)
+		trace_snapshot_reset();
+}
+
 /* ---- writing (any CPU, inside a probe hit) ---------------------------------- */
 
 struct trace_entry *ring_buffer_lock_reserve(struct trace_buffer *tb, unsigned long *flags)
@@ -105,6 +137,10 @@ struct trace_entry *ring_buffer_lock_reserve(struct trace_buffer *tb, unsigned l
 	*flags = local_irq_save();	/* from here to the commit we stay on this CPU */
 	cpu = smp_processor_id();
 	b = writing[cpu] = READ_ONCE(tb->record_disabled) ? NULL : cpu_buffer_of(tb, cpu);
+	if (b && READ_ONCE(tb->no_overwrite) && b->reserved - READ_ONCE(b->head) >= b->size) {
+		b->dropped++;			/* Linux's producer/consumer mode: the new one goes */
+		b = writing[cpu] = NULL;
+	}
 	if (!b) {
 		e = &discard_entry[cpu];	/* written, never read */
 	} else {
@@ -318,6 +354,8 @@ static int for_each_record(struct trace_buffer *tb, struct trace_cpu_buffer **bu
 	mutex_lock(&trace_read_mutex);
 	iter_start(&iter, cpu_only, tb, bufs);
 	while (!ret && (cpu = iter_next_cpu(&iter)) >= 0) {
+		if (!trace_clock_in_ns(tb->clock_id))
+			iter.ent[cpu].flags |= TRACE_FLAG_TS_RAW;	/* the printer's cue */
 		ret = fn(&iter.ent[cpu], data);
 		if (ret)
 			break;		/* not shown: trace_pipe keeps it */
@@ -572,6 +610,8 @@ unsigned long trace_snapshot_entries(void)
 
 /* A probe in here would fire inside every probe hit. */
 NOKPROBE_SYMBOL(cpu_buffer_of);
+NOKPROBE_SYMBOL(ring_buffer_clock_id);
+NOKPROBE_SYMBOL(ring_buffer_time_stamp);
 NOKPROBE_SYMBOL(ring_buffer_lock_reserve);
 NOKPROBE_SYMBOL(ring_buffer_unlock_commit);
 NOKPROBE_SYMBOL(trace_buffer_lock_reserve);

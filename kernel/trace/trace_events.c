@@ -645,8 +645,40 @@ int trace_set_event_write(const char *text, size_t len, bool trunc, void *data)
 	return ret;
 }
 
+/*
+ * Linux's ring buffer page and record header, as tools (trace-cmd,
+ * libtraceevent) read them to decode trace_pipe_raw, for i386: an 8-byte
+ * timestamp, a 4-byte commit count, then 4084 bytes of data.  This
+ * kernel has no raw page files (docs/tracing.md): the text is Linux's,
+ * for scripts that read it.
+ */
+static int header_page_show(struct seq_buf *s, void *data)
+{
+	seq_buf_puts(s, "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+		     "\tfield: local_t commit;\toffset:8;\tsize:4;\tsigned:1;\n"
+		     "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+		     "\tfield: char data;\toffset:12;\tsize:4084;\tsigned:1;\n");
+	return 0;
+}
+
+static int header_event_show(struct seq_buf *s, void *data)
+{
+	seq_buf_puts(s, "# compressed entry header\n"
+		     "\ttype_len    :    5 bits\n"
+		     "\ttime_delta  :   27 bits\n"
+		     "\tarray       :   32 bits\n"
+		     "\n"
+		     "\tpadding     : type == 29\n"
+		     "\ttime_extend : type == 30\n"
+		     "\ttime_stamp : type == 31\n"
+		     "\tdata max type_len  == 28\n");
+	return 0;
+}
+
 static const struct pseudo_file_spec events_files[] = {
 	{ "events/enable",    all_enable_show,       all_enable_write },
+	{ "events/header_event", header_event_show,  NULL },
+	{ "events/header_page", header_page_show,    NULL },
 	{ "set_event",        trace_set_event_show,  trace_set_event_write },
 	{ "available_events", available_events_show, NULL },
 };

@@ -24,6 +24,7 @@
 #include "module.h"
 #include "trace.h"
 #include "ftrace.h"
+#include "trace_probe.h"	/* trace_sprint_sym() */
 #include "vsprintf.h"
 #include "nokprobe.h"
 
@@ -44,10 +45,10 @@ void trace_function_record_buf(struct trace_buffer *tb, unsigned int id, unsigne
 	struct trace_entry *e = tb ? ring_buffer_lock_reserve(tb, &flags) :
 				     trace_buffer_lock_reserve(&flags);
 
-	e->ts = trace_clock();
+	e->ts = tb ? ring_buffer_time_stamp(tb) : trace_clock();
 	e->event_id = id;
 	e->pid = t ? t->pid : 0;
-	strlcpy(e->comm, t ? t->comm : "swapper", sizeof(e->comm));
+	trace_record_comm(e->comm, sizeof(e->comm), t ? t->comm : "swapper");
 	e->flags = regs && !(regs->flags & X86_EFLAGS_IF) ? TRACE_FLAG_IRQS_OFF : 0;
 	e->preempt = preempt;
 	e->ip = ip;
@@ -92,16 +93,35 @@ static void function_trace_reset(void)
 	unregister_ftrace_function(&trace_global_ops);
 }
 
-/* "fib <-run_fib": Linux's function line, after the common prefix. */
+/*
+ * An address as Linux's seq_print_ip_sym(): "fib", "fib+0x0/0x36" with
+ * options/sym-offset, and " <c0101234>" after it with options/sym-addr.
+ */
+static void print_ip_sym(struct seq_buf *s, unsigned long ip)
+{
+	char name[KSYM_NAME_LEN];
+
+	if (trace_option_on(TRACE_ITER_SYM_OFFSET))
+		trace_sprint_sym(name, sizeof(name), ip);
+	else
+		sprint_symbol_no_offset(name, sizeof(name), ip);
+	seq_buf_puts(s, name);
+	if (trace_option_on(TRACE_ITER_SYM_ADDR))
+		seq_buf_printf(s, " <%08lx>", ip);
+}
+
+/* "fib <-run_fib": Linux's function line, after the common prefix; the
+ * parent only with options/print-parent. */
 bool trace_function_print(struct seq_buf *s, const struct trace_entry *e)
 {
-	char func[KSYM_NAME_LEN], parent[KSYM_NAME_LEN];
-
 	if (e->event_id != TRACE_FN_EVENT_ID)
 		return false;
-	sprint_symbol_no_offset(func, sizeof(func), e->ip);
-	sprint_symbol_no_offset(parent, sizeof(parent), e->ret_ip);
-	seq_buf_printf(s, "%s <-%s\n", func, parent);
+	print_ip_sym(s, e->ip);
+	if (trace_option_on(TRACE_ITER_PRINT_PARENT)) {
+		seq_buf_puts(s, " <-");
+		print_ip_sym(s, e->ret_ip);
+	}
+	seq_buf_puts(s, "\n");
 	return true;
 }
 

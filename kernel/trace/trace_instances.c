@@ -71,6 +71,7 @@ void trace_instances_record(struct trace_probe *tp, const struct fetch_ops *fops
 			continue;
 		e = ring_buffer_lock_reserve(tr->buffer, &flags);
 		trace_probe_fill(e, tp, ev->id, fops, regs, ip, ret_ip, preempt);
+		e->ts = ring_buffer_time_stamp(tr->buffer);	/* the instance's trace_clock */
 		ring_buffer_unlock_commit(flags);
 	}
 }
@@ -111,10 +112,12 @@ static int instance_trace_show(struct seq_buf *s, void *data)
 	unsigned long entries = sum_cpus(tr->buffer, ring_buffer_entries_cpu);
 	unsigned long lost = sum_cpus(tr->buffer, ring_buffer_overrun_cpu);
 
-	seq_buf_printf(s, "# tracer: %s\n", tr->function_on ? "function" : "nop");
-	seq_buf_printf(s, "#\n# entries-in-buffer/entries-written: %lu/%lu   #P:%u\n",
-		       entries, entries + lost, num_online_cpus());
-	print_trace_header(s);
+	seq_buf_printf(s, "# tracer: %s\n#\n", tr->function_on ? "function" : "nop");
+	if (trace_option_on(TRACE_ITER_CONTEXT_INFO)) {
+		seq_buf_printf(s, "# entries-in-buffer/entries-written: %lu/%lu   #P:%u\n",
+			       entries, entries + lost, num_online_cpus());
+		print_trace_header(s);
+	}
 	ring_buffer_for_each(tr->buffer, TRACE_ALL_CPUS, false, print_line, s);
 	return 0;
 }
@@ -182,6 +185,13 @@ static int instance_tracing_on_write(const char *text, size_t len, bool trunc, v
 	if (!ret)
 		WRITE_ONCE(((struct trace_array *)data)->tracing_on, val != 0);
 	return ret;
+}
+
+static int instance_trace_marker_write(const char *text, size_t len, bool trunc, void *data)
+{
+	struct trace_array *tr = data;
+
+	return trace_marker_record(tr->buffer, READ_ONCE(tr->tracing_on), text, len);
 }
 
 static unsigned long entries_kb(unsigned long entries)
@@ -302,6 +312,8 @@ static const struct pseudo_file_spec instance_files[] = {
 	{ "set_event",            trace_set_event_show,       trace_set_event_write },
 	{ "set_ftrace_filter",    NULL,                       NULL },	/* and set_ftrace_notrace */
 	{ "trace",                instance_trace_show,        instance_trace_write },
+	{ "trace_clock",          NULL,                       NULL },	/* data: the buffer */
+	{ "trace_marker",         NULL,                       instance_trace_marker_write },
 	{ "trace_pipe",           instance_trace_pipe_show,   NULL },
 	{ "tracing_on",           instance_tracing_on_show,   instance_tracing_on_write },
 };
@@ -322,6 +334,11 @@ static int instance_files_create(struct trace_array *tr)
 	for (size_t i = 0; i < ARRAY_SIZE(instance_files) && !ret; i++) {
 		if (strcmp(instance_files[i].name, "events") == 0) {
 			ret = trace_event_instance_init(tr->dir, tr);
+			continue;
+		}
+		if (strcmp(instance_files[i].name, "trace_clock") == 0) {
+			snprintf(path, sizeof(path), "%s/trace_clock", tr->dir);
+			ret = pseudofs_create(path, trace_clock_show, trace_clock_write, tr->buffer);
 			continue;
 		}
 		if (strcmp(instance_files[i].name, "set_ftrace_filter") == 0) {

@@ -88,7 +88,7 @@ void trace_probe_fill(struct trace_entry *e, struct trace_probe *tp, unsigned in
 	e->ts = trace_clock();
 	e->event_id = id;
 	e->pid = task_pid(current);
-	strlcpy(e->comm, task_name(current), sizeof(e->comm));
+	trace_record_comm(e->comm, sizeof(e->comm), task_name(current));
 	e->flags = (regs->flags & X86_EFLAGS_IF) ? 0 : TRACE_FLAG_IRQS_OFF;
 	e->preempt = preempt;
 	e->ip = ip;
@@ -120,6 +120,8 @@ void trace_probe_record(struct trace_probe *tp, const struct fetch_ops *fops,
 	trace_probe_fill(e, tp, ev->id, fops, regs, ip, ret_ip, preempt);
 	ev->recorded = true;
 	trace_event_buffer_commit(ev, e, regs, flags);	/* the filter, the triggers */
+	if (trace_option_on(TRACE_ITER_STACKTRACE))	/* Linux's ftrace_trace_stack() */
+		trace_stack_record(regs);
 }
 NOKPROBE_SYMBOL(trace_probe_fill);
 NOKPROBE_SYMBOL(trace_probe_record);
@@ -173,7 +175,7 @@ void trace_probe_log_error(const struct trace_probe_type *type, const char *line
 	char ts[24];
 	int n;
 
-	trace_sprint_ts(ts, sizeof(ts), trace_clock());
+	trace_sprint_ts(ts, sizeof(ts), trace_clock_read(TRACE_CLOCK_LOCAL));	/* Linux: local_clock() */
 	n = snprintf(entry, ERROR_LOG_TEXT, "[%s] %s: error: %s\n", ts, type->subsys, msg);
 	if (n < ERROR_LOG_TEXT)
 		probe_err_format(entry + n, ERROR_LOG_TEXT - n, line, len, &err);
