@@ -25,6 +25,7 @@ The differences are listed, each fixed or explained, in docs/tracing.md
 kernels ran every line (differences are the report, not a failure).
 """
 import argparse
+import difflib
 import os
 import re
 import subprocess
@@ -160,7 +161,7 @@ def ours_transcript(pairs):
 # ---- comparing -------------------------------------------------------------------
 
 NORMALIZE = [
-    (re.compile(r"\b\d+\.\d{6}\b"), "T"),                       # a timestamp
+    (re.compile(r" *\b\d+\.\d{6}\b"), " T"),                   # a timestamp, any width
     (re.compile(r"\[\s*T\]"), "[T]"),                           # error_log's stamp
     (re.compile(r"^\s*\S+-\d+\s+\[\d{3}\]"), "COMM-PID [CPU]"),  # a record's task
     (re.compile(r"\+0x[0-9a-f]+/0x[0-9a-f]+"), "+OFF/SIZE"),    # %pS offsets
@@ -208,19 +209,30 @@ def compare(linux, ours):
     return rows
 
 
+def aligned(a, b):
+    """[(left, right)]: the lines both have side by side, a line only one
+    has against a blank (difflib's alignment, so one file missing from a
+    listing is one row, not a shifted column)."""
+    pairs = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        left, right = a[i1:i2], b[j1:j2]
+        for k in range(max(len(left), len(right))):
+            pairs.append((left[k] if k < len(left) else "", right[k] if k < len(right) else ""))
+    return pairs
+
+
 def side_by_side(rows, width=60):
-    """Text: each differing line, Linux's output left, ours right."""
+    """Text: each differing line, Linux's output left, ours right, '*'
+    where they differ, and the count."""
     out = []
     for line, a, b, same in rows:
         if same:
             continue
         out.append("=== %s" % line)
         out.append("    %-*s | %s" % (width, "Linux 6.1", "this kernel"))
-        for i in range(max(len(a), len(b))):
-            left = a[i] if i < len(a) else ""
-            right = b[i] if i < len(b) else ""
+        for left, right in aligned(a, b):
             mark = " " if left == right else "*"
-            out.append("  %s %-*s | %s" % (mark, width, left[:width], right))
+            out.append("  %s %-*s | %s" % (mark, width, left[:width].expandtabs(8), right.expandtabs(8)))
     differ = sum(1 for r in rows if not r[3])
     out.append("%d lines, %d the same, %d differ" % (len(rows), len(rows) - differ, differ))
     return "\n".join(out)
