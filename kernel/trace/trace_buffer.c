@@ -486,8 +486,9 @@ int trace_buffer_resize(int only, unsigned long entries)
 
 /*
  * An instance's buffers (mkdir instances/NAME): entries slots on every
- * CPU, or NULL.  Freed by ring_buffer_free() once no writer can be in
- * them (the instance's events are off and synchronize_kprobes() ran).
+ * CPU that runs (one on the others, which never write), or NULL.  Freed
+ * by ring_buffer_free() once no writer can be in them (the instance's
+ * events are off and synchronize_kprobes() ran).
  */
 struct trace_buffer *ring_buffer_alloc(unsigned long entries)
 {
@@ -495,7 +496,7 @@ struct trace_buffer *ring_buffer_alloc(unsigned long entries)
 	int cpu;
 
 	for (cpu = 0; tb && cpu < NR_CPUS; cpu++)
-		if (!(tb->cpu_buffers[cpu] = buffer_alloc(entries)))
+		if (!(tb->cpu_buffers[cpu] = buffer_alloc(cpu_online(cpu) ? entries : 1)))
 			break;
 	if (tb && cpu < NR_CPUS) {
 		ring_buffer_free(tb);

@@ -270,6 +270,30 @@ static void rmdir_busy_while_referenced(struct ktest *t)
 	KTEST_EXPECT_EQ(t, pseudofs_lookup(FOO("trace")), 0);
 }
 
+/* Linux has no limit; here each instance is a bit of enabled_in: 31 of them. */
+static void instances_limits(struct ktest *t)
+{
+	char path[PSEUDOFS_PATH_MAX];
+	int made = 0;
+
+	for (int i = 0; i < TRACE_ARRAY_MAX; i++) {
+		snprintf(path, sizeof(path), TRACE_INSTANCES_DIR "/lim%d", i);
+		if (pseudofs_mkdir(path) == 0)
+			made++;
+		else
+			break;
+	}
+	KTEST_EXPECT_EQ(t, made, TRACE_ARRAY_MAX - 1);
+	snprintf(path, sizeof(path), TRACE_INSTANCES_DIR "/lim%d", made);
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(path), -ENOSPC);
+	for (int i = 0; i < made; i++) {
+		snprintf(path, sizeof(path), TRACE_INSTANCES_DIR "/lim%d", i);
+		KTEST_EXPECT_EQ(t, pseudofs_rmdir(path), 0);
+	}
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/"
+		"a_name_of_sixty_four_characters_is_one_more_than_linux_event_nam"), -ENAMETOOLONG);
+}
+
 static struct ktest_case instances_cases[] = {
 	KTEST_CASE(mkdir_makes_linux_files),
 	KTEST_CASE(mkdir_rmdir_errors_as_linux),
@@ -279,6 +303,7 @@ static struct ktest_case instances_cases[] = {
 	KTEST_CASE(function_tracer_in_an_instance),
 	KTEST_CASE(events_come_and_go_in_instances),
 	KTEST_CASE(rmdir_busy_while_referenced),
+	KTEST_CASE(instances_limits),
 	KTEST_END
 };
 
