@@ -36,7 +36,7 @@
 #include "nokprobe.h"
 
 static LIST_HEAD(trace_instances);
-static struct trace_array *trace_arrays[TRACE_ARRAY_MAX];	/* by id; 0 is the top level */
+static struct trace_array *trace_arrays[TRACE_ARRAY_MAX];	/* by id; 0, the top level's bit, stays empty */
 static DEFINE_MUTEX(trace_types_lock);				/* Linux's name: mkdir, rmdir */
 
 static struct trace_array *find_instance(const char *name)
