@@ -121,6 +121,13 @@ struct trace_entry;
 struct seq_buf;
 void trace_function_record(unsigned int id, unsigned long ip, unsigned long parent_ip,
 			   struct pt_regs *regs, const void *payload, int len);
+struct trace_buffer;
+/* The same into an instance's buffer (tb NULL: the top level's). */
+void trace_function_record_buf(struct trace_buffer *tb, unsigned int id, unsigned long ip,
+			       unsigned long parent_ip, struct pt_regs *regs,
+			       const void *payload, int len);
+/* An instance's set_ftrace_filter and set_ftrace_notrace for its ops. */
+int ftrace_instance_files_create(const char *dir, struct ftrace_ops *ops);
 /* The text of a function or graph record; false if e is not one. */
 bool trace_function_print(struct seq_buf *s, const struct trace_entry *e);
 /* `trace` in function_graph's own layout; false if that is not the tracer. */

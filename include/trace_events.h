@@ -58,6 +58,7 @@ struct trace_group_file {
 	const struct trace_probe_type *type;
 	char name[PROBE_NAME_LEN];
 	char *filter_text;		/* what the group's filter shows; NULL: the default */
+	int instance;			/* the trace array whose enable this is (trace_array.h) */
 };
 
 /*
@@ -80,6 +81,23 @@ int trace_event_set_enabled(struct trace_probe *tp, bool on);
 int trace_event_enable_disable(struct trace_event_file *file, bool enable, bool soft);
 /* Print a record of an event whose type prints its own; false if none. */
 bool trace_event_print(struct seq_buf *s, const struct trace_entry *e);
+/* The same in trace array id (trace_array.h; TRACE_ARRAY_TOP is the top level's). */
+int trace_event_enable_in(struct trace_probe *tp, int id, bool on);
+bool trace_event_enabled_in(const struct trace_probe *tp, int id);
+/* A hit records at the top level: the event is enabled there or a trigger holds it in soft mode. */
+bool trace_event_top_on(const struct trace_probe *tp);
+/*
+ * An instance's events/ (trace_instances.c): its events/enable for
+ * trace array tr under root, then each event's enable, id and format;
+ * and they go (the events disabled there first).  set_event's callbacks
+ * take the trace array as data (NULL: the top level).
+ */
+int trace_set_event_show(struct seq_buf *s, void *data);
+int trace_set_event_write(const char *text, size_t len, bool trunc, void *data);
+struct trace_array;
+int trace_event_instance_init(const char *root, struct trace_array *tr);
+int trace_event_instance_add(const char *root, int id, struct trace_probe *tp);
+void trace_event_instance_remove(const char *root, int id, struct trace_probe *tp);
 /* "0" or "1" and a newline, as echo writes it. */
 int trace_parse_bool(const char *text, size_t len, bool *on);
 

@@ -59,7 +59,9 @@ struct trace_probe {
 	struct list_head list;		/* on type->events */
 	const struct trace_probe_type *type;
 	unsigned int id;		/* what records carry */
-	bool enabled;
+	bool enabled;			/* armed: enabled at the top level or in an instance */
+	/* Bit n: enabled in trace instance n, bit 0 the top level (trace_array.h). */
+	unsigned long enabled_in;
 	bool recorded;			/* some record of ours may be in the buffer */
 	char enable_path[PSEUDOFS_PATH_MAX];
 	struct trace_event_file *event_file;	/* trace_events.c's: filter, triggers */
@@ -97,6 +99,10 @@ int trace_probe_events_write(const char *text, size_t len, bool trunc, void *dat
 /* One record of the current task: its name and pid, time, CPU, arguments. */
 void trace_probe_record(struct trace_probe *tp, const struct fetch_ops *fops,
 			struct pt_regs *regs, unsigned long ip, unsigned long ret_ip);
+/* Fill record e of a hit of probe tp (of event id); preempt is the probed code's. */
+void trace_probe_fill(struct trace_entry *e, struct trace_probe *tp, unsigned int id,
+		      const struct fetch_ops *fops, struct pt_regs *regs,
+		      unsigned long ip, unsigned long ret_ip, int preempt);
 /* A record's " name=value..." and the newline, however long the values print. */
 void trace_probe_print_args(struct seq_buf *s, const struct trace_probe *tp,
 			    const struct trace_entry *e);
