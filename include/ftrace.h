@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include "kernel.h"
 #include <asm/ptrace.h>
+#include <asm/percpu.h>
 #include "ftrace_ret_stack.h"
 
 #define MCOUNT_INSN_SIZE	5	/* call rel32 / the 5-byte nop */
@@ -91,9 +92,29 @@ int ftrace_for_each_site(int (*fn)(unsigned long ip, bool enabled, void *data), 
 unsigned long ftrace_nr_sites(void);
 unsigned long ftrace_nr_enabled(void);	/* sites now calling the trampoline */
 
-/* Per-CPU recursion guard, Linux's ftrace_test_recursion_trylock(). */
-int ftrace_test_recursion_trylock(void);
-void ftrace_test_recursion_unlock(int bit);
+/*
+ * Per-CPU recursion guard, Linux's ftrace_test_recursion_trylock():
+ * nonzero while this CPU is inside the callbacks, so what they call is
+ * not traced.  Interrupts are off wherever it is taken.  Inline: every
+ * traced call of a guarded ops takes it.
+ */
+DECLARE_PER_CPU(int, ftrace_recursion);
+extern unsigned long ftrace_recursion_missed;
+
+static inline int ftrace_test_recursion_trylock(void)
+{
+	if (this_cpu_read(ftrace_recursion)) {
+		ftrace_recursion_missed++;
+		return -1;
+	}
+	this_cpu_write(ftrace_recursion, 1);
+	return 0;
+}
+
+static inline void ftrace_test_recursion_unlock(int bit)
+{
+	this_cpu_write(ftrace_recursion, 0);
+}
 
 /* How many registered ops trace the site ip, and does one change regs->ip? */
 int ftrace_site_users(unsigned long ip);

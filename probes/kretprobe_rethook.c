@@ -42,31 +42,39 @@ static void kretprobe_rethook_handler(struct rethook_node *node, void *data,
 		return;
 	}
 	krn->ri.ret_addr = (kprobe_opcode_t *)node->ret_addr;
+	krn->ri.stack = (unsigned long *)node->frame;	/* the slot the address came from */
 	this_cpu_write(current_kprobe, &rethook_kprobe);
-	get_kprobe_ctlblk()->kprobe_status = KPROBE_HIT_ACTIVE;
+	set_kprobe_status(KPROBE_HIT_ACTIVE);
 	rp->handler(&krn->ri, regs);
 	this_cpu_write(current_kprobe, NULL);
 }
 NOKPROBE_SYMBOL(kretprobe_rethook_handler);
 
+/* What an entry handler sees; the return handler's come from the node. */
+static noinline int kretprobe_rethook_entry(struct kretprobe *rp, struct kretprobe_instance *ri,
+					    struct pt_regs *regs)
+{
+	ri->stack = (unsigned long *)kernel_stack_pointer(regs);
+	ri->ret_addr = (kprobe_opcode_t *)*ri->stack;
+	return rp->entry_handler(ri, regs);
+}
+NOKPROBE_SYMBOL(kretprobe_rethook_entry);
+
 int pre_handler_kretprobe_rethook(struct kprobe *p, struct pt_regs *regs)
 {
 	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
 	struct rethook_node *node = rethook_try_get(rp->rh);
-	struct kretprobe_instance *ri;
 
 	if (!node) {
 		kprobe_count_inc((unsigned long *)&rp->nmissed);	/* maxactive calls in progress */
 		return 0;
 	}
-	ri = &container_of(node, struct kretprobe_rethook_node, node)->ri;
-	ri->stack = (unsigned long *)kernel_stack_pointer(regs);
-	ri->ret_addr = (kprobe_opcode_t *)*ri->stack;
-	if (rp->entry_handler && rp->entry_handler(ri, regs)) {
+	if (rp->entry_handler &&
+	    kretprobe_rethook_entry(rp, &container_of(node, struct kretprobe_rethook_node, node)->ri,
+				    regs))
 		rethook_recycle(node);	/* not this call */
-		return 0;
-	}
-	rethook_hook(node, regs, kprobe_ftrace(p));
+	else
+		rethook_hook(node, regs, kprobe_ftrace(p));
 	return 0;
 }
 NOKPROBE_SYMBOL(pre_handler_kretprobe_rethook);

@@ -576,26 +576,8 @@ bool ftrace_site_ipmodify(unsigned long ip)
 
 /* ---- a traced call ------------------------------------------------------------------ */
 
-/* Nonzero while this CPU is inside the callbacks: what they call is not traced. */
-static DEFINE_PER_CPU(int, ftrace_recursion);
-static unsigned long ftrace_recursion_missed;
-
-int ftrace_test_recursion_trylock(void)
-{
-	if (this_cpu_read(ftrace_recursion)) {
-		ftrace_recursion_missed++;
-		return -1;
-	}
-	this_cpu_write(ftrace_recursion, 1);
-	return 0;
-}
-NOKPROBE_SYMBOL(ftrace_test_recursion_trylock);
-
-void ftrace_test_recursion_unlock(int bit)
-{
-	this_cpu_write(ftrace_recursion, 0);
-}
-NOKPROBE_SYMBOL(ftrace_test_recursion_unlock);
+DEFINE_PER_CPU(int, ftrace_recursion);
+unsigned long ftrace_recursion_missed;
 
 /*
  * Every registered ops whose filter holds ip; inside another callback
