@@ -223,31 +223,29 @@ NOKPROBE_SYMBOL(rethook_find_frame);
  * Interrupts are off (the trampoline cleared IF), as the handlers expect
  * on Linux (not preemptible), and an interrupt cannot push nodes
  * meanwhile.  The usual return has one node, the newest, for its frame.
+ * Each handler guards itself against recursion, as in Linux: a
+ * kretprobe's by current_kprobe, fprobe's by ftrace's guard.
  */
 unsigned long rethook_trampoline_handler(struct pt_regs *regs, unsigned long frame)
 {
 	struct task_struct *t = this_cpu_read(current_task);
 	struct rethook_node *node, *last = t->rethooks;
 	unsigned long ret;
-	int bit;
 
 	if (!last || last->frame != frame || last->ret_addr == (unsigned long)arch_rethook_trampoline)
 		last = rethook_find_frame(t, frame);
 	ret = last->ret_addr;
 	regs->ip = ret;		/* the handlers see where the function returns to */
-	bit = ftrace_test_recursion_trylock();
 	do {
 		rethook_handler_t handler;
 
 		node = t->rethooks;
 		handler = READ_ONCE(node->rethook->handler);
-		if (handler && bit >= 0)
+		if (handler)
 			handler(node, node->rethook->data, regs);
 		t->rethooks = node->next;
 		rethook_recycle(node);
 	} while (node != last);
-	if (bit >= 0)
-		ftrace_test_recursion_unlock(bit);
 	return ret;
 }
 NOKPROBE_SYMBOL(rethook_trampoline_handler);
