@@ -11,9 +11,13 @@
 #include "rethook.h"
 #include "nokprobe.h"
 
+/*
+ * Only kernel functions are hooked (a ring-3 frame has its own sp and
+ * never reaches here): the slot is &regs->sp itself, no test of the ring.
+ */
 void arch_rethook_prepare(struct rethook_node *node, struct pt_regs *regs, bool mcount)
 {
-	unsigned long *slot = (unsigned long *)kernel_stack_pointer(regs);
+	unsigned long *slot = &regs->sp;
 
 	node->ret_addr = *slot;
 	node->frame = (unsigned long)slot;
