@@ -79,6 +79,8 @@ void rethook_recycle(struct rethook_node *node);
 void rethook_hook(struct rethook_node *node, struct pt_regs *regs, bool mcount);
 /* The trampoline's C half: the real return address for frame. */
 unsigned long rethook_trampoline_handler(struct pt_regs *regs, unsigned long frame);
+/* For unwinders: addr, or the real return address if it is the trampoline's. */
+unsigned long rethook_find_ret_addr(unsigned long addr, unsigned long *slot);
 /* A thread exits with hooked calls it will never return from. */
 void rethook_flush_task(struct task_struct *tk);
 

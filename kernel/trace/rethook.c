@@ -250,6 +250,30 @@ unsigned long rethook_trampoline_handler(struct pt_regs *regs, unsigned long fra
 }
 NOKPROBE_SYMBOL(rethook_trampoline_handler);
 
+/*
+ * For unwinders, which walk the running thread's own stack (Linux's
+ * rethook_find_ret_addr()): a frame whose return slot holds the
+ * trampoline returns to the real address its oldest node keeps.
+ */
+unsigned long rethook_find_ret_addr(unsigned long addr, unsigned long *slot)
+{
+	struct rethook_node *node;
+	unsigned long flags;
+
+	if (addr != (unsigned long)arch_rethook_trampoline)
+		return addr;
+	flags = local_irq_save();
+	for (node = current->rethooks; node; node = node->next)
+		if (node->frame == (unsigned long)slot &&
+		    node->ret_addr != (unsigned long)arch_rethook_trampoline) {
+			addr = node->ret_addr;
+			break;
+		}
+	local_irq_restore(flags);
+	return addr;
+}
+NOKPROBE_SYMBOL(rethook_find_ret_addr);
+
 void rethook_flush_task(struct task_struct *tk)
 {
 	unsigned long flags = local_irq_save();
