@@ -426,6 +426,8 @@ static int parse_expr(struct span sp, int depth, int comm_start,
 		return probe_fail(err, PROBE_ERR_BAD_FETCH_ARG, sp.pos);
 	switch (sp.s[0]) {
 	case '%':
+		if (ctx->fprobe)	/* Linux: "eprobe and fprobe do not handle registers" */
+			return probe_fail(err, PROBE_ERR_BAD_VAR, sp.pos);
 		return parse_register(sp, arg, err);
 	case '$':
 		return parse_variable(sp, ctx, arg, err);

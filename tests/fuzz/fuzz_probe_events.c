@@ -1,5 +1,6 @@
 /*
- * fuzz_probe_events.c - libFuzzer target for the kprobe_events parser.
+ * fuzz_probe_events.c - libFuzzer target for the kprobe_events parser
+ * (and its uprobe_events and dynamic_events f: grammars).
  *
  * Each input is one line as a user could write it to tracefs.  Built with
  * clang -fsanitize=fuzzer,address,undefined (make fuzz), so any read past
@@ -167,13 +168,22 @@ static void check_def(const struct probe_event_def *def)
 	}
 }
 
-/* The kprobe_events parser, or (uprobe) the uprobe_events one. */
-static int parse(bool uprobe, const char *line, size_t len, struct probe_event_def *def,
+/* Which grammar: kprobe_events', uprobe_events' or dynamic_events' f: lines. */
+enum kind { KPROBE, UPROBE, FPROBE, NR_KINDS };
+
+static int parse(enum kind kind, const char *line, size_t len, struct probe_event_def *def,
 		 struct probe_parse_error *err)
 {
-	if (uprobe)
+	if (kind == UPROBE)
 		return uprobe_event_parse(line, len, NULL, def, err);
+	if (kind == FPROBE)
+		return fprobe_event_parse(line, len, &parse_ops, def, err);
 	return probe_event_parse(line, len, &parse_ops, def, err);
+}
+
+static enum kind def_kind(const struct probe_event_def *def)
+{
+	return def->uprobe ? UPROBE : def->fprobe ? FPROBE : KPROBE;
 }
 
 /* Listing a definition and parsing the listing changes nothing. */
@@ -188,7 +198,7 @@ static void check_round_trip(const struct probe_event_def *def)
 	check_printed(shown, sizeof(shown), n);
 	/* kprobe_events prints each listing from a PROBE_LINE_MAX buffer. */
 	CHECK(n < PROBE_LINE_MAX);
-	CHECK(parse(def->uprobe, shown, (size_t)n, &again, &err) == 0);
+	CHECK(parse(def_kind(def), shown, (size_t)n, &again, &err) == 0);
 	probe_event_show(reshown, sizeof(reshown), &again);
 	CHECK(!strcmp(shown, reshown));
 	check_printed(shown, 7, probe_event_show(shown, 7, def));
@@ -236,15 +246,15 @@ static void check_fetch(const struct probe_event_def *def, const uint8_t *data,
 					NULL));
 }
 
-/* Each line goes to both parsers: kprobe_events' and uprobe_events'. */
-static void check_line(bool uprobe, const uint8_t *data, size_t size)
+/* Each line goes to every parser: kprobe_events', uprobe_events', f:'s. */
+static void check_line(enum kind kind, const uint8_t *data, size_t size)
 {
 	static struct probe_event_def def;
 	struct probe_parse_error err;
 	const char *line = (const char *)data;
 	int ret;
 
-	ret = parse(uprobe, line, size, &def, &err);
+	ret = parse(kind, line, size, &def, &err);
 	if (ret) {
 		CHECK(ret == -EINVAL);
 		check_rejected(line, size, &err);
@@ -253,7 +263,7 @@ static void check_line(bool uprobe, const uint8_t *data, size_t size)
 	CHECK(err.code == PROBE_ERR_NONE);
 	if (def.cmd != PROBE_CMD_ADD)
 		return;
-	CHECK(def.uprobe == uprobe);
+	CHECK(def_kind(&def) == kind);
 	check_def(&def);
 	check_round_trip(&def);
 	check_fetch(&def, data, size);
@@ -261,7 +271,7 @@ static void check_line(bool uprobe, const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	check_line(false, data, size);
-	check_line(true, data, size);
+	for (int kind = KPROBE; kind < NR_KINDS; kind++)
+		check_line((enum kind)kind, data, size);
 	return 0;
 }
