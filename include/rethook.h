@@ -86,8 +86,6 @@ void rethook_flush_task(struct task_struct *tk);
 
 /* The arch half (arch/i386/rethook.c, rethook_32.S). */
 void arch_rethook_prepare(struct rethook_node *node, struct pt_regs *regs, bool mcount);
-void arch_rethook_trampoline(void);
-__attribute__((regparm(3)))
-unsigned long arch_rethook_trampoline_callback(struct pt_regs *regs);
+void arch_rethook_trampoline(void);	/* calls rethook_trampoline_handler(regs, slot) */
 
 #endif

@@ -83,13 +83,23 @@ static void kretprobe_rethook_handler(struct rethook_node *node, void *data,
 }
 NOKPROBE_SYMBOL(kretprobe_rethook_handler);
 
-/* What an entry handler sees; the return handler's come from the node. */
-static noinline int kretprobe_rethook_entry(struct kretprobe *rp, struct kretprobe_instance *ri,
-					    struct pt_regs *regs)
+/*
+ * An entry handler runs first and sees the instance (the return
+ * handler's stack and ret_addr come from the node); non-zero: not this
+ * call.  Out of line, so that the usual hit keeps fewer registers.
+ */
+static noinline void kretprobe_rethook_entry(struct kprobe *p, struct rethook_node *node,
+					     struct pt_regs *regs)
 {
+	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
+	struct kretprobe_instance *ri = &container_of(node, struct kretprobe_rethook_node, node)->ri;
+
 	ri->stack = (unsigned long *)kernel_stack_pointer(regs);
 	ri->ret_addr = (kprobe_opcode_t *)*ri->stack;
-	return rp->entry_handler(ri, regs);
+	if (rp->entry_handler(ri, regs))
+		rethook_recycle(node);
+	else
+		rethook_hook(node, regs, kprobe_ftrace(p));
 }
 NOKPROBE_SYMBOL(kretprobe_rethook_entry);
 
@@ -98,14 +108,10 @@ int pre_handler_kretprobe_rethook(struct kprobe *p, struct pt_regs *regs)
 	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
 	struct rethook_node *node = rethook_try_get(rp->rh);
 
-	if (!node) {
+	if (!node)
 		kprobe_count_inc((unsigned long *)&rp->nmissed);	/* maxactive calls in progress */
-		return 0;
-	}
-	if (rp->entry_handler &&
-	    kretprobe_rethook_entry(rp, &container_of(node, struct kretprobe_rethook_node, node)->ri,
-				    regs))
-		rethook_recycle(node);	/* not this call */
+	else if (rp->entry_handler)
+		kretprobe_rethook_entry(p, node, regs);
 	else
 		rethook_hook(node, regs, kprobe_ftrace(p));
 	return 0;

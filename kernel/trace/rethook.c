@@ -185,14 +185,18 @@ void rethook_free(struct rethook *rh)
 
 /* ---- hooking and returning -------------------------------------------------------- */
 
-/* Interrupts off (include/rethook.h). */
+/*
+ * Interrupts off (include/rethook.h): nothing reads the thread's list
+ * before the slot is swapped, so the node goes on it first and the
+ * arch half comes last, with nothing left to do after it.
+ */
 void rethook_hook(struct rethook_node *node, struct pt_regs *regs, bool mcount)
 {
 	struct task_struct *t = this_cpu_read(current_task);
 
-	arch_rethook_prepare(node, regs, mcount);
 	node->next = t->rethooks;
 	t->rethooks = node;
+	arch_rethook_prepare(node, regs, mcount);
 }
 NOKPROBE_SYMBOL(rethook_hook);
 
