@@ -1,6 +1,7 @@
 /*
- * trace_probe.h - what kprobe events (kernel/trace/trace_kprobe.c) and
- * uprobe events (kernel/trace/trace_uprobe.c) share, as in Linux's
+ * trace_probe.h - what kprobe events (kernel/trace/trace_kprobe.c),
+ * uprobe events (kernel/trace/trace_uprobe.c) and fprobe events
+ * (kernel/trace/trace_fprobe.c) share, as in Linux's
  * kernel/trace/trace_probe.c: an event's common part, the *_events
  * file's commands, the error log and the record (the enable files are
  * trace_events.c's).
@@ -119,6 +120,10 @@ int trace_error_log_write(const char *text, size_t len, bool trunc, void *data);
 int trace_uprobe_init(void);
 /* Print a uprobe event's record after its "comm-pid [cpu] ... ts: " head; false if not one. */
 bool trace_uprobe_print(struct seq_buf *s, const struct trace_entry *e);
+/* kernel/trace/trace_fprobe.c: f: events, which only dynamic_events defines. */
+extern const struct trace_probe_type fprobe_type;
+/* Print an fprobe event's record after its "comm-pid [cpu] ... ts: " head; false if not one. */
+bool trace_fprobe_print(struct seq_buf *s, const struct trace_entry *e);
 /* kernel/trace/trace_kprobe.c: the %pS-style printer of :symbol arguments. */
 int trace_sprint_sym(char *buf, size_t len, unsigned long addr);
 

@@ -375,8 +375,9 @@ static int print_entry(const struct trace_entry *e, void *data)
 		seq_buf_printf(s, " %s: ", ts);
 	}
 	if (!tk) {
-		if (!trace_uprobe_print(s, e) && !trace_print_special(s, e) &&
-		    !trace_function_print(s, e) && !trace_event_print(s, e))
+		if (!trace_uprobe_print(s, e) && !trace_fprobe_print(s, e) &&
+		    !trace_print_special(s, e) && !trace_function_print(s, e) &&
+		    !trace_event_print(s, e))
 			seq_buf_printf(s, "Unknown event id %u\n", e->event_id);
 		return 0;
 	}
