@@ -23,6 +23,7 @@
 #define EINVAL  22
 #define EMFILE  24
 #define ENOSPC  28
+#define EDOM    33
 #define ERANGE  34
 #define ENAMETOOLONG 36
 #define ENOSYS  38

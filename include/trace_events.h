@@ -81,6 +81,12 @@ int trace_events_init(void);
 struct trace_entry *trace_event_buffer_reserve(struct trace_probe *tp, unsigned long *flags);
 void trace_event_buffer_commit(struct trace_probe *tp, struct trace_entry *e,
 			       struct pt_regs *regs, unsigned long flags);
+/*
+ * A finished record not in the ring buffer through tp's filter and
+ * triggers into the buffer (interrupts off): a synthetic event's, made
+ * inside another event's trigger while that event's record is in use.
+ */
+void trace_event_commit(struct trace_probe *tp, struct trace_entry *e, struct pt_regs *regs);
 bool tracing_is_on(void);
 void tracing_on(void);
 void tracing_off(void);
@@ -126,5 +132,11 @@ void trace_event_triggers_run(struct trace_event_file *file, const struct trace_
 void trace_event_triggers_free(struct trace_event_file *file);
 /* Must the triggers see the record (an "if", a hist)?  Then they run after it. */
 bool trace_event_triggers_conditional(struct trace_event_file *file);
+/*
+ * May the event go?  Not while another event's hist trigger reads one of
+ * its hist variables, nor while an enable_hist/disable_hist names it
+ * (Linux: EBUSY).  file may be NULL.
+ */
+bool trace_event_busy(struct trace_event_file *file);
 
 #endif

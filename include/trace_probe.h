@@ -37,6 +37,10 @@ struct trace_probe_type {
 	int (*set_enabled)(struct trace_probe *tp, bool on);
 	/* Unregister and free the event (trace_probe_cleanup() included). */
 	void (*destroy)(struct trace_probe *tp);
+	/* The format file after the common fields, when not a probe's (a synthetic event). */
+	int (*format_fields)(struct seq_buf *s, const struct trace_probe *tp);
+	/* Its records have no __probe_ip (a synthetic event's): the arguments come first. */
+	bool no_probe_fields;
 };
 
 /* The part every event has (Linux's struct trace_probe). */
@@ -67,6 +71,8 @@ struct trace_probe {
 int trace_probe_init(struct trace_probe *tp, const struct trace_probe_type *type,
 		     const struct probe_event_def *parsed);
 void trace_probe_cleanup(struct trace_probe *tp);
+/* The id of a new event, one count for every type (its records carry it). */
+unsigned int trace_probe_next_id(void);
 struct trace_probe *trace_probe_find_id(const struct trace_probe_type *type,
 					unsigned int id);
 

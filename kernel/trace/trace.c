@@ -19,6 +19,7 @@
 #include "trace.h"
 #include "trace_probe.h"
 #include "trace_events.h"
+#include "trace_synth.h"
 #include "pseudofs.h"
 #include <asm/processor.h>
 #include <asm/irqflags.h>
@@ -80,14 +81,20 @@ static void trace_entry_commit_copy(const struct trace_entry *e)
 void trace_event_buffer_commit(struct trace_probe *tp, struct trace_entry *e,
 			       struct pt_regs *regs, unsigned long flags)
 {
-	struct trace_event_file *file = tp->event_file;
-	struct event_filter *filter;
-	bool cond;
-
 	if (e != &scratch[smp_processor_id()]) {
 		trace_buffer_unlock_commit(flags);
 		return;
 	}
+	trace_event_commit(tp, e, regs);
+	local_irq_restore(flags);
+}
+
+void trace_event_commit(struct trace_probe *tp, struct trace_entry *e, struct pt_regs *regs)
+{
+	struct trace_event_file *file = READ_ONCE(tp->event_file);
+	struct event_filter *filter;
+	bool cond;
+
 	cond = file && trace_event_triggers_conditional(file);
 	if (file && !cond)		/* Linux's trace_trigger_soft_disabled() */
 		trace_event_triggers_run(file, e, regs);
@@ -96,12 +103,12 @@ void trace_event_buffer_commit(struct trace_probe *tp, struct trace_entry *e,
 		trace_entry_commit_copy(e);
 	if (cond)			/* Linux's event_trigger_unlock_commit() */
 		trace_event_triggers_run(file, e, regs);
-	local_irq_restore(flags);
 }
 NOKPROBE_SYMBOL(needs_scratch);
 NOKPROBE_SYMBOL(trace_event_buffer_reserve);
 NOKPROBE_SYMBOL(trace_entry_commit_copy);
 NOKPROBE_SYMBOL(trace_event_buffer_commit);
+NOKPROBE_SYMBOL(trace_event_commit);
 
 /* The head every special record shares: who, where, when. */
 static struct trace_entry *special_reserve(unsigned int id, struct pt_regs *regs,
@@ -394,5 +401,7 @@ int trace_files_init(void)
 		ret = trace_events_init();
 	if (!ret)
 		ret = trace_dynevent_init();
+	if (!ret)
+		ret = trace_synth_init();	/* synthetic_events */
 	return ret;
 }

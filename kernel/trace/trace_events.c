@@ -257,6 +257,8 @@ static int format_show(struct seq_buf *s, void *data)
 	format_field(s, "unsigned char", "common_preempt_count", 3, 1, false);
 	format_field(s, "int", "common_pid", 4, 4, true);
 	seq_buf_puts(s, "\n");
+	if (tp->type->format_fields)
+		return tp->type->format_fields(s, tp);
 	if (def->is_return) {
 		format_field(s, "unsigned long", "__probe_func", off, 4, false);
 		format_field(s, "unsigned long", "__probe_ret_ip", off + 4, 4, false);

@@ -41,10 +41,10 @@ static const struct filter_field common_fields[F_NR_COMMON] = {
 	[F_COMM]       = { "comm",                 true,  0, false },
 };
 
-/* After the common ones: the probe's addresses, then the arguments. */
-static int nr_probe_fields(const struct probe_event_def *def)
+/* After the common ones: the probe's addresses (a synthetic event has none), then the arguments. */
+static int nr_probe_fields(const struct trace_probe *tp)
 {
-	return def->is_return ? 2 : 1;
+	return tp->type->no_probe_fields ? 0 : tp->def->is_return ? 2 : 1;
 }
 
 int trace_event_fields(const struct trace_event_file *file, struct filter_field *fields,
@@ -55,10 +55,10 @@ int trace_event_fields(const struct trace_event_file *file, struct filter_field 
 
 	for (i = 0; i < F_NR_COMMON && n < max; i++)
 		fields[n++] = common_fields[i];
-	if (def->is_return && n + 2 <= max) {
+	if (nr_probe_fields(file->tp) == 2 && n + 2 <= max) {
 		fields[n++] = (struct filter_field){ "__probe_func", false, 4, false };
 		fields[n++] = (struct filter_field){ "__probe_ret_ip", false, 4, false };
-	} else if (n < max) {
+	} else if (nr_probe_fields(file->tp) == 1 && n < max) {
 		fields[n++] = (struct filter_field){ "__probe_ip", false, 4, false };
 	}
 	for (i = 0; i < def->nr_args && n < max; i++, n++) {
@@ -73,7 +73,7 @@ int trace_event_fields(const struct trace_event_file *file, struct filter_field 
 
 /* What the record ops are given: the record and its event's layout. */
 struct filter_rec {
-	const struct probe_event_def *def;
+	const struct trace_probe *tp;
 	unsigned int id;
 	const struct trace_entry *e;
 };
@@ -100,11 +100,9 @@ static uint64_t rec_num(int field, const void *rec)
 	case F_CPU_UPPER:
 	case F_CPU:       return r->e->cpu;
 	}
-	if (probe == 0)
-		return r->e->ip;
-	if (probe == 1 && r->def->is_return)
-		return r->e->ret_ip;
-	return arg_value(r, probe - nr_probe_fields(r->def)).raw;
+	if (probe < nr_probe_fields(r->tp))
+		return probe == 0 ? r->e->ip : r->e->ret_ip;
+	return arg_value(r, probe - nr_probe_fields(r->tp)).raw;
 }
 
 static const char *rec_str(int field, const void *rec, size_t *len)
@@ -116,7 +114,7 @@ static const char *rec_str(int field, const void *rec, size_t *len)
 		*len = strnlen(r->e->comm, sizeof(r->e->comm));
 		return r->e->comm;
 	}
-	v = arg_value(r, field - F_NR_COMMON - nr_probe_fields(r->def));
+	v = arg_value(r, field - F_NR_COMMON - nr_probe_fields(r->tp));
 	if (v.fault || v.str_off + v.str_len > r->e->len) {
 		*len = 0;
 		return "";
@@ -130,7 +128,7 @@ const struct filter_record_ops trace_event_record_ops = { rec_num, rec_str };
 uint64_t trace_event_field_num(struct trace_event_file *file, int field,
 			       const struct trace_entry *e)
 {
-	struct filter_rec r = { file->tp->def, file->tp->id, e };
+	struct filter_rec r = { file->tp, file->tp->id, e };
 
 	return rec_num(field, &r);
 }
@@ -138,7 +136,7 @@ uint64_t trace_event_field_num(struct trace_event_file *file, int field,
 const char *trace_event_field_str(struct trace_event_file *file, int field,
 				  const struct trace_entry *e, size_t *len)
 {
-	struct filter_rec r = { file->tp->def, file->tp->id, e };
+	struct filter_rec r = { file->tp, file->tp->id, e };
 
 	return rec_str(field, &r, len);
 }
@@ -148,7 +146,7 @@ NOKPROBE_SYMBOL(trace_event_field_str);
 bool trace_event_filter_match(struct trace_event_file *file, const struct event_filter *f,
 			      const struct trace_entry *e)
 {
-	struct filter_rec r = { file->tp->def, file->tp->id, e };
+	struct filter_rec r = { file->tp, file->tp->id, e };
 
 	return filter_match(f, &trace_event_record_ops, &r);
 }

@@ -7,6 +7,8 @@
  *   echo stacktrace >> events/kprobes/myfib/trigger
  *   echo '!traceoff' >> events/kprobes/myfib/trigger     (removes it)
  *   cat events/kprobes/myfib/trigger     one line a trigger, newest first
+ *   echo 'disable_hist:kprobes:other' >> events/kprobes/myfib/trigger
+ *                                        pause other's hist triggers
  *
  * As in Linux, when no trigger has an "if" and none is a hist, the
  * triggers run before the record is made (a traceoff stops its own
@@ -38,6 +40,7 @@ struct event_trigger {
 	char *filter_text;		/* after "if"; NULL when none */
 	struct event_filter *filter;
 	struct hist_trigger *hist;
+	struct trace_event_file *target;	/* enable_hist/disable_hist: whose hists */
 };
 
 /* Newest first, as Linux's list_add_rcu(): filled in, then published. */
@@ -69,6 +72,16 @@ static bool take_count(struct event_trigger *t)
 	return true;
 }
 
+/* enable_hist/disable_hist: every hist trigger of the target continues or pauses. */
+static void hist_enable(struct trace_event_file *target, bool enable)
+{
+	struct event_trigger *t;
+
+	list_for_each_entry_rcu(t, &target->triggers, list)
+		if (t->hist)
+			hist_trigger_control(t->hist, !enable, enable, false);
+}
+
 static void trigger_run(struct trace_event_file *file, struct event_trigger *t,
 			const struct trace_entry *e, struct pt_regs *regs)
 {
@@ -89,8 +102,13 @@ static void trigger_run(struct trace_event_file *file, struct event_trigger *t,
 		if (take_count(t))
 			trace_snapshot_swap();
 		break;
+	case TRIGGER_ENABLE_HIST:
+	case TRIGGER_DISABLE_HIST:
+		if (take_count(t))
+			hist_enable(t->target, t->cmd == TRIGGER_ENABLE_HIST);
+		break;
 	case TRIGGER_HIST:
-		hist_trigger_update(t->hist, file, e);
+		hist_trigger_update(t->hist, file, e, regs);
 		break;
 	default:
 		break;
@@ -122,6 +140,7 @@ bool trace_event_triggers_conditional(struct trace_event_file *file)
 	return false;
 }
 NOKPROBE_SYMBOL(take_count);
+NOKPROBE_SYMBOL(hist_enable);
 NOKPROBE_SYMBOL(trigger_run);
 NOKPROBE_SYMBOL(trace_event_triggers_run);
 NOKPROBE_SYMBOL(trace_event_triggers_conditional);
@@ -141,6 +160,8 @@ static void trigger_print(struct seq_buf *s, const struct event_trigger *t)
 		return;
 	}
 	seq_buf_puts(s, trigger_cmd_name(t->cmd));
+	if (t->target)
+		seq_buf_printf(s, ":%s:%s", t->target->tp->def->group, t->target->tp->def->event);
 	if (t->count == -1)
 		seq_buf_puts(s, ":unlimited");
 	else
@@ -175,16 +196,22 @@ static struct event_trigger *find_trigger(struct trace_event_file *file,
 
 	list_for_each_entry(t, &file->triggers, list)
 		if (t->cmd == spec->cmd &&
-		    (!t->hist || hist_trigger_matches(t->hist, &spec->hist, spec->filter)))
+		    (!t->hist || hist_trigger_matches(t->hist, &spec->hist, spec->filter)) &&
+		    (!t->target || (!strcmp(t->target->tp->def->group, spec->target_system) &&
+				    !strcmp(t->target->tp->def->event, spec->target_event))))
 			return t;
 	return NULL;
 }
 
-static void remove_trigger(struct event_trigger *t)
+/* Not a hist trigger whose variables another reads (Linux: EBUSY). */
+static int remove_trigger(struct event_trigger *t)
 {
+	if (t->hist && hist_trigger_busy(t->hist))
+		return -EBUSY;
 	list_del_rcu(&t->list);
 	synchronize_kprobes();		/* no hit is still running it */
 	trigger_free(t);
+	return 0;
 }
 
 /* hist:pause / :continue / :clear on an existing hist trigger. */
@@ -217,6 +244,11 @@ static int add_trigger(struct trace_event_file *file, struct trigger_spec *spec,
 		return -ENOMEM;
 	t->cmd = spec->cmd;
 	t->count = spec->count;
+	if (spec->target_event[0] &&
+	    !(t->target = trace_event_file_find(spec->target_system, spec->target_event))) {
+		trigger_free(t);
+		return -EINVAL;
+	}
 	if (spec->filter[0]) {
 		t->filter_text = kmalloc(strlen(spec->filter) + 1);
 		if (!t->filter_text) {
@@ -243,14 +275,35 @@ static int add_trigger(struct trace_event_file *file, struct trigger_spec *spec,
 	return 0;
 }
 
-/* `>` takes the hist triggers away first, as Linux's open with O_TRUNC does. */
+/*
+ * `>` takes the hist triggers away first, as Linux's open with O_TRUNC
+ * does - none of them while another trigger reads one's variables.
+ */
 static void remove_hist_triggers(struct trace_event_file *file)
 {
 	struct event_trigger *t, *n;
 
+	list_for_each_entry(t, &file->triggers, list)
+		if (t->hist && hist_trigger_busy(t->hist))
+			return;
 	list_for_each_entry_safe(t, n, &file->triggers, list)
 		if (t->hist)
 			remove_trigger(t);
+}
+
+bool trace_event_busy(struct trace_event_file *file)
+{
+	struct trace_event_file *f;
+	struct event_trigger *t;
+
+	if (!file)
+		return false;
+	list_for_each_entry(f, &trace_event_files, list)
+		list_for_each_entry(t, &f->triggers, list)
+			if ((f == file && t->hist && hist_trigger_busy(t->hist)) ||
+			    (f != file && t->target == file))
+				return true;
+	return false;
 }
 
 int trace_event_trigger_write(const char *text, size_t len, bool trunc, void *data)
@@ -276,9 +329,7 @@ int trace_event_trigger_write(const char *text, size_t len, bool trunc, void *da
 	}
 	if (spec.remove) {
 		t = find_trigger(file, &spec);
-		if (t)
-			remove_trigger(t);
-		return 0;			/* Linux: removing none is no error */
+		return t ? remove_trigger(t) : 0;	/* Linux: removing none is no error */
 	}
 	if (spec.cmd == TRIGGER_HIST && (spec.hist.pause || spec.hist.cont || spec.hist.clear) &&
 	    find_trigger(file, &spec))

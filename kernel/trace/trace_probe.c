@@ -75,6 +75,11 @@ void trace_probe_cleanup(struct trace_probe *tp)
 	kfree(tp->def);
 }
 
+unsigned int trace_probe_next_id(void)
+{
+	return next_event_id++;
+}
+
 /* ---- the hit ------------------------------------------------------------------ */
 
 /* Inside a kprobe's int3 (or trampoline) handler, or a uprobe's, on any CPU. */
@@ -321,7 +326,7 @@ static int add_event(const struct trace_probe_type *type,
 		type->destroy(tp);
 		return ret;
 	}
-	tp->id = next_event_id++;
+	tp->id = trace_probe_next_id();
 	list_add_tail(&tp->list, type->events);
 	return 0;
 }
@@ -376,7 +381,7 @@ static int delete_group(const struct trace_probe_type *type,
 	list_for_each_entry(tp, type->events, list) {
 		if (!delete_names(tp, parsed, line, len))
 			continue;
-		if (tp->enabled)
+		if (tp->enabled || trace_event_busy(tp->event_file))
 			return -EBUSY;
 		found++;
 	}
@@ -457,6 +462,8 @@ static int delete_event(const struct trace_probe_type *type,
 				      "Event is enabled: write 0 to its enable file first");
 		return -EBUSY;
 	}
+	if (trace_event_busy(tp->event_file))	/* a hist variable or enable_hist uses it */
+		return -EBUSY;
 	return delete_probes(tp, line, len);
 }
 
@@ -466,7 +473,7 @@ static int remove_all_events(const struct trace_probe_type *type)
 	struct trace_probe *tp, *n;
 
 	list_for_each_entry(tp, type->events, list)
-		if (tp->enabled) {
+		if (tp->enabled || trace_event_busy(tp->event_file)) {
 			pseudofs_error("%s/%s is enabled: disable it before clearing %s",
 				       tp->def->group, tp->def->event, type->events_file);
 			return -EBUSY;
