@@ -194,6 +194,29 @@ static int hist_attr(struct trigger_spec *spec, enum hist_err *herr, char *tok,
 	return 0;
 }
 
+/*
+ * $x, when x is this trigger's variable of a lone field (x=pid,
+ * x=common_timestamp.usecs), is that field (Linux's local_field_var_ref()).
+ */
+static void substitute_local_refs(const struct hist_spec *h, struct hist_expr *e)
+{
+	for (int i = 0; i < e->nr_nodes; i++) {
+		struct hist_node *n = &e->nodes[i];
+
+		if (n->op != HIST_OP_NONE || n->atom != HIST_ATOM_VAR_REF)
+			continue;
+		for (int v = 0; v < h->nr_vars; v++) {
+			const struct hist_node *def = &h->vars[v].expr.nodes[h->vars[v].expr.root];
+
+			if (strcmp(h->vars[v].name, n->name) == 0 && def->op == HIST_OP_NONE &&
+			    def->atom != HIST_ATOM_VAR_REF && def->atom != HIST_ATOM_CONST) {
+				*n = *def;
+				break;
+			}
+		}
+	}
+}
+
 /* "a=EXPR,b=EXPR" of every assignment, in order (Linux's parse_var_defs()). */
 static int hist_vars(struct trigger_spec *spec, enum hist_err *herr, struct hist_attrs *a)
 {
@@ -220,6 +243,8 @@ static int hist_vars(struct trigger_spec *spec, enum hist_err *herr, struct hist
 			h->nr_vars++;
 		}
 	}
+	for (int v = 0; v < h->nr_vars; v++)
+		substitute_local_refs(h, &h->vars[v].expr);
 	return 0;
 }
 
@@ -238,6 +263,7 @@ static int hist_list(struct trigger_spec *spec, enum hist_err *herr, char *list,
 		ret = hist_expr_parse(tok, &exprs[n], herr, &spec->bad);
 		if (ret)
 			return ret;
+		substitute_local_refs(&spec->hist, &exprs[n]);
 		if (is_key && hist_expr_has_var_ref(&exprs[n]))
 			return hist_fail(spec, herr, HIST_ERR_INVALID_REF_KEY, tok);
 		n++;

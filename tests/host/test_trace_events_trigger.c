@@ -138,6 +138,10 @@ static void hist_variables_and_expressions(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, printed("hist:keys=n:lat=common_timestamp.usecs-$ts0:vals=$lat"),
 			   "hist:keys=n:vals=hitcount,$lat:lat=common_timestamp.usecs-$ts0:"
 			   "sort=hitcount:size=2048:clock=global");
+	/* $x of a lone field of this trigger is that field, as in Linux */
+	KTEST_EXPECT_STREQ(t, printed("hist:keys=$p:p=common_pid,t=common_timestamp.usecs:d=n-$t"),
+			   "hist:keys=common_pid:vals=hitcount:p=common_pid,t=common_timestamp.usecs,"
+			   "d=n-common_timestamp.usecs:sort=hitcount:size=2048:clock=global");
 	KTEST_EXPECT_STREQ(t, printed("hist:keys=n:m=-(n)"),
 			   "hist:keys=n:vals=hitcount:m=-(n):sort=hitcount:size=2048");
 	KTEST_EXPECT_STREQ(t, printed("hist:keys=n.log2,__probe_ip.sym-offset,common_pid.execname"),

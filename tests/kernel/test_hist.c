@@ -390,6 +390,48 @@ static void hist_errors_as_linux(struct ktest *t)
 	KTEST_EXPECT_EQ(t, strncmp(out, "# Available triggers:", 21), 0);
 }
 
+/* ---- README: each hist line it adds names what is here ------------------------------------------- */
+
+static void readme_hist_lines_work(struct ktest *t)
+{
+	static const char *const lines[] = {
+		"  synthetic_events\t- Create/append/remove/show synthetic events\n",
+		"\t\t    enable_hist:<system>:<event>\n", "\t\t    disable_hist:<system>:<event>\n",
+		"[:<var1>=<field|var_ref|numeric_literal>[,<var2>=...]]", "[:<handler>.<action>]",
+		"common_timestamp - to record current timestamp", "common_cpu - to record the CPU",
+		".sym-offset display", ".execname   display", ".log2       display",
+		".buckets=size  display", ".usecs      display", "onmatch(matching.event)",
+		"onmax(var)", "onchange(var)", "trace(<synthetic_event>,param list)", "save(field,...)",
+		"snapshot()                           - snapshot the trace buffer" };
+	/* what those lines promise, tried */
+	static const char *const start[] = {
+		"hist:keys=common_pid:x=common_timestamp,y=$x,ms_per_sec=1000,t=common_timestamp/1000",
+		"hist:keys=common_cpu:vals=n", "hist:keys=__probe_ip.sym-offset",
+		"hist:keys=common_pid.execname", "hist:keys=n.log2", "hist:keys=n.buckets=10",
+		"hist:keys=common_pid:u=common_timestamp.usecs", "enable_hist:kprobes:h_end",
+		"disable_hist:kprobes:h_end" };
+	static const char *const end[] = {
+		"hist:keys=common_pid:l=common_timestamp-$x:onmatch(kprobes.h_start).trace(myevent,$l,common_pid)",
+		"hist:keys=common_pid:m=common_timestamp-$x:onmax($m).save(common_pid)",
+		"hist:keys=common_pid:c=common_timestamp-$x:onchange($c).snapshot()" };
+	char line[192];
+
+	rd(T("README"));
+	for (size_t i = 0; i < ARRAY_SIZE(lines); i++)
+		KTEST_EXPECT_TRUE(t, strstr(out, lines[i]) != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "example: echo 'myevent u64 lat; pid_t pid' >> synthetic_events"));
+	KTEST_EXPECT_TRUE(t, strstr(out, "name=") == NULL);	/* named triggers: not here */
+	KTEST_EXPECT_EQ(t, wr_append(T("synthetic_events"), "myevent u64 lat; pid_t pid\n"), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(start); i++) {
+		snprintf(line, sizeof(line), "%s\n", start[i]);
+		KTEST_EXPECT_EQ(t, wr_append(START("trigger"), line), 0);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(end); i++) {
+		snprintf(line, sizeof(line), "%s\n", end[i]);
+		KTEST_EXPECT_EQ(t, wr_append(END("trigger"), line), 0);
+	}
+}
+
 static struct ktest_case hist_cases[] = {
 	KTEST_CASE(synthetic_events_define_list_remove),
 	KTEST_CASE(synthetic_format_is_linux_layout),
@@ -402,6 +444,7 @@ static struct ktest_case hist_cases[] = {
 	KTEST_CASE(expressions_compute),
 	KTEST_CASE(disable_and_enable_hist),
 	KTEST_CASE(hist_errors_as_linux),
+	KTEST_CASE(readme_hist_lines_work),
 	KTEST_END
 };
 
