@@ -68,6 +68,8 @@ int trace_parse_bool(const char *text, size_t len, bool *on);
 
 /* An argument's record field, as format shows it: size, sign, string. */
 void trace_arg_type(int type, unsigned char *size, bool *is_signed, bool *is_string);
+/* Its C type as format shows it: "u32", "__data_loc char[]". */
+const char *trace_arg_type_name(int type);
 int trace_events_init(void);
 
 /* ---- a hit (kernel/trace/trace.c) ------------------------------------------- */
@@ -105,6 +107,8 @@ int trace_dynevent_init(void);
 /* The fields a filter or a hist key may name, in format's order. */
 int trace_event_fields(const struct trace_event_file *file, struct filter_field *fields,
 		       int max);
+/* The C type of one of them, as format shows it ("u32", "int", "unsigned long"). */
+const char *trace_event_field_type(const struct trace_event_file *file, int field);
 extern const struct filter_record_ops trace_event_record_ops;
 /* Field number field (trace_event_fields()'s order) of a record of file's event. */
 uint64_t trace_event_field_num(struct trace_event_file *file, int field,

@@ -4,7 +4,7 @@
  * tracefs' synthetic_events file and traced by a hist trigger's action
  * with values the trigger computed, such as a latency between two events:
  *
- *   echo 'sort_lat u64 lat; pid_t pid' >> synthetic_events
+ *   echo 'sort_lat u64 lat; int pid' >> synthetic_events
  *   ... onmatch(kprobes.sort_start).trace(sort_lat,$lat,common_pid)
  *
  * Each is an event like any other under events/synthetic/ (enable,

@@ -35,11 +35,26 @@ static int add_node(struct hist_expr *e)
 	return e->nr_nodes++;
 }
 
-/* "name.modifier": Linux's parse_field() modifiers this kernel can give. */
-static int parse_modifier(struct hist_node *n, char *mod, enum hist_err *herr, const char **bad)
+/* ".bucket[s]=N" after "bucket": the caret goes where Linux's reading stopped. */
+static int parse_buckets(struct hist_node *n, char *s, enum hist_err *herr, const char **bad)
 {
 	unsigned long buckets;
 
+	if (*s == 's')
+		s++;
+	if (*s != '=')
+		return fail(herr, bad, HIST_ERR_BAD_FIELD_MODIFIER, s);
+	s++;
+	if (kstrtoul(s, 0, &buckets) || !buckets)
+		return fail(herr, bad, HIST_ERR_BAD_FIELD_MODIFIER, s);
+	n->mods = HIST_MOD_BUCKETS;
+	n->buckets = buckets;
+	return 0;
+}
+
+/* "name.modifier": Linux's parse_field() modifiers this kernel can give. */
+static int parse_modifier(struct hist_node *n, char *mod, enum hist_err *herr, const char **bad)
+{
 	if (strcmp(mod, "hex") == 0)
 		n->mods = HIST_MOD_HEX;
 	else if (strcmp(mod, "sym") == 0)
@@ -52,14 +67,10 @@ static int parse_modifier(struct hist_node *n, char *mod, enum hist_err *herr, c
 		n->mods = HIST_MOD_LOG2;
 	else if (strcmp(mod, "usecs") == 0)
 		n->mods = HIST_MOD_USECS;
-	else if (strncmp(mod, "bucket", 6) == 0 &&
-		 (mod[6] == '=' || (mod[6] == 's' && mod[7] == '=')) &&
-		 kstrtoul(mod + (mod[6] == 's' ? 8 : 7), 0, &buckets) == 0 && buckets) {
-		n->mods = HIST_MOD_BUCKETS;
-		n->buckets = buckets;
-	} else {
+	else if (strncmp(mod, "bucket", 6) == 0)
+		return parse_buckets(n, mod + 6, herr, bad);
+	else
 		return fail(herr, bad, HIST_ERR_BAD_FIELD_MODIFIER, mod);
-	}
 	return 0;
 }
 

@@ -69,6 +69,26 @@ int trace_event_fields(const struct trace_event_file *file, struct filter_field 
 	return n;
 }
 
+/* The C type of field number field, as format shows it: "u32", "int". */
+const char *trace_event_field_type(const struct trace_event_file *file, int field)
+{
+	static const char *const common_types[F_NR_COMMON] = {
+		[F_TYPE] = "unsigned short", [F_FLAGS] = "unsigned char",
+		[F_PREEMPT] = "unsigned char", [F_PID] = "int", [F_CPU_UPPER] = "int",
+		[F_CPU] = "int", [F_COMM_UPPER] = "char *", [F_COMM] = "char *",
+	};
+	const struct probe_event_def *def = file->tp->def;
+	int arg = field - F_NR_COMMON - nr_probe_fields(file->tp);
+
+	if (field < F_NR_COMMON)
+		return common_types[field];
+	if (arg < 0)
+		return "unsigned long";		/* the probe's addresses */
+	/* a synthetic event keeps each field's C type where a probe keeps its FETCHARG */
+	return nr_probe_fields(file->tp) ? trace_arg_type_name(def->args[arg].type) :
+					   def->args[arg].comm;
+}
+
 /* ---- a record's values ------------------------------------------------------------ */
 
 /* What the record ops are given: the record and its event's layout. */

@@ -121,17 +121,20 @@ static int resolve_var_ref(struct hist_trigger *h, struct hist_rexpr *rx, int i,
 			   bool read_once, const char *cmd)
 {
 	const char *name = rx->e->nodes[i].name;
+	char field[HIST_NAME_LEN + 1];
 	struct hist_trigger *owner;
 	int slot = -1;
 
 	owner = find_var_owner(h, name, cmd, &slot);
-	if (!owner || (rx->n[i].arg = hist_add_ref(h, owner, slot, read_once)) < 0) {
+	if (!owner || hist_add_ref(h, owner, slot, read_once) < 0) {
+		/* Linux then tries "$name" as a field, and logs that too */
+		snprintf(field, sizeof(field), "$%s", name);
 		hist_log_error(h->file, cmd, HIST_ERR_VAR_NOT_FOUND, name);
+		hist_log_error(h->file, cmd, HIST_ERR_FIELD_NOT_FOUND, field);
 		return -EINVAL;
 	}
-	rx->n[i].size = owner->vars[slot].n[owner->vars[slot].e->root].size;
-	rx->n[i].is_signed = owner->vars[slot].n[owner->vars[slot].e->root].is_signed;
-	rx->n[i].usecs = owner->vars[slot].n[owner->vars[slot].e->root].usecs;
+	rx->n[i] = owner->vars[slot].n[owner->vars[slot].e->root];	/* its type, size, sign */
+	rx->n[i].arg = hist_add_ref(h, owner, slot, read_once);
 	return 0;
 }
 
@@ -142,10 +145,14 @@ static int resolve_atom(struct hist_trigger *h, struct hist_rexpr *rx, int i, bo
 	struct hist_rnode *rn = &rx->n[i];
 
 	rn->size = sizeof(uint64_t);
+	rn->type = "u64";
 	rn->usecs = node->atom == HIST_ATOM_TIMESTAMP && h->spec.ts_in_usecs;
 	switch (node->atom) {
 	case HIST_ATOM_FIELD:
 		rn->arg = find_field(fields, nr_fields, node->name);
+		/* comm is a filter's field only: Linux 6.1's generic fields have no size */
+		if (rn->arg >= 0 && fields[rn->arg].is_string && !fields[rn->arg].size)
+			rn->arg = -1;
 		if (rn->arg < 0) {
 			hist_log_error(h->file, cmd, HIST_ERR_FIELD_NOT_FOUND, node->name);
 			return -EINVAL;
@@ -153,9 +160,11 @@ static int resolve_atom(struct hist_trigger *h, struct hist_rexpr *rx, int i, bo
 		rn->size = fields[rn->arg].size;
 		rn->is_signed = fields[rn->arg].is_signed;
 		rn->is_string = fields[rn->arg].is_string;
+		rn->type = trace_event_field_type(h->file, rn->arg);
 		return 0;
 	case HIST_ATOM_CPU:
 		rn->size = sizeof(int);
+		rn->type = "unsigned int";
 		return 0;
 	case HIST_ATOM_VAR_REF:
 		return resolve_var_ref(h, rx, i, operand, cmd);
@@ -187,7 +196,8 @@ static int resolve_node(struct hist_trigger *h, struct hist_rexpr *rx, int i, bo
 		hist_log_error(h->file, cmd, HIST_ERR_TIMESTAMP_MISMATCH, NULL);
 		return -EINVAL;
 	}
-	*rn = (struct hist_rnode){ .size = a->size, .is_signed = a->is_signed, .usecs = a->usecs };
+	*rn = (struct hist_rnode){ .type = a->type, .size = a->size, .is_signed = a->is_signed,
+				   .usecs = a->usecs };
 	return 0;
 }
 
@@ -556,7 +566,7 @@ void hist_trigger_update(struct hist_trigger *h, struct trace_event_file *file,
 		h->drops++;
 	} else {
 		if (!ent->hitcount)
-			strlcpy(ent->comm, e->pid ? e->comm : "<idle>", sizeof(ent->comm));
+			strlcpy(ent->comm, e->comm, sizeof(ent->comm));
 		ent->hitcount++;
 		update_entry(h, ent, &hit);
 		read_save_fields(h, &hit, savevals);

@@ -73,24 +73,28 @@ static int new_slot(struct hist_trigger *h)
 
 /* ---- .trace(): the params of a synthetic event --------------------------------------- */
 
-/* The size and sign of what reference r reads. */
-static void ref_type(const struct hist_trigger *h, int r, unsigned char *size, bool *is_signed)
+/*
+ * Can a synthetic event's field take what reference r reads?  Linux's
+ * check_synth_field(): the same C type, or the same size and sign - and
+ * a field made a variable has no sign there (its create_var() sets
+ * none), so common_pid fits "int pid" but not "pid_t pid".
+ */
+static bool ref_fits(const struct hist_trigger *h, int r, const struct synth_field *f)
 {
 	const struct hist_ref *ref = &h->refs[r];
 	const struct hist_trigger *o = ref->owner;
+	const struct hist_rnode *rn;
 
 	if (ref->slot < o->spec.nr_vars) {
-		const struct hist_rexpr *rx = &o->vars[ref->slot];
-
-		*size = rx->n[rx->e->root].size;
-		*is_signed = rx->n[rx->e->root].is_signed;
-		return;
+		rn = &o->vars[ref->slot].n[o->vars[ref->slot].e->root];
+		return (rn->type && !strcmp(rn->type, f->type)) ||
+		       (rn->size == f->size && rn->is_signed == f->is_signed);
 	}
-	for (int f = 0; f < o->nr_fvars; f++)
-		if (o->fvars[f].slot == ref->slot) {
-			*size = o->fvars[f].size;
-			*is_signed = o->fvars[f].is_signed;
-		}
+	for (int i = 0; i < o->nr_fvars; i++)
+		if (o->fvars[i].slot == ref->slot)
+			return (o->fvars[i].type && !strcmp(o->fvars[i].type, f->type)) ||
+			       (o->fvars[i].size == f->size && !f->is_signed);
+	return false;
 }
 
 /* A field of this event as a param: a hidden variable copied at each hit. */
@@ -111,8 +115,9 @@ static int field_param(struct hist_trigger *h, const char *name,
 		hist_log_error(h->file, cmd, HIST_ERR_TOO_MANY_FIELD_VARS, name);
 		return -1;
 	}
-	h->fvars[h->nr_fvars++] = (struct hist_field_var){ slot, field, fields[field].size,
-							   fields[field].is_signed };
+	h->fvars[h->nr_fvars++] = (struct hist_field_var){ slot, field,
+							   trace_event_field_type(h->file, field),
+							   fields[field].size, fields[field].is_signed };
 	return hist_add_ref(h, h, slot, false);
 }
 
@@ -137,8 +142,6 @@ static int create_trace(struct hist_trigger *h, struct hist_act *act,
 {
 	const struct hist_action *a = act->a;
 	struct synth_event *se = synth_event_find(a->synth);
-	unsigned char size = 0;
-	bool is_signed = false;
 	int r;
 
 	if (!se) {
@@ -152,9 +155,7 @@ static int create_trace(struct hist_trigger *h, struct hist_act *act,
 					     field_param(h, a->params[i], fields, n, cmd);
 		if (r < 0)
 			return -EINVAL;
-		ref_type(h, r, &size, &is_signed);
-		if (i >= se->nr_fields || size != se->fields[i].size ||
-		    is_signed != se->fields[i].is_signed) {
+		if (i >= se->nr_fields || !ref_fits(h, r, &se->fields[i])) {
 			hist_log_error(h->file, cmd, HIST_ERR_SYNTH_TYPE_MISMATCH, a->params[i]);
 			return -EINVAL;
 		}

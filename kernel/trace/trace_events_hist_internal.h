@@ -47,6 +47,7 @@ struct hist_entry {
 /* An expression's node once resolved against the event. */
 struct hist_rnode {
 	int16_t arg;			/* a field's index, a VAR_REF's reference */
+	const char *type;		/* its C type, Linux's hist_field->type: "u64", "int" */
 	unsigned char size;		/* of its value, in bytes, and its sign */
 	bool is_signed, is_string;
 	bool usecs;			/* a timestamp in microseconds */
@@ -79,8 +80,10 @@ struct hist_act {
 /* A field copied into a variable at each hit (an action's param naming a field). */
 struct hist_field_var {
 	int slot, field;
+	const char *type;
 	unsigned char size;
-	bool is_signed;
+	bool is_signed;			/* the field's: its value's sign (the variable's type
+					 * has none: Linux's create_var() does not copy it) */
 };
 
 struct hist_trigger {

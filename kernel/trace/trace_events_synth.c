@@ -2,8 +2,8 @@
  * trace_events_synth.c - synthetic events and tracefs' synthetic_events
  * file (Linux's kernel/trace/trace_events_synth.c):
  *
- *   echo 'sort_lat u64 lat; pid_t pid' >> synthetic_events   define one
- *   cat synthetic_events           sort_lat	u64 lat; pid_t pid
+ *   echo 'sort_lat u64 lat; int pid' >> synthetic_events   define one
+ *   cat synthetic_events           sort_lat	u64 lat; int pid
  *   echo '!sort_lat' >> synthetic_events                       remove it
  *
  * A synthetic event is a struct trace_probe of its own type with no
@@ -304,12 +304,13 @@ static int parse_field(const char *cmd, char **w, int argc, int *i, struct probe
 	f->size = type_size(type);
 	f->is_signed = type[0] != 'u';		/* Linux's synth_field_signed() */
 	strlcpy(def->args[def->nr_args].name, name, sizeof(def->args[0].name));
+	strlcpy(def->args[def->nr_args].comm, type, sizeof(def->args[0].comm));	/* its C type */
 	def->args[def->nr_args].type = fetch_type_of(f);
 	def->nr_args++;
 	return 0;
 }
 
-/* "u64 lat; pid_t pid": fields separated by ';' (Linux's older blank-only form too). */
+/* "u64 lat; int pid": fields separated by ';' (Linux's older blank-only form too). */
 static int parse_fields(const char *cmd, char *fields, struct probe_event_def *def,
 			struct synth_field *f)
 {
@@ -471,7 +472,7 @@ static int synthetic_events_write(const char *text, size_t len, bool trunc, void
 	return ret;
 }
 
-/* "sort_lat\tu64 lat; pid_t pid", Linux's synth_events_seq_show(). */
+/* "sort_lat\tu64 lat; int pid", Linux's synth_events_seq_show(). */
 static int synthetic_events_show(struct seq_buf *s, void *data)
 {
 	struct trace_probe *tp;

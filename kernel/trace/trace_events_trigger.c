@@ -6,7 +6,8 @@
  *   echo 'traceoff:1 if n == 3' > events/kprobes/myfib/trigger
  *   echo stacktrace >> events/kprobes/myfib/trigger
  *   echo '!traceoff' >> events/kprobes/myfib/trigger     (removes it)
- *   cat events/kprobes/myfib/trigger     one line a trigger, newest first
+ *   cat events/kprobes/myfib/trigger     one line a trigger: newest first,
+ *                                        then the hist triggers, oldest first
  *   echo 'disable_hist:kprobes:other' >> events/kprobes/myfib/trigger
  *                                        pause other's hist triggers
  *
@@ -50,6 +51,15 @@ static void trigger_list_add(struct event_trigger *t, struct list_head *head)
 	t->list.prev = head;
 	rcu_assign_pointer(head->next, &t->list);
 	t->list.next->prev = &t->list;
+}
+
+/* Oldest first, as Linux's hist_trigger_enable() adds a hist trigger (list_add_tail_rcu()). */
+static void trigger_list_add_tail(struct event_trigger *t, struct list_head *head)
+{
+	t->list.next = head;
+	t->list.prev = head->prev;
+	rcu_assign_pointer(head->prev->next, &t->list);
+	head->prev = &t->list;
 }
 
 static void trigger_free(struct event_trigger *t)
@@ -149,7 +159,7 @@ NOKPROBE_SYMBOL(trace_event_triggers_conditional);
 
 static void trigger_print(struct seq_buf *s, const struct event_trigger *t)
 {
-	static char line[512];
+	static char line[2048];	/* a hist trigger with its variables and actions */
 
 	if (t->hist) {
 		hist_trigger_print(line, sizeof(line), t->hist);
@@ -271,7 +281,10 @@ static int add_trigger(struct trace_event_file *file, struct trigger_spec *spec,
 		trigger_free(t);
 		return ret;
 	}
-	trigger_list_add(t, &file->triggers);
+	if (t->hist)
+		trigger_list_add_tail(t, &file->triggers);
+	else
+		trigger_list_add(t, &file->triggers);
 	return 0;
 }
 

@@ -44,9 +44,6 @@ static const char readme_msg[] =
 	"\t           +|-<offset>(<fetcharg>), \\imm-value, \\\"imm-string\"\n"
 	"\t     type: s8/16/32/64, u8/16/32/64, x8/16/32/64, string, symbol,\n"
 	"\t           ustring\n"
-	"  synthetic_events\t- Create/append/remove/show synthetic events\n"
-	"\t  Write into this file to define/undefine new synthetic events.\n"
-	"\t     example: echo 'myevent u64 lat; pid_t pid' >> synthetic_events\n"
 	"  events/\t\t- Directory containing all trace event subsystems:\n"
 	"      enable\t\t- Write 0/1 to enable/disable tracing of all events\n"
 	"  events/<system>/\t- Directory containing all trace events for <system>:\n"
@@ -144,7 +141,11 @@ static const char readme_msg[] =
 	"\t    The available actions are:\n\n"
 	"\t        trace(<synthetic_event>,param list)  - generate synthetic event\n"
 	"\t        save(field,...)                      - save current event fields\n"
-	"\t        snapshot()                           - snapshot the trace buffer\n";
+	"\t        snapshot()                           - snapshot the trace buffer\n"
+	/* where Linux 6.1 has it, as it names it; its example's char name[] is not here */
+	"  events/synthetic_events\t- Create/append/remove/show synthetic events\n"
+	"\t  Write into this file to define/undefine new synthetic events.\n"
+	"\t     example: echo 'myevent u64 lat; int pid' >> synthetic_events\n";
 
 int trace_readme_show(struct seq_buf *s, void *data)
 {

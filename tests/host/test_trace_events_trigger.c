@@ -177,6 +177,7 @@ static void hist_expression_errors(struct ktest *t)
 	KTEST_EXPECT_EQ(t, herr, HIST_ERR_BAD_FIELD_MODIFIER);	/* common_pid only */
 	KTEST_EXPECT_EQ(t, trigger_parse("hist:keys=n.buckets=0", &spec, &herr), -EINVAL);
 	KTEST_EXPECT_EQ(t, herr, HIST_ERR_BAD_FIELD_MODIFIER);
+	KTEST_EXPECT_STREQ(t, spec.bad, "0");		/* Linux's caret: at the number */
 	KTEST_EXPECT_EQ(t, trigger_parse("hist:keys=n:x=", &spec, &herr), -EINVAL);
 	KTEST_EXPECT_EQ(t, herr, HIST_ERR_EMPTY_ASSIGNMENT);
 	KTEST_EXPECT_EQ(t, trigger_parse("hist:keys=n:sort=", &spec, &herr), -EINVAL);
