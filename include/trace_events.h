@@ -103,6 +103,8 @@ int trace_parse_bool(const char *text, size_t len, bool *on);
 
 /* An argument's record field, as format shows it: size, sign, string. */
 void trace_arg_type(int type, unsigned char *size, bool *is_signed, bool *is_string);
+/* Its C type as format shows it: "u32", "__data_loc char[]". */
+const char *trace_arg_type_name(int type);
 int trace_events_init(void);
 
 /* ---- a hit (kernel/trace/trace.c) ------------------------------------------- */
@@ -116,6 +118,12 @@ int trace_events_init(void);
 struct trace_entry *trace_event_buffer_reserve(struct trace_probe *tp, unsigned long *flags);
 void trace_event_buffer_commit(struct trace_probe *tp, struct trace_entry *e,
 			       struct pt_regs *regs, unsigned long flags);
+/*
+ * A finished record not in the ring buffer through tp's filter and
+ * triggers into the buffer (interrupts off): a synthetic event's, made
+ * inside another event's trigger while that event's record is in use.
+ */
+void trace_event_commit(struct trace_probe *tp, struct trace_entry *e, struct pt_regs *regs);
 bool tracing_is_on(void);
 void tracing_on(void);
 void tracing_off(void);
@@ -146,6 +154,8 @@ int trace_eprobes_release_all(void);
 /* The fields a filter or a hist key may name, in format's order. */
 int trace_event_fields(const struct trace_event_file *file, struct filter_field *fields,
 		       int max);
+/* The C type of one of them, as format shows it ("u32", "int", "unsigned long"). */
+const char *trace_event_field_type(const struct trace_event_file *file, int field);
 extern const struct filter_record_ops trace_event_record_ops;
 /* The first of the event's own fields (its arguments) in that order. */
 int trace_event_arg_field(const struct trace_event_file *file);
@@ -177,5 +187,11 @@ void trace_event_triggers_run(struct trace_event_file *file, const struct trace_
 void trace_event_triggers_free(struct trace_event_file *file);
 /* Must the triggers see the record (an "if", a hist)?  Then they run after it. */
 bool trace_event_triggers_conditional(struct trace_event_file *file);
+/*
+ * May the event go?  Not while another event's hist trigger reads one of
+ * its hist variables, nor while an enable_hist/disable_hist names it
+ * (Linux: EBUSY).  file may be NULL.
+ */
+bool trace_event_busy(struct trace_event_file *file);
 
 #endif

@@ -39,7 +39,7 @@ struct trace_probe_type {
 	/* Unregister and free the event (trace_probe_cleanup() included). */
 	void (*destroy)(struct trace_probe *tp);
 	/*
-	 * Events that are no probe's (syscalls, eprobes): their record has
+	 * Events that are no probe's (syscalls, eprobes, synthetic events): their record has
 	 * no probe address, so format and the filters see the common
 	 * fields, then the arguments.
 	 */

@@ -21,6 +21,7 @@
 #include "trace_events.h"
 #include "trace_syscalls.h"
 #include "trace_array.h"
+#include "trace_synth.h"
 #include "pseudofs.h"
 #include <asm/processor.h>
 #include <asm/irqflags.h>
@@ -95,15 +96,23 @@ static void trace_entry_commit_copy(const struct trace_entry *e)
 void trace_event_buffer_commit(struct trace_probe *tp, struct trace_entry *e,
 			       struct pt_regs *regs, unsigned long flags)
 {
-	struct trace_event_file *file = tp->event_file;
 	int cpu = smp_processor_id();
-	struct event_filter *filter;
-	bool cond;
 
 	if (scratch_depth[cpu] == 0 || e != &scratch[cpu][scratch_depth[cpu] - 1]) {
 		trace_buffer_unlock_commit(flags);
 		return;
 	}
+	trace_event_commit(tp, e, regs);
+	scratch_depth[cpu]--;
+	local_irq_restore(flags);
+}
+
+void trace_event_commit(struct trace_probe *tp, struct trace_entry *e, struct pt_regs *regs)
+{
+	struct trace_event_file *file = READ_ONCE(tp->event_file);
+	struct event_filter *filter;
+	bool cond;
+
 	cond = file && trace_event_triggers_conditional(file);
 	if (file && !cond)		/* Linux's trace_trigger_soft_disabled() */
 		trace_event_triggers_run(file, e, regs);
@@ -117,13 +126,12 @@ void trace_event_buffer_commit(struct trace_probe *tp, struct trace_entry *e,
 		trace_event_triggers_run(file, e, regs);
 	if (file && !list_empty(&file->eprobes))	/* they need the record too */
 		trace_eprobes_run(file, e, regs);
-	scratch_depth[cpu]--;
-	local_irq_restore(flags);
 }
 NOKPROBE_SYMBOL(needs_scratch);
 NOKPROBE_SYMBOL(trace_event_buffer_reserve);
 NOKPROBE_SYMBOL(trace_entry_commit_copy);
 NOKPROBE_SYMBOL(trace_event_buffer_commit);
+NOKPROBE_SYMBOL(trace_event_commit);
 
 /* The head every special record shares: who, where, when. */
 static struct trace_entry *special_reserve_in(struct trace_buffer *tb, unsigned int id,
@@ -438,5 +446,7 @@ int trace_files_init(void)
 		ret = trace_instances_init();	/* trace_instances.c: instances/ */
 	if (!ret)
 		ret = trace_options_init();	/* trace_options.c: trace_options, options/ */
+	if (!ret)
+		ret = trace_synth_init();	/* synthetic_events */
 	return ret;
 }

@@ -328,6 +328,11 @@ void trace_arg_type(int type, unsigned char *size, bool *is_signed, bool *is_str
 	*is_string = type_is_string(type);
 }
 
+const char *trace_arg_type_name(int type)
+{
+	return type_desc(type).fmttype;
+}
+
 static void format_field(struct seq_buf *s, const char *type, const char *name,
 			 unsigned int offset, unsigned int size, bool is_signed)
 {

@@ -27,6 +27,7 @@
 #include "kprobes.h"
 #include "probe_events.h"
 #include "trace_probe.h"
+#include "trace_synth.h"
 #include "trace_events.h"
 #include "pseudofs.h"
 #include "hw_breakpoint.h"
@@ -377,7 +378,7 @@ static int print_entry(const struct trace_entry *e, void *data)
 	if (!tk) {
 		if (!trace_uprobe_print(s, e) && !trace_fprobe_print(s, e) &&
 		    !trace_print_special(s, e) && !trace_function_print(s, e) &&
-		    !trace_event_print(s, e))
+		    !trace_event_print(s, e) && !trace_synth_print(s, e))
 			seq_buf_printf(s, "Unknown event id %u\n", e->event_id);
 		return 0;
 	}

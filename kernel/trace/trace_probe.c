@@ -412,7 +412,7 @@ static int delete_group(const struct trace_probe_type *type,
 	list_for_each_entry(tp, type->events, list) {
 		if (!delete_names(tp, parsed, line, len))
 			continue;
-		if (tp->enabled)
+		if (tp->enabled || trace_event_busy(tp->event_file))
 			return -EBUSY;
 		found++;
 	}
@@ -493,6 +493,8 @@ static int delete_event(const struct trace_probe_type *type,
 				      "Event is enabled: write 0 to its enable file first");
 		return -EBUSY;
 	}
+	if (trace_event_busy(tp->event_file))	/* a hist variable or enable_hist uses it */
+		return -EBUSY;
 	return delete_probes(tp, line, len);
 }
 
@@ -502,7 +504,7 @@ static int remove_all_events(const struct trace_probe_type *type)
 	struct trace_probe *tp, *n;
 
 	list_for_each_entry(tp, type->events, list)
-		if (tp->enabled) {
+		if (tp->enabled || trace_event_busy(tp->event_file)) {
 			pseudofs_error("%s/%s is enabled: disable it before clearing %s",
 				       tp->def->group, tp->def->event, type->events_file);
 			return -EBUSY;

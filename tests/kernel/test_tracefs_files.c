@@ -317,7 +317,7 @@ static void trigger_file_lists_available(struct ktest *t)
 {
 	rd(EV("trigger"));
 	KTEST_EXPECT_STREQ(t, out, "# Available triggers:\n"
-			   "# traceon traceoff snapshot stacktrace enable_event disable_event hist\n");
+			   "# traceon traceoff snapshot stacktrace enable_event disable_event enable_hist disable_hist hist\n");
 	KTEST_EXPECT_EQ(t, wr(EV("trigger"), "nosuch\n"), -EINVAL);
 	KTEST_EXPECT_EQ(t, wr(EV("trigger"), "traceoff if x > 1\n"), -EINVAL);
 	KTEST_EXPECT_EQ(t, wr(EV("trigger"), "traceoff:abc\n"), -EINVAL);
@@ -415,6 +415,27 @@ static void enable_event_soft_mode(struct ktest *t)
 	KTEST_EXPECT_EQ(t, wr_append(T("kprobe_events"), "-:tf_ret\n"), 0);
 }
 
+/*
+ * enable_hist names an event too, but holds no soft mode: beside an
+ * enable_event on the same event, removing it leaves that event's soft
+ * mode to the enable_event, and removing that one leaves it off.
+ */
+static void enable_hist_beside_enable_event(struct ktest *t)
+{
+	wr_append(T("kprobe_events"), "r:tf_ret fib ret=$retval\n");
+	KTEST_EXPECT_EQ(t, wr(EV("trigger"), "enable_event:kprobes:tf_ret\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "enable_hist:kprobes:tf_ret\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "!enable_hist:kprobes:tf_ret\n"), 0);
+	rd(RET("enable"));
+	KTEST_EXPECT_STREQ(t, out, "0*\n");
+	rd(EV("trigger"));
+	KTEST_EXPECT_STREQ(t, out, "enable_event:kprobes:tf_ret:unlimited\n");
+	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "!enable_event:kprobes:tf_ret\n"), 0);
+	rd(RET("enable"));
+	KTEST_EXPECT_STREQ(t, out, "0\n");
+	KTEST_EXPECT_EQ(t, wr_append(T("kprobe_events"), "-:tf_ret\n"), 0);
+}
+
 /* Linux's -EINVAL: no such event (even to remove), a missing part, a bad count. */
 static void enable_event_errors(struct ktest *t)
 {
@@ -487,18 +508,22 @@ static void hist_vals_sort_modifiers_filter(struct ktest *t)
 		"{ n: 5 } hitcount:          1  n:          5\n"
 		"{ n: 4 } hitcount:          1  n:          4\n"
 		"\nTotals:\n    Hits: 4\n    Entries: 3\n    Dropped: 0\n") != NULL);
-	/* pause, continue, clear act on the trigger that matches. */
-	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "hist:keys=n.hex:vals=n:pause if n > 2\n"), 0);
+	/* pause, continue, clear act on the trigger that matches: keys, vals, sort and filter
+	 * (Linux's hist_trigger_match()); size= does not count. */
+	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "hist:keys=n.hex:vals=n:sort=n.descending:pause if n > 2\n"), 0);
 	run_fib5();
 	rd(EV("hist"));
 	KTEST_EXPECT_TRUE(t, strstr(out, "[paused]\n") && strstr(out, "    Hits: 4\n"));
-	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "hist:keys=n.hex:vals=n:clear if n > 2\n"), 0);
-	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "hist:keys=n.hex:vals=n:cont if n > 2\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "hist:keys=n.hex:vals=n:sort=n.descending:clear if n > 2\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "hist:keys=n.hex:vals=n:sort=n.descending:cont if n > 2\n"), 0);
 	run_fib5();
 	rd(EV("hist"));
 	KTEST_EXPECT_TRUE(t, strstr(out, "[active]\n") && strstr(out, "    Hits: 4\n"));
 	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "hist:keys=common_pid:clear\n"), -ENOENT);
 	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "!hist:keys=n.hex:vals=n if n > 2\n"), 0);
+	rd(EV("hist"));			/* another sort: not that trigger, and no error */
+	KTEST_EXPECT_TRUE(t, strstr(out, "# event histogram") != NULL);
+	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "!hist:keys=n.hex:vals=n:sort=n.descending if n > 2\n"), 0);
 	rd(EV("hist"));
 	KTEST_EXPECT_STREQ(t, out, "");
 }
@@ -730,6 +755,7 @@ static struct ktest_case files_cases[] = {
 	KTEST_CASE(stacktrace_records_the_calls),
 	KTEST_CASE(snapshot_file_and_trigger),
 	KTEST_CASE(enable_event_soft_mode),
+	KTEST_CASE(enable_hist_beside_enable_event),
 	KTEST_CASE(enable_event_errors),
 	KTEST_CASE(hist_counts_in_linux_format),
 	KTEST_CASE(hist_vals_sort_modifiers_filter),
