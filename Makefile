@@ -184,7 +184,7 @@ $(B)/user/user_image.S.o: $(USER_IMAGE_ELFS)
 SAMPLE_KOS := $(patsubst samples/kprobes/%.c,$(B)/samples/%.ko,\
 	$(wildcard samples/kprobes/*.c))
 
-.PHONY: all test-image iso run run-iso run-test run-vga debug debug-test run-bochs debug-bochs crash-demos test test-all host-test bench bench-smp bench-linux bootstrap bootstrap-gui clean help
+.PHONY: all test-image iso run run-iso run-test run-vga debug debug-test run-bochs debug-bochs crash-demos test test-all host-test bench bench-smp bench-linux conform-linux bootstrap bootstrap-gui clean help
 all: $(B)/kernel.elf
 test-image: $(B)/kernel-test.elf
 
@@ -495,6 +495,13 @@ bench-smp: bootstrap test-image
 bench-linux: bootstrap test-image
 	$(PYTHON) tests/bench_linux.py --build $(B)
 
+# The same tracefs lines (tests/conform/tracefs.txt) on Debian's Linux 6.1,
+# fetched as bench-linux fetches it, and on this kernel, side by side in
+# $(B)/conform-linux.md (docs/tracing.md, "Where this kernel differs").
+# make test does not run it: it needs the network the first time.
+conform-linux: bootstrap all
+	$(PYTHON) tests/conform_linux.py --build $(B)
+
 # With M=DIR (an external module folder) clean only that folder's .ko files.
 clean:
 ifneq ($(M),)
@@ -533,6 +540,8 @@ help:
 	@echo "                    kprobes against kprobes.lock=global (docs/performance.md)"
 	@echo "  make bench-linux  the same probe hits on Debian's Linux 6.1, booted under qemu"
 	@echo "                    -icount; both kernels in $(B)/bench-linux.md and .png"
+	@echo "  make conform-linux the same tracefs lines on Debian's Linux 6.1 and here,"
+	@echo "                    side by side where they differ: $(B)/conform-linux.md"
 	@echo "  make lab LAB=N    write lab N's student tree, a git repository, to ../kprobes-lab-N"
 	@echo "                    (lab N-1's tree carried forward if there is one; labs/README.md)"
 	@echo "  make grade        boot the test image on the labs' graded tests, print the score"

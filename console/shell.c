@@ -39,6 +39,8 @@ static const struct shell_cmd commands[] = {
 	{ "cd",      "[PATH]",       "change the current directory (no PATH: /)", cmd_cd },
 	{ "cat",     "FILE...",      "print files, e.g. cat /sys/kernel/tracing/trace", cmd_cat },
 	{ "echo",    "TEXT [>|>> FILE]", "print TEXT; > writes it to FILE, >> appends", cmd_echo },
+	{ "mkdir",   "DIR...",       "make a directory: a trace instance in /sys/kernel/tracing/instances", cmd_mkdir },
+	{ "rmdir",   "DIR...",       "remove a directory made by mkdir (EBUSY while in use)", cmd_rmdir },
 	{ "run",     "[-a] NAME [ARGS]", "run a workload to probe (-a: on every CPU; run alone lists them)", cmd_run },
 	{ "exec",    "[-b] NAME|PATH [ARGS]", "run a user program in ring 3 and wait (-b: in the background); NAME is the file /bin/NAME, as uprobe_events names it", cmd_exec },
 	{ "ps",      "",             "threads and processes: pid, state, CPU, kind, name", cmd_ps },

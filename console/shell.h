@@ -58,6 +58,8 @@ const char *shell_strerror(int err);
 int cmd_ls(int argc, char **argv);
 int cmd_cd(int argc, char **argv);
 int cmd_cat(int argc, char **argv);
+int cmd_mkdir(int argc, char **argv);
+int cmd_rmdir(int argc, char **argv);
 int cmd_echo(int argc, char **argv);
 int cmd_syms(int argc, char **argv);
 int cmd_idt(int argc, char **argv);

@@ -71,6 +71,42 @@ int cmd_cat(int argc, char **argv)
 	return ret;
 }
 
+/*
+ * mkdir and rmdir, with coreutils' messages: only a directory that takes
+ * them (tracefs' instances/) does; elsewhere "Operation not permitted".
+ */
+static int dir_cmd(int argc, char **argv, int (*op)(const char *path), const char *what)
+{
+	char path[PSEUDOFS_PATH_MAX];
+	int ret = 0;
+
+	if (argc < 2) {
+		sh_printf("usage: %s DIRECTORY...\n", argv[0]);
+		return -EINVAL;
+	}
+	for (int i = 1; i < argc; i++) {
+		int err = shell_resolve_path(argv[i], path, sizeof(path));
+
+		if (err == 0)
+			err = op(path);
+		if (err < 0) {
+			sh_printf("%s: %s '%s': %s\n", argv[0], what, argv[i], shell_strerror(err));
+			ret = err;
+		}
+	}
+	return ret;
+}
+
+int cmd_mkdir(int argc, char **argv)
+{
+	return dir_cmd(argc, argv, pseudofs_mkdir, "cannot create directory");
+}
+
+int cmd_rmdir(int argc, char **argv)
+{
+	return dir_cmd(argc, argv, pseudofs_rmdir, "failed to remove");
+}
+
 /* The words joined by one space and a newline, as /bin/echo prints them. */
 int cmd_echo(int argc, char **argv)
 {

@@ -20,12 +20,20 @@
 
 static struct pseudo_file *files;	/* creation order: new ones at the tail */
 
-static struct pseudo_file *find_file(const char *path)
+/* The entry at path: a file, or a stored directory. */
+static struct pseudo_file *find_entry(const char *path)
 {
 	for (struct pseudo_file *f = files; f; f = f->next)
 		if (strcmp(f->path, path) == 0)
 			return f;
 	return NULL;
+}
+
+static struct pseudo_file *find_file(const char *path)
+{
+	struct pseudo_file *f = find_entry(path);
+
+	return f && !f->is_dir ? f : NULL;
 }
 
 /*
@@ -39,7 +47,8 @@ static bool is_dir(const char *path)
 	if (strcmp(path, "/") == 0)
 		return true;
 	for (struct pseudo_file *f = files; f; f = f->next)
-		if (strncmp(f->path, path, n) == 0 && f->path[n] == '/')
+		if (strncmp(f->path, path, n) == 0 &&
+		    (f->path[n] == '/' || (f->path[n] == '\0' && f->is_dir)))
 			return true;
 	return false;
 }
@@ -162,25 +171,148 @@ int pseudofs_write(const char *path, const char *text, size_t len, bool trunc)
 	return f->write(text, len, trunc, f->data);
 }
 
+/* ---- mkdir and rmdir ---------------------------------------------------------- */
+
+int pseudofs_create_dir(const char *path, int (*mkdir)(const char *name, void *data),
+			int (*rmdir)(const char *name, void *data), void *data)
+{
+	int ret = pseudofs_create(path, NULL, NULL, data);
+	struct pseudo_file *f = ret ? NULL : find_entry(path);
+
+	if (f) {
+		f->mkdir = mkdir;
+		f->rmdir = rmdir;
+		f->is_dir = true;
+	}
+	return ret;
+}
+
+/* Split "/a/b/name" into the parent's entry ("/a/b", if stored) and "name". */
+static int parent_of(const char *path, struct pseudo_file **parent, const char **name)
+{
+	char dir[PSEUDOFS_PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) : 0;
+
+	if (!slash || n >= sizeof(dir) || slash[1] == '\0')
+		return -ENOENT;
+	memcpy(dir, path, n);
+	dir[n] = '\0';
+	if (!is_dir(n ? dir : "/"))
+		return find_file(dir) ? -ENOTDIR : -ENOENT;
+	*parent = find_entry(dir);
+	*name = slash + 1;
+	return 0;
+}
+
+int pseudofs_mkdir(const char *path)
+{
+	struct pseudo_file *parent;
+	const char *name;
+	int ret = parent_of(path, &parent, &name);
+
+	if (ret)
+		return ret;
+	if (pseudofs_lookup(path))
+		return -EEXIST;
+	if (!parent || !parent->is_dir || !parent->mkdir)
+		return -EPERM;
+	if (strlen(path) + sizeof("/") >= PSEUDOFS_PATH_MAX)
+		return -ENAMETOOLONG;
+	return parent->mkdir(name, parent->data);
+}
+
+int pseudofs_rmdir(const char *path)
+{
+	struct pseudo_file *parent;
+	const char *name;
+	int ret = parent_of(path, &parent, &name);
+
+	if (ret)
+		return ret;
+	if (find_file(path))
+		return -ENOTDIR;
+	if (!is_dir(path))
+		return -ENOENT;
+	if (!parent || !parent->is_dir || !parent->rmdir)
+		return -EPERM;
+	return parent->rmdir(name, parent->data);
+}
+
+void pseudofs_remove_tree(const char *dir)
+{
+	size_t n = strlen(dir);
+	struct pseudo_file **pp = &files;
+
+	while (*pp) {
+		struct pseudo_file *f = *pp;
+
+		if (strncmp(f->path, dir, n) == 0 && f->path[n] == '/') {
+			*pp = f->next;
+			kfree((void *)f->path);
+			kfree(f);
+		} else {
+			pp = &f->next;
+		}
+	}
+}
+
 /* ---- ls ------------------------------------------------------------------ */
 
-/* Was the child name child[0..n) already printed by an earlier file? */
-static bool listed_before(struct pseudo_file *upto, size_t dirlen,
-			  const char *child, size_t n)
+/* One name in a directory, as ls prints it. */
+struct dir_entry {
+	const char *name;	/* inside some file's path: not NUL-terminated */
+	size_t len;
+	bool is_dir;
+};
+
+/* Byte order, as ls in the C locale sorts ("README" before "available_events"). */
+static int entry_cmp(const struct dir_entry *a, const struct dir_entry *b)
 {
-	for (struct pseudo_file *f = files; f != upto; f = f->next)
-		if (strncmp(f->path, upto->path, dirlen) == 0 &&
-		    strncmp(f->path + dirlen, child, n) == 0 &&
-		    (f->path[dirlen + n] == '/' || f->path[dirlen + n] == '\0'))
-			return true;
-	return false;
+	int c = strncmp(a->name, b->name, a->len < b->len ? a->len : b->len);
+
+	return c ? c : (int)a->len - (int)b->len;
+}
+
+/* Each child of dir (dirlen bytes, '/' last) once, into ents (NULL: count only). */
+static int collect_children(const char *dir, size_t dirlen, struct dir_entry *ents)
+{
+	int count = 0;
+
+	for (struct pseudo_file *f = files; f; f = f->next) {
+		const char *child = f->path + dirlen;
+		const char *slash;
+		struct dir_entry d;
+		int i;
+
+		if (strncmp(f->path, dir, dirlen) != 0)
+			continue;
+		slash = strchr(child, '/');
+		d = (struct dir_entry){ child, slash ? (size_t)(slash - child) : strlen(child),
+					slash || f->is_dir };
+		for (i = 0; ents && i < count && entry_cmp(&ents[i], &d) != 0; i++)
+			;
+		if (ents && i < count)
+			continue;		/* a second file in the same subdirectory */
+		if (!ents) {
+			count++;		/* an upper bound: duplicates counted too */
+			continue;
+		}
+		/* insertion: ents[] stays sorted */
+		for (i = count; i > 0 && entry_cmp(&ents[i - 1], &d) > 0; i--)
+			ents[i] = ents[i - 1];
+		ents[i] = d;
+		count++;
+	}
+	return count;
 }
 
 int pseudofs_list(const char *path, struct seq_buf *s)
 {
 	char dir[PSEUDOFS_PATH_MAX + 1];
+	struct dir_entry *ents;
 	size_t dirlen;
-	int count = 0;
+	int count;
 
 	if (find_file(path)) {
 		seq_buf_printf(s, "%s\n", path);
@@ -194,21 +326,15 @@ int pseudofs_list(const char *path, struct seq_buf *s)
 	if (dirlen == 0 || dir[dirlen - 1] != '/')
 		dir[dirlen++] = '/';
 	dir[dirlen] = '\0';
-
-	for (struct pseudo_file *f = files; f; f = f->next) {
-		const char *child = f->path + dirlen;
-		const char *slash;
-		size_t n;
-
-		if (strncmp(f->path, dir, dirlen) != 0)
-			continue;
-		slash = strchr(child, '/');
-		n = slash ? (size_t)(slash - child) : strlen(child);
-		if (listed_before(f, dirlen, child, n))
-			continue;
-		seq_buf_printf(s, "%.*s%s\n", (int)n, child, slash ? "/" : "");
-		count++;
-	}
+	count = collect_children(dir, dirlen, NULL);
+	ents = kmalloc((count ? count : 1) * sizeof(*ents));
+	if (!ents)
+		return -ENOMEM;
+	count = collect_children(dir, dirlen, ents);
+	for (int i = 0; i < count; i++)
+		seq_buf_printf(s, "%.*s%s\n", (int)ents[i].len, ents[i].name,
+			       ents[i].is_dir ? "/" : "");
+	kfree(ents);
 	seq_buf_flush(s);
 	return count;
 }

@@ -10,7 +10,8 @@
  * which builds a pt_regs and calls each ops whose filter holds the site.
  *
  *   ftrace_ops --register--> kernel/trace/ftrace.c --text_poke_bp--> the sites
- *   a traced call -> ftrace_regs_caller -> arch_ftrace_ops_list_func -> op->func
+ *   a traced call -> ftrace_regs_caller -> ftrace_trace_function: op->func when one
+ *                    ops is registered, else ftrace_ops_list_func -> each op->func
  */
 #ifndef FTRACE_H
 #define FTRACE_H
@@ -19,6 +20,7 @@
 #include <stdbool.h>
 #include "kernel.h"
 #include <asm/ptrace.h>
+#include <asm/percpu.h>
 #include "ftrace_ret_stack.h"
 
 #define MCOUNT_INSN_SIZE	5	/* call rel32 / the 5-byte nop */
@@ -90,9 +92,29 @@ int ftrace_for_each_site(int (*fn)(unsigned long ip, bool enabled, void *data), 
 unsigned long ftrace_nr_sites(void);
 unsigned long ftrace_nr_enabled(void);	/* sites now calling the trampoline */
 
-/* Per-CPU recursion guard, Linux's ftrace_test_recursion_trylock(). */
-int ftrace_test_recursion_trylock(void);
-void ftrace_test_recursion_unlock(int bit);
+/*
+ * Per-CPU recursion guard, Linux's ftrace_test_recursion_trylock():
+ * nonzero while this CPU is inside the callbacks, so what they call is
+ * not traced.  Interrupts are off wherever it is taken.  Inline: every
+ * traced call of a guarded ops takes it.
+ */
+DECLARE_PER_CPU(int, ftrace_recursion);
+extern unsigned long ftrace_recursion_missed;
+
+static inline int ftrace_test_recursion_trylock(void)
+{
+	if (this_cpu_read(ftrace_recursion)) {
+		ftrace_recursion_missed++;
+		return -1;
+	}
+	this_cpu_write(ftrace_recursion, 1);
+	return 0;
+}
+
+static inline void ftrace_test_recursion_unlock(int bit)
+{
+	this_cpu_write(ftrace_recursion, 0);
+}
 
 /* How many registered ops trace the site ip, and does one change regs->ip? */
 int ftrace_site_users(unsigned long ip);
@@ -121,6 +143,13 @@ struct trace_entry;
 struct seq_buf;
 void trace_function_record(unsigned int id, unsigned long ip, unsigned long parent_ip,
 			   struct pt_regs *regs, const void *payload, int len);
+struct trace_buffer;
+/* The same into an instance's buffer (tb NULL: the top level's). */
+void trace_function_record_buf(struct trace_buffer *tb, unsigned int id, unsigned long ip,
+			       unsigned long parent_ip, struct pt_regs *regs,
+			       const void *payload, int len);
+/* An instance's set_ftrace_filter and set_ftrace_notrace for its ops. */
+int ftrace_instance_files_create(const char *dir, struct ftrace_ops *ops);
 /* The text of a function or graph record; false if e is not one. */
 bool trace_function_print(struct seq_buf *s, const struct trace_entry *e);
 /* `trace` in function_graph's own layout; false if that is not the tracer. */
@@ -146,15 +175,22 @@ int ftrace_tracefs_init(void);	/* the files in /sys/kernel/tracing */
 
 void __fentry__(void);
 void ftrace_regs_caller(void);
-/* Called by ftrace_regs_caller with the site, the caller and the regs. */
-__attribute__((regparm(3)))
-void arch_ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
-			       struct pt_regs *regs);
+/*
+ * What ftrace_regs_caller calls, and the ops it passes (Linux's names):
+ * the one registered ops' func (through ftrace_ops_assist_func() if it
+ * wants the recursion guard), else ftrace_ops_list_func().
+ */
+extern ftrace_func_t ftrace_trace_function;
+extern struct ftrace_ops *function_trace_op;
 /* The 5 bytes a site holds: the nop, or a call to addr. */
 const unsigned char *ftrace_nop_replace(void);
 void ftrace_call_replace(unsigned char *insn, unsigned long ip, unsigned long addr);
 /* The walk over every registered ops a traced call makes (kernel/trace/ftrace.c). */
-void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip, struct ftrace_regs *fregs);
+void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
+			  struct ftrace_ops *op, struct ftrace_regs *fregs);
+/* One ops that wants the recursion guard, called alone. */
+void ftrace_ops_assist_func(unsigned long ip, unsigned long parent_ip,
+			    struct ftrace_ops *op, struct ftrace_regs *fregs);
 /* Is this the call gcc emitted, to __fentry__ (before ftrace_init)? */
 bool ftrace_site_is_fentry_call(unsigned long ip);
 

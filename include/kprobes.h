@@ -105,6 +105,7 @@ struct ftrace_ops;
 struct rethook;
 struct ftrace_regs;
 extern bool kprobes_on_ftrace;	/* kprobes.ftrace=0 / debugfs kprobes/ftrace: off */
+extern bool kretprobe_on_rethook;	/* kprobes.rethook=0 / debugfs kprobes/rethook: off */
 int arch_prepare_kprobe_ftrace(struct kprobe *p);
 void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *ops, struct ftrace_regs *fregs);
@@ -352,10 +353,10 @@ struct kretprobe {
 	int nmissed;			/* calls not probed: no free instance (int, as Linux's) */
 	size_t data_size;		/* bytes of ri->data for the handlers */
 	struct kretprobe_holder *rph;	/* internal: the instance pool (probes/kretprobes.c) */
-	struct rethook *rh;		/* internal: on a call site, the return's (probes/kretprobe_rethook.c) */
+	struct rethook *rh;		/* internal: the return's, through rethook (probes/kretprobe_rethook.c) */
 };
 
-/* kretprobes on call sites return through rethook (probes/kretprobe_rethook.c). */
+/* kretprobes return through rethook (probes/kretprobe_rethook.c). */
 int kretprobe_rethook_init(struct kretprobe *rp);
 void kretprobe_rethook_free(struct kretprobe *rp);
 int pre_handler_kretprobe_rethook(struct kprobe *p, struct pt_regs *regs);
@@ -419,12 +420,19 @@ unsigned long kretprobe_find_ret_addr(unsigned long addr, unsigned long *slot);
  */
 const char *kprobe_refusal_reason(int err, unsigned long addr);
 
+/* Is p a kretprobe's kprobe, whichever way it returns (2005's trampoline or rethook)? */
+static inline bool kprobe_is_kretprobe(const struct kprobe *p)
+{
+	return p->pre_handler == pre_handler_kretprobe ||
+	       p->pre_handler == pre_handler_kretprobe_rethook;
+}
+
 /* 'k', 'j' or 'r': the letter kprobes_list_print() shows, as Linux's debugfs. */
 static inline char kprobe_type_char(const struct kprobe *p)
 {
 	if (p->pre_handler == setjmp_pre_handler)
 		return 'j';
-	if (p->pre_handler == pre_handler_kretprobe)
+	if (kprobe_is_kretprobe(p))
 		return 'r';
 	return 'k';
 }

@@ -38,6 +38,7 @@
 #define PROBE_NAME_LEN           64  /* MAX_EVENT_NAME_LEN: buffer incl. NUL, so <= 63 chars */
 #define PROBE_GROUP_DEFAULT    "kprobes"
 #define PROBE_GROUP_UPROBES    "uprobes"  /* uprobe_events' default group */
+#define PROBE_GROUP_FPROBES    "fprobes"  /* f: events' default group (Linux 6.7+) */
 #define PROBE_SYMBOL_LEN        128  /* KSYM_NAME_LEN: buffer incl. NUL */
 #define PROBE_MAX_ARGS          128  /* MAX_TRACE_ARGS */
 #define PROBE_ARG_NAME_MAX       32  /* MAX_ARG_NAME_LEN (chars) */
@@ -122,7 +123,8 @@
 	E(BAD_CMD,          "Probe type must be 'p', 'r' or '-'")                     \
 	E(NO_PROBE_POINT,   "Probe point is not specified")                           \
 	E(LINE_TOO_LONG,    "Line is too long")                                       \
-	E(BAD_CHAR,         "Invalid character")
+	E(BAD_CHAR,         "Invalid character")                                      \
+	E(BAD_FPROBE_CMD,   "Probe type must be 'f' or '-'")
 
 #define E(code, msg) PROBE_ERR_##code,
 enum probe_err { PROBE_ERRORS PROBE_ERR_COUNT };
@@ -210,7 +212,7 @@ struct probe_arg {
 
 enum probe_cmd {
 	PROBE_CMD_NONE = 0,    /* blank or comment-only line: nothing to do */
-	PROBE_CMD_ADD,         /* p... or r... */
+	PROBE_CMD_ADD,         /* p..., r... or f... */
 	PROBE_CMD_DELETE,      /* -:[GRP/]EVENT */
 };
 
@@ -222,11 +224,12 @@ enum probe_cmd {
  */
 struct probe_event_def {
 	enum probe_cmd cmd;
-	bool is_return;                 /* 'r' */
-	int maxactive;                  /* r[MAXACTIVE]; 0 = default */
+	bool is_return;                 /* 'r', or f's SYM%return */
+	int maxactive;                  /* r[MAXACTIVE], f[MAXACTIVE]; 0 = default */
 	char group[PROBE_NAME_LEN];     /* "kprobes" by default */
 	char event[PROBE_NAME_LEN];     /* "p_do_work_0" style by default */
 	bool uprobe;                    /* a uprobe_events line: PATH:OFFSET */
+	bool fprobe;                    /* an f: line of dynamic_events: FUNCTION */
 	/* "" when a MEMADDR was given; a uprobe's PATH ("/bin/hello") */
 	char symbol[PROBE_SYMBOL_LEN];
 	unsigned long offset;           /* SYM+offs; a uprobe's file offset */
@@ -326,6 +329,22 @@ int eprobe_event_parse(const char *line, size_t len, const struct probe_parse_op
 		       struct probe_event_def *def, struct probe_parse_error *err);
 
 /*
+ * The same for one fprobe event line of dynamic_events, Linux 6.7+'s
+ * grammar (Linux 6.1 has no fprobe events):
+ *
+ *   f[:[GRP/][EVENT]] FUNCTION [FETCHARGS]                 (GRP "fprobes" by default)
+ *   f[MAXACTIVE][:[GRP/][EVENT]] FUNCTION%return [FETCHARGS]
+ *   -:[GRP/]EVENT
+ *
+ * FUNCTION is a symbol, no offset; the event is FUNCTION__entry or
+ * FUNCTION__exit by default.  $argN at the entry, $retval at the exit,
+ * no %REG (fprobe's regs are ftrace's, Linux refuses registers there).
+ * def->fprobe is set.
+ */
+int fprobe_event_parse(const char *line, size_t len, const struct probe_parse_ops *ops,
+		       struct probe_event_def *def, struct probe_parse_error *err);
+
+/*
  * The definition as kprobe_events lists it, Linux's format:
  *   "p:kprobes/p_do_work_0 do_work arg1=%ax"
  *   "p:grp/ev do_work+4 ..."     (offset in decimal, omitted when 0)
@@ -333,6 +352,7 @@ int eprobe_event_parse(const char *line, size_t len, const struct probe_parse_op
  *   "p:grp/ev 0xc0101234 ..."    (a MEMADDR, 8 hex digits)
  *   "p:uprobes/ev /bin/hello:0x00000123 ..."   (a uprobe, as uprobe_events lists it)
  *   "e:eprobes/ev syscalls.sys_enter_open ..."  (an event probe, as dynamic_events lists it)
+ *   "f:fprobes/fib__exit fib%return ..."       (an fprobe, as dynamic_events lists it)
  * No trailing newline.  Returns the length it wanted, like snprintf.
  */
 int probe_event_show(char *buf, size_t size, const struct probe_event_def *def);

@@ -6,8 +6,11 @@
  *   cat /sys/kernel/tracing/kprobe_events    -> the file's show() callback
  *   echo 'p fib' >> .../kprobe_events        -> its write() callback
  *
- * Directories are not stored: a directory exists while some file's path
- * lies below it (ls derives them from the paths).
+ * Directories are mostly not stored: a directory exists while some
+ * file's path lies below it (ls derives them from the paths).  The one
+ * kind that is stored is a directory in which mkdir and rmdir work
+ * (tracefs' instances/): it exists empty, and its callbacks make and
+ * unmake what a new directory in it holds.
  */
 #ifndef PSEUDOFS_H
 #define PSEUDOFS_H
@@ -30,15 +33,21 @@ struct pseudo_file {
 	int (*write)(const char *text, size_t len, bool trunc, void *data);
 	void *data;
 	struct pseudo_file *next;	/* internal: the list of every file */
+	/* A directory (pseudofs_create_dir()), not a file: mkdir(2) and
+	 * rmdir(2) of a name in it call these (Linux's inode mkdir, rmdir). */
+	int (*mkdir)(const char *name, void *data);
+	int (*rmdir)(const char *name, void *data);
+	bool is_dir;
 };
 
 /*
  * Bytes in a path, NUL included.  The longest path the kernel makes is an
- * event's trigger file, /sys/kernel/tracing/events/GROUP/EVENT/trigger with
- * 63-character names (Linux's MAX_EVENT_NAME_LEN): 162 characters.
+ * instance's event format file,
+ * /sys/kernel/tracing/instances/NAME/events/GROUP/EVENT/format with
+ * 63-character names (Linux's MAX_EVENT_NAME_LEN): 235 characters.
  * kernel/trace/trace_events.c checks at build time that it fits.
  */
-#define PSEUDOFS_PATH_MAX 192
+#define PSEUDOFS_PATH_MAX 256
 #define PSEUDOFS_WRITE_MAX 4096	/* one echo's text at most, like a page */
 
 /* Add a file (the path is copied).  -EEXIST if it is there, -ENOMEM. */
@@ -67,7 +76,7 @@ int pseudofs_write(const char *path, const char *text, size_t len, bool trunc);
 
 /*
  * List a directory as ls does: one name a line, directories with a
- * trailing '/', in creation order.  A file path lists just that file.
+ * trailing '/', sorted as ls sorts in the C locale (byte order).  A file path lists just that file.
  * Returns the number of names, or -ENOENT.
  */
 int pseudofs_list(const char *path, struct seq_buf *s);
@@ -78,6 +87,24 @@ int pseudofs_list(const char *path, struct seq_buf *s);
  */
 void pseudofs_error(const char *fmt, ...) __printf(1, 2);
 const char *pseudofs_last_error(void);	/* "" when none */
+
+/*
+ * A directory that exists empty, in which `mkdir NAME` and `rmdir NAME`
+ * call mkdir(name, data) and rmdir(name, data) (Linux's
+ * tracefs_create_instance_dir()).  The callbacks create or remove what
+ * the new directory holds, and return 0 or a negative errno.
+ */
+int pseudofs_create_dir(const char *path, int (*mkdir)(const char *name, void *data),
+			int (*rmdir)(const char *name, void *data), void *data);
+/*
+ * mkdir(2) and rmdir(2), with Linux's errors: -EEXIST (there is one),
+ * -ENOENT (no parent; no such directory), -ENOTDIR (a file),
+ * -EPERM (the parent directory takes no mkdir or rmdir).
+ */
+int pseudofs_mkdir(const char *path);
+int pseudofs_rmdir(const char *path);
+/* Remove every file below dir (their data is the caller's to free). */
+void pseudofs_remove_tree(const char *dir);
 
 /* Is there a file or directory at path? (1 file, 2 directory, 0 none) */
 int pseudofs_lookup(const char *path);

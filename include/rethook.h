@@ -12,7 +12,15 @@
  *
  * A struct rethook owns a pool of nodes (each a caller's bigger struct
  * with a rethook_node first, Linux's way); rethook_try_get() takes one in
- * a handler, lock-free for the pool's readers with interrupts off.
+ * a handler.  The pool is a lock-free stack, as Linux's freelist
+ * (5.18-6.6; objpool since 6.7): any CPU takes and gives back with one
+ * cmpxchg8b and no lock to wait for, so a return on one CPU never waits
+ * for a call on another (and each CPU keeps one node of its own aside,
+ * below).  rethook_hook() and the trampoline's handler
+ * run with interrupts off - every caller is a probe handler (the int3
+ * gate, ftrace_regs_caller) or the trampoline, which clear IF - so an
+ * interrupt cannot push a node on the thread's list between their reads
+ * and writes of it.
  */
 #ifndef RETHOOK_H
 #define RETHOOK_H
@@ -21,17 +29,37 @@
 #include "kernel.h"
 #include <asm/ptrace.h>
 #include <asm/atomic.h>
+#include <asm/percpu.h>
 
 struct rethook_node;
 struct task_struct;
 typedef void (*rethook_handler_t)(struct rethook_node *node, void *data, struct pt_regs *regs);
 
+/*
+ * The pool's head: the top node and a count of the pops so far, changed
+ * together by one cmpxchg8b.  The count defeats ABA: CPU A reads top X
+ * and X->next Y, CPU B takes X and Y and gives X back - top is X again,
+ * but Y is busy, and only the changed count tells A to retry.
+ */
+union rethook_pool_head {
+	struct {
+		struct rethook_node *first;
+		unsigned long pops;
+	};
+	unsigned long long word;	/* what cmpxchg8b compares */
+} __attribute__((aligned(8)));
+
+/*
+ * Beside the pool, one free node per CPU (objpool's per-CPU rings, one
+ * deep): a call that returns on the CPU it entered on gives its node
+ * back and takes it again with one exchange, no cmpxchg8b loop.
+ */
 struct rethook {
+	union rethook_pool_head pool;	/* free nodes */
 	void *data;
 	rethook_handler_t handler;	/* NULL once rethook_free()d */
-	struct rethook_node *pool;	/* free nodes */
-	int pool_lock;			/* taken with xchg, interrupts off */
 	atomic_t ref;			/* nodes alive, plus one for the owner */
+	struct rethook_node *cpu_free[NR_CPUS];	/* one free node per CPU, or NULL */
 };
 
 struct rethook_node {
@@ -51,13 +79,13 @@ void rethook_recycle(struct rethook_node *node);
 void rethook_hook(struct rethook_node *node, struct pt_regs *regs, bool mcount);
 /* The trampoline's C half: the real return address for frame. */
 unsigned long rethook_trampoline_handler(struct pt_regs *regs, unsigned long frame);
+/* For unwinders: addr, or the real return address if it is the trampoline's. */
+unsigned long rethook_find_ret_addr(unsigned long addr, unsigned long *slot);
 /* A thread exits with hooked calls it will never return from. */
 void rethook_flush_task(struct task_struct *tk);
 
 /* The arch half (arch/i386/rethook.c, rethook_32.S). */
 void arch_rethook_prepare(struct rethook_node *node, struct pt_regs *regs, bool mcount);
-void arch_rethook_trampoline(void);
-__attribute__((regparm(3)))
-unsigned long arch_rethook_trampoline_callback(struct pt_regs *regs);
+void arch_rethook_trampoline(void);	/* calls rethook_trampoline_handler(regs, slot) */
 
 #endif

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include "sched.h"
 #include "pseudofs.h"
+#include <stddef.h>
 
 /* ---- the ring buffers, one per CPU (kernel/trace/trace_buffer.c) -------------- */
 
@@ -27,6 +28,7 @@
 #define TRACE_ALL_CPUS     (-1)	/* read every CPU's buffer, merged by time */
 
 #define TRACE_FLAG_IRQS_OFF 0x01	/* IF was clear in the probed code */
+#define TRACE_FLAG_TS_RAW   0x02	/* set by the reader: ts is a count, not ns (trace_clock) */
 
 /* One event as it happened. */
 struct trace_entry {
@@ -45,12 +47,26 @@ struct trace_entry {
 
 /* ---- the clock (kernel/trace/trace_clock.c) ---------------------------------- */
 
-/* Nanoseconds since boot from this CPU's TSC: comparable across CPUs. */
+/* The top level's clock now: by default "local", ns since boot from this CPU's TSC. */
 uint64_t trace_clock(void);
+/* trace_clock's clocks, Linux 6.1's x86 list in its order (tai aside). */
+enum trace_clock_id {
+	TRACE_CLOCK_LOCAL, TRACE_CLOCK_GLOBAL, TRACE_CLOCK_COUNTER, TRACE_CLOCK_UPTIME,
+	TRACE_CLOCK_PERF, TRACE_CLOCK_MONO, TRACE_CLOCK_MONO_RAW, TRACE_CLOCK_BOOT,
+	TRACE_CLOCK_X86_TSC, TRACE_CLOCK_NR
+};
+uint64_t trace_clock_read(int id);
+bool trace_clock_in_ns(int id);
+/* The trace_clock file: data is the trace_buffer (NULL: the top level's). */
+struct seq_buf;
+int trace_clock_show(struct seq_buf *s, void *data);
+int trace_clock_write(const char *text, size_t len, bool trunc, void *data);
 uint64_t trace_clock_tsc_to_ns(uint64_t tsc);
 void trace_clock_init(void);	/* measure the TSC's rate (from a thread) */
 /* Print a timestamp the way `trace` does: "   12.345678". */
 int trace_sprint_ts(char *buf, size_t size, uint64_t ts_ns);
+/* The same for a record, or its bare count if its clock counts (TRACE_FLAG_TS_RAW). */
+int trace_sprint_entry_ts(char *buf, size_t size, const struct trace_entry *e);
 
 /*
  * The slot for a new record in this CPU's buffer (its oldest goes), with
@@ -91,6 +107,58 @@ int trace_buffer_for_each(int cpu, int (*fn)(const struct trace_entry *e, void *
 			  void *data);
 int trace_buffer_consume_each(int cpu, int (*fn)(const struct trace_entry *e, void *data),
 			      void *data);
+
+/*
+ * One ring buffer of every CPU by itself (Linux's struct trace_buffer and
+ * its ring_buffer_*() calls): the top level's, which the trace_buffer_*()
+ * calls above use, and one per instance (instances/NAME).
+ */
+struct trace_buffer;
+struct trace_buffer *ring_buffer_alloc(unsigned long entries);
+void ring_buffer_free(struct trace_buffer *tb);
+struct trace_entry *ring_buffer_lock_reserve(struct trace_buffer *tb, unsigned long *flags);
+void ring_buffer_unlock_commit(unsigned long flags);
+void ring_buffer_reset(struct trace_buffer *tb, int cpu);
+int ring_buffer_resize(struct trace_buffer *tb, int cpu, unsigned long entries);
+unsigned long ring_buffer_size(struct trace_buffer *tb, int cpu);
+unsigned long ring_buffer_entries_cpu(struct trace_buffer *tb, int cpu);
+unsigned long ring_buffer_overrun_cpu(struct trace_buffer *tb, int cpu);
+unsigned long ring_buffer_read_cpu(struct trace_buffer *tb, int cpu);
+int ring_buffer_for_each(struct trace_buffer *tb, int cpu, bool consuming,
+			 int (*fn)(const struct trace_entry *e, void *data), void *data);
+struct trace_buffer *trace_buffer_global(void);	/* the top level's */
+/* Its clock (enum trace_clock_id): setting one empties the buffer, as Linux's. */
+int ring_buffer_clock_id(struct trace_buffer *tb);
+void ring_buffer_set_clock(struct trace_buffer *tb, int id);
+uint64_t ring_buffer_time_stamp(struct trace_buffer *tb);
+
+/* ---- trace_options and options/ (kernel/trace/trace_options.c) ------------------ */
+
+/* Linux's TRACE_ITER_* bits in its order, then its tracers' options. */
+enum trace_iter_bit {
+	TRACE_ITER_PRINT_PARENT, TRACE_ITER_SYM_OFFSET, TRACE_ITER_SYM_ADDR, TRACE_ITER_VERBOSE,
+	TRACE_ITER_RAW, TRACE_ITER_HEX, TRACE_ITER_BIN, TRACE_ITER_BLOCK, TRACE_ITER_PRINTK,
+	TRACE_ITER_ANNOTATE, TRACE_ITER_USERSTACKTRACE, TRACE_ITER_SYM_USEROBJ,
+	TRACE_ITER_PRINTK_MSGONLY, TRACE_ITER_CONTEXT_INFO, TRACE_ITER_LATENCY_FMT,
+	TRACE_ITER_RECORD_CMD, TRACE_ITER_RECORD_TGID, TRACE_ITER_OVERWRITE,
+	TRACE_ITER_STOP_ON_FREE, TRACE_ITER_IRQ_INFO, TRACE_ITER_MARKERS, TRACE_ITER_EVENT_FORK,
+	TRACE_ITER_PAUSE_ON_TRACE, TRACE_ITER_HASH_PTR, TRACE_ITER_FUNCTION,
+	TRACE_ITER_FUNC_FORK, TRACE_ITER_DISPLAY_GRAPH, TRACE_ITER_STACKTRACE,
+	TRACE_ITER_NOP_ACCEPT, TRACE_ITER_NOP_REFUSE,			/* nop's */
+	TRACE_ITER_FUNC_STACK, TRACE_ITER_FUNC_NO_REPEATS,		/* function's */
+	TRACE_ITER_GRAPH_OVERRUN, TRACE_ITER_GRAPH_CPU, TRACE_ITER_GRAPH_OVERHEAD,
+	TRACE_ITER_GRAPH_PROC, TRACE_ITER_GRAPH_DURATION, TRACE_ITER_GRAPH_ABSTIME,
+	TRACE_ITER_GRAPH_IRQS, TRACE_ITER_GRAPH_TAIL, TRACE_ITER_GRAPH_SLEEP_TIME, /* function_graph's */
+	TRACE_ITER_NR
+};
+bool trace_option_on(int bit);
+/* Copy a task's name into a record: "" when record-cmd is off. */
+void trace_record_comm(char *dst, size_t size, const char *comm);
+int trace_options_init(void);
+/* trace_marker: one record of text in buffer tb, EBADF unless on (its tracing_on). */
+int trace_marker_record(struct trace_buffer *tb, bool on, const char *text, size_t len);
+/* overwrite: a full buffer drops its oldest record (on) or the newest (off). */
+void ring_buffer_change_overwrite(struct trace_buffer *tb, bool on);
 
 /* ---- kprobe events (kernel/trace/trace_kprobe.c) -------------------------------- */
 

@@ -58,6 +58,7 @@ struct trace_group_file {
 	const struct trace_probe_type *type;
 	char name[PROBE_NAME_LEN];
 	char *filter_text;		/* what the group's filter shows; NULL: the default */
+	int instance;			/* the trace array whose enable this is (trace_array.h) */
 };
 
 /*
@@ -80,11 +81,30 @@ int trace_event_set_enabled(struct trace_probe *tp, bool on);
 int trace_event_enable_disable(struct trace_event_file *file, bool enable, bool soft);
 /* Print a record of an event whose type prints its own; false if none. */
 bool trace_event_print(struct seq_buf *s, const struct trace_entry *e);
+/* The same in trace array id (trace_array.h; TRACE_ARRAY_TOP is the top level's). */
+int trace_event_enable_in(struct trace_probe *tp, int id, bool on);
+bool trace_event_enabled_in(const struct trace_probe *tp, int id);
+/* A hit records at the top level: the event is enabled there or a trigger holds it in soft mode. */
+bool trace_event_top_on(const struct trace_probe *tp);
+/*
+ * An instance's events/ (trace_instances.c): its events/enable for
+ * trace array tr under root, then each event's enable, id and format;
+ * and they go (the events disabled there first).  set_event's callbacks
+ * take the trace array as data (NULL: the top level).
+ */
+int trace_set_event_show(struct seq_buf *s, void *data);
+int trace_set_event_write(const char *text, size_t len, bool trunc, void *data);
+struct trace_array;
+int trace_event_instance_init(const char *root, struct trace_array *tr);
+int trace_event_instance_add(const char *root, int id, struct trace_probe *tp);
+void trace_event_instance_remove(const char *root, int id, struct trace_probe *tp);
 /* "0" or "1" and a newline, as echo writes it. */
 int trace_parse_bool(const char *text, size_t len, bool *on);
 
 /* An argument's record field, as format shows it: size, sign, string. */
 void trace_arg_type(int type, unsigned char *size, bool *is_signed, bool *is_string);
+/* Its C type as format shows it: "u32", "__data_loc char[]". */
+const char *trace_arg_type_name(int type);
 int trace_events_init(void);
 
 /* ---- a hit (kernel/trace/trace.c) ------------------------------------------- */
@@ -98,6 +118,12 @@ int trace_events_init(void);
 struct trace_entry *trace_event_buffer_reserve(struct trace_probe *tp, unsigned long *flags);
 void trace_event_buffer_commit(struct trace_probe *tp, struct trace_entry *e,
 			       struct pt_regs *regs, unsigned long flags);
+/*
+ * A finished record not in the ring buffer through tp's filter and
+ * triggers into the buffer (interrupts off): a synthetic event's, made
+ * inside another event's trigger while that event's record is in use.
+ */
+void trace_event_commit(struct trace_probe *tp, struct trace_entry *e, struct pt_regs *regs);
 bool tracing_is_on(void);
 void tracing_on(void);
 void tracing_off(void);
@@ -128,6 +154,8 @@ int trace_eprobes_release_all(void);
 /* The fields a filter or a hist key may name, in format's order. */
 int trace_event_fields(const struct trace_event_file *file, struct filter_field *fields,
 		       int max);
+/* The C type of one of them, as format shows it ("u32", "int", "unsigned long"). */
+const char *trace_event_field_type(const struct trace_event_file *file, int field);
 extern const struct filter_record_ops trace_event_record_ops;
 /* The first of the event's own fields (its arguments) in that order. */
 int trace_event_arg_field(const struct trace_event_file *file);
@@ -159,5 +187,11 @@ void trace_event_triggers_run(struct trace_event_file *file, const struct trace_
 void trace_event_triggers_free(struct trace_event_file *file);
 /* Must the triggers see the record (an "if", a hist)?  Then they run after it. */
 bool trace_event_triggers_conditional(struct trace_event_file *file);
+/*
+ * May the event go?  Not while another event's hist trigger reads one of
+ * its hist variables, nor while an enable_hist/disable_hist names it
+ * (Linux: EBUSY).  file may be NULL.
+ */
+bool trace_event_busy(struct trace_event_file *file);
 
 #endif

@@ -1,6 +1,7 @@
 /*
- * trace_probe.h - what kprobe events (kernel/trace/trace_kprobe.c) and
- * uprobe events (kernel/trace/trace_uprobe.c) share, as in Linux's
+ * trace_probe.h - what kprobe events (kernel/trace/trace_kprobe.c),
+ * uprobe events (kernel/trace/trace_uprobe.c) and fprobe events
+ * (kernel/trace/trace_fprobe.c) share, as in Linux's
  * kernel/trace/trace_probe.c: an event's common part, the *_events
  * file's commands, the error log and the record (the enable files are
  * trace_events.c's).
@@ -38,7 +39,7 @@ struct trace_probe_type {
 	/* Unregister and free the event (trace_probe_cleanup() included). */
 	void (*destroy)(struct trace_probe *tp);
 	/*
-	 * Events that are no probe's (syscalls, eprobes): their record has
+	 * Events that are no probe's (syscalls, eprobes, synthetic events): their record has
 	 * no probe address, so format and the filters see the common
 	 * fields, then the arguments.
 	 */
@@ -59,7 +60,9 @@ struct trace_probe {
 	struct list_head list;		/* on type->events */
 	const struct trace_probe_type *type;
 	unsigned int id;		/* what records carry */
-	bool enabled;
+	bool enabled;			/* armed: enabled at the top level or in an instance */
+	/* Bit n: enabled in trace instance n, bit 0 the top level (trace_array.h). */
+	unsigned long enabled_in;
 	bool recorded;			/* some record of ours may be in the buffer */
 	char enable_path[PSEUDOFS_PATH_MAX];
 	struct trace_event_file *event_file;	/* trace_events.c's: filter, triggers */
@@ -97,6 +100,10 @@ int trace_probe_events_write(const char *text, size_t len, bool trunc, void *dat
 /* One record of the current task: its name and pid, time, CPU, arguments. */
 void trace_probe_record(struct trace_probe *tp, const struct fetch_ops *fops,
 			struct pt_regs *regs, unsigned long ip, unsigned long ret_ip);
+/* Fill record e of a hit of probe tp (of event id); preempt is the probed code's. */
+void trace_probe_fill(struct trace_entry *e, struct trace_probe *tp, unsigned int id,
+		      const struct fetch_ops *fops, struct pt_regs *regs,
+		      unsigned long ip, unsigned long ret_ip, int preempt);
 /* A record's " name=value..." and the newline, however long the values print. */
 void trace_probe_print_args(struct seq_buf *s, const struct trace_probe *tp,
 			    const struct trace_entry *e);
@@ -113,6 +120,10 @@ int trace_error_log_write(const char *text, size_t len, bool trunc, void *data);
 int trace_uprobe_init(void);
 /* Print a uprobe event's record after its "comm-pid [cpu] ... ts: " head; false if not one. */
 bool trace_uprobe_print(struct seq_buf *s, const struct trace_entry *e);
+/* kernel/trace/trace_fprobe.c: f: events, which only dynamic_events defines. */
+extern const struct trace_probe_type fprobe_type;
+/* Print an fprobe event's record after its "comm-pid [cpu] ... ts: " head; false if not one. */
+bool trace_fprobe_print(struct seq_buf *s, const struct trace_entry *e);
 /* kernel/trace/trace_kprobe.c: the %pS-style printer of :symbol arguments. */
 int trace_sprint_sym(char *buf, size_t len, unsigned long addr);
 

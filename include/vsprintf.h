@@ -43,6 +43,7 @@ long simple_strtol(const char *s, char **end, unsigned int base);
 /* Strict: the whole string (one trailing '\n' allowed) must be a number.
  * Returns 0 and sets *res, or -EINVAL (junk) / -ERANGE (too big). */
 int kstrtoul(const char *s, unsigned int base, unsigned long *res);
+int kstrtoull(const char *s, unsigned int base, unsigned long long *res);
 int kstrtol(const char *s, unsigned int base, long *res);
 
 #endif

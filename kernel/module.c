@@ -404,7 +404,7 @@ static bool probe_owned_by_module(const struct kprobe *p, const struct module *m
 	    within((unsigned long)container_of(p, struct jprobe, kp)->entry,
 		   mod->base, size))
 		return true;
-	if (p->pre_handler == pre_handler_kretprobe) {
+	if (kprobe_is_kretprobe(p)) {
 		const struct kretprobe *rp = container_of(p, struct kretprobe, kp);
 
 		if (within((unsigned long)rp->handler, mod->base, size) ||
@@ -443,7 +443,7 @@ static int match_module_probe(struct kprobe *p, void *data)
 /* Unregister p the way its owner should have (a kprobe, jprobe or kretprobe). */
 static void unregister_any_kprobe(struct kprobe *p)
 {
-	if (p->pre_handler == pre_handler_kretprobe)
+	if (kprobe_is_kretprobe(p))
 		unregister_kretprobe(container_of(p, struct kretprobe, kp));
 	else if (p->pre_handler == setjmp_pre_handler)
 		unregister_jprobe(container_of(p, struct jprobe, kp));

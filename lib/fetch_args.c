@@ -464,6 +464,8 @@ static int parse_expr(struct span sp, int depth, int comm_start,
 		 * specified" first, then this) */
 		if (ctx->tpoint)
 			return probe_fail(err, PROBE_ERR_BAD_FETCH_ARG, sp.pos);
+		if (ctx->fprobe)	/* Linux: "eprobe and fprobe do not handle registers" */
+			return probe_fail(err, PROBE_ERR_BAD_VAR, sp.pos);
 		return parse_register(sp, arg, err);
 	case '$':
 		return parse_variable(sp, ctx, arg, err);

@@ -72,6 +72,7 @@ struct fetch_arg_ctx {
 	bool at_entry;         /* $argN allowed: a 'p' probe at a function entry */
 	bool uprobe;           /* @+OFFS allowed, @SYM and the kernel's limits not */
 	bool tpoint;           /* an event probe: $NAME is a field (TPARG_FL_TPOINT) */
+	bool fprobe;           /* no %REG (Linux's TPARG_FL_FPROBE) */
 	const struct probe_parse_ops *ops;   /* @SYM resolution; may be NULL */
 	const struct probe_event_def *def;   /* the arguments before this one */
 	struct probe_parse_error *deferred;  /* code NONE until something fails late */

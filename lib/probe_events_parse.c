@@ -243,7 +243,16 @@ static int parse_command(struct word w, struct probe_event_def *def,
 
 	while (colon < w.len && w.s[colon] != ':')
 		colon++;
+	if (def->fprobe && w.s[0] != 'f' && w.s[0] != '-')
+		return probe_fail(err, PROBE_ERR_BAD_FPROBE_CMD, w.pos);
 	switch (w.s[0]) {
+	case 'f':	/* f[MAXACTIVE]: whether it may have one is known at the %return */
+		if (!def->fprobe)
+			return probe_fail(err, PROBE_ERR_BAD_CMD, w.pos);
+		if (parse_maxactive(w, colon, def, err))
+			return -EINVAL;
+		def->cmd = PROBE_CMD_ADD;
+		break;
 	case 'p':
 		if (colon > 1 && probe_is_digit(w.s[1]))
 			return probe_fail(err, PROBE_ERR_BAD_MAXACT_TYPE, w.pos + 1);
@@ -378,6 +387,32 @@ static int parse_probe_point(struct word w, const struct fetch_arg_ctx *ctx,
 	return 0;
 }
 
+/*
+ * An fprobe's FUNCTION[%return]: a function's name, nothing else.  Linux
+ * hands the name to register_fprobe(), after the arguments: a name no
+ * traceable function has - an offset or an address included - is
+ * "Invalid probed address or symbol" then, so it is deferred here.
+ */
+static int parse_fprobe_point(struct word w, const struct fetch_arg_ctx *ctx,
+			      struct probe_event_def *def, struct probe_parse_error *err)
+{
+	const struct probe_parse_ops *ops = ctx->ops;
+
+	if (parse_suffix(&w, def, err))
+		return -EINVAL;
+	if (w.len == 0 || w.len >= PROBE_SYMBOL_LEN || !is_probe_symbol(w.s, w.len)) {
+		probe_defer(ctx, PROBE_ERR_BAD_PROBE_ADDR);
+		return 0;
+	}
+	copy_name(def->symbol, w.s, w.len);
+	if (ops && ops->lookup_name) {
+		def->addr = ops->lookup_name(def->symbol);
+		if (!def->addr)
+			probe_defer(ctx, PROBE_ERR_BAD_PROBE_ADDR);
+	}
+	return 0;
+}
+
 /* PATH:OFFSET.  The path's last ':' ends it, as in Linux. */
 static bool is_path_char(char c)
 {
@@ -448,13 +483,17 @@ static const char *path_basename(const char *path)
 	return base;
 }
 
-/* Linux's default: "p_do_work_0", "r_do_work_0", "p_0xc0101234", with
- * anything that cannot be in an event name turned into '_'. */
+/* Linux's default: "p_do_work_0", "r_do_work_0", "p_0xc0101234",
+ * "fib__entry", "fib__exit" (an fprobe, Linux 6.7), with anything that
+ * cannot be in an event name turned into '_'. */
 static void default_event_name(struct probe_event_def *def)
 {
 	char type = def->is_return ? 'r' : 'p';
 
-	if (def->uprobe)
+	if (def->fprobe)
+		snprintf(def->event, sizeof(def->event), "%s__%s",
+			 def->symbol[0] ? def->symbol : "fprobe", def->is_return ? "exit" : "entry");
+	else if (def->uprobe)
 		snprintf(def->event, sizeof(def->event), "%c_%s_0x%lx", type,
 			 path_basename(def->symbol), def->offset);
 	else if (def->symbol[0])
@@ -507,22 +546,32 @@ static int parse_add(const char *line, size_t len, size_t at, struct word cmd,
 {
 	struct probe_parse_error late = { PROBE_ERR_NONE, 0 };
 	struct fetch_arg_ctx ctx = { .ops = ops, .def = def, .deferred = &late,
-				     .uprobe = def->uprobe };
+				     .uprobe = def->uprobe, .fprobe = def->fprobe };
 	struct word w;
+	int ret;
 
 	if (!next_word(line, len, &at, &w))
 		return probe_fail(err, PROBE_ERR_NO_PROBE_POINT, cmd.pos + (int)cmd.len);
 	ctx.probe_pos = w.pos;
-	if (def->uprobe ? parse_uprobe_point(w, ops, def, err) :
-			  parse_probe_point(w, &ctx, def, err))
+	if (def->fprobe)
+		ret = parse_fprobe_point(w, &ctx, def, err);
+	else if (def->uprobe)
+		ret = parse_uprobe_point(w, ops, def, err);
+	else
+		ret = parse_probe_point(w, &ctx, def, err);
+	if (ret)
 		return -EINVAL;
+	/* Linux 6.7: "f4:..." on an entry is refused at the digit. */
+	if (def->fprobe && def->maxactive && !def->is_return)
+		return probe_fail(err, PROBE_ERR_BAD_MAXACT_TYPE, cmd.pos + 1);
 	if (names.pos >= 0 && parse_event_name(names, def, err))
 		return -EINVAL;
 	if (!def->event[0])
 		default_event_name(def);
 
 	ctx.is_return = def->is_return;
-	ctx.at_entry = probe_at_entry(def, ops);
+	/* An fprobe is at an entry by definition (Linux's TPARG_FL_FENTRY), found or not. */
+	ctx.at_entry = def->fprobe ? !def->is_return : probe_at_entry(def, ops);
 	while (next_word(line, len, &at, &w))
 		if (parse_arg(w, &ctx, def, err))
 			return -EINVAL;
@@ -545,8 +594,17 @@ static void reset_def(struct probe_event_def *def)
 	memset(def, 0, offsetof(struct probe_event_def, args));
 }
 
+/* Which *_events grammar a line is read in. */
+enum probe_kind { PROBE_KIND_KPROBE, PROBE_KIND_UPROBE, PROBE_KIND_FPROBE };
+
+static const char *const default_groups[] = {
+	[PROBE_KIND_KPROBE] = PROBE_GROUP_DEFAULT,
+	[PROBE_KIND_UPROBE] = PROBE_GROUP_UPROBES,
+	[PROBE_KIND_FPROBE] = PROBE_GROUP_FPROBES,
+};
+
 static int parse_event_line(const char *line, size_t len, const struct probe_parse_ops *ops,
-		      bool uprobe, struct probe_event_def *def,
+		      enum probe_kind kind, struct probe_event_def *def,
 		      struct probe_parse_error *err)
 {
 	struct word cmd, names;
@@ -554,7 +612,8 @@ static int parse_event_line(const char *line, size_t len, const struct probe_par
 	int ret;
 
 	reset_def(def);
-	def->uprobe = uprobe;
+	def->uprobe = kind == PROBE_KIND_UPROBE;
+	def->fprobe = kind == PROBE_KIND_FPROBE;
 	err->code = PROBE_ERR_NONE;
 	err->pos = 0;
 	if (len > PROBE_LINE_MAX) {
@@ -567,8 +626,7 @@ static int parse_event_line(const char *line, size_t len, const struct probe_par
 	if (!next_word(line, len, &at, &cmd))
 		return 0;                        /* blank: PROBE_CMD_NONE */
 
-	strlcpy(def->group, uprobe ? PROBE_GROUP_UPROBES : PROBE_GROUP_DEFAULT,
-		sizeof(def->group));
+	strlcpy(def->group, default_groups[kind], sizeof(def->group));
 	if (parse_command(cmd, def, &names, err))
 		goto fail;
 	if (def->cmd == PROBE_CMD_DELETE) {
@@ -748,13 +806,19 @@ int probe_event_parse(const char *line, size_t len,
 		      struct probe_event_def *def,
 		      struct probe_parse_error *err)
 {
-	return parse_event_line(line, len, ops, false, def, err);
+	return parse_event_line(line, len, ops, PROBE_KIND_KPROBE, def, err);
 }
 
 int uprobe_event_parse(const char *line, size_t len, const struct probe_parse_ops *ops,
 		       struct probe_event_def *def, struct probe_parse_error *err)
 {
-	return parse_event_line(line, len, ops, true, def, err);
+	return parse_event_line(line, len, ops, PROBE_KIND_UPROBE, def, err);
+}
+
+int fprobe_event_parse(const char *line, size_t len, const struct probe_parse_ops *ops,
+		       struct probe_event_def *def, struct probe_parse_error *err)
+{
+	return parse_event_line(line, len, ops, PROBE_KIND_FPROBE, def, err);
 }
 
 /* ---- printing back ---------------------------------------------------------- */
@@ -789,9 +853,11 @@ void probe_put_char(char *buf, size_t size, int *len, char c)
 	(*len)++;
 }
 
-/* The probe point as the listing writes it: "do_work+4", "0x00001000", "/bin/x:0x00000010". */
+/* The probe point as the listing writes it: "do_work+4", "0x00001000", "/bin/x:0x00000010", "fib%return". */
 static int show_probe_point(char *buf, size_t size, const struct probe_event_def *def)
 {
+	if (def->fprobe)
+		return snprintf(buf, size, "%s%s", def->symbol, def->is_return ? "%return" : "");
 	if (def->uprobe && def->ref_ctr_offset)
 		return snprintf(buf, size, "%s:0x%08lx(0x%lx)", def->symbol, def->offset,
 				def->ref_ctr_offset);
@@ -820,7 +886,7 @@ int probe_event_show(char *buf, size_t size, const struct probe_event_def *def)
 			probe_put(buf, size, &len, " %s=%s", def->args[i].name, def->args[i].comm);
 		return len;
 	}
-	probe_put_char(buf, size, &len, def->is_return ? 'r' : 'p');
+	probe_put_char(buf, size, &len, def->fprobe ? 'f' : def->is_return ? 'r' : 'p');
 	if (def->is_return && def->maxactive)
 		probe_put(buf, size, &len, "%d", def->maxactive);
 	probe_put(buf, size, &len, ":%s/%s ", def->group, def->event);

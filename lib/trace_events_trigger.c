@@ -20,6 +20,7 @@ static const char *const cmd_names[TRIGGER_NR] = {
 	[TRIGGER_TRACEON] = "traceon", [TRIGGER_TRACEOFF] = "traceoff",
 	[TRIGGER_SNAPSHOT] = "snapshot", [TRIGGER_STACKTRACE] = "stacktrace",
 	[TRIGGER_ENABLE_EVENT] = "enable_event", [TRIGGER_DISABLE_EVENT] = "disable_event",
+	[TRIGGER_ENABLE_HIST] = "enable_hist", [TRIGGER_DISABLE_HIST] = "disable_hist",
 	[TRIGGER_HIST] = "hist",
 };
 
@@ -36,6 +37,8 @@ const char *hist_err_msg(enum hist_err code)
 {
 	return code < HIST_ERR_COUNT ? hist_err_text[code] : "Error";
 }
+
+#define LEFT(n, size) ((size_t)(n) < (size) ? (size) - (n) : 0)
 
 static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n'; }
 
@@ -117,72 +120,14 @@ static int hist_fail(struct trigger_spec *spec, enum hist_err *herr, enum hist_e
 	return -EINVAL;
 }
 
-/* One "name[.modifier]" of keys= or vals=. */
-static int hist_field(struct trigger_spec *spec, enum hist_err *herr, const char *tok,
-		      char *name, unsigned char *mods, bool is_key)
-{
-	const char *dot = strchr(tok, '.');
-	size_t len = dot ? (size_t)(dot - tok) : strlen(tok);
-
-	if (len == 0 || len >= HIST_NAME_LEN)
-		return hist_fail(spec, herr, HIST_ERR_FIELD_NOT_FOUND, tok);
-	memcpy(name, tok, len);
-	name[len] = '\0';
-	*mods = 0;
-	if (!dot)
-		return 0;
-	if (strcmp(dot + 1, "hex") == 0)
-		*mods = HIST_MOD_HEX;
-	else if (strcmp(dot + 1, "sym") == 0 && is_key)
-		*mods = HIST_MOD_SYM;
-	else
-		return hist_fail(spec, herr, HIST_ERR_BAD_FIELD_MODIFIER, dot + 1);
-	return 0;
-}
-
-/* "a,b,c" into up to max fields. */
-static int hist_list(struct trigger_spec *spec, enum hist_err *herr, char *list,
-		     char names[][HIST_NAME_LEN], unsigned char *mods, int max, bool is_key)
-{
-	unsigned char ignored;
-	int n = 0, ret;
-	char *tok;
-
-	while ((tok = next_token(&list, ',')) != NULL) {
-		if (n == max)
-			return -EINVAL;		/* Linux: too many fields, no message */
-		ret = hist_field(spec, herr, tok, names[n], mods ? &mods[n] : &ignored, is_key);
-		if (ret)
-			return ret;
-		n++;
-	}
-	return n;
-}
-
-static int hist_sort(struct trigger_spec *spec, enum hist_err *herr, char *list)
-{
-	struct hist_spec *h = &spec->hist;
-	char *tok, *dot;
-
-	while ((tok = next_token(&list, ',')) != NULL) {
-		if (h->nr_sort == HIST_SORT_KEYS_MAX)
-			return hist_fail(spec, herr, HIST_ERR_TOO_MANY_SORT_FIELDS, tok);
-		if (!*tok)
-			return hist_fail(spec, herr, HIST_ERR_EMPTY_SORT_FIELD, tok);
-		dot = strchr(tok, '.');
-		if (dot) {
-			*dot = '\0';
-			if (strcmp(dot + 1, "descending") == 0)
-				h->sort_descending[h->nr_sort] = true;
-			else if (strcmp(dot + 1, "ascending") != 0)
-				return hist_fail(spec, herr, HIST_ERR_INVALID_SORT_MODIFIER, dot + 1);
-		}
-		if (strlen(tok) >= HIST_NAME_LEN)
-			return hist_fail(spec, herr, HIST_ERR_INVALID_SORT_FIELD, tok);
-		strlcpy(h->sort[h->nr_sort++], tok, HIST_NAME_LEN);
-	}
-	return 0;
-}
+/* The attributes' texts, kept until every one is read (Linux's hist_trigger_attrs). */
+struct hist_attrs {
+	char *keys, *vals, *sort;
+	char *assignments[HIST_VARS_MAX];
+	int nr_assignments;
+	char *actions[HIST_ACTIONS_MAX];
+	int nr_actions;
+};
 
 /* size=N: a power of two at least N, 2^7 to 2^HIST_MAX_BITS entries. */
 static int hist_size(const char *s, unsigned int *bits)
@@ -200,85 +145,273 @@ static int hist_size(const char *s, unsigned int *bits)
 	return 0;
 }
 
-/* Every sort field must be hitcount, a key or a val. */
-static int hist_check_sort(struct trigger_spec *spec, enum hist_err *herr)
+/* "name=value" (Linux's parse_assignment()). */
+static int hist_assignment(struct trigger_spec *spec, enum hist_err *herr, char *tok,
+			   struct hist_attrs *a)
 {
 	struct hist_spec *h = &spec->hist;
+	char *val = strchr(tok, '=') + 1;
 
-	for (int i = 0; i < h->nr_sort; i++) {
-		bool found = strcmp(h->sort[i], "hitcount") == 0;
+	if (!strncmp(tok, "key=", 4) || !strncmp(tok, "keys=", 5))
+		a->keys = val;
+	else if (!strncmp(tok, "val=", 4) || !strncmp(tok, "vals=", 5) || !strncmp(tok, "values=", 7))
+		a->vals = val;
+	else if (!strncmp(tok, "sort=", 5))
+		a->sort = val;
+	else if (!strncmp(tok, "name=", 5))
+		return -EINVAL;			/* named triggers are not here */
+	else if (!strncmp(tok, "clock=", 6))
+		strlcpy(h->clock, val, sizeof(h->clock));
+	else if (!strncmp(tok, "size=", 5))
+		return hist_size(val, &h->map_bits);
+	else if (a->nr_assignments == HIST_VARS_MAX)
+		return hist_fail(spec, herr, HIST_ERR_TOO_MANY_VARS, tok);
+	else
+		a->assignments[a->nr_assignments++] = tok;
+	return 0;
+}
 
-		for (int k = 0; k < h->nr_keys && !found; k++)
-			found = strcmp(h->sort[i], h->keys[k]) == 0;
-		for (int k = 0; k < h->nr_vals && !found; k++)
-			found = strcmp(h->sort[i], h->vals[k]) == 0;
-		if (!found)
-			return hist_fail(spec, herr, HIST_ERR_INVALID_SORT_FIELD, h->sort[i]);
+static int hist_attr(struct trigger_spec *spec, enum hist_err *herr, char *tok,
+		     struct hist_attrs *a)
+{
+	struct hist_spec *h = &spec->hist;
+	char *eq = strchr(tok, '=');
+
+	if (eq) {
+		if (!eq[1])
+			return hist_fail(spec, herr, HIST_ERR_EMPTY_ASSIGNMENT, tok);
+		return hist_assignment(spec, herr, tok, a);
+	}
+	if (strcmp(tok, "pause") == 0)
+		h->pause = true;
+	else if (strcmp(tok, "cont") == 0 || strcmp(tok, "continue") == 0)
+		h->cont = true;
+	else if (strcmp(tok, "clear") == 0)
+		h->clear = true;
+	else if (a->nr_actions < HIST_ACTIONS_MAX && (!strncmp(tok, "onmatch(", 8) ||
+		 !strncmp(tok, "onmax(", 6) || !strncmp(tok, "onchange(", 9)))
+		a->actions[a->nr_actions++] = tok;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * $x, when x is this trigger's variable of a lone field (x=pid,
+ * x=common_timestamp.usecs), is that field (Linux's local_field_var_ref()).
+ */
+static void substitute_local_refs(const struct hist_spec *h, struct hist_expr *e)
+{
+	for (int i = 0; i < e->nr_nodes; i++) {
+		struct hist_node *n = &e->nodes[i];
+
+		if (n->op != HIST_OP_NONE || n->atom != HIST_ATOM_VAR_REF)
+			continue;
+		for (int v = 0; v < h->nr_vars; v++) {
+			const struct hist_node *def = &h->vars[v].expr.nodes[h->vars[v].expr.root];
+
+			if (strcmp(h->vars[v].name, n->name) == 0 && def->op == HIST_OP_NONE &&
+			    def->atom != HIST_ATOM_VAR_REF && def->atom != HIST_ATOM_CONST) {
+				*n = *def;
+				break;
+			}
+		}
+	}
+}
+
+/* "a=EXPR,b=EXPR" of every assignment, in order (Linux's parse_var_defs()). */
+static int hist_vars(struct trigger_spec *spec, enum hist_err *herr, struct hist_attrs *a)
+{
+	struct hist_spec *h = &spec->hist;
+	char *list, *def, *name;
+	int ret;
+
+	for (int i = 0; i < a->nr_assignments; i++) {
+		list = a->assignments[i];
+		while ((def = next_token(&list, ',')) != NULL) {
+			name = def;
+			def = strchr(def, '=');
+			if (!def)
+				return hist_fail(spec, herr, HIST_ERR_MALFORMED_ASSIGNMENT, name);
+			*def++ = '\0';
+			if (h->nr_vars == HIST_VARS_MAX)
+				return hist_fail(spec, herr, HIST_ERR_TOO_MANY_VARS, name);
+			if (strlen(name) >= HIST_NAME_LEN)
+				return hist_fail(spec, herr, HIST_ERR_MALFORMED_ASSIGNMENT, name);
+			strlcpy(h->vars[h->nr_vars].name, name, HIST_NAME_LEN);
+			ret = hist_expr_parse(def, &h->vars[h->nr_vars].expr, herr, &spec->bad);
+			if (ret)
+				return ret;
+			h->nr_vars++;
+		}
+	}
+	for (int v = 0; v < h->nr_vars; v++)
+		substitute_local_refs(h, &h->vars[v].expr);
+	return 0;
+}
+
+/* "a,b,c" of keys= or vals= into up to max expressions. */
+static int hist_list(struct trigger_spec *spec, enum hist_err *herr, char *list,
+		     struct hist_expr *exprs, int max, bool is_key)
+{
+	int n = 0, ret;
+	char *tok;
+
+	while ((tok = next_token(&list, ',')) != NULL) {
+		if (!is_key && strcmp(tok, "hitcount") == 0)
+			continue;		/* always there: Linux skips it */
+		if (n == max)
+			return -EINVAL;		/* Linux: too many fields, no message */
+		ret = hist_expr_parse(tok, &exprs[n], herr, &spec->bad);
+		if (ret)
+			return ret;
+		substitute_local_refs(&spec->hist, &exprs[n]);
+		if (is_key && hist_expr_has_var_ref(&exprs[n]))
+			return hist_fail(spec, herr, HIST_ERR_INVALID_REF_KEY, tok);
+		n++;
+	}
+	return n;
+}
+
+/* One sort field: hitcount, or the first val, then key, of that name. */
+static bool hist_find_sort(struct hist_spec *h, const char *name, int i)
+{
+	char buf[HIST_NAME_LEN * 2];
+
+	h->sort_kind[i] = HIST_SORT_HITCOUNT;
+	if (strcmp(name, "hitcount") == 0)
+		return true;
+	for (int v = 0; v < h->nr_vals; v++) {
+		hist_expr_name(buf, sizeof(buf), &h->vals[v]);
+		if (strcmp(buf, name) == 0) {
+			h->sort_kind[i] = HIST_SORT_VAL;
+			h->sort_index[i] = v;
+			return true;
+		}
+	}
+	for (int k = 0; k < h->nr_keys; k++) {
+		hist_expr_name(buf, sizeof(buf), &h->keys[k]);
+		if (strcmp(buf, name) == 0) {
+			h->sort_kind[i] = HIST_SORT_KEY;
+			h->sort_index[i] = k;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Linux's create_sort_keys(): its carets are at "sort=" or the field. */
+static int hist_sort(struct trigger_spec *spec, enum hist_err *herr, char *list)
+{
+	struct hist_spec *h = &spec->hist;
+	char *tok, *dot;
+
+	h->nr_sort = 1;				/* hitcount, ascending */
+	if (!list)
+		return 0;
+	for (int i = 0; i < HIST_SORT_KEYS_MAX; i++) {
+		tok = next_token(&list, ',');
+		if (!tok)
+			break;
+		if (!*tok)
+			return hist_fail(spec, herr, HIST_ERR_EMPTY_SORT_FIELD, "sort=");
+		if (i == HIST_SORT_KEYS_MAX - 1 && list)
+			return hist_fail(spec, herr, HIST_ERR_TOO_MANY_SORT_FIELDS, "sort=");
+		dot = strchr(tok, '.');
+		if (dot)
+			*dot++ = '\0';
+		if (!*tok)
+			return hist_fail(spec, herr, HIST_ERR_EMPTY_SORT_FIELD, "sort=");
+		if (!hist_find_sort(h, tok, i))
+			return hist_fail(spec, herr, HIST_ERR_INVALID_SORT_FIELD, tok);
+		h->sort_descending[i] = dot && strcmp(dot, "descending") == 0;
+		if (dot && !h->sort_descending[i] && strcmp(dot, "ascending") != 0)
+			return hist_fail(spec, herr, HIST_ERR_INVALID_SORT_MODIFIER, dot);
+		h->nr_sort = i + 1;
 	}
 	return 0;
 }
 
-static int hist_attr(struct trigger_spec *spec, enum hist_err *herr, char *tok)
+static bool expr_uses(const struct hist_expr *e, enum hist_atom atom, unsigned int mods)
 {
-	struct hist_spec *h = &spec->hist;
-	char *val = strchr(tok, '=');
-	int n;
-
-	if (!val) {
-		if (strcmp(tok, "pause") == 0)
-			h->pause = true;
-		else if (strcmp(tok, "cont") == 0 || strcmp(tok, "continue") == 0)
-			h->cont = true;
-		else if (strcmp(tok, "clear") == 0)
-			h->clear = true;
-		else
-			return -EINVAL;
-		return 0;
-	}
-	*val++ = '\0';
-	if (!*val)
-		return hist_fail(spec, herr, HIST_ERR_EMPTY_ASSIGNMENT, tok);
-	if (strcmp(tok, "key") == 0 || strcmp(tok, "keys") == 0) {
-		n = hist_list(spec, herr, val, h->keys, h->key_mods, HIST_KEYS_MAX, true);
-		h->nr_keys = n < 0 ? 0 : n;
-	} else if (strcmp(tok, "val") == 0 || strcmp(tok, "vals") == 0 ||
-		   strcmp(tok, "values") == 0) {
-		n = hist_list(spec, herr, val, h->vals, NULL, HIST_VALS_MAX, false);
-		h->nr_vals = n < 0 ? 0 : n;
-		/* "hitcount" in vals is implicit: take it out */
-		for (int k = 0; k < h->nr_vals; k++)
-			if (strcmp(h->vals[k], "hitcount") == 0) {
-				memmove(h->vals[k], h->vals[k + 1], (h->nr_vals - k - 1) * HIST_NAME_LEN);
-				h->nr_vals--;
-				k--;
-			}
-	} else if (strcmp(tok, "sort") == 0) {
-		n = hist_sort(spec, herr, val);
-	} else if (strcmp(tok, "size") == 0) {
-		n = hist_size(val, &h->map_bits);
-	} else {
-		return -EINVAL;			/* variables and name= are not here */
-	}
-	return n < 0 ? n : 0;
+	for (int i = 0; i < e->nr_nodes; i++)
+		if (e->nodes[i].op == HIST_OP_NONE && e->nodes[i].atom == atom &&
+		    (e->nodes[i].mods & mods) == mods)
+			return true;
+	return false;
 }
 
+/* common_timestamp anywhere: the trigger prints its clock; .usecs once: all in usecs. */
+static void hist_timestamps(struct hist_spec *h)
+{
+	const struct hist_expr *all[HIST_KEYS_MAX + HIST_VALS_MAX + HIST_VARS_MAX];
+	int n = 0;
+
+	for (int i = 0; i < h->nr_keys; i++)
+		all[n++] = &h->keys[i];
+	for (int i = 0; i < h->nr_vals; i++)
+		all[n++] = &h->vals[i];
+	for (int i = 0; i < h->nr_vars; i++)
+		all[n++] = &h->vars[i].expr;
+	for (int i = 0; i < n; i++) {
+		h->timestamps |= expr_uses(all[i], HIST_ATOM_TIMESTAMP, 0);
+		h->ts_in_usecs |= expr_uses(all[i], HIST_ATOM_TIMESTAMP, HIST_MOD_USECS);
+	}
+}
+
+/* ".sym-offset" has a '-' an expression would split at: Linux renames it first. */
+static void rename_sym_offset(char *param)
+{
+	for (char *p = param; (p = strstr(p, ".sym-offset")) != NULL; p += 11)
+		p[4] = 'X';
+}
+
+/* In Linux's order: attributes, actions, variables, values, keys, sort. */
 static int parse_hist(char *param, struct trigger_spec *spec, enum hist_err *herr)
 {
+	static struct hist_attrs a;
 	struct hist_spec *h = &spec->hist;
 	char *tok;
-	int ret;
+	int ret, n;
 
+	memset(&a, 0, sizeof(a));
 	h->map_bits = HIST_DEFAULT_BITS;
+	strlcpy(h->clock, "global", sizeof(h->clock));
+	rename_sym_offset(param);
 	while ((tok = next_token(&param, ':')) != NULL)
-		if (*tok && (ret = hist_attr(spec, herr, tok)) != 0)
+		if (*tok && (ret = hist_attr(spec, herr, tok, &a)) != 0)
 			return ret;
-	if (h->nr_keys == 0)
+	if (!a.keys)
 		return -EINVAL;
-	if (h->nr_sort == 0) {
-		strlcpy(h->sort[0], "hitcount", HIST_NAME_LEN);
-		h->nr_sort = 1;
-	}
-	return hist_check_sort(spec, herr);
+	for (int i = 0; i < a.nr_actions; i++)
+		if (hist_action_parse(a.actions[i], &h->actions[h->nr_actions++], herr, &spec->bad))
+			return -EINVAL;
+	ret = hist_vars(spec, herr, &a);
+	if (ret)
+		return ret;
+	n = a.vals ? hist_list(spec, herr, a.vals, h->vals, HIST_VALS_MAX, false) : 0;
+	if (n < 0)
+		return n;
+	h->nr_vals = n;
+	n = hist_list(spec, herr, a.keys, h->keys, HIST_KEYS_MAX, true);
+	if (n <= 0)
+		return -EINVAL;
+	h->nr_keys = n;
+	hist_timestamps(h);
+	return hist_sort(spec, herr, a.sort);
+}
+
+/* enable_hist:SYSTEM:EVENT[:COUNT]: *param is left at the count (NULL: none). */
+static int parse_target(char **param, struct trigger_spec *spec)
+{
+	char *system = next_token(param, ':'), *event = next_token(param, ':');
+
+	if (!system || !event || !*system || !*event ||
+	    strlen(system) >= HIST_NAME_LEN || strlen(event) >= HIST_NAME_LEN)
+		return -EINVAL;
+	strlcpy(spec->target_system, system, HIST_NAME_LEN);
+	strlcpy(spec->target_event, event, HIST_NAME_LEN);
+	return 0;
 }
 
 /* ---- enable_event, disable_event ------------------------------------------------ */
@@ -376,7 +509,10 @@ int trigger_parse(const char *text, struct trigger_spec *spec, enum hist_err *he
 		return parse_hist(param, spec, herr);
 	if (cmd == TRIGGER_ENABLE_EVENT || cmd == TRIGGER_DISABLE_EVENT)
 		return parse_enable_event(param, spec);
-	if (*param) {				/* the count */
+	if ((cmd == TRIGGER_ENABLE_HIST || cmd == TRIGGER_DISABLE_HIST) &&
+	    parse_target(&param, spec))
+		return -EINVAL;
+	if (param && *param) {			/* the count */
 		unsigned long count;
 
 		if (!parse_ulong(param, word_len(param, " \t"), &count))
@@ -386,22 +522,57 @@ int trigger_parse(const char *text, struct trigger_spec *spec, enum hist_err *he
 	return 0;
 }
 
-/* "hist:keys=n.hex,comm:vals=hitcount,x:sort=hitcount:size=2048", as Linux prints it. */
+static int format_list(char *buf, size_t size, const struct hist_expr *e, int n, char sep0)
+{
+	int len = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (i || sep0)
+			len += snprintf(buf + len, LEFT(len, size), "%c", i ? ',' : sep0);
+		len += hist_expr_format(buf + len, LEFT(len, size), &e[i]);
+	}
+	return len;
+}
+
+/* One sort key as Linux's event_hist_trigger_print() shows it. */
+static int format_sort(char *buf, size_t size, const struct hist_spec *h, int i)
+{
+	int len;
+
+	if (h->sort_kind[i] == HIST_SORT_HITCOUNT)
+		len = snprintf(buf, size, "hitcount");
+	else
+		len = hist_expr_format(buf, size, h->sort_kind[i] == HIST_SORT_KEY ?
+				       &h->keys[h->sort_index[i]] : &h->vals[h->sort_index[i]]);
+	if (h->sort_descending[i])
+		len += snprintf(buf + len, LEFT(len, size), ".descending");
+	return len;
+}
+
+/*
+ * "hist:keys=n.hex,comm:vals=hitcount,x:ts0=common_timestamp.usecs:sort=hitcount:
+ *  size=2048:clock=global:onmatch(kprobes.a).trace(lat,$lat)", as Linux prints it.
+ */
 int hist_spec_format(char *buf, size_t size, const struct hist_spec *h)
 {
 	int n = snprintf(buf, size, "hist:keys=");
 
-	for (int i = 0; i < h->nr_keys; i++)
-		n += snprintf(buf + n, size > (size_t)n ? size - n : 0, "%s%s%s", i ? "," : "",
-			      h->keys[i], h->key_mods[i] & HIST_MOD_HEX ? ".hex" :
-			      h->key_mods[i] & HIST_MOD_SYM ? ".sym" : "");
-	n += snprintf(buf + n, size > (size_t)n ? size - n : 0, ":vals=hitcount");
-	for (int i = 0; i < h->nr_vals; i++)
-		n += snprintf(buf + n, size > (size_t)n ? size - n : 0, ",%s", h->vals[i]);
-	n += snprintf(buf + n, size > (size_t)n ? size - n : 0, ":sort=");
-	for (int i = 0; i < h->nr_sort; i++)
-		n += snprintf(buf + n, size > (size_t)n ? size - n : 0, "%s%s%s", i ? "," : "",
-			      h->sort[i], h->sort_descending[i] ? ".descending" : "");
-	n += snprintf(buf + n, size > (size_t)n ? size - n : 0, ":size=%u", 1U << h->map_bits);
+	n += format_list(buf + n, LEFT(n, size), h->keys, h->nr_keys, 0);
+	n += snprintf(buf + n, LEFT(n, size), ":vals=hitcount");
+	n += format_list(buf + n, LEFT(n, size), h->vals, h->nr_vals, ',');
+	for (int i = 0; i < h->nr_vars; i++) {
+		n += snprintf(buf + n, LEFT(n, size), "%c%s=", i ? ',' : ':', h->vars[i].name);
+		n += hist_expr_format(buf + n, LEFT(n, size), &h->vars[i].expr);
+	}
+	n += snprintf(buf + n, LEFT(n, size), ":sort=");
+	for (int i = 0; i < h->nr_sort; i++) {
+		n += snprintf(buf + n, LEFT(n, size), i ? "," : "");
+		n += format_sort(buf + n, LEFT(n, size), h, i);
+	}
+	n += snprintf(buf + n, LEFT(n, size), ":size=%u", 1U << h->map_bits);
+	if (h->timestamps)
+		n += snprintf(buf + n, LEFT(n, size), ":clock=%s", h->clock);
+	for (int i = 0; i < h->nr_actions; i++)
+		n += hist_action_format(buf + n, LEFT(n, size), &h->actions[i]);
 	return n;
 }

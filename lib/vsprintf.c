@@ -470,7 +470,7 @@ long simple_strtol(const char *s, char **end, unsigned int base)
 }
 
 /* The strict core: digits, then nothing but an optional '\n'. */
-static int kstrtoull(const char *s, unsigned int base, unsigned long long *res)
+int kstrtoull(const char *s, unsigned int base, unsigned long long *res)
 {
 	const char *end;
 	bool overflow;

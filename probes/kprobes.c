@@ -872,7 +872,7 @@ unsigned long kprobe_missed(const struct kprobe *p)
 {
 	unsigned long missed = p->nmissed;
 
-	if (p->pre_handler == pre_handler_kretprobe)
+	if (kprobe_is_kretprobe(p))
 		missed += container_of(p, const struct kretprobe, kp)->nmissed;
 	return missed;
 }
@@ -992,6 +992,7 @@ int init_kprobes(void)
 	kprobe_lock_setup();		/* a bad word is reported; per-CPU it stays */
 	kprobes_enabled_setup();	/* a bad word is reported; enabled it stays */
 	kprobes_ftrace_setup();		/* kprobes.ftrace=0: entry probes take the int3 */
+	kretprobe_rethook_setup();	/* kprobes.rethook=0: kretprobes return the 2005 way */
 	ret = populate_kprobe_blacklist();
 	if (ret)
 		return ret;

@@ -55,6 +55,7 @@ extern unsigned long kprobes_grace_rounds;
 /* ---- kprobes on ftrace (probes/kprobes_ftrace.c) -------------------------- */
 
 int kprobes_ftrace_setup(void);	/* the command line's word, from init_kprobes() */
+int kretprobe_rethook_setup(void);	/* kprobes.rethook=, from init_kprobes() */
 int check_ftrace_location(struct kprobe *p, kprobe_opcode_t *addr);
 void arm_kprobe_ftrace(struct kprobe *p);
 void disarm_kprobe_ftrace(struct kprobe *p);

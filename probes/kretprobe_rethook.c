@@ -1,23 +1,56 @@
 /*
  * kretprobe_rethook.c - kretprobes that return through rethook, as every
- * kretprobe does in Linux 5.18+ (CONFIG_KRETPROBE_ON_RETHOOK).  Here the
- * ones whose entry is a function's call site, the ftrace kind: their
- * entry is an ftrace callback, their return the shared
- * arch_rethook_trampoline, and neither takes an exception.
+ * kretprobe does in Linux 5.18+ (CONFIG_KRETPROBE_ON_RETHOOK): their
+ * return lands in the one trampoline they share with fprobe,
+ * arch_rethook_trampoline.  The entry is whatever the kprobe's is: an
+ * int3, a boosted or optimized hit, or, on a function's call site, an
+ * ftrace callback - then neither half takes an exception.
+ *
+ * The switch: kprobes.rethook=0 on the command line, or
+ * `echo 0 > /sys/kernel/debug/kprobes/rethook`, makes kretprobes
+ * registered from then on return through 2005's own trampoline and
+ * per-kretprobe instance pool (probes/kretprobes.c,
+ * kretprobe_trampoline), to compare the two; a kretprobe on a call site
+ * riding on ftrace returns through rethook either way.
  *
  * Each kretprobe owns a rethook whose nodes carry a kretprobe_instance,
- * so the handlers see what they see on the int3 path: ri->ret_addr,
+ * so the handlers see what they see on the 2005 path: ri->ret_addr,
  * ri->data, get_kretprobe(ri) (ri->rph is the kretprobe's holder).
  */
 #include "kernel.h"
 #include "mm.h"
 #include "errno.h"
+#include "string.h"
 #include "kallsyms.h"
 #include "kprobes.h"
 #include "kprobes_internal.h"
 #include "ftrace.h"
 #include "rethook.h"
 #include "nokprobe.h"
+
+bool kretprobe_on_rethook = true;
+
+#define KRETPROBE_RETHOOK_PARAM	"kprobes.rethook"
+#define KRETPROBE_RETHOOK_LEN	4	/* "0" or "1", and a byte to see "10" */
+
+/* kprobes.rethook=0: kretprobes return through kretprobe_trampoline from boot on. */
+int kretprobe_rethook_setup(void)
+{
+	char word[KRETPROBE_RETHOOK_LEN];
+
+	if (!cmdline_value(KRETPROBE_RETHOOK_PARAM, word, sizeof(word)))
+		return 0;
+	if (strcmp(word, "0") == 0) {
+		kretprobe_on_rethook = false;
+		printk("kprobes: %s=0: kretprobes return through kretprobe_trampoline\n",
+		       KRETPROBE_RETHOOK_PARAM);
+	} else if (strcmp(word, "1") != 0) {
+		printk("kprobes: %s=%s: want 0 or 1; through rethook they stay\n",
+		       KRETPROBE_RETHOOK_PARAM, word);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 struct kretprobe_rethook_node {
 	struct rethook_node node;
@@ -42,31 +75,45 @@ static void kretprobe_rethook_handler(struct rethook_node *node, void *data,
 		return;
 	}
 	krn->ri.ret_addr = (kprobe_opcode_t *)node->ret_addr;
+	krn->ri.stack = (unsigned long *)node->frame;	/* the slot the address came from */
 	this_cpu_write(current_kprobe, &rethook_kprobe);
-	get_kprobe_ctlblk()->kprobe_status = KPROBE_HIT_ACTIVE;
+	set_kprobe_status(KPROBE_HIT_ACTIVE);
 	rp->handler(&krn->ri, regs);
 	this_cpu_write(current_kprobe, NULL);
 }
 NOKPROBE_SYMBOL(kretprobe_rethook_handler);
 
+/*
+ * An entry handler runs first and sees the instance (the return
+ * handler's stack and ret_addr come from the node); non-zero: not this
+ * call.  Out of line, so that the usual hit keeps fewer registers.
+ */
+static noinline void kretprobe_rethook_entry(struct kprobe *p, struct rethook_node *node,
+					     struct pt_regs *regs)
+{
+	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
+	struct kretprobe_instance *ri = &container_of(node, struct kretprobe_rethook_node, node)->ri;
+
+	ri->stack = (unsigned long *)kernel_stack_pointer(regs);
+	ri->ret_addr = (kprobe_opcode_t *)*ri->stack;
+	if (rp->entry_handler(ri, regs))
+		rethook_recycle(node);
+	else
+		rethook_hook(node, regs, kprobe_ftrace(p));
+}
+NOKPROBE_SYMBOL(kretprobe_rethook_entry);
+
 int pre_handler_kretprobe_rethook(struct kprobe *p, struct pt_regs *regs)
 {
 	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
 	struct rethook_node *node = rethook_try_get(rp->rh);
-	struct kretprobe_instance *ri;
 
-	if (!node) {
+	if (!node)
 		kprobe_count_inc((unsigned long *)&rp->nmissed);	/* maxactive calls in progress */
-		return 0;
-	}
-	ri = &container_of(node, struct kretprobe_rethook_node, node)->ri;
-	ri->stack = (unsigned long *)kernel_stack_pointer(regs);
-	ri->ret_addr = (kprobe_opcode_t *)*ri->stack;
-	if (rp->entry_handler && rp->entry_handler(ri, regs)) {
-		rethook_recycle(node);	/* not this call */
-		return 0;
-	}
-	rethook_hook(node, regs, kprobe_ftrace(p));
+	else if (rp->entry_handler)
+		kretprobe_rethook_entry(p, node, regs);
+	else
+		rethook_hook(node, regs, kprobe_ftrace(p));
 	return 0;
 }
 NOKPROBE_SYMBOL(pre_handler_kretprobe_rethook);
@@ -81,13 +128,14 @@ static unsigned long kretprobe_site(const struct kretprobe *rp)
 }
 
 /*
- * From register_kretprobe(): a kretprobe on a call site, while kprobes
- * ride on ftrace, returns through rethook.  0 (nothing to do) or -ENOMEM.
+ * From register_kretprobe(): every kretprobe returns through rethook
+ * unless the switch is off, and then still one on a call site while
+ * kprobes ride on ftrace.  0 (rethook, or nothing to do) or -ENOMEM.
  */
 int kretprobe_rethook_init(struct kretprobe *rp)
 {
 	rp->rh = NULL;
-	if (!kprobes_on_ftrace || !kretprobe_site(rp))
+	if (!kretprobe_on_rethook && !(kprobes_on_ftrace && kretprobe_site(rp)))
 		return 0;
 	rp->rh = rethook_alloc(rp, kretprobe_rethook_handler);
 	if (!rp->rh)

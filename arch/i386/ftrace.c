@@ -1,19 +1,19 @@
 /*
  * ftrace.c - the x86 facts of the function tracer (Linux's
- * arch/x86/kernel/ftrace.c): what a call site holds and how the
- * trampoline reaches C.
+ * arch/x86/kernel/ftrace.c): what a call site holds.
  *
  * A site is 5 bytes at a function's first byte.  gcc wrote
  * "call __fentry__" (e8 + rel32); ftrace_init() writes the 5-byte nop
  * Intel recommends, "nopl 0x0(%eax,%eax,1)" (0f 1f 44 00 00), one
  * instruction, so a CPU never executes half of it; enabling writes
  * "call ftrace_regs_caller".  Both changes go through text_poke_bp():
- * other CPUs may be running the function at that moment.
+ * other CPUs may be running the function at that moment.  The trampoline
+ * (ftrace_32.S) reaches C through ftrace_trace_function, with Linux's
+ * ftrace_func_t arguments.
  */
 #include "kernel.h"
 #include "string.h"
 #include "ftrace.h"
-#include "nokprobe.h"
 
 /* SDM vol. 2, NOP: the recommended 5-byte form. */
 static const unsigned char x86_nop5[MCOUNT_INSN_SIZE] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
@@ -39,16 +39,3 @@ bool ftrace_site_is_fentry_call(unsigned long ip)
 	ftrace_call_replace(want, ip, (unsigned long)__fentry__);
 	return memcmp((const void *)ip, want, MCOUNT_INSN_SIZE) == 0;
 }
-
-/*
- * The trampoline's way into C: (ip, parent_ip, regs) in %eax, %edx, %ecx
- * under regparm(3) whatever the rest of the kernel uses.  struct
- * ftrace_regs is the pt_regs the trampoline built.
- */
-__attribute__((regparm(3)))
-void arch_ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
-			       struct pt_regs *regs)
-{
-	ftrace_ops_list_func(ip, parent_ip, (struct ftrace_regs *)regs);
-}
-NOKPROBE_SYMBOL(arch_ftrace_ops_list_func);

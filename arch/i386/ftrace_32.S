@@ -22,10 +22,23 @@
  * first byte sees.  The return address moves to regs->ip; on the way out
  * it moves back, so a handler that changed regs->ip sends the CPU there.
  *
- * The C side is called with (ip, parent_ip, regs) in %eax, %edx, %ecx:
- * regparm(3), declared so in include/ftrace.h whatever the kernel's own
- * calling convention.  %eax, %edx and %ecx also carry the traced
- * function's arguments under -mregparm=3: all three are restored.
+ * Then one call, through ftrace_trace_function, with Linux's
+ * (ip, parent_ip, op, fregs): %eax, %edx, %ecx and the regs on the
+ * stack (-mregparm=3).  kernel/trace/ftrace.c points it at the one
+ * registered ops' own callback (op = that ops) or at the walk over all
+ * of them, ftrace_ops_list_func(); Linux patches the call instruction at
+ * ftrace_regs_call, we load the pointer: one instruction either way, and
+ * no call to rewrite while another CPU runs it.  Interrupts are off from
+ * the flags' save to their restore, as in an int3's handlers: a callback
+ * owns this CPU's hit state, and kernel/trace/ftrace.c's switch of the
+ * pointer knows that no CPU is between reading op and calling func
+ * once every CPU has taken an IPI.
+ *
+ * %eax, %edx and %ecx also carry the traced function's arguments under
+ * -mregparm=3: all general registers are restored.  The segment
+ * registers are saved into regs, as Linux does, but not loaded back:
+ * the kernel's never change, and four segment loads are the dearest
+ * instructions here.
  */
 #include <asm/calling.h>
 #include <asm/segment.h>
@@ -33,6 +46,7 @@
 
 #define MCOUNT_INSN_SIZE	5	/* call rel32: e8 + 4 bytes */
 #define PT_SLOT_PARENT		PT_SP	/* the word above flags: the caller's return address */
+#define PT_SEGS_CS_SKIP		(PT_FLAGS - PT_DS)	/* ds, es, fs, gs, orig_ax, ip, cs */
 
 	.text
 
@@ -45,34 +59,33 @@ __fentry__:
 	.globl ftrace_regs_caller
 	.type ftrace_regs_caller, @function
 ftrace_regs_caller:
-	pushfl				/* S-4, regs->cs's slot for now: the flags, before anything changes them */
-	pushl STACK_WORD(%esp)		/* S-8, regs->ip: the return address into the function */
+	pushl $__KERNEL_CS		/* S-4: regs->cs */
+	pushl STACK_WORD(%esp)		/* S-8: regs->ip, the return address into the function */
+	pushfl				/* the flags, before cli changes them... */
+	popl 2*STACK_WORD(%esp)		/* ...into regs->flags, over that address (S): pop's */
+					/* operand is addressed after %esp went back up */
+	cli
 	pushl $0			/* regs->orig_ax */
 	pushl %gs
 	pushl %fs
 	pushl %es
 	pushl %ds
 	PUSH_GENERAL_REGS
-	movl PT_CS(%esp), %eax		/* the flags pushed first... */
-	movl %eax, PT_FLAGS(%esp)	/* ...into regs->flags, over the return address (S) */
-	movl $__KERNEL_CS, PT_CS(%esp)
 
 	movl PT_IP(%esp), %eax
-	subl $MCOUNT_INSN_SIZE, %eax	/* arg 1: the call site, the function's first byte */
-	movl PT_SLOT_PARENT(%esp), %edx	/* arg 2: where the function will return to */
-	movl %esp, %ecx			/* arg 3: the regs */
-	call arch_ftrace_ops_list_func
+	subl $MCOUNT_INSN_SIZE, %eax	/* ip: the call site, the function's first byte */
+	movl PT_SLOT_PARENT(%esp), %edx	/* parent_ip: where the function will return to */
+	movl function_trace_op, %ecx	/* op: the one ops, or anything for the list walk */
+	pushl %esp			/* fregs: the regs */
+	call *ftrace_trace_function
+	addl $STACK_WORD, %esp
 
 	pushl PT_FLAGS(%esp)		/* the flags first: nothing below changes them */
 	popfl
 	movl PT_IP(%esp), %eax		/* regs->ip, maybe changed by a handler... */
 	movl %eax, PT_FLAGS(%esp)	/* ...is where ret goes, from S */
 	POP_GENERAL_REGS
-	popl %ds
-	popl %es
-	popl %fs
-	popl %gs
-	leal 3*STACK_WORD(%esp), %esp	/* orig_ax, ip, cs; lea keeps the flags */
+	leal PT_SEGS_CS_SKIP(%esp), %esp	/* segments, orig_ax, ip, cs; lea keeps the flags */
 	ret				/* to regs->ip, %esp = S+4 as after the call's own ret */
 	.size ftrace_regs_caller, . - ftrace_regs_caller
 	NOKPROBE_ASM(ftrace_regs_caller)

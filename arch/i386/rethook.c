@@ -1,6 +1,6 @@
 /*
  * rethook.c - the x86 half of rethook (Linux's arch/x86/kernel/rethook.c):
- * which word holds the return address, and the trampoline's way into C.
+ * which word holds the return address (the trampoline is rethook_32.S).
  *
  * At a function's first byte - an int3 there, or ftrace's call site - the
  * return address is the word at the top of the stack, which on i386 is
@@ -11,25 +11,16 @@
 #include "rethook.h"
 #include "nokprobe.h"
 
+/*
+ * Only kernel functions are hooked (a ring-3 frame has its own sp and
+ * never reaches here): the slot is &regs->sp itself, no test of the ring.
+ */
 void arch_rethook_prepare(struct rethook_node *node, struct pt_regs *regs, bool mcount)
 {
-	unsigned long *slot = (unsigned long *)kernel_stack_pointer(regs);
+	unsigned long *slot = &regs->sp;
 
 	node->ret_addr = *slot;
 	node->frame = (unsigned long)slot;
 	*slot = (unsigned long)arch_rethook_trampoline;
 }
 NOKPROBE_SYMBOL(arch_rethook_prepare);
-
-/*
- * The trampoline pushed a frame record over the slot (rethook_32.S):
- * the slot is the word above regs->sp's.
- */
-__attribute__((regparm(3)))
-unsigned long arch_rethook_trampoline_callback(struct pt_regs *regs)
-{
-	unsigned long frame = (unsigned long)&regs->sp + sizeof(unsigned long);
-
-	return rethook_trampoline_handler(regs, frame);
-}
-NOKPROBE_SYMBOL(arch_rethook_trampoline_callback);

@@ -8,8 +8,11 @@
  * slot the address came from (call that S).  The body is
  * RETURN_TRAMPOLINE (asm/calling.h), as kretprobe_trampoline.S's:
  * a frame record over the slot for unwinders, a struct pt_regs below it,
- * the C half (arch_rethook_trampoline_callback, regparm(3): regs in
- * %eax) gives back the real address, written into the slot for ret.
+ * the C half, rethook_trampoline_handler(regs, slot) (regparm(3): in
+ * %eax and %edx; the slot is rethook's "frame"), gives back the real
+ * address, written into the slot for ret.  Linux's x86 trampoline calls
+ * arch_rethook_trampoline_callback(regs), which finds the frame; here
+ * the macro hands it over, one call fewer on every return.
  *
  *     S-4    arch_rethook_trampoline  \ a frame record, as "push %ebp"
  *     S-8    caller's %ebp            /  makes
@@ -21,5 +24,5 @@
 #include <asm/calling.h>
 
 	.text
-	RETURN_TRAMPOLINE arch_rethook_trampoline, arch_rethook_trampoline_callback
+	RETURN_TRAMPOLINE arch_rethook_trampoline, rethook_trampoline_handler
 	NOKPROBE_ASM(arch_rethook_trampoline)

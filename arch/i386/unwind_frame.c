@@ -31,8 +31,11 @@
  *    address (the bytes before it are a call) is taken and marked "?"
  *    as a guess, as Linux marks such entries.
  *
- *  - A kretprobe: the return address in a record is the trampoline; the
- *    real one is in the kretprobe's instance (kretprobe_find_ret_addr).
+ *  - A kretprobe or an fprobe's exit: the return address in a record is
+ *    a trampoline - 2005's kretprobe_trampoline or rethook's
+ *    arch_rethook_trampoline, which kretprobes take since Linux 5.18;
+ *    the real one is in the kretprobe's instance or the rethook node of
+ *    that slot (unwind_recover_ret_addr, as Linux's).
  *
  * Every word is read with the fault-safe copy: a corrupt chain ends the
  * walk instead of faulting inside the oops printer.
@@ -41,6 +44,7 @@
 #include <asm/ptrace.h>
 #include "kallsyms.h"
 #include "kprobes.h"
+#include "rethook.h"
 #include <asm/ptrace.h>
 #include <asm/insn.h>
 #include <asm/extable.h>
@@ -369,6 +373,12 @@ static bool emit_regs(struct unwind_state *st, struct pt_regs *regs)
 	return !ret || emit(st, ret, guess ? STACK_GUESS : STACK_RETURN, 0);
 }
 
+/* Linux's unwind_recover_ret_addr(): a hooked return's real address. */
+static unsigned long unwind_recover_ret_addr(unsigned long ret, unsigned long *slot)
+{
+	return rethook_find_ret_addr(kretprobe_find_ret_addr(ret, slot), slot);
+}
+
 int unwind_stack(struct pt_regs *regs, unsigned long bp, struct stack_entry *out, int max)
 {
 	struct unwind_state st = { .out = out, .n = 0, .max = max };
@@ -382,8 +392,8 @@ int unwind_stack(struct pt_regs *regs, unsigned long bp, struct stack_entry *out
 	while (bp && !(bp & 3)) {
 		if (copy_from_kernel_nofault(&rec, (const void *)bp, sizeof(rec)) || !rec.ret)
 			break;
-		/* A kretprobed call's slot holds the trampoline: show the real caller. */
-		if (!emit(&st, kretprobe_find_ret_addr(rec.ret, (unsigned long *)bp + 1),
+		/* A hooked call's slot holds a trampoline: show the real caller. */
+		if (!emit(&st, unwind_recover_ret_addr(rec.ret, (unsigned long *)bp + 1),
 			  STACK_RETURN, 0))
 			break;
 		regs = frame_pt_regs(bp, rec.ret);

@@ -43,10 +43,17 @@ NOKPROBE_SYMBOL(fprobe_handler);
 static void fprobe_exit_handler(struct rethook_node *node, void *data, struct pt_regs *regs)
 {
 	struct fprobe *fp = data;
+	int bit;
 
-	if (!fprobe_disabled(fp))
-		fp->exit_handler(fp, container_of(node, struct fprobe_rethook_node, node)->entry_ip,
-				 regs);
+	if (fprobe_disabled(fp))
+		return;
+	bit = ftrace_test_recursion_trylock();	/* what the handler calls is not probed */
+	if (bit < 0) {
+		fp->nmissed++;
+		return;
+	}
+	fp->exit_handler(fp, container_of(node, struct fprobe_rethook_node, node)->entry_ip, regs);
+	ftrace_test_recursion_unlock(bit);
 }
 NOKPROBE_SYMBOL(fprobe_exit_handler);
 

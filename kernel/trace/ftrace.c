@@ -27,7 +27,6 @@
 #include "mm.h"
 #include "mutex.h"
 #include <asm/percpu.h>
-#include <asm/irqflags.h>
 #include "kallsyms.h"
 #include "module.h"
 #include <asm/text_patching.h>
@@ -351,6 +350,40 @@ static int ftrace_replace_code(void)
 	return 0;
 }
 
+/* ---- what the trampoline calls --------------------------------------------------------- */
+
+ftrace_func_t ftrace_trace_function = ftrace_ops_list_func;
+struct ftrace_ops *function_trace_op;
+
+/* Every CPU past an IPI: none still between reading op and calling func. */
+static void set_trace_function(ftrace_func_t func)
+{
+	WRITE_ONCE(ftrace_trace_function, func);
+	text_poke_sync();
+}
+
+/*
+ * Linux's update_ftrace_function(): with one ops registered, the
+ * trampoline calls it straight - no walk, no filter search (only its
+ * sites are calls) - or through ftrace_ops_assist_func() for the
+ * recursion guard it asked for.  The walk takes over first, so a CPU
+ * never pairs the new op with the old func.  ftrace_lock held.
+ */
+static void update_ftrace_function(void)
+{
+	struct ftrace_ops *op = ftrace_ops_list;
+	ftrace_func_t func = ftrace_ops_list_func;
+
+	if (op && !op->next)
+		func = (op->flags & FTRACE_OPS_FL_RECURSION) ? ftrace_ops_assist_func : op->func;
+	if (func == ftrace_trace_function && op == function_trace_op)
+		return;
+	set_trace_function(ftrace_ops_list_func);
+	WRITE_ONCE(function_trace_op, op);
+	text_poke_sync();
+	set_trace_function(func);
+}
+
 /* ---- the ops ---------------------------------------------------------------------------- */
 
 int register_ftrace_function(struct ftrace_ops *ops)
@@ -367,6 +400,7 @@ int register_ftrace_function(struct ftrace_ops *ops)
 	ops->flags |= FTRACE_OPS_FL_ENABLED | FTRACE_OPS_FL_SAVE_REGS;
 	ops->next = ftrace_ops_list;
 	WRITE_ONCE(ftrace_ops_list, ops);	/* complete before it is visible */
+	update_ftrace_function();	/* before its sites call: another ops' func is not its */
 	ret = ftrace_replace_code();
 	mutex_unlock(&ftrace_lock);
 	return ret;
@@ -386,6 +420,7 @@ int unregister_ftrace_function(struct ftrace_ops *ops)
 	WRITE_ONCE(*pp, ops->next);
 	ops->flags &= ~FTRACE_OPS_FL_ENABLED;
 	ftrace_replace_code();
+	update_ftrace_function();	/* after: its sites no longer call */
 	mutex_unlock(&ftrace_lock);
 	/*
 	 * Callbacks run with interrupts off: once every CPU has taken an IPI,
@@ -403,10 +438,15 @@ static void swap_hash(struct ftrace_ops *ops, struct ftrace_hash **slot,
 		      struct ftrace_hash *new)
 {
 	struct ftrace_hash *old = *slot;
+	bool live = ops_registered(ops);
 
+	if (live)	/* the walk tests the filter: a site on its way out is skipped */
+		set_trace_function(ftrace_ops_list_func);
 	WRITE_ONCE(*slot, new);
-	if (ops_registered(ops))
+	if (live) {
 		ftrace_replace_code();
+		update_ftrace_function();
+	}
 	text_poke_sync();
 	free_hash(old);
 }
@@ -536,39 +576,23 @@ bool ftrace_site_ipmodify(unsigned long ip)
 
 /* ---- a traced call ------------------------------------------------------------------ */
 
-/* Nonzero while this CPU is inside the callbacks: what they call is not traced. */
-static DEFINE_PER_CPU(int, ftrace_recursion);
-static unsigned long ftrace_recursion_missed;
-
-int ftrace_test_recursion_trylock(void)
-{
-	if (this_cpu_read(ftrace_recursion)) {
-		ftrace_recursion_missed++;
-		return -1;
-	}
-	this_cpu_write(ftrace_recursion, 1);
-	return 0;
-}
-NOKPROBE_SYMBOL(ftrace_test_recursion_trylock);
-
-void ftrace_test_recursion_unlock(int bit)
-{
-	this_cpu_write(ftrace_recursion, 0);
-}
-NOKPROBE_SYMBOL(ftrace_test_recursion_unlock);
+DEFINE_PER_CPU(int, ftrace_recursion);
+unsigned long ftrace_recursion_missed;
 
 /*
  * Every registered ops whose filter holds ip; inside another callback
- * only those without FTRACE_OPS_FL_RECURSION.  Interrupts stay off: the
- * recursion guard is this CPU's, and unregistering waits for an IPI
- * round to know no CPU is still in a callback.
+ * only those without FTRACE_OPS_FL_RECURSION.  op is not used: the
+ * trampoline passes one only when one ops is registered.  Interrupts
+ * are off (ftrace_regs_caller): the recursion guard is this CPU's, and
+ * unregistering waits for an IPI round to know no CPU is still in a
+ * callback.
  */
-void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip, struct ftrace_regs *fregs)
+void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
+			  struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	unsigned long flags = local_irq_save();
 	int bit = ftrace_test_recursion_trylock();
 
-	for (struct ftrace_ops *op = READ_ONCE(ftrace_ops_list); op; op = READ_ONCE(op->next)) {
+	for (op = READ_ONCE(ftrace_ops_list); op; op = READ_ONCE(op->next)) {
 		if (bit < 0 && (op->flags & FTRACE_OPS_FL_RECURSION))
 			continue;
 		if (ftrace_ops_test(op, ip))
@@ -576,9 +600,21 @@ void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip, struct ftra
 	}
 	if (bit >= 0)
 		ftrace_test_recursion_unlock(bit);
-	local_irq_restore(flags);
 }
 NOKPROBE_SYMBOL(ftrace_ops_list_func);
+
+/* Linux's ftrace_ops_assist_func(): the one ops, inside the recursion guard. */
+void ftrace_ops_assist_func(unsigned long ip, unsigned long parent_ip,
+			    struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	int bit = ftrace_test_recursion_trylock();
+
+	if (bit < 0)
+		return;
+	op->func(ip, parent_ip, op, fregs);
+	ftrace_test_recursion_unlock(bit);
+}
+NOKPROBE_SYMBOL(ftrace_ops_assist_func);
 
 /* ---- modules --------------------------------------------------------------------------- */
 

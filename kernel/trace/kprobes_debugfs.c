@@ -237,6 +237,26 @@ static int ftrace_write(const char *text, size_t len, bool trunc, void *data)
 	return 0;
 }
 
+/*
+ * rethook: 1 (the default) makes new kretprobes return through rethook,
+ * 0 through kretprobe_trampoline (those on ftrace stay on rethook).
+ */
+static int rethook_show(struct seq_buf *s, void *data)
+{
+	seq_buf_printf(s, "%d\n", READ_ONCE(kretprobe_on_rethook));
+	return 0;
+}
+
+static int rethook_write(const char *text, size_t len, bool trunc, void *data)
+{
+	bool on;
+
+	if (parse_01(text, len, &on))
+		return -EINVAL;
+	WRITE_ONCE(kretprobe_on_rethook, on);
+	return 0;
+}
+
 static const struct pseudo_file_spec kprobes_debug_files[] = {
 	{ "list",      list_show,      NULL },
 	{ "profile",   profile_show,   NULL },
@@ -247,6 +267,7 @@ static const struct pseudo_file_spec kprobes_debug_files[] = {
 	{ "boost",     boost_show,     boost_write },
 	{ "emulate",   emulate_show,   emulate_write },
 	{ "ftrace",    ftrace_show,    ftrace_write },
+	{ "rethook",   rethook_show,   rethook_write },
 	{ "lock",      lock_show,      lock_write },
 	{ "stepmode",  kprobe_stepmode_show, kprobe_stepmode_write },	/* arch/i386/kprobes/stepmode.c */
 	{ "step",      kprobe_step_design_show, kprobe_step_design_write },	/* arch/i386/kprobes/step_design.c */

@@ -8,24 +8,70 @@
 #include <asm/percpu.h>
 #include <asm/irqflags.h>
 #include "sched.h"
+#include "smp.h"
 #include "ftrace.h"
 #include "rethook.h"
 #include <asm/processor.h>
 #include <asm/text_patching.h>
 #include "nokprobe.h"
 
-/* ---- the pool --------------------------------------------------------------------- */
+/* ---- the pool: a lock-free stack ---------------------------------------------- */
 
-static void pool_lock(struct rethook *rh)
+/*
+ * Out of line: the 8-byte head makes gcc realign the stack, which the
+ * per-CPU fast paths below should not pay for.
+ *
+ * A torn read of the two words (another CPU changed the head between
+ * them) is harmless: the compare-and-exchange sees the real head, fails
+ * and hands it back for the next try.
+ */
+static inline union rethook_pool_head pool_read(struct rethook *rh)
 {
-	while (__atomic_exchange_n(&rh->pool_lock, 1, __ATOMIC_ACQUIRE))
-		cpu_relax();
+	union rethook_pool_head h;
+
+	h.first = READ_ONCE(rh->pool.first);
+	h.pops = READ_ONCE(rh->pool.pops);
+	return h;
 }
 
-static void pool_unlock(struct rethook *rh)
+static inline bool pool_cmpxchg(struct rethook *rh, union rethook_pool_head *old,
+				union rethook_pool_head new)
 {
-	__atomic_store_n(&rh->pool_lock, 0, __ATOMIC_RELEASE);
+	return __atomic_compare_exchange_n(&rh->pool.word, &old->word, new.word, false,
+					   __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
 }
+
+/*
+ * Reading old.first->next is safe even if another CPU took old.first
+ * meanwhile: nodes are freed only after rethook_free() waited for every
+ * CPU, and a stale next fails the exchange.
+ */
+static noinline struct rethook_node *pool_pop(struct rethook *rh)
+{
+	union rethook_pool_head old = pool_read(rh), new;
+
+	do {
+		if (!old.first)
+			return NULL;
+		new.first = READ_ONCE(old.first->next);
+		new.pops = old.pops + 1;
+	} while (!pool_cmpxchg(rh, &old, new));
+	return old.first;
+}
+NOKPROBE_SYMBOL(pool_pop);
+
+/* A push cannot suffer ABA (it reads no next), so it leaves the count alone. */
+static noinline void pool_push(struct rethook *rh, struct rethook_node *node)
+{
+	union rethook_pool_head old = pool_read(rh), new;
+
+	do {
+		node->next = old.first;
+		new.first = node;
+		new.pops = old.pops;
+	} while (!pool_cmpxchg(rh, &old, new));
+}
+NOKPROBE_SYMBOL(pool_push);
 
 struct rethook *rethook_alloc(void *data, rethook_handler_t handler)
 {
@@ -54,129 +100,183 @@ void rethook_add_node(struct rethook *rh, struct rethook_node *node)
 	rethook_recycle(node);
 }
 
+/*
+ * Another CPU's node, when this CPU's and the pool are empty: otherwise
+ * a node given back on one CPU could sit there while a call on another
+ * counts as missed (objpool steals from the other CPUs' rings the same
+ * way).  A slot changes only by exchange, so any CPU may empty it.
+ */
+static noinline struct rethook_node *rethook_steal(struct rethook *rh)
+{
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct rethook_node *node = __atomic_exchange_n(&rh->cpu_free[cpu], NULL,
+								__ATOMIC_SEQ_CST);
+
+		if (node)
+			return node;
+	}
+	return NULL;
+}
+NOKPROBE_SYMBOL(rethook_steal);
+
+/* This CPU's free node first, then the pool, then the other CPUs'. */
 struct rethook_node *rethook_try_get(struct rethook *rh)
 {
-	unsigned long flags = local_irq_save();
 	struct rethook_node *node;
 
-	if (!READ_ONCE(rh->handler)) {	/* freed: no new hooks */
-		local_irq_restore(flags);
+	if (!READ_ONCE(rh->handler))	/* freed: no new hooks */
 		return NULL;
-	}
-	pool_lock(rh);
-	node = rh->pool;
-	if (node)
-		rh->pool = node->next;
-	pool_unlock(rh);
-	local_irq_restore(flags);
-	return node;
+	node = __atomic_exchange_n(&rh->cpu_free[smp_processor_id()], NULL, __ATOMIC_SEQ_CST);
+	if (!node)
+		node = pool_pop(rh);
+	return node ? node : rethook_steal(rh);
 }
 NOKPROBE_SYMBOL(rethook_try_get);
 
-/* Back to the pool; a freed rethook's node is freed instead. */
+static noinline void rethook_free_node(struct rethook_node *node)
+{
+	struct rethook *rh = node->rethook;
+
+	kfree(node);
+	rethook_put(rh);
+}
+NOKPROBE_SYMBOL(rethook_free_node);
+
+/* Into this CPU's slot if it is empty, else the pool; a freed rethook's node is freed. */
 void rethook_recycle(struct rethook_node *node)
 {
 	struct rethook *rh = node->rethook;
-	unsigned long flags;
+	struct rethook_node *empty = NULL;
 
-	if (!READ_ONCE(rh->handler)) {
-		kfree(node);
-		rethook_put(rh);
-		return;
-	}
-	flags = local_irq_save();
-	pool_lock(rh);
-	node->next = rh->pool;
-	rh->pool = node;
-	pool_unlock(rh);
-	local_irq_restore(flags);
+	if (!READ_ONCE(rh->handler))
+		rethook_free_node(node);
+	else if (!__atomic_compare_exchange_n(&rh->cpu_free[smp_processor_id()], &empty, node,
+					      false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+		pool_push(rh, node);
 }
 NOKPROBE_SYMBOL(rethook_recycle);
 
 /*
  * The owner's caller made sure no entry handler still runs (unregister
- * first): from now on nodes coming back are freed.
+ * first): from now on nodes coming back are freed.  Once every CPU has
+ * passed an IPI none is between rethook_try_get()'s test of the handler
+ * and its pop (both run with interrupts off): the pool is ours.
  */
 void rethook_free(struct rethook *rh)
 {
+	union rethook_pool_head old, empty = { .first = NULL };
 	struct rethook_node *node;
 
 	WRITE_ONCE(rh->handler, NULL);
-	text_poke_sync();	/* no CPU is still between try_get and hook with handler set */
-	pool_lock(rh);
-	node = rh->pool;
-	rh->pool = NULL;
-	pool_unlock(rh);
-	while (node) {
+	text_poke_sync();
+	old = pool_read(rh);
+	while (!pool_cmpxchg(rh, &old, empty))
+		;
+	for (node = old.first; node; ) {
 		struct rethook_node *next = node->next;
 
-		kfree(node);
-		rethook_put(rh);
+		rethook_free_node(node);
 		node = next;
 	}
+	while ((node = rethook_steal(rh)))
+		rethook_free_node(node);
 	rethook_put(rh);	/* the owner's reference */
 }
 
 /* ---- hooking and returning -------------------------------------------------------- */
 
+/*
+ * Interrupts off (include/rethook.h): nothing reads the thread's list
+ * before the slot is swapped, so the node goes on it first and the
+ * arch half comes last, with nothing left to do after it.
+ */
 void rethook_hook(struct rethook_node *node, struct pt_regs *regs, bool mcount)
 {
 	struct task_struct *t = this_cpu_read(current_task);
-	unsigned long flags = local_irq_save();
 
-	arch_rethook_prepare(node, regs, mcount);
 	node->next = t->rethooks;
 	t->rethooks = node;
-	local_irq_restore(flags);
+	arch_rethook_prepare(node, regs, mcount);
 }
 NOKPROBE_SYMBOL(rethook_hook);
 
 /*
- * The nodes of this frame, newest first: several tracers may hook one
- * call, each saving the previous one's trampoline as "its" return
- * address; the oldest holds the real one.  Nodes of deeper frames that
- * never returned (a thread that left them some other way) are dropped.
- * Interrupts stay off throughout, as the handlers expect on Linux (not
- * preemptible), and an interrupt cannot push nodes meanwhile.
+ * The oldest node of this frame, the one holding the real return
+ * address.  Nodes of deeper frames that never returned (a thread that
+ * left them some other way) are dropped first.  Several tracers may
+ * hook one call, each saving the previous one's trampoline as "its"
+ * return address: the newest nodes hold the trampoline.
  */
-unsigned long rethook_trampoline_handler(struct pt_regs *regs, unsigned long frame)
+static noinline struct rethook_node *rethook_find_frame(struct task_struct *t,
+							 unsigned long frame)
 {
-	struct task_struct *t = this_cpu_read(current_task);
-	struct rethook_node *node, *last = NULL;
-	unsigned long ret = 0, flags = local_irq_save();
-	int bit;
+	struct rethook_node *node;
 
 	while ((node = t->rethooks) && node->frame < frame) {
 		t->rethooks = node->next;
 		rethook_recycle(node);
 	}
-	for (node = t->rethooks; node && node->frame == frame; node = node->next) {
-		last = node;
-		if (node->ret_addr != (unsigned long)arch_rethook_trampoline) {
-			ret = node->ret_addr;
-			break;
-		}
-	}
-	if (!ret)
-		panic("rethook: no return address for the frame at %#lx", frame);
-	regs->ip = ret;		/* the handlers see where the function returns to */
-	bit = ftrace_test_recursion_trylock();
-	while ((node = t->rethooks)) {
-		rethook_handler_t handler = READ_ONCE(node->rethook->handler);
+	for (; node && node->frame == frame; node = node->next)
+		if (node->ret_addr != (unsigned long)arch_rethook_trampoline)
+			return node;
+	panic("rethook: no return address for the frame at %#lx", frame);
+}
+NOKPROBE_SYMBOL(rethook_find_frame);
 
-		if (handler && bit >= 0)
+/*
+ * Interrupts are off (the trampoline cleared IF), as the handlers expect
+ * on Linux (not preemptible), and an interrupt cannot push nodes
+ * meanwhile.  The usual return has one node, the newest, for its frame.
+ * Each handler guards itself against recursion, as in Linux: a
+ * kretprobe's by current_kprobe, fprobe's by ftrace's guard.
+ */
+unsigned long rethook_trampoline_handler(struct pt_regs *regs, unsigned long frame)
+{
+	struct task_struct *t = this_cpu_read(current_task);
+	struct rethook_node *node, *last = t->rethooks;
+	unsigned long ret;
+
+	if (!last || last->frame != frame || last->ret_addr == (unsigned long)arch_rethook_trampoline)
+		last = rethook_find_frame(t, frame);
+	ret = last->ret_addr;
+	regs->ip = ret;		/* the handlers see where the function returns to */
+	do {
+		rethook_handler_t handler;
+
+		node = t->rethooks;
+		handler = READ_ONCE(node->rethook->handler);
+		if (handler)
 			handler(node, node->rethook->data, regs);
 		t->rethooks = node->next;
 		rethook_recycle(node);
-		if (node == last)
-			break;
-	}
-	if (bit >= 0)
-		ftrace_test_recursion_unlock(bit);
-	local_irq_restore(flags);
+	} while (node != last);
 	return ret;
 }
 NOKPROBE_SYMBOL(rethook_trampoline_handler);
+
+/*
+ * For unwinders, which walk the running thread's own stack (Linux's
+ * rethook_find_ret_addr()): a frame whose return slot holds the
+ * trampoline returns to the real address its oldest node keeps.
+ */
+unsigned long rethook_find_ret_addr(unsigned long addr, unsigned long *slot)
+{
+	struct rethook_node *node;
+	unsigned long flags;
+
+	if (addr != (unsigned long)arch_rethook_trampoline)
+		return addr;
+	flags = local_irq_save();
+	for (node = current->rethooks; node; node = node->next)
+		if (node->frame == (unsigned long)slot &&
+		    node->ret_addr != (unsigned long)arch_rethook_trampoline) {
+			addr = node->ret_addr;
+			break;
+		}
+	local_irq_restore(flags);
+	return addr;
+}
+NOKPROBE_SYMBOL(rethook_find_ret_addr);
 
 void rethook_flush_task(struct task_struct *tk)
 {

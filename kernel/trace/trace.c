@@ -20,6 +20,8 @@
 #include "trace_probe.h"
 #include "trace_events.h"
 #include "trace_syscalls.h"
+#include "trace_array.h"
+#include "trace_synth.h"
 #include "pseudofs.h"
 #include <asm/processor.h>
 #include <asm/irqflags.h>
@@ -94,15 +96,23 @@ static void trace_entry_commit_copy(const struct trace_entry *e)
 void trace_event_buffer_commit(struct trace_probe *tp, struct trace_entry *e,
 			       struct pt_regs *regs, unsigned long flags)
 {
-	struct trace_event_file *file = tp->event_file;
 	int cpu = smp_processor_id();
-	struct event_filter *filter;
-	bool cond;
 
 	if (scratch_depth[cpu] == 0 || e != &scratch[cpu][scratch_depth[cpu] - 1]) {
 		trace_buffer_unlock_commit(flags);
 		return;
 	}
+	trace_event_commit(tp, e, regs);
+	scratch_depth[cpu]--;
+	local_irq_restore(flags);
+}
+
+void trace_event_commit(struct trace_probe *tp, struct trace_entry *e, struct pt_regs *regs)
+{
+	struct trace_event_file *file = READ_ONCE(tp->event_file);
+	struct event_filter *filter;
+	bool cond;
+
 	cond = file && trace_event_triggers_conditional(file);
 	if (file && !cond)		/* Linux's trace_trigger_soft_disabled() */
 		trace_event_triggers_run(file, e, regs);
@@ -116,28 +126,33 @@ void trace_event_buffer_commit(struct trace_probe *tp, struct trace_entry *e,
 		trace_event_triggers_run(file, e, regs);
 	if (file && !list_empty(&file->eprobes))	/* they need the record too */
 		trace_eprobes_run(file, e, regs);
-	scratch_depth[cpu]--;
-	local_irq_restore(flags);
 }
 NOKPROBE_SYMBOL(needs_scratch);
 NOKPROBE_SYMBOL(trace_event_buffer_reserve);
 NOKPROBE_SYMBOL(trace_entry_commit_copy);
 NOKPROBE_SYMBOL(trace_event_buffer_commit);
+NOKPROBE_SYMBOL(trace_event_commit);
 
 /* The head every special record shares: who, where, when. */
-static struct trace_entry *special_reserve(unsigned int id, struct pt_regs *regs,
-					   unsigned long *flags)
+static struct trace_entry *special_reserve_in(struct trace_buffer *tb, unsigned int id,
+					      struct pt_regs *regs, unsigned long *flags)
 {
-	struct trace_entry *e = trace_buffer_lock_reserve(flags);
+	struct trace_entry *e = ring_buffer_lock_reserve(tb, flags);
 
-	e->ts = trace_clock();
+	e->ts = ring_buffer_time_stamp(tb);
 	e->event_id = id;
 	e->pid = task_pid(current);
-	strlcpy(e->comm, task_name(current), sizeof(e->comm));
+	trace_record_comm(e->comm, sizeof(e->comm), task_name(current));
 	e->flags = regs ? ((regs->flags & X86_EFLAGS_IF) ? 0 : TRACE_FLAG_IRQS_OFF) : 0;
 	e->preempt = preempt_count();
 	e->ip = e->ret_ip = 0;
 	return e;
+}
+
+static struct trace_entry *special_reserve(unsigned int id, struct pt_regs *regs,
+					   unsigned long *flags)
+{
+	return special_reserve_in(trace_buffer_global(), id, regs, flags);
 }
 
 /* The stacktrace trigger: the calls in progress where the probe hit. */
@@ -160,6 +175,7 @@ void trace_stack_record(struct pt_regs *regs)
 	e->len = n * sizeof(unsigned long);
 	trace_buffer_unlock_commit(flags);
 }
+NOKPROBE_SYMBOL(special_reserve_in);
 NOKPROBE_SYMBOL(special_reserve);
 NOKPROBE_SYMBOL(trace_stack_record);
 
@@ -232,27 +248,35 @@ static int tracing_on_write(const char *text, size_t len, bool trunc, void *data
 /* ---- trace_marker -------------------------------------------------------------------------- */
 
 /*
- * One write, one record (cut at the record's size; Linux cuts at 4 KiB).
+ * One write, one record in buffer tb (cut at the record's size; Linux
+ * cuts at 4 KiB): an instance's trace_marker writes its own buffer.
  * With tracing off Linux answers EBADF: the buffer refuses the write.
  */
-static int trace_marker_write(const char *text, size_t len, bool trunc, void *data)
+int trace_marker_record(struct trace_buffer *tb, bool on, const char *text, size_t len)
 {
 	bool irqs_off = irqs_disabled();	/* the writer's, before the reserve masks them */
 	unsigned long flags;
 	struct trace_entry *e;
 
-	if (!tracing_is_on())
+	if (!on)
 		return -EBADF;
+	if (!trace_option_on(TRACE_ITER_MARKERS))
+		return -EINVAL;		/* options/markers 0: Linux refuses the write */
 	if (len && text[len - 1] == '\n')
 		len--;
 	if (len > TRACE_PAYLOAD_MAX)
 		len = TRACE_PAYLOAD_MAX;
-	e = special_reserve(TRACE_MARKER_ID, NULL, &flags);
+	e = special_reserve_in(tb, TRACE_MARKER_ID, NULL, &flags);
 	e->flags = irqs_off ? TRACE_FLAG_IRQS_OFF : 0;
 	memcpy(e->payload, text, len);
 	e->len = len;
-	trace_buffer_unlock_commit(flags);
+	ring_buffer_unlock_commit(flags);
 	return 0;
+}
+
+static int trace_marker_write(const char *text, size_t len, bool trunc, void *data)
+{
+	return trace_marker_record(trace_buffer_global(), tracing_is_on(), text, len);
 }
 
 /* ---- buffer_size_kb ---------------------------------------------------------------------------- */
@@ -403,6 +427,7 @@ static const struct pseudo_file_spec trace_files[] = {
 	{ "buffer_total_size_kb", buffer_total_show, NULL },
 	{ "snapshot",             snapshot_show,     snapshot_write },
 	{ "README",               trace_readme_show, NULL },
+	{ "trace_clock",          trace_clock_show,  trace_clock_write },
 };
 
 int trace_files_init(void)
@@ -417,5 +442,11 @@ int trace_files_init(void)
 		ret = trace_dynevent_init();
 	if (!ret)
 		ret = trace_syscalls_init();
+	if (!ret)
+		ret = trace_instances_init();	/* trace_instances.c: instances/ */
+	if (!ret)
+		ret = trace_options_init();	/* trace_options.c: trace_options, options/ */
+	if (!ret)
+		ret = trace_synth_init();	/* synthetic_events */
 	return ret;
 }

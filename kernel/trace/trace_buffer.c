@@ -55,36 +55,79 @@ struct trace_cpu_buffer {
 	unsigned long overrun;		/* overwritten before being consumed */
 	unsigned long read;		/* consumed by trace_pipe */
 	unsigned long size;		/* slots in ring (buffer_size_kb) */
+	unsigned long dropped;		/* the writer's: refused while full, not overwriting */
 	struct trace_entry *ring;
 };
 
 /*
+ * One ring buffer of every CPU (Linux's struct trace_buffer): the top
+ * level's, and one per instance (instances/NAME, trace_instances.c).
  * Each CPU's buffer, and the spare one a snapshot swaps in (Linux's
- * max_tr).  The boot buffers are static; buffer_size_kb and snapshot
- * allocate others.
+ * max_tr).  The top level's boot buffers are static; buffer_size_kb,
+ * snapshot and mkdir allocate others.
  */
+struct trace_buffer {
+	struct trace_cpu_buffer *cpu_buffers[NR_CPUS];
+	struct trace_cpu_buffer *spare_buffers[NR_CPUS];
+	bool record_disabled;
+	int clock_id;			/* what stamps its records (trace_clock) */
+	bool no_overwrite;		/* full: drop the new record, keep the old (options/overwrite 0) */
+};
+
 static struct trace_entry boot_rings[NR_CPUS][TRACE_BUF_ENTRIES];
 static struct trace_cpu_buffer boot_buffers[NR_CPUS];
-static struct trace_cpu_buffer *cpu_buffers[NR_CPUS];
-static struct trace_cpu_buffer *spare_buffers[NR_CPUS];
+static struct trace_buffer global_buffer;
 static struct trace_cpu_buffer *writing[NR_CPUS];	/* reserved in, committed to */
 static struct trace_entry discard_entry[NR_CPUS];	/* where writes go while resizing */
-static bool record_disabled;
 static DEFINE_MUTEX(trace_read_mutex);
+
+static struct trace_cpu_buffer *cpu_buffer_of(struct trace_buffer *tb, int cpu)
+{
+	if (tb == &global_buffer && !tb->cpu_buffers[cpu]) {	/* first use: the boot buffer */
+		boot_buffers[cpu].size = TRACE_BUF_ENTRIES;
+		boot_buffers[cpu].ring = boot_rings[cpu];
+		tb->cpu_buffers[cpu] = &boot_buffers[cpu];
+	}
+	return tb->cpu_buffers[cpu];
+}
 
 static struct trace_cpu_buffer *cpu_buffer(int cpu)
 {
-	if (!cpu_buffers[cpu]) {		/* first use: the boot buffer */
-		boot_buffers[cpu].size = TRACE_BUF_ENTRIES;
-		boot_buffers[cpu].ring = boot_rings[cpu];
-		cpu_buffers[cpu] = &boot_buffers[cpu];
-	}
-	return cpu_buffers[cpu];
+	return cpu_buffer_of(&global_buffer, cpu);
+}
+
+struct trace_buffer *trace_buffer_global(void)
+{
+	return &global_buffer;
+}
+
+int ring_buffer_clock_id(struct trace_buffer *tb)
+{
+	return READ_ONCE(tb->clock_id);
+}
+
+uint64_t ring_buffer_time_stamp(struct trace_buffer *tb)
+{
+	return trace_clock_read(READ_ONCE(tb->clock_id));
+}
+
+void ring_buffer_change_overwrite(struct trace_buffer *tb, bool on)
+{
+	WRITE_ONCE(tb->no_overwrite, !on);
+}
+
+/* Records of two clocks cannot be merged or compared: the old ones go (the snapshot's too). */
+void ring_buffer_set_clock(struct trace_buffer *tb, int id)
+{
+	WRITE_ONCE(tb->clock_id, id);
+	ring_buffer_reset(tb, TRACE_ALL_CPUS);
+	if (tb == &global_buffer)
+		trace_snapshot_reset();
 }
 
 /* ---- writing (any CPU, inside a probe hit) ---------------------------------- */
 
-struct trace_entry *trace_buffer_lock_reserve(unsigned long *flags)
+struct trace_entry *ring_buffer_lock_reserve(struct trace_buffer *tb, unsigned long *flags)
 {
 	struct trace_cpu_buffer *b;
 	struct trace_entry *e;
@@ -93,7 +136,11 @@ struct trace_entry *trace_buffer_lock_reserve(unsigned long *flags)
 
 	*flags = local_irq_save();	/* from here to the commit we stay on this CPU */
 	cpu = smp_processor_id();
-	b = writing[cpu] = READ_ONCE(record_disabled) ? NULL : cpu_buffer(cpu);
+	b = writing[cpu] = READ_ONCE(tb->record_disabled) ? NULL : cpu_buffer_of(tb, cpu);
+	if (b && READ_ONCE(tb->no_overwrite) && b->reserved - READ_ONCE(b->head) >= b->size) {
+		b->dropped++;			/* Linux's producer/consumer mode: the new one goes */
+		b = writing[cpu] = NULL;
+	}
 	if (!b) {
 		e = &discard_entry[cpu];	/* written, never read */
 	} else {
@@ -107,7 +154,7 @@ struct trace_entry *trace_buffer_lock_reserve(unsigned long *flags)
 	return e;
 }
 
-void trace_buffer_unlock_commit(unsigned long flags)
+void ring_buffer_unlock_commit(unsigned long flags)
 {
 	struct trace_cpu_buffer *b = writing[smp_processor_id()];
 
@@ -115,6 +162,16 @@ void trace_buffer_unlock_commit(unsigned long flags)
 	if (b)
 		WRITE_ONCE(b->committed, b->reserved);
 	local_irq_restore(flags);
+}
+
+struct trace_entry *trace_buffer_lock_reserve(unsigned long *flags)
+{
+	return ring_buffer_lock_reserve(&global_buffer, flags);
+}
+
+void trace_buffer_unlock_commit(unsigned long flags)
+{
+	ring_buffer_unlock_commit(flags);
 }
 
 /* ---- counting ------------------------------------------------------------------ */
@@ -131,31 +188,40 @@ static unsigned long oldest_held(struct trace_cpu_buffer *b)
 }
 
 /* Linux's ring_buffer_entries_cpu(): records there to be read. */
-unsigned long trace_buffer_entries_cpu(int cpu)
+unsigned long ring_buffer_entries_cpu(struct trace_buffer *tb, int cpu)
 {
-	struct trace_cpu_buffer *b = cpu_buffer(cpu);
+	struct trace_cpu_buffer *b = cpu_buffer_of(tb, cpu);
 	unsigned long committed = READ_ONCE(b->committed), first = oldest_held(b);
 
 	return (long)(committed - first) > 0 ? committed - first : 0;
 }
 
 /* Linux's ring_buffer_overrun_cpu(): records overwritten unread. */
-unsigned long trace_buffer_lost_cpu(int cpu)
+unsigned long ring_buffer_overrun_cpu(struct trace_buffer *tb, int cpu)
 {
-	struct trace_cpu_buffer *b = cpu_buffer(cpu);
+	struct trace_cpu_buffer *b = cpu_buffer_of(tb, cpu);
 
 	return READ_ONCE(b->overrun) + (oldest_held(b) - READ_ONCE(b->head));
 }
+
+unsigned long ring_buffer_read_cpu(struct trace_buffer *tb, int cpu)
+{
+	return READ_ONCE(cpu_buffer_of(tb, cpu)->read);
+}
+
+unsigned long ring_buffer_size(struct trace_buffer *tb, int cpu)
+{
+	return cpu_buffer_of(tb, cpu)->size;
+}
+
+unsigned long trace_buffer_entries_cpu(int cpu) { return ring_buffer_entries_cpu(&global_buffer, cpu); }
+unsigned long trace_buffer_lost_cpu(int cpu)    { return ring_buffer_overrun_cpu(&global_buffer, cpu); }
+unsigned long trace_buffer_read_cpu(int cpu)    { return ring_buffer_read_cpu(&global_buffer, cpu); }
 
 /* As Linux's header counts "written": still there + lost. */
 unsigned long trace_buffer_written_cpu(int cpu)
 {
 	return trace_buffer_entries_cpu(cpu) + trace_buffer_lost_cpu(cpu);
-}
-
-unsigned long trace_buffer_read_cpu(int cpu)
-{
-	return READ_ONCE(cpu_buffer(cpu)->read);
 }
 
 static unsigned long sum_cpus(unsigned long (*count)(int cpu))
@@ -180,13 +246,18 @@ static void reset_one(struct trace_cpu_buffer *b)
 }
 
 /* `echo > trace`: one CPU's records go, or all; the writers never notice. */
-void trace_buffer_reset(int only)
+void ring_buffer_reset(struct trace_buffer *tb, int only)
 {
 	mutex_lock(&trace_read_mutex);
 	for (int cpu = 0; cpu < NR_CPUS; cpu++)
 		if (only == TRACE_ALL_CPUS || only == cpu)
-			reset_one(cpu_buffer(cpu));
+			reset_one(cpu_buffer_of(tb, cpu));
 	mutex_unlock(&trace_read_mutex);
+}
+
+void trace_buffer_reset(int only)
+{
+	ring_buffer_reset(&global_buffer, only);
 }
 
 /* ---- reading: one CPU's records, or all merged by time ------------------------ */
@@ -216,10 +287,12 @@ struct trace_iter {
 
 static struct trace_iter iter;	/* too big for a stack; trace_read_mutex guards it */
 
-static void iter_start(struct trace_iter *it, int cpu_only, struct trace_cpu_buffer **bufs)
+static void iter_start(struct trace_iter *it, int cpu_only, struct trace_buffer *tb,
+		       struct trace_cpu_buffer **bufs)
 {
 	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
-		struct trace_cpu_buffer *b = it->buf[cpu] = bufs[cpu] ? bufs[cpu] : cpu_buffer(cpu);
+		struct trace_cpu_buffer *b = it->buf[cpu] = bufs[cpu] ? bufs[cpu] :
+							    cpu_buffer_of(tb, cpu);
 
 		it->next[cpu] = READ_ONCE(b->head);
 		it->end[cpu] = cpu_only == TRACE_ALL_CPUS || cpu_only == cpu ?
@@ -272,14 +345,17 @@ static void consume(struct trace_iter *it, int cpu)
 	WRITE_ONCE(b->read, b->read + 1);
 }
 
-static int for_each_record(struct trace_cpu_buffer **bufs, int cpu_only, bool consuming,
+static int for_each_record(struct trace_buffer *tb, struct trace_cpu_buffer **bufs,
+			   int cpu_only, bool consuming,
 			   int (*fn)(const struct trace_entry *e, void *data), void *data)
 {
 	int cpu, ret = 0;
 
 	mutex_lock(&trace_read_mutex);
-	iter_start(&iter, cpu_only, bufs);
+	iter_start(&iter, cpu_only, tb, bufs);
 	while (!ret && (cpu = iter_next_cpu(&iter)) >= 0) {
+		if (!trace_clock_in_ns(tb->clock_id))
+			iter.ent[cpu].flags |= TRACE_FLAG_TS_RAW;	/* the printer's cue */
 		ret = fn(&iter.ent[cpu], data);
 		if (ret)
 			break;		/* not shown: trace_pipe keeps it */
@@ -292,16 +368,22 @@ static int for_each_record(struct trace_cpu_buffer **bufs, int cpu_only, bool co
 	return ret;
 }
 
+int ring_buffer_for_each(struct trace_buffer *tb, int cpu, bool consuming,
+			 int (*fn)(const struct trace_entry *e, void *data), void *data)
+{
+	return for_each_record(tb, tb->cpu_buffers, cpu, consuming, fn, data);
+}
+
 int trace_buffer_for_each(int cpu, int (*fn)(const struct trace_entry *e, void *data),
 			  void *data)
 {
-	return for_each_record(cpu_buffers, cpu, false, fn, data);
+	return ring_buffer_for_each(&global_buffer, cpu, false, fn, data);
 }
 
 int trace_buffer_consume_each(int cpu, int (*fn)(const struct trace_entry *e, void *data),
 			      void *data)
 {
-	return for_each_record(cpu_buffers, cpu, true, fn, data);
+	return ring_buffer_for_each(&global_buffer, cpu, true, fn, data);
 }
 
 /* ---- buffer_size_kb ------------------------------------------------------------ */
@@ -316,15 +398,15 @@ static void sync_writers(void *unused)
  * has taken an interrupt after record_disabled was set, none is
  * inside a buffer and any new one writes to discard_entry.
  */
-static void writers_stop(void)
+static void writers_stop(struct trace_buffer *tb)
 {
-	WRITE_ONCE(record_disabled, true);
+	WRITE_ONCE(tb->record_disabled, true);
 	on_each_cpu(sync_writers, NULL, 1);
 }
 
-static void writers_start(void)
+static void writers_start(struct trace_buffer *tb)
 {
-	WRITE_ONCE(record_disabled, false);
+	WRITE_ONCE(tb->record_disabled, false);
 }
 
 static struct trace_cpu_buffer *buffer_alloc(unsigned long size)
@@ -352,7 +434,7 @@ static void buffer_free(struct trace_cpu_buffer *b)
 
 unsigned long trace_buffer_size(int cpu)
 {
-	return cpu_buffer(cpu)->size;
+	return ring_buffer_size(&global_buffer, cpu);
 }
 
 /*
@@ -361,13 +443,14 @@ unsigned long trace_buffer_size(int cpu)
  * keeps the records a resize can keep; here they go, as with
  * `echo > trace`.
  */
-int trace_buffer_resize(int only, unsigned long entries)
+int ring_buffer_resize(struct trace_buffer *tb, int only, unsigned long entries)
 {
+	struct trace_cpu_buffer **spare_buffers = tb->spare_buffers;
 	struct trace_cpu_buffer *fresh[NR_CPUS] = { 0 }, *spare[NR_CPUS] = { 0 };
 	int cpu, ret = 0;
 
 	mutex_lock(&trace_read_mutex);
-	writers_stop();
+	writers_stop(tb);
 	for (cpu = 0; cpu < NR_CPUS && !ret; cpu++) {
 		if (only != TRACE_ALL_CPUS && only != cpu)
 			continue;
@@ -382,21 +465,60 @@ int trace_buffer_resize(int only, unsigned long entries)
 
 		if (only != TRACE_ALL_CPUS && only != cpu)
 			continue;
-		old = ret ? fresh[cpu] : cpu_buffer(cpu);
+		old = ret ? fresh[cpu] : cpu_buffer_of(tb, cpu);
 		old_spare = ret ? spare[cpu] : spare_buffers[cpu];
 		if (!ret) {
-			cpu_buffers[cpu] = fresh[cpu];
+			tb->cpu_buffers[cpu] = fresh[cpu];
 			spare_buffers[cpu] = spare[cpu];
 		}
 		buffer_free(old);
 		buffer_free(old_spare);
 	}
-	writers_start();
+	writers_start(tb);
 	mutex_unlock(&trace_read_mutex);
 	return ret;
 }
 
-/* ---- snapshot --------------------------------------------------------------------- */
+int trace_buffer_resize(int only, unsigned long entries)
+{
+	return ring_buffer_resize(&global_buffer, only, entries);
+}
+
+/*
+ * An instance's buffers (mkdir instances/NAME): entries slots on every
+ * CPU that runs (one on the others, which never write), or NULL.  Freed
+ * by ring_buffer_free() once no writer can be in them (the instance's
+ * events are off and synchronize_kprobes() ran).
+ */
+struct trace_buffer *ring_buffer_alloc(unsigned long entries)
+{
+	struct trace_buffer *tb = kzalloc(sizeof(*tb));
+	int cpu;
+
+	for (cpu = 0; tb && cpu < NR_CPUS; cpu++)
+		if (!(tb->cpu_buffers[cpu] = buffer_alloc(cpu_online(cpu) ? entries : 1)))
+			break;
+	if (tb && cpu < NR_CPUS) {
+		ring_buffer_free(tb);
+		return NULL;
+	}
+	return tb;
+}
+
+void ring_buffer_free(struct trace_buffer *tb)
+{
+	if (!tb || tb == &global_buffer)
+		return;
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		buffer_free(tb->cpu_buffers[cpu]);
+		buffer_free(tb->spare_buffers[cpu]);
+	}
+	kfree(tb);
+}
+
+/* ---- snapshot (the top level's) ------------------------------------------------------ */
+
+#define spare_buffers global_buffer.spare_buffers
 
 bool trace_snapshot_allocated(void)
 {
@@ -423,12 +545,12 @@ int trace_snapshot_alloc(void)
 void trace_snapshot_free(void)
 {
 	mutex_lock(&trace_read_mutex);
-	writers_stop();
+	writers_stop(&global_buffer);
 	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
 		buffer_free(spare_buffers[cpu]);
 		spare_buffers[cpu] = NULL;
 	}
-	writers_start();
+	writers_start(&global_buffer);
 	mutex_unlock(&trace_read_mutex);
 }
 
@@ -462,7 +584,7 @@ void trace_snapshot_swap(void)
 		b->head = READ_ONCE(b->committed);
 		b->overrun = b->read = 0;
 		spare_buffers[cpu] = cpu_buffer(cpu);
-		WRITE_ONCE(cpu_buffers[cpu], b);
+		WRITE_ONCE(global_buffer.cpu_buffers[cpu], b);
 	}
 	local_irq_restore(flags);
 }
@@ -471,7 +593,7 @@ int trace_snapshot_for_each(int (*fn)(const struct trace_entry *e, void *data), 
 {
 	if (!trace_snapshot_allocated())
 		return 0;
-	return for_each_record(spare_buffers, TRACE_ALL_CPUS, false, fn, data);
+	return for_each_record(&global_buffer, spare_buffers, TRACE_ALL_CPUS, false, fn, data);
 }
 
 unsigned long trace_snapshot_entries(void)
@@ -488,5 +610,10 @@ unsigned long trace_snapshot_entries(void)
 }
 
 /* A probe in here would fire inside every probe hit. */
+NOKPROBE_SYMBOL(cpu_buffer_of);
+NOKPROBE_SYMBOL(ring_buffer_clock_id);
+NOKPROBE_SYMBOL(ring_buffer_time_stamp);
+NOKPROBE_SYMBOL(ring_buffer_lock_reserve);
+NOKPROBE_SYMBOL(ring_buffer_unlock_commit);
 NOKPROBE_SYMBOL(trace_buffer_lock_reserve);
 NOKPROBE_SYMBOL(trace_buffer_unlock_commit);

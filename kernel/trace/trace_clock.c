@@ -34,9 +34,13 @@
 #include <asm/processor.h>
 #include <asm/irqflags.h>
 #include "vsprintf.h"
+#include "string.h"
+#include "errno.h"
+#include "spinlock.h"
 #include "nokprobe.h"
 
 #define NSEC_PER_TICK		(NSEC_PER_SEC / HZ)
+#define USER_HZ			100	/* Linux's clock_t: the unit of times(2) and of "uptime" */
 #define TRACE_CLOCK_CAL_TICKS	5	/* 50 ms of PIT against the TSC */
 #define MULT_SHIFT_MAX		32
 
@@ -104,12 +108,146 @@ uint64_t trace_clock_tsc_to_ns(uint64_t tsc)
 	       (((uint64_t)hi * mult) << (32 - shift));
 }
 
-/* The stamp of a record: nanoseconds since boot, from this CPU's TSC. */
-uint64_t trace_clock(void)
+/* "local": nanoseconds since boot, from this CPU's TSC. */
+static uint64_t trace_clock_local(void)
 {
 	if (!READ_ONCE(mult))
 		return ktime_get();	/* not measured yet */
 	return trace_clock_tsc_to_ns(rdtsc());
+}
+
+/* ---- the other clocks of trace_clock ------------------------------------------- */
+
+static DEFINE_SPINLOCK(trace_clock_lock);
+static uint64_t global_prev, counter;
+
+/*
+ * "global": local, but never earlier than any stamp any CPU took before
+ * (Linux's trace_clock_global()).  Two CPUs' TSCs need not agree on real
+ * hardware; one lock and the largest value so far make the order across
+ * CPUs the order in time, at the price of a shared cache line per record.
+ */
+static uint64_t trace_clock_global(void)
+{
+	unsigned long flags;
+	uint64_t now;
+
+	spin_lock_irqsave(&trace_clock_lock, flags);
+	now = trace_clock_local();
+	if (now < global_prev)
+		now = global_prev;
+	global_prev = now;
+	spin_unlock_irqrestore(&trace_clock_lock, flags);
+	return now;
+}
+
+/* "counter": 1, 2, 3...: the order of events, no time at all. */
+static uint64_t trace_clock_counter(void)
+{
+	unsigned long flags;
+	uint64_t n;
+
+	spin_lock_irqsave(&trace_clock_lock, flags);
+	n = ++counter;
+	spin_unlock_irqrestore(&trace_clock_lock, flags);
+	return n;
+}
+
+/* "uptime": the tick count in USER_HZ units (Linux's jiffies_64_to_clock_t()). */
+static uint64_t trace_clock_jiffies(void)
+{
+	return (uint64_t)jiffies * USER_HZ / HZ;
+}
+
+/* "mono": the kernel's monotonic clock, ns since boot (ktime_get()). */
+static uint64_t trace_clock_mono(void)
+{
+	return (uint64_t)ktime_get();
+}
+
+/* "x86-tsc": the time stamp counter itself, in cycles. */
+static uint64_t trace_clock_x86_tsc(void)
+{
+	return rdtsc();
+}
+
+/*
+ * Linux 6.1's list for x86, in its order.  perf is Linux's
+ * trace_clock() (local_clock(): the local one here).  mono is
+ * ktime_get(); mono_raw (no NTP slewing) and boot (mono plus time
+ * suspended) read the same here: this kernel neither slews nor
+ * suspends.  tai needs the wall clock, which this kernel does not keep:
+ * it is not in the list (docs/tracing.md).
+ */
+static const struct {
+	const char *name;
+	uint64_t (*read)(void);
+	bool in_ns;		/* printed as seconds.microseconds, else a bare count */
+} trace_clocks[] = {
+	[TRACE_CLOCK_LOCAL]    = { "local",    trace_clock_local,   true },
+	[TRACE_CLOCK_GLOBAL]   = { "global",   trace_clock_global,  true },
+	[TRACE_CLOCK_COUNTER]  = { "counter",  trace_clock_counter, false },
+	[TRACE_CLOCK_UPTIME]   = { "uptime",   trace_clock_jiffies, false },
+	[TRACE_CLOCK_PERF]     = { "perf",     trace_clock_local,   true },
+	[TRACE_CLOCK_MONO]     = { "mono",     trace_clock_mono,    true },
+	[TRACE_CLOCK_MONO_RAW] = { "mono_raw", trace_clock_mono,    true },
+	[TRACE_CLOCK_BOOT]     = { "boot",     trace_clock_mono,    true },
+	[TRACE_CLOCK_X86_TSC]  = { "x86-tsc",  trace_clock_x86_tsc, false },
+};
+_Static_assert(ARRAY_SIZE(trace_clocks) == TRACE_CLOCK_NR, "one entry per clock id");
+
+uint64_t trace_clock_read(int id)
+{
+	return trace_clocks[id].read();
+}
+
+bool trace_clock_in_ns(int id)
+{
+	return trace_clocks[id].in_ns;
+}
+
+/* The stamp of a top-level record: its buffer's clock (trace_clock, default local). */
+uint64_t trace_clock(void)
+{
+	return trace_clock_read(ring_buffer_clock_id(trace_buffer_global()));
+}
+
+/* trace_clock's text: every clock, the current one in brackets, Linux's format. */
+int trace_clock_show(struct seq_buf *s, void *data)
+{
+	struct trace_buffer *tb = data ? data : trace_buffer_global();
+	int cur = ring_buffer_clock_id(tb);
+
+	for (int i = 0; i < TRACE_CLOCK_NR; i++)
+		seq_buf_printf(s, "%s%s%s%s", i ? " " : "", i == cur ? "[" : "",
+			       trace_clocks[i].name, i == cur ? "]" : "");
+	seq_buf_puts(s, "\n");
+	return 0;
+}
+
+/* A clock's name, spaces around it allowed; another is EINVAL.  The buffer empties. */
+int trace_clock_write(const char *text, size_t len, bool trunc, void *data)
+{
+	struct trace_buffer *tb = data ? data : trace_buffer_global();
+
+	while (len && (*text == ' ' || *text == '\t'))
+		text++, len--;
+	while (len && (text[len - 1] == '\n' || text[len - 1] == ' ' || text[len - 1] == '\t'))
+		len--;
+	for (int i = 0; i < TRACE_CLOCK_NR; i++)
+		if (strlen(trace_clocks[i].name) == len && !strncmp(trace_clocks[i].name, text, len)) {
+			ring_buffer_set_clock(tb, i);
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/* A record's stamp as `trace` prints it: seconds, or a bare count (counter, uptime, x86-tsc). */
+int trace_sprint_entry_ts(char *buf, size_t size, const struct trace_entry *e)
+{
+	if (e->flags & TRACE_FLAG_TS_RAW)
+		return snprintf(buf, size, "%12llu", (unsigned long long)e->ts);
+	return trace_sprint_ts(buf, size, e->ts);
 }
 
 int trace_sprint_ts(char *buf, size_t size, uint64_t ts_ns)
@@ -121,5 +259,12 @@ int trace_sprint_ts(char *buf, size_t size, uint64_t ts_ns)
 }
 
 /* Every probe hit reads the clock. */
+NOKPROBE_SYMBOL(trace_clock_local);
+NOKPROBE_SYMBOL(trace_clock_global);
+NOKPROBE_SYMBOL(trace_clock_counter);
+NOKPROBE_SYMBOL(trace_clock_jiffies);
+NOKPROBE_SYMBOL(trace_clock_mono);
+NOKPROBE_SYMBOL(trace_clock_x86_tsc);
+NOKPROBE_SYMBOL(trace_clock_read);
 NOKPROBE_SYMBOL(trace_clock);
 NOKPROBE_SYMBOL(trace_clock_tsc_to_ns);

@@ -6,6 +6,7 @@
  *   echo 'p:myfib fib n=$arg1' >> dynamic_events          a kprobe event
  *   echo 'p:up /bin/hello:0x10' >> dynamic_events         a uprobe event
  *   echo 'e:eo syscalls.sys_enter_open $flags' >> dynamic_events   an event probe
+ *   echo 'f:myfn fib%return r=$retval' >> dynamic_events  an fprobe event (Linux 6.7+)
  *   echo '-:myfib' >> dynamic_events                      remove one
  *   echo > dynamic_events                                 remove all (EBUSY if one is enabled)
  *   cat dynamic_events                                    every one, in each kind's syntax
@@ -14,8 +15,10 @@
  * line not its own; here the same question is one row of a table, and
  * the line goes to that kind's own file (kprobe_events, uprobe_events),
  * whose commands, checks and error_log are the ones a line written
- * there gets; event probes have no file of their own and go to
- * trace_eprobe.c.  A line no kind takes is EINVAL, as in Linux.
+ * there gets.  fprobe events have no file of their own, as in Linux:
+ * their lines go straight to the commands every probe event shares
+ * (trace_probe.c); event probes neither, and go to trace_eprobe.c.
+ * A line no kind takes is EINVAL, as in Linux.
  */
 #include "kernel.h"
 #include "trace.h"
@@ -50,13 +53,22 @@ static bool kprobe_claims(const char *line, size_t len)
 struct dyn_event_kind {
 	const char *cmds;			/* first characters of its lines */
 	bool (*claims)(const char *line, size_t len);	/* NULL: all of them */
-	const char *file;			/* its own *_events file */
+	const char *file;			/* its own *_events file, or NULL... */
+	const struct trace_probe_type *type;	/* ...and its lines go to its type */
 };
 
 static const struct dyn_event_kind dyn_event_kinds[] = {
-	{ "pr", kprobe_claims, TRACEFS_DIR "/kprobe_events" },
-	{ "pr", NULL,          TRACEFS_DIR "/uprobe_events" },
+	{ "pr", kprobe_claims, TRACEFS_DIR "/kprobe_events", NULL },
+	{ "pr", NULL,          TRACEFS_DIR "/uprobe_events", NULL },
+	{ "f",  NULL,          NULL,                         &fprobe_type },
 };
+
+static int kind_write(const struct dyn_event_kind *k, const char *line, size_t len, bool trunc)
+{
+	if (k->file)
+		return pseudofs_write(k->file, line, len, trunc);
+	return trace_probe_events_write(line, len, trunc, (void *)k->type);
+}
 
 static int dyn_event_create(const char *line, size_t len)
 {
@@ -67,9 +79,22 @@ static int dyn_event_create(const char *line, size_t len)
 
 		if (!strchr(k->cmds, line[0]) || (k->claims && !k->claims(line, len)))
 			continue;
-		return pseudofs_write(k->file, line, len, false);
+		return kind_write(k, line, len, false);
 	}
 	return -EINVAL;
+}
+
+/* The kind an event belongs to: the one whose file or type it names. */
+static const struct dyn_event_kind *event_kind(const struct trace_probe_type *type)
+{
+	char path[PSEUDOFS_PATH_MAX];
+
+	snprintf(path, sizeof(path), TRACEFS_DIR "/%s", type->events_file);
+	for (size_t i = 0; i < ARRAY_SIZE(dyn_event_kinds); i++)
+		if (dyn_event_kinds[i].type == type ||
+		    (dyn_event_kinds[i].file && strcmp(dyn_event_kinds[i].file, path) == 0))
+			return &dyn_event_kinds[i];
+	return NULL;
 }
 
 /* Is the event a dynamic one: no static event is ever removed. */
@@ -82,7 +107,8 @@ static bool is_dynamic(const struct trace_probe *tp)
 static int release_one(const struct trace_probe *tp, const char *rest, size_t rest_len)
 {
 	size_t size = 2 * PROBE_NAME_LEN + 8 + PROBE_LINE_MAX;
-	char *cmd = kmalloc(size), path[PSEUDOFS_PATH_MAX];	/* 4 KiB: not on a thread's stack */
+	char *cmd = kmalloc(size);	/* 4 KiB: not on a thread's stack */
+	const struct dyn_event_kind *k;
 	int n, ret;
 
 	if (!cmd)
@@ -92,12 +118,8 @@ static int release_one(const struct trace_probe *tp, const char *rest, size_t re
 		memcpy(cmd + n, rest, rest_len);
 		n += rest_len;
 	}
-	if (strcmp(tp->type->events_file, "dynamic_events") == 0) {
-		ret = trace_eprobe_command(cmd, n);
-	} else {
-		snprintf(path, sizeof(path), TRACEFS_DIR "/%s", tp->type->events_file);
-		ret = pseudofs_write(path, cmd, n, false);
-	}
+	k = event_kind(tp->type);
+	ret = k ? kind_write(k, cmd, n, false) : trace_eprobe_command(cmd, n);	/* eprobes' */
 	kfree(cmd);
 	return ret;
 }
@@ -165,7 +187,7 @@ static int dyn_events_release_all(void)
 		if (is_dynamic(file->tp) && file->tp->enabled)
 			return -EBUSY;
 	for (size_t i = 0; i < ARRAY_SIZE(dyn_event_kinds) && !ret; i++)
-		ret = pseudofs_write(dyn_event_kinds[i].file, "", 0, true);
+		ret = kind_write(&dyn_event_kinds[i], "", 0, true);
 	if (!ret)
 		ret = trace_eprobes_release_all();
 	return ret;
@@ -196,14 +218,19 @@ static int dynamic_events_show(struct seq_buf *s, void *data)
 	size_t nr = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(dyn_event_kinds); i++) {
+		const struct dyn_event_kind *k = &dyn_event_kinds[i];
 		bool seen = false;
 
+		if (!k->file) {
+			trace_probe_events_show(s, (void *)k->type);
+			continue;
+		}
 		for (size_t j = 0; j < nr; j++)
-			seen |= strcmp(shown[j], dyn_event_kinds[i].file) == 0;
+			seen |= strcmp(shown[j], k->file) == 0;
 		if (seen)
 			continue;
-		shown[nr++] = dyn_event_kinds[i].file;
-		pseudofs_read(dyn_event_kinds[i].file, s);
+		shown[nr++] = k->file;
+		pseudofs_read(k->file, s);
 	}
 	trace_eprobes_show(s);
 	return 0;

@@ -27,6 +27,8 @@
 #include "list.h"
 #include "kallsyms.h"
 #include "kprobes.h"
+#include "nokprobe.h"
+#include "trace_array.h"
 
 /*
  * Every name the grammar accepts must be reachable at its full path: a
@@ -38,6 +40,12 @@
 	 sizeof("/") - 1 + (PROBE_NAME_LEN - 1) + sizeof("/trigger") - 1)
 _Static_assert(EVENT_FILE_PATH_LEN < PSEUDOFS_PATH_MAX,
 	       "the longest event's file path must fit in a pseudofs path");
+#define INSTANCE_EVENT_FILE_PATH_LEN \
+	(sizeof(TRACE_INSTANCES_DIR "/") - 1 + (TRACE_ARRAY_NAME_LEN - 1) + \
+	 sizeof("/events/") - 1 + (PROBE_NAME_LEN - 1) + \
+	 sizeof("/") - 1 + (PROBE_NAME_LEN - 1) + sizeof("/format") - 1)
+_Static_assert(INSTANCE_EVENT_FILE_PATH_LEN < PSEUDOFS_PATH_MAX,
+	       "an instance's event files must fit in a pseudofs path");
 
 static bool group_has_events(const struct trace_probe_type *type, const char *group)
 {
@@ -64,45 +72,88 @@ static int event_arm(struct trace_probe *tp, bool on)
 	return ret;
 }
 
+bool trace_event_enabled_in(const struct trace_probe *tp, int id)
+{
+	return READ_ONCE(tp->enabled_in) & (1UL << id);
+}
+
+static unsigned long enabled_in_with(const struct trace_probe *tp, int id, bool on)
+{
+	return on ? tp->enabled_in | (1UL << id) : tp->enabled_in & ~(1UL << id);
+}
+
+/*
+ * The probe is armed while the event is enabled anywhere - the top level
+ * or any instance - or a trigger holds it in soft mode.  A hit records
+ * into each trace array whose bit is set (trace_probe_record()).
+ */
+static int event_arm_in(struct trace_probe *tp, unsigned long want)
+{
+	bool soft = tp->event_file && tp->event_file->sm_ref > 0;
+	int ret = event_arm(tp, want != 0 || soft);
+
+	if (ret == 0)
+		WRITE_ONCE(tp->enabled_in, want);
+	return ret;
+}
+
+/* The top level's bit is the enable file, which soft mode has a say in. */
+int trace_event_enable_in(struct trace_probe *tp, int id, bool on)
+{
+	if (id == TRACE_ARRAY_TOP && tp->event_file)
+		return trace_event_enable_disable(tp->event_file, on, false);
+	return event_arm_in(tp, enabled_in_with(tp, id, on));
+}
+
 /*
  * Linux's __ftrace_event_enable_disable(): in soft mode the probe stays
  * armed whatever the enable file says, and the enable file only decides
- * soft_disabled; the last soft reference gone, the probe is disarmed
- * unless its records were on.
+ * soft_disabled; the last soft reference gone, the top level keeps what
+ * the triggers left it (Linux: disabled only if soft-disabled), and the
+ * probe is disarmed unless the event is enabled somewhere.
  */
 int trace_event_enable_disable(struct trace_event_file *file, bool enable, bool soft)
 {
 	struct trace_probe *tp = file->tp;
-	bool disarm;
+	unsigned long want;
 	int ret;
 
-	if (enable) {
-		if (soft && file->sm_ref++ > 0)
-			return 0;
-		if (!soft)
-			file->soft_disabled = false;
-		else if (!tp->enabled)
-			file->soft_disabled = true;
-		ret = event_arm(tp, true);
-		if (ret && soft)
-			file->sm_ref--;
-		if (ret)
-			file->soft_disabled = false;
+	if (!soft) {
+		ret = event_arm_in(tp, enabled_in_with(tp, TRACE_ARRAY_TOP, enable));
+		if (ret == 0)
+			file->soft_disabled = !enable && file->sm_ref > 0;
 		return ret;
 	}
-	if (soft && --file->sm_ref > 0)
+	if (enable) {
+		if (file->sm_ref++ > 0)
+			return 0;
+		file->soft_disabled = !trace_event_enabled_in(tp, TRACE_ARRAY_TOP);
+		ret = event_arm_in(tp, tp->enabled_in);
+		if (ret) {
+			file->sm_ref--;
+			file->soft_disabled = false;
+		}
+		return ret;
+	}
+	if (--file->sm_ref > 0)
 		return 0;
-	disarm = soft ? file->soft_disabled : file->sm_ref == 0;
-	ret = disarm ? event_arm(tp, false) : 0;
-	file->soft_disabled = file->sm_ref > 0;
-	return ret;
+	want = enabled_in_with(tp, TRACE_ARRAY_TOP, !file->soft_disabled);
+	file->soft_disabled = false;
+	return event_arm_in(tp, want);
 }
+
+/* Whether a hit records at the top level: its bit, or a trigger's soft mode. */
+bool trace_event_top_on(const struct trace_probe *tp)
+{
+	return trace_event_enabled_in(tp, TRACE_ARRAY_TOP) ||
+	       (tp->event_file && READ_ONCE(tp->event_file->sm_ref) > 0);
+}
+NOKPROBE_SYMBOL(trace_event_enabled_in);
+NOKPROBE_SYMBOL(trace_event_top_on);
 
 int trace_event_set_enabled(struct trace_probe *tp, bool on)
 {
-	if (!tp->event_file)
-		return event_arm(tp, on);
-	return trace_event_enable_disable(tp->event_file, on, false);
+	return trace_event_enable_in(tp, TRACE_ARRAY_TOP, on);
 }
 
 int trace_parse_bool(const char *text, size_t len, bool *on)
@@ -120,7 +171,7 @@ static int enable_show(struct seq_buf *s, void *data)
 {
 	struct trace_event_file *file = data;
 
-	seq_buf_printf(s, "%d%s\n", file->tp->enabled && !file->soft_disabled,
+	seq_buf_printf(s, "%d%s\n", trace_event_top_on(file->tp) && !file->soft_disabled,
 		       file->sm_ref || file->soft_disabled ? "*" : "");
 	return 0;
 }
@@ -147,8 +198,8 @@ static int group_enable_show(struct seq_buf *s, void *data)
 
 	list_for_each_entry(tp, g->type->events, list)
 		if (strcmp(tp->def->group, g->name) == 0) {
-			some_on |= tp->enabled;
-			some_off |= !tp->enabled;
+			some_on |= trace_event_enabled_in(tp, g->instance);
+			some_off |= !trace_event_enabled_in(tp, g->instance);
 		}
 	seq_buf_puts(s, some_on && some_off ? "X\n" : some_on ? "1\n" : "0\n");
 	return 0;
@@ -165,7 +216,7 @@ static int group_enable_write(const char *text, size_t len, bool trunc, void *da
 		return -EINVAL;
 	list_for_each_entry(tp, g->type->events, list)
 		if (strcmp(tp->def->group, g->name) == 0 && !ret)
-			ret = trace_event_set_enabled(tp, on);
+			ret = trace_event_enable_in(tp, g->instance, on);
 	return ret;
 }
 
@@ -275,6 +326,11 @@ void trace_arg_type(int type, unsigned char *size, bool *is_signed, bool *is_str
 	*size = d.size;
 	*is_signed = d.is_signed;
 	*is_string = type_is_string(type);
+}
+
+const char *trace_arg_type_name(int type)
+{
+	return type_desc(type).fmttype;
 }
 
 static void format_field(struct seq_buf *s, const char *type, const char *name,
@@ -393,13 +449,17 @@ int trace_event_dir_add(struct trace_probe *tp)
 	}
 	tp->event_file = file;
 	list_add_tail(&file->list, &trace_event_files);
-	return 0;
+	ret = trace_instances_event_add(tp);
+	if (ret)
+		trace_event_dir_remove(tp);
+	return ret;
 }
 
 void trace_event_dir_remove(struct trace_probe *tp)
 {
 	struct trace_event_file *file = tp->event_file;
 
+	trace_instances_event_remove(tp);
 	remove_event_files(file);
 	group_file_put(tp->type, tp->def->group);
 	list_del(&file->list);
@@ -434,7 +494,140 @@ bool trace_event_print(struct seq_buf *s, const struct trace_entry *e)
 	return false;
 }
 
+/* ---- an instance's events/ (instances/NAME/events) -------------------------------- */
+
+/* An instance's events/GROUP/EVENT/enable: which event, in which trace array. */
+struct instance_event {
+	struct trace_event_file *file;	/* stays with the event when its first probe goes */
+	int id;
+};
+
+static int instance_enable_show(struct seq_buf *s, void *data)
+{
+	struct instance_event *ie = data;
+
+	seq_buf_printf(s, "%d\n", trace_event_enabled_in(ie->file->tp, ie->id));
+	return 0;
+}
+
+static int instance_enable_write(const char *text, size_t len, bool trunc, void *data)
+{
+	struct instance_event *ie = data;
+	bool on;
+
+	if (trace_parse_bool(text, len, &on))
+		return -EINVAL;
+	return trace_event_enable_in(ie->file->tp, ie->id, on);
+}
+
+/* root/events/GROUP/EVENT/name, or root/events/GROUP/name when event is NULL. */
+static void instance_path(char *buf, const char *root, const struct trace_probe *tp,
+			  const char *event, const char *name)
+{
+	if (event)
+		snprintf(buf, PSEUDOFS_PATH_MAX, "%s/events/%s/%s/%s", root, tp->def->group,
+			 event, name);
+	else
+		snprintf(buf, PSEUDOFS_PATH_MAX, "%s/events/%s/%s", root, tp->def->group, name);
+}
+
+/* The instance's events/GROUP/enable, made with the group's first event there. */
+static int instance_group_get(const char *root, int id, struct trace_probe *tp)
+{
+	char path[PSEUDOFS_PATH_MAX];
+	struct group_file *g;
+	int ret;
+
+	instance_path(path, root, tp, NULL, "enable");
+	if (pseudofs_lookup(path))
+		return 0;
+	g = kzalloc(sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	g->type = tp->type;
+	g->instance = id;
+	strlcpy(g->name, tp->def->group, sizeof(g->name));
+	ret = pseudofs_create(path, group_enable_show, group_enable_write, g);
+	if (ret)
+		kfree(g);
+	return ret;
+}
+
+/* ...and gone with the last event of the group that has files there. */
+static void instance_group_put(const char *root, struct trace_probe *tp)
+{
+	char path[PSEUDOFS_PATH_MAX];
+	struct trace_event_file *file;
+	void *g;
+
+	list_for_each_entry(file, &trace_event_files, list) {
+		if (file->tp == tp || file->tp->type != tp->type ||
+		    strcmp(file->tp->def->group, tp->def->group) != 0)
+			continue;
+		instance_path(path, root, tp, file->tp->def->event, "enable");
+		if (pseudofs_lookup(path))
+			return;
+	}
+	instance_path(path, root, tp, NULL, "enable");
+	g = pseudofs_data(path);
+	if (pseudofs_remove(path) == 0)
+		kfree(g);
+}
+
+/* Linux's instance event directory has enable, id and format (and more, below). */
+static const struct pseudo_file_spec instance_event_files[] = {
+	{ "enable", instance_enable_show, instance_enable_write },
+	{ "format", format_show,          NULL },
+	{ "id",     id_show,              NULL },
+};
+
+void trace_event_instance_remove(const char *root, int id, struct trace_probe *tp)
+{
+	char path[PSEUDOFS_PATH_MAX];
+
+	trace_event_enable_in(tp, id, false);
+	instance_path(path, root, tp, tp->def->event, "enable");
+	kfree(pseudofs_data(path));
+	for (size_t i = 0; i < ARRAY_SIZE(instance_event_files); i++) {
+		instance_path(path, root, tp, tp->def->event, instance_event_files[i].name);
+		pseudofs_remove(path);
+	}
+	instance_group_put(root, tp);
+}
+
+int trace_event_instance_add(const char *root, int id, struct trace_probe *tp)
+{
+	struct instance_event *ie = kzalloc(sizeof(*ie));
+	char path[PSEUDOFS_PATH_MAX];
+	int ret = ie ? instance_group_get(root, id, tp) : -ENOMEM;
+
+	if (ret) {
+		kfree(ie);
+		return ret;
+	}
+	ie->file = tp->event_file;
+	ie->id = id;
+	for (size_t i = 0; i < ARRAY_SIZE(instance_event_files) && !ret; i++) {
+		instance_path(path, root, tp, tp->def->event, instance_event_files[i].name);
+		ret = pseudofs_create(path, instance_event_files[i].show,
+				      instance_event_files[i].write, i ? (void *)tp->event_file : ie);
+	}
+	if (ret) {
+		instance_path(path, root, tp, tp->def->event, "enable");
+		if (pseudofs_data(path) != ie)
+			kfree(ie);
+		trace_event_instance_remove(root, id, tp);
+	}
+	return ret;
+}
+
 /* ---- every event: events/enable, set_event, available_events --------------------- */
+
+/* The top level's files have no data; an instance's have its trace_array. */
+static int data_instance(void *data)
+{
+	return data ? ((struct trace_array *)data)->id : TRACE_ARRAY_TOP;
+}
 
 static int all_enable_show(struct seq_buf *s, void *data)
 {
@@ -442,8 +635,8 @@ static int all_enable_show(struct seq_buf *s, void *data)
 	bool some_on = false, some_off = false;
 
 	list_for_each_entry(file, &trace_event_files, list) {
-		some_on |= file->tp->enabled;
-		some_off |= !file->tp->enabled;
+		some_on |= trace_event_enabled_in(file->tp, data_instance(data));
+		some_off |= !trace_event_enabled_in(file->tp, data_instance(data));
 	}
 	seq_buf_puts(s, some_on && some_off ? "X\n" : some_on ? "1\n" : "0\n");
 	return 0;
@@ -459,7 +652,7 @@ static int all_enable_write(const char *text, size_t len, bool trunc, void *data
 		return -EINVAL;
 	list_for_each_entry(file, &trace_event_files, list)
 		if (!ret)
-			ret = trace_event_set_enabled(file->tp, on);
+			ret = trace_event_enable_in(file->tp, data_instance(data), on);
 	return ret;
 }
 
@@ -472,12 +665,12 @@ static int available_events_show(struct seq_buf *s, void *data)
 	return 0;
 }
 
-static int set_event_show(struct seq_buf *s, void *data)
+int trace_set_event_show(struct seq_buf *s, void *data)
 {
 	struct trace_event_file *file;
 
 	list_for_each_entry(file, &trace_event_files, list)
-		if (file->tp->enabled)
+		if (trace_event_enabled_in(file->tp, data_instance(data)))
 			seq_buf_printf(s, "%s:%s\n", file->tp->def->group, file->tp->def->event);
 	return 0;
 }
@@ -495,7 +688,7 @@ static bool name_matches(const char *pat, size_t len, const char *name)
  * GROUP:), *:EVENT (or :EVENT), and NAME alone for a group or an event
  * of that name; '!' in front disables.  -EINVAL when nothing matches.
  */
-static int set_event_word(const char *w, size_t len)
+static int set_event_word(const char *w, size_t len, int id)
 {
 	bool on = true, found = false;
 	const char *colon;
@@ -521,14 +714,14 @@ static int set_event_word(const char *w, size_t len)
 		if (match && len) {
 			found = true;
 			if (!ret)
-				ret = trace_event_set_enabled(file->tp, on);
+				ret = trace_event_enable_in(file->tp, id, on);
 		}
 	}
 	return ret ? ret : found ? 0 : -EINVAL;
 }
 
 /* `>` disables every event first, as Linux's open with O_TRUNC does. */
-static int set_event_write(const char *text, size_t len, bool trunc, void *data)
+int trace_set_event_write(const char *text, size_t len, bool trunc, void *data)
 {
 	struct trace_event_file *file;
 	size_t i = 0, start;
@@ -536,7 +729,7 @@ static int set_event_write(const char *text, size_t len, bool trunc, void *data)
 
 	if (trunc)
 		list_for_each_entry(file, &trace_event_files, list)
-			trace_event_set_enabled(file->tp, false);
+			trace_event_enable_in(file->tp, data_instance(data), false);
 	while (i < len && !ret) {
 		while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n'))
 			i++;
@@ -544,18 +737,65 @@ static int set_event_write(const char *text, size_t len, bool trunc, void *data)
 		while (i < len && text[i] != ' ' && text[i] != '\t' && text[i] != '\n')
 			i++;
 		if (i > start)
-			ret = set_event_word(text + start, i - start);
+			ret = set_event_word(text + start, i - start, data_instance(data));
 	}
 	return ret;
 }
 
+/*
+ * Linux's ring buffer page and record header, as tools (trace-cmd,
+ * libtraceevent) read them to decode trace_pipe_raw, for i386: an 8-byte
+ * timestamp, a 4-byte commit count, then 4084 bytes of data.  This
+ * kernel has no raw page files (docs/tracing.md): the text is Linux's,
+ * for scripts that read it.
+ */
+static int header_page_show(struct seq_buf *s, void *data)
+{
+	seq_buf_puts(s, "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+		     "\tfield: local_t commit;\toffset:8;\tsize:4;\tsigned:1;\n"
+		     "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+		     "\tfield: char data;\toffset:12;\tsize:4084;\tsigned:1;\n");
+	return 0;
+}
+
+static int header_event_show(struct seq_buf *s, void *data)
+{
+	seq_buf_puts(s, "# compressed entry header\n"
+		     "\ttype_len    :    5 bits\n"
+		     "\ttime_delta  :   27 bits\n"
+		     "\tarray       :   32 bits\n"
+		     "\n"
+		     "\tpadding     : type == 29\n"
+		     "\ttime_extend : type == 30\n"
+		     "\ttime_stamp : type == 31\n"
+		     "\tdata max type_len  == 28\n");
+	return 0;
+}
+
 static const struct pseudo_file_spec events_files[] = {
 	{ "events/enable",    all_enable_show,       all_enable_write },
-	{ "set_event",        set_event_show,        set_event_write },
+	{ "events/header_event", header_event_show,  NULL },
+	{ "events/header_page", header_page_show,    NULL },
+	{ "set_event",        trace_set_event_show,  trace_set_event_write },
 	{ "available_events", available_events_show, NULL },
 };
 
 int trace_events_init(void)
 {
 	return pseudofs_create_files(TRACEFS_DIR, events_files, ARRAY_SIZE(events_files));
+}
+
+/* An instance's events/enable, then every event's directory. */
+int trace_event_instance_init(const char *root, struct trace_array *tr)
+{
+	char path[PSEUDOFS_PATH_MAX];
+	struct trace_event_file *file;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/events/enable", root);
+	ret = pseudofs_create(path, all_enable_show, all_enable_write, tr);
+	list_for_each_entry(file, &trace_event_files, list)
+		if (!ret)
+			ret = trace_event_instance_add(root, tr->id, file->tp);
+	return ret;
 }

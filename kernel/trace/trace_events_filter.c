@@ -41,7 +41,7 @@ static const struct filter_field common_fields[F_NR_COMMON] = {
 	[F_COMM]       = { "comm",                 true,  0, false },
 };
 
-/* After the common ones: the probe's addresses (none for a syscall or an eprobe), then the arguments. */
+/* After the common ones: the probe's addresses (none for a syscall, an eprobe or a synthetic event), then the arguments. */
 static int nr_probe_fields(const struct trace_probe *tp)
 {
 	return tp->type->no_probe_addr ? 0 : tp->def->is_return ? 2 : 1;
@@ -65,7 +65,7 @@ int trace_event_fields(const struct trace_event_file *file, struct filter_field 
 	} else if (def->is_return && n + 2 <= max) {
 		fields[n++] = (struct filter_field){ "__probe_func", false, 4, false };
 		fields[n++] = (struct filter_field){ "__probe_ret_ip", false, 4, false };
-	} else if (n < max) {
+	} else if (nr_probe_fields(file->tp) == 1 && n < max) {
 		fields[n++] = (struct filter_field){ "__probe_ip", false, 4, false };
 	}
 	for (i = 0; i < def->nr_args && n < max; i++, n++) {
@@ -74,6 +74,26 @@ int trace_event_fields(const struct trace_event_file *file, struct filter_field 
 			       &fields[n].is_string);
 	}
 	return n;
+}
+
+/* The C type of field number field, as format shows it: "u32", "int". */
+const char *trace_event_field_type(const struct trace_event_file *file, int field)
+{
+	static const char *const common_types[F_NR_COMMON] = {
+		[F_TYPE] = "unsigned short", [F_FLAGS] = "unsigned char",
+		[F_PREEMPT] = "unsigned char", [F_PID] = "int", [F_CPU_UPPER] = "int",
+		[F_CPU] = "int", [F_COMM_UPPER] = "char *", [F_COMM] = "char *",
+	};
+	const struct probe_event_def *def = file->tp->def;
+	int arg = field - F_NR_COMMON - nr_probe_fields(file->tp);
+
+	if (field < F_NR_COMMON)
+		return common_types[field];
+	if (arg < 0)
+		return "unsigned long";		/* the probe's addresses */
+	/* a synthetic event keeps each field's C type where a probe keeps its FETCHARG */
+	return nr_probe_fields(file->tp) ? trace_arg_type_name(def->args[arg].type) :
+					   def->args[arg].comm;
 }
 
 /* ---- a record's values ------------------------------------------------------------ */

@@ -8,79 +8,51 @@
  *   run fib 5
  *   cat events/kprobes/myfib/hist
  *   { n:          3 } hitcount:          2
- *   ...
+ *
+ * A table's entry also holds variables (ts0=common_timestamp.usecs),
+ * which another event's hist trigger reads under the same key
+ * ($ts0: a latency between two events), and actions run on a hit:
+ * onmatch(sys.event).trace(synth,...) fires a synthetic event
+ * (trace_events_synth.c), onmax($v)/onchange($v) keep the largest or
+ * last value with .save(fields) or .snapshot() (trace_events_hist_actions.c).
  *
  * Linux's table (tracing_map) is lock-free; ours is an open-addressed
  * array, preallocated with the trigger so a hit never allocates, and a
  * spinlock for the two CPUs that may insert at once.  A full table
  * drops the hit and counts it, as Linux's does.  String keys keep
- * their first HIST_STR_KEY - 1 bytes.
+ * their first HIST_STR_KEY - 1 bytes.  Variables hold numbers only.
  */
 #include "kernel.h"
 #include "trace.h"
 #include "trace_probe.h"
 #include "trace_events.h"
 #include "trace_events_hist.h"
-#include "spinlock.h"
+#include "trace_events_hist_internal.h"
 #include "kallsyms.h"
-#include "pseudofs.h"
 #include "mm.h"
 #include "string.h"
 #include "vsprintf.h"
 #include "errno.h"
+#include "div64.h"
+#include "ktime.h"
+#include "trace_synth.h"
 #include "nokprobe.h"
 
-#define HIST_STR_KEY 32
-
-struct hist_key {
-	uint64_t num[HIST_KEYS_MAX];
-	char str[HIST_KEYS_MAX][HIST_STR_KEY];
-};
-
-struct hist_entry {
-	bool used;
-	struct hist_key key;
-	uint64_t hitcount;
-	uint64_t sums[HIST_VALS_MAX];
-};
-
-/* A sort key: hitcount, a key or a value. */
-enum { SORT_HITCOUNT, SORT_KEY, SORT_VAL };
-
-struct hist_trigger {
-	struct hist_spec spec;
-	int key_field[HIST_KEYS_MAX];	/* index into the event's fields */
-	bool key_string[HIST_KEYS_MAX];
-	unsigned char key_size[HIST_KEYS_MAX];
-	bool key_signed[HIST_KEYS_MAX];
-	int val_field[HIST_VALS_MAX];
-	unsigned char val_size[HIST_VALS_MAX];
-	bool val_signed[HIST_VALS_MAX];
-	int sort_kind[HIST_SORT_KEYS_MAX], sort_index[HIST_SORT_KEYS_MAX];
-	char filter[FILTER_TEXT_MAX];	/* for hist_trigger_matches() */
-	bool paused;
-	spinlock_t lock;
-	unsigned int size;		/* slots: 1 << map_bits */
-	unsigned int entries;
-	uint64_t hits, drops;
-	struct hist_entry *map;
-};
-
-#define EVENT_FIELDS_MAX (16 + PROBE_MAX_ARGS)
+LIST_HEAD(hist_triggers);
 
 void hist_log_error(struct trace_event_file *file, const char *cmd, enum hist_err err,
 		    const char *bad)
 {
 	static struct trace_probe_type hist_log;
 	static char loc[16 + 2 * PROBE_NAME_LEN];
-	const char *at = bad && *bad ? strstr(cmd, bad) : NULL;
+	const char *at = bad && *bad ? strstr(cmd, bad) : NULL;	/* Linux's errpos() */
 
 	snprintf(loc, sizeof(loc), "hist:%s:%s", file->tp->def->group, file->tp->def->event);
 	hist_log.subsys = loc;
 	trace_probe_log_error(&hist_log, cmd, strlen(cmd), at ? at - cmd : 0, hist_err_msg(err));
 }
 
-/* ---- creating ------------------------------------------------------------------------------ */
+/* ---- resolving an expression against the event ----------------------------------------- */
 
 static int find_field(const struct filter_field *fields, int n, const char *name)
 {
@@ -90,93 +62,280 @@ static int find_field(const struct filter_field *fields, int n, const char *name
 	return -1;
 }
 
-static int resolve_sort(struct hist_trigger *h)
+/* A variable of h's (no others'), its slot or -1. */
+int hist_find_own_var(const struct hist_trigger *h, const char *name)
 {
-	for (int i = 0; i < h->spec.nr_sort; i++) {
-		const char *name = h->spec.sort[i];
+	for (int i = 0; i < h->spec.nr_vars; i++)
+		if (strcmp(h->spec.vars[i].name, name) == 0)
+			return i;
+	return -1;
+}
 
-		h->sort_kind[i] = SORT_HITCOUNT;
-		for (int k = 0; k < h->spec.nr_keys; k++)
-			if (strcmp(name, h->spec.keys[k]) == 0) {
-				h->sort_kind[i] = SORT_KEY;
-				h->sort_index[i] = k;
+/*
+ * The trigger holding variable name, not h (Linux's find_event_var()):
+ * on an onmatch() event of h first, else the one trigger anywhere that
+ * has it.  NULL, logged, when none or more than one has it.
+ */
+static struct hist_trigger *find_var_owner(struct hist_trigger *h, const char *name,
+					   const char *cmd, int *slot)
+{
+	struct hist_trigger *o, *found = NULL;
+	bool matched = false;
+
+	for (int pass = 0; pass < 2 && !found; pass++)
+		list_for_each_entry(o, &hist_triggers, list) {
+			if (hist_find_own_var(o, name) < 0 ||
+			    (pass == 0 && !hist_matches_onmatch(h, o->file)) || o == found)
+				continue;
+			if (found && found->file != o->file) {
+				hist_log_error(h->file, cmd, HIST_ERR_VAR_NOT_UNIQUE, name);
+				return NULL;
 			}
-		for (int v = 0; v < h->spec.nr_vals; v++)
-			if (strcmp(name, h->spec.vals[v]) == 0) {
-				h->sort_kind[i] = SORT_VAL;
-				h->sort_index[i] = v;
-			}
+			found = o;
+			matched = true;
+		}
+	if (!matched)
+		return NULL;
+	*slot = hist_find_own_var(found, name);
+	return found;
+}
+
+/* A reference to slot of owner, shared by every use of it (Linux's create_var_ref()). */
+int hist_add_ref(struct hist_trigger *h, struct hist_trigger *owner, int slot, bool read_once)
+{
+	for (int r = 0; r < h->nr_refs; r++)
+		if (h->refs[r].owner == owner && h->refs[r].slot == slot) {
+			h->refs[r].read_once |= read_once;
+			return r;
+		}
+	if (h->nr_refs == HIST_VARS_MAX)
+		return -1;
+	h->refs[h->nr_refs] = (struct hist_ref){ owner, slot, read_once };
+	if (owner != h)
+		owner->users++;
+	return h->nr_refs++;
+}
+
+/* $name in an expression: another trigger's variable. */
+static int resolve_var_ref(struct hist_trigger *h, struct hist_rexpr *rx, int i,
+			   bool read_once, const char *cmd)
+{
+	const char *name = rx->e->nodes[i].name;
+	char field[HIST_NAME_LEN + 1];
+	struct hist_trigger *owner;
+	int slot = -1;
+
+	owner = find_var_owner(h, name, cmd, &slot);
+	if (!owner || hist_add_ref(h, owner, slot, read_once) < 0) {
+		/* Linux then tries "$name" as a field, and logs that too */
+		snprintf(field, sizeof(field), "$%s", name);
+		hist_log_error(h->file, cmd, HIST_ERR_VAR_NOT_FOUND, name);
+		hist_log_error(h->file, cmd, HIST_ERR_FIELD_NOT_FOUND, field);
+		return -EINVAL;
+	}
+	rx->n[i] = owner->vars[slot].n[owner->vars[slot].e->root];	/* its type, size, sign */
+	rx->n[i].arg = hist_add_ref(h, owner, slot, read_once);
+	return 0;
+}
+
+static int resolve_atom(struct hist_trigger *h, struct hist_rexpr *rx, int i, bool operand,
+			const struct filter_field *fields, int nr_fields, const char *cmd)
+{
+	const struct hist_node *node = &rx->e->nodes[i];
+	struct hist_rnode *rn = &rx->n[i];
+
+	rn->size = sizeof(uint64_t);
+	rn->type = "u64";
+	rn->usecs = node->atom == HIST_ATOM_TIMESTAMP && h->spec.ts_in_usecs;
+	switch (node->atom) {
+	case HIST_ATOM_FIELD:
+		rn->arg = find_field(fields, nr_fields, node->name);
+		/* comm is a filter's field only: Linux 6.1's generic fields have no size */
+		if (rn->arg >= 0 && fields[rn->arg].is_string && !fields[rn->arg].size)
+			rn->arg = -1;
+		if (rn->arg < 0) {
+			hist_log_error(h->file, cmd, HIST_ERR_FIELD_NOT_FOUND, node->name);
+			return -EINVAL;
+		}
+		rn->size = fields[rn->arg].size;
+		rn->is_signed = fields[rn->arg].is_signed;
+		rn->is_string = fields[rn->arg].is_string;
+		rn->type = trace_event_field_type(h->file, rn->arg);
+		return 0;
+	case HIST_ATOM_CPU:
+		rn->size = sizeof(int);
+		rn->type = "unsigned int";
+		return 0;
+	case HIST_ATOM_VAR_REF:
+		return resolve_var_ref(h, rx, i, operand, cmd);
+	default:
+		return 0;		/* common_timestamp, a number */
+	}
+}
+
+/* Node i and its operands; an operator's size and sign are its first operand's. */
+static int resolve_node(struct hist_trigger *h, struct hist_rexpr *rx, int i, bool operand,
+			const struct filter_field *fields, int nr_fields, const char *cmd)
+{
+	const struct hist_node *node = &rx->e->nodes[i];
+	struct hist_rnode *rn = &rx->n[i], *a, *b;
+
+	if (node->op == HIST_OP_NONE)
+		return resolve_atom(h, rx, i, operand, fields, nr_fields, cmd);
+	for (int k = 0; k < 2 && node->operand[k] >= 0; k++)
+		if (resolve_node(h, rx, node->operand[k], true, fields, nr_fields, cmd))
+			return -EINVAL;
+	a = &rx->n[node->operand[0]];
+	b = node->operand[1] >= 0 ? &rx->n[node->operand[1]] : a;
+	if (a->is_string || b->is_string) {
+		hist_log_error(h->file, cmd, HIST_ERR_INVALID_STR_OPERAND,
+			       rx->e->nodes[node->operand[a->is_string ? 0 : 1]].name);
+		return -EINVAL;
+	}
+	if (a->usecs != b->usecs) {
+		hist_log_error(h->file, cmd, HIST_ERR_TIMESTAMP_MISMATCH, NULL);
+		return -EINVAL;
+	}
+	*rn = (struct hist_rnode){ .type = a->type, .size = a->size, .is_signed = a->is_signed,
+				   .usecs = a->usecs };
+	return 0;
+}
+
+int hist_resolve_expr(struct hist_trigger *h, struct hist_rexpr *rx, const struct hist_expr *e,
+		      const struct filter_field *fields, int nr_fields, const char *cmd)
+{
+	rx->e = e;
+	return resolve_node(h, rx, e->root, false, fields, nr_fields, cmd);
+}
+
+/* ---- creating -------------------------------------------------------------------------------- */
+
+/* A variable name must be new on the event (Linux's "Variable already defined"). */
+static bool var_defined_on(struct trace_event_file *file, const char *name)
+{
+	struct hist_trigger *o;
+
+	list_for_each_entry(o, &hist_triggers, list)
+		if (o->file == file && hist_find_own_var(o, name) >= 0)
+			return true;
+	return false;
+}
+
+/* Values, then variables, then keys, as Linux's create_hist_fields(). */
+static int resolve_fields(struct hist_trigger *h, const struct filter_field *fields, int n,
+			  const char *cmd)
+{
+	const struct hist_spec *spec = &h->spec;
+
+	for (int v = 0; v < spec->nr_vals; v++) {
+		if (hist_resolve_expr(h, &h->vals[v], &spec->vals[v], fields, n, cmd))
+			return -EINVAL;
+		if (h->vals[v].n[spec->vals[v].root].is_string) {
+			hist_log_error(h->file, cmd, HIST_ERR_FIELD_NOT_FOUND,
+				       spec->vals[v].nodes[spec->vals[v].root].name);
+			return -EINVAL;
+		}
+	}
+	for (int v = 0; v < spec->nr_vars; v++) {
+		if (var_defined_on(h->file, spec->vars[v].name) ||
+		    hist_find_own_var(h, spec->vars[v].name) < v) {
+			hist_log_error(h->file, cmd, HIST_ERR_DUPLICATE_VAR, spec->vars[v].name);
+			return -EINVAL;
+		}
+		if (hist_resolve_expr(h, &h->vars[v], &spec->vars[v].expr, fields, n, cmd))
+			return -EINVAL;
+		if (h->vars[v].n[spec->vars[v].expr.root].is_string) {
+			hist_log_error(h->file, cmd, HIST_ERR_FIELD_VAR_CREATE_FAIL, spec->vars[v].name);
+			return -EINVAL;
+		}
+	}
+	for (int k = 0; k < spec->nr_keys; k++)
+		if (hist_resolve_expr(h, &h->keys[k], &spec->keys[k], fields, n, cmd))
+			return -EINVAL;
+	return 0;
+}
+
+/* This kernel has one trace clock, comparable across CPUs: Linux's "global". */
+static int check_clock(struct hist_trigger *h, const char *cmd)
+{
+	if (h->spec.timestamps && strcmp(h->spec.clock, "global") != 0) {
+		hist_log_error(h->file, cmd, HIST_ERR_SET_CLOCK_FAIL, h->spec.clock);
+		return -EINVAL;
 	}
 	return 0;
+}
+
+static int create_fields(struct hist_trigger *h, const char *cmd)
+{
+	static struct filter_field fields[EVENT_FIELDS_MAX];
+	int n = trace_event_fields(h->file, fields, EVENT_FIELDS_MAX), ret;
+
+	ret = hist_check_onmatch_events(h, cmd);
+	if (!ret)
+		ret = resolve_fields(h, fields, n, cmd);
+	if (!ret)
+		ret = hist_create_actions(h, fields, n, cmd);
+	if (!ret)
+		ret = check_clock(h, cmd);
+	return ret;
 }
 
 int hist_trigger_create(struct trace_event_file *file, const struct hist_spec *spec,
 			const char *filter, const char *cmd, struct hist_trigger **out)
 {
-	static struct filter_field fields[EVENT_FIELDS_MAX];
-	int n = trace_event_fields(file, fields, EVENT_FIELDS_MAX), f;
 	struct hist_trigger *h = kzalloc(sizeof(*h));
+	int ret;
 
 	if (!h)
 		return -ENOMEM;
+	INIT_LIST_HEAD(&h->list);
+	h->file = file;
 	h->spec = *spec;
+	h->nr_slots = spec->nr_vars;
 	strlcpy(h->filter, filter, sizeof(h->filter));
 	h->paused = spec->pause;	/* start paused, as Linux allows */
-	for (int k = 0; k < spec->nr_keys; k++) {
-		f = find_field(fields, n, spec->keys[k]);
-		if (f < 0) {
-			hist_log_error(file, cmd, HIST_ERR_FIELD_NOT_FOUND, spec->keys[k]);
-			kfree(h);
-			return -EINVAL;
-		}
-		h->key_field[k] = f;
-		h->key_string[k] = fields[f].is_string;
-		h->key_size[k] = fields[f].size;
-		h->key_signed[k] = fields[f].is_signed;
-	}
-	for (int v = 0; v < spec->nr_vals; v++) {
-		f = find_field(fields, n, spec->vals[v]);
-		if (f < 0 || fields[f].is_string) {
-			hist_log_error(file, cmd, HIST_ERR_FIELD_NOT_FOUND, spec->vals[v]);
-			kfree(h);
-			return -EINVAL;
-		}
-		h->val_field[v] = f;
-		h->val_size[v] = fields[f].size;
-		h->val_signed[v] = fields[f].is_signed;
-	}
-	resolve_sort(h);
+	ret = create_fields(h, cmd);
 	h->size = 1U << spec->map_bits;
-	h->map = kzalloc(h->size * sizeof(*h->map));
-	if (!h->map) {
-		kfree(h);
-		return -ENOMEM;
+	h->map = ret ? NULL : kzalloc(h->size * sizeof(*h->map));
+	if (!ret && !h->map)
+		ret = -ENOMEM;
+	if (ret) {
+		hist_trigger_free(h);
+		return ret;
 	}
 	spin_lock_init(&h->lock);
+	list_add_tail(&h->list, &hist_triggers);
 	*out = h;
 	return 0;
 }
 
 void hist_trigger_free(struct hist_trigger *h)
 {
+	list_del(&h->list);
+	for (int r = 0; r < h->nr_refs; r++)
+		if (h->refs[r].owner != h)
+			h->refs[r].owner->users--;
+	hist_free_actions(h);
 	kfree(h->map);
 	kfree(h);
+}
+
+bool hist_trigger_busy(const struct hist_trigger *h)
+{
+	return h->users > 0;
 }
 
 bool hist_trigger_matches(const struct hist_trigger *h, const struct hist_spec *spec,
 			  const char *filter)
 {
-	const struct hist_spec *a = &h->spec;
+	static char a[HIST_LINE_MAX], b[HIST_LINE_MAX];
+	static struct hist_spec same_size;
 
-	if (a->nr_keys != spec->nr_keys || a->nr_vals != spec->nr_vals)
-		return false;
-	for (int k = 0; k < a->nr_keys; k++)
-		if (strcmp(a->keys[k], spec->keys[k]) || a->key_mods[k] != spec->key_mods[k])
-			return false;
-	for (int v = 0; v < a->nr_vals; v++)
-		if (strcmp(a->vals[v], spec->vals[v]))
-			return false;
-	return strcmp(h->filter, filter) == 0;
+	same_size = *spec;		/* size= and pause are not part of the match */
+	same_size.map_bits = h->spec.map_bits;
+	hist_spec_format(a, sizeof(a), &h->spec);
+	hist_spec_format(b, sizeof(b), &same_size);
+	return strcmp(a, b) == 0 && strcmp(h->filter, filter) == 0;
 }
 
 void hist_trigger_control(struct hist_trigger *h, bool pause, bool cont, bool clear)
@@ -192,6 +351,7 @@ void hist_trigger_control(struct hist_trigger *h, bool pause, bool cont, bool cl
 		memset(h->map, 0, h->size * sizeof(*h->map));
 		h->entries = 0;
 		h->hits = h->drops = 0;
+		h->snap_updated = false;
 		spin_unlock_irqrestore(&h->lock, flags);
 	}
 }
@@ -206,7 +366,7 @@ int hist_trigger_print(char *buf, size_t size, const struct hist_trigger *h)
 	return hist_spec_format(buf, size, &h->spec);
 }
 
-/* ---- a hit -------------------------------------------------------------------------------- */
+/* ---- a hit ------------------------------------------------------------------------------ */
 
 /*
  * A number as Linux's hist_field_<type>() gives it: through unsigned
@@ -224,158 +384,282 @@ static uint64_t field_value(uint64_t raw, unsigned char size, bool is_signed)
 	return raw & ((1ULL << (size * 8)) - 1);
 }
 
-static void make_key(struct hist_trigger *h, struct trace_event_file *file,
-		     const struct trace_entry *e, struct hist_key *key)
+/* Linux's ilog2(roundup_pow_of_two(v)): the power of two at or above v. */
+static uint64_t log2_up(uint64_t v)
 {
-	memset(key, 0, sizeof(*key));
-	for (int k = 0; k < h->spec.nr_keys; k++) {
-		if (h->key_string[k]) {
-			size_t len;
-			const char *s = trace_event_field_str(file, h->key_field[k], e, &len);
+	uint64_t n = 0;
 
-			if (len >= HIST_STR_KEY)
-				len = HIST_STR_KEY - 1;
-			memcpy(key->str[k], s, len);
-		} else {
-			key->num[k] = field_value(trace_event_field_num(file, h->key_field[k], e),
-						  h->key_size[k], h->key_signed[k]);
-		}
-	}
-}
-
-static unsigned int key_hash(const struct hist_key *key)
-{
-	const unsigned char *p = (const void *)key;
-	uint32_t hash = 2166136261u;		/* FNV-1a */
-
-	for (size_t i = 0; i < sizeof(*key); i++)
-		hash = (hash ^ p[i]) * 16777619u;
-	return hash;
-}
-
-/* The key's entry, made if new; NULL when the table is full. */
-static struct hist_entry *find_entry(struct hist_trigger *h, const struct hist_key *key)
-{
-	unsigned int mask = h->size - 1, i = key_hash(key) & mask;
-
-	for (unsigned int probes = 0; probes < h->size; probes++, i = (i + 1) & mask) {
-		struct hist_entry *ent = &h->map[i];
-
-		if (!ent->used) {
-			ent->used = true;
-			ent->key = *key;
-			h->entries++;
-			return ent;
-		}
-		if (memcmp(&ent->key, key, sizeof(*key)) == 0)
-			return ent;
-	}
-	return NULL;
-}
-
-void hist_trigger_update(struct hist_trigger *h, struct trace_event_file *file,
-			 const struct trace_entry *e)
-{
-	struct hist_key key;
-	struct hist_entry *ent;
-
-	if (READ_ONCE(h->paused))
-		return;
-	make_key(h, file, e, &key);
-	spin_lock(&h->lock);
-	h->hits++;
-	ent = find_entry(h, &key);
-	if (!ent) {
-		h->drops++;
-	} else {
-		ent->hitcount++;
-		for (int v = 0; v < h->spec.nr_vals; v++)
-			ent->sums[v] += field_value(trace_event_field_num(file, h->val_field[v], e),
-						    h->val_size[v], h->val_signed[v]);
-	}
-	spin_unlock(&h->lock);
-}
-NOKPROBE_SYMBOL(field_value);
-NOKPROBE_SYMBOL(make_key);
-NOKPROBE_SYMBOL(key_hash);
-NOKPROBE_SYMBOL(find_entry);
-NOKPROBE_SYMBOL(hist_trigger_update);
-
-/* ---- printing ------------------------------------------------------------------------------- */
-
-static int compare_u64(uint64_t a, uint64_t b)
-{
-	return a < b ? -1 : a > b;
-}
-
-static int compare(const struct hist_trigger *h, const struct hist_entry *a,
-		   const struct hist_entry *b)
-{
-	for (int i = 0; i < h->spec.nr_sort; i++) {
-		int k = h->sort_index[i], c;
-
-		if (h->sort_kind[i] == SORT_HITCOUNT)
-			c = compare_u64(a->hitcount, b->hitcount);
-		else if (h->sort_kind[i] == SORT_VAL)
-			c = compare_u64(a->sums[k], b->sums[k]);
-		else if (h->key_string[k])
-			c = strcmp(a->key.str[k], b->key.str[k]);
-		else
-			c = compare_u64(a->key.num[k], b->key.num[k]);
-		if (c)
-			return h->spec.sort_descending[i] ? -c : c;
-	}
-	return 0;
-}
-
-/* Insertion sort of the used entries: a read, not a hit, so time is no matter. */
-static unsigned int sorted_entries(const struct hist_trigger *h, unsigned int *order)
-{
-	unsigned int n = 0;
-
-	for (unsigned int i = 0; i < h->size; i++) {
-		unsigned int j = n++;
-
-		if (!h->map[i].used) {
-			n--;
-			continue;
-		}
-		for (; j > 0 && compare(h, &h->map[order[j - 1]], &h->map[i]) > 0; j--)
-			order[j] = order[j - 1];
-		order[j] = i;
-	}
+	while (n < 63 && (1ULL << n) < v)
+		n++;
 	return n;
 }
 
-static void print_key(struct seq_buf *s, const struct hist_trigger *h, const struct hist_entry *ent)
+static uint64_t apply_modifier(const struct hist_node *node, uint64_t v)
+{
+	uint64_t rem;
+
+	if (node->mods & HIST_MOD_LOG2)
+		return log2_up(v);
+	if (node->mods & HIST_MOD_BUCKETS) {
+		div64_u64_rem(v, node->buckets, &rem);
+		return v - rem;
+	}
+	return v;
+}
+
+/* What a hit's evaluation needs besides the expression. */
+struct hist_hit {
+	struct trace_event_file *file;
+	const struct trace_entry *e;
+	const uint64_t *refvals;
+	bool usecs;
+};
+
+static uint64_t atom_value(const struct hist_rexpr *rx, int i, const struct hist_hit *hit)
+{
+	const struct hist_node *node = &rx->e->nodes[i];
+	const struct hist_rnode *rn = &rx->n[i];
+	uint32_t rem;
+
+	switch (node->atom) {
+	case HIST_ATOM_FIELD:
+		return field_value(trace_event_field_num(hit->file, rn->arg, hit->e), rn->size,
+				   rn->is_signed);
+	case HIST_ATOM_TIMESTAMP:	/* the record's time: Linux's ring-buffer stamp */
+		return hit->usecs ? div_u64_rem(hit->e->ts, NSEC_PER_USEC, &rem) : hit->e->ts;
+	case HIST_ATOM_CPU:
+		return hit->e->cpu;
+	case HIST_ATOM_CONST:
+		return node->constant;
+	default:
+		return hit->refvals[rn->arg];
+	}
+}
+
+static uint64_t eval(const struct hist_rexpr *rx, int i, const struct hist_hit *hit)
+{
+	const struct hist_node *node = &rx->e->nodes[i];
+	uint64_t a, b, rem;
+
+	if (node->op == HIST_OP_NONE)
+		return apply_modifier(node, atom_value(rx, i, hit));
+	a = eval(rx, node->operand[0], hit);
+	if (node->op == HIST_OP_UNARY_MINUS)
+		return -a;
+	b = eval(rx, node->operand[1], hit);
+	switch (node->op) {
+	case HIST_OP_PLUS:  return a + b;
+	case HIST_OP_MINUS: return a - b;
+	case HIST_OP_MULT:  return a * b;
+	default:	    return b ? div64_u64_rem(a, b, &rem) : (uint64_t)-1;
+	}
+}
+
+static void make_key(const struct hist_trigger *h, const struct hist_hit *hit,
+		     struct hist_key *key)
+{
+	memset(key, 0, sizeof(*key));
+	for (int k = 0; k < h->spec.nr_keys; k++) {
+		const struct hist_rexpr *rx = &h->keys[k];
+
+		if (rx->n[rx->e->root].is_string) {
+			size_t len;
+			const char *s = trace_event_field_str(hit->file, rx->n[rx->e->root].arg,
+							      hit->e, &len);
+
+			memcpy(key->str[k], s, len < HIST_STR_KEY ? len : HIST_STR_KEY - 1);
+		} else {
+			key->num[k] = eval(rx, rx->e->root, hit);
+		}
+	}
+}
+
+/*
+ * The values of the variables h reads, under this key (Linux's
+ * resolve_var_refs()): other triggers' (!self) before the entry is
+ * made, its own after.  false when one has no value: the hit is dropped.
+ */
+static bool resolve_refs(struct hist_trigger *h, const struct hist_key *key,
+			 const struct hist_entry *own, uint64_t *refvals)
+{
+	for (int r = 0; r < h->nr_refs; r++) {
+		const struct hist_ref *ref = &h->refs[r];
+		uint32_t bit = 1U << ref->slot;
+		struct hist_entry *ent;
+		bool found;
+
+		if ((ref->owner == h) != (own != NULL))
+			continue;
+		if (own) {
+			if (!(own->var_set & bit))
+				return false;
+			refvals[r] = own->vars[ref->slot];
+			continue;
+		}
+		spin_lock(&ref->owner->lock);
+		ent = tracing_map_lookup(ref->owner, key);
+		found = ent && (ent->var_set & bit);
+		if (found) {
+			refvals[r] = ent->vars[ref->slot];
+			if (ref->read_once)		/* Linux's tracing_map_read_var_once() */
+				ent->var_set &= ~bit;
+		}
+		spin_unlock(&ref->owner->lock);
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/* Sums, variables and field variables of the entry (Linux's hist_trigger_elt_update()). */
+static void update_entry(struct hist_trigger *h, struct hist_entry *ent, const struct hist_hit *hit)
+{
+	for (int v = 0; v < h->spec.nr_vals; v++)
+		ent->sums[v] += eval(&h->vals[v], h->vals[v].e->root, hit);
+	for (int v = 0; v < h->spec.nr_vars; v++) {
+		ent->vars[v] = eval(&h->vars[v], h->vars[v].e->root, hit);
+		ent->var_set |= 1U << v;
+	}
+	for (int f = 0; f < h->nr_fvars; f++) {
+		const struct hist_field_var *fv = &h->fvars[f];
+
+		ent->vars[fv->slot] = field_value(trace_event_field_num(hit->file, fv->field, hit->e),
+						  fv->size, fv->is_signed);
+		ent->var_set |= 1U << fv->slot;
+	}
+}
+
+/* The fields a .save() would keep, read now: the record is gone when the action runs. */
+static void read_save_fields(const struct hist_trigger *h, const struct hist_hit *hit,
+			     uint64_t *savevals)
+{
+	for (int a = 0; a < h->spec.nr_actions; a++) {
+		const struct hist_act *act = &h->acts[a];
+
+		if (act->a->action != HIST_ACTION_SAVE)
+			continue;
+		for (int i = 0; i < act->nr_params; i++)
+			savevals[i] = trace_event_field_num(hit->file, act->save_field[i], hit->e);
+	}
+}
+
+void hist_trigger_update(struct hist_trigger *h, struct trace_event_file *file,
+			 const struct trace_entry *e, struct pt_regs *regs)
+{
+	uint64_t refvals[HIST_VARS_MAX], savevals[HIST_PARAMS_MAX];
+	struct hist_fire fire[HIST_ACTIONS_MAX];
+	struct hist_hit hit = { file, e, refvals, h->spec.ts_in_usecs };
+	struct hist_entry *ent;
+	struct hist_key key;
+	bool snapshot = false;
+	int nr_fire = 0;
+
+	if (READ_ONCE(h->paused))
+		return;
+	make_key(h, &hit, &key);
+	if (!resolve_refs(h, &key, NULL, refvals))
+		return;
+	spin_lock(&h->lock);
+	h->hits++;
+	ent = tracing_map_insert(h, &key);
+	if (!ent) {
+		h->drops++;
+	} else {
+		if (!ent->hitcount)
+			strlcpy(ent->comm, e->comm, sizeof(ent->comm));
+		ent->hitcount++;
+		update_entry(h, ent, &hit);
+		read_save_fields(h, &hit, savevals);
+		if (resolve_refs(h, &key, ent, refvals))
+			nr_fire = hist_run_actions(h, ent, refvals, savevals, fire, &snapshot);
+	}
+	spin_unlock(&h->lock);
+	for (int i = 0; i < nr_fire; i++)	/* their triggers take their own locks */
+		synth_event_trace(fire[i].synth, fire[i].vals, regs);
+	if (snapshot)
+		trace_snapshot_swap();
+}
+NOKPROBE_SYMBOL(field_value);
+NOKPROBE_SYMBOL(log2_up);
+NOKPROBE_SYMBOL(apply_modifier);
+NOKPROBE_SYMBOL(atom_value);
+NOKPROBE_SYMBOL(eval);
+NOKPROBE_SYMBOL(make_key);
+NOKPROBE_SYMBOL(resolve_refs);
+NOKPROBE_SYMBOL(update_entry);
+NOKPROBE_SYMBOL(read_save_fields);
+NOKPROBE_SYMBOL(hist_trigger_update);
+
+/* ---- the hist file ------------------------------------------------------------------------ */
+
+static void print_key_field(struct seq_buf *s, const struct hist_trigger *h, int k,
+			    const struct hist_key *key, const char *comm)
+{
+	const struct hist_node *node = &h->keys[k].e->nodes[h->keys[k].e->root];
+	unsigned long long v = key->num[k];
+	unsigned long size, offset;
+	char name[HIST_NAME_LEN * 2], sym[160];
+	const char *fn;
+
+	hist_expr_name(name, sizeof(name), h->keys[k].e);
+	if (node->mods & HIST_MOD_HEX) {
+		seq_buf_printf(s, "%s: %llx", name, v);
+	} else if (node->mods & HIST_MOD_SYM) {
+		fn = kallsyms_lookup((unsigned long)v, &size, &offset);
+		seq_buf_printf(s, "%s: [%llx] %-45s", name, v, fn ? fn : "");
+	} else if (node->mods & HIST_MOD_SYM_OFFSET) {
+		trace_sprint_sym(sym, sizeof(sym), (unsigned long)v);
+		seq_buf_printf(s, "%s: [%llx] %-55s", name, v, sym);
+	} else if (node->mods & HIST_MOD_EXECNAME) {
+		seq_buf_printf(s, "%s: %-16s[%10llu]", name, comm, v);
+	} else if (node->mods & HIST_MOD_LOG2) {
+		seq_buf_printf(s, "%s: ~ 2^%-2llu", name, v);
+	} else if (node->mods & HIST_MOD_BUCKETS) {
+		seq_buf_printf(s, "%s: ~ %llu-%llu", name, v, v + node->buckets - 1);
+	} else if (h->keys[k].n[h->keys[k].e->root].is_string) {
+		seq_buf_printf(s, "%s: %-50s", name, key->str[k]);
+	} else {
+		seq_buf_printf(s, "%s: %10llu", name, v);
+	}
+}
+
+void hist_print_key(struct seq_buf *s, const struct hist_trigger *h, const struct hist_key *key,
+		    const char *comm)
 {
 	seq_buf_puts(s, "{ ");
 	for (int k = 0; k < h->spec.nr_keys; k++) {
-		const char *name = h->spec.keys[k];
-		uint64_t v = ent->key.num[k];
-		unsigned long size, offset;
-		const char *sym;
-
 		if (k)
 			seq_buf_puts(s, ", ");
-		if (h->spec.key_mods[k] & HIST_MOD_HEX) {
-			seq_buf_printf(s, "%s: %llx", name, (unsigned long long)v);
-		} else if (h->spec.key_mods[k] & HIST_MOD_SYM) {
-			sym = kallsyms_lookup((unsigned long)v, &size, &offset);
-			seq_buf_printf(s, "%s: [%llx] %-45s", name, (unsigned long long)v, sym ? sym : "");
-		} else if (h->key_string[k]) {
-			seq_buf_printf(s, "%s: %-50s", name, ent->key.str[k]);
-		} else {
-			seq_buf_printf(s, "%s: %10llu", name, (unsigned long long)v);
-		}
+		print_key_field(s, h, k, key, comm);
 	}
 	seq_buf_puts(s, " }");
+}
+
+/* Linux's hist_trigger_entry_print(): an expression's sum is not printed, as in Linux. */
+static void print_entry(struct seq_buf *s, const struct hist_trigger *h,
+			const struct hist_entry *ent)
+{
+	char name[HIST_NAME_LEN * 2];
+
+	hist_print_key(s, h, &ent->key, ent->comm);
+	seq_buf_printf(s, " hitcount: %10llu", (unsigned long long)ent->hitcount);
+	for (int v = 0; v < h->spec.nr_vals; v++) {
+		const struct hist_node *node = &h->spec.vals[v].nodes[h->spec.vals[v].root];
+
+		if (node->op != HIST_OP_NONE)
+			continue;
+		hist_expr_name(name, sizeof(name), &h->spec.vals[v]);
+		seq_buf_printf(s, node->mods & HIST_MOD_HEX ? "  %s: %10llx" : "  %s: %10llu", name,
+			       (unsigned long long)ent->sums[v]);
+	}
+	hist_print_actions(s, h, ent);
+	seq_buf_puts(s, "\n");
 }
 
 void hist_trigger_show(struct seq_buf *s, struct hist_trigger *h, struct trace_event_file *file,
 		       const char *filter, int n)
 {
-	static char line[512];
+	static char line[HIST_LINE_MAX];
 	unsigned int *order = kmalloc(h->size * sizeof(*order)), count = 0;
 
 	if (n > 0)
@@ -385,19 +669,12 @@ void hist_trigger_show(struct seq_buf *s, struct hist_trigger *h, struct trace_e
 		   filter ? " if " : "", filter ? filter : "",
 		   h->paused ? " [paused]" : " [active]");
 	if (order) {
-		count = sorted_entries(h, order);
-		for (unsigned int i = 0; i < count; i++) {
-			const struct hist_entry *ent = &h->map[order[i]];
-
-			print_key(s, h, ent);
-			seq_buf_printf(s, " hitcount: %10llu", (unsigned long long)ent->hitcount);
-			for (int v = 0; v < h->spec.nr_vals; v++)
-				seq_buf_printf(s, "  %s: %10llu", h->spec.vals[v],
-					   (unsigned long long)ent->sums[v]);
-			seq_buf_puts(s, "\n");
-		}
+		count = tracing_map_sort_entries(h, order);
+		for (unsigned int i = 0; i < count; i++)
+			print_entry(s, h, &h->map[order[i]]);
 		kfree(order);
 	}
+	hist_print_snapshot(s, h);
 	seq_buf_printf(s, "\nTotals:\n    Hits: %llu\n    Entries: %u\n    Dropped: %llu\n",
 		   (unsigned long long)h->hits, count, (unsigned long long)h->drops);
 }

@@ -7,7 +7,10 @@
  *   echo stacktrace >> events/kprobes/myfib/trigger
  *   echo '!traceoff' >> events/kprobes/myfib/trigger     (removes it)
  *   echo 'enable_event:kprobes:myret:1' > events/kprobes/myfib/trigger
- *   cat events/kprobes/myfib/trigger     one line a trigger, newest first
+ *   cat events/kprobes/myfib/trigger     one line a trigger: newest first,
+ *                                        then the hist triggers, oldest first
+ *   echo 'disable_hist:kprobes:other' >> events/kprobes/myfib/trigger
+ *                                        pause other's hist triggers
  *
  * As in Linux, when no trigger has an "if" and none is a hist, the
  * triggers run before the record is made (a traceoff stops its own
@@ -45,7 +48,7 @@ struct event_trigger {
 	char *filter_text;		/* after "if"; NULL when none */
 	struct event_filter *filter;
 	struct hist_trigger *hist;
-	struct trace_event_file *target;	/* enable_event, disable_event */
+	struct trace_event_file *target;	/* enable_event, disable_event; enable_hist, disable_hist */
 };
 
 /* Newest first, as Linux's list_add_rcu(): filled in, then published. */
@@ -57,11 +60,25 @@ static void trigger_list_add(struct event_trigger *t, struct list_head *head)
 	t->list.next->prev = &t->list;
 }
 
+/* Oldest first, as Linux's hist_trigger_enable() adds a hist trigger (list_add_tail_rcu()). */
+static void trigger_list_add_tail(struct event_trigger *t, struct list_head *head)
+{
+	t->list.next = head;
+	t->list.prev = head->prev;
+	rcu_assign_pointer(head->prev->next, &t->list);
+	head->prev = &t->list;
+}
+
+static bool is_enable_event(enum trigger_cmd cmd)
+{
+	return cmd == TRIGGER_ENABLE_EVENT || cmd == TRIGGER_DISABLE_EVENT;
+}
+
 static void trigger_free(struct event_trigger *t)
 {
 	if (t->hist)
 		hist_trigger_free(t->hist);
-	if (t->target)
+	if (t->target && is_enable_event(t->cmd))	/* its soft-mode reference */
 		trace_event_enable_disable(t->target, false, true);
 	kfree(t->filter);
 	kfree(t->filter_text);
@@ -93,6 +110,16 @@ static void enable_event_run(struct event_trigger *t)
 		WRITE_ONCE(t->target->soft_disabled, !enable);
 }
 
+/* enable_hist/disable_hist: every hist trigger of the target continues or pauses. */
+static void hist_enable(struct trace_event_file *target, bool enable)
+{
+	struct event_trigger *t;
+
+	list_for_each_entry_rcu(t, &target->triggers, list)
+		if (t->hist)
+			hist_trigger_control(t->hist, !enable, enable, false);
+}
+
 static void trigger_run(struct trace_event_file *file, struct event_trigger *t,
 			const struct trace_entry *e, struct pt_regs *regs)
 {
@@ -117,8 +144,13 @@ static void trigger_run(struct trace_event_file *file, struct event_trigger *t,
 	case TRIGGER_DISABLE_EVENT:
 		enable_event_run(t);
 		break;
+	case TRIGGER_ENABLE_HIST:
+	case TRIGGER_DISABLE_HIST:
+		if (take_count(t))
+			hist_enable(t->target, t->cmd == TRIGGER_ENABLE_HIST);
+		break;
 	case TRIGGER_HIST:
-		hist_trigger_update(t->hist, file, e);
+		hist_trigger_update(t->hist, file, e, regs);
 		break;
 	default:
 		break;
@@ -151,6 +183,7 @@ bool trace_event_triggers_conditional(struct trace_event_file *file)
 }
 NOKPROBE_SYMBOL(take_count);
 NOKPROBE_SYMBOL(enable_event_run);
+NOKPROBE_SYMBOL(hist_enable);
 NOKPROBE_SYMBOL(trigger_run);
 NOKPROBE_SYMBOL(trace_event_triggers_run);
 NOKPROBE_SYMBOL(trace_event_triggers_conditional);
@@ -159,7 +192,7 @@ NOKPROBE_SYMBOL(trace_event_triggers_conditional);
 
 static void trigger_print(struct seq_buf *s, const struct event_trigger *t)
 {
-	static char line[512];
+	static char line[2048];	/* a hist trigger with its variables and actions */
 
 	if (t->hist) {
 		hist_trigger_print(line, sizeof(line), t->hist);
@@ -199,10 +232,6 @@ int trace_event_trigger_show(struct seq_buf *s, void *data)
 	return 0;
 }
 
-static bool is_enable_event(enum trigger_cmd cmd)
-{
-	return cmd == TRIGGER_ENABLE_EVENT || cmd == TRIGGER_DISABLE_EVENT;
-}
 
 /*
  * The trigger spec names.  enable_event and disable_event are one kind
@@ -218,16 +247,22 @@ static struct event_trigger *find_trigger(struct trace_event_file *file,
 			if (t->target == trace_event_file_find(spec->system, spec->event))
 				return t;
 		} else if (t->cmd == spec->cmd &&
-		    (!t->hist || hist_trigger_matches(t->hist, &spec->hist, spec->filter)))
+		    (!t->hist || hist_trigger_matches(t->hist, &spec->hist, spec->filter)) &&
+		    (!t->target || (!strcmp(t->target->tp->def->group, spec->target_system) &&
+				    !strcmp(t->target->tp->def->event, spec->target_event))))
 			return t;
 	return NULL;
 }
 
-static void remove_trigger(struct event_trigger *t)
+/* Not a hist trigger whose variables another reads (Linux: EBUSY). */
+static int remove_trigger(struct event_trigger *t)
 {
+	if (t->hist && hist_trigger_busy(t->hist))
+		return -EBUSY;
 	list_del_rcu(&t->list);
 	synchronize_kprobes();		/* no hit is still running it */
 	trigger_free(t);
+	return 0;
 }
 
 /* hist:pause / :continue / :clear on an existing hist trigger. */
@@ -280,6 +315,11 @@ static int add_trigger(struct trace_event_file *file, struct trigger_spec *spec,
 		trigger_free(t);
 		return ret;
 	}
+	if (spec->target_event[0] &&
+	    !(t->target = trace_event_file_find(spec->target_system, spec->target_event))) {
+		trigger_free(t);
+		return -EINVAL;
+	}
 	if (spec->filter[0]) {
 		t->filter_text = kmalloc(strlen(spec->filter) + 1);
 		if (!t->filter_text) {
@@ -302,18 +342,42 @@ static int add_trigger(struct trace_event_file *file, struct trigger_spec *spec,
 		trigger_free(t);
 		return ret;
 	}
-	trigger_list_add(t, &file->triggers);
+	if (t->hist)
+		trigger_list_add_tail(t, &file->triggers);
+	else
+		trigger_list_add(t, &file->triggers);
 	return 0;
 }
 
-/* `>` takes the hist triggers away first, as Linux's open with O_TRUNC does. */
+/*
+ * `>` takes the hist triggers away first, as Linux's open with O_TRUNC
+ * does - none of them while another trigger reads one's variables.
+ */
 static void remove_hist_triggers(struct trace_event_file *file)
 {
 	struct event_trigger *t, *n;
 
+	list_for_each_entry(t, &file->triggers, list)
+		if (t->hist && hist_trigger_busy(t->hist))
+			return;
 	list_for_each_entry_safe(t, n, &file->triggers, list)
 		if (t->hist)
 			remove_trigger(t);
+}
+
+bool trace_event_busy(struct trace_event_file *file)
+{
+	struct trace_event_file *f;
+	struct event_trigger *t;
+
+	if (!file)
+		return false;
+	list_for_each_entry(f, &trace_event_files, list)
+		list_for_each_entry(t, &f->triggers, list)
+			if ((f == file && t->hist && hist_trigger_busy(t->hist)) ||
+			    (f != file && t->target == file))
+				return true;
+	return false;
 }
 
 int trace_event_trigger_write(const char *text, size_t len, bool trunc, void *data)
@@ -341,9 +405,7 @@ int trace_event_trigger_write(const char *text, size_t len, bool trunc, void *da
 		return -EINVAL;			/* even to remove one, as Linux */
 	if (spec.remove) {
 		t = find_trigger(file, &spec);
-		if (t)
-			remove_trigger(t);
-		return 0;			/* Linux: removing none is no error */
+		return t ? remove_trigger(t) : 0;	/* Linux: removing none is no error */
 	}
 	if (spec.cmd == TRIGGER_HIST && (spec.hist.pause || spec.hist.cont || spec.hist.clear) &&
 	    find_trigger(file, &spec))

@@ -24,6 +24,8 @@
 #include "module.h"
 #include "trace.h"
 #include "ftrace.h"
+#include "trace_probe.h"	/* trace_sprint_sym() */
+#include "vsprintf.h"
 #include "nokprobe.h"
 
 /* ---- recording ---------------------------------------------------------------------- */
@@ -33,18 +35,20 @@
  * kprobe event's.  Inside a callback: what it calls is not traced
  * (the recursion guard), and current is read through %fs directly.
  */
-void trace_function_record(unsigned int id, unsigned long ip, unsigned long parent_ip,
-			   struct pt_regs *regs, const void *payload, int len)
+void trace_function_record_buf(struct trace_buffer *tb, unsigned int id, unsigned long ip,
+			       unsigned long parent_ip, struct pt_regs *regs,
+			       const void *payload, int len)
 {
 	struct task_struct *t = this_cpu_read(current_task);
 	int preempt = t ? t->preempt_count : 0;
 	unsigned long flags;
-	struct trace_entry *e = trace_buffer_lock_reserve(&flags);
+	struct trace_entry *e = tb ? ring_buffer_lock_reserve(tb, &flags) :
+				     trace_buffer_lock_reserve(&flags);
 
-	e->ts = trace_clock();
+	e->ts = tb ? ring_buffer_time_stamp(tb) : trace_clock();
 	e->event_id = id;
 	e->pid = t ? t->pid : 0;
-	strlcpy(e->comm, t ? t->comm : "swapper", sizeof(e->comm));
+	trace_record_comm(e->comm, sizeof(e->comm), t ? t->comm : "swapper");
 	e->flags = regs && !(regs->flags & X86_EFLAGS_IF) ? TRACE_FLAG_IRQS_OFF : 0;
 	e->preempt = preempt;
 	e->ip = ip;
@@ -52,8 +56,16 @@ void trace_function_record(unsigned int id, unsigned long ip, unsigned long pare
 	e->len = len;
 	if (len)
 		memcpy(e->payload, payload, len);
-	trace_buffer_unlock_commit(flags);
+	ring_buffer_unlock_commit(flags);
 }
+
+/* Into the top level's buffer. */
+void trace_function_record(unsigned int id, unsigned long ip, unsigned long parent_ip,
+			   struct pt_regs *regs, const void *payload, int len)
+{
+	trace_function_record_buf(NULL, id, ip, parent_ip, regs, payload, len);
+}
+NOKPROBE_SYMBOL(trace_function_record_buf);
 NOKPROBE_SYMBOL(trace_function_record);
 
 /* ---- the function tracer ------------------------------------------------------------ */
@@ -81,16 +93,35 @@ static void function_trace_reset(void)
 	unregister_ftrace_function(&trace_global_ops);
 }
 
-/* "fib <-run_fib": Linux's function line, after the common prefix. */
+/*
+ * An address as Linux's seq_print_ip_sym(): "fib", "fib+0x0/0x36" with
+ * options/sym-offset, and " <c0101234>" after it with options/sym-addr.
+ */
+static void print_ip_sym(struct seq_buf *s, unsigned long ip)
+{
+	char name[KSYM_NAME_LEN];
+
+	if (trace_option_on(TRACE_ITER_SYM_OFFSET))
+		trace_sprint_sym(name, sizeof(name), ip);
+	else
+		sprint_symbol_no_offset(name, sizeof(name), ip);
+	seq_buf_puts(s, name);
+	if (trace_option_on(TRACE_ITER_SYM_ADDR))
+		seq_buf_printf(s, " <%08lx>", ip);
+}
+
+/* "fib <-run_fib": Linux's function line, after the common prefix; the
+ * parent only with options/print-parent. */
 bool trace_function_print(struct seq_buf *s, const struct trace_entry *e)
 {
-	char func[KSYM_NAME_LEN], parent[KSYM_NAME_LEN];
-
 	if (e->event_id != TRACE_FN_EVENT_ID)
 		return false;
-	sprint_symbol_no_offset(func, sizeof(func), e->ip);
-	sprint_symbol_no_offset(parent, sizeof(parent), e->ret_ip);
-	seq_buf_printf(s, "%s <-%s\n", func, parent);
+	print_ip_sym(s, e->ip);
+	if (trace_option_on(TRACE_ITER_PRINT_PARENT)) {
+		seq_buf_puts(s, " <-");
+		print_ip_sym(s, e->ret_ip);
+	}
+	seq_buf_puts(s, "\n");
 	return true;
 }
 
@@ -187,16 +218,22 @@ static void show_hash(struct seq_buf *s, const struct ftrace_hash *h, const char
 	}
 }
 
+/* The top level's filter files have no data; an instance's have its ops. */
+static struct ftrace_ops *file_ops(void *data)
+{
+	return data ? data : &trace_global_ops;
+}
+
 static int set_ftrace_filter_show(struct seq_buf *s, void *data)
 {
-	show_hash(s, trace_global_ops.filter_hash, "#### all functions enabled ####\n");
+	show_hash(s, file_ops(data)->filter_hash, "#### all functions enabled ####\n");
 	return 0;
 }
 
 /* `>` replaces the set, `>>` adds to it; an empty `>` clears it. */
 static int set_ftrace_filter_write(const char *text, size_t len, bool trunc, void *data)
 {
-	int ret = ftrace_set_filter(&trace_global_ops, text, len, trunc);
+	int ret = ftrace_set_filter(file_ops(data), text, len, trunc);
 
 	if (ret == -EINVAL)
 		pseudofs_error("no traceable function matches (available_filter_functions lists them)");
@@ -205,13 +242,13 @@ static int set_ftrace_filter_write(const char *text, size_t len, bool trunc, voi
 
 static int set_ftrace_notrace_show(struct seq_buf *s, void *data)
 {
-	show_hash(s, trace_global_ops.notrace_hash, "");
+	show_hash(s, file_ops(data)->notrace_hash, "");
 	return 0;
 }
 
 static int set_ftrace_notrace_write(const char *text, size_t len, bool trunc, void *data)
 {
-	int ret = ftrace_set_notrace(&trace_global_ops, text, len, trunc);
+	int ret = ftrace_set_notrace(file_ops(data), text, len, trunc);
 
 	if (ret == -EINVAL)
 		pseudofs_error("no traceable function matches (available_filter_functions lists them)");
@@ -272,4 +309,18 @@ static const struct pseudo_file_spec ftrace_files[] = {
 int ftrace_tracefs_init(void)
 {
 	return pseudofs_create_files(TRACEFS_DIR, ftrace_files, ARRAY_SIZE(ftrace_files));
+}
+
+/* An instance's set_ftrace_filter and set_ftrace_notrace: ops is its function tracer's. */
+int ftrace_instance_files_create(const char *dir, struct ftrace_ops *ops)
+{
+	char path[PSEUDOFS_PATH_MAX];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/set_ftrace_filter", dir);
+	ret = pseudofs_create(path, set_ftrace_filter_show, set_ftrace_filter_write, ops);
+	snprintf(path, sizeof(path), "%s/set_ftrace_notrace", dir);
+	if (!ret)
+		ret = pseudofs_create(path, set_ftrace_notrace_show, set_ftrace_notrace_write, ops);
+	return ret;
 }

@@ -27,6 +27,7 @@
 #include "kprobes.h"
 #include "probe_events.h"
 #include "trace_probe.h"
+#include "trace_synth.h"
 #include "trace_events.h"
 #include "pseudofs.h"
 #include "hw_breakpoint.h"
@@ -368,12 +369,17 @@ static int print_entry(const struct trace_entry *e, void *data)
 	const char *name;
 	char depth = e->preempt ? (e->preempt < 16 ? "0123456789abcdef"[e->preempt] : 'f') : '.';
 
-	trace_sprint_ts(ts, sizeof(ts), e->ts);
-	seq_buf_printf(s, "%16s-%-7d [%03d] %c..%c. %s: ", e->comm, e->pid, e->cpu,
-		   e->flags & TRACE_FLAG_IRQS_OFF ? 'd' : '.', depth, ts);
+	trace_sprint_entry_ts(ts, sizeof(ts), e);
+	if (trace_option_on(TRACE_ITER_CONTEXT_INFO)) {		/* Linux's trace_print_context() */
+		seq_buf_printf(s, "%16s-%-7d [%03d] ", e->comm[0] ? e->comm : "<...>", e->pid, e->cpu);
+		if (trace_option_on(TRACE_ITER_IRQ_INFO))
+			seq_buf_printf(s, "%c..%c.", e->flags & TRACE_FLAG_IRQS_OFF ? 'd' : '.', depth);
+		seq_buf_printf(s, " %s: ", ts);
+	}
 	if (!tk) {
-		if (!trace_uprobe_print(s, e) && !trace_print_special(s, e) &&
-		    !trace_function_print(s, e) && !trace_event_print(s, e))
+		if (!trace_uprobe_print(s, e) && !trace_fprobe_print(s, e) &&
+		    !trace_print_special(s, e) && !trace_function_print(s, e) &&
+		    !trace_event_print(s, e) && !trace_synth_print(s, e))
 			seq_buf_printf(s, "Unknown event id %u\n", e->event_id);
 		return 0;
 	}
@@ -399,9 +405,18 @@ int print_trace_line(const struct trace_entry *e, struct seq_buf *s)
 	return print_entry(e, s);
 }
 
+/* Without irq-info Linux draws print_func_help_header(); without context-info nothing. */
+static const char trace_header_no_irq_info[] =
+	"#\n"
+	"#           TASK-PID     CPU#     TIMESTAMP  FUNCTION\n"
+	"#              | |         |         |         |\n";
+
 void print_trace_header(struct seq_buf *s)
 {
-	seq_buf_puts(s, trace_header);
+	if (!trace_option_on(TRACE_ITER_CONTEXT_INFO))
+		return;
+	seq_buf_puts(s, trace_option_on(TRACE_ITER_IRQ_INFO) ? trace_header :
+			trace_header_no_irq_info);
 }
 
 /* A per_cpu/cpuN file's data is its CPU number; the top-level files have none. */
@@ -440,11 +455,13 @@ static int trace_show(struct seq_buf *s, void *data)
 
 	if (trace_graph_show(s, cpu))	/* function_graph draws its own way */
 		return 0;
-	seq_buf_printf(s, "# tracer: %s\n", trace_current_tracer_name());
-	seq_buf_printf(s, "#\n# entries-in-buffer/entries-written: %lu/%lu   #P:%u\n",
-		   entries_of(cpu), written_of(cpu), num_online_cpus());
-	show_lost(s, cpu);
-	seq_buf_puts(s, trace_header);
+	seq_buf_printf(s, "# tracer: %s\n#\n", trace_current_tracer_name());
+	if (trace_option_on(TRACE_ITER_CONTEXT_INFO)) {	/* else Linux prints no more head */
+		seq_buf_printf(s, "# entries-in-buffer/entries-written: %lu/%lu   #P:%u\n",
+			   entries_of(cpu), written_of(cpu), num_online_cpus());
+		show_lost(s, cpu);
+		print_trace_header(s);
+	}
 	trace_buffer_for_each(cpu, print_entry, s);
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include "kernel.h"
 #include "trace.h"
 #include "trace_probe.h"
+#include "trace_array.h"
 #include "trace_events.h"
 #include "probe_events.h"
 #include "pseudofs.h"
@@ -82,29 +83,53 @@ void trace_probe_cleanup(struct trace_probe *tp)
 
 /* ---- the hit ------------------------------------------------------------------ */
 
-/* Inside a kprobe's int3 (or trampoline) handler, or a uprobe's, on any CPU. */
-void trace_probe_record(struct trace_probe *tp, const struct fetch_ops *fops,
-			struct pt_regs *regs, unsigned long ip, unsigned long ret_ip)
+/* A hit's record: who, when, where, and probe tp's arguments. */
+void trace_probe_fill(struct trace_entry *e, struct trace_probe *tp, unsigned int id,
+		      const struct fetch_ops *fops, struct pt_regs *regs,
+		      unsigned long ip, unsigned long ret_ip, int preempt)
 {
-	int preempt = preempt_count();	/* the probed code's, before our lock adds one */
-	struct trace_probe *ev = tp->leader ? tp->leader : tp;	/* the event */
-	unsigned long flags;
-	struct trace_entry *e = trace_event_buffer_reserve(ev, &flags);
 	int n;
 
 	e->ts = trace_clock();
-	e->event_id = ev->id;
+	e->event_id = id;
 	e->pid = task_pid(current);
-	strlcpy(e->comm, task_name(current), sizeof(e->comm));
+	trace_record_comm(e->comm, sizeof(e->comm), task_name(current));
 	e->flags = (regs->flags & X86_EFLAGS_IF) ? 0 : TRACE_FLAG_IRQS_OFF;
 	e->preempt = preempt;
 	e->ip = ip;
 	e->ret_ip = ret_ip;
 	n = probe_args_fetch(tp->def, regs, fops, e->payload, sizeof(e->payload));
 	e->len = n < 0 ? 0 : n;
+}
+
+/*
+ * Inside a kprobe's int3 (or trampoline) handler, or a uprobe's, on any
+ * CPU: a record in the top level's buffer if the event is enabled there
+ * or a trigger holds it in soft mode (soft-disabled, only the triggers run),
+ * and one in each instance's where it is enabled (trace_instances.c).
+ */
+void trace_probe_record(struct trace_probe *tp, const struct fetch_ops *fops,
+			struct pt_regs *regs, unsigned long ip, unsigned long ret_ip)
+{
+	int preempt = preempt_count();	/* the probed code's, before our lock adds one */
+	struct trace_probe *ev = tp->leader ? tp->leader : tp;	/* the event */
+	unsigned long flags, enabled_in = READ_ONCE(ev->enabled_in);
+	struct trace_entry *e;
+
+	if (enabled_in & ~(1UL << TRACE_ARRAY_TOP)) {
+		ev->recorded = true;
+		trace_instances_record(tp, fops, regs, ip, ret_ip);
+	}
+	if (!trace_event_top_on(ev))	/* soft mode: the triggers still run */
+		return;
+	e = trace_event_buffer_reserve(ev, &flags);
+	trace_probe_fill(e, tp, ev->id, fops, regs, ip, ret_ip, preempt);
 	ev->recorded = true;
 	trace_event_buffer_commit(ev, e, regs, flags);	/* the filter, the triggers */
+	if (trace_option_on(TRACE_ITER_STACKTRACE))	/* Linux's ftrace_trace_stack() */
+		trace_stack_record(regs);
 }
+NOKPROBE_SYMBOL(trace_probe_fill);
 NOKPROBE_SYMBOL(trace_probe_record);
 
 /*
@@ -156,7 +181,7 @@ void trace_probe_log_error(const struct trace_probe_type *type, const char *line
 	char ts[24];
 	int n;
 
-	trace_sprint_ts(ts, sizeof(ts), trace_clock());
+	trace_sprint_ts(ts, sizeof(ts), trace_clock_read(TRACE_CLOCK_LOCAL));	/* Linux: local_clock() */
 	n = snprintf(entry, ERROR_LOG_TEXT, "[%s] %s: error: %s\n", ts, type->subsys, msg);
 	if (n < ERROR_LOG_TEXT)
 		probe_err_format(entry + n, ERROR_LOG_TEXT - n, line, len, &err);
@@ -349,8 +374,10 @@ static void free_event(struct trace_probe *tp)
 	list_del(&tp->list);
 	trace_event_dir_remove(tp);
 	tp->type->destroy(tp);
-	if (recorded)
+	if (recorded) {
 		trace_buffer_reset(TRACE_ALL_CPUS);
+		trace_instances_reset();
+	}
 }
 
 /* Does the delete line name tp, or one of the probes appended to it? */
@@ -385,7 +412,7 @@ static int delete_group(const struct trace_probe_type *type,
 	list_for_each_entry(tp, type->events, list) {
 		if (!delete_names(tp, parsed, line, len))
 			continue;
-		if (tp->enabled)
+		if (tp->enabled || trace_event_busy(tp->event_file))
 			return -EBUSY;
 		found++;
 	}
@@ -466,6 +493,8 @@ static int delete_event(const struct trace_probe_type *type,
 				      "Event is enabled: write 0 to its enable file first");
 		return -EBUSY;
 	}
+	if (trace_event_busy(tp->event_file))	/* a hist variable or enable_hist uses it */
+		return -EBUSY;
 	return delete_probes(tp, line, len);
 }
 
@@ -475,7 +504,7 @@ static int remove_all_events(const struct trace_probe_type *type)
 	struct trace_probe *tp, *n;
 
 	list_for_each_entry(tp, type->events, list)
-		if (tp->enabled) {
+		if (tp->enabled || trace_event_busy(tp->event_file)) {
 			pseudofs_error("%s/%s is enabled: disable it before clearing %s",
 				       tp->def->group, tp->def->event, type->events_file);
 			return -EBUSY;

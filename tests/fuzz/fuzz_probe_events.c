@@ -1,9 +1,10 @@
 /*
- * fuzz_probe_events.c - libFuzzer target for the kprobe_events parser.
+ * fuzz_probe_events.c - libFuzzer target for the kprobe_events parser
+ * (and its uprobe_events and dynamic_events f: grammars).
  *
  * Each input is one line as a user could write it to tracefs, given to
- * the three parsers: kprobe_events', uprobe_events' and the event
- * probes' (dynamic_events' e: lines, attached to a fake
+ * the four parsers: kprobe_events', uprobe_events', the fprobe events'
+ * (dynamic_events' f: lines) and the event probes' (e: lines, attached to a fake
  * syscalls.sys_enter_open whose fields read the input's bytes).  Built with
  * clang -fsanitize=fuzzer,address,undefined (make fuzz), so any read past
  * the input, any overflow or UB in lib/probe_events_parse.c and
@@ -140,7 +141,8 @@ static void check_printed(const char *buf, size_t size, int n)
 		CHECK(strlen(buf) == ((size_t)n < size ? (size_t)n : size - 1));
 }
 
-enum parser { KPROBE, UPROBE, EPROBE };
+/* Which grammar: kprobe_events', uprobe_events', dynamic_events' e: or f: lines. */
+enum parser { KPROBE, UPROBE, EPROBE, FPROBE, NR_PARSERS };
 
 static void check_rejected(enum parser kind, const char *line, size_t len,
 			   const struct probe_parse_error *err)
@@ -217,12 +219,14 @@ static int parse(enum parser kind, const char *line, size_t len, struct probe_ev
 		return uprobe_event_parse(line, len, NULL, def, err);
 	if (kind == EPROBE)
 		return eprobe_event_parse(line, len, &eprobe_ops, def, err);
+	if (kind == FPROBE)
+		return fprobe_event_parse(line, len, &parse_ops, def, err);
 	return probe_event_parse(line, len, &parse_ops, def, err);
 }
 
 static enum parser kind_of(const struct probe_event_def *def)
 {
-	return def->eprobe ? EPROBE : def->uprobe ? UPROBE : KPROBE;
+	return def->eprobe ? EPROBE : def->uprobe ? UPROBE : def->fprobe ? FPROBE : KPROBE;
 }
 
 /* Listing a definition and parsing the listing changes nothing. */
@@ -285,7 +289,7 @@ static void check_fetch(const struct probe_event_def *def, const uint8_t *data,
 					NULL));
 }
 
-/* Each line goes to the three parsers. */
+/* Each line goes to every parser: kprobe_events', uprobe_events', e:'s, f:'s. */
 static void check_line(enum parser kind, const uint8_t *data, size_t size)
 {
 	static struct probe_event_def def;
@@ -310,8 +314,7 @@ static void check_line(enum parser kind, const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	check_line(KPROBE, data, size);
-	check_line(UPROBE, data, size);
-	check_line(EPROBE, data, size);
+	for (int kind = KPROBE; kind < NR_PARSERS; kind++)
+		check_line((enum parser)kind, data, size);
 	return 0;
 }

@@ -820,6 +820,69 @@ static void uprobe_lines(struct ktest *t)
 	KTEST_EXPECT_FALSE(t, def.uprobe);
 }
 
+/* f: lines of dynamic_events (Linux 6.7+): FUNCTION[%return], no %REG. */
+static const struct bad_line bad_fprobe_lines[] = {
+	{ "f",                           PROBE_ERR_NO_PROBE_POINT, 1 },
+	{ "f4:ev do_work",               PROBE_ERR_BAD_MAXACT_TYPE, 1 },
+	{ "f0:ev do_work%return",        PROBE_ERR_BAD_MAXACT, 1 },
+	{ "f:ev do_work %ax",            PROBE_ERR_BAD_VAR, 13 },
+	{ "f:ev do_work $retval",        PROBE_ERR_RETVAL_ON_PROBE, 13 },
+	{ "f:ev do_work%return x=$arg1", PROBE_ERR_BAD_VAR, 22 },
+	{ "f:ev do_work%ret",            PROBE_ERR_BAD_ADDR_SUFFIX, 12 },
+	{ "f:ev do_work+4",              PROBE_ERR_BAD_PROBE_ADDR, 5 },
+	{ "f:ev 0xc0101000",             PROBE_ERR_BAD_PROBE_ADDR, 5 },
+	{ "f:ev nosuch x=$arg1",         PROBE_ERR_BAD_PROBE_ADDR, 5 },
+	{ "p:ev do_work",                PROBE_ERR_BAD_FPROBE_CMD, 0 },
+	{ "r:ev do_work",                PROBE_ERR_BAD_FPROBE_CMD, 0 },
+};
+
+static int parse_fprobe(const char *text)
+{
+	return fprobe_event_parse(text, strlen(text), &parse_ops, &def, &err);
+}
+
+static void every_bad_fprobe_line(struct ktest *t)
+{
+	expect_bad_lines(t, bad_fprobe_lines, ARRAY_SIZE(bad_fprobe_lines), parse_fprobe);
+	/* kprobe_events takes no f: line. */
+	KTEST_EXPECT_EQ(t, parse("f:ev do_work"), -EINVAL);
+	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_BAD_CMD);
+}
+
+/* Linux 6.7's examples: the "fprobes" group, FUNC__entry / FUNC__exit, f[N]. */
+static void fprobe_lines(struct ktest *t)
+{
+	char shown[128];
+
+	KTEST_ASSERT_EQ(t, parse_fprobe("f do_work a=$arg1 d=$arg4"), 0);
+	KTEST_EXPECT_TRUE(t, def.fprobe);
+	KTEST_EXPECT_FALSE(t, def.is_return);
+	KTEST_EXPECT_STREQ(t, def.group, "fprobes");
+	KTEST_EXPECT_STREQ(t, def.event, "do_work__entry");
+	KTEST_EXPECT_EQ(t, def.addr, FAKE_FUNC);
+	expect_op(t, &def.args[0], 0, FETCH_OP_REG, offsetof(struct pt_regs, ax));
+	probe_event_show(shown, sizeof(shown), &def);
+	KTEST_EXPECT_STREQ(t, shown, "f:fprobes/do_work__entry do_work a=$arg1 d=$arg4");
+
+	KTEST_ASSERT_EQ(t, parse_fprobe("f:grp/ev do_work%return r=$retval"), 0);
+	KTEST_EXPECT_TRUE(t, def.is_return);
+	KTEST_EXPECT_STREQ(t, def.group, "grp");
+	probe_event_show(shown, sizeof(shown), &def);
+	KTEST_EXPECT_STREQ(t, shown, "f:grp/ev do_work%return r=$retval");
+	KTEST_EXPECT_TRUE(t, probe_event_match(&def, "-:ev do_work%return", 19));
+	KTEST_EXPECT_FALSE(t, probe_event_match(&def, "-:ev do_work", 12));
+
+	KTEST_ASSERT_EQ(t, parse_fprobe("f8 do_work%return"), 0);
+	KTEST_EXPECT_EQ(t, def.maxactive, 8);
+	KTEST_EXPECT_STREQ(t, def.event, "do_work__exit");
+	probe_event_show(shown, sizeof(shown), &def);
+	KTEST_EXPECT_STREQ(t, shown, "f8:fprobes/do_work__exit do_work%return");
+
+	KTEST_ASSERT_EQ(t, parse_fprobe("-:ev"), 0);
+	KTEST_EXPECT_EQ(t, def.cmd, PROBE_CMD_DELETE);
+	KTEST_EXPECT_STREQ(t, def.group, "fprobes");
+}
+
 /*
  * A pushed selector fills only the low 16 bits of its 32-bit slot on a
  * CPU that writes no more (Bochs, real hardware): %ds and %cs are the
@@ -884,6 +947,8 @@ static void every_error_is_tested(struct ktest *t)
 		seen[bad_lines[i].code] = true;
 	for (size_t i = 0; i < ARRAY_SIZE(bad_uprobe_lines); i++)
 		seen[bad_uprobe_lines[i].code] = true;
+	for (size_t i = 0; i < ARRAY_SIZE(bad_fprobe_lines); i++)
+		seen[bad_fprobe_lines[i].code] = true;
 	for (int c = 0; c < PROBE_ERR_COUNT; c++)
 		if (!seen[c])
 			ktest_fail(t, __FILE__, __LINE__, "no test for error %d \"%s\"",
@@ -1378,6 +1443,8 @@ static struct ktest_case cases[] = {
 	KTEST_CASE(every_bad_uprobe_line),
 	KTEST_CASE(uprobe_file_looked_up_first),
 	KTEST_CASE(uprobe_lines),
+	KTEST_CASE(every_bad_fprobe_line),
+	KTEST_CASE(fprobe_lines),
 	KTEST_CASE(fetch_from_a_user_frame),
 	KTEST_CASE(fetch_selector_ignores_its_slots_upper_half),
 	KTEST_CASE(every_error_is_tested),

@@ -21,6 +21,9 @@
 #include <asm/ptrace.h>
 #include "linkage.h"
 #include "string.h"
+#include "fprobe.h"
+#include "rethook.h"
+#include "workloads.h"
 #include "vsprintf.h"
 
 #define probe_target __attribute__((__noinline__, __noclone__, __used__))
@@ -379,6 +382,48 @@ static void frameless_leaf_pushes_counted(struct ktest *t)
 /* Optimization on (the cases that want the int3 path turn it off). */
 static bool optimization_before;
 
+/* ---- through rethook ---------------------------------------------------------------- */
+
+static unsigned long exit_trace[TRACE_MAX], exit_ret;
+static int exit_ntrace;
+
+/* fib's outermost return: the trace from inside rethook's return path. */
+static void trace_on_exit(struct fprobe *fp, unsigned long ip, struct pt_regs *regs)
+{
+	if (exit_ntrace)
+		return;
+	exit_ret = regs->ip;
+	exit_ntrace = save_stack_trace_bp((unsigned long)__builtin_frame_address(0),
+					  exit_trace, TRACE_MAX);
+}
+
+static unsigned long (*volatile call_fib)(unsigned long) = fib;
+
+/*
+ * An fprobe's exit handler runs under arch_rethook_trampoline, whose
+ * frame record's return address is the trampoline itself: the unwinder
+ * shows where fib really returns to instead (unwind_recover_ret_addr).
+ */
+static void unwinder_walks_through_rethook(struct ktest *t)
+{
+	static struct fprobe fp = { .exit_handler = trace_on_exit };
+	bool found = false, trampoline = false;
+
+	exit_ntrace = 0;
+	KTEST_ASSERT_EQ(t, register_fprobe(&fp, "fib", NULL), 0);
+	KTEST_EXPECT_EQ(t, call_fib(1), 1);
+	KTEST_EXPECT_EQ(t, unregister_fprobe(&fp), 0);
+	KTEST_ASSERT_TRUE(t, exit_ntrace > 0);
+	for (int i = 0; i < exit_ntrace; i++) {
+		found |= exit_trace[i] == exit_ret;
+		trampoline |= exit_trace[i] == (unsigned long)arch_rethook_trampoline;
+	}
+	KTEST_EXPECT_TRUE(t, found);
+	KTEST_EXPECT_FALSE(t, trampoline);
+	KTEST_EXPECT_TRUE(t, exit_ret > (unsigned long)unwinder_walks_through_rethook &&
+			     exit_ret < (unsigned long)unwinder_walks_through_rethook + 0x200);
+}
+
 static int backtrace_init(struct ktest *t)
 {
 	optimization_before = kprobes_get_optimization();
@@ -401,6 +446,7 @@ static struct ktest_case backtrace_cases[] = {
 	KTEST_CASE(frame_not_yet_built),
 	KTEST_CASE(frameless_leaf_caller),
 	KTEST_CASE(frameless_leaf_pushes_counted),
+	KTEST_CASE(unwinder_walks_through_rethook),
 	KTEST_END
 };
 

@@ -11,6 +11,9 @@
 #include "sched.h"
 #include "string.h"
 #include "errno.h"
+#include <asm/percpu.h>
+#include "smp.h"
+#include "mm.h"
 
 #define FIB_N		10
 #define FIB_VALUE	55
@@ -110,6 +113,82 @@ static void missed_without_a_node(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, fp.nmissed > 0);
 }
 
+/* ---- rethook's pool ------------------------------------------------------------------ */
+
+#define POOL_NODES	8
+#define POOL_ROUNDS	20000
+
+struct pool_test_node {
+	struct rethook_node node;
+	int in_use;		/* a node handed out twice at once is the bug */
+};
+
+static void pool_test_handler(struct rethook_node *node, void *data, struct pt_regs *regs)
+{
+}
+
+static struct rethook *pool_rh;
+
+/* Take two nodes, give them back, many times: count double hand-outs. */
+static int pool_worker(void *arg)
+{
+	int bad = 0;
+
+	for (int i = 0; i < POOL_ROUNDS; i++) {
+		struct rethook_node *a = rethook_try_get(pool_rh), *b = rethook_try_get(pool_rh);
+
+		for (struct rethook_node *n = a; n; n = (n == a) ? b : NULL)
+			if (__atomic_exchange_n(&container_of(n, struct pool_test_node, node)->in_use,
+						1, __ATOMIC_SEQ_CST))
+				bad++;
+		for (struct rethook_node *n = a; n; n = (n == a) ? b : NULL) {
+			__atomic_store_n(&container_of(n, struct pool_test_node, node)->in_use, 0,
+					 __ATOMIC_SEQ_CST);
+			rethook_recycle(n);
+		}
+	}
+	return bad;
+}
+
+/*
+ * Every CPU takes and gives back nodes at once, with no lock: no node is
+ * ever out twice, none is lost, and a node given back on a CPU is the
+ * next one that CPU takes (its own slot).
+ */
+static void rethook_pool_shared_by_cpus(struct ktest *t)
+{
+	struct task_struct *workers[NR_CPUS] = { NULL };
+	struct rethook_node *got[POOL_NODES + 1] = { NULL };
+	int cpu, bad = 0, n = 0;
+
+	pool_rh = rethook_alloc(NULL, pool_test_handler);
+	KTEST_ASSERT_TRUE(t, pool_rh != NULL);
+	for (int i = 0; i < POOL_NODES; i++) {
+		struct pool_test_node *tn = kzalloc(sizeof(*tn));
+
+		KTEST_ASSERT_TRUE(t, tn != NULL);
+		rethook_add_node(pool_rh, &tn->node);
+	}
+	for_each_online_cpu(cpu)
+		workers[cpu] = kthread_create_on_cpu(pool_worker, NULL, cpu, "rethook-pool");
+	for_each_online_cpu(cpu)
+		if (workers[cpu])
+			bad += kthread_join(workers[cpu]);
+	KTEST_EXPECT_EQ(t, bad, 0);
+	while (n <= POOL_NODES && (got[n] = rethook_try_get(pool_rh)))
+		n++;
+	KTEST_EXPECT_EQ(t, n, POOL_NODES);
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++)
+			KTEST_EXPECT_TRUE(t, got[i] != got[j]);
+	rethook_recycle(got[0]);
+	KTEST_EXPECT_TRUE(t, pool_rh->cpu_free[smp_processor_id()] == got[0]);
+	KTEST_EXPECT_TRUE(t, rethook_try_get(pool_rh) == got[0]);
+	for (int i = 0; i < n; i++)
+		rethook_recycle(got[i]);
+	rethook_free(pool_rh);
+}
+
 static void bad_filters_refused(struct ktest *t)
 {
 	static struct fprobe fp = { .entry_handler = on_entry };
@@ -125,6 +204,7 @@ static struct ktest_case fprobe_cases[] = {
 	KTEST_CASE(entry_only_by_address),
 	KTEST_CASE(missed_without_a_node),
 	KTEST_CASE(bad_filters_refused),
+	KTEST_CASE(rethook_pool_shared_by_cpus),
 	KTEST_END,
 };
 

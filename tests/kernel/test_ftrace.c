@@ -79,6 +79,49 @@ static void ops_filter_refuses_unknown(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, ops.filter_hash == NULL);
 }
 
+static atomic_t crc_calls;
+
+static void count_crc(unsigned long ip, unsigned long parent_ip,
+		      struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	atomic_inc(&crc_calls);
+}
+
+/*
+ * One ops registered: the trampoline calls its func straight (through
+ * the recursion guard if it asked for it); two: the walk, which tests
+ * each filter, so neither sees the other's function.
+ */
+static void one_ops_called_straight(struct ktest *t)
+{
+	static struct ftrace_ops a = { .func = count_fib };
+	static struct ftrace_ops b = { .func = count_crc, .flags = FTRACE_OPS_FL_RECURSION };
+	const char *fib_name = "fib", *crc_name = "crc32_byte";
+
+	atomic_set(&fib_calls, 0);
+	atomic_set(&crc_calls, 0);
+	KTEST_ASSERT_EQ(t, ftrace_set_filter(&a, fib_name, strlen(fib_name), 1), 0);
+	KTEST_ASSERT_EQ(t, ftrace_set_filter(&b, crc_name, strlen(crc_name), 1), 0);
+	KTEST_ASSERT_EQ(t, register_ftrace_function(&a), 0);
+	KTEST_EXPECT_TRUE(t, ftrace_trace_function == count_fib);
+	KTEST_EXPECT_TRUE(t, function_trace_op == &a);
+	KTEST_ASSERT_EQ(t, register_ftrace_function(&b), 0);
+	KTEST_EXPECT_TRUE(t, ftrace_trace_function == ftrace_ops_list_func);
+	KTEST_EXPECT_EQ(t, fib(FIB_N), FIB_VALUE);
+	KTEST_EXPECT_EQ(t, crc32_byte(0, 'x'), crc32_byte(0, 'x'));
+	KTEST_EXPECT_EQ(t, unregister_ftrace_function(&a), 0);
+	KTEST_EXPECT_TRUE(t, ftrace_trace_function == ftrace_ops_assist_func);
+	KTEST_EXPECT_TRUE(t, function_trace_op == &b);
+	KTEST_EXPECT_EQ(t, fib(FIB_N), FIB_VALUE);
+	KTEST_EXPECT_EQ(t, crc32_byte(0, 'y'), crc32_byte(0, 'y'));
+	KTEST_EXPECT_EQ(t, unregister_ftrace_function(&b), 0);
+	KTEST_EXPECT_TRUE(t, ftrace_trace_function == ftrace_ops_list_func);
+	KTEST_EXPECT_EQ(t, atomic_read(&fib_calls), FIB_CALLS);
+	KTEST_EXPECT_EQ(t, atomic_read(&crc_calls), 4);	/* 2 calls each time, b alone */
+	ftrace_free_filter(&a);
+	ftrace_free_filter(&b);
+}
+
 static int write_file(const char *path, const char *text, bool trunc)
 {
 	return pseudofs_write(path, text, strlen(text), trunc);
@@ -239,6 +282,7 @@ static struct ktest_case ftrace_cases[] = {
 	KTEST_CASE(every_site_a_nop),
 	KTEST_CASE(ops_counts_every_call),
 	KTEST_CASE(ops_filter_refuses_unknown),
+	KTEST_CASE(one_ops_called_straight),
 	KTEST_CASE(function_tracer_one_line_per_call),
 	KTEST_CASE(graph_tracer_draws_the_calls),
 	KTEST_CASE(every_site_on_and_off_under_load),

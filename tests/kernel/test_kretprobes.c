@@ -20,6 +20,7 @@
 #include "kernel.h"
 #include "ktest.h"
 #include "kprobes.h"
+#include "rethook.h"
 #include <asm/ptrace.h>
 #include "kallsyms.h"
 #include "errno.h"
@@ -788,10 +789,95 @@ static void kprobes_list_shows_types(struct ktest *t)
 	unregister_kprobe(&kp);
 }
 
+/* ---- through rethook --------------------------------------------------------------------- */
+
+/*
+ * The cases above study 2005's kretprobe_trampoline and its instance
+ * pools (lab 4 writes them): each case starts with kprobes.rethook off.
+ * These run the same calls with it on, as Linux 5.18+ returns every
+ * kretprobe, through the trampoline fprobe shares.
+ */
+#define RETHOOK_CASE(fn)					\
+	static void fn##_rethook(struct ktest *t)		\
+	{							\
+		kretprobe_on_rethook = true;			\
+		fn(t);						\
+	}
+
+RETHOOK_CASE(kretprobe_return_value)
+RETHOOK_CASE(kretprobe_handler_changes_return_value)
+RETHOOK_CASE(kretprobe_entry_handler_data)
+RETHOOK_CASE(kretprobe_recursive_fib)
+RETHOOK_CASE(kretprobe_maxactive_misses)
+RETHOOK_CASE(kretprobe_threads_do_not_mix)
+RETHOOK_CASE(kretprobe_shares_function)
+RETHOOK_CASE(kretprobe_handler_hits_probe)
+
+/*
+ * The unwinder walks through a rethooked return (Linux's
+ * unwind_recover_ret_addr): in the function and in the return handler
+ * the slot holds arch_rethook_trampoline, the trace shows the caller.
+ */
+static void kretprobe_backtrace_through_rethook(struct ktest *t)
+{
+	struct kretprobe rp = make_kretprobe(krt_stack_target, trace_handler);
+	unsigned long real_ret;
+
+	call_stack_driver();
+	real_ret = target_raw_ret;
+	kretprobe_on_rethook = true;
+	rec_reset();
+	KTEST_ASSERT_EQ(t, register_kretprobe(&rp), 0);
+	KTEST_EXPECT_TRUE(t, rp.rh != NULL);
+	KTEST_EXPECT_EQ(t, call_stack_driver(), real_ret);
+	unregister_kretprobe(&rp);
+	KTEST_EXPECT_EQ(t, target_raw_ret, (unsigned long)arch_rethook_trampoline);
+	KTEST_EXPECT_EQ(t, target_trace[0], real_ret);
+	KTEST_EXPECT_FALSE(t, trace_has(target_trace, target_ntrace,
+					(unsigned long)arch_rethook_trampoline));
+	KTEST_EXPECT_EQ(t, rec.ip, real_ret);
+	KTEST_EXPECT_TRUE(t, trace_has(handler_trace, handler_ntrace, real_ret));
+	KTEST_EXPECT_FALSE(t, trace_has(handler_trace, handler_ntrace,
+					(unsigned long)arch_rethook_trampoline));
+}
+
+/* kprobes.rethook's switch: a kretprobe registered while it is off keeps 2005's way. */
+static void kretprobe_rethook_switch(struct ktest *t)
+{
+	struct kretprobe on = make_kretprobe(krt_div3, ret_handler);
+	struct kretprobe off = make_kretprobe(krt_helper, ret_handler);
+	char line[128];
+
+	kretprobe_on_rethook = true;
+	KTEST_ASSERT_EQ(t, register_kretprobe(&on), 0);
+	kretprobe_on_rethook = false;
+	KTEST_ASSERT_EQ(t, register_kretprobe(&off), 0);
+	KTEST_EXPECT_TRUE(t, on.rh != NULL);
+	KTEST_EXPECT_TRUE(t, off.rh == NULL);
+	sprint_kprobe(line, sizeof(line), &on.kp);
+	KTEST_EXPECT_TRUE(t, strstr(line, "  r  krt_div3+0x0") != NULL);
+	rec_reset();
+	KTEST_EXPECT_EQ(t, call_div3(30), 10);
+	KTEST_EXPECT_EQ(t, call_helper(1), 101);
+	KTEST_EXPECT_EQ(t, rec.ret_calls, 2);
+	unregister_kretprobe(&off);
+	unregister_kretprobe(&on);
+}
+
 /* ---- the suite ---------------------------------------------------------------------------- */
+
+static bool boot_rethook;
+
+static int kretprobes_case_init(struct ktest *t)
+{
+	boot_rethook = kretprobe_on_rethook;
+	kretprobe_on_rethook = false;
+	return 0;
+}
 
 static void kretprobes_case_exit(struct ktest *t)
 {
+	kretprobe_on_rethook = boot_rethook;
 	KTEST_EXPECT_TRUE(t, kprobe_running() == NULL);
 	KTEST_EXPECT_EQ(t, kretprobe_outstanding(), 0);
 	KTEST_EXPECT_EQ(t, preempt_count(), 0);
@@ -814,12 +900,23 @@ static struct ktest_case kretprobes_cases[] = {
 	KTEST_CASE(kretprobe_handler_hits_probe),
 	KTEST_CASE(kretprobe_bad_input_and_arrays),
 	KTEST_CASE(kprobes_list_shows_types),
+	KTEST_CASE(kretprobe_return_value_rethook),
+	KTEST_CASE(kretprobe_handler_changes_return_value_rethook),
+	KTEST_CASE(kretprobe_entry_handler_data_rethook),
+	KTEST_CASE(kretprobe_recursive_fib_rethook),
+	KTEST_CASE(kretprobe_maxactive_misses_rethook),
+	KTEST_CASE(kretprobe_threads_do_not_mix_rethook),
+	KTEST_CASE(kretprobe_shares_function_rethook),
+	KTEST_CASE(kretprobe_handler_hits_probe_rethook),
+	KTEST_CASE(kretprobe_backtrace_through_rethook),
+	KTEST_CASE(kretprobe_rethook_switch),
 	KTEST_END
 };
 
 static struct ktest_suite kretprobes_suite = {
 	.name = "kretprobes",
 	.cases = kretprobes_cases,
+	.init = kretprobes_case_init,
 	.exit = kretprobes_case_exit,
 };
 KTEST_SUITE(kretprobes_suite);

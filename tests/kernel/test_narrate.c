@@ -213,8 +213,13 @@ static void kretprobe_swap_told(struct ktest *t)
 	char want[128];
 	int ret;
 
+	bool rethook = kretprobe_on_rethook;
+
 	memset(&seen, 0, sizeof(seen));
-	KTEST_ASSERT_EQ(t, register_kretprobe(&rp), 0);
+	kretprobe_on_rethook = false;	/* the told swap is 2005's, kretprobe_trampoline's */
+	ret = register_kretprobe(&rp);
+	kretprobe_on_rethook = rethook;
+	KTEST_ASSERT_EQ(t, ret, 0);
 	narrate_slow_on();
 	ktest_capture_start();
 	ret = call_fib(3);		/* 5 calls; only the first is told */

@@ -11,6 +11,7 @@
 #include "trace.h"
 #include "trace_events.h"
 #include "kprobes.h"
+#include "ftrace.h"
 #include "mm.h"
 #include "sched.h"
 #include "string.h"
@@ -73,6 +74,7 @@ static void clean(void)
 		trace_event_set_enabled(file->tp, false);
 	wr(T("kprobe_events"), "\n");
 	wr(T("uprobe_events"), "\n");
+	wr(T("dynamic_events"), "\n");	/* the fprobe events, which have no file of their own */
 	wr(T("tracing_on"), "1\n");
 	wr(T("snapshot"), "0\n");
 	if (trace_buffer_size(0) != TRACE_BUF_ENTRIES || trace_buffer_size(1) != TRACE_BUF_ENTRIES)
@@ -315,7 +317,7 @@ static void trigger_file_lists_available(struct ktest *t)
 {
 	rd(EV("trigger"));
 	KTEST_EXPECT_STREQ(t, out, "# Available triggers:\n"
-			   "# traceon traceoff snapshot stacktrace enable_event disable_event hist\n");
+			   "# traceon traceoff snapshot stacktrace enable_event disable_event enable_hist disable_hist hist\n");
 	KTEST_EXPECT_EQ(t, wr(EV("trigger"), "nosuch\n"), -EINVAL);
 	KTEST_EXPECT_EQ(t, wr(EV("trigger"), "traceoff if x > 1\n"), -EINVAL);
 	KTEST_EXPECT_EQ(t, wr(EV("trigger"), "traceoff:abc\n"), -EINVAL);
@@ -413,6 +415,27 @@ static void enable_event_soft_mode(struct ktest *t)
 	KTEST_EXPECT_EQ(t, wr_append(T("kprobe_events"), "-:tf_ret\n"), 0);
 }
 
+/*
+ * enable_hist names an event too, but holds no soft mode: beside an
+ * enable_event on the same event, removing it leaves that event's soft
+ * mode to the enable_event, and removing that one leaves it off.
+ */
+static void enable_hist_beside_enable_event(struct ktest *t)
+{
+	wr_append(T("kprobe_events"), "r:tf_ret fib ret=$retval\n");
+	KTEST_EXPECT_EQ(t, wr(EV("trigger"), "enable_event:kprobes:tf_ret\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "enable_hist:kprobes:tf_ret\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "!enable_hist:kprobes:tf_ret\n"), 0);
+	rd(RET("enable"));
+	KTEST_EXPECT_STREQ(t, out, "0*\n");
+	rd(EV("trigger"));
+	KTEST_EXPECT_STREQ(t, out, "enable_event:kprobes:tf_ret:unlimited\n");
+	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "!enable_event:kprobes:tf_ret\n"), 0);
+	rd(RET("enable"));
+	KTEST_EXPECT_STREQ(t, out, "0\n");
+	KTEST_EXPECT_EQ(t, wr_append(T("kprobe_events"), "-:tf_ret\n"), 0);
+}
+
 /* Linux's -EINVAL: no such event (even to remove), a missing part, a bad count. */
 static void enable_event_errors(struct ktest *t)
 {
@@ -485,18 +508,22 @@ static void hist_vals_sort_modifiers_filter(struct ktest *t)
 		"{ n: 5 } hitcount:          1  n:          5\n"
 		"{ n: 4 } hitcount:          1  n:          4\n"
 		"\nTotals:\n    Hits: 4\n    Entries: 3\n    Dropped: 0\n") != NULL);
-	/* pause, continue, clear act on the trigger that matches. */
-	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "hist:keys=n.hex:vals=n:pause if n > 2\n"), 0);
+	/* pause, continue, clear act on the trigger that matches: keys, vals, sort and filter
+	 * (Linux's hist_trigger_match()); size= does not count. */
+	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "hist:keys=n.hex:vals=n:sort=n.descending:pause if n > 2\n"), 0);
 	run_fib5();
 	rd(EV("hist"));
 	KTEST_EXPECT_TRUE(t, strstr(out, "[paused]\n") && strstr(out, "    Hits: 4\n"));
-	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "hist:keys=n.hex:vals=n:clear if n > 2\n"), 0);
-	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "hist:keys=n.hex:vals=n:cont if n > 2\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "hist:keys=n.hex:vals=n:sort=n.descending:clear if n > 2\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "hist:keys=n.hex:vals=n:sort=n.descending:cont if n > 2\n"), 0);
 	run_fib5();
 	rd(EV("hist"));
 	KTEST_EXPECT_TRUE(t, strstr(out, "[active]\n") && strstr(out, "    Hits: 4\n"));
 	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "hist:keys=common_pid:clear\n"), -ENOENT);
 	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "!hist:keys=n.hex:vals=n if n > 2\n"), 0);
+	rd(EV("hist"));			/* another sort: not that trigger, and no error */
+	KTEST_EXPECT_TRUE(t, strstr(out, "# event histogram") != NULL);
+	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "!hist:keys=n.hex:vals=n:sort=n.descending if n > 2\n"), 0);
 	rd(EV("hist"));
 	KTEST_EXPECT_STREQ(t, out, "");
 }
@@ -584,6 +611,83 @@ static void dynamic_events_dispatch(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, out, "");
 }
 
+/*
+ * f: events (Linux 6.7+'s grammar): defined, listed, enabled, filtered,
+ * formatted and removed through dynamic_events alone; one record per
+ * call of fib(5) at its entry and one at its exit.
+ */
+static void fprobe_events_in_dynamic_events(struct ktest *t)
+{
+	wr(EV("enable"), "0\n");
+	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "f:tf_fent fib n=$arg1\n"), 0);
+	/* fib(5) nests 5 deep: more nodes than fprobe's default of 2 per CPU */
+	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "f8 fib%return r=$retval\n"), 0);
+	rd(T("dynamic_events"));
+	KTEST_EXPECT_STREQ(t, out, "p:kprobes/tf_fib fib n=$arg1\n"
+			   "f:fprobes/tf_fent fib n=$arg1\nf8:fprobes/fib__exit fib%return r=$retval\n");
+	rd(TRACEFS_DIR "/events/fprobes/fib__exit/id");
+	KTEST_EXPECT_TRUE(t, out[0] >= '1' && out[0] <= '9');
+	rd(TRACEFS_DIR "/events/fprobes/fib__exit/format");
+	KTEST_EXPECT_TRUE(t, strstr(out, "field:unsigned long __probe_ret_ip;") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "print fmt: \"(%lx <- %lx) r=") != NULL);
+	KTEST_EXPECT_EQ(t, wr(TRACEFS_DIR "/events/fprobes/enable", "1\n"), 0);
+	wr(T("trace"), "\n");
+	run_fib5();
+	rd(T("trace"));
+	KTEST_EXPECT_EQ(t, count(out, "tf_fent: (fib+0x0/"), 15);	/* fib(5): 15 calls */
+	KTEST_EXPECT_EQ(t, count(out, "fib__exit: ("), 15);
+	KTEST_EXPECT_EQ(t, count(out, " <- fib) r=0x5\n"), 1);	/* the outermost returns 5 */
+	/* The filter and the trigger files are every event's. */
+	KTEST_EXPECT_EQ(t, wr(TRACEFS_DIR "/events/fprobes/tf_fent/filter", "n == 3\n"), 0);
+	wr(T("trace"), "\n");
+	run_fib5();
+	rd(T("trace"));
+	KTEST_EXPECT_EQ(t, count(out, "tf_fent: ("), 2);		/* fib(3) twice in fib(5) */
+	KTEST_EXPECT_EQ(t, wr(TRACEFS_DIR "/events/fprobes/fib__exit/trigger", "traceoff\n"), 0);
+	wr(T("trace"), "\n");
+	run_fib5();
+	rd(T("tracing_on"));
+	KTEST_EXPECT_STREQ(t, out, "0\n");
+	wr(T("tracing_on"), "1\n");
+	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "-:fprobes/tf_fent\n"), -EBUSY);
+	KTEST_EXPECT_EQ(t, wr(TRACEFS_DIR "/events/fprobes/enable", "0\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "-:fprobes/tf_fent\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "-:fib__exit\n"), 0);
+	rd(T("dynamic_events"));
+	KTEST_EXPECT_STREQ(t, out, "p:kprobes/tf_fib fib n=$arg1\n");
+	KTEST_EXPECT_EQ(t, ftrace_nr_enabled(), 0);
+}
+
+/* Linux 6.7's errors, each in error_log under its word. */
+static void fprobe_event_errors(struct ktest *t)
+{
+	static const struct { const char *line; int ret; const char *msg; } bad[] = {
+		{ "f fib+4\n", -EINVAL, "trace_fprobe: error: Invalid probed address or symbol\n" },
+		{ "f no_such_function_here\n", -EINVAL,
+		  "trace_fprobe: error: Invalid probed address or symbol\n" },
+		/* a function with no call site: probes/ is built without -pg */
+		{ "f get_kprobe\n", -ENOENT, "trace_fprobe: error: Invalid probed address or symbol\n" },
+		{ "f4:tf_x fib\n", -EINVAL, "trace_fprobe: error: Maxactive is only for function exit\n" },
+		{ "f fib x=%ax\n", -EINVAL, "trace_fprobe: error: Invalid $-valiable specified\n" },
+		{ "f fib x=$retval\n", -EINVAL, "trace_fprobe: error: $retval is not available on probe\n" },
+		{ "f fib%exit\n", -EINVAL, "trace_fprobe: error: Invalid probed address suffix\n" },
+		{ "f fib%return x=$arg1\n", -EINVAL, "trace_fprobe: error: Invalid $-valiable specified\n" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		wr(T("error_log"), "\n");
+		KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), bad[i].line), bad[i].ret);
+		rd(T("error_log"));
+		KTEST_EXPECT_TRUE(t, strstr(out, bad[i].msg) != NULL);
+	}
+	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "f4 fib%return\n"), 0);
+	rd(T("dynamic_events"));
+	KTEST_EXPECT_TRUE(t, strstr(out, "f4:fprobes/fib__exit fib%return\n") != NULL);
+	rd(T("README"));
+	KTEST_EXPECT_TRUE(t, strstr(out, "\t           f[:[<group>/][<event>]] <func-name>[%return] [<args>]\n") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "\t    place (fprobe): <func-name>[%return]\n") != NULL);
+}
+
 /* ---- README: every line a script may rely on ------------------------------------------------------ */
 
 static void readme_lists_only_what_is_here(struct ktest *t)
@@ -651,12 +755,15 @@ static struct ktest_case files_cases[] = {
 	KTEST_CASE(stacktrace_records_the_calls),
 	KTEST_CASE(snapshot_file_and_trigger),
 	KTEST_CASE(enable_event_soft_mode),
+	KTEST_CASE(enable_hist_beside_enable_event),
 	KTEST_CASE(enable_event_errors),
 	KTEST_CASE(hist_counts_in_linux_format),
 	KTEST_CASE(hist_vals_sort_modifiers_filter),
 	KTEST_CASE(hist_errors_logged),
 	KTEST_CASE(set_event_and_available_events),
 	KTEST_CASE(dynamic_events_dispatch),
+	KTEST_CASE(fprobe_events_in_dynamic_events),
+	KTEST_CASE(fprobe_event_errors),
 	KTEST_CASE(readme_lists_only_what_is_here),
 	KTEST_END
 };

@@ -20,34 +20,41 @@
 #include "narrate.h"
 #include "nokprobe.h"
 
+/* The post-handler, as after stepping the nop: out of the hit's way. */
+static noinline void kprobe_ftrace_post(struct kprobe *p, struct pt_regs *regs)
+{
+	set_kprobe_status(KPROBE_HIT_SSDONE);
+	p->post_handler(p, regs, 0);
+}
+NOKPROBE_SYMBOL(kprobe_ftrace_post);
+
+/*
+ * regs->ip comes as the trampoline built it, ip + MCOUNT_INSN_SIZE (the
+ * return address into the function; no other ops may move it: only one
+ * FTRACE_OPS_FL_IPMODIFY ops per site), which is also where stepping
+ * the nop would leave it: Linux saves and restores it, we write it back.
+ */
 void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
 	struct pt_regs *regs = ftrace_get_regs(fregs);
-	struct kprobe_ctlblk *kcb;
 	struct kprobe *p = get_kprobe((kprobe_opcode_t *)ip);
-	unsigned long orig_ip;
 
 	if (!p || kprobe_disabled(p))
 		return;
-	if (this_cpu_read(current_kprobe)) {		/* a probe hit inside a handler */
+	if (this_cpu_read(current_kprobe)) {	/* a probe hit inside a handler */
 		kprobes_inc_nmissed_count(p);
 		return;
 	}
-	kcb = get_kprobe_ctlblk();
-	orig_ip = regs->ip;
 	regs->ip = ip + sizeof(kprobe_opcode_t);	/* as after the int3 */
 	this_cpu_write(current_kprobe, p);
-	kcb->kprobe_status = KPROBE_HIT_ACTIVE;
+	set_kprobe_status(KPROBE_HIT_ACTIVE);
 	kprobe_count_inc(&p->nhit);
 	kprobe_narrate(KPN_FTRACE_HIT, p, regs);
 	if (!p->pre_handler || !p->pre_handler(p, regs)) {
 		regs->ip = ip + MCOUNT_INSN_SIZE;	/* as after stepping the nop */
-		if (p->post_handler) {
-			kcb->kprobe_status = KPROBE_HIT_SSDONE;
-			p->post_handler(p, regs, 0);
-		}
-		regs->ip = orig_ip;
+		if (p->post_handler)
+			kprobe_ftrace_post(p, regs);
 	}
 	kprobe_narrate(KPN_FTRACE_DONE, p, regs);
 	this_cpu_write(current_kprobe, NULL);

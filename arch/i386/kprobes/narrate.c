@@ -53,6 +53,7 @@
  */
 #include "kernel.h"
 #include "narrate.h"
+#include "ftrace.h"
 #include "kprobes.h"
 #include "kallsyms.h"
 #include <asm/desc.h>
@@ -673,8 +674,11 @@ static nokprobe_inline void narrate_ftrace_hit(struct kprobe *p, struct pt_regs 
 	narrate("2. ftrace_regs_caller built a pt_regs as an int3 there would (IF=%d TF=%d),\n",
 		flag(regs->flags, X86_EFLAGS_IF), flag(regs->flags, X86_EFLAGS_TF));
 	narrate("   no exception, no gate: the CPU only ran a call\n");
-	narrate("3. ftrace_ops_list_func -> kprobe_ftrace_handler: get_kprobe(%08lx) finds a '%c' probe\n",
-		addr, kprobe_type_char(p));
+	if (READ_ONCE(ftrace_trace_function) == kprobe_ftrace_handler)
+		narrate("3. kprobe_ftrace_handler, called straight (the kprobes ops is the only one):\n");
+	else
+		narrate("3. ftrace_ops_list_func -> kprobe_ftrace_handler (several ops on ftrace):\n");
+	narrate("   get_kprobe(%08lx) finds a '%c' probe\n", addr, kprobe_type_char(p));
 	narrate("4. ip set to %08lx, past the int3 there is not, as on Linux; pre_handler %s runs\n",
 		regs->ip,
 		p->pre_handler ? sym((unsigned long)p->pre_handler, buf, sizeof(buf)) : "(none)");

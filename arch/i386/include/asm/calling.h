@@ -70,8 +70,9 @@
  * swapped (kretprobe_trampoline, arch_rethook_trampoline) returns to,
  * %esp one word above the slot the address came from.  It builds a
  * frame record over that slot (for unwinders) and a struct pt_regs
- * below it, calls handler(regs) (-mregparm=3: regs in %eax), which
- * gives back the real return address, writes that into the slot and
+ * below it, calls handler(regs, slot) (-mregparm=3: %eax, %edx; slot
+ * is the return-address slot's address, rethook's "frame") with
+ * interrupts off, which gives back the real return address, writes that into the slot and
  * returns there with the registers as the handler left them.  The slot
  * is written again, not trusted: after ret an interrupt may have used it.
  */
@@ -85,6 +86,7 @@
 	pushl $\name			/* the slot's word, for unwinders */
 	pushl %ebp			/* with it, a frame record */
 	pushfl				/* regs->flags */
+	cli				/* the handlers run as a probe's: interrupts off */
 	pushl %cs			/* regs->cs */
 	pushl $\name			/* regs->ip (the C side sets the real one) */
 	pushl $0			/* regs->orig_ax */
@@ -94,7 +96,8 @@
 	pushl %ds
 	PUSH_GENERAL_REGS		/* %eax(:%edx) is the return value */
 	leal PT_SP(%esp), %ebp		/* %ebp -> the frame record */
-	movl %esp, %eax			/* handler(regs) */
+	movl %esp, %eax			/* handler(regs, slot) */
+	leal RT_PT_SLOT(%esp), %edx
 	call \handler
 	movl %eax, RT_PT_SLOT(%esp)	/* ret below goes to the real caller */
 	POP_GENERAL_REGS

@@ -1,0 +1,50 @@
+/*
+ * trace_synth.h - synthetic events (Linux's kernel/trace/trace_synth.h
+ * and trace_events_synth.c): events no code point fires, defined from
+ * tracefs' synthetic_events file and traced by a hist trigger's action
+ * with values the trigger computed, such as a latency between two events:
+ *
+ *   echo 'sort_lat u64 lat; int pid' >> synthetic_events
+ *   ... onmatch(kprobes.sort_start).trace(sort_lat,$lat,common_pid)
+ *
+ * Each is an event like any other under events/synthetic/ (enable,
+ * filter, format, hist, id, trigger): its record holds one value per
+ * field, as a probe's record holds its arguments.
+ */
+#ifndef TRACE_SYNTH_H
+#define TRACE_SYNTH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "trace_probe.h"
+
+#define SYNTH_SYSTEM      "synthetic"
+#define SYNTH_FIELDS_MAX  16	/* ours (Linux: 64): values one record holds */
+#define SYNTH_TYPE_LEN    16	/* "unsigned long" and its NUL */
+
+struct synth_field {
+	char type[SYNTH_TYPE_LEN];	/* as written: "u64", "pid_t", "unsigned int" */
+	unsigned char size;
+	bool is_signed;
+};
+
+struct synth_event {
+	struct trace_probe tp;		/* its events/ directory, id, records */
+	int ref;			/* hist actions tracing it: it cannot go (EBUSY) */
+	int nr_fields;			/* names: tp.def->args[i].name */
+	struct synth_field fields[SYNTH_FIELDS_MAX];
+};
+
+/* The synthetic event of that name, or NULL. */
+struct synth_event *synth_event_find(const char *name);
+/*
+ * Record one hit of se with a value per field (Linux's
+ * trace_event_raw_event_synth()), from inside another event's trigger:
+ * interrupts are off; regs are that event's.
+ */
+void synth_event_trace(struct synth_event *se, const uint64_t *vals, struct pt_regs *regs);
+/* Print a synthetic event's record after its "comm-pid [cpu] ... ts: " head; false if not one. */
+bool trace_synth_print(struct seq_buf *s, const struct trace_entry *e);
+int trace_synth_init(void);
+
+#endif

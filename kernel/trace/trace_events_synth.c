@@ -1,0 +1,498 @@
+/*
+ * trace_events_synth.c - synthetic events and tracefs' synthetic_events
+ * file (Linux's kernel/trace/trace_events_synth.c):
+ *
+ *   echo 'sort_lat u64 lat; int pid' >> synthetic_events   define one
+ *   cat synthetic_events           sort_lat	u64 lat; int pid
+ *   echo '!sort_lat' >> synthetic_events                       remove it
+ *
+ * A synthetic event is a struct trace_probe of its own type with no
+ * probe behind it: trace_events.c gives it its events/synthetic/NAME
+ * directory, trace.c takes its records through the filter and the
+ * triggers, and only a hist trigger's action (trace_events_hist.c)
+ * fires it, with a value for each field.  Its record is laid out as a
+ * probe's, one struct fetch_value per field, so filters and hist
+ * triggers read its fields as they read a probe's arguments.
+ *
+ * Linux's numeric field types are taken; char[N] strings, long[]
+ * stacks and gfp_t flags are not (this kernel's hist variables hold
+ * numbers only, and it has no GFP flags): "Invalid type".
+ */
+#include "kernel.h"
+#include "trace.h"
+#include "trace_probe.h"
+#include "trace_events.h"
+#include "trace_synth.h"
+#include "probe_events.h"
+#include "pseudofs.h"
+#include "smp.h"
+#include "mm.h"
+#include "string.h"
+#include "vsprintf.h"
+#include "errno.h"
+#include "nokprobe.h"
+#include <asm/irqflags.h>
+
+/* Linux's SYNTH_ERR_* messages, with our codes. */
+#define SYNTH_ERRORS                                                                   \
+	E(BAD_NAME,          "Illegal name")                                           \
+	E(INVALID_CMD,       "Command must be of the form: <name> field[;field] ...")  \
+	E(EVENT_EXISTS,      "Event already exists")                                   \
+	E(TOO_MANY_FIELDS,   "Too many fields")                                        \
+	E(INCOMPLETE_TYPE,   "Incomplete type")                                        \
+	E(INVALID_TYPE,      "Invalid type")                                           \
+	E(INVALID_FIELD,     "Invalid field")
+
+#define E(code, msg) SYNTH_ERR_##code,
+enum synth_err { SYNTH_ERRORS };
+#undef E
+#define E(code, msg) msg,
+static const char *const synth_err_text[] = { SYNTH_ERRORS };
+#undef E
+
+static LIST_HEAD(synth_events);
+
+/* The types Linux's synth_field_size() knows that this kernel can hold. */
+static const struct { const char *name; unsigned char size; } synth_types[] = {
+	{ "s64", 8 }, { "u64", 8 }, { "s32", 4 }, { "u32", 4 }, { "s16", 2 }, { "u16", 2 },
+	{ "s8", 1 }, { "u8", 1 }, { "char", 1 }, { "unsigned char", 1 }, { "int", 4 },
+	{ "unsigned int", 4 }, { "long", sizeof(long) }, { "unsigned long", sizeof(long) },
+	{ "bool", 1 }, { "pid_t", 4 },
+};
+
+static int synth_set_enabled(struct trace_probe *tp, bool on)
+{
+	return 0;			/* no probe to arm: the enable file is the whole switch */
+}
+
+static void synth_destroy(struct trace_probe *tp)
+{
+	trace_probe_cleanup(tp);
+	kfree(container_of(tp, struct synth_event, tp));
+}
+
+static void synth_show_format(struct seq_buf *s, const struct trace_probe *tp);
+
+static const struct trace_probe_type synth_type = {
+	.subsys = "synthetic_events",
+	.events_file = "synthetic_events",
+	.events = &synth_events,
+	.set_enabled = synth_set_enabled,
+	.destroy = synth_destroy,
+	.show_format = synth_show_format,
+	.no_probe_addr = true,
+};
+
+struct synth_event *synth_event_find(const char *name)
+{
+	struct trace_probe *tp;
+
+	list_for_each_entry(tp, &synth_events, list)
+		if (strcmp(tp->def->event, name) == 0)
+			return container_of(tp, struct synth_event, tp);
+	return NULL;
+}
+
+/* ---- a record --------------------------------------------------------------------- */
+
+#define SYNTH_NEST_MAX 2	/* a synthetic event's trigger may fire one more */
+
+static struct trace_entry synth_records[NR_CPUS][SYNTH_NEST_MAX];
+static int synth_depth[NR_CPUS];
+
+static uint64_t field_value(const struct synth_field *f, uint64_t v)
+{
+	int shift = 64 - f->size * 8;
+
+	if (f->size >= 8)
+		return v;
+	v &= (1ULL << (f->size * 8)) - 1;	/* stored at its size, as Linux's */
+	return f->is_signed ? (uint64_t)((int64_t)(v << shift) >> shift) : v;
+}
+
+void synth_event_trace(struct synth_event *se, const uint64_t *vals, struct pt_regs *regs)
+{
+	int cpu = smp_processor_id(), depth = synth_depth[cpu];
+	struct fetch_value *fv;
+	struct trace_entry *e;
+
+	if (!READ_ONCE(se->tp.enabled) || depth == SYNTH_NEST_MAX)
+		return;
+	synth_depth[cpu]++;
+	e = &synth_records[cpu][depth];
+	e->ts = trace_clock();
+	e->event_id = se->tp.id;
+	e->cpu = cpu;
+	e->pid = task_pid(current);
+	strlcpy(e->comm, task_name(current), sizeof(e->comm));
+	e->flags = 0;
+	e->preempt = preempt_count();
+	e->ip = e->ret_ip = 0;
+	fv = (struct fetch_value *)e->payload;
+	for (int i = 0; i < se->nr_fields; i++)
+		fv[i] = (struct fetch_value){ .raw = field_value(&se->fields[i], vals[i]) };
+	e->len = se->nr_fields * sizeof(*fv);
+	se->tp.recorded = true;
+	trace_event_commit(&se->tp, e, regs);
+	synth_depth[cpu]--;
+}
+NOKPROBE_SYMBOL(field_value);
+NOKPROBE_SYMBOL(synth_event_trace);
+
+/* "sort_lat: lat=12 pid=3", Linux's print_synth_event(). */
+bool trace_synth_print(struct seq_buf *s, const struct trace_entry *e)
+{
+	struct synth_event *se = NULL;
+	struct trace_probe *tp;
+	struct fetch_value v;
+
+	list_for_each_entry(tp, &synth_events, list)
+		if (tp->id == e->event_id)
+			se = container_of(tp, struct synth_event, tp);
+	if (!se)
+		return false;
+	seq_buf_printf(s, "%s: ", se->tp.def->event);
+	for (int i = 0; i < se->nr_fields && (i + 1) * sizeof(v) <= e->len; i++) {
+		memcpy(&v, e->payload + i * sizeof(v), sizeof(v));
+		seq_buf_printf(s, se->fields[i].is_signed ? "%s=%lld%s" : "%s=%llu%s",
+			       se->tp.def->args[i].name, (long long)v.raw,
+			       i == se->nr_fields - 1 ? "" : " ");
+	}
+	seq_buf_puts(s, "\n");
+	return true;
+}
+
+/* ---- format --------------------------------------------------------------------------- */
+
+/* printf's conversion Linux's synth_field_fmt() gives the type. */
+static const char *field_fmt(const struct synth_field *f)
+{
+	if (f->size == 8)
+		return f->is_signed ? "%lld" : "%llu";
+	if (strcmp(f->type, "long") == 0)
+		return "%ld";
+	if (strcmp(f->type, "unsigned long") == 0)
+		return "%lu";
+	return f->is_signed ? "%d" : "%u";
+}
+
+/* After the common fields: one u64 slot a field (Linux's synth_trace_event). */
+static void synth_show_format(struct seq_buf *s, const struct trace_probe *tp)
+{
+	const struct synth_event *se = container_of(tp, struct synth_event, tp);
+	const unsigned int common_size = 8;	/* struct trace_entry on i386 */
+	int i;
+
+	for (i = 0; i < se->nr_fields; i++)
+		seq_buf_printf(s, "\tfield:%s %s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
+			       se->fields[i].type, tp->def->args[i].name,
+			       common_size + i * (unsigned int)sizeof(uint64_t),
+			       se->fields[i].size, se->fields[i].is_signed);
+	seq_buf_puts(s, "\nprint fmt: \"");
+	for (i = 0; i < se->nr_fields; i++)
+		seq_buf_printf(s, "%s=%s%s", tp->def->args[i].name, field_fmt(&se->fields[i]),
+			       i == se->nr_fields - 1 ? "" : ", ");
+	seq_buf_puts(s, "\"");
+	for (i = 0; i < se->nr_fields; i++)
+		seq_buf_printf(s, ", REC->%s", tp->def->args[i].name);
+	seq_buf_puts(s, "\n");
+}
+
+/* ---- synthetic_events: defining and removing ---------------------------------------- */
+
+static char *skip_blanks(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+static void synth_err(enum synth_err code, const char *cmd, const char *token)
+{
+	const char *at = token && *token ? strstr(cmd, token) : NULL;	/* Linux's errpos() */
+
+	trace_probe_log_error(&synth_type, cmd, strlen(cmd), at ? at - cmd : 0,
+			      synth_err_text[code]);
+}
+
+/* Linux's is_good_name(): a C identifier. */
+static bool is_good_name(const char *name, size_t max)
+{
+	if (!((*name >= 'a' && *name <= 'z') || (*name >= 'A' && *name <= 'Z') || *name == '_'))
+		return false;
+	for (size_t i = 1; name[i]; i++)
+		if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
+		      (name[i] >= '0' && name[i] <= '9') || name[i] == '_'))
+			return false;
+	return strlen(name) < max;
+}
+
+#define SYNTH_WORDS_MAX (3 * SYNTH_FIELDS_MAX)
+
+/* Split s (changed) at blanks, as Linux's argv_split(): the number of words. */
+static int split_words(char *s, char **w, int max)
+{
+	int n = 0;
+
+	for (;;) {
+		while (*s == ' ' || *s == '\t')
+			*s++ = '\0';
+		if (!*s || n == max)
+			return n;
+		w[n++] = s;
+		while (*s && *s != ' ' && *s != '\t')
+			s++;
+	}
+}
+
+static int type_size(const char *type)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(synth_types); i++)
+		if (strcmp(type, synth_types[i].name) == 0)
+			return synth_types[i].size;
+	return 0;
+}
+
+/* A record's field as a fetch type: how filters and hist triggers read it. */
+static uint8_t fetch_type_of(const struct synth_field *f)
+{
+	static const uint8_t types[2][9] = {
+		{ [1] = FETCH_TYPE_U8, [2] = FETCH_TYPE_U16, [4] = FETCH_TYPE_U32, [8] = FETCH_TYPE_U64 },
+		{ [1] = FETCH_TYPE_S8, [2] = FETCH_TYPE_S16, [4] = FETCH_TYPE_S32, [8] = FETCH_TYPE_S64 },
+	};
+
+	return types[f->is_signed][f->size];
+}
+
+/* "TYPE NAME" or "unsigned TYPE NAME" at w[*i]: one field of def, Linux's parse_synth_field(). */
+static int parse_field(const char *cmd, char **w, int argc, int *i, struct probe_event_def *def,
+		       struct synth_field *f)
+{
+	char type[SYNTH_TYPE_LEN + 8], *name;
+
+	if (strcmp(w[*i], "unsigned") == 0) {
+		if (argc - *i < 3) {
+			synth_err(SYNTH_ERR_INCOMPLETE_TYPE, cmd, w[*i]);
+			return -EINVAL;
+		}
+		snprintf(type, sizeof(type), "unsigned %s", w[*i + 1]);
+		name = w[*i + 2];
+		*i += 3;
+	} else {
+		if (argc - *i < 2) {
+			synth_err(SYNTH_ERR_INVALID_FIELD, cmd, w[*i]);
+			return -EINVAL;
+		}
+		strlcpy(type, w[*i], sizeof(type));
+		name = w[*i + 1];
+		*i += 2;
+	}
+	if (!is_good_name(name, PROBE_ARG_NAME_MAX + 1)) {
+		synth_err(SYNTH_ERR_BAD_NAME, cmd, name);
+		return -EINVAL;
+	}
+	if (type_size(type) == 0) {
+		synth_err(SYNTH_ERR_INVALID_TYPE, cmd, strncmp(type, "unsigned ", 9) ? type : type + 9);
+		return -EINVAL;
+	}
+	if (def->nr_args == SYNTH_FIELDS_MAX) {
+		synth_err(SYNTH_ERR_TOO_MANY_FIELDS, cmd, NULL);
+		return -EINVAL;
+	}
+	strlcpy(f->type, type, sizeof(f->type));
+	f->size = type_size(type);
+	f->is_signed = type[0] != 'u';		/* Linux's synth_field_signed() */
+	strlcpy(def->args[def->nr_args].name, name, sizeof(def->args[0].name));
+	strlcpy(def->args[def->nr_args].comm, type, sizeof(def->args[0].comm));	/* its C type */
+	def->args[def->nr_args].type = fetch_type_of(f);
+	def->nr_args++;
+	return 0;
+}
+
+/* "u64 lat; int pid": fields separated by ';' (Linux's older blank-only form too). */
+static int parse_fields(const char *cmd, char *fields, struct probe_event_def *def,
+			struct synth_field *f)
+{
+	char *w[SYNTH_WORDS_MAX], *seg, *next;
+	int argc, ret;
+
+	for (seg = fields; seg; seg = next) {
+		next = strchr(seg, ';');
+		if (next)
+			*next++ = '\0';
+		argc = split_words(seg, w, SYNTH_WORDS_MAX);
+		for (int i = 0; i < argc; )
+			if ((ret = parse_field(cmd, w, argc, &i, def, &f[def->nr_args])) != 0)
+				return ret;
+	}
+	if (def->nr_args == 0) {
+		synth_err(SYNTH_ERR_INVALID_CMD, cmd, NULL);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int register_synth(struct probe_event_def *def, const struct synth_field *fields)
+{
+	struct synth_event *se = kzalloc(sizeof(*se));
+	int ret;
+
+	if (!se)
+		return -ENOMEM;
+	se->nr_fields = def->nr_args;
+	memcpy(se->fields, fields, sizeof(se->fields));
+	ret = trace_probe_init(&se->tp, &synth_type, def);
+	if (ret == 0 && (ret = trace_event_dir_add(&se->tp)) != 0)
+		trace_probe_cleanup(&se->tp);
+	if (ret) {
+		kfree(se);
+		return ret;
+	}
+	se->tp.id = trace_probe_alloc_id();
+	list_add_tail(&se->tp.list, &synth_events);
+	return 0;
+}
+
+/* Linux's __create_synth_event(): name first, then each field. */
+static int create_synth(const char *cmd, const char *name, char *fields)
+{
+	static struct probe_event_def *def;	/* 22 KiB: one, on the heap */
+	static struct synth_field f[SYNTH_FIELDS_MAX];
+	int ret;
+
+	if (!def && !(def = kmalloc(sizeof(*def))))
+		return -ENOMEM;
+	if (!is_good_name(name, PROBE_NAME_LEN)) {
+		synth_err(SYNTH_ERR_BAD_NAME, cmd, name);
+		return -EINVAL;
+	}
+	if (synth_event_find(name)) {
+		synth_err(SYNTH_ERR_EVENT_EXISTS, cmd, name);
+		return -EEXIST;
+	}
+	memset(def, 0, offsetof(struct probe_event_def, args));
+	def->cmd = PROBE_CMD_ADD;
+	strlcpy(def->group, SYNTH_SYSTEM, sizeof(def->group));
+	strlcpy(def->event, name, sizeof(def->event));
+	ret = parse_fields(cmd, fields, def, f);
+	return ret ? ret : register_synth(def, f);
+}
+
+/* Can se go?  Not while an action traces it, it is enabled, or its variables are used. */
+static bool synth_busy(struct synth_event *se)
+{
+	return se->ref || se->tp.enabled || trace_event_busy(se->tp.event_file);
+}
+
+static void free_synth(struct synth_event *se)
+{
+	bool recorded = se->tp.recorded;
+
+	list_del(&se->tp.list);
+	trace_event_dir_remove(&se->tp);
+	synth_destroy(&se->tp);
+	if (recorded)		/* its records could no longer be printed */
+		trace_buffer_reset(TRACE_ALL_CPUS);
+}
+
+static int delete_synth(const char *name)
+{
+	struct synth_event *se = synth_event_find(name);
+
+	if (!se)
+		return -ENOENT;
+	if (synth_busy(se))
+		return -EBUSY;
+	free_synth(se);
+	return 0;
+}
+
+/* One line (Linux's create_or_delete_synth_event()); cmd is kept for error_log. */
+static int synth_command(const char *cmd)
+{
+	static char work[PROBE_LINE_MAX], first[PROBE_LINE_MAX];
+	char *w[3], *p, *name = work;
+	int argc;
+
+	if (!*cmd)
+		return 0;
+	strlcpy(work, cmd, sizeof(work));
+	/* Linux's check_command(): a name and a field before the first ';' */
+	strlcpy(first, cmd, sizeof(first));
+	if ((p = strchr(first, ';')) != NULL)
+		*p = '\0';
+	argc = split_words(first, w, 3);
+	for (p = work; *p && *p != ' ' && *p != '\t'; p++)
+		;
+	if (work[0] != '!' && (argc < 3 || !*p)) {
+		synth_err(SYNTH_ERR_INVALID_CMD, cmd, NULL);
+		return -EINVAL;
+	}
+	if (*p)
+		*p++ = '\0';
+	if (name[0] == '!')
+		return delete_synth(name + 1);
+	return create_synth(cmd, name, p);
+}
+
+/* `echo > synthetic_events`: every event, or none if one is busy. */
+static int release_all(void)
+{
+	struct trace_probe *tp, *n;
+
+	list_for_each_entry(tp, &synth_events, list)
+		if (synth_busy(container_of(tp, struct synth_event, tp)))
+			return -EBUSY;
+	list_for_each_entry_safe(tp, n, &synth_events, list)
+		free_synth(container_of(tp, struct synth_event, tp));
+	return 0;
+}
+
+static int synthetic_events_write(const char *text, size_t len, bool trunc, void *data)
+{
+	static char line[PROBE_LINE_MAX];
+	int ret = trunc ? release_all() : 0;
+	size_t n;
+
+	while (len && ret == 0) {
+		for (n = 0; n < len && text[n] != '\n'; n++)
+			;
+		if (n >= sizeof(line))
+			return -E2BIG;
+		memcpy(line, text, n);
+		line[n] = '\0';
+		if (strchr(line, '#'))		/* a comment runs to the end of the line */
+			*strchr(line, '#') = '\0';
+		ret = synth_command(skip_blanks(line));
+		n += n < len;
+		text += n;
+		len -= n;
+	}
+	return ret;
+}
+
+/* "sort_lat\tu64 lat; int pid", Linux's synth_events_seq_show(). */
+static int synthetic_events_show(struct seq_buf *s, void *data)
+{
+	struct trace_probe *tp;
+
+	list_for_each_entry(tp, &synth_events, list) {
+		struct synth_event *se = container_of(tp, struct synth_event, tp);
+
+		seq_buf_printf(s, "%s\t", tp->def->event);
+		for (int i = 0; i < se->nr_fields; i++)
+			seq_buf_printf(s, "%s %s%s", se->fields[i].type, tp->def->args[i].name,
+				       i == se->nr_fields - 1 ? "" : "; ");
+		seq_buf_puts(s, "\n");
+	}
+	return 0;
+}
+
+static const struct pseudo_file_spec synth_files[] = {
+	{ "synthetic_events", synthetic_events_show, synthetic_events_write },
+};
+
+int trace_synth_init(void)
+{
+	return pseudofs_create_files(TRACEFS_DIR, synth_files, ARRAY_SIZE(synth_files));
+}

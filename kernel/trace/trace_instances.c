@@ -1,0 +1,484 @@
+/*
+ * trace_instances.c - tracefs' instances/ directory (Linux keeps it in
+ * kernel/trace/trace.c: instance_mkdir(), instance_rmdir(), struct
+ * trace_array).  Two users tracing at once would share one buffer and
+ * clear each other's records; an instance gives each its own:
+ *
+ *   mkdir /sys/kernel/tracing/instances/foo
+ *   echo 1 > instances/foo/events/kprobes/myfib/enable
+ *   run fib 5
+ *   cat instances/foo/trace       myfib's hits, only here
+ *   cat trace                     the top level saw none (its enable is 0)
+ *   rmdir instances/foo           the buffer and the files go
+ *
+ * An instance is a trace_array: a ring buffer of every CPU
+ * (trace_buffer.c's struct trace_buffer), its own tracing_on, and a bit
+ * in each event's enabled_in (trace_events.c arms a probe while any bit
+ * is set).  A hit reads the instance by its bit from trace_arrays[],
+ * with no lock: rmdir clears the instance's bits, takes it out of the
+ * array, waits for the hits in flight (synchronize_kprobes()) and only
+ * then frees its buffer.
+ */
+#include "kernel.h"
+#include "trace.h"
+#include "trace_array.h"
+#include "trace_probe.h"
+#include "trace_events.h"
+#include "pseudofs.h"
+#include "kprobes.h"
+#include "mutex.h"
+#include "smp.h"
+#include "mm.h"
+#include "string.h"
+#include "vsprintf.h"
+#include "errno.h"
+#include "ftrace.h"
+#include "nokprobe.h"
+
+static LIST_HEAD(trace_instances);
+static struct trace_array *trace_arrays[TRACE_ARRAY_MAX];	/* by id; 0, the top level's bit, stays empty */
+static DEFINE_MUTEX(trace_types_lock);				/* Linux's name: mkdir, rmdir */
+
+static struct trace_array *find_instance(const char *name)
+{
+	struct trace_array *tr;
+
+	list_for_each_entry(tr, &trace_instances, list)
+		if (strcmp(tr->name, name) == 0)
+			return tr;
+	return NULL;
+}
+
+/* ---- a hit ------------------------------------------------------------------------ */
+
+/* Each instance where the event is on and tracing_on is 1 gets its own record. */
+void trace_instances_record(struct trace_probe *tp, const struct fetch_ops *fops,
+			    struct pt_regs *regs, unsigned long ip, unsigned long ret_ip)
+{
+	int preempt = preempt_count();
+	struct trace_probe *ev = tp->leader ? tp->leader : tp;
+	unsigned long mask = READ_ONCE(ev->enabled_in) & ~(1UL << TRACE_ARRAY_TOP);
+
+	for (int id = 1; id < TRACE_ARRAY_MAX && mask; id++) {
+		struct trace_array *tr = READ_ONCE(trace_arrays[id]);
+		struct trace_entry *e;
+		unsigned long flags;
+
+		if (!(mask & (1UL << id)))
+			continue;
+		mask &= ~(1UL << id);
+		if (!tr || !READ_ONCE(tr->tracing_on))
+			continue;
+		e = ring_buffer_lock_reserve(tr->buffer, &flags);
+		trace_probe_fill(e, tp, ev->id, fops, regs, ip, ret_ip, preempt);
+		e->ts = ring_buffer_time_stamp(tr->buffer);	/* the instance's trace_clock */
+		ring_buffer_unlock_commit(flags);
+	}
+}
+NOKPROBE_SYMBOL(trace_instances_record);
+
+void trace_instances_reset(void)
+{
+	struct trace_array *tr;
+
+	mutex_lock(&trace_types_lock);
+	list_for_each_entry(tr, &trace_instances, list)
+		ring_buffer_reset(tr->buffer, TRACE_ALL_CPUS);
+	mutex_unlock(&trace_types_lock);
+}
+
+/* ---- trace and trace_pipe ---------------------------------------------------------- */
+
+static unsigned long sum_cpus(struct trace_buffer *tb,
+			      unsigned long (*count)(struct trace_buffer *tb, int cpu))
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		sum += count(tb, cpu);
+	return sum;
+}
+
+static int print_line(const struct trace_entry *e, void *data)
+{
+	return print_trace_line(e, data);
+}
+
+/* The top level's header and lines (trace_kprobe.c prints both). */
+static int instance_trace_show(struct seq_buf *s, void *data)
+{
+	struct trace_array *tr = data;
+	unsigned long entries = sum_cpus(tr->buffer, ring_buffer_entries_cpu);
+	unsigned long lost = sum_cpus(tr->buffer, ring_buffer_overrun_cpu);
+
+	seq_buf_printf(s, "# tracer: %s\n#\n", tr->function_on ? "function" : "nop");
+	if (trace_option_on(TRACE_ITER_CONTEXT_INFO)) {
+		seq_buf_printf(s, "# entries-in-buffer/entries-written: %lu/%lu   #P:%u\n",
+			       entries, entries + lost, num_online_cpus());
+		print_trace_header(s);
+	}
+	ring_buffer_for_each(tr->buffer, TRACE_ALL_CPUS, false, print_line, s);
+	return 0;
+}
+
+static int instance_trace_write(const char *text, size_t len, bool trunc, void *data)
+{
+	struct trace_array *tr = data;
+
+	if (trunc)
+		ring_buffer_reset(tr->buffer, TRACE_ALL_CPUS);
+	return 0;
+}
+
+/* As the top level's: a record that does not fit the read stays for the next. */
+static int pipe_line(const struct trace_entry *e, void *data)
+{
+	struct seq_buf *s = data;
+	size_t len = s->len;
+
+	print_trace_line(e, s);
+	if (!seq_buf_has_overflowed(s))
+		return 0;
+	s->len = len;
+	s->buffer[len] = '\0';
+	return 1;
+}
+
+static int instance_trace_pipe_show(struct seq_buf *s, void *data)
+{
+	struct trace_array *tr = data;
+
+	ring_buffer_for_each(tr->buffer, TRACE_ALL_CPUS, true, pipe_line, s);
+	return 0;
+}
+
+/* ---- tracing_on and buffer_size_kb --------------------------------------------------- */
+
+#define KB 1024
+#define BUFFER_SIZE_KB_MAX (256UL * KB)	/* as the top level's: more than the machine has */
+
+static int parse_decimal(const char *text, size_t len, unsigned long *val)
+{
+	char buf[24];
+
+	if (len && text[len - 1] == '\n')
+		len--;
+	if (len == 0 || len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	return kstrtoul(buf, 10, val);
+}
+
+static int instance_tracing_on_show(struct seq_buf *s, void *data)
+{
+	seq_buf_printf(s, "%d\n", READ_ONCE(((struct trace_array *)data)->tracing_on));
+	return 0;
+}
+
+static int instance_tracing_on_write(const char *text, size_t len, bool trunc, void *data)
+{
+	unsigned long val;
+	int ret = parse_decimal(text, len, &val);
+
+	if (!ret)
+		WRITE_ONCE(((struct trace_array *)data)->tracing_on, val != 0);
+	return ret;
+}
+
+static int instance_trace_marker_write(const char *text, size_t len, bool trunc, void *data)
+{
+	struct trace_array *tr = data;
+
+	return trace_marker_record(tr->buffer, READ_ONCE(tr->tracing_on), text, len);
+}
+
+static unsigned long entries_kb(unsigned long entries)
+{
+	return (entries * sizeof(struct trace_entry) + KB - 1) / KB;
+}
+
+/* Every CPU's buffer has one size here: per_cpu/ is the top level's only. */
+static int instance_buffer_size_show(struct seq_buf *s, void *data)
+{
+	struct trace_array *tr = data;
+
+	seq_buf_printf(s, "%lu\n", entries_kb(ring_buffer_size(tr->buffer, 0)));
+	return 0;
+}
+
+static int instance_buffer_total_show(struct seq_buf *s, void *data)
+{
+	struct trace_array *tr = data;
+
+	seq_buf_printf(s, "%lu\n", entries_kb(ring_buffer_size(tr->buffer, 0)) *
+		       num_online_cpus());
+	return 0;
+}
+
+static int instance_buffer_size_write(const char *text, size_t len, bool trunc, void *data)
+{
+	struct trace_array *tr = data;
+	unsigned long kb;
+	int ret = parse_decimal(text, len, &kb);
+
+	if (ret)
+		return ret;
+	if (kb == 0)
+		return -EINVAL;
+	if (kb > BUFFER_SIZE_KB_MAX)
+		return -ENOMEM;
+	return ring_buffer_resize(tr->buffer, TRACE_ALL_CPUS,
+				  (kb * KB + sizeof(struct trace_entry) - 1) /
+				  sizeof(struct trace_entry));
+}
+
+/* ---- current_tracer ------------------------------------------------------------------ */
+
+/*
+ * Linux 6.1 lets a tracer run in an instance only if it says so
+ * (allow_instances): nop and function do, function_graph does not (its
+ * return hook is one for the whole kernel).  The instance's function
+ * tracer is an ftrace_ops of its own: its set_ftrace_filter, its buffer.
+ */
+static void instance_function_call(unsigned long ip, unsigned long parent_ip,
+				   struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct trace_array *tr = op->private;
+
+	if (READ_ONCE(tr->tracing_on))
+		trace_function_record_buf(tr->buffer, TRACE_FN_EVENT_ID, ip, parent_ip,
+					  ftrace_get_regs(fregs), NULL, 0);
+}
+NOKPROBE_SYMBOL(instance_function_call);
+
+static int instance_current_tracer_show(struct seq_buf *s, void *data)
+{
+	seq_buf_printf(s, "%s\n", ((struct trace_array *)data)->function_on ? "function" : "nop");
+	return 0;
+}
+
+static int instance_available_tracers_show(struct seq_buf *s, void *data)
+{
+	seq_buf_puts(s, "function nop\n");
+	return 0;
+}
+
+/* Linux's tracing_set_tracer() for an instance: the old one off, the buffer emptied. */
+static int instance_set_tracer(struct trace_array *tr, bool function)
+{
+	int ret = 0;
+
+	if (function == tr->function_on)
+		return 0;
+	if (tr->function_on)
+		unregister_ftrace_function(&tr->ops);
+	tr->function_on = false;
+	ring_buffer_reset(tr->buffer, TRACE_ALL_CPUS);
+	if (function)
+		ret = register_ftrace_function(&tr->ops);
+	tr->function_on = function && !ret;
+	return ret;
+}
+
+static int instance_current_tracer_write(const char *text, size_t len, bool trunc, void *data)
+{
+	while (len && (*text == ' ' || *text == '\t'))
+		text++, len--;
+	while (len && (text[len - 1] == '\n' || text[len - 1] == ' ' || text[len - 1] == '\t'))
+		len--;
+	if (len == strlen("nop") && strncmp(text, "nop", len) == 0)
+		return instance_set_tracer(data, false);
+	if (len == strlen("function") && strncmp(text, "function", len) == 0)
+		return instance_set_tracer(data, true);
+	pseudofs_error("no tracer '%.*s' in an instance (its available_tracers lists them)",
+		       (int)len, text);
+	return -EINVAL;
+}
+
+/* ---- mkdir and rmdir ------------------------------------------------------------------- */
+
+/*
+ * Linux's names, in ls's order; "events" is the events/ directory's
+ * place, "set_ftrace_filter" the function tracer's two filter files'.
+ */
+static const struct pseudo_file_spec instance_files[] = {
+	{ "available_tracers",    instance_available_tracers_show, NULL },
+	{ "buffer_size_kb",       instance_buffer_size_show,  instance_buffer_size_write },
+	{ "buffer_total_size_kb", instance_buffer_total_show, NULL },
+	{ "current_tracer",       instance_current_tracer_show, instance_current_tracer_write },
+	{ "events",               NULL,                       NULL },
+	{ "set_event",            trace_set_event_show,       trace_set_event_write },
+	{ "set_ftrace_filter",    NULL,                       NULL },	/* and set_ftrace_notrace */
+	{ "trace",                instance_trace_show,        instance_trace_write },
+	{ "trace_clock",          NULL,                       NULL },	/* data: the buffer */
+	{ "trace_marker",         NULL,                       instance_trace_marker_write },
+	{ "trace_pipe",           instance_trace_pipe_show,   NULL },
+	{ "tracing_on",           instance_tracing_on_show,   instance_tracing_on_write },
+};
+
+static int free_id(void)
+{
+	for (int id = 1; id < TRACE_ARRAY_MAX; id++)
+		if (!trace_arrays[id])
+			return id;
+	return -ENOSPC;
+}
+
+static int instance_files_create(struct trace_array *tr)
+{
+	char path[PSEUDOFS_PATH_MAX];
+	int ret = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(instance_files) && !ret; i++) {
+		if (strcmp(instance_files[i].name, "events") == 0) {
+			ret = trace_event_instance_init(tr->dir, tr);
+			continue;
+		}
+		if (strcmp(instance_files[i].name, "trace_clock") == 0) {
+			snprintf(path, sizeof(path), "%s/trace_clock", tr->dir);
+			ret = pseudofs_create(path, trace_clock_show, trace_clock_write, tr->buffer);
+			continue;
+		}
+		if (strcmp(instance_files[i].name, "set_ftrace_filter") == 0) {
+			ret = ftrace_instance_files_create(tr->dir, &tr->ops);
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/%s", tr->dir, instance_files[i].name);
+		ret = pseudofs_create(path, instance_files[i].show, instance_files[i].write, tr);
+	}
+	return ret;
+}
+
+/* Every file of tr goes, its events off there first; then no hit can reach it. */
+static void instance_teardown(struct trace_array *tr)
+{
+	struct trace_event_file *file;
+
+	instance_set_tracer(tr, false);
+	list_for_each_entry(file, &trace_event_files, list)
+		trace_event_instance_remove(tr->dir, tr->id, file->tp);
+	pseudofs_remove_tree(tr->dir);
+	WRITE_ONCE(trace_arrays[tr->id], NULL);
+	synchronize_kprobes();		/* a hit on another CPU may still be writing its buffer */
+	ring_buffer_free(tr->buffer);
+	ftrace_free_filter(&tr->ops);
+	kfree(tr);
+}
+
+/* Linux's trace_array_create(): -ENOSPC when every id is taken, -ENOMEM. */
+static struct trace_array *instance_create(const char *name, int *err)
+{
+	struct trace_array *tr;
+	int id = free_id();
+
+	*err = id < 0 ? id : strlen(name) >= TRACE_ARRAY_NAME_LEN ? -ENAMETOOLONG : 0;
+	if (*err)
+		return NULL;
+	tr = kzalloc(sizeof(*tr));
+	if (tr)
+		tr->buffer = ring_buffer_alloc(TRACE_BUF_ENTRIES);
+	if (!tr || !tr->buffer) {
+		kfree(tr);
+		*err = -ENOMEM;
+		return NULL;
+	}
+	strlcpy(tr->name, name, sizeof(tr->name));
+	snprintf(tr->dir, sizeof(tr->dir), TRACE_INSTANCES_DIR "/%s", name);
+	tr->id = id;
+	tr->tracing_on = true;
+	tr->ops.func = instance_function_call;
+	tr->ops.flags = FTRACE_OPS_FL_RECURSION;
+	tr->ops.private = tr;
+	trace_arrays[id] = tr;
+	*err = instance_files_create(tr);
+	if (*err) {
+		instance_teardown(tr);
+		return NULL;
+	}
+	list_add_tail(&tr->list, &trace_instances);
+	return tr;
+}
+
+static int instance_mkdir(const char *name, void *data)
+{
+	int ret;
+
+	mutex_lock(&trace_types_lock);
+	if (find_instance(name))
+		ret = -EEXIST;
+	else
+		instance_create(name, &ret);
+	mutex_unlock(&trace_types_lock);
+	return ret;
+}
+
+/* Linux's __remove_instance(): EBUSY while someone holds a reference. */
+static int instance_rmdir(const char *name, void *data)
+{
+	struct trace_array *tr;
+	int ret = 0;
+
+	mutex_lock(&trace_types_lock);
+	tr = find_instance(name);
+	if (!tr)
+		ret = -ENOENT;
+	else if (tr->ref)
+		ret = -EBUSY;
+	else {
+		list_del(&tr->list);
+		instance_teardown(tr);
+	}
+	mutex_unlock(&trace_types_lock);
+	return ret;
+}
+
+/* ---- the kernel's API ---------------------------------------------------------------------- */
+
+struct trace_array *trace_array_get_by_name(const char *name)
+{
+	struct trace_array *tr;
+	int err;
+
+	mutex_lock(&trace_types_lock);
+	tr = find_instance(name);
+	if (!tr)
+		tr = instance_create(name, &err);
+	if (tr)
+		tr->ref++;
+	mutex_unlock(&trace_types_lock);
+	return tr;
+}
+
+void trace_array_put(struct trace_array *tr)
+{
+	mutex_lock(&trace_types_lock);
+	if (tr && tr->ref > 0)
+		tr->ref--;
+	mutex_unlock(&trace_types_lock);
+}
+
+int trace_instances_event_add(struct trace_probe *tp)
+{
+	struct trace_array *tr;
+	int ret = 0;
+
+	list_for_each_entry(tr, &trace_instances, list)
+		if (!ret)
+			ret = trace_event_instance_add(tr->dir, tr->id, tp);
+	return ret;
+}
+
+void trace_instances_event_remove(struct trace_probe *tp)
+{
+	struct trace_array *tr;
+
+	list_for_each_entry(tr, &trace_instances, list)
+		trace_event_instance_remove(tr->dir, tr->id, tp);
+}
+
+int trace_instances_init(void)
+{
+	return pseudofs_create_dir(TRACE_INSTANCES_DIR, instance_mkdir, instance_rmdir, NULL);
+}

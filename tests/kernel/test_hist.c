@@ -1,0 +1,471 @@
+/*
+ * test_hist.c - suite "hist": hist variables, expressions and actions,
+ * synthetic events and the enable_hist/disable_hist triggers, each
+ * against Linux 6.1's documented behaviour (Documentation/trace/
+ * histogram.rst, kernel/trace/trace_events_hist.c, trace_events_synth.c):
+ * the files' contents, the errors (errno, error_log) and what a hit does.
+ *
+ * The workload is `run sort N`: one call of sort_ints(a, N).  The
+ * latency of that call is measured as Linux's docs measure a wakeup
+ * latency: a kprobe at sort_ints' entry saves the time in $ts0 under
+ * the task's pid, a kretprobe at its return subtracts it and fires the
+ * synthetic event sort_lat.
+ */
+#include "ktest.h"
+#include "shell.h"
+#include "pseudofs.h"
+#include "trace.h"
+#include "trace_events.h"
+#include "string.h"
+#include "vsprintf.h"
+#include "errno.h"
+#include "pseudofs_io.h"
+
+#define T(name)       TRACEFS_DIR "/" name
+#define START(name)   TRACEFS_DIR "/events/kprobes/h_start/" name
+#define END(name)     TRACEFS_DIR "/events/kprobes/h_end/" name
+#define SYNTH(name)   TRACEFS_DIR "/events/synthetic/sort_lat/" name
+
+#define START_VARS    "hist:keys=common_pid:ts0=common_timestamp.usecs:n0=n"
+#define END_ONMATCH   "hist:keys=common_pid:lat=common_timestamp.usecs-$ts0:" \
+		      "onmatch(kprobes.h_start).trace(sort_lat,$lat,common_pid,$n0)"
+
+static char out[16384];
+
+static int rd(const char *path)
+{
+	return pseudofs_read_into(path, out, sizeof(out));
+}
+
+static int wr(const char *path, const char *text)
+{
+	return pseudofs_write_str(path, text, true);
+}
+
+static int wr_append(const char *path, const char *text)
+{
+	return pseudofs_write_str(path, text, false);
+}
+
+static int count(const char *text, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = text; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+		n++;
+	return n;
+}
+
+static void run(const char *cmd)
+{
+	static char sink[256];
+	struct seq_buf s;
+
+	seq_buf_init(&s, sink, sizeof(sink));
+	shell_exec(cmd, &s);
+}
+
+/* Everything off and away, the referring triggers before the referred. */
+static void clean(void)
+{
+	struct trace_event_file *file;
+
+	list_for_each_entry(file, &trace_event_files, list)
+		trace_event_set_enabled(file->tp, false);
+	if (pseudofs_lookup(SYNTH("trigger")))
+		wr(SYNTH("trigger"), "\n");
+	if (pseudofs_lookup(END("trigger"))) {
+		wr(END("trigger"), "\n");
+		wr_append(END("trigger"), "!enable_hist:kprobes:h_start\n");
+	}
+	if (pseudofs_lookup(START("trigger"))) {
+		wr(START("trigger"), "\n");
+		wr_append(START("trigger"), "!disable_hist:kprobes:h_end\n");
+		wr_append(START("trigger"), "!enable_hist:kprobes:h_end\n");
+	}
+	wr(T("synthetic_events"), "\n");
+	wr(T("kprobe_events"), "\n");
+	wr(T("snapshot"), "0\n");
+	wr(T("error_log"), "\n");
+	trace_buffer_reset(TRACE_ALL_CPUS);
+}
+
+static int hist_init(struct ktest *t)
+{
+	tracefs_init();
+	clean();
+	wr_append(T("kprobe_events"), "p:h_start sort_ints n=$arg2:s32\n");
+	wr_append(T("kprobe_events"), "r:h_end sort_ints\n");
+	wr(START("enable"), "1\n");
+	wr(END("enable"), "1\n");
+	return 0;
+}
+
+static void hist_exit(struct ktest *t)
+{
+	clean();
+}
+
+/* Is the last error_log entry this message about this command? */
+static bool logged(const char *subsys, const char *msg, const char *cmd)
+{
+	static char want[512];
+
+	rd(T("error_log"));
+	snprintf(want, sizeof(want), "] %s: error: %s\n  Command: %s\n", subsys, msg, cmd);
+	return strstr(out, want) != NULL;
+}
+
+/* ---- synthetic_events ------------------------------------------------------------------- */
+
+static void synthetic_events_define_list_remove(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, wr_append(T("synthetic_events"),
+				     "sort_lat u64 lat; pid_t pid; unsigned int n\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(T("synthetic_events"), "old_form u64 a s32 b\n"), 0);
+	rd(T("synthetic_events"));
+	KTEST_EXPECT_STREQ(t, out, "sort_lat\tu64 lat; pid_t pid; unsigned int n\n"
+				   "old_form\tu64 a; s32 b\n");
+	rd(T("available_events"));
+	KTEST_EXPECT_TRUE(t, strstr(out, "synthetic:sort_lat\n") != NULL);
+	for (const char *const *f = (const char *const[]){ "enable", "filter", "format", "hist",
+							   "id", "trigger", NULL }; *f; f++) {
+		char path[128];
+
+		snprintf(path, sizeof(path), SYNTH("%s"), *f);
+		KTEST_EXPECT_EQ(t, pseudofs_lookup(path), 1);
+	}
+	KTEST_EXPECT_EQ(t, pseudofs_lookup(TRACEFS_DIR "/events/synthetic/enable"), 1);
+	KTEST_EXPECT_EQ(t, wr_append(T("synthetic_events"), "!old_form\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(T("synthetic_events"), "!old_form\n"), -ENOENT);
+	KTEST_EXPECT_EQ(t, pseudofs_lookup(TRACEFS_DIR "/events/synthetic/old_form"), 0);
+	KTEST_EXPECT_EQ(t, wr(T("synthetic_events"), "\n"), 0);	/* `>`: every one */
+	rd(T("synthetic_events"));
+	KTEST_EXPECT_STREQ(t, out, "");
+	KTEST_EXPECT_EQ(t, pseudofs_lookup(TRACEFS_DIR "/events/synthetic"), 0);
+}
+
+static void synthetic_format_is_linux_layout(struct ktest *t)
+{
+	char id[16], want[64];
+
+	wr_append(T("synthetic_events"), "sort_lat u64 lat; pid_t pid; unsigned int n\n");
+	rd(SYNTH("id"));
+	strlcpy(id, out, sizeof(id));
+	rd(SYNTH("format"));
+	snprintf(want, sizeof(want), "name: sort_lat\nID: %s", id);
+	KTEST_EXPECT_EQ(t, strncmp(out, want, strlen(want)), 0);
+	KTEST_EXPECT_TRUE(t, strstr(out,
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		"\tfield:u64 lat;\toffset:8;\tsize:8;\tsigned:0;\n"
+		"\tfield:pid_t pid;\toffset:16;\tsize:4;\tsigned:1;\n"
+		"\tfield:unsigned int n;\toffset:24;\tsize:4;\tsigned:0;\n\n"
+		"print fmt: \"lat=%llu, pid=%d, n=%u\", REC->lat, REC->pid, REC->n\n") != NULL);
+}
+
+static void synthetic_events_errors(struct ktest *t)
+{
+	static const struct { const char *cmd, *msg; int err; } bad[] = {
+		{ "lonely",            "Command must be of the form: <name> field[;field] ...", -EINVAL },
+		{ "two words",         "Command must be of the form: <name> field[;field] ...", -EINVAL },
+		{ "1bad u64 x",        "Illegal name", -EINVAL },
+		{ "ok u64 1x",         "Illegal name", -EINVAL },
+		{ "ok float x",        "Invalid type", -EINVAL },
+		{ "ok char[16] comm",  "Invalid type", -EINVAL },	/* no string fields here */
+		{ "ok unsigned x",     "Incomplete type", -EINVAL },
+		{ "ok u64 x; u32",     "Invalid field", -EINVAL },
+		{ "dup u64 x",         "Event already exists", -EEXIST },
+	};
+
+	wr_append(T("synthetic_events"), "dup u32 y\n");
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		char line[64];
+
+		snprintf(line, sizeof(line), "%s\n", bad[i].cmd);
+		KTEST_EXPECT_EQ(t, wr_append(T("synthetic_events"), line), bad[i].err);
+		KTEST_EXPECT_TRUE(t, logged("synthetic_events", bad[i].msg, bad[i].cmd));
+	}
+	rd(T("error_log"));		/* the caret: under the field's name */
+	KTEST_EXPECT_TRUE(t, strstr(out, "  Command: ok u64 1x\n"
+					 "                  ^\n") != NULL);
+	rd(T("synthetic_events"));
+	KTEST_EXPECT_STREQ(t, out, "dup\tu32 y\n");	/* nothing else was made */
+}
+
+/* ---- variables, onmatch().trace() ------------------------------------------------------------ */
+
+static void latency_through_a_synthetic_event(struct ktest *t)
+{
+	wr_append(T("synthetic_events"), "sort_lat u64 lat; int pid; int n\n");
+	KTEST_EXPECT_EQ(t, wr(START("trigger"), START_VARS "\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(END("trigger"), END_ONMATCH "\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(SYNTH("trigger"), "hist:keys=n:vals=lat\n"), 0);
+	wr(SYNTH("enable"), "1\n");
+	rd(START("trigger"));
+	KTEST_EXPECT_STREQ(t, out, "hist:keys=common_pid:vals=hitcount:ts0=common_timestamp.usecs,"
+				   "n0=n:sort=hitcount:size=2048:clock=global [active]\n");
+	rd(END("trigger"));
+	KTEST_EXPECT_STREQ(t, out, "hist:keys=common_pid:vals=hitcount:lat=common_timestamp.usecs-"
+				   "$ts0:sort=hitcount:size=2048:clock=global:onmatch(kprobes.h_start)"
+				   ".trace(sort_lat,$lat,common_pid,$n0) [active]\n");
+	wr(T("trace"), "\n");
+	run("run sort 50");
+	run("run sort 100");
+	rd(T("trace"));
+	KTEST_EXPECT_EQ(t, count(out, " sort_lat: lat="), 2);
+	KTEST_EXPECT_TRUE(t, strstr(out, " n=50\n") && strstr(out, " n=100\n"));
+	rd(SYNTH("hist"));
+	KTEST_EXPECT_TRUE(t, strstr(out, "{ n:         50 } hitcount:          1  lat: ") &&
+			     strstr(out, "{ n:        100 } hitcount:          1  lat: "));
+	/* a return with no entry before it: $ts0 was used up, the hit is dropped */
+	wr(START("enable"), "0\n");
+	run("run sort 20");
+	rd(END("hist"));
+	KTEST_EXPECT_TRUE(t, strstr(out, "    Hits: 2\n") != NULL);
+	rd(T("trace"));
+	KTEST_EXPECT_EQ(t, count(out, " sort_lat: lat="), 2);
+}
+
+static void what_is_used_cannot_go(struct ktest *t)
+{
+	wr_append(T("synthetic_events"), "sort_lat u64 lat; int pid; int n\n");
+	wr(START("trigger"), START_VARS "\n");
+	wr(END("trigger"), END_ONMATCH "\n");
+	/* h_end reads $ts0 and $n0: h_start's trigger and event stay (Linux: EBUSY) */
+	KTEST_EXPECT_EQ(t, wr_append(START("trigger"), "!" START_VARS "\n"), -EBUSY);
+	wr(START("enable"), "0\n");
+	KTEST_EXPECT_EQ(t, wr_append(T("kprobe_events"), "-:h_start\n"), -EBUSY);
+	KTEST_EXPECT_EQ(t, wr_append(T("synthetic_events"), "!sort_lat\n"), -EBUSY);
+	KTEST_EXPECT_EQ(t, wr(T("synthetic_events"), "\n"), -EBUSY);
+	/* the reader goes first, then the rest may */
+	KTEST_EXPECT_EQ(t, wr_append(END("trigger"), "!" END_ONMATCH "\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(T("synthetic_events"), "!sort_lat\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(START("trigger"), "!" START_VARS "\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(T("kprobe_events"), "-:h_start\n"), 0);
+}
+
+/* ---- onmax() ------------------------------------------------------------------------------------- */
+
+static void onmax_saves_fields(struct ktest *t)
+{
+	wr(START("trigger"), "hist:keys=common_pid:ts0=common_timestamp\n");
+	KTEST_EXPECT_EQ(t, wr(END("trigger"), "hist:keys=common_pid:lat=common_timestamp-$ts0:"
+				  "onmax($lat).save(common_pid,__probe_ret_ip)\n"), 0);
+	rd(END("trigger"));
+	KTEST_EXPECT_STREQ(t, out, "hist:keys=common_pid:vals=hitcount:lat=common_timestamp-$ts0:"
+				   "sort=hitcount:size=2048:clock=global:"
+				   "onmax($lat).save(common_pid,__probe_ret_ip) [active]\n");
+	run("run sort 30");
+	run("run sort 300");
+	rd(END("hist"));
+	KTEST_EXPECT_TRUE(t, strstr(out, " } hitcount:          2\n\tmax: ") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "  common_pid: ") && strstr(out, "  __probe_ret_ip: "));
+}
+
+static void onmax_takes_a_snapshot(struct ktest *t)
+{
+	wr(START("trigger"), "hist:keys=common_pid:ts0=common_timestamp\n");
+	KTEST_EXPECT_EQ(t, wr(END("trigger"), "hist:keys=common_pid:lat=common_timestamp-$ts0:"
+				  "onmax($lat).snapshot()\n"), 0);
+	run("run sort 40");
+	rd(END("hist"));
+	KTEST_EXPECT_TRUE(t, strstr(out, "\nSnapshot taken (see tracing/snapshot).  Details:\n"
+					 "\ttriggering value { onmax($lat) }: ") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "\ttriggered by event with key: { common_pid: ") != NULL);
+	rd(T("snapshot"));
+	KTEST_EXPECT_TRUE(t, strstr(out, " h_start: (sort_ints") != NULL);	/* the swapped trace */
+}
+
+/* ---- expressions and modifiers ------------------------------------------------------------- */
+
+static void key_modifiers_print_as_linux(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, wr(START("trigger"), "hist:keys=n.buckets=64:sort=n\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(START("trigger"), "hist:keys=n.log2\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(START("trigger"), "hist:keys=common_pid.execname\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(START("trigger"), "hist:keys=__probe_ip.sym-offset\n"), 0);
+	run("run sort 50");
+	run("run sort 100");
+	rd(START("hist"));
+	KTEST_EXPECT_TRUE(t, strstr(out, "{ n: ~ 0-63 } hitcount:          1\n"
+					 "{ n: ~ 64-127 } hitcount:          1\n") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "{ n: ~ 2^6  } hitcount:          1\n") &&
+			     strstr(out, "{ n: ~ 2^7  } hitcount:          1\n"));
+	KTEST_EXPECT_TRUE(t, strstr(out, "# trigger info: hist:keys=common_pid.execname:vals=hitcount"
+					 ":sort=hitcount:size=2048 [active]") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "{ __probe_ip: [") && strstr(out, "] sort_ints+0x0/0x"));
+}
+
+static void expressions_compute(struct ktest *t)
+{
+	/* x = 2n+1 as a variable, read back through a synthetic event */
+	wr_append(T("synthetic_events"), "sort_lat u64 x\n");
+	KTEST_EXPECT_EQ(t, wr(START("trigger"), "hist:keys=common_pid:x=n*2+1:"
+				  "onmatch(kprobes.h_start).trace(sort_lat,$x)\n"), -EINVAL);
+	/* n is s32: x is s32, and the u64 field does not take it (Linux's type check) */
+	KTEST_EXPECT_TRUE(t, logged("hist:kprobes:h_start",
+				    "Param type doesn't match synthetic event field type",
+				    "hist:keys=common_pid:x=n*2+1:onmatch(kprobes.h_start).trace(sort_lat,$x)"));
+	wr(T("synthetic_events"), "sort_lat s32 x\n");
+	KTEST_EXPECT_EQ(t, wr(START("trigger"), "hist:keys=common_pid:x=n*2+1:"
+				  "onmatch(kprobes.h_start).trace(sort_lat,$x)\n"), 0);
+	wr(SYNTH("enable"), "1\n");
+	wr(T("trace"), "\n");
+	run("run sort 21");
+	rd(T("trace"));
+	KTEST_EXPECT_TRUE(t, strstr(out, " sort_lat: x=43\n") != NULL);
+	KTEST_EXPECT_EQ(t, wr(START("trigger"), "hist:keys=common_pid:y=n/0\n"), -EDOM);
+	KTEST_EXPECT_TRUE(t, logged("hist:kprobes:h_start", "Division by zero",
+				    "hist:keys=common_pid:y=n/0"));
+}
+
+/* ---- enable_hist / disable_hist ---------------------------------------------------------------- */
+
+static void disable_and_enable_hist(struct ktest *t)
+{
+	wr(END("trigger"), "hist:keys=common_pid\n");
+	KTEST_EXPECT_EQ(t, wr_append(START("trigger"), "disable_hist:kprobes:h_end\n"), 0);
+	rd(START("trigger"));
+	KTEST_EXPECT_STREQ(t, out, "disable_hist:kprobes:h_end:unlimited\n");
+	run("run sort 10");
+	rd(END("hist"));		/* paused by h_start before h_end came */
+	KTEST_EXPECT_TRUE(t, strstr(out, "[paused]") && strstr(out, "    Hits: 0\n"));
+	KTEST_EXPECT_EQ(t, wr_append(START("trigger"), "disable_hist:kprobes:h_end\n"), -EEXIST);
+	KTEST_EXPECT_EQ(t, wr_append(START("trigger"), "!disable_hist:kprobes:h_end\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(START("trigger"), "enable_hist:kprobes:h_end:1 if n > 5\n"), 0);
+	rd(START("trigger"));
+	KTEST_EXPECT_STREQ(t, out, "enable_hist:kprobes:h_end:count=1 if n > 5\n");
+	run("run sort 10");
+	rd(END("hist"));
+	KTEST_EXPECT_TRUE(t, strstr(out, "[active]") && strstr(out, "    Hits: 1\n"));
+	rd(START("trigger"));
+	KTEST_EXPECT_STREQ(t, out, "enable_hist:kprobes:h_end:count=0 if n > 5\n");
+	/* the event it names stays while it is named */
+	wr(END("enable"), "0\n");
+	KTEST_EXPECT_EQ(t, wr_append(T("kprobe_events"), "-:h_end\n"), -EBUSY);
+	KTEST_EXPECT_EQ(t, wr_append(START("trigger"), "enable_hist:kprobes:nosuch\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, wr_append(START("trigger"), "enable_hist:kprobes\n"), -EINVAL);
+}
+
+/* ---- errors, as Linux logs them ------------------------------------------------------------------ */
+
+static void hist_errors_as_linux(struct ktest *t)
+{
+	static const struct { const char *event, *cmd, *msg; } bad[] = {
+		{ "h_end", "hist:keys=common_pid:lat=common_timestamp-$nosuch", "Couldn't find variable" },
+		{ "h_end", "hist:keys=common_pid:onmatch(kprobes.nosuch).trace(sort_lat,$ts0)",
+		  "Invalid subsystem or event name" },
+		{ "h_end", "hist:keys=common_pid:onmatch(kprobes.h_start).trace(nosuch,$ts0)",
+		  "Couldn't find synthetic event" },
+		{ "h_end", "hist:keys=common_pid:onmatch(kprobes.h_start).trace(sort_lat,$ts0)",
+		  "Param count doesn't match synthetic event field count" },
+		{ "h_end", "hist:keys=common_pid:onmatch(kprobes.h_start).trace(sort_lat,common_pid,common_pid)",
+		  "Param type doesn't match synthetic event field type" },
+		{ "h_end", "hist:keys=common_pid:onmatch(kprobes.h_start).trace(sort_lat,$nope)",
+		  "Couldn't find param" },
+		{ "h_end", "hist:keys=common_pid:x=common_pid:onmax(x).save(common_pid)",
+		  "For onmax(x) or onchange(x), x must be a variable" },
+		{ "h_end", "hist:keys=common_pid:onmax($nope).save(common_pid)",
+		  "Couldn't find onmax or onchange variable" },
+		{ "h_end", "hist:keys=common_pid:t=common_timestamp-$ts0", "Timestamp units in expression don't match" },
+		{ "h_end", "hist:keys=common_pid:t=common_timestamp:clock=local", "Couldn't set trace_clock" },
+		{ "h_start", "hist:keys=common_pid:ts0=common_pid", "Variable already defined" },
+		{ "h_end", "hist:keys=common_pid:x=n", "Couldn't find field" },
+		{ "h_end", "hist:keys=common_pid:x=comm+1", "Couldn't find field" },	/* 6.1: no size */
+	};
+	char path[128], line[160];
+
+	wr_append(T("synthetic_events"), "sort_lat u64 lat; pid_t pid\n");
+	wr(START("trigger"), "hist:keys=common_pid:ts0=common_timestamp.usecs\n");
+	wr_append(END("trigger"), "hist:keys=common_pid:lat=common_timestamp-$nosuch\n");
+	/* $nosuch: "Couldn't find variable" at nosuch, then at $nosuch as a field, as Linux */
+	rd(T("error_log"));
+	KTEST_EXPECT_TRUE(t, strstr(out, "error: Couldn't find variable\n"
+		"  Command: hist:keys=common_pid:lat=common_timestamp-$nosuch\n"
+		"                                                      ^\n") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "error: Couldn't find field\n"
+		"  Command: hist:keys=common_pid:lat=common_timestamp-$nosuch\n"
+		"                                                     ^\n") != NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		char subsys[32];
+
+		snprintf(path, sizeof(path), TRACEFS_DIR "/events/kprobes/%s/trigger", bad[i].event);
+		snprintf(line, sizeof(line), "%s\n", bad[i].cmd);
+		snprintf(subsys, sizeof(subsys), "hist:kprobes:%s", bad[i].event);
+		KTEST_EXPECT_EQ(t, wr_append(path, line), -EINVAL);
+		KTEST_EXPECT_TRUE(t, logged(subsys, bad[i].msg, bad[i].cmd));
+	}
+	/* a field made a variable has no sign: common_pid fits "int pid", not "pid_t pid" */
+	KTEST_EXPECT_EQ(t, wr_append(END("trigger"), "hist:keys=common_pid:onmatch(kprobes.h_start)"
+				     ".trace(sort_lat,$ts0,common_pid)\n"), -EINVAL);
+	KTEST_EXPECT_TRUE(t, logged("hist:kprobes:h_end", "Param type doesn't match synthetic event field type",
+				    "hist:keys=common_pid:onmatch(kprobes.h_start).trace(sort_lat,$ts0,common_pid)"));
+	rd(END("trigger"));		/* none of them was added */
+	KTEST_EXPECT_EQ(t, strncmp(out, "# Available triggers:", 21), 0);
+}
+
+/* ---- README: each hist line it adds names what is here ------------------------------------------- */
+
+static void readme_hist_lines_work(struct ktest *t)
+{
+	static const char *const lines[] = {
+		"  events/synthetic_events\t- Create/append/remove/show synthetic events\n",
+		"\t\t    enable_hist:<system>:<event>\n", "\t\t    disable_hist:<system>:<event>\n",
+		"[:<var1>=<field|var_ref|numeric_literal>[,<var2>=...]]", "[:<handler>.<action>]",
+		"common_timestamp - to record current timestamp", "common_cpu - to record the CPU",
+		".sym-offset display", ".execname   display", ".log2       display",
+		".buckets=size  display", ".usecs      display", "onmatch(matching.event)",
+		"onmax(var)", "onchange(var)", "trace(<synthetic_event>,param list)", "save(field,...)",
+		"snapshot()                           - snapshot the trace buffer" };
+	/* what those lines promise, tried */
+	static const char *const start[] = {
+		"hist:keys=common_pid:x=common_timestamp,y=$x,ms_per_sec=1000,t=common_timestamp/1000",
+		"hist:keys=common_cpu:vals=n", "hist:keys=__probe_ip.sym-offset",
+		"hist:keys=common_pid.execname", "hist:keys=n.log2", "hist:keys=n.buckets=10",
+		"hist:keys=common_pid:u=common_timestamp.usecs", "enable_hist:kprobes:h_end",
+		"disable_hist:kprobes:h_end" };
+	static const char *const end[] = {
+		"hist:keys=common_pid:l=common_timestamp-$x:onmatch(kprobes.h_start).trace(myevent,$l,common_pid)",
+		"hist:keys=common_pid:m=common_timestamp-$x:onmax($m).save(common_pid)",
+		"hist:keys=common_pid:c=common_timestamp-$x:onchange($c).snapshot()" };
+	char line[192];
+
+	rd(T("README"));
+	for (size_t i = 0; i < ARRAY_SIZE(lines); i++)
+		KTEST_EXPECT_TRUE(t, strstr(out, lines[i]) != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "example: echo 'myevent u64 lat; int pid' >> synthetic_events"));
+	KTEST_EXPECT_TRUE(t, strstr(out, "name=") == NULL);	/* named triggers: not here */
+	KTEST_EXPECT_EQ(t, wr_append(T("synthetic_events"), "myevent u64 lat; int pid\n"), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(start); i++) {
+		snprintf(line, sizeof(line), "%s\n", start[i]);
+		KTEST_EXPECT_EQ(t, wr_append(START("trigger"), line), 0);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(end); i++) {
+		snprintf(line, sizeof(line), "%s\n", end[i]);
+		KTEST_EXPECT_EQ(t, wr_append(END("trigger"), line), 0);
+	}
+}
+
+static struct ktest_case hist_cases[] = {
+	KTEST_CASE(synthetic_events_define_list_remove),
+	KTEST_CASE(synthetic_format_is_linux_layout),
+	KTEST_CASE(synthetic_events_errors),
+	KTEST_CASE(latency_through_a_synthetic_event),
+	KTEST_CASE(what_is_used_cannot_go),
+	KTEST_CASE(onmax_saves_fields),
+	KTEST_CASE(onmax_takes_a_snapshot),
+	KTEST_CASE(key_modifiers_print_as_linux),
+	KTEST_CASE(expressions_compute),
+	KTEST_CASE(disable_and_enable_hist),
+	KTEST_CASE(hist_errors_as_linux),
+	KTEST_CASE(readme_hist_lines_work),
+	KTEST_END
+};
+
+static struct ktest_suite hist_suite = {
+	.name = "hist",
+	.cases = hist_cases,
+	.init = hist_init,
+	.exit = hist_exit,
+};
+KTEST_SUITE(hist_suite);

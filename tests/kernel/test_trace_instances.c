@@ -1,0 +1,369 @@
+/*
+ * test_trace_instances.c - suite "trace_instances": tracefs' instances/
+ * as Linux 6.1's (kernel/trace/trace_instances.c): mkdir makes a trace
+ * array with its own buffer and files, events enabled there record there
+ * alone, rmdir takes it away (EBUSY while a reference is held), and the
+ * errors mkdir and rmdir give elsewhere.  The workload is `run fib 5`:
+ * 15 hits of fib.
+ */
+#include "ktest.h"
+#include "shell.h"
+#include "pseudofs.h"
+#include "trace.h"
+#include "trace_array.h"
+#include "trace_events.h"
+#include "trace_probe.h"
+#include "string.h"
+#include "vsprintf.h"
+#include "errno.h"
+#include "pseudofs_io.h"
+
+#define T(name)    TRACEFS_DIR "/" name
+#define FOO(name)  TRACE_INSTANCES_DIR "/foo/" name
+#define BAR(name)  TRACE_INSTANCES_DIR "/bar/" name
+#define FIB_HITS   15
+
+static char out[16384];
+
+static int rd(const char *path)
+{
+	return pseudofs_read_into(path, out, sizeof(out));
+}
+
+static int wr(const char *path, const char *text)
+{
+	return pseudofs_write_str(path, text, true);
+}
+
+static int count(const char *text, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = text; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+		n++;
+	return n;
+}
+
+static void run_fib5(void)
+{
+	static char sink[256];
+	struct seq_buf s;
+
+	seq_buf_init(&s, sink, sizeof(sink));
+	shell_exec("run fib 5", &s);
+}
+
+/* tin_fib's records in a trace file. */
+static int records_in(const char *trace_path)
+{
+	rd(trace_path);
+	return count(out, "tin_fib: ");
+}
+
+static void clean(void)
+{
+	pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo");
+	pseudofs_rmdir(TRACE_INSTANCES_DIR "/bar");
+	wr(T("events/enable"), "0\n");
+	wr(T("kprobe_events"), "\n");
+	wr(T("tracing_on"), "1\n");
+	trace_buffer_reset(TRACE_ALL_CPUS);
+}
+
+static int instances_init(struct ktest *t)
+{
+	tracefs_init();
+	clean();
+	return pseudofs_write_str(T("kprobe_events"), "p:tin_fib fib n=$arg1\n", false);
+}
+
+static void instances_exit(struct ktest *t)
+{
+	clean();
+}
+
+/* ---- mkdir, rmdir and their errors -------------------------------------------------- */
+
+static void mkdir_makes_linux_files(struct ktest *t)
+{
+	static const char *const files[] = { "available_tracers", "buffer_size_kb",
+		"buffer_total_size_kb", "current_tracer", "events/enable", "set_event",
+		"set_ftrace_filter", "set_ftrace_notrace", "trace", "trace_pipe", "tracing_on",
+		"events/kprobes/enable", "events/kprobes/tin_fib/enable",
+		"events/kprobes/tin_fib/id", "events/kprobes/tin_fib/format" };
+	char path[PSEUDOFS_PATH_MAX];
+
+	KTEST_EXPECT_EQ(t, pseudofs_lookup(TRACE_INSTANCES_DIR), 2);
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		snprintf(path, sizeof(path), TRACE_INSTANCES_DIR "/foo/%s", files[i]);
+		KTEST_EXPECT_EQ(t, pseudofs_lookup(path), 1);
+	}
+	KTEST_EXPECT_EQ(t, rd(FOO("tracing_on")), 0);
+	KTEST_EXPECT_STREQ(t, out, "1\n");
+	KTEST_EXPECT_EQ(t, rd(FOO("events/kprobes/tin_fib/enable")), 0);
+	KTEST_EXPECT_STREQ(t, out, "0\n");
+	KTEST_EXPECT_EQ(t, rd(FOO("current_tracer")), 0);
+	KTEST_EXPECT_STREQ(t, out, "nop\n");
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_lookup(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_lookup(FOO("trace")), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_lookup(TRACE_INSTANCES_DIR), 2);	/* stays, empty */
+}
+
+static void mkdir_rmdir_errors_as_linux(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), -EEXIST);
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(T("events/bar")), -EPERM);	/* no mkdir there */
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(T("nosuch/bar")), -ENOENT);
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(T("trace/bar")), -ENOTDIR);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(T("events")), -EPERM);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR), -EPERM);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/nosuch"), -ENOENT);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(FOO("trace")), -ENOTDIR);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(FOO("events")), -EPERM);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+}
+
+/* ---- the records ------------------------------------------------------------------------ */
+
+static void event_records_only_where_enabled(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("events/kprobes/tin_fib/enable"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, rd(T("events/kprobes/tin_fib/enable")), 0);
+	KTEST_EXPECT_STREQ(t, out, "0\n");
+	run_fib5();
+	KTEST_EXPECT_EQ(t, records_in(FOO("trace")), FIB_HITS);
+	KTEST_EXPECT_EQ(t, records_in(T("trace")), 0);
+	/* on at the top level too: both buffers get every hit */
+	KTEST_EXPECT_EQ(t, wr(T("events/kprobes/tin_fib/enable"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("trace"), "\n"), 0);
+	run_fib5();
+	KTEST_EXPECT_EQ(t, records_in(FOO("trace")), FIB_HITS);
+	KTEST_EXPECT_EQ(t, records_in(T("trace")), FIB_HITS);
+	/* off in the instance: the top level still records */
+	KTEST_EXPECT_EQ(t, wr(FOO("events/kprobes/tin_fib/enable"), "0\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("trace"), "\n"), 0);
+	run_fib5();
+	KTEST_EXPECT_EQ(t, records_in(FOO("trace")), 0);
+	KTEST_EXPECT_EQ(t, records_in(T("trace")), 2 * FIB_HITS);
+	KTEST_EXPECT_EQ(t, wr(T("events/kprobes/tin_fib/enable"), "0\n"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+}
+
+#define FIB(name)  T("events/kprobes/tin_fib/" name)
+#define RET(name)  T("events/kprobes/tin_ret/" name)
+
+/* Whether tin_fib's probe is in fib's text. */
+static bool fib_armed(void)
+{
+	struct trace_event_file *file = trace_event_file_find("kprobes", "tin_fib");
+
+	return file && file->tp->enabled;
+}
+
+/*
+ * An instance's bit and a trigger's soft mode (enable_event) hold the
+ * probe together: armed while either does.  The top level records only
+ * while the trigger has turned its records on; the instance's bit alone
+ * never shows in the top level's enable file.
+ */
+static void soft_mode_and_instances(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(T("kprobe_events"), "r:tin_ret fib\n", false), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("events/kprobes/tin_fib/enable"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(RET("trigger"), "enable_event:kprobes:tin_fib\n"), 0);
+	rd(FIB("enable"));
+	KTEST_EXPECT_STREQ(t, out, "0*\n");
+	/* off in the instance: soft mode keeps the probe armed */
+	KTEST_EXPECT_EQ(t, wr(FOO("events/kprobes/tin_fib/enable"), "0\n"), 0);
+	KTEST_EXPECT_TRUE(t, fib_armed());
+	/* fib(1)'s return turns the records on: the hits after n = 5 4 3 2 1 */
+	KTEST_EXPECT_EQ(t, wr(RET("enable"), "1\n"), 0);
+	run_fib5();
+	KTEST_EXPECT_EQ(t, records_in(T("trace")), FIB_HITS - 5);
+	KTEST_EXPECT_EQ(t, records_in(FOO("trace")), 0);
+	rd(FIB("enable"));
+	KTEST_EXPECT_STREQ(t, out, "1*\n");
+	/* the trigger gone with the records on: enabled at the top level, as Linux */
+	KTEST_EXPECT_EQ(t, wr(RET("enable"), "0\n"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(RET("trigger"), "!enable_event:kprobes:tin_fib\n",
+					      false), 0);
+	rd(FIB("enable"));
+	KTEST_EXPECT_STREQ(t, out, "1\n");
+	/* on in the instance, off at the top: still armed; off in both: disarmed */
+	KTEST_EXPECT_EQ(t, wr(FOO("events/kprobes/tin_fib/enable"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FIB("enable"), "0\n"), 0);
+	KTEST_EXPECT_TRUE(t, fib_armed());
+	KTEST_EXPECT_EQ(t, wr(FOO("events/kprobes/tin_fib/enable"), "0\n"), 0);
+	KTEST_EXPECT_FALSE(t, fib_armed());
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(T("kprobe_events"), "-:tin_ret\n", false), 0);
+}
+
+static void instances_are_independent(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/bar"), 0);
+	KTEST_EXPECT_EQ(t, wr(BAR("set_event"), "kprobes:tin_fib\n"), 0);
+	KTEST_EXPECT_EQ(t, rd(BAR("set_event")), 0);
+	KTEST_EXPECT_STREQ(t, out, "kprobes:tin_fib\n");
+	KTEST_EXPECT_EQ(t, rd(FOO("set_event")), 0);
+	KTEST_EXPECT_STREQ(t, out, "");
+	run_fib5();
+	KTEST_EXPECT_EQ(t, records_in(BAR("trace")), FIB_HITS);
+	KTEST_EXPECT_EQ(t, records_in(FOO("trace")), 0);
+	/* tracing_on is the instance's own */
+	KTEST_EXPECT_EQ(t, wr(FOO("events/enable"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(BAR("tracing_on"), "0\n"), 0);
+	run_fib5();
+	KTEST_EXPECT_EQ(t, records_in(BAR("trace")), FIB_HITS);
+	KTEST_EXPECT_EQ(t, records_in(FOO("trace")), FIB_HITS);
+	KTEST_EXPECT_EQ(t, rd(T("tracing_on")), 0);
+	KTEST_EXPECT_STREQ(t, out, "1\n");
+	/* trace_pipe takes the records it prints */
+	KTEST_EXPECT_EQ(t, rd(FOO("trace_pipe")), 0);
+	KTEST_EXPECT_EQ(t, count(out, "tin_fib: "), FIB_HITS);
+	KTEST_EXPECT_EQ(t, records_in(FOO("trace")), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/bar"), 0);
+}
+
+static void buffer_size_kb_is_the_instances(struct ktest *t)
+{
+	unsigned long slots = (4 * 1024 + sizeof(struct trace_entry) - 1) / sizeof(struct trace_entry);
+	char top[32], want[32];
+
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	rd(T("buffer_size_kb"));
+	strlcpy(top, out, sizeof(top));
+
+	/* 4 KiB a CPU: fib(5)'s 15 hits keep the newest that fit */
+	KTEST_EXPECT_EQ(t, wr(FOO("buffer_size_kb"), "4\n"), 0);
+	snprintf(want, sizeof(want), "%lu\n", (slots * sizeof(struct trace_entry) + 1023) / 1024);
+	KTEST_EXPECT_EQ(t, rd(FOO("buffer_size_kb")), 0);
+	KTEST_EXPECT_STREQ(t, out, want);
+	KTEST_EXPECT_EQ(t, wr(FOO("events/enable"), "1\n"), 0);
+	run_fib5();
+	KTEST_EXPECT_EQ(t, records_in(FOO("trace")), (int)slots);
+	KTEST_EXPECT_EQ(t, rd(T("buffer_size_kb")), 0);
+	KTEST_EXPECT_STREQ(t, out, top);
+	KTEST_EXPECT_EQ(t, wr(FOO("buffer_size_kb"), "0\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, wr(FOO("current_tracer"), "function_graph\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+}
+
+/* Linux 6.1 runs function in an instance (allow_instances), not function_graph. */
+static void function_tracer_in_an_instance(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO("available_tracers")), 0);
+	KTEST_EXPECT_STREQ(t, out, "function nop\n");
+	KTEST_EXPECT_EQ(t, wr(FOO("current_tracer"), "function_graph\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, wr(FOO("set_ftrace_filter"), "fib\n"), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO("set_ftrace_filter")), 0);
+	KTEST_EXPECT_STREQ(t, out, "fib\n");
+	KTEST_EXPECT_EQ(t, rd(T("set_ftrace_filter")), 0);	/* the top level's is its own */
+	KTEST_EXPECT_STREQ(t, out, "#### all functions enabled ####\n");
+	KTEST_EXPECT_EQ(t, wr(FOO("current_tracer"), "function\n"), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO("current_tracer")), 0);
+	KTEST_EXPECT_STREQ(t, out, "function\n");
+	KTEST_EXPECT_EQ(t, rd(T("current_tracer")), 0);
+	KTEST_EXPECT_STREQ(t, out, "nop\n");
+	run_fib5();
+	rd(FOO("trace"));
+	KTEST_EXPECT_EQ(t, count(out, "# tracer: function\n"), 1);
+	KTEST_EXPECT_EQ(t, count(out, ": fib <-"), FIB_HITS);
+	rd(T("trace"));
+	KTEST_EXPECT_EQ(t, count(out, ": fib <-"), 0);
+	/* rmdir with the tracer running: it stops, the call sites go back to nops */
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, rd(T("enabled_functions")), 0);
+	KTEST_EXPECT_STREQ(t, out, "");
+}
+
+/* ---- the event's life beside the instance's ------------------------------------------------ */
+
+static void events_come_and_go_in_instances(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(T("kprobe_events"), "p:tin_two fib\n", false), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_lookup(FOO("events/kprobes/tin_two/enable")), 1);
+	KTEST_EXPECT_EQ(t, wr(FOO("events/kprobes/tin_two/enable"), "1\n"), 0);
+	/* enabled in an instance is in use, as Linux's */
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(T("kprobe_events"), "-:tin_two\n", false), -EBUSY);
+	KTEST_EXPECT_EQ(t, wr(FOO("events/kprobes/enable"), "0\n"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(T("kprobe_events"), "-:tin_two\n", false), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_lookup(FOO("events/kprobes/tin_two/enable")), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_lookup(FOO("events/kprobes/tin_fib/enable")), 1);
+	/* rmdir turns the instance's events off: the event can go */
+	KTEST_EXPECT_EQ(t, wr(FOO("events/kprobes/tin_fib/enable"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(T("kprobe_events"), "-:tin_fib\n", false), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(T("kprobe_events"), "p:tin_fib fib n=$arg1\n",
+					      false), 0);
+}
+
+static void rmdir_busy_while_referenced(struct ktest *t)
+{
+	struct trace_array *tr = trace_array_get_by_name("foo");
+
+	KTEST_EXPECT_TRUE(t, tr != NULL);
+	KTEST_EXPECT_EQ(t, pseudofs_lookup(FOO("trace")), 1);
+	KTEST_EXPECT_TRUE(t, trace_array_get_by_name("foo") == tr);	/* the same one */
+	trace_array_put(tr);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), -EBUSY);
+	KTEST_EXPECT_EQ(t, pseudofs_lookup(FOO("trace")), 1);
+	trace_array_put(tr);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_lookup(FOO("trace")), 0);
+}
+
+/* Linux has no limit; here each instance is a bit of enabled_in: 31 of them. */
+static void instances_limits(struct ktest *t)
+{
+	char path[PSEUDOFS_PATH_MAX];
+	int made = 0;
+
+	for (int i = 0; i < TRACE_ARRAY_MAX; i++) {
+		snprintf(path, sizeof(path), TRACE_INSTANCES_DIR "/lim%d", i);
+		if (pseudofs_mkdir(path) == 0)
+			made++;
+		else
+			break;
+	}
+	KTEST_EXPECT_EQ(t, made, TRACE_ARRAY_MAX - 1);
+	snprintf(path, sizeof(path), TRACE_INSTANCES_DIR "/lim%d", made);
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(path), -ENOSPC);
+	for (int i = 0; i < made; i++) {
+		snprintf(path, sizeof(path), TRACE_INSTANCES_DIR "/lim%d", i);
+		KTEST_EXPECT_EQ(t, pseudofs_rmdir(path), 0);
+	}
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/"
+		"a_name_of_sixty_four_characters_is_one_more_than_linux_event_nam"), -ENAMETOOLONG);
+}
+
+static struct ktest_case instances_cases[] = {
+	KTEST_CASE(mkdir_makes_linux_files),
+	KTEST_CASE(mkdir_rmdir_errors_as_linux),
+	KTEST_CASE(event_records_only_where_enabled),
+	KTEST_CASE(instances_are_independent),
+	KTEST_CASE(soft_mode_and_instances),
+	KTEST_CASE(buffer_size_kb_is_the_instances),
+	KTEST_CASE(function_tracer_in_an_instance),
+	KTEST_CASE(events_come_and_go_in_instances),
+	KTEST_CASE(rmdir_busy_while_referenced),
+	KTEST_CASE(instances_limits),
+	KTEST_END
+};
+
+static struct ktest_suite instances_suite = {
+	.name = "trace_instances",
+	.cases = instances_cases,
+	.init = instances_init,
+	.exit = instances_exit,
+};
+KTEST_SUITE(instances_suite);
