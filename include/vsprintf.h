@@ -43,6 +43,8 @@ long simple_strtol(const char *s, char **end, unsigned int base);
 /* Strict: the whole string (one trailing '\n' allowed) must be a number.
  * Returns 0 and sets *res, or -EINVAL (junk) / -ERANGE (too big). */
 int kstrtoul(const char *s, unsigned int base, unsigned long *res);
+/* The same of s[0..len), s not NUL-terminated (a pseudo-file write's text). */
+int kstrntoul(const char *s, size_t len, unsigned int base, unsigned long *res);
 int kstrtoull(const char *s, unsigned int base, unsigned long long *res);
 int kstrtol(const char *s, unsigned int base, long *res);
 

@@ -70,18 +70,6 @@ static size_t word_len(const char *p, const char *stops)
 	return n;
 }
 
-/* strtoul(s, 0) over the whole of s[0..len). */
-static bool parse_ulong(const char *s, size_t len, unsigned long *val)
-{
-	char buf[24];
-
-	if (len == 0 || len >= sizeof(buf))
-		return false;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	return kstrtoul(buf, 0, val) == 0;
-}
-
 /*
  * Split "PARAM if FILTER": Linux looks for an "if" with a blank on
  * each side; the filter is what follows it.
@@ -135,7 +123,7 @@ static int hist_size(const char *s, unsigned int *bits)
 	unsigned long size;
 	unsigned int b = 0;
 
-	if (!parse_ulong(s, strlen(s), &size) || size == 0)
+	if (kstrtoul(s, 0, &size) || size == 0)
 		return -EINVAL;
 	while ((1UL << b) < size && b < 31)
 		b++;
@@ -452,7 +440,7 @@ static int parse_enable_event(const char *p, struct trigger_spec *spec)
 		return -EINVAL;
 	if (*p == ':') {
 		len = word_len(++p, " \t");
-		if (!parse_ulong(p, len, &count))
+		if (kstrntoul(p, len, 0, &count))
 			return -EINVAL;
 		spec->count = count;
 		p += len;
@@ -515,7 +503,7 @@ int trigger_parse(const char *text, struct trigger_spec *spec, enum hist_err *he
 	if (param && *param) {			/* the count */
 		unsigned long count;
 
-		if (!parse_ulong(param, word_len(param, " \t"), &count))
+		if (kstrntoul(param, word_len(param, " \t"), 0, &count))
 			return -EINVAL;
 		spec->count = count;
 	}

@@ -499,6 +499,23 @@ int kstrtoul(const char *s, unsigned int base, unsigned long *res)
 	return 0;
 }
 
+/*
+ * kstrtoul() of the first len bytes of s, which need not end in a NUL:
+ * what a pseudo-file's write hands over (Linux's kstrtoul_from_user()
+ * copies the user's bytes into a small buffer the same way).  Text too
+ * long to be a number is -EINVAL, never cut to fit.
+ */
+int kstrntoul(const char *s, size_t len, unsigned int base, unsigned long *res)
+{
+	char buf[24];
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	return kstrtoul(buf, base, res);
+}
+
 int kstrtol(const char *s, unsigned int base, long *res)
 {
 	unsigned long long v;

@@ -217,24 +217,10 @@ static int tracing_on_show(struct seq_buf *s, void *data)
 	return 0;
 }
 
-/* A decimal number, a newline allowed after it: Linux's kstrtoul_from_user(.., 10). */
-static int parse_decimal(const char *text, size_t len, unsigned long *val)
-{
-	char buf[24];
-
-	if (len && text[len - 1] == '\n')
-		len--;
-	if (len == 0 || len >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, text, len);
-	buf[len] = '\0';
-	return kstrtoul(buf, 10, val);
-}
-
 static int tracing_on_write(const char *text, size_t len, bool trunc, void *data)
 {
 	unsigned long val;
-	int ret = parse_decimal(text, len, &val);
+	int ret = kstrntoul(text, len, 10, &val);
 
 	if (ret)
 		return ret;
@@ -330,7 +316,7 @@ static int buffer_total_show(struct seq_buf *s, void *data)
 static int buffer_size_write(const char *text, size_t len, bool trunc, void *data)
 {
 	unsigned long kb;
-	int ret = parse_decimal(text, len, &kb);
+	int ret = kstrntoul(text, len, 10, &kb);
 
 	if (ret)
 		return ret;
@@ -397,7 +383,7 @@ static int snapshot_show(struct seq_buf *s, void *data)
 static int snapshot_write(const char *text, size_t len, bool trunc, void *data)
 {
 	unsigned long val;
-	int ret = parse_decimal(text, len, &val);
+	int ret = kstrntoul(text, len, 10, &val);
 
 	if (ret)
 		return ret;

@@ -100,7 +100,7 @@ struct synth_event *synth_event_find(const char *name)
 static struct trace_entry synth_records[NR_CPUS][SYNTH_NEST_MAX];
 static int synth_depth[NR_CPUS];
 
-static uint64_t field_value(const struct synth_field *f, uint64_t v)
+static uint64_t synth_field_value(const struct synth_field *f, uint64_t v)
 {
 	int shift = 64 - f->size * 8;
 
@@ -130,13 +130,13 @@ void synth_event_trace(struct synth_event *se, const uint64_t *vals, struct pt_r
 	e->ip = e->ret_ip = 0;
 	fv = (struct fetch_value *)e->payload;
 	for (int i = 0; i < se->nr_fields; i++)
-		fv[i] = (struct fetch_value){ .raw = field_value(&se->fields[i], vals[i]) };
+		fv[i] = (struct fetch_value){ .raw = synth_field_value(&se->fields[i], vals[i]) };
 	e->len = se->nr_fields * sizeof(*fv);
 	se->tp.recorded = true;
 	trace_event_commit(&se->tp, e, regs);
 	synth_depth[cpu]--;
 }
-NOKPROBE_SYMBOL(field_value);
+NOKPROBE_SYMBOL(synth_field_value);
 NOKPROBE_SYMBOL(synth_event_trace);
 
 /* "sort_lat: lat=12 pid=3", Linux's print_synth_event(). */

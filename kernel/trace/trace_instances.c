@@ -158,19 +158,6 @@ static int instance_trace_pipe_show(struct seq_buf *s, void *data)
 #define KB 1024
 #define BUFFER_SIZE_KB_MAX (256UL * KB)	/* as the top level's: more than the machine has */
 
-static int parse_decimal(const char *text, size_t len, unsigned long *val)
-{
-	char buf[24];
-
-	if (len && text[len - 1] == '\n')
-		len--;
-	if (len == 0 || len >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, text, len);
-	buf[len] = '\0';
-	return kstrtoul(buf, 10, val);
-}
-
 static int instance_tracing_on_show(struct seq_buf *s, void *data)
 {
 	seq_buf_printf(s, "%d\n", READ_ONCE(((struct trace_array *)data)->tracing_on));
@@ -180,7 +167,7 @@ static int instance_tracing_on_show(struct seq_buf *s, void *data)
 static int instance_tracing_on_write(const char *text, size_t len, bool trunc, void *data)
 {
 	unsigned long val;
-	int ret = parse_decimal(text, len, &val);
+	int ret = kstrntoul(text, len, 10, &val);
 
 	if (!ret)
 		WRITE_ONCE(((struct trace_array *)data)->tracing_on, val != 0);
@@ -221,7 +208,7 @@ static int instance_buffer_size_write(const char *text, size_t len, bool trunc, 
 {
 	struct trace_array *tr = data;
 	unsigned long kb;
-	int ret = parse_decimal(text, len, &kb);
+	int ret = kstrntoul(text, len, 10, &kb);
 
 	if (ret)
 		return ret;

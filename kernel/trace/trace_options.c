@@ -181,16 +181,9 @@ static int option_file_show(struct seq_buf *s, void *data)
 /* "0" or "1" (Linux's kstrtoul, then val != 0 && val != 1 is EINVAL). */
 static int option_file_write(const char *text, size_t len, bool trunc, void *data)
 {
-	char buf[24];
 	unsigned long val;
 
-	if (len && text[len - 1] == '\n')
-		len--;
-	if (len == 0 || len >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, text, len);
-	buf[len] = '\0';
-	if (kstrtoul(buf, 10, &val) || val > 1)
+	if (kstrntoul(text, len, 10, &val) || val > 1)
 		return -EINVAL;
 	return set_option(option_bit(data), val);
 }

@@ -23,6 +23,13 @@ them).
                                  says that this image has no tests and
                                  leaves QEMU with the failure status (35)
                                  instead of starting the shell
+  kernel_function_names_unique   no two functions of BUILD/kernel.elf,
+                                 static ones included, share a name:
+                                 kprobe_events, kallsyms and the
+                                 probe-everything sweep resolve a
+                                 function by its name, and a second
+                                 function of that name is one they
+                                 cannot reach (or, worse, reach instead)
   user_programs_carry_no_dwarf   every ELF file BUILD/user/user_image.S
                                  .incbin's into the images has its symbol
                                  table (exec and uprobes' NAME:SYMBOL read
@@ -144,6 +151,18 @@ def kernel_has_no_test_symbol(nm, kernel, objs):
     return problems
 
 
+def kernel_function_names_unique(nm, kernel):
+    out = subprocess.run([nm, "--defined-only", str(kernel)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, check=True).stdout.decode()
+    seen = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in "tT":
+            seen[parts[2]] = seen.get(parts[2], 0) + 1
+    return [f"{name} is the name of {n} functions" for name, n in sorted(seen.items())
+            if n > 1]
+
+
 def test_image_has_the_tests(nm, test_image, objs):
     in_image = symbols(nm, test_image)
     want = set(TEST_IMAGE_MUST_DEFINE)
@@ -186,6 +205,8 @@ def main():
     for path, name, check in (
             (kernel, "kernel_has_no_test_symbol",
              lambda: kernel_has_no_test_symbol(nm, kernel, objs)),
+            (kernel, "kernel_function_names_unique",
+             lambda: kernel_function_names_unique(nm, kernel)),
             (test_image, "test_image_has_the_tests",
              lambda: test_image_has_the_tests(nm, test_image, objs)),
             (kernel, "kernel_refuses_a_test_run",

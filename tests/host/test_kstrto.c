@@ -150,11 +150,31 @@ static void kstrtol_limits(struct ktest *t)
 	KTEST_EXPECT_EQ(t, v, 7);
 }
 
+/* A pseudo-file write's text: len bytes, no NUL; what follows is not read. */
+static void kstrntoul_reads_only_len(struct ktest *t)
+{
+	static const char text[] = "42\n99";
+	char long_text[40];
+	unsigned long v = 7;
+
+	KTEST_EXPECT_EQ(t, kstrntoul(text, 3, 10, &v), 0);
+	KTEST_EXPECT_EQ(t, v, 42);
+	KTEST_EXPECT_EQ(t, kstrntoul(text, 1, 10, &v), 0);
+	KTEST_EXPECT_EQ(t, v, 4);
+	KTEST_EXPECT_EQ(t, kstrntoul(text, 0, 10, &v), -EINVAL);
+	KTEST_EXPECT_EQ(t, kstrntoul("\n", 1, 10, &v), -EINVAL);
+	KTEST_EXPECT_EQ(t, kstrntoul(text, sizeof(text) - 1, 10, &v), -EINVAL);
+	memset(long_text, '1', sizeof(long_text));	/* too long: refused, not cut */
+	KTEST_EXPECT_EQ(t, kstrntoul(long_text, sizeof(long_text), 10, &v), -EINVAL);
+	KTEST_EXPECT_EQ(t, v, 4);
+}
+
 static struct ktest_case cases[] = {
 	KTEST_CASE(simple_strtoul_bases),
 	KTEST_CASE(simple_strtol_signs),
 	KTEST_CASE(kstrtoul_accepts),
 	KTEST_CASE(kstrtoul_rejects),
+	KTEST_CASE(kstrntoul_reads_only_len),
 	KTEST_CASE(kstrtol_limits),
 	KTEST_END,
 };

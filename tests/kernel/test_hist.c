@@ -19,7 +19,7 @@
 #include "string.h"
 #include "vsprintf.h"
 #include "errno.h"
-#include "pseudofs_io.h"
+#include "tracefs_suite.h"
 
 #define T(name)       TRACEFS_DIR "/" name
 #define START(name)   TRACEFS_DIR "/events/kprobes/h_start/" name
@@ -29,32 +29,6 @@
 #define START_VARS    "hist:keys=common_pid:ts0=common_timestamp.usecs:n0=n"
 #define END_ONMATCH   "hist:keys=common_pid:lat=common_timestamp.usecs-$ts0:" \
 		      "onmatch(kprobes.h_start).trace(sort_lat,$lat,common_pid,$n0)"
-
-static char out[16384];
-
-static int rd(const char *path)
-{
-	return pseudofs_read_into(path, out, sizeof(out));
-}
-
-static int wr(const char *path, const char *text)
-{
-	return pseudofs_write_str(path, text, true);
-}
-
-static int wr_append(const char *path, const char *text)
-{
-	return pseudofs_write_str(path, text, false);
-}
-
-static int count(const char *text, const char *needle)
-{
-	int n = 0;
-
-	for (const char *p = text; (p = strstr(p, needle)) != NULL; p += strlen(needle))
-		n++;
-	return n;
-}
 
 static void run(const char *cmd)
 {

@@ -16,33 +16,12 @@
 #include "string.h"
 #include "vsprintf.h"
 #include "errno.h"
-#include "pseudofs_io.h"
+#include "tracefs_suite.h"
 
 #define T(name)    TRACEFS_DIR "/" name
 #define FOO(name)  TRACE_INSTANCES_DIR "/foo/" name
 #define BAR(name)  TRACE_INSTANCES_DIR "/bar/" name
 #define FIB_HITS   15
-
-static char out[16384];
-
-static int rd(const char *path)
-{
-	return pseudofs_read_into(path, out, sizeof(out));
-}
-
-static int wr(const char *path, const char *text)
-{
-	return pseudofs_write_str(path, text, true);
-}
-
-static int count(const char *text, const char *needle)
-{
-	int n = 0;
-
-	for (const char *p = text; (p = strstr(p, needle)) != NULL; p += strlen(needle))
-		n++;
-	return n;
-}
 
 static void run_fib5(void)
 {

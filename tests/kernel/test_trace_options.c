@@ -12,7 +12,7 @@
 #include "string.h"
 #include "vsprintf.h"
 #include "errno.h"
-#include "pseudofs_io.h"
+#include "tracefs_suite.h"
 #include "workloads.h"
 #include "timer.h"
 #include <asm/processor.h>
@@ -20,27 +20,6 @@
 #define T(name)   TRACEFS_DIR "/" name
 #define EV(name)  TRACEFS_DIR "/events/kprobes/to_fib/" name
 #define FIB2_HITS 3
-
-static char out[16384];
-
-static int rd(const char *path)
-{
-	return pseudofs_read_into(path, out, sizeof(out));
-}
-
-static int wr(const char *path, const char *text)
-{
-	return pseudofs_write_str(path, text, true);
-}
-
-static int count(const char *text, const char *needle)
-{
-	int n = 0;
-
-	for (const char *p = text; (p = strstr(p, needle)) != NULL; p += strlen(needle))
-		n++;
-	return n;
-}
 
 static void run_fib2(void)
 {

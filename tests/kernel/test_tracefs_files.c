@@ -17,36 +17,10 @@
 #include "string.h"
 #include "vsprintf.h"
 #include "errno.h"
-#include "pseudofs_io.h"
+#include "tracefs_suite.h"
 
 #define T(name)   TRACEFS_DIR "/" name
 #define EV(name)  TRACEFS_DIR "/events/kprobes/tf_fib/" name
-
-static char out[16384];
-
-static int rd(const char *path)
-{
-	return pseudofs_read_into(path, out, sizeof(out));
-}
-
-static int wr(const char *path, const char *text)
-{
-	return pseudofs_write_str(path, text, true);
-}
-
-static int wr_append(const char *path, const char *text)
-{
-	return pseudofs_write_str(path, text, false);
-}
-
-static int count(const char *text, const char *needle)
-{
-	int n = 0;
-
-	for (const char *p = text; (p = strstr(p, needle)) != NULL; p += strlen(needle))
-		n++;
-	return n;
-}
 
 static int run_fib5(void)
 {
