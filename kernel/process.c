@@ -136,6 +136,7 @@ struct task_struct *process_spawn(const char *name, const char *const argv[],
 		return NULL;
 	}
 	set_new_task_pgid(t, pgid ? pgid : t->pid);
+	t->exit_signal = SIGCHLD;
 	return t;
 }
 

@@ -555,24 +555,27 @@ void copy_siginfo_to_external(siginfo_t *to, const struct kernel_siginfo *from)
 /* Under the run-queue lock: the exiting process's parent, if it is a process. */
 static void notify_one(struct task_struct *t, void *arg)
 {
+	struct kernel_siginfo *info = arg;
+
 	if (t == current->parent)
-		send_signal_locked(SIGCHLD, arg, t);
+		send_signal_locked(info->signo, info, t);
 }
 
 /*
- * A child ended (Linux's do_notify_parent()): SIGCHLD with its pid and
- * how it ended.  Ignored by default, as Linux's; a kernel parent (the
+ * A child ended (Linux's do_notify_parent()): its exit signal (SIGCHLD
+ * unless clone() asked another) with its pid and how it ended.  Ignored by default, as Linux's; a kernel parent (the
  * shell) is not a process and is told by its wait instead.
  */
 void do_notify_parent(struct task_struct *t, int status)
 {
 	struct kernel_siginfo info = {
-		.signo = SIGCHLD, .pid = t->pid,
+		.signo = t->exit_signal, .pid = t->pid,
 		.code = WIFSIGNALED(status) ? CLD_KILLED : CLD_EXITED,
 		.status = WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status),
 	};
 
-	for_each_task(notify_one, &info);
+	if (valid_signal(t->exit_signal))	/* 0, or one past _NSIG: no signal, as Linux's */
+		for_each_task(notify_one, &info);
 }
 
 /*

@@ -45,7 +45,6 @@ static const sys_call_ptr_t ia32_sys_call_table[NR_syscalls] = {
 	SYSCALL(__NR_getpid, sys_getpid),
 	SYSCALL(__NR_kill, sys_kill),
 	SYSCALL(__NR_nanosleep, sys_nanosleep),
-	SYSCALL(__NR_spawn, sys_spawn),
 	SYSCALL(__NR_unlink, sys_unlink),
 	SYSCALL(__NR_execve, sys_execve),
 	SYSCALL(__NR_lseek, sys_lseek),

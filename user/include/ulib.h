@@ -41,7 +41,11 @@ long waitpid(int pid, int *status, int options);
 long getpid(void);
 long kill(int pid, int sig);
 long nanosleep(const struct timespec *req, struct timespec *rem);
-/* Start a built-in program (argv NULL-terminated); its pid or -errno. */
+/*
+ * Start a program: fork() + execve() (user/lib/spawn.c).  name without
+ * a slash is /bin/NAME; argv is NULL-terminated.  The child's pid, or
+ * execve()'s -errno (nothing runs then).
+ */
 long spawn(const char *name, const char *const argv[]);
 /* docs/exec.md: Linux's calls, Linux's numbers. */
 long execve(const char *path, const char *const argv[], const char *const envp[]);
@@ -64,11 +68,13 @@ long fstat64(int fd, struct stat64 *st);
 /* Linux's fork(): the child's pid in the parent, 0 in the child, or -errno. */
 long fork(void);
 /*
- * The raw clone system call, not the C library's clone(fn, stack, ...):
- * with flags only the exit signal (SIGCHLD) and no stack, it is fork().
+ * The raw clone system call in Linux i386's order, not the C library's
+ * clone(fn, stack, ...): with flags only the exit signal (SIGCHLD) and
+ * no stack, it is fork().  kernel/fork.c says which flags it takes.
  */
 #define SIGCHLD 17
-long clone(unsigned long flags, void *stack);
+long clone(unsigned long flags, void *stack, int *parent_tid, unsigned long tls,
+	   int *child_tid);
 /* The raw brk(2): the heap's new end, or the old one if refused; brk(0) asks. */
 unsigned long brk(unsigned long end);
 /* The C library's sbrk(): grow the heap by incr bytes; its old end, or (void *)-1. */

@@ -48,7 +48,6 @@
 	SYSCALL getpid, __NR_getpid
 	SYSCALL kill, __NR_kill
 	SYSCALL nanosleep, __NR_nanosleep
-	SYSCALL spawn, __NR_spawn
 	SYSCALL execve, __NR_execve
 	SYSCALL wait4, __NR_wait4
 	SYSCALL exit_group, __NR_exit_group
