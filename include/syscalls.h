@@ -103,4 +103,14 @@ long vfs_write(struct file *file, const char __user *buf, size_t count, long lon
 void do_int80_syscall_32(struct pt_regs *regs);
 DECLARE_PER_CPU(unsigned long, syscall_count);	/* calls taken on each CPU */
 
+/* kernel/signal.c: waiting for signals, per-thread kill, the alternate stack */
+asmlinkage long sys_pause(void);
+asmlinkage long sys_rt_sigsuspend(const sigset_t __user *unewset, size_t sigsetsize);
+asmlinkage long sys_sigsuspend(int unused1, int unused2, unsigned long mask);
+asmlinkage long sys_rt_sigtimedwait(const sigset_t __user *uthese, struct siginfo __user *uinfo,
+				    const struct timespec __user *uts, size_t sigsetsize);
+asmlinkage long sys_tkill(int pid, int sig);
+asmlinkage long sys_tgkill(int tgid, int pid, int sig);
+asmlinkage long sys_sigaltstack(const stack_t __user *uss, stack_t __user *uoss);
+
 #endif

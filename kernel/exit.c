@@ -23,6 +23,7 @@
 #include "uaccess.h"
 #include "string.h"
 #include "errno.h"
+#include "signal.h"
 
 #define WNOHANG		0x00000001	/* Linux's wait options (include/uapi/linux/wait.h) */
 #define WUNTRACED	0x00000002
@@ -116,13 +117,14 @@ static long wait_scan(struct wait_opts *wo, int options)
 		return -ECHILD;
 	if (options & WNOHANG)
 		return 0;
-	return current->sigkill_pending ? -EINTR : WAIT_SLEEP;
+	/* A slow call: a signal ends the wait (-EINTR, or a restart under SA_RESTART). */
+	return signal_pending(current) ? -ERESTARTSYS : WAIT_SLEEP;
 }
 
 /*
  * Sleep until a child that matches has exited: its pid, and its status
  * in *status.  0 with WNOHANG when none has yet; -ECHILD when no child
- * matches; -EINTR when this process is being killed.  The task is
+ * matches; -ERESTARTSYS when a signal is pending.  The task is
  * marked asleep only when it is about to sleep, and looks once more
  * after that: an exit_notify() after that look wakes it.
  */

@@ -41,6 +41,7 @@ struct fork_start {
 	sigset_t blocked;		/* and its blocked mask */
 	int pgid;			/* and its process group */
 	int __user *child_tid;		/* CLONE_CHILD_SETTID: where the child stores its pid */
+	unsigned long sas_ss_sp, sas_ss_size;	/* the alternate signal stack: in the copied memory */
 };
 
 void start_user_thread(struct pt_regs *regs) __noreturn;	/* entry.S */
@@ -67,6 +68,8 @@ int ret_from_fork(void *arg)
 	current->files = start->files;
 	current->signal.sighand = start->sighand;
 	current->signal.blocked = start->blocked;
+	current->signal.sas_ss_sp = start->sas_ss_sp;
+	current->signal.sas_ss_size = start->sas_ss_size;
 	set_new_task_pgid(current, start->pgid);
 	kfree(start);
 	local_irq_disable();	/* no switch before CR3 holds mm (process_entry()) */
@@ -156,12 +159,14 @@ static struct task_struct *copy_process(struct kernel_clone_args *args, int *err
 	if (args->flags & CLONE_CHILD_SETTID)
 		start->child_tid = args->child_tid;
 	/*
-	 * Linux's copy_sighand() and copy_signal(): the parent's handlers
-	 * and blocked mask (ret_from_fork() installs them), its process
-	 * group; nothing pending (a signal sent before fork is the parent's).
+	 * Linux's copy_sighand() and copy_signal(): the parent's handlers,
+	 * blocked mask and alternate stack (ret_from_fork() installs them),
+	 * its process group; nothing pending (a signal sent before fork is the parent's).
 	 */
 	start->sighand = current->signal.sighand;
 	start->blocked = current->signal.blocked;
+	start->sas_ss_sp = current->signal.sas_ss_sp;
+	start->sas_ss_size = current->signal.sas_ss_size;
 	start->pgid = current->signal.pgid;
 	start->files = dup_fd(current->files);
 	start->mm = start->files ? dup_mm(current->mm) : NULL;

@@ -11,10 +11,9 @@
 #include "timer.h"
 #include "string.h"
 #include "errno.h"
+#include "signal.h"
 
 #define NSEC_PER_SEC   1000000000L
-#define NSEC_PER_MSEC  1000000L
-#define MSEC_PER_SEC   1000L
 #define MAX_SLEEP_SEC  3600L     /* longer requests are cut to an hour */
 
 asmlinkage long sys_exit(int error_code)
@@ -27,11 +26,20 @@ asmlinkage long sys_getpid(void)
 	return current->pid;
 }
 
-/* Sleeps whole ticks; a signal ends it early (-EINTR, and the signal follows). */
+#define NSEC_PER_TICK	(NSEC_PER_SEC / HZ)
+
+/*
+ * Sleeps whole ticks.  A signal ends it early, as Linux's: -EINTR, and
+ * in *rmtp (if given) the time that was left, so the caller can sleep
+ * the rest.  (Linux returns -ERESTART_RESTARTBLOCK and restarts through
+ * restart_syscall() when no handler ran; here only a handled or fatal
+ * signal wakes a sleeper - an ignored one is dropped when sent - so
+ * -EINTR is what a program sees on both.)
+ */
 asmlinkage long sys_nanosleep(const struct timespec __user *rqtp, struct timespec __user *rmtp)
 {
 	struct timespec ts;
-	unsigned long ms;
+	long ticks, left;
 
 	if (copy_from_user(&ts, rqtp, sizeof(ts)))
 		return -EFAULT;
@@ -39,9 +47,15 @@ asmlinkage long sys_nanosleep(const struct timespec __user *rqtp, struct timespe
 		return -EINVAL;
 	if (ts.tv_sec > MAX_SLEEP_SEC)
 		ts.tv_sec = MAX_SLEEP_SEC;
-	ms = ts.tv_sec * MSEC_PER_SEC + (ts.tv_nsec + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC;
-	msleep(ms);
-	return signal_pending(current) ? -EINTR : 0;
+	ticks = ts.tv_sec * HZ + (ts.tv_nsec + NSEC_PER_TICK - 1) / NSEC_PER_TICK;
+	left = schedule_timeout_interruptible(ticks);
+	if (!signal_pending(current))
+		return 0;
+	ts.tv_sec = left / HZ;
+	ts.tv_nsec = (left % HZ) * NSEC_PER_TICK;
+	if (rmtp && copy_to_user(rmtp, &ts, sizeof(ts)))
+		return -EFAULT;
+	return -EINTR;
 }
 
 /* ---- process groups (Linux's kernel/sys.c) ---- */

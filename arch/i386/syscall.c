@@ -76,6 +76,13 @@ static const sys_call_ptr_t ia32_sys_call_table[NR_syscalls] = {
 	SYSCALL(__NR_rt_sigaction, sys_rt_sigaction),
 	SYSCALL(__NR_rt_sigprocmask, sys_rt_sigprocmask),
 	SYSCALL(__NR_rt_sigpending, sys_rt_sigpending),
+	SYSCALL(__NR_pause, sys_pause),
+	SYSCALL(__NR_sigsuspend, sys_sigsuspend),
+	SYSCALL(__NR_rt_sigtimedwait, sys_rt_sigtimedwait),
+	SYSCALL(__NR_rt_sigsuspend, sys_rt_sigsuspend),
+	SYSCALL(__NR_sigaltstack, sys_sigaltstack),
+	SYSCALL(__NR_tkill, sys_tkill),
+	SYSCALL(__NR_tgkill, sys_tgkill),
 };
 
 /* System calls taken on this CPU (tests look for them on every CPU). */
@@ -103,6 +110,7 @@ void do_int80_syscall_32(struct pt_regs *regs)
 	check_entry_stack(regs);
 	this_cpu_inc(syscall_count);
 	regs->orig_ax = nr;
+	current->signal.in_syscall = true;	/* regs->ax is a result: it may be an -ERESTART* code */
 	trace_sys_enter(regs, nr);
 	if (nr < NR_syscalls && ia32_sys_call_table[nr])
 		regs->ax = syscall_call(ia32_sys_call_table[nr], regs);

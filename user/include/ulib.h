@@ -125,6 +125,17 @@ int sigemptyset(sigset_t *set);
 int sigaddset(sigset_t *set, int sig);
 int sigismember(const sigset_t *set, int sig);
 int raise(int sig);
+/* Waiting for signals, signals to one thread, the alternate stack (docs/signals.md). */
+long pause(void);
+long rt_sigsuspend(const sigset_t *mask, size_t size);
+long old_sigsuspend(int unused1, int unused2, unsigned long mask);
+long rt_sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *timeout,
+		     size_t size);
+long sigaltstack(const stack_t *ss, stack_t *oss);
+long tkill(int tid, int sig);
+long tgkill(int tgid, int tid, int sig);
+int sigsuspend(const sigset_t *mask);
+int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *timeout);
 /* A handler's way out that never returns (user/lib/setjmp.S). */
 typedef unsigned long jmp_buf[6];
 int setjmp(jmp_buf env) __attribute__((returns_twice));

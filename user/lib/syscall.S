@@ -75,3 +75,10 @@
 	SYSCALL setpgid, __NR_setpgid
 	SYSCALL getpgid, __NR_getpgid
 	SYSCALL getpgrp, __NR_getpgrp
+	SYSCALL pause, __NR_pause
+	SYSCALL rt_sigsuspend, __NR_rt_sigsuspend
+	SYSCALL old_sigsuspend, __NR_sigsuspend
+	SYSCALL rt_sigtimedwait, __NR_rt_sigtimedwait
+	SYSCALL sigaltstack, __NR_sigaltstack
+	SYSCALL tkill, __NR_tkill
+	SYSCALL tgkill, __NR_tgkill

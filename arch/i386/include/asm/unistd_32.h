@@ -51,6 +51,13 @@
 #define __NR_rt_sigaction	174
 #define __NR_rt_sigprocmask	175
 #define __NR_rt_sigpending	176
+#define __NR_pause		29
+#define __NR_sigsuspend		72
+#define __NR_rt_sigtimedwait	177
+#define __NR_rt_sigsuspend	179
+#define __NR_sigaltstack	186
+#define __NR_tkill		238
+#define __NR_tgkill		270
 /*
  * Retired: 500 was this kernel's own spawn(name, argv), before fork().
  * No call has the number now (-ENOSYS); programs start programs with
