@@ -94,6 +94,14 @@ struct kernel_clone_args {
 	unsigned long tls;
 };
 
+/*
+ * Linux's exec_mm_release() and exit_mm_release(): the task lets go of
+ * its old address space by exec or exit - a vfork() parent waiting on
+ * it goes on (kernel/fork.c).
+ */
+void exec_mm_release(struct task_struct *tsk);
+void exit_mm_release(struct task_struct *tsk);
+
 /* Linux's kernel_clone(): fork, vfork and clone's one path; the child's pid or -errno. */
 int kernel_clone(struct kernel_clone_args *args);	/* Linux's pid_t is an int */
 /* End the calling process (status as below); never returns. */

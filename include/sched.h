@@ -97,6 +97,8 @@ struct task_struct {
 	bool autoreap;
 	/* The signal its parent gets when it ends (SIGCHLD; clone() may ask another, or none). */
 	int exit_signal;
+	/* A vfork() child: its parent waits until it execs or exits (kernel/fork.c). */
+	struct vfork_done *vfork_done;
 };
 
 /*

@@ -53,6 +53,7 @@ asmlinkage long sys_stat64(const char __user *filename, struct stat64 __user *st
 asmlinkage long sys_lstat64(const char __user *filename, struct stat64 __user *statbuf);
 asmlinkage long sys_fstat64(unsigned long fd, struct stat64 __user *statbuf);
 asmlinkage long sys_fork(void);
+asmlinkage long sys_vfork(void);
 asmlinkage long sys_clone(unsigned long clone_flags, unsigned long newsp,
 			  int __user *parent_tidptr, unsigned long tls,
 			  int __user *child_tidptr);

@@ -29,6 +29,7 @@
 #include "signal.h"
 #include "fs.h"
 #include "uaccess.h"
+#include "wait.h"
 #include <asm/irqflags.h>
 #include <asm/ptrace.h>
 
@@ -42,7 +43,22 @@ struct fork_start {
 	int pgid;			/* and its process group */
 	int __user *child_tid;		/* CLONE_CHILD_SETTID: where the child stores its pid */
 	unsigned long sas_ss_sp, sas_ss_size;	/* the alternate signal stack: in the copied memory */
+	struct vfork_done *vfork_done;	/* CLONE_VFORK: what the parent waits on */
 };
+
+/*
+ * What a vfork() parent waits on: the child's exec or exit.  Shared by
+ * two tasks that may end in either order - the child exits, or the
+ * parent is killed while it waits - so it is on the heap with a count
+ * of its two users, and vfork_lock orders the last looks.
+ */
+struct vfork_done {
+	struct task_struct *waiter;	/* the parent while it waits; NULL once it stopped */
+	bool done;
+	int users;
+};
+
+static DEFINE_SPINLOCK(vfork_lock);
 
 void start_user_thread(struct pt_regs *regs) __noreturn;	/* entry.S */
 
@@ -70,6 +86,7 @@ int ret_from_fork(void *arg)
 	current->signal.blocked = start->blocked;
 	current->signal.sas_ss_sp = start->sas_ss_sp;
 	current->signal.sas_ss_size = start->sas_ss_size;
+	current->vfork_done = start->vfork_done;
 	set_new_task_pgid(current, start->pgid);
 	kfree(start);
 	local_irq_disable();	/* no switch before CR3 holds mm (process_entry()) */
@@ -87,6 +104,70 @@ int ret_from_fork(void *arg)
 		local_irq_disable();
 	}
 	start_user_thread(&regs);
+}
+
+/* One user of vd is done with it; the last frees it.  Under vfork_lock. */
+static bool vfork_done_put(struct vfork_done *vd)
+{
+	return --vd->users == 0;
+}
+
+/* Linux's complete_vfork_done(): the child's side, once, at exec or exit. */
+static void complete_vfork_done(struct task_struct *tsk)
+{
+	struct vfork_done *vd;
+	unsigned long flags;
+	bool last = false;
+
+	spin_lock_irqsave(&vfork_lock, flags);
+	vd = tsk->vfork_done;
+	tsk->vfork_done = NULL;
+	if (vd) {
+		vd->done = true;
+		if (vd->waiter)
+			wake_up_process(vd->waiter);
+		last = vfork_done_put(vd);
+	}
+	spin_unlock_irqrestore(&vfork_lock, flags);
+	if (last)
+		kfree(vd);
+}
+
+void exec_mm_release(struct task_struct *tsk)
+{
+	complete_vfork_done(tsk);
+}
+
+void exit_mm_release(struct task_struct *tsk)
+{
+	complete_vfork_done(tsk);
+}
+
+/*
+ * Linux's wait_for_vfork_done(): the parent sleeps until the child has
+ * exec'd or exited.  Only SIGKILL ends the wait early (Linux's is
+ * killable too); any other signal waits for the child, and is
+ * delivered after.
+ */
+static void wait_for_vfork_done(struct vfork_done *vd)
+{
+	unsigned long flags;
+	bool last;
+
+	while (!READ_ONCE(vd->done) && !current->sigkill_pending) {
+		prepare_to_wait_killable();
+		if (READ_ONCE(vd->done) || current->sigkill_pending) {
+			set_current_state(TASK_RUNNABLE);
+			break;
+		}
+		schedule();
+	}
+	spin_lock_irqsave(&vfork_lock, flags);
+	vd->waiter = NULL;
+	last = vfork_done_put(vd);
+	spin_unlock_irqrestore(&vfork_lock, flags);
+	if (last)
+		kfree(vd);
 }
 
 /* Linux's dup_mmap(): the areas, then the pages shared (under src's lock). */
@@ -139,12 +220,16 @@ static struct mm_struct *dup_mm(struct mm_struct *oldmm)
  * per address space), and there is no TLS (CLONE_SETTLS), pidfd or
  * ptrace.  CLONE_CHILD_CLEARTID is accepted as a no-op, honestly: the
  * store at exit is meant for the other threads of the same memory, and
- * here nothing else shares the child's memory to see it.
+ * here nothing else shares the child's memory to see it.  CLONE_VFORK
+ * without CLONE_VM is Linux's too: the parent waits, the child runs in
+ * a copy-on-write copy of its memory.
  */
-#define CLONE_FORK_FLAGS	(CLONE_PARENT_SETTID | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)
+#define CLONE_FORK_FLAGS	(CLONE_PARENT_SETTID | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | \
+				 CLONE_VFORK)
 
 /* Linux's copy_process(): the child's task, runnable; NULL and *err if not. */
-static struct task_struct *copy_process(struct kernel_clone_args *args, int *err)
+static struct task_struct *copy_process(struct kernel_clone_args *args,
+					struct vfork_done *vfork, int *err)
 {
 	struct fork_start *start = kzalloc(sizeof(*start));
 	struct task_struct *p;
@@ -168,6 +253,7 @@ static struct task_struct *copy_process(struct kernel_clone_args *args, int *err
 	start->sas_ss_sp = current->signal.sas_ss_sp;
 	start->sas_ss_size = current->signal.sas_ss_size;
 	start->pgid = current->signal.pgid;
+	start->vfork_done = vfork;
 	start->files = dup_fd(current->files);
 	start->mm = start->files ? dup_mm(current->mm) : NULL;
 	if (!start->mm)
@@ -197,6 +283,7 @@ fail:
  */
 noinline int kernel_clone(struct kernel_clone_args *args)
 {
+	struct vfork_done *vfork = NULL;
 	struct task_struct *p;
 	int err, pid;
 
@@ -204,19 +291,48 @@ noinline int kernel_clone(struct kernel_clone_args *args)
 		return -EINVAL;		/* a kernel thread has nothing to copy */
 	if (args->flags & ~(unsigned long long)CLONE_FORK_FLAGS)
 		return -EINVAL;		/* sharing this kernel cannot do (above) */
-	p = copy_process(args, &err);
-	if (!p)
+	if (args->flags & CLONE_VFORK) {
+		vfork = kzalloc(sizeof(*vfork));
+		if (!vfork)
+			return -ENOMEM;
+		*vfork = (struct vfork_done){ .waiter = current, .users = 2 };
+	}
+	p = copy_process(args, vfork, &err);
+	if (!p) {
+		kfree(vfork);
 		return err;
+	}
 	pid = p->pid;
 	/* The parent's store, before it returns (a failure ignored, as Linux's put_user()). */
 	if (args->flags & CLONE_PARENT_SETTID)
 		copy_to_user(args->parent_tid, &pid, sizeof(pid));
+	if (vfork)
+		wait_for_vfork_done(vfork);
 	return pid;
 }
 
 asmlinkage long sys_fork(void)
 {
 	struct kernel_clone_args args = {
+		.exit_signal = SIGCHLD,
+	};
+
+	return kernel_clone(&args);
+}
+
+/*
+ * vfork(): the parent sleeps until the child has exec'd or exited, so
+ * that a shell's vfork() + execve() costs the parent nothing while the
+ * child gets going.  Linux's vfork also shares the memory (CLONE_VM):
+ * the child runs on the parent's pages, and may only exec or _exit.
+ * Here the child has a copy-on-write copy, as after fork(): a program
+ * that keeps those rules sees no difference, and a child that breaks
+ * them (writes a variable) changes only its own copy.
+ */
+asmlinkage long sys_vfork(void)
+{
+	struct kernel_clone_args args = {
+		.flags = CLONE_VFORK,
 		.exit_signal = SIGCHLD,
 	};
 

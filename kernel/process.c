@@ -161,6 +161,7 @@ void do_exit(int status)
 {
 	struct mm_struct *mm = current->mm;
 
+	exit_mm_release(current);	/* a vfork() parent goes on */
 	exit_reap_children();	/* the zombies among them; the living are orphaned */
 	exit_files(current);
 	uprobe_free_utask(current);	/* a hit in flight, pending return probes */

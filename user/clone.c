@@ -8,8 +8,9 @@
  *   CLONE_PARENT_SETTID, CLONE_CHILD_SETTID
  *                     the child's pid stored in the parent's memory, and
  *                     in the child's own (its copy, not the parent's);
- *   CLONE_VM, CLONE_THREAD, CLONE_SETTLS, CLONE_VFORK
- *                     sharing this kernel cannot do: -EINVAL, nothing made.
+ *   CLONE_VM, CLONE_THREAD, CLONE_SETTLS
+ *                     sharing this kernel cannot do: -EINVAL, nothing made;
+ *   vfork()           the parent waits for the child's exit or exec.
  * Prints "clone: N failures"; exits with that number.
  */
 #include "ulib.h"
@@ -90,6 +91,37 @@ static long clone_on_new_stack(void *sp)
 	return ret;
 }
 
+/*
+ * vfork(): the parent goes on only once the child has exited - the
+ * child's byte is in the pipe by then, though it slept first - or has
+ * exec'd: the parent runs while the new program is still alive.
+ */
+static void vfork_waits_for_exit_or_exec(void)
+{
+	const char *argv[] = { "spin", NULL };
+	int p[2], st;
+	char c = 0;
+	long pid;
+
+	pipe2(p, O_NONBLOCK);
+	pid = vfork();
+	if (pid == 0) {
+		msleep(100);
+		write(p[1], "v", 1);
+		exit(8);
+	}
+	check("vfork: the child's byte is there", read(p[0], &c, 1), 1);
+	check("vfork: status", reap(pid, 0), 8);
+	close(p[0]);
+	close(p[1]);
+	pid = vfork();
+	if (pid == 0)
+		exit(execve("/bin/spin", argv, NULL) == 0 ? 0 : 9);	/* spin runs without end */
+	check("vfork + execve: the program still runs", waitpid(pid, &st, WNOHANG), 0);
+	kill(pid, SIGKILL);
+	check("vfork + execve: killed", waitpid(pid, &st, 0) == pid && WTERMSIG(st) == SIGKILL, 1);
+}
+
 int main(void)
 {
 	int parent_tid = -1;
@@ -119,7 +151,9 @@ int main(void)
 	check("CLONE_THREAD", clone(SIGCHLD | CLONE_THREAD | CLONE_SIGHAND | CLONE_VM,
 				    NULL, NULL, 0, NULL), -EINVAL);
 	check("CLONE_SETTLS", clone(SIGCHLD | CLONE_SETTLS, NULL, NULL, 0, NULL), -EINVAL);
-	check("CLONE_VFORK", clone(SIGCHLD | CLONE_VFORK | CLONE_VM, NULL, NULL, 0, NULL), -EINVAL);
+	check("CLONE_VFORK | CLONE_VM", clone(SIGCHLD | CLONE_VFORK | CLONE_VM, NULL, NULL, 0, NULL),
+	      -EINVAL);
+	vfork_waits_for_exit_or_exec();
 	check("no child left", waitpid(-1, NULL, WNOHANG), -ECHILD);
 	printf("clone: %d failures\n", failures);
 	return failures;

@@ -83,6 +83,7 @@ static const sys_call_ptr_t ia32_sys_call_table[NR_syscalls] = {
 	SYSCALL(__NR_sigaltstack, sys_sigaltstack),
 	SYSCALL(__NR_tkill, sys_tkill),
 	SYSCALL(__NR_tgkill, sys_tgkill),
+	SYSCALL(__NR_vfork, sys_vfork),
 };
 
 /* System calls taken on this CPU (tests look for them on every CPU). */

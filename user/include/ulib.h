@@ -67,6 +67,8 @@ long fstat64(int fd, struct stat64 *st);
 
 /* Linux's fork(): the child's pid in the parent, 0 in the child, or -errno. */
 long fork(void);
+/* vfork(): fork, and the parent waits until the child has exec'd or exited. */
+long vfork(void);
 /*
  * The raw clone system call in Linux i386's order, not the C library's
  * clone(fn, stack, ...): with flags only the exit signal (SIGCHLD) and

@@ -82,3 +82,4 @@
 	SYSCALL sigaltstack, __NR_sigaltstack
 	SYSCALL tkill, __NR_tkill
 	SYSCALL tgkill, __NR_tgkill
+	SYSCALL vfork, __NR_vfork

@@ -58,6 +58,7 @@
 #define __NR_sigaltstack	186
 #define __NR_tkill		238
 #define __NR_tgkill		270
+#define __NR_vfork		190
 /*
  * Retired: 500 was this kernel's own spawn(name, argv), before fork().
  * No call has the number now (-ENOSYS); programs start programs with
