@@ -158,6 +158,7 @@ void begin_new_exec(struct linux_binprm *bprm, struct pt_regs *regs)
 	switch_mm(bprm->mm);
 	local_irq_enable();
 	mmput(old);			/* its pages, and its uprobes' bookkeeping */
+	exec_mm_release(current);	/* a vfork() parent goes on */
 	if (bprm->exe)
 		uprobe_mmap(bprm->mm, bprm->exe);
 	strlcpy(current->comm, kbasename(bprm->filename), sizeof(current->comm));

@@ -14,7 +14,10 @@
  * tail those ever read, so head - tail is what waits to be read.  A
  * mutex guards it; a waiter marks itself asleep before letting the
  * mutex go, and every change wakes every waiter, who looks again: no
- * wake-up is lost (include/wait.h), and a kill ends the wait.
+ * wake-up is lost (include/wait.h), and a signal ends the wait: a read
+ * or write that has moved nothing yet returns -ERESTARTSYS, which the
+ * way out to ring 3 makes -EINTR or a restart (SA_RESTART).  A write
+ * with no reader left is -EPIPE and SIGPIPE, as Linux's.
  */
 #include "kernel.h"
 #include "fs.h"
@@ -57,7 +60,7 @@ static void pipe_wake(struct pipe_inode_info *p)
 
 /*
  * Sleep until the next change; the mutex is let go while sleeping and
- * held again on return.  -EINTR if the process is being killed.
+ * held again on return.  -ERESTARTSYS if a signal is pending.
  */
 static int pipe_wait(struct pipe_inode_info *p)
 {
@@ -66,11 +69,17 @@ static int pipe_wait(struct pipe_inode_info *p)
 	for (i = 0; i < PIPE_WAITERS && slot < 0; i++)
 		if (!p->waiters[i])
 			slot = i;
-	if (current->sigkill_pending)
-		return -EINTR;
+	if (signal_pending(current))
+		return -ERESTARTSYS;
 	if (slot >= 0)
 		p->waiters[slot] = current;
 	prepare_to_wait_killable();
+	if (signal_pending(current)) {	/* sent since the look above: it found us awake */
+		set_current_state(TASK_RUNNABLE);
+		if (slot >= 0)
+			p->waiters[slot] = NULL;
+		return -ERESTARTSYS;
+	}
 	mutex_unlock(&p->mutex);
 	if (slot >= 0)
 		schedule();
@@ -139,6 +148,18 @@ static bool pipe_has_room(struct pipe_inode_info *p, size_t count, size_t done)
 	return count <= PIPE_BUF ? room >= count - done : room > 0;
 }
 
+/*
+ * Linux's send_sig(SIGPIPE, current, 0): a write no one will ever read
+ * ends the writer by default - "yes | head" stops once head has gone -
+ * and a program that ignores or handles SIGPIPE sees -EPIPE instead.
+ */
+static void pipe_send_sigpipe(void)
+{
+	struct kernel_siginfo info = { .signo = SIGPIPE, .code = SI_USER, .pid = current->pid };
+
+	send_sig_info(SIGPIPE, &info, current);
+}
+
 static long pipe_write(struct file *f, const char __user *buf, size_t count, loff_t *pos)
 {
 	struct pipe_inode_info *p = f->private_data;
@@ -149,6 +170,7 @@ static long pipe_write(struct file *f, const char __user *buf, size_t count, lof
 	while (done < count && !err) {
 		if (p->readers == 0) {
 			err = -EPIPE;
+			pipe_send_sigpipe();
 		} else if (!pipe_has_room(p, count, done)) {
 			err = (f->f_flags & O_NONBLOCK) ? -EAGAIN : pipe_wait(p);
 		} else {

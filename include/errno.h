@@ -35,6 +35,17 @@
 #define EOPNOTSUPP 95
 #define ETIMEDOUT 110
 
+/*
+ * Never seen by a program (Linux's include/linux/errno.h): a slow system
+ * call interrupted by a signal returns one, and the way out to ring 3
+ * (arch_do_signal_or_restart()) turns it into -EINTR or a restart of
+ * the call, as the signal's handler and SA_RESTART say.
+ */
+#define ERESTARTSYS		512	/* restart if the handler has SA_RESTART, or none ran */
+#define ERESTARTNOINTR		513	/* always restart */
+#define ERESTARTNOHAND		514	/* restart only if no handler ran (pause, sigsuspend) */
+#define ERESTART_RESTARTBLOCK	516	/* restart through restart_syscall() */
+
 #ifndef __ASSEMBLER__
 /* An errno value (positive or negative) by name ("EINVAL") and in
  * words ("Invalid argument"); lib/errno.c holds the one table. */

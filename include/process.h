@@ -9,6 +9,7 @@
 #include "kernel.h"
 #include <asm/ptrace.h>
 #include <asm/signal.h>
+#include "linux/compiler.h"
 
 struct task_struct;
 struct mm_struct;
@@ -55,8 +56,54 @@ int process_wait(struct task_struct *t);
 bool task_is_process(struct task_struct *t);
 /* kernel/fork.c: a forked child's first code (its thread's function). */
 int ret_from_fork(void *arg);
-/* Fork the current process, whose system call frame is regs: the child's pid or -errno. */
-long do_fork(struct pt_regs *regs);
+/*
+ * Linux's clone flags (include/uapi/linux/sched.h) this kernel knows:
+ * the low byte is the signal the child sends its parent at exit, and
+ * the rest ask for sharing (kernel/fork.c says which it can do).
+ */
+#define CSIGNAL			0x000000ff
+#define CLONE_VM		0x00000100	/* share the address space: a thread */
+#define CLONE_FS		0x00000200
+#define CLONE_FILES		0x00000400
+#define CLONE_SIGHAND		0x00000800
+#define CLONE_PIDFD		0x00001000
+#define CLONE_PTRACE		0x00002000
+#define CLONE_VFORK		0x00004000	/* the parent sleeps until the child execs or exits */
+#define CLONE_PARENT		0x00008000
+#define CLONE_THREAD		0x00010000
+#define CLONE_SETTLS		0x00080000
+#define CLONE_PARENT_SETTID	0x00100000	/* store the child's pid in the parent's memory */
+#define CLONE_CHILD_CLEARTID	0x00200000	/* clear it in the child's memory at exit */
+#define CLONE_CHILD_SETTID	0x01000000	/* store it in the child's memory */
+
+/*
+ * What a new process is made of (Linux 6.1's include/linux/sched/task.h,
+ * same order and types for the fields this kernel has: a Linux probe line
+ * like `flags=+0($arg1):x64 sig=+20($arg1):s32` reads the same here).
+ * Linux's set_tid, cgroup, io_thread, kthread, idle, fn and the cgroup
+ * pointers follow there; this kernel has none of those concepts.
+ */
+struct kernel_clone_args {
+	unsigned long long flags;	/* Linux's u64: CLONE_*, without the exit signal */
+	int __user *pidfd;
+	int __user *child_tid;		/* CLONE_CHILD_SETTID, CLONE_CHILD_CLEARTID */
+	int __user *parent_tid;		/* CLONE_PARENT_SETTID */
+	int exit_signal;		/* sent to the parent at exit (SIGCHLD for fork) */
+	unsigned long stack;		/* the child's user stack pointer; 0: the parent's */
+	unsigned long stack_size;
+	unsigned long tls;
+};
+
+/*
+ * Linux's exec_mm_release() and exit_mm_release(): the task lets go of
+ * its old address space by exec or exit - a vfork() parent waiting on
+ * it goes on (kernel/fork.c).
+ */
+void exec_mm_release(struct task_struct *tsk);
+void exit_mm_release(struct task_struct *tsk);
+
+/* Linux's kernel_clone(): fork, vfork and clone's one path; the child's pid or -errno. */
+int kernel_clone(struct kernel_clone_args *args);	/* Linux's pid_t is an int */
 /* End the calling process (status as below); never returns. */
 void do_exit(int status) __noreturn;
 

@@ -95,6 +95,10 @@ struct task_struct {
 	 * parent exits first, as nobody is left to reap it (kernel/exit.c).
 	 */
 	bool autoreap;
+	/* The signal its parent gets when it ends (SIGCHLD; clone() may ask another, or none). */
+	int exit_signal;
+	/* A vfork() child: its parent waits until it execs or exits (kernel/fork.c). */
+	struct vfork_done *vfork_done;
 };
 
 /*

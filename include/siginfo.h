@@ -45,6 +45,7 @@ typedef struct siginfo {
 /* si_code: who sent it */
 #define SI_USER		0	/* kill() */
 #define SI_KERNEL	0x80	/* the kernel, with no more to say (#GP, int3) */
+#define SI_TKILL	-6	/* tkill() or tgkill(): one thread */
 
 /* si_code of SIGILL */
 #define ILL_ILLOPC	1	/* illegal opcode */

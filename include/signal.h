@@ -89,6 +89,23 @@ struct task_signal {
 	struct sigpending pending;
 	struct thread_trap_info trap;
 	int pgid;
+	/*
+	 * sigsuspend(): the mask to put back once the signal it waited for
+	 * has its frame (whose uc_sigmask it is) - Linux's saved_sigmask and
+	 * TIF_RESTORE_SIGMASK.
+	 */
+	sigset_t saved_sigmask;
+	bool restore_sigmask;
+	/* sigaltstack(): the alternate stack (Linux's sas_ss_sp, sas_ss_size); size 0: none. */
+	unsigned long sas_ss_sp;
+	unsigned long sas_ss_size;
+	/*
+	 * This trap is a system call (set by do_int80_syscall_32(), cleared
+	 * on the way out): only then is regs->ax a result that may be an
+	 * -ERESTART* code.  Linux tells by orig_ax >= 0; here an exception's
+	 * orig_ax is its error code.
+	 */
+	bool in_syscall;
 };
 
 /* kernel/signal.c */
@@ -122,6 +139,21 @@ void copy_siginfo_to_external(siginfo_t *to, const struct kernel_siginfo *from);
 void signal_init_task(struct task_struct *t, struct task_struct *parent);
 /* A child ended: SIGCHLD to its parent (ignored by default). */
 void do_notify_parent(struct task_struct *t, int status);
+
+/* Is sp on current's alternate signal stack? (Linux's on_sig_stack()) */
+bool on_sig_stack(unsigned long sp);
+/* The uc_stack.ss_flags for a frame interrupting sp: SS_ONSTACK, SS_DISABLE or 0. */
+int sas_ss_flags(unsigned long sp);
+/* sigaltstack()'s work, from the kernel's copies; sp is the caller's user stack pointer. */
+int do_sigaltstack(const stack_t *ss, stack_t *oss, unsigned long sp);
+/* The mask a handler's frame saves: sigsuspend()'s saved one, or the blocked mask. */
+sigset_t *sigmask_to_save(void);
+/* No handler ran after a sigsuspend(): its saved mask comes back now. */
+void restore_saved_sigmask(void);
+
+/* Sleep ticks, or until a signal is pending (MAX_SCHEDULE_TIMEOUT: only that); the ticks left. */
+#define MAX_SCHEDULE_TIMEOUT	0x7fffffffL
+long schedule_timeout_interruptible(long timeout);
 
 /* arch/i386/signal.c: delivery on the way back to ring 3. */
 void arch_do_signal_or_restart(struct pt_regs *regs);

@@ -32,7 +32,6 @@ asmlinkage long sys_waitpid(int pid, int __user *stat_addr, int options);
 asmlinkage long sys_getpid(void);
 asmlinkage long sys_kill(int pid, int sig);
 asmlinkage long sys_nanosleep(const struct timespec __user *rqtp, struct timespec __user *rmtp);
-asmlinkage long sys_spawn(const char __user *name, const char __user *const __user *argv);
 /* execve and the files of a process (fs/, kernel/file.c, kernel/exit.c; docs/exec.md) */
 struct stat64;
 asmlinkage long sys_execve(const char __user *filename, const char __user *const __user *argv,
@@ -54,7 +53,10 @@ asmlinkage long sys_stat64(const char __user *filename, struct stat64 __user *st
 asmlinkage long sys_lstat64(const char __user *filename, struct stat64 __user *statbuf);
 asmlinkage long sys_fstat64(unsigned long fd, struct stat64 __user *statbuf);
 asmlinkage long sys_fork(void);
-asmlinkage long sys_clone(unsigned long clone_flags, unsigned long newsp);
+asmlinkage long sys_vfork(void);
+asmlinkage long sys_clone(unsigned long clone_flags, unsigned long newsp,
+			  int __user *parent_tidptr, unsigned long tls,
+			  int __user *child_tidptr);
 asmlinkage unsigned long sys_brk(unsigned long brk);
 /* Linux's struct rusage (i386): two timevals, then fourteen longs. */
 struct rusage {
@@ -101,5 +103,15 @@ long vfs_write(struct file *file, const char __user *buf, size_t count, long lon
 /* From the int $0x80 entry: run the call regs->ax names, result in regs->ax. */
 void do_int80_syscall_32(struct pt_regs *regs);
 DECLARE_PER_CPU(unsigned long, syscall_count);	/* calls taken on each CPU */
+
+/* kernel/signal.c: waiting for signals, per-thread kill, the alternate stack */
+asmlinkage long sys_pause(void);
+asmlinkage long sys_rt_sigsuspend(const sigset_t __user *unewset, size_t sigsetsize);
+asmlinkage long sys_sigsuspend(int unused1, int unused2, unsigned long mask);
+asmlinkage long sys_rt_sigtimedwait(const sigset_t __user *uthese, struct siginfo __user *uinfo,
+				    const struct timespec __user *uts, size_t sigsetsize);
+asmlinkage long sys_tkill(int pid, int sig);
+asmlinkage long sys_tgkill(int tgid, int pid, int sig);
+asmlinkage long sys_sigaltstack(const stack_t __user *uss, stack_t __user *uoss);
 
 #endif

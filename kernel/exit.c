@@ -23,6 +23,7 @@
 #include "uaccess.h"
 #include "string.h"
 #include "errno.h"
+#include "signal.h"
 
 #define WNOHANG		0x00000001	/* Linux's wait options (include/uapi/linux/wait.h) */
 #define WUNTRACED	0x00000002
@@ -72,16 +73,30 @@ void exit_notify(void)
 
 struct wait_opts {
 	int pid;			/* -1 (or 0, -PGID: no process groups yet) any child */
+	int options;			/* __WCLONE, __WALL: which kind of child */
 	struct task_struct *parent;
 	struct task_struct *zombie;	/* the first child found exited */
 	bool has_child;
 };
 
+/*
+ * Linux's eligible_child(): a "clone" child - one whose exit signal is
+ * not SIGCHLD (clone(SIGUSR1), clone(0)) - is waited for only with
+ * __WCLONE, any other only without it; __WALL waits for both.
+ */
+static bool wait_eligible_kind(const struct wait_opts *wo, const struct task_struct *t)
+{
+	if (wo->options & __WALL)
+		return true;
+	return (t->exit_signal != SIGCHLD) == !!(wo->options & __WCLONE);
+}
+
 static void wait_find_child(struct task_struct *t, void *arg)
 {
 	struct wait_opts *wo = arg;
 
-	if (t->parent != wo->parent || (wo->pid > 0 && t->pid != wo->pid))
+	if (t->parent != wo->parent || (wo->pid > 0 && t->pid != wo->pid) ||
+	    !wait_eligible_kind(wo, t))
 		return;
 	wo->has_child = true;
 	if (t->exit_state == EXIT_ZOMBIE && !wo->zombie)
@@ -102,13 +117,14 @@ static long wait_scan(struct wait_opts *wo, int options)
 		return -ECHILD;
 	if (options & WNOHANG)
 		return 0;
-	return current->sigkill_pending ? -EINTR : WAIT_SLEEP;
+	/* A slow call: a signal ends the wait (-EINTR, or a restart under SA_RESTART). */
+	return signal_pending(current) ? -ERESTARTSYS : WAIT_SLEEP;
 }
 
 /*
  * Sleep until a child that matches has exited: its pid, and its status
  * in *status.  0 with WNOHANG when none has yet; -ECHILD when no child
- * matches; -EINTR when this process is being killed.  The task is
+ * matches; -ERESTARTSYS when a signal is pending.  The task is
  * marked asleep only when it is about to sleep, and looks once more
  * after that: an exit_notify() after that look wakes it.
  */
@@ -134,7 +150,7 @@ static long do_wait(struct wait_opts *wo, int options, int *status)
 
 asmlinkage long sys_wait4(int pid, int __user *stat_addr, int options, void __user *ru)
 {
-	struct wait_opts wo = { .pid = pid, .parent = current };
+	struct wait_opts wo = { .pid = pid, .options = options, .parent = current };
 	long rusage[RUSAGE_LONGS] = { 0 };	/* no accounting: all zero */
 	int status = 0;
 	long ret;
@@ -157,7 +173,7 @@ asmlinkage long sys_waitpid(int pid, int __user *stat_addr, int options)
 /* Every zombie child, reaped as this process ends (the living ones go on, orphaned). */
 void exit_reap_children(void)
 {
-	struct wait_opts wo = { .pid = -1, .parent = current };
+	struct wait_opts wo = { .pid = -1, .options = __WALL, .parent = current };
 	int status;
 
 	while (do_wait(&wo, WNOHANG, &status) > 0)

@@ -28,10 +28,10 @@
 #include "errno.h"
 #include "signal.h"
 #include "fs.h"
+#include "uaccess.h"
+#include "wait.h"
 #include <asm/irqflags.h>
 #include <asm/ptrace.h>
-
-#define CSIGNAL 0x000000ff	/* clone(): the signal the child sends its parent at exit */
 
 /* What the child's thread needs to start: its own once it runs. */
 struct fork_start {
@@ -41,7 +41,24 @@ struct fork_start {
 	struct sighand_struct sighand;	/* the parent's handlers */
 	sigset_t blocked;		/* and its blocked mask */
 	int pgid;			/* and its process group */
+	int __user *child_tid;		/* CLONE_CHILD_SETTID: where the child stores its pid */
+	unsigned long sas_ss_sp, sas_ss_size;	/* the alternate signal stack: in the copied memory */
+	struct vfork_done *vfork_done;	/* CLONE_VFORK: what the parent waits on */
 };
+
+/*
+ * What a vfork() parent waits on: the child's exec or exit.  Shared by
+ * two tasks that may end in either order - the child exits, or the
+ * parent is killed while it waits - so it is on the heap with a count
+ * of its two users, and vfork_lock orders the last looks.
+ */
+struct vfork_done {
+	struct task_struct *waiter;	/* the parent while it waits; NULL once it stopped */
+	bool done;
+	int users;
+};
+
+static DEFINE_SPINLOCK(vfork_lock);
 
 void start_user_thread(struct pt_regs *regs) __noreturn;	/* entry.S */
 
@@ -55,6 +72,8 @@ int ret_from_fork(void *arg)
 	struct fork_start *start = arg;
 	struct pt_regs regs = start->regs;
 	struct mm_struct *mm = start->mm;
+	int __user *child_tid = start->child_tid;
+	int pid = current->pid;
 
 	/*
 	 * Set here, by the child itself, before its first instruction in
@@ -65,12 +84,90 @@ int ret_from_fork(void *arg)
 	current->files = start->files;
 	current->signal.sighand = start->sighand;
 	current->signal.blocked = start->blocked;
+	current->signal.sas_ss_sp = start->sas_ss_sp;
+	current->signal.sas_ss_size = start->sas_ss_size;
+	current->vfork_done = start->vfork_done;
 	set_new_task_pgid(current, start->pgid);
 	kfree(start);
 	local_irq_disable();	/* no switch before CR3 holds mm (process_entry()) */
 	current->mm = mm;
 	switch_mm(mm);
+	/*
+	 * CLONE_CHILD_SETTID: a store into the child's own memory, so only
+	 * now (Linux's schedule_tail()), and a failure is ignored as there.
+	 * Interrupts back on for the store: it may take a copy-on-write
+	 * fault, and a switch away now reloads mm on the way back.
+	 */
+	if (child_tid) {
+		local_irq_enable();
+		copy_to_user(child_tid, &pid, sizeof(pid));
+		local_irq_disable();
+	}
 	start_user_thread(&regs);
+}
+
+/* One user of vd is done with it; the last frees it.  Under vfork_lock. */
+static bool vfork_done_put(struct vfork_done *vd)
+{
+	return --vd->users == 0;
+}
+
+/* Linux's complete_vfork_done(): the child's side, once, at exec or exit. */
+static void complete_vfork_done(struct task_struct *tsk)
+{
+	struct vfork_done *vd;
+	unsigned long flags;
+	bool last = false;
+
+	spin_lock_irqsave(&vfork_lock, flags);
+	vd = tsk->vfork_done;
+	tsk->vfork_done = NULL;
+	if (vd) {
+		vd->done = true;
+		if (vd->waiter)
+			wake_up_process(vd->waiter);
+		last = vfork_done_put(vd);
+	}
+	spin_unlock_irqrestore(&vfork_lock, flags);
+	if (last)
+		kfree(vd);
+}
+
+void exec_mm_release(struct task_struct *tsk)
+{
+	complete_vfork_done(tsk);
+}
+
+void exit_mm_release(struct task_struct *tsk)
+{
+	complete_vfork_done(tsk);
+}
+
+/*
+ * Linux's wait_for_vfork_done(): the parent sleeps until the child has
+ * exec'd or exited.  Only SIGKILL ends the wait early (Linux's is
+ * killable too); any other signal waits for the child, and is
+ * delivered after.
+ */
+static void wait_for_vfork_done(struct vfork_done *vd)
+{
+	unsigned long flags;
+	bool last;
+
+	while (!READ_ONCE(vd->done) && !current->sigkill_pending) {
+		prepare_to_wait_killable();
+		if (READ_ONCE(vd->done) || current->sigkill_pending) {
+			set_current_state(TASK_RUNNABLE);
+			break;
+		}
+		schedule();
+	}
+	spin_lock_irqsave(&vfork_lock, flags);
+	vd->waiter = NULL;
+	last = vfork_done_put(vd);
+	spin_unlock_irqrestore(&vfork_lock, flags);
+	if (last)
+		kfree(vd);
 }
 
 /* Linux's dup_mmap(): the areas, then the pages shared (under src's lock). */
@@ -116,8 +213,23 @@ static struct mm_struct *dup_mm(struct mm_struct *oldmm)
 	return mm;
 }
 
+/*
+ * The clone flags a fork-like child can honour here.  A child never
+ * shares its parent's memory, files or handlers (no CLONE_VM, CLONE_FS,
+ * CLONE_FILES, CLONE_SIGHAND, CLONE_THREAD: this kernel has one thread
+ * per address space), and there is no TLS (CLONE_SETTLS), pidfd or
+ * ptrace.  CLONE_CHILD_CLEARTID is accepted as a no-op, honestly: the
+ * store at exit is meant for the other threads of the same memory, and
+ * here nothing else shares the child's memory to see it.  CLONE_VFORK
+ * without CLONE_VM is Linux's too: the parent waits, the child runs in
+ * a copy-on-write copy of its memory.
+ */
+#define CLONE_FORK_FLAGS	(CLONE_PARENT_SETTID | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | \
+				 CLONE_VFORK)
+
 /* Linux's copy_process(): the child's task, runnable; NULL and *err if not. */
-static struct task_struct *copy_process(struct pt_regs *regs, int *err)
+static struct task_struct *copy_process(struct kernel_clone_args *args,
+					struct vfork_done *vfork, int *err)
 {
 	struct fork_start *start = kzalloc(sizeof(*start));
 	struct task_struct *p;
@@ -125,16 +237,23 @@ static struct task_struct *copy_process(struct pt_regs *regs, int *err)
 	*err = -ENOMEM;
 	if (!start)
 		return NULL;
-	start->regs = *regs;
+	start->regs = *current_pt_regs();
 	start->regs.ax = 0;		/* fork() returns 0 in the child */
+	if (args->stack)
+		start->regs.sp = args->stack;	/* clone(flags, newsp): its own stack */
+	if (args->flags & CLONE_CHILD_SETTID)
+		start->child_tid = args->child_tid;
 	/*
-	 * Linux's copy_sighand() and copy_signal(): the parent's handlers
-	 * and blocked mask (ret_from_fork() installs them), its process
-	 * group; nothing pending (a signal sent before fork is the parent's).
+	 * Linux's copy_sighand() and copy_signal(): the parent's handlers,
+	 * blocked mask and alternate stack (ret_from_fork() installs them),
+	 * its process group; nothing pending (a signal sent before fork is the parent's).
 	 */
 	start->sighand = current->signal.sighand;
 	start->blocked = current->signal.blocked;
+	start->sas_ss_sp = current->signal.sas_ss_sp;
+	start->sas_ss_size = current->signal.sas_ss_size;
 	start->pgid = current->signal.pgid;
+	start->vfork_done = vfork;
 	start->files = dup_fd(current->files);
 	start->mm = start->files ? dup_mm(current->mm) : NULL;
 	if (!start->mm)
@@ -143,6 +262,7 @@ static struct task_struct *copy_process(struct pt_regs *regs, int *err)
 	if (!p)
 		goto fail;
 	p->parent = current;
+	p->exit_signal = args->exit_signal;
 	set_new_task_pgid(p, current->signal.pgid);
 	return p;
 fail:
@@ -155,36 +275,89 @@ fail:
 }
 
 /*
- * Linux's name until 5.10 for the one path fork and clone take (it is
- * kernel_clone() since; here kernel_clone() is still spawn's, in
- * kernel/sys.c).  The child's pid, or a negative errno.  noinline: a
- * real call, for a probe.
+ * Linux's kernel_clone() (do_fork() until 5.10): the one path fork and
+ * clone take, and the default target of Linux's kprobe and kretprobe
+ * samples.  The child's pid, or a negative errno; args is read before
+ * anything is made, so bad flags change nothing.  noinline: a real
+ * call, for a probe (`p:f kernel_clone flags=+0($arg1):x64`).
  */
-noinline long do_fork(struct pt_regs *regs)
+noinline int kernel_clone(struct kernel_clone_args *args)
 {
+	struct vfork_done *vfork = NULL;
 	struct task_struct *p;
-	int err;
+	int err, pid;
 
 	if (!current->mm)
 		return -EINVAL;		/* a kernel thread has nothing to copy */
-	p = copy_process(regs, &err);
-	return p ? p->pid : err;
+	if (args->flags & ~(unsigned long long)CLONE_FORK_FLAGS)
+		return -EINVAL;		/* sharing this kernel cannot do (above) */
+	if (args->flags & CLONE_VFORK) {
+		vfork = kzalloc(sizeof(*vfork));
+		if (!vfork)
+			return -ENOMEM;
+		*vfork = (struct vfork_done){ .waiter = current, .users = 2 };
+	}
+	p = copy_process(args, vfork, &err);
+	if (!p) {
+		kfree(vfork);
+		return err;
+	}
+	pid = p->pid;
+	/* The parent's store, before it returns (a failure ignored, as Linux's put_user()). */
+	if (args->flags & CLONE_PARENT_SETTID)
+		copy_to_user(args->parent_tid, &pid, sizeof(pid));
+	if (vfork)
+		wait_for_vfork_done(vfork);
+	return pid;
 }
 
 asmlinkage long sys_fork(void)
 {
-	return do_fork(current_pt_regs());
+	struct kernel_clone_args args = {
+		.exit_signal = SIGCHLD,
+	};
+
+	return kernel_clone(&args);
 }
 
 /*
- * clone() as fork only: no flag but the exit signal, no new stack.
- * Threads (CLONE_VM and the rest) need a task that shares an address
- * space, which this kernel does not have: -EINVAL, as Linux answers
- * flags it does not know.
+ * vfork(): the parent sleeps until the child has exec'd or exited, so
+ * that a shell's vfork() + execve() costs the parent nothing while the
+ * child gets going.  Linux's vfork also shares the memory (CLONE_VM):
+ * the child runs on the parent's pages, and may only exec or _exit.
+ * Here the child has a copy-on-write copy, as after fork(): a program
+ * that keeps those rules sees no difference, and a child that breaks
+ * them (writes a variable) changes only its own copy.
  */
-asmlinkage long sys_clone(unsigned long clone_flags, unsigned long newsp)
+asmlinkage long sys_vfork(void)
 {
-	if ((clone_flags & ~CSIGNAL) || newsp)
-		return -EINVAL;
-	return do_fork(current_pt_regs());
+	struct kernel_clone_args args = {
+		.flags = CLONE_VFORK,
+		.exit_signal = SIGCHLD,
+	};
+
+	return kernel_clone(&args);
+}
+
+/*
+ * clone() as fork: Linux i386's argument order (CONFIG_CLONE_BACKWARDS:
+ * flags, newsp, parent_tid, tls, child_tid).  The exit signal is the
+ * flags' low byte; the flags kernel_clone() refuses get -EINVAL, as
+ * Linux answers a combination it cannot do.
+ */
+asmlinkage long sys_clone(unsigned long clone_flags, unsigned long newsp,
+			  int __user *parent_tidptr, unsigned long tls,
+			  int __user *child_tidptr)
+{
+	struct kernel_clone_args args = {
+		.flags = clone_flags & ~CSIGNAL,
+		.pidfd = parent_tidptr,
+		.child_tid = child_tidptr,
+		.parent_tid = parent_tidptr,
+		.exit_signal = clone_flags & CSIGNAL,
+		.stack = newsp,
+		.tls = tls,
+	};
+
+	return kernel_clone(&args);
 }

@@ -136,6 +136,7 @@ struct task_struct *process_spawn(const char *name, const char *const argv[],
 		return NULL;
 	}
 	set_new_task_pgid(t, pgid ? pgid : t->pid);
+	t->exit_signal = SIGCHLD;
 	return t;
 }
 
@@ -160,6 +161,7 @@ void do_exit(int status)
 {
 	struct mm_struct *mm = current->mm;
 
+	exit_mm_release(current);	/* a vfork() parent goes on */
 	exit_reap_children();	/* the zombies among them; the living are orphaned */
 	exit_files(current);
 	uprobe_free_utask(current);	/* a hit in flight, pending return probes */

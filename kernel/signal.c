@@ -36,6 +36,7 @@
 #include "vsprintf.h"
 #include "nokprobe.h"
 #include "uprobes.h"
+#include "wait.h"
 
 static DEFINE_SPINLOCK(siglock);
 
@@ -145,6 +146,9 @@ void flush_signal_handlers(struct task_struct *t)
 		ka->sa_restorer = NULL;
 		memset(&ka->sa_mask, 0, sizeof(ka->sa_mask));
 	}
+	/* The alternate stack was the old program's memory too (execve(2): not preserved). */
+	t->signal.sas_ss_sp = 0;
+	t->signal.sas_ss_size = 0;
 }
 
 /* Under siglock: mark sig pending in t and make a sleeping t notice. */
@@ -555,24 +559,27 @@ void copy_siginfo_to_external(siginfo_t *to, const struct kernel_siginfo *from)
 /* Under the run-queue lock: the exiting process's parent, if it is a process. */
 static void notify_one(struct task_struct *t, void *arg)
 {
+	struct kernel_siginfo *info = arg;
+
 	if (t == current->parent)
-		send_signal_locked(SIGCHLD, arg, t);
+		send_signal_locked(info->signo, info, t);
 }
 
 /*
- * A child ended (Linux's do_notify_parent()): SIGCHLD with its pid and
- * how it ended.  Ignored by default, as Linux's; a kernel parent (the
+ * A child ended (Linux's do_notify_parent()): its exit signal (SIGCHLD
+ * unless clone() asked another) with its pid and how it ended.  Ignored by default, as Linux's; a kernel parent (the
  * shell) is not a process and is told by its wait instead.
  */
 void do_notify_parent(struct task_struct *t, int status)
 {
 	struct kernel_siginfo info = {
-		.signo = SIGCHLD, .pid = t->pid,
+		.signo = t->exit_signal, .pid = t->pid,
 		.code = WIFSIGNALED(status) ? CLD_KILLED : CLD_EXITED,
 		.status = WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status),
 	};
 
-	for_each_task(notify_one, &info);
+	if (valid_signal(t->exit_signal))	/* 0, or one past _NSIG: no signal, as Linux's */
+		for_each_task(notify_one, &info);
 }
 
 /*
@@ -715,4 +722,287 @@ asmlinkage long sys_kill(int pid, int sig)
 			return -ESRCH;
 	}
 	return kill_walk(&req);
+}
+
+/* ---- waiting for a signal, and slow calls it interrupts -------------------- */
+
+sigset_t *sigmask_to_save(void)
+{
+	if (current->signal.restore_sigmask)
+		return &current->signal.saved_sigmask;
+	return &current->signal.blocked;
+}
+
+/*
+ * A handler's frame saved sigsuspend()'s mask (sigmask_to_save()), so
+ * sigreturn brings it back; no handler ran (an ignored or a stopped
+ * signal): put it back here.  Either way, once.
+ */
+void restore_saved_sigmask(void)
+{
+	if (!current->signal.restore_sigmask)
+		return;
+	current->signal.restore_sigmask = false;
+	set_current_blocked(&current->signal.saved_sigmask);
+}
+
+/*
+ * Linux's schedule_timeout_interruptible(): sleep `timeout` ticks
+ * (MAX_SCHEDULE_TIMEOUT: until a signal) or until a signal that is not
+ * blocked is pending; the ticks left.  Asleep before the last look, so
+ * a signal sent in between finds it asleep and wakes it (queue_signal()).
+ */
+long schedule_timeout_interruptible(long timeout)
+{
+	unsigned long deadline = jiffies + timeout;
+	bool forever = timeout == MAX_SCHEDULE_TIMEOUT;
+
+	while (!signal_pending(current) && (forever || time_before(jiffies, deadline))) {
+		prepare_to_wait_killable();
+		if (!forever)
+			current->wake_at = deadline;
+		if (signal_pending(current)) {
+			set_current_state(TASK_RUNNABLE);
+			break;
+		}
+		schedule();
+	}
+	if (forever)
+		return MAX_SCHEDULE_TIMEOUT;
+	return time_before(jiffies, deadline) ? (long)(deadline - jiffies) : 0;
+}
+
+/*
+ * pause(): sleep until a signal is delivered.  -ERESTARTNOHAND: -EINTR
+ * once a handler has run; after a signal with no handler (one that
+ * ended nothing, as a stop signal here) it sleeps again.
+ */
+asmlinkage long sys_pause(void)
+{
+	schedule_timeout_interruptible(MAX_SCHEDULE_TIMEOUT);
+	return -ERESTARTNOHAND;
+}
+
+/*
+ * Linux's sigsuspend(): wait with mask as the blocked set, atomically -
+ * a signal the mask lets through that is already pending ends it at
+ * once, none is lost between an unblock and a pause.  The old mask is
+ * the handler's frame's (uc_sigmask), so sigreturn puts it back.
+ */
+static long sigsuspend(sigset_t *mask)
+{
+	current->signal.saved_sigmask = current->signal.blocked;
+	set_current_blocked(mask);
+	schedule_timeout_interruptible(MAX_SCHEDULE_TIMEOUT);
+	current->signal.restore_sigmask = true;
+	return -ERESTARTNOHAND;
+}
+
+asmlinkage long sys_rt_sigsuspend(const sigset_t __user *unewset, size_t sigsetsize)
+{
+	sigset_t mask;
+
+	if (sigsetsize != sizeof(sigset_t))
+		return -EINVAL;
+	if (copy_from_user(&mask, unewset, sizeof(mask)))
+		return -EFAULT;
+	return sigsuspend(&mask);
+}
+
+/* The old call (Linux i386's three arguments, OLD_SIGSUSPEND3): a one-word mask, the third. */
+asmlinkage long sys_sigsuspend(int unused1, int unused2, unsigned long mask)
+{
+	sigset_t set = { { mask, 0 } };
+
+	return sigsuspend(&set);
+}
+
+/* Dequeue the lowest pending signal of *set, blocked or not: 0 if none. */
+static int dequeue_signal_of(const sigset_t *set, struct kernel_siginfo *info)
+{
+	sigset_t *p = &current->signal.pending.signal;
+	unsigned long flags;
+	int sig, found = 0;
+
+	spin_lock_irqsave(&siglock, flags);
+	for (sig = 1; sig <= _NSIG && !found; sig++)
+		if (sigismember(set, sig) && sigismember(p, sig))
+			found = sig;
+	if (found) {
+		sigdelset(p, found);
+		*info = current->signal.pending.info[found - 1];
+	}
+	spin_unlock_irqrestore(&siglock, flags);
+	return found;
+}
+
+#define SIGWAIT_NSEC_PER_SEC	1000000000L
+#define SIGWAIT_NSEC_PER_TICK	(SIGWAIT_NSEC_PER_SEC / HZ)
+#define MAX_SIGWAIT_SEC		3600L	/* longer waits are cut to an hour, as nanosleep's */
+
+/* A timeout in ticks, rounded up; 0 ticks for a zero timespec ("only look"). */
+static int timespec_to_ticks(const struct timespec *ts, unsigned long *ticks)
+{
+	long sec = ts->tv_sec;
+
+	if (sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= SIGWAIT_NSEC_PER_SEC)
+		return -EINVAL;
+	if (sec > MAX_SIGWAIT_SEC)
+		sec = MAX_SIGWAIT_SEC;
+	*ticks = sec * HZ + (ts->tv_nsec + SIGWAIT_NSEC_PER_TICK - 1) / SIGWAIT_NSEC_PER_TICK;
+	return 0;
+}
+
+/*
+ * Linux's do_sigtimedwait(): take one signal of `these` - normally
+ * blocked, so no handler would run - off the pending set, without a
+ * handler.  While it waits, those signals are unblocked (Linux's
+ * real_blocked), so their arrival wakes it; it dequeues before any
+ * return to ring 3 could deliver one.  -EAGAIN at the timeout, -EINTR
+ * for another signal.
+ */
+static int do_sigtimedwait(const sigset_t *which, struct kernel_siginfo *info,
+			   unsigned long ticks, bool forever)
+{
+	sigset_t these = *which, saved = current->signal.blocked, waiting = saved;
+	int sig, i;
+
+	sigdelset(&these, SIGKILL);
+	sigdelset(&these, SIGSTOP);
+	sig = dequeue_signal_of(&these, info);
+	if (sig || (!forever && !ticks))
+		return sig ? sig : -EAGAIN;
+	for (i = 0; i < _NSIG_WORDS; i++)
+		waiting.sig[i] &= ~these.sig[i];
+	set_current_blocked(&waiting);
+	schedule_timeout_interruptible(forever ? MAX_SCHEDULE_TIMEOUT : (long)ticks);
+	set_current_blocked(&saved);
+	sig = dequeue_signal_of(&these, info);
+	if (sig)
+		return sig;
+	return signal_pending(current) ? -EINTR : -EAGAIN;
+}
+
+asmlinkage long sys_rt_sigtimedwait(const sigset_t __user *uthese, struct siginfo __user *uinfo,
+				    const struct timespec __user *uts, size_t sigsetsize)
+{
+	struct kernel_siginfo info;
+	struct timespec ts;
+	unsigned long ticks = 0;
+	sigset_t these;
+	siginfo_t out;
+	long ret;
+
+	if (sigsetsize != sizeof(sigset_t))
+		return -EINVAL;
+	if (copy_from_user(&these, uthese, sizeof(these)))
+		return -EFAULT;
+	if (uts) {
+		if (copy_from_user(&ts, uts, sizeof(ts)))
+			return -EFAULT;
+		ret = timespec_to_ticks(&ts, &ticks);
+		if (ret)
+			return ret;
+	}
+	ret = do_sigtimedwait(&these, &info, ticks, !uts);
+	if (ret > 0 && uinfo) {
+		copy_siginfo_to_external(&out, &info);
+		if (copy_to_user(uinfo, &out, sizeof(out)))
+			return -EFAULT;
+	}
+	return ret;
+}
+
+/* ---- tkill, tgkill ---------------------------------------------------------- */
+
+/*
+ * Linux's do_send_specific(): one thread, by its tid.  A process here
+ * is one thread whose tid is its pid (its tgid too), so tgkill(tgid,
+ * tid) finds a thread only where tgid == tid.  si_code SI_TKILL.
+ */
+static long do_tkill(int tgid, int tid, int sig)
+{
+	struct kernel_siginfo info;
+
+	if (tid <= 0 || (tgid != -1 && tgid <= 0))
+		return -EINVAL;
+	if (sig < 0 || sig > _NSIG)
+		return -EINVAL;
+	if (tgid != -1 && tgid != tid)
+		return -ESRCH;		/* no thread tid in group tgid */
+	kill_info(&info, sig, current->pid);
+	info.code = SI_TKILL;
+	return kill_pid_info(sig, &info, tid);
+}
+
+asmlinkage long sys_tkill(int pid, int sig)
+{
+	return do_tkill(-1, pid, sig);
+}
+
+asmlinkage long sys_tgkill(int tgid, int pid, int sig)
+{
+	return do_tkill(tgid, pid, sig);
+}
+
+/* ---- sigaltstack ------------------------------------------------------------ */
+
+bool on_sig_stack(unsigned long sp)
+{
+	const struct task_signal *s = &current->signal;
+
+	return s->sas_ss_size && sp - s->sas_ss_sp < s->sas_ss_size;	/* one compare: unsigned */
+}
+
+int sas_ss_flags(unsigned long sp)
+{
+	if (!current->signal.sas_ss_size)
+		return SS_DISABLE;
+	return on_sig_stack(sp) ? SS_ONSTACK : 0;
+}
+
+/*
+ * Linux's do_sigaltstack(): report the stack, then set a new one.  Not
+ * while running on it (-EPERM: a handler would pull the stack from
+ * under itself); ss_flags SS_DISABLE, or 0 (SS_ONSTACK is taken as 0,
+ * as Linux does for old programs); a size under MINSIGSTKSZ is -ENOMEM.
+ */
+int do_sigaltstack(const stack_t *ss, stack_t *oss, unsigned long sp)
+{
+	struct task_signal *s = &current->signal;
+
+	if (oss) {
+		oss->ss_sp = (void *)s->sas_ss_sp;
+		oss->ss_size = s->sas_ss_size;
+		oss->ss_flags = sas_ss_flags(sp);
+	}
+	if (!ss)
+		return 0;
+	if (on_sig_stack(sp))
+		return -EPERM;
+	if (ss->ss_flags != SS_DISABLE && ss->ss_flags != SS_ONSTACK && ss->ss_flags != 0)
+		return -EINVAL;
+	if (ss->ss_flags == SS_DISABLE) {
+		s->sas_ss_sp = 0;
+		s->sas_ss_size = 0;
+		return 0;
+	}
+	if (ss->ss_size < MINSIGSTKSZ)
+		return -ENOMEM;
+	s->sas_ss_sp = (unsigned long)ss->ss_sp;
+	s->sas_ss_size = ss->ss_size;
+	return 0;
+}
+
+asmlinkage long sys_sigaltstack(const stack_t __user *uss, stack_t __user *uoss)
+{
+	stack_t new, old;
+	int ret;
+
+	if (uss && copy_from_user(&new, uss, sizeof(new)))
+		return -EFAULT;
+	ret = do_sigaltstack(uss ? &new : NULL, &old, current_pt_regs()->sp);
+	if (!ret && uoss && copy_to_user(uoss, &old, sizeof(old)))
+		return -EFAULT;
+	return ret;
 }

@@ -1,5 +1,5 @@
 /*
- * sys.c - the process system calls: exit, getpid, nanosleep, spawn,
+ * sys.c - the process system calls: exit, getpid, nanosleep,
  * the process groups (Linux's kernel/sys.c, kernel/time/...); wait4
  * and waitpid are in kernel/exit.c, kill in kernel/signal.c.
  */
@@ -11,10 +11,9 @@
 #include "timer.h"
 #include "string.h"
 #include "errno.h"
+#include "signal.h"
 
 #define NSEC_PER_SEC   1000000000L
-#define NSEC_PER_MSEC  1000000L
-#define MSEC_PER_SEC   1000L
 #define MAX_SLEEP_SEC  3600L     /* longer requests are cut to an hour */
 
 asmlinkage long sys_exit(int error_code)
@@ -27,11 +26,20 @@ asmlinkage long sys_getpid(void)
 	return current->pid;
 }
 
-/* Sleeps whole ticks; a signal ends it early (-EINTR, and the signal follows). */
+#define NSEC_PER_TICK	(NSEC_PER_SEC / HZ)
+
+/*
+ * Sleeps whole ticks.  A signal ends it early, as Linux's: -EINTR, and
+ * in *rmtp (if given) the time that was left, so the caller can sleep
+ * the rest.  (Linux returns -ERESTART_RESTARTBLOCK and restarts through
+ * restart_syscall() when no handler ran; here only a handled or fatal
+ * signal wakes a sleeper - an ignored one is dropped when sent - so
+ * -EINTR is what a program sees on both.)
+ */
 asmlinkage long sys_nanosleep(const struct timespec __user *rqtp, struct timespec __user *rmtp)
 {
 	struct timespec ts;
-	unsigned long ms;
+	long ticks, left;
 
 	if (copy_from_user(&ts, rqtp, sizeof(ts)))
 		return -EFAULT;
@@ -39,83 +47,15 @@ asmlinkage long sys_nanosleep(const struct timespec __user *rqtp, struct timespe
 		return -EINVAL;
 	if (ts.tv_sec > MAX_SLEEP_SEC)
 		ts.tv_sec = MAX_SLEEP_SEC;
-	ms = ts.tv_sec * MSEC_PER_SEC + (ts.tv_nsec + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC;
-	msleep(ms);
-	return signal_pending(current) ? -EINTR : 0;
-}
-
-/* The arguments, copied into one kernel buffer: MAX_ARG_STRINGS strings at most. */
-struct spawn_args {
-	char name[MAX_ARG_STRLEN];
-	char strings[MAX_ARG_STRINGS][MAX_ARG_STRLEN];
-	const char *argv[MAX_ARG_STRINGS];
-	int argc;
-};
-
-static long copy_spawn_args(struct spawn_args *a, const char __user *name,
-			    const char __user *const __user *argv)
-{
-	long len = strncpy_from_user(a->name, name, sizeof(a->name));
-	const char __user *p;
-
-	if (len < 0)
-		return len;
-	if (len == sizeof(a->name))
-		return -ENAMETOOLONG;
-	for (a->argc = 0; ; a->argc++) {
-		if (copy_from_user(&p, &argv[a->argc], sizeof(p)))
-			return -EFAULT;
-		if (!p)
-			break;
-		if (a->argc == MAX_ARG_STRINGS)
-			return -E2BIG;
-		len = strncpy_from_user(a->strings[a->argc], p, MAX_ARG_STRLEN);
-		if (len < 0)
-			return len;
-		if (len == MAX_ARG_STRLEN)
-			return -E2BIG;
-		a->argv[a->argc] = a->strings[a->argc];
-	}
-	if (a->argc == 0) {		/* no argv[0]: the program's name */
-		a->argv[0] = a->name;
-		a->argc = 1;
-	}
-	return 0;
-}
-
-/*
- * Linux's name for the one path that makes a task for a process
- * (kernel/fork.c: fork, vfork and clone all end here), and the default
- * target of Linux's kprobe and kretprobe samples.  Here a process comes
- * from spawn, so spawn's path carries the name: a probe on kernel_clone
- * fires for every program a program starts, with current the parent
- * (current->mm set), and returns the child's pid or a negative errno,
- * as Linux's does.  noinline: a real call, for the samples to probe.
- */
-noinline long kernel_clone(struct spawn_args *a)
-{
-	struct task_struct *t;
-	int err;
-
-	t = process_spawn(a->name, a->argv, a->argc, &err);
-	if (!t)
-		return err;
-	t->parent = current;
-	return t->pid;
-}
-
-asmlinkage long sys_spawn(const char __user *name, const char __user *const __user *argv)
-{
-	struct spawn_args *a = kzalloc(sizeof(*a));
-	long ret;
-
-	if (!a)
-		return -ENOMEM;
-	ret = copy_spawn_args(a, name, argv);
-	if (!ret)
-		ret = kernel_clone(a);
-	kfree(a);
-	return ret;
+	ticks = ts.tv_sec * HZ + (ts.tv_nsec + NSEC_PER_TICK - 1) / NSEC_PER_TICK;
+	left = schedule_timeout_interruptible(ticks);
+	if (!signal_pending(current))
+		return 0;
+	ts.tv_sec = left / HZ;
+	ts.tv_nsec = (left % HZ) * NSEC_PER_TICK;
+	if (rmtp && copy_to_user(rmtp, &ts, sizeof(ts)))
+		return -EFAULT;
+	return -EINTR;
 }
 
 /* ---- process groups (Linux's kernel/sys.c) ---- */

@@ -56,7 +56,7 @@ int main(int argc, char **argv)
 	expect_efault("open(string without end)", open(unterminated(), O_RDONLY));
 	expect_efault("nanosleep(NULL)", nanosleep(NULL, NULL));
 	expect_efault("nanosleep(kernel address)", nanosleep((void *)KERNEL_TEXT, &ts));
-	expect_efault("spawn(NULL, argv)", spawn(NULL, bad_argv));
+	expect_efault("execve(NULL, argv)", execve(NULL, bad_argv, NULL));
 	expect_efault("spawn(\"hello\", bad argv string)", spawn("hello", bad_argv));
 	expect_efault("spawn(\"hello\", argv unmapped)", spawn("hello", (void *)UNMAPPED));
 	printf("badptr: %d failures; the kernel is still here\n", failures);

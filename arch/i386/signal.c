@@ -67,6 +67,7 @@
 #define OPCODE_MOVL_IMM_EAX	0xb8
 #define OPCODE_INT		0xcd
 #define IA32_SYSCALL_VECTOR_BYTE 0x80
+#define INT80_INSN_BYTES	2	/* int $0x80: cd 80 */
 
 /* Linux's setup_sigcontext(): the trapped registers, and why we trapped. */
 static void setup_sigcontext(struct sigcontext *sc, const struct pt_regs *regs,
@@ -99,11 +100,22 @@ static void setup_sigcontext(struct sigcontext *sc, const struct pt_regs *regs,
 	sc->cr2 = trap->cr2;
 }
 
-/* Below the interrupted stack pointer, aligned as a called function's. */
-static unsigned long get_sigframe(const struct pt_regs *regs, size_t frame_size)
+/*
+ * Below the interrupted stack pointer, aligned as a called function's;
+ * or, for an SA_ONSTACK handler, at the top of the alternate stack
+ * (sigaltstack()) unless the process is already on it - a signal that
+ * comes while a handler runs there nests below that handler's frame.
+ * The stack overflowed is what it is for: a SIGSEGV handler needs a
+ * stack that is not the one it is about.
+ */
+static unsigned long get_sigframe(const struct ksignal *ksig, const struct pt_regs *regs,
+				  size_t frame_size)
 {
-	unsigned long sp = regs->sp - frame_size;
+	unsigned long sp = regs->sp;
 
+	if ((ksig->ka.sa_flags & SA_ONSTACK) && sas_ss_flags(sp) == 0)
+		sp = current->signal.sas_ss_sp + current->signal.sas_ss_size;
+	sp -= frame_size;
 	return ((sp + sizeof(long)) & -FRAME_ALIGNMENT) - sizeof(long);
 }
 
@@ -137,7 +149,7 @@ static void enter_handler(struct pt_regs *regs, const struct ksignal *ksig,
 /* Linux's __setup_frame(): handler(int sig), and sigreturn after it. */
 static int setup_frame(const struct ksignal *ksig, const sigset_t *set, struct pt_regs *regs)
 {
-	unsigned long addr = get_sigframe(regs, sizeof(struct sigframe));
+	unsigned long addr = get_sigframe(ksig, regs, sizeof(struct sigframe));
 	struct sigframe *f = (struct sigframe *)addr;
 	struct sigframe frame;
 
@@ -162,7 +174,7 @@ static int setup_frame(const struct ksignal *ksig, const sigset_t *set, struct p
 /* Linux's __setup_rt_frame(): handler(int sig, siginfo_t *info, void *uc). */
 static int setup_rt_frame(const struct ksignal *ksig, const sigset_t *set, struct pt_regs *regs)
 {
-	unsigned long addr = get_sigframe(regs, sizeof(struct rt_sigframe));
+	unsigned long addr = get_sigframe(ksig, regs, sizeof(struct rt_sigframe));
 	struct rt_sigframe *f = (struct rt_sigframe *)addr;
 	struct rt_sigframe frame;
 
@@ -171,7 +183,10 @@ static int setup_rt_frame(const struct ksignal *ksig, const sigset_t *set, struc
 	frame.pinfo = (unsigned long)&f->info;
 	frame.puc = (unsigned long)&f->uc;
 	copy_siginfo_to_external(&frame.info, &ksig->info);
-	frame.uc.uc_stack.ss_flags = SS_DISABLE;	/* no sigaltstack */
+	/* The alternate stack as it was, and whether the interrupted code ran on it. */
+	frame.uc.uc_stack.ss_sp = (void *)current->signal.sas_ss_sp;
+	frame.uc.uc_stack.ss_size = current->signal.sas_ss_size;
+	frame.uc.uc_stack.ss_flags = sas_ss_flags(regs->sp);
 	setup_sigcontext(&frame.uc.uc_mcontext, regs, set->sig[0]);
 	frame.uc.uc_sigmask = *set;
 	/* movl $__NR_rt_sigreturn, %eax; int $0x80 */
@@ -187,6 +202,59 @@ static int setup_rt_frame(const struct ksignal *ksig, const sigset_t *set, struc
 	return 0;
 }
 
+/* Back to the int $0x80 (two bytes, cd 80) with the call's number: it runs again. */
+static void restart_syscall_insn(struct pt_regs *regs)
+{
+	regs->ax = regs->orig_ax;
+	regs->ip -= INT80_INSN_BYTES;
+}
+
+/*
+ * A slow system call a signal interrupted, with a handler to run
+ * (Linux's handle_signal()): -EINTR, or - for -ERESTARTSYS under
+ * SA_RESTART, and always for -ERESTARTNOINTR - the call again, after
+ * the handler: the frame saves the registers of the int $0x80 itself.
+ */
+static void syscall_restart_for_handler(const struct ksignal *ksig, struct pt_regs *regs)
+{
+	switch ((long)regs->ax) {
+	case -ERESTART_RESTARTBLOCK:
+	case -ERESTARTNOHAND:
+		regs->ax = -EINTR;
+		break;
+	case -ERESTARTSYS:
+		if (!(ksig->ka.sa_flags & SA_RESTART)) {
+			regs->ax = -EINTR;
+			break;
+		}
+		restart_syscall_insn(regs);
+		break;
+	case -ERESTARTNOINTR:
+		restart_syscall_insn(regs);
+		break;
+	}
+}
+
+/*
+ * No handler ran (the signal was ignored, or nothing was pending): the
+ * call starts again, as if never interrupted.  -ERESTART_RESTARTBLOCK
+ * is not returned here (nanosleep gives -EINTR and the time left), so
+ * restart_syscall() is not needed.
+ */
+static void syscall_restart_without_handler(struct pt_regs *regs)
+{
+	switch ((long)regs->ax) {
+	case -ERESTARTNOHAND:
+	case -ERESTARTSYS:
+	case -ERESTARTNOINTR:
+		restart_syscall_insn(regs);
+		break;
+	case -ERESTART_RESTARTBLOCK:
+		regs->ax = -EINTR;
+		break;
+	}
+}
+
 /*
  * Linux's handle_signal().  SA_SIGINFO chooses the rt frame.  A stack
  * the frame cannot be written to (overflowed, or a forged sp) is
@@ -196,8 +264,14 @@ static int setup_rt_frame(const struct ksignal *ksig, const sigset_t *set, struc
  */
 static void handle_signal(struct ksignal *ksig, struct pt_regs *regs)
 {
-	sigset_t set = current->signal.blocked;	/* what sigreturn restores */
+	sigset_t set = *sigmask_to_save();	/* what sigreturn restores */
 	int failed;
+
+	current->signal.restore_sigmask = false;	/* the frame has sigsuspend()'s mask now */
+	if (current->signal.in_syscall) {
+		syscall_restart_for_handler(ksig, regs);
+		current->signal.in_syscall = false;	/* one fixup: the next frame saves this one's regs */
+	}
 
 	if (ksig->ka.sa_flags & SA_SIGINFO)
 		failed = setup_rt_frame(ksig, &set, regs);
@@ -215,8 +289,9 @@ static void handle_signal(struct ksignal *ksig, struct pt_regs *regs)
 /*
  * Every deliverable signal gets its frame, each on top of the last:
  * the handler of the last one runs first, and its sigreturn leads
- * into the one before.  System calls interrupted here are not
- * restarted: they return -EINTR (no SA_RESTART yet).
+ * into the one before.  A system call a signal interrupted ends as
+ * the first handler's SA_RESTART says (handle_signal()), or, with no
+ * handler at all, starts again (Linux's arch_do_signal_or_restart()).
  */
 void arch_do_signal_or_restart(struct pt_regs *regs)
 {
@@ -224,6 +299,10 @@ void arch_do_signal_or_restart(struct pt_regs *regs)
 
 	while (get_signal(&ksig, regs))
 		handle_signal(&ksig, regs);
+	if (current->signal.in_syscall)
+		syscall_restart_without_handler(regs);
+	current->signal.in_syscall = false;
+	restore_saved_sigmask();
 }
 
 /* A selector iret can load for ring 3: the user's, or a null one (data only). */
@@ -284,7 +363,8 @@ static void restore_sigcontext(struct pt_regs *regs, const struct sigcontext *sc
 	regs->cs = sc->cs | USER_RPL;
 	regs->ss = sc->ss | USER_RPL;
 	regs->flags = (regs->flags & ~FIX_EFLAGS) | (sc->flags & FIX_EFLAGS);
-	regs->orig_ax = -1;	/* no system call to restart */
+	regs->orig_ax = -1;	/* no system call to restart: */
+	current->signal.in_syscall = false;	/* ax is the interrupted code's, not a result */
 }
 
 /*
@@ -306,9 +386,15 @@ static long signal_fault(struct pt_regs *regs, const char *where, unsigned long 
 	return regs->ax;
 }
 
-/* Both sigreturns: check everything, then take the mask and the registers. */
+/*
+ * Both sigreturns: check everything, then take the mask, the registers
+ * and (rt) the alternate stack - Linux's restore_altstack(): a handler
+ * may have changed it in uc_stack.  Its errors are dropped, as Linux's:
+ * returning onto the alternate stack (a nested handler's return) it
+ * cannot change (-EPERM) and stays.
+ */
 static long do_sigreturn(struct pt_regs *regs, const char *where, unsigned long frame,
-			 const struct sigcontext *sc, sigset_t *set)
+			 const struct sigcontext *sc, sigset_t *set, const stack_t *stack)
 {
 	const char *field, *why = check_sigcontext(sc, &field);
 
@@ -316,6 +402,8 @@ static long do_sigreturn(struct pt_regs *regs, const char *where, unsigned long 
 		return signal_fault(regs, where, frame, field, why);
 	set_current_blocked(set);
 	restore_sigcontext(regs, sc);
+	if (stack)
+		do_sigaltstack(stack, NULL, regs->sp);
 	signal_narrate_return(where, frame, regs, NULL);
 	return regs->ax;
 }
@@ -335,7 +423,7 @@ asmlinkage long sys_sigreturn(void)
 		return signal_fault(regs, "sigreturn", addr, NULL, "unreadable");
 	set.sig[0] = frame.sc.oldmask;
 	set.sig[1] = frame.extramask[0];
-	return do_sigreturn(regs, "sigreturn", addr, &frame.sc, &set);
+	return do_sigreturn(regs, "sigreturn", addr, &frame.sc, &set, NULL);
 }
 
 /* The handler's ret popped pretcode: the frame starts 4 bytes below. */
@@ -345,8 +433,9 @@ asmlinkage long sys_rt_sigreturn(void)
 	unsigned long addr = regs->sp - sizeof(long);
 	struct rt_sigframe frame;
 
+
 	if (copy_from_user(&frame, (void __user *)addr, sizeof(frame)))
 		return signal_fault(regs, "rt_sigreturn", addr, NULL, "unreadable");
 	return do_sigreturn(regs, "rt_sigreturn", addr, &frame.uc.uc_mcontext,
-			    &frame.uc.uc_sigmask);
+			    &frame.uc.uc_sigmask, &frame.uc.uc_stack);
 }

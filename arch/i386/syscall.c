@@ -45,7 +45,6 @@ static const sys_call_ptr_t ia32_sys_call_table[NR_syscalls] = {
 	SYSCALL(__NR_getpid, sys_getpid),
 	SYSCALL(__NR_kill, sys_kill),
 	SYSCALL(__NR_nanosleep, sys_nanosleep),
-	SYSCALL(__NR_spawn, sys_spawn),
 	SYSCALL(__NR_unlink, sys_unlink),
 	SYSCALL(__NR_execve, sys_execve),
 	SYSCALL(__NR_lseek, sys_lseek),
@@ -77,6 +76,14 @@ static const sys_call_ptr_t ia32_sys_call_table[NR_syscalls] = {
 	SYSCALL(__NR_rt_sigaction, sys_rt_sigaction),
 	SYSCALL(__NR_rt_sigprocmask, sys_rt_sigprocmask),
 	SYSCALL(__NR_rt_sigpending, sys_rt_sigpending),
+	SYSCALL(__NR_pause, sys_pause),
+	SYSCALL(__NR_sigsuspend, sys_sigsuspend),
+	SYSCALL(__NR_rt_sigtimedwait, sys_rt_sigtimedwait),
+	SYSCALL(__NR_rt_sigsuspend, sys_rt_sigsuspend),
+	SYSCALL(__NR_sigaltstack, sys_sigaltstack),
+	SYSCALL(__NR_tkill, sys_tkill),
+	SYSCALL(__NR_tgkill, sys_tgkill),
+	SYSCALL(__NR_vfork, sys_vfork),
 };
 
 /* System calls taken on this CPU (tests look for them on every CPU). */
@@ -104,6 +111,7 @@ void do_int80_syscall_32(struct pt_regs *regs)
 	check_entry_stack(regs);
 	this_cpu_inc(syscall_count);
 	regs->orig_ax = nr;
+	current->signal.in_syscall = true;	/* regs->ax is a result: it may be an -ERESTART* code */
 	trace_sys_enter(regs, nr);
 	if (nr < NR_syscalls && ia32_sys_call_table[nr])
 		regs->ax = syscall_call(ia32_sys_call_table[nr], regs);

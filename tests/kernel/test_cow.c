@@ -323,8 +323,9 @@ static void bad_faults_still_kill(struct ktest *t)
 	KTEST_EXPECT_EQ(t, run("crash_null", NULL), W_EXITCODE(0, SIGSEGV));
 	KTEST_EXPECT_TRUE(t, captured("SIGSEGV (page fault) in user mode"));
 	KTEST_EXPECT_EQ(t, page_fault_count(FAULT_BAD_AREA), bad);	/* NULL: below user space */
-	KTEST_EXPECT_EQ(t, sys_clone(0x100, 0), -EINVAL);		/* CLONE_VM: no threads */
-	KTEST_EXPECT_EQ(t, do_fork(NULL), -EINVAL);			/* a kernel thread */
+	KTEST_EXPECT_EQ(t, sys_clone(CLONE_VM, 0, NULL, 0, NULL), -EINVAL);	/* no threads */
+	KTEST_EXPECT_EQ(t, kernel_clone(&(struct kernel_clone_args){ .exit_signal = SIGCHLD }),
+			-EINVAL);					/* a kernel thread */
 }
 
 /* ---- narration ------------------------------------------------------------------ */

@@ -92,6 +92,58 @@ static void handlers_masks_and_flags(struct ktest *t)
 		check_mode(t, modes[i]);
 }
 
+/* One sigcalls mode (user/sigcalls.c): exit 0 and its "ok" line. */
+static void check_call(struct ktest *t, const char *mode)
+{
+	char ok[48];
+	int st = run("sigcalls", mode);
+
+	snprintf(ok, sizeof(ok), "sigcalls %s: ok", mode);
+	if (st != W_EXITCODE(0, 0) || !said(ok))
+		ktest_fail(t, __FILE__, __LINE__, "sigcalls %s: status %#x; it said:\n%s", mode, st,
+			   ktest_captured());
+}
+
+/* SA_RESTART: -ERESTARTSYS becomes the int $0x80 again (ip -= 2, ax = orig_ax), or -EINTR. */
+static void slow_calls_restart_or_eintr(struct ktest *t)
+{
+	check_call(t, "restart");
+	check_call(t, "eintr");
+}
+
+static void pause_and_sigsuspend(struct ktest *t)
+{
+	check_call(t, "pause");
+	check_call(t, "sigsuspend");
+}
+
+static void sigtimedwait_takes_a_blocked_signal(struct ktest *t)
+{
+	check_call(t, "sigtimedwait");
+}
+
+static void tkill_and_tgkill(struct ktest *t)
+{
+	check_call(t, "tkill");
+}
+
+static void sigpipe_on_a_write_nobody_reads(struct ktest *t)
+{
+	check_call(t, "sigpipe");
+}
+
+static void nanosleep_interrupted_tells_the_time_left(struct ktest *t)
+{
+	check_call(t, "nanosleep");
+}
+
+static void sigaltstack_and_sa_onstack(struct ktest *t)
+{
+	check_call(t, "altstack");
+	check_call(t, "overflow");
+	KTEST_EXPECT_TRUE(t, said("sigcalls overflow: survived a stack overflow"));
+}
+
 /* execve(): handlers back to SIG_DFL, SIG_IGN and the mask kept (Linux's flush_signal_handlers()). */
 static void exec_resets_handlers(struct ktest *t)
 {
@@ -385,6 +437,13 @@ static struct ktest_case signals_cases[] = {
 	KTEST_CASE(uprobe_hit_in_a_signal_handler),
 	KTEST_CASE(signal_during_a_uprobe_step_is_deferred),
 	KTEST_CASE(narration_draws_the_frame_and_the_return),
+	KTEST_CASE(slow_calls_restart_or_eintr),
+	KTEST_CASE(pause_and_sigsuspend),
+	KTEST_CASE(sigtimedwait_takes_a_blocked_signal),
+	KTEST_CASE(tkill_and_tgkill),
+	KTEST_CASE(sigpipe_on_a_write_nobody_reads),
+	KTEST_CASE(nanosleep_interrupted_tells_the_time_left),
+	KTEST_CASE(sigaltstack_and_sa_onstack),
 	KTEST_END
 };
 

@@ -26,6 +26,7 @@
 #include "console_input.h"
 #include <asm/kdebug.h>
 #include <asm/ptrace.h>
+#include "kprobes.h"
 
 #define LEAK_RUNS	1000	/* faulting processes in the leak case */
 #define MIGRATION_PROCS	8	/* syscallers at once, to spread over the CPUs */
@@ -327,6 +328,72 @@ static void spawn_and_waitpid_from_user(struct ktest *t)
 	KTEST_EXPECT_EQ(t, run("no_such_program", NULL, NULL), -ENOENT);
 }
 
+/* spawn() is fork() + execve(): a missing program is execve's -ENOENT in the parent. */
+static void spawn_reports_the_childs_execve_error(struct ktest *t)
+{
+	ktest_capture_start();
+	KTEST_EXPECT_EQ(t, run("run", "no_such_program", "hello"), W_EXITCODE(0, 0));
+	ktest_capture_stop();
+	KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), "run: no_such_program: error -2") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), "run: hello (pid") != NULL);
+}
+
+/* clone()'s flags from ring 3: each one this kernel takes, and -EINVAL for the rest. */
+static void clone_flags_as_linux(struct ktest *t)
+{
+	ktest_capture_start();
+	KTEST_EXPECT_EQ(t, run("clone", NULL, NULL), W_EXITCODE(0, 0));
+	ktest_capture_stop();
+	KTEST_EXPECT_TRUE(t, strstr(ktest_captured(), "clone: 0 failures") != NULL);
+}
+
+static int clone_returns, clone_last_ret;
+static unsigned long long clone_flags_seen;
+static int clone_signal_seen;
+
+static int clone_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kernel_clone_args *args = (void *)regs_get_kernel_argument(regs, 0);
+
+	clone_flags_seen = args->flags;
+	clone_signal_seen = args->exit_signal;
+	return 0;
+}
+
+static int clone_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	clone_returns++;
+	clone_last_ret = regs_return_value(regs);
+	return 0;
+}
+
+/*
+ * fork() is kernel_clone(), as on Linux: a kretprobe there returns once
+ * per fork with the child's pid, and its argument is Linux's struct.
+ */
+static void fork_goes_through_kernel_clone(struct ktest *t)
+{
+	struct kretprobe rp = { .kp = { .symbol_name = "kernel_clone" },
+				.entry_handler = clone_entry, .handler = clone_return };
+	int pid;
+
+	clone_returns = 0;
+	clone_last_ret = clone_signal_seen = -1;
+	clone_flags_seen = ~0ULL;
+	KTEST_ASSERT_EQ(t, register_kretprobe(&rp), 0);
+	ktest_capture_start();
+	KTEST_EXPECT_EQ(t, run("run", "hello", NULL), W_EXITCODE(0, 0));
+	ktest_capture_stop();
+	unregister_kretprobe(&rp);
+	KTEST_EXPECT_EQ(t, clone_returns, 1);
+	KTEST_EXPECT_EQ(t, clone_flags_seen, 0);
+	KTEST_EXPECT_EQ(t, clone_signal_seen, SIGCHLD);
+	KTEST_ASSERT_TRUE(t, strstr(ktest_captured(), "run: hello (pid ") != NULL);
+	pid = simple_strtol(strstr(ktest_captured(), "run: hello (pid ") + strlen("run: hello (pid "),
+			    NULL, 10);
+	KTEST_EXPECT_EQ(t, clone_last_ret, pid);
+}
+
 /*
  * A process that iret's into virtual-8086 mode (user/vm86_iret.c): its
  * next trap has a vm86 frame, cs 1000 - RPL 0 - and EFLAGS.VM.  It is
@@ -493,6 +560,9 @@ static struct ktest_case user_cases[] = {
 	KTEST_CASE(kill_before_the_process_runs),
 	KTEST_CASE(ctrl_c_sends_sigint_to_the_foreground_group),
 	KTEST_CASE(spawn_and_waitpid_from_user),
+	KTEST_CASE(spawn_reports_the_childs_execve_error),
+	KTEST_CASE(clone_flags_as_linux),
+	KTEST_CASE(fork_goes_through_kernel_clone),
 	KTEST_CASE(vm86_iret_kills_only_the_process),
 	KTEST_CASE(vm86_claimed_trap_never_returns),
 	KTEST_CASE(tss_esp0_follows_migrations),

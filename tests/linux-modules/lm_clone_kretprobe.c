@@ -4,7 +4,7 @@
  * kretprobe sample: its default target is kernel_clone, the path every
  * new process takes, and its entry handler skips kernel threads
  * (current->mm == NULL), so only a call made for a process is timed
- * and reported.  Here that is a program starting another (spawn).
+ * and reported.  Here that is a program starting another (fork).
  */
 #include <linux/kernel.h>
 #include <linux/module.h>

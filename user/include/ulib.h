@@ -41,7 +41,11 @@ long waitpid(int pid, int *status, int options);
 long getpid(void);
 long kill(int pid, int sig);
 long nanosleep(const struct timespec *req, struct timespec *rem);
-/* Start a built-in program (argv NULL-terminated); its pid or -errno. */
+/*
+ * Start a program: fork() + execve() (user/lib/spawn.c).  name without
+ * a slash is /bin/NAME; argv is NULL-terminated.  The child's pid, or
+ * execve()'s -errno (nothing runs then).
+ */
 long spawn(const char *name, const char *const argv[]);
 /* docs/exec.md: Linux's calls, Linux's numbers. */
 long execve(const char *path, const char *const argv[], const char *const envp[]);
@@ -63,12 +67,16 @@ long fstat64(int fd, struct stat64 *st);
 
 /* Linux's fork(): the child's pid in the parent, 0 in the child, or -errno. */
 long fork(void);
+/* vfork(): fork, and the parent waits until the child has exec'd or exited. */
+long vfork(void);
 /*
- * The raw clone system call, not the C library's clone(fn, stack, ...):
- * with flags only the exit signal (SIGCHLD) and no stack, it is fork().
+ * The raw clone system call in Linux i386's order, not the C library's
+ * clone(fn, stack, ...): with flags only the exit signal (SIGCHLD) and
+ * no stack, it is fork().  kernel/fork.c says which flags it takes.
  */
 #define SIGCHLD 17
-long clone(unsigned long flags, void *stack);
+long clone(unsigned long flags, void *stack, int *parent_tid, unsigned long tls,
+	   int *child_tid);
 /* The raw brk(2): the heap's new end, or the old one if refused; brk(0) asks. */
 unsigned long brk(unsigned long end);
 /* The C library's sbrk(): grow the heap by incr bytes; its old end, or (void *)-1. */
@@ -119,6 +127,17 @@ int sigemptyset(sigset_t *set);
 int sigaddset(sigset_t *set, int sig);
 int sigismember(const sigset_t *set, int sig);
 int raise(int sig);
+/* Waiting for signals, signals to one thread, the alternate stack (docs/signals.md). */
+long pause(void);
+long rt_sigsuspend(const sigset_t *mask, size_t size);
+long old_sigsuspend(int unused1, int unused2, unsigned long mask);
+long rt_sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *timeout,
+		     size_t size);
+long sigaltstack(const stack_t *ss, stack_t *oss);
+long tkill(int tid, int sig);
+long tgkill(int tgid, int tid, int sig);
+int sigsuspend(const sigset_t *mask);
+int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *timeout);
 /* A handler's way out that never returns (user/lib/setjmp.S). */
 typedef unsigned long jmp_buf[6];
 int setjmp(jmp_buf env) __attribute__((returns_twice));

@@ -23,9 +23,10 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
 	return rt_sigaction(sig, &k, oact, sizeof(sigset_t));
 }
 
+/* glibc's signal(): BSD semantics - a slow call the handler interrupted starts again. */
 __sighandler_t signal(int sig, __sighandler_t handler)
 {
-	struct sigaction act = { .sa_handler = handler }, old;
+	struct sigaction act = { .sa_handler = handler, .sa_flags = SA_RESTART }, old;
 
 	if (sigaction(sig, &act, &old))
 		return (__sighandler_t)-1;	/* SIG_ERR */
@@ -57,4 +58,14 @@ int sigismember(const sigset_t *set, int sig)
 int raise(int sig)
 {
 	return kill(getpid(), sig);
+}
+
+int sigsuspend(const sigset_t *mask)
+{
+	return rt_sigsuspend(mask, sizeof(sigset_t));
+}
+
+int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *timeout)
+{
+	return rt_sigtimedwait(set, info, timeout, sizeof(sigset_t));
 }

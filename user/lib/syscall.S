@@ -48,7 +48,6 @@
 	SYSCALL getpid, __NR_getpid
 	SYSCALL kill, __NR_kill
 	SYSCALL nanosleep, __NR_nanosleep
-	SYSCALL spawn, __NR_spawn
 	SYSCALL execve, __NR_execve
 	SYSCALL wait4, __NR_wait4
 	SYSCALL exit_group, __NR_exit_group
@@ -76,3 +75,11 @@
 	SYSCALL setpgid, __NR_setpgid
 	SYSCALL getpgid, __NR_getpgid
 	SYSCALL getpgrp, __NR_getpgrp
+	SYSCALL pause, __NR_pause
+	SYSCALL rt_sigsuspend, __NR_rt_sigsuspend
+	SYSCALL old_sigsuspend, __NR_sigsuspend
+	SYSCALL rt_sigtimedwait, __NR_rt_sigtimedwait
+	SYSCALL sigaltstack, __NR_sigaltstack
+	SYSCALL tkill, __NR_tkill
+	SYSCALL tgkill, __NR_tgkill
+	SYSCALL vfork, __NR_vfork

@@ -106,6 +106,9 @@ typedef struct sigaltstack {
 	unsigned long ss_size;
 } stack_t;
 
-#define SS_DISABLE	2	/* no alternate stack: this kernel has none */
+#define SS_ONSTACK	1	/* running on the alternate stack now */
+#define SS_DISABLE	2	/* no alternate stack */
+#define MINSIGSTKSZ	2048	/* the smallest one sigaltstack() takes (Linux i386's) */
+#define SIGSTKSZ	8192
 
 #endif

@@ -51,10 +51,19 @@
 #define __NR_rt_sigaction	174
 #define __NR_rt_sigprocmask	175
 #define __NR_rt_sigpending	176
+#define __NR_pause		29
+#define __NR_sigsuspend		72
+#define __NR_rt_sigtimedwait	177
+#define __NR_rt_sigsuspend	179
+#define __NR_sigaltstack	186
+#define __NR_tkill		238
+#define __NR_tgkill		270
+#define __NR_vfork		190
 /*
- * Not Linux's: Linux starts a program with fork() + execve() (glibc's
- * posix_spawn() too).  Ours is one call, spawn(name, argv), that makes
- * a new process running a built-in program; past Linux's last number.
+ * Retired: 500 was this kernel's own spawn(name, argv), before fork().
+ * No call has the number now (-ENOSYS); programs start programs with
+ * fork() and execve(), as on Linux.  The name stays for the syscalls/
+ * events' table, which still lists it.
  */
 #define __NR_spawn		500
 #define NR_syscalls		501
