@@ -1,13 +1,26 @@
 /*
- * namei.c - the system calls that make and remove names: mkdir(2) and
- * unlink(2) (Linux's fs/namei.c).  The walk itself is the ramfs's
- * (fs/ramfs.c); here the path comes from the user.
+ * namei.c - from the name a system call is given to a path the
+ * filesystems know, and the calls that make and remove names: mkdir,
+ * mkdirat, unlink, unlinkat, rmdir, rename, renameat, renameat2
+ * (Linux's fs/namei.c).  The walk itself is the ramfs's (fs/ramfs.c).
+ *
+ * Linux walks a relative path from the dentry of the working directory
+ * (or of the directory a dfd names).  Here every filesystem takes an
+ * absolute path, so getname_at() writes that directory's path in front
+ * of the name (the ramfs's d_path(), ramfs_path()) and the walk starts
+ * at "/": the same file, as long as no one renames a directory on the
+ * way between the two steps.
  */
 #include "kernel.h"
 #include "syscalls.h"
+#include "fs.h"
+#include "fcntl.h"
 #include "ramfs.h"
+#include "pseudofs.h"
 #include "mm.h"
 #include "uaccess.h"
+#include "string.h"
+#include "vsprintf.h"
 #include "errno.h"
 
 /* Linux's getname(): the user's path in a kernel buffer, or -errno. */
@@ -28,26 +41,177 @@ static char *getname(const char __user *filename, long *err)
 	return path;
 }
 
-asmlinkage long sys_mkdir(const char __user *pathname, umode_t mode)
+/* Where a relative path at dfd starts: its absolute path in buf, 0 or -errno. */
+static long dfd_path(int dfd, char *buf, size_t size)
+{
+	struct fs_struct *fs;
+	struct inode *dir;
+	struct file *f;
+	long ret;
+
+	if (dfd == AT_FDCWD) {
+		fs = current_fs();
+		dir = fs ? fs->pwd : NULL;
+	} else {
+		f = fget(dfd);
+		if (!f)
+			return -EBADF;
+		dir = f->f_inode;
+		if (!dir || !S_ISDIR(dir->i_mode))
+			return -ENOTDIR;
+	}
+	if (!dir)
+		return strlcpy(buf, "/", size) < size ? 0 : -ENAMETOOLONG;
+	ret = ramfs_path(dir, buf, size);
+	return ret == -ERANGE ? -ENAMETOOLONG : ret;
+}
+
+char *getname_at(int dfd, const char __user *filename, long *err)
+{
+	char *name = getname(filename, err), *path = NULL;
+	size_t len;
+
+	if (!name || name[0] == '/')
+		return name;
+	*err = -ENOENT;			/* Linux: "" names no file */
+	if (name[0] && (path = kmalloc(PATH_MAX)))
+		*err = dfd_path(dfd, path, PATH_MAX);
+	else if (name[0])
+		*err = -ENOMEM;
+	if (!*err) {
+		len = strlen(path);
+		if ((size_t)snprintf(path + len, PATH_MAX - len, "%s%s",
+				     path[len - 1] == '/' ? "" : "/", name) >= PATH_MAX - len)
+			*err = -ENAMETOOLONG;
+	}
+	kfree(name);
+	if (*err) {
+		kfree(path);
+		return NULL;
+	}
+	return path;
+}
+
+int user_path_at(int dfd, const char __user *filename, struct inode **out)
 {
 	long ret;
-	char *path = getname(pathname, &ret);
+	char *path = getname_at(dfd, filename, &ret);
 
 	if (!path)
 		return ret;
-	ret = ramfs_mkdir(path, mode);
+	ret = ramfs_lookup(path, out);
 	kfree(path);
 	return ret;
 }
 
-asmlinkage long sys_unlink(const char __user *pathname)
+/*
+ * Is path's parent a tracefs or debugfs directory (instances/), not a
+ * ramfs one?  Then mkdir and rmdir are that filesystem's callbacks.
+ */
+static bool parent_is_pseudo(const char *path)
+{
+	char parent[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	struct inode *inode;
+
+	if (!slash || slash == path)
+		return false;		/* in "/": the ramfs's */
+	strlcpy(parent, path, slash - path + 1);
+	if (ramfs_lookup(parent, &inode) == 0) {
+		iput(inode);
+		return false;
+	}
+	return pseudofs_lookup(parent) == 2;
+}
+
+/* The bits of mode the process's umask lets through (Linux's mode & ~current_umask()). */
+static umode_t apply_umask(umode_t mode)
+{
+	struct fs_struct *fs = current_fs();
+
+	return mode & ~(fs ? fs->umask : INIT_UMASK) & 07777;
+}
+
+asmlinkage long sys_mkdirat(int dfd, const char __user *pathname, umode_t mode)
 {
 	long ret;
-	char *path = getname(pathname, &ret);
+	char *path = getname_at(dfd, pathname, &ret);
 
 	if (!path)
 		return ret;
-	ret = ramfs_unlink(path);
+	if (parent_is_pseudo(path))
+		ret = pseudofs_mkdir(path);
+	else
+		ret = ramfs_mkdir(path, apply_umask(mode));
 	kfree(path);
 	return ret;
+}
+
+asmlinkage long sys_mkdir(const char __user *pathname, umode_t mode)
+{
+	return sys_mkdirat(AT_FDCWD, pathname, mode);
+}
+
+/* Linux's do_rmdir() and do_unlinkat(): the name at dfd goes. */
+static long do_remove(int dfd, const char __user *pathname, bool dir)
+{
+	long ret;
+	char *path = getname_at(dfd, pathname, &ret);
+
+	if (!path)
+		return ret;
+	if (dir && parent_is_pseudo(path))
+		ret = pseudofs_rmdir(path);
+	else
+		ret = dir ? ramfs_rmdir(path) : ramfs_unlink(path);
+	kfree(path);
+	return ret;
+}
+
+asmlinkage long sys_unlinkat(int dfd, const char __user *pathname, int flag)
+{
+	if (flag & ~AT_REMOVEDIR)
+		return -EINVAL;
+	return do_remove(dfd, pathname, flag & AT_REMOVEDIR);
+}
+
+asmlinkage long sys_unlink(const char __user *pathname)
+{
+	return do_remove(AT_FDCWD, pathname, false);
+}
+
+asmlinkage long sys_rmdir(const char __user *pathname)
+{
+	return do_remove(AT_FDCWD, pathname, true);
+}
+
+asmlinkage long sys_renameat2(int olddfd, const char __user *oldname, int newdfd,
+			      const char __user *newname, unsigned int flags)
+{
+	char *from, *to = NULL;
+	long ret;
+
+	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE | RENAME_WHITEOUT))
+		return -EINVAL;
+	if ((flags & (RENAME_NOREPLACE | RENAME_WHITEOUT)) && (flags & RENAME_EXCHANGE))
+		return -EINVAL;
+	from = getname_at(olddfd, oldname, &ret);
+	if (from)
+		to = getname_at(newdfd, newname, &ret);
+	if (to)
+		ret = ramfs_rename(from, to, flags);
+	kfree(from);
+	kfree(to);
+	return ret;
+}
+
+asmlinkage long sys_renameat(int olddfd, const char __user *oldname, int newdfd,
+			     const char __user *newname)
+{
+	return sys_renameat2(olddfd, oldname, newdfd, newname, 0);
+}
+
+asmlinkage long sys_rename(const char __user *oldname, const char __user *newname)
+{
+	return sys_renameat2(AT_FDCWD, oldname, AT_FDCWD, newname, 0);
 }
