@@ -66,29 +66,35 @@ static long dfd_path(int dfd, char *buf, size_t size)
 	return ret == -ERANGE ? -ENAMETOOLONG : ret;
 }
 
+char *absolute_path_at(int dfd, const char *name, long *err)
+{
+	char *path = kmalloc(PATH_MAX);
+	size_t len;
+
+	*err = -ENOMEM;
+	if (!path)
+		return NULL;
+	*err = name[0] == '/' ? 0 : name[0] ? dfd_path(dfd, path, PATH_MAX) : -ENOENT;
+	if (!*err) {
+		len = name[0] == '/' ? 0 : strlen(path);
+		if ((size_t)snprintf(path + len, PATH_MAX - len, "%s%s",
+				     !len || path[len - 1] == '/' ? "" : "/", name) >= PATH_MAX - len)
+			*err = -ENAMETOOLONG;
+	}
+	if (!*err)
+		return path;
+	kfree(path);
+	return NULL;
+}
+
 char *getname_at(int dfd, const char __user *filename, long *err)
 {
-	char *name = getname(filename, err), *path = NULL;
-	size_t len;
+	char *name = getname(filename, err), *path;
 
 	if (!name || name[0] == '/')
 		return name;
-	*err = -ENOENT;			/* Linux: "" names no file */
-	if (name[0] && (path = kmalloc(PATH_MAX)))
-		*err = dfd_path(dfd, path, PATH_MAX);
-	else if (name[0])
-		*err = -ENOMEM;
-	if (!*err) {
-		len = strlen(path);
-		if ((size_t)snprintf(path + len, PATH_MAX - len, "%s%s",
-				     path[len - 1] == '/' ? "" : "/", name) >= PATH_MAX - len)
-			*err = -ENAMETOOLONG;
-	}
+	path = absolute_path_at(dfd, name, err);
 	kfree(name);
-	if (*err) {
-		kfree(path);
-		return NULL;
-	}
 	return path;
 }
 

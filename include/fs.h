@@ -96,6 +96,8 @@ int fd_install_from(struct file *f, unsigned int start, unsigned int flags);
  * -ENOTDIR (dfd is no directory).
  */
 char *getname_at(int dfd, const char __user *filename, long *err);
+/* The same for a name already in the kernel (execve's, whose AT_EXECFN is the name as given). */
+char *absolute_path_at(int dfd, const char *name, long *err);
 /* The ramfs inode at dfd/filename, referenced (iput() it): 0 or -errno. */
 int user_path_at(int dfd, const char __user *filename, struct inode **out);
 

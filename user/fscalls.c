@@ -116,7 +116,7 @@ static long file_mode(const char *path)
 }
 
 /* Run this program again in a child through execve; its exit status, or -1 if it died. */
-static long run_self(const char *mode, const char *arg, const char *chdir_to)
+static long run_self(const char *prog, const char *mode, const char *arg, const char *chdir_to)
 {
 	const char *argv[] = { "fscalls", mode, arg, NULL };
 	int status;
@@ -125,7 +125,7 @@ static long run_self(const char *mode, const char *arg, const char *chdir_to)
 	if (pid == 0) {
 		if (chdir_to)
 			chdir(chdir_to);
-		execve(SELF, argv, NULL);
+		execve(prog, argv, NULL);
 		exit(127);
 	}
 	if (pid < 0 || wait4(pid, &status, 0, NULL) != pid || !WIFEXITED(status))
@@ -192,7 +192,9 @@ static void cwd(void)
 		exit(cwd_is(DIR "/d") && chdir("/") == 0 ? 0 : 1);
 	check("fork_inherits_cwd", wait4(pid, &status, 0, NULL) == pid && status == 0, 1);
 	check("child_chdir_not_parents", cwd_is(DIR "/d"), 1);
-	check("execve_keeps_cwd", run_self("pwd", DIR "/d", DIR "/d"), 0);
+	check("execve_keeps_cwd", run_self(SELF, "pwd", DIR "/d", DIR "/d"), 0);
+	check("execve_relative_path", run_self("./fscalls", "pwd", "/bin", "/bin"), 0);
+	check("execve_relative_missing", run_self("./fscalls", "pwd", "/", "/"), 127);
 	mkdir(DIR "/gone", 0755);
 	chdir(DIR "/gone");
 	check("rmdir_cwd", rmdir(DIR "/gone"), 0);
@@ -417,9 +419,9 @@ static void fcntls(void)
 	/* Through execve: FD_CLOEXEC closes, the rest stays. */
 	fd2 = dup2(fd, 21);
 	snprintf(buf, sizeof(buf), "%ld", fd2);
-	check("execve_keeps_plain_fd", run_self("fdopen", buf, NULL), 0);
+	check("execve_keeps_plain_fd", run_self(SELF, "fdopen", buf, NULL), 0);
 	fcntl64(fd2, F_SETFD, FD_CLOEXEC);
-	check("execve_closes_cloexec_fd", run_self("fdclosed", buf, NULL), 0);
+	check("execve_closes_cloexec_fd", run_self(SELF, "fdclosed", buf, NULL), 0);
 	close(fd2);
 	n = openat(AT_FDCWD, DIR "/f", O_RDONLY | O_CLOEXEC);
 	check("open_cloexec_sets_fd_flag", fcntl64(n, F_GETFD), FD_CLOEXEC);

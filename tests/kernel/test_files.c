@@ -21,7 +21,7 @@
 #include "trace.h"
 
 /* The check() lines of each group of user/fscalls.c. */
-#define CWD_CHECKS	30
+#define CWD_CHECKS	32
 #define AT_CHECKS	64
 #define STAT_CHECKS	24
 #define FCNTL_CHECKS	27
