@@ -110,6 +110,24 @@ int user_path_at(int dfd, const char __user *filename, struct inode **out)
 	return ret;
 }
 
+/* path's directory, in parent (PATH_MAX bytes); false for a name in "/". */
+static bool dirname_of(const char *path, char *parent)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash || slash == path)
+		return false;
+	strlcpy(parent, path, slash - path + 1);
+	return true;
+}
+
+bool in_pseudo_dir(const char *path)
+{
+	char parent[PATH_MAX];
+
+	return dirname_of(path, parent) && pseudofs_lookup(parent) == 2;
+}
+
 /*
  * Is path's parent a tracefs or debugfs directory (instances/), not a
  * ramfs one?  Then mkdir and rmdir are that filesystem's callbacks.
@@ -117,12 +135,10 @@ int user_path_at(int dfd, const char __user *filename, struct inode **out)
 static bool parent_is_pseudo(const char *path)
 {
 	char parent[PATH_MAX];
-	const char *slash = strrchr(path, '/');
 	struct inode *inode;
 
-	if (!slash || slash == path)
+	if (!dirname_of(path, parent))
 		return false;		/* in "/": the ramfs's */
-	strlcpy(parent, path, slash - path + 1);
 	if (ramfs_lookup(parent, &inode) == 0) {
 		iput(inode);
 		return false;

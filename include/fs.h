@@ -98,6 +98,12 @@ int fd_install_from(struct file *f, unsigned int start, unsigned int flags);
 char *getname_at(int dfd, const char __user *filename, long *err);
 /* The same for a name already in the kernel (execve's, whose AT_EXECFN is the name as given). */
 char *absolute_path_at(int dfd, const char *name, long *err);
+/*
+ * Is an absolute path's directory one tracefs or debugfs answer for (a
+ * mount point or below)?  No file can be created there: -EACCES, as
+ * Linux's for a filesystem without create().
+ */
+bool in_pseudo_dir(const char *path);
 /* The ramfs inode at dfd/filename, referenced (iput() it): 0 or -errno. */
 int user_path_at(int dfd, const char __user *filename, struct inode **out);
 

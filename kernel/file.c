@@ -228,10 +228,21 @@ void do_close_on_exec(struct files_struct *files)
 
 /* ---- what a path opens ------------------------------------------------------ */
 
-/* A pseudo file's text now, up to FILE_SNAPSHOT_MAX bytes. */
+/*
+ * A pseudo file open: its text at open() for reading, up to
+ * FILE_SNAPSHOT_MAX bytes (as Linux's seq_file fills its buffer at the
+ * first read); for writing, its path: each write() is one
+ * pseudofs_write() of the bytes written, what `echo ... > file` does
+ * at the kernel's prompt, so busybox's echo and the kernel's give the
+ * same result.  O_TRUNC (a shell's `>`) is the first write's, or the
+ * close's if nothing was written (`: > kprobe_events` removes every
+ * probe, as on Linux); O_APPEND (`>>`) does not truncate.
+ */
 struct snapshot {
 	char *text;
 	size_t len;
+	char *path;		/* open for writing, else NULL */
+	bool trunc;		/* O_TRUNC not done yet */
 };
 
 static long snapshot_read(struct file *f, char __user *buf, size_t count, loff_t *pos)
@@ -247,46 +258,86 @@ static long snapshot_read(struct file *f, char __user *buf, size_t count, loff_t
 	return n;
 }
 
+/* One write(), one pseudofs_write(): its error is write()'s, as Linux's for a bad probe line. */
+static long pseudo_write(struct file *f, const char __user *buf, size_t count, loff_t *pos)
+{
+	struct snapshot *s = f->private_data;
+	char *text;
+	long ret;
+
+	if (count > PSEUDOFS_WRITE_MAX)
+		return -EINVAL;		/* longer than one command takes */
+	text = kmalloc(count + 1);
+	if (!text)
+		return -ENOMEM;
+	ret = copy_from_user(text, buf, count) ? -EFAULT :
+	      pseudofs_write(s->path, text, count, s->trunc);
+	kfree(text);
+	if (ret)
+		return ret;
+	s->trunc = false;
+	*pos += count;
+	return count;
+}
+
 static void snapshot_release(struct file *f)
 {
 	struct snapshot *s = f->private_data;
 
+	if (s->trunc)
+		pseudofs_write(s->path, "", 0, true);
+	kfree(s->path);
 	kfree(s->text);
 	kfree(s);
 }
 
 static const struct file_operations snapshot_fops = {
 	.read = snapshot_read,
+	.write = pseudo_write,
 	.seekable = true,
 	.release = snapshot_release,
 };
 
+static int take_snapshot(const char *path, struct snapshot *s)
+{
+	struct seq_buf sb;
+	int err;
+
+	s->text = kmalloc(FILE_SNAPSHOT_MAX);
+	if (!s->text)
+		return -ENOMEM;
+	seq_buf_init(&sb, s->text, FILE_SNAPSHOT_MAX);
+	err = pseudofs_read(path, &sb);
+	s->len = sb.len;
+	return err;
+}
+
 static struct file *open_pseudo(const char *path, unsigned int flags, int *err)
 {
 	struct snapshot *s = kzalloc(sizeof(*s));
-	struct seq_buf sb;
-	struct file *f;
+	unsigned int acc = flags & O_ACCMODE;
+	struct file *f = NULL;
 
-	*err = -EACCES;			/* pseudo files are read-only to processes */
-	if ((flags & O_ACCMODE) != O_RDONLY)
-		goto fail;
 	*err = -ENOMEM;
-	if (!s || !(s->text = kmalloc(FILE_SNAPSHOT_MAX)))
-		goto fail;
-	seq_buf_init(&sb, s->text, FILE_SNAPSHOT_MAX);
-	*err = pseudofs_read(path, &sb);
-	if (*err)
-		goto fail;
-	s->len = sb.len;
-	f = alloc_file(&snapshot_fops, flags, s);
+	if (s)
+		*err = acc == O_WRONLY ? 0 : take_snapshot(path, s);
+	if (!*err && acc != O_RDONLY) {
+		s->path = kmalloc(strlen(path) + 1);
+		*err = s->path ? 0 : -ENOMEM;
+		if (s->path)
+			strlcpy(s->path, path, strlen(path) + 1);
+		s->trunc = flags & O_TRUNC;
+	}
+	if (!*err && !(f = alloc_file(&snapshot_fops, flags, s)))
+		*err = -ENOMEM;
 	if (f) {
 		f->f_mode = S_IFREG | 0644;
 		return f;
 	}
-	*err = -ENOMEM;
-fail:
-	if (s)
+	if (s) {
+		kfree(s->path);
 		kfree(s->text);
+	}
 	kfree(s);
 	return NULL;
 }
@@ -371,7 +422,9 @@ static struct file *open_ramfs(const char *path, unsigned int flags, umode_t mod
 	struct fs_struct *fs = current_fs();
 
 	*err = ramfs_lookup(path, &inode);
-	if (*err == -ENOENT && (flags & O_CREAT))
+	if (*err == -ENOENT && (flags & O_CREAT) && in_pseudo_dir(path))
+		*err = -EACCES;
+	else if (*err == -ENOENT && (flags & O_CREAT))
 		*err = ramfs_create(path, mode & ~(fs ? fs->umask : INIT_UMASK),
 				    flags & O_EXCL, &inode);
 	else if (!*err)

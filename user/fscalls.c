@@ -8,6 +8,7 @@
  *   fscalls stat    statx, fstatat64, a directory's nlink, the times
  *   fscalls fcntl   fcntl64, dup3, FD_CLOEXEC through execve, F_SETFL
  *   fscalls rw      readv, writev, pread64, pwrite64, truncate64, getdents64
+ *   fscalls tracefs write(2) to tracefs: `>` truncates, `>>` appends
  *
  * One line per check, "ok NAME" or "FAIL NAME: got X want Y", then
  * "fscalls: N failed"; the suite "files" (tests/kernel/test_files.c)
@@ -507,6 +508,60 @@ static void rw(void)
 	readdir_types();
 }
 
+#define KPROBE_EVENTS	"/sys/kernel/tracing/kprobe_events"
+
+/* A pseudo file's text now, NUL-terminated; its length or -errno. */
+static long slurp(const char *path, char *buf, size_t size)
+{
+	long fd = open(path, O_RDONLY), n;
+
+	if (fd < 0)
+		return fd;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return n;
+}
+
+static long write_text(const char *path, int flags, const char *text)
+{
+	long fd = open(path, O_WRONLY | flags), n;
+
+	if (fd < 0)
+		return fd;
+	n = write(fd, text, strlen(text));
+	close(fd);
+	return n;
+}
+
+static void tracefs(void)
+{
+	char buf[256];
+	long fd;
+
+	check("trunc_write", write_text(KPROBE_EVENTS, O_TRUNC | O_CREAT, "p:fsc_one fib\n"), 14);
+	slurp(KPROBE_EVENTS, buf, sizeof(buf));
+	check("trunc_write_reads_back", strcmp(buf, "p:kprobes/fsc_one fib\n"), 0);
+	check("append_write", write_text(KPROBE_EVENTS, O_APPEND, "p:fsc_two fib\n"), 14);
+	slurp(KPROBE_EVENTS, buf, sizeof(buf));
+	check("append_keeps_first", strcmp(buf, "p:kprobes/fsc_one fib\np:kprobes/fsc_two fib\n"), 0);
+	check("bad_line_write_error", write_text(KPROBE_EVENTS, O_APPEND, "x:bad fib\n"), -EINVAL);
+	fd = open(KPROBE_EVENTS, O_WRONLY | O_TRUNC);
+	check("trunc_open_alone", close(fd), 0);
+	check("trunc_at_close_removes_all", slurp(KPROBE_EVENTS, buf, sizeof(buf)), 0);
+	check("create_in_tracefs_eacces",
+	      open("/sys/kernel/tracing/fsc_new", O_CREAT | O_WRONLY, 0644), -EACCES);
+	check("no_file_made", access("/sys/kernel/tracing/fsc_new", F_OK), -ENOENT);
+	chdir("/sys/kernel/tracing");
+	check("relative_tracefs_write", write_text("kprobe_events", O_TRUNC, "p:fsc_rel fib\n"), 14);
+	check("relative_tracefs_read", slurp("kprobe_events", buf, sizeof(buf)), 22);
+	check("relative_tracefs_trunc", write_text("kprobe_events", O_TRUNC, ""), 0);
+	chdir("/");
+	fd = open(KPROBE_EVENTS, O_RDONLY);
+	check("read_only_open_write_ebadf", write(fd, "p:x fib\n", 8), -EBADF);
+	close(fd);
+}
+
 /* What execve kept: the working directory, the descriptors. */
 static int child_mode(const char *mode, const char *arg)
 {
@@ -542,6 +597,8 @@ int main(int argc, char **argv)
 		fcntls();
 	if (all || strcmp(group, "rw") == 0)
 		rw();
+	if (all || strcmp(group, "tracefs") == 0)
+		tracefs();
 	chdir("/");
 	printf("fscalls: %d failed\n", failures);
 	return failures != 0;

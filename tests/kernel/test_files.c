@@ -26,6 +26,7 @@
 #define STAT_CHECKS	24
 #define FCNTL_CHECKS	27
 #define RW_CHECKS	26
+#define TRACEFS_CHECKS	13
 
 /* `fscalls group`: its exit status, with its "ok" lines counted in *oks. */
 static int run_fscalls(struct ktest *t, const char *group, int *oks)
@@ -81,6 +82,13 @@ static void fcntl64_dup3_cloexec(struct ktest *t)
 static void readv_writev_pread_truncate(struct ktest *t)
 {
 	run_group(t, "rw", RW_CHECKS);
+}
+
+/* busybox's echo into tracefs does what the kernel's prompt does. */
+static void tracefs_written_by_a_process(struct ktest *t)
+{
+	KTEST_ASSERT_EQ(t, tracefs_init(), 0);
+	run_group(t, "tracefs", TRACEFS_CHECKS);
 }
 
 /* ---- the ramfs underneath, from the kernel ---------------------------------- */
@@ -147,6 +155,7 @@ static struct ktest_case files_cases[] = {
 	KTEST_CASE(statx_and_fstatat64),
 	KTEST_CASE(fcntl64_dup3_cloexec),
 	KTEST_CASE(readv_writev_pread_truncate),
+	KTEST_CASE(tracefs_written_by_a_process),
 	KTEST_CASE(ramfs_path_of_a_directory),
 	KTEST_CASE(removed_directories_free_their_heap),
 	KTEST_CASE(rename_flags_and_dots),
