@@ -2,7 +2,8 @@
  * d_path.c - getcwd(2): the working directory's absolute path (Linux's
  * fs/d_path.c).  The ramfs writes it from the directory up through its
  * parents to "/" (ramfs_path()), as Linux's prepend_path() does from a
- * dentry; a directory removed since gives -ENOENT, as on Linux.
+ * dentry; a directory removed since gives -ENOENT, as on Linux.  A
+ * tracefs or debugfs directory is kept by its path (fs_pwd_path()).
  */
 #include "kernel.h"
 #include "syscalls.h"
@@ -21,12 +22,8 @@ asmlinkage long sys_getcwd(char __user *buf, unsigned long size)
 	long ret = -ENOMEM;
 	size_t len;
 
-	if (path && fs) {
-		ret = fs->pwd ? ramfs_path(fs->pwd, path, PATH_MAX) :
-		      (strlcpy(path, "/", PATH_MAX), 0);
-		if (ret == -ERANGE)
-			ret = -ENAMETOOLONG;	/* longer than the kernel's buffer */
-	}
+	if (path && fs)
+		ret = fs_pwd_path(fs, path, PATH_MAX);
 	if (!ret) {
 		len = strlen(path) + 1;
 		if (len > size)

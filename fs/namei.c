@@ -41,29 +41,66 @@ static char *getname(const char __user *filename, long *err)
 	return path;
 }
 
+long fs_pwd_path(struct fs_struct *fs, char *buf, size_t size)
+{
+	long ret;
+
+	if (fs && fs->pwd_path)
+		return strlcpy(buf, fs->pwd_path, size) < size ? 0 : -ENAMETOOLONG;
+	if (!fs || !fs->pwd)
+		return strlcpy(buf, "/", size) < size ? 0 : -ENAMETOOLONG;
+	ret = ramfs_path(fs->pwd, buf, size);
+	return ret == -ERANGE ? -ENAMETOOLONG : ret;
+}
+
 /* Where a relative path at dfd starts: its absolute path in buf, 0 or -errno. */
 static long dfd_path(int dfd, char *buf, size_t size)
 {
-	struct fs_struct *fs;
 	struct inode *dir;
 	struct file *f;
 	long ret;
 
-	if (dfd == AT_FDCWD) {
-		fs = current_fs();
-		dir = fs ? fs->pwd : NULL;
-	} else {
-		f = fget(dfd);
-		if (!f)
-			return -EBADF;
-		dir = f->f_inode;
-		if (!dir || !S_ISDIR(dir->i_mode))
-			return -ENOTDIR;
-	}
-	if (!dir)
-		return strlcpy(buf, "/", size) < size ? 0 : -ENAMETOOLONG;
+	if (dfd == AT_FDCWD)
+		return fs_pwd_path(current_fs(), buf, size);
+	f = fget(dfd);
+	if (!f)
+		return -EBADF;
+	dir = f->f_inode;
+	if (!dir || !S_ISDIR(dir->i_mode))
+		return -ENOTDIR;
 	ret = ramfs_path(dir, buf, size);
 	return ret == -ERANGE ? -ENAMETOOLONG : ret;
+}
+
+/*
+ * Tidy an absolute path in place: no "//", "." or "..", each ".."
+ * taking the name before it away.  Only for a path below a pseudo
+ * directory, which has no parent link to follow: there are no
+ * symbolic links, so this is where Linux's walk would end too.
+ */
+void path_normalize(char *path)
+{
+	char *out = path, *p = path;
+	size_t n;
+
+	while (*p) {
+		while (*p == '/')
+			p++;
+		for (n = 0; p[n] && p[n] != '/'; n++)
+			;
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			while (out > path && *--out != '/')
+				;
+		} else if (n && !(n == 1 && p[0] == '.')) {
+			*out++ = '/';
+			memmove(out, p, n);
+			out += n;
+		}
+		p += n;
+	}
+	if (out == path)
+		*out++ = '/';
+	*out = '\0';
 }
 
 char *absolute_path_at(int dfd, const char *name, long *err)
@@ -81,10 +118,13 @@ char *absolute_path_at(int dfd, const char *name, long *err)
 				     !len || path[len - 1] == '/' ? "" : "/", name) >= PATH_MAX - len)
 			*err = -ENAMETOOLONG;
 	}
-	if (!*err)
-		return path;
-	kfree(path);
-	return NULL;
+	if (*err) {
+		kfree(path);
+		return NULL;
+	}
+	if (name[0] != '/' && dfd == AT_FDCWD && current_fs() && current_fs()->pwd_path)
+		path_normalize(path);	/* from a pseudo directory: ".." by name */
+	return path;
 }
 
 char *getname_at(int dfd, const char __user *filename, long *err)

@@ -23,29 +23,48 @@
 #define PSEUDO_FILE_MODE	(S_IFREG | 0644)	/* what stat says of a tracefs file */
 #define PSEUDO_DIR_MODE		(S_IFDIR | 0755)
 
-/* dir becomes the working directory; its reference moves there. */
-static long set_pwd(struct inode *dir)
+/* The working directory becomes dir (its reference moves there), or the pseudo directory at path. */
+static long set_pwd(struct inode *dir, char *path)
 {
 	struct fs_struct *fs = current_fs();
 	struct inode *old;
 
-	if (!S_ISDIR(dir->i_mode) || !fs) {
-		iput(dir);
+	if ((dir && !S_ISDIR(dir->i_mode)) || !fs) {
+		if (dir)
+			iput(dir);
+		kfree(path);
 		return fs ? -ENOTDIR : -ENOMEM;
 	}
 	old = fs->pwd;
+	kfree(fs->pwd_path);
 	fs->pwd = dir;
+	fs->pwd_path = path;
 	if (old)
 		iput(old);
 	return 0;
 }
 
+/* A ramfs directory, or a tracefs or debugfs one (kept by its path: it has no inode here). */
 asmlinkage long sys_chdir(const char __user *filename)
 {
 	struct inode *dir;
-	long ret = user_path_at(AT_FDCWD, filename, &dir);
+	long ret;
+	char *path = getname_at(AT_FDCWD, filename, &ret);
 
-	return ret ? ret : set_pwd(dir);
+	if (!path)
+		return ret;
+	ret = ramfs_lookup(path, &dir);
+	if (!ret) {
+		kfree(path);
+		return set_pwd(dir, NULL);
+	}
+	path_normalize(path);		/* the form pseudofs knows a directory by */
+	if (ret == -ENOENT && pseudofs_lookup(path) == 2)
+		return set_pwd(NULL, path);
+	if (ret == -ENOENT && pseudofs_lookup(path) == 1)
+		ret = -ENOTDIR;
+	kfree(path);
+	return ret;
 }
 
 asmlinkage long sys_fchdir(unsigned int fd)
@@ -57,7 +76,7 @@ asmlinkage long sys_fchdir(unsigned int fd)
 	if (!f->f_inode)
 		return -ENOTDIR;	/* a pipe, the console */
 	iget(f->f_inode);
-	return set_pwd(f->f_inode);
+	return set_pwd(f->f_inode, NULL);
 }
 
 /* The umask's old value; it never fails (Linux's kernel/sys.c). */

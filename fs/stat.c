@@ -168,7 +168,7 @@ static int getattr_cwd(struct kstat_dev *k)
 		getattr_ramfs(fs->pwd, k);
 		return 0;
 	}
-	return getattr_path("/", k);
+	return getattr_path(fs && fs->pwd_path ? fs->pwd_path : "/", k);
 }
 
 /* Is the user's string ""?  (AT_EMPTY_PATH: then the file is dfd itself.) */

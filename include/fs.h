@@ -50,6 +50,11 @@ struct file {
  */
 struct fs_struct {
 	struct inode *pwd;		/* a ramfs directory, referenced; NULL: "/" */
+	/*
+	 * Or a tracefs or debugfs directory, which has no inode here: its
+	 * absolute path (kmalloc()ed), pwd then NULL.
+	 */
+	char *pwd_path;
 	unsigned int umask;
 };
 
@@ -80,6 +85,11 @@ struct files_struct *dup_fd(struct files_struct *from);
 void exit_files_struct(struct files_struct *files);
 /* execve(): close every descriptor opened with O_CLOEXEC. */
 void do_close_on_exec(struct files_struct *files);
+
+/* fs/namei.c: an absolute path tidied in place, "." and ".." by name (no symbolic links). */
+void path_normalize(char *path);
+/* fs/namei.c: fs's working directory as an absolute path in buf: 0 or -errno. */
+long fs_pwd_path(struct fs_struct *fs, char *buf, size_t size);
 
 /* Current's table, made on first use (a kernel thread calling a system call); NULL: no memory. */
 struct files_struct *current_files(void);

@@ -134,6 +134,14 @@ struct files_struct *dup_fd(struct files_struct *from)
 	files->fs = from ? from->fs : (struct fs_struct){ .umask = INIT_UMASK };
 	if (files->fs.pwd)
 		iget(files->fs.pwd);	/* the working directory, shared with the parent */
+	if (files->fs.pwd_path) {
+		files->fs.pwd_path = kmalloc(PATH_MAX);
+		if (!files->fs.pwd_path) {
+			exit_files_struct(files);
+			return NULL;
+		}
+		strlcpy(files->fs.pwd_path, from->fs.pwd_path, PATH_MAX);
+	}
 	return files;
 }
 
@@ -202,6 +210,7 @@ void exit_files_struct(struct files_struct *files)
 			fput(files->fd[fd]);
 	if (files->fs.pwd)
 		iput(files->fs.pwd);
+	kfree(files->fs.pwd_path);
 	kfree(files);
 }
 

@@ -152,6 +152,32 @@ static void fresh_dir(void)
 	mkdir(DIR, 0755);
 }
 
+#define EVENTS	"/sys/kernel/tracing/events"
+
+/* A tracefs directory below the mount point as the working directory. */
+static void pseudo_cwd(void)
+{
+	struct stat64 st;
+	long fd, pid;
+	int status;
+
+	check("chdir_tracefs_dir", chdir(EVENTS "/"), 0);
+	check("getcwd_tracefs_dir", cwd_is(EVENTS), 1);
+	check("relative_in_tracefs", access("enable", F_OK), 0);
+	fd = open("../trace", O_RDONLY);
+	check("dotdot_from_tracefs", fd >= 0, 1);
+	close(fd);
+	check("stat_tracefs_cwd", fstatat64(AT_FDCWD, "", &st, AT_EMPTY_PATH) == 0 &&
+	      (st.st_mode & S_IFMT) == S_IFDIR, 1);
+	pid = fork();
+	if (pid == 0)
+		exit(cwd_is(EVENTS) ? 0 : 1);
+	check("fork_inherits_tracefs_cwd", wait4(pid, &status, 0, NULL) == pid && status == 0, 1);
+	check("chdir_up_to_mount_point", chdir("..") == 0 && cwd_is("/sys/kernel/tracing"), 1);
+	check("chdir_tracefs_file", chdir("trace"), -ENOTDIR);
+	chdir("/");
+}
+
 static void cwd(void)
 {
 	char buf[64];
@@ -202,6 +228,7 @@ static void cwd(void)
 	check("getcwd_removed_enoent", getcwd(buf, sizeof(buf)), -ENOENT);
 	check("create_in_removed_enoent", open("x", O_CREAT | O_WRONLY, 0644), -ENOENT);
 	check("chdir_absolute_after", chdir("/"), 0);
+	pseudo_cwd();
 }
 
 static void at_calls(void)

@@ -21,7 +21,7 @@
 #include "trace.h"
 
 /* The check() lines of each group of user/fscalls.c. */
-#define CWD_CHECKS	32
+#define CWD_CHECKS	40
 #define AT_CHECKS	64
 #define STAT_CHECKS	24
 #define FCNTL_CHECKS	27
@@ -60,6 +60,7 @@ static void run_group(struct ktest *t, const char *group, int checks)
 
 static void cwd_chdir_fchdir_getcwd(struct ktest *t)
 {
+	KTEST_ASSERT_EQ(t, tracefs_init(), 0);	/* a tracefs directory as the working one */
 	run_group(t, "cwd", CWD_CHECKS);
 }
 
