@@ -22,7 +22,7 @@ asmlinkage long sys_getcwd(char __user *buf, unsigned long size)
 	long ret = -ENOMEM;
 	size_t len;
 
-	if (path && fs)
+	if (path)
 		ret = fs_pwd_path(fs, path, PATH_MAX);
 	if (!ret) {
 		len = strlen(path) + 1;

@@ -23,10 +23,11 @@
 #define PSEUDO_FILE_MODE	(S_IFREG | 0644)	/* what stat says of a tracefs file */
 #define PSEUDO_DIR_MODE		(S_IFDIR | 0755)
 
-/* The working directory becomes dir (its reference moves there), or the pseudo directory at path. */
+/* The working directory becomes dir (its reference moves there), or the pseudo one at path. */
 static long set_pwd(struct inode *dir, char *path)
 {
-	struct fs_struct *fs = current_fs();
+	struct files_struct *files = current_files();
+	struct fs_struct *fs = files ? &files->fs : NULL;
 	struct inode *old;
 
 	if ((dir && !S_ISDIR(dir->i_mode)) || !fs) {
@@ -82,13 +83,13 @@ asmlinkage long sys_fchdir(unsigned int fd)
 /* The umask's old value; it never fails (Linux's kernel/sys.c). */
 asmlinkage long sys_umask(int mask)
 {
-	struct fs_struct *fs = current_fs();
+	struct files_struct *files = current_files();
 	unsigned int old;
 
-	if (!fs)
+	if (!files)
 		return -ENOMEM;
-	old = fs->umask;
-	fs->umask = mask & 0777;
+	old = files->fs.umask;
+	files->fs.umask = mask & 0777;
 	return old;
 }
 

@@ -78,7 +78,7 @@ static void free_data(struct inode *inode)
 
 static void __iput(struct inode *inode);
 
-/* A child holds its parent (as a Linux dentry does): ".." of an open, removed directory stays valid. */
+/* A child holds its parent (as a Linux dentry does): ".." of a removed directory stays valid. */
 static void free_inode(struct inode *inode)
 {
 	struct inode *parent = inode->parent;

@@ -39,7 +39,7 @@
 #define CONSOLE_MAJOR	5	/* /dev/console is 5:1 on Linux */
 #define CONSOLE_MINOR	1
 
-#define STATX_BASIC_STATS 0x000007ffU	/* type, mode, nlink, uid, gid, times, ino, size, blocks */
+#define STATX_BASIC_STATS 0x000007ffU	/* mode, nlink, uid, gid, times, ino, size, blocks */
 #define STATX__RESERVED	0x80000000U
 
 struct stat64 {

@@ -93,7 +93,7 @@ long fs_pwd_path(struct fs_struct *fs, char *buf, size_t size);
 
 /* Current's table, made on first use (a kernel thread calling a system call); NULL: no memory. */
 struct files_struct *current_files(void);
-/* Current's fs_struct (its table made on first use), NULL only out of memory. */
+/* Current's fs_struct; NULL for a kernel thread with no table yet ("/", umask 022). */
 struct fs_struct *current_fs(void);
 /* Install f at the lowest free descriptor >= start: fd or -EMFILE (fcntl's F_DUPFD). */
 int fd_install_from(struct file *f, unsigned int start, unsigned int flags);

@@ -51,7 +51,7 @@ struct inode {
 struct kstat {
 	unsigned long ino;
 	unsigned int mode;
-	unsigned int nlink;		/* a directory: 2 + its subdirectories, as Linux's ramfs */
+	unsigned int nlink;		/* a directory: 2 + its subdirectories, as Linux's */
 	loff_t size;
 	int64_t atime, mtime, ctime;	/* ns */
 };

@@ -154,9 +154,7 @@ struct files_struct *current_files(void)
 
 struct fs_struct *current_fs(void)
 {
-	struct files_struct *files = current_files();
-
-	return files ? &files->fs : NULL;
+	return current->files ? &current->files->fs : NULL;
 }
 
 struct file *fget(unsigned int fd)

@@ -71,7 +71,7 @@ static void at_calls_rename_rmdir_access_umask(struct ktest *t)
 
 static void statx_and_fstatat64(struct ktest *t)
 {
-	KTEST_ASSERT_EQ(t, tracefs_init(), 0);	/* the test image mounts tracefs on first use */
+	KTEST_ASSERT_EQ(t, tracefs_init(), 0);	/* the test image mounts it on first use */
 	run_group(t, "stat", STAT_CHECKS);
 }
 
