@@ -24,6 +24,8 @@
 #include "sched.h"
 #include "ramfs.h"
 #include "fs.h"
+#include "fcntl.h"
+#include "mm.h"
 #include "uaccess.h"
 #include "uprobes.h"
 #include "signal.h"
@@ -119,11 +121,17 @@ static int load_locked(const unsigned char *data, size_t size, void *arg)
 	return load_elf_binary(bprm);
 }
 
-/* Linux's open_exec() and may_open(): a regular file with an x bit. */
-static int open_exec(const char *path, struct inode **out)
+/*
+ * Linux's open_exec() and may_open(): a regular file with an x bit.  A
+ * relative name starts at the working directory.
+ */
+static int open_exec(const char *name, struct inode **out)
 {
-	int ret = ramfs_lookup(path, out);
+	long err;
+	char *path = absolute_path_at(AT_FDCWD, name, &err);
+	int ret = path ? ramfs_lookup(path, out) : err;
 
+	kfree(path);
 	if (ret)
 		return ret;
 	if (!S_ISREG((*out)->i_mode) || !((*out)->i_mode & S_IXUGO)) {

@@ -11,6 +11,8 @@
 #include "kernel.h"
 #include "ramfs.h"
 #include "mutex.h"
+#include "ktime.h"
+#include "fcntl.h"
 #include "mm.h"
 #include "string.h"
 #include "errno.h"
@@ -22,6 +24,16 @@ static DEFINE_MUTEX(ramfs_lock);
 static struct inode *root;
 static unsigned long next_ino = 1;
 static unsigned long heap_blocks;	/* kmalloc()s the tree holds: inodes, names, bytes */
+
+/*
+ * Linux's current_time(): a file's timestamps.  The kernel has no
+ * real-time clock, so time counts from boot (1970-01-01 00:00:00 is
+ * the moment the kernel started).
+ */
+int64_t ramfs_now(void)
+{
+	return ktime_get();
+}
 
 unsigned long ramfs_heap_blocks(void)
 {
@@ -41,6 +53,7 @@ static struct inode *new_inode(const char *name, size_t len, unsigned int mode)
 	inode->i_mode = mode;
 	inode->i_ino = next_ino++;
 	inode->i_count = 1;		/* its name */
+	inode->i_atime = inode->i_mtime = inode->i_ctime = ramfs_now();
 	heap_blocks += 2;
 	INIT_LIST_HEAD(&inode->children);
 	INIT_LIST_HEAD(&inode->sibling);
@@ -63,18 +76,31 @@ static void free_data(struct inode *inode)
 	}
 }
 
+static void __iput(struct inode *inode);
+
+/* A child holds its parent (as a Linux dentry does): ".." of a removed directory stays valid. */
 static void free_inode(struct inode *inode)
 {
+	struct inode *parent = inode->parent;
+
 	free_data(inode);
 	kfree(inode->name);
 	kfree(inode);
 	heap_blocks -= 2;
+	if (parent && parent != inode)
+		__iput(parent);
 }
 
 static void __iput(struct inode *inode)
 {
 	if (--inode->i_count == 0)
 		free_inode(inode);
+}
+
+/* A directory's entries changed: its mtime and ctime move (lock held). */
+static void dir_changed(struct inode *dir)
+{
+	dir->i_mtime = dir->i_ctime = ramfs_now();
 }
 
 void iget(struct inode *inode)
@@ -211,9 +237,21 @@ static int add_entry(const char *path, unsigned int mode, struct inode **out)
 	if (!inode)
 		return -ENOMEM;
 	inode->parent = dir;
+	dir->i_count++;			/* the child's hold on its parent */
 	list_add_tail(&inode->sibling, &dir->children);
+	dir_changed(dir);
 	*out = inode;
 	return 0;
+}
+
+/* Take inode's name away: open files and a working directory keep their references. */
+static void remove_entry(struct inode *inode)
+{
+	list_del(&inode->sibling);
+	INIT_LIST_HEAD(&inode->sibling);
+	inode->unlinked = true;
+	dir_changed(inode->parent);
+	__iput(inode);			/* the name's reference */
 }
 
 int ramfs_mkdir(const char *path, unsigned int mode)
@@ -233,6 +271,7 @@ static void __truncate(struct inode *inode)
 	inode->data = NULL;
 	inode->data_borrowed = false;
 	inode->size = inode->capacity = 0;
+	inode->i_mtime = inode->i_ctime = ramfs_now();
 }
 
 int ramfs_create(const char *path, unsigned int mode, bool excl, struct inode **out)
@@ -264,13 +303,205 @@ int ramfs_unlink(const char *path)
 	ret = __lookup(path, &inode);
 	if (!ret && S_ISDIR(inode->i_mode))
 		ret = -EISDIR;		/* Linux's unlink(2) of a directory */
+	if (!ret)
+		remove_entry(inode);
+	mutex_unlock(&ramfs_lock);
+	return ret;
+}
+
+/* "", "." or "..": names rmdir and rename refuse. */
+static bool is_dot_name(const char *name, size_t n)
+{
+	return n == 0 || (n <= 2 && name[0] == '.' && (n == 1 || name[1] == '.'));
+}
+
+/* Linux's rmdir(2) errors, in its order: the inode to remove, or -errno. Lock held. */
+static int rmdir_target(const char *path, struct inode **out)
+{
+	struct inode *dir;
+	const char *last;
+	size_t n;
+	int ret = walk_parent(path, &dir, &last, &n);
+
+	if (ret)
+		return ret;
+	if (n == 0)
+		return -EBUSY;		/* "/": Linux's LAST_ROOT */
+	if (n == 1 && last[0] == '.')
+		return -EINVAL;
+	if (is_dot_name(last, n))
+		return -ENOTEMPTY;	/* "..": its directory holds this one */
+	*out = ramfs_find_child(dir, last, n);
+	if (!*out)
+		return -ENOENT;
+	if (!S_ISDIR((*out)->i_mode))
+		return -ENOTDIR;
+	return list_empty(&(*out)->children) ? 0 : -ENOTEMPTY;
+}
+
+int ramfs_rmdir(const char *path)
+{
+	struct inode *inode;
+	int ret;
+
+	mutex_lock(&ramfs_lock);
+	ret = rmdir_target(path, &inode);
+	if (!ret)
+		remove_entry(inode);
+	mutex_unlock(&ramfs_lock);
+	return ret;
+}
+
+/* Is a the directory d or one of its ancestors? */
+static bool is_ancestor(struct inode *a, struct inode *d)
+{
+	for (;; d = d->parent) {
+		if (d == a)
+			return true;
+		if (d == root)
+			return false;
+	}
+}
+
+/* May old's name become new's (NULL: free)?  Linux's checks in do_renameat2() and vfs_rename(). */
+static int rename_check(struct inode *old, struct inode *new, struct inode *newdir,
+			unsigned int flags)
+{
+	if (new && (flags & RENAME_NOREPLACE))
+		return -EEXIST;
+	if (S_ISDIR(old->i_mode) && is_ancestor(old, newdir))
+		return -EINVAL;		/* a directory into itself */
+	if (!new)
+		return 0;
+	if (S_ISDIR(old->i_mode) && !S_ISDIR(new->i_mode))
+		return -ENOTDIR;
+	if (!S_ISDIR(old->i_mode) && S_ISDIR(new->i_mode))
+		return -EISDIR;
+	return list_empty(&new->children) ? 0 : -ENOTEMPTY;
+}
+
+/* old gets the name newname in newdir (lock held); what had that name is gone. */
+static int move_entry(struct inode *old, struct inode *new, struct inode *newdir,
+		      const char *newname, size_t n)
+{
+	char *name = kmalloc(n + 1);
+
+	if (!name)
+		return -ENOMEM;
+	memcpy(name, newname, n);
+	name[n] = '\0';
+	if (new)
+		remove_entry(new);
+	list_del(&old->sibling);
+	dir_changed(old->parent);
+	kfree(old->name);
+	old->name = name;
+	newdir->i_count++;
+	__iput(old->parent);		/* the parent's hold moves with the name */
+	old->parent = newdir;
+	list_add_tail(&old->sibling, &newdir->children);
+	dir_changed(newdir);
+	old->i_ctime = ramfs_now();
+	return 0;
+}
+
+int ramfs_rename(const char *oldpath, const char *newpath, unsigned int flags)
+{
+	struct inode *odir, *ndir, *old, *new;
+	const char *olast, *nlast;
+	size_t on, nn;
+	int ret;
+
+	/* Linux's ramfs takes RENAME_EXCHANGE too; this one does not swap. */
+	if (flags & ~RENAME_NOREPLACE)
+		return -EINVAL;
+	mutex_lock(&ramfs_lock);
+	ret = walk_parent(oldpath, &odir, &olast, &on);
+	if (!ret)
+		ret = walk_parent(newpath, &ndir, &nlast, &nn);
+	if (!ret && (is_dot_name(olast, on) || is_dot_name(nlast, nn)))
+		ret = -EBUSY;		/* Linux: only a last component that is a name */
+	if (!ret && !(old = ramfs_find_child(odir, olast, on)))
+		ret = -ENOENT;
 	if (!ret) {
-		list_del(&inode->sibling);
-		inode->unlinked = true;
-		__iput(inode);		/* the name's reference; open files keep theirs */
+		new = ramfs_find_child(ndir, nlast, nn);
+		if (new != old)		/* the same file: nothing to do, as Linux */
+			ret = rename_check(old, new, ndir, flags);
+		if (!ret && new != old)
+			ret = move_entry(old, new, ndir, nlast, nn);
 	}
 	mutex_unlock(&ramfs_lock);
 	return ret;
+}
+
+int ramfs_path(struct inode *dir, char *buf, size_t size)
+{
+	struct inode *i;
+	size_t len = 0, n;
+	int ret = 0;
+
+	mutex_lock(&ramfs_lock);
+	for (i = dir; i != root && !ret; i = i->parent) {
+		len += strlen(i->name) + 1;
+		ret = i->unlinked ? -ENOENT : 0;
+	}
+	if (!ret && (len ? len : 1) + 1 > size)
+		ret = -ERANGE;
+	if (!ret) {
+		buf[len ? len : 1] = '\0';
+		buf[0] = '/';
+		for (i = dir; i != root; i = i->parent) {
+			n = strlen(i->name);
+			len -= n;
+			memcpy(buf + len, i->name, n);
+			buf[--len] = '/';
+		}
+	}
+	mutex_unlock(&ramfs_lock);
+	return ret;
+}
+
+/* ---- attributes -------------------------------------------------------- */
+
+void ramfs_getattr(struct inode *inode, struct kstat *st)
+{
+	struct inode *c;
+
+	mutex_lock(&ramfs_lock);
+	st->ino = inode->i_ino;
+	st->mode = inode->i_mode;
+	st->nlink = 1;
+	if (S_ISDIR(inode->i_mode)) {
+		st->nlink = inode->unlinked ? 0 : 2;	/* ".", and its name in the parent */
+		list_for_each_entry(c, &inode->children, sibling)
+			st->nlink += S_ISDIR(c->i_mode);	/* each one's ".." */
+	} else if (inode->unlinked) {
+		st->nlink = 0;
+	}
+	st->size = inode->size;
+	st->atime = inode->i_atime;
+	st->mtime = inode->i_mtime;
+	st->ctime = inode->i_ctime;
+	mutex_unlock(&ramfs_lock);
+}
+
+void ramfs_chmod(struct inode *inode, unsigned int mode)
+{
+	mutex_lock(&ramfs_lock);
+	inode->i_mode = (inode->i_mode & S_IFMT) | (mode & 07777);
+	inode->i_ctime = ramfs_now();
+	mutex_unlock(&ramfs_lock);
+}
+
+void ramfs_set_times(struct inode *inode, const int64_t *atime, const int64_t *mtime)
+{
+	mutex_lock(&ramfs_lock);
+	if (atime)
+		inode->i_atime = *atime;
+	if (mtime)
+		inode->i_mtime = *mtime;
+	inode->i_ctime = ramfs_now();
+	mutex_unlock(&ramfs_lock);
 }
 
 /* ---- a file's bytes ------------------------------------------------------ */
@@ -325,6 +556,7 @@ long ramfs_write(struct inode *inode, const void *buf, size_t count, loff_t pos)
 		memcpy(inode->data + pos, buf, count);
 		if (pos + count > inode->size)
 			inode->size = pos + count;
+		inode->i_mtime = inode->i_ctime = ramfs_now();
 		ret = count;
 	}
 	mutex_unlock(&ramfs_lock);
@@ -336,6 +568,24 @@ void ramfs_truncate(struct inode *inode)
 	mutex_lock(&ramfs_lock);
 	__truncate(inode);
 	mutex_unlock(&ramfs_lock);
+}
+
+int ramfs_setsize(struct inode *inode, loff_t size)
+{
+	int ret = -EISDIR;
+
+	mutex_lock(&ramfs_lock);
+	if (!S_ISDIR(inode->i_mode))
+		ret = size < 0 || size != (loff_t)(size_t)size ? -EINVAL :
+		      (size_t)size > inode->size ? reserve(inode, size) : 0;
+	if (!ret) {
+		if ((size_t)size > inode->size)	/* the new bytes read as zeros */
+			memset(inode->data + inode->size, 0, size - inode->size);
+		inode->size = size;
+		inode->i_mtime = inode->i_ctime = ramfs_now();
+	}
+	mutex_unlock(&ramfs_lock);
+	return ret;
 }
 
 void ramfs_borrow(struct inode *inode, const void *data, size_t size)

@@ -41,9 +41,29 @@ struct file {
 
 #define NR_OPEN_DEFAULT	32	/* descriptors per process: Linux's BITS_PER_LONG */
 
+/*
+ * Linux's struct fs_struct: where a relative path starts, and the bits
+ * a new file's mode loses.  Linux hangs it off the task beside the file
+ * table, because clone(CLONE_FS) may share one without the other; here
+ * fork() is the only clone, copying both at the same moment, so the
+ * table carries it: inherited by fork, kept by execve, as on Linux.
+ */
+struct fs_struct {
+	struct inode *pwd;		/* a ramfs directory, referenced; NULL: "/" */
+	/*
+	 * Or a tracefs or debugfs directory, which has no inode here: its
+	 * absolute path (kmalloc()ed), pwd then NULL.
+	 */
+	char *pwd_path;
+	unsigned int umask;
+};
+
+#define INIT_UMASK	0022		/* Linux's init_fs.umask */
+
 struct files_struct {
 	struct file *fd[NR_OPEN_DEFAULT];
 	unsigned long close_on_exec;	/* bit n: close fd n at execve() */
+	struct fs_struct fs;
 };
 
 /* A new file with one reference, or NULL. */
@@ -65,6 +85,37 @@ struct files_struct *dup_fd(struct files_struct *from);
 void exit_files_struct(struct files_struct *files);
 /* execve(): close every descriptor opened with O_CLOEXEC. */
 void do_close_on_exec(struct files_struct *files);
+
+/* fs/namei.c: an absolute path tidied in place, "." and ".." by name (no symbolic links). */
+void path_normalize(char *path);
+/* fs/namei.c: fs's working directory as an absolute path in buf: 0 or -errno. */
+long fs_pwd_path(struct fs_struct *fs, char *buf, size_t size);
+
+/* Current's table, made on first use (a kernel thread calling a system call); NULL: no memory. */
+struct files_struct *current_files(void);
+/* Current's fs_struct; NULL for a kernel thread with no table yet ("/", umask 022). */
+struct fs_struct *current_fs(void);
+/* Install f at the lowest free descriptor >= start: fd or -EMFILE (fcntl's F_DUPFD). */
+int fd_install_from(struct file *f, unsigned int start, unsigned int flags);
+
+/*
+ * fs/namei.c: the path a system call names, made absolute in a new
+ * PATH_MAX buffer (kfree() it): a relative one starts at dfd's
+ * directory, or with AT_FDCWD at the working directory.  NULL and
+ * *err: -EFAULT, -ENAMETOOLONG, -ENOENT ("" names nothing), -EBADF,
+ * -ENOTDIR (dfd is no directory).
+ */
+char *getname_at(int dfd, const char __user *filename, long *err);
+/* The same for a name already in the kernel (execve's, whose AT_EXECFN is the name as given). */
+char *absolute_path_at(int dfd, const char *name, long *err);
+/*
+ * Is an absolute path's directory one tracefs or debugfs answer for (a
+ * mount point or below)?  No file can be created there: -EACCES, as
+ * Linux's for a filesystem without create().
+ */
+bool in_pseudo_dir(const char *path);
+/* The ramfs inode at dfd/filename, referenced (iput() it): 0 or -errno. */
+int user_path_at(int dfd, const char __user *filename, struct inode **out);
 
 /* fs/pipe.c: a pipe's two ends, read end first; 0 or -errno. */
 int create_pipe_files(struct file **res, int flags);

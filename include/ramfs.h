@@ -4,9 +4,10 @@
  * boot from the initramfs (init/initramfs.c).  A file is an inode; a
  * directory is an inode with a list of children.  docs/exec.md.
  *
- * Paths are absolute (a process's working directory is always "/", so
- * a relative path is read from there, as Linux would); ".", ".." and
- * repeated slashes mean what they mean on Linux.
+ * Paths are absolute: a system call makes a relative one absolute
+ * first, from the process's working directory or a directory fd
+ * (getname_at(), fs/namei.c); ".", ".." and repeated slashes mean what
+ * they mean on Linux.
  */
 #ifndef RAMFS_H
 #define RAMFS_H
@@ -39,6 +40,20 @@ struct inode {
 	bool data_borrowed;
 	int i_count;			/* references: its name, open files, an exec */
 	bool unlinked;
+	/*
+	 * Nanoseconds since boot (the kernel has no real-time clock yet):
+	 * last read, last change of the bytes, last change of anything.
+	 */
+	int64_t i_atime, i_mtime, i_ctime;
+};
+
+/* Linux's struct kstat: what stat64(2) and statx(2) both report, read under the lock. */
+struct kstat {
+	unsigned long ino;
+	unsigned int mode;
+	unsigned int nlink;		/* a directory: 2 + its subdirectories, as Linux's */
+	loff_t size;
+	int64_t atime, mtime, ctime;	/* ns */
 };
 
 /*
@@ -52,6 +67,19 @@ int ramfs_lookup(const char *path, struct inode **out);	/* -ENOENT, -ENOTDIR */
 int ramfs_create(const char *path, unsigned int mode, bool excl, struct inode **out);
 int ramfs_mkdir(const char *path, unsigned int mode);	/* -EEXIST, -ENOENT, -ENOTDIR */
 int ramfs_unlink(const char *path);			/* -EISDIR for a directory */
+int ramfs_rmdir(const char *path);			/* -ENOTEMPTY, -ENOTDIR, -EBUSY for "/" */
+/* Linux's rename(2) with renameat2()'s flags (RENAME_NOREPLACE); 0 or -errno. */
+int ramfs_rename(const char *oldpath, const char *newpath, unsigned int flags);
+/* The absolute path of a directory, Linux's d_path(); -ENOENT once removed, -ERANGE. */
+int ramfs_path(struct inode *dir, char *buf, size_t size);
+void ramfs_getattr(struct inode *inode, struct kstat *st);
+/* chmod(2): the permission bits only; utimensat(2): ns since boot, NULL to keep. */
+void ramfs_chmod(struct inode *inode, unsigned int mode);
+void ramfs_set_times(struct inode *inode, const int64_t *atime, const int64_t *mtime);
+/* truncate(2): the file made size bytes long, zeros past its end; 0 or -errno. */
+int ramfs_setsize(struct inode *inode, loff_t size);
+/* A timestamp now, ns (Linux's current_time()): since boot, there being no real-time clock. */
+int64_t ramfs_now(void);
 void iget(struct inode *inode);
 void iput(struct inode *inode);
 

@@ -87,6 +87,54 @@ asmlinkage long sys_rt_sigreturn(void);
 asmlinkage long sys_setpgid(int pid, int pgid);
 asmlinkage long sys_getpgid(int pid);
 asmlinkage long sys_getpgrp(void);
+/* Files and directories (fs/namei.c, fs/open.c, fs/stat.c, fs/fcntl.c, ...; docs/files.md). */
+struct stat64;
+struct statx;
+struct iovec;
+struct old_timespec32;
+struct __kernel_timespec;
+asmlinkage long sys_chdir(const char __user *filename);
+asmlinkage long sys_fchdir(unsigned int fd);
+asmlinkage long sys_getcwd(char __user *buf, unsigned long size);
+asmlinkage long sys_openat(int dfd, const char __user *filename, int flags, int mode);
+asmlinkage long sys_mkdirat(int dfd, const char __user *pathname, umode_t mode);
+asmlinkage long sys_unlinkat(int dfd, const char __user *pathname, int flag);
+asmlinkage long sys_renameat(int olddfd, const char __user *oldname, int newdfd,
+			     const char __user *newname);
+asmlinkage long sys_renameat2(int olddfd, const char __user *oldname, int newdfd,
+			      const char __user *newname, unsigned int flags);
+asmlinkage long sys_rename(const char __user *oldname, const char __user *newname);
+asmlinkage long sys_rmdir(const char __user *pathname);
+asmlinkage long sys_access(const char __user *filename, int mode);
+asmlinkage long sys_faccessat(int dfd, const char __user *filename, int mode);
+asmlinkage long sys_faccessat2(int dfd, const char __user *filename, int mode, int flags);
+asmlinkage long sys_readlink(const char __user *path, char __user *buf, int bufsiz);
+asmlinkage long sys_readlinkat(int dfd, const char __user *pathname, char __user *buf,
+			       int bufsiz);
+asmlinkage long sys_umask(int mask);
+asmlinkage long sys_chmod(const char __user *filename, umode_t mode);
+asmlinkage long sys_fchmod(unsigned int fd, umode_t mode);
+asmlinkage long sys_fchmodat(int dfd, const char __user *filename, umode_t mode);
+asmlinkage long sys_utimensat(int dfd, const char __user *filename,
+			      struct old_timespec32 __user *utimes, int flags);
+asmlinkage long sys_utimensat_time64(int dfd, const char __user *filename,
+				     struct __kernel_timespec __user *utimes, int flags);
+asmlinkage long sys_fstatat64(int dfd, const char __user *filename,
+			      struct stat64 __user *statbuf, int flag);
+asmlinkage long sys_statx(int dfd, const char __user *filename, unsigned int flags,
+			  unsigned int mask, struct statx __user *buffer);
+asmlinkage long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg);
+asmlinkage long sys_fcntl64(unsigned int fd, unsigned int cmd, unsigned long arg);
+asmlinkage long sys_dup3(unsigned int oldfd, unsigned int newfd, int flags);
+asmlinkage long sys_readv(unsigned long fd, const struct iovec __user *vec, unsigned long vlen);
+asmlinkage long sys_writev(unsigned long fd, const struct iovec __user *vec, unsigned long vlen);
+asmlinkage long sys_pread64(unsigned int fd, char __user *buf, size_t count, long long pos);
+asmlinkage long sys_pwrite64(unsigned int fd, const char __user *buf, size_t count,
+			     long long pos);
+asmlinkage long sys_truncate(const char __user *path, long length);
+asmlinkage long sys_ftruncate(unsigned int fd, long length);
+asmlinkage long sys_truncate64(const char __user *path, long long length);
+asmlinkage long sys_ftruncate64(unsigned int fd, long long length);
 
 /*
  * What the calls do, under Linux's names (kernel/file.c), so Linux's

@@ -131,15 +131,30 @@ struct files_struct *dup_fd(struct files_struct *from)
 	}
 	if (from)
 		files->close_on_exec = from->close_on_exec;
+	files->fs = from ? from->fs : (struct fs_struct){ .umask = INIT_UMASK };
+	if (files->fs.pwd)
+		iget(files->fs.pwd);	/* the working directory, shared with the parent */
+	if (files->fs.pwd_path) {
+		files->fs.pwd_path = kmalloc(PATH_MAX);
+		if (!files->fs.pwd_path) {
+			exit_files_struct(files);
+			return NULL;
+		}
+		strlcpy(files->fs.pwd_path, from->fs.pwd_path, PATH_MAX);
+	}
 	return files;
 }
 
-/* Current's table, made on first use (a kernel thread calling a system call). */
-static struct files_struct *current_files(void)
+struct files_struct *current_files(void)
 {
 	if (!current->files)
 		current->files = dup_fd(NULL);
 	return current->files;
+}
+
+struct fs_struct *current_fs(void)
+{
+	return current->files ? &current->files->fs : NULL;
 }
 
 struct file *fget(unsigned int fd)
@@ -160,12 +175,17 @@ static void close_fd_bit(struct files_struct *files, int fd)
 
 int fd_install_new(struct file *f, unsigned int flags)
 {
+	return fd_install_from(f, 0, flags);
+}
+
+int fd_install_from(struct file *f, unsigned int start, unsigned int flags)
+{
 	struct files_struct *files = current_files();
-	int fd;
+	unsigned int fd;
 
 	if (!files)
 		return -ENOMEM;
-	for (fd = 0; fd < NR_OPEN_DEFAULT; fd++) {
+	for (fd = start; fd < NR_OPEN_DEFAULT; fd++) {
 		if (files->fd[fd])
 			continue;
 		files->fd[fd] = f;
@@ -186,6 +206,9 @@ void exit_files_struct(struct files_struct *files)
 	for (fd = 0; fd < NR_OPEN_DEFAULT; fd++)
 		if (files->fd[fd])
 			fput(files->fd[fd]);
+	if (files->fs.pwd)
+		iput(files->fs.pwd);
+	kfree(files->fs.pwd_path);
 	kfree(files);
 }
 
@@ -212,10 +235,21 @@ void do_close_on_exec(struct files_struct *files)
 
 /* ---- what a path opens ------------------------------------------------------ */
 
-/* A pseudo file's text now, up to FILE_SNAPSHOT_MAX bytes. */
+/*
+ * A pseudo file open: its text at open() for reading, up to
+ * FILE_SNAPSHOT_MAX bytes (as Linux's seq_file fills its buffer at the
+ * first read); for writing, its path: each write() is one
+ * pseudofs_write() of the bytes written, what `echo ... > file` does
+ * at the kernel's prompt, so busybox's echo and the kernel's give the
+ * same result.  O_TRUNC (a shell's `>`) is the first write's, or the
+ * close's if nothing was written (`: > kprobe_events` removes every
+ * probe, as on Linux); O_APPEND (`>>`) does not truncate.
+ */
 struct snapshot {
 	char *text;
 	size_t len;
+	char *path;		/* open for writing, else NULL */
+	bool trunc;		/* O_TRUNC not done yet */
 };
 
 static long snapshot_read(struct file *f, char __user *buf, size_t count, loff_t *pos)
@@ -231,46 +265,86 @@ static long snapshot_read(struct file *f, char __user *buf, size_t count, loff_t
 	return n;
 }
 
+/* One write(), one pseudofs_write(): its error is write()'s, as Linux's for a bad probe line. */
+static long pseudo_write(struct file *f, const char __user *buf, size_t count, loff_t *pos)
+{
+	struct snapshot *s = f->private_data;
+	char *text;
+	long ret;
+
+	if (count > PSEUDOFS_WRITE_MAX)
+		return -EINVAL;		/* longer than one command takes */
+	text = kmalloc(count + 1);
+	if (!text)
+		return -ENOMEM;
+	ret = copy_from_user(text, buf, count) ? -EFAULT :
+	      pseudofs_write(s->path, text, count, s->trunc);
+	kfree(text);
+	if (ret)
+		return ret;
+	s->trunc = false;
+	*pos += count;
+	return count;
+}
+
 static void snapshot_release(struct file *f)
 {
 	struct snapshot *s = f->private_data;
 
+	if (s->trunc)
+		pseudofs_write(s->path, "", 0, true);
+	kfree(s->path);
 	kfree(s->text);
 	kfree(s);
 }
 
 static const struct file_operations snapshot_fops = {
 	.read = snapshot_read,
+	.write = pseudo_write,
 	.seekable = true,
 	.release = snapshot_release,
 };
 
+static int take_snapshot(const char *path, struct snapshot *s)
+{
+	struct seq_buf sb;
+	int err;
+
+	s->text = kmalloc(FILE_SNAPSHOT_MAX);
+	if (!s->text)
+		return -ENOMEM;
+	seq_buf_init(&sb, s->text, FILE_SNAPSHOT_MAX);
+	err = pseudofs_read(path, &sb);
+	s->len = sb.len;
+	return err;
+}
+
 static struct file *open_pseudo(const char *path, unsigned int flags, int *err)
 {
 	struct snapshot *s = kzalloc(sizeof(*s));
-	struct seq_buf sb;
-	struct file *f;
+	unsigned int acc = flags & O_ACCMODE;
+	struct file *f = NULL;
 
-	*err = -EACCES;			/* pseudo files are read-only to processes */
-	if ((flags & O_ACCMODE) != O_RDONLY)
-		goto fail;
 	*err = -ENOMEM;
-	if (!s || !(s->text = kmalloc(FILE_SNAPSHOT_MAX)))
-		goto fail;
-	seq_buf_init(&sb, s->text, FILE_SNAPSHOT_MAX);
-	*err = pseudofs_read(path, &sb);
-	if (*err)
-		goto fail;
-	s->len = sb.len;
-	f = alloc_file(&snapshot_fops, flags, s);
+	if (s)
+		*err = acc == O_WRONLY ? 0 : take_snapshot(path, s);
+	if (!*err && acc != O_RDONLY) {
+		s->path = kmalloc(strlen(path) + 1);
+		*err = s->path ? 0 : -ENOMEM;
+		if (s->path)
+			strlcpy(s->path, path, strlen(path) + 1);
+		s->trunc = flags & O_TRUNC;
+	}
+	if (!*err && !(f = alloc_file(&snapshot_fops, flags, s)))
+		*err = -ENOMEM;
 	if (f) {
 		f->f_mode = S_IFREG | 0644;
 		return f;
 	}
-	*err = -ENOMEM;
-fail:
-	if (s)
+	if (s) {
+		kfree(s->path);
 		kfree(s->text);
+	}
 	kfree(s);
 	return NULL;
 }
@@ -352,9 +426,14 @@ static struct file *open_ramfs(const char *path, unsigned int flags, umode_t mod
 	struct inode *inode;
 	struct file *f;
 
+	struct fs_struct *fs = current_fs();
+
 	*err = ramfs_lookup(path, &inode);
-	if (*err == -ENOENT && (flags & O_CREAT))
-		*err = ramfs_create(path, mode, flags & O_EXCL, &inode);
+	if (*err == -ENOENT && (flags & O_CREAT) && in_pseudo_dir(path))
+		*err = -EACCES;
+	else if (*err == -ENOENT && (flags & O_CREAT))
+		*err = ramfs_create(path, mode & ~(fs ? fs->umask : INIT_UMASK),
+				    flags & O_EXCL, &inode);
 	else if (!*err)
 		*err = may_open(inode, flags);
 	if (*err)
@@ -372,27 +451,23 @@ static struct file *open_ramfs(const char *path, unsigned int flags, umode_t mod
 	return f;
 }
 
-/* Every path is absolute here: dfd only says "from the working directory". */
+/* A relative path starts at dfd's directory, or the working directory (getname_at()). */
 static noinline long do_sys_openat2(int dfd, const char __user *filename,
 				    struct open_how *how)
 {
-	char path[PATH_MAX];
-	long len;
+	long ret;
+	char *path = getname_at(dfd, filename, &ret);
 	struct file *f;
 	int fd, err;
 
-	if (dfd != AT_FDCWD)
-		return -EBADF;
-	len = strncpy_from_user(path, filename, sizeof(path));
-	if (len < 0)
-		return len;
-	if (len == sizeof(path))
-		return -ENAMETOOLONG;
+	if (!path)
+		return ret;
 	/* A pseudo file is tracefs's or debugfs's, mounted over the ramfs. */
 	if (pseudofs_lookup(path) == 1)
 		f = open_pseudo(path, how->flags, &err);
 	else
 		f = open_ramfs(path, how->flags, how->mode, &err);
+	kfree(path);
 	if (!f)
 		return err;
 	fd = fd_install_new(f, how->flags);
@@ -418,6 +493,11 @@ noinline long do_sys_open(int dfd, const char __user *filename, int flags, umode
 asmlinkage long sys_open(const char __user *filename, int flags, int mode)
 {
 	return do_sys_open(AT_FDCWD, filename, flags, mode);
+}
+
+asmlinkage long sys_openat(int dfd, const char __user *filename, int flags, int mode)
+{
+	return do_sys_open(dfd, filename, flags, mode);
 }
 
 asmlinkage long sys_close(unsigned int fd)
@@ -545,24 +625,47 @@ asmlinkage long sys_dup(unsigned int fildes)
 	return fd;
 }
 
-/* newfd becomes oldfd's file; what newfd had is closed first (Linux's do_dup2()). */
-asmlinkage long sys_dup2(unsigned int oldfd, unsigned int newfd)
+/* newfd becomes f's; what newfd had is closed first (Linux's do_dup2()). */
+static long do_dup2(struct file *f, unsigned int newfd, unsigned int flags)
 {
-	struct file *f = fget(oldfd), *old;
-	struct files_struct *files;
+	struct files_struct *files = current_files();
+	struct file *old;
 
-	if (!f || newfd >= NR_OPEN_DEFAULT)
-		return -EBADF;
-	if (oldfd == newfd)
-		return newfd;
-	files = current_files();
 	if (!files)
 		return -ENOMEM;
 	get_file(f);
 	old = files->fd[newfd];
 	files->fd[newfd] = f;
 	close_fd_bit(files, newfd);
+	if (flags & O_CLOEXEC)
+		files->close_on_exec |= 1UL << newfd;
 	if (old)
 		fput(old);
 	return newfd;
+}
+
+asmlinkage long sys_dup2(unsigned int oldfd, unsigned int newfd)
+{
+	struct file *f = fget(oldfd);
+
+	if (!f || newfd >= NR_OPEN_DEFAULT)
+		return -EBADF;
+	if (oldfd == newfd)
+		return newfd;
+	return do_dup2(f, newfd, 0);
+}
+
+/* dup2 with O_CLOEXEC, and oldfd == newfd is -EINVAL, not a no-op (Linux's ksys_dup3()). */
+asmlinkage long sys_dup3(unsigned int oldfd, unsigned int newfd, int flags)
+{
+	struct file *f;
+
+	if (flags & ~O_CLOEXEC)
+		return -EINVAL;
+	if (oldfd == newfd)
+		return -EINVAL;
+	if (newfd >= NR_OPEN_DEFAULT)
+		return -EBADF;
+	f = fget(oldfd);
+	return f ? do_dup2(f, newfd, flags) : -EBADF;
 }

@@ -143,6 +143,43 @@ typedef unsigned long jmp_buf[6];
 int setjmp(jmp_buf env) __attribute__((returns_twice));
 void longjmp(jmp_buf env, int val) __attribute__((noreturn));
 
+/* Files and directories (docs/files.md): Linux's calls, the raw results. */
+struct statx;
+struct iovec {
+	void *iov_base;
+	size_t iov_len;
+};
+long chdir(const char *path);
+long fchdir(int fd);
+long getcwd(char *buf, size_t size);	/* the length with the NUL, or -errno */
+long openat(int dfd, const char *path, int flags, ...);
+long mkdirat(int dfd, const char *path, int mode);
+long unlinkat(int dfd, const char *path, int flags);
+long renameat(int olddfd, const char *oldpath, int newdfd, const char *newpath);
+long renameat2(int olddfd, const char *oldpath, int newdfd, const char *newpath,
+	       unsigned int flags);
+long rename(const char *oldpath, const char *newpath);
+long rmdir(const char *path);
+long access(const char *path, int mode);
+long faccessat(int dfd, const char *path, int mode);
+long readlink(const char *path, char *buf, int size);
+long readlinkat(int dfd, const char *path, char *buf, int size);
+long umask(int mask);
+long chmod(const char *path, int mode);
+long fchmod(int fd, int mode);
+long utimensat(int dfd, const char *path, const struct timespec times[2], int flags);
+long fstatat64(int dfd, const char *path, struct stat64 *st, int flags);
+long statx(int dfd, const char *path, int flags, unsigned int mask, struct statx *buf);
+long fcntl64(int fd, int cmd, ...);
+long dup3(int oldfd, int newfd, int flags);
+long readv(int fd, const struct iovec *iov, int iovcnt);
+long writev(int fd, const struct iovec *iov, int iovcnt);
+long pread64(int fd, void *buf, size_t count, long long pos);
+long pwrite64(int fd, const void *buf, size_t count, long long pos);
+long truncate64(const char *path, long long length);
+long ftruncate64(int fd, long long length);
+long lstat64(const char *path, struct stat64 *st);
+
 int printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int puts(const char *s);
 long msleep(unsigned long ms);

@@ -83,3 +83,32 @@
 	SYSCALL tkill, __NR_tkill
 	SYSCALL tgkill, __NR_tgkill
 	SYSCALL vfork, __NR_vfork
+	SYSCALL chdir, __NR_chdir
+	SYSCALL fchdir, __NR_fchdir
+	SYSCALL getcwd, __NR_getcwd
+	SYSCALL openat, __NR_openat
+	SYSCALL mkdirat, __NR_mkdirat
+	SYSCALL unlinkat, __NR_unlinkat
+	SYSCALL renameat, __NR_renameat
+	SYSCALL renameat2, __NR_renameat2
+	SYSCALL rename, __NR_rename
+	SYSCALL rmdir, __NR_rmdir
+	SYSCALL access, __NR_access
+	SYSCALL faccessat, __NR_faccessat
+	SYSCALL readlink, __NR_readlink
+	SYSCALL readlinkat, __NR_readlinkat
+	SYSCALL umask, __NR_umask
+	SYSCALL chmod, __NR_chmod
+	SYSCALL fchmod, __NR_fchmod
+	SYSCALL utimensat, __NR_utimensat
+	SYSCALL fstatat64, __NR_fstatat64
+	SYSCALL statx, __NR_statx
+	SYSCALL fcntl64, __NR_fcntl64
+	SYSCALL dup3, __NR_dup3
+	SYSCALL readv, __NR_readv
+	SYSCALL writev, __NR_writev
+	SYSCALL pread64, __NR_pread64
+	SYSCALL pwrite64, __NR_pwrite64
+	SYSCALL truncate64, __NR_truncate64
+	SYSCALL ftruncate64, __NR_ftruncate64
+	SYSCALL lstat64, __NR_lstat64

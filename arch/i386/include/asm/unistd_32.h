@@ -59,6 +59,40 @@
 #define __NR_tkill		238
 #define __NR_tgkill		270
 #define __NR_vfork		190
+#define __NR_chdir		12
+#define __NR_fchdir		133
+#define __NR_getcwd		183
+#define __NR_openat		295
+#define __NR_mkdirat		296
+#define __NR_unlinkat		301
+#define __NR_renameat		302
+#define __NR_renameat2		353
+#define __NR_rename		38
+#define __NR_rmdir		40
+#define __NR_access		33
+#define __NR_faccessat		307
+#define __NR_faccessat2		439
+#define __NR_readlink		85
+#define __NR_readlinkat		305
+#define __NR_umask		60
+#define __NR_chmod		15
+#define __NR_fchmod		94
+#define __NR_fchmodat		306
+#define __NR_utimensat		320
+#define __NR_utimensat_time64	412
+#define __NR_fstatat64		300
+#define __NR_statx		383
+#define __NR_fcntl		55
+#define __NR_fcntl64		221
+#define __NR_dup3		330
+#define __NR_readv		145
+#define __NR_writev		146
+#define __NR_pread64		180
+#define __NR_pwrite64		181
+#define __NR_truncate		92
+#define __NR_ftruncate		93
+#define __NR_truncate64		193
+#define __NR_ftruncate64	194
 /*
  * Retired: 500 was this kernel's own spawn(name, argv), before fork().
  * No call has the number now (-ENOSYS); programs start programs with
