@@ -156,6 +156,10 @@ bool trace_function_print(struct seq_buf *s, const struct trace_entry *e);
 bool trace_graph_show(struct seq_buf *s, int cpu);
 int set_graph_function_show(struct seq_buf *s, void *data);
 int set_graph_function_write(const char *text, size_t len, bool trunc, void *data);
+/* A filter file's functions, one a line, or `empty` when it has none. */
+void ftrace_filter_hash_show(struct seq_buf *s, const struct ftrace_hash *h, const char *empty);
+int stack_trace_init(void);
+int graph_tracefs_init(void);	/* set_graph_notrace, max_graph_depth, tracing_thresh */	/* trace_stack.c: stack_trace, stack_max_size, ... */
 
 /* function_graph's return hook (arch/i386/ftrace_32.S, trace_functions_graph.c). */
 void return_to_handler(void);		/* arch/i386/ftrace_32.S */

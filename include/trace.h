@@ -155,6 +155,9 @@ bool trace_option_on(int bit);
 /* Copy a task's name into a record: "" when record-cmd is off. */
 void trace_record_comm(char *dst, size_t size, const char *comm);
 int trace_options_init(void);
+/* saved_cmdlines (trace_sched_switch.c): remember the running task's pid and name. */
+void tracing_record_cmdline(const char *comm);
+int trace_saved_cmdlines_init(void);
 /* trace_marker: one record of text in buffer tb, EBADF unless on (its tracing_on). */
 int trace_marker_record(struct trace_buffer *tb, bool on, const char *text, size_t len);
 /* overwrite: a full buffer drops its oldest record (on) or the newest (off). */

@@ -33,6 +33,7 @@
 #include "vsprintf.h"
 #include "errno.h"
 #include "nokprobe.h"
+#include "ftrace.h"
 
 /* Record types that are no probe's: event ids far above any a probe gets. */
 #define TRACE_MARKER_ID  0xfffffff0u	/* Linux's TRACE_PRINT: tracing_mark_write */
@@ -434,5 +435,9 @@ int trace_files_init(void)
 		ret = trace_options_init();	/* trace_options.c: trace_options, options/ */
 	if (!ret)
 		ret = trace_synth_init();	/* synthetic_events */
+	if (!ret)
+		ret = stack_trace_init();	/* trace_stack.c: the stack tracer */
+	if (!ret)
+		ret = trace_saved_cmdlines_init();	/* trace_sched_switch.c */
 	return ret;
 }

@@ -203,8 +203,8 @@ static int available_tracers_show(struct seq_buf *s, void *data)
 	return 0;
 }
 
-/* A filter file's set, one function a line; Linux's line for "all". */
-static void show_hash(struct seq_buf *s, const struct ftrace_hash *h, const char *empty)
+/* A filter file's set, one function a line; Linux's line for "all" (stack_trace_filter's too). */
+void ftrace_filter_hash_show(struct seq_buf *s, const struct ftrace_hash *h, const char *empty)
 {
 	char name[KSYM_NAME_LEN];
 
@@ -226,7 +226,7 @@ static struct ftrace_ops *file_ops(void *data)
 
 static int set_ftrace_filter_show(struct seq_buf *s, void *data)
 {
-	show_hash(s, file_ops(data)->filter_hash, "#### all functions enabled ####\n");
+	ftrace_filter_hash_show(s, file_ops(data)->filter_hash, "#### all functions enabled ####\n");
 	return 0;
 }
 
@@ -242,7 +242,7 @@ static int set_ftrace_filter_write(const char *text, size_t len, bool trunc, voi
 
 static int set_ftrace_notrace_show(struct seq_buf *s, void *data)
 {
-	show_hash(s, file_ops(data)->notrace_hash, "");
+	ftrace_filter_hash_show(s, file_ops(data)->notrace_hash, "");
 	return 0;
 }
 
@@ -308,7 +308,9 @@ static const struct pseudo_file_spec ftrace_files[] = {
 
 int ftrace_tracefs_init(void)
 {
-	return pseudofs_create_files(TRACEFS_DIR, ftrace_files, ARRAY_SIZE(ftrace_files));
+	int ret = pseudofs_create_files(TRACEFS_DIR, ftrace_files, ARRAY_SIZE(ftrace_files));
+
+	return ret ? ret : graph_tracefs_init();	/* trace_functions_graph.c */
 }
 
 /* An instance's set_ftrace_filter and set_ftrace_notrace: ops is its function tracer's. */

@@ -81,13 +81,13 @@ static const struct trace_option options[TRACE_ITER_NR] = {
 	[TRACE_ITER_FUNC_STACK]     = { "func_stack_trace", REFUSED, "function" },
 	[TRACE_ITER_FUNC_NO_REPEATS] = { "func-no-repeats", REFUSED, "function" },
 	[TRACE_ITER_GRAPH_OVERRUN]  = { "funcgraph-overrun", REFUSED, "function_graph" },
-	[TRACE_ITER_GRAPH_CPU]      = { "funcgraph-cpu",   REFUSED, "function_graph" },
-	[TRACE_ITER_GRAPH_OVERHEAD] = { "funcgraph-overhead", REFUSED, "function_graph" },
-	[TRACE_ITER_GRAPH_PROC]     = { "funcgraph-proc",  REFUSED, "function_graph" },
-	[TRACE_ITER_GRAPH_DURATION] = { "funcgraph-duration", REFUSED, "function_graph" },
-	[TRACE_ITER_GRAPH_ABSTIME]  = { "funcgraph-abstime", REFUSED, "function_graph" },
+	[TRACE_ITER_GRAPH_CPU]      = { "funcgraph-cpu",   HONOURED, "function_graph" },
+	[TRACE_ITER_GRAPH_OVERHEAD] = { "funcgraph-overhead", HONOURED, "function_graph" },
+	[TRACE_ITER_GRAPH_PROC]     = { "funcgraph-proc",  HONOURED, "function_graph" },
+	[TRACE_ITER_GRAPH_DURATION] = { "funcgraph-duration", HONOURED, "function_graph" },
+	[TRACE_ITER_GRAPH_ABSTIME]  = { "funcgraph-abstime", HONOURED, "function_graph" },
 	[TRACE_ITER_GRAPH_IRQS]     = { "funcgraph-irqs",  REFUSED, "function_graph" },
-	[TRACE_ITER_GRAPH_TAIL]     = { "funcgraph-tail",  REFUSED, "function_graph" },
+	[TRACE_ITER_GRAPH_TAIL]     = { "funcgraph-tail",  HONOURED, "function_graph" },
 	[TRACE_ITER_GRAPH_SLEEP_TIME] = { "sleep-time",    REFUSED, "function_graph" },
 };
 
@@ -112,10 +112,12 @@ NOKPROBE_SYMBOL(trace_option_on);
 /* The task's name for a record, or "" when record-cmd is off ("<...>" in `trace`). */
 void trace_record_comm(char *dst, size_t size, const char *comm)
 {
-	if (trace_option_on(TRACE_ITER_RECORD_CMD))
+	if (trace_option_on(TRACE_ITER_RECORD_CMD)) {
 		strlcpy(dst, comm, size);
-	else
+		tracing_record_cmdline(comm);	/* saved_cmdlines (trace_sched_switch.c) */
+	} else {
 		dst[0] = '\0';
+	}
 }
 NOKPROBE_SYMBOL(trace_record_comm);
 
