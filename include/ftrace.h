@@ -91,6 +91,7 @@ unsigned long ftrace_location(unsigned long ip);
 int ftrace_for_each_site(int (*fn)(unsigned long ip, bool enabled, void *data), void *data);
 unsigned long ftrace_nr_sites(void);
 unsigned long ftrace_nr_enabled(void);	/* sites now calling the trampoline */
+void ftrace_table_info(unsigned long *pages, unsigned long *groups);
 
 /*
  * Per-CPU recursion guard, Linux's ftrace_test_recursion_trylock():

@@ -131,6 +131,9 @@ struct trace_buffer *trace_buffer_global(void);	/* the top level's */
 int ring_buffer_clock_id(struct trace_buffer *tb);
 void ring_buffer_set_clock(struct trace_buffer *tb, int id);
 uint64_t ring_buffer_time_stamp(struct trace_buffer *tb);
+/* tracing_cpumask: a CPU outside it writes nothing into tb. */
+void ring_buffer_record_disable_cpu(struct trace_buffer *tb, int cpu);
+void ring_buffer_record_enable_cpu(struct trace_buffer *tb, int cpu);
 
 /* ---- trace_options and options/ (kernel/trace/trace_options.c) ------------------ */
 

@@ -38,6 +38,7 @@
 /* Record types that are no probe's: event ids far above any a probe gets. */
 #define TRACE_MARKER_ID  0xfffffff0u	/* Linux's TRACE_PRINT: tracing_mark_write */
 #define TRACE_STACK_ID   0xfffffff1u	/* Linux's TRACE_STACK: <stack trace> */
+#define TRACE_RAW_DATA_ID 0xfffffff2u	/* Linux's TRACE_RAW_DATA: trace_marker_raw */
 #define TRACE_STACK_DEPTH (TRACE_PAYLOAD_MAX / sizeof(unsigned long))
 
 static bool tracing_enabled = true;	/* tracing_on */
@@ -196,6 +197,13 @@ bool trace_print_special(struct seq_buf *s, const struct trace_entry *e)
 		seq_buf_printf(s, "tracing_mark_write: %.*s\n", (int)e->len, e->payload);
 		return true;
 	}
+	if (e->event_id == TRACE_RAW_DATA_ID) {	/* Linux's trace_raw_data() */
+		seq_buf_printf(s, "# %x buf:", *(const unsigned int *)e->payload);
+		for (unsigned int i = sizeof(unsigned int); i < e->len; i++)
+			seq_buf_printf(s, " %02x", (unsigned char)e->payload[i]);
+		seq_buf_puts(s, "\n");
+		return true;
+	}
 	if (e->event_id != TRACE_STACK_ID)
 		return false;
 	seq_buf_puts(s, "<stack trace>\n");
@@ -264,6 +272,92 @@ int trace_marker_record(struct trace_buffer *tb, bool on, const char *text, size
 static int trace_marker_write(const char *text, size_t len, bool trunc, void *data)
 {
 	return trace_marker_record(trace_buffer_global(), tracing_is_on(), text, len);
+}
+
+/*
+ * trace_marker_raw: a binary record, an int id and the bytes after it
+ * (Linux's tracing_mark_raw_write()); an application tags its data with
+ * the id and a tool decodes it.  Fewer bytes than the id is EINVAL.
+ */
+static int trace_marker_raw_write(const char *text, size_t len, bool trunc, void *data)
+{
+	bool irqs_off = irqs_disabled();
+	unsigned long flags;
+	struct trace_entry *e;
+
+	if (!trace_option_on(TRACE_ITER_MARKERS) || len < sizeof(unsigned int) ||
+	    len > TRACE_PAYLOAD_MAX)
+		return -EINVAL;
+	if (!tracing_is_on())
+		return -EBADF;		/* Linux: the ring buffer refused the reserve */
+	e = special_reserve(TRACE_RAW_DATA_ID, NULL, &flags);
+	e->flags = irqs_off ? TRACE_FLAG_IRQS_OFF : 0;
+	memcpy(e->payload, text, len);
+	e->len = len;
+	trace_buffer_unlock_commit(flags);
+	return 0;
+}
+
+/* ---- tracing_cpumask ----------------------------------------------------------------------- */
+
+static unsigned long tracing_cpumask = (1UL << NR_CPUS) - 1;	/* bit n: CPU n records */
+
+/* The CPUs this machine has (Linux's nr_cpu_ids): the mask's width. */
+static int tracing_nr_cpu_ids(void)
+{
+	int cpu, last = 0;
+
+	for_each_online_cpu(cpu)
+		last = cpu;
+	return last + 1;
+}
+
+#define BITS_PER_HEX_DIGIT 4
+
+/* Linux's "%*pb": hex, as many digits as the CPUs need ("3" for two). */
+static int tracing_cpumask_show(struct seq_buf *s, void *data)
+{
+	int n = tracing_nr_cpu_ids();
+	unsigned long mask = READ_ONCE(tracing_cpumask) & ((1UL << n) - 1);
+
+	seq_buf_printf(s, "%0*lx\n", (n + BITS_PER_HEX_DIGIT - 1) / BITS_PER_HEX_DIGIT, mask);
+	return 0;
+}
+
+/* A CPU leaving the mask stops writing its buffer; one joining starts again. */
+static int tracing_cpumask_write(const char *text, size_t len, bool trunc, void *data)
+{
+	unsigned long mask;
+	int ret = kstrntoul(text, len, 16, &mask);
+
+	if (ret)
+		return ret;
+	if (mask >> NR_CPUS)
+		return -EINVAL;		/* a CPU this kernel cannot have */
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		if (mask & (1UL << cpu))
+			ring_buffer_record_enable_cpu(trace_buffer_global(), cpu);
+		else
+			ring_buffer_record_disable_cpu(trace_buffer_global(), cpu);
+	}
+	WRITE_ONCE(tracing_cpumask, mask);
+	return 0;
+}
+
+/* ---- free_buffer ---------------------------------------------------------------------------- */
+
+#define FREE_BUFFER_ENTRIES 2	/* what a freed buffer keeps (Linux: two pages) */
+
+/*
+ * Linux shrinks the buffer when free_buffer is closed (a tool writes to
+ * it and exits, and its memory goes back); with options/disable_on_free
+ * tracing stops first.  Here one echo is the open, write and close.
+ */
+static int free_buffer_write(const char *text, size_t len, bool trunc, void *data)
+{
+	if (trace_option_on(TRACE_ITER_STOP_ON_FREE))
+		tracing_off();
+	return trace_buffer_resize(TRACE_ALL_CPUS, FREE_BUFFER_ENTRIES);
 }
 
 /* ---- buffer_size_kb ---------------------------------------------------------------------------- */
@@ -415,6 +509,9 @@ static const struct pseudo_file_spec trace_files[] = {
 	{ "snapshot",             snapshot_show,     snapshot_write },
 	{ "README",               trace_readme_show, NULL },
 	{ "trace_clock",          trace_clock_show,  trace_clock_write },
+	{ "trace_marker_raw",     NULL,              trace_marker_raw_write },
+	{ "tracing_cpumask",      tracing_cpumask_show, tracing_cpumask_write },
+	{ "free_buffer",          NULL,              free_buffer_write },
 };
 
 int trace_files_init(void)

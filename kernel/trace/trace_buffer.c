@@ -72,6 +72,7 @@ struct trace_buffer {
 	bool record_disabled;
 	int clock_id;			/* what stamps its records (trace_clock) */
 	bool no_overwrite;		/* full: drop the new record, keep the old (options/overwrite 0) */
+	unsigned long cpu_disabled;	/* bit n: CPU n records nothing (tracing_cpumask) */
 };
 
 static struct trace_entry boot_rings[NR_CPUS][TRACE_BUF_ENTRIES];
@@ -116,6 +117,17 @@ void ring_buffer_change_overwrite(struct trace_buffer *tb, bool on)
 	WRITE_ONCE(tb->no_overwrite, !on);
 }
 
+/* Linux's ring_buffer_record_disable_cpu() and _enable_cpu(): tracing_cpumask. */
+void ring_buffer_record_disable_cpu(struct trace_buffer *tb, int cpu)
+{
+	WRITE_ONCE(tb->cpu_disabled, tb->cpu_disabled | (1UL << cpu));
+}
+
+void ring_buffer_record_enable_cpu(struct trace_buffer *tb, int cpu)
+{
+	WRITE_ONCE(tb->cpu_disabled, tb->cpu_disabled & ~(1UL << cpu));
+}
+
 /* Records of two clocks cannot be merged or compared: the old ones go (the snapshot's too). */
 void ring_buffer_set_clock(struct trace_buffer *tb, int id)
 {
@@ -136,7 +148,8 @@ struct trace_entry *ring_buffer_lock_reserve(struct trace_buffer *tb, unsigned l
 
 	*flags = local_irq_save();	/* from here to the commit we stay on this CPU */
 	cpu = smp_processor_id();
-	b = writing[cpu] = READ_ONCE(tb->record_disabled) ? NULL : cpu_buffer_of(tb, cpu);
+	b = writing[cpu] = READ_ONCE(tb->record_disabled) ||
+			   (READ_ONCE(tb->cpu_disabled) & (1UL << cpu)) ? NULL : cpu_buffer_of(tb, cpu);
 	if (b && READ_ONCE(tb->no_overwrite) && b->reserved - READ_ONCE(b->head) >= b->size) {
 		b->dropped++;			/* Linux's producer/consumer mode: the new one goes */
 		b = writing[cpu] = NULL;

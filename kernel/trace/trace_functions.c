@@ -296,6 +296,17 @@ static int enabled_functions_show(struct seq_buf *s, void *data)
 	return ftrace_for_each_site(show_enabled, s);
 }
 
+/* Linux's "SITES pages:N groups: N": the call sites and the memory their table takes. */
+static int dyn_ftrace_total_info_show(struct seq_buf *s, void *data)
+{
+	unsigned long pages, groups;
+
+	ftrace_table_info(&pages, &groups);
+	seq_buf_printf(s, "%ld pages:%ld groups: %ld\n", (long)ftrace_nr_sites(), (long)pages,
+		       (long)groups);
+	return 0;
+}
+
 static const struct pseudo_file_spec ftrace_files[] = {
 	{ "current_tracer",             current_tracer_show,            current_tracer_write },
 	{ "available_tracers",          available_tracers_show,         NULL },
@@ -304,6 +315,7 @@ static const struct pseudo_file_spec ftrace_files[] = {
 	{ "available_filter_functions", available_filter_functions_show, NULL },
 	{ "enabled_functions",          enabled_functions_show,         NULL },
 	{ "set_graph_function",         set_graph_function_show,        set_graph_function_write },
+	{ "dyn_ftrace_total_info",      dyn_ftrace_total_info_show,     NULL },
 };
 
 int ftrace_tracefs_init(void)

@@ -323,6 +323,20 @@ static void graph_notrace_hides_the_callees(struct ktest *t)
 	graph_reset_files();
 }
 
+/* dyn_ftrace_total_info: Linux's "SITES pages:N groups: N", the sites ftrace_nr_sites() counts. */
+static void dyn_ftrace_total_info_counts_the_sites(struct ktest *t)
+{
+	char want[32];
+	int n;
+
+	KTEST_ASSERT_EQ(t, tracefs_init(), 0);
+	n = snprintf(want, sizeof(want), "%lu pages:", ftrace_nr_sites());
+	read_file(TRACEFS_DIR "/dyn_ftrace_total_info");
+	KTEST_EXPECT_EQ(t, strncmp(buf, want, n), 0);
+	KTEST_EXPECT_TRUE(t, strstr(buf, " groups: 1\n") != NULL);	/* the kernel's, no module */
+	KTEST_EXPECT_TRUE(t, strstr(buf, "pages:0 ") == NULL);
+}
+
 #define STACK_TRACE_HEAD "        Depth    Size   Location    ("
 
 /* The deepest stack fib(10) reached, in Linux's table: fib's frames, deepest first. */
@@ -451,6 +465,7 @@ static struct ktest_case ftrace_cases[] = {
 	KTEST_CASE(graph_max_depth),
 	KTEST_CASE(graph_notrace_hides_the_callees),
 	KTEST_CASE(stack_tracer_finds_the_deepest),
+	KTEST_CASE(dyn_ftrace_total_info_counts_the_sites),
 	KTEST_CASE(every_site_on_and_off_under_load),
 	KTEST_CASE(module_sites_patched),
 	KTEST_END,

@@ -17,6 +17,7 @@
 #include "string.h"
 #include "vsprintf.h"
 #include "errno.h"
+#include "smp.h"
 #include "tracefs_suite.h"
 
 #define T(name)   TRACEFS_DIR "/" name
@@ -713,6 +714,118 @@ static void readme_lists_only_what_is_here(struct ktest *t)
 	}
 }
 
+/* ---- saved_cmdlines, trace_marker_raw, tracing_cpumask, free_buffer ------------------------------ */
+
+static int fib5_thread(void *unused)
+{
+	return run_fib5();
+}
+
+/*
+ * fib(5) run by a thread "tf-fib" (pid 0, the idle task the suite runs
+ * as, is never saved, as in Linux): its line in saved_cmdlines.
+ */
+static void fib5_in_a_thread(char *line, size_t size)
+{
+	struct task_struct *k;
+
+	wr(T("trace"), "\n");
+	k = kthread_create(fib5_thread, NULL, "tf-fib");
+	if (!k)
+		return;
+	snprintf(line, size, "%d tf-fib\n", task_pid(k));
+	kthread_join(k);
+}
+
+/* Each task that left a record is remembered, "PID COMM"; a resize starts empty. */
+static void saved_cmdlines_remember_the_tasks(struct ktest *t)
+{
+	char line[64] = "";
+
+	rd(T("saved_cmdlines_size"));
+	KTEST_EXPECT_STREQ(t, out, "128\n");
+	fib5_in_a_thread(line, sizeof(line));
+	rd(T("saved_cmdlines"));
+	KTEST_EXPECT_EQ(t, count(out, line), 1);
+	KTEST_EXPECT_EQ(t, wr(T("saved_cmdlines_size"), "4\n"), 0);
+	rd(T("saved_cmdlines_size"));
+	KTEST_EXPECT_STREQ(t, out, "4\n");
+	rd(T("saved_cmdlines"));
+	KTEST_EXPECT_STREQ(t, out, "");
+	KTEST_EXPECT_EQ(t, wr(T("saved_cmdlines_size"), "0\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, wr(T("saved_cmdlines_size"), "32769\n"), -EINVAL);
+	rd(T("saved_cmdlines_size"));
+	KTEST_EXPECT_STREQ(t, out, "4\n");
+	wr(T("options/record-cmd"), "0\n");	/* Linux saves no name then */
+	fib5_in_a_thread(line, sizeof(line));
+	rd(T("saved_cmdlines"));
+	KTEST_EXPECT_STREQ(t, out, "");
+	wr(T("options/record-cmd"), "1\n");
+	fib5_in_a_thread(line, sizeof(line));
+	rd(T("saved_cmdlines"));
+	KTEST_EXPECT_STREQ(t, out, line);
+	KTEST_EXPECT_EQ(t, wr(T("saved_cmdlines_size"), "128\n"), 0);
+}
+
+/* trace_marker_raw: an int id, then bytes, printed as Linux's trace_raw_data(). */
+static void trace_marker_raw_records_bytes(struct ktest *t)
+{
+	wr(T("trace"), "\n");
+	KTEST_EXPECT_EQ(t, wr(T("trace_marker_raw"), "abcd\n"), 0);	/* id 0x64636261, then '\n' */
+	rd(T("trace"));
+	KTEST_EXPECT_EQ(t, count(out, ": # 64636261 buf: 0a\n"), 1);
+	KTEST_EXPECT_EQ(t, wr(T("trace_marker_raw"), "ab"), -EINVAL);	/* shorter than the id */
+	KTEST_EXPECT_EQ(t, rd(T("trace_marker_raw")), -EPERM);
+	wr(T("tracing_on"), "0\n");
+	KTEST_EXPECT_EQ(t, wr(T("trace_marker_raw"), "abcd"), -EBADF);
+	wr(T("tracing_on"), "1\n");
+}
+
+/* tracing_cpumask: Linux's hex mask; a CPU outside it records nothing. */
+static void tracing_cpumask_silences_cpus(struct ktest *t)
+{
+	char all[16];
+	int n = 0, cpu;
+
+	for_each_online_cpu(cpu)
+		n = cpu + 1;
+	snprintf(all, sizeof(all), "%0*x\n", (n + 3) / 4, (1u << n) - 1);
+	rd(T("tracing_cpumask"));
+	KTEST_EXPECT_STREQ(t, out, all);
+	KTEST_EXPECT_EQ(t, wr(T("tracing_cpumask"), "0\n"), 0);
+	rd(T("tracing_cpumask"));
+	KTEST_EXPECT_STREQ(t, out, n > 4 ? "00\n" : "0\n");
+	KTEST_EXPECT_EQ(t, records_of_fib5(), 0);
+	KTEST_EXPECT_EQ(t, wr(T("tracing_cpumask"), "zz\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, wr(T("tracing_cpumask"), "100\n"), -EINVAL);	/* CPU 8: none */
+	KTEST_EXPECT_EQ(t, wr(T("tracing_cpumask"), all), 0);
+	KTEST_EXPECT_EQ(t, records_of_fib5(), 15);
+}
+
+/* free_buffer: the buffer shrinks to its least; disable_on_free stops tracing first. */
+static void free_buffer_shrinks_the_buffer(struct ktest *t)
+{
+	char kb[16];
+	int n;
+
+	snprintf(kb, sizeof(kb), "%u\n", (unsigned int)((2 * sizeof(struct trace_entry) + 1023) / 1024));
+	KTEST_EXPECT_EQ(t, wr(T("free_buffer"), "1\n"), 0);
+	rd(T("buffer_size_kb"));
+	KTEST_EXPECT_STREQ(t, out, kb);
+	rd(T("tracing_on"));
+	KTEST_EXPECT_STREQ(t, out, "1\n");
+	n = records_of_fib5();		/* 15 hits, two records a CPU kept */
+	KTEST_EXPECT_TRUE(t, n >= 1 && n <= 2 * (int)num_online_cpus());
+	wr(T("options/disable_on_free"), "1\n");
+	KTEST_EXPECT_EQ(t, wr(T("free_buffer"), "\n"), 0);
+	rd(T("tracing_on"));
+	KTEST_EXPECT_STREQ(t, out, "0\n");
+	wr(T("options/disable_on_free"), "0\n");
+	clean();
+	wr_append(T("kprobe_events"), "p:tf_fib fib n=$arg1\n");
+	wr(EV("enable"), "1\n");
+}
+
 static struct ktest_case files_cases[] = {
 	KTEST_CASE(generic_files_exist),
 	KTEST_CASE(tracing_on_stops_recording),
@@ -739,6 +852,10 @@ static struct ktest_case files_cases[] = {
 	KTEST_CASE(fprobe_events_in_dynamic_events),
 	KTEST_CASE(fprobe_event_errors),
 	KTEST_CASE(readme_lists_only_what_is_here),
+	KTEST_CASE(saved_cmdlines_remember_the_tasks),
+	KTEST_CASE(trace_marker_raw_records_bytes),
+	KTEST_CASE(tracing_cpumask_silences_cpus),
+	KTEST_CASE(free_buffer_shrinks_the_buffer),
 	KTEST_END
 };
 
