@@ -161,6 +161,12 @@ int trace_options_init(void);
 /* saved_cmdlines (trace_sched_switch.c): remember the running task's pid and name. */
 void tracing_record_cmdline(const char *comm);
 int trace_saved_cmdlines_init(void);
+/* The pid filters (pid_list.c): set_event_pid, set_ftrace_pid and their notrace lists. */
+bool trace_event_pid_filtering(void);	/* some set_event_*pid list is set */
+bool trace_event_ignore_this_pid(void);	/* the running task's events are not recorded */
+bool ftrace_ignore_this_pid(void);	/* nor its functions traced */
+void trace_pid_fork(struct task_struct *parent, struct task_struct *child);
+int trace_pid_files_init(void);
 /* trace_marker: one record of text in buffer tb, EBADF unless on (its tracing_on). */
 int trace_marker_record(struct trace_buffer *tb, bool on, const char *text, size_t len);
 /* overwrite: a full buffer drops its oldest record (on) or the newest (off). */

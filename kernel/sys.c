@@ -7,6 +7,7 @@
 #include "process.h"
 #include "syscalls.h"
 #include "sched.h"
+#include "trace.h"
 #include "uaccess.h"
 #include "timer.h"
 #include "string.h"
@@ -101,6 +102,7 @@ noinline long kernel_clone(struct spawn_args *a)
 	if (!t)
 		return err;
 	t->parent = current;
+	trace_pid_fork(current, t);	/* options/event-fork, function-fork */
 	return t->pid;
 }
 

@@ -61,7 +61,7 @@ static bool needs_scratch(struct trace_probe *tp)
 {
 	struct trace_event_file *file = tp->event_file;
 
-	return !tracing_is_on() ||
+	return !tracing_is_on() || trace_event_pid_filtering() ||
 	       (file && (READ_ONCE(file->filter) || !list_empty(&file->triggers) ||
 			 READ_ONCE(file->soft_disabled) || !list_empty(&file->eprobes)));
 }
@@ -115,6 +115,8 @@ void trace_event_commit(struct trace_probe *tp, struct trace_entry *e, struct pt
 	struct event_filter *filter;
 	bool cond;
 
+	if (trace_event_ignore_this_pid())	/* set_event_pid: no record, no trigger */
+		return;
 	cond = file && trace_event_triggers_conditional(file);
 	if (file && !cond)		/* Linux's trace_trigger_soft_disabled() */
 		trace_event_triggers_run(file, e, regs);
@@ -536,5 +538,7 @@ int trace_files_init(void)
 		ret = stack_trace_init();	/* trace_stack.c: the stack tracer */
 	if (!ret)
 		ret = trace_saved_cmdlines_init();	/* trace_sched_switch.c */
+	if (!ret)
+		ret = trace_pid_files_init();		/* pid_list.c: set_event_pid, ... */
 	return ret;
 }

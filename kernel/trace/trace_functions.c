@@ -73,6 +73,8 @@ NOKPROBE_SYMBOL(trace_function_record);
 static void function_trace_call(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
+	if (ftrace_ignore_this_pid())	/* set_ftrace_pid, set_ftrace_notrace_pid */
+		return;
 	trace_function_record(TRACE_FN_EVENT_ID, ip, parent_ip, ftrace_get_regs(fregs), NULL, 0);
 }
 NOKPROBE_SYMBOL(function_trace_call);

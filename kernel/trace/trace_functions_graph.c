@@ -61,8 +61,8 @@ static bool graph_wanted(struct task_struct *t, unsigned long ip)
 {
 	unsigned int max_depth = READ_ONCE(fgraph_max_depth);
 
-	if (!ftrace_ops_test(&trace_global_ops, ip))	/* set_ftrace_filter, _notrace */
-		return false;
+	if (!ftrace_ops_test(&trace_global_ops, ip) || ftrace_ignore_this_pid())
+		return false;	/* set_ftrace_filter, _notrace, set_ftrace_pid, _notrace_pid */
 	if (graph_in_notrace(t) || (max_depth && (unsigned int)t->curr_ret_stack >= max_depth))
 		return false;
 	return t->curr_ret_stack > 0 || ftrace_ops_test(&graph_filter_ops, ip);

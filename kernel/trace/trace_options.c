@@ -68,11 +68,11 @@ static const struct trace_option options[TRACE_ITER_NR] = {
 	[TRACE_ITER_STOP_ON_FREE]   = { "disable_on_free", HONOURED },
 	[TRACE_ITER_IRQ_INFO]       = { "irq-info",        HONOURED },
 	[TRACE_ITER_MARKERS]        = { "markers",         HONOURED },
-	[TRACE_ITER_EVENT_FORK]     = { "event-fork",      VACUOUS },
+	[TRACE_ITER_EVENT_FORK]     = { "event-fork",      HONOURED },
 	[TRACE_ITER_PAUSE_ON_TRACE] = { "pause-on-trace",  REFUSED },
 	[TRACE_ITER_HASH_PTR]       = { "hash-ptr",        VACUOUS },
 	[TRACE_ITER_FUNCTION]       = { "function-trace",  VACUOUS },
-	[TRACE_ITER_FUNC_FORK]      = { "function-fork",   VACUOUS },
+	[TRACE_ITER_FUNC_FORK]      = { "function-fork",   HONOURED },
 	[TRACE_ITER_DISPLAY_GRAPH]  = { "display-graph",   VACUOUS },
 	[TRACE_ITER_STACKTRACE]     = { "stacktrace",      HONOURED },
 	/* the tracers' */

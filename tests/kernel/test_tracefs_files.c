@@ -826,6 +826,107 @@ static void free_buffer_shrinks_the_buffer(struct ktest *t)
 	wr(EV("enable"), "1\n");
 }
 
+/* set_event_pid and set_event_notrace_pid: whose hits are recorded (this suite runs as pid 0). */
+static void set_event_pid_filters_by_task(struct ktest *t)
+{
+	char line[64];
+
+	rd(T("set_event_pid"));
+	KTEST_EXPECT_STREQ(t, out, "");
+	KTEST_EXPECT_EQ(t, wr(T("set_event_pid"), "0\n"), 0);
+	KTEST_EXPECT_EQ(t, records_of_fib5(), 15);
+	fib5_in_a_thread(line, sizeof(line));		/* another task: not recorded */
+	rd(T("trace"));
+	KTEST_EXPECT_EQ(t, count(out, "tf_fib: "), 0);
+	KTEST_EXPECT_EQ(t, wr_append(T("set_event_pid"), "5 0x10\n"), 0);
+	rd(T("set_event_pid"));
+	KTEST_EXPECT_STREQ(t, out, "0\n5\n16\n");
+	KTEST_EXPECT_EQ(t, wr_append(T("set_event_pid"), "7 x\n"), -EINVAL);	/* all or nothing */
+	KTEST_EXPECT_EQ(t, wr_append(T("set_event_pid"), "32768\n"), -EINVAL);
+	rd(T("set_event_pid"));
+	KTEST_EXPECT_STREQ(t, out, "0\n5\n16\n");
+	KTEST_EXPECT_EQ(t, wr(T("set_event_pid"), "\n"), 0);
+	rd(T("set_event_pid"));
+	KTEST_EXPECT_STREQ(t, out, "");
+	KTEST_EXPECT_EQ(t, wr(T("set_event_notrace_pid"), "0\n"), 0);
+	KTEST_EXPECT_EQ(t, records_of_fib5(), 0);
+	KTEST_EXPECT_EQ(t, wr(T("set_event_notrace_pid"), "\n"), 0);
+	KTEST_EXPECT_EQ(t, records_of_fib5(), 15);
+}
+
+static int idle_thread(void *unused)
+{
+	return 0;
+}
+
+/* event-fork: a child of a listed task is listed (trace_pid_fork(), called by fork). */
+static void event_fork_lists_the_children(struct ktest *t)
+{
+	struct task_struct *k;
+	char want[32];
+
+	wr(T("set_event_pid"), "0\n");
+	k = kthread_create(idle_thread, NULL, "tf-child");
+	KTEST_ASSERT_TRUE(t, k != NULL);
+	snprintf(want, sizeof(want), "0\n%d\n", task_pid(k));
+	trace_pid_fork(current, k);			/* event-fork off: nothing */
+	rd(T("set_event_pid"));
+	KTEST_EXPECT_STREQ(t, out, "0\n");
+	wr(T("options/event-fork"), "1\n");
+	trace_pid_fork(current, k);
+	rd(T("set_event_pid"));
+	KTEST_EXPECT_STREQ(t, out, want);
+	wr(T("options/event-fork"), "0\n");
+	kthread_join(k);
+	wr(T("set_event_pid"), "\n");
+}
+
+/* set_ftrace_pid, set_ftrace_notrace_pid: the function tracer skips the others. */
+static void set_ftrace_pid_filters_the_function_tracer(struct ktest *t)
+{
+	rd(T("set_ftrace_pid"));
+	KTEST_EXPECT_STREQ(t, out, "no pid\n");
+	rd(T("set_ftrace_notrace_pid"));
+	KTEST_EXPECT_STREQ(t, out, "no pid\n");
+	wr(EV("enable"), "0\n");
+	wr(T("set_ftrace_filter"), "fib\n");
+	KTEST_EXPECT_EQ(t, wr(T("set_ftrace_notrace_pid"), "0\n"), 0);
+	wr(T("current_tracer"), "function\n");
+	wr(T("trace"), "\n");
+	run_fib5();
+	rd(T("trace"));
+	KTEST_EXPECT_EQ(t, count(out, ": fib <-"), 0);
+	KTEST_EXPECT_EQ(t, wr(T("set_ftrace_notrace_pid"), "\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(T("set_ftrace_pid"), "0\n"), 0);
+	rd(T("set_ftrace_pid"));
+	KTEST_EXPECT_STREQ(t, out, "0\n");
+	run_fib5();
+	rd(T("trace"));
+	KTEST_EXPECT_EQ(t, count(out, ": fib <-"), 15);
+	wr(T("current_tracer"), "nop\n");
+	wr(T("set_ftrace_pid"), "\n");
+	wr(T("set_ftrace_filter"), "\n");
+	wr(EV("enable"), "1\n");
+}
+
+/* The README names each of these files, and each is there. */
+static void readme_names_the_new_files(struct ktest *t)
+{
+	static const char *const files[] = { "trace_marker_raw", "tracing_cpumask",
+		"saved_cmdlines_size", "set_graph_function", "set_graph_notrace", "max_graph_depth",
+		"stack_trace", "stack_max_size", "stack_trace_filter", "set_ftrace_pid",
+		"set_ftrace_notrace_pid" };
+	char line[PSEUDOFS_PATH_MAX];
+
+	rd(T("README"));
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		snprintf(line, sizeof(line), "\n  %s\t", files[i]);
+		KTEST_EXPECT_TRUE(t, strstr(out, line) != NULL);
+		snprintf(line, sizeof(line), TRACEFS_DIR "/%s", files[i]);
+		KTEST_EXPECT_EQ(t, pseudofs_lookup(line), 1);
+	}
+}
+
 static struct ktest_case files_cases[] = {
 	KTEST_CASE(generic_files_exist),
 	KTEST_CASE(tracing_on_stops_recording),
@@ -856,6 +957,10 @@ static struct ktest_case files_cases[] = {
 	KTEST_CASE(trace_marker_raw_records_bytes),
 	KTEST_CASE(tracing_cpumask_silences_cpus),
 	KTEST_CASE(free_buffer_shrinks_the_buffer),
+	KTEST_CASE(readme_names_the_new_files),
+	KTEST_CASE(set_event_pid_filters_by_task),
+	KTEST_CASE(event_fork_lists_the_children),
+	KTEST_CASE(set_ftrace_pid_filters_the_function_tracer),
 	KTEST_END
 };
 
