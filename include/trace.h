@@ -98,6 +98,12 @@ bool trace_snapshot_allocated(void);
 void trace_snapshot_swap(void);
 unsigned long trace_snapshot_entries(void);
 int trace_snapshot_for_each(int (*fn)(const struct trace_entry *e, void *data), void *data);
+/* The same for one CPU (per_cpu/cpuN/snapshot), or TRACE_ALL_CPUS. */
+void trace_snapshot_swap_cpu(int cpu);
+void trace_snapshot_reset_cpu(int cpu);
+unsigned long trace_snapshot_entries_cpu(int cpu);
+int trace_snapshot_for_each_cpu(int cpu, int (*fn)(const struct trace_entry *e, void *data),
+				void *data);
 /*
  * Copy out each held record of one CPU, or of all (TRACE_ALL_CPUS) merged
  * oldest first; stop if fn returns non-zero.  _consume_each() takes each

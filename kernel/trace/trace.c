@@ -425,7 +425,10 @@ static int buffer_size_write(const char *text, size_t len, bool trunc, void *dat
 						   sizeof(struct trace_entry));
 }
 
-/* per_cpu/cpuN/buffer_size_kb: one CPU's buffer, as Linux's. */
+static int snapshot_show(struct seq_buf *s, void *data);
+static int snapshot_write(const char *text, size_t len, bool trunc, void *data);
+
+/* per_cpu/cpuN/buffer_size_kb and snapshot: one CPU's buffer, as Linux's. */
 static int per_cpu_files_init(void)
 {
 	static int cpu_ids[NR_CPUS];
@@ -437,23 +440,33 @@ static int per_cpu_files_init(void)
 		snprintf(path, sizeof(path), TRACEFS_DIR "/per_cpu/cpu%d/buffer_size_kb", cpu);
 		if (!ret)
 			ret = pseudofs_create(path, buffer_size_show, buffer_size_write, &cpu_ids[cpu]);
+		snprintf(path, sizeof(path), TRACEFS_DIR "/per_cpu/cpu%d/snapshot", cpu);
+		if (!ret)
+			ret = pseudofs_create(path, snapshot_show, snapshot_write, &cpu_ids[cpu]);
 	}
 	return ret;
 }
 
-/* ---- snapshot -------------------------------------------------------------------------------------- */
+/* ---- snapshot, and per_cpu/cpuN/snapshot -------------------------------------------------- */
 
-static void snapshot_help(struct seq_buf *s)
+static void snapshot_help(struct seq_buf *s, int cpu)
 {
 	seq_buf_puts(s, trace_snapshot_allocated() ? "#\n# * Snapshot is allocated *\n#\n" :
 						 "#\n# * Snapshot is freed *\n#\n");
-	seq_buf_puts(s, "# Snapshot commands:\n"
-		    "# echo 0 > snapshot : Clears and frees snapshot buffer\n"
-		    "# echo 1 > snapshot : Allocates snapshot buffer, if not already allocated.\n"
-		    "#                      Takes a snapshot of the main buffer.\n"
-		    "# echo 2 > snapshot : Clears snapshot buffer (but does not allocate or free)\n"
-		    "#                      (Doesn't have to be '2' works with any number that\n"
-		    "#                       is not a '0' or '1')\n");
+	seq_buf_puts(s, "# Snapshot commands:\n");
+	if (cpu == TRACE_ALL_CPUS)
+		seq_buf_puts(s, "# echo 0 > snapshot : Clears and frees snapshot buffer\n"
+			     "# echo 1 > snapshot : Allocates snapshot buffer, if not already allocated.\n"
+			     "#                      Takes a snapshot of the main buffer.\n");
+	else	/* Linux's show_snapshot_percpu_help(), with its ring buffer's per-CPU swap */
+		seq_buf_puts(s, "# echo 0 > snapshot : Invalid for per_cpu snapshot file.\n"
+			     "# echo 1 > snapshot : Allocates snapshot buffer, if not already allocated.\n"
+			     "#                      Takes a snapshot of the main buffer for this cpu.\n");
+	seq_buf_puts(s, cpu == TRACE_ALL_CPUS ?
+		     "# echo 2 > snapshot : Clears snapshot buffer (but does not allocate or free)\n" :
+		     "# echo 2 > snapshot : Clears this cpu's snapshot buffer (but does not allocate)\n");
+	seq_buf_puts(s, "#                      (Doesn't have to be '2' works with any number that\n"
+		     "#                       is not a '0' or '1')\n");
 }
 
 static int snapshot_line(const struct trace_entry *e, void *data)
@@ -463,22 +476,25 @@ static int snapshot_line(const struct trace_entry *e, void *data)
 
 static int snapshot_show(struct seq_buf *s, void *data)
 {
-	unsigned long n = trace_snapshot_entries();
+	int cpu = file_cpu(data);
+	unsigned long n = trace_snapshot_entries_cpu(cpu);
 
 	seq_buf_puts(s, "# tracer: nop\n#\n");
 	if (!trace_snapshot_allocated() || n == 0) {
-		snapshot_help(s);
+		snapshot_help(s, cpu);
 		return 0;
 	}
 	seq_buf_printf(s, "# entries-in-buffer/entries-written: %lu/%lu   #P:%u\n", n, n,
 		   num_online_cpus());
 	print_trace_header(s);
-	trace_snapshot_for_each(snapshot_line, s);
+	trace_snapshot_for_each_cpu(cpu, snapshot_line, s);
 	return 0;
 }
 
+/* 0 frees (the top-level file only), 1 swaps the buffer in, any other number clears. */
 static int snapshot_write(const char *text, size_t len, bool trunc, void *data)
 {
+	int cpu = file_cpu(data);
 	unsigned long val;
 	int ret = kstrntoul(text, len, 10, &val);
 
@@ -486,17 +502,33 @@ static int snapshot_write(const char *text, size_t len, bool trunc, void *data)
 		return ret;
 	switch (val) {
 	case 0:
+		if (cpu != TRACE_ALL_CPUS)
+			return -EINVAL;
 		trace_snapshot_free();
 		return 0;
 	case 1:
 		ret = trace_snapshot_alloc();
 		if (!ret)
-			trace_snapshot_swap();
+			trace_snapshot_swap_cpu(cpu);
 		return ret;
 	default:
-		trace_snapshot_reset();
+		trace_snapshot_reset_cpu(cpu);
 		return 0;
 	}
+}
+
+/* ---- timestamp_mode ---------------------------------------------------------------------------- */
+
+/*
+ * How records hold their time: Linux's ring buffer stores the delta to
+ * the record before ("[delta] absolute"), and whole timestamps only
+ * while a hist trigger needs them; here every record holds its whole
+ * trace_clock value, so the mode is always absolute.
+ */
+static int timestamp_mode_show(struct seq_buf *s, void *data)
+{
+	seq_buf_puts(s, "delta [absolute]\n");
+	return 0;
 }
 
 /* ---- the files ------------------------------------------------------------------------------------------ */
@@ -514,6 +546,7 @@ static const struct pseudo_file_spec trace_files[] = {
 	{ "trace_marker_raw",     NULL,              trace_marker_raw_write },
 	{ "tracing_cpumask",      tracing_cpumask_show, tracing_cpumask_write },
 	{ "free_buffer",          NULL,              free_buffer_write },
+	{ "timestamp_mode",       timestamp_mode_show, NULL },
 };
 
 int trace_files_init(void)

@@ -567,14 +567,19 @@ void trace_snapshot_free(void)
 	mutex_unlock(&trace_read_mutex);
 }
 
-/* `echo 2 > snapshot`: the snapshot's records go. */
-void trace_snapshot_reset(void)
+/* `echo 2 > snapshot`: the snapshot's records go, one CPU's or all (TRACE_ALL_CPUS). */
+void trace_snapshot_reset_cpu(int only)
 {
 	mutex_lock(&trace_read_mutex);
 	for (int cpu = 0; cpu < NR_CPUS; cpu++)
-		if (spare_buffers[cpu])
+		if (spare_buffers[cpu] && (only == TRACE_ALL_CPUS || only == cpu))
 			reset_one(spare_buffers[cpu]);
 	mutex_unlock(&trace_read_mutex);
+}
+
+void trace_snapshot_reset(void)
+{
+	trace_snapshot_reset_cpu(TRACE_ALL_CPUS);
 }
 
 /*
@@ -585,14 +590,14 @@ void trace_snapshot_reset(void)
  * another CPU finishes its record there (writing[] keeps it); a reader
  * took its buffers when it began.
  */
-void trace_snapshot_swap(void)
+void trace_snapshot_swap_cpu(int only)
 {
 	unsigned long flags = local_irq_save();
 
 	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
 		struct trace_cpu_buffer *b = spare_buffers[cpu];
 
-		if (!b)
+		if (!b || (only != TRACE_ALL_CPUS && only != cpu))
 			continue;
 		b->head = READ_ONCE(b->committed);
 		b->overrun = b->read = 0;
@@ -602,24 +607,41 @@ void trace_snapshot_swap(void)
 	local_irq_restore(flags);
 }
 
-int trace_snapshot_for_each(int (*fn)(const struct trace_entry *e, void *data), void *data)
+void trace_snapshot_swap(void)
+{
+	trace_snapshot_swap_cpu(TRACE_ALL_CPUS);
+}
+
+/* The snapshot's records of one CPU (per_cpu/cpuN/snapshot) or of all, merged. */
+int trace_snapshot_for_each_cpu(int cpu, int (*fn)(const struct trace_entry *e, void *data),
+				void *data)
 {
 	if (!trace_snapshot_allocated())
 		return 0;
-	return for_each_record(&global_buffer, spare_buffers, TRACE_ALL_CPUS, false, fn, data);
+	return for_each_record(&global_buffer, spare_buffers, cpu, false, fn, data);
 }
 
-unsigned long trace_snapshot_entries(void)
+int trace_snapshot_for_each(int (*fn)(const struct trace_entry *e, void *data), void *data)
+{
+	return trace_snapshot_for_each_cpu(TRACE_ALL_CPUS, fn, data);
+}
+
+unsigned long trace_snapshot_entries_cpu(int only)
 {
 	unsigned long sum = 0;
 
 	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
 		struct trace_cpu_buffer *b = spare_buffers[cpu];
 
-		if (b)
+		if (b && (only == TRACE_ALL_CPUS || only == cpu))
 			sum += READ_ONCE(b->committed) - oldest_held(b);
 	}
 	return sum;
+}
+
+unsigned long trace_snapshot_entries(void)
+{
+	return trace_snapshot_entries_cpu(TRACE_ALL_CPUS);
 }
 
 /* A probe in here would fire inside every probe hit. */

@@ -909,6 +909,34 @@ static void set_ftrace_pid_filters_the_function_tracer(struct ktest *t)
 	wr(EV("enable"), "1\n");
 }
 
+/* per_cpu/cpuN/snapshot: one CPU's buffer swapped in; 0 is the top-level file's alone. */
+static void per_cpu_snapshot_swaps_one_cpu(struct ktest *t)
+{
+	char path[PSEUDOFS_PATH_MAX];
+	int cpu = smp_processor_id(), in_snapshot;
+
+	snprintf(path, sizeof(path), TRACEFS_DIR "/per_cpu/cpu%d/snapshot", cpu);
+	rd(path);
+	KTEST_EXPECT_EQ(t, count(out, "# echo 0 > snapshot : Invalid for per_cpu snapshot file.\n"), 1);
+	KTEST_EXPECT_EQ(t, records_of_fib5(), 15);
+	KTEST_EXPECT_EQ(t, wr(path, "1\n"), 0);
+	rd(path);
+	in_snapshot = count(out, "tf_fib: ");
+	KTEST_EXPECT_TRUE(t, in_snapshot >= 1);
+	rd(T("trace"));
+	KTEST_EXPECT_EQ(t, count(out, "tf_fib: ") + in_snapshot, 15);	/* the other CPUs kept theirs */
+	rd(T("snapshot"));
+	KTEST_EXPECT_EQ(t, count(out, "tf_fib: "), in_snapshot);
+	KTEST_EXPECT_EQ(t, wr(path, "0\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, wr(path, "2\n"), 0);
+	rd(path);
+	KTEST_EXPECT_EQ(t, count(out, "tf_fib: "), 0);
+	KTEST_EXPECT_EQ(t, count(out, "# echo 2 > snapshot : Clears this cpu's snapshot buffer"), 1);
+	KTEST_EXPECT_EQ(t, wr(T("snapshot"), "0\n"), 0);
+	rd(T("timestamp_mode"));
+	KTEST_EXPECT_STREQ(t, out, "delta [absolute]\n");
+}
+
 /* The README names each of these files, and each is there. */
 static void readme_names_the_new_files(struct ktest *t)
 {
@@ -961,6 +989,7 @@ static struct ktest_case files_cases[] = {
 	KTEST_CASE(set_event_pid_filters_by_task),
 	KTEST_CASE(event_fork_lists_the_children),
 	KTEST_CASE(set_ftrace_pid_filters_the_function_tracer),
+	KTEST_CASE(per_cpu_snapshot_swaps_one_cpu),
 	KTEST_END
 };
 
