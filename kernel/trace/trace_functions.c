@@ -25,6 +25,7 @@
 #include "trace.h"
 #include "ftrace.h"
 #include "trace_probe.h"	/* trace_sprint_sym() */
+#include "trace_events.h"	/* tracing_is_on() */
 #include "vsprintf.h"
 #include "nokprobe.h"
 
@@ -59,11 +60,12 @@ void trace_function_record_buf(struct trace_buffer *tb, unsigned int id, unsigne
 	ring_buffer_unlock_commit(flags);
 }
 
-/* Into the top level's buffer. */
+/* Into the top level's buffer, while its tracing_on is 1. */
 void trace_function_record(unsigned int id, unsigned long ip, unsigned long parent_ip,
 			   struct pt_regs *regs, const void *payload, int len)
 {
-	trace_function_record_buf(NULL, id, ip, parent_ip, regs, payload, len);
+	if (tracing_is_on())
+		trace_function_record_buf(NULL, id, ip, parent_ip, regs, payload, len);
 }
 NOKPROBE_SYMBOL(trace_function_record_buf);
 NOKPROBE_SYMBOL(trace_function_record);

@@ -202,6 +202,25 @@ static void graph_tracer_draws_the_calls(struct ktest *t)
 	write_file(TRACEFS_DIR "/set_ftrace_filter", "\n", true);
 }
 
+/* tracing_on 0 stops the function tracers' records too, as every other record. */
+static void function_tracers_obey_tracing_on(struct ktest *t)
+{
+	KTEST_ASSERT_EQ(t, tracefs_init(), 0);
+	write_file(TRACEFS_DIR "/set_ftrace_filter", "fib\n", true);
+	write_file(TRACEFS_DIR "/tracing_on", "0\n", true);
+	write_file(TRACEFS_DIR "/current_tracer", "function\n", true);
+	fib(3);
+	read_file(TRACEFS_DIR "/trace");
+	KTEST_EXPECT_EQ(t, count_lines_with(buf, ": fib <-"), 0);
+	write_file(TRACEFS_DIR "/current_tracer", "function_graph\n", true);
+	fib(3);
+	read_file(TRACEFS_DIR "/trace");
+	KTEST_EXPECT_EQ(t, count_lines_with(buf, "fib"), 0);
+	write_file(TRACEFS_DIR "/current_tracer", "nop\n", true);
+	write_file(TRACEFS_DIR "/tracing_on", "1\n", true);
+	write_file(TRACEFS_DIR "/set_ftrace_filter", "\n", true);
+}
+
 /* function_graph on fib(2) with set_graph_function=fib, the trace read back. */
 static const char *graph_of_fib2(void)
 {
@@ -460,6 +479,7 @@ static struct ktest_case ftrace_cases[] = {
 	KTEST_CASE(one_ops_called_straight),
 	KTEST_CASE(function_tracer_one_line_per_call),
 	KTEST_CASE(graph_tracer_draws_the_calls),
+	KTEST_CASE(function_tracers_obey_tracing_on),
 	KTEST_CASE(graph_options_change_the_columns),
 	KTEST_CASE(graph_tracing_thresh),
 	KTEST_CASE(graph_max_depth),
