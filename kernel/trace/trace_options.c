@@ -15,9 +15,11 @@
  *             (the columns before each record), record-cmd (the task's
  *             name), overwrite (a full buffer drops the oldest record or
  *             the newest), markers (trace_marker), stacktrace (a
- *             <stack trace> after each event's record);
+ *             <stack trace> after each event's record), event-fork and
+ *             function-fork (pid_list.c), disable_on_free (free_buffer),
+ *             function_graph's columns (trace_functions_graph.c);
  *   vacuous   it concerns a part of Linux this kernel does not have
- *             (trace_printk, hash-ptr's %p, latency tracers, pid filters):
+ *             (trace_printk, hash-ptr's %p, latency tracers):
  *             it is kept and read back, and there is nothing it could
  *             change, here as in Linux without that part;
  *   refused   it would change output this kernel does not produce in
