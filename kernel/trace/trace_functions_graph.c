@@ -166,27 +166,36 @@ struct tracer graph_trace = {
 
 /* ---- set_graph_function, set_graph_notrace, max_graph_depth, tracing_thresh ------ */
 
-/* The top level's set_graph_function has no data; set_graph_notrace's is its ops. */
-static struct ftrace_ops *graph_file_ops(void *data)
+/* set_graph_function's set is graph_filter_ops' filter, set_graph_notrace's graph_notrace_ops'. */
+static int graph_hash_write(struct ftrace_ops *ops, const char *text, size_t len, bool trunc)
 {
-	return data ? data : &graph_filter_ops;
+	int ret = ftrace_set_filter(ops, text, len, trunc);
+
+	if (ret == -EINVAL)
+		pseudofs_error("no traceable function matches (available_filter_functions lists them)");
+	return ret;
 }
 
 int set_graph_function_show(struct seq_buf *s, void *data)
 {
-	ftrace_filter_hash_show(s, graph_file_ops(data)->filter_hash,
-				data ? "#### no functions disabled ####\n" :
-				       "#### all functions enabled ####\n");
+	ftrace_filter_hash_show(s, graph_filter_ops.filter_hash, "#### all functions enabled ####\n");
 	return 0;
 }
 
 int set_graph_function_write(const char *text, size_t len, bool trunc, void *data)
 {
-	int ret = ftrace_set_filter(graph_file_ops(data), text, len, trunc);
+	return graph_hash_write(&graph_filter_ops, text, len, trunc);
+}
 
-	if (ret == -EINVAL)
-		pseudofs_error("no traceable function matches (available_filter_functions lists them)");
-	return ret;
+static int set_graph_notrace_show(struct seq_buf *s, void *data)
+{
+	ftrace_filter_hash_show(s, graph_notrace_ops.filter_hash, "#### no functions disabled ####\n");
+	return 0;
+}
+
+static int set_graph_notrace_write(const char *text, size_t len, bool trunc, void *data)
+{
+	return graph_hash_write(&graph_notrace_ops, text, len, trunc);
 }
 
 static int max_graph_depth_show(struct seq_buf *s, void *data)
@@ -225,16 +234,14 @@ static int tracing_thresh_write(const char *text, size_t len, bool trunc, void *
 }
 
 static const struct pseudo_file_spec graph_files[] = {
-	{ "max_graph_depth", max_graph_depth_show, max_graph_depth_write },
-	{ "tracing_thresh",  tracing_thresh_show,  tracing_thresh_write },
+	{ "set_graph_notrace", set_graph_notrace_show, set_graph_notrace_write },
+	{ "max_graph_depth",   max_graph_depth_show,   max_graph_depth_write },
+	{ "tracing_thresh",    tracing_thresh_show,    tracing_thresh_write },
 };
 
 int graph_tracefs_init(void)
 {
-	int ret = pseudofs_create(TRACEFS_DIR "/set_graph_notrace", set_graph_function_show,
-				  set_graph_function_write, &graph_notrace_ops);
-
-	return ret ? ret : pseudofs_create_files(TRACEFS_DIR, graph_files, ARRAY_SIZE(graph_files));
+	return pseudofs_create_files(TRACEFS_DIR, graph_files, ARRAY_SIZE(graph_files));
 }
 
 /* ---- trace, function_graph's way -------------------------------------------------- */
