@@ -91,6 +91,7 @@ unsigned long ftrace_location(unsigned long ip);
 int ftrace_for_each_site(int (*fn)(unsigned long ip, bool enabled, void *data), void *data);
 unsigned long ftrace_nr_sites(void);
 unsigned long ftrace_nr_enabled(void);	/* sites now calling the trampoline */
+void ftrace_table_info(unsigned long *pages, unsigned long *groups);
 
 /*
  * Per-CPU recursion guard, Linux's ftrace_test_recursion_trylock():
@@ -156,6 +157,10 @@ bool trace_function_print(struct seq_buf *s, const struct trace_entry *e);
 bool trace_graph_show(struct seq_buf *s, int cpu);
 int set_graph_function_show(struct seq_buf *s, void *data);
 int set_graph_function_write(const char *text, size_t len, bool trunc, void *data);
+/* A filter file's functions, one a line, or `empty` when it has none. */
+void ftrace_filter_hash_show(struct seq_buf *s, const struct ftrace_hash *h, const char *empty);
+int stack_trace_init(void);
+int graph_tracefs_init(void);	/* set_graph_notrace, max_graph_depth, tracing_thresh */	/* trace_stack.c: stack_trace, stack_max_size, ... */
 
 /* function_graph's return hook (arch/i386/ftrace_32.S, trace_functions_graph.c). */
 void return_to_handler(void);		/* arch/i386/ftrace_32.S */

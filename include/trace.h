@@ -98,6 +98,12 @@ bool trace_snapshot_allocated(void);
 void trace_snapshot_swap(void);
 unsigned long trace_snapshot_entries(void);
 int trace_snapshot_for_each(int (*fn)(const struct trace_entry *e, void *data), void *data);
+/* The same for one CPU (per_cpu/cpuN/snapshot), or TRACE_ALL_CPUS. */
+void trace_snapshot_swap_cpu(int cpu);
+void trace_snapshot_reset_cpu(int cpu);
+unsigned long trace_snapshot_entries_cpu(int cpu);
+int trace_snapshot_for_each_cpu(int cpu, int (*fn)(const struct trace_entry *e, void *data),
+				void *data);
 /*
  * Copy out each held record of one CPU, or of all (TRACE_ALL_CPUS) merged
  * oldest first; stop if fn returns non-zero.  _consume_each() takes each
@@ -131,6 +137,9 @@ struct trace_buffer *trace_buffer_global(void);	/* the top level's */
 int ring_buffer_clock_id(struct trace_buffer *tb);
 void ring_buffer_set_clock(struct trace_buffer *tb, int id);
 uint64_t ring_buffer_time_stamp(struct trace_buffer *tb);
+/* tracing_cpumask: a CPU outside it writes nothing into tb. */
+void ring_buffer_record_disable_cpu(struct trace_buffer *tb, int cpu);
+void ring_buffer_record_enable_cpu(struct trace_buffer *tb, int cpu);
 
 /* ---- trace_options and options/ (kernel/trace/trace_options.c) ------------------ */
 
@@ -155,6 +164,15 @@ bool trace_option_on(int bit);
 /* Copy a task's name into a record: "" when record-cmd is off. */
 void trace_record_comm(char *dst, size_t size, const char *comm);
 int trace_options_init(void);
+/* saved_cmdlines (trace_sched_switch.c): remember the running task's pid and name. */
+void tracing_record_cmdline(const char *comm);
+int trace_saved_cmdlines_init(void);
+/* The pid filters (pid_list.c): set_event_pid, set_ftrace_pid and their notrace lists. */
+bool trace_event_pid_filtering(void);	/* some set_event_*pid list is set */
+bool trace_event_ignore_this_pid(void);	/* the running task's events are not recorded */
+bool ftrace_ignore_this_pid(void);	/* nor its functions traced */
+void trace_pid_fork(struct task_struct *parent, struct task_struct *child);
+int trace_pid_files_init(void);
 /* trace_marker: one record of text in buffer tb, EBADF unless on (its tracing_on). */
 int trace_marker_record(struct trace_buffer *tb, bool on, const char *text, size_t len);
 /* overwrite: a full buffer drops its oldest record (on) or the newest (off). */

@@ -22,6 +22,7 @@
 #include "kernel.h"
 #include "process.h"
 #include "sched.h"
+#include "trace.h"
 #include "mm_types.h"
 #include "syscalls.h"
 #include "uprobes.h"
@@ -264,6 +265,7 @@ static struct task_struct *copy_process(struct kernel_clone_args *args,
 	p->parent = current;
 	p->exit_signal = args->exit_signal;
 	set_new_task_pgid(p, current->signal.pgid);
+	trace_pid_fork(current, p);	/* options/event-fork, function-fork */
 	return p;
 fail:
 	if (start->mm)

@@ -116,6 +116,22 @@ unsigned long ftrace_nr_enabled(void)
 	return READ_ONCE(nr_enabled);
 }
 
+/*
+ * dyn_ftrace_total_info's figures: the groups of records (the kernel's
+ * and one per module, Linux's ftrace_number_of_groups) and the pages
+ * their records fill (ftrace_number_of_pages).
+ */
+void ftrace_table_info(unsigned long *pages, unsigned long *groups)
+{
+	*pages = *groups = 0;
+	mutex_lock(&ftrace_lock);
+	for (struct ftrace_page *pg = ftrace_pages; pg; pg = pg->next) {
+		*pages += (pg->nr * sizeof(*pg->records) + PAGE_SIZE - 1) / PAGE_SIZE;
+		(*groups)++;
+	}
+	mutex_unlock(&ftrace_lock);
+}
+
 int ftrace_for_each_site(int (*fn)(unsigned long ip, bool enabled, void *data), void *data)
 {
 	int ret = 0;

@@ -33,10 +33,12 @@
 #include "vsprintf.h"
 #include "errno.h"
 #include "nokprobe.h"
+#include "ftrace.h"
 
 /* Record types that are no probe's: event ids far above any a probe gets. */
 #define TRACE_MARKER_ID  0xfffffff0u	/* Linux's TRACE_PRINT: tracing_mark_write */
 #define TRACE_STACK_ID   0xfffffff1u	/* Linux's TRACE_STACK: <stack trace> */
+#define TRACE_RAW_DATA_ID 0xfffffff2u	/* Linux's TRACE_RAW_DATA: trace_marker_raw */
 #define TRACE_STACK_DEPTH (TRACE_PAYLOAD_MAX / sizeof(unsigned long))
 
 static bool tracing_enabled = true;	/* tracing_on */
@@ -59,7 +61,7 @@ static bool needs_scratch(struct trace_probe *tp)
 {
 	struct trace_event_file *file = tp->event_file;
 
-	return !tracing_is_on() ||
+	return !tracing_is_on() || trace_event_pid_filtering() ||
 	       (file && (READ_ONCE(file->filter) || !list_empty(&file->triggers) ||
 			 READ_ONCE(file->soft_disabled) || !list_empty(&file->eprobes)));
 }
@@ -113,6 +115,8 @@ void trace_event_commit(struct trace_probe *tp, struct trace_entry *e, struct pt
 	struct event_filter *filter;
 	bool cond;
 
+	if (trace_event_ignore_this_pid())	/* set_event_pid: no record, no trigger */
+		return;
 	cond = file && trace_event_triggers_conditional(file);
 	if (file && !cond)		/* Linux's trace_trigger_soft_disabled() */
 		trace_event_triggers_run(file, e, regs);
@@ -195,6 +199,13 @@ bool trace_print_special(struct seq_buf *s, const struct trace_entry *e)
 		seq_buf_printf(s, "tracing_mark_write: %.*s\n", (int)e->len, e->payload);
 		return true;
 	}
+	if (e->event_id == TRACE_RAW_DATA_ID) {	/* Linux's trace_raw_data() */
+		seq_buf_printf(s, "# %x buf:", *(const unsigned int *)e->payload);
+		for (unsigned int i = sizeof(unsigned int); i < e->len; i++)
+			seq_buf_printf(s, " %02x", (unsigned char)e->payload[i]);
+		seq_buf_puts(s, "\n");
+		return true;
+	}
 	if (e->event_id != TRACE_STACK_ID)
 		return false;
 	seq_buf_puts(s, "<stack trace>\n");
@@ -265,6 +276,92 @@ static int trace_marker_write(const char *text, size_t len, bool trunc, void *da
 	return trace_marker_record(trace_buffer_global(), tracing_is_on(), text, len);
 }
 
+/*
+ * trace_marker_raw: a binary record, an int id and the bytes after it
+ * (Linux's tracing_mark_raw_write()); an application tags its data with
+ * the id and a tool decodes it.  Fewer bytes than the id is EINVAL.
+ */
+static int trace_marker_raw_write(const char *text, size_t len, bool trunc, void *data)
+{
+	bool irqs_off = irqs_disabled();
+	unsigned long flags;
+	struct trace_entry *e;
+
+	if (!trace_option_on(TRACE_ITER_MARKERS) || len < sizeof(unsigned int) ||
+	    len > TRACE_PAYLOAD_MAX)
+		return -EINVAL;
+	if (!tracing_is_on())
+		return -EBADF;		/* Linux: the ring buffer refused the reserve */
+	e = special_reserve(TRACE_RAW_DATA_ID, NULL, &flags);
+	e->flags = irqs_off ? TRACE_FLAG_IRQS_OFF : 0;
+	memcpy(e->payload, text, len);
+	e->len = len;
+	trace_buffer_unlock_commit(flags);
+	return 0;
+}
+
+/* ---- tracing_cpumask ----------------------------------------------------------------------- */
+
+static unsigned long tracing_cpumask = (1UL << NR_CPUS) - 1;	/* bit n: CPU n records */
+
+/* The CPUs this machine has (Linux's nr_cpu_ids): the mask's width. */
+static int tracing_nr_cpu_ids(void)
+{
+	int cpu, last = 0;
+
+	for_each_online_cpu(cpu)
+		last = cpu;
+	return last + 1;
+}
+
+#define BITS_PER_HEX_DIGIT 4
+
+/* Linux's "%*pb": hex, as many digits as the CPUs need ("3" for two). */
+static int tracing_cpumask_show(struct seq_buf *s, void *data)
+{
+	int n = tracing_nr_cpu_ids();
+	unsigned long mask = READ_ONCE(tracing_cpumask) & ((1UL << n) - 1);
+
+	seq_buf_printf(s, "%0*lx\n", (n + BITS_PER_HEX_DIGIT - 1) / BITS_PER_HEX_DIGIT, mask);
+	return 0;
+}
+
+/* A CPU leaving the mask stops writing its buffer; one joining starts again. */
+static int tracing_cpumask_write(const char *text, size_t len, bool trunc, void *data)
+{
+	unsigned long mask;
+	int ret = kstrntoul(text, len, 16, &mask);
+
+	if (ret)
+		return ret;
+	if (mask >> NR_CPUS)
+		return -EINVAL;		/* a CPU this kernel cannot have */
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		if (mask & (1UL << cpu))
+			ring_buffer_record_enable_cpu(trace_buffer_global(), cpu);
+		else
+			ring_buffer_record_disable_cpu(trace_buffer_global(), cpu);
+	}
+	WRITE_ONCE(tracing_cpumask, mask);
+	return 0;
+}
+
+/* ---- free_buffer ---------------------------------------------------------------------------- */
+
+#define FREE_BUFFER_ENTRIES 2	/* what a freed buffer keeps (Linux: two pages) */
+
+/*
+ * Linux shrinks the buffer when free_buffer is closed (a tool writes to
+ * it and exits, and its memory goes back); with options/disable_on_free
+ * tracing stops first.  Here one echo is the open, write and close.
+ */
+static int free_buffer_write(const char *text, size_t len, bool trunc, void *data)
+{
+	if (trace_option_on(TRACE_ITER_STOP_ON_FREE))
+		tracing_off();
+	return trace_buffer_resize(TRACE_ALL_CPUS, FREE_BUFFER_ENTRIES);
+}
+
 /* ---- buffer_size_kb ---------------------------------------------------------------------------- */
 
 #define KB 1024
@@ -328,7 +425,10 @@ static int buffer_size_write(const char *text, size_t len, bool trunc, void *dat
 						   sizeof(struct trace_entry));
 }
 
-/* per_cpu/cpuN/buffer_size_kb: one CPU's buffer, as Linux's. */
+static int snapshot_show(struct seq_buf *s, void *data);
+static int snapshot_write(const char *text, size_t len, bool trunc, void *data);
+
+/* per_cpu/cpuN/buffer_size_kb and snapshot: one CPU's buffer, as Linux's. */
 static int per_cpu_files_init(void)
 {
 	static int cpu_ids[NR_CPUS];
@@ -340,23 +440,33 @@ static int per_cpu_files_init(void)
 		snprintf(path, sizeof(path), TRACEFS_DIR "/per_cpu/cpu%d/buffer_size_kb", cpu);
 		if (!ret)
 			ret = pseudofs_create(path, buffer_size_show, buffer_size_write, &cpu_ids[cpu]);
+		snprintf(path, sizeof(path), TRACEFS_DIR "/per_cpu/cpu%d/snapshot", cpu);
+		if (!ret)
+			ret = pseudofs_create(path, snapshot_show, snapshot_write, &cpu_ids[cpu]);
 	}
 	return ret;
 }
 
-/* ---- snapshot -------------------------------------------------------------------------------------- */
+/* ---- snapshot, and per_cpu/cpuN/snapshot -------------------------------------------------- */
 
-static void snapshot_help(struct seq_buf *s)
+static void snapshot_help(struct seq_buf *s, int cpu)
 {
 	seq_buf_puts(s, trace_snapshot_allocated() ? "#\n# * Snapshot is allocated *\n#\n" :
 						 "#\n# * Snapshot is freed *\n#\n");
-	seq_buf_puts(s, "# Snapshot commands:\n"
-		    "# echo 0 > snapshot : Clears and frees snapshot buffer\n"
-		    "# echo 1 > snapshot : Allocates snapshot buffer, if not already allocated.\n"
-		    "#                      Takes a snapshot of the main buffer.\n"
-		    "# echo 2 > snapshot : Clears snapshot buffer (but does not allocate or free)\n"
-		    "#                      (Doesn't have to be '2' works with any number that\n"
-		    "#                       is not a '0' or '1')\n");
+	seq_buf_puts(s, "# Snapshot commands:\n");
+	if (cpu == TRACE_ALL_CPUS)
+		seq_buf_puts(s, "# echo 0 > snapshot : Clears and frees snapshot buffer\n"
+			     "# echo 1 > snapshot : Allocates snapshot buffer, if not already allocated.\n"
+			     "#                      Takes a snapshot of the main buffer.\n");
+	else	/* Linux's show_snapshot_percpu_help(), with its ring buffer's per-CPU swap */
+		seq_buf_puts(s, "# echo 0 > snapshot : Invalid for per_cpu snapshot file.\n"
+			     "# echo 1 > snapshot : Allocates snapshot buffer, if not already allocated.\n"
+			     "#                      Takes a snapshot of the main buffer for this cpu.\n");
+	seq_buf_puts(s, cpu == TRACE_ALL_CPUS ?
+		     "# echo 2 > snapshot : Clears snapshot buffer (but does not allocate or free)\n" :
+		     "# echo 2 > snapshot : Clears this cpu's snapshot buffer (but does not allocate)\n");
+	seq_buf_puts(s, "#                      (Doesn't have to be '2' works with any number that\n"
+		     "#                       is not a '0' or '1')\n");
 }
 
 static int snapshot_line(const struct trace_entry *e, void *data)
@@ -366,22 +476,25 @@ static int snapshot_line(const struct trace_entry *e, void *data)
 
 static int snapshot_show(struct seq_buf *s, void *data)
 {
-	unsigned long n = trace_snapshot_entries();
+	int cpu = file_cpu(data);
+	unsigned long n = trace_snapshot_entries_cpu(cpu);
 
 	seq_buf_puts(s, "# tracer: nop\n#\n");
 	if (!trace_snapshot_allocated() || n == 0) {
-		snapshot_help(s);
+		snapshot_help(s, cpu);
 		return 0;
 	}
 	seq_buf_printf(s, "# entries-in-buffer/entries-written: %lu/%lu   #P:%u\n", n, n,
 		   num_online_cpus());
 	print_trace_header(s);
-	trace_snapshot_for_each(snapshot_line, s);
+	trace_snapshot_for_each_cpu(cpu, snapshot_line, s);
 	return 0;
 }
 
+/* 0 frees (the top-level file only), 1 swaps the buffer in, any other number clears. */
 static int snapshot_write(const char *text, size_t len, bool trunc, void *data)
 {
+	int cpu = file_cpu(data);
 	unsigned long val;
 	int ret = kstrntoul(text, len, 10, &val);
 
@@ -389,17 +502,33 @@ static int snapshot_write(const char *text, size_t len, bool trunc, void *data)
 		return ret;
 	switch (val) {
 	case 0:
+		if (cpu != TRACE_ALL_CPUS)
+			return -EINVAL;
 		trace_snapshot_free();
 		return 0;
 	case 1:
 		ret = trace_snapshot_alloc();
 		if (!ret)
-			trace_snapshot_swap();
+			trace_snapshot_swap_cpu(cpu);
 		return ret;
 	default:
-		trace_snapshot_reset();
+		trace_snapshot_reset_cpu(cpu);
 		return 0;
 	}
+}
+
+/* ---- timestamp_mode ---------------------------------------------------------------------------- */
+
+/*
+ * How records hold their time: Linux's ring buffer stores the delta to
+ * the record before ("[delta] absolute"), and whole timestamps only
+ * while a hist trigger needs them; here every record holds its whole
+ * trace_clock value, so the mode is always absolute.
+ */
+static int timestamp_mode_show(struct seq_buf *s, void *data)
+{
+	seq_buf_puts(s, "delta [absolute]\n");
+	return 0;
 }
 
 /* ---- the files ------------------------------------------------------------------------------------------ */
@@ -414,6 +543,10 @@ static const struct pseudo_file_spec trace_files[] = {
 	{ "snapshot",             snapshot_show,     snapshot_write },
 	{ "README",               trace_readme_show, NULL },
 	{ "trace_clock",          trace_clock_show,  trace_clock_write },
+	{ "trace_marker_raw",     NULL,              trace_marker_raw_write },
+	{ "tracing_cpumask",      tracing_cpumask_show, tracing_cpumask_write },
+	{ "free_buffer",          NULL,              free_buffer_write },
+	{ "timestamp_mode",       timestamp_mode_show, NULL },
 };
 
 int trace_files_init(void)
@@ -434,5 +567,11 @@ int trace_files_init(void)
 		ret = trace_options_init();	/* trace_options.c: trace_options, options/ */
 	if (!ret)
 		ret = trace_synth_init();	/* synthetic_events */
+	if (!ret)
+		ret = stack_trace_init();	/* trace_stack.c: the stack tracer */
+	if (!ret)
+		ret = trace_saved_cmdlines_init();	/* trace_sched_switch.c */
+	if (!ret)
+		ret = trace_pid_files_init();		/* pid_list.c: set_event_pid, ... */
 	return ret;
 }

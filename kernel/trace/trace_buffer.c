@@ -72,6 +72,7 @@ struct trace_buffer {
 	bool record_disabled;
 	int clock_id;			/* what stamps its records (trace_clock) */
 	bool no_overwrite;		/* full: drop the new record, keep the old (options/overwrite 0) */
+	unsigned long cpu_disabled;	/* bit n: CPU n records nothing (tracing_cpumask) */
 };
 
 static struct trace_entry boot_rings[NR_CPUS][TRACE_BUF_ENTRIES];
@@ -116,6 +117,17 @@ void ring_buffer_change_overwrite(struct trace_buffer *tb, bool on)
 	WRITE_ONCE(tb->no_overwrite, !on);
 }
 
+/* Linux's ring_buffer_record_disable_cpu() and _enable_cpu(): tracing_cpumask. */
+void ring_buffer_record_disable_cpu(struct trace_buffer *tb, int cpu)
+{
+	WRITE_ONCE(tb->cpu_disabled, tb->cpu_disabled | (1UL << cpu));
+}
+
+void ring_buffer_record_enable_cpu(struct trace_buffer *tb, int cpu)
+{
+	WRITE_ONCE(tb->cpu_disabled, tb->cpu_disabled & ~(1UL << cpu));
+}
+
 /* Records of two clocks cannot be merged or compared: the old ones go (the snapshot's too). */
 void ring_buffer_set_clock(struct trace_buffer *tb, int id)
 {
@@ -136,7 +148,8 @@ struct trace_entry *ring_buffer_lock_reserve(struct trace_buffer *tb, unsigned l
 
 	*flags = local_irq_save();	/* from here to the commit we stay on this CPU */
 	cpu = smp_processor_id();
-	b = writing[cpu] = READ_ONCE(tb->record_disabled) ? NULL : cpu_buffer_of(tb, cpu);
+	b = writing[cpu] = READ_ONCE(tb->record_disabled) ||
+			   (READ_ONCE(tb->cpu_disabled) & (1UL << cpu)) ? NULL : cpu_buffer_of(tb, cpu);
 	if (b && READ_ONCE(tb->no_overwrite) && b->reserved - READ_ONCE(b->head) >= b->size) {
 		b->dropped++;			/* Linux's producer/consumer mode: the new one goes */
 		b = writing[cpu] = NULL;
@@ -554,14 +567,19 @@ void trace_snapshot_free(void)
 	mutex_unlock(&trace_read_mutex);
 }
 
-/* `echo 2 > snapshot`: the snapshot's records go. */
-void trace_snapshot_reset(void)
+/* `echo 2 > snapshot`: the snapshot's records go, one CPU's or all (TRACE_ALL_CPUS). */
+void trace_snapshot_reset_cpu(int only)
 {
 	mutex_lock(&trace_read_mutex);
 	for (int cpu = 0; cpu < NR_CPUS; cpu++)
-		if (spare_buffers[cpu])
+		if (spare_buffers[cpu] && (only == TRACE_ALL_CPUS || only == cpu))
 			reset_one(spare_buffers[cpu]);
 	mutex_unlock(&trace_read_mutex);
+}
+
+void trace_snapshot_reset(void)
+{
+	trace_snapshot_reset_cpu(TRACE_ALL_CPUS);
 }
 
 /*
@@ -572,14 +590,14 @@ void trace_snapshot_reset(void)
  * another CPU finishes its record there (writing[] keeps it); a reader
  * took its buffers when it began.
  */
-void trace_snapshot_swap(void)
+void trace_snapshot_swap_cpu(int only)
 {
 	unsigned long flags = local_irq_save();
 
 	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
 		struct trace_cpu_buffer *b = spare_buffers[cpu];
 
-		if (!b)
+		if (!b || (only != TRACE_ALL_CPUS && only != cpu))
 			continue;
 		b->head = READ_ONCE(b->committed);
 		b->overrun = b->read = 0;
@@ -589,24 +607,41 @@ void trace_snapshot_swap(void)
 	local_irq_restore(flags);
 }
 
-int trace_snapshot_for_each(int (*fn)(const struct trace_entry *e, void *data), void *data)
+void trace_snapshot_swap(void)
+{
+	trace_snapshot_swap_cpu(TRACE_ALL_CPUS);
+}
+
+/* The snapshot's records of one CPU (per_cpu/cpuN/snapshot) or of all, merged. */
+int trace_snapshot_for_each_cpu(int cpu, int (*fn)(const struct trace_entry *e, void *data),
+				void *data)
 {
 	if (!trace_snapshot_allocated())
 		return 0;
-	return for_each_record(&global_buffer, spare_buffers, TRACE_ALL_CPUS, false, fn, data);
+	return for_each_record(&global_buffer, spare_buffers, cpu, false, fn, data);
 }
 
-unsigned long trace_snapshot_entries(void)
+int trace_snapshot_for_each(int (*fn)(const struct trace_entry *e, void *data), void *data)
+{
+	return trace_snapshot_for_each_cpu(TRACE_ALL_CPUS, fn, data);
+}
+
+unsigned long trace_snapshot_entries_cpu(int only)
 {
 	unsigned long sum = 0;
 
 	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
 		struct trace_cpu_buffer *b = spare_buffers[cpu];
 
-		if (b)
+		if (b && (only == TRACE_ALL_CPUS || only == cpu))
 			sum += READ_ONCE(b->committed) - oldest_held(b);
 	}
 	return sum;
+}
+
+unsigned long trace_snapshot_entries(void)
+{
+	return trace_snapshot_entries_cpu(TRACE_ALL_CPUS);
 }
 
 /* A probe in here would fire inside every probe hit. */

@@ -25,6 +25,7 @@
 #include "trace.h"
 #include "ftrace.h"
 #include "trace_probe.h"	/* trace_sprint_sym() */
+#include "trace_events.h"	/* tracing_is_on() */
 #include "vsprintf.h"
 #include "nokprobe.h"
 
@@ -59,11 +60,12 @@ void trace_function_record_buf(struct trace_buffer *tb, unsigned int id, unsigne
 	ring_buffer_unlock_commit(flags);
 }
 
-/* Into the top level's buffer. */
+/* Into the top level's buffer, while its tracing_on is 1. */
 void trace_function_record(unsigned int id, unsigned long ip, unsigned long parent_ip,
 			   struct pt_regs *regs, const void *payload, int len)
 {
-	trace_function_record_buf(NULL, id, ip, parent_ip, regs, payload, len);
+	if (tracing_is_on())
+		trace_function_record_buf(NULL, id, ip, parent_ip, regs, payload, len);
 }
 NOKPROBE_SYMBOL(trace_function_record_buf);
 NOKPROBE_SYMBOL(trace_function_record);
@@ -73,6 +75,8 @@ NOKPROBE_SYMBOL(trace_function_record);
 static void function_trace_call(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
+	if (ftrace_ignore_this_pid())	/* set_ftrace_pid, set_ftrace_notrace_pid */
+		return;
 	trace_function_record(TRACE_FN_EVENT_ID, ip, parent_ip, ftrace_get_regs(fregs), NULL, 0);
 }
 NOKPROBE_SYMBOL(function_trace_call);
@@ -203,8 +207,8 @@ static int available_tracers_show(struct seq_buf *s, void *data)
 	return 0;
 }
 
-/* A filter file's set, one function a line; Linux's line for "all". */
-static void show_hash(struct seq_buf *s, const struct ftrace_hash *h, const char *empty)
+/* A filter file's set, one function a line; Linux's line for "all" (stack_trace_filter's too). */
+void ftrace_filter_hash_show(struct seq_buf *s, const struct ftrace_hash *h, const char *empty)
 {
 	char name[KSYM_NAME_LEN];
 
@@ -226,7 +230,7 @@ static struct ftrace_ops *file_ops(void *data)
 
 static int set_ftrace_filter_show(struct seq_buf *s, void *data)
 {
-	show_hash(s, file_ops(data)->filter_hash, "#### all functions enabled ####\n");
+	ftrace_filter_hash_show(s, file_ops(data)->filter_hash, "#### all functions enabled ####\n");
 	return 0;
 }
 
@@ -242,7 +246,7 @@ static int set_ftrace_filter_write(const char *text, size_t len, bool trunc, voi
 
 static int set_ftrace_notrace_show(struct seq_buf *s, void *data)
 {
-	show_hash(s, file_ops(data)->notrace_hash, "");
+	ftrace_filter_hash_show(s, file_ops(data)->notrace_hash, "");
 	return 0;
 }
 
@@ -296,6 +300,17 @@ static int enabled_functions_show(struct seq_buf *s, void *data)
 	return ftrace_for_each_site(show_enabled, s);
 }
 
+/* Linux's "SITES pages:N groups: N": the call sites and the memory their table takes. */
+static int dyn_ftrace_total_info_show(struct seq_buf *s, void *data)
+{
+	unsigned long pages, groups;
+
+	ftrace_table_info(&pages, &groups);
+	seq_buf_printf(s, "%ld pages:%ld groups: %ld\n", (long)ftrace_nr_sites(), (long)pages,
+		       (long)groups);
+	return 0;
+}
+
 static const struct pseudo_file_spec ftrace_files[] = {
 	{ "current_tracer",             current_tracer_show,            current_tracer_write },
 	{ "available_tracers",          available_tracers_show,         NULL },
@@ -304,11 +319,14 @@ static const struct pseudo_file_spec ftrace_files[] = {
 	{ "available_filter_functions", available_filter_functions_show, NULL },
 	{ "enabled_functions",          enabled_functions_show,         NULL },
 	{ "set_graph_function",         set_graph_function_show,        set_graph_function_write },
+	{ "dyn_ftrace_total_info",      dyn_ftrace_total_info_show,     NULL },
 };
 
 int ftrace_tracefs_init(void)
 {
-	return pseudofs_create_files(TRACEFS_DIR, ftrace_files, ARRAY_SIZE(ftrace_files));
+	int ret = pseudofs_create_files(TRACEFS_DIR, ftrace_files, ARRAY_SIZE(ftrace_files));
+
+	return ret ? ret : graph_tracefs_init();	/* trace_functions_graph.c */
 }
 
 /* An instance's set_ftrace_filter and set_ftrace_notrace: ops is its function tracer's. */

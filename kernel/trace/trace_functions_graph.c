@@ -30,6 +30,7 @@
 #include "trace.h"
 #include "ftrace.h"
 #include "nokprobe.h"
+#include "smp.h"
 
 /* What a graph record carries besides ip: the depth, and at return the entry's time. */
 struct graph_payload {
@@ -42,15 +43,36 @@ static unsigned long graph_missed;	/* calls deeper than FTRACE_RETFUNC_DEPTH */
 /*
  * set_graph_function: the functions whose calls start a graph (Linux's);
  * empty, every traced function.  Inside a graph, every traced function
- * is drawn.
+ * is drawn.  set_graph_notrace: functions drawn neither themselves nor
+ * anything they call.
  */
 static struct ftrace_ops graph_filter_ops;	/* only its hash is used */
+static struct ftrace_ops graph_notrace_ops;	/* its filter hash is set_graph_notrace */
+static unsigned int fgraph_max_depth;		/* max_graph_depth: 0, no limit */
+unsigned long tracing_thresh;			/* ns; 0: every call (tracing_thresh, in us) */
+
+/* Inside a set_graph_notrace function: its entry is the newest on the ret_stack. */
+static bool graph_in_notrace(struct task_struct *t)
+{
+	return t->curr_ret_stack > 0 && t->ret_stack[t->curr_ret_stack - 1].untraced;
+}
 
 static bool graph_wanted(struct task_struct *t, unsigned long ip)
 {
-	if (!ftrace_ops_test(&trace_global_ops, ip))	/* set_ftrace_filter, _notrace */
+	unsigned int max_depth = READ_ONCE(fgraph_max_depth);
+
+	if (!ftrace_ops_test(&trace_global_ops, ip) || ftrace_ignore_this_pid())
+		return false;	/* set_ftrace_filter, _notrace, set_ftrace_pid, _notrace_pid */
+	if (graph_in_notrace(t) || (max_depth && (unsigned int)t->curr_ret_stack >= max_depth))
 		return false;
 	return t->curr_ret_stack > 0 || ftrace_ops_test(&graph_filter_ops, ip);
+}
+
+static bool graph_notrace(unsigned long ip)
+{
+	const struct ftrace_hash *h = READ_ONCE(graph_notrace_ops.filter_hash);
+
+	return h && h->count && ftrace_ops_test(&graph_notrace_ops, ip);
 }
 
 static void graph_entry(unsigned long ip, unsigned long parent_ip,
@@ -72,12 +94,26 @@ static void graph_entry(unsigned long ip, unsigned long parent_ip,
 	rs->ret = parent_ip;
 	rs->func = ip;
 	rs->calltime = trace_clock();
+	rs->untraced = graph_notrace(ip);
 	p = (struct graph_payload){ .depth = t->curr_ret_stack, .calltime = rs->calltime };
 	t->curr_ret_stack++;
 	*slot = (unsigned long)return_to_handler;
-	trace_function_record(TRACE_GRAPH_ENT_EVENT_ID, ip, parent_ip, regs, &p, sizeof(p));
+	/* With tracing_thresh only returns are recorded: a call is drawn once it is long enough. */
+	if (!rs->untraced && !READ_ONCE(tracing_thresh))
+		trace_function_record(TRACE_GRAPH_ENT_EVENT_ID, ip, parent_ip, regs, &p, sizeof(p));
 }
+NOKPROBE_SYMBOL(graph_in_notrace);
+NOKPROBE_SYMBOL(graph_wanted);
+NOKPROBE_SYMBOL(graph_notrace);
 NOKPROBE_SYMBOL(graph_entry);
+
+/* A return worth a record: not a notrace function's, not shorter than tracing_thresh. */
+static bool graph_return_wanted(const struct ftrace_ret_stack *rs)
+{
+	unsigned long thresh = READ_ONCE(tracing_thresh);
+
+	return !rs->untraced && (!thresh || trace_clock() - rs->calltime >= thresh);
+}
 
 /*
  * The hooked function returned: pop its entry, record the return, give
@@ -95,12 +131,15 @@ unsigned long ftrace_return_to_handler(void)
 	unsigned long ret = rs->ret;
 
 	if (bit >= 0) {
-		trace_function_record(TRACE_GRAPH_RET_EVENT_ID, rs->func, ret, NULL, &p, sizeof(p));
+		if (graph_return_wanted(rs))
+			trace_function_record(TRACE_GRAPH_RET_EVENT_ID, rs->func, ret, NULL,
+					      &p, sizeof(p));
 		ftrace_test_recursion_unlock(bit);
 	}
 	local_irq_restore(flags);
 	return ret;
 }
+NOKPROBE_SYMBOL(graph_return_wanted);
 NOKPROBE_SYMBOL(ftrace_return_to_handler);
 
 static struct ftrace_ops graph_ops = { .func = graph_entry, .flags = FTRACE_OPS_FL_RECURSION };
@@ -125,48 +164,135 @@ struct tracer graph_trace = {
 	.name = "function_graph", .init = graph_trace_init, .reset = graph_trace_reset,
 };
 
-/* ---- set_graph_function ------------------------------------------------------------ */
+/* ---- set_graph_function, set_graph_notrace, max_graph_depth, tracing_thresh ------ */
 
-int set_graph_function_show(struct seq_buf *s, void *data)
+/* set_graph_function's set is graph_filter_ops' filter, set_graph_notrace's graph_notrace_ops'. */
+static int graph_hash_write(struct ftrace_ops *ops, const char *text, size_t len, bool trunc)
 {
-	const struct ftrace_hash *h = graph_filter_ops.filter_hash;
-	char name[KSYM_NAME_LEN];
-
-	if (!h || !h->count) {
-		seq_buf_puts(s, "#### all functions enabled ####\n");
-		return 0;
-	}
-	for (int i = 0; i < h->count; i++) {
-		sprint_symbol_no_offset(name, sizeof(name), h->ips[i]);
-		seq_buf_printf(s, "%s\n", name);
-	}
-	return 0;
-}
-
-int set_graph_function_write(const char *text, size_t len, bool trunc, void *data)
-{
-	int ret = ftrace_set_filter(&graph_filter_ops, text, len, trunc);
+	int ret = ftrace_set_filter(ops, text, len, trunc);
 
 	if (ret == -EINVAL)
 		pseudofs_error("no traceable function matches (available_filter_functions lists them)");
 	return ret;
 }
 
+int set_graph_function_show(struct seq_buf *s, void *data)
+{
+	ftrace_filter_hash_show(s, graph_filter_ops.filter_hash, "#### all functions enabled ####\n");
+	return 0;
+}
+
+int set_graph_function_write(const char *text, size_t len, bool trunc, void *data)
+{
+	return graph_hash_write(&graph_filter_ops, text, len, trunc);
+}
+
+static int set_graph_notrace_show(struct seq_buf *s, void *data)
+{
+	ftrace_filter_hash_show(s, graph_notrace_ops.filter_hash, "#### no functions disabled ####\n");
+	return 0;
+}
+
+static int set_graph_notrace_write(const char *text, size_t len, bool trunc, void *data)
+{
+	return graph_hash_write(&graph_notrace_ops, text, len, trunc);
+}
+
+static int max_graph_depth_show(struct seq_buf *s, void *data)
+{
+	seq_buf_printf(s, "%d\n", READ_ONCE(fgraph_max_depth));
+	return 0;
+}
+
+static int max_graph_depth_write(const char *text, size_t len, bool trunc, void *data)
+{
+	unsigned long val;
+	int ret = kstrntoul(text, len, 10, &val);
+
+	if (!ret)
+		WRITE_ONCE(fgraph_max_depth, val);
+	return ret;
+}
+
+#define NSEC_PER_USEC 1000UL
+
+/* Linux's tracing_nsecs_read(): kept in ns, shown in us. */
+static int tracing_thresh_show(struct seq_buf *s, void *data)
+{
+	seq_buf_printf(s, "%ld\n", (long)(READ_ONCE(tracing_thresh) / NSEC_PER_USEC));
+	return 0;
+}
+
+static int tracing_thresh_write(const char *text, size_t len, bool trunc, void *data)
+{
+	unsigned long val;
+	int ret = kstrntoul(text, len, 10, &val);
+
+	if (!ret)
+		WRITE_ONCE(tracing_thresh, val * NSEC_PER_USEC);
+	return ret;
+}
+
+static const struct pseudo_file_spec graph_files[] = {
+	{ "set_graph_notrace", set_graph_notrace_show, set_graph_notrace_write },
+	{ "max_graph_depth",   max_graph_depth_show,   max_graph_depth_write },
+	{ "tracing_thresh",    tracing_thresh_show,    tracing_thresh_write },
+};
+
+int graph_tracefs_init(void)
+{
+	return pseudofs_create_files(TRACEFS_DIR, graph_files, ARRAY_SIZE(graph_files));
+}
+
 /* ---- trace, function_graph's way -------------------------------------------------- */
 
-static const char graph_header[] =
-	"#\n"
-	"# CPU  DURATION                  FUNCTION CALLS\n"
-	"# |     |   |                     |   |   |   |\n";
+/*
+ * The columns before the call tree, each a funcgraph-* option of
+ * options/ as Linux's: abstime, cpu, proc, then overhead and duration.
+ */
+static bool graph_opt(int bit)
+{
+	return trace_option_on(bit);
+}
+
+/* Linux's __print_graph_headers_flags(): one heading per column shown. */
+static void print_graph_headers(struct seq_buf *s)
+{
+	if (!trace_option_on(TRACE_ITER_CONTEXT_INFO))
+		return;
+	seq_buf_putc(s, '#');
+	if (graph_opt(TRACE_ITER_GRAPH_ABSTIME))
+		seq_buf_puts(s, "     TIME       ");
+	if (graph_opt(TRACE_ITER_GRAPH_CPU))
+		seq_buf_puts(s, " CPU");
+	if (graph_opt(TRACE_ITER_GRAPH_PROC))
+		seq_buf_puts(s, "  TASK/PID       ");
+	if (graph_opt(TRACE_ITER_GRAPH_DURATION))
+		seq_buf_puts(s, "  DURATION   ");
+	seq_buf_puts(s, "               FUNCTION CALLS\n#");
+	if (graph_opt(TRACE_ITER_GRAPH_ABSTIME))
+		seq_buf_puts(s, "      |         ");
+	if (graph_opt(TRACE_ITER_GRAPH_CPU))
+		seq_buf_puts(s, " |  ");
+	if (graph_opt(TRACE_ITER_GRAPH_PROC))
+		seq_buf_puts(s, "   |    |        ");
+	if (graph_opt(TRACE_ITER_GRAPH_DURATION))
+		seq_buf_puts(s, "   |   |      ");
+	seq_buf_puts(s, "               |   |   |   |\n");
+}
 
 /*
  * An entry is held back until the next record of its CPU: if that is its
- * own return, the two make one leaf line "fib();".
+ * own return, the two make one leaf line "fib();".  enter_funcs[] is the
+ * function opened at each depth, so a return whose entry was not drawn
+ * (tracing_thresh records none) names its function in a C comment
+ * after the brace, as Linux's does.
  */
 struct graph_iter {
 	struct seq_buf *s;
 	struct trace_entry pending[NR_CPUS];
 	bool has_pending[NR_CPUS];
+	unsigned long enter_funcs[NR_CPUS][FTRACE_RETFUNC_DEPTH];
 };
 
 /* Linux's marks for long calls: + over 10 us, ! over 100 us, # over 1 ms... */
@@ -181,12 +307,67 @@ static char duration_mark(unsigned long long ns)
 	return ' ';
 }
 
-static void print_duration(struct seq_buf *s, int cpu, unsigned long long ns)
-{
-	char us[24];
+#define GRAPH_PROCINFO_LENGTH 14	/* Linux's TRACE_GRAPH_PROCINFO_LENGTH */
+#define GRAPH_COMM_SHOWN      7		/* comm is cut to 7 characters */
+#define GRAPH_DURATION_DIGITS 7		/* "12345.678": at most 7 digits */
+#define GRAPH_DURATION_WIDTH  8
+#define GRAPH_NS_DIGITS       3
 
-	snprintf(us, sizeof(us), "%llu.%03llu", ns / 1000, ns % 1000);
-	seq_buf_printf(s, " %d) %c %7s us  |  ", cpu, duration_mark(ns), us);
+/* Linux's max_bytes_for_cpu: the width of the highest CPU number. */
+static int graph_cpu_width(void)
+{
+	char buf[12];
+
+	return snprintf(buf, sizeof(buf), "%u", num_online_cpus() - 1);
+}
+
+/* "  sh-1  ": comm-pid centred in 14 columns (Linux's print_graph_proc()). */
+static void print_graph_proc(struct seq_buf *s, const struct trace_entry *e)
+{
+	char who[TASK_NAME_LEN + 16];
+	int len, spaces;
+
+	len = snprintf(who, sizeof(who), "%.*s-%d", GRAPH_COMM_SHOWN,
+		       e->comm[0] ? e->comm : "<...>", e->pid);
+	spaces = len < GRAPH_PROCINFO_LENGTH ? GRAPH_PROCINFO_LENGTH - len : 0;
+	seq_buf_printf(s, "%*s%s%*s | ", spaces / 2, "", who, spaces - spaces / 2, "");
+}
+
+/* The columns before the duration: " 12.345678 |  ", " 0) ", the task. */
+static void print_graph_prologue(struct seq_buf *s, const struct trace_entry *e)
+{
+	if (!trace_option_on(TRACE_ITER_CONTEXT_INFO))
+		return;
+	if (graph_opt(TRACE_ITER_GRAPH_ABSTIME))
+		seq_buf_printf(s, "%5lu.%06lu |  ", (unsigned long)(e->ts / 1000000000ull),
+			       (unsigned long)(e->ts % 1000000000ull / 1000));
+	if (graph_opt(TRACE_ITER_GRAPH_CPU))
+		seq_buf_printf(s, " %*d) ", graph_cpu_width(), e->cpu);
+	if (graph_opt(TRACE_ITER_GRAPH_PROC))
+		print_graph_proc(s, e);
+}
+
+/* Linux's print_graph_duration(): "+ 12.345 us   |  ", or a blank column. */
+static void print_graph_duration(struct seq_buf *s, unsigned long long ns, bool blank)
+{
+	char us[24], ns_str[8];
+	int len;
+
+	if (!graph_opt(TRACE_ITER_GRAPH_DURATION) || !trace_option_on(TRACE_ITER_CONTEXT_INFO))
+		return;
+	if (blank) {
+		seq_buf_puts(s, "              |  ");
+		return;
+	}
+	seq_buf_printf(s, "%c ", graph_opt(TRACE_ITER_GRAPH_OVERHEAD) ? duration_mark(ns) : ' ');
+	len = snprintf(us, sizeof(us), "%llu", ns / 1000);
+	if (len < GRAPH_DURATION_DIGITS) {	/* the ns, as many as fit in 7 digits */
+		snprintf(ns_str, sizeof(ns_str), "%03llu", ns % 1000);
+		ns_str[GRAPH_DURATION_DIGITS - len < GRAPH_NS_DIGITS ? GRAPH_DURATION_DIGITS - len : GRAPH_NS_DIGITS] = '\0';
+		len += snprintf(us + len, sizeof(us) - len, ".%s", ns_str);
+	}
+	seq_buf_printf(s, "%s us %*s|  ", us,
+		       len < GRAPH_DURATION_WIDTH ? GRAPH_DURATION_WIDTH - len : 0, "");
 }
 
 static const struct graph_payload *payload_of(const struct trace_entry *e)
@@ -194,20 +375,52 @@ static const struct graph_payload *payload_of(const struct trace_entry *e)
 	return (const struct graph_payload *)e->payload;
 }
 
-static void print_open(struct seq_buf *s, const struct trace_entry *e)
+static void print_open(struct graph_iter *it, const struct trace_entry *e)
+{
+	char name[KSYM_NAME_LEN];
+	int depth = payload_of(e)->depth;
+
+	if (depth < FTRACE_RETFUNC_DEPTH)
+		it->enter_funcs[e->cpu][depth] = e->ip;
+	sprint_symbol_no_offset(name, sizeof(name), e->ip);
+	print_graph_prologue(it->s, e);
+	print_graph_duration(it->s, 0, true);
+	seq_buf_printf(it->s, "%*s%s() {\n", 2 * depth, "", name);
+}
+
+static void print_leaf(struct graph_iter *it, const struct trace_entry *e)
 {
 	char name[KSYM_NAME_LEN];
 
 	sprint_symbol_no_offset(name, sizeof(name), e->ip);
-	seq_buf_printf(s, " %d)               |  %*s%s() {\n", e->cpu,
-		   2 * payload_of(e)->depth, "", name);
+	print_graph_prologue(it->s, e);
+	print_graph_duration(it->s, e->ts - payload_of(e)->calltime, false);
+	seq_buf_printf(it->s, "%*s%s();\n", 2 * payload_of(e)->depth, "", name);
+}
+
+/* "}", or the brace and the function's name in a C comment with funcgraph-tail or when its entry was not drawn. */
+static void print_close(struct graph_iter *it, const struct trace_entry *e)
+{
+	int depth = payload_of(e)->depth;
+	bool match = depth < FTRACE_RETFUNC_DEPTH && it->enter_funcs[e->cpu][depth] == e->ip;
+	char name[KSYM_NAME_LEN];
+
+	if (depth < FTRACE_RETFUNC_DEPTH)
+		it->enter_funcs[e->cpu][depth] = 0;
+	print_graph_prologue(it->s, e);
+	print_graph_duration(it->s, e->ts - payload_of(e)->calltime, false);
+	if (match && !graph_opt(TRACE_ITER_GRAPH_TAIL)) {
+		seq_buf_printf(it->s, "%*s}\n", 2 * depth, "");
+		return;
+	}
+	sprint_symbol_no_offset(name, sizeof(name), e->ip);
+	seq_buf_printf(it->s, "%*s} /* %s */\n", 2 * depth, "", name);
 }
 
 static int graph_print_one(const struct trace_entry *e, void *data)
 {
 	struct graph_iter *it = data;
 	const struct trace_entry *pend = &it->pending[e->cpu];
-	char name[KSYM_NAME_LEN];
 
 	if (e->event_id != TRACE_GRAPH_ENT_EVENT_ID && e->event_id != TRACE_GRAPH_RET_EVENT_ID)
 		return 0;
@@ -215,20 +428,17 @@ static int graph_print_one(const struct trace_entry *e, void *data)
 		it->has_pending[e->cpu] = false;
 		if (e->event_id == TRACE_GRAPH_RET_EVENT_ID && e->ip == pend->ip &&
 		    payload_of(e)->depth == payload_of(pend)->depth) {
-			sprint_symbol_no_offset(name, sizeof(name), e->ip);
-			print_duration(it->s, e->cpu, e->ts - payload_of(e)->calltime);
-			seq_buf_printf(it->s, "%*s%s();\n", 2 * payload_of(e)->depth, "", name);
+			print_leaf(it, e);
 			return 0;
 		}
-		print_open(it->s, pend);
+		print_open(it, pend);
 	}
 	if (e->event_id == TRACE_GRAPH_ENT_EVENT_ID) {
 		it->pending[e->cpu] = *e;
 		it->has_pending[e->cpu] = true;
 		return 0;
 	}
-	print_duration(it->s, e->cpu, e->ts - payload_of(e)->calltime);
-	seq_buf_printf(it->s, "%*s}\n", 2 * payload_of(e)->depth, "");
+	print_close(it, e);
 	return 0;
 }
 
@@ -239,15 +449,15 @@ bool trace_graph_show(struct seq_buf *s, int cpu)
 	if (!trace_current_tracer_is(&graph_trace))
 		return false;
 	it = kzalloc(sizeof(*it));
-	seq_buf_puts(s, "# tracer: function_graph\n");
-	seq_buf_puts(s, graph_header);
+	seq_buf_puts(s, "# tracer: function_graph\n#\n");
+	print_graph_headers(s);
 	if (!it)
 		return true;
 	it->s = s;
 	trace_buffer_for_each(cpu, graph_print_one, it);
 	for (int c = 0; c < NR_CPUS; c++)
 		if (it->has_pending[c])
-			print_open(s, &it->pending[c]);
+			print_open(it, &it->pending[c]);
 	kfree(it);
 	return true;
 }

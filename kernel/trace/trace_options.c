@@ -15,9 +15,11 @@
  *             (the columns before each record), record-cmd (the task's
  *             name), overwrite (a full buffer drops the oldest record or
  *             the newest), markers (trace_marker), stacktrace (a
- *             <stack trace> after each event's record);
+ *             <stack trace> after each event's record), event-fork and
+ *             function-fork (pid_list.c), disable_on_free (free_buffer),
+ *             function_graph's columns (trace_functions_graph.c);
  *   vacuous   it concerns a part of Linux this kernel does not have
- *             (trace_printk, hash-ptr's %p, latency tracers, pid filters):
+ *             (trace_printk, hash-ptr's %p, latency tracers):
  *             it is kept and read back, and there is nothing it could
  *             change, here as in Linux without that part;
  *   refused   it would change output this kernel does not produce in
@@ -65,14 +67,14 @@ static const struct trace_option options[TRACE_ITER_NR] = {
 	[TRACE_ITER_RECORD_CMD]     = { "record-cmd",      HONOURED },
 	[TRACE_ITER_RECORD_TGID]    = { "record-tgid",     REFUSED },
 	[TRACE_ITER_OVERWRITE]      = { "overwrite",       HONOURED },
-	[TRACE_ITER_STOP_ON_FREE]   = { "disable_on_free", VACUOUS },
+	[TRACE_ITER_STOP_ON_FREE]   = { "disable_on_free", HONOURED },
 	[TRACE_ITER_IRQ_INFO]       = { "irq-info",        HONOURED },
 	[TRACE_ITER_MARKERS]        = { "markers",         HONOURED },
-	[TRACE_ITER_EVENT_FORK]     = { "event-fork",      VACUOUS },
+	[TRACE_ITER_EVENT_FORK]     = { "event-fork",      HONOURED },
 	[TRACE_ITER_PAUSE_ON_TRACE] = { "pause-on-trace",  REFUSED },
 	[TRACE_ITER_HASH_PTR]       = { "hash-ptr",        VACUOUS },
 	[TRACE_ITER_FUNCTION]       = { "function-trace",  VACUOUS },
-	[TRACE_ITER_FUNC_FORK]      = { "function-fork",   VACUOUS },
+	[TRACE_ITER_FUNC_FORK]      = { "function-fork",   HONOURED },
 	[TRACE_ITER_DISPLAY_GRAPH]  = { "display-graph",   VACUOUS },
 	[TRACE_ITER_STACKTRACE]     = { "stacktrace",      HONOURED },
 	/* the tracers' */
@@ -81,13 +83,13 @@ static const struct trace_option options[TRACE_ITER_NR] = {
 	[TRACE_ITER_FUNC_STACK]     = { "func_stack_trace", REFUSED, "function" },
 	[TRACE_ITER_FUNC_NO_REPEATS] = { "func-no-repeats", REFUSED, "function" },
 	[TRACE_ITER_GRAPH_OVERRUN]  = { "funcgraph-overrun", REFUSED, "function_graph" },
-	[TRACE_ITER_GRAPH_CPU]      = { "funcgraph-cpu",   REFUSED, "function_graph" },
-	[TRACE_ITER_GRAPH_OVERHEAD] = { "funcgraph-overhead", REFUSED, "function_graph" },
-	[TRACE_ITER_GRAPH_PROC]     = { "funcgraph-proc",  REFUSED, "function_graph" },
-	[TRACE_ITER_GRAPH_DURATION] = { "funcgraph-duration", REFUSED, "function_graph" },
-	[TRACE_ITER_GRAPH_ABSTIME]  = { "funcgraph-abstime", REFUSED, "function_graph" },
+	[TRACE_ITER_GRAPH_CPU]      = { "funcgraph-cpu",   HONOURED, "function_graph" },
+	[TRACE_ITER_GRAPH_OVERHEAD] = { "funcgraph-overhead", HONOURED, "function_graph" },
+	[TRACE_ITER_GRAPH_PROC]     = { "funcgraph-proc",  HONOURED, "function_graph" },
+	[TRACE_ITER_GRAPH_DURATION] = { "funcgraph-duration", HONOURED, "function_graph" },
+	[TRACE_ITER_GRAPH_ABSTIME]  = { "funcgraph-abstime", HONOURED, "function_graph" },
 	[TRACE_ITER_GRAPH_IRQS]     = { "funcgraph-irqs",  REFUSED, "function_graph" },
-	[TRACE_ITER_GRAPH_TAIL]     = { "funcgraph-tail",  REFUSED, "function_graph" },
+	[TRACE_ITER_GRAPH_TAIL]     = { "funcgraph-tail",  HONOURED, "function_graph" },
 	[TRACE_ITER_GRAPH_SLEEP_TIME] = { "sleep-time",    REFUSED, "function_graph" },
 };
 
@@ -112,10 +114,12 @@ NOKPROBE_SYMBOL(trace_option_on);
 /* The task's name for a record, or "" when record-cmd is off ("<...>" in `trace`). */
 void trace_record_comm(char *dst, size_t size, const char *comm)
 {
-	if (trace_option_on(TRACE_ITER_RECORD_CMD))
+	if (trace_option_on(TRACE_ITER_RECORD_CMD)) {
 		strlcpy(dst, comm, size);
-	else
+		tracing_record_cmdline(comm);	/* saved_cmdlines (trace_sched_switch.c) */
+	} else {
 		dst[0] = '\0';
+	}
 }
 NOKPROBE_SYMBOL(trace_record_comm);
 

@@ -15,6 +15,7 @@
 #include "smp.h"
 #include "string.h"
 #include "errno.h"
+#include "vsprintf.h"
 
 /* fib(n) makes 2 * fib(n + 1) - 1 calls of fib. */
 #define FIB_N		10
@@ -201,6 +202,199 @@ static void graph_tracer_draws_the_calls(struct ktest *t)
 	write_file(TRACEFS_DIR "/set_ftrace_filter", "\n", true);
 }
 
+/* tracing_on 0 stops the function tracers' records too, as every other record. */
+static void function_tracers_obey_tracing_on(struct ktest *t)
+{
+	KTEST_ASSERT_EQ(t, tracefs_init(), 0);
+	write_file(TRACEFS_DIR "/set_ftrace_filter", "fib\n", true);
+	write_file(TRACEFS_DIR "/tracing_on", "0\n", true);
+	write_file(TRACEFS_DIR "/current_tracer", "function\n", true);
+	fib(3);
+	read_file(TRACEFS_DIR "/trace");
+	KTEST_EXPECT_EQ(t, count_lines_with(buf, ": fib <-"), 0);
+	write_file(TRACEFS_DIR "/current_tracer", "function_graph\n", true);
+	fib(3);
+	read_file(TRACEFS_DIR "/trace");
+	KTEST_EXPECT_EQ(t, count_lines_with(buf, "fib"), 0);
+	write_file(TRACEFS_DIR "/current_tracer", "nop\n", true);
+	write_file(TRACEFS_DIR "/tracing_on", "1\n", true);
+	write_file(TRACEFS_DIR "/set_ftrace_filter", "\n", true);
+}
+
+/* function_graph on fib(2) with set_graph_function=fib, the trace read back. */
+static const char *graph_of_fib2(void)
+{
+	write_file(TRACEFS_DIR "/set_graph_function", "fib\n", true);
+	write_file(TRACEFS_DIR "/set_ftrace_filter", "fib\n", true);
+	write_file(TRACEFS_DIR "/current_tracer", "function_graph\n", true);
+	fib(2);
+	read_file(TRACEFS_DIR "/trace");
+	write_file(TRACEFS_DIR "/current_tracer", "nop\n", true);
+	return buf;
+}
+
+static void graph_reset_files(void)
+{
+	write_file(TRACEFS_DIR "/set_graph_function", "\n", true);
+	write_file(TRACEFS_DIR "/set_graph_notrace", "\n", true);
+	write_file(TRACEFS_DIR "/set_ftrace_filter", "\n", true);
+	write_file(TRACEFS_DIR "/max_graph_depth", "0\n", true);
+	write_file(TRACEFS_DIR "/tracing_thresh", "0\n", true);
+}
+
+/* The funcgraph-* options add and remove Linux's columns, head and lines alike. */
+static void graph_options_change_the_columns(struct ktest *t)
+{
+	static const char *const opts[] = { "funcgraph-cpu", "funcgraph-duration",
+		"funcgraph-overhead", "funcgraph-proc", "funcgraph-abstime", "funcgraph-tail" };
+	char path[96];
+
+	KTEST_ASSERT_EQ(t, tracefs_init(), 0);
+	graph_of_fib2();
+	KTEST_EXPECT_TRUE(t, strstr(buf, "# tracer: function_graph\n#\n"
+				    "# CPU  DURATION                  FUNCTION CALLS\n"
+				    "# |     |   |                     |   |   |   |\n") != NULL);
+	KTEST_EXPECT_EQ(t, count_lines_with(buf, " 0)               |  fib() {\n") +
+			   count_lines_with(buf, " 1)               |  fib() {\n"), 1);
+	KTEST_EXPECT_EQ(t, count_lines_with(buf, " us    |    fib();\n"), 2);
+	for (size_t i = 0; i < ARRAY_SIZE(opts); i++) {
+		snprintf(path, sizeof(path), TRACEFS_DIR "/options/%s", opts[i]);
+		KTEST_EXPECT_EQ(t, write_file(path, i < 2 ? "0\n" : "1\n", true), 0);
+	}
+	graph_of_fib2();
+	KTEST_EXPECT_TRUE(t, strstr(buf, "#\n#     TIME         TASK/PID                      "
+				    "FUNCTION CALLS\n#      |            |    |        "
+				    "               |   |   |   |\n") != NULL);
+	KTEST_EXPECT_EQ(t, count_lines_with(buf, " | fib() {\n"), 1);	/* the task's column, then the call */
+	KTEST_EXPECT_EQ(t, count_lines_with(buf, " |   fib();\n"), 2);
+	KTEST_EXPECT_EQ(t, count_lines_with(buf, " | } /* fib */\n"), 1);
+	KTEST_EXPECT_EQ(t, count_lines_with(buf, " us "), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(opts); i++) {
+		snprintf(path, sizeof(path), TRACEFS_DIR "/options/%s", opts[i]);
+		write_file(path, i < 3 ? "1\n" : "0\n", true);
+	}
+	KTEST_EXPECT_EQ(t, write_file(TRACEFS_DIR "/options/sleep-time", "0\n", true), -EINVAL);
+	graph_reset_files();
+}
+
+/* tracing_thresh (us): only calls that long are drawn, each by its return alone. */
+static void graph_tracing_thresh(struct ktest *t)
+{
+	KTEST_ASSERT_EQ(t, tracefs_init(), 0);
+	KTEST_EXPECT_STREQ(t, read_file(TRACEFS_DIR "/tracing_thresh"), "0\n");
+	KTEST_EXPECT_EQ(t, write_file(TRACEFS_DIR "/tracing_thresh", "x\n", true), -EINVAL);
+	KTEST_EXPECT_EQ(t, write_file(TRACEFS_DIR "/tracing_thresh", "1000000\n", true), 0);
+	KTEST_EXPECT_STREQ(t, read_file(TRACEFS_DIR "/tracing_thresh"), "1000000\n");
+	graph_of_fib2();
+	KTEST_EXPECT_EQ(t, count_lines_with(buf, "fib"), 0);	/* nothing lasts a second */
+	KTEST_EXPECT_EQ(t, write_file(TRACEFS_DIR "/tracing_thresh", "1\n", true), 0);
+	write_file(TRACEFS_DIR "/set_ftrace_filter", "fib\n", true);
+	write_file(TRACEFS_DIR "/current_tracer", "function_graph\n", true);
+	fib(10);	/* 177 calls: the outer one lasts far more than 1 us */
+	read_file(TRACEFS_DIR "/trace");
+	write_file(TRACEFS_DIR "/current_tracer", "nop\n", true);
+	KTEST_EXPECT_TRUE(t, count_lines_with(buf, "} /* fib */\n") >= 1);
+	KTEST_EXPECT_EQ(t, count_lines_with(buf, "fib() {"), 0);
+	KTEST_EXPECT_EQ(t, count_lines_with(buf, "fib();"), 0);
+	graph_reset_files();
+}
+
+/* max_graph_depth 1: fib's outer call alone, a leaf. */
+static void graph_max_depth(struct ktest *t)
+{
+	KTEST_ASSERT_EQ(t, tracefs_init(), 0);
+	KTEST_EXPECT_STREQ(t, read_file(TRACEFS_DIR "/max_graph_depth"), "0\n");
+	KTEST_EXPECT_EQ(t, write_file(TRACEFS_DIR "/max_graph_depth", "-1\n", true), -EINVAL);
+	KTEST_EXPECT_EQ(t, write_file(TRACEFS_DIR "/max_graph_depth", "1\n", true), 0);
+	KTEST_EXPECT_STREQ(t, read_file(TRACEFS_DIR "/max_graph_depth"), "1\n");
+	graph_of_fib2();
+	KTEST_EXPECT_EQ(t, count_lines_with(buf, "|  fib();\n"), 1);
+	KTEST_EXPECT_EQ(t, count_lines_with(buf, "fib"), 1);
+	graph_reset_files();
+}
+
+/* set_graph_notrace: the function and all it calls are left out of the graph. */
+static void graph_notrace_hides_the_callees(struct ktest *t)
+{
+	static const unsigned char data[4] = "abc";
+
+	KTEST_ASSERT_EQ(t, tracefs_init(), 0);
+	KTEST_EXPECT_STREQ(t, read_file(TRACEFS_DIR "/set_graph_notrace"),
+			   "#### no functions disabled ####\n");
+	write_file(TRACEFS_DIR "/set_ftrace_filter", "crc32_le\n", true);
+	write_file(TRACEFS_DIR "/set_ftrace_filter", "crc32_byte\n", false);
+	KTEST_ASSERT_EQ(t, write_file(TRACEFS_DIR "/set_graph_notrace", "crc32_byte\n", true), 0);
+	KTEST_EXPECT_STREQ(t, read_file(TRACEFS_DIR "/set_graph_notrace"), "crc32_byte\n");
+	write_file(TRACEFS_DIR "/current_tracer", "function_graph\n", true);
+	crc32_le(0, data, sizeof(data));
+	read_file(TRACEFS_DIR "/trace");
+	KTEST_EXPECT_EQ(t, count_lines_with(buf, "|  crc32_le();\n"), 1);
+	KTEST_EXPECT_EQ(t, count_lines_with(buf, "crc32_byte"), 0);
+	write_file(TRACEFS_DIR "/set_graph_notrace", "crc32_le\n", true);
+	write_file(TRACEFS_DIR "/trace", "\n", true);
+	crc32_le(0, data, sizeof(data));
+	read_file(TRACEFS_DIR "/trace");
+	write_file(TRACEFS_DIR "/current_tracer", "nop\n", true);
+	KTEST_EXPECT_EQ(t, count_lines_with(buf, "crc32_"), 0);
+	KTEST_EXPECT_EQ(t, this_cpu_read(current_task)->curr_ret_stack, 0);
+	KTEST_EXPECT_EQ(t, write_file(TRACEFS_DIR "/set_graph_notrace", "no_such_fn\n", true),
+			-EINVAL);
+	graph_reset_files();
+}
+
+/* dyn_ftrace_total_info: Linux's "SITES pages:N groups: N", the sites ftrace_nr_sites() counts. */
+static void dyn_ftrace_total_info_counts_the_sites(struct ktest *t)
+{
+	char want[32];
+	int n;
+
+	KTEST_ASSERT_EQ(t, tracefs_init(), 0);
+	n = snprintf(want, sizeof(want), "%lu pages:", ftrace_nr_sites());
+	read_file(TRACEFS_DIR "/dyn_ftrace_total_info");
+	KTEST_EXPECT_EQ(t, strncmp(buf, want, n), 0);
+	KTEST_EXPECT_TRUE(t, strstr(buf, " groups: 1\n") != NULL);	/* the kernel's, no module */
+	KTEST_EXPECT_TRUE(t, strstr(buf, "pages:0 ") == NULL);
+}
+
+#define STACK_TRACE_HEAD "        Depth    Size   Location    ("
+
+/* The deepest stack fib(10) reached, in Linux's table: fib's frames, deepest first. */
+static void stack_tracer_finds_the_deepest(struct ktest *t)
+{
+	unsigned long max = 0, depth0 = 0;
+	const char *line;
+
+	KTEST_ASSERT_EQ(t, tracefs_init(), 0);
+	KTEST_EXPECT_STREQ(t, read_file("/proc/sys/kernel/stack_tracer_enabled"), "0\n");
+	KTEST_EXPECT_EQ(t, write_file(TRACEFS_DIR "/stack_max_size", "0\n", true), 0);
+	read_file(TRACEFS_DIR "/stack_trace");
+	KTEST_EXPECT_TRUE(t, strstr(buf, "#  Stack tracer disabled\n") != NULL);
+	KTEST_EXPECT_EQ(t, write_file(TRACEFS_DIR "/stack_trace_filter", "fib\n", true), 0);
+	KTEST_EXPECT_STREQ(t, read_file(TRACEFS_DIR "/stack_trace_filter"), "fib\n");
+	KTEST_ASSERT_EQ(t, write_file("/proc/sys/kernel/stack_tracer_enabled", "1\n", true), 0);
+	KTEST_EXPECT_EQ(t, ftrace_nr_enabled(), 1);
+	KTEST_EXPECT_EQ(t, fib(10), 55);
+	KTEST_EXPECT_EQ(t, write_file("/proc/sys/kernel/stack_tracer_enabled", "0\n", true), 0);
+	KTEST_EXPECT_EQ(t, ftrace_nr_enabled(), 0);
+	kstrntoul(read_file(TRACEFS_DIR "/stack_max_size"), strlen(buf), 10, &max);
+	KTEST_EXPECT_TRUE(t, max > 10 * 2 * sizeof(long));	/* ten frames of fib at least */
+	read_file(TRACEFS_DIR "/stack_trace");
+	KTEST_EXPECT_TRUE(t, strncmp(buf, STACK_TRACE_HEAD, strlen(STACK_TRACE_HEAD)) == 0);
+	KTEST_EXPECT_TRUE(t, strstr(buf, "        -----    ----   --------\n") != NULL);
+	KTEST_EXPECT_TRUE(t, count_lines_with(buf, "   fib+0x") >= 10);
+	line = strstr(buf, "  0) ");
+	KTEST_ASSERT_TRUE(t, line != NULL);
+	for (line += 4; *line == ' '; line++)	/* "  0)     1412 ..." */
+		;
+	while (*line >= '0' && *line <= '9')
+		depth0 = depth0 * 10 + (*line++ - '0');
+	KTEST_EXPECT_EQ(t, depth0, max);
+	KTEST_EXPECT_EQ(t, strstr(buf, "Stack tracer disabled"), NULL);
+	write_file(TRACEFS_DIR "/stack_trace_filter", "\n", true);
+	KTEST_EXPECT_STREQ(t, read_file(TRACEFS_DIR "/stack_trace_filter"),
+			   "#### all functions enabled ####\n");
+}
+
 /* ---- every site, while other CPUs run them ----------------------------------------- */
 
 #define SMP_ROUNDS	4
@@ -285,6 +479,13 @@ static struct ktest_case ftrace_cases[] = {
 	KTEST_CASE(one_ops_called_straight),
 	KTEST_CASE(function_tracer_one_line_per_call),
 	KTEST_CASE(graph_tracer_draws_the_calls),
+	KTEST_CASE(function_tracers_obey_tracing_on),
+	KTEST_CASE(graph_options_change_the_columns),
+	KTEST_CASE(graph_tracing_thresh),
+	KTEST_CASE(graph_max_depth),
+	KTEST_CASE(graph_notrace_hides_the_callees),
+	KTEST_CASE(stack_tracer_finds_the_deepest),
+	KTEST_CASE(dyn_ftrace_total_info_counts_the_sites),
 	KTEST_CASE(every_site_on_and_off_under_load),
 	KTEST_CASE(module_sites_patched),
 	KTEST_END,

@@ -17,6 +17,7 @@
 #include "string.h"
 #include "vsprintf.h"
 #include "errno.h"
+#include "smp.h"
 #include "tracefs_suite.h"
 
 #define T(name)   TRACEFS_DIR "/" name
@@ -713,6 +714,247 @@ static void readme_lists_only_what_is_here(struct ktest *t)
 	}
 }
 
+/* ---- saved_cmdlines, trace_marker_raw, tracing_cpumask, free_buffer ------------------------------ */
+
+static int fib5_thread(void *unused)
+{
+	return run_fib5();
+}
+
+/*
+ * fib(5) run by a thread "tf-fib" (pid 0, the idle task the suite runs
+ * as, is never saved, as in Linux): its line in saved_cmdlines.
+ */
+static void fib5_in_a_thread(char *line, size_t size)
+{
+	struct task_struct *k;
+
+	wr(T("trace"), "\n");
+	k = kthread_create(fib5_thread, NULL, "tf-fib");
+	if (!k)
+		return;
+	snprintf(line, size, "%d tf-fib\n", task_pid(k));
+	kthread_join(k);
+}
+
+/* Each task that left a record is remembered, "PID COMM"; a resize starts empty. */
+static void saved_cmdlines_remember_the_tasks(struct ktest *t)
+{
+	char line[64] = "";
+
+	rd(T("saved_cmdlines_size"));
+	KTEST_EXPECT_STREQ(t, out, "128\n");
+	fib5_in_a_thread(line, sizeof(line));
+	rd(T("saved_cmdlines"));
+	KTEST_EXPECT_EQ(t, count(out, line), 1);
+	KTEST_EXPECT_EQ(t, wr(T("saved_cmdlines_size"), "4\n"), 0);
+	rd(T("saved_cmdlines_size"));
+	KTEST_EXPECT_STREQ(t, out, "4\n");
+	rd(T("saved_cmdlines"));
+	KTEST_EXPECT_STREQ(t, out, "");
+	KTEST_EXPECT_EQ(t, wr(T("saved_cmdlines_size"), "0\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, wr(T("saved_cmdlines_size"), "32769\n"), -EINVAL);
+	rd(T("saved_cmdlines_size"));
+	KTEST_EXPECT_STREQ(t, out, "4\n");
+	wr(T("options/record-cmd"), "0\n");	/* Linux saves no name then */
+	fib5_in_a_thread(line, sizeof(line));
+	rd(T("saved_cmdlines"));
+	KTEST_EXPECT_STREQ(t, out, "");
+	wr(T("options/record-cmd"), "1\n");
+	fib5_in_a_thread(line, sizeof(line));
+	rd(T("saved_cmdlines"));
+	KTEST_EXPECT_STREQ(t, out, line);
+	KTEST_EXPECT_EQ(t, wr(T("saved_cmdlines_size"), "128\n"), 0);
+}
+
+/* trace_marker_raw: an int id, then bytes, printed as Linux's trace_raw_data(). */
+static void trace_marker_raw_records_bytes(struct ktest *t)
+{
+	wr(T("trace"), "\n");
+	KTEST_EXPECT_EQ(t, wr(T("trace_marker_raw"), "abcd\n"), 0);	/* id 0x64636261, then '\n' */
+	rd(T("trace"));
+	KTEST_EXPECT_EQ(t, count(out, ": # 64636261 buf: 0a\n"), 1);
+	KTEST_EXPECT_EQ(t, wr(T("trace_marker_raw"), "ab"), -EINVAL);	/* shorter than the id */
+	KTEST_EXPECT_EQ(t, rd(T("trace_marker_raw")), -EPERM);
+	wr(T("tracing_on"), "0\n");
+	KTEST_EXPECT_EQ(t, wr(T("trace_marker_raw"), "abcd"), -EBADF);
+	wr(T("tracing_on"), "1\n");
+}
+
+/* tracing_cpumask: Linux's hex mask; a CPU outside it records nothing. */
+static void tracing_cpumask_silences_cpus(struct ktest *t)
+{
+	char all[16];
+	int n = 0, cpu;
+
+	for_each_online_cpu(cpu)
+		n = cpu + 1;
+	snprintf(all, sizeof(all), "%0*x\n", (n + 3) / 4, (1u << n) - 1);
+	rd(T("tracing_cpumask"));
+	KTEST_EXPECT_STREQ(t, out, all);
+	KTEST_EXPECT_EQ(t, wr(T("tracing_cpumask"), "0\n"), 0);
+	rd(T("tracing_cpumask"));
+	KTEST_EXPECT_STREQ(t, out, n > 4 ? "00\n" : "0\n");
+	KTEST_EXPECT_EQ(t, records_of_fib5(), 0);
+	KTEST_EXPECT_EQ(t, wr(T("tracing_cpumask"), "zz\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, wr(T("tracing_cpumask"), "100\n"), -EINVAL);	/* CPU 8: none */
+	KTEST_EXPECT_EQ(t, wr(T("tracing_cpumask"), all), 0);
+	KTEST_EXPECT_EQ(t, records_of_fib5(), 15);
+}
+
+/* free_buffer: the buffer shrinks to its least; disable_on_free stops tracing first. */
+static void free_buffer_shrinks_the_buffer(struct ktest *t)
+{
+	char kb[16];
+	int n;
+
+	snprintf(kb, sizeof(kb), "%u\n", (unsigned int)((2 * sizeof(struct trace_entry) + 1023) / 1024));
+	KTEST_EXPECT_EQ(t, wr(T("free_buffer"), "1\n"), 0);
+	rd(T("buffer_size_kb"));
+	KTEST_EXPECT_STREQ(t, out, kb);
+	rd(T("tracing_on"));
+	KTEST_EXPECT_STREQ(t, out, "1\n");
+	n = records_of_fib5();		/* 15 hits, two records a CPU kept */
+	KTEST_EXPECT_TRUE(t, n >= 1 && n <= 2 * (int)num_online_cpus());
+	wr(T("options/disable_on_free"), "1\n");
+	KTEST_EXPECT_EQ(t, wr(T("free_buffer"), "\n"), 0);
+	rd(T("tracing_on"));
+	KTEST_EXPECT_STREQ(t, out, "0\n");
+	wr(T("options/disable_on_free"), "0\n");
+	clean();
+	wr_append(T("kprobe_events"), "p:tf_fib fib n=$arg1\n");
+	wr(EV("enable"), "1\n");
+}
+
+/* set_event_pid and set_event_notrace_pid: whose hits are recorded (this suite runs as pid 0). */
+static void set_event_pid_filters_by_task(struct ktest *t)
+{
+	char line[64];
+
+	rd(T("set_event_pid"));
+	KTEST_EXPECT_STREQ(t, out, "");
+	KTEST_EXPECT_EQ(t, wr(T("set_event_pid"), "0\n"), 0);
+	KTEST_EXPECT_EQ(t, records_of_fib5(), 15);
+	fib5_in_a_thread(line, sizeof(line));		/* another task: not recorded */
+	rd(T("trace"));
+	KTEST_EXPECT_EQ(t, count(out, "tf_fib: "), 0);
+	KTEST_EXPECT_EQ(t, wr_append(T("set_event_pid"), "5 0x10\n"), 0);
+	rd(T("set_event_pid"));
+	KTEST_EXPECT_STREQ(t, out, "0\n5\n16\n");
+	KTEST_EXPECT_EQ(t, wr_append(T("set_event_pid"), "7 x\n"), -EINVAL);	/* all or nothing */
+	KTEST_EXPECT_EQ(t, wr_append(T("set_event_pid"), "32768\n"), -EINVAL);
+	rd(T("set_event_pid"));
+	KTEST_EXPECT_STREQ(t, out, "0\n5\n16\n");
+	KTEST_EXPECT_EQ(t, wr(T("set_event_pid"), "\n"), 0);
+	rd(T("set_event_pid"));
+	KTEST_EXPECT_STREQ(t, out, "");
+	KTEST_EXPECT_EQ(t, wr(T("set_event_notrace_pid"), "0\n"), 0);
+	KTEST_EXPECT_EQ(t, records_of_fib5(), 0);
+	KTEST_EXPECT_EQ(t, wr(T("set_event_notrace_pid"), "\n"), 0);
+	KTEST_EXPECT_EQ(t, records_of_fib5(), 15);
+}
+
+static int idle_thread(void *unused)
+{
+	return 0;
+}
+
+/* event-fork: a child of a listed task is listed (trace_pid_fork(), called by fork). */
+static void event_fork_lists_the_children(struct ktest *t)
+{
+	struct task_struct *k;
+	char want[32];
+
+	wr(T("set_event_pid"), "0\n");
+	k = kthread_create(idle_thread, NULL, "tf-child");
+	KTEST_ASSERT_TRUE(t, k != NULL);
+	snprintf(want, sizeof(want), "0\n%d\n", task_pid(k));
+	trace_pid_fork(current, k);			/* event-fork off: nothing */
+	rd(T("set_event_pid"));
+	KTEST_EXPECT_STREQ(t, out, "0\n");
+	wr(T("options/event-fork"), "1\n");
+	trace_pid_fork(current, k);
+	rd(T("set_event_pid"));
+	KTEST_EXPECT_STREQ(t, out, want);
+	wr(T("options/event-fork"), "0\n");
+	kthread_join(k);
+	wr(T("set_event_pid"), "\n");
+}
+
+/* set_ftrace_pid, set_ftrace_notrace_pid: the function tracer skips the others. */
+static void set_ftrace_pid_filters_the_function_tracer(struct ktest *t)
+{
+	rd(T("set_ftrace_pid"));
+	KTEST_EXPECT_STREQ(t, out, "no pid\n");
+	rd(T("set_ftrace_notrace_pid"));
+	KTEST_EXPECT_STREQ(t, out, "no pid\n");
+	wr(EV("enable"), "0\n");
+	wr(T("set_ftrace_filter"), "fib\n");
+	KTEST_EXPECT_EQ(t, wr(T("set_ftrace_notrace_pid"), "0\n"), 0);
+	wr(T("current_tracer"), "function\n");
+	wr(T("trace"), "\n");
+	run_fib5();
+	rd(T("trace"));
+	KTEST_EXPECT_EQ(t, count(out, ": fib <-"), 0);
+	KTEST_EXPECT_EQ(t, wr(T("set_ftrace_notrace_pid"), "\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(T("set_ftrace_pid"), "0\n"), 0);
+	rd(T("set_ftrace_pid"));
+	KTEST_EXPECT_STREQ(t, out, "0\n");
+	run_fib5();
+	rd(T("trace"));
+	KTEST_EXPECT_EQ(t, count(out, ": fib <-"), 15);
+	wr(T("current_tracer"), "nop\n");
+	wr(T("set_ftrace_pid"), "\n");
+	wr(T("set_ftrace_filter"), "\n");
+	wr(EV("enable"), "1\n");
+}
+
+/* per_cpu/cpuN/snapshot: one CPU's buffer swapped in; 0 is the top-level file's alone. */
+static void per_cpu_snapshot_swaps_one_cpu(struct ktest *t)
+{
+	char path[PSEUDOFS_PATH_MAX];
+	int cpu = smp_processor_id(), in_snapshot;
+
+	snprintf(path, sizeof(path), TRACEFS_DIR "/per_cpu/cpu%d/snapshot", cpu);
+	rd(path);
+	KTEST_EXPECT_EQ(t, count(out, "# echo 0 > snapshot : Invalid for per_cpu snapshot file.\n"), 1);
+	KTEST_EXPECT_EQ(t, records_of_fib5(), 15);
+	KTEST_EXPECT_EQ(t, wr(path, "1\n"), 0);
+	rd(path);
+	in_snapshot = count(out, "tf_fib: ");
+	KTEST_EXPECT_TRUE(t, in_snapshot >= 1);
+	rd(T("trace"));
+	KTEST_EXPECT_EQ(t, count(out, "tf_fib: ") + in_snapshot, 15);	/* the other CPUs kept theirs */
+	rd(T("snapshot"));
+	KTEST_EXPECT_EQ(t, count(out, "tf_fib: "), in_snapshot);
+	KTEST_EXPECT_EQ(t, wr(path, "0\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, wr(path, "2\n"), 0);
+	rd(path);
+	KTEST_EXPECT_EQ(t, count(out, "tf_fib: "), 0);
+	KTEST_EXPECT_EQ(t, count(out, "# echo 2 > snapshot : Clears this cpu's snapshot buffer"), 1);
+	KTEST_EXPECT_EQ(t, wr(T("snapshot"), "0\n"), 0);
+	rd(T("timestamp_mode"));
+	KTEST_EXPECT_STREQ(t, out, "delta [absolute]\n");
+}
+
+/* The README names each of these files, and each is there. */
+static void readme_names_the_new_files(struct ktest *t)
+{
+	static const char *const files[] = { "trace_marker_raw", "tracing_cpumask",
+		"saved_cmdlines_size", "set_graph_function", "set_graph_notrace", "max_graph_depth",
+		"stack_trace", "stack_max_size", "stack_trace_filter", "set_ftrace_pid",
+		"set_ftrace_notrace_pid" };
+	char line[PSEUDOFS_PATH_MAX];
+
+	rd(T("README"));
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		snprintf(line, sizeof(line), "\n  %s\t", files[i]);
+		KTEST_EXPECT_TRUE(t, strstr(out, line) != NULL);
+		snprintf(line, sizeof(line), TRACEFS_DIR "/%s", files[i]);
+		KTEST_EXPECT_EQ(t, pseudofs_lookup(line), 1);
+	}
+}
+
 static struct ktest_case files_cases[] = {
 	KTEST_CASE(generic_files_exist),
 	KTEST_CASE(tracing_on_stops_recording),
@@ -739,6 +981,15 @@ static struct ktest_case files_cases[] = {
 	KTEST_CASE(fprobe_events_in_dynamic_events),
 	KTEST_CASE(fprobe_event_errors),
 	KTEST_CASE(readme_lists_only_what_is_here),
+	KTEST_CASE(saved_cmdlines_remember_the_tasks),
+	KTEST_CASE(trace_marker_raw_records_bytes),
+	KTEST_CASE(tracing_cpumask_silences_cpus),
+	KTEST_CASE(free_buffer_shrinks_the_buffer),
+	KTEST_CASE(readme_names_the_new_files),
+	KTEST_CASE(set_event_pid_filters_by_task),
+	KTEST_CASE(event_fork_lists_the_children),
+	KTEST_CASE(set_ftrace_pid_filters_the_function_tracer),
+	KTEST_CASE(per_cpu_snapshot_swaps_one_cpu),
 	KTEST_END
 };
 
