@@ -74,8 +74,6 @@ static void kretprobe_rethook_handler(struct rethook_node *node, void *data,
 		kprobe_count_inc((unsigned long *)&rp->nmissed);
 		return;
 	}
-	krn->ri.ret_addr = (kprobe_opcode_t *)node->ret_addr;
-	krn->ri.stack = (unsigned long *)node->frame;	/* the slot the address came from */
 	this_cpu_write(current_kprobe, &rethook_kprobe);
 	set_kprobe_status(KPROBE_HIT_ACTIVE);
 	rp->handler(&krn->ri, regs);
@@ -84,9 +82,24 @@ static void kretprobe_rethook_handler(struct rethook_node *node, void *data,
 NOKPROBE_SYMBOL(kretprobe_rethook_handler);
 
 /*
- * An entry handler runs first and sees the instance (the return
- * handler's stack and ret_addr come from the node); non-zero: not this
- * call.  Out of line, so that the usual hit keeps fewer registers.
+ * The return address swapped for the trampoline; the instance keeps
+ * what the node keeps (ri->ret_addr, ri->stack: the slot the address
+ * came from), set here once, as the 2005 path sets them at entry.
+ */
+static __always_inline void kretprobe_rethook_hook(struct kprobe *p, struct rethook_node *node,
+						   struct pt_regs *regs)
+{
+	struct kretprobe_instance *ri = &container_of(node, struct kretprobe_rethook_node, node)->ri;
+
+	rethook_hook(node, regs, kprobe_ftrace(p));
+	ri->ret_addr = (kprobe_opcode_t *)node->ret_addr;
+	ri->stack = (unsigned long *)node->frame;
+}
+
+/*
+ * An entry handler runs first and sees the instance as it will be;
+ * non-zero: not this call.  Out of line, so that the usual hit keeps
+ * fewer registers.
  */
 static noinline void kretprobe_rethook_entry(struct kprobe *p, struct rethook_node *node,
 					     struct pt_regs *regs)
@@ -99,7 +112,7 @@ static noinline void kretprobe_rethook_entry(struct kprobe *p, struct rethook_no
 	if (rp->entry_handler(ri, regs))
 		rethook_recycle(node);
 	else
-		rethook_hook(node, regs, kprobe_ftrace(p));
+		kretprobe_rethook_hook(p, node, regs);
 }
 NOKPROBE_SYMBOL(kretprobe_rethook_entry);
 
@@ -113,7 +126,7 @@ int pre_handler_kretprobe_rethook(struct kprobe *p, struct pt_regs *regs)
 	else if (rp->entry_handler)
 		kretprobe_rethook_entry(p, node, regs);
 	else
-		rethook_hook(node, regs, kprobe_ftrace(p));
+		kretprobe_rethook_hook(p, node, regs);
 	return 0;
 }
 NOKPROBE_SYMBOL(pre_handler_kretprobe_rethook);

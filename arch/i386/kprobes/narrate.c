@@ -146,6 +146,7 @@ void kprobe_narrate_set(bool on)
 		say_fast_paths();
 	kprobe_narrate_enabled = on;
 	kprobe_set_hit_layer(KPROBE_HIT_NARRATE, on ? &narrate_hit_ops : NULL);
+	kprobe_ftrace_narrate(on);
 	for_each_online_cpu(cpu) {
 		per_cpu(kprobe_narrate_telling, cpu) = false;
 		per_cpu(jprobe_told, cpu) = NULL;
@@ -674,10 +675,13 @@ static nokprobe_inline void narrate_ftrace_hit(struct kprobe *p, struct pt_regs 
 	narrate("2. ftrace_regs_caller built a pt_regs as an int3 there would (IF=%d TF=%d),\n",
 		flag(regs->flags, X86_EFLAGS_IF), flag(regs->flags, X86_EFLAGS_TF));
 	narrate("   no exception, no gate: the CPU only ran a call\n");
-	if (READ_ONCE(ftrace_trace_function) == kprobe_ftrace_handler)
-		narrate("3. kprobe_ftrace_handler, called straight (the kprobes ops is the only one):\n");
-	else
-		narrate("3. ftrace_ops_list_func -> kprobe_ftrace_handler (several ops on ftrace):\n");
+	if (READ_ONCE(ftrace_trace_function) == kprobe_ftrace_told_handler) {
+		narrate("3. kprobe_ftrace_told_handler (the handler's narrated twin), called straight\n");
+		narrate("   (the kprobes ops is the only one):\n");
+	} else {
+		narrate("3. ftrace_ops_list_func -> kprobe_ftrace_told_handler (the handler's narrated\n");
+		narrate("   twin; several ops on ftrace):\n");
+	}
 	narrate("   get_kprobe(%08lx) finds a '%c' probe\n", addr, kprobe_type_char(p));
 	narrate("4. ip set to %08lx, past the int3 there is not, as on Linux; pre_handler %s runs\n",
 		regs->ip,
