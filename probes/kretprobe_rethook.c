@@ -27,6 +27,8 @@
 #include "ftrace.h"
 #include "rethook.h"
 #include "nokprobe.h"
+#include "narrate.h"
+#include "linux/compiler.h"
 
 bool kretprobe_on_rethook = true;
 
@@ -62,24 +64,57 @@ static struct kprobe rethook_kprobe = {
 	.addr = (kprobe_opcode_t *)arch_rethook_trampoline,
 };
 
-static void kretprobe_rethook_handler(struct rethook_node *node, void *data,
-				      struct pt_regs *regs)
+/*
+ * The return: the instance's ret_addr and stack were set at entry; a
+ * told call is told (narrate.h) before the handler runs.  `told` is a
+ * constant: the narrated copy is out of line, the usual one pays one
+ * test for it.
+ */
+static __always_inline void kretprobe_rethook_return(struct rethook_node *node,
+						     struct kretprobe *rp,
+						     struct pt_regs *regs, bool told)
 {
 	struct kretprobe_rethook_node *krn = container_of(node, struct kretprobe_rethook_node, node);
-	struct kretprobe *rp = data;
 
-	if (!rp->handler)
-		return;
 	if (this_cpu_read(current_kprobe)) {
 		kprobe_count_inc((unsigned long *)&rp->nmissed);
 		return;
 	}
 	this_cpu_write(current_kprobe, &rethook_kprobe);
 	set_kprobe_status(KPROBE_HIT_ACTIVE);
+	if (told)
+		__kprobe_narrate(KPN_RETHOOK_RETURN, &rp->kp, regs);
 	rp->handler(&krn->ri, regs);
 	this_cpu_write(current_kprobe, NULL);
 }
+
+static noinline void kretprobe_rethook_told(struct rethook_node *node, struct kretprobe *rp,
+					    struct pt_regs *regs)
+{
+	kretprobe_rethook_return(node, rp, regs, true);
+}
+NOKPROBE_SYMBOL(kretprobe_rethook_told);
+
+static void kretprobe_rethook_handler(struct rethook_node *node, void *data,
+				      struct pt_regs *regs)
+{
+	if (unlikely(kprobe_narrate_enabled))
+		kretprobe_rethook_told(node, data, regs);
+	else
+		kretprobe_rethook_return(node, data, regs, false);
+}
 NOKPROBE_SYMBOL(kretprobe_rethook_handler);
+
+/*
+ * A kretprobe without a return handler (an entry handler's only): its
+ * return has nothing to run, so its rethook is given this one and the
+ * handler above tests nothing for it.
+ */
+static void kretprobe_rethook_no_handler(struct rethook_node *node, void *data,
+					 struct pt_regs *regs)
+{
+}
+NOKPROBE_SYMBOL(kretprobe_rethook_no_handler);
 
 /*
  * The return address swapped for the trampoline; the instance keeps
@@ -150,7 +185,8 @@ int kretprobe_rethook_init(struct kretprobe *rp)
 	rp->rh = NULL;
 	if (!kretprobe_on_rethook && !(kprobes_on_ftrace && kretprobe_site(rp)))
 		return 0;
-	rp->rh = rethook_alloc(rp, kretprobe_rethook_handler);
+	rp->rh = rethook_alloc(rp, rp->handler ? kretprobe_rethook_handler :
+						 kretprobe_rethook_no_handler);
 	if (!rp->rh)
 		return -ENOMEM;
 	for (int i = 0; i < rp->maxactive; i++) {
