@@ -201,7 +201,7 @@ test-image: $(B)/kernel-test.elf
 # programs and host builds never see these flags; modules do (MODULE_CFLAGS).
 CC_FLAGS_FTRACE := -pg -mfentry -mrecord-mcount
 FTRACE_NOTRACE_SRCS := $(wildcard kernel/trace/*.c) arch/i386/ftrace.c \
-	arch/i386/rethook.c arch/i386/text_poke.c arch/i386/text_poke_bp.c arch/i386/traps.c \
+	arch/i386/text_poke.c arch/i386/text_poke_bp.c arch/i386/traps.c \
 	arch/i386/nmi.c arch/i386/doublefault.c arch/i386/percpu.c \
 	arch/i386/smpboot.c arch/i386/oops.c kernel/printk.c lib/vsprintf.c \
 	lib/string.c kernel/ktest.c $(wildcard probes/*.c arch/i386/kprobes/*.c) \

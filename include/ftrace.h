@@ -71,6 +71,8 @@ struct ftrace_ops {
 
 int register_ftrace_function(struct ftrace_ops *ops);
 int unregister_ftrace_function(struct ftrace_ops *ops);
+/* Another callback for ops, registered or not (kprobes' narration switch). */
+void ftrace_ops_set_func(struct ftrace_ops *ops, ftrace_func_t func);
 /*
  * Filters by name: buf is a glob ("fib", "crc32_*", "*lock*"), as written
  * to set_ftrace_filter; reset empties the set first.  -EINVAL if no

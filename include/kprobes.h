@@ -109,6 +109,10 @@ extern bool kretprobe_on_rethook;	/* kprobes.rethook=0 / debugfs kprobes/rethook
 int arch_prepare_kprobe_ftrace(struct kprobe *p);
 void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *ops, struct ftrace_regs *fregs);
+/* The same while narration is on: kprobe_ftrace_narrate() swaps them. */
+void kprobe_ftrace_told_handler(unsigned long ip, unsigned long parent_ip,
+				struct ftrace_ops *ops, struct ftrace_regs *fregs);
+void kprobe_ftrace_narrate(bool on);
 
 static inline bool kprobe_gone(const struct kprobe *p)
 {

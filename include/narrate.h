@@ -13,7 +13,8 @@
  *
  * A jprobe's story goes on after its handler: the break int3 from
  * jprobe_return() is told as the article's steps 2 and 3.  A kretprobe's
- * goes on when the told call returns through the trampoline.  Those
+ * goes on when the told call returns through the trampoline, 2005's or
+ * rethook's.  Those
  * parts are sent with kprobe_narrate(KPN_..., p, regs), below.
  */
 #ifndef NARRATE_H
@@ -39,6 +40,8 @@ enum kprobe_narration {
 	/* kprobes on ftrace (arch/i386/kprobes/ftrace.c): no exception at all */
 	KPN_FTRACE_HIT,		/* ftrace_regs_caller -> kprobe_ftrace_handler, before the pre-handler */
 	KPN_FTRACE_DONE,	/* the handlers ran; the trampoline rets to regs->ip */
+	/* kretprobes through rethook (probes/kretprobe_rethook.c), p the kretprobe's kprobe */
+	KPN_RETHOOK_RETURN,	/* a told call returned into arch_rethook_trampoline */
 };
 
 extern bool kprobe_narrate_enabled;	/* the debugfs switch */

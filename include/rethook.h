@@ -30,6 +30,8 @@
 #include <asm/ptrace.h>
 #include <asm/atomic.h>
 #include <asm/percpu.h>
+#include "smp.h"
+#include "sched.h"
 
 struct rethook_node;
 struct task_struct;
@@ -73,10 +75,8 @@ struct rethook *rethook_alloc(void *data, rethook_handler_t handler);
 /* No new hooks; nodes in flight free themselves on their return. */
 void rethook_free(struct rethook *rh);
 void rethook_add_node(struct rethook *rh, struct rethook_node *node);
-struct rethook_node *rethook_try_get(struct rethook *rh);
+struct rethook_node *rethook_try_get_slow(struct rethook *rh);
 void rethook_recycle(struct rethook_node *node);
-/* At a function's entry (regs as an int3 or ftrace builds them). */
-void rethook_hook(struct rethook_node *node, struct pt_regs *regs, bool mcount);
 /* The trampoline's C half: the real return address for frame. */
 unsigned long rethook_trampoline_handler(struct pt_regs *regs, unsigned long frame);
 /* For unwinders: addr, or the real return address if it is the trampoline's. */
@@ -84,8 +84,41 @@ unsigned long rethook_find_ret_addr(unsigned long addr, unsigned long *slot);
 /* A thread exits with hooked calls it will never return from. */
 void rethook_flush_task(struct task_struct *tk);
 
-/* The arch half (arch/i386/rethook.c, rethook_32.S). */
-void arch_rethook_prepare(struct rethook_node *node, struct pt_regs *regs, bool mcount);
+/* The arch half: <asm/rethook.h> (arch_rethook_prepare()), rethook_32.S. */
 void arch_rethook_trampoline(void);	/* calls rethook_trampoline_handler(regs, slot) */
+#include <asm/rethook.h>
+
+/*
+ * The entry's half runs in every hooked call, inside a probe's handler:
+ * inline, so that taking a node and hooking the return cost their loads
+ * and stores and no calls (Linux has them out of line).
+ */
+
+/* A free node: this CPU's by one exchange; else the pool, then the other CPUs' (rethook.c). */
+static __always_inline struct rethook_node *rethook_try_get(struct rethook *rh)
+{
+	struct rethook_node *node;
+
+	if (!READ_ONCE(rh->handler))	/* freed: no new hooks */
+		return NULL;
+	node = __atomic_exchange_n(&rh->cpu_free[smp_processor_id()], NULL, __ATOMIC_SEQ_CST);
+	return node ? node : rethook_try_get_slow(rh);
+}
+
+/*
+ * At a function's entry (regs as an int3 or ftrace builds them), with
+ * interrupts off (above): nothing reads the thread's list before the
+ * slot is swapped, so the node goes on it first and the arch half comes
+ * last, with nothing left to do after it.
+ */
+static __always_inline void rethook_hook(struct rethook_node *node, struct pt_regs *regs,
+					 bool mcount)
+{
+	struct task_struct *t = this_cpu_read(current_task);
+
+	node->next = t->rethooks;
+	t->rethooks = node;
+	arch_rethook_prepare(node, regs, mcount);
+}
 
 #endif

@@ -44,10 +44,8 @@
 #include "kprobes_smoke.h"	/* init_test_probes() */
 
 #define KPROBE_WHERE_LEN	96	/* "symbol+offset" in a warning */
-#define KPROBE_HASH_BITS	6
-#define KPROBE_TABLE_SIZE	(1 << KPROBE_HASH_BITS)	/* 64 buckets, as in 2.6.11 */
 
-static struct hlist_head kprobe_table[KPROBE_TABLE_SIZE];
+struct hlist_head kprobe_table[KPROBE_TABLE_SIZE];	/* kprobes_internal.h */
 /*
  * Probes whose code went away (a module unloaded under them) while their
  * owner still holds them registered: out of the table and the text, kept
@@ -127,23 +125,15 @@ void kprobes_fast_paths_restore(const struct kprobes_fast_paths *saved)
 
 /* ---- the hash table ------------------------------------------------------------ */
 
-static nokprobe_inline unsigned int kprobe_hash(const void *addr)
-{
-	return hash_32((uint32_t)(unsigned long)addr, KPROBE_HASH_BITS);
-}
-
 /*
  * Called from the int3 handler with interrupts off, on any CPU, with no
  * lock: a writer on another CPU may be changing the chain (see the top).
+ * The walk itself is __get_kprobe() (kprobes_internal.h), which the
+ * ftrace callback inlines.
  */
 struct kprobe *get_kprobe(void *addr)
 {
-	struct kprobe *p;
-
-	hlist_for_each_entry_rcu(p, &kprobe_table[kprobe_hash(addr)], hlist)
-		if (p->addr == addr)
-			return p;
-	return NULL;
+	return __get_kprobe(addr);
 }
 NOKPROBE_SYMBOL(get_kprobe);
 

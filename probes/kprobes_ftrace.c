@@ -53,6 +53,13 @@ static struct ftrace_ops kprobe_ftrace_ops = {
 };
 static int kprobe_ftrace_enabled;	/* armed probes on it; kprobe_mutex */
 
+/* The narration switch (narrate.c): the ops calls the told handler while it is on. */
+void kprobe_ftrace_narrate(bool on)
+{
+	ftrace_ops_set_func(&kprobe_ftrace_ops, on ? kprobe_ftrace_told_handler :
+						     kprobe_ftrace_handler);
+}
+
 static bool site_is_call(unsigned long addr)
 {
 	return memcmp((const void *)addr, ftrace_nop_replace(), MCOUNT_INSN_SIZE) &&

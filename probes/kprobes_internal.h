@@ -17,6 +17,35 @@
 #define PROBES_KPROBES_INTERNAL_H
 
 #include "kprobes.h"
+#include "hash.h"
+#include "rculist.h"
+#include "nokprobe.h"
+
+/*
+ * The hash table of registered probes (probes/kprobes.c owns it), by
+ * address: 64 buckets, as in 2.6.11.  get_kprobe() is the lookup every
+ * path calls; __get_kprobe() is its body, for the one hit path that
+ * calls no exception handler first and so has nothing else to pay a
+ * call for: the ftrace callback (arch/i386/kprobes/ftrace.c).
+ */
+#define KPROBE_HASH_BITS	6
+#define KPROBE_TABLE_SIZE	(1 << KPROBE_HASH_BITS)
+extern struct hlist_head kprobe_table[KPROBE_TABLE_SIZE];
+
+static nokprobe_inline unsigned int kprobe_hash(const void *addr)
+{
+	return hash_32((uint32_t)(unsigned long)addr, KPROBE_HASH_BITS);
+}
+
+static nokprobe_inline struct kprobe *__get_kprobe(void *addr)
+{
+	struct kprobe *p;
+
+	hlist_for_each_entry_rcu(p, &kprobe_table[kprobe_hash(addr)], hlist)
+		if (p->addr == addr)
+			return p;
+	return NULL;
+}
 
 /* Build the list from NOKPROBE_SYMBOL entries (init_kprobes calls it). */
 int populate_kprobe_blacklist(void);

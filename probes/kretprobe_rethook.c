@@ -27,6 +27,8 @@
 #include "ftrace.h"
 #include "rethook.h"
 #include "nokprobe.h"
+#include "narrate.h"
+#include "linux/compiler.h"
 
 bool kretprobe_on_rethook = true;
 
@@ -62,31 +64,77 @@ static struct kprobe rethook_kprobe = {
 	.addr = (kprobe_opcode_t *)arch_rethook_trampoline,
 };
 
-static void kretprobe_rethook_handler(struct rethook_node *node, void *data,
-				      struct pt_regs *regs)
+/*
+ * The return: the instance's ret_addr and stack were set at entry; a
+ * told call is told (narrate.h) before the handler runs.  `told` is a
+ * constant: the narrated copy is out of line, the usual one pays one
+ * test for it.
+ */
+static __always_inline void kretprobe_rethook_return(struct rethook_node *node,
+						     struct kretprobe *rp,
+						     struct pt_regs *regs, bool told)
 {
 	struct kretprobe_rethook_node *krn = container_of(node, struct kretprobe_rethook_node, node);
-	struct kretprobe *rp = data;
 
-	if (!rp->handler)
-		return;
 	if (this_cpu_read(current_kprobe)) {
 		kprobe_count_inc((unsigned long *)&rp->nmissed);
 		return;
 	}
-	krn->ri.ret_addr = (kprobe_opcode_t *)node->ret_addr;
-	krn->ri.stack = (unsigned long *)node->frame;	/* the slot the address came from */
 	this_cpu_write(current_kprobe, &rethook_kprobe);
 	set_kprobe_status(KPROBE_HIT_ACTIVE);
+	if (told)
+		__kprobe_narrate(KPN_RETHOOK_RETURN, &rp->kp, regs);
 	rp->handler(&krn->ri, regs);
 	this_cpu_write(current_kprobe, NULL);
+}
+
+static noinline void kretprobe_rethook_told(struct rethook_node *node, struct kretprobe *rp,
+					    struct pt_regs *regs)
+{
+	kretprobe_rethook_return(node, rp, regs, true);
+}
+NOKPROBE_SYMBOL(kretprobe_rethook_told);
+
+static void kretprobe_rethook_handler(struct rethook_node *node, void *data,
+				      struct pt_regs *regs)
+{
+	if (unlikely(kprobe_narrate_enabled))
+		kretprobe_rethook_told(node, data, regs);
+	else
+		kretprobe_rethook_return(node, data, regs, false);
 }
 NOKPROBE_SYMBOL(kretprobe_rethook_handler);
 
 /*
- * An entry handler runs first and sees the instance (the return
- * handler's stack and ret_addr come from the node); non-zero: not this
- * call.  Out of line, so that the usual hit keeps fewer registers.
+ * A kretprobe without a return handler (an entry handler's only): its
+ * return has nothing to run, so its rethook is given this one and the
+ * handler above tests nothing for it.
+ */
+static void kretprobe_rethook_no_handler(struct rethook_node *node, void *data,
+					 struct pt_regs *regs)
+{
+}
+NOKPROBE_SYMBOL(kretprobe_rethook_no_handler);
+
+/*
+ * The return address swapped for the trampoline; the instance keeps
+ * what the node keeps (ri->ret_addr, ri->stack: the slot the address
+ * came from), set here once, as the 2005 path sets them at entry.
+ */
+static __always_inline void kretprobe_rethook_hook(struct kprobe *p, struct rethook_node *node,
+						   struct pt_regs *regs)
+{
+	struct kretprobe_instance *ri = &container_of(node, struct kretprobe_rethook_node, node)->ri;
+
+	rethook_hook(node, regs, kprobe_ftrace(p));
+	ri->ret_addr = (kprobe_opcode_t *)node->ret_addr;
+	ri->stack = (unsigned long *)node->frame;
+}
+
+/*
+ * An entry handler runs first and sees the instance as it will be;
+ * non-zero: not this call.  Out of line, so that the usual hit keeps
+ * fewer registers.
  */
 static noinline void kretprobe_rethook_entry(struct kprobe *p, struct rethook_node *node,
 					     struct pt_regs *regs)
@@ -99,7 +147,7 @@ static noinline void kretprobe_rethook_entry(struct kprobe *p, struct rethook_no
 	if (rp->entry_handler(ri, regs))
 		rethook_recycle(node);
 	else
-		rethook_hook(node, regs, kprobe_ftrace(p));
+		kretprobe_rethook_hook(p, node, regs);
 }
 NOKPROBE_SYMBOL(kretprobe_rethook_entry);
 
@@ -113,7 +161,7 @@ int pre_handler_kretprobe_rethook(struct kprobe *p, struct pt_regs *regs)
 	else if (rp->entry_handler)
 		kretprobe_rethook_entry(p, node, regs);
 	else
-		rethook_hook(node, regs, kprobe_ftrace(p));
+		kretprobe_rethook_hook(p, node, regs);
 	return 0;
 }
 NOKPROBE_SYMBOL(pre_handler_kretprobe_rethook);
@@ -137,7 +185,8 @@ int kretprobe_rethook_init(struct kretprobe *rp)
 	rp->rh = NULL;
 	if (!kretprobe_on_rethook && !(kprobes_on_ftrace && kretprobe_site(rp)))
 		return 0;
-	rp->rh = rethook_alloc(rp, kretprobe_rethook_handler);
+	rp->rh = rethook_alloc(rp, rp->handler ? kretprobe_rethook_handler :
+						 kretprobe_rethook_no_handler);
 	if (!rp->rh)
 		return -ENOMEM;
 	for (int i = 0; i < rp->maxactive; i++) {

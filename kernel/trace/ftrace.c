@@ -447,6 +447,20 @@ int unregister_ftrace_function(struct ftrace_ops *ops)
 }
 
 /*
+ * The walk reads op->func at each call, so either callback may run
+ * while it changes; update_ftrace_function() then points the
+ * trampoline's straight call at the new one, through the walk.
+ */
+void ftrace_ops_set_func(struct ftrace_ops *ops, ftrace_func_t func)
+{
+	mutex_lock(&ftrace_lock);
+	WRITE_ONCE(ops->func, func);
+	if (ops_registered(ops))
+		update_ftrace_function();
+	mutex_unlock(&ftrace_lock);
+}
+
+/*
  * Publish a new hash in place of *slot; once every CPU has passed an IPI
  * nobody reads the old one.  Then the sites follow, if ops is live.
  */

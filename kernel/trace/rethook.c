@@ -14,6 +14,7 @@
 #include <asm/processor.h>
 #include <asm/text_patching.h>
 #include "nokprobe.h"
+#include "linux/compiler.h"
 
 /* ---- the pool: a lock-free stack ---------------------------------------------- */
 
@@ -119,19 +120,14 @@ static noinline struct rethook_node *rethook_steal(struct rethook *rh)
 }
 NOKPROBE_SYMBOL(rethook_steal);
 
-/* This CPU's free node first, then the pool, then the other CPUs'. */
-struct rethook_node *rethook_try_get(struct rethook *rh)
+/* rethook_try_get() (rethook.h) found this CPU's slot empty: the pool, then the other CPUs'. */
+struct rethook_node *rethook_try_get_slow(struct rethook *rh)
 {
-	struct rethook_node *node;
+	struct rethook_node *node = pool_pop(rh);
 
-	if (!READ_ONCE(rh->handler))	/* freed: no new hooks */
-		return NULL;
-	node = __atomic_exchange_n(&rh->cpu_free[smp_processor_id()], NULL, __ATOMIC_SEQ_CST);
-	if (!node)
-		node = pool_pop(rh);
 	return node ? node : rethook_steal(rh);
 }
-NOKPROBE_SYMBOL(rethook_try_get);
+NOKPROBE_SYMBOL(rethook_try_get_slow);
 
 static noinline void rethook_free_node(struct rethook_node *node)
 {
@@ -186,21 +182,6 @@ void rethook_free(struct rethook *rh)
 /* ---- hooking and returning -------------------------------------------------------- */
 
 /*
- * Interrupts off (include/rethook.h): nothing reads the thread's list
- * before the slot is swapped, so the node goes on it first and the
- * arch half comes last, with nothing left to do after it.
- */
-void rethook_hook(struct rethook_node *node, struct pt_regs *regs, bool mcount)
-{
-	struct task_struct *t = this_cpu_read(current_task);
-
-	node->next = t->rethooks;
-	t->rethooks = node;
-	arch_rethook_prepare(node, regs, mcount);
-}
-NOKPROBE_SYMBOL(rethook_hook);
-
-/*
  * The oldest node of this frame, the one holding the real return
  * address.  Nodes of deeper frames that never returned (a thread that
  * left them some other way) are dropped first.  Several tracers may
@@ -224,33 +205,63 @@ static noinline struct rethook_node *rethook_find_frame(struct task_struct *t,
 NOKPROBE_SYMBOL(rethook_find_frame);
 
 /*
+ * One node's handler, then the node off the thread's list and back to
+ * its pool; its return address, read before another CPU may take it.
+ * Only the node is kept across the handler's call: the thread and the
+ * address are read again after it, each one load, where keeping them
+ * would cost a saved register each.
+ */
+static __always_inline unsigned long rethook_run_node(struct rethook_node *node,
+						      struct pt_regs *regs)
+{
+	rethook_handler_t handler = READ_ONCE(node->rethook->handler);
+	unsigned long ret;
+
+	if (likely(handler))
+		handler(node, node->rethook->data, regs);
+	this_cpu_read(current_task)->rethooks = node->next;
+	ret = node->ret_addr;
+	rethook_recycle(node);
+	return ret;
+}
+
+/*
+ * Not the usual return: several nodes for this frame (several tracers
+ * hooked the call), or deeper frames' nodes that never returned.  Every
+ * node of the frame runs, the newest first, down to the oldest.
+ */
+static noinline unsigned long rethook_return_walk(struct pt_regs *regs, unsigned long frame)
+{
+	struct task_struct *t = this_cpu_read(current_task);
+	struct rethook_node *node, *last = rethook_find_frame(t, frame);
+	unsigned long ret = last->ret_addr;
+
+	regs->ip = ret;
+	do {
+		node = t->rethooks;
+		rethook_run_node(node, regs);
+	} while (node != last);
+	return ret;
+}
+NOKPROBE_SYMBOL(rethook_return_walk);
+
+/*
  * Interrupts are off (the trampoline cleared IF), as the handlers expect
  * on Linux (not preemptible), and an interrupt cannot push nodes
- * meanwhile.  The usual return has one node, the newest, for its frame.
- * Each handler guards itself against recursion, as in Linux: a
- * kretprobe's by current_kprobe, fprobe's by ftrace's guard.
+ * meanwhile.  The usual return has one node, the newest, for its frame,
+ * holding the real address: no walk.  Each handler guards itself
+ * against recursion, as in Linux: a kretprobe's by current_kprobe,
+ * fprobe's by ftrace's guard.
  */
 unsigned long rethook_trampoline_handler(struct pt_regs *regs, unsigned long frame)
 {
-	struct task_struct *t = this_cpu_read(current_task);
-	struct rethook_node *node, *last = t->rethooks;
-	unsigned long ret;
+	struct rethook_node *node = this_cpu_read(current_task)->rethooks;
 
-	if (!last || last->frame != frame || last->ret_addr == (unsigned long)arch_rethook_trampoline)
-		last = rethook_find_frame(t, frame);
-	ret = last->ret_addr;
-	regs->ip = ret;		/* the handlers see where the function returns to */
-	do {
-		rethook_handler_t handler;
-
-		node = t->rethooks;
-		handler = READ_ONCE(node->rethook->handler);
-		if (handler)
-			handler(node, node->rethook->data, regs);
-		t->rethooks = node->next;
-		rethook_recycle(node);
-	} while (node != last);
-	return ret;
+	if (unlikely(!node || node->frame != frame ||
+		     node->ret_addr == (unsigned long)arch_rethook_trampoline))
+		return rethook_return_walk(regs, frame);
+	regs->ip = node->ret_addr;	/* the handlers see where the function returns to */
+	return rethook_run_node(node, regs);
 }
 NOKPROBE_SYMBOL(rethook_trampoline_handler);
 

@@ -87,6 +87,18 @@
 	.globl fixup_routine
 	.type fixup_routine, @function
 fixup_routine:
+	/*
+	 * The call site gcc -pg -mfentry starts a kernel function with,
+	 * written by hand as in bench_fentry.S (the suites are built without
+	 * -pg): a 5-byte nop after boot, listed in __mcount_loc.  A probe
+	 * here rides on ftrace while kprobes.ftrace is on (no exception: the
+	 * call into ftrace_regs_caller), else it is an int3 on the nop.
+	 */
+LABEL(fx_fentry)
+	call __fentry__
+	.pushsection __mcount_loc, "a"
+	.long fx_fentry
+	.popsection
 LABEL(fx_entry)                 /* an ordinary instruction: no fixup at all */
 	pushl %ebp
 	movl %esp, %ebp

@@ -39,6 +39,7 @@
 #include "pseudofs.h"
 #include "trace.h"
 #include "timer.h"
+#include "ftrace.h"
 
 #define BATCH_SITES		384	/* probes armed at once */
 #define MAX_REPORTED		20	/* mismatches printed in full; the rest counted */
@@ -452,6 +453,7 @@ struct sweep_walk {
 	struct sweep *sw;
 	unsigned int sample_every;
 	unsigned long index;
+	bool entries_only;	/* probe_sweep_entries(): each function's call site only */
 };
 
 /* kallsyms_on_each_symbol(): every instruction boundary of one chosen function. */
@@ -465,6 +467,14 @@ static int sweep_function(void *data, const char *name, unsigned long start,
 
 	if (start < (unsigned long)_text || start >= (unsigned long)__ktest_text_start || !size)
 		return 0;
+	if (w->entries_only) {
+		if (ftrace_location(start) != start)
+			return 0;
+		sw->functions++;
+		sw->executed_functions += exec_trace_executed(start);
+		add_site(sw, name, start, start);
+		return 0;
+	}
 	executed = executed_any(start, size);
 	if (!executed && w->index++ % w->sample_every != 0)
 		return 0;
@@ -508,19 +518,27 @@ static void report(struct sweep *sw)
  * so the reference runs that way too: with threads on other CPUs, a
  * spinlock's wait loop would run in one and not in the other.
  */
-static void sweep_on_one_cpu(struct ktest *t, unsigned int sample_every);
+static void sweep_on_one_cpu(struct ktest *t, unsigned int sample_every, bool entries_only);
 
 void probe_sweep(struct ktest *t, unsigned int sample_every)
 {
 	sched_single_cpu_begin();
-	sweep_on_one_cpu(t, sample_every);
+	sweep_on_one_cpu(t, sample_every, false);
 	sched_single_cpu_end();
 }
 
-static void sweep_on_one_cpu(struct ktest *t, unsigned int sample_every)
+void probe_sweep_entries(struct ktest *t)
+{
+	sched_single_cpu_begin();
+	sweep_on_one_cpu(t, 1, true);
+	sched_single_cpu_end();
+}
+
+static void sweep_on_one_cpu(struct ktest *t, unsigned int sample_every, bool entries_only)
 {
 	struct sweep *sw = kzalloc(sizeof(*sw));
-	struct sweep_walk walk = { .sw = sw, .sample_every = sample_every };
+	struct sweep_walk walk = { .sw = sw, .sample_every = sample_every,
+				   .entries_only = entries_only };
 
 	KTEST_ASSERT_TRUE(t, sw != NULL);
 	KTEST_ASSERT_TRUE(t, nr_workload_results <= (int)ARRAY_SIZE(sw->ref));

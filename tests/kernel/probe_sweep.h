@@ -14,4 +14,11 @@
  */
 void probe_sweep(struct ktest *t, unsigned int sample_every);
 
+/*
+ * The same four ways on one site per function: every function's call
+ * site (its first byte, the fentry nop), the one place where
+ * kprobes.ftrace changes what a probe is - an ftrace callback or an int3.
+ */
+void probe_sweep_entries(struct ktest *t);
+
 #endif

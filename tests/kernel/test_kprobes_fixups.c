@@ -27,6 +27,11 @@
  * int3, every hit takes #BPs only, never a #DB; a branch is always
  * emulated; what emulate.c cannot compute is refused with EOPNOTSUPP,
  * as Linux 6.1 refuses it; and rep movsb is one step, all iterations.
+ *
+ * And with entry probes on ftrace and off (kprobes.ftrace): the routine
+ * starts with a call site (fx_fentry), whose probe is an ftrace callback
+ * in kprobes_fixups and kprobes_fixups_tf, and an int3 on the nop in
+ * kprobes_fixups_noftrace and kprobes_fixups_tf_noftrace.
  */
 #include "kernel.h"
 #include "ktest.h"
@@ -38,6 +43,7 @@
 #include <asm/segment.h>
 #include "string.h"
 #include "kprobes_fixups.h"
+#include "ftrace.h"
 #include "trap_watch.h"
 #include <asm/traps.h>
 
@@ -66,6 +72,7 @@ _Static_assert(sizeof(unsigned long) == 4, "the .S file uses 4-byte words");
  */
 #define FX_NO_INT3	(-1)
 #define FIXUP_LABELS(L)                         \
+	L(fx_fentry,           1,           1)	\
 	L(fx_entry,            1,           1)	\
 	L(fx_call_rel,         1,           1)	\
 	L(fx_call_reg,         1,           1)	\
@@ -339,10 +346,17 @@ static void fx_check_hits(struct ktest *t, const struct fx_probe *fp,
 			   name, fx_mode_name[mode], fp->last_post_ip);
 }
 
-/* register_kprobe() on one label; on success the byte there is an int3. */
+/*
+ * register_kprobe() on one label; on success the byte there is an int3,
+ * or, on the call site while kprobes ride on ftrace, the call ftrace made
+ * of the nop.
+ */
 static int fx_register(struct ktest *t, struct fx_probe *fp)
 {
 	const char *name = fp->label->name;
+	unsigned long addr = (unsigned long)fp->label->addr;
+	bool on_ftrace = kprobes_on_ftrace && ftrace_location(addr) == addr;
+	uint8_t want = on_ftrace ? CALL_INSN_OPCODE : BREAKPOINT_INSTRUCTION;
 	int ret = register_kprobe(&fp->kp);
 
 	if (ret) {
@@ -350,9 +364,10 @@ static int fx_register(struct ktest *t, struct fx_probe *fp)
 			   name, ret, errno_name(ret));
 		return ret;
 	}
-	if ((uint8_t)fp->label->addr[0] != BREAKPOINT_INSTRUCTION)
-		ktest_fail(t, __FILE__, __LINE__, "%s: armed probe byte is %#x, want int3 (%#x)",
-			   name, (uint8_t)fp->label->addr[0], BREAKPOINT_INSTRUCTION);
+	if ((uint8_t)fp->label->addr[0] != want || kprobe_ftrace(&fp->kp) != on_ftrace)
+		ktest_fail(t, __FILE__, __LINE__, "%s: armed probe byte is %#x, want %s (%#x)",
+			   name, (uint8_t)fp->label->addr[0], on_ftrace ? "ftrace's call" : "int3",
+			   want);
 	wait_for_kprobe_optimizer();	/* the optimized form: the jump is in */
 	return 0;
 }
@@ -401,12 +416,28 @@ static int fx_init_design(struct ktest *t, enum kprobe_step_design design)
 	return 0;
 }
 
-static int fx_init(struct ktest *t)    { return fx_init_design(t, KPROBE_SS_INT3); }
-static int fx_init_tf(struct ktest *t) { return fx_init_design(t, KPROBE_SS_TF); }
+/*
+ * Entry probes on ftrace (kprobes.ftrace) as the user left them, for
+ * the suites' exit: the _noftrace suites turn it off.
+ */
+static bool fx_on_ftrace_saved;
 
-/* Back to the default for the suites that follow. */
+static int fx_init_ftrace(struct ktest *t, enum kprobe_step_design design, bool on_ftrace)
+{
+	fx_on_ftrace_saved = kprobes_on_ftrace;
+	kprobes_on_ftrace = on_ftrace;
+	return fx_init_design(t, design);
+}
+
+static int fx_init(struct ktest *t)    { return fx_init_ftrace(t, KPROBE_SS_INT3, true); }
+static int fx_init_tf(struct ktest *t) { return fx_init_ftrace(t, KPROBE_SS_TF, true); }
+static int fx_init_noftrace(struct ktest *t)    { return fx_init_ftrace(t, KPROBE_SS_INT3, false); }
+static int fx_init_tf_noftrace(struct ktest *t) { return fx_init_ftrace(t, KPROBE_SS_TF, false); }
+
+/* Back to the defaults for the suites that follow. */
 static void fx_exit(struct ktest *t)
 {
+	kprobes_on_ftrace = fx_on_ftrace_saved;
 	KTEST_EXPECT_EQ(t, kprobe_set_step_design(KPROBE_SS_INT3), 0);
 }
 
@@ -715,7 +746,8 @@ static void fx_count_form(struct fx_form_count *c, const struct fx_probe *fp,
 	c->transfers += fx_emulable(p) && runs && (p->ainsn.decoded.attr & INSN_ATTR_BRANCH);
 	c->emulated += fx_emulable(p) && runs && steps == 0;
 	c->optimized += kprobe_optimized(p);
-	c->not_indirect += optprobe_why_not((struct kprobe *)p) != OPT_INDIRECT_JUMP;
+	/* A probe on ftrace is no int3 to make a jump of. */
+	c->not_indirect += !kprobe_ftrace(p) && optprobe_why_not((struct kprobe *)p) != OPT_INDIRECT_JUMP;
 }
 
 /*
@@ -742,7 +774,10 @@ static void fx_probe_alone_in_form(struct ktest *t, size_t i, const char *what,
 	fx_run_and_compare(t, what, FX_PRE_ONLY);
 	trap_watch_stop(&w);
 	hits = fp->kp.nhit - hits;
-	steps = kprobe_optimized(&fp->kp) ? 0 : fx_steps(&w, hits);
+	steps = kprobe_optimized(&fp->kp) || kprobe_ftrace(&fp->kp) ? 0 : fx_steps(&w, hits);
+	if (kprobe_ftrace(&fp->kp) && w.taken[X86_TRAP_BP] + w.taken[X86_TRAP_DB])
+		ktest_fail(t, __FILE__, __LINE__, "%s (%s): %lu #BP and %lu #DB on ftrace's path",
+			   fx_labels[i].name, what, w.taken[X86_TRAP_BP], w.taken[X86_TRAP_DB]);
 	c->steps += steps;
 	c->debug_traps += w.taken[X86_TRAP_DB];
 	fx_count_form(c, fp, steps);
@@ -946,3 +981,23 @@ static struct ktest_suite kprobes_fixups_tf_suite = {
 	.exit = fx_exit,
 };
 KTEST_SUITE(kprobes_fixups_tf_suite);
+
+/*
+ * Both designs again with kprobes.ftrace=0: the probe on the call site
+ * is an int3 on the nop, stepped (or boosted) like any instruction.
+ */
+static struct ktest_suite kprobes_fixups_noftrace_suite = {
+	.name = "kprobes_fixups_noftrace",
+	.cases = kprobes_fixups_cases,
+	.init = fx_init_noftrace,
+	.exit = fx_exit,
+};
+KTEST_SUITE(kprobes_fixups_noftrace_suite);
+
+static struct ktest_suite kprobes_fixups_tf_noftrace_suite = {
+	.name = "kprobes_fixups_tf_noftrace",
+	.cases = kprobes_fixups_cases,
+	.init = fx_init_tf_noftrace,
+	.exit = fx_exit,
+};
+KTEST_SUITE(kprobes_fixups_tf_noftrace_suite);

@@ -14,6 +14,7 @@
 #include "trap_watch.h"
 #include "string.h"
 #include "errno.h"
+#include "narrate.h"
 
 #define FIB_N		10
 #define FIB_VALUE	55
@@ -167,12 +168,38 @@ static void hit_in_handler_missed(struct ktest *t)
 	KTEST_EXPECT_EQ(t, v[0], 1);
 }
 
+/*
+ * Narration is a layer of the ftrace hit too: while it is on, the
+ * trampoline calls the told handler, which counts and runs the handlers
+ * as the usual one does; off, the usual one again, which has no test.
+ */
+static void narration_swaps_the_callback(struct ktest *t)
+{
+	struct kprobe kp = { .symbol_name = "fib", .pre_handler = record_pre,
+			     .post_handler = record_post };
+
+	post_calls = 0;
+	KTEST_ASSERT_EQ(t, register_kprobe(&kp), 0);
+	KTEST_EXPECT_TRUE(t, READ_ONCE(ftrace_trace_function) == kprobe_ftrace_handler);
+	kprobe_narrate_set(true);
+	KTEST_EXPECT_TRUE(t, READ_ONCE(ftrace_trace_function) == kprobe_ftrace_told_handler);
+	KTEST_EXPECT_EQ(t, fib(FIB_N), FIB_VALUE);
+	kprobe_narrate_set(false);
+	KTEST_EXPECT_TRUE(t, READ_ONCE(ftrace_trace_function) == kprobe_ftrace_handler);
+	KTEST_EXPECT_EQ(t, fib(FIB_N), FIB_VALUE);
+	unregister_kprobe(&kp);
+	KTEST_EXPECT_EQ(t, kp.nhit, 2 * FIB_CALLS);
+	KTEST_EXPECT_EQ(t, post_calls, 2 * FIB_CALLS);
+	KTEST_EXPECT_EQ(t, post_ip, (unsigned long)fib + MCOUNT_INSN_SIZE);
+}
+
 static struct ktest_case kprobes_ftrace_cases[] = {
 	KTEST_CASE(entry_probe_rides_ftrace),
 	KTEST_CASE(switch_off_takes_the_int3),
 	KTEST_CASE(int3_refused_on_a_live_site),
 	KTEST_CASE(kretprobe_on_a_call_site),
 	KTEST_CASE(hit_in_handler_missed),
+	KTEST_CASE(narration_swaps_the_callback),
 	KTEST_END,
 };
 

@@ -10,7 +10,9 @@
  *                    is no "scheduling while atomic";
  *   probe_all        the sweep (probe_sweep.c) over the functions the
  *                    workloads execute plus a sample of the rest, in
- *                    `make test`;
+ *                    `make test`, entry probes on ftrace; then every
+ *                    call site again with kprobes.ftrace=0 (int3s on
+ *                    the nops); probe_all_tf the same stepped with TF;
  *   probe_all_full   the same sweep over every function of the kernel
  *                    (`make test-all`, minutes; not run unless named).
  */
@@ -331,14 +333,42 @@ static void probe_all_every_function_tf(struct ktest *t)
 	probe_all_stepped(t, KPROBE_SS_TF, 1);
 }
 
+/*
+ * Entry probes as int3s (kprobes.ftrace=0) in each design: the sites
+ * that change are the call sites, so every function's call site is
+ * swept, not every instruction again.
+ */
+static void probe_all_entries_noftrace(struct ktest *t, enum kprobe_step_design design)
+{
+	bool on_ftrace = kprobes_on_ftrace;
+
+	KTEST_ASSERT_EQ(t, kprobe_set_step_design(design), 0);
+	kprobes_on_ftrace = false;
+	probe_sweep_entries(t);
+	kprobes_on_ftrace = on_ftrace;
+	KTEST_EXPECT_EQ(t, kprobe_set_step_design(KPROBE_SS_INT3), 0);
+}
+
+static void probe_all_call_sites_int3(struct ktest *t)
+{
+	probe_all_entries_noftrace(t, KPROBE_SS_INT3);
+}
+
+static void probe_all_call_sites_int3_tf(struct ktest *t)
+{
+	probe_all_entries_noftrace(t, KPROBE_SS_TF);
+}
+
 static struct ktest_case probe_all_cases[] = {
 	KTEST_CASE(probe_all_sampled),
+	KTEST_CASE(probe_all_call_sites_int3),
 	KTEST_END
 };
 
 /* The same sweep stepped with TF and a #DB (kprobes.step=tf). */
 static struct ktest_case probe_all_tf_cases[] = {
 	KTEST_CASE(probe_all_sampled_tf),
+	KTEST_CASE(probe_all_call_sites_int3_tf),
 	KTEST_END
 };
 

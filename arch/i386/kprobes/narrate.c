@@ -68,6 +68,7 @@
 #include "hw_breakpoint.h"
 #include "spinlock.h"
 #include "kprobes_stepmode.h"
+#include "rethook.h"
 
 #define NARRATE_MAX_PROBES 32	/* probes told once each per `echo 1` */
 #define NARRATE_MAX_RETURNS 8	/* told kretprobe calls still in progress */
@@ -146,6 +147,7 @@ void kprobe_narrate_set(bool on)
 		say_fast_paths();
 	kprobe_narrate_enabled = on;
 	kprobe_set_hit_layer(KPROBE_HIT_NARRATE, on ? &narrate_hit_ops : NULL);
+	kprobe_ftrace_narrate(on);
 	for_each_online_cpu(cpu) {
 		per_cpu(kprobe_narrate_telling, cpu) = false;
 		per_cpu(jprobe_told, cpu) = NULL;
@@ -596,6 +598,35 @@ static nokprobe_inline void narrate_jprobe_restored(struct pt_regs *regs)
 
 /* ---- kretprobes: the trampoline swap ------------------------------------------- */
 
+/* A told call's return slot, so that its return is told too. */
+static void remember_told_return(unsigned long *slot)
+{
+	spin_lock(&narrate_lock);
+	for (int i = 0; i < NARRATE_MAX_RETURNS; i++) {
+		if (!returns_told[i]) {
+			returns_told[i] = slot;
+			break;
+		}
+	}
+	spin_unlock(&narrate_lock);
+}
+NOKPROBE_SYMBOL(remember_told_return);
+
+/* Is this return a told call's?  Then it is told once. */
+static bool claim_told_return(unsigned long *slot)
+{
+	int i;
+
+	spin_lock(&narrate_lock);
+	for (i = 0; i < NARRATE_MAX_RETURNS && returns_told[i] != slot; i++)
+		;
+	if (i < NARRATE_MAX_RETURNS)
+		returns_told[i] = NULL;
+	spin_unlock(&narrate_lock);
+	return i < NARRATE_MAX_RETURNS;
+}
+NOKPROBE_SYMBOL(claim_told_return);
+
 /* In the told hit, once the instance holds the real return address. */
 static nokprobe_inline void narrate_kretprobe_entry(struct pt_regs *regs)
 {
@@ -607,14 +638,7 @@ static nokprobe_inline void narrate_kretprobe_entry(struct pt_regs *regs)
 		ret, sym(ret, buf, sizeof(buf)), (unsigned long)slot);
 	narrate("     replaced by kretprobe_trampoline (%08lx); the instance keeps the real one\n",
 		(unsigned long)kretprobe_trampoline);
-	spin_lock(&narrate_lock);
-	for (int i = 0; i < NARRATE_MAX_RETURNS; i++) {
-		if (!returns_told[i]) {
-			returns_told[i] = slot;
-			break;
-		}
-	}
-	spin_unlock(&narrate_lock);
+	remember_told_return(slot);
 }
 
 /* In the trampoline handler, before the return handler: a told call? */
@@ -623,15 +647,8 @@ static nokprobe_inline void narrate_kretprobe_return(struct kprobe *p, struct pt
 	unsigned long *slot = kretprobe_trampoline_slot(regs);
 	struct kretprobe *rp = p ? container_of(p, struct kretprobe, kp) : NULL;
 	char buf[96];
-	int i;
 
-	spin_lock(&narrate_lock);
-	for (i = 0; i < NARRATE_MAX_RETURNS && returns_told[i] != slot; i++)
-		;
-	if (i < NARRATE_MAX_RETURNS)
-		returns_told[i] = NULL;
-	spin_unlock(&narrate_lock);
-	if (i == NARRATE_MAX_RETURNS)
+	if (!claim_told_return(slot))
 		return;
 	this_cpu_write(return_telling, slot);
 
@@ -660,6 +677,53 @@ static nokprobe_inline void narrate_kretprobe_returned(struct pt_regs *regs)
 	       "and rets there\n");
 }
 
+/* ---- kretprobes through rethook ------------------------------------------------ */
+
+/*
+ * After a told hit's pre-handler: a kretprobe returning through rethook
+ * (kretprobe_rethook.c) has swapped the word at the top of the stack for
+ * arch_rethook_trampoline and put a node on the thread's list.  Read
+ * from what it left, so the hit path makes no call for it.
+ */
+static nokprobe_inline void narrate_rethook_entry(struct pt_regs *regs)
+{
+	unsigned long *slot = &regs->sp;	/* a ring-0 frame: the stack's top */
+	struct rethook_node *node = current->rethooks;
+	char buf[96];
+
+	if (*slot != (unsigned long)arch_rethook_trampoline || !node ||
+	    node->frame != (unsigned long)slot)
+		return;
+	narrate("     kretprobe through rethook: return address %08lx (%s) at stack slot %08lx\n",
+		node->ret_addr, sym(node->ret_addr, buf, sizeof(buf)), (unsigned long)slot);
+	narrate("     replaced by arch_rethook_trampoline (%08lx); a rethook node on the\n",
+		(unsigned long)arch_rethook_trampoline);
+	narrate("     thread's list keeps the real one (rethook_hook())\n");
+	remember_told_return(slot);
+}
+
+/* KPN_RETHOOK_RETURN: in the kretprobe's rethook handler, before its handler. */
+static nokprobe_inline void narrate_rethook_return(struct kprobe *p, struct pt_regs *regs)
+{
+	unsigned long *slot = kretprobe_trampoline_slot(regs);	/* the same frame as 2005's */
+	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
+	char buf[96];
+
+	if (!claim_told_return(slot))
+		return;
+	printk("\nnarrate: the told call of %s returns, through rethook\n",
+	       sym((unsigned long)p->addr, buf, sizeof(buf)));
+	printk("  1. its ret popped arch_rethook_trampoline from slot %08lx and jumped there: "
+	       "no int3, no trap\n", (unsigned long)slot);
+	printk("  2. the trampoline pushed pt_regs and called rethook_trampoline_handler: "
+	       "ax=%08lx, the return value\n", regs->ax);
+	printk("  3. the newest node on pid %d's list is this frame's; handler %s runs\n",
+	       task_pid(current), sym((unsigned long)rp->handler, buf, sizeof(buf)));
+	printk("  4. the node goes back to its pool; the trampoline writes %08lx (%s)\n",
+	       regs->ip, sym(regs->ip, buf, sizeof(buf)));
+	printk("     into its return slot, pops the registers and rets there\n");
+}
+
 /* KPN_FTRACE_HIT: a probe on a call site, reached through ftrace (docs/ftrace.md). */
 static nokprobe_inline void narrate_ftrace_hit(struct kprobe *p, struct pt_regs *regs)
 {
@@ -674,10 +738,13 @@ static nokprobe_inline void narrate_ftrace_hit(struct kprobe *p, struct pt_regs 
 	narrate("2. ftrace_regs_caller built a pt_regs as an int3 there would (IF=%d TF=%d),\n",
 		flag(regs->flags, X86_EFLAGS_IF), flag(regs->flags, X86_EFLAGS_TF));
 	narrate("   no exception, no gate: the CPU only ran a call\n");
-	if (READ_ONCE(ftrace_trace_function) == kprobe_ftrace_handler)
-		narrate("3. kprobe_ftrace_handler, called straight (the kprobes ops is the only one):\n");
-	else
-		narrate("3. ftrace_ops_list_func -> kprobe_ftrace_handler (several ops on ftrace):\n");
+	if (READ_ONCE(ftrace_trace_function) == kprobe_ftrace_told_handler) {
+		narrate("3. kprobe_ftrace_told_handler (the handler's narrated twin), called straight\n");
+		narrate("   (the kprobes ops is the only one):\n");
+	} else {
+		narrate("3. ftrace_ops_list_func -> kprobe_ftrace_told_handler (the handler's narrated\n");
+		narrate("   twin; several ops on ftrace):\n");
+	}
 	narrate("   get_kprobe(%08lx) finds a '%c' probe\n", addr, kprobe_type_char(p));
 	narrate("4. ip set to %08lx, past the int3 there is not, as on Linux; pre_handler %s runs\n",
 		regs->ip,
@@ -689,6 +756,7 @@ static nokprobe_inline void narrate_ftrace_done(struct pt_regs *regs)
 {
 	char buf[96];
 
+	narrate_rethook_entry(regs);
 	narrate("5. nothing to step: ip is set past the 5-byte nop, post_handler runs\n");
 	narrate("6. the trampoline restores the registers and rets to %08lx (%s)\n",
 		regs->ip, sym(regs->ip, buf, sizeof(buf)));
@@ -743,8 +811,10 @@ static int narrate_int3(struct pt_regs *regs)
 		told = outer;			/* a jprobe's break int3 (KPN_JPROBE_BREAK) */
 	}
 	ret = kprobe_hit_below(KPROBE_HIT_NARRATE)->int3(regs);
-	if (told && this_cpu_read(kprobe_narrate_telling))
+	if (told && this_cpu_read(kprobe_narrate_telling)) {
+		narrate_rethook_entry(regs);
 		narrate_int3_outcome(told, regs);
+	}
 	return ret;
 }
 NOKPROBE_SYMBOL(narrate_int3);
@@ -823,6 +893,9 @@ void __kprobe_narrate(enum kprobe_narration what, struct kprobe *p, struct pt_re
 	case KPN_FTRACE_DONE:
 		if (this_cpu_read(kprobe_narrate_telling))
 			narrate_ftrace_done(regs);
+		break;
+	case KPN_RETHOOK_RETURN:
+		narrate_rethook_return(p, regs);
 		break;
 	}
 }

@@ -40,12 +40,14 @@
 
 /* optprobe_template.S */
 extern const char optprobe_template_entry[], optprobe_template_ip[],
-	optprobe_template_op[], optprobe_template_call[], optprobe_template_end[];
+	optprobe_template_op[], optprobe_template_call[], optprobe_template_copies[],
+	optprobe_template_end[];
 
 #define TMPL_SIZE	(size_t)(optprobe_template_end - optprobe_template_entry)
 #define TMPL_IP_IMM	(size_t)(optprobe_template_ip - optprobe_template_entry + 1)
 #define TMPL_OP_IMM	(size_t)(optprobe_template_op - optprobe_template_entry + 1)
 #define TMPL_CALL	(size_t)(optprobe_template_call - optprobe_template_entry)
+#define TMPL_COPIES_IMM	(size_t)(optprobe_template_copies - optprobe_template_entry - 4)
 #define CALL_SIZE	5	/* e8 rel32 */
 
 /* ---- detour buffers: slots of kprobe_optinsn_slots ---------------------------- */
@@ -85,12 +87,14 @@ static int build_detour(struct optimized_kprobe *op)
 	unsigned long b = (unsigned long)buf;
 	uint32_t opaddr = (uint32_t)(unsigned long)op;
 	uint32_t copies = (uint32_t)(b + TMPL_SIZE);
+	uint32_t past_int3 = (uint32_t)(addr + sizeof(kprobe_opcode_t));	/* Linux's INT3_INSN_SIZE */
 
 	if (!buf)
 		return -OPT_NO_MEMORY;
 	memcpy(buf, optprobe_template_entry, TMPL_SIZE);
-	memcpy(buf + TMPL_IP_IMM, &copies, sizeof(copies));
+	memcpy(buf + TMPL_IP_IMM, &past_int3, sizeof(past_int3));
 	memcpy(buf + TMPL_OP_IMM, &opaddr, sizeof(opaddr));
+	memcpy(buf + TMPL_COPIES_IMM, &copies, sizeof(copies));
 	put_rel32(buf + TMPL_CALL + 1, b + TMPL_CALL + CALL_SIZE,
 		  (unsigned long)optimized_callback);
 	memcpy(buf + TMPL_SIZE, op->optinsn.copy, size);
@@ -264,14 +268,16 @@ void arch_remove_optimized_kprobe(struct optimized_kprobe *op,
 
 /*
  * Called by the detour with interrupts off and a pt_regs just like an
- * int3's (but regs->ip = the copies, where iret will go).  Set the state kprobe_handler() sets for a hit - current_kprobe,
+ * int3's, regs->ip just past the probe.  Set the state kprobe_handler() sets for a hit - current_kprobe,
  * KPROBE_HIT_ACTIVE, nhit - so that a probe hit inside the handler is a
  * reentry counted in nmissed, and a fault in it goes to the probe's
  * fault_handler.  The preempt count is raised around the handler, as
  * around an int3 hit's (arch/i386/kprobes/core.c): a handler that turns
  * interrupts on is still not preempted in the middle of the hit, so no
  * other thread can ever find this one stopped half-way through a hit.
- * There is nothing to step: iret goes straight to the copies.
+ * There is nothing to step.  It returns what the pre-handler returned,
+ * as Linux's handlers mean it: zero, the detour runs the copies next (it
+ * sets regs->ip to them); non-zero, the pre-handler chose regs->ip.
  *
  * op->kp is NULL if the jump was taken out while this CPU was at the
  * top of the detour (sent there by the patch window, or preempted
@@ -281,33 +287,31 @@ void arch_remove_optimized_kprobe(struct optimized_kprobe *op,
  * (then only the displaced instructions still have to run).  A probe
  * with a post-handler needs the int3 path: that call counts as missed.
  */
-void optimized_callback(struct optimized_kprobe *op, struct pt_regs *regs)
+int optimized_callback(struct optimized_kprobe *op, struct pt_regs *regs)
 {
 	struct kprobe *p = op->kp;
-	unsigned long copies = regs->ip;	/* the template pushed it */
+	int moved_ip;
 
 	if (!p) {
 		p = get_kprobe(op->addr);
 		if (p && (kprobe_disabled(p) || p->post_handler || p->break_handler)) {
 			if (!kprobe_disabled(p))
 				kprobes_inc_nmissed_count(p);
-			return;
+			return 0;
 		}
 	}
 	if (!p || this_cpu_read(current_kprobe)) {
 		if (p)
 			kprobes_inc_nmissed_count(p);
-		return;				/* iret runs the copies */
+		return 0;			/* iret runs the copies */
 	}
-	/* What handlers see on an int3 too: just past it (Linux's INT3_INSN_SIZE). */
-	regs->ip = (unsigned long)p->addr + sizeof(kprobe_opcode_t);
 	__preempt_count_add(1);			/* as around an int3 hit's handlers */
 	this_cpu_write(current_kprobe, p);
 	set_kprobe_status(KPROBE_HIT_ACTIVE);
 	kprobe_count_inc(&p->nhit);
-	if (!p->pre_handler || !p->pre_handler(p, regs))
-		regs->ip = copies;		/* else the handler chose where to go */
+	moved_ip = p->pre_handler ? p->pre_handler(p, regs) : 0;
 	reset_current_kprobe();
 	__preempt_count_sub(1);
+	return moved_ip;
 }
 NOKPROBE_SYMBOL(optimized_callback);

@@ -15,7 +15,7 @@
  *     the jmp arrives with %esp = S, the stack of the probed code
  *     pushfl            flags    at S-4   (the CPU pushes these three for
  *     pushl $__KERNEL_CS  cs     at S-8    a ring-0 trap: no sp/ss)
- *     pushl $copies     ip       at S-12  (the callback shows the probe address)
+ *     pushl $addr+1     ip       at S-12  (just past the probe, as an int3 shows it)
  *     pushl $0          orig_ax  at S-16  (the int3 stub's dummy error code)
  *     gs fs es ds ax bp di si dx cx bx    (trap_common's order)
  *
@@ -31,14 +31,18 @@
  * %edx, as every C function of the kernel does (-mregparm=3): two
  * moves, no pushes to drop after the call.
  *
- * The callback sets regs->ip to the copied instructions after this
- * template (or leaves a pre-handler's new ip).  iret then reloads ip,
- * cs and flags in one go, so the probed code's IF comes back exactly as
- * the copies start: not a single instruction of ours runs with
- * interrupts on after the handlers.
+ * regs->ip is what a handler sees after an int3 at the probe, from the
+ * first push on: the callback need not set it.  It returns what the
+ * pre-handler returned: zero, the usual case, runs the copied
+ * instructions after this template - the template writes their address
+ * into regs->ip; non-zero means the pre-handler chose where to go and
+ * left it in regs->ip.  iret then
+ * reloads ip, cs and flags in one go, so the probed code's IF comes back
+ * exactly as the copies start: not a single instruction of ours runs
+ * with interrupts on after the handlers.
  *
  * The template itself never runs: it lives in .rodata and is copied.
- * Three fields are filled in per copy; their offsets are the labels below.
+ * Four fields are filled in per copy; their offsets are the labels below.
  */
 #include <asm/segment.h>
 #include <asm/calling.h>
@@ -52,7 +56,7 @@ optprobe_template_entry:
 	.globl optprobe_template_ip
 optprobe_template_ip:
 	.byte 0x68                      /* pushl $imm32 (gas would shorten a $0) */
-	.long 0                         /* regs->ip: the copies' address, filled in */
+	.long 0                         /* regs->ip: the probe's address + 1, filled in */
 	pushl $0                        /* regs->orig_ax */
 	cld                             /* C code needs DF clear; pushfl kept it */
 	pushl %gs
@@ -69,7 +73,12 @@ optprobe_template_op:
 optprobe_template_call:
 	.byte 0xe8                      /* call optimized_callback: rel32 filled in */
 	.long 0
-	POP_GENERAL_REGS
+	testl %eax, %eax                /* non-zero: a pre-handler moved regs->ip */
+	jnz 1f
+	movl $0, PT_IP(%esp)            /* regs->ip: the copies (imm32 always: C7 /0) */
+	.globl optprobe_template_copies
+optprobe_template_copies:              /* just after the imm32, filled in */
+1:	POP_GENERAL_REGS
 	addl $PT_SEGS_AND_ORIG_AX, %esp /* ds es fs gs (never changed), orig_ax */
 	iret                            /* ip, cs, flags: into the copies */
 	.globl optprobe_template_end

@@ -265,8 +265,11 @@ struct arch_optimized_insn {
 
 /* Is ret where a detour's call to optimized_callback() returns?  (unwinders) */
 bool arch_optprobe_detour_return(unsigned long ret);
-/* Called by the detour with interrupts off (arguments in %eax, %edx). */
-void optimized_callback(struct optimized_kprobe *op, struct pt_regs *regs);
+/*
+ * Called by the detour with interrupts off (arguments in %eax, %edx);
+ * zero: run the copies, non-zero: a pre-handler set regs->ip.
+ */
+int optimized_callback(struct optimized_kprobe *op, struct pt_regs *regs);
 
 
 /* ---- the jump optimizer's arch half -------------------------------------- */
