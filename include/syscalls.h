@@ -101,6 +101,8 @@ long vfs_write(struct file *file, const char __user *buf, size_t count, long lon
 /* From the int $0x80 entry: run the call regs->ax names, result in regs->ax. */
 void do_int80_syscall_32(struct pt_regs *regs);
 DECLARE_PER_CPU(unsigned long, syscall_count);	/* calls taken on each CPU */
+/* Has the log said "syscall NR (name) not implemented" yet?  It does once per number. */
+bool syscall_ni_told(unsigned long nr);
 
 /* The calls a C library's startup and a shell make (kernel/sys.c, arch/i386/tls.c, kernel/time.c, fs/ioctl.c). */
 struct user_desc;

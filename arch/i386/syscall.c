@@ -144,6 +144,13 @@ static bool enosys_first_time(unsigned long nr)
 	return true;
 }
 
+/* Has the log named call nr yet? (the linux_abi suite's question) */
+bool syscall_ni_told(unsigned long nr)
+{
+	nr = nr < NR_syscalls ? nr : NR_syscalls;
+	return READ_ONCE(enosys_told[nr / BITS_PER_WORD]) & (1UL << (nr % BITS_PER_WORD));
+}
+
 static long sys_ni_syscall(unsigned long nr)
 {
 	const char *name = nr < NR_LINUX_SYSCALL_NAMES ? linux_syscall_names[nr] : NULL;

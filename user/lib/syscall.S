@@ -76,3 +76,29 @@
 	SYSCALL setpgid, __NR_setpgid
 	SYSCALL getpgid, __NR_getpgid
 	SYSCALL getpgrp, __NR_getpgrp
+
+/*
+ * syscall(nr, a1, ..., a6): any call by its number, Linux's syscall(2),
+ * for the calls without a function of their own here (user/linuxabi.c).
+ */
+	.globl syscall
+	.type syscall, @function
+syscall:
+	pushl %ebx
+	pushl %esi
+	pushl %edi
+	pushl %ebp
+	movl ARG(0), %eax
+	movl ARG(1), %ebx
+	movl ARG(2), %ecx
+	movl ARG(3), %edx
+	movl ARG(4), %esi
+	movl ARG(5), %edi
+	movl ARG(6), %ebp
+	int $0x80
+	popl %ebp
+	popl %edi
+	popl %esi
+	popl %ebx
+	ret
+	.size syscall, . - syscall
