@@ -154,6 +154,7 @@ $(B)/user/%.elf: $(B)/user/obj/user/%.c.o $(USER_LIB_OBJS)
 
 # A program may have assembly of its own: user/NAME_asm.S, linked in.
 $(B)/user/uprobe_fixups.elf: $(B)/user/obj/user/uprobe_fixups_asm.S.o
+$(B)/user/linuxabi.elf: $(B)/user/obj/user/linuxabi_asm.S.o
 # ...or one more of the kernel's lib/ files: execve names errno values.
 # (Only there: every object given to ld is linked whole, and one more
 # section in every program would move their code, and the offsets that
@@ -557,6 +558,7 @@ help:
 	@echo "  make clean        remove $(B)/ (with M=DIR: only DIR/*.ko and *.o)"
 	@echo "  make help         this list"
 	@echo "  make initramfs    $(B)/initramfs.cpio: /bin's programs and /etc/motd (make run INITRD=...)"
+	@echo "  make busybox-initramfs  $(B)/busybox.cpio: Debian's busybox and its applets (docs/busybox.md)"
 	@echo "  make -C <tree> M=<dir> [modules]   build <dir>'s obj-m (Kbuild or Makefile),"
 	@echo "                    or every <dir>/*.c, into loadable .ko modules"
 	@echo "  make modules_install   (with M=<dir>) nothing to install here: boot"
@@ -567,6 +569,8 @@ help:
 	@echo "  CMDLINE='...'     kernel command line, e.g. CMDLINE='crash=gp'"
 	@echo "  MODULES='a.ko b.ko'  boot modules for insmod=NAME (run, debug)"
 	@echo "  INITRD=f.cpio     a newc cpio unpacked into the ramfs at / (run, debug; docs/exec.md)"
+	@echo "  BUSYBOX=path      the i386 busybox busybox-initramfs packs (default: what bootstrap fetched)"
+	@echo "  BUSYBOX_CACHE=dir where bootstrap unpacks busybox-static:i386 (/var/cache/kprobes-i386/busybox-static)"
 	@echo "  BUILTIN=f.c       link a Linux built-in file into kernel.elf (Kbuild's obj-y);"
 	@echo "                    CONFIG_X=y defines CONFIG_X, e.g. CONFIG_KPROBES_SANITY_TEST=y"
 	@echo "  SMP=N             CPUs for run, debug, run-test, debug-test, run-bochs (now: $(SMP))"
@@ -694,6 +698,20 @@ $(INITRAMFS): $(USER_IMAGE_ELFS) scripts/gen_initramfs.py scripts/initramfs/motd
 		$(foreach e,$(USER_IMAGE_ELFS),/bin/$(notdir $(basename $(e)))=$(e))
 .PHONY: initramfs
 initramfs: $(INITRAMFS)
+
+# build/busybox.cpio: Debian's static busybox for i386 as /bin/busybox and
+# every applet as a hard link of it (/bin/sh, /bin/cat, ...), which
+# bootstrap fetches (docs/busybox.md).  `make run INITRD=build/busybox.cpio
+# CMDLINE=init=/bin/sh` boots into its shell.
+BUSYBOX_CACHE ?= /var/cache/kprobes-i386/busybox-static
+BUSYBOX ?= $(BUSYBOX_CACHE)/root/bin/busybox
+BUSYBOX_CPIO := $(B)/busybox.cpio
+$(BUSYBOX_CPIO): scripts/busybox_initramfs.py scripts/gen_initramfs.py
+	@test -x "$(BUSYBOX)" || { echo "no busybox at $(BUSYBOX): run scripts/bootstrap.sh as root (docs/busybox.md)"; exit 1; }
+	$(call say,GEN,$@)
+	$(Q)$(PYTHON) scripts/busybox_initramfs.py $@ $(BUSYBOX) >/dev/null
+.PHONY: busybox-initramfs
+busybox-initramfs: bootstrap $(BUSYBOX_CPIO)
 
 # ---- fuzzing (see tests/fuzz/) -------------------------------------------------
 # Two libFuzzer targets: the kprobe_events parser and the module loader's

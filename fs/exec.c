@@ -32,6 +32,8 @@
 #include "string.h"
 #include "errno.h"
 #include <asm/irqflags.h>
+#include <asm/tls.h>
+#include <asm/fpu.h>
 
 int bprm_init(struct linux_binprm *bprm, const char *filename)
 {
@@ -160,6 +162,8 @@ void begin_new_exec(struct linux_binprm *bprm, struct pt_regs *regs)
 
 	do_close_on_exec(current->files);
 	flush_signal_handlers(current);	/* the old program's handlers are gone with it */
+	tls_flush_thread(current);	/* and its TLS segments (Linux's flush_thread()) */
+	fpu_flush_thread();		/* and its floating-point registers */
 	uprobe_free_utask(current);	/* return probes into the old text */
 	local_irq_disable();
 	current->mm = bprm->mm;

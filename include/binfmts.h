@@ -56,10 +56,13 @@ struct linux_binprm {
 #define AT_EUID		12
 #define AT_GID		13
 #define AT_EGID		14
+#define AT_PLATFORM	15	/* a string: the CPU the program may assume, "i686" */
+#define AT_HWCAP	16	/* CPUID leaf 1's %edx: the features the CPU has */
 #define AT_CLKTCK	17
 #define AT_SECURE	23
 #define AT_RANDOM	25
 #define AT_EXECFN	31
+#define ELF_PLATFORM	"i686"	/* Linux i386's for any CPU from the Pentium Pro on */
 #define USER_HZ		100	/* AT_CLKTCK: times() ticks per second, Linux's */
 
 /* The last component of a path: a new program's comm, as Linux's __set_task_comm(). */

@@ -47,6 +47,8 @@
 /* One entry, pointing into the archive (name is NUL-terminated there). */
 struct cpio_entry {
 	const char *name;
+	uint32_t ino;		/* names with one ino and nlink > 1 are hard links of one file */
+	uint32_t nlink;
 	uint32_t mode;
 	const unsigned char *data;
 	uint32_t size;

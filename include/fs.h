@@ -27,6 +27,7 @@ struct file_operations {
 	long (*write)(struct file *f, const char __user *buf, size_t count, loff_t *pos);
 	bool seekable;			/* else lseek is -ESPIPE (pipes, the console) */
 	void (*release)(struct file *f);	/* the last reference went */
+	long (*unlocked_ioctl)(struct file *f, unsigned int cmd, unsigned long arg); /* else -ENOTTY */
 };
 
 struct file {

@@ -9,6 +9,7 @@
 /* What one unpacking made. */
 struct initramfs_stats {
 	int files, dirs, skipped;	/* skipped: symlinks, device nodes */
+	int links;			/* files that are another name of a file before them */
 };
 
 /*

@@ -15,6 +15,10 @@
 #include <asm/percpu.h>
 #include "hw_breakpoint.h"
 #include "signal.h"
+#include "linux/compiler.h"
+#include <asm/desc_defs.h>
+#include <asm/segment.h>
+#include <asm/fpu.h>
 
 #define TASK_NAME_LEN 16
 
@@ -99,6 +103,17 @@ struct task_struct {
 	int exit_signal;
 	/* A vfork() child: its parent waits until it execs or exits (kernel/fork.c). */
 	struct vfork_done *vfork_done;
+	/*
+	 * Its thread-local storage segments, GDT entries 6..8 while it runs
+	 * (Linux's thread.tls_array): set_thread_area() writes them, every
+	 * switch to it loads them (arch/i386/tls.c).
+	 */
+	struct desc_struct tls_array[GDT_ENTRY_TLS_ENTRIES];
+	/* set_tid_address() and set_robust_list(): kept for the thread library (kernel/sys.c). */
+	int __user *clear_child_tid;
+	void __user *robust_list;
+	/* Its x87 and SSE registers while it is switched out (arch/i386/fpu.c). */
+	struct fpu_state fpu;
 };
 
 /*

@@ -151,6 +151,39 @@ long vfs_write(struct file *file, const char __user *buf, size_t count, long lon
 /* From the int $0x80 entry: run the call regs->ax names, result in regs->ax. */
 void do_int80_syscall_32(struct pt_regs *regs);
 DECLARE_PER_CPU(unsigned long, syscall_count);	/* calls taken on each CPU */
+/* Has the log said "syscall NR (name) not implemented" yet?  It does once per number. */
+bool syscall_ni_told(unsigned long nr);
+
+/* The calls a C library's startup and a shell make (kernel/sys.c, arch/i386/tls.c, kernel/time.c, fs/ioctl.c). */
+struct user_desc;
+struct new_utsname;
+struct rlimit;
+struct timeval;
+struct timezone;
+struct old_timespec32;
+struct __kernel_timespec;
+asmlinkage long sys_set_thread_area(struct user_desc __user *u_info);
+asmlinkage long sys_get_thread_area(struct user_desc __user *u_info);
+asmlinkage long sys_getuid(void);
+asmlinkage long sys_geteuid(void);
+asmlinkage long sys_getgid(void);
+asmlinkage long sys_getegid(void);
+asmlinkage long sys_getresuid(unsigned int __user *ruid, unsigned int __user *euid,
+			      unsigned int __user *suid);
+asmlinkage long sys_getresgid(unsigned int __user *rgid, unsigned int __user *egid,
+			      unsigned int __user *sgid);
+asmlinkage long sys_getgroups(int gidsetsize, unsigned int __user *grouplist);
+asmlinkage long sys_getppid(void);
+asmlinkage long sys_newuname(struct new_utsname __user *name);
+asmlinkage long sys_set_tid_address(int __user *tidptr);
+asmlinkage long sys_set_robust_list(void __user *head, size_t len);
+asmlinkage long sys_ugetrlimit(unsigned int resource, struct rlimit __user *rlim);
+asmlinkage long sys_prctl(int option, unsigned long arg2);
+asmlinkage long sys_gettimeofday(struct timeval __user *tv, struct timezone __user *tz);
+asmlinkage long sys_clock_gettime32(int which_clock, struct old_timespec32 __user *tp);
+asmlinkage long sys_clock_gettime(int which_clock, struct __kernel_timespec __user *tp);
+asmlinkage long sys_getrandom(char __user *buf, size_t count, unsigned int flags);
+asmlinkage long sys_ioctl(unsigned int fd, unsigned int cmd, unsigned long arg);
 
 /* kernel/signal.c: waiting for signals, per-thread kill, the alternate stack */
 asmlinkage long sys_pause(void);

@@ -24,6 +24,7 @@
 #include "string.h"
 #include "errno.h"
 #include "vsprintf.h"
+#include "mm.h"
 
 #define BIN_DIR		"/bin"
 #define BIN_MODE	0755
@@ -57,21 +58,66 @@ static int entry_path(const char *name, char *path, size_t size)
 	return 0;
 }
 
-static int make_file(const char *path, const struct cpio_entry *e)
+/*
+ * Hard links: names sharing an ino (nlink > 1) are one file.  The
+ * ramfs has no links, so each name is a file of its own whose bytes
+ * are the first name's (the one that carries the data, as
+ * scripts/gen_initramfs.py writes them): busybox's 300 applets cost
+ * one copy of busybox, not 300.
+ */
+#define MAX_LINK_GROUPS	16
+
+struct unpack_state {
+	bool borrow;		/* the archive stays in memory: files use its bytes */
+	struct initramfs_stats *st;
+	int nr_groups;
+	struct { uint32_t ino; const unsigned char *data; uint32_t size; } group[MAX_LINK_GROUPS];
+};
+
+/* The bytes of e's file: its own, or its link group's first name's. */
+static int link_data(struct unpack_state *u, struct cpio_entry *e)
+{
+	int i;
+
+	if (e->nlink < 2)
+		return 0;
+	for (i = 0; i < u->nr_groups; i++) {
+		if (u->group[i].ino == e->ino) {
+			e->data = u->group[i].data;
+			e->size = u->group[i].size;
+			u->st->links++;
+			return 0;
+		}
+	}
+	if (u->nr_groups == MAX_LINK_GROUPS)
+		return -ENOMEM;
+	u->group[u->nr_groups].ino = e->ino;
+	u->group[u->nr_groups].data = e->data;
+	u->group[u->nr_groups++].size = e->size;
+	return 0;
+}
+
+static int make_file(const char *path, struct cpio_entry *e, struct unpack_state *u)
 {
 	struct inode *inode;
-	long ret = ramfs_create(path, e->mode, false, &inode);
+	long ret = link_data(u, e);
 
+	if (!ret)
+		ret = ramfs_create(path, e->mode, false, &inode);
 	if (ret)
 		return ret;
-	ret = ramfs_write(inode, e->data, e->size, 0);
+	if (u->borrow)
+		ramfs_borrow(inode, e->data, e->size);	/* copied only if written */
+	else
+		ret = ramfs_write(inode, e->data, e->size, 0);
 	iput(inode);
 	return ret < 0 ? ret : 0;
 }
 
 /* Pass 2: make one entry. */
-static int make_entry(const struct cpio_entry *e, struct initramfs_stats *st)
+static int make_entry(struct cpio_entry *e, struct unpack_state *u)
 {
+	struct initramfs_stats *st = u->st;
 	char path[PATH_MAX];
 	int ret = entry_path(e->name, path, sizeof(path));
 
@@ -86,30 +132,54 @@ static int make_entry(const struct cpio_entry *e, struct initramfs_stats *st)
 	}
 	if (S_ISREG(e->mode)) {
 		st->files++;
-		return make_file(path, e);
+		return make_file(path, e, u);
 	}
 	st->skipped++;
 	return 0;
 }
 
-int unpack_to_rootfs(const unsigned char *buf, size_t len,
-		     struct initramfs_stats *st, const char **why)
+static int unpack_entries(const unsigned char *buf, size_t len, struct unpack_state *u,
+			  const char **why)
 {
 	struct cpio_reader r = { .buf = buf, .len = len };
 	struct cpio_entry e;
-	int ret;
+	int ret = check_archive(buf, len, why);
 
-	memset(st, 0, sizeof(*st));
-	ret = check_archive(buf, len, why);
 	if (ret)
 		return ret;
 	while ((ret = cpio_next(&r, &e)) > 0 || (ret == 0 && r.off < r.len)) {
-		if (ret > 0 && make_entry(&e, st) < 0) {
+		if (ret > 0 && make_entry(&e, u) < 0) {
 			*why = "a file could not be made (no memory, or a name clash)";
 			return -ENOMEM;
 		}
 	}
 	return 0;
+}
+
+/* borrow: the archive outlives the files (a boot module), which use its bytes. */
+static int unpack_archive(const unsigned char *buf, size_t len, struct initramfs_stats *st,
+			  const char **why, bool borrow)
+{
+	struct unpack_state *u = kzalloc(sizeof(*u));
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	if (!u) {
+		*why = "no memory";
+		return -ENOMEM;
+	}
+	u->borrow = borrow;
+	u->st = st;
+	ret = unpack_entries(buf, len, u, why);
+	kfree(u);
+	return ret;
+}
+
+/* An archive that may go away afterwards: every file gets a copy of its bytes. */
+int unpack_to_rootfs(const unsigned char *buf, size_t len,
+		     struct initramfs_stats *st, const char **why)
+{
+	return unpack_archive(buf, len, st, why, false);
 }
 
 /* Every program of the kernel image as /bin/NAME, its bytes the image's own. */
@@ -151,11 +221,15 @@ void populate_rootfs(void)
 
 		if (!is_cpio(bm))
 			continue;	/* a .ko for insmod */
-		if (unpack_to_rootfs((void *)bm->start, bm->end - bm->start, &st, &why))
+		/* A module's memory stays reserved: its files borrow their bytes. */
+		if (unpack_archive((void *)bm->start, bm->end - bm->start, &st, &why, true))
 			printk("initramfs: %s refused: %s; the filesystem is unchanged\n",
 			       bm->name, why);
 		else
 			printk("initramfs: %s: %d files, %d directories unpacked\n",
 			       bm->name, st.files, st.dirs);
+		if (st.links)
+			printk("initramfs: %d of those files are hard links, sharing their bytes\n",
+			       st.links);
 	}
 }

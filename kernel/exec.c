@@ -26,6 +26,7 @@
 #include "errno.h"
 #include "binfmts.h"
 #include "random.h"
+#include <asm/processor.h>
 
 const struct user_program *find_user_program(const char *name)
 {
@@ -98,7 +99,7 @@ static unsigned long phdr_vaddr(const struct load_info *info)
 	return 0;
 }
 
-#define NR_AUX_PAIRS	16	/* the pairs create_elf_tables() writes, AT_NULL's included */
+#define NR_AUX_PAIRS	18	/* the pairs create_elf_tables() writes, AT_NULL's included */
 
 /* The words below the strings: argc, argv and envp with their NULLs, auxv. */
 static size_t elf_tables_words(const struct linux_binprm *bprm)
@@ -113,7 +114,8 @@ static size_t elf_tables_words(const struct linux_binprm *bprm)
  */
 static int map_arg_pages(struct mm_struct *mm, const struct linux_binprm *bprm)
 {
-	size_t need = strlen(bprm->filename) + 1 + bprm->strings_len + AT_RANDOM_BYTES +
+	size_t need = strlen(bprm->filename) + 1 + bprm->strings_len +
+		      sizeof(ELF_PLATFORM) + AT_RANDOM_BYTES +
 		      elf_tables_words(bprm) * sizeof(long) + 2 * 16;
 
 	if (need > USER_STACK_TOP - USER_STACK_BOTTOM - PAGE_SIZE)
@@ -133,18 +135,21 @@ static unsigned long push_bytes(struct mm_struct *mm, unsigned long *p,
 /*
  * Linux's create_elf_tables(): the stack a program starts on.  From the
  * top down: the file name (AT_EXECFN), the argument and environment
- * strings, 16 random bytes (AT_RANDOM: glibc's stack protector and
- * pointer guard), then, 16-byte aligned at sp,
+ * strings, the platform's name (AT_PLATFORM), 16 random bytes
+ * (AT_RANDOM: glibc's stack protector and pointer guard), then,
+ * 16-byte aligned at sp,
  *
  *	argc, argv[0..argc-1], NULL, envp[0..envc-1], NULL,
- *	auxv: (AT_PHDR, ...) pairs, (AT_NULL, 0).
+ *	auxv: (AT_HWCAP, ...) pairs in Linux's order, (AT_NULL, 0).
  *
- * Returns the initial sp, or 0 if it all does not fit (-E2BIG).
+ * No AT_SYSINFO: that is the address of the vDSO's __kernel_vsyscall,
+ * and this kernel maps no vDSO; glibc then makes every call with
+ * int $0x80 (docs/busybox.md).  Returns the initial sp, or 0 if it all does not fit (-E2BIG).
  */
 static unsigned long create_elf_tables(struct mm_struct *mm, struct linux_binprm *bprm,
 				       const struct load_info *info)
 {
-	unsigned long p = USER_STACK_TOP - sizeof(long), execfn, strings, random;
+	unsigned long p = USER_STACK_TOP - sizeof(long), execfn, strings, platform, random;
 	unsigned char rnd[AT_RANDOM_BYTES];
 	unsigned long *words, *w, sp;
 	size_t nwords = elf_tables_words(bprm), off = 0;
@@ -152,6 +157,7 @@ static unsigned long create_elf_tables(struct mm_struct *mm, struct linux_binprm
 
 	execfn = push_bytes(mm, &p, bprm->filename, strlen(bprm->filename) + 1);
 	strings = push_bytes(mm, &p, bprm->strings, bprm->strings_len);
+	platform = push_bytes(mm, &p, ELF_PLATFORM, sizeof(ELF_PLATFORM));
 	get_random_bytes(rnd, sizeof(rnd));
 	random = push_bytes(mm, &p, rnd, sizeof(rnd));
 	sp = ALIGN_DOWN(p - nwords * sizeof(long), 16);
@@ -168,6 +174,7 @@ static unsigned long create_elf_tables(struct mm_struct *mm, struct linux_binprm
 		*w++ = strings + off;
 	*w++ = 0;			/* envp's end */
 #define NEW_AUX_ENT(id, val) do { *w++ = (id); *w++ = (val); } while (0)
+	NEW_AUX_ENT(AT_HWCAP, cpuid_features_edx());
 	NEW_AUX_ENT(AT_PAGESZ, PAGE_SIZE);
 	NEW_AUX_ENT(AT_CLKTCK, USER_HZ);
 	NEW_AUX_ENT(AT_PHDR, phdr_vaddr(info));
@@ -183,6 +190,7 @@ static unsigned long create_elf_tables(struct mm_struct *mm, struct linux_binprm
 	NEW_AUX_ENT(AT_SECURE, 0);
 	NEW_AUX_ENT(AT_RANDOM, random);
 	NEW_AUX_ENT(AT_EXECFN, execfn);
+	NEW_AUX_ENT(AT_PLATFORM, platform);
 	NEW_AUX_ENT(AT_NULL, 0);
 #undef NEW_AUX_ENT
 	copy_to_mm(mm, sp, words, (w - words) * sizeof(long));

@@ -23,6 +23,7 @@
  * They are noinline: a function the compiler folded into its caller
  * has no address of its own to put a probe on.
  */
+#include "tty.h"
 #include "kernel.h"
 #include "process.h"
 #include "sched.h"
@@ -79,10 +80,18 @@ void fput(struct file *f)
 	kfree(f);
 }
 
-/* The console: end of file to read (no input yet), printk to write. */
+/*
+ * The console: a terminal (kernel/tty.c) - end of file to read while
+ * the kernel's shell has the keys, the keyboard with init=; printk to write.
+ */
 static long console_read(struct file *f, char __user *buf, size_t count, loff_t *pos)
 {
-	return 0;
+	return tty_read(buf, count);
+}
+
+static long console_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	return tty_ioctl(cmd, arg);
 }
 
 /* The whole range is checked first, so a bad one prints nothing. */
@@ -106,6 +115,7 @@ static long console_write(struct file *f, const char __user *buf, size_t count,
 static const struct file_operations console_fops = {
 	.read = console_read,
 	.write = console_write,
+	.unlocked_ioctl = console_ioctl,
 };
 
 /* One console file, shared by every table; its first reference is never dropped. */

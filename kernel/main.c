@@ -9,6 +9,7 @@
  * (the test image's "test=a,b" and "bench"), or start the shell on the
  * serial and VGA consoles.
  */
+#include <asm/fpu.h>
 #include "kernel.h"
 #include "initramfs.h"
 #include "multiboot.h"
@@ -94,6 +95,7 @@ void kmain(uint32_t magic, struct multiboot_info *mbi)
 	gdt_init();
 	setup_per_cpu_areas();	/* %fs:var is CPU 0's copy of var */
 	idt_init();
+	fpu_init_cpu();		/* x87 and SSE usable by processes (arch/i386/fpu.c) */
 	detect_cpus();		/* ACPI MADT or MP table; before paging hides them */
 	page_alloc_init(mbi);
 	paging_init();

@@ -11,6 +11,9 @@
 #include "random.h"
 #include <asm/processor.h>
 #include "spinlock.h"
+#include "syscalls.h"
+#include "uaccess.h"
+#include "errno.h"
 
 #define XORSHIFT_MULTIPLIER	0x2545f4914f6cdd1dULL
 
@@ -56,4 +59,35 @@ void get_random_bytes(void *buf, size_t len)
 		for (int i = 0; i < 4 && len; i++, len--, v >>= 8)
 			*p++ = v;
 	}
+}
+
+/* getrandom()'s flags (Linux's include/uapi/linux/random.h). */
+#define GRND_NONBLOCK	0x0001
+#define GRND_RANDOM	0x0002
+#define GRND_INSECURE	0x0004
+#define GETRANDOM_CHUNK	64	/* bytes made and copied at a time */
+
+/*
+ * getrandom(buf, count, flags) (355): count bytes of the generator
+ * above.  It is "ready" from the first call, so no flag ever waits;
+ * unknown flags, or GRND_INSECURE with GRND_RANDOM, are -EINVAL as on
+ * Linux.  glibc's malloc asks for 4 bytes at startup.
+ */
+asmlinkage long sys_getrandom(char __user *buf, size_t count, unsigned int flags)
+{
+	unsigned char chunk[GETRANDOM_CHUNK];
+	size_t done = 0, n;
+
+	if (flags & ~(GRND_NONBLOCK | GRND_RANDOM | GRND_INSECURE))
+		return -EINVAL;
+	if ((flags & (GRND_INSECURE | GRND_RANDOM)) == (GRND_INSECURE | GRND_RANDOM))
+		return -EINVAL;
+	while (done < count) {
+		n = count - done < sizeof(chunk) ? count - done : sizeof(chunk);
+		get_random_bytes(chunk, n);
+		if (copy_to_user(buf + done, chunk, n))
+			return done ? (long)done : -EFAULT;
+		done += n;
+	}
+	return done;
 }

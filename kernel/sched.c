@@ -49,6 +49,8 @@
 #include "kprobes.h"
 #include "rethook.h"
 #include "hw_breakpoint.h"
+#include <asm/tls.h>
+#include <asm/fpu.h>
 
 #define TIMESLICE_TICKS 2		/* 20 ms at HZ=100 */
 #define ALL_CPUS	(~0UL)		/* cpus_allowed: anywhere */
@@ -267,6 +269,8 @@ static void __schedule(void)
 		this_cpu_write(switch_prev, prev);
 		switch_mm(next->mm);			/* its address space */
 		load_sp0(task_stack_top(next));		/* its stack for ring 3's traps */
+		load_TLS(next, cpu);			/* its %gs's descriptors (tls.c) */
+		fpu_switch(prev, next);			/* its x87 and SSE registers (fpu.c) */
 		hw_breakpoint_switch(prev, next);	/* next's own debug registers */
 		switch_to(&prev->esp, next->esp);
 		/* ...some time later, some CPU switched back to us. */
@@ -556,6 +560,11 @@ static struct task_struct *__kthread_create(int (*fn)(void *), void *arg,
 		return NULL;
 	}
 	t->cpus_allowed = allowed;
+	/* Its creator's TLS entries, as Linux's dup_task_struct() copies them: a forked child's %gs still works. */
+	if (this_cpu_read(current_task)) {
+		tls_copy_thread(t, current);
+		fpu_clone(t);	/* and its floating-point registers, as Linux's fpu_clone() */
+	}
 
 	spin_lock_irqsave(&rq_lock, flags);
 	t->pid = next_pid++;

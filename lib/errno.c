@@ -39,6 +39,7 @@ static const struct errno_text errno_table[] = {
 	ERRNO_ENTRY(EISDIR, "Is a directory"),
 	ERRNO_ENTRY(EINVAL, "Invalid argument"),
 	ERRNO_ENTRY(EMFILE, "Too many open files"),
+	ERRNO_ENTRY(ENOTTY, "Inappropriate ioctl for device"),
 	ERRNO_ENTRY(ENOSPC, "No space left on device"),
 	ERRNO_ENTRY(ESPIPE, "Illegal seek"),
 	ERRNO_ENTRY(EPIPE, "Broken pipe"),

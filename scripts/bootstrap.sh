@@ -116,9 +116,42 @@ check_gui() {
 		need qemu-system-gui "a QEMU display (gtk or sdl)"
 }
 
+# Debian's busybox-static for i386: real Linux programs for make test's
+# busybox stage and `make busybox-initramfs` (docs/busybox.md).  Not
+# installed (it would replace the host's busybox): its .deb is fetched
+# with apt-get download and unpacked into BUSYBOX_CACHE, once.
+BUSYBOX_CACHE=${BUSYBOX_CACHE:-/var/cache/kprobes-i386/busybox-static}
+BUSYBOX=${BUSYBOX:-$BUSYBOX_CACHE/root/bin/busybox}
+
+fetch_busybox() {
+	[ -x "$BUSYBOX" ] && return 0
+	if [ "$BUSYBOX" != "$BUSYBOX_CACHE/root/bin/busybox" ] ||
+	   [ "$(id -u)" -ne 0 ] || ! have_cmd apt-get; then
+		echo "bootstrap: missing: Debian's busybox-static:i386 at $BUSYBOX" >&2
+		echo "bootstrap: fetch it with:  sudo sh scripts/bootstrap.sh" >&2
+		echo "    (it runs dpkg --add-architecture i386; apt-get update;" >&2
+		echo "     apt-get download busybox-static:i386; dpkg-deb -x into $BUSYBOX_CACHE)" >&2
+		return 1
+	fi
+	echo "bootstrap: fetching busybox-static:i386 into $BUSYBOX_CACHE" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	dpkg --print-foreign-architectures | grep -qx i386 || dpkg --add-architecture i386 || return 1
+	apt-get update -q >&2 || { echo "bootstrap: apt-get update failed" >&2; return 1; }
+	mkdir -p "$BUSYBOX_CACHE/debs" && rm -rf "$BUSYBOX_CACHE/root.new"
+	(cd "$BUSYBOX_CACHE/debs" && apt-get download -q busybox-static:i386 >&2) || {
+		echo "bootstrap: apt-get download busybox-static:i386 failed" >&2
+		return 1
+	}
+	for deb in "$BUSYBOX_CACHE"/debs/busybox-static_*_i386.deb; do
+		dpkg-deb -x "$deb" "$BUSYBOX_CACHE/root.new" || return 1
+	done
+	rm -rf "$BUSYBOX_CACHE/root" && mv "$BUSYBOX_CACHE/root.new" "$BUSYBOX_CACHE/root"
+	[ -x "$BUSYBOX" ]
+}
+
 check_all
 check_gui
-[ -z "$missing_pkgs" ] && exit 0
+[ -z "$missing_pkgs" ] && { fetch_busybox; exit $?; }
 
 echo "bootstrap: missing:$missing_what" >&2
 install_cmd="apt-get install -y --no-install-recommends$missing_pkgs"
@@ -138,7 +171,8 @@ if [ "$(id -u)" -eq 0 ] && have_cmd apt-get; then
 		echo "bootstrap: still missing after install:$missing_what" >&2
 		exit 1
 	fi
-	exit 0
+	fetch_busybox
+	exit $?
 fi
 
 echo "bootstrap: install them with:" >&2

@@ -7,6 +7,7 @@
 #include "ulib.h"
 
 #define AT_NULL		0
+#define AT_PLATFORM	15
 #define AT_RANDOM	25
 #define AT_EXECFN	31
 
@@ -22,6 +23,8 @@ int main(int argc, char **argv)
 		printf("auxv %lu %#lx\n", aux[0], aux[1]);
 		if (aux[0] == AT_EXECFN)
 			printf("execfn %s\n", (char *)aux[1]);
+		if (aux[0] == AT_PLATFORM)
+			printf("platform %s\n", (char *)aux[1]);
 		if (aux[0] == AT_RANDOM)
 			printf("random %08lx%08lx\n", ((unsigned long *)aux[1])[0],
 			       ((unsigned long *)aux[1])[1]);

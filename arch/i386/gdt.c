@@ -9,6 +9,9 @@
  * descriptor: the one it always runs in (cpu_tss[cpu]) and a second,
  * clean one for double faults.
  *
+ * Entries 6..8 are the running process's own (tls.c): the third use of
+ * segments here, after the flat ones and the TSS.
+ *
  * Why one GDT per CPU (as Linux has its per-CPU gdt_page):
  *   - ltr marks the TSS descriptor "busy", and a busy TSS cannot be
  *     loaded again: two CPUs cannot share one TSS descriptor, and each
@@ -26,6 +29,7 @@
 #include "string.h"
 #include <asm/percpu.h>
 #include "smp.h"
+#include <asm/desc_defs.h>
 
 struct seg_desc {
 	uint16_t limit_low;
@@ -83,6 +87,15 @@ static void set_user_segs(struct seg_desc *gdt)
 	set_seg(gdt, GDT_ENTRY_DEFAULT_USER_DS, 0, SEG_LIMIT_4G,
 		SEG_PRESENT | SEG_DPL3 | SEG_CODE_DATA | SEG_DATA_WRITE,
 		SEG_GRAN_4K | SEG_SIZE_32);
+}
+
+/*
+ * Linux's write_gdt_entry(): one descriptor of CPU cpu's table, as
+ * load_TLS() (tls.c) writes a task's three at every switch.
+ */
+void write_gdt_entry(int cpu, int entry, const struct desc_struct *desc)
+{
+	memcpy(&cpu_gdt[cpu][entry], desc, sizeof(cpu_gdt[cpu][entry]));
 }
 
 /* Fill CPU cpu's table; its per-CPU area must already exist. */

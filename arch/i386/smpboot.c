@@ -25,6 +25,7 @@
  * task, its local APIC and timer; it reports in and joins the scheduler
  * (cpu_startup_entry()).
  */
+#include <asm/fpu.h>
 #include "kernel.h"
 #include "smp.h"
 #include <asm/smpboot.h>
@@ -128,6 +129,7 @@ void start_secondary(void)
 
 	load_cpu_gdt(cpu);	/* from here smp_processor_id() == cpu */
 	load_current_idt();
+	fpu_init_cpu();		/* x87 and SSE usable by processes */
 	doublefault_init();	/* this CPU's #DF task */
 	setup_local_APIC();
 	setup_APIC_timer();

@@ -20,6 +20,8 @@
 #include "nokprobe.h"
 #include <asm/percpu.h>
 #include "sched.h"
+#include <asm/atomic.h>
+#include <asm/syscall_names.h>
 
 typedef asmlinkage long (*sys_call_ptr_t)(unsigned long, unsigned long, unsigned long,
 					  unsigned long, unsigned long, unsigned long);
@@ -118,6 +120,26 @@ static const sys_call_ptr_t ia32_sys_call_table[NR_syscalls] = {
 	SYSCALL(__NR_ftruncate, sys_ftruncate),
 	SYSCALL(__NR_truncate64, sys_truncate64),
 	SYSCALL(__NR_ftruncate64, sys_ftruncate64),
+	SYSCALL(__NR_ioctl, sys_ioctl),
+	SYSCALL(__NR_getppid, sys_getppid),
+	SYSCALL(__NR_gettimeofday, sys_gettimeofday),
+	SYSCALL(__NR_uname, sys_newuname),
+	SYSCALL(__NR_prctl, sys_prctl),
+	SYSCALL(__NR_ugetrlimit, sys_ugetrlimit),
+	SYSCALL(__NR_getuid32, sys_getuid),
+	SYSCALL(__NR_getgid32, sys_getgid),
+	SYSCALL(__NR_geteuid32, sys_geteuid),
+	SYSCALL(__NR_getegid32, sys_getegid),
+	SYSCALL(__NR_getgroups32, sys_getgroups),
+	SYSCALL(__NR_getresuid32, sys_getresuid),
+	SYSCALL(__NR_getresgid32, sys_getresgid),
+	SYSCALL(__NR_set_thread_area, sys_set_thread_area),
+	SYSCALL(__NR_get_thread_area, sys_get_thread_area),
+	SYSCALL(__NR_set_tid_address, sys_set_tid_address),
+	SYSCALL(__NR_clock_gettime, sys_clock_gettime32),
+	SYSCALL(__NR_set_robust_list, sys_set_robust_list),
+	SYSCALL(__NR_getrandom, sys_getrandom),
+	SYSCALL(__NR_clock_gettime64, sys_clock_gettime),
 };
 
 /* System calls taken on this CPU (tests look for them on every CPU). */
@@ -138,6 +160,48 @@ static void check_entry_stack(struct pt_regs *regs)
 		      task_stack_top(current));
 }
 
+/*
+ * A call this kernel lacks returns -ENOSYS, as Linux's table answers
+ * a number it has no entry for, and the program goes on (glibc copes
+ * with -ENOSYS for rseq, for instance).  The log names it, once per
+ * number, so what a real program still needs is one `dmesg` away:
+ *	busybox: syscall 386 (rseq) not implemented
+ * A number past the table's end is told once for them all.
+ */
+#define BITS_PER_WORD	(8 * sizeof(unsigned long))
+static unsigned long enosys_told[(NR_syscalls + BITS_PER_WORD) / BITS_PER_WORD];
+
+/* Set the number's bit; true if this call set it (first time), on any CPU. */
+static bool enosys_first_time(unsigned long nr)
+{
+	volatile unsigned long *word = &enosys_told[nr / BITS_PER_WORD];
+	unsigned long bit = 1UL << (nr % BITS_PER_WORD), old;
+
+	do {
+		old = *word;
+		if (old & bit)
+			return false;
+	} while (cmpxchg(word, old, old | bit) != old);
+	return true;
+}
+
+/* Has the log named call nr yet? (the linux_abi suite's question) */
+bool syscall_ni_told(unsigned long nr)
+{
+	nr = nr < NR_syscalls ? nr : NR_syscalls;
+	return READ_ONCE(enosys_told[nr / BITS_PER_WORD]) & (1UL << (nr % BITS_PER_WORD));
+}
+
+static long sys_ni_syscall(unsigned long nr)
+{
+	const char *name = nr < NR_LINUX_SYSCALL_NAMES ? linux_syscall_names[nr] : NULL;
+
+	if (enosys_first_time(nr < NR_syscalls ? nr : NR_syscalls))
+		printk("%s: syscall %lu (%s) not implemented\n", current->comm, nr,
+		       name ? name : "no such call in Linux i386");
+	return -ENOSYS;
+}
+
 void do_int80_syscall_32(struct pt_regs *regs)
 {
 	unsigned long nr = regs->ax;
@@ -150,7 +214,7 @@ void do_int80_syscall_32(struct pt_regs *regs)
 	if (nr < NR_syscalls && ia32_sys_call_table[nr])
 		regs->ax = syscall_call(ia32_sys_call_table[nr], regs);
 	else
-		regs->ax = -ENOSYS;
+		regs->ax = sys_ni_syscall(nr);
 	trace_sys_exit(regs, nr);
 }
 NOKPROBE_SYMBOL(do_int80_syscall_32);

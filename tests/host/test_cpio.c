@@ -10,15 +10,16 @@
 
 #define ARCHIVE_MAX 4096
 
-/* Append one newc entry to buf at *len (the layout of gen_init_cpio). */
-static void put_entry(unsigned char *buf, size_t *len, const char *name,
-		      unsigned int mode, const char *data, size_t size)
+/* Append one newc entry to buf at *len (the layout of gen_init_cpio), inode ino with nlink names. */
+static void put_linked_entry(unsigned char *buf, size_t *len, const char *name,
+			     unsigned int ino, unsigned int nlink, unsigned int mode,
+			     const char *data, size_t size)
 {
 	size_t namesize = strlen(name) + 1;
 
 	*len += sprintf((char *)buf + *len,
 			"070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X",
-			1, mode, 0, 0, 1, 0, (unsigned int)size, 0, 0, 0, 0,
+			ino, mode, 0, 0, nlink, 0, (unsigned int)size, 0, 0, 0, 0,
 			(unsigned int)namesize, 0);
 	memcpy(buf + *len, name, namesize);
 	*len += namesize;
@@ -28,6 +29,12 @@ static void put_entry(unsigned char *buf, size_t *len, const char *name,
 	*len += size;
 	while (*len % CPIO_ALIGN)
 		buf[(*len)++] = 0;
+}
+
+static void put_entry(unsigned char *buf, size_t *len, const char *name,
+		      unsigned int mode, const char *data, size_t size)
+{
+	put_linked_entry(buf, len, name, 1, 1, mode, data, size);
 }
 
 static size_t sample(unsigned char *buf)
@@ -141,7 +148,32 @@ static void broken_headers(struct ktest *t)
 	KTEST_EXPECT_EQ(t, read_all(buf, 0, &n, &err), -EINVAL);	/* empty: no trailer */
 }
 
+/* Hard links: one ino, nlink names, the bytes once (busybox's applets in /bin). */
+static void hard_links_share_an_ino(struct ktest *t)
+{
+	unsigned char buf[ARCHIVE_MAX];
+	struct cpio_reader r = { .buf = buf };
+	struct cpio_entry e;
+	size_t len = 0;
+
+	memset(buf, 0, sizeof(buf));
+	put_linked_entry(buf, &len, "bin/busybox", 7, 2, S_IFREG | 0755, "ELF", 3);
+	put_linked_entry(buf, &len, "bin/sh", 7, 2, S_IFREG | 0755, "", 0);
+	put_entry(buf, &len, CPIO_TRAILER, 0, "", 0);
+	r.len = len;
+	KTEST_EXPECT_EQ(t, cpio_next(&r, &e), 1);
+	KTEST_EXPECT_EQ(t, e.ino, 7);
+	KTEST_EXPECT_EQ(t, e.nlink, 2);
+	KTEST_EXPECT_EQ(t, e.size, 3);
+	KTEST_EXPECT_EQ(t, cpio_next(&r, &e), 1);
+	KTEST_EXPECT_STREQ(t, e.name, "bin/sh");
+	KTEST_EXPECT_EQ(t, e.ino, 7);
+	KTEST_EXPECT_EQ(t, e.nlink, 2);
+	KTEST_EXPECT_EQ(t, e.size, 0);
+}
+
 static struct ktest_case cases[] = {
+	KTEST_CASE(hard_links_share_an_ino),
 	KTEST_CASE(odd_sizes_and_padding),
 	KTEST_CASE(archives_back_to_back),
 	KTEST_CASE(every_truncation_is_refused),

@@ -13,6 +13,7 @@
 #include "ktest.h"
 #include "process.h"
 #include "binfmts.h"
+#include <asm/processor.h>
 #include "ramfs.h"
 #include "initramfs.h"
 #include "cpio.h"
@@ -225,6 +226,10 @@ static void auxv_matches_the_elf_file(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, has_aux(AT_BASE, 0));
 	KTEST_EXPECT_TRUE(t, captured("execfn /bin/auxv\n"));
 	KTEST_EXPECT_TRUE(t, captured("\nsp 0x"));
+	/* Linux's order: AT_HWCAP (CPUID's features) first; AT_PLATFORM names the CPU. */
+	KTEST_EXPECT_TRUE(t, strncmp(strstr(ktest_captured(), "auxv "), "auxv 16 ", 8) == 0);
+	KTEST_EXPECT_TRUE(t, has_aux(AT_HWCAP, cpuid_features_edx()));
+	KTEST_EXPECT_TRUE(t, captured("platform i686\n"));
 	r = strstr(ktest_captured(), "random ");
 	KTEST_ASSERT_TRUE(t, r != NULL);
 	strlcpy(random1, r, sizeof(random1));

@@ -185,4 +185,7 @@ int puts(const char *s);
 long msleep(unsigned long ms);
 long sleep(unsigned long seconds);
 
+/* Any system call by its number (Linux's syscall(2)): the kernel's result, -errno on failure. */
+long syscall(long nr, ...);
+
 #endif

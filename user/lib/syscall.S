@@ -112,3 +112,29 @@
 	SYSCALL truncate64, __NR_truncate64
 	SYSCALL ftruncate64, __NR_ftruncate64
 	SYSCALL lstat64, __NR_lstat64
+
+/*
+ * syscall(nr, a1, ..., a6): any call by its number, Linux's syscall(2),
+ * for the calls without a function of their own here (user/linuxabi.c).
+ */
+	.globl syscall
+	.type syscall, @function
+syscall:
+	pushl %ebx
+	pushl %esi
+	pushl %edi
+	pushl %ebp
+	movl ARG(0), %eax
+	movl ARG(1), %ebx
+	movl ARG(2), %ecx
+	movl ARG(3), %edx
+	movl ARG(4), %esi
+	movl ARG(5), %edi
+	movl ARG(6), %ebp
+	int $0x80
+	popl %ebp
+	popl %edi
+	popl %esi
+	popl %ebx
+	ret
+	.size syscall, . - syscall

@@ -112,6 +112,16 @@ static inline void sync_core(void)
 	__asm__ __volatile__("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d) : : "memory");
 }
 
+/* CPUID leaf 1's %edx: the feature flags (fpu, tsc, cmov, sse, ...), Linux's ELF_HWCAP. */
+#define CPUID_LEAF_FEATURES	1
+static inline uint32_t cpuid_features_edx(void)
+{
+	uint32_t a = CPUID_LEAF_FEATURES, b, c = 0, d;
+
+	__asm__ __volatile__("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+	return d;
+}
+
 static inline void cpu_relax(void)
 {
 	__asm__ __volatile__("pause" ::: "memory");

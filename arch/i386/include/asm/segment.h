@@ -11,10 +11,20 @@
 #define GDT_ENTRY_TSS         3   /* the task we always run in */
 #define GDT_ENTRY_DOUBLEFAULT_TSS 4   /* a clean task for #DF */
 #define GDT_ENTRY_NOT_PRESENT 5   /* a data segment marked not present (crash=ss) */
-#define GDT_ENTRY_PERCPU      6   /* data segment based at this CPU's per-CPU area */
-#define GDT_ENTRY_DEFAULT_USER_CS 7   /* ring 3's flat code segment (DPL 3) */
-#define GDT_ENTRY_DEFAULT_USER_DS 8   /* ring 3's flat data and stack segment */
-#define GDT_ENTRIES           9
+/*
+ * 6, 7, 8: the running process's three thread-local storage segments,
+ * where Linux i386 has them.  set_thread_area() fills a task's copy,
+ * every context switch writes the next task's copy here (load_TLS(),
+ * arch/i386/tls.c), and glibc points %gs at one: %gs:0 is its thread.
+ */
+#define GDT_ENTRY_TLS_MIN     6
+#define GDT_ENTRY_TLS_ENTRIES 3
+#define GDT_ENTRY_TLS_MAX     (GDT_ENTRY_TLS_MIN + GDT_ENTRY_TLS_ENTRIES - 1)
+#define GDT_ENTRY_PERCPU      9   /* data segment based at this CPU's per-CPU area */
+/* Ring 3's flat segments where Linux i386 has them: %cs 0x73, the rest 0x7b. */
+#define GDT_ENTRY_DEFAULT_USER_CS 14  /* ring 3's flat code segment (DPL 3) */
+#define GDT_ENTRY_DEFAULT_USER_DS 15  /* ring 3's flat data and stack segment */
+#define GDT_ENTRIES           16
 
 #define __KERNEL_CS   (GDT_ENTRY_KERNEL_CS * 8)
 #define __KERNEL_DS   (GDT_ENTRY_KERNEL_DS * 8)
@@ -62,6 +72,8 @@ void load_cpu_gdt(int cpu);
 /* The TSS descriptor for #DF is installed by the double-fault code. */
 struct tss_struct;
 void gdt_set_tss(int entry, struct tss_struct *tss);	/* this CPU's GDT */
+struct desc_struct;
+void write_gdt_entry(int cpu, int entry, const struct desc_struct *desc);
 
 /* The selector in a segment register now (Linux's savesegment()):
  * savesegment(ds, sel).  The register is named in the instruction. */

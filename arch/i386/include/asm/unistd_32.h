@@ -93,6 +93,27 @@
 #define __NR_ftruncate		93
 #define __NR_truncate64		193
 #define __NR_ftruncate64	194
+#define __NR_ioctl		54
+#define __NR_getppid		64
+#define __NR_gettimeofday	78
+#define __NR_uname		122
+#define __NR_prctl		172
+#define __NR_ugetrlimit		191
+#define __NR_getuid32		199
+#define __NR_getgid32		200
+#define __NR_geteuid32		201
+#define __NR_getegid32		202
+#define __NR_getgroups32	205
+#define __NR_getresuid32	209
+#define __NR_getresgid32	211
+#define __NR_set_thread_area	243
+#define __NR_get_thread_area	244
+#define __NR_set_tid_address	258
+#define __NR_clock_gettime	265
+#define __NR_set_robust_list	311
+#define __NR_getrandom		355
+#define __NR_rseq		386	/* not provided: -ENOSYS, which glibc expects may happen */
+#define __NR_clock_gettime64	403
 /*
  * Retired: 500 was this kernel's own spawn(name, argv), before fork().
  * No call has the number now (-ENOSYS); programs start programs with
