@@ -134,5 +134,7 @@ asmlinkage long sys_clock_gettime32(int which_clock, struct old_timespec32 __use
 asmlinkage long sys_clock_gettime(int which_clock, struct __kernel_timespec __user *tp);
 asmlinkage long sys_getrandom(char __user *buf, size_t count, unsigned int flags);
 asmlinkage long sys_ioctl(unsigned int fd, unsigned int cmd, unsigned long arg);
+struct pollfd;
+asmlinkage long sys_poll(struct pollfd __user *ufds, unsigned int nfds, int timeout_msecs);
 
 #endif

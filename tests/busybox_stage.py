@@ -15,7 +15,11 @@ status must be the case's.  Then
                               `meminfo` counts are the same before and after;
   missing_call_named_once     every busybox start calls rseq (386), which
                               this kernel lacks: -ENOSYS, the program goes
-                              on, and the log names it exactly once.
+                              on, and the log names it exactly once;
+  init_sh_interactive         a second boot with init=/bin/sh: busybox's
+                              interactive shell reads lines typed on the
+                              console (the terminal of kernel/tty.c), and
+                              its exit gives the console to the kernel's shell.
 
 Prints flat KTAP (tests/run_tests.py's busybox stage); exits non-zero on
 any failure, and when busybox is missing (scripts/bootstrap.sh fetches it).
@@ -78,11 +82,11 @@ def quoted(script):
 class BusyboxConsole(cs.Console):
     """The kernel's console with the busybox initramfs as its only module."""
 
-    def __init__(self, kernel, cpio):
+    def __init__(self, kernel, cpio, cmdline="nosmoke"):
         cmd = [cs.QEMU, "-m", "128M", "-display", "none", "-smp", "2",
                "-accel", "tcg,thread=multi", "-serial", "stdio", "-monitor", "none",
                "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
-               "-kernel", str(kernel), "-append", "nosmoke", "-initrd", str(cpio)]
+               "-kernel", str(kernel), "-append", cmdline, "-initrd", str(cpio)]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT)
         self.out = b""
@@ -149,6 +153,23 @@ def check_chain(con):
     return problems
 
 
+def check_init_sh(kernel, cpio):
+    """init=/bin/sh: busybox's interactive shell reads the console's keys."""
+    con = BusyboxConsole(kernel, cpio, "nosmoke init=/bin/sh")
+    steps = [(None, b"init: /bin/sh is pid "), (None, b"built-in shell (ash)"),
+             (b"echo $((6*7))\r", b"42"), (b"false; echo status=$?\r", b"status=1"),
+             (b"exit\r", b"the kernel's shell takes the console"), (None, cs.PROMPT.encode())]
+    try:
+        for typed, marker in steps:
+            if typed:
+                con.send(typed)
+            if con.read_until(marker, TIMEOUT) is None:
+                return ["never came: %r" % marker.decode()] + cs.clean(con.out)[-10:]
+        return []
+    finally:
+        con.close()
+
+
 def report(n, name, problems):
     for p in problems:
         print("# %s: %s" % (name, p))
@@ -164,7 +185,7 @@ def main():
     build = Path(args.build)
     cases = parse_cases(CASES.read_text())
     print("KTAP version 1")
-    print("1..%d" % (len(cases) + 2))
+    print("1..%d" % (len(cases) + 3))
     if not os.access(args.busybox, os.X_OK):
         print("# busybox: %s missing: run scripts/bootstrap.sh as root "
               "(it fetches Debian's busybox-static:i386)" % args.busybox)
@@ -186,6 +207,7 @@ def main():
         con.close()
     ok &= report(len(cases) + 2, "missing_call_named_once",
                  [] if told == 1 else ["'syscall 386 (rseq) not implemented' %d times" % told])
+    ok &= report(len(cases) + 3, "init_sh_interactive", check_init_sh(build / "kernel.elf", cpio))
     return 0 if ok else 1
 
 

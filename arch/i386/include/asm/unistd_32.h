@@ -72,6 +72,7 @@
 #define __NR_getrandom		355
 #define __NR_rseq		386	/* not provided: -ENOSYS, which glibc expects may happen */
 #define __NR_clock_gettime64	403
+#define __NR_poll		168
 /*
  * Not Linux's: Linux starts a program with fork() + execve() (glibc's
  * posix_spawn() too).  Ours is one call, spawn(name, argv), that makes
