@@ -25,6 +25,8 @@ struct shell_cmd {
 
 /* Read lines and run them, forever (kmain's idle path). */
 void shell_run(void) __noreturn;
+/* init=PATH: run PATH as the first program, the console its terminal, until it ends. */
+void console_run_init(const char *path);
 
 /*
  * Run one command line.  What it prints goes to out (NULL: the

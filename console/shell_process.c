@@ -22,6 +22,9 @@
 #include "mutex.h"
 #include "vsprintf.h"
 #include "pseudofs.h"
+#include "tty.h"
+#include "console_input.h"
+#include "trace.h"
 
 static void exec_usage(void)
 {
@@ -145,6 +148,14 @@ bool shell_interrupt_foreground(void)
 
 	if (pid)
 		return kill_pgrp(pid, SIGINT) == 0;
+	/*
+	 * With init=, the first program owns the console: Ctrl-C is SIGINT
+	 * to the terminal's foreground group while ISIG is on (n_tty's
+	 * isig()); an editing shell turns ISIG off and reads the key itself.
+	 */
+	pid = tty_get_pgrp();
+	if (pid)
+		return tty_isig() && kill_pgrp(pid, SIGINT) == 0;
 	if (!READ_ONCE(command_running))
 		return false;	/* the line editor's: drop the line typed */
 	WRITE_ONCE(interrupted, true);
@@ -213,4 +224,37 @@ int cmd_kill(int argc, char **argv)
 		sh_printf("kill: %ld: %s\n", pid, err == -EPERM ?
 			  "a kernel thread, not a process" : shell_strerror(err));
 	return err;
+}
+
+/*
+ * init=PATH (Linux's run_init_process()): the first program is PATH
+ * from the initramfs, not the kernel's shell.  The console becomes its
+ * terminal - its keys are the program's to read (kernel/tty.c), its
+ * process group the foreground one - until it ends.  Linux panics when
+ * init exits; here the kernel's shell takes the console instead.
+ */
+void console_run_init(const char *path)
+{
+	const char *argv[] = { path };
+	struct task_struct *t;
+	int err, status;
+
+	if (tracefs_init())
+		printk("init: could not create the tracefs files\n");
+	console_input_init();
+	tty_attach_input(console_poll);
+	t = process_spawn(path, argv, 1, &err);
+	if (!t) {
+		tty_detach_input();
+		printk("init: cannot run %s: %s; the kernel's shell instead\n", path,
+		       errno_name(err));
+		return;
+	}
+	printk("init: %s is pid %d, the console is its terminal\n", path, t->pid);
+	tty_set_pgrp(t->pid);
+	status = process_wait(t);
+	tty_set_pgrp(0);
+	tty_detach_input();
+	printk("init: %s ended (status %#x); the kernel's shell takes the console\n",
+	       path, status);
 }

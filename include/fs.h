@@ -28,6 +28,7 @@ struct file_operations {
 	bool seekable;			/* else lseek is -ESPIPE (pipes, the console) */
 	void (*release)(struct file *f);	/* the last reference went */
 	long (*unlocked_ioctl)(struct file *f, unsigned int cmd, unsigned long arg); /* else -ENOTTY */
+	unsigned int (*poll)(struct file *f);	/* POLLIN... ready now; else always ready (fs/select.c) */
 };
 
 struct file {

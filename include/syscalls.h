@@ -184,6 +184,8 @@ asmlinkage long sys_clock_gettime32(int which_clock, struct old_timespec32 __use
 asmlinkage long sys_clock_gettime(int which_clock, struct __kernel_timespec __user *tp);
 asmlinkage long sys_getrandom(char __user *buf, size_t count, unsigned int flags);
 asmlinkage long sys_ioctl(unsigned int fd, unsigned int cmd, unsigned long arg);
+struct pollfd;
+asmlinkage long sys_poll(struct pollfd __user *ufds, unsigned int nfds, int timeout_msecs);
 
 /* kernel/signal.c: waiting for signals, per-thread kill, the alternate stack */
 asmlinkage long sys_pause(void);

@@ -71,10 +71,21 @@ void tty_attach_input(int (*poll)(void));
 void tty_detach_input(void);
 /* The foreground process group: the one Ctrl-C signals (0: none). */
 int tty_get_pgrp(void);
+/* Is ISIG on: does Ctrl-C send SIGINT, or is it a key the program reads? */
+bool tty_isig(void);
 void tty_set_pgrp(int pgrp);
 
 /* The console file's read and ioctl (kernel/file.c). */
 long tty_read(char __user *buf, size_t count);
 long tty_ioctl(unsigned int cmd, unsigned long arg);
+/* POLLIN when a read would not wait, POLLOUT always (the console takes every write). */
+unsigned int tty_poll(void);
+
+/* poll()'s events (include/uapi/asm-generic/poll.h). */
+#define POLLIN		0x0001
+#define POLLOUT		0x0004
+#define POLLNVAL	0x0020
+#define POLLRDNORM	0x0040
+#define POLLWRNORM	0x0100
 
 #endif

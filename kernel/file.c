@@ -94,6 +94,11 @@ static long console_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 	return tty_ioctl(cmd, arg);
 }
 
+static unsigned int console_poll_file(struct file *f)
+{
+	return tty_poll();
+}
+
 /* The whole range is checked first, so a bad one prints nothing. */
 static long console_write(struct file *f, const char __user *buf, size_t count,
 			  loff_t *pos)
@@ -116,6 +121,7 @@ static const struct file_operations console_fops = {
 	.read = console_read,
 	.write = console_write,
 	.unlocked_ioctl = console_ioctl,
+	.poll = console_poll_file,
 };
 
 /* One console file, shared by every table; its first reference is never dropped. */

@@ -57,6 +57,8 @@ extern const struct boot_mode __start_boot_modes[], __stop_boot_modes[];
  * The plain kernel keeps their names, not their code, so that asking it
  * for a test run fails loudly instead of starting a shell nobody reads.
  */
+#define PATH_MAX_INIT	256	/* init=PATH: the ramfs's PATH_MAX */
+
 static const char *const test_image_words[] = { "test", "bench", "bench_smp" };
 
 /* Run the boot mode the command line names, if this image has it. */
@@ -85,6 +87,8 @@ static void run_boot_mode(void)
 
 void kmain(uint32_t magic, struct multiboot_info *mbi)
 {
+	static char init_path[PATH_MAX_INIT];
+
 	serial_init();
 	vga_init();
 	multiboot_parse(magic, mbi);
@@ -121,5 +125,7 @@ void kmain(uint32_t magic, struct multiboot_info *mbi)
 
 	run_boot_mode();	/* crash=WHAT is one (console/crash.c) */
 
+	if (cmdline_value("init", init_path, sizeof(init_path)))
+		console_run_init(init_path);	/* init=/bin/sh: a program first */
 	shell_run();	/* the console: never returns */
 }

@@ -50,6 +50,7 @@ static int (*tty_input)(void);		/* the console's key source, or NULL */
 static volatile int tty_pgrp;		/* the foreground process group */
 static DEFINE_MUTEX(tty_read_mutex);	/* one reader at a time, and the line below */
 static char tty_line[TTY_LINE_MAX];	/* a canonical line typed, not all read yet */
+static volatile int tty_peeked = -1;	/* a key poll() took from the console, not read yet */
 static size_t tty_line_len, tty_line_off;
 
 void tty_attach_input(int (*poll)(void))
@@ -67,9 +68,23 @@ int tty_get_pgrp(void)
 	return READ_ONCE(tty_pgrp);
 }
 
+bool tty_isig(void)
+{
+	return READ_ONCE(console_termios.c_lflag) & ISIG;
+}
+
 void tty_set_pgrp(int pgrp)
 {
 	WRITE_ONCE(tty_pgrp, pgrp);
+}
+
+/* The key poll() set aside, if any (-1): taken once. */
+static int xchg_peeked(void)
+{
+	int c = READ_ONCE(tty_peeked);
+
+	WRITE_ONCE(tty_peeked, -1);
+	return c;
 }
 
 /*
@@ -80,9 +95,9 @@ void tty_set_pgrp(int pgrp)
 static int tty_getc(bool wait)
 {
 	int (*poll)(void) = READ_ONCE(tty_input);
-	int c = -1;
+	int c = xchg_peeked();
 
-	while (poll && (c = poll()) < 0) {
+	while (c < 0 && poll && (c = poll()) < 0) {
 		if (signal_pending(current))
 			return -EINTR;
 		if (!wait)
@@ -195,6 +210,22 @@ long tty_read(char __user *buf, size_t count)
 	}
 	mutex_unlock(&tty_read_mutex);
 	return n;
+}
+
+/*
+ * Ready to read: a canonical line half read, or a key waiting (taken
+ * from the console and set aside for the read).  Called by one reader
+ * at a time, as tty_read() is.
+ */
+unsigned int tty_poll(void)
+{
+	int (*poll)(void) = READ_ONCE(tty_input);
+	unsigned int mask = POLLOUT | POLLWRNORM;
+
+	if (!poll || tty_line_off < tty_line_len || READ_ONCE(tty_peeked) >= 0)
+		return mask | POLLIN | POLLRDNORM;	/* no keys: end of file, at once */
+	WRITE_ONCE(tty_peeked, poll());
+	return READ_ONCE(tty_peeked) >= 0 ? mask | POLLIN | POLLRDNORM : mask;
 }
 
 /* Does any process lead or belong to group pgrp? (TIOCSPGRP's -ESRCH otherwise.) */

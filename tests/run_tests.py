@@ -52,6 +52,10 @@ Linux's KUnit (docs/testing.md has an example):
           stopped there.  docs/testing.md: why a second x86.
   bochs   (only when named: make test-all) the same with every suite (or
           --suites), at one CPU and at two
+  busybox tests/busybox_stage.py: Debian's static busybox (bootstrap
+          fetches it; missing, the stage fails) runs the one-line cases of
+          tests/busybox/cases.txt through its sh, 200 shells exec'ing one
+          another leak no page, a call the kernel lacks is named once
   bench   tests/bench_smp.py --smoke: the SMP benchmark's short run (2
           CPUs, per-CPU and kprobes.lock=global, 50 calls per CPU) must
           print a complete table; no figure is judged
@@ -706,6 +710,14 @@ def run_oops_check(tally, build, logs, timeout):
     summary(tally, before, "oops (crash=null)", log)
 
 
+def run_busybox_stage(tally, build, logs, timeout):
+    """Debian's busybox sh on this kernel: tests/busybox_stage.py (flat KTAP)."""
+    note("busybox: Debian's static busybox, its shell's cases (tests/busybox/cases.txt)")
+    run_host_program(tally, "busybox", [sys.executable, "tests/busybox_stage.py",
+                                        "--build", str(build)],
+                     logs / "busybox.log", timeout)
+
+
 def run_iso_tests(tally, build, logs, suites, timeout):
     kernel = build / TEST_IMAGE
     if not kernel.exists():
@@ -1214,7 +1226,7 @@ def report(tally):
 
 # What a full run does, in order.  See the top of this file.
 STAGES = ("self-test", "host", "kernel", "oops", "smoke", "bench", "iso",
-          "modules-doc", "labs", "bochs-short")
+          "modules-doc", "labs", "bochs-short", "busybox")
 # Longer stages, run only when named (--only lab-regions; make test-all).
 LONG_STAGES = ("lab-regions", "bochs")
 
@@ -1302,6 +1314,8 @@ def main(argv):
     if "bochs" in args.only:
         for cpus in BOCHS_SMP:
             run_bochs_tests(tally, build, logs, args.suites, args.timeout, cpus)
+    if "busybox" in args.only:
+        run_busybox_stage(tally, build, logs, args.timeout)
 
     if tally.passed + tally.failed == 0:
         tally.fail("no tests ran at all")

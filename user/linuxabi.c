@@ -150,6 +150,23 @@ static void check_tls_allocation(void)
 	      d.entry_number);
 }
 
+static volatile unsigned int gs_in_handler;
+
+static void note_gs(int sig)
+{
+	gs_in_handler = read_gs();
+}
+
+/* A signal's frame saves %gs = 0x33 and sigreturn takes it back (glibc's handlers return so). */
+static void check_tls_across_a_signal(unsigned int sel)
+{
+	signal(SIGUSR1, note_gs);
+	kill(getpid(), SIGUSR1);
+	CHECK(gs_in_handler == sel, "%%gs in the handler: %#x", gs_in_handler);
+	CHECK(read_gs() == sel && read_gs_word() == tls_block[0], "%%gs after sigreturn: %#x",
+	      read_gs());
+}
+
 /* The child sees its parent's %gs and TLS; its changes stay its own. */
 static void check_tls_across_fork(unsigned int sel)
 {
@@ -187,6 +204,7 @@ static void check_tls(void)
 	      back.seg_32bit && back.limit_in_pages && back.useable && !back.contents &&
 	      !back.read_exec_only && !back.seg_not_present, "get_thread_area's fields");
 	check_tls_across_fork(sel);
+	check_tls_across_a_signal(sel);
 	check_tls_errors();
 	check_tls_allocation();
 	printf("tls: %%gs %#x reads %#x\n", read_gs(), read_gs_word());

@@ -33,6 +33,7 @@
  * read can be run, and the stack trampoline of Linux 2.4 works: it
  * needs no page mapped into every process.
  */
+#include <asm/tls.h>
 #include "kernel.h"
 #include "signal.h"
 #include "process.h"
@@ -338,9 +339,11 @@ static const char *check_sigcontext(const struct sigcontext *sc, const char **fi
 	if ((why = check_selector(sc->es, __USER_DS, true)))
 		return why;
 	*field = "fs";
-	if ((why = check_selector(sc->fs, __USER_DS, true)))
+	if (!tls_selector_usable(sc->fs) && (why = check_selector(sc->fs, __USER_DS, true)))
 		return why;
-	*field = "gs";
+	*field = "gs";	/* glibc's %gs is a TLS entry (arch/i386/tls.c) */
+	if (tls_selector_usable(sc->gs))
+		return NULL;
 	return check_selector(sc->gs, __USER_DS, true);
 }
 

@@ -36,6 +36,7 @@
 #include <asm/ptrace.h>
 #include <asm/tls.h>
 
+#define SEGMENT_TI_MASK		4	/* the selector names the LDT, not the GDT */
 #define DESC_TYPE_WRITABLE	2	/* data: writable; code: readable */
 #define DESC_TYPE_ACCESSED	1	/* set by the CPU at the first load; Linux sets it */
 #define DESC_TYPE_CONTENTS_SHIFT 2	/* user_desc.contents: expand-down (1), code (2) */
@@ -128,6 +129,16 @@ void tls_copy_thread(struct task_struct *p, const struct task_struct *parent)
 void tls_flush_thread(struct task_struct *t)
 {
 	memset(t->tls_array, 0, sizeof(t->tls_array));
+}
+
+bool tls_selector_usable(unsigned short sel)
+{
+	int idx = sel >> 3;
+
+	if ((sel & SEGMENT_TI_MASK) || idx < GDT_ENTRY_TLS_MIN || idx > GDT_ENTRY_TLS_MAX)
+		return false;
+	return !desc_empty(&current->tls_array[idx - GDT_ENTRY_TLS_MIN]) &&
+	       current->tls_array[idx - GDT_ENTRY_TLS_MIN].p;
 }
 
 /* The first free entry's GDT index (Linux's get_free_idx()), or -ESRCH. */

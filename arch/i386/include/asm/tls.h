@@ -6,6 +6,8 @@
 #ifndef ASM_TLS_H
 #define ASM_TLS_H
 
+#include <stdbool.h>
+
 struct task_struct;
 
 /* Write t's three TLS descriptors into CPU cpu's GDT (at every switch to t). */
@@ -14,5 +16,7 @@ void load_TLS(const struct task_struct *t, int cpu);
 void tls_copy_thread(struct task_struct *p, const struct task_struct *parent);
 /* execve: the new program starts with none (Linux's flush_thread()). */
 void tls_flush_thread(struct task_struct *t);
+/* Is sel (RPL forced to 3) one of current's TLS entries, in use? sigreturn may restore it. */
+bool tls_selector_usable(unsigned short sel);
 
 #endif

@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""busybox_stage.py - Debian's static busybox runs its shell on this kernel.
+
+    python3 tests/busybox_stage.py --build build [--busybox PATH]
+
+Makes BUILD/busybox.cpio (scripts/busybox_initramfs.py: busybox and
+its applet links), boots BUILD/kernel.elf with it and, at the kernel's
+own prompt, runs each case of tests/busybox/cases.txt with
+`exec /bin/sh -c 'LINE'` (or "LINE" when the line has single quotes:
+the kernel's shell keeps either literally): the output and the exit
+status must be the case's.  Then
+
+  exec_chain_leaks_no_pages   200 busybox shells, each exec'ing the next
+                              (sh -c CHAIN CHAIN 200): the free pages
+                              `meminfo` counts are the same before and after;
+  missing_call_named_once     every busybox start calls rseq (386), which
+                              this kernel lacks: -ENOSYS, the program goes
+                              on, and the log names it exactly once;
+  init_sh_interactive         a second boot with init=/bin/sh: busybox's
+                              interactive shell reads lines typed on the
+                              console (the terminal of kernel/tty.c), and
+                              its exit gives the console to the kernel's shell.
+
+Prints flat KTAP (tests/run_tests.py's busybox stage); exits non-zero on
+any failure, and when busybox is missing (scripts/bootstrap.sh fetches it).
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import console_sessions as cs  # noqa: E402  (the Console over COM1)
+
+CASES = HERE / "busybox" / "cases.txt"
+DEFAULT_BUSYBOX = "/var/cache/kprobes-i386/busybox-static/root/bin/busybox"
+CHAIN_LENGTH = 200
+# $0 is the script itself, $1 how many shells are left to start.
+CHAIN = 'if [ "$1" -gt 0 ]; then exec /bin/sh -c "$0" "$0" $(($1-1)); fi; echo chain done'
+ENOSYS_LINE = re.compile(r"^\S+: syscall \d+ \(.*\) not implemented$")
+EXIT_LINE = re.compile(r"^\[\d+\] /bin/sh: exit status (\d+)$")
+FREE_PAGES = re.compile(r"^Pages:\s+(\d+) free of")
+RSEQ_LINE = re.compile(r"^\S+: syscall 386 \(rseq\) not implemented$")
+TIMEOUT = 30
+
+
+def parse_cases(text):
+    """[(name, script line, expected lines, exit status)] from cases.txt."""
+    cases, name = [], None
+    for line in text.splitlines():
+        if line.startswith("$ "):
+            cases.append([name or "case_%d" % (len(cases) + 1), line[2:], [], 0])
+            name = None
+        elif line.startswith("# "):
+            name = line[2:].strip() if " " not in line[2:].strip() else name
+        elif line.startswith("<exit ") and cases:
+            cases[-1][3] = int(line[len("<exit "):-1])
+        elif line.strip() and cases:
+            cases[-1][2].append(line)
+    return cases
+
+
+def make_cpio(build, busybox):
+    out = build / "busybox.cpio"
+    subprocess.run([sys.executable, str(HERE.parent / "scripts" / "busybox_initramfs.py"),
+                    str(out), busybox], check=True, stdout=subprocess.DEVNULL)
+    return out
+
+
+def quoted(script):
+    """The script as one word of the kernel's shell line."""
+    if "'" not in script:
+        return "'%s'" % script
+    if '"' in script:
+        raise ValueError("a case has both kinds of quotes: " + script)
+    return '"%s"' % script
+
+
+class BusyboxConsole(cs.Console):
+    """The kernel's console with the busybox initramfs as its only module."""
+
+    def __init__(self, kernel, cpio, cmdline="nosmoke"):
+        cmd = [cs.QEMU, "-m", "128M", "-display", "none", "-smp", "2",
+               "-accel", "tcg,thread=multi", "-serial", "stdio", "-monitor", "none",
+               "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
+               "-kernel", str(kernel), "-append", cmdline, "-initrd", str(cpio)]
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT)
+        self.out = b""
+        self.since_typed = b""
+        self.log = []
+        self.transcript = []	# every line printed after a typed one
+
+    def run(self, line, timeout=TIMEOUT):
+        """Type a line; the lines it printed (its echo dropped), or None."""
+        self.send(line.encode() + b"\r")
+        got = self.read_until(cs.PROMPT.encode(), timeout)
+        if got is None:
+            return None
+        self.transcript += cs.clean(got)[1:]
+        return cs.clean(got)[1:]
+
+
+def output_and_status(lines):
+    """A case's own lines, its exit status, and the log's ENOSYS lines apart."""
+    out, status = [], None
+    for line in lines:
+        m = EXIT_LINE.match(line)
+        if m:
+            status = int(m.group(1))
+        elif not ENOSYS_LINE.match(line):
+            out.append(line)
+    return out, status
+
+
+def free_pages(con):
+    for line in con.run("meminfo") or []:
+        m = FREE_PAGES.match(line)
+        if m:
+            return int(m.group(1))
+    return None
+
+
+def check_case(con, case):
+    name, script, want, want_status = case
+    lines = con.run("exec /bin/sh -c " + quoted(script))
+    if lines is None:
+        return ["no prompt after: " + script]
+    out, status = output_and_status(lines)
+    if out == want and status == want_status:
+        return []
+    return (["script: " + script, "expected (exit %d):" % want_status] +
+            ["  " + w for w in want] + ["got (exit %s):" % status] + ["  " + o for o in out])
+
+
+def check_chain(con):
+    chain = "exec /bin/sh -c %s %s " % (quoted(CHAIN), quoted(CHAIN))
+    con.run(chain + "3", TIMEOUT)		# warm up: first-use allocations
+    before = free_pages(con)
+    lines = con.run(chain + str(CHAIN_LENGTH), 300)
+    after = free_pages(con)
+    out, status = output_and_status(lines or [])
+    problems = []
+    if out != ["chain done"] or status != 0:
+        problems.append("chain of %d execs: %s, exit %s" % (CHAIN_LENGTH, out, status))
+    if before is None or after is None or before != after:
+        problems.append("free pages before %s, after %s" % (before, after))
+    print("# exec chain: %d shells, free pages %s before, %s after"
+          % (CHAIN_LENGTH, before, after))
+    return problems
+
+
+def check_init_sh(kernel, cpio):
+    """init=/bin/sh: busybox's interactive shell reads the console's keys."""
+    con = BusyboxConsole(kernel, cpio, "nosmoke init=/bin/sh")
+    steps = [(None, b"init: /bin/sh is pid "), (None, b"built-in shell (ash)"),
+             (b"echo $((6*7))\r", b"42"), (b"false; echo status=$?\r", b"status=1"),
+             (b"exit\r", b"the kernel's shell takes the console"), (None, cs.PROMPT.encode())]
+    try:
+        for typed, marker in steps:
+            if typed:
+                con.send(typed)
+            if con.read_until(marker, TIMEOUT) is None:
+                return ["never came: %r" % marker.decode()] + cs.clean(con.out)[-10:]
+        return []
+    finally:
+        con.close()
+
+
+def report(n, name, problems):
+    for p in problems:
+        print("# %s: %s" % (name, p))
+    print("%s %d %s" % ("not ok" if problems else "ok", n, name))
+    return not problems
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--busybox", default=os.environ.get("BUSYBOX", DEFAULT_BUSYBOX))
+    args = ap.parse_args()
+    build = Path(args.build)
+    cases = parse_cases(CASES.read_text())
+    print("KTAP version 1")
+    print("1..%d" % (len(cases) + 3))
+    if not os.access(args.busybox, os.X_OK):
+        print("# busybox: %s missing: run scripts/bootstrap.sh as root "
+              "(it fetches Debian's busybox-static:i386)" % args.busybox)
+        print("not ok 1 busybox_present")
+        return 1
+    cpio = make_cpio(build, args.busybox)
+    con = BusyboxConsole(build / "kernel.elf", cpio)
+    ok = True
+    try:
+        if con.read_until(cs.PROMPT.encode(), TIMEOUT * 2) is None:
+            print("# no prompt after boot")
+            print("not ok 1 boot")
+            return 1
+        for i, case in enumerate(cases):
+            ok &= report(i + 1, case[0], check_case(con, case))
+        ok &= report(len(cases) + 1, "exec_chain_leaks_no_pages", check_chain(con))
+        told = sum(1 for line in con.transcript if RSEQ_LINE.match(line))
+    finally:
+        con.close()
+    ok &= report(len(cases) + 2, "missing_call_named_once",
+                 [] if told == 1 else ["'syscall 386 (rseq) not implemented' %d times" % told])
+    ok &= report(len(cases) + 3, "init_sh_interactive", check_init_sh(build / "kernel.elf", cpio))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
