@@ -102,4 +102,10 @@ long vfs_write(struct file *file, const char __user *buf, size_t count, long lon
 void do_int80_syscall_32(struct pt_regs *regs);
 DECLARE_PER_CPU(unsigned long, syscall_count);	/* calls taken on each CPU */
 
+/* fs/namespace.c: mount(2), umount2(2) and i386's first umount(2). */
+asmlinkage long sys_mount(char __user *dev_name, char __user *dir_name, char __user *type,
+			  unsigned long flags, void __user *data);
+asmlinkage long sys_umount(char __user *name, int flags);
+asmlinkage long sys_oldumount(char __user *name);
+
 #endif

@@ -10,6 +10,7 @@
  * serial and VGA consoles.
  */
 #include "kernel.h"
+#include "mount.h"
 #include "initramfs.h"
 #include "multiboot.h"
 #include <asm/segment.h>
@@ -115,6 +116,7 @@ void kmain(uint32_t magic, struct multiboot_info *mbi)
 		init_test_probes();	/* one line: "Kprobe smoke test: passed" */
 #endif
 	populate_rootfs();	/* "/": /bin's programs, then the initramfs modules */
+	mnt_init();		/* /proc, /dev: the boot mounts' directories */
 	load_boot_modules();	/* insmod=a,b on the command line */
 
 	run_boot_mode();	/* crash=WHAT is one (console/crash.c) */

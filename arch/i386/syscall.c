@@ -77,6 +77,9 @@ static const sys_call_ptr_t ia32_sys_call_table[NR_syscalls] = {
 	SYSCALL(__NR_rt_sigaction, sys_rt_sigaction),
 	SYSCALL(__NR_rt_sigprocmask, sys_rt_sigprocmask),
 	SYSCALL(__NR_rt_sigpending, sys_rt_sigpending),
+	SYSCALL(__NR_mount, sys_mount),
+	SYSCALL(__NR_umount, sys_oldumount),
+	SYSCALL(__NR_umount2, sys_umount),
 };
 
 /* System calls taken on this CPU (tests look for them on every CPU). */

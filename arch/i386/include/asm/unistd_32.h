@@ -51,6 +51,9 @@
 #define __NR_rt_sigaction	174
 #define __NR_rt_sigprocmask	175
 #define __NR_rt_sigpending	176
+#define __NR_mount		21
+#define __NR_umount		22
+#define __NR_umount2		52
 /*
  * Not Linux's: Linux starts a program with fork() + execve() (glibc's
  * posix_spawn() too).  Ours is one call, spawn(name, argv), that makes
