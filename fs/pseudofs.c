@@ -443,7 +443,7 @@ struct dir_listing {
 	int count, max;
 };
 
-static void add_entry(struct dir_listing *l, const char *name, size_t len, bool dir)
+static void listing_add_entry(struct dir_listing *l, const char *name, size_t len, bool dir)
 {
 	struct dir_entry d = { name, len, dir };
 	int i;
@@ -467,7 +467,7 @@ static void add_child(struct dir_listing *l, const char *rest, bool is_dir)
 
 	if (*child == '*' || *child == '\0')
 		return;		/* a dynamic directory's names come from its list() */
-	add_entry(l, child, slash ? (size_t)(slash - child) : strlen(child), slash || is_dir);
+	listing_add_entry(l, child, slash ? (size_t)(slash - child) : strlen(child), slash || is_dir);
 }
 
 /* The names of the dynamic directories in dir, into names (one a line). */
@@ -483,7 +483,7 @@ static void add_dynamic(struct dir_listing *l, const struct pseudo_view *v, size
 			continue;
 		d->list(names);
 		for (e = names->buffer + start; (nl = strchr(e, '\n')); e = nl + 1)
-			add_entry(l, e, nl - e, true);
+			listing_add_entry(l, e, nl - e, true);
 	}
 }
 

@@ -112,6 +112,14 @@ static inline void sync_core(void)
 	__asm__ __volatile__("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d) : : "memory");
 }
 
+/* CPUID leaf op (subleaf 0): what the CPU says it is and has (Linux's cpuid()). */
+static inline void cpuid(uint32_t op, uint32_t *a, uint32_t *b, uint32_t *c, uint32_t *d)
+{
+	*a = op;
+	*c = 0;
+	__asm__ __volatile__("cpuid" : "+a"(*a), "=b"(*b), "+c"(*c), "=d"(*d));
+}
+
 static inline void cpu_relax(void)
 {
 	__asm__ __volatile__("pause" ::: "memory");
