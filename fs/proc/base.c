@@ -133,7 +133,7 @@ static int proc_pid_resolve(const char *name, void **data)
 		*data = (void *)(unsigned long)current->pid;
 		return 0;
 	}
-	if (name[0] == '0' || kstrtoul(name, 10, &pid) || pid >= PID_MAX_LIMIT || pid_find(pid, NULL))
+	if ((name[0] == '0' && name[1]) || kstrtoul(name, 10, &pid) || pid >= PID_MAX_LIMIT || pid_find(pid, NULL))
 		return -ENOENT;
 	*data = (void *)pid;
 	return 0;

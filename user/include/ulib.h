@@ -129,4 +129,10 @@ int puts(const char *s);
 long msleep(unsigned long ms);
 long sleep(unsigned long seconds);
 
+/* docs/procfs.md: mount(2), umount2(2) and i386's umount(2), Linux's numbers. */
+long mount(const char *source, const char *target, const char *type, unsigned long flags,
+	   const void *data);
+long umount2(const char *target, int flags);
+long umount(const char *target);
+
 #endif

@@ -76,3 +76,6 @@
 	SYSCALL setpgid, __NR_setpgid
 	SYSCALL getpgid, __NR_getpgid
 	SYSCALL getpgrp, __NR_getpgrp
+	SYSCALL mount, __NR_mount
+	SYSCALL umount2, __NR_umount2
+	SYSCALL umount, __NR_umount
