@@ -2,7 +2,8 @@
  * mounttest - mount(2), umount2(2), /proc and /dev checked from ring 3
  * (docs/procfs.md): tracefs mounted a second time elsewhere shows the
  * same files, each refusal has Linux's errno, /proc/self is the reader,
- * /proc/kallsyms is read whole, /dev/null and /dev/zero behave.  One
+ * /proc/kallsyms is read whole, getdents64 lists /proc, /dev and
+ * tracefs directories, /dev/null and /dev/zero behave.  One
  * line per check, "ok NAME" or "FAIL NAME: got X want Y"; the suite
  * "procfs" counts them.
  */
@@ -104,6 +105,55 @@ static void proc(void)
 	close(n);
 }
 
+struct linux_dirent64 {
+	unsigned long long d_ino;
+	long long d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+#define DT_DIR	4
+#define DT_REG	8
+
+/* getdents64 of path: is name there, with type? (1 yes, 0 no, -errno) */
+static long dir_has(const char *path, const char *name, int type)
+{
+	static char buf[BIG];
+	long fd = open(path, O_RDONLY | O_DIRECTORY), n, found = 0;
+
+	if (fd < 0)
+		return fd;
+	/* A small buffer: the listing takes several calls, each going on from the last. */
+	while ((n = getdents64(fd, buf, 64)) > 0)
+		for (long off = 0; off < n; ) {
+			struct linux_dirent64 *d = (struct linux_dirent64 *)(buf + off);
+
+			found |= strcmp(d->d_name, name) == 0 && d->d_type == type;
+			off += d->d_reclen;
+		}
+	close(fd);
+	return n < 0 ? n : found;
+}
+
+static void directories(void)
+{
+	char buf[4];
+	long fd;
+
+	check("getdents_proc_self", dir_has("/proc", "self", DT_DIR), 1);
+	check("getdents_proc_meminfo", dir_has("/proc", "meminfo", DT_REG), 1);
+	check("getdents_proc_dot", dir_has("/proc", ".", DT_DIR), 1);
+	check("getdents_dev_null", dir_has("/dev", "null", DT_REG), 1);
+	check("getdents_tracefs", dir_has("/sys/kernel/tracing", "trace", DT_REG), 1);
+	check("getdents_sys_kernel", dir_has("/sys/kernel", "tracing", DT_DIR), 1);
+	check("open_dir_for_writing_eisdir", open("/proc", O_WRONLY), -EISDIR);
+	check("open_file_as_dir_enotdir", open("/dev/null", O_RDONLY | O_DIRECTORY), -ENOTDIR);
+	fd = open("/proc/self", O_RDONLY);
+	check("read_dir_eisdir", read(fd, buf, sizeof(buf)), -EISDIR);
+	close(fd);
+}
+
 static void devices(void)
 {
 	char buf[16] = "xxxxxxxxxxxxxxx";
@@ -133,6 +183,7 @@ int main(int argc, char **argv)
 {
 	mounts();
 	proc();
+	directories();
 	devices();
 	printf("mounttest: %d failed\n", failures);
 	return failures ? 1 : 0;
