@@ -24,7 +24,7 @@
 #include "errno.h"
 
 #define PID_MAPS_MAX	16	/* areas /proc/PID/maps shows (a process here has a few) */
-#define MAPS_NAME_COL	48	/* Linux pads a maps line to 25 + 6 * sizeof(long) - 1 */
+#define MAPS_NAME_COL	48	/* Linux pads a maps line to 25 + 6 * sizeof(long) - 1, then a space */
 #define RLIM_INFINITY	(~0UL)	/* rsslim: no limit */
 #define KB		1024
 #define EXIT_SIGNAL	17	/* SIGCHLD: what a parent hears */
@@ -257,7 +257,7 @@ static void maps_name(struct seq_buf *s, const struct pid_info *p,
 		return;
 	while (s->len - line_start < MAPS_NAME_COL)
 		seq_buf_putc(s, ' ');
-	seq_buf_puts(s, name);
+	seq_buf_printf(s, " %s", name);	/* Linux's seq_pad(m, ' ') */
 }
 
 /* /proc/PID/maps: each area as Linux's show_map_vma() prints it (no file offsets here: 0). */
