@@ -24,7 +24,6 @@ static const struct file_system_type filesystems[] = {
 	{ "debugfs",  DEBUGFS_ROOT },
 	{ "tracefs",  TRACEFS_ROOT },
 	{ "ramfs",    NULL },
-	{ "rootfs",   NULL },
 };
 
 const struct file_system_type *get_fs_type(const char *name)

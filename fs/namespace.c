@@ -51,8 +51,11 @@ struct vfsmount {
  * instruction on (kernel code reads tracefs files by path before any
  * process runs).  Each is named by its kind, as systemd mounts them.
  */
+/* "/": the ramfs as Linux names it in /proc/mounts; not a kind mount -t knows. */
+static const struct file_system_type rootfs_fs_type = { "rootfs", NULL };
+
 static struct vfsmount boot_mounts[] = {
-	{ NULL, "rootfs",   "/",                   0,            false, true, &boot_mounts[1] },
+	{ &rootfs_fs_type, "rootfs",   "/",                   0,            false, true, &boot_mounts[1] },
 	{ NULL, "sysfs",    SYSFS_ROOT,            API_FS_FLAGS, false, true, &boot_mounts[2] },
 	{ NULL, "proc",     PROC_ROOT,             API_FS_FLAGS, false, true, &boot_mounts[3] },
 	{ NULL, "devtmpfs", DEVTMPFS_ROOT,         MS_NOSUID | MS_RELATIME, false, true, &boot_mounts[4] },

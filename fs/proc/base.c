@@ -38,7 +38,7 @@ struct pid_info {
 	bool process;
 	char comm[TASK_NAME_LEN];
 	unsigned long min_flt;
-	unsigned long long sig_pending, sig_blocked;
+	unsigned long long sig_pending, sig_blocked, sig_ignored, sig_caught;
 	/* A process's memory (zero for a kernel thread). */
 	unsigned long start_code, end_code, start_stack, start_brk, brk, nr_pages;
 	int nr_maps;
@@ -64,16 +64,18 @@ static char pid_state_letter(const struct task_struct *t)
 
 static void pid_copy_mm(struct pid_info *p, struct mm_struct *mm)
 {
+	unsigned long irq;
+
 	p->start_code = mm->start_code;
 	p->end_code = mm->end_code;
 	p->start_stack = mm->start_stack;
 	p->start_brk = mm->start_brk;
 	p->brk = mm->brk;
 	p->nr_pages = mm->nr_pages;
-	spin_lock(&mm->page_table_lock);
+	spin_lock_irqsave(&mm->page_table_lock, irq);
 	for (struct vm_area_struct *v = mm->mmap; v && p->nr_maps < PID_MAPS_MAX; v = v->vm_next)
 		p->maps[p->nr_maps++] = *v;
-	spin_unlock(&mm->page_table_lock);
+	spin_unlock_irqrestore(&mm->page_table_lock, irq);
 	if (mm->exe)
 		strlcpy(p->exe, mm->exe->name, sizeof(p->exe));
 }
@@ -109,11 +111,24 @@ static void pid_collect(struct task_struct *t, void *arg)
 	p->min_flt = t->min_flt;
 	p->sig_pending = sigset_bits(&t->signal.pending.signal);
 	p->sig_blocked = sigset_bits(&t->signal.blocked);
-	if (t->mm)
-		pid_copy_mm(p, t->mm);
+	for (int sig = 1; sig <= _NSIG; sig++) {
+		__sighandler_t h = t->signal.sighand.action[sig - 1].sa_handler;
+
+		if (h == SIG_IGN)
+			p->sig_ignored |= 1ULL << (sig - 1);
+		else if (h != SIG_DFL)
+			p->sig_caught |= 1ULL << (sig - 1);
+	}
 }
 
-/* The task with pid, copied into *p (NULL: only whether it is there). */
+/*
+ * The task with pid, copied into *p (NULL: only whether it is there).
+ * Its memory only if it is the reader: nothing counts an address
+ * space's users here (Linux's get_task_mm()), so another process's may
+ * be freed at any moment; the reader's own stays while it reads.  And
+ * never with the run queue locked: the area lock's holder may be
+ * waiting for this CPU to answer a TLB shootdown.
+ */
 static int pid_find(int pid, struct pid_info *p)
 {
 	struct pid_query q = { pid, false, p };
@@ -121,7 +136,11 @@ static int pid_find(int pid, struct pid_info *p)
 	if (p)
 		memset(p, 0, sizeof(*p));
 	for_each_task(pid_collect, &q);
-	return q.found ? 0 : -ESRCH;
+	if (!q.found)
+		return -ESRCH;
+	if (p && pid == current->pid && current->mm)
+		pid_copy_mm(p, current->mm);
+	return 0;
 }
 
 /* A name of /proc: "self" or a pid there is. */
@@ -213,7 +232,7 @@ static int proc_pid_status(struct seq_buf *s, void *data)
 	if (!p)
 		return err;
 	seq_buf_printf(s, "Name:\t%s\nState:\t%s\nTgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\n"
-		       "TracerPid:\t0\nUid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nFDSize:\t%d\nGroups:\t\n"
+		       "TracerPid:\t0\nUid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nFDSize:\t%d\nGroups:\t \n"
 		       "NStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\n",
 		       p->comm, pid_state_name(p->state), p->pid, p->pid, p->ppid,
 		       NR_OPEN_DEFAULT, p->pid, p->pid, p->pgid, p->pgid);
@@ -222,8 +241,9 @@ static int proc_pid_status(struct seq_buf *s, void *data)
 			       "VmExe:\t%8lu kB\n", pid_vm_bytes(p) / KB,
 			       p->nr_pages * (PAGE_SIZE / KB), (p->brk - p->start_brk) / KB,
 			       (p->end_code - p->start_code) / KB);
-	seq_buf_printf(s, "Threads:\t1\nSigPnd:\t%016llx\nShdPnd:\t%016llx\nSigBlk:\t%016llx\n",
-		       p->sig_pending, 0ULL, p->sig_blocked);
+	seq_buf_printf(s, "Threads:\t1\nSigPnd:\t%016llx\nShdPnd:\t%016llx\nSigBlk:\t%016llx\n"
+		       "SigIgn:\t%016llx\nSigCgt:\t%016llx\n", p->sig_pending, 0ULL,
+		       p->sig_blocked, p->sig_ignored, p->sig_caught);
 	kfree(p);
 	return 0;
 }
