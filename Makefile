@@ -78,6 +78,7 @@ LIBGCC   = $(shell $(CC) -m32 -print-libgcc-file-name)
 # and tests/kernel/ (the suites and the benchmark), for make test and
 # make bench; those files define its "test" and "bench" boot modes.
 SRCDIRS := boot arch/i386 arch/i386/kprobes kernel kernel/events kernel/trace lib fs probes console init mm
+SRCDIRS += fs/proc drivers/char drivers/tty
 TEST_SRCS := $(wildcard tests/kernel/*.c) $(wildcard tests/kernel/*.S)
 SRCS := $(filter-out $(TEST_SRCS),\
 	$(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c) $(wildcard $(d)/*.S)))

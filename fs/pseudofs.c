@@ -14,13 +14,28 @@
 #include "vsprintf.h"
 #include "errno.h"
 #include "mm.h"
+#include "mount.h"
+#include "ramfs.h"	/* NAME_MAX */
+#include "fs.h"
+#include "fcntl.h"
 #include <asm/irqflags.h>
 
 /* ---- the files ------------------------------------------------------------- */
 
 static struct pseudo_file *files;	/* creation order: new ones at the tail */
 
-/* The entry at path: a file, or a stored directory. */
+/* A directory of objects ("/proc/<*>"): which names it has, what each is. */
+struct pseudo_dynamic {
+	const char *dir;		/* the pattern, '*' last */
+	int (*resolve)(const char *name, void **data);
+	int (*list)(struct seq_buf *s);
+	struct pseudo_dynamic *next;
+};
+static struct pseudo_dynamic *dynamics;
+
+#define DYNAMIC_NAMES_MAX	4096	/* bytes of a dynamic directory's names */
+
+/* The entry stored at path (a file's own path, stars and all). */
 static struct pseudo_file *find_entry(const char *path)
 {
 	for (struct pseudo_file *f = files; f; f = f->next)
@@ -36,16 +51,11 @@ static struct pseudo_file *find_file(const char *path)
 	return f && !f->is_dir ? f : NULL;
 }
 
-/*
- * Is `path` a directory, i.e. a proper prefix of some file's path that
- * ends at a '/'?  The root "/" always is.
- */
-static bool is_dir(const char *path)
+/* Is some stored path below `path` (its own path)?  For pseudofs_create(). */
+static bool stored_dir(const char *path)
 {
 	size_t n = strlen(path);
 
-	if (strcmp(path, "/") == 0)
-		return true;
 	for (struct pseudo_file *f = files; f; f = f->next)
 		if (strncmp(f->path, path, n) == 0 &&
 		    (f->path[n] == '/' || (f->path[n] == '\0' && f->is_dir)))
@@ -53,11 +63,143 @@ static bool is_dir(const char *path)
 	return false;
 }
 
+/* ---- paths as a process sees them ------------------------------------------ */
+
+/*
+ * Where a path leads: the file's own path and the root of the filesystem
+ * mounted there ("" where no pseudo filesystem is: the files no
+ * filesystem owns), and the mount's flags (MS_RDONLY).
+ */
+struct pseudo_view {
+	char path[PSEUDOFS_PATH_MAX];
+	const char *root;
+	unsigned long flags;
+};
+
+static int view_of(const char *path, struct pseudo_view *v)
+{
+	int ret = mnt_resolve(path, v->path, sizeof(v->path), &v->root, &v->flags);
+
+	if (ret > 0)
+		return 0;
+	v->root = "";
+	v->flags = 0;
+	if (ret < 0 || strlcpy(v->path, path, sizeof(v->path)) >= sizeof(v->path))
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+static const struct pseudo_dynamic *find_dynamic(const char *pat, size_t len)
+{
+	for (struct pseudo_dynamic *d = dynamics; d; d = d->next)
+		if (strlen(d->dir) == len && strncmp(d->dir, pat, len) == 0)
+			return d;
+	return NULL;
+}
+
+/*
+ * Match the first plen bytes of path against a stored path pat, a '*'
+ * in pat matching one name its dynamic directory resolves (into *data).
+ * Returns what is left of pat ("" for the whole path, "/x" below it),
+ * NULL if path is not there.
+ */
+static const char *match_prefix(const char *pat, const char *path, size_t plen, void **data)
+{
+	const char *star = strchr(pat, '*');
+	size_t head = star ? (size_t)(star - pat) : strlen(pat);
+	const struct pseudo_dynamic *d;
+	char name[NAME_MAX + 1];
+	size_t n = 0;
+
+	if (plen <= head)
+		return strncmp(pat, path, plen) == 0 ? pat + plen : NULL;
+	if (!star || strncmp(pat, path, head) != 0)
+		return NULL;
+	while (head + n < plen && path[head + n] != '/' && n < NAME_MAX)
+		n++;
+	d = find_dynamic(pat, head + 1);
+	if (n == 0 || !d)
+		return NULL;
+	memcpy(name, path + head, n);
+	name[n] = '\0';
+	if (d->resolve(name, data))
+		return NULL;
+	return match_prefix(star + 1, path + head + n, plen - head - n, data);
+}
+
+/* Does file f belong where the view looks (its filesystem's files only)? */
+static bool owned_by(const struct pseudo_file *f, const struct pseudo_view *v)
+{
+	return strcmp(pseudo_fs_owner(f->path), v->root) == 0;
+}
+
+/* The file at the view's path, and the data its show() gets. */
+static struct pseudo_file *view_file(const struct pseudo_view *v, void **data)
+{
+	size_t n = strlen(v->path);
+
+	for (struct pseudo_file *f = files; f; f = f->next) {
+		const char *rest;
+
+		*data = f->data;
+		if (f->is_dir || !owned_by(f, v))
+			continue;
+		rest = match_prefix(f->path, v->path, n, data);
+		if (rest && *rest == '\0')
+			return f;
+	}
+	return NULL;
+}
+
+/*
+ * Is root, another filesystem's mount point, in the view at or below
+ * dir (n bytes)?  /sys/kernel/tracing is a directory of sysfs's, as on
+ * Linux, mounted or not.
+ */
+static bool mount_point_below(const struct pseudo_view *v, const char *root,
+			      const char *dir, size_t n)
+{
+	char parent[PSEUDOFS_PATH_MAX];
+	const char *slash = strrchr(root, '/');
+
+	if (strcmp(root, v->root) == 0 || !slash || strncmp(root, dir, n) != 0 ||
+	    (root[n] != '/' && root[n] != '\0'))
+		return false;
+	strlcpy(parent, root, slash - root + 1);
+	return strcmp(pseudo_fs_owner(parent), v->root) == 0;
+}
+
+/* Is the view's path a directory: its filesystem's root, or above one of its files? */
+static bool view_is_dir(const struct pseudo_view *v)
+{
+	size_t n = strlen(v->path);
+	const char *root;
+	void *data;
+
+	if (strcmp(v->path, "/") == 0 || strcmp(v->path, v->root) == 0)
+		return true;
+	for (struct pseudo_file *f = files; f; f = f->next) {
+		const char *rest = owned_by(f, v) ? match_prefix(f->path, v->path, n, &data) : NULL;
+
+		if (rest && (*rest == '/' || (*rest == '\0' && f->is_dir)))
+			return true;
+	}
+	for (int i = 0; (root = pseudo_fs_root(i)); i++)
+		if (mount_point_below(v, root, v->path, n))
+			return true;
+	return false;
+}
+
 int pseudofs_lookup(const char *path)
 {
-	if (find_file(path))
+	struct pseudo_view v;
+	void *data;
+
+	if (view_of(path, &v))
+		return 0;
+	if (view_file(&v, &data))
 		return 1;
-	return is_dir(path) ? 2 : 0;
+	return view_is_dir(&v) ? 2 : 0;
 }
 
 int pseudofs_create(const char *path,
@@ -71,7 +213,7 @@ int pseudofs_create(const char *path,
 
 	if (path[0] != '/' || n >= PSEUDOFS_PATH_MAX)
 		return -EINVAL;
-	if (pseudofs_lookup(path))
+	if (find_entry(path) || stored_dir(path))
 		return -EEXIST;
 	f = kzalloc(sizeof(*f));
 	copy = kmalloc(n + 1);
@@ -131,14 +273,19 @@ void *pseudofs_data(const char *path)
 
 int pseudofs_read(const char *path, struct seq_buf *s)
 {
-	struct pseudo_file *f = find_file(path);
+	struct pseudo_view v;
+	struct pseudo_file *f;
+	void *data;
 	int ret;
 
+	if (view_of(path, &v))
+		return -ENAMETOOLONG;
+	f = view_file(&v, &data);
 	if (!f)
-		return is_dir(path) ? -EISDIR : -ENOENT;
+		return view_is_dir(&v) ? -EISDIR : -ENOENT;
 	if (!f->show)
 		return -EPERM;
-	ret = f->show(s, f->data);
+	ret = f->show(s, data);
 	seq_buf_flush(s);
 	return ret;
 }
@@ -161,14 +308,21 @@ const char *pseudofs_last_error(void)
 
 int pseudofs_write(const char *path, const char *text, size_t len, bool trunc)
 {
-	struct pseudo_file *f = find_file(path);
+	struct pseudo_view v;
+	struct pseudo_file *f;
+	void *data;
 
 	last_error[0] = '\0';
+	if (view_of(path, &v))
+		return -ENAMETOOLONG;
+	f = view_file(&v, &data);
 	if (!f)
-		return is_dir(path) ? -EISDIR : -ENOENT;
+		return view_is_dir(&v) ? -EISDIR : -ENOENT;
+	if (v.flags & MS_RDONLY)
+		return -EROFS;		/* mounted read-only, as Linux's mnt_want_write() */
 	if (!f->write)
 		return -EPERM;
-	return f->write(text, len, trunc, f->data);
+	return f->write(text, len, trunc, data);
 }
 
 /* ---- mkdir and rmdir ---------------------------------------------------------- */
@@ -187,20 +341,20 @@ int pseudofs_create_dir(const char *path, int (*mkdir)(const char *name, void *d
 	return ret;
 }
 
-/* Split "/a/b/name" into the parent's entry ("/a/b", if stored) and "name". */
-static int parent_of(const char *path, struct pseudo_file **parent, const char **name)
+/* Split "/a/b/name" (its own path) into the parent's entry ("/a/b", if stored) and "name". */
+static int parent_of(struct pseudo_view *v, struct pseudo_file **parent, const char **name)
 {
-	char dir[PSEUDOFS_PATH_MAX];
-	const char *slash = strrchr(path, '/');
-	size_t n = slash ? (size_t)(slash - path) : 0;
+	struct pseudo_view dir = *v;
+	const char *slash = strrchr(v->path, '/');
+	size_t n = slash ? (size_t)(slash - v->path) : 0;
+	void *data;
 
-	if (!slash || n >= sizeof(dir) || slash[1] == '\0')
+	if (!slash || slash[1] == '\0')
 		return -ENOENT;
-	memcpy(dir, path, n);
-	dir[n] = '\0';
-	if (!is_dir(n ? dir : "/"))
-		return find_file(dir) ? -ENOTDIR : -ENOENT;
-	*parent = find_entry(dir);
+	dir.path[n ? n : 1] = '\0';
+	if (!view_is_dir(&dir))
+		return view_file(&dir, &data) ? -ENOTDIR : -ENOENT;
+	*parent = find_entry(dir.path);
 	*name = slash + 1;
 	return 0;
 }
@@ -208,16 +362,21 @@ static int parent_of(const char *path, struct pseudo_file **parent, const char *
 int pseudofs_mkdir(const char *path)
 {
 	struct pseudo_file *parent;
+	struct pseudo_view v;
 	const char *name;
-	int ret = parent_of(path, &parent, &name);
+	int ret = view_of(path, &v);
 
+	if (!ret)
+		ret = parent_of(&v, &parent, &name);
 	if (ret)
 		return ret;
 	if (pseudofs_lookup(path))
 		return -EEXIST;
 	if (!parent || !parent->is_dir || !parent->mkdir)
 		return -EPERM;
-	if (strlen(path) + sizeof("/") >= PSEUDOFS_PATH_MAX)
+	if (v.flags & MS_RDONLY)
+		return -EROFS;
+	if (strlen(v.path) + sizeof("/") >= PSEUDOFS_PATH_MAX)
 		return -ENAMETOOLONG;
 	return parent->mkdir(name, parent->data);
 }
@@ -225,17 +384,23 @@ int pseudofs_mkdir(const char *path)
 int pseudofs_rmdir(const char *path)
 {
 	struct pseudo_file *parent;
+	struct pseudo_view v;
 	const char *name;
-	int ret = parent_of(path, &parent, &name);
+	void *data;
+	int ret = view_of(path, &v);
 
+	if (!ret)
+		ret = parent_of(&v, &parent, &name);
 	if (ret)
 		return ret;
-	if (find_file(path))
+	if (view_file(&v, &data))
 		return -ENOTDIR;
-	if (!is_dir(path))
+	if (!view_is_dir(&v))
 		return -ENOENT;
 	if (!parent || !parent->is_dir || !parent->rmdir)
 		return -EPERM;
+	if (v.flags & MS_RDONLY)
+		return -EROFS;
 	return parent->rmdir(name, parent->data);
 }
 
@@ -274,67 +439,338 @@ static int entry_cmp(const struct dir_entry *a, const struct dir_entry *b)
 	return c ? c : (int)a->len - (int)b->len;
 }
 
-/* Each child of dir (dirlen bytes, '/' last) once, into ents (NULL: count only). */
-static int collect_children(const char *dir, size_t dirlen, struct dir_entry *ents)
+/* A directory's names, sorted, each once. */
+struct dir_listing {
+	struct dir_entry *ents;
+	int count, max;
+};
+
+static void listing_add_entry(struct dir_listing *l, const char *name, size_t len, bool dir)
 {
-	int count = 0;
+	struct dir_entry d = { name, len, dir };
+	int i;
+
+	for (i = 0; i < l->count; i++)
+		if (entry_cmp(&l->ents[i], &d) == 0)
+			return;		/* a second file in the same subdirectory */
+	if (l->count == l->max)
+		return;
+	/* insertion: ents[] stays sorted */
+	for (i = l->count; i > 0 && entry_cmp(&l->ents[i - 1], &d) > 0; i--)
+		l->ents[i] = l->ents[i - 1];
+	l->ents[i] = d;
+	l->count++;
+}
+
+/* The child of dir (n bytes, no '/' last) that path's rest leads to. */
+static void add_child(struct dir_listing *l, const char *rest, bool is_dir)
+{
+	const char *child = rest + 1, *slash = strchr(child, '/');
+
+	if (*child == '*' || *child == '\0')
+		return;		/* a dynamic directory's names come from its list() */
+	listing_add_entry(l, child, slash ? (size_t)(slash - child) : strlen(child), slash || is_dir);
+}
+
+/* The names of the dynamic directories in dir, into names (one a line). */
+static void add_dynamic(struct dir_listing *l, const struct pseudo_view *v, size_t n,
+			struct seq_buf *names)
+{
+	for (struct pseudo_dynamic *d = dynamics; d; d = d->next) {
+		size_t start = names->len;
+		const char *e, *nl;
+
+		if (strlen(d->dir) != n + 2 || strncmp(d->dir, v->path, n) != 0 ||
+		    strcmp(pseudo_fs_owner(d->dir), v->root) != 0)
+			continue;
+		d->list(names);
+		for (e = names->buffer + start; (nl = strchr(e, '\n')); e = nl + 1)
+			listing_add_entry(l, e, nl - e, true);
+	}
+}
+
+static void collect_children(struct dir_listing *l, const struct pseudo_view *v,
+			     struct seq_buf *names)
+{
+	size_t n = strcmp(v->path, "/") == 0 ? 0 : strlen(v->path);
+	const char *root;
+	void *data;
 
 	for (struct pseudo_file *f = files; f; f = f->next) {
-		const char *child = f->path + dirlen;
-		const char *slash;
-		struct dir_entry d;
-		int i;
+		const char *rest = owned_by(f, v) ? match_prefix(f->path, v->path, n, &data) : NULL;
 
-		if (strncmp(f->path, dir, dirlen) != 0)
-			continue;
-		slash = strchr(child, '/');
-		d = (struct dir_entry){ child, slash ? (size_t)(slash - child) : strlen(child),
-					slash || f->is_dir };
-		for (i = 0; ents && i < count && entry_cmp(&ents[i], &d) != 0; i++)
-			;
-		if (ents && i < count)
-			continue;		/* a second file in the same subdirectory */
-		if (!ents) {
-			count++;		/* an upper bound: duplicates counted too */
-			continue;
-		}
-		/* insertion: ents[] stays sorted */
-		for (i = count; i > 0 && entry_cmp(&ents[i - 1], &d) > 0; i--)
-			ents[i] = ents[i - 1];
-		ents[i] = d;
-		count++;
+		if (rest && *rest == '/')
+			add_child(l, rest, f->is_dir);
 	}
-	return count;
+	for (int i = 0; (root = pseudo_fs_root(i)); i++)
+		if (mount_point_below(v, root, v->path, n) && root[n] == '/')
+			add_child(l, root + n, true);
+	add_dynamic(l, v, n, names);
+}
+
+/* An upper bound of a listing's names: every file, mount point and dynamic name. */
+static int listing_max(void)
+{
+	int max = DYNAMIC_NAMES_MAX / 2;
+
+	for (struct pseudo_file *f = files; f; f = f->next)
+		max++;
+	for (int i = 0; pseudo_fs_root(i); i++)
+		max++;
+	return max;
 }
 
 int pseudofs_list(const char *path, struct seq_buf *s)
 {
-	char dir[PSEUDOFS_PATH_MAX + 1];
-	struct dir_entry *ents;
-	size_t dirlen;
-	int count;
+	struct dir_listing l = { 0 };
+	struct seq_buf names;
+	struct pseudo_view v;
+	char *buf;
+	void *data;
 
-	if (find_file(path)) {
+	if (view_of(path, &v))
+		return -ENOENT;
+	if (view_file(&v, &data)) {
 		seq_buf_printf(s, "%s\n", path);
 		seq_buf_flush(s);
 		return 1;
 	}
-	if (!is_dir(path))
+	if (!view_is_dir(&v))
 		return -ENOENT;
-	/* "/a/b" lists the files whose path starts with "/a/b/". */
-	dirlen = strlcpy(dir, path, sizeof(dir));
-	if (dirlen == 0 || dir[dirlen - 1] != '/')
-		dir[dirlen++] = '/';
-	dir[dirlen] = '\0';
-	count = collect_children(dir, dirlen, NULL);
-	ents = kmalloc((count ? count : 1) * sizeof(*ents));
-	if (!ents)
+	l.max = listing_max();
+	l.ents = kmalloc(l.max * sizeof(*l.ents));
+	buf = kmalloc(DYNAMIC_NAMES_MAX);
+	if (!l.ents || !buf) {
+		kfree(l.ents);
+		kfree(buf);
 		return -ENOMEM;
-	count = collect_children(dir, dirlen, ents);
-	for (int i = 0; i < count; i++)
-		seq_buf_printf(s, "%.*s%s\n", (int)ents[i].len, ents[i].name,
-			       ents[i].is_dir ? "/" : "");
-	kfree(ents);
+	}
+	seq_buf_init(&names, buf, DYNAMIC_NAMES_MAX);
+	collect_children(&l, &v, &names);
+	for (int i = 0; i < l.count; i++)
+		seq_buf_printf(s, "%.*s%s\n", (int)l.ents[i].len, l.ents[i].name,
+			       l.ents[i].is_dir ? "/" : "");
+	kfree(l.ents);
+	kfree(buf);
 	seq_buf_flush(s);
-	return count;
+	return l.count;
+}
+
+/* ---- dynamic directories and files that open themselves ------------------------ */
+
+int pseudofs_create_dynamic(const char *dir,
+			    int (*resolve)(const char *name, void **data),
+			    int (*list)(struct seq_buf *s))
+{
+	struct pseudo_dynamic *d;
+	size_t n = strlen(dir);
+
+	if (n < 2 || dir[n - 1] != '*' || dir[n - 2] != '/' || strchr(dir, '*') != dir + n - 1)
+		return -EINVAL;
+	if (find_dynamic(dir, n))
+		return -EEXIST;
+	d = kzalloc(sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	d->dir = dir;
+	d->resolve = resolve;
+	d->list = list;
+	d->next = dynamics;
+	dynamics = d;
+	return 0;
+}
+
+int pseudofs_create_opener(const char *path,
+			   int (*show)(struct seq_buf *s, void *data),
+			   struct file *(*open)(const struct pseudo_file *pf, void *data,
+						unsigned int flags, int *err),
+			   void *data)
+{
+	int ret = pseudofs_create(path, show, NULL, data);
+	struct pseudo_file *f = ret ? NULL : find_entry(path);
+
+	if (f)
+		f->open = open;
+	return ret;
+}
+
+/*
+ * An open directory of a mounted pseudo filesystem: its names as ls
+ * lists them, taken at open (a /proc directory's tasks come and go),
+ * handed to getdents64 after "." and ".." (fs/readdir.c).
+ */
+#define DIR_LISTING_FIRST	4096	/* bytes of names tried first */
+#define DIR_LISTING_MAX		(1 << 20)
+#define DIR_DOT_ENTRIES		2	/* "." and ".." come first */
+#define DIR_MODE		(S_IFDIR | 0555)
+
+/* text and len first, as every pseudo file's: lseek's SEEK_END reads len there. */
+struct pseudo_dir {
+	char *text;
+	size_t len;
+};
+
+static long pseudo_dir_read(struct file *f, char __user *buf, size_t count, loff_t *pos)
+{
+	return -EISDIR;
+}
+
+static void pseudo_dir_release(struct file *f)
+{
+	struct pseudo_dir *d = f->private_data;
+
+	kfree(d->text);
+	kfree(d);
+}
+
+/* The inode number getdents gives: a hash of the name, never 0. */
+static uint64_t pseudo_dir_ino(const char *name, size_t len)
+{
+	uint32_t h = 2166136261u;	/* FNV-1a */
+
+	while (len--)
+		h = (h ^ (unsigned char)*name++) * 16777619u;
+	return h ? h : 1;
+}
+
+static int pseudo_dir_iterate(struct file *f, struct dir_context *ctx)
+{
+	struct pseudo_dir *d = f->private_data;
+	const char *e = d->text, *nl;
+	loff_t i;
+
+	/* Entry 0 is ".", entry 1 "..": the first pos + 1 bytes of "..". */
+	while (ctx->pos < DIR_DOT_ENTRIES)
+		if (!ctx->actor(ctx, "..", ctx->pos + 1, ctx->pos + 1, ctx->pos + 1, DT_DIR))
+			return 0;
+	for (i = DIR_DOT_ENTRIES; (nl = strchr(e, '\n')); e = nl + 1, i++) {
+		bool dir = nl > e && nl[-1] == '/';
+		size_t len = nl - e - dir;
+
+		if (i < ctx->pos)
+			continue;
+		if (!ctx->actor(ctx, e, len, i + 1, pseudo_dir_ino(e, len), dir ? DT_DIR : DT_REG))
+			return 0;
+	}
+	return 0;
+}
+
+static const struct file_operations pseudo_dir_fops = {
+	.read = pseudo_dir_read,
+	.seekable = true,
+	.release = pseudo_dir_release,
+	.iterate_shared = pseudo_dir_iterate,
+};
+
+/* The names now, in a buffer that grows until they fit. */
+static char *pseudo_dir_names(const char *path, size_t *len, int *err)
+{
+	struct seq_buf s;
+	char *buf;
+
+	for (size_t size = DIR_LISTING_FIRST; size <= DIR_LISTING_MAX; size *= 2) {
+		buf = kmalloc(size);
+		*err = -ENOMEM;
+		if (!buf)
+			return NULL;
+		seq_buf_init(&s, buf, size);
+		*err = pseudofs_list(path, &s);
+		if (*err >= 0 && !seq_buf_has_overflowed(&s)) {
+			*len = s.len;
+			*err = 0;
+			return buf;
+		}
+		kfree(buf);
+		if (*err < 0)
+			return NULL;
+	}
+	*err = -ENOMEM;
+	return NULL;
+}
+
+static struct file *pseudofs_open_dir(const char *path, unsigned int flags, int *err)
+{
+	struct pseudo_dir *d;
+	struct file *f = NULL;
+
+	*err = -EISDIR;		/* Linux's may_open(): a directory opens for reading only */
+	if ((flags & O_ACCMODE) != O_RDONLY || (flags & O_CREAT))
+		return NULL;
+	*err = -ENOMEM;
+	d = kzalloc(sizeof(*d));
+	if (d && (d->text = pseudo_dir_names(path, &d->len, err)))
+		f = alloc_file(&pseudo_dir_fops, flags, d);
+	if (!f) {
+		if (d && d->text)
+			*err = -ENOMEM;
+		if (d)
+			kfree(d->text);
+		kfree(d);
+		return NULL;
+	}
+	f->f_mode = DIR_MODE;
+	return f;
+}
+
+/* A directory of a mounted pseudo filesystem (/proc, /dev, /sys...), not a ramfs one. */
+static bool view_is_mounted_dir(const struct pseudo_view *v)
+{
+	return v->root[0] && view_is_dir(v);
+}
+
+bool pseudofs_opens(const char *path)
+{
+	struct pseudo_view v;
+	struct pseudo_file *f;
+	void *data;
+
+	if (view_of(path, &v))
+		return false;
+	f = view_file(&v, &data);
+	return f ? f->open != NULL : view_is_mounted_dir(&v);
+}
+
+struct file *pseudofs_open(const char *path, unsigned int flags, int *err)
+{
+	struct pseudo_view v;
+	struct pseudo_file *f;
+	void *data;
+
+	*err = view_of(path, &v);
+	if (*err)
+		return NULL;
+	f = view_file(&v, &data);
+	if (!f && view_is_mounted_dir(&v))
+		return pseudofs_open_dir(path, flags, err);
+	*err = !f || !f->open ? -ENOENT : (flags & O_DIRECTORY) ? -ENOTDIR : 0;
+	return *err ? NULL : f->open(f, data, flags, err);
+}
+
+#define SHOW_ALL_FIRST	16384		/* bytes tried first: most files fit */
+#define SHOW_ALL_MAX	(8 << 20)	/* the most a file's text may be */
+
+char *pseudofs_show_all(const struct pseudo_file *pf, void *data, size_t *len, int *err)
+{
+	struct seq_buf s;
+	size_t size;
+	char *buf;
+
+	for (size = SHOW_ALL_FIRST; size <= SHOW_ALL_MAX; size *= 2) {
+		buf = kmalloc(size);
+		*err = -ENOMEM;
+		if (!buf)
+			return NULL;
+		seq_buf_init(&s, buf, size);
+		*err = pf->show ? pf->show(&s, data) : -EPERM;
+		if (*err >= 0 && !seq_buf_has_overflowed(&s)) {
+			*err = 0;
+			*len = s.len;
+			return buf;
+		}
+		kfree(buf);
+		if (*err < 0)
+			return NULL;
+	}
+	*err = -ENOMEM;		/* Linux's seq_file, when its buffer cannot grow */
+	return NULL;
 }

@@ -26,6 +26,7 @@
 #define ENOTTY  25
 #define ENOSPC  28
 #define ESPIPE  29
+#define EROFS   30
 #define EPIPE   32
 #define EDOM    33
 #define ERANGE  34

@@ -22,6 +22,25 @@
 struct file;
 struct task_struct;
 
+/* d_type of a directory entry: Linux's values (include/linux/fs_types.h). */
+#define DT_CHR	2
+#define DT_DIR	4
+#define DT_REG	8
+
+/*
+ * Linux's struct dir_context: a directory that is no ramfs directory
+ * (a /proc or /dev one) hands its entries to actor(), from pos on,
+ * moving pos past each one taken; actor() returns false when the
+ * caller's buffer is full.  getdents64 is the actor (fs/readdir.c).
+ */
+struct dir_context;
+typedef bool (*filldir_t)(struct dir_context *ctx, const char *name, int namelen,
+			  loff_t next, uint64_t ino, unsigned int d_type);
+struct dir_context {
+	filldir_t actor;
+	loff_t pos;
+};
+
 struct file_operations {
 	long (*read)(struct file *f, char __user *buf, size_t count, loff_t *pos);
 	long (*write)(struct file *f, const char __user *buf, size_t count, loff_t *pos);
@@ -29,6 +48,8 @@ struct file_operations {
 	void (*release)(struct file *f);	/* the last reference went */
 	long (*unlocked_ioctl)(struct file *f, unsigned int cmd, unsigned long arg); /* else -ENOTTY */
 	unsigned int (*poll)(struct file *f);	/* POLLIN... ready now; else always ready (fs/select.c) */
+	/* A directory not the ramfs's: its entries from ctx->pos (0 or -errno). */
+	int (*iterate_shared)(struct file *f, struct dir_context *ctx);
 };
 
 struct file {

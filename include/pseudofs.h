@@ -38,6 +38,11 @@ struct pseudo_file {
 	int (*mkdir)(const char *name, void *data);
 	int (*rmdir)(const char *name, void *data);
 	bool is_dir;
+	/* A file that opens itself (pseudofs_create_opener()): a device of
+	 * /dev, a /proc file of any size.  data is the file's, or the name
+	 * a '*' of its path matched, resolved (pseudofs_create_dynamic()). */
+	struct file *(*open)(const struct pseudo_file *pf, void *data,
+			     unsigned int flags, int *err);
 };
 
 /*
@@ -108,5 +113,44 @@ void pseudofs_remove_tree(const char *dir);
 
 /* Is there a file or directory at path? (1 file, 2 directory, 0 none) */
 int pseudofs_lookup(const char *path);
+
+/*
+ * The paths the functions above take are paths as a process sees them:
+ * a path below a mount point of tracefs, debugfs, proc, sysfs or
+ * devtmpfs is turned into the file's own path (its filesystem's root,
+ * include/mount.h, and the rest), and only that filesystem's files are
+ * found there.  Files no filesystem owns (a test's /test/...) are found
+ * at their own path.  pseudofs_create() and pseudofs_data() take a
+ * file's own path.
+ */
+
+/*
+ * A directory of objects, Linux's /proc/PID: a '*' in a file's path
+ * (pseudofs_create("/proc/<*>/stat", ...), written with a plain star)
+ * matches each name resolve() accepts, and the file's show() gets the
+ * data resolve() gave instead of its own; list() prints the names there
+ * are now, one a line (what ls shows).  dir is the pattern: "/proc/<*>".
+ */
+int pseudofs_create_dynamic(const char *dir,
+			    int (*resolve)(const char *name, void **data),
+			    int (*list)(struct seq_buf *s));
+
+/* A file that opens itself: open(2) gets open()'s struct file. */
+struct file;
+int pseudofs_create_opener(const char *path,
+			   int (*show)(struct seq_buf *s, void *data),
+			   struct file *(*open)(const struct pseudo_file *pf, void *data,
+						unsigned int flags, int *err),
+			   void *data);
+/* Does the file at path open itself?  (kernel/file.c asks before open.) */
+bool pseudofs_opens(const char *path);
+/* open(2) of such a file: its struct file, or NULL and *err. */
+struct file *pseudofs_open(const char *path, unsigned int flags, int *err);
+/*
+ * A file's whole text now, however long (Linux's seq_file): a buffer
+ * that grows until show() fits, as open() of a /proc file keeps it.
+ * NULL and *err on failure; *len its length.  kfree() it.
+ */
+char *pseudofs_show_all(const struct pseudo_file *pf, void *data, size_t *len, int *err);
 
 #endif

@@ -197,4 +197,10 @@ asmlinkage long sys_tkill(int pid, int sig);
 asmlinkage long sys_tgkill(int tgid, int pid, int sig);
 asmlinkage long sys_sigaltstack(const stack_t __user *uss, stack_t __user *uoss);
 
+/* fs/namespace.c: mount(2), umount2(2) and i386's first umount(2). */
+asmlinkage long sys_mount(char __user *dev_name, char __user *dir_name, char __user *type,
+			  unsigned long flags, void __user *data);
+asmlinkage long sys_umount(char __user *name, int flags);
+asmlinkage long sys_oldumount(char __user *name);
+
 #endif

@@ -479,7 +479,9 @@ static noinline long do_sys_openat2(int dfd, const char __user *filename,
 	if (!path)
 		return ret;
 	/* A pseudo file is tracefs's or debugfs's, mounted over the ramfs. */
-	if (pseudofs_lookup(path) == 1)
+	if (pseudofs_opens(path))	/* a device, a /proc file: fs/pseudofs.c */
+		f = pseudofs_open(path, how->flags, &err);
+	else if (pseudofs_lookup(path) == 1)
 		f = open_pseudo(path, how->flags, &err);
 	else
 		f = open_ramfs(path, how->flags, how->mode, &err);

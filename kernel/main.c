@@ -11,6 +11,9 @@
  */
 #include <asm/fpu.h>
 #include "kernel.h"
+#include "mount.h"
+#include "proc_fs.h"
+#include "devtmpfs.h"
 #include "initramfs.h"
 #include "multiboot.h"
 #include <asm/segment.h>
@@ -121,6 +124,10 @@ void kmain(uint32_t magic, struct multiboot_info *mbi)
 		init_test_probes();	/* one line: "Kprobe smoke test: passed" */
 #endif
 	populate_rootfs();	/* "/": /bin's programs, then the initramfs modules */
+	mnt_init();		/* /proc, /dev: the boot mounts' directories */
+	proc_root_init();	/* /proc's files */
+	chr_dev_init();		/* /dev/null, /dev/zero, ... */
+	tty_init();		/* /dev/console, /dev/tty */
 	load_boot_modules();	/* insmod=a,b on the command line */
 
 	run_boot_mode();	/* crash=WHAT is one (console/crash.c) */

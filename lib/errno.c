@@ -42,6 +42,7 @@ static const struct errno_text errno_table[] = {
 	ERRNO_ENTRY(ENOTTY, "Inappropriate ioctl for device"),
 	ERRNO_ENTRY(ENOSPC, "No space left on device"),
 	ERRNO_ENTRY(ESPIPE, "Illegal seek"),
+	ERRNO_ENTRY(EROFS, "Read-only file system"),
 	ERRNO_ENTRY(EPIPE, "Broken pipe"),
 	ERRNO_ENTRY(EDOM, "Numerical argument out of domain"),
 	ERRNO_ENTRY(ERANGE, "Numerical result out of range"),

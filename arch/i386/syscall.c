@@ -141,6 +141,9 @@ static const sys_call_ptr_t ia32_sys_call_table[NR_syscalls] = {
 	SYSCALL(__NR_getrandom, sys_getrandom),
 	SYSCALL(__NR_clock_gettime64, sys_clock_gettime),
 	SYSCALL(__NR_poll, sys_poll),
+	SYSCALL(__NR_mount, sys_mount),
+	SYSCALL(__NR_umount, sys_oldumount),
+	SYSCALL(__NR_umount2, sys_umount),
 };
 
 /* System calls taken on this CPU (tests look for them on every CPU). */

@@ -5,7 +5,7 @@ check_layout.py - every folder's name is true: the grep-able layout rules.
     check_layout.py --build BUILD        (BUILD is not used: this reads source)
     check_layout.py --root DIR --count   the figures only, for any tree
 
-  console_is_a_leaf        no file under arch/, kernel/, probes/, lib/, fs/
+  console_is_a_leaf        no file under arch/, kernel/, probes/, lib/, fs/, drivers/
                            or include/ includes a console header (a header
                            in console/, or console.h, console_input.h,
                            line_editor.h, shell.h wherever they are): the
@@ -18,7 +18,7 @@ check_layout.py - every folder's name is true: the grep-able layout rules.
                            include/asm/): x86 facts live under arch/.
   inline_asm_is_arch       no inline assembly (asm/__asm__) in the C of
                            kernel/, probes/, lib/, fs/, console/, include/,
-                           boot/, samples/ unless the line above it is a
+                           boot/, samples/, drivers/ unless the line above it is a
                            comment saying why (a crash demo's deliberate
                            fault, the compiler barrier).  Out of scope:
                            tests/ (the suites raise exceptions on purpose)
@@ -57,7 +57,7 @@ import ktap  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 # The layers below the console, and the headers they all share.
-BELOW_CONSOLE = ("arch", "kernel", "probes", "lib", "fs", "include")
+BELOW_CONSOLE = ("arch", "kernel", "probes", "lib", "fs", "include", "drivers")
 # Headers that are the console's by name, wherever a tree keeps them.
 CONSOLE_HEADER_NAMES = {"console.h", "console_input.h", "line_editor.h", "shell.h"}
 # (file, header): the include arrows from below up into console/ allowed.
@@ -65,7 +65,7 @@ ALLOWED_CONSOLE_ARROWS = {("kernel/main.c", "shell.h")}
 
 ARCH_ASM = Path("arch/i386/include/asm")
 INLINE_ASM_DIRS = ("kernel", "probes", "lib", "fs", "console", "include",
-                   "boot", "samples")
+                   "boot", "samples", "drivers")
 
 # The kprobes manager's internals: never declared by include/kprobes.h.
 KPROBES_API = Path("include/kprobes.h")

@@ -187,5 +187,10 @@ long sleep(unsigned long seconds);
 
 /* Any system call by its number (Linux's syscall(2)): the kernel's result, -errno on failure. */
 long syscall(long nr, ...);
+/* docs/procfs.md: mount(2), umount2(2) and i386's umount(2), Linux's numbers. */
+long mount(const char *source, const char *target, const char *type, unsigned long flags,
+	   const void *data);
+long umount2(const char *target, int flags);
+long umount(const char *target);
 
 #endif

@@ -138,3 +138,6 @@ syscall:
 	popl %ebx
 	ret
 	.size syscall, . - syscall
+	SYSCALL mount, __NR_mount
+	SYSCALL umount2, __NR_umount2
+	SYSCALL umount, __NR_umount

@@ -112,13 +112,21 @@ static inline void sync_core(void)
 	__asm__ __volatile__("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d) : : "memory");
 }
 
+/* CPUID leaf op (subleaf 0): what the CPU says it is and has (Linux's cpuid()). */
+static inline void cpuid(uint32_t op, uint32_t *a, uint32_t *b, uint32_t *c, uint32_t *d)
+{
+	*a = op;
+	*c = 0;
+	__asm__ __volatile__("cpuid" : "+a"(*a), "=b"(*b), "+c"(*c), "=d"(*d));
+}
+
 /* CPUID leaf 1's %edx: the feature flags (fpu, tsc, cmov, sse, ...), Linux's ELF_HWCAP. */
 #define CPUID_LEAF_FEATURES	1
 static inline uint32_t cpuid_features_edx(void)
 {
-	uint32_t a = CPUID_LEAF_FEATURES, b, c = 0, d;
+	uint32_t a, b, c, d;
 
-	__asm__ __volatile__("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+	cpuid(CPUID_LEAF_FEATURES, &a, &b, &c, &d);
 	return d;
 }
 

@@ -115,6 +115,9 @@
 #define __NR_rseq		386	/* not provided: -ENOSYS, which glibc expects may happen */
 #define __NR_clock_gettime64	403
 #define __NR_poll		168
+#define __NR_mount		21
+#define __NR_umount		22
+#define __NR_umount2		52
 /*
  * Retired: 500 was this kernel's own spawn(name, argv), before fork().
  * No call has the number now (-ENOSYS); programs start programs with
