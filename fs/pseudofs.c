@@ -1,12 +1,20 @@
 /*
- * pseudofs.c - files that are really callbacks (tracefs, debugfs).
+ * pseudofs.c - files that are really callbacks (tracefs, debugfs, proc,
+ * sysfs, devtmpfs).
  *
  * Linux's tracefs has no data on disk: reading /sys/kernel/tracing/trace
  * runs code that formats the ring buffer, writing kprobe_events runs the
- * parser.  We keep the same idea in about 200 lines: a list of
- * struct pseudo_file, looked up by full path.  Directories are implied
- * by the paths, so creating "/sys/kernel/tracing/trace" is enough for
- * `ls /sys/kernel` to show "tracing/".
+ * parser.  We keep the same idea in a list of struct pseudo_file, looked
+ * up by full path.  Directories are implied by the paths, so creating
+ * "/sys/kernel/tracing/trace" is enough for `ls /sys/kernel` to show
+ * "tracing/".
+ *
+ * A path a caller gives is a path as a process sees it: the mount table
+ * (fs/namespace.c) says which filesystem is mounted there, and the path
+ * is looked up from that filesystem's root among its files only
+ * (struct pseudo_view).  A '*' in a stored path is a dynamic directory,
+ * /proc/PID's (pseudofs_create_dynamic()).  Opening what opens itself,
+ * and a mounted directory, is fs/pseudofs_open.c's.
  */
 #include "kernel.h"
 #include "pseudofs.h"
@@ -594,183 +602,21 @@ int pseudofs_create_opener(const char *path,
 	return ret;
 }
 
-/*
- * An open directory of a mounted pseudo filesystem: its names as ls
- * lists them, taken at open (a /proc directory's tasks come and go),
- * handed to getdents64 after "." and ".." (fs/readdir.c).
- */
-#define DIR_LISTING_FIRST	4096	/* bytes of names tried first */
-#define DIR_LISTING_MAX		(1 << 20)
-#define DIR_DOT_ENTRIES		2	/* "." and ".." come first */
-#define DIR_MODE		(S_IFDIR | 0555)
-
-/* text and len first, as every pseudo file's: lseek's SEEK_END reads len there. */
-struct pseudo_dir {
-	char *text;
-	size_t len;
-};
-
-static long pseudo_dir_read(struct file *f, char __user *buf, size_t count, loff_t *pos)
-{
-	return -EISDIR;
-}
-
-static void pseudo_dir_release(struct file *f)
-{
-	struct pseudo_dir *d = f->private_data;
-
-	kfree(d->text);
-	kfree(d);
-}
-
-/* The inode number getdents gives: a hash of the name, never 0. */
-static uint64_t pseudo_dir_ino(const char *name, size_t len)
-{
-	uint32_t h = 2166136261u;	/* FNV-1a */
-
-	while (len--)
-		h = (h ^ (unsigned char)*name++) * 16777619u;
-	return h ? h : 1;
-}
-
-static int pseudo_dir_iterate(struct file *f, struct dir_context *ctx)
-{
-	struct pseudo_dir *d = f->private_data;
-	const char *e = d->text, *nl;
-	loff_t i;
-
-	/* Entry 0 is ".", entry 1 "..": the first pos + 1 bytes of "..". */
-	while (ctx->pos < DIR_DOT_ENTRIES)
-		if (!ctx->actor(ctx, "..", ctx->pos + 1, ctx->pos + 1, ctx->pos + 1, DT_DIR))
-			return 0;
-	for (i = DIR_DOT_ENTRIES; (nl = strchr(e, '\n')); e = nl + 1, i++) {
-		bool dir = nl > e && nl[-1] == '/';
-		size_t len = nl - e - dir;
-
-		if (i < ctx->pos)
-			continue;
-		if (!ctx->actor(ctx, e, len, i + 1, pseudo_dir_ino(e, len), dir ? DT_DIR : DT_REG))
-			return 0;
-	}
-	return 0;
-}
-
-static const struct file_operations pseudo_dir_fops = {
-	.read = pseudo_dir_read,
-	.seekable = true,
-	.release = pseudo_dir_release,
-	.iterate_shared = pseudo_dir_iterate,
-};
-
-/* The names now, in a buffer that grows until they fit. */
-static char *pseudo_dir_names(const char *path, size_t *len, int *err)
-{
-	struct seq_buf s;
-	char *buf;
-
-	for (size_t size = DIR_LISTING_FIRST; size <= DIR_LISTING_MAX; size *= 2) {
-		buf = kmalloc(size);
-		*err = -ENOMEM;
-		if (!buf)
-			return NULL;
-		seq_buf_init(&s, buf, size);
-		*err = pseudofs_list(path, &s);
-		if (*err >= 0 && !seq_buf_has_overflowed(&s)) {
-			*len = s.len;
-			*err = 0;
-			return buf;
-		}
-		kfree(buf);
-		if (*err < 0)
-			return NULL;
-	}
-	*err = -ENOMEM;
-	return NULL;
-}
-
-static struct file *pseudofs_open_dir(const char *path, unsigned int flags, int *err)
-{
-	struct pseudo_dir *d;
-	struct file *f = NULL;
-
-	*err = -EISDIR;		/* Linux's may_open(): a directory opens for reading only */
-	if ((flags & O_ACCMODE) != O_RDONLY || (flags & O_CREAT))
-		return NULL;
-	*err = -ENOMEM;
-	d = kzalloc(sizeof(*d));
-	if (d && (d->text = pseudo_dir_names(path, &d->len, err)))
-		f = alloc_file(&pseudo_dir_fops, flags, d);
-	if (!f) {
-		if (d && d->text)
-			*err = -ENOMEM;
-		if (d)
-			kfree(d->text);
-		kfree(d);
-		return NULL;
-	}
-	f->f_mode = DIR_MODE;
-	return f;
-}
-
 /* A directory of a mounted pseudo filesystem (/proc, /dev, /sys...), not a ramfs one. */
 static bool view_is_mounted_dir(const struct pseudo_view *v)
 {
 	return v->root[0] && view_is_dir(v);
 }
 
-bool pseudofs_opens(const char *path)
+int pseudofs_find(const char *path, const struct pseudo_file **f, void **data)
 {
 	struct pseudo_view v;
-	struct pseudo_file *f;
-	void *data;
+	int ret = view_of(path, &v);
 
-	if (view_of(path, &v))
-		return false;
-	f = view_file(&v, &data);
-	return f ? f->open != NULL : view_is_mounted_dir(&v);
-}
-
-struct file *pseudofs_open(const char *path, unsigned int flags, int *err)
-{
-	struct pseudo_view v;
-	struct pseudo_file *f;
-	void *data;
-
-	*err = view_of(path, &v);
-	if (*err)
-		return NULL;
-	f = view_file(&v, &data);
-	if (!f && view_is_mounted_dir(&v))
-		return pseudofs_open_dir(path, flags, err);
-	*err = !f || !f->open ? -ENOENT : (flags & O_DIRECTORY) ? -ENOTDIR : 0;
-	return *err ? NULL : f->open(f, data, flags, err);
-}
-
-#define SHOW_ALL_FIRST	16384		/* bytes tried first: most files fit */
-#define SHOW_ALL_MAX	(8 << 20)	/* the most a file's text may be */
-
-char *pseudofs_show_all(const struct pseudo_file *pf, void *data, size_t *len, int *err)
-{
-	struct seq_buf s;
-	size_t size;
-	char *buf;
-
-	for (size = SHOW_ALL_FIRST; size <= SHOW_ALL_MAX; size *= 2) {
-		buf = kmalloc(size);
-		*err = -ENOMEM;
-		if (!buf)
-			return NULL;
-		seq_buf_init(&s, buf, size);
-		*err = pf->show ? pf->show(&s, data) : -EPERM;
-		if (*err >= 0 && !seq_buf_has_overflowed(&s)) {
-			*err = 0;
-			*len = s.len;
-			return buf;
-		}
-		kfree(buf);
-		if (*err < 0)
-			return NULL;
-	}
-	*err = -ENOMEM;		/* Linux's seq_file, when its buffer cannot grow */
-	return NULL;
+	if (ret)
+		return ret;
+	*f = view_file(&v, data);
+	if (*f)
+		return 1;
+	return view_is_mounted_dir(&v) ? 2 : 0;
 }

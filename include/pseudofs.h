@@ -142,9 +142,15 @@ int pseudofs_create_opener(const char *path,
 			   struct file *(*open)(const struct pseudo_file *pf, void *data,
 						unsigned int flags, int *err),
 			   void *data);
-/* Does the file at path open itself?  (kernel/file.c asks before open.) */
+/*
+ * What is at path: 1 a file (*f, and the data its callbacks get), 2 a
+ * directory of a mounted pseudo filesystem, 0 neither, or -errno.
+ */
+int pseudofs_find(const char *path, const struct pseudo_file **f, void **data);
+/* fs/pseudofs_open.c: does path open itself (a device, a /proc file, a
+ * /proc or /dev directory)?  kernel/file.c asks before open. */
 bool pseudofs_opens(const char *path);
-/* open(2) of such a file: its struct file, or NULL and *err. */
+/* open(2) of such a path: its struct file, or NULL and *err. */
 struct file *pseudofs_open(const char *path, unsigned int flags, int *err);
 /*
  * A file's whole text now, however long (Linux's seq_file): a buffer
