@@ -18,8 +18,10 @@ status must be the case's.  Then
                               on, and the log names it exactly once;
   init_sh_interactive         a second boot with init=/bin/sh: busybox's
                               interactive shell reads lines typed on the
-                              console (the terminal of kernel/tty.c), and
-                              its exit gives the console to the kernel's shell.
+                              console (the terminal of kernel/tty.c),
+                              Ctrl-C during its `read` is SIGINT to its
+                              trap, and its exit gives the console to the
+                              kernel's shell.
 
 Prints flat KTAP (tests/run_tests.py's busybox stage); exits non-zero on
 any failure, and when busybox is missing (scripts/bootstrap.sh fetches it).
@@ -29,6 +31,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -45,6 +48,7 @@ EXIT_LINE = re.compile(r"^\[\d+\] /bin/sh: exit status (\d+)$")
 FREE_PAGES = re.compile(r"^Pages:\s+(\d+) free of")
 RSEQ_LINE = re.compile(r"^\S+: syscall 386 \(rseq\) not implemented$")
 TIMEOUT = 30
+READ_SETTLE = 3	# seconds for the shell to reach its read()
 
 
 def parse_cases(text):
@@ -158,11 +162,17 @@ def check_init_sh(kernel, cpio):
     con = BusyboxConsole(kernel, cpio, "nosmoke init=/bin/sh")
     steps = [(None, b"init: /bin/sh is pid "), (None, b"built-in shell (ash)"),
              (b"echo $((6*7))\r", b"42"), (b"false; echo status=$?\r", b"status=1"),
+             # read's terminal is canonical, ISIG on: Ctrl-C is SIGINT to sh's group
+             # (the handler prints what the typed line, echoed, does not contain)
+             (b"trap 'echo got$((1+1))INT' INT; read x\r", None), (b"\x03", b"got2INT"),
              (b"exit\r", b"the kernel's shell takes the console"), (None, cs.PROMPT.encode())]
     try:
         for typed, marker in steps:
             if typed:
                 con.send(typed)
+            if marker is None:
+                time.sleep(READ_SETTLE)		# sh is in read() when the key comes
+                continue
             if con.read_until(marker, TIMEOUT) is None:
                 return ["never came: %r" % marker.decode()] + cs.clean(con.out)[-10:]
         return []
