@@ -13,6 +13,9 @@ status must be the case's.  Then
   exec_chain_leaks_no_pages   200 busybox shells, each exec'ing the next
                               (sh -c CHAIN CHAIN 200): the free pages
                               `meminfo` counts are the same before and after;
+  sh_c_loop_leaks_no_pages    one shell runs `sh -c true` 200 times in a
+                              loop (200 forks, execs, exits and waits):
+                              the free pages are the same before and after;
   missing_call_named_once     every busybox start calls rseq (386), which
                               this kernel lacks: -ENOSYS, the program goes
                               on, and the log names it exactly once;
@@ -43,6 +46,8 @@ DEFAULT_BUSYBOX = "/var/cache/kprobes-i386/busybox-static/root/bin/busybox"
 CHAIN_LENGTH = 200
 # $0 is the script itself, $1 how many shells are left to start.
 CHAIN = 'if [ "$1" -gt 0 ]; then exec /bin/sh -c "$0" "$0" $(($1-1)); fi; echo chain done'
+# 200 children, each forked, exec'ing a shell that runs true and exits.
+LOOP = 'i=0; while [ $i -lt %d ]; do sh -c true || exit 1; i=$((i+1)); done; echo loop done' % CHAIN_LENGTH
 ENOSYS_LINE = re.compile(r"^\S+: syscall \d+ \(.*\) not implemented$")
 EXIT_LINE = re.compile(r"^\[\d+\] /bin/sh: exit status (\d+)$")
 FREE_PAGES = re.compile(r"^Pages:\s+(\d+) free of")
@@ -140,21 +145,31 @@ def check_case(con, case):
             ["  " + w for w in want] + ["got (exit %s):" % status] + ["  " + o for o in out])
 
 
-def check_chain(con):
-    chain = "exec /bin/sh -c %s %s " % (quoted(CHAIN), quoted(CHAIN))
-    con.run(chain + "3", TIMEOUT)		# warm up: first-use allocations
+def pages_kept(con, run, label, want):
+    """Run once to warm up, then again between two free-page counts."""
+    run(con)
     before = free_pages(con)
-    lines = con.run(chain + str(CHAIN_LENGTH), 300)
+    out, status = output_and_status(run(con) or [])
     after = free_pages(con)
-    out, status = output_and_status(lines or [])
     problems = []
-    if out != ["chain done"] or status != 0:
-        problems.append("chain of %d execs: %s, exit %s" % (CHAIN_LENGTH, out, status))
+    if out != [want] or status != 0:
+        problems.append("%s: %s, exit %s" % (label, out, status))
     if before is None or after is None or before != after:
         problems.append("free pages before %s, after %s" % (before, after))
-    print("# exec chain: %d shells, free pages %s before, %s after"
-          % (CHAIN_LENGTH, before, after))
+    print("# %s: free pages %s before, %s after" % (label, before, after))
     return problems
+
+
+def check_chain(con):
+    chain = "exec /bin/sh -c %s %s %d" % (quoted(CHAIN), quoted(CHAIN), CHAIN_LENGTH)
+    return pages_kept(con, lambda c: c.run(chain, 300),
+                      "chain of %d execs" % CHAIN_LENGTH, "chain done")
+
+
+def check_loop(con):
+    loop = "exec /bin/sh -c " + quoted(LOOP)
+    return pages_kept(con, lambda c: c.run(loop, 300),
+                      "%d sh -c true in a loop" % CHAIN_LENGTH, "loop done")
 
 
 def check_init_sh(kernel, cpio):
@@ -195,7 +210,7 @@ def main():
     build = Path(args.build)
     cases = parse_cases(CASES.read_text())
     print("KTAP version 1")
-    print("1..%d" % (len(cases) + 3))
+    print("1..%d" % (len(cases) + 4))
     if not os.access(args.busybox, os.X_OK):
         print("# busybox: %s missing: run scripts/bootstrap.sh as root "
               "(it fetches Debian's busybox-static:i386)" % args.busybox)
@@ -212,12 +227,13 @@ def main():
         for i, case in enumerate(cases):
             ok &= report(i + 1, case[0], check_case(con, case))
         ok &= report(len(cases) + 1, "exec_chain_leaks_no_pages", check_chain(con))
+        ok &= report(len(cases) + 2, "sh_c_loop_leaks_no_pages", check_loop(con))
         told = sum(1 for line in con.transcript if RSEQ_LINE.match(line))
     finally:
         con.close()
-    ok &= report(len(cases) + 2, "missing_call_named_once",
+    ok &= report(len(cases) + 3, "missing_call_named_once",
                  [] if told == 1 else ["'syscall 386 (rseq) not implemented' %d times" % told])
-    ok &= report(len(cases) + 3, "init_sh_interactive", check_init_sh(build / "kernel.elf", cpio))
+    ok &= report(len(cases) + 4, "init_sh_interactive", check_init_sh(build / "kernel.elf", cpio))
     return 0 if ok else 1
 
 
