@@ -49,11 +49,11 @@ struct trace_entry {
 
 /* The top level's clock now: by default "local", ns since boot from this CPU's TSC. */
 uint64_t trace_clock(void);
-/* trace_clock's clocks, Linux 6.1's x86 list in its order (tai aside). */
+/* trace_clock's clocks, Linux 6.1's x86 list in its order. */
 enum trace_clock_id {
 	TRACE_CLOCK_LOCAL, TRACE_CLOCK_GLOBAL, TRACE_CLOCK_COUNTER, TRACE_CLOCK_UPTIME,
 	TRACE_CLOCK_PERF, TRACE_CLOCK_MONO, TRACE_CLOCK_MONO_RAW, TRACE_CLOCK_BOOT,
-	TRACE_CLOCK_X86_TSC, TRACE_CLOCK_NR
+	TRACE_CLOCK_TAI, TRACE_CLOCK_X86_TSC, TRACE_CLOCK_NR
 };
 uint64_t trace_clock_read(int id);
 bool trace_clock_in_ns(int id);
@@ -155,8 +155,9 @@ bool trace_option_on(int bit);
 /* Copy a task's name into a record: "" when record-cmd is off. */
 void trace_record_comm(char *dst, size_t size, const char *comm);
 int trace_options_init(void);
-/* trace_marker: one record of text in buffer tb, EBADF unless on (its tracing_on). */
-int trace_marker_record(struct trace_buffer *tb, bool on, const char *text, size_t len);
+/* trace_marker: one record of text in tr's buffer, EBADF while its tracing_on is 0. */
+struct trace_array;
+int trace_marker_record(struct trace_array *tr, const char *text, size_t len);
 /* overwrite: a full buffer drops its oldest record (on) or the newest (off). */
 void ring_buffer_change_overwrite(struct trace_buffer *tb, bool on);
 

@@ -9,9 +9,11 @@
  *           top level's enable file says
  *   rmdir instances/foo                        everything of foo goes
  *
- * The top level (/sys/kernel/tracing itself) is instance 0; an event
- * enabled in instance n has bit n of its trace_probe's enabled_in set,
- * and its probe is armed while any bit is.
+ * The top level (/sys/kernel/tracing itself) is global_trace, instance
+ * 0, one trace_array among the others (Linux's design): the code of a
+ * file takes the trace_array its file is in.  An event enabled in
+ * instance n has bit n of its trace_probe's enabled_in set, and its
+ * probe is armed while any bit is.
  */
 #ifndef TRACE_ARRAY_H
 #define TRACE_ARRAY_H
@@ -43,7 +45,44 @@ struct trace_array {
 	bool function_on;		/* current_tracer is function: ops is registered */
 	struct ftrace_ops ops;		/* its function tracer, with its own filters */
 	int ref;			/* trace_array_get_by_name()'s: rmdir is EBUSY */
+	uint64_t trace_flags;		/* trace_options: bit n is enum trace_iter_bit n */
+	struct trace_option_file *option_files;	/* options/NAME's data (trace_options.c) */
 };
+
+/* The top level: /sys/kernel/tracing itself (Linux's global_trace). */
+extern struct trace_array global_trace;
+
+/* Linux's TRACE_DEFAULT_FLAGS, and its tracers' defaults. */
+#define TRACE_ITER(bit) (1ULL << (TRACE_ITER_##bit))
+#define TRACE_DEFAULT_FLAGS \
+	(TRACE_ITER(PRINT_PARENT) | TRACE_ITER(PRINTK) | TRACE_ITER(ANNOTATE) | \
+	 TRACE_ITER(CONTEXT_INFO) | TRACE_ITER(RECORD_CMD) | TRACE_ITER(OVERWRITE) | \
+	 TRACE_ITER(IRQ_INFO) | TRACE_ITER(MARKERS) | TRACE_ITER(HASH_PTR) | \
+	 TRACE_ITER(FUNCTION) | TRACE_ITER(GRAPH_CPU) | TRACE_ITER(GRAPH_OVERHEAD) | \
+	 TRACE_ITER(GRAPH_DURATION) | TRACE_ITER(GRAPH_IRQS) | TRACE_ITER(GRAPH_SLEEP_TIME))
+/*
+ * Linux's ZEROED_TRACE_FLAGS: a new instance starts with the top level's
+ * options but these (they follow forks, a thing of the top level's pid
+ * lists).
+ */
+#define TRACE_ZEROED_FLAGS (TRACE_ITER(EVENT_FORK) | TRACE_ITER(FUNC_FORK))
+
+/* ---- options (trace_options.c) ---- */
+
+/* Is option bit on in tr?  (trace_option_on() asks the trace array being printed.) */
+bool trace_array_option_on(const struct trace_array *tr, int bit);
+/*
+ * `trace` of tr is being printed by this task: until _end(), the
+ * options the printing code asks for (trace_option_on()) are tr's, as
+ * Linux's iter->tr carries them.  One printer at a time.
+ */
+void trace_array_print_begin(struct trace_array *tr);
+void trace_array_print_end(void);
+/* An instance's trace_options and options/ (at mkdir), and their data gone (rmdir). */
+int trace_options_instance_init(struct trace_array *tr);
+void trace_options_instance_free(struct trace_array *tr);
+/* The tracer tr runs, by name: its options are listed in trace_options. */
+const char *trace_array_tracer_name(const struct trace_array *tr);
 
 /*
  * Linux's kernel API for an instance a module owns (samples/ftrace/

@@ -28,6 +28,7 @@
 
 struct trace_probe;
 struct trace_entry;
+struct trace_array;
 struct pt_regs;
 struct seq_buf;
 struct trace_probe_type;
@@ -127,8 +128,13 @@ void trace_event_commit(struct trace_probe *tp, struct trace_entry *e, struct pt
 bool tracing_is_on(void);
 void tracing_on(void);
 void tracing_off(void);
-/* A <stack trace> record of the code regs interrupted. */
+/* The same for one trace array (trace_array.h; the top level is global_trace). */
+bool tracer_tracing_is_on(struct trace_array *tr);
+void tracer_tracing_on(struct trace_array *tr);
+void tracer_tracing_off(struct trace_array *tr);
+/* A <stack trace> record of the code regs interrupted: the top level's, tr's. */
 void trace_stack_record(struct pt_regs *regs);
+void __trace_stack(struct trace_array *tr, struct pt_regs *regs);
 /* Print a record that is no probe's (trace_marker, <stack trace>); false if none. */
 bool trace_print_special(struct seq_buf *s, const struct trace_entry *e);
 int trace_files_init(void);

@@ -39,11 +39,16 @@
 #define TRACE_STACK_ID   0xfffffff1u	/* Linux's TRACE_STACK: <stack trace> */
 #define TRACE_STACK_DEPTH (TRACE_PAYLOAD_MAX / sizeof(unsigned long))
 
-static bool tracing_enabled = true;	/* tracing_on */
-
-bool tracing_is_on(void) { return READ_ONCE(tracing_enabled); }
-void tracing_on(void)    { WRITE_ONCE(tracing_enabled, true); }
-void tracing_off(void)   { WRITE_ONCE(tracing_enabled, false); }
+/* tracing_on of a trace array (Linux's tracer_tracing_*()), and of the top level. */
+bool tracer_tracing_is_on(struct trace_array *tr) { return READ_ONCE(tr->tracing_on); }
+void tracer_tracing_on(struct trace_array *tr)    { WRITE_ONCE(tr->tracing_on, true); }
+void tracer_tracing_off(struct trace_array *tr)   { WRITE_ONCE(tr->tracing_on, false); }
+bool tracing_is_on(void) { return tracer_tracing_is_on(&global_trace); }
+void tracing_on(void)    { tracer_tracing_on(&global_trace); }
+void tracing_off(void)   { tracer_tracing_off(&global_trace); }
+NOKPROBE_SYMBOL(tracer_tracing_is_on);
+NOKPROBE_SYMBOL(tracer_tracing_on);
+NOKPROBE_SYMBOL(tracer_tracing_off);
 
 /* ---- a hit ------------------------------------------------------------------------- */
 
@@ -149,22 +154,17 @@ static struct trace_entry *special_reserve_in(struct trace_buffer *tb, unsigned 
 	return e;
 }
 
-static struct trace_entry *special_reserve(unsigned int id, struct pt_regs *regs,
-					   unsigned long *flags)
-{
-	return special_reserve_in(trace_buffer_global(), id, regs, flags);
-}
-
-/* The stacktrace trigger: the calls in progress where the probe hit. */
-void trace_stack_record(struct pt_regs *regs)
+/* The stacktrace trigger: the calls in progress where the probe hit, in tr's buffer. */
+void __trace_stack(struct trace_array *tr, struct pt_regs *regs)
 {
 	unsigned long flags, *addrs;
 	struct trace_entry *e;
 	unsigned int n;
 
-	if (!tracing_is_on())
+	if (!tracer_tracing_is_on(tr))
 		return;
-	e = special_reserve(TRACE_STACK_ID, regs, &flags);
+	e = special_reserve_in(tr->buffer ? tr->buffer : trace_buffer_global(),
+			       TRACE_STACK_ID, regs, &flags);
 	addrs = (unsigned long *)e->payload;
 	/* A uprobe's regs are the process's: its stack is no kernel stack
 	 * to unwind, so the kernel's own calls at the hit are recorded. */
@@ -173,10 +173,15 @@ void trace_stack_record(struct pt_regs *regs)
 	else
 		n = stack_trace_save_regs(regs, addrs, TRACE_STACK_DEPTH, 0);
 	e->len = n * sizeof(unsigned long);
-	trace_buffer_unlock_commit(flags);
+	ring_buffer_unlock_commit(flags);
+}
+
+void trace_stack_record(struct pt_regs *regs)
+{
+	__trace_stack(&global_trace, regs);
 }
 NOKPROBE_SYMBOL(special_reserve_in);
-NOKPROBE_SYMBOL(special_reserve);
+NOKPROBE_SYMBOL(__trace_stack);
 NOKPROBE_SYMBOL(trace_stack_record);
 
 /*
@@ -234,25 +239,25 @@ static int tracing_on_write(const char *text, size_t len, bool trunc, void *data
 /* ---- trace_marker -------------------------------------------------------------------------- */
 
 /*
- * One write, one record in buffer tb (cut at the record's size; Linux
+ * One write, one record in tr's buffer (cut at the record's size; Linux
  * cuts at 4 KiB): an instance's trace_marker writes its own buffer.
  * With tracing off Linux answers EBADF: the buffer refuses the write.
  */
-int trace_marker_record(struct trace_buffer *tb, bool on, const char *text, size_t len)
+int trace_marker_record(struct trace_array *tr, const char *text, size_t len)
 {
 	bool irqs_off = irqs_disabled();	/* the writer's, before the reserve masks them */
 	unsigned long flags;
 	struct trace_entry *e;
 
-	if (!on)
+	if (!tracer_tracing_is_on(tr))
 		return -EBADF;
-	if (!trace_option_on(TRACE_ITER_MARKERS))
+	if (!trace_array_option_on(tr, TRACE_ITER_MARKERS))
 		return -EINVAL;		/* options/markers 0: Linux refuses the write */
 	if (len && text[len - 1] == '\n')
 		len--;
 	if (len > TRACE_PAYLOAD_MAX)
 		len = TRACE_PAYLOAD_MAX;
-	e = special_reserve_in(tb, TRACE_MARKER_ID, NULL, &flags);
+	e = special_reserve_in(tr->buffer, TRACE_MARKER_ID, NULL, &flags);
 	e->flags = irqs_off ? TRACE_FLAG_IRQS_OFF : 0;
 	memcpy(e->payload, text, len);
 	e->len = len;
@@ -262,7 +267,7 @@ int trace_marker_record(struct trace_buffer *tb, bool on, const char *text, size
 
 static int trace_marker_write(const char *text, size_t len, bool trunc, void *data)
 {
-	return trace_marker_record(trace_buffer_global(), tracing_is_on(), text, len);
+	return trace_marker_record(&global_trace, text, len);
 }
 
 /* ---- buffer_size_kb ---------------------------------------------------------------------------- */

@@ -38,6 +38,7 @@
 #include "errno.h"
 #include "spinlock.h"
 #include "nokprobe.h"
+#include "rtc.h"
 
 #define NSEC_PER_TICK		(NSEC_PER_SEC / HZ)
 #define USER_HZ			100	/* Linux's clock_t: the unit of times(2) and of "uptime" */
@@ -77,15 +78,40 @@ static void set_mult_shift(uint64_t cycles, uint64_t ns)
 }
 
 /*
+ * The wall clock, for tai: Linux's timekeeper keeps CLOCK_REALTIME as
+ * the monotonic clock plus an offset (offs_real), set at boot from the
+ * RTC (read_persistent_clock64()), and CLOCK_TAI as realtime plus
+ * tai_offset, which starts at 0 and stays so until NTP sets it with
+ * adjtimex(ADJ_TAI) - so on Linux without an NTP daemon, tai reads UTC.
+ * This kernel has no adjtimex: tai_offset stays 0, as Linux's does.
+ * The RTC counts seconds: the wall clock is right to within one.
+ */
+static int64_t offs_real;	/* ns: the wall time at ktime_get() 0 */
+static const int64_t tai_offset;	/* s: Linux's tk->tai_offset, until NTP */
+static bool wall_clock_read;
+
+static void trace_clock_read_rtc(void)
+{
+	struct rtc_time tm;
+
+	if (wall_clock_read)
+		return;
+	wall_clock_read = true;
+	if (mach_get_cmos_time(&tm) == 0)	/* else no RTC: the wall clock starts at 1970 */
+		offs_real = rtc_tm_to_time64(&tm) * NSEC_PER_SEC - ktime_get();
+}
+
+/*
  * Measure the TSC over TRACE_CLOCK_CAL_TICKS ticks, from one edge to
  * another so no partial tick counts.  From a thread, with the timer
- * ticking (tracefs_init() is called so).
+ * ticking (tracefs_init() is called so).  The RTC is read then, once.
  */
 void trace_clock_init(void)
 {
 	uint64_t start, end;
 
 	ktime_init();
+	trace_clock_read_rtc();
 	if (READ_ONCE(mult) || irqs_disabled())
 		return;		/* done, or no tick would come: trace_clock() uses ktime */
 	start = wait_tick_edge();
@@ -165,6 +191,12 @@ static uint64_t trace_clock_mono(void)
 	return (uint64_t)ktime_get();
 }
 
+/* "tai": International Atomic Time in ns since the epoch (Linux's ktime_get_tai_fast_ns()). */
+static uint64_t trace_clock_tai(void)
+{
+	return (uint64_t)(ktime_get() + offs_real + tai_offset * NSEC_PER_SEC);
+}
+
 /* "x86-tsc": the time stamp counter itself, in cycles. */
 static uint64_t trace_clock_x86_tsc(void)
 {
@@ -192,6 +224,7 @@ static const struct {
 	[TRACE_CLOCK_MONO]     = { "mono",     trace_clock_mono,    true },
 	[TRACE_CLOCK_MONO_RAW] = { "mono_raw", trace_clock_mono,    true },
 	[TRACE_CLOCK_BOOT]     = { "boot",     trace_clock_mono,    true },
+	[TRACE_CLOCK_TAI]      = { "tai",      trace_clock_tai,     true },
 	[TRACE_CLOCK_X86_TSC]  = { "x86-tsc",  trace_clock_x86_tsc, false },
 };
 _Static_assert(ARRAY_SIZE(trace_clocks) == TRACE_CLOCK_NR, "one entry per clock id");
@@ -264,6 +297,7 @@ NOKPROBE_SYMBOL(trace_clock_global);
 NOKPROBE_SYMBOL(trace_clock_counter);
 NOKPROBE_SYMBOL(trace_clock_jiffies);
 NOKPROBE_SYMBOL(trace_clock_mono);
+NOKPROBE_SYMBOL(trace_clock_tai);
 NOKPROBE_SYMBOL(trace_clock_x86_tsc);
 NOKPROBE_SYMBOL(trace_clock_read);
 NOKPROBE_SYMBOL(trace_clock);

@@ -35,6 +35,18 @@
 #include "ftrace.h"
 #include "nokprobe.h"
 
+/*
+ * The top level (Linux's global_trace): its buffer is trace_buffer.c's
+ * static one, set at init; its files are the ones directly under
+ * /sys/kernel/tracing.  It is not on trace_instances, nor in trace_arrays[].
+ */
+struct trace_array global_trace = {
+	.dir = TRACEFS_DIR,
+	.id = TRACE_ARRAY_TOP,
+	.tracing_on = true,
+	.trace_flags = TRACE_DEFAULT_FLAGS,
+};
+
 static LIST_HEAD(trace_instances);
 static struct trace_array *trace_arrays[TRACE_ARRAY_MAX];	/* by id; 0, the top level's bit, stays empty */
 static DEFINE_MUTEX(trace_types_lock);				/* Linux's name: mkdir, rmdir */
@@ -73,6 +85,8 @@ void trace_instances_record(struct trace_probe *tp, const struct fetch_ops *fops
 		trace_probe_fill(e, tp, ev->id, fops, regs, ip, ret_ip, preempt);
 		e->ts = ring_buffer_time_stamp(tr->buffer);	/* the instance's trace_clock */
 		ring_buffer_unlock_commit(flags);
+		if (trace_array_option_on(tr, TRACE_ITER_STACKTRACE))
+			__trace_stack(tr, regs);
 	}
 }
 NOKPROBE_SYMBOL(trace_instances_record);
@@ -112,13 +126,15 @@ static int instance_trace_show(struct seq_buf *s, void *data)
 	unsigned long entries = sum_cpus(tr->buffer, ring_buffer_entries_cpu);
 	unsigned long lost = sum_cpus(tr->buffer, ring_buffer_overrun_cpu);
 
-	seq_buf_printf(s, "# tracer: %s\n#\n", tr->function_on ? "function" : "nop");
+	trace_array_print_begin(tr);	/* its records print with its options */
+	seq_buf_printf(s, "# tracer: %s\n#\n", trace_array_tracer_name(tr));
 	if (trace_option_on(TRACE_ITER_CONTEXT_INFO)) {
 		seq_buf_printf(s, "# entries-in-buffer/entries-written: %lu/%lu   #P:%u\n",
 			       entries, entries + lost, num_online_cpus());
 		print_trace_header(s);
 	}
 	ring_buffer_for_each(tr->buffer, TRACE_ALL_CPUS, false, print_line, s);
+	trace_array_print_end();
 	return 0;
 }
 
@@ -149,7 +165,9 @@ static int instance_trace_pipe_show(struct seq_buf *s, void *data)
 {
 	struct trace_array *tr = data;
 
+	trace_array_print_begin(tr);
 	ring_buffer_for_each(tr->buffer, TRACE_ALL_CPUS, true, pipe_line, s);
+	trace_array_print_end();
 	return 0;
 }
 
@@ -176,9 +194,7 @@ static int instance_tracing_on_write(const char *text, size_t len, bool trunc, v
 
 static int instance_trace_marker_write(const char *text, size_t len, bool trunc, void *data)
 {
-	struct trace_array *tr = data;
-
-	return trace_marker_record(tr->buffer, READ_ONCE(tr->tracing_on), text, len);
+	return trace_marker_record(data, text, len);
 }
 
 static unsigned long entries_kb(unsigned long entries)
@@ -301,6 +317,7 @@ static const struct pseudo_file_spec instance_files[] = {
 	{ "trace",                instance_trace_show,        instance_trace_write },
 	{ "trace_clock",          NULL,                       NULL },	/* data: the buffer */
 	{ "trace_marker",         NULL,                       instance_trace_marker_write },
+	{ "trace_options",        NULL,                       NULL },	/* and options/ */
 	{ "trace_pipe",           instance_trace_pipe_show,   NULL },
 	{ "tracing_on",           instance_tracing_on_show,   instance_tracing_on_write },
 };
@@ -332,6 +349,10 @@ static int instance_files_create(struct trace_array *tr)
 			ret = ftrace_instance_files_create(tr->dir, &tr->ops);
 			continue;
 		}
+		if (strcmp(instance_files[i].name, "trace_options") == 0) {
+			ret = trace_options_instance_init(tr);	/* and options/ */
+			continue;
+		}
 		snprintf(path, sizeof(path), "%s/%s", tr->dir, instance_files[i].name);
 		ret = pseudofs_create(path, instance_files[i].show, instance_files[i].write, tr);
 	}
@@ -351,6 +372,7 @@ static void instance_teardown(struct trace_array *tr)
 	synchronize_kprobes();		/* a hit on another CPU may still be writing its buffer */
 	ring_buffer_free(tr->buffer);
 	ftrace_free_filter(&tr->ops);
+	trace_options_instance_free(tr);
 	kfree(tr);
 }
 
@@ -467,5 +489,6 @@ void trace_instances_event_remove(struct trace_probe *tp)
 
 int trace_instances_init(void)
 {
+	global_trace.buffer = trace_buffer_global();
 	return pseudofs_create_dir(TRACE_INSTANCES_DIR, instance_mkdir, instance_rmdir, NULL);
 }

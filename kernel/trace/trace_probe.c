@@ -126,7 +126,7 @@ void trace_probe_record(struct trace_probe *tp, const struct fetch_ops *fops,
 	trace_probe_fill(e, tp, ev->id, fops, regs, ip, ret_ip, preempt);
 	ev->recorded = true;
 	trace_event_buffer_commit(ev, e, regs, flags);	/* the filter, the triggers */
-	if (trace_option_on(TRACE_ITER_STACKTRACE))	/* Linux's ftrace_trace_stack() */
+	if (trace_array_option_on(&global_trace, TRACE_ITER_STACKTRACE))	/* Linux's ftrace_trace_stack() */
 		trace_stack_record(regs);
 }
 NOKPROBE_SYMBOL(trace_probe_fill);

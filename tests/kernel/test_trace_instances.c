@@ -325,6 +325,104 @@ static void instances_limits(struct ktest *t)
 		"a_name_of_sixty_four_characters_is_one_more_than_linux_event_nam"), -ENAMETOOLONG);
 }
 
+/* ---- an instance's own options ---------------------------------------------------------- */
+
+/* Linux 6.1's trace_options of a new instance under nop, in its order. */
+static const char instance_trace_options[] =
+	"print-parent\nnosym-offset\nnosym-addr\nnoverbose\nnoraw\nnohex\nnobin\nnoblock\n"
+	"trace_printk\nannotate\nnouserstacktrace\nnosym-userobj\nnoprintk-msg-only\n"
+	"context-info\nnolatency-format\nrecord-cmd\nnorecord-tgid\noverwrite\n"
+	"nodisable_on_free\nirq-info\nmarkers\nnoevent-fork\nnopause-on-trace\nhash-ptr\n"
+	"function-trace\nnofunction-fork\nnodisplay-graph\nnostacktrace\nnotest_nop_accept\n"
+	"notest_nop_refuse\n";
+
+/*
+ * Linux's options/ of an instance: not the top level's own (trace_printk,
+ * printk-msg-only, record-cmd), nor function_graph's (no instance runs it).
+ */
+static void instance_has_linux_options(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO("trace_options")), 0);
+	KTEST_EXPECT_STREQ(t, out, instance_trace_options);
+	KTEST_EXPECT_EQ(t, pseudofs_lookup(FOO("options/sym-offset")), 1);
+	KTEST_EXPECT_EQ(t, pseudofs_lookup(FOO("options/func_stack_trace")), 1);
+	KTEST_EXPECT_EQ(t, pseudofs_lookup(FOO("options/test_nop_refuse")), 1);
+	KTEST_EXPECT_EQ(t, pseudofs_lookup(FOO("options/record-cmd")), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_lookup(FOO("options/trace_printk")), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_lookup(FOO("options/funcgraph-proc")), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("trace_options"), "nosuchoption\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, wr(FOO("options/sym-offset"), "2\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, wr(FOO("trace_options"), "raw\n"), -EINVAL);	/* refused, as at the top */
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+}
+
+/* Changed in the instance, the top level's stay; a new instance starts as the top level is. */
+static void instance_options_are_its_own(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("trace_options"), "sym-offset\n"), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO("options/sym-offset")), 0);
+	KTEST_EXPECT_STREQ(t, out, "1\n");
+	KTEST_EXPECT_EQ(t, rd(T("options/sym-offset")), 0);
+	KTEST_EXPECT_STREQ(t, out, "0\n");
+	KTEST_EXPECT_EQ(t, wr(T("options/sym-addr"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO("options/sym-addr")), 0);
+	KTEST_EXPECT_STREQ(t, out, "0\n");
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/bar"), 0);
+	KTEST_EXPECT_EQ(t, rd(BAR("options/sym-addr")), 0);
+	KTEST_EXPECT_STREQ(t, out, "1\n");
+	KTEST_EXPECT_EQ(t, rd(BAR("options/sym-offset")), 0);
+	KTEST_EXPECT_STREQ(t, out, "0\n");
+	KTEST_EXPECT_EQ(t, wr(T("options/sym-addr"), "0\n"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/bar"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+}
+
+/* Each buffer's records print with its own options: the columns, a stack after each. */
+static void instance_records_print_with_its_options(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("events/kprobes/tin_fib/enable"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(T("events/kprobes/tin_fib/enable"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("options/context-info"), "0\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("options/stacktrace"), "1\n"), 0);
+	run_fib5();
+	rd(FOO("trace"));
+	KTEST_EXPECT_EQ(t, count(out, "\ntin_fib: (fib"), FIB_HITS);	/* no comm-pid [cpu] ts: */
+	KTEST_EXPECT_EQ(t, count(out, "<stack trace>"), FIB_HITS);
+	KTEST_EXPECT_EQ(t, count(out, "# entries-in-buffer"), 0);
+	rd(T("trace"));
+	KTEST_EXPECT_EQ(t, count(out, "\ntin_fib: (fib"), 0);
+	KTEST_EXPECT_EQ(t, count(out, "] d..") + count(out, "] ...") , FIB_HITS);
+	KTEST_EXPECT_EQ(t, count(out, "<stack trace>"), 0);
+	KTEST_EXPECT_EQ(t, wr(T("events/kprobes/tin_fib/enable"), "0\n"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+}
+
+/* markers and overwrite act on the instance's own buffer. */
+static void instance_markers_and_overwrite(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("options/markers"), "0\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("trace_marker"), "hello\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, wr(T("trace_marker"), "hello\n"), 0);	/* the top level's are on */
+	KTEST_EXPECT_EQ(t, wr(FOO("options/markers"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("trace_marker"), "hello\n"), 0);
+	rd(FOO("trace"));
+	KTEST_EXPECT_EQ(t, count(out, "tracing_mark_write: hello"), 1);
+	/* overwrite off: 4 KiB a CPU keeps fib(5)'s first hits, not its last */
+	KTEST_EXPECT_EQ(t, wr(FOO("buffer_size_kb"), "4\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("options/overwrite"), "0\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("events/kprobes/tin_fib/enable"), "1\n"), 0);
+	run_fib5();
+	rd(FOO("trace"));
+	KTEST_EXPECT_EQ(t, count(out, "n=0x5"), 1);
+	KTEST_EXPECT_EQ(t, rd(T("options/overwrite")), 0);
+	KTEST_EXPECT_STREQ(t, out, "1\n");
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+}
+
 static struct ktest_case instances_cases[] = {
 	KTEST_CASE(mkdir_makes_linux_files),
 	KTEST_CASE(mkdir_rmdir_errors_as_linux),
@@ -336,6 +434,10 @@ static struct ktest_case instances_cases[] = {
 	KTEST_CASE(events_come_and_go_in_instances),
 	KTEST_CASE(rmdir_busy_while_referenced),
 	KTEST_CASE(instances_limits),
+	KTEST_CASE(instance_has_linux_options),
+	KTEST_CASE(instance_options_are_its_own),
+	KTEST_CASE(instance_records_print_with_its_options),
+	KTEST_CASE(instance_markers_and_overwrite),
 	KTEST_END
 };
 
