@@ -98,6 +98,16 @@ bool trace_snapshot_allocated(void);
 void trace_snapshot_swap(void);
 unsigned long trace_snapshot_entries(void);
 int trace_snapshot_for_each(int (*fn)(const struct trace_entry *e, void *data), void *data);
+/* The same for any trace array's buffer (an instance's snapshot file and triggers). */
+struct trace_buffer;
+int ring_buffer_snapshot_alloc(struct trace_buffer *tb);
+void ring_buffer_snapshot_free(struct trace_buffer *tb);
+void ring_buffer_snapshot_reset(struct trace_buffer *tb);
+bool ring_buffer_snapshot_allocated(struct trace_buffer *tb);
+void ring_buffer_snapshot_swap(struct trace_buffer *tb);
+unsigned long ring_buffer_snapshot_entries(struct trace_buffer *tb);
+int ring_buffer_snapshot_for_each(struct trace_buffer *tb,
+				  int (*fn)(const struct trace_entry *e, void *data), void *data);
 /*
  * Copy out each held record of one CPU, or of all (TRACE_ALL_CPUS) merged
  * oldest first; stop if fn returns non-zero.  _consume_each() takes each

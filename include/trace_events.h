@@ -135,6 +135,9 @@ void tracer_tracing_off(struct trace_array *tr);
 /* A <stack trace> record of the code regs interrupted: the top level's, tr's. */
 void trace_stack_record(struct pt_regs *regs);
 void __trace_stack(struct trace_array *tr, struct pt_regs *regs);
+/* The snapshot file; its data is the trace array (NULL: the top level). */
+int tracing_snapshot_show(struct seq_buf *s, void *data);
+int tracing_snapshot_write(const char *text, size_t len, bool trunc, void *data);
 /* Print a record that is no probe's (trace_marker, <stack trace>); false if none. */
 bool trace_print_special(struct seq_buf *s, const struct trace_entry *e);
 int trace_files_init(void);

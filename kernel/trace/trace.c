@@ -351,10 +351,10 @@ static int per_cpu_files_init(void)
 
 /* ---- snapshot -------------------------------------------------------------------------------------- */
 
-static void snapshot_help(struct seq_buf *s)
+static void snapshot_help(struct seq_buf *s, struct trace_buffer *tb)
 {
-	seq_buf_puts(s, trace_snapshot_allocated() ? "#\n# * Snapshot is allocated *\n#\n" :
-						 "#\n# * Snapshot is freed *\n#\n");
+	seq_buf_puts(s, ring_buffer_snapshot_allocated(tb) ? "#\n# * Snapshot is allocated *\n#\n" :
+							     "#\n# * Snapshot is freed *\n#\n");
 	seq_buf_puts(s, "# Snapshot commands:\n"
 		    "# echo 0 > snapshot : Clears and frees snapshot buffer\n"
 		    "# echo 1 > snapshot : Allocates snapshot buffer, if not already allocated.\n"
@@ -369,24 +369,36 @@ static int snapshot_line(const struct trace_entry *e, void *data)
 	return print_trace_line(e, data);
 }
 
-static int snapshot_show(struct seq_buf *s, void *data)
+/* The snapshot file's data is its trace array (NULL: the top level's file). */
+static struct trace_array *snapshot_tr(void *data)
 {
-	unsigned long n = trace_snapshot_entries();
+	return data ? data : &global_trace;
+}
+
+int tracing_snapshot_show(struct seq_buf *s, void *data)
+{
+	struct trace_array *tr = snapshot_tr(data);
+	struct trace_buffer *tb = tr->buffer ? tr->buffer : trace_buffer_global();
+	unsigned long n = ring_buffer_snapshot_entries(tb);
 
 	seq_buf_puts(s, "# tracer: nop\n#\n");
-	if (!trace_snapshot_allocated() || n == 0) {
-		snapshot_help(s);
+	if (!ring_buffer_snapshot_allocated(tb) || n == 0) {
+		snapshot_help(s, tb);
 		return 0;
 	}
+	trace_array_print_begin(tr);	/* printed with its options */
 	seq_buf_printf(s, "# entries-in-buffer/entries-written: %lu/%lu   #P:%u\n", n, n,
 		   num_online_cpus());
 	print_trace_header(s);
-	trace_snapshot_for_each(snapshot_line, s);
+	ring_buffer_snapshot_for_each(tb, snapshot_line, s);
+	trace_array_print_end();
 	return 0;
 }
 
-static int snapshot_write(const char *text, size_t len, bool trunc, void *data)
+int tracing_snapshot_write(const char *text, size_t len, bool trunc, void *data)
 {
+	struct trace_array *tr = snapshot_tr(data);
+	struct trace_buffer *tb = tr->buffer ? tr->buffer : trace_buffer_global();
 	unsigned long val;
 	int ret = kstrntoul(text, len, 10, &val);
 
@@ -394,15 +406,15 @@ static int snapshot_write(const char *text, size_t len, bool trunc, void *data)
 		return ret;
 	switch (val) {
 	case 0:
-		trace_snapshot_free();
+		ring_buffer_snapshot_free(tb);
 		return 0;
 	case 1:
-		ret = trace_snapshot_alloc();
+		ret = ring_buffer_snapshot_alloc(tb);
 		if (!ret)
-			trace_snapshot_swap();
+			ring_buffer_snapshot_swap(tb);
 		return ret;
 	default:
-		trace_snapshot_reset();
+		ring_buffer_snapshot_reset(tb);
 		return 0;
 	}
 }
@@ -416,7 +428,7 @@ static const struct pseudo_file_spec trace_files[] = {
 	{ "trace_marker",         NULL,              trace_marker_write },
 	{ "buffer_size_kb",       buffer_size_show,  buffer_size_write },
 	{ "buffer_total_size_kb", buffer_total_show, NULL },
-	{ "snapshot",             snapshot_show,     snapshot_write },
+	{ "snapshot",             tracing_snapshot_show, tracing_snapshot_write },
 	{ "README",               trace_readme_show, NULL },
 	{ "trace_clock",          trace_clock_show,  trace_clock_write },
 };

@@ -314,6 +314,7 @@ static const struct pseudo_file_spec instance_files[] = {
 	{ "events",               NULL,                       NULL },
 	{ "set_event",            trace_set_event_show,       trace_set_event_write },
 	{ "set_ftrace_filter",    NULL,                       NULL },	/* and set_ftrace_notrace */
+	{ "snapshot",             tracing_snapshot_show,      tracing_snapshot_write },
 	{ "trace",                instance_trace_show,        instance_trace_write },
 	{ "trace_clock",          NULL,                       NULL },	/* data: the buffer */
 	{ "trace_marker",         NULL,                       instance_trace_marker_write },

@@ -67,7 +67,8 @@ static void mkdir_makes_linux_files(struct ktest *t)
 {
 	static const char *const files[] = { "available_tracers", "buffer_size_kb",
 		"buffer_total_size_kb", "current_tracer", "events/enable", "set_event",
-		"set_ftrace_filter", "set_ftrace_notrace", "trace", "trace_pipe", "tracing_on",
+		"set_ftrace_filter", "set_ftrace_notrace", "snapshot", "trace", "trace_options",
+		"trace_pipe", "tracing_on", "options/sym-offset",
 		"events/kprobes/enable", "events/kprobes/tin_fib/enable",
 		"events/kprobes/tin_fib/id", "events/kprobes/tin_fib/format" };
 	char path[PSEUDOFS_PATH_MAX];
@@ -423,6 +424,33 @@ static void instance_markers_and_overwrite(struct ktest *t)
 	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
 }
 
+/* snapshot swaps the instance's buffer into the instance's snapshot. */
+static void instance_snapshot_is_its_own(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO("snapshot")), 0);
+	KTEST_EXPECT_EQ(t, count(out, "# * Snapshot is freed *"), 1);
+	KTEST_EXPECT_EQ(t, wr(FOO("events/kprobes/tin_fib/enable"), "1\n"), 0);
+	run_fib5();
+	KTEST_EXPECT_EQ(t, wr(FOO("snapshot"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, records_in(FOO("snapshot")), FIB_HITS);
+	KTEST_EXPECT_EQ(t, records_in(FOO("trace")), 0);
+	KTEST_EXPECT_EQ(t, rd(T("snapshot")), 0);
+	KTEST_EXPECT_EQ(t, count(out, "# * Snapshot is freed *"), 1);
+	/* printed with the instance's options */
+	KTEST_EXPECT_EQ(t, wr(FOO("options/context-info"), "0\n"), 0);
+	rd(FOO("snapshot"));
+	KTEST_EXPECT_EQ(t, count(out, "\ntin_fib: (fib"), FIB_HITS);
+	KTEST_EXPECT_EQ(t, wr(FOO("snapshot"), "2\n"), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO("snapshot")), 0);
+	KTEST_EXPECT_EQ(t, count(out, "# * Snapshot is allocated *"), 1);
+	KTEST_EXPECT_EQ(t, wr(FOO("snapshot"), "0\n"), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO("snapshot")), 0);
+	KTEST_EXPECT_EQ(t, count(out, "# * Snapshot is freed *"), 1);
+	KTEST_EXPECT_EQ(t, wr(FOO("snapshot"), "1\n"), 0);	/* rmdir frees it */
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+}
+
 static struct ktest_case instances_cases[] = {
 	KTEST_CASE(mkdir_makes_linux_files),
 	KTEST_CASE(mkdir_rmdir_errors_as_linux),
@@ -438,6 +466,7 @@ static struct ktest_case instances_cases[] = {
 	KTEST_CASE(instance_options_are_its_own),
 	KTEST_CASE(instance_records_print_with_its_options),
 	KTEST_CASE(instance_markers_and_overwrite),
+	KTEST_CASE(instance_snapshot_is_its_own),
 	KTEST_END
 };
 
