@@ -30,6 +30,14 @@
 #define TRACE_ARRAY_MAX      32	/* the top level and 31 instances: enabled_in's bits */
 #define TRACE_ARRAY_NAME_LEN 64
 
+/* error_log: the last entries logged, Linux keeps 8 too (Linux's tr->err_log). */
+#define TRACE_ERROR_LOG_ENTRIES 8
+#define TRACE_ERROR_LOG_TEXT    1536	/* header + a console line twice (command, caret) */
+struct trace_error_log {
+	char entry[TRACE_ERROR_LOG_ENTRIES][TRACE_ERROR_LOG_TEXT];
+	unsigned int next;		/* entries ever logged */
+};
+
 struct trace_buffer;
 struct trace_probe;
 struct fetch_ops;
@@ -47,6 +55,7 @@ struct trace_array {
 	int ref;			/* trace_array_get_by_name()'s: rmdir is EBUSY */
 	uint64_t trace_flags;		/* trace_options: bit n is enum trace_iter_bit n */
 	struct trace_option_file *option_files;	/* options/NAME's data (trace_options.c) */
+	struct trace_error_log err_log;	/* its error_log (trace_probe.c) */
 };
 
 /* The top level: /sys/kernel/tracing itself (Linux's global_trace). */
@@ -66,6 +75,16 @@ extern struct trace_array global_trace;
  * lists).
  */
 #define TRACE_ZEROED_FLAGS (TRACE_ITER(EVENT_FORK) | TRACE_ITER(FUNC_FORK))
+
+/*
+ * Log a refused write in tr's error_log (Linux's tracing_log_err()): a
+ * filter's or a trigger's of an instance's event go to the instance's,
+ * every other to the top level's.  trace_probe_log_error() is the top
+ * level's.
+ */
+struct trace_probe_type;
+void tracing_log_err(struct trace_array *tr, const struct trace_probe_type *type,
+		     const char *line, size_t len, int pos, const char *msg);
 
 /* ---- options (trace_options.c) ---- */
 

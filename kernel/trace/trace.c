@@ -60,27 +60,39 @@ NOKPROBE_SYMBOL(tracer_tracing_off);
 static struct trace_entry scratch[NR_CPUS][TRACE_SCRATCH_NEST];
 static int scratch_depth[NR_CPUS];
 
-static bool needs_scratch(struct trace_probe *tp)
+/* The trace array a file is in: its own, or the top level for an event with no file. */
+static struct trace_array *event_file_tr(struct trace_event_file *file)
 {
-	struct trace_event_file *file = tp->event_file;
+	return file && file->tr ? file->tr : &global_trace;
+}
 
-	return !tracing_is_on() ||
+/* Its buffer: the top level's is trace_buffer.c's, set at init. */
+static struct trace_buffer *trace_array_buffer(struct trace_array *tr)
+{
+	return tr->buffer ? tr->buffer : trace_buffer_global();
+}
+
+static bool needs_scratch(struct trace_event_file *file)
+{
+	return !tracer_tracing_is_on(event_file_tr(file)) ||
 	       (file && (READ_ONCE(file->filter) || !list_empty(&file->triggers) ||
 			 READ_ONCE(file->soft_disabled) || !list_empty(&file->eprobes)));
 }
 
-struct trace_entry *trace_event_buffer_reserve(struct trace_probe *tp, unsigned long *flags)
+/* Linux's trace_event_buffer_reserve(): a hit of file's event, in file's trace array. */
+struct trace_entry *trace_event_file_reserve(struct trace_event_file *file, unsigned long *flags)
 {
+	struct trace_buffer *tb = trace_array_buffer(event_file_tr(file));
 	struct trace_entry *e;
 	int cpu;
 
-	if (!needs_scratch(tp))
-		return trace_buffer_lock_reserve(flags);
+	if (!needs_scratch(file))
+		return ring_buffer_lock_reserve(tb, flags);
 	*flags = local_irq_save();
 	cpu = smp_processor_id();
 	if (scratch_depth[cpu] == TRACE_SCRATCH_NEST) {	/* deeper: no filter */
 		local_irq_restore(*flags);
-		return trace_buffer_lock_reserve(flags);
+		return ring_buffer_lock_reserve(tb, flags);
 	}
 	e = &scratch[cpu][scratch_depth[cpu]++];
 	e->cpu = cpu;
@@ -88,33 +100,46 @@ struct trace_entry *trace_event_buffer_reserve(struct trace_probe *tp, unsigned 
 	return e;
 }
 
-/* Copy a finished record into the ring buffer. */
-static void trace_entry_commit_copy(const struct trace_entry *e)
+struct trace_entry *trace_event_buffer_reserve(struct trace_probe *tp, unsigned long *flags)
+{
+	return trace_event_file_reserve(tp->event_file, flags);
+}
+
+/* Copy a finished record into tr's ring buffer. */
+static void trace_entry_commit_copy(struct trace_array *tr, const struct trace_entry *e)
 {
 	unsigned long flags;
-	struct trace_entry *slot = trace_buffer_lock_reserve(&flags);
+	struct trace_entry *slot = ring_buffer_lock_reserve(trace_array_buffer(tr), &flags);
 
 	memcpy(slot, e, offsetof(struct trace_entry, payload) + e->len);
-	trace_buffer_unlock_commit(flags);
+	ring_buffer_unlock_commit(flags);
+}
+
+void trace_event_file_commit(struct trace_event_file *file, struct trace_entry *e,
+			     struct pt_regs *regs, unsigned long flags)
+{
+	int cpu = smp_processor_id();
+
+	if (scratch_depth[cpu] == 0 || e != &scratch[cpu][scratch_depth[cpu] - 1]) {
+		ring_buffer_unlock_commit(flags);
+		return;
+	}
+	trace_event_file_commit_entry(file, e, regs);
+	scratch_depth[cpu]--;
+	local_irq_restore(flags);
 }
 
 void trace_event_buffer_commit(struct trace_probe *tp, struct trace_entry *e,
 			       struct pt_regs *regs, unsigned long flags)
 {
-	int cpu = smp_processor_id();
-
-	if (scratch_depth[cpu] == 0 || e != &scratch[cpu][scratch_depth[cpu] - 1]) {
-		trace_buffer_unlock_commit(flags);
-		return;
-	}
-	trace_event_commit(tp, e, regs);
-	scratch_depth[cpu]--;
-	local_irq_restore(flags);
+	trace_event_file_commit(READ_ONCE(tp->event_file), e, regs, flags);
 }
 
-void trace_event_commit(struct trace_probe *tp, struct trace_entry *e, struct pt_regs *regs)
+/* The filter and the triggers of file (NULL: none), the record into file's trace array. */
+void trace_event_file_commit_entry(struct trace_event_file *file, struct trace_entry *e,
+				   struct pt_regs *regs)
 {
-	struct trace_event_file *file = READ_ONCE(tp->event_file);
+	struct trace_array *tr = event_file_tr(file);
 	struct event_filter *filter;
 	bool cond;
 
@@ -124,14 +149,36 @@ void trace_event_commit(struct trace_probe *tp, struct trace_entry *e, struct pt
 	filter = file ? READ_ONCE(file->filter) : NULL;
 	/* soft-disabled: the triggers run, the record is discarded (Linux's
 	 * __event_trigger_test_discard()) */
-	if (tracing_is_on() && !(file && READ_ONCE(file->soft_disabled)) &&
+	if (tracer_tracing_is_on(tr) && !(file && READ_ONCE(file->soft_disabled)) &&
 	    (!filter || trace_event_filter_match(file, filter, e)))
-		trace_entry_commit_copy(e);
+		trace_entry_commit_copy(tr, e);
 	if (cond)			/* Linux's event_trigger_unlock_commit() */
 		trace_event_triggers_run(file, e, regs);
 	if (file && !list_empty(&file->eprobes))	/* they need the record too */
 		trace_eprobes_run(file, e, regs);
 }
+
+void trace_event_commit(struct trace_probe *tp, struct trace_entry *e, struct pt_regs *regs)
+{
+	trace_event_file_commit_entry(READ_ONCE(tp->event_file), e, regs);
+}
+
+/* Linux's tracing_snapshot_instance() and tracing_alloc_snapshot_instance(). */
+void tracing_snapshot_instance(struct trace_array *tr)
+{
+	ring_buffer_snapshot_swap(trace_array_buffer(tr));
+}
+
+int tracing_alloc_snapshot_instance(struct trace_array *tr)
+{
+	return ring_buffer_snapshot_alloc(trace_array_buffer(tr));
+}
+NOKPROBE_SYMBOL(event_file_tr);
+NOKPROBE_SYMBOL(trace_array_buffer);
+NOKPROBE_SYMBOL(trace_event_file_reserve);
+NOKPROBE_SYMBOL(trace_event_file_commit);
+NOKPROBE_SYMBOL(trace_event_file_commit_entry);
+NOKPROBE_SYMBOL(tracing_snapshot_instance);
 NOKPROBE_SYMBOL(needs_scratch);
 NOKPROBE_SYMBOL(trace_event_buffer_reserve);
 NOKPROBE_SYMBOL(trace_entry_commit_copy);
@@ -163,8 +210,7 @@ void __trace_stack(struct trace_array *tr, struct pt_regs *regs)
 
 	if (!tracer_tracing_is_on(tr))
 		return;
-	e = special_reserve_in(tr->buffer ? tr->buffer : trace_buffer_global(),
-			       TRACE_STACK_ID, regs, &flags);
+	e = special_reserve_in(trace_array_buffer(tr), TRACE_STACK_ID, regs, &flags);
 	addrs = (unsigned long *)e->payload;
 	/* A uprobe's regs are the process's: its stack is no kernel stack
 	 * to unwind, so the kernel's own calls at the hit are recorded. */
@@ -378,7 +424,7 @@ static struct trace_array *snapshot_tr(void *data)
 int tracing_snapshot_show(struct seq_buf *s, void *data)
 {
 	struct trace_array *tr = snapshot_tr(data);
-	struct trace_buffer *tb = tr->buffer ? tr->buffer : trace_buffer_global();
+	struct trace_buffer *tb = trace_array_buffer(tr);
 	unsigned long n = ring_buffer_snapshot_entries(tb);
 
 	seq_buf_puts(s, "# tracer: nop\n#\n");
@@ -398,7 +444,7 @@ int tracing_snapshot_show(struct seq_buf *s, void *data)
 int tracing_snapshot_write(const char *text, size_t len, bool trunc, void *data)
 {
 	struct trace_array *tr = snapshot_tr(data);
-	struct trace_buffer *tb = tr->buffer ? tr->buffer : trace_buffer_global();
+	struct trace_buffer *tb = trace_array_buffer(tr);
 	unsigned long val;
 	int ret = kstrntoul(text, len, 10, &val);
 

@@ -78,42 +78,21 @@ static void set_mult_shift(uint64_t cycles, uint64_t ns)
 }
 
 /*
- * The wall clock, for tai: Linux's timekeeper keeps CLOCK_REALTIME as
- * the monotonic clock plus an offset (offs_real), set at boot from the
- * RTC (read_persistent_clock64()), and CLOCK_TAI as realtime plus
- * tai_offset, which starts at 0 and stays so until NTP sets it with
- * adjtimex(ADJ_TAI) - so on Linux without an NTP daemon, tai reads UTC.
- * This kernel has no adjtimex: tai_offset stays 0, as Linux's does.
- * The RTC counts seconds: the wall clock is right to within one.
- */
-static int64_t offs_real;	/* ns: the wall time at ktime_get() 0 */
-static const int64_t tai_offset;	/* s: Linux's tk->tai_offset, until NTP */
-static bool wall_clock_read;
-
-static void trace_clock_read_rtc(void)
-{
-	struct rtc_time tm;
-
-	if (wall_clock_read)
-		return;
-	wall_clock_read = true;
-	if (mach_get_cmos_time(&tm) == 0)	/* else no RTC: the wall clock starts at 1970 */
-		offs_real = rtc_tm_to_time64(&tm) * NSEC_PER_SEC - ktime_get();
-}
-
-/*
  * Measure the TSC over TRACE_CLOCK_CAL_TICKS ticks, from one edge to
  * another so no partial tick counts.  From a thread, with the timer
  * ticking (tracefs_init() is called so).  The RTC is read then, once.
  */
+static void trace_clock_read_rtc(void);
+
 void trace_clock_init(void)
 {
 	uint64_t start, end;
 
 	ktime_init();
-	trace_clock_read_rtc();
-	if (READ_ONCE(mult) || irqs_disabled())
+	if (READ_ONCE(mult) || irqs_disabled()) {
+		trace_clock_read_rtc();
 		return;		/* done, or no tick would come: trace_clock() uses ktime */
+	}
 	start = wait_tick_edge();
 	for (int i = 1; i < TRACE_CLOCK_CAL_TICKS; i++)
 		wait_tick_edge();
@@ -121,6 +100,7 @@ void trace_clock_init(void)
 	cal_ns = (uint64_t)jiffies * NSEC_PER_TICK;
 	cal_tsc = end;
 	set_mult_shift(end - start ? end - start : 1, TRACE_CLOCK_CAL_TICKS * NSEC_PER_TICK);
+	trace_clock_read_rtc();
 }
 
 /* Nanoseconds since boot at TSC value tsc (not before the calibration). */
@@ -140,6 +120,36 @@ static uint64_t trace_clock_local(void)
 	if (!READ_ONCE(mult))
 		return ktime_get();	/* not measured yet */
 	return trace_clock_tsc_to_ns(rdtsc());
+}
+
+/*
+ * The wall clock, for tai: Linux's timekeeper keeps CLOCK_REALTIME as
+ * the monotonic clock plus an offset (offs_real), set at boot from the
+ * RTC (read_persistent_clock64()), and CLOCK_TAI as realtime plus
+ * tai_offset, which starts at 0 and stays so until NTP sets it with
+ * adjtimex(ADJ_TAI) - so on Linux without an NTP daemon, tai reads UTC.
+ * This kernel has no adjtimex: tai_offset stays 0, as Linux's does.
+ *
+ * The base is the local clock (the TSC, which QEMU derives from the
+ * host's clock), not ktime_get(): a tick that comes late on a busy host
+ * is lost to ktime, and the wall time would fall behind by seconds a
+ * minute.  The RTC counts seconds: the wall clock starts right to within
+ * one, and drifts by the TSC rate's error (a few per cent at most, see
+ * above) - Linux without NTP drifts too, by its clocksource's error.
+ */
+static int64_t offs_real;	/* ns: the wall time at local clock 0 */
+static const int64_t tai_offset;	/* s: Linux's tk->tai_offset, until NTP */
+static bool wall_clock_read;
+
+static void trace_clock_read_rtc(void)
+{
+	struct rtc_time tm;
+
+	if (wall_clock_read)
+		return;
+	wall_clock_read = true;
+	if (mach_get_cmos_time(&tm) == 0)	/* else no RTC: the wall clock starts at 1970 */
+		offs_real = rtc_tm_to_time64(&tm) * NSEC_PER_SEC - (int64_t)trace_clock_local();
 }
 
 /* ---- the other clocks of trace_clock ------------------------------------------- */
@@ -194,7 +204,7 @@ static uint64_t trace_clock_mono(void)
 /* "tai": International Atomic Time in ns since the epoch (Linux's ktime_get_tai_fast_ns()). */
 static uint64_t trace_clock_tai(void)
 {
-	return (uint64_t)(ktime_get() + offs_real + tai_offset * NSEC_PER_SEC);
+	return trace_clock_local() + offs_real + tai_offset * NSEC_PER_SEC;
 }
 
 /* "x86-tsc": the time stamp counter itself, in cycles. */

@@ -63,28 +63,35 @@ static struct trace_array *find_instance(const char *name)
 
 /* ---- a hit ------------------------------------------------------------------------ */
 
-/* Each instance where the event is on and tracing_on is 1 gets its own record. */
+/*
+ * Each instance where the event is on gets its own record, through the
+ * instance's file of the event: its filter, its triggers (acting on the
+ * instance), its tracing_on, its clock (trace.c's trace_event_file_*()).
+ */
 void trace_instances_record(struct trace_probe *tp, const struct fetch_ops *fops,
 			    struct pt_regs *regs, unsigned long ip, unsigned long ret_ip)
 {
 	int preempt = preempt_count();
 	struct trace_probe *ev = tp->leader ? tp->leader : tp;
-	unsigned long mask = READ_ONCE(ev->enabled_in) & ~(1UL << TRACE_ARRAY_TOP);
+	struct trace_event_file *top = READ_ONCE(ev->event_file);
+	unsigned long mask = trace_event_instances_on(ev);
 
-	for (int id = 1; id < TRACE_ARRAY_MAX && mask; id++) {
-		struct trace_array *tr = READ_ONCE(trace_arrays[id]);
+	for (int id = 1; top && id < TRACE_ARRAY_MAX && mask; id++) {
+		struct trace_event_file *file = READ_ONCE(top->instance_files[id]);
+		struct trace_array *tr;
 		struct trace_entry *e;
 		unsigned long flags;
 
 		if (!(mask & (1UL << id)))
 			continue;
 		mask &= ~(1UL << id);
-		if (!tr || !READ_ONCE(tr->tracing_on))
+		if (!file)
 			continue;
-		e = ring_buffer_lock_reserve(tr->buffer, &flags);
+		tr = file->tr;
+		e = trace_event_file_reserve(file, &flags);
 		trace_probe_fill(e, tp, ev->id, fops, regs, ip, ret_ip, preempt);
 		e->ts = ring_buffer_time_stamp(tr->buffer);	/* the instance's trace_clock */
-		ring_buffer_unlock_commit(flags);
+		trace_event_file_commit(file, e, regs, flags);
 		if (trace_array_option_on(tr, TRACE_ITER_STACKTRACE))
 			__trace_stack(tr, regs);
 	}
@@ -311,6 +318,7 @@ static const struct pseudo_file_spec instance_files[] = {
 	{ "buffer_size_kb",       instance_buffer_size_show,  instance_buffer_size_write },
 	{ "buffer_total_size_kb", instance_buffer_total_show, NULL },
 	{ "current_tracer",       instance_current_tracer_show, instance_current_tracer_write },
+	{ "error_log",            trace_error_log_show,       trace_error_log_write },
 	{ "events",               NULL,                       NULL },
 	{ "set_event",            trace_set_event_show,       trace_set_event_write },
 	{ "set_ftrace_filter",    NULL,                       NULL },	/* and set_ftrace_notrace */
@@ -360,14 +368,34 @@ static int instance_files_create(struct trace_array *tr)
 	return ret;
 }
 
+/*
+ * Its triggers go first (Linux's clear_event_triggers()): an enable_event
+ * holds another event's file, a hist's variables another hist; each
+ * round takes those no other reads, until none is left.
+ */
+static void instance_triggers_clear(struct trace_array *tr)
+{
+	struct trace_event_file *top;
+	int left = -1, before;
+
+	do {
+		before = left;
+		left = 0;
+		list_for_each_entry(top, &trace_event_files, list)
+			if (top->instance_files[tr->id])
+				left += trace_event_triggers_remove_unused(top->instance_files[tr->id]);
+	} while (left && left != before);
+}
+
 /* Every file of tr goes, its events off there first; then no hit can reach it. */
 static void instance_teardown(struct trace_array *tr)
 {
 	struct trace_event_file *file;
 
 	instance_set_tracer(tr, false);
+	instance_triggers_clear(tr);
 	list_for_each_entry(file, &trace_event_files, list)
-		trace_event_instance_remove(tr->dir, tr->id, file->tp);
+		trace_event_instance_remove(tr, file->tp);
 	pseudofs_remove_tree(tr->dir);
 	WRITE_ONCE(trace_arrays[tr->id], NULL);
 	synchronize_kprobes();		/* a hit on another CPU may still be writing its buffer */
@@ -476,7 +504,7 @@ int trace_instances_event_add(struct trace_probe *tp)
 
 	list_for_each_entry(tr, &trace_instances, list)
 		if (!ret)
-			ret = trace_event_instance_add(tr->dir, tr->id, tp);
+			ret = trace_event_instance_add(tr, tp);
 	return ret;
 }
 
@@ -485,7 +513,7 @@ void trace_instances_event_remove(struct trace_probe *tp)
 	struct trace_array *tr;
 
 	list_for_each_entry(tr, &trace_instances, list)
-		trace_event_instance_remove(tr->dir, tr->id, tp);
+		trace_event_instance_remove(tr, tp);
 }
 
 int trace_instances_init(void)

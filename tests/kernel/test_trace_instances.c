@@ -451,6 +451,159 @@ static void instance_snapshot_is_its_own(struct ktest *t)
 	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
 }
 
+/* ---- an instance's event files: filter, trigger, hist, error_log ----------------------------- */
+
+#define FOO_FIB(name) FOO("events/kprobes/tin_fib/" name)
+#define FOO_RET(name) FOO("events/kprobes/tin_ret/" name)
+
+/* fib(5)'s 15 hits: n = 5 once, 4 once, 3 twice, 2 three times, 1 five times, 0 three times. */
+static void instance_event_has_linux_files(struct ktest *t)
+{
+	static const char *const files[] = { "enable", "filter", "format", "hist", "id", "trigger" };
+	char path[PSEUDOFS_PATH_MAX];
+
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		snprintf(path, sizeof(path), FOO_FIB("%s"), files[i]);
+		KTEST_EXPECT_EQ(t, pseudofs_lookup(path), 1);
+	}
+	KTEST_EXPECT_EQ(t, pseudofs_lookup(FOO("events/kprobes/filter")), 1);
+	KTEST_EXPECT_EQ(t, pseudofs_lookup(FOO("error_log")), 1);
+	KTEST_EXPECT_EQ(t, rd(FOO_FIB("filter")), 0);
+	KTEST_EXPECT_STREQ(t, out, "none\n");
+	KTEST_EXPECT_EQ(t, rd(FOO_FIB("trigger")), 0);
+	KTEST_EXPECT_EQ(t, count(out, "# Available triggers:"), 1);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+}
+
+static void instance_filter_is_its_own(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO_FIB("enable"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(T("events/kprobes/tin_fib/enable"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO_FIB("filter"), "n > 3\n"), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO_FIB("filter")), 0);
+	KTEST_EXPECT_STREQ(t, out, "n > 3\n");
+	KTEST_EXPECT_EQ(t, rd(T("events/kprobes/tin_fib/filter")), 0);
+	KTEST_EXPECT_STREQ(t, out, "none\n");
+	run_fib5();
+	KTEST_EXPECT_EQ(t, records_in(FOO("trace")), 2);
+	KTEST_EXPECT_EQ(t, records_in(T("trace")), FIB_HITS);
+	/* the instance's group filter reaches the instance's events only */
+	KTEST_EXPECT_EQ(t, wr(FOO("events/kprobes/filter"), "n == 0\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("trace"), "\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(T("trace"), "\n"), 0);
+	run_fib5();
+	KTEST_EXPECT_EQ(t, records_in(FOO("trace")), 3);
+	KTEST_EXPECT_EQ(t, records_in(T("trace")), FIB_HITS);
+	KTEST_EXPECT_EQ(t, wr(T("events/kprobes/tin_fib/enable"), "0\n"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+}
+
+/* A bad filter or trigger of an instance's event is logged in the instance's error_log. */
+static void instance_error_log_is_its_own(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, wr(T("error_log"), ""), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO("error_log")), 0);
+	KTEST_EXPECT_STREQ(t, out, "");
+	KTEST_EXPECT_EQ(t, wr(FOO_FIB("filter"), "nosuchfield == 1\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, wr(FOO_FIB("trigger"), "hist:keys=nosuchfield\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, rd(FOO("error_log")), 0);
+	KTEST_EXPECT_EQ(t, count(out, "event filter parse error: error: "), 1);
+	KTEST_EXPECT_EQ(t, count(out, "hist:kprobes:tin_fib: error: "), 1);
+	KTEST_EXPECT_EQ(t, rd(T("error_log")), 0);
+	KTEST_EXPECT_STREQ(t, out, "");
+	KTEST_EXPECT_EQ(t, wr_append(FOO("error_log"), "x\n"), -EINVAL);	/* only cleared */
+	KTEST_EXPECT_EQ(t, wr(FOO("error_log"), ""), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO("error_log")), 0);
+	KTEST_EXPECT_STREQ(t, out, "");
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+}
+
+/* traceoff, stacktrace and snapshot act on the instance, not on the top level. */
+static void instance_triggers_act_on_the_instance(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO_FIB("enable"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(T("events/kprobes/tin_fib/enable"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO_FIB("trigger"), "traceoff\n"), 0);
+	run_fib5();
+	KTEST_EXPECT_EQ(t, rd(FOO("tracing_on")), 0);
+	KTEST_EXPECT_STREQ(t, out, "0\n");
+	KTEST_EXPECT_EQ(t, records_in(FOO("trace")), 0);	/* off before its own record */
+	KTEST_EXPECT_EQ(t, rd(T("tracing_on")), 0);
+	KTEST_EXPECT_STREQ(t, out, "1\n");
+	KTEST_EXPECT_EQ(t, records_in(T("trace")), FIB_HITS);
+	KTEST_EXPECT_EQ(t, wr_append(FOO_FIB("trigger"), "!traceoff\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("tracing_on"), "1\n"), 0);
+
+	KTEST_EXPECT_EQ(t, wr(FOO_FIB("trigger"), "stacktrace if n == 5\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(FOO_FIB("trigger"), "snapshot:1 if n == 0\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(T("trace"), "\n"), 0);
+	run_fib5();
+	rd(FOO("trace"));	/* the hits after the first n == 0 */
+	KTEST_EXPECT_EQ(t, count(out, "<stack trace>"), 0);
+	KTEST_EXPECT_EQ(t, count(out, "tin_fib: "), FIB_HITS - 6);
+	rd(FOO("snapshot"));	/* n = 5 4 3 2 1 0, with n == 5's stack */
+	KTEST_EXPECT_EQ(t, count(out, "<stack trace>"), 1);
+	KTEST_EXPECT_EQ(t, count(out, "tin_fib: "), 6);
+	rd(T("trace"));
+	KTEST_EXPECT_EQ(t, count(out, "<stack trace>"), 0);
+	KTEST_EXPECT_EQ(t, count(out, "tin_fib: "), FIB_HITS);
+	KTEST_EXPECT_EQ(t, rd(T("snapshot")), 0);
+	KTEST_EXPECT_EQ(t, count(out, "# * Snapshot is freed *"), 1);
+	KTEST_EXPECT_EQ(t, wr(T("events/kprobes/tin_fib/enable"), "0\n"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);	/* its triggers go */
+}
+
+/* hist: a table per instance. */
+static void instance_hist_is_its_own(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO_FIB("enable"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO_FIB("trigger"), "hist:keys=n\n"), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO_FIB("trigger")), 0);
+	KTEST_EXPECT_STREQ(t, out, "hist:keys=n:vals=hitcount:sort=hitcount:size=2048 [active]\n");
+	run_fib5();
+	KTEST_EXPECT_EQ(t, rd(FOO_FIB("hist")), 0);
+	KTEST_EXPECT_TRUE(t, strstr(out, "{ n:          1 } hitcount:          5\n") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "    Hits: 15\n") != NULL);
+	KTEST_EXPECT_EQ(t, rd(T("events/kprobes/tin_fib/hist")), 0);
+	KTEST_EXPECT_STREQ(t, out, "");
+	KTEST_EXPECT_EQ(t, rd(T("events/kprobes/tin_fib/trigger")), 0);
+	KTEST_EXPECT_EQ(t, count(out, "# Available triggers:"), 1);
+	/* the event stays while its hist in an instance reads nothing of others': rmdir frees it */
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+}
+
+/*
+ * enable_event names the event in its own instance: soft mode there
+ * ("0*"), records there, none at the top level; rmdir drops the soft
+ * mode and the event can go.
+ */
+static void instance_enable_event_stays_in_the_instance(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(T("kprobe_events"), "r:tin_ret fib\n", false), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO_FIB("trigger"), "enable_event:kprobes:tin_ret\n"), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO_RET("enable")), 0);
+	KTEST_EXPECT_STREQ(t, out, "0*\n");
+	KTEST_EXPECT_EQ(t, rd(RET("enable")), 0);
+	KTEST_EXPECT_STREQ(t, out, "0\n");
+	KTEST_EXPECT_EQ(t, wr(FOO_FIB("enable"), "1\n"), 0);
+	run_fib5();
+	rd(FOO("trace"));
+	KTEST_EXPECT_EQ(t, count(out, "tin_ret: "), FIB_HITS);
+	rd(T("trace"));
+	KTEST_EXPECT_EQ(t, count(out, "tin_ret: "), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO_RET("enable")), 0);
+	KTEST_EXPECT_STREQ(t, out, "1*\n");
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(T("kprobe_events"), "-:tin_ret\n", false), -EBUSY);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(T("kprobe_events"), "-:tin_ret\n", false), 0);
+}
+
 static struct ktest_case instances_cases[] = {
 	KTEST_CASE(mkdir_makes_linux_files),
 	KTEST_CASE(mkdir_rmdir_errors_as_linux),
@@ -467,6 +620,12 @@ static struct ktest_case instances_cases[] = {
 	KTEST_CASE(instance_records_print_with_its_options),
 	KTEST_CASE(instance_markers_and_overwrite),
 	KTEST_CASE(instance_snapshot_is_its_own),
+	KTEST_CASE(instance_event_has_linux_files),
+	KTEST_CASE(instance_filter_is_its_own),
+	KTEST_CASE(instance_error_log_is_its_own),
+	KTEST_CASE(instance_triggers_act_on_the_instance),
+	KTEST_CASE(instance_hist_is_its_own),
+	KTEST_CASE(instance_enable_event_stays_in_the_instance),
 	KTEST_END
 };
 

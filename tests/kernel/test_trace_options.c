@@ -167,14 +167,18 @@ static void clock_change_clears_and_stamps(struct ktest *t)
 
 /*
  * tai: the wall time (TAI = UTC while tai_offset is 0, as on a Linux no
- * NTP daemon told otherwise), in seconds since the epoch: the RTC's,
- * within the second the RTC counts in and a second more for the run.
+ * NTP daemon told otherwise), in seconds since the epoch: the RTC's
+ * at boot, carried on by the local clock.  That clock's rate was
+ * measured over a few ticks, which come late on a busy host: the wall
+ * time may drift from the RTC by a share of the time since boot, never
+ * by the 56 years a clock counting from boot would be off.
  */
 static void tai_clock_is_the_rtc_wall_time(struct ktest *t)
 {
+	int64_t rtc, uptime = (int64_t)(trace_clock_read(TRACE_CLOCK_LOCAL) / NSEC_PER_SEC);
+	int64_t slack = 2 + uptime / 4;
 	struct rtc_time tm;
 	struct stamps st;
-	int64_t rtc;
 	char want[32];
 
 	KTEST_ASSERT_EQ(t, mach_get_cmos_time(&tm), 0);
@@ -184,8 +188,8 @@ static void tai_clock_is_the_rtc_wall_time(struct ktest *t)
 	st = stamps_of_fib2();
 	KTEST_EXPECT_EQ(t, st.n, FIB2_HITS);
 	KTEST_EXPECT_TRUE(t, st.ts[0] <= st.ts[1] && st.ts[1] <= st.ts[2]);
-	KTEST_EXPECT_TRUE(t, (int64_t)(st.ts[0] / NSEC_PER_SEC) >= rtc - 2 &&
-			     (int64_t)(st.ts[2] / NSEC_PER_SEC) <= rtc + 2);
+	KTEST_EXPECT_TRUE(t, (int64_t)(st.ts[0] / NSEC_PER_SEC) >= rtc - slack &&
+			     (int64_t)(st.ts[2] / NSEC_PER_SEC) <= rtc + slack);
 	rd(T("trace"));		/* printed as seconds.microseconds, the epoch's seconds */
 	snprintf(want, sizeof(want), " %lu.", (unsigned long)(st.ts[0] / NSEC_PER_SEC));
 	KTEST_EXPECT_EQ(t, count(out, want) >= 1, 1);
