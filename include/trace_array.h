@@ -24,6 +24,7 @@
 #include "pseudofs.h"
 #include "trace.h"	/* TRACEFS_DIR */
 #include "ftrace.h"
+#include <asm/percpu.h>	/* NR_CPUS */
 
 #define TRACE_INSTANCES_DIR  TRACEFS_DIR "/instances"
 #define TRACE_ARRAY_TOP      0		/* the top level's bit in enabled_in */
@@ -36,6 +37,15 @@
 struct trace_error_log {
 	char entry[TRACE_ERROR_LOG_ENTRIES][TRACE_ERROR_LOG_TEXT];
 	unsigned int next;		/* entries ever logged */
+};
+
+/*
+ * Its trace, trace_pipe, buffer_size_kb and stats: every CPU's buffer
+ * (TRACE_ALL_CPUS, the files at its top) or one (per_cpu/cpuN/).
+ */
+struct trace_cpu_file {
+	struct trace_array *tr;
+	int cpu;
 };
 
 struct trace_buffer;
@@ -56,6 +66,7 @@ struct trace_array {
 	uint64_t trace_flags;		/* trace_options: bit n is enum trace_iter_bit n */
 	struct trace_option_file *option_files;	/* options/NAME's data (trace_options.c) */
 	struct trace_error_log err_log;	/* its error_log (trace_probe.c) */
+	struct trace_cpu_file all_cpus, cpu_files[NR_CPUS];	/* an instance's (trace_instances.c) */
 };
 
 /* The top level: /sys/kernel/tracing itself (Linux's global_trace). */

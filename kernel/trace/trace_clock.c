@@ -132,10 +132,11 @@ static uint64_t trace_clock_local(void)
  *
  * The base is the local clock (the TSC, which QEMU derives from the
  * host's clock), not ktime_get(): a tick that comes late on a busy host
- * is lost to ktime, and the wall time would fall behind by seconds a
- * minute.  The RTC counts seconds: the wall clock starts right to within
- * one, and drifts by the TSC rate's error (a few per cent at most, see
- * above) - Linux without NTP drifts too, by its clocksource's error.
+ * is lost to ktime for good.  The RTC counts seconds: the wall clock
+ * starts right to within one, and drifts by the error of the TSC rate
+ * measured at boot (see above: the ticks it was measured against may
+ * have come late) - Linux without NTP drifts too, by its clocksource's
+ * error, a far smaller one.
  */
 static int64_t offs_real;	/* ns: the wall time at local clock 0 */
 static const int64_t tai_offset;	/* s: Linux's tk->tai_offset, until NTP */

@@ -108,16 +108,21 @@ void trace_instances_reset(void)
 	mutex_unlock(&trace_types_lock);
 }
 
-/* ---- trace and trace_pipe ---------------------------------------------------------- */
+/* ---- trace, trace_pipe, buffer_size_kb: the instance's and per_cpu/cpuN/'s --------------- */
 
-static unsigned long sum_cpus(struct trace_buffer *tb,
+/*
+ * Each file's data is a trace_cpu_file: the instance and a CPU, or
+ * TRACE_ALL_CPUS for the files at the instance's top.
+ */
+static unsigned long sum_cpus(struct trace_buffer *tb, int only,
 			      unsigned long (*count)(struct trace_buffer *tb, int cpu))
 {
 	unsigned long sum = 0;
 	int cpu;
 
 	for_each_online_cpu(cpu)
-		sum += count(tb, cpu);
+		if (only == TRACE_ALL_CPUS || only == cpu)
+			sum += count(tb, cpu);
 	return sum;
 }
 
@@ -129,9 +134,10 @@ static int print_line(const struct trace_entry *e, void *data)
 /* The top level's header and lines (trace_kprobe.c prints both). */
 static int instance_trace_show(struct seq_buf *s, void *data)
 {
-	struct trace_array *tr = data;
-	unsigned long entries = sum_cpus(tr->buffer, ring_buffer_entries_cpu);
-	unsigned long lost = sum_cpus(tr->buffer, ring_buffer_overrun_cpu);
+	struct trace_cpu_file *f = data;
+	struct trace_array *tr = f->tr;
+	unsigned long entries = sum_cpus(tr->buffer, f->cpu, ring_buffer_entries_cpu);
+	unsigned long lost = sum_cpus(tr->buffer, f->cpu, ring_buffer_overrun_cpu);
 
 	trace_array_print_begin(tr);	/* its records print with its options */
 	seq_buf_printf(s, "# tracer: %s\n#\n", trace_array_tracer_name(tr));
@@ -140,17 +146,17 @@ static int instance_trace_show(struct seq_buf *s, void *data)
 			       entries, entries + lost, num_online_cpus());
 		print_trace_header(s);
 	}
-	ring_buffer_for_each(tr->buffer, TRACE_ALL_CPUS, false, print_line, s);
+	ring_buffer_for_each(tr->buffer, f->cpu, false, print_line, s);
 	trace_array_print_end();
 	return 0;
 }
 
 static int instance_trace_write(const char *text, size_t len, bool trunc, void *data)
 {
-	struct trace_array *tr = data;
+	struct trace_cpu_file *f = data;
 
 	if (trunc)
-		ring_buffer_reset(tr->buffer, TRACE_ALL_CPUS);
+		ring_buffer_reset(f->tr->buffer, f->cpu);
 	return 0;
 }
 
@@ -170,11 +176,30 @@ static int pipe_line(const struct trace_entry *e, void *data)
 
 static int instance_trace_pipe_show(struct seq_buf *s, void *data)
 {
-	struct trace_array *tr = data;
+	struct trace_cpu_file *f = data;
 
-	trace_array_print_begin(tr);
-	ring_buffer_for_each(tr->buffer, TRACE_ALL_CPUS, true, pipe_line, s);
+	trace_array_print_begin(f->tr);
+	ring_buffer_for_each(f->tr->buffer, f->cpu, true, pipe_line, s);
 	trace_array_print_end();
+	return 0;
+}
+
+/* per_cpu/cpuN/stats: Linux's counts for one CPU's buffer, the instance's clock's "now". */
+static int instance_stats_show(struct seq_buf *s, void *data)
+{
+	struct trace_cpu_file *f = data;
+	struct trace_buffer *tb = f->tr->buffer;
+	uint64_t now = ring_buffer_time_stamp(tb);
+	char ts[24];
+
+	if (trace_clock_in_ns(ring_buffer_clock_id(tb)))
+		trace_sprint_ts(ts, sizeof(ts), now);
+	else
+		snprintf(ts, sizeof(ts), "%llu", (unsigned long long)now);
+	seq_buf_printf(s, "entries: %lu\n", ring_buffer_entries_cpu(tb, f->cpu));
+	seq_buf_printf(s, "overrun: %lu\n", ring_buffer_overrun_cpu(tb, f->cpu));
+	seq_buf_printf(s, "now ts: %s\n", ts);
+	seq_buf_printf(s, "read events: %lu\n", ring_buffer_read_cpu(tb, f->cpu));
 	return 0;
 }
 
@@ -209,27 +234,41 @@ static unsigned long entries_kb(unsigned long entries)
 	return (entries * sizeof(struct trace_entry) + KB - 1) / KB;
 }
 
-/* Every CPU's buffer has one size here: per_cpu/ is the top level's only. */
+/* One CPU's size, or every CPU's: X when they differ, as Linux's. */
 static int instance_buffer_size_show(struct seq_buf *s, void *data)
 {
-	struct trace_array *tr = data;
+	struct trace_cpu_file *f = data;
+	unsigned long size = 0;
+	int cpu;
 
-	seq_buf_printf(s, "%lu\n", entries_kb(ring_buffer_size(tr->buffer, 0)));
+	for_each_online_cpu(cpu) {
+		if (f->cpu != TRACE_ALL_CPUS && f->cpu != cpu)
+			continue;
+		if (size && ring_buffer_size(f->tr->buffer, cpu) != size) {
+			seq_buf_puts(s, "X\n");
+			return 0;
+		}
+		size = ring_buffer_size(f->tr->buffer, cpu);
+	}
+	seq_buf_printf(s, "%lu\n", entries_kb(size));
 	return 0;
 }
 
 static int instance_buffer_total_show(struct seq_buf *s, void *data)
 {
 	struct trace_array *tr = data;
+	unsigned long total = 0;
+	int cpu;
 
-	seq_buf_printf(s, "%lu\n", entries_kb(ring_buffer_size(tr->buffer, 0)) *
-		       num_online_cpus());
+	for_each_online_cpu(cpu)
+		total += entries_kb(ring_buffer_size(tr->buffer, cpu));
+	seq_buf_printf(s, "%lu\n", total);
 	return 0;
 }
 
 static int instance_buffer_size_write(const char *text, size_t len, bool trunc, void *data)
 {
-	struct trace_array *tr = data;
+	struct trace_cpu_file *f = data;
 	unsigned long kb;
 	int ret = kstrntoul(text, len, 10, &kb);
 
@@ -239,9 +278,34 @@ static int instance_buffer_size_write(const char *text, size_t len, bool trunc, 
 		return -EINVAL;
 	if (kb > BUFFER_SIZE_KB_MAX)
 		return -ENOMEM;
-	return ring_buffer_resize(tr->buffer, TRACE_ALL_CPUS,
+	return ring_buffer_resize(f->tr->buffer, f->cpu,
 				  (kb * KB + sizeof(struct trace_entry) - 1) /
 				  sizeof(struct trace_entry));
+}
+
+/* per_cpu/cpuN/ for each CPU that runs: Linux's files of one CPU's buffer. */
+static const struct pseudo_file_spec instance_per_cpu_files[] = {
+	{ "buffer_size_kb", instance_buffer_size_show, instance_buffer_size_write },
+	{ "stats",          instance_stats_show,       NULL },
+	{ "trace",          instance_trace_show,       instance_trace_write },
+	{ "trace_pipe",     instance_trace_pipe_show,  NULL },
+};
+
+static int instance_per_cpu_create(struct trace_array *tr)
+{
+	char path[PSEUDOFS_PATH_MAX];
+	int cpu, ret = 0;
+
+	for_each_online_cpu(cpu) {
+		tr->cpu_files[cpu] = (struct trace_cpu_file){ tr, cpu };
+		for (size_t i = 0; i < ARRAY_SIZE(instance_per_cpu_files) && !ret; i++) {
+			snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/%s", tr->dir, cpu,
+				 instance_per_cpu_files[i].name);
+			ret = pseudofs_create(path, instance_per_cpu_files[i].show,
+					      instance_per_cpu_files[i].write, &tr->cpu_files[cpu]);
+		}
+	}
+	return ret;
 }
 
 /* ---- current_tracer ------------------------------------------------------------------ */
@@ -326,6 +390,7 @@ static const struct pseudo_file_spec instance_files[] = {
 	{ "trace",                instance_trace_show,        instance_trace_write },
 	{ "trace_clock",          NULL,                       NULL },	/* data: the buffer */
 	{ "trace_marker",         NULL,                       instance_trace_marker_write },
+	{ "per_cpu",              NULL,                       NULL },	/* per_cpu/cpuN/ */
 	{ "trace_options",        NULL,                       NULL },	/* and options/ */
 	{ "trace_pipe",           instance_trace_pipe_show,   NULL },
 	{ "tracing_on",           instance_tracing_on_show,   instance_tracing_on_write },
@@ -337,6 +402,15 @@ static int free_id(void)
 		if (!trace_arrays[id])
 			return id;
 	return -ENOSPC;
+}
+
+/* trace, trace_pipe and buffer_size_kb take the instance's every CPU; the others the instance. */
+static void *instance_file_data(struct trace_array *tr, int (*show)(struct seq_buf *, void *))
+{
+	if (show == instance_trace_show || show == instance_trace_pipe_show ||
+	    show == instance_buffer_size_show)
+		return &tr->all_cpus;
+	return tr;
 }
 
 static int instance_files_create(struct trace_array *tr)
@@ -362,8 +436,13 @@ static int instance_files_create(struct trace_array *tr)
 			ret = trace_options_instance_init(tr);	/* and options/ */
 			continue;
 		}
+		if (strcmp(instance_files[i].name, "per_cpu") == 0) {
+			ret = instance_per_cpu_create(tr);
+			continue;
+		}
 		snprintf(path, sizeof(path), "%s/%s", tr->dir, instance_files[i].name);
-		ret = pseudofs_create(path, instance_files[i].show, instance_files[i].write, tr);
+		ret = pseudofs_create(path, instance_files[i].show, instance_files[i].write,
+				      instance_file_data(tr, instance_files[i].show));
 	}
 	return ret;
 }
@@ -426,6 +505,7 @@ static struct trace_array *instance_create(const char *name, int *err)
 	snprintf(tr->dir, sizeof(tr->dir), TRACE_INSTANCES_DIR "/%s", name);
 	tr->id = id;
 	tr->tracing_on = true;
+	tr->all_cpus = (struct trace_cpu_file){ tr, TRACE_ALL_CPUS };
 	tr->ops.func = instance_function_call;
 	tr->ops.flags = FTRACE_OPS_FL_RECURSION;
 	tr->ops.private = tr;

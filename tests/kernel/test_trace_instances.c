@@ -17,6 +17,7 @@
 #include "vsprintf.h"
 #include "errno.h"
 #include "tracefs_suite.h"
+#include "smp.h"
 
 #define T(name)    TRACEFS_DIR "/" name
 #define FOO(name)  TRACE_INSTANCES_DIR "/foo/" name
@@ -604,6 +605,48 @@ static void instance_enable_event_stays_in_the_instance(struct ktest *t)
 	KTEST_EXPECT_EQ(t, pseudofs_write_str(T("kprobe_events"), "-:tin_ret\n", false), 0);
 }
 
+/* per_cpu/cpuN/: one CPU's records, counts and size, of the instance's buffer. */
+static void instance_per_cpu_files(struct ktest *t)
+{
+	char path[PSEUDOFS_PATH_MAX], want[32];
+	int records = 0, entries = 0, cpu;
+	unsigned long slots;
+
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO_FIB("enable"), "1\n"), 0);
+	run_fib5();
+	for_each_online_cpu(cpu) {
+		const char *p;
+
+		snprintf(path, sizeof(path), FOO("per_cpu/cpu%d/trace"), cpu);
+		records += records_in(path);
+		snprintf(path, sizeof(path), FOO("per_cpu/cpu%d/stats"), cpu);
+		KTEST_EXPECT_EQ(t, rd(path), 0);
+		p = strstr(out, "entries: ");
+		entries += p ? (int)simple_strtoul(p + strlen("entries: "), NULL, 10) : -100;
+		KTEST_EXPECT_EQ(t, count(out, "read events: 0\n"), 1);
+	}
+	KTEST_EXPECT_EQ(t, records, FIB_HITS);
+	KTEST_EXPECT_EQ(t, entries, FIB_HITS);
+	KTEST_EXPECT_EQ(t, records_in(T("trace")), 0);
+	/* one CPU's trace emptied: the others keep theirs */
+	for_each_online_cpu(cpu) {
+		snprintf(path, sizeof(path), FOO("per_cpu/cpu%d/trace"), cpu);
+		KTEST_EXPECT_EQ(t, wr(path, "\n"), 0);
+		KTEST_EXPECT_EQ(t, records_in(path), 0);
+	}
+	KTEST_EXPECT_EQ(t, records_in(FOO("trace")), 0);
+	/* one CPU's size: the instance's file says X when they differ */
+	KTEST_EXPECT_EQ(t, wr(FOO("per_cpu/cpu0/buffer_size_kb"), "8\n"), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO("per_cpu/cpu0/buffer_size_kb")), 0);
+	slots = (8 * 1024 + sizeof(struct trace_entry) - 1) / sizeof(struct trace_entry);
+	snprintf(want, sizeof(want), "%lu\n", (slots * sizeof(struct trace_entry) + 1023) / 1024);
+	KTEST_EXPECT_STREQ(t, out, want);
+	KTEST_EXPECT_EQ(t, rd(FOO("buffer_size_kb")), 0);
+	KTEST_EXPECT_STREQ(t, out, num_online_cpus() > 1 ? "X\n" : want);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+}
+
 static struct ktest_case instances_cases[] = {
 	KTEST_CASE(mkdir_makes_linux_files),
 	KTEST_CASE(mkdir_rmdir_errors_as_linux),
@@ -620,6 +663,7 @@ static struct ktest_case instances_cases[] = {
 	KTEST_CASE(instance_records_print_with_its_options),
 	KTEST_CASE(instance_markers_and_overwrite),
 	KTEST_CASE(instance_snapshot_is_its_own),
+	KTEST_CASE(instance_per_cpu_files),
 	KTEST_CASE(instance_event_has_linux_files),
 	KTEST_CASE(instance_filter_is_its_own),
 	KTEST_CASE(instance_error_log_is_its_own),

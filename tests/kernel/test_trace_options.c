@@ -169,14 +169,15 @@ static void clock_change_clears_and_stamps(struct ktest *t)
  * tai: the wall time (TAI = UTC while tai_offset is 0, as on a Linux no
  * NTP daemon told otherwise), in seconds since the epoch: the RTC's
  * at boot, carried on by the local clock.  That clock's rate was
- * measured over a few ticks, which come late on a busy host: the wall
- * time may drift from the RTC by a share of the time since boot, never
- * by the 56 years a clock counting from boot would be off.
+ * measured over a few ticks, which come late on a busy host (a third
+ * late has been seen with eight QEMUs on two cores): the wall time may
+ * drift from the RTC by as much as the time since boot, never by the 56
+ * years a clock counting from boot, or from no RTC, would be off.
  */
 static void tai_clock_is_the_rtc_wall_time(struct ktest *t)
 {
 	int64_t rtc, uptime = (int64_t)(trace_clock_read(TRACE_CLOCK_LOCAL) / NSEC_PER_SEC);
-	int64_t slack = 2 + uptime / 4;
+	int64_t slack = 2 + uptime;
 	struct rtc_time tm;
 	struct stamps st;
 	char want[32];
