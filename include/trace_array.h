@@ -2,8 +2,10 @@
  * trace_array.h - trace instances (Linux's struct trace_array):
  *
  *   mkdir /sys/kernel/tracing/instances/foo    a second tracefs in foo/,
- *        with its own ring buffer, tracing_on, buffer_size_kb, trace,
- *        trace_pipe, set_event, current_tracer and events/.../enable
+ *        with its own ring buffer, tracing_on, buffer_size_kb, per_cpu/,
+ *        trace, trace_pipe, snapshot, error_log, trace_options, options/,
+ *        trace_clock, set_event, current_tracer and events/ (each event's
+ *        enable, filter, trigger, hist, id, format)
  *   echo 1 > instances/foo/events/kprobes/myfib/enable
  *        -> myfib's hits are recorded in foo's buffer, whatever the
  *           top level's enable file says

@@ -12,12 +12,14 @@
  *   rmdir instances/foo           the buffer and the files go
  *
  * An instance is a trace_array: a ring buffer of every CPU
- * (trace_buffer.c's struct trace_buffer), its own tracing_on, and a bit
- * in each event's enabled_in (trace_events.c arms a probe while any bit
- * is set).  A hit reads the instance by its bit from trace_arrays[],
- * with no lock: rmdir clears the instance's bits, takes it out of the
- * array, waits for the hits in flight (synchronize_kprobes()) and only
- * then frees its buffer.
+ * (trace_buffer.c's struct trace_buffer), its own tracing_on, options,
+ * error_log and snapshot, a bit in each event's enabled_in (trace_events.c
+ * arms a probe while any bit is set) and a trace_event_file of each event
+ * (its filter, triggers, hist).  A hit finds the instance's file by the
+ * instance's id in the top level's file of the event, with no lock:
+ * rmdir takes the instance's triggers away, then each of its event files
+ * (each gone after synchronize_kprobes(): no hit holds it any more), and
+ * only then frees its buffer.  trace_arrays[] hands out the ids.
  */
 #include "kernel.h"
 #include "trace.h"
