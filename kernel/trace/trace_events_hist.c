@@ -49,7 +49,7 @@ void hist_log_error(struct trace_event_file *file, const char *cmd, enum hist_er
 
 	snprintf(loc, sizeof(loc), "hist:%s:%s", file->tp->def->group, file->tp->def->event);
 	hist_log.subsys = loc;
-	trace_probe_log_error(&hist_log, cmd, strlen(cmd), at ? at - cmd : 0, hist_err_msg(err));
+	tracing_log_err(file->tr, &hist_log, cmd, strlen(cmd), at ? at - cmd : 0, hist_err_msg(err));
 }
 
 /* ---- resolving an expression against the event ----------------------------------------- */
@@ -73,8 +73,8 @@ int hist_find_own_var(const struct hist_trigger *h, const char *name)
 
 /*
  * The trigger holding variable name, not h (Linux's find_event_var()):
- * on an onmatch() event of h first, else the one trigger anywhere that
- * has it.  NULL, logged, when none or more than one has it.
+ * on an onmatch() event of h first, else the one trigger of h's trace
+ * array that has it.  NULL, logged, when none or more than one has it.
  */
 static struct hist_trigger *find_var_owner(struct hist_trigger *h, const char *name,
 					   const char *cmd, int *slot)
@@ -84,7 +84,7 @@ static struct hist_trigger *find_var_owner(struct hist_trigger *h, const char *n
 
 	for (int pass = 0; pass < 2 && !found; pass++)
 		list_for_each_entry(o, &hist_triggers, list) {
-			if (hist_find_own_var(o, name) < 0 ||
+			if (hist_find_own_var(o, name) < 0 || o->file->tr != h->file->tr ||
 			    (pass == 0 && !hist_matches_onmatch(h, o->file)) || o == found)
 				continue;
 			if (found && found->file != o->file) {
@@ -576,8 +576,8 @@ void hist_trigger_update(struct hist_trigger *h, struct trace_event_file *file,
 	spin_unlock(&h->lock);
 	for (int i = 0; i < nr_fire; i++)	/* their triggers take their own locks */
 		synth_event_trace(fire[i].synth, fire[i].vals, regs);
-	if (snapshot)
-		trace_snapshot_swap();
+	if (snapshot)			/* the snapshot of the trigger's trace array */
+		tracing_snapshot_instance(h->file->tr);
 }
 NOKPROBE_SYMBOL(field_value);
 NOKPROBE_SYMBOL(log2_up);

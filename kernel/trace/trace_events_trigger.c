@@ -40,6 +40,7 @@
 #include "vsprintf.h"
 #include "errno.h"
 #include "nokprobe.h"
+#include "trace_array.h"
 
 struct event_trigger {
 	struct list_head list;
@@ -120,25 +121,28 @@ static void hist_enable(struct trace_event_file *target, bool enable)
 			hist_trigger_control(t->hist, !enable, enable, false);
 }
 
+/* Each acts on the trace array of its file: the top level's, or an instance's. */
 static void trigger_run(struct trace_event_file *file, struct event_trigger *t,
 			const struct trace_entry *e, struct pt_regs *regs)
 {
+	struct trace_array *tr = file->tr;
+
 	switch (t->cmd) {
 	case TRIGGER_TRACEON:
-		if (!tracing_is_on() && take_count(t))
-			tracing_on();
+		if (!tracer_tracing_is_on(tr) && take_count(t))
+			tracer_tracing_on(tr);
 		break;
 	case TRIGGER_TRACEOFF:
-		if (tracing_is_on() && take_count(t))
-			tracing_off();
+		if (tracer_tracing_is_on(tr) && take_count(t))
+			tracer_tracing_off(tr);
 		break;
 	case TRIGGER_STACKTRACE:
 		if (take_count(t))
-			trace_stack_record(regs);
+			__trace_stack(tr, regs);
 		break;
 	case TRIGGER_SNAPSHOT:
 		if (take_count(t))
-			trace_snapshot_swap();
+			tracing_snapshot_instance(tr);
 		break;
 	case TRIGGER_ENABLE_EVENT:
 	case TRIGGER_DISABLE_EVENT:
@@ -244,7 +248,7 @@ static struct event_trigger *find_trigger(struct trace_event_file *file,
 
 	list_for_each_entry(t, &file->triggers, list)
 		if (is_enable_event(spec->cmd) && is_enable_event(t->cmd)) {
-			if (t->target == trace_event_file_find(spec->system, spec->event))
+			if (t->target == find_event_file(file->tr, spec->system, spec->event))
 				return t;
 		} else if (t->cmd == spec->cmd &&
 		    (!t->hist || hist_trigger_matches(t->hist, &spec->hist, spec->filter)) &&
@@ -280,10 +284,10 @@ static int hist_control(struct trace_event_file *file, struct trigger_spec *spec
 }
 
 /* The event enable_event names, now in soft mode: its probe armed. */
-static int enable_event_target(const struct trigger_spec *spec,
+static int enable_event_target(struct trace_array *tr, const struct trigger_spec *spec,
 			       struct trace_event_file **target)
 {
-	struct trace_event_file *file = trace_event_file_find(spec->system, spec->event);
+	struct trace_event_file *file = find_event_file(tr, spec->system, spec->event);
 	int ret;
 
 	if (!file)
@@ -311,12 +315,12 @@ static int add_trigger(struct trace_event_file *file, struct trigger_spec *spec,
 	t->cmd = spec->cmd;
 	t->count = spec->count;
 	if (is_enable_event(spec->cmd) &&
-	    (ret = enable_event_target(spec, &t->target)) != 0) {
+	    (ret = enable_event_target(file->tr, spec, &t->target)) != 0) {
 		trigger_free(t);
 		return ret;
 	}
 	if (spec->target_event[0] &&
-	    !(t->target = trace_event_file_find(spec->target_system, spec->target_event))) {
+	    !(t->target = find_event_file(file->tr, spec->target_system, spec->target_event))) {
 		trigger_free(t);
 		return -EINVAL;
 	}
@@ -338,7 +342,7 @@ static int add_trigger(struct trace_event_file *file, struct trigger_spec *spec,
 		trigger_free(t);
 		return ret;
 	}
-	if (spec->cmd == TRIGGER_SNAPSHOT && (ret = trace_snapshot_alloc()) != 0) {
+	if (spec->cmd == TRIGGER_SNAPSHOT && (ret = tracing_alloc_snapshot_instance(file->tr)) != 0) {
 		trigger_free(t);
 		return ret;
 	}
@@ -365,19 +369,48 @@ static void remove_hist_triggers(struct trace_event_file *file)
 			remove_trigger(t);
 }
 
+/* Does a trigger of f hold event tp: a hist of tp's whose variables another reads, or names tp? */
+static bool triggers_hold_event(struct trace_event_file *f, const struct trace_probe *tp)
+{
+	struct event_trigger *t;
+
+	list_for_each_entry(t, &f->triggers, list)
+		if ((f->tp == tp && t->hist && hist_trigger_busy(t->hist)) ||
+		    (f->tp != tp && t->target && t->target->tp == tp))
+			return true;
+	return false;
+}
+
+/* In every trace array: the top level's files and each instance's. */
 bool trace_event_busy(struct trace_event_file *file)
 {
-	struct trace_event_file *f;
-	struct event_trigger *t;
+	struct trace_event_file *top;
 
 	if (!file)
 		return false;
-	list_for_each_entry(f, &trace_event_files, list)
-		list_for_each_entry(t, &f->triggers, list)
-			if ((f == file && t->hist && hist_trigger_busy(t->hist)) ||
-			    (f != file && t->target == file))
+	list_for_each_entry(top, &trace_event_files, list)
+		for (int id = 0; id < TRACE_ARRAY_MAX; id++) {
+			struct trace_event_file *f = id ? top->instance_files[id] : top;
+
+			if (f && triggers_hold_event(f, file->tp))
 				return true;
+		}
 	return false;
+}
+
+/*
+ * An instance goes (Linux's clear_event_triggers()): each trigger of
+ * its file that no other trigger reads goes; how many are left.
+ */
+int trace_event_triggers_remove_unused(struct trace_event_file *file)
+{
+	struct event_trigger *t, *n;
+	int left = 0;
+
+	list_for_each_entry_safe(t, n, &file->triggers, list)
+		if (remove_trigger(t))
+			left++;
+	return left;
 }
 
 int trace_event_trigger_write(const char *text, size_t len, bool trunc, void *data)
@@ -401,7 +434,7 @@ int trace_event_trigger_write(const char *text, size_t len, bool trunc, void *da
 			hist_log_error(file, cmd, herr, spec.bad ? spec.bad : "");
 		return ret;
 	}
-	if (is_enable_event(spec.cmd) && !trace_event_file_find(spec.system, spec.event))
+	if (is_enable_event(spec.cmd) && !find_event_file(file->tr, spec.system, spec.event))
 		return -EINVAL;			/* even to remove one, as Linux */
 	if (spec.remove) {
 		t = find_trigger(file, &spec);
