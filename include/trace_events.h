@@ -193,5 +193,10 @@ bool trace_event_triggers_conditional(struct trace_event_file *file);
  * (Linux: EBUSY).  file may be NULL.
  */
 bool trace_event_busy(struct trace_event_file *file);
+/*
+ * Every trigger of every event away, as `!` each (Linux's
+ * clear_event_triggers()): the events leave their soft mode.
+ */
+void clear_event_triggers(void);
 
 #endif
