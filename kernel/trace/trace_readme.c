@@ -36,6 +36,7 @@ static const char readme_msg[] =
 	"\t           r[maxactive][:[<group>/][<event>]] <place> [<args>]\n"
 	"\t           f[:[<group>/][<event>]] <func-name>[%return] [<args>]\n"
 	"\t           e[:[<group>/][<event>]] <attached-group>.<attached-event> [<args>] [if <filter>]\n"
+	"\t           s:[synthetic/]<event> <field> [<field>]\n"
 	"\t           -:[<group>/][<event>]\n"
 	"\t    place: <symbol>[+<offset>]|<memaddr>\n"
 	"place (kretprobe): <symbol>[+<offset>]|<memaddr>\n"

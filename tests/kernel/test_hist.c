@@ -167,6 +167,45 @@ static void synthetic_events_errors(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, out, "dup\tu32 y\n");	/* nothing else was made */
 }
 
+/*
+ * Linux 6.0+: dynamic_events takes "s:[synthetic/]NAME FIELDS" and
+ * "-:[synthetic/]NAME", and lists them as "s:synthetic/NAME\tFIELDS".
+ */
+static void synthetic_events_in_dynamic_events(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "s:dyn_a u64 lat; int pid\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "s:synthetic/dyn_b u64 lat\n"), 0);
+	rd(T("synthetic_events"));
+	KTEST_EXPECT_STREQ(t, out, "dyn_a\tu64 lat; int pid\ndyn_b\tu64 lat\n");
+	rd(T("dynamic_events"));
+	KTEST_EXPECT_TRUE(t, strstr(out, "r10:kprobes/h_end sort_ints\n"
+				      "s:synthetic/dyn_a\tu64 lat; int pid\n"
+				      "s:synthetic/dyn_b\tu64 lat\n") != NULL);
+	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "s:other/dyn_c u64 lat\n"), -EINVAL);
+	rd(T("error_log"));
+	KTEST_EXPECT_TRUE(t, strstr(out, "] synthetic_events: error: Command must be of the form: "
+				      "s or -:[synthetic/]<name> field[;field] ...\n"
+				      "  Command: s:other/dyn_c u64 lat\n           ^\n") != NULL);
+	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "s:dyn_a u64 x\n"), -EEXIST);
+	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "s:dyn_c\n"), -EINVAL);
+	/* a trigger arms it: it cannot go until the trigger does */
+	KTEST_EXPECT_EQ(t, wr(TRACEFS_DIR "/events/synthetic/dyn_a/trigger", "hist:keys=pid\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "-:synthetic/dyn_a\n"), -EBUSY);
+	KTEST_EXPECT_EQ(t, wr(TRACEFS_DIR "/events/synthetic/dyn_a/trigger", "\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "-:synthetic/dyn_a\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "-:dyn_b\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "-:dyn_b\n"), -ENOENT);
+	rd(T("synthetic_events"));
+	KTEST_EXPECT_STREQ(t, out, "");
+	/* `echo > dynamic_events` takes them too */
+	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "s:dyn_a u64 lat\n"), 0);
+	wr(START("enable"), "0\n");
+	wr(END("enable"), "0\n");
+	KTEST_EXPECT_EQ(t, wr(T("dynamic_events"), "\n"), 0);
+	rd(T("dynamic_events"));
+	KTEST_EXPECT_STREQ(t, out, "");
+}
+
 /* ---- variables, onmatch().trace() ------------------------------------------------------------ */
 
 static void latency_through_a_synthetic_event(struct ktest *t)
@@ -430,6 +469,7 @@ static struct ktest_case hist_cases[] = {
 	KTEST_CASE(synthetic_events_define_list_remove),
 	KTEST_CASE(synthetic_format_is_linux_layout),
 	KTEST_CASE(synthetic_events_errors),
+	KTEST_CASE(synthetic_events_in_dynamic_events),
 	KTEST_CASE(latency_through_a_synthetic_event),
 	KTEST_CASE(what_is_used_cannot_go),
 	KTEST_CASE(onmax_saves_fields),

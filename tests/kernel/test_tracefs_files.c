@@ -609,13 +609,13 @@ static void dynamic_events_dispatch(struct ktest *t)
 	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "r:tf_dret fib\n"), 0);
 	rd(T("dynamic_events"));
 	KTEST_EXPECT_STREQ(t, out, "p:kprobes/tf_fib fib n=$arg1\np:kprobes/tf_dyn crc32_byte c=$arg2:u8\n"
-			   "r:kprobes/tf_dret fib\n");
+			   "r10:kprobes/tf_dret fib\n");
 	rd(T("kprobe_events"));
 	KTEST_EXPECT_TRUE(t, strstr(out, "p:kprobes/tf_dyn crc32_byte") != NULL);
 	/* An event probe on a kprobe event: ENODEV, as Linux 6.1 (suite eprobes). */
 	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "e:tf_e kprobes.tf_fib\n"), -ENODEV);
 	/* Kinds this kernel does not have are EINVAL, as Linux without them. */
-	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "s:tf_s u64 x\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "x:tf_s fib\n"), -EINVAL);
 	/* A bad kprobe line fails with kprobe_events' own error and log. */
 	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "p:tf_bad fib x=%zz\n"), -EINVAL);
 	rd(T("error_log"));
