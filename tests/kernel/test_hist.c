@@ -315,6 +315,27 @@ static void key_modifiers_print_as_linux(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, strstr(out, "{ __probe_ip: [") && strstr(out, "] sort_ints+0x0/0x"));
 }
 
+/*
+ * .syscall: a number as the name of the system call this kernel's
+ * table runs for it, Linux's "%s: %-30s[%3llu]" ("unknown_syscall" for none).
+ */
+static void syscall_key_modifier(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, wr(START("trigger"), "hist:keys=n.syscall:sort=n\n"), 0);
+	run("run sort 3");
+	run("run sort 4");
+	run("run sort 499");
+	rd(START("hist"));
+	KTEST_EXPECT_TRUE(t, strstr(out, "# trigger info: hist:keys=n.syscall:vals=hitcount:"
+				      "sort=n.syscall:size=2048 [active]\n") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "{ n: sys_read                      [  3] } hitcount:          1\n"
+				      "{ n: sys_write                     [  4] } hitcount:          1\n"
+				      "{ n: unknown_syscall               [499] } hitcount:          1\n") != NULL);
+	rd(T("README"));
+	KTEST_EXPECT_TRUE(t, strstr(out, "\t            .execname   display a common_pid as a program name\n"
+				      "\t            .syscall    display a syscall id as a syscall name\n") != NULL);
+}
+
 static void expressions_compute(struct ktest *t)
 {
 	/* x = 2n+1 as a variable, read back through a synthetic event */
@@ -475,6 +496,7 @@ static struct ktest_case hist_cases[] = {
 	KTEST_CASE(onmax_saves_fields),
 	KTEST_CASE(onmax_takes_a_snapshot),
 	KTEST_CASE(key_modifiers_print_as_linux),
+	KTEST_CASE(syscall_key_modifier),
 	KTEST_CASE(expressions_compute),
 	KTEST_CASE(disable_and_enable_hist),
 	KTEST_CASE(hist_errors_as_linux),
