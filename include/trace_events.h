@@ -224,7 +224,11 @@ bool trace_event_triggers_conditional(struct trace_event_file *file);
  * (Linux: EBUSY).  file may be NULL.
  */
 bool trace_event_busy(struct trace_event_file *file);
-/* Remove each trigger of file no other trigger reads: how many are left (an instance goes). */
-int trace_event_triggers_remove_unused(struct trace_event_file *file);
+/*
+ * Every trigger of every event of tr away, as `!` each (Linux's
+ * clear_event_triggers(tr)): the events leave their soft mode there.
+ * An instance's go before it goes; the suites clear the top level's.
+ */
+void clear_event_triggers(struct trace_array *tr);
 
 #endif

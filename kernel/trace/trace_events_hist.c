@@ -36,6 +36,7 @@
 #include "div64.h"
 #include "ktime.h"
 #include "trace_synth.h"
+#include "trace_syscalls.h"
 #include "nokprobe.h"
 
 LIST_HEAD(hist_triggers);
@@ -610,6 +611,9 @@ static void print_key_field(struct seq_buf *s, const struct hist_trigger *h, int
 	} else if (node->mods & HIST_MOD_SYM_OFFSET) {
 		trace_sprint_sym(sym, sizeof(sym), (unsigned long)v);
 		seq_buf_printf(s, "%s: [%llx] %-55s", name, v, sym);
+	} else if (node->mods & HIST_MOD_SYSCALL) {
+		fn = get_syscall_name((int)v);
+		seq_buf_printf(s, "%s: %-30s[%3llu]", name, fn ? fn : "unknown_syscall", v);
 	} else if (node->mods & HIST_MOD_EXECNAME) {
 		seq_buf_printf(s, "%s: %-16s[%10llu]", name, comm, v);
 	} else if (node->mods & HIST_MOD_LOG2) {

@@ -20,11 +20,18 @@
  * CPUs walk the list: the list is an RCU list (rculist.h), and a
  * removed trigger is freed after synchronize_kprobes().
  *
+ * An event with a trigger is in soft mode for as long as it has one
+ * (Linux's trace_event_trigger_enable_disable()): its probe is armed
+ * even while its enable file says 0, so that its triggers see every
+ * hit - a stacktrace:2 is used up, a hist counts - and only its record
+ * is discarded.  So, as in Linux, such an event cannot be removed until
+ * its triggers are gone (its probe is armed: EBUSY).
+ *
  * enable_event and disable_event put the event they name in soft mode
- * for as long as they exist (trace_event_enable_disable()): its probe
- * is armed at once, and a hit of the trigger's event only flips a flag,
- * because arming a probe (patching text, waiting for other CPUs) cannot
- * be done inside another probe's hit.
+ * too, for as long as they exist: its probe is armed at once, and a hit
+ * of the trigger's event only flips a flag, because arming a probe
+ * (patching text, waiting for other CPUs) cannot be done inside another
+ * probe's hit.
  */
 #include "kernel.h"
 #include "trace.h"
@@ -238,35 +245,55 @@ int trace_event_trigger_show(struct seq_buf *s, void *data)
 
 
 /*
- * The trigger spec names.  enable_event and disable_event are one kind
- * in Linux (ETT_EVENT_ENABLE): one of them per event switched.
+ * Linux's trigger_type: traceon and traceoff are one kind
+ * (ETT_TRACE_ONOFF), enable_event and disable_event another
+ * (ETT_EVENT_ENABLE), enable_hist and disable_hist a third
+ * (ETT_HIST_ENABLE).  An event has one trigger of a kind (per event
+ * switched), and `!` of either name removes it.
  */
+static enum trigger_cmd trigger_kind(enum trigger_cmd cmd)
+{
+	switch (cmd) {
+	case TRIGGER_TRACEOFF:      return TRIGGER_TRACEON;
+	case TRIGGER_DISABLE_EVENT: return TRIGGER_ENABLE_EVENT;
+	case TRIGGER_DISABLE_HIST:  return TRIGGER_ENABLE_HIST;
+	default:                    return cmd;
+	}
+}
+
+/* The trigger spec names. */
 static struct event_trigger *find_trigger(struct trace_event_file *file,
 					  const struct trigger_spec *spec)
 {
 	struct event_trigger *t;
 
-	list_for_each_entry(t, &file->triggers, list)
-		if (is_enable_event(spec->cmd) && is_enable_event(t->cmd)) {
+	list_for_each_entry(t, &file->triggers, list) {
+		if (trigger_kind(t->cmd) != trigger_kind(spec->cmd))
+			continue;
+		if (is_enable_event(spec->cmd)) {
 			if (t->target == find_event_file(file->tr, spec->system, spec->event))
 				return t;
-		} else if (t->cmd == spec->cmd &&
-		    (!t->hist || hist_trigger_matches(t->hist, &spec->hist, spec->filter)) &&
-		    (!t->target || (!strcmp(t->target->tp->def->group, spec->target_system) &&
-				    !strcmp(t->target->tp->def->event, spec->target_event))))
+		} else if ((!t->hist || hist_trigger_matches(t->hist, &spec->hist, spec->filter)) &&
+			   (!t->target || (!strcmp(t->target->tp->def->group, spec->target_system) &&
+					   !strcmp(t->target->tp->def->event, spec->target_event)))) {
 			return t;
+		}
+	}
 	return NULL;
 }
 
-/* Not a hist trigger whose variables another reads (Linux: EBUSY). */
-static int remove_trigger(struct event_trigger *t)
+/*
+ * Not a hist trigger whose variables another reads (Linux: EBUSY).
+ * The event's last trigger gone, its soft mode goes with it.
+ */
+static int remove_trigger(struct trace_event_file *file, struct event_trigger *t)
 {
 	if (t->hist && hist_trigger_busy(t->hist))
 		return -EBUSY;
 	list_del_rcu(&t->list);
 	synchronize_kprobes();		/* no hit is still running it */
 	trigger_free(t);
-	return 0;
+	return trace_event_enable_disable(file, false, true);
 }
 
 /* hist:pause / :continue / :clear on an existing hist trigger. */
@@ -346,6 +373,11 @@ static int add_trigger(struct trace_event_file *file, struct trigger_spec *spec,
 		trigger_free(t);
 		return ret;
 	}
+	ret = trace_event_enable_disable(file, true, true);	/* soft mode: armed */
+	if (ret) {
+		trigger_free(t);
+		return ret;
+	}
 	if (t->hist)
 		trigger_list_add_tail(t, &file->triggers);
 	else
@@ -366,7 +398,7 @@ static void remove_hist_triggers(struct trace_event_file *file)
 			return;
 	list_for_each_entry_safe(t, n, &file->triggers, list)
 		if (t->hist)
-			remove_trigger(t);
+			remove_trigger(file, t);
 }
 
 /* Does a trigger of f hold event tp: a hist of tp's whose variables another reads, or names tp? */
@@ -398,21 +430,6 @@ bool trace_event_busy(struct trace_event_file *file)
 	return false;
 }
 
-/*
- * An instance goes (Linux's clear_event_triggers()): each trigger of
- * its file that no other trigger reads goes; how many are left.
- */
-int trace_event_triggers_remove_unused(struct trace_event_file *file)
-{
-	struct event_trigger *t, *n;
-	int left = 0;
-
-	list_for_each_entry_safe(t, n, &file->triggers, list)
-		if (remove_trigger(t))
-			left++;
-	return left;
-}
-
 int trace_event_trigger_write(const char *text, size_t len, bool trunc, void *data)
 {
 	static struct trigger_spec spec;
@@ -438,7 +455,7 @@ int trace_event_trigger_write(const char *text, size_t len, bool trunc, void *da
 		return -EINVAL;			/* even to remove one, as Linux */
 	if (spec.remove) {
 		t = find_trigger(file, &spec);
-		return t ? remove_trigger(t) : 0;	/* Linux: removing none is no error */
+		return t ? remove_trigger(file, t) : 0;	/* Linux: removing none is no error */
 	}
 	if (spec.cmd == TRIGGER_HIST && (spec.hist.pause || spec.hist.cont || spec.hist.clear) &&
 	    find_trigger(file, &spec))
@@ -446,6 +463,32 @@ int trace_event_trigger_write(const char *text, size_t len, bool trunc, void *da
 	if (spec.cmd == TRIGGER_HIST && (spec.hist.cont || spec.hist.clear))
 		return hist_control(file, &spec, cmd);
 	return add_trigger(file, &spec, cmd);
+}
+
+/*
+ * Each trigger of tr's events away.  A hist trigger whose variables
+ * another reads goes after its readers: sweep until a sweep removes
+ * nothing (what is left is read from another trace array).
+ */
+void clear_event_triggers(struct trace_array *tr)
+{
+	struct trace_event_file *top, *file;
+	struct event_trigger *t, *n;
+	bool removed = true;
+
+	while (removed) {
+		removed = false;
+		list_for_each_entry(top, &trace_event_files, list) {
+			file = tr->id == TRACE_ARRAY_TOP ? top : top->instance_files[tr->id];
+			if (!file)
+				continue;
+			list_for_each_entry_safe(t, n, &file->triggers, list)
+				if (!(t->hist && hist_trigger_busy(t->hist))) {
+					remove_trigger(file, t);
+					removed = true;
+				}
+		}
+	}
 }
 
 /* The event is going away: nothing can hit it any more. */

@@ -449,32 +449,13 @@ static int instance_files_create(struct trace_array *tr)
 	return ret;
 }
 
-/*
- * Its triggers go first (Linux's clear_event_triggers()): an enable_event
- * holds another event's file, a hist's variables another hist; each
- * round takes those no other reads, until none is left.
- */
-static void instance_triggers_clear(struct trace_array *tr)
-{
-	struct trace_event_file *top;
-	int left = -1, before;
-
-	do {
-		before = left;
-		left = 0;
-		list_for_each_entry(top, &trace_event_files, list)
-			if (top->instance_files[tr->id])
-				left += trace_event_triggers_remove_unused(top->instance_files[tr->id]);
-	} while (left && left != before);
-}
-
 /* Every file of tr goes, its events off there first; then no hit can reach it. */
 static void instance_teardown(struct trace_array *tr)
 {
 	struct trace_event_file *file;
 
 	instance_set_tracer(tr, false);
-	instance_triggers_clear(tr);
+	clear_event_triggers(tr);		/* a trigger holds its events in soft mode */
 	list_for_each_entry(file, &trace_event_files, list)
 		trace_event_instance_remove(tr, file->tp);
 	pseudofs_remove_tree(tr->dir);

@@ -530,9 +530,11 @@ static int run_command(const struct trace_probe_type *type, const char *line, si
 	if (type->parse(line, len, parsed, &err) < 0) {
 		if (err.code != PROBE_ERR_NONE)		/* NONE: logged already, or nothing to say */
 			trace_probe_log_error(type, line, len, err.pos, probe_err_msg(err.code));
-		/* Linux returns kern_path()'s error for a file not found, and
+		/* Linux returns kern_path()'s error for a file not found,
+		 * validate_probe_symbol()'s for a symbol not found, and
 		 * for an event probe -ENODEV (no such event) or -ENOENT (no such field). */
 		return err.code == PROBE_ERR_FILE_NOT_FOUND ? -ENOENT :
+		       err.code == PROBE_ERR_NO_SUCH_SYMBOL ? -ENOENT :
 		       err.code == PROBE_ERR_BAD_ATTACH_EVENT ? -ENODEV :
 		       err.code == PROBE_ERR_BAD_ATTACH_ARG ? -ENOENT : -EINVAL;
 	}
