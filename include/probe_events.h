@@ -69,6 +69,8 @@
 	E(BAD_MAXACT,       "Invalid maxactive number")                               \
 	E(MAXACT_TOO_BIG,   "Maxactive is too big")                                   \
 	E(BAD_PROBE_ADDR,   "Invalid probed address or symbol")                       \
+	/* the same, for a symbol kallsyms does not have: ENOENT, not EINVAL */       \
+	E(NO_SUCH_SYMBOL,   "Invalid probed address or symbol")                       \
 	E(BAD_RETPROBE,     "Retprobe address must be an function entry")             \
 	E(BAD_ADDR_SUFFIX,  "Invalid probed address suffix")                          \
 	E(NO_GROUP_NAME,    "Group name is not specified")                            \

@@ -150,6 +150,8 @@ long vfs_write(struct file *file, const char __user *buf, size_t count, long lon
 
 /* From the int $0x80 entry: run the call regs->ax names, result in regs->ax. */
 void do_int80_syscall_32(struct pt_regs *regs);
+/* The function system call nr runs, 0 for none (Linux's arch_syscall_addr()). */
+unsigned long arch_syscall_addr(int nr);
 DECLARE_PER_CPU(unsigned long, syscall_count);	/* calls taken on each CPU */
 /* Has the log said "syscall NR (name) not implemented" yet?  It does once per number. */
 bool syscall_ni_told(unsigned long nr);

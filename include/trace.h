@@ -49,11 +49,11 @@ struct trace_entry {
 
 /* The top level's clock now: by default "local", ns since boot from this CPU's TSC. */
 uint64_t trace_clock(void);
-/* trace_clock's clocks, Linux 6.1's x86 list in its order (tai aside). */
+/* trace_clock's clocks, Linux 6.1's x86 list in its order. */
 enum trace_clock_id {
 	TRACE_CLOCK_LOCAL, TRACE_CLOCK_GLOBAL, TRACE_CLOCK_COUNTER, TRACE_CLOCK_UPTIME,
 	TRACE_CLOCK_PERF, TRACE_CLOCK_MONO, TRACE_CLOCK_MONO_RAW, TRACE_CLOCK_BOOT,
-	TRACE_CLOCK_X86_TSC, TRACE_CLOCK_NR
+	TRACE_CLOCK_TAI, TRACE_CLOCK_X86_TSC, TRACE_CLOCK_NR
 };
 uint64_t trace_clock_read(int id);
 bool trace_clock_in_ns(int id);
@@ -98,12 +98,19 @@ bool trace_snapshot_allocated(void);
 void trace_snapshot_swap(void);
 unsigned long trace_snapshot_entries(void);
 int trace_snapshot_for_each(int (*fn)(const struct trace_entry *e, void *data), void *data);
-/* The same for one CPU (per_cpu/cpuN/snapshot), or TRACE_ALL_CPUS. */
-void trace_snapshot_swap_cpu(int cpu);
-void trace_snapshot_reset_cpu(int cpu);
-unsigned long trace_snapshot_entries_cpu(int cpu);
-int trace_snapshot_for_each_cpu(int cpu, int (*fn)(const struct trace_entry *e, void *data),
-				void *data);
+/*
+ * The same for any trace array's buffer (an instance's snapshot file and
+ * triggers), for one CPU (per_cpu/cpuN/snapshot) or TRACE_ALL_CPUS.
+ */
+struct trace_buffer;
+int ring_buffer_snapshot_alloc(struct trace_buffer *tb);
+void ring_buffer_snapshot_free(struct trace_buffer *tb);
+void ring_buffer_snapshot_reset(struct trace_buffer *tb, int cpu);
+bool ring_buffer_snapshot_allocated(struct trace_buffer *tb);
+void ring_buffer_snapshot_swap(struct trace_buffer *tb, int cpu);
+unsigned long ring_buffer_snapshot_entries(struct trace_buffer *tb, int cpu);
+int ring_buffer_snapshot_for_each(struct trace_buffer *tb, int cpu,
+				  int (*fn)(const struct trace_entry *e, void *data), void *data);
 /*
  * Copy out each held record of one CPU, or of all (TRACE_ALL_CPUS) merged
  * oldest first; stop if fn returns non-zero.  _consume_each() takes each
@@ -173,8 +180,9 @@ bool trace_event_ignore_this_pid(void);	/* the running task's events are not rec
 bool ftrace_ignore_this_pid(void);	/* nor its functions traced */
 void trace_pid_fork(struct task_struct *parent, struct task_struct *child);
 int trace_pid_files_init(void);
-/* trace_marker: one record of text in buffer tb, EBADF unless on (its tracing_on). */
-int trace_marker_record(struct trace_buffer *tb, bool on, const char *text, size_t len);
+/* trace_marker: one record of text in tr's buffer, EBADF while its tracing_on is 0. */
+struct trace_array;
+int trace_marker_record(struct trace_array *tr, const char *text, size_t len);
 /* overwrite: a full buffer drops its oldest record (on) or the newest (off). */
 void ring_buffer_change_overwrite(struct trace_buffer *tb, bool on);
 

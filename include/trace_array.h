@@ -2,16 +2,20 @@
  * trace_array.h - trace instances (Linux's struct trace_array):
  *
  *   mkdir /sys/kernel/tracing/instances/foo    a second tracefs in foo/,
- *        with its own ring buffer, tracing_on, buffer_size_kb, trace,
- *        trace_pipe, set_event, current_tracer and events/.../enable
+ *        with its own ring buffer, tracing_on, buffer_size_kb, per_cpu/,
+ *        trace, trace_pipe, snapshot, error_log, trace_options, options/,
+ *        trace_clock, set_event, current_tracer and events/ (each event's
+ *        enable, filter, trigger, hist, id, format)
  *   echo 1 > instances/foo/events/kprobes/myfib/enable
  *        -> myfib's hits are recorded in foo's buffer, whatever the
  *           top level's enable file says
  *   rmdir instances/foo                        everything of foo goes
  *
- * The top level (/sys/kernel/tracing itself) is instance 0; an event
- * enabled in instance n has bit n of its trace_probe's enabled_in set,
- * and its probe is armed while any bit is.
+ * The top level (/sys/kernel/tracing itself) is global_trace, instance
+ * 0, one trace_array among the others (Linux's design): the code of a
+ * file takes the trace_array its file is in.  An event enabled in
+ * instance n has bit n of its trace_probe's enabled_in set, and its
+ * probe is armed while any bit is.
  */
 #ifndef TRACE_ARRAY_H
 #define TRACE_ARRAY_H
@@ -22,11 +26,29 @@
 #include "pseudofs.h"
 #include "trace.h"	/* TRACEFS_DIR */
 #include "ftrace.h"
+#include <asm/percpu.h>	/* NR_CPUS */
 
 #define TRACE_INSTANCES_DIR  TRACEFS_DIR "/instances"
 #define TRACE_ARRAY_TOP      0		/* the top level's bit in enabled_in */
 #define TRACE_ARRAY_MAX      32	/* the top level and 31 instances: enabled_in's bits */
 #define TRACE_ARRAY_NAME_LEN 64
+
+/* error_log: the last entries logged, Linux keeps 8 too (Linux's tr->err_log). */
+#define TRACE_ERROR_LOG_ENTRIES 8
+#define TRACE_ERROR_LOG_TEXT    1536	/* header + a console line twice (command, caret) */
+struct trace_error_log {
+	char entry[TRACE_ERROR_LOG_ENTRIES][TRACE_ERROR_LOG_TEXT];
+	unsigned int next;		/* entries ever logged */
+};
+
+/*
+ * Its trace, trace_pipe, buffer_size_kb and stats: every CPU's buffer
+ * (TRACE_ALL_CPUS, the files at its top) or one (per_cpu/cpuN/).
+ */
+struct trace_cpu_file {
+	struct trace_array *tr;
+	int cpu;
+};
 
 struct trace_buffer;
 struct trace_probe;
@@ -43,7 +65,56 @@ struct trace_array {
 	bool function_on;		/* current_tracer is function: ops is registered */
 	struct ftrace_ops ops;		/* its function tracer, with its own filters */
 	int ref;			/* trace_array_get_by_name()'s: rmdir is EBUSY */
+	uint64_t trace_flags;		/* trace_options: bit n is enum trace_iter_bit n */
+	struct trace_option_file *option_files;	/* options/NAME's data (trace_options.c) */
+	struct trace_error_log err_log;	/* its error_log (trace_probe.c) */
+	struct trace_cpu_file all_cpus, cpu_files[NR_CPUS];	/* an instance's (trace_instances.c) */
 };
+
+/* The top level: /sys/kernel/tracing itself (Linux's global_trace). */
+extern struct trace_array global_trace;
+
+/* Linux's TRACE_DEFAULT_FLAGS, and its tracers' defaults. */
+#define TRACE_ITER(bit) (1ULL << (TRACE_ITER_##bit))
+#define TRACE_DEFAULT_FLAGS \
+	(TRACE_ITER(PRINT_PARENT) | TRACE_ITER(PRINTK) | TRACE_ITER(ANNOTATE) | \
+	 TRACE_ITER(CONTEXT_INFO) | TRACE_ITER(RECORD_CMD) | TRACE_ITER(OVERWRITE) | \
+	 TRACE_ITER(IRQ_INFO) | TRACE_ITER(MARKERS) | TRACE_ITER(HASH_PTR) | \
+	 TRACE_ITER(FUNCTION) | TRACE_ITER(GRAPH_CPU) | TRACE_ITER(GRAPH_OVERHEAD) | \
+	 TRACE_ITER(GRAPH_DURATION) | TRACE_ITER(GRAPH_IRQS) | TRACE_ITER(GRAPH_SLEEP_TIME))
+/*
+ * Linux's ZEROED_TRACE_FLAGS: a new instance starts with the top level's
+ * options but these (they follow forks, a thing of the top level's pid
+ * lists).
+ */
+#define TRACE_ZEROED_FLAGS (TRACE_ITER(EVENT_FORK) | TRACE_ITER(FUNC_FORK))
+
+/*
+ * Log a refused write in tr's error_log (Linux's tracing_log_err()): a
+ * filter's or a trigger's of an instance's event go to the instance's,
+ * every other to the top level's.  trace_probe_log_error() is the top
+ * level's.
+ */
+struct trace_probe_type;
+void tracing_log_err(struct trace_array *tr, const struct trace_probe_type *type,
+		     const char *line, size_t len, int pos, const char *msg);
+
+/* ---- options (trace_options.c) ---- */
+
+/* Is option bit on in tr?  (trace_option_on() asks the trace array being printed.) */
+bool trace_array_option_on(const struct trace_array *tr, int bit);
+/*
+ * `trace` of tr is being printed by this task: until _end(), the
+ * options the printing code asks for (trace_option_on()) are tr's, as
+ * Linux's iter->tr carries them.  One printer at a time.
+ */
+void trace_array_print_begin(struct trace_array *tr);
+void trace_array_print_end(void);
+/* An instance's trace_options and options/ (at mkdir), and their data gone (rmdir). */
+int trace_options_instance_init(struct trace_array *tr);
+void trace_options_instance_free(struct trace_array *tr);
+/* The tracer tr runs, by name: its options are listed in trace_options. */
+const char *trace_array_tracer_name(const struct trace_array *tr);
 
 /*
  * Linux's kernel API for an instance a module owns (samples/ftrace/

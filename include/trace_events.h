@@ -25,9 +25,11 @@
 #include "pseudofs.h"
 #include "trace_events_filter.h"
 #include "probe_events.h"
+#include "trace_array.h"	/* TRACE_ARRAY_MAX */
 
 struct trace_probe;
 struct trace_entry;
+struct trace_array;
 struct pt_regs;
 struct seq_buf;
 struct trace_probe_type;
@@ -49,6 +51,10 @@ struct trace_event_file {
 	unsigned int sm_ref;		/* triggers that keep it in soft mode */
 	bool soft_disabled;		/* armed, but its hits leave no record */
 	struct list_head eprobes;	/* enabled event probes on it (trace_eprobe.c) */
+	struct trace_array *tr;		/* whose events/ it is in: global_trace or an instance */
+	/* The top level's file only: each instance's file of the event, by the instance's id, */
+	struct trace_event_file *instance_files[TRACE_ARRAY_MAX];
+	unsigned long soft_in;		/* and the trace arrays whose file is in soft mode */
 };
 
 extern struct list_head trace_event_files;
@@ -86,18 +92,26 @@ int trace_event_enable_in(struct trace_probe *tp, int id, bool on);
 bool trace_event_enabled_in(const struct trace_probe *tp, int id);
 /* A hit records at the top level: the event is enabled there or a trigger holds it in soft mode. */
 bool trace_event_top_on(const struct trace_probe *tp);
+/* The instances (bits of trace_array ids) a hit records in: enabled or in soft mode there. */
+unsigned long trace_event_instances_on(const struct trace_probe *tp);
+/* Linux's find_event_file(): the event's file in trace array tr; NULL if no such event. */
+struct trace_event_file *find_event_file(struct trace_array *tr, const char *group,
+					 const char *event);
 /*
  * An instance's events/ (trace_instances.c): its events/enable for
- * trace array tr under root, then each event's enable, id and format;
- * and they go (the events disabled there first).  set_event's callbacks
+ * trace array tr under root, then each event's directory, a
+ * trace_event_file of the instance's own (enable, filter, format, hist,
+ * id, trigger) and its group's enable and filter; and they go (the
+ * events disabled there first).  set_event's callbacks
  * take the trace array as data (NULL: the top level).
  */
 int trace_set_event_show(struct seq_buf *s, void *data);
 int trace_set_event_write(const char *text, size_t len, bool trunc, void *data);
-struct trace_array;
 int trace_event_instance_init(const char *root, struct trace_array *tr);
-int trace_event_instance_add(const char *root, int id, struct trace_probe *tp);
-void trace_event_instance_remove(const char *root, int id, struct trace_probe *tp);
+int trace_event_instance_add(struct trace_array *tr, struct trace_probe *tp);
+void trace_event_instance_remove(struct trace_array *tr, struct trace_probe *tp);
+/* The event's first probe went: its files (the top level's, each instance's) now speak of tp. */
+void trace_event_file_set_tp(struct trace_event_file *file, struct trace_probe *tp);
 /* "0" or "1" and a newline, as echo writes it. */
 int trace_parse_bool(const char *text, size_t len, bool *on);
 
@@ -118,6 +132,12 @@ int trace_events_init(void);
 struct trace_entry *trace_event_buffer_reserve(struct trace_probe *tp, unsigned long *flags);
 void trace_event_buffer_commit(struct trace_probe *tp, struct trace_entry *e,
 			       struct pt_regs *regs, unsigned long flags);
+/* The same for one event's file (an instance's, or the top level's; NULL: none). */
+struct trace_entry *trace_event_file_reserve(struct trace_event_file *file, unsigned long *flags);
+void trace_event_file_commit(struct trace_event_file *file, struct trace_entry *e,
+			     struct pt_regs *regs, unsigned long flags);
+void trace_event_file_commit_entry(struct trace_event_file *file, struct trace_entry *e,
+				   struct pt_regs *regs);
 /*
  * A finished record not in the ring buffer through tp's filter and
  * triggers into the buffer (interrupts off): a synthetic event's, made
@@ -127,8 +147,19 @@ void trace_event_commit(struct trace_probe *tp, struct trace_entry *e, struct pt
 bool tracing_is_on(void);
 void tracing_on(void);
 void tracing_off(void);
-/* A <stack trace> record of the code regs interrupted. */
+/* The same for one trace array (trace_array.h; the top level is global_trace). */
+bool tracer_tracing_is_on(struct trace_array *tr);
+void tracer_tracing_on(struct trace_array *tr);
+void tracer_tracing_off(struct trace_array *tr);
+/* Take tr's snapshot (a trigger, an action), and its spare buffers for it. */
+void tracing_snapshot_instance(struct trace_array *tr);
+int tracing_alloc_snapshot_instance(struct trace_array *tr);
+/* A <stack trace> record of the code regs interrupted: the top level's, tr's. */
 void trace_stack_record(struct pt_regs *regs);
+void __trace_stack(struct trace_array *tr, struct pt_regs *regs);
+/* The snapshot file; its data is the trace array (NULL: the top level). */
+int tracing_snapshot_show(struct seq_buf *s, void *data);
+int tracing_snapshot_write(const char *text, size_t len, bool trunc, void *data);
 /* Print a record that is no probe's (trace_marker, <stack trace>); false if none. */
 bool trace_print_special(struct seq_buf *s, const struct trace_entry *e);
 int trace_files_init(void);
@@ -193,5 +224,11 @@ bool trace_event_triggers_conditional(struct trace_event_file *file);
  * (Linux: EBUSY).  file may be NULL.
  */
 bool trace_event_busy(struct trace_event_file *file);
+/*
+ * Every trigger of every event of tr away, as `!` each (Linux's
+ * clear_event_triggers(tr)): the events leave their soft mode there.
+ * An instance's go before it goes; the suites clear the top level's.
+ */
+void clear_event_triggers(struct trace_array *tr);
 
 #endif

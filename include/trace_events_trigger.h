@@ -64,6 +64,7 @@ const char *trigger_cmd_name(enum trigger_cmd cmd);
 #define HIST_MOD_LOG2        0x10
 #define HIST_MOD_BUCKETS     0x20	/* .buckets=N */
 #define HIST_MOD_USECS       0x40	/* common_timestamp in microseconds */
+#define HIST_MOD_SYSCALL     0x80	/* a system call's number, shown as its name */
 
 /*
  * One operand or operator of an expression (Linux's struct hist_field,

@@ -47,4 +47,15 @@ void synth_event_trace(struct synth_event *se, const uint64_t *vals, struct pt_r
 bool trace_synth_print(struct seq_buf *s, const struct trace_entry *e);
 int trace_synth_init(void);
 
+/* ---- dynamic_events' "s:" lines (Linux 6.0+) ---- */
+struct seq_buf;
+/* "s:[synthetic/]NAME FIELDS": 0, or a negative errno (logged as synthetic_events'). */
+int synth_dyn_create(const char *line, size_t len);
+/* "s:synthetic/NAME\tFIELDS", one line each. */
+void synth_dyn_show(struct seq_buf *s);
+bool synth_event_is(const struct trace_probe *tp);
+/* Remove it, or every one: EBUSY (nothing removed) while in use. */
+int synth_dyn_release(struct trace_probe *tp);
+int synth_dyn_release_all(void);
+
 #endif

@@ -12,6 +12,12 @@ struct pt_regs;
 void trace_sys_enter(struct pt_regs *regs, unsigned long nr);
 /* ... and it returned regs->ax (Linux's trace_sys_exit). */
 void trace_sys_exit(struct pt_regs *regs, unsigned long nr);
+/*
+ * The name of system call nr, "sys_read", or NULL (Linux's
+ * get_syscall_name()): its function's, from the table, as Linux finds
+ * its metadata.  The hist key modifier .syscall prints it.
+ */
+const char *get_syscall_name(int nr);
 /* events/syscalls/sys_enter_NAME and sys_exit_NAME for each call. */
 int trace_syscalls_init(void);
 

@@ -19,7 +19,7 @@
 #include "div64.h"
 #include "spinlock.h"
 #include "errno.h"
-#include <asm/rtc.h>
+#include "rtc.h"
 
 /* Linux's clock ids (include/uapi/linux/time.h). */
 #define CLOCK_REALTIME			0
@@ -62,7 +62,12 @@ static ktime_t ktime_get_real(void)
 
 	spin_lock_irqsave(&wall_lock, flags);
 	if (!wall_known) {
-		wall_at_boot = (ktime_t)rtc_read_seconds() * NSEC_PER_SEC - ktime_get();
+		struct rtc_time tm;
+		ktime_t now = 0;	/* no RTC (a battery gone): the clock starts at 1970 */
+
+		if (mach_get_cmos_time(&tm) == 0)
+			now = (ktime_t)rtc_tm_to_time64(&tm) * NSEC_PER_SEC;
+		wall_at_boot = now - ktime_get();
 		wall_known = true;
 	}
 	spin_unlock_irqrestore(&wall_lock, flags);

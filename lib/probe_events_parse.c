@@ -248,7 +248,7 @@ static int parse_command(struct word w, struct probe_event_def *def,
 	switch (w.s[0]) {
 	case 'f':	/* f[MAXACTIVE]: whether it may have one is known at the %return */
 		if (!def->fprobe)
-			return probe_fail(err, PROBE_ERR_BAD_CMD, w.pos);
+			return probe_fail(err, PROBE_ERR_NONE, w.pos);	/* not ours: below */
 		if (parse_maxactive(w, colon, def, err))
 			return -EINVAL;
 		def->cmd = PROBE_CMD_ADD;
@@ -272,7 +272,12 @@ static int parse_command(struct word w, struct probe_event_def *def,
 		def->cmd = PROBE_CMD_DELETE;
 		break;
 	default:
-		return probe_fail(err, PROBE_ERR_BAD_CMD, w.pos);
+		/*
+		 * Not a line of this kind at all: Linux's __trace_kprobe_create()
+		 * (and the uprobes') answer -ECANCELED, which the file turns into
+		 * EINVAL with nothing in error_log.
+		 */
+		return probe_fail(err, PROBE_ERR_NONE, w.pos);
 	}
 	names->s = w.s + w.len;
 	names->len = 0;
@@ -310,8 +315,10 @@ static bool is_probe_symbol(const char *s, size_t n)
 /*
  * SYM+offs -> an address, Linux's kprobe_on_func_entry() at parse time:
  * a known symbol decides whether the probe is at a function entry
- * ($argN, and 'r' needs it); an unknown one is not an error yet - Linux
- * finds it at registration, after the arguments.  An i386 address is 32
+ * ($argN, and 'r' needs it).  A symbol kallsyms does not have is refused
+ * here, before the arguments, with ENOENT (Linux 6.1's
+ * validate_probe_symbol()); a module's MOD:SYM is found, or not, at
+ * registration, after the arguments.  An i386 address is 32
  * bits: a sum past PROBE_NUMBER_MAX would wrap round to low memory, so
  * it is refused, as is an offset at or past SYM's last byte - that
  * address belongs to another function, and the probe would be listed
@@ -324,6 +331,9 @@ static int resolve_probe_point(struct word w, const struct fetch_arg_ctx *ctx,
 	unsigned long addr = def->symbol[0] ? ops->lookup_name(def->symbol) : 0;
 	unsigned long size = addr && ops->symbol_size ? ops->symbol_size(addr) : 0;
 
+	if (!addr && def->symbol[0] && !probe_is_digit(def->symbol[0]) &&
+	    !strchr(def->symbol, ':'))
+		return probe_fail(err, PROBE_ERR_NO_SUCH_SYMBOL, w.pos);
 	if (!addr || def->offset > PROBE_NUMBER_MAX - addr ||
 	    (size && def->offset >= size)) {
 		probe_defer(ctx, PROBE_ERR_BAD_PROBE_ADDR);

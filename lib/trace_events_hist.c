@@ -67,6 +67,8 @@ static int parse_modifier(struct hist_node *n, char *mod, enum hist_err *herr, c
 		n->mods = HIST_MOD_LOG2;
 	else if (strcmp(mod, "usecs") == 0)
 		n->mods = HIST_MOD_USECS;
+	else if (strcmp(mod, "syscall") == 0)
+		n->mods = HIST_MOD_SYSCALL;
 	else if (strncmp(mod, "bucket", 6) == 0)
 		return parse_buckets(n, mod + 6, herr, bad);
 	else
@@ -259,7 +261,7 @@ static const char *modifier_name(unsigned int mods)
 	return mods & HIST_MOD_HEX ? "hex" : mods & HIST_MOD_SYM ? "sym" :
 	       mods & HIST_MOD_SYM_OFFSET ? "sym-offset" : mods & HIST_MOD_EXECNAME ? "execname" :
 	       mods & HIST_MOD_LOG2 ? "log2" : mods & HIST_MOD_BUCKETS ? "buckets" :
-	       mods & HIST_MOD_USECS ? "usecs" : NULL;
+	       mods & HIST_MOD_USECS ? "usecs" : mods & HIST_MOD_SYSCALL ? "syscall" : NULL;
 }
 
 #define LEFT(n, size) ((size_t)(n) < (size) ? (size) - (n) : 0)

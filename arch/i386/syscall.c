@@ -222,3 +222,11 @@ void do_int80_syscall_32(struct pt_regs *regs)
 	trace_sys_exit(regs, nr);
 }
 NOKPROBE_SYMBOL(do_int80_syscall_32);
+
+/* The function call nr runs, 0 for none (Linux's arch_syscall_addr()). */
+unsigned long arch_syscall_addr(int nr)
+{
+	if (nr < 0 || nr >= NR_syscalls)
+		return 0;
+	return (unsigned long)ia32_sys_call_table[nr];
+}

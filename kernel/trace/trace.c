@@ -41,11 +41,16 @@
 #define TRACE_RAW_DATA_ID 0xfffffff2u	/* Linux's TRACE_RAW_DATA: trace_marker_raw */
 #define TRACE_STACK_DEPTH (TRACE_PAYLOAD_MAX / sizeof(unsigned long))
 
-static bool tracing_enabled = true;	/* tracing_on */
-
-bool tracing_is_on(void) { return READ_ONCE(tracing_enabled); }
-void tracing_on(void)    { WRITE_ONCE(tracing_enabled, true); }
-void tracing_off(void)   { WRITE_ONCE(tracing_enabled, false); }
+/* tracing_on of a trace array (Linux's tracer_tracing_*()), and of the top level. */
+bool tracer_tracing_is_on(struct trace_array *tr) { return READ_ONCE(tr->tracing_on); }
+void tracer_tracing_on(struct trace_array *tr)    { WRITE_ONCE(tr->tracing_on, true); }
+void tracer_tracing_off(struct trace_array *tr)   { WRITE_ONCE(tr->tracing_on, false); }
+bool tracing_is_on(void) { return tracer_tracing_is_on(&global_trace); }
+void tracing_on(void)    { tracer_tracing_on(&global_trace); }
+void tracing_off(void)   { tracer_tracing_off(&global_trace); }
+NOKPROBE_SYMBOL(tracer_tracing_is_on);
+NOKPROBE_SYMBOL(tracer_tracing_on);
+NOKPROBE_SYMBOL(tracer_tracing_off);
 
 /* ---- a hit ------------------------------------------------------------------------- */
 
@@ -57,27 +62,39 @@ void tracing_off(void)   { WRITE_ONCE(tracing_enabled, false); }
 static struct trace_entry scratch[NR_CPUS][TRACE_SCRATCH_NEST];
 static int scratch_depth[NR_CPUS];
 
-static bool needs_scratch(struct trace_probe *tp)
+/* The trace array a file is in: its own, or the top level for an event with no file. */
+static struct trace_array *event_file_tr(struct trace_event_file *file)
 {
-	struct trace_event_file *file = tp->event_file;
+	return file && file->tr ? file->tr : &global_trace;
+}
 
-	return !tracing_is_on() || trace_event_pid_filtering() ||
+/* Its buffer: the top level's is trace_buffer.c's, set at init. */
+static struct trace_buffer *trace_array_buffer(struct trace_array *tr)
+{
+	return tr->buffer ? tr->buffer : trace_buffer_global();
+}
+
+static bool needs_scratch(struct trace_event_file *file)
+{
+	return !tracer_tracing_is_on(event_file_tr(file)) || trace_event_pid_filtering() ||
 	       (file && (READ_ONCE(file->filter) || !list_empty(&file->triggers) ||
 			 READ_ONCE(file->soft_disabled) || !list_empty(&file->eprobes)));
 }
 
-struct trace_entry *trace_event_buffer_reserve(struct trace_probe *tp, unsigned long *flags)
+/* Linux's trace_event_buffer_reserve(): a hit of file's event, in file's trace array. */
+struct trace_entry *trace_event_file_reserve(struct trace_event_file *file, unsigned long *flags)
 {
+	struct trace_buffer *tb = trace_array_buffer(event_file_tr(file));
 	struct trace_entry *e;
 	int cpu;
 
-	if (!needs_scratch(tp))
-		return trace_buffer_lock_reserve(flags);
+	if (!needs_scratch(file))
+		return ring_buffer_lock_reserve(tb, flags);
 	*flags = local_irq_save();
 	cpu = smp_processor_id();
 	if (scratch_depth[cpu] == TRACE_SCRATCH_NEST) {	/* deeper: no filter */
 		local_irq_restore(*flags);
-		return trace_buffer_lock_reserve(flags);
+		return ring_buffer_lock_reserve(tb, flags);
 	}
 	e = &scratch[cpu][scratch_depth[cpu]++];
 	e->cpu = cpu;
@@ -85,33 +102,46 @@ struct trace_entry *trace_event_buffer_reserve(struct trace_probe *tp, unsigned 
 	return e;
 }
 
-/* Copy a finished record into the ring buffer. */
-static void trace_entry_commit_copy(const struct trace_entry *e)
+struct trace_entry *trace_event_buffer_reserve(struct trace_probe *tp, unsigned long *flags)
+{
+	return trace_event_file_reserve(tp->event_file, flags);
+}
+
+/* Copy a finished record into tr's ring buffer. */
+static void trace_entry_commit_copy(struct trace_array *tr, const struct trace_entry *e)
 {
 	unsigned long flags;
-	struct trace_entry *slot = trace_buffer_lock_reserve(&flags);
+	struct trace_entry *slot = ring_buffer_lock_reserve(trace_array_buffer(tr), &flags);
 
 	memcpy(slot, e, offsetof(struct trace_entry, payload) + e->len);
-	trace_buffer_unlock_commit(flags);
+	ring_buffer_unlock_commit(flags);
+}
+
+void trace_event_file_commit(struct trace_event_file *file, struct trace_entry *e,
+			     struct pt_regs *regs, unsigned long flags)
+{
+	int cpu = smp_processor_id();
+
+	if (scratch_depth[cpu] == 0 || e != &scratch[cpu][scratch_depth[cpu] - 1]) {
+		ring_buffer_unlock_commit(flags);
+		return;
+	}
+	trace_event_file_commit_entry(file, e, regs);
+	scratch_depth[cpu]--;
+	local_irq_restore(flags);
 }
 
 void trace_event_buffer_commit(struct trace_probe *tp, struct trace_entry *e,
 			       struct pt_regs *regs, unsigned long flags)
 {
-	int cpu = smp_processor_id();
-
-	if (scratch_depth[cpu] == 0 || e != &scratch[cpu][scratch_depth[cpu] - 1]) {
-		trace_buffer_unlock_commit(flags);
-		return;
-	}
-	trace_event_commit(tp, e, regs);
-	scratch_depth[cpu]--;
-	local_irq_restore(flags);
+	trace_event_file_commit(READ_ONCE(tp->event_file), e, regs, flags);
 }
 
-void trace_event_commit(struct trace_probe *tp, struct trace_entry *e, struct pt_regs *regs)
+/* The filter and the triggers of file (NULL: none), the record into file's trace array. */
+void trace_event_file_commit_entry(struct trace_event_file *file, struct trace_entry *e,
+				   struct pt_regs *regs)
 {
-	struct trace_event_file *file = READ_ONCE(tp->event_file);
+	struct trace_array *tr = event_file_tr(file);
 	struct event_filter *filter;
 	bool cond;
 
@@ -123,14 +153,36 @@ void trace_event_commit(struct trace_probe *tp, struct trace_entry *e, struct pt
 	filter = file ? READ_ONCE(file->filter) : NULL;
 	/* soft-disabled: the triggers run, the record is discarded (Linux's
 	 * __event_trigger_test_discard()) */
-	if (tracing_is_on() && !(file && READ_ONCE(file->soft_disabled)) &&
+	if (tracer_tracing_is_on(tr) && !(file && READ_ONCE(file->soft_disabled)) &&
 	    (!filter || trace_event_filter_match(file, filter, e)))
-		trace_entry_commit_copy(e);
+		trace_entry_commit_copy(tr, e);
 	if (cond)			/* Linux's event_trigger_unlock_commit() */
 		trace_event_triggers_run(file, e, regs);
 	if (file && !list_empty(&file->eprobes))	/* they need the record too */
 		trace_eprobes_run(file, e, regs);
 }
+
+void trace_event_commit(struct trace_probe *tp, struct trace_entry *e, struct pt_regs *regs)
+{
+	trace_event_file_commit_entry(READ_ONCE(tp->event_file), e, regs);
+}
+
+/* Linux's tracing_snapshot_instance() and tracing_alloc_snapshot_instance(). */
+void tracing_snapshot_instance(struct trace_array *tr)
+{
+	ring_buffer_snapshot_swap(trace_array_buffer(tr), TRACE_ALL_CPUS);
+}
+
+int tracing_alloc_snapshot_instance(struct trace_array *tr)
+{
+	return ring_buffer_snapshot_alloc(trace_array_buffer(tr));
+}
+NOKPROBE_SYMBOL(event_file_tr);
+NOKPROBE_SYMBOL(trace_array_buffer);
+NOKPROBE_SYMBOL(trace_event_file_reserve);
+NOKPROBE_SYMBOL(trace_event_file_commit);
+NOKPROBE_SYMBOL(trace_event_file_commit_entry);
+NOKPROBE_SYMBOL(tracing_snapshot_instance);
 NOKPROBE_SYMBOL(needs_scratch);
 NOKPROBE_SYMBOL(trace_event_buffer_reserve);
 NOKPROBE_SYMBOL(trace_entry_commit_copy);
@@ -153,22 +205,16 @@ static struct trace_entry *special_reserve_in(struct trace_buffer *tb, unsigned 
 	return e;
 }
 
-static struct trace_entry *special_reserve(unsigned int id, struct pt_regs *regs,
-					   unsigned long *flags)
-{
-	return special_reserve_in(trace_buffer_global(), id, regs, flags);
-}
-
-/* The stacktrace trigger: the calls in progress where the probe hit. */
-void trace_stack_record(struct pt_regs *regs)
+/* The stacktrace trigger: the calls in progress where the probe hit, in tr's buffer. */
+void __trace_stack(struct trace_array *tr, struct pt_regs *regs)
 {
 	unsigned long flags, *addrs;
 	struct trace_entry *e;
 	unsigned int n;
 
-	if (!tracing_is_on())
+	if (!tracer_tracing_is_on(tr))
 		return;
-	e = special_reserve(TRACE_STACK_ID, regs, &flags);
+	e = special_reserve_in(trace_array_buffer(tr), TRACE_STACK_ID, regs, &flags);
 	addrs = (unsigned long *)e->payload;
 	/* A uprobe's regs are the process's: its stack is no kernel stack
 	 * to unwind, so the kernel's own calls at the hit are recorded. */
@@ -177,10 +223,15 @@ void trace_stack_record(struct pt_regs *regs)
 	else
 		n = stack_trace_save_regs(regs, addrs, TRACE_STACK_DEPTH, 0);
 	e->len = n * sizeof(unsigned long);
-	trace_buffer_unlock_commit(flags);
+	ring_buffer_unlock_commit(flags);
+}
+
+void trace_stack_record(struct pt_regs *regs)
+{
+	__trace_stack(&global_trace, regs);
 }
 NOKPROBE_SYMBOL(special_reserve_in);
-NOKPROBE_SYMBOL(special_reserve);
+NOKPROBE_SYMBOL(__trace_stack);
 NOKPROBE_SYMBOL(trace_stack_record);
 
 /*
@@ -245,25 +296,25 @@ static int tracing_on_write(const char *text, size_t len, bool trunc, void *data
 /* ---- trace_marker -------------------------------------------------------------------------- */
 
 /*
- * One write, one record in buffer tb (cut at the record's size; Linux
+ * One write, one record in tr's buffer (cut at the record's size; Linux
  * cuts at 4 KiB): an instance's trace_marker writes its own buffer.
  * With tracing off Linux answers EBADF: the buffer refuses the write.
  */
-int trace_marker_record(struct trace_buffer *tb, bool on, const char *text, size_t len)
+int trace_marker_record(struct trace_array *tr, const char *text, size_t len)
 {
 	bool irqs_off = irqs_disabled();	/* the writer's, before the reserve masks them */
 	unsigned long flags;
 	struct trace_entry *e;
 
-	if (!on)
+	if (!tracer_tracing_is_on(tr))
 		return -EBADF;
-	if (!trace_option_on(TRACE_ITER_MARKERS))
+	if (!trace_array_option_on(tr, TRACE_ITER_MARKERS))
 		return -EINVAL;		/* options/markers 0: Linux refuses the write */
 	if (len && text[len - 1] == '\n')
 		len--;
 	if (len > TRACE_PAYLOAD_MAX)
 		len = TRACE_PAYLOAD_MAX;
-	e = special_reserve_in(tb, TRACE_MARKER_ID, NULL, &flags);
+	e = special_reserve_in(tr->buffer, TRACE_MARKER_ID, NULL, &flags);
 	e->flags = irqs_off ? TRACE_FLAG_IRQS_OFF : 0;
 	memcpy(e->payload, text, len);
 	e->len = len;
@@ -273,7 +324,7 @@ int trace_marker_record(struct trace_buffer *tb, bool on, const char *text, size
 
 static int trace_marker_write(const char *text, size_t len, bool trunc, void *data)
 {
-	return trace_marker_record(trace_buffer_global(), tracing_is_on(), text, len);
+	return trace_marker_record(&global_trace, text, len);
 }
 
 /*
@@ -292,11 +343,11 @@ static int trace_marker_raw_write(const char *text, size_t len, bool trunc, void
 		return -EINVAL;
 	if (!tracing_is_on())
 		return -EBADF;		/* Linux: the ring buffer refused the reserve */
-	e = special_reserve(TRACE_RAW_DATA_ID, NULL, &flags);
+	e = special_reserve_in(trace_array_buffer(&global_trace), TRACE_RAW_DATA_ID, NULL, &flags);
 	e->flags = irqs_off ? TRACE_FLAG_IRQS_OFF : 0;
 	memcpy(e->payload, text, len);
 	e->len = len;
-	trace_buffer_unlock_commit(flags);
+	ring_buffer_unlock_commit(flags);
 	return 0;
 }
 
@@ -449,10 +500,10 @@ static int per_cpu_files_init(void)
 
 /* ---- snapshot, and per_cpu/cpuN/snapshot -------------------------------------------------- */
 
-static void snapshot_help(struct seq_buf *s, int cpu)
+static void snapshot_help(struct seq_buf *s, struct trace_buffer *tb, int cpu)
 {
-	seq_buf_puts(s, trace_snapshot_allocated() ? "#\n# * Snapshot is allocated *\n#\n" :
-						 "#\n# * Snapshot is freed *\n#\n");
+	seq_buf_puts(s, ring_buffer_snapshot_allocated(tb) ? "#\n# * Snapshot is allocated *\n#\n" :
+							     "#\n# * Snapshot is freed *\n#\n");
 	seq_buf_puts(s, "# Snapshot commands:\n");
 	if (cpu == TRACE_ALL_CPUS)
 		seq_buf_puts(s, "# echo 0 > snapshot : Clears and frees snapshot buffer\n"
@@ -474,27 +525,30 @@ static int snapshot_line(const struct trace_entry *e, void *data)
 	return print_trace_line(e, data);
 }
 
-static int snapshot_show(struct seq_buf *s, void *data)
+/* tr's snapshot: of one CPU (per_cpu/cpuN/snapshot) or of all (TRACE_ALL_CPUS). */
+static int snapshot_show_cpu(struct seq_buf *s, struct trace_array *tr, int cpu)
 {
-	int cpu = file_cpu(data);
-	unsigned long n = trace_snapshot_entries_cpu(cpu);
+	struct trace_buffer *tb = trace_array_buffer(tr);
+	unsigned long n = ring_buffer_snapshot_entries(tb, cpu);
 
 	seq_buf_puts(s, "# tracer: nop\n#\n");
-	if (!trace_snapshot_allocated() || n == 0) {
-		snapshot_help(s, cpu);
+	if (!ring_buffer_snapshot_allocated(tb) || n == 0) {
+		snapshot_help(s, tb, cpu);
 		return 0;
 	}
+	trace_array_print_begin(tr);	/* printed with its options */
 	seq_buf_printf(s, "# entries-in-buffer/entries-written: %lu/%lu   #P:%u\n", n, n,
 		   num_online_cpus());
 	print_trace_header(s);
-	trace_snapshot_for_each_cpu(cpu, snapshot_line, s);
+	ring_buffer_snapshot_for_each(tb, cpu, snapshot_line, s);
+	trace_array_print_end();
 	return 0;
 }
 
-/* 0 frees (the top-level file only), 1 swaps the buffer in, any other number clears. */
-static int snapshot_write(const char *text, size_t len, bool trunc, void *data)
+/* 0 frees (not from a per_cpu file), 1 swaps the buffer in, any other number clears. */
+static int snapshot_write_cpu(const char *text, size_t len, struct trace_array *tr, int cpu)
 {
-	int cpu = file_cpu(data);
+	struct trace_buffer *tb = trace_array_buffer(tr);
 	unsigned long val;
 	int ret = kstrntoul(text, len, 10, &val);
 
@@ -504,17 +558,44 @@ static int snapshot_write(const char *text, size_t len, bool trunc, void *data)
 	case 0:
 		if (cpu != TRACE_ALL_CPUS)
 			return -EINVAL;
-		trace_snapshot_free();
+		ring_buffer_snapshot_free(tb);
 		return 0;
 	case 1:
-		ret = trace_snapshot_alloc();
+		ret = ring_buffer_snapshot_alloc(tb);
 		if (!ret)
-			trace_snapshot_swap_cpu(cpu);
+			ring_buffer_snapshot_swap(tb, cpu);
 		return ret;
 	default:
-		trace_snapshot_reset_cpu(cpu);
+		ring_buffer_snapshot_reset(tb, cpu);
 		return 0;
 	}
+}
+
+/* The snapshot file's data is its trace array (NULL: the top level's file). */
+static struct trace_array *snapshot_tr(void *data)
+{
+	return data ? data : &global_trace;
+}
+
+int tracing_snapshot_show(struct seq_buf *s, void *data)
+{
+	return snapshot_show_cpu(s, snapshot_tr(data), TRACE_ALL_CPUS);
+}
+
+int tracing_snapshot_write(const char *text, size_t len, bool trunc, void *data)
+{
+	return snapshot_write_cpu(text, len, snapshot_tr(data), TRACE_ALL_CPUS);
+}
+
+/* per_cpu/cpuN/snapshot: the top level's, its data the CPU (file_cpu()). */
+static int snapshot_show(struct seq_buf *s, void *data)
+{
+	return snapshot_show_cpu(s, &global_trace, file_cpu(data));
+}
+
+static int snapshot_write(const char *text, size_t len, bool trunc, void *data)
+{
+	return snapshot_write_cpu(text, len, &global_trace, file_cpu(data));
 }
 
 /* ---- timestamp_mode ---------------------------------------------------------------------------- */
@@ -540,7 +621,7 @@ static const struct pseudo_file_spec trace_files[] = {
 	{ "trace_marker",         NULL,              trace_marker_write },
 	{ "buffer_size_kb",       buffer_size_show,  buffer_size_write },
 	{ "buffer_total_size_kb", buffer_total_show, NULL },
-	{ "snapshot",             snapshot_show,     snapshot_write },
+	{ "snapshot",             tracing_snapshot_show, tracing_snapshot_write },
 	{ "README",               trace_readme_show, NULL },
 	{ "trace_clock",          trace_clock_show,  trace_clock_write },
 	{ "trace_marker_raw",     NULL,              trace_marker_raw_write },

@@ -92,11 +92,6 @@ static struct trace_cpu_buffer *cpu_buffer_of(struct trace_buffer *tb, int cpu)
 	return tb->cpu_buffers[cpu];
 }
 
-static struct trace_cpu_buffer *cpu_buffer(int cpu)
-{
-	return cpu_buffer_of(&global_buffer, cpu);
-}
-
 struct trace_buffer *trace_buffer_global(void)
 {
 	return &global_buffer;
@@ -133,8 +128,7 @@ void ring_buffer_set_clock(struct trace_buffer *tb, int id)
 {
 	WRITE_ONCE(tb->clock_id, id);
 	ring_buffer_reset(tb, TRACE_ALL_CPUS);
-	if (tb == &global_buffer)
-		trace_snapshot_reset();
+	ring_buffer_snapshot_reset(tb, TRACE_ALL_CPUS);
 }
 
 /* ---- writing (any CPU, inside a probe hit) ---------------------------------- */
@@ -529,109 +523,93 @@ void ring_buffer_free(struct trace_buffer *tb)
 	kfree(tb);
 }
 
-/* ---- snapshot (the top level's) ------------------------------------------------------ */
+/* ---- snapshot (the top level's, and an instance's) ------------------------------------ */
 
-#define spare_buffers global_buffer.spare_buffers
-
-bool trace_snapshot_allocated(void)
+bool ring_buffer_snapshot_allocated(struct trace_buffer *tb)
 {
-	return spare_buffers[0] != NULL;
+	return tb->spare_buffers[0] != NULL;
 }
 
 /* `echo 1 > snapshot` and a snapshot trigger: the spare buffers, once. */
-int trace_snapshot_alloc(void)
+int ring_buffer_snapshot_alloc(struct trace_buffer *tb)
 {
 	int cpu, ret = 0;
 
 	mutex_lock(&trace_read_mutex);
 	for (cpu = 0; cpu < NR_CPUS && !ret; cpu++)
-		if (!spare_buffers[cpu] &&
-		    !(spare_buffers[cpu] = buffer_alloc(cpu_buffer(cpu)->size)))
+		if (!tb->spare_buffers[cpu] &&
+		    !(tb->spare_buffers[cpu] = buffer_alloc(cpu_buffer_of(tb, cpu)->size)))
 			ret = -ENOMEM;
 	mutex_unlock(&trace_read_mutex);
 	if (ret)
-		trace_snapshot_free();
+		ring_buffer_snapshot_free(tb);
 	return ret;
 }
 
 /* `echo 0 > snapshot`: the spare buffers go. */
-void trace_snapshot_free(void)
+void ring_buffer_snapshot_free(struct trace_buffer *tb)
 {
 	mutex_lock(&trace_read_mutex);
-	writers_stop(&global_buffer);
+	writers_stop(tb);
 	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
-		buffer_free(spare_buffers[cpu]);
-		spare_buffers[cpu] = NULL;
+		buffer_free(tb->spare_buffers[cpu]);
+		tb->spare_buffers[cpu] = NULL;
 	}
-	writers_start(&global_buffer);
+	writers_start(tb);
 	mutex_unlock(&trace_read_mutex);
 }
 
 /* `echo 2 > snapshot`: the snapshot's records go, one CPU's or all (TRACE_ALL_CPUS). */
-void trace_snapshot_reset_cpu(int only)
+void ring_buffer_snapshot_reset(struct trace_buffer *tb, int only)
 {
 	mutex_lock(&trace_read_mutex);
 	for (int cpu = 0; cpu < NR_CPUS; cpu++)
-		if (spare_buffers[cpu] && (only == TRACE_ALL_CPUS || only == cpu))
-			reset_one(spare_buffers[cpu]);
+		if (tb->spare_buffers[cpu] && (only == TRACE_ALL_CPUS || only == cpu))
+			reset_one(tb->spare_buffers[cpu]);
 	mutex_unlock(&trace_read_mutex);
-}
-
-void trace_snapshot_reset(void)
-{
-	trace_snapshot_reset_cpu(TRACE_ALL_CPUS);
 }
 
 /*
  * Take a snapshot: the main buffers become the snapshot and the old
  * snapshot buffers, emptied, take the new records (Linux's
- * update_max_tr() swaps the same way).  Any context, a probe hit
+ * update_max_tr() swaps the same way; per_cpu/cpuN/snapshot swaps one
+ * CPU's, as update_max_tr_single()).  Any context, a probe hit
  * included: it takes no lock.  A writer already inside a buffer on
  * another CPU finishes its record there (writing[] keeps it); a reader
  * took its buffers when it began.
  */
-void trace_snapshot_swap_cpu(int only)
+void ring_buffer_snapshot_swap(struct trace_buffer *tb, int only)
 {
 	unsigned long flags = local_irq_save();
 
 	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
-		struct trace_cpu_buffer *b = spare_buffers[cpu];
+		struct trace_cpu_buffer *b = tb->spare_buffers[cpu];
 
 		if (!b || (only != TRACE_ALL_CPUS && only != cpu))
 			continue;
 		b->head = READ_ONCE(b->committed);
 		b->overrun = b->read = 0;
-		spare_buffers[cpu] = cpu_buffer(cpu);
-		WRITE_ONCE(global_buffer.cpu_buffers[cpu], b);
+		tb->spare_buffers[cpu] = cpu_buffer_of(tb, cpu);
+		WRITE_ONCE(tb->cpu_buffers[cpu], b);
 	}
 	local_irq_restore(flags);
 }
 
-void trace_snapshot_swap(void)
-{
-	trace_snapshot_swap_cpu(TRACE_ALL_CPUS);
-}
-
 /* The snapshot's records of one CPU (per_cpu/cpuN/snapshot) or of all, merged. */
-int trace_snapshot_for_each_cpu(int cpu, int (*fn)(const struct trace_entry *e, void *data),
-				void *data)
+int ring_buffer_snapshot_for_each(struct trace_buffer *tb, int cpu,
+				  int (*fn)(const struct trace_entry *e, void *data), void *data)
 {
-	if (!trace_snapshot_allocated())
+	if (!ring_buffer_snapshot_allocated(tb))
 		return 0;
-	return for_each_record(&global_buffer, spare_buffers, cpu, false, fn, data);
+	return for_each_record(tb, tb->spare_buffers, cpu, false, fn, data);
 }
 
-int trace_snapshot_for_each(int (*fn)(const struct trace_entry *e, void *data), void *data)
-{
-	return trace_snapshot_for_each_cpu(TRACE_ALL_CPUS, fn, data);
-}
-
-unsigned long trace_snapshot_entries_cpu(int only)
+unsigned long ring_buffer_snapshot_entries(struct trace_buffer *tb, int only)
 {
 	unsigned long sum = 0;
 
 	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
-		struct trace_cpu_buffer *b = spare_buffers[cpu];
+		struct trace_cpu_buffer *b = tb->spare_buffers[cpu];
 
 		if (b && (only == TRACE_ALL_CPUS || only == cpu))
 			sum += READ_ONCE(b->committed) - oldest_held(b);
@@ -639,9 +617,20 @@ unsigned long trace_snapshot_entries_cpu(int only)
 	return sum;
 }
 
+/* The top level's, all CPUs'. */
+bool trace_snapshot_allocated(void) { return ring_buffer_snapshot_allocated(&global_buffer); }
+int trace_snapshot_alloc(void)      { return ring_buffer_snapshot_alloc(&global_buffer); }
+void trace_snapshot_free(void)      { ring_buffer_snapshot_free(&global_buffer); }
+void trace_snapshot_reset(void)     { ring_buffer_snapshot_reset(&global_buffer, TRACE_ALL_CPUS); }
+void trace_snapshot_swap(void)      { ring_buffer_snapshot_swap(&global_buffer, TRACE_ALL_CPUS); }
 unsigned long trace_snapshot_entries(void)
 {
-	return trace_snapshot_entries_cpu(TRACE_ALL_CPUS);
+	return ring_buffer_snapshot_entries(&global_buffer, TRACE_ALL_CPUS);
+}
+
+int trace_snapshot_for_each(int (*fn)(const struct trace_entry *e, void *data), void *data)
+{
+	return ring_buffer_snapshot_for_each(&global_buffer, TRACE_ALL_CPUS, fn, data);
 }
 
 /* A probe in here would fire inside every probe hit. */

@@ -38,6 +38,7 @@
 #include "errno.h"
 #include "spinlock.h"
 #include "nokprobe.h"
+#include "rtc.h"
 
 #define NSEC_PER_TICK		(NSEC_PER_SEC / HZ)
 #define USER_HZ			100	/* Linux's clock_t: the unit of times(2) and of "uptime" */
@@ -79,15 +80,19 @@ static void set_mult_shift(uint64_t cycles, uint64_t ns)
 /*
  * Measure the TSC over TRACE_CLOCK_CAL_TICKS ticks, from one edge to
  * another so no partial tick counts.  From a thread, with the timer
- * ticking (tracefs_init() is called so).
+ * ticking (tracefs_init() is called so).  The RTC is read then, once.
  */
+static void trace_clock_read_rtc(void);
+
 void trace_clock_init(void)
 {
 	uint64_t start, end;
 
 	ktime_init();
-	if (READ_ONCE(mult) || irqs_disabled())
+	if (READ_ONCE(mult) || irqs_disabled()) {
+		trace_clock_read_rtc();
 		return;		/* done, or no tick would come: trace_clock() uses ktime */
+	}
 	start = wait_tick_edge();
 	for (int i = 1; i < TRACE_CLOCK_CAL_TICKS; i++)
 		wait_tick_edge();
@@ -95,6 +100,7 @@ void trace_clock_init(void)
 	cal_ns = (uint64_t)jiffies * NSEC_PER_TICK;
 	cal_tsc = end;
 	set_mult_shift(end - start ? end - start : 1, TRACE_CLOCK_CAL_TICKS * NSEC_PER_TICK);
+	trace_clock_read_rtc();
 }
 
 /* Nanoseconds since boot at TSC value tsc (not before the calibration). */
@@ -114,6 +120,37 @@ static uint64_t trace_clock_local(void)
 	if (!READ_ONCE(mult))
 		return ktime_get();	/* not measured yet */
 	return trace_clock_tsc_to_ns(rdtsc());
+}
+
+/*
+ * The wall clock, for tai: Linux's timekeeper keeps CLOCK_REALTIME as
+ * the monotonic clock plus an offset (offs_real), set at boot from the
+ * RTC (read_persistent_clock64()), and CLOCK_TAI as realtime plus
+ * tai_offset, which starts at 0 and stays so until NTP sets it with
+ * adjtimex(ADJ_TAI) - so on Linux without an NTP daemon, tai reads UTC.
+ * This kernel has no adjtimex: tai_offset stays 0, as Linux's does.
+ *
+ * The base is the local clock (the TSC, which QEMU derives from the
+ * host's clock), not ktime_get(): a tick that comes late on a busy host
+ * is lost to ktime for good.  The RTC counts seconds: the wall clock
+ * starts right to within one, and drifts by the error of the TSC rate
+ * measured at boot (see above: the ticks it was measured against may
+ * have come late) - Linux without NTP drifts too, by its clocksource's
+ * error, a far smaller one.
+ */
+static int64_t offs_real;	/* ns: the wall time at local clock 0 */
+static const int64_t tai_offset;	/* s: Linux's tk->tai_offset, until NTP */
+static bool wall_clock_read;
+
+static void trace_clock_read_rtc(void)
+{
+	struct rtc_time tm;
+
+	if (wall_clock_read)
+		return;
+	wall_clock_read = true;
+	if (mach_get_cmos_time(&tm) == 0)	/* else no RTC: the wall clock starts at 1970 */
+		offs_real = rtc_tm_to_time64(&tm) * NSEC_PER_SEC - (int64_t)trace_clock_local();
 }
 
 /* ---- the other clocks of trace_clock ------------------------------------------- */
@@ -165,6 +202,12 @@ static uint64_t trace_clock_mono(void)
 	return (uint64_t)ktime_get();
 }
 
+/* "tai": International Atomic Time in ns since the epoch (Linux's ktime_get_tai_fast_ns()). */
+static uint64_t trace_clock_tai(void)
+{
+	return trace_clock_local() + offs_real + tai_offset * NSEC_PER_SEC;
+}
+
 /* "x86-tsc": the time stamp counter itself, in cycles. */
 static uint64_t trace_clock_x86_tsc(void)
 {
@@ -192,6 +235,7 @@ static const struct {
 	[TRACE_CLOCK_MONO]     = { "mono",     trace_clock_mono,    true },
 	[TRACE_CLOCK_MONO_RAW] = { "mono_raw", trace_clock_mono,    true },
 	[TRACE_CLOCK_BOOT]     = { "boot",     trace_clock_mono,    true },
+	[TRACE_CLOCK_TAI]      = { "tai",      trace_clock_tai,     true },
 	[TRACE_CLOCK_X86_TSC]  = { "x86-tsc",  trace_clock_x86_tsc, false },
 };
 _Static_assert(ARRAY_SIZE(trace_clocks) == TRACE_CLOCK_NR, "one entry per clock id");
@@ -264,6 +308,7 @@ NOKPROBE_SYMBOL(trace_clock_global);
 NOKPROBE_SYMBOL(trace_clock_counter);
 NOKPROBE_SYMBOL(trace_clock_jiffies);
 NOKPROBE_SYMBOL(trace_clock_mono);
+NOKPROBE_SYMBOL(trace_clock_tai);
 NOKPROBE_SYMBOL(trace_clock_x86_tsc);
 NOKPROBE_SYMBOL(trace_clock_read);
 NOKPROBE_SYMBOL(trace_clock);

@@ -7,6 +7,7 @@
  *   echo 'p:up /bin/hello:0x10' >> dynamic_events         a uprobe event
  *   echo 'e:eo syscalls.sys_enter_open $flags' >> dynamic_events   an event probe
  *   echo 'f:myfn fib%return r=$retval' >> dynamic_events  an fprobe event (Linux 6.7+)
+ *   echo 's:lat u64 lat; int pid' >> dynamic_events      a synthetic event (Linux 6.0+)
  *   echo '-:myfib' >> dynamic_events                      remove one
  *   echo > dynamic_events                                 remove all (EBUSY if one is enabled)
  *   cat dynamic_events                                    every one, in each kind's syntax
@@ -17,13 +18,15 @@
  * whose commands, checks and error_log are the ones a line written
  * there gets.  fprobe events have no file of their own, as in Linux:
  * their lines go straight to the commands every probe event shares
- * (trace_probe.c); event probes neither, and go to trace_eprobe.c.
+ * (trace_probe.c); event probes neither, and go to trace_eprobe.c, nor
+ * synthetic events, which go to trace_events_synth.c.
  * A line no kind takes is EINVAL, as in Linux.
  */
 #include "kernel.h"
 #include "trace.h"
 #include "trace_probe.h"
 #include "trace_events.h"
+#include "trace_synth.h"
 #include "pseudofs.h"
 #include "mm.h"
 #include "string.h"
@@ -74,6 +77,8 @@ static int dyn_event_create(const char *line, size_t len)
 {
 	if (line[0] == 'e')
 		return trace_eprobe_command(line, len);
+	if (len > 1 && line[0] == 's' && line[1] == ':')
+		return synth_dyn_create(line, len);
 	for (size_t i = 0; i < ARRAY_SIZE(dyn_event_kinds); i++) {
 		const struct dyn_event_kind *k = &dyn_event_kinds[i];
 
@@ -104,12 +109,16 @@ static bool is_dynamic(const struct trace_probe *tp)
 }
 
 /* "-:GROUP/EVENT" and the words after the name, to the event's own kind. */
-static int release_one(const struct trace_probe *tp, const char *rest, size_t rest_len)
+static int release_one(struct trace_probe *tp, const char *rest, size_t rest_len)
 {
 	size_t size = 2 * PROBE_NAME_LEN + 8 + PROBE_LINE_MAX;
-	char *cmd = kmalloc(size);	/* 4 KiB: not on a thread's stack */
 	const struct dyn_event_kind *k;
+	char *cmd;
 	int n, ret;
+
+	if (synth_event_is(tp))		/* its name alone: Linux's synth_event_match() */
+		return synth_dyn_release(tp);
+	cmd = kmalloc(size);		/* 4 KiB: not on a thread's stack */
 
 	if (!cmd)
 		return -ENOMEM;
@@ -154,7 +163,7 @@ static int dyn_event_release(const char *line, size_t len)
 	list_for_each_entry_safe(file, n, &trace_event_files, list) {
 		const struct probe_event_def *def = file->tp->def;
 
-		if (!is_dynamic(file->tp) || (event[0] && strcmp(def->event, event) != 0) ||
+		if ((!is_dynamic(file->tp) && !synth_event_is(file->tp)) || (event[0] && strcmp(def->event, event) != 0) ||
 		    (group[0] && strcmp(def->group, group) != 0))
 			continue;
 		ret = release_one(file->tp, line + end, len - end);
@@ -186,6 +195,7 @@ static int dyn_events_release_all(void)
 	list_for_each_entry(file, &trace_event_files, list)
 		if (is_dynamic(file->tp) && file->tp->enabled)
 			return -EBUSY;
+	ret = synth_dyn_release_all();
 	for (size_t i = 0; i < ARRAY_SIZE(dyn_event_kinds) && !ret; i++)
 		ret = kind_write(&dyn_event_kinds[i], "", 0, true);
 	if (!ret)
@@ -211,7 +221,7 @@ static int dynamic_events_write(const char *text, size_t len, bool trunc, void *
 	return ret;
 }
 
-/* Each kind's definitions, the kprobe events first, the event probes last. */
+/* Each kind's definitions: the kprobe events first, then the event probes, the synthetic events last. */
 static int dynamic_events_show(struct seq_buf *s, void *data)
 {
 	const char *shown[ARRAY_SIZE(dyn_event_kinds)];
@@ -233,6 +243,7 @@ static int dynamic_events_show(struct seq_buf *s, void *data)
 		pseudofs_read(k->file, s);
 	}
 	trace_eprobes_show(s);
+	synth_dyn_show(s);
 	return 0;
 }
 

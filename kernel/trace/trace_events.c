@@ -43,7 +43,7 @@ _Static_assert(EVENT_FILE_PATH_LEN < PSEUDOFS_PATH_MAX,
 #define INSTANCE_EVENT_FILE_PATH_LEN \
 	(sizeof(TRACE_INSTANCES_DIR "/") - 1 + (TRACE_ARRAY_NAME_LEN - 1) + \
 	 sizeof("/events/") - 1 + (PROBE_NAME_LEN - 1) + \
-	 sizeof("/") - 1 + (PROBE_NAME_LEN - 1) + sizeof("/format") - 1)
+	 sizeof("/") - 1 + (PROBE_NAME_LEN - 1) + sizeof("/trigger") - 1)
 _Static_assert(INSTANCE_EVENT_FILE_PATH_LEN < PSEUDOFS_PATH_MAX,
 	       "an instance's event files must fit in a pseudofs path");
 
@@ -82,14 +82,32 @@ static unsigned long enabled_in_with(const struct trace_probe *tp, int id, bool 
 	return on ? tp->enabled_in | (1UL << id) : tp->enabled_in & ~(1UL << id);
 }
 
+/* The event's file in trace array id: the top level's, or an instance's (NULL: none). */
+static struct trace_event_file *event_file_in(const struct trace_probe *tp, int id)
+{
+	struct trace_event_file *top = tp->event_file;
+
+	return !top || id == TRACE_ARRAY_TOP ? top : top->instance_files[id];
+}
+
+/* Linux's find_event_file(tr, system, event): the event's file in tr. */
+struct trace_event_file *find_event_file(struct trace_array *tr, const char *group,
+					 const char *event)
+{
+	struct trace_event_file *top = trace_event_file_find(group, event);
+
+	return top ? event_file_in(top->tp, tr->id) : NULL;
+}
+
 /*
  * The probe is armed while the event is enabled anywhere - the top level
- * or any instance - or a trigger holds it in soft mode.  A hit records
- * into each trace array whose bit is set (trace_probe_record()).
+ * or any instance - or a trigger holds one of its files in soft mode
+ * (soft_in: a bit per trace array).  A hit records into each trace array
+ * whose bit is set in enabled_in or soft_in (trace_probe_record()).
  */
 static int event_arm_in(struct trace_probe *tp, unsigned long want)
 {
-	bool soft = tp->event_file && tp->event_file->sm_ref > 0;
+	bool soft = tp->event_file && tp->event_file->soft_in;
 	int ret = event_arm(tp, want != 0 || soft);
 
 	if (ret == 0)
@@ -97,29 +115,41 @@ static int event_arm_in(struct trace_probe *tp, unsigned long want)
 	return ret;
 }
 
-/* The top level's bit is the enable file, which soft mode has a say in. */
+/* A trace array's bit is its enable file, which soft mode has a say in. */
 int trace_event_enable_in(struct trace_probe *tp, int id, bool on)
 {
-	if (id == TRACE_ARRAY_TOP && tp->event_file)
-		return trace_event_enable_disable(tp->event_file, on, false);
+	struct trace_event_file *file = event_file_in(tp, id);
+
+	if (file)
+		return trace_event_enable_disable(file, on, false);
 	return event_arm_in(tp, enabled_in_with(tp, id, on));
 }
 
+static void soft_in_set(struct trace_event_file *file, bool on)
+{
+	struct trace_event_file *top = file->tp->event_file;
+	unsigned long bit = 1UL << file->tr->id;
+
+	WRITE_ONCE(top->soft_in, on ? top->soft_in | bit : top->soft_in & ~bit);
+}
+
 /*
- * Linux's __ftrace_event_enable_disable(): in soft mode the probe stays
- * armed whatever the enable file says, and the enable file only decides
- * soft_disabled; the last soft reference gone, the top level keeps what
- * the triggers left it (Linux: disabled only if soft-disabled), and the
- * probe is disarmed unless the event is enabled somewhere.
+ * Linux's __ftrace_event_enable_disable(), for file in its trace array:
+ * in soft mode the probe stays armed whatever the enable file says, and
+ * the enable file only decides soft_disabled; the last soft reference
+ * gone, the file keeps what the triggers left it (Linux: disabled only
+ * if soft-disabled), and the probe is disarmed unless the event is
+ * enabled somewhere.
  */
 int trace_event_enable_disable(struct trace_event_file *file, bool enable, bool soft)
 {
 	struct trace_probe *tp = file->tp;
+	int id = file->tr->id;
 	unsigned long want;
 	int ret;
 
 	if (!soft) {
-		ret = event_arm_in(tp, enabled_in_with(tp, TRACE_ARRAY_TOP, enable));
+		ret = event_arm_in(tp, enabled_in_with(tp, id, enable));
 		if (ret == 0)
 			file->soft_disabled = !enable && file->sm_ref > 0;
 		return ret;
@@ -127,18 +157,21 @@ int trace_event_enable_disable(struct trace_event_file *file, bool enable, bool 
 	if (enable) {
 		if (file->sm_ref++ > 0)
 			return 0;
-		file->soft_disabled = !trace_event_enabled_in(tp, TRACE_ARRAY_TOP);
+		file->soft_disabled = !trace_event_enabled_in(tp, id);
+		soft_in_set(file, true);
 		ret = event_arm_in(tp, tp->enabled_in);
 		if (ret) {
 			file->sm_ref--;
 			file->soft_disabled = false;
+			soft_in_set(file, false);
 		}
 		return ret;
 	}
 	if (--file->sm_ref > 0)
 		return 0;
-	want = enabled_in_with(tp, TRACE_ARRAY_TOP, !file->soft_disabled);
+	want = enabled_in_with(tp, id, !file->soft_disabled);
 	file->soft_disabled = false;
+	soft_in_set(file, false);
 	return event_arm_in(tp, want);
 }
 
@@ -148,8 +181,18 @@ bool trace_event_top_on(const struct trace_probe *tp)
 	return trace_event_enabled_in(tp, TRACE_ARRAY_TOP) ||
 	       (tp->event_file && READ_ONCE(tp->event_file->sm_ref) > 0);
 }
+
+/* The instances a hit records in: enabled there, or in soft mode there. */
+unsigned long trace_event_instances_on(const struct trace_probe *tp)
+{
+	const struct trace_event_file *top = READ_ONCE(tp->event_file);
+
+	return (READ_ONCE(tp->enabled_in) | (top ? READ_ONCE(top->soft_in) : 0)) &
+	       ~(1UL << TRACE_ARRAY_TOP);
+}
 NOKPROBE_SYMBOL(trace_event_enabled_in);
 NOKPROBE_SYMBOL(trace_event_top_on);
+NOKPROBE_SYMBOL(trace_event_instances_on);
 
 int trace_event_set_enabled(struct trace_probe *tp, bool on)
 {
@@ -166,12 +209,16 @@ int trace_parse_bool(const char *text, size_t len, bool *on)
 	return 0;
 }
 
-/* Linux's event_enable_read(): "1" only when records are made, a '*' in soft mode. */
+/*
+ * Linux's event_enable_read(): "1" only when records are made, a '*' in
+ * soft mode; the file's own trace array's (the top level's or an instance's).
+ */
 static int enable_show(struct seq_buf *s, void *data)
 {
 	struct trace_event_file *file = data;
+	bool on = trace_event_enabled_in(file->tp, file->tr->id) || file->sm_ref > 0;
 
-	seq_buf_printf(s, "%d%s\n", trace_event_top_on(file->tp) && !file->soft_disabled,
+	seq_buf_printf(s, "%d%s\n", on && !file->soft_disabled,
 		       file->sm_ref || file->soft_disabled ? "*" : "");
 	return 0;
 }
@@ -182,7 +229,7 @@ static int enable_write(const char *text, size_t len, bool trunc, void *data)
 
 	if (trace_parse_bool(text, len, &on))
 		return -EINVAL;
-	return trace_event_set_enabled(((struct trace_event_file *)data)->tp, on);
+	return trace_event_enable_disable(data, on, false);
 }
 
 /* ---- the group's directory ------------------------------------------------------ */
@@ -436,6 +483,7 @@ int trace_event_dir_add(struct trace_probe *tp)
 	if (!file)
 		return -ENOMEM;
 	file->tp = tp;
+	file->tr = &global_trace;
 	INIT_LIST_HEAD(&file->triggers);
 	INIT_LIST_HEAD(&file->eprobes);
 	snprintf(file->dir, sizeof(file->dir), TRACEFS_DIR "/events/%s/%s",
@@ -496,28 +544,19 @@ bool trace_event_print(struct seq_buf *s, const struct trace_entry *e)
 
 /* ---- an instance's events/ (instances/NAME/events) -------------------------------- */
 
-/* An instance's events/GROUP/EVENT/enable: which event, in which trace array. */
-struct instance_event {
-	struct trace_event_file *file;	/* stays with the event when its first probe goes */
-	int id;
-};
-
-static int instance_enable_show(struct seq_buf *s, void *data)
+/*
+ * An instance's event directory is a trace_event_file of its own (Linux
+ * gives each trace array one per event): its filter, its triggers and
+ * hists, its soft mode, with file->tr the instance.  The top level's
+ * file finds it by the instance's id (instance_files[]), as a hit does.
+ */
+/* The event's first probe went: the top level's file and every instance's speak of tp. */
+void trace_event_file_set_tp(struct trace_event_file *file, struct trace_probe *tp)
 {
-	struct instance_event *ie = data;
-
-	seq_buf_printf(s, "%d\n", trace_event_enabled_in(ie->file->tp, ie->id));
-	return 0;
-}
-
-static int instance_enable_write(const char *text, size_t len, bool trunc, void *data)
-{
-	struct instance_event *ie = data;
-	bool on;
-
-	if (trace_parse_bool(text, len, &on))
-		return -EINVAL;
-	return trace_event_enable_in(ie->file->tp, ie->id, on);
+	file->tp = tp;
+	for (int id = 0; id < TRACE_ARRAY_MAX; id++)
+		if (file->instance_files[id])
+			file->instance_files[id]->tp = tp;
 }
 
 /* root/events/GROUP/EVENT/name, or root/events/GROUP/name when event is NULL. */
@@ -531,7 +570,7 @@ static void instance_path(char *buf, const char *root, const struct trace_probe 
 		snprintf(buf, PSEUDOFS_PATH_MAX, "%s/events/%s/%s", root, tp->def->group, name);
 }
 
-/* The instance's events/GROUP/enable, made with the group's first event there. */
+/* The instance's events/GROUP/enable and filter, made with the group's first event there. */
 static int instance_group_get(const char *root, int id, struct trace_probe *tp)
 {
 	char path[PSEUDOFS_PATH_MAX];
@@ -548,6 +587,12 @@ static int instance_group_get(const char *root, int id, struct trace_probe *tp)
 	g->instance = id;
 	strlcpy(g->name, tp->def->group, sizeof(g->name));
 	ret = pseudofs_create(path, group_enable_show, group_enable_write, g);
+	instance_path(path, root, tp, NULL, "filter");
+	if (ret == 0 && (ret = pseudofs_create(path, trace_group_filter_show,
+					       trace_group_filter_write, g)) != 0) {
+		instance_path(path, root, tp, NULL, "enable");
+		pseudofs_remove(path);
+	}
 	if (ret)
 		kfree(g);
 	return ret;
@@ -568,56 +613,70 @@ static void instance_group_put(const char *root, struct trace_probe *tp)
 		if (pseudofs_lookup(path))
 			return;
 	}
+	instance_path(path, root, tp, NULL, "filter");
+	pseudofs_remove(path);
 	instance_path(path, root, tp, NULL, "enable");
 	g = pseudofs_data(path);
-	if (pseudofs_remove(path) == 0)
+	if (pseudofs_remove(path) == 0) {
+		kfree(((struct group_file *)g)->filter_text);
 		kfree(g);
+	}
 }
 
-/* Linux's instance event directory has enable, id and format (and more, below). */
+/* Linux's instance event directory: the top level's files, on the instance's file. */
 static const struct pseudo_file_spec instance_event_files[] = {
-	{ "enable", instance_enable_show, instance_enable_write },
-	{ "format", format_show,          NULL },
-	{ "id",     id_show,              NULL },
+	{ "enable",  enable_show,              enable_write },
+	{ "filter",  trace_event_filter_show,  trace_event_filter_write },
+	{ "format",  format_show,              NULL },
+	{ "hist",    trace_event_hist_show,    NULL },
+	{ "id",      id_show,                  NULL },
+	{ "trigger", trace_event_trigger_show, trace_event_trigger_write },
 };
 
-void trace_event_instance_remove(const char *root, int id, struct trace_probe *tp)
+void trace_event_instance_remove(struct trace_array *tr, struct trace_probe *tp)
 {
+	struct trace_event_file *top = tp->event_file, *file = top->instance_files[tr->id];
 	char path[PSEUDOFS_PATH_MAX];
 
-	trace_event_enable_in(tp, id, false);
-	instance_path(path, root, tp, tp->def->event, "enable");
-	kfree(pseudofs_data(path));
+	if (!file)
+		return;
+	trace_event_enable_in(tp, tr->id, false);
 	for (size_t i = 0; i < ARRAY_SIZE(instance_event_files); i++) {
-		instance_path(path, root, tp, tp->def->event, instance_event_files[i].name);
+		instance_path(path, tr->dir, tp, tp->def->event, instance_event_files[i].name);
 		pseudofs_remove(path);
 	}
-	instance_group_put(root, tp);
+	instance_group_put(tr->dir, tp);
+	WRITE_ONCE(top->instance_files[tr->id], NULL);
+	synchronize_kprobes();		/* a hit on another CPU may still hold file */
+	trace_event_triggers_free(file);
+	trace_event_filter_free(file);
+	kfree(file);
 }
 
-int trace_event_instance_add(const char *root, int id, struct trace_probe *tp)
+int trace_event_instance_add(struct trace_array *tr, struct trace_probe *tp)
 {
-	struct instance_event *ie = kzalloc(sizeof(*ie));
+	struct trace_event_file *file = kzalloc(sizeof(*file));
 	char path[PSEUDOFS_PATH_MAX];
-	int ret = ie ? instance_group_get(root, id, tp) : -ENOMEM;
+	int ret = file ? instance_group_get(tr->dir, tr->id, tp) : -ENOMEM;
 
 	if (ret) {
-		kfree(ie);
+		kfree(file);
 		return ret;
 	}
-	ie->file = tp->event_file;
-	ie->id = id;
+	file->tp = tp;
+	file->tr = tr;
+	INIT_LIST_HEAD(&file->triggers);
+	INIT_LIST_HEAD(&file->eprobes);
+	instance_path(file->dir, tr->dir, tp, tp->def->event, "");
+	file->dir[strlen(file->dir) - 1] = '\0';	/* no trailing '/' */
+	tp->event_file->instance_files[tr->id] = file;
 	for (size_t i = 0; i < ARRAY_SIZE(instance_event_files) && !ret; i++) {
-		instance_path(path, root, tp, tp->def->event, instance_event_files[i].name);
+		instance_path(path, tr->dir, tp, tp->def->event, instance_event_files[i].name);
 		ret = pseudofs_create(path, instance_event_files[i].show,
-				      instance_event_files[i].write, i ? (void *)tp->event_file : ie);
+				      instance_event_files[i].write, file);
 	}
-	if (ret) {
-		instance_path(path, root, tp, tp->def->event, "enable");
-		if (pseudofs_data(path) != ie)
-			kfree(ie);
-		trace_event_instance_remove(root, id, tp);
-	}
+	if (ret)
+		trace_event_instance_remove(tr, tp);
 	return ret;
 }
 
@@ -796,6 +855,6 @@ int trace_event_instance_init(const char *root, struct trace_array *tr)
 	ret = pseudofs_create(path, all_enable_show, all_enable_write, tr);
 	list_for_each_entry(file, &trace_event_files, list)
 		if (!ret)
-			ret = trace_event_instance_add(root, tr->id, file->tp);
+			ret = trace_event_instance_add(tr, file->tp);
 	return ret;
 }

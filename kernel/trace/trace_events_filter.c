@@ -187,13 +187,14 @@ NOKPROBE_SYMBOL(trace_event_filter_match);
 
 #define EVENT_FIELDS_MAX (F_NR_COMMON + 2 + PROBE_MAX_ARGS)
 
-/* error_log's entry: Linux's tracing_log_err(tr, "event filter parse error", ...). */
-static void log_filter_error(const char *text, const struct filter_parse_error *err)
+/* error_log's entry: Linux's tracing_log_err(tr, "event filter parse error", ...), in file's trace array. */
+static void log_filter_error(struct trace_event_file *file, const char *text,
+			     const struct filter_parse_error *err)
 {
 	static const struct trace_probe_type filter_log = { .subsys = "event filter parse error" };
 
-	trace_probe_log_error(&filter_log, text, strlen(text), err->pos,
-			      err->code == FILT_ERR_NONE ? "Error" : filter_err_msg(err->code));
+	tracing_log_err(file->tr, &filter_log, text, strlen(text), err->pos,
+			err->code == FILT_ERR_NONE ? "Error" : filter_err_msg(err->code));
 }
 
 int trace_event_filter_check(struct trace_event_file *file, const char *text)
@@ -208,7 +209,7 @@ int trace_event_filter_check(struct trace_event_file *file, const char *text)
 	ret = filter_parse(text, fields, trace_event_fields(file, fields, EVENT_FIELDS_MAX),
 			   f, &err);
 	if (ret)
-		log_filter_error(text, &err);
+		log_filter_error(file, text, &err);
 	kfree(f);
 	return ret;
 }
@@ -229,7 +230,7 @@ int trace_event_filter_compile(struct trace_event_file *file, const char *text,
 	if (ret) {
 		kfree(f);
 		if (log) {		/* the filter file's write: error_log and the file say why */
-			log_filter_error(text, &err);
+			log_filter_error(file, text, &err);
 			char *shown = kmalloc(strlen(text) * 2 + 128);
 
 			if (shown)
@@ -369,13 +370,16 @@ int trace_group_filter_write(const char *text, size_t len, bool trunc, void *dat
 	if (!copy)
 		return -ENOMEM;
 	list_for_each_entry(file, &trace_event_files, list) {
-		if (file->tp->type != g->type || strcmp(file->tp->def->group, g->name) != 0)
+		/* an instance's group filter: the instance's file of each event */
+		struct trace_event_file *target = g->instance ? file->instance_files[g->instance] : file;
+
+		if (!target || file->tp->type != g->type || strcmp(file->tp->def->group, g->name) != 0)
 			continue;
 		each = kmalloc(strlen(copy) + 1);
 		if (!each)
 			break;
 		strlcpy(each, copy, strlen(copy) + 1);
-		if (apply_filter(file, each, false) == 0)
+		if (apply_filter(target, each, false) == 0)
 			any = true;
 	}
 	kfree(g->filter_text);

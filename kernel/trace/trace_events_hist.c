@@ -36,6 +36,7 @@
 #include "div64.h"
 #include "ktime.h"
 #include "trace_synth.h"
+#include "trace_syscalls.h"
 #include "nokprobe.h"
 
 LIST_HEAD(hist_triggers);
@@ -49,7 +50,7 @@ void hist_log_error(struct trace_event_file *file, const char *cmd, enum hist_er
 
 	snprintf(loc, sizeof(loc), "hist:%s:%s", file->tp->def->group, file->tp->def->event);
 	hist_log.subsys = loc;
-	trace_probe_log_error(&hist_log, cmd, strlen(cmd), at ? at - cmd : 0, hist_err_msg(err));
+	tracing_log_err(file->tr, &hist_log, cmd, strlen(cmd), at ? at - cmd : 0, hist_err_msg(err));
 }
 
 /* ---- resolving an expression against the event ----------------------------------------- */
@@ -73,8 +74,8 @@ int hist_find_own_var(const struct hist_trigger *h, const char *name)
 
 /*
  * The trigger holding variable name, not h (Linux's find_event_var()):
- * on an onmatch() event of h first, else the one trigger anywhere that
- * has it.  NULL, logged, when none or more than one has it.
+ * on an onmatch() event of h first, else the one trigger of h's trace
+ * array that has it.  NULL, logged, when none or more than one has it.
  */
 static struct hist_trigger *find_var_owner(struct hist_trigger *h, const char *name,
 					   const char *cmd, int *slot)
@@ -84,7 +85,7 @@ static struct hist_trigger *find_var_owner(struct hist_trigger *h, const char *n
 
 	for (int pass = 0; pass < 2 && !found; pass++)
 		list_for_each_entry(o, &hist_triggers, list) {
-			if (hist_find_own_var(o, name) < 0 ||
+			if (hist_find_own_var(o, name) < 0 || o->file->tr != h->file->tr ||
 			    (pass == 0 && !hist_matches_onmatch(h, o->file)) || o == found)
 				continue;
 			if (found && found->file != o->file) {
@@ -576,8 +577,8 @@ void hist_trigger_update(struct hist_trigger *h, struct trace_event_file *file,
 	spin_unlock(&h->lock);
 	for (int i = 0; i < nr_fire; i++)	/* their triggers take their own locks */
 		synth_event_trace(fire[i].synth, fire[i].vals, regs);
-	if (snapshot)
-		trace_snapshot_swap();
+	if (snapshot)			/* the snapshot of the trigger's trace array */
+		tracing_snapshot_instance(h->file->tr);
 }
 NOKPROBE_SYMBOL(field_value);
 NOKPROBE_SYMBOL(log2_up);
@@ -610,6 +611,9 @@ static void print_key_field(struct seq_buf *s, const struct hist_trigger *h, int
 	} else if (node->mods & HIST_MOD_SYM_OFFSET) {
 		trace_sprint_sym(sym, sizeof(sym), (unsigned long)v);
 		seq_buf_printf(s, "%s: [%llx] %-55s", name, v, sym);
+	} else if (node->mods & HIST_MOD_SYSCALL) {
+		fn = get_syscall_name((int)v);
+		seq_buf_printf(s, "%s: %-30s[%3llu]", name, fn ? fn : "unknown_syscall", v);
 	} else if (node->mods & HIST_MOD_EXECNAME) {
 		seq_buf_printf(s, "%s: %-16s[%10llu]", name, comm, v);
 	} else if (node->mods & HIST_MOD_LOG2) {

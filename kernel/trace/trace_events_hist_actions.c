@@ -217,7 +217,7 @@ static int create_track(struct hist_trigger *h, struct hist_act *act,
 	if (a->action == HIST_ACTION_SAVE)
 		return create_save(h, act, fields, n, cmd);
 	if (a->action == HIST_ACTION_SNAPSHOT)
-		return trace_snapshot_alloc();
+		return tracing_alloc_snapshot_instance(h->file->tr);
 	return create_trace(h, act, fields, n, cmd);
 }
 

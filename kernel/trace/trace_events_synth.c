@@ -5,6 +5,8 @@
  *   echo 'sort_lat u64 lat; int pid' >> synthetic_events   define one
  *   cat synthetic_events           sort_lat	u64 lat; int pid
  *   echo '!sort_lat' >> synthetic_events                       remove it
+ *   echo 's:sort_lat u64 lat' >> dynamic_events     the same, Linux 6.0+:
+ *   echo '-:synthetic/sort_lat' >> dynamic_events   "s:[synthetic/]NAME FIELDS"
  *
  * A synthetic event is a struct trace_probe of its own type with no
  * probe behind it: trace_events.c gives it its events/synthetic/NAME
@@ -41,7 +43,8 @@
 	E(TOO_MANY_FIELDS,   "Too many fields")                                        \
 	E(INCOMPLETE_TYPE,   "Incomplete type")                                        \
 	E(INVALID_TYPE,      "Invalid type")                                           \
-	E(INVALID_FIELD,     "Invalid field")
+	E(INVALID_FIELD,     "Invalid field")                                          \
+	E(INVALID_DYN_CMD,   "Command must be of the form: s or -:[synthetic/]<name> field[;field] ...")
 
 #define E(code, msg) SYNTH_ERR_##code,
 enum synth_err { SYNTH_ERRORS };
@@ -407,32 +410,44 @@ static int delete_synth(const char *name)
 	return 0;
 }
 
+/*
+ * "NAME FIELDS" (text, changed) of the command cmd, kept for error_log:
+ * Linux's check_command() - a name and a field before the first ';' -
+ * then the event.
+ */
+static int synth_define(const char *cmd, char *text)
+{
+	static char first[PROBE_LINE_MAX];
+	char *w[3], *p;
+
+	strlcpy(first, text, sizeof(first));
+	if ((p = strchr(first, ';')) != NULL)
+		*p = '\0';
+	for (p = text; *p && *p != ' ' && *p != '\t'; p++)
+		;
+	if (split_words(first, w, 3) < 3 || !*p) {
+		synth_err(SYNTH_ERR_INVALID_CMD, cmd, NULL);
+		return -EINVAL;
+	}
+	*p++ = '\0';
+	return create_synth(cmd, text, p);
+}
+
 /* One line (Linux's create_or_delete_synth_event()); cmd is kept for error_log. */
 static int synth_command(const char *cmd)
 {
-	static char work[PROBE_LINE_MAX], first[PROBE_LINE_MAX];
-	char *w[3], *p, *name = work;
-	int argc;
+	static char work[PROBE_LINE_MAX];
+	char *p;
 
 	if (!*cmd)
 		return 0;
 	strlcpy(work, cmd, sizeof(work));
-	/* Linux's check_command(): a name and a field before the first ';' */
-	strlcpy(first, cmd, sizeof(first));
-	if ((p = strchr(first, ';')) != NULL)
-		*p = '\0';
-	argc = split_words(first, w, 3);
+	if (work[0] != '!')
+		return synth_define(cmd, work);
 	for (p = work; *p && *p != ' ' && *p != '\t'; p++)
 		;
-	if (work[0] != '!' && (argc < 3 || !*p)) {
-		synth_err(SYNTH_ERR_INVALID_CMD, cmd, NULL);
-		return -EINVAL;
-	}
-	if (*p)
-		*p++ = '\0';
-	if (name[0] == '!')
-		return delete_synth(name + 1);
-	return create_synth(cmd, name, p);
+	*p = '\0';
+	return delete_synth(work + 1);
 }
 
 /* `echo > synthetic_events`: every event, or none if one is busy. */
@@ -471,21 +486,88 @@ static int synthetic_events_write(const char *text, size_t len, bool trunc, void
 	return ret;
 }
 
+/* "u64 lat; int pid": the fields as Linux's __synth_event_show() prints them. */
+static void synth_fields_show(struct seq_buf *s, const struct synth_event *se)
+{
+	for (int i = 0; i < se->nr_fields; i++)
+		seq_buf_printf(s, "%s %s%s", se->fields[i].type, se->tp.def->args[i].name,
+			       i == se->nr_fields - 1 ? "" : "; ");
+	seq_buf_puts(s, "\n");
+}
+
 /* "sort_lat\tu64 lat; int pid", Linux's synth_events_seq_show(). */
 static int synthetic_events_show(struct seq_buf *s, void *data)
 {
 	struct trace_probe *tp;
 
 	list_for_each_entry(tp, &synth_events, list) {
-		struct synth_event *se = container_of(tp, struct synth_event, tp);
-
 		seq_buf_printf(s, "%s\t", tp->def->event);
-		for (int i = 0; i < se->nr_fields; i++)
-			seq_buf_printf(s, "%s %s%s", se->fields[i].type, tp->def->args[i].name,
-				       i == se->nr_fields - 1 ? "" : "; ");
-		seq_buf_puts(s, "\n");
+		synth_fields_show(s, container_of(tp, struct synth_event, tp));
 	}
 	return 0;
+}
+
+/* ---- dynamic_events' "s:" lines (Linux 6.0+'s synth_event_ops) ---------------------------- */
+
+/*
+ * "s:[synthetic/]NAME FIELDS" (Linux's create_synth_event()): the
+ * same event as "NAME FIELDS" written to synthetic_events; another
+ * group than "synthetic" is refused, and error_log shows the whole line.
+ */
+int synth_dyn_create(const char *line, size_t len)
+{
+	static char cmd[PROBE_LINE_MAX], work[PROBE_LINE_MAX];
+	static const char prefix[] = SYNTH_SYSTEM "/";
+	char *name, *blank, *slash;
+
+	if (len >= sizeof(cmd))
+		return -E2BIG;
+	memcpy(cmd, line, len);
+	cmd[len] = '\0';
+	strlcpy(work, cmd, sizeof(work));
+	name = work + 2;			/* after "s:" */
+	for (blank = name; *blank && *blank != ' ' && *blank != '\t'; blank++)
+		;
+	if (!*blank) {
+		synth_err(SYNTH_ERR_INVALID_CMD, cmd, NULL);
+		return -EINVAL;
+	}
+	slash = strchr(name, '/');		/* anywhere in the line, as Linux looks */
+	if (slash) {
+		if (strncmp(name, prefix, sizeof(prefix) - 1) != 0) {
+			synth_err(SYNTH_ERR_INVALID_DYN_CMD, cmd, NULL);
+			return -EINVAL;
+		}
+		name += sizeof(prefix) - 1;
+	}
+	return synth_define(cmd, name);
+}
+
+/* Each one as "s:synthetic/NAME\tFIELDS" (Linux's synth_event_show()). */
+void synth_dyn_show(struct seq_buf *s)
+{
+	struct trace_probe *tp;
+
+	list_for_each_entry(tp, &synth_events, list) {
+		seq_buf_printf(s, "s:%s/%s\t", SYNTH_SYSTEM, tp->def->event);
+		synth_fields_show(s, container_of(tp, struct synth_event, tp));
+	}
+}
+
+bool synth_event_is(const struct trace_probe *tp)
+{
+	return tp->type == &synth_type;
+}
+
+/* "-:[synthetic/]NAME": EBUSY while it is in use, as the '!' of synthetic_events. */
+int synth_dyn_release(struct trace_probe *tp)
+{
+	return delete_synth(tp->def->event);
+}
+
+int synth_dyn_release_all(void)
+{
+	return release_all();
 }
 
 static const struct pseudo_file_spec synth_files[] = {

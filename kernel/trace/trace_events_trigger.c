@@ -20,11 +20,18 @@
  * CPUs walk the list: the list is an RCU list (rculist.h), and a
  * removed trigger is freed after synchronize_kprobes().
  *
+ * An event with a trigger is in soft mode for as long as it has one
+ * (Linux's trace_event_trigger_enable_disable()): its probe is armed
+ * even while its enable file says 0, so that its triggers see every
+ * hit - a stacktrace:2 is used up, a hist counts - and only its record
+ * is discarded.  So, as in Linux, such an event cannot be removed until
+ * its triggers are gone (its probe is armed: EBUSY).
+ *
  * enable_event and disable_event put the event they name in soft mode
- * for as long as they exist (trace_event_enable_disable()): its probe
- * is armed at once, and a hit of the trigger's event only flips a flag,
- * because arming a probe (patching text, waiting for other CPUs) cannot
- * be done inside another probe's hit.
+ * too, for as long as they exist: its probe is armed at once, and a hit
+ * of the trigger's event only flips a flag, because arming a probe
+ * (patching text, waiting for other CPUs) cannot be done inside another
+ * probe's hit.
  */
 #include "kernel.h"
 #include "trace.h"
@@ -40,6 +47,7 @@
 #include "vsprintf.h"
 #include "errno.h"
 #include "nokprobe.h"
+#include "trace_array.h"
 
 struct event_trigger {
 	struct list_head list;
@@ -120,25 +128,28 @@ static void hist_enable(struct trace_event_file *target, bool enable)
 			hist_trigger_control(t->hist, !enable, enable, false);
 }
 
+/* Each acts on the trace array of its file: the top level's, or an instance's. */
 static void trigger_run(struct trace_event_file *file, struct event_trigger *t,
 			const struct trace_entry *e, struct pt_regs *regs)
 {
+	struct trace_array *tr = file->tr;
+
 	switch (t->cmd) {
 	case TRIGGER_TRACEON:
-		if (!tracing_is_on() && take_count(t))
-			tracing_on();
+		if (!tracer_tracing_is_on(tr) && take_count(t))
+			tracer_tracing_on(tr);
 		break;
 	case TRIGGER_TRACEOFF:
-		if (tracing_is_on() && take_count(t))
-			tracing_off();
+		if (tracer_tracing_is_on(tr) && take_count(t))
+			tracer_tracing_off(tr);
 		break;
 	case TRIGGER_STACKTRACE:
 		if (take_count(t))
-			trace_stack_record(regs);
+			__trace_stack(tr, regs);
 		break;
 	case TRIGGER_SNAPSHOT:
 		if (take_count(t))
-			trace_snapshot_swap();
+			tracing_snapshot_instance(tr);
 		break;
 	case TRIGGER_ENABLE_EVENT:
 	case TRIGGER_DISABLE_EVENT:
@@ -234,35 +245,55 @@ int trace_event_trigger_show(struct seq_buf *s, void *data)
 
 
 /*
- * The trigger spec names.  enable_event and disable_event are one kind
- * in Linux (ETT_EVENT_ENABLE): one of them per event switched.
+ * Linux's trigger_type: traceon and traceoff are one kind
+ * (ETT_TRACE_ONOFF), enable_event and disable_event another
+ * (ETT_EVENT_ENABLE), enable_hist and disable_hist a third
+ * (ETT_HIST_ENABLE).  An event has one trigger of a kind (per event
+ * switched), and `!` of either name removes it.
  */
+static enum trigger_cmd trigger_kind(enum trigger_cmd cmd)
+{
+	switch (cmd) {
+	case TRIGGER_TRACEOFF:      return TRIGGER_TRACEON;
+	case TRIGGER_DISABLE_EVENT: return TRIGGER_ENABLE_EVENT;
+	case TRIGGER_DISABLE_HIST:  return TRIGGER_ENABLE_HIST;
+	default:                    return cmd;
+	}
+}
+
+/* The trigger spec names. */
 static struct event_trigger *find_trigger(struct trace_event_file *file,
 					  const struct trigger_spec *spec)
 {
 	struct event_trigger *t;
 
-	list_for_each_entry(t, &file->triggers, list)
-		if (is_enable_event(spec->cmd) && is_enable_event(t->cmd)) {
-			if (t->target == trace_event_file_find(spec->system, spec->event))
+	list_for_each_entry(t, &file->triggers, list) {
+		if (trigger_kind(t->cmd) != trigger_kind(spec->cmd))
+			continue;
+		if (is_enable_event(spec->cmd)) {
+			if (t->target == find_event_file(file->tr, spec->system, spec->event))
 				return t;
-		} else if (t->cmd == spec->cmd &&
-		    (!t->hist || hist_trigger_matches(t->hist, &spec->hist, spec->filter)) &&
-		    (!t->target || (!strcmp(t->target->tp->def->group, spec->target_system) &&
-				    !strcmp(t->target->tp->def->event, spec->target_event))))
+		} else if ((!t->hist || hist_trigger_matches(t->hist, &spec->hist, spec->filter)) &&
+			   (!t->target || (!strcmp(t->target->tp->def->group, spec->target_system) &&
+					   !strcmp(t->target->tp->def->event, spec->target_event)))) {
 			return t;
+		}
+	}
 	return NULL;
 }
 
-/* Not a hist trigger whose variables another reads (Linux: EBUSY). */
-static int remove_trigger(struct event_trigger *t)
+/*
+ * Not a hist trigger whose variables another reads (Linux: EBUSY).
+ * The event's last trigger gone, its soft mode goes with it.
+ */
+static int remove_trigger(struct trace_event_file *file, struct event_trigger *t)
 {
 	if (t->hist && hist_trigger_busy(t->hist))
 		return -EBUSY;
 	list_del_rcu(&t->list);
 	synchronize_kprobes();		/* no hit is still running it */
 	trigger_free(t);
-	return 0;
+	return trace_event_enable_disable(file, false, true);
 }
 
 /* hist:pause / :continue / :clear on an existing hist trigger. */
@@ -280,10 +311,10 @@ static int hist_control(struct trace_event_file *file, struct trigger_spec *spec
 }
 
 /* The event enable_event names, now in soft mode: its probe armed. */
-static int enable_event_target(const struct trigger_spec *spec,
+static int enable_event_target(struct trace_array *tr, const struct trigger_spec *spec,
 			       struct trace_event_file **target)
 {
-	struct trace_event_file *file = trace_event_file_find(spec->system, spec->event);
+	struct trace_event_file *file = find_event_file(tr, spec->system, spec->event);
 	int ret;
 
 	if (!file)
@@ -311,12 +342,12 @@ static int add_trigger(struct trace_event_file *file, struct trigger_spec *spec,
 	t->cmd = spec->cmd;
 	t->count = spec->count;
 	if (is_enable_event(spec->cmd) &&
-	    (ret = enable_event_target(spec, &t->target)) != 0) {
+	    (ret = enable_event_target(file->tr, spec, &t->target)) != 0) {
 		trigger_free(t);
 		return ret;
 	}
 	if (spec->target_event[0] &&
-	    !(t->target = trace_event_file_find(spec->target_system, spec->target_event))) {
+	    !(t->target = find_event_file(file->tr, spec->target_system, spec->target_event))) {
 		trigger_free(t);
 		return -EINVAL;
 	}
@@ -338,7 +369,12 @@ static int add_trigger(struct trace_event_file *file, struct trigger_spec *spec,
 		trigger_free(t);
 		return ret;
 	}
-	if (spec->cmd == TRIGGER_SNAPSHOT && (ret = trace_snapshot_alloc()) != 0) {
+	if (spec->cmd == TRIGGER_SNAPSHOT && (ret = tracing_alloc_snapshot_instance(file->tr)) != 0) {
+		trigger_free(t);
+		return ret;
+	}
+	ret = trace_event_enable_disable(file, true, true);	/* soft mode: armed */
+	if (ret) {
 		trigger_free(t);
 		return ret;
 	}
@@ -362,21 +398,35 @@ static void remove_hist_triggers(struct trace_event_file *file)
 			return;
 	list_for_each_entry_safe(t, n, &file->triggers, list)
 		if (t->hist)
-			remove_trigger(t);
+			remove_trigger(file, t);
 }
 
+/* Does a trigger of f hold event tp: a hist of tp's whose variables another reads, or names tp? */
+static bool triggers_hold_event(struct trace_event_file *f, const struct trace_probe *tp)
+{
+	struct event_trigger *t;
+
+	list_for_each_entry(t, &f->triggers, list)
+		if ((f->tp == tp && t->hist && hist_trigger_busy(t->hist)) ||
+		    (f->tp != tp && t->target && t->target->tp == tp))
+			return true;
+	return false;
+}
+
+/* In every trace array: the top level's files and each instance's. */
 bool trace_event_busy(struct trace_event_file *file)
 {
-	struct trace_event_file *f;
-	struct event_trigger *t;
+	struct trace_event_file *top;
 
 	if (!file)
 		return false;
-	list_for_each_entry(f, &trace_event_files, list)
-		list_for_each_entry(t, &f->triggers, list)
-			if ((f == file && t->hist && hist_trigger_busy(t->hist)) ||
-			    (f != file && t->target == file))
+	list_for_each_entry(top, &trace_event_files, list)
+		for (int id = 0; id < TRACE_ARRAY_MAX; id++) {
+			struct trace_event_file *f = id ? top->instance_files[id] : top;
+
+			if (f && triggers_hold_event(f, file->tp))
 				return true;
+		}
 	return false;
 }
 
@@ -401,11 +451,11 @@ int trace_event_trigger_write(const char *text, size_t len, bool trunc, void *da
 			hist_log_error(file, cmd, herr, spec.bad ? spec.bad : "");
 		return ret;
 	}
-	if (is_enable_event(spec.cmd) && !trace_event_file_find(spec.system, spec.event))
+	if (is_enable_event(spec.cmd) && !find_event_file(file->tr, spec.system, spec.event))
 		return -EINVAL;			/* even to remove one, as Linux */
 	if (spec.remove) {
 		t = find_trigger(file, &spec);
-		return t ? remove_trigger(t) : 0;	/* Linux: removing none is no error */
+		return t ? remove_trigger(file, t) : 0;	/* Linux: removing none is no error */
 	}
 	if (spec.cmd == TRIGGER_HIST && (spec.hist.pause || spec.hist.cont || spec.hist.clear) &&
 	    find_trigger(file, &spec))
@@ -413,6 +463,32 @@ int trace_event_trigger_write(const char *text, size_t len, bool trunc, void *da
 	if (spec.cmd == TRIGGER_HIST && (spec.hist.cont || spec.hist.clear))
 		return hist_control(file, &spec, cmd);
 	return add_trigger(file, &spec, cmd);
+}
+
+/*
+ * Each trigger of tr's events away.  A hist trigger whose variables
+ * another reads goes after its readers: sweep until a sweep removes
+ * nothing (what is left is read from another trace array).
+ */
+void clear_event_triggers(struct trace_array *tr)
+{
+	struct trace_event_file *top, *file;
+	struct event_trigger *t, *n;
+	bool removed = true;
+
+	while (removed) {
+		removed = false;
+		list_for_each_entry(top, &trace_event_files, list) {
+			file = tr->id == TRACE_ARRAY_TOP ? top : top->instance_files[tr->id];
+			if (!file)
+				continue;
+			list_for_each_entry_safe(t, n, &file->triggers, list)
+				if (!(t->hist && hist_trigger_busy(t->hist))) {
+					remove_trigger(file, t);
+					removed = true;
+				}
+		}
+	}
 }
 
 /* The event is going away: nothing can hit it any more. */

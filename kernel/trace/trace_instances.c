@@ -12,12 +12,14 @@
  *   rmdir instances/foo           the buffer and the files go
  *
  * An instance is a trace_array: a ring buffer of every CPU
- * (trace_buffer.c's struct trace_buffer), its own tracing_on, and a bit
- * in each event's enabled_in (trace_events.c arms a probe while any bit
- * is set).  A hit reads the instance by its bit from trace_arrays[],
- * with no lock: rmdir clears the instance's bits, takes it out of the
- * array, waits for the hits in flight (synchronize_kprobes()) and only
- * then frees its buffer.
+ * (trace_buffer.c's struct trace_buffer), its own tracing_on, options,
+ * error_log and snapshot, a bit in each event's enabled_in (trace_events.c
+ * arms a probe while any bit is set) and a trace_event_file of each event
+ * (its filter, triggers, hist).  A hit finds the instance's file by the
+ * instance's id in the top level's file of the event, with no lock:
+ * rmdir takes the instance's triggers away, then each of its event files
+ * (each gone after synchronize_kprobes(): no hit holds it any more), and
+ * only then frees its buffer.  trace_arrays[] hands out the ids.
  */
 #include "kernel.h"
 #include "trace.h"
@@ -35,6 +37,18 @@
 #include "ftrace.h"
 #include "nokprobe.h"
 
+/*
+ * The top level (Linux's global_trace): its buffer is trace_buffer.c's
+ * static one, set at init; its files are the ones directly under
+ * /sys/kernel/tracing.  It is not on trace_instances, nor in trace_arrays[].
+ */
+struct trace_array global_trace = {
+	.dir = TRACEFS_DIR,
+	.id = TRACE_ARRAY_TOP,
+	.tracing_on = true,
+	.trace_flags = TRACE_DEFAULT_FLAGS,
+};
+
 static LIST_HEAD(trace_instances);
 static struct trace_array *trace_arrays[TRACE_ARRAY_MAX];	/* by id; 0, the top level's bit, stays empty */
 static DEFINE_MUTEX(trace_types_lock);				/* Linux's name: mkdir, rmdir */
@@ -51,28 +65,37 @@ static struct trace_array *find_instance(const char *name)
 
 /* ---- a hit ------------------------------------------------------------------------ */
 
-/* Each instance where the event is on and tracing_on is 1 gets its own record. */
+/*
+ * Each instance where the event is on gets its own record, through the
+ * instance's file of the event: its filter, its triggers (acting on the
+ * instance), its tracing_on, its clock (trace.c's trace_event_file_*()).
+ */
 void trace_instances_record(struct trace_probe *tp, const struct fetch_ops *fops,
 			    struct pt_regs *regs, unsigned long ip, unsigned long ret_ip)
 {
 	int preempt = preempt_count();
 	struct trace_probe *ev = tp->leader ? tp->leader : tp;
-	unsigned long mask = READ_ONCE(ev->enabled_in) & ~(1UL << TRACE_ARRAY_TOP);
+	struct trace_event_file *top = READ_ONCE(ev->event_file);
+	unsigned long mask = trace_event_instances_on(ev);
 
-	for (int id = 1; id < TRACE_ARRAY_MAX && mask; id++) {
-		struct trace_array *tr = READ_ONCE(trace_arrays[id]);
+	for (int id = 1; top && id < TRACE_ARRAY_MAX && mask; id++) {
+		struct trace_event_file *file = READ_ONCE(top->instance_files[id]);
+		struct trace_array *tr;
 		struct trace_entry *e;
 		unsigned long flags;
 
 		if (!(mask & (1UL << id)))
 			continue;
 		mask &= ~(1UL << id);
-		if (!tr || !READ_ONCE(tr->tracing_on))
+		if (!file)
 			continue;
-		e = ring_buffer_lock_reserve(tr->buffer, &flags);
+		tr = file->tr;
+		e = trace_event_file_reserve(file, &flags);
 		trace_probe_fill(e, tp, ev->id, fops, regs, ip, ret_ip, preempt);
 		e->ts = ring_buffer_time_stamp(tr->buffer);	/* the instance's trace_clock */
-		ring_buffer_unlock_commit(flags);
+		trace_event_file_commit(file, e, regs, flags);
+		if (trace_array_option_on(tr, TRACE_ITER_STACKTRACE))
+			__trace_stack(tr, regs);
 	}
 }
 NOKPROBE_SYMBOL(trace_instances_record);
@@ -87,16 +110,21 @@ void trace_instances_reset(void)
 	mutex_unlock(&trace_types_lock);
 }
 
-/* ---- trace and trace_pipe ---------------------------------------------------------- */
+/* ---- trace, trace_pipe, buffer_size_kb: the instance's and per_cpu/cpuN/'s --------------- */
 
-static unsigned long sum_cpus(struct trace_buffer *tb,
+/*
+ * Each file's data is a trace_cpu_file: the instance and a CPU, or
+ * TRACE_ALL_CPUS for the files at the instance's top.
+ */
+static unsigned long sum_cpus(struct trace_buffer *tb, int only,
 			      unsigned long (*count)(struct trace_buffer *tb, int cpu))
 {
 	unsigned long sum = 0;
 	int cpu;
 
 	for_each_online_cpu(cpu)
-		sum += count(tb, cpu);
+		if (only == TRACE_ALL_CPUS || only == cpu)
+			sum += count(tb, cpu);
 	return sum;
 }
 
@@ -108,26 +136,29 @@ static int print_line(const struct trace_entry *e, void *data)
 /* The top level's header and lines (trace_kprobe.c prints both). */
 static int instance_trace_show(struct seq_buf *s, void *data)
 {
-	struct trace_array *tr = data;
-	unsigned long entries = sum_cpus(tr->buffer, ring_buffer_entries_cpu);
-	unsigned long lost = sum_cpus(tr->buffer, ring_buffer_overrun_cpu);
+	struct trace_cpu_file *f = data;
+	struct trace_array *tr = f->tr;
+	unsigned long entries = sum_cpus(tr->buffer, f->cpu, ring_buffer_entries_cpu);
+	unsigned long lost = sum_cpus(tr->buffer, f->cpu, ring_buffer_overrun_cpu);
 
-	seq_buf_printf(s, "# tracer: %s\n#\n", tr->function_on ? "function" : "nop");
+	trace_array_print_begin(tr);	/* its records print with its options */
+	seq_buf_printf(s, "# tracer: %s\n#\n", trace_array_tracer_name(tr));
 	if (trace_option_on(TRACE_ITER_CONTEXT_INFO)) {
 		seq_buf_printf(s, "# entries-in-buffer/entries-written: %lu/%lu   #P:%u\n",
 			       entries, entries + lost, num_online_cpus());
 		print_trace_header(s);
 	}
-	ring_buffer_for_each(tr->buffer, TRACE_ALL_CPUS, false, print_line, s);
+	ring_buffer_for_each(tr->buffer, f->cpu, false, print_line, s);
+	trace_array_print_end();
 	return 0;
 }
 
 static int instance_trace_write(const char *text, size_t len, bool trunc, void *data)
 {
-	struct trace_array *tr = data;
+	struct trace_cpu_file *f = data;
 
 	if (trunc)
-		ring_buffer_reset(tr->buffer, TRACE_ALL_CPUS);
+		ring_buffer_reset(f->tr->buffer, f->cpu);
 	return 0;
 }
 
@@ -147,9 +178,30 @@ static int pipe_line(const struct trace_entry *e, void *data)
 
 static int instance_trace_pipe_show(struct seq_buf *s, void *data)
 {
-	struct trace_array *tr = data;
+	struct trace_cpu_file *f = data;
 
-	ring_buffer_for_each(tr->buffer, TRACE_ALL_CPUS, true, pipe_line, s);
+	trace_array_print_begin(f->tr);
+	ring_buffer_for_each(f->tr->buffer, f->cpu, true, pipe_line, s);
+	trace_array_print_end();
+	return 0;
+}
+
+/* per_cpu/cpuN/stats: Linux's counts for one CPU's buffer, the instance's clock's "now". */
+static int instance_stats_show(struct seq_buf *s, void *data)
+{
+	struct trace_cpu_file *f = data;
+	struct trace_buffer *tb = f->tr->buffer;
+	uint64_t now = ring_buffer_time_stamp(tb);
+	char ts[24];
+
+	if (trace_clock_in_ns(ring_buffer_clock_id(tb)))
+		trace_sprint_ts(ts, sizeof(ts), now);
+	else
+		snprintf(ts, sizeof(ts), "%llu", (unsigned long long)now);
+	seq_buf_printf(s, "entries: %lu\n", ring_buffer_entries_cpu(tb, f->cpu));
+	seq_buf_printf(s, "overrun: %lu\n", ring_buffer_overrun_cpu(tb, f->cpu));
+	seq_buf_printf(s, "now ts: %s\n", ts);
+	seq_buf_printf(s, "read events: %lu\n", ring_buffer_read_cpu(tb, f->cpu));
 	return 0;
 }
 
@@ -176,9 +228,7 @@ static int instance_tracing_on_write(const char *text, size_t len, bool trunc, v
 
 static int instance_trace_marker_write(const char *text, size_t len, bool trunc, void *data)
 {
-	struct trace_array *tr = data;
-
-	return trace_marker_record(tr->buffer, READ_ONCE(tr->tracing_on), text, len);
+	return trace_marker_record(data, text, len);
 }
 
 static unsigned long entries_kb(unsigned long entries)
@@ -186,27 +236,41 @@ static unsigned long entries_kb(unsigned long entries)
 	return (entries * sizeof(struct trace_entry) + KB - 1) / KB;
 }
 
-/* Every CPU's buffer has one size here: per_cpu/ is the top level's only. */
+/* One CPU's size, or every CPU's: X when they differ, as Linux's. */
 static int instance_buffer_size_show(struct seq_buf *s, void *data)
 {
-	struct trace_array *tr = data;
+	struct trace_cpu_file *f = data;
+	unsigned long size = 0;
+	int cpu;
 
-	seq_buf_printf(s, "%lu\n", entries_kb(ring_buffer_size(tr->buffer, 0)));
+	for_each_online_cpu(cpu) {
+		if (f->cpu != TRACE_ALL_CPUS && f->cpu != cpu)
+			continue;
+		if (size && ring_buffer_size(f->tr->buffer, cpu) != size) {
+			seq_buf_puts(s, "X\n");
+			return 0;
+		}
+		size = ring_buffer_size(f->tr->buffer, cpu);
+	}
+	seq_buf_printf(s, "%lu\n", entries_kb(size));
 	return 0;
 }
 
 static int instance_buffer_total_show(struct seq_buf *s, void *data)
 {
 	struct trace_array *tr = data;
+	unsigned long total = 0;
+	int cpu;
 
-	seq_buf_printf(s, "%lu\n", entries_kb(ring_buffer_size(tr->buffer, 0)) *
-		       num_online_cpus());
+	for_each_online_cpu(cpu)
+		total += entries_kb(ring_buffer_size(tr->buffer, cpu));
+	seq_buf_printf(s, "%lu\n", total);
 	return 0;
 }
 
 static int instance_buffer_size_write(const char *text, size_t len, bool trunc, void *data)
 {
-	struct trace_array *tr = data;
+	struct trace_cpu_file *f = data;
 	unsigned long kb;
 	int ret = kstrntoul(text, len, 10, &kb);
 
@@ -216,9 +280,34 @@ static int instance_buffer_size_write(const char *text, size_t len, bool trunc, 
 		return -EINVAL;
 	if (kb > BUFFER_SIZE_KB_MAX)
 		return -ENOMEM;
-	return ring_buffer_resize(tr->buffer, TRACE_ALL_CPUS,
+	return ring_buffer_resize(f->tr->buffer, f->cpu,
 				  (kb * KB + sizeof(struct trace_entry) - 1) /
 				  sizeof(struct trace_entry));
+}
+
+/* per_cpu/cpuN/ for each CPU that runs: Linux's files of one CPU's buffer. */
+static const struct pseudo_file_spec instance_per_cpu_files[] = {
+	{ "buffer_size_kb", instance_buffer_size_show, instance_buffer_size_write },
+	{ "stats",          instance_stats_show,       NULL },
+	{ "trace",          instance_trace_show,       instance_trace_write },
+	{ "trace_pipe",     instance_trace_pipe_show,  NULL },
+};
+
+static int instance_per_cpu_create(struct trace_array *tr)
+{
+	char path[PSEUDOFS_PATH_MAX];
+	int cpu, ret = 0;
+
+	for_each_online_cpu(cpu) {
+		tr->cpu_files[cpu] = (struct trace_cpu_file){ tr, cpu };
+		for (size_t i = 0; i < ARRAY_SIZE(instance_per_cpu_files) && !ret; i++) {
+			snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/%s", tr->dir, cpu,
+				 instance_per_cpu_files[i].name);
+			ret = pseudofs_create(path, instance_per_cpu_files[i].show,
+					      instance_per_cpu_files[i].write, &tr->cpu_files[cpu]);
+		}
+	}
+	return ret;
 }
 
 /* ---- current_tracer ------------------------------------------------------------------ */
@@ -295,12 +384,16 @@ static const struct pseudo_file_spec instance_files[] = {
 	{ "buffer_size_kb",       instance_buffer_size_show,  instance_buffer_size_write },
 	{ "buffer_total_size_kb", instance_buffer_total_show, NULL },
 	{ "current_tracer",       instance_current_tracer_show, instance_current_tracer_write },
+	{ "error_log",            trace_error_log_show,       trace_error_log_write },
 	{ "events",               NULL,                       NULL },
 	{ "set_event",            trace_set_event_show,       trace_set_event_write },
 	{ "set_ftrace_filter",    NULL,                       NULL },	/* and set_ftrace_notrace */
+	{ "snapshot",             tracing_snapshot_show,      tracing_snapshot_write },
 	{ "trace",                instance_trace_show,        instance_trace_write },
 	{ "trace_clock",          NULL,                       NULL },	/* data: the buffer */
 	{ "trace_marker",         NULL,                       instance_trace_marker_write },
+	{ "per_cpu",              NULL,                       NULL },	/* per_cpu/cpuN/ */
+	{ "trace_options",        NULL,                       NULL },	/* and options/ */
 	{ "trace_pipe",           instance_trace_pipe_show,   NULL },
 	{ "tracing_on",           instance_tracing_on_show,   instance_tracing_on_write },
 };
@@ -311,6 +404,15 @@ static int free_id(void)
 		if (!trace_arrays[id])
 			return id;
 	return -ENOSPC;
+}
+
+/* trace, trace_pipe and buffer_size_kb take the instance's every CPU; the others the instance. */
+static void *instance_file_data(struct trace_array *tr, int (*show)(struct seq_buf *, void *))
+{
+	if (show == instance_trace_show || show == instance_trace_pipe_show ||
+	    show == instance_buffer_size_show)
+		return &tr->all_cpus;
+	return tr;
 }
 
 static int instance_files_create(struct trace_array *tr)
@@ -332,8 +434,17 @@ static int instance_files_create(struct trace_array *tr)
 			ret = ftrace_instance_files_create(tr->dir, &tr->ops);
 			continue;
 		}
+		if (strcmp(instance_files[i].name, "trace_options") == 0) {
+			ret = trace_options_instance_init(tr);	/* and options/ */
+			continue;
+		}
+		if (strcmp(instance_files[i].name, "per_cpu") == 0) {
+			ret = instance_per_cpu_create(tr);
+			continue;
+		}
 		snprintf(path, sizeof(path), "%s/%s", tr->dir, instance_files[i].name);
-		ret = pseudofs_create(path, instance_files[i].show, instance_files[i].write, tr);
+		ret = pseudofs_create(path, instance_files[i].show, instance_files[i].write,
+				      instance_file_data(tr, instance_files[i].show));
 	}
 	return ret;
 }
@@ -344,13 +455,15 @@ static void instance_teardown(struct trace_array *tr)
 	struct trace_event_file *file;
 
 	instance_set_tracer(tr, false);
+	clear_event_triggers(tr);		/* a trigger holds its events in soft mode */
 	list_for_each_entry(file, &trace_event_files, list)
-		trace_event_instance_remove(tr->dir, tr->id, file->tp);
+		trace_event_instance_remove(tr, file->tp);
 	pseudofs_remove_tree(tr->dir);
 	WRITE_ONCE(trace_arrays[tr->id], NULL);
 	synchronize_kprobes();		/* a hit on another CPU may still be writing its buffer */
 	ring_buffer_free(tr->buffer);
 	ftrace_free_filter(&tr->ops);
+	trace_options_instance_free(tr);
 	kfree(tr);
 }
 
@@ -375,6 +488,7 @@ static struct trace_array *instance_create(const char *name, int *err)
 	snprintf(tr->dir, sizeof(tr->dir), TRACE_INSTANCES_DIR "/%s", name);
 	tr->id = id;
 	tr->tracing_on = true;
+	tr->all_cpus = (struct trace_cpu_file){ tr, TRACE_ALL_CPUS };
 	tr->ops.func = instance_function_call;
 	tr->ops.flags = FTRACE_OPS_FL_RECURSION;
 	tr->ops.private = tr;
@@ -453,7 +567,7 @@ int trace_instances_event_add(struct trace_probe *tp)
 
 	list_for_each_entry(tr, &trace_instances, list)
 		if (!ret)
-			ret = trace_event_instance_add(tr->dir, tr->id, tp);
+			ret = trace_event_instance_add(tr, tp);
 	return ret;
 }
 
@@ -462,10 +576,11 @@ void trace_instances_event_remove(struct trace_probe *tp)
 	struct trace_array *tr;
 
 	list_for_each_entry(tr, &trace_instances, list)
-		trace_event_instance_remove(tr->dir, tr->id, tp);
+		trace_event_instance_remove(tr, tp);
 }
 
 int trace_instances_init(void)
 {
+	global_trace.buffer = trace_buffer_global();
 	return pseudofs_create_dir(TRACE_INSTANCES_DIR, instance_mkdir, instance_rmdir, NULL);
 }

@@ -116,6 +116,7 @@ NOKPROBE_SYMBOL(kretprobe_dispatcher);
 static int register_event(struct trace_kprobe *tk)
 {
 	struct probe_event_def *def = tk->tp.def;
+	int ret;
 
 	tk->rp.kp.addr = (kprobe_opcode_t *)def->addr;
 	tk->rp.kp.flags = KPROBE_FLAG_DISABLED;	/* enable arms it */
@@ -125,7 +126,11 @@ static int register_event(struct trace_kprobe *tk)
 	}
 	tk->rp.handler = kretprobe_dispatcher;
 	tk->rp.maxactive = def->maxactive;
-	return register_kretprobe(&tk->rp);
+	ret = register_kretprobe(&tk->rp);
+	/* As Linux's trace_kprobe_show(): "r10:" for the default register_kretprobe() chose. */
+	if (ret == 0)
+		def->maxactive = tk->rp.maxactive;
+	return ret;
 }
 
 /* How long the word at line[at] is: the probe point of a definition. */

@@ -113,10 +113,10 @@ void trace_probe_record(struct trace_probe *tp, const struct fetch_ops *fops,
 {
 	int preempt = preempt_count();	/* the probed code's, before our lock adds one */
 	struct trace_probe *ev = tp->leader ? tp->leader : tp;	/* the event */
-	unsigned long flags, enabled_in = READ_ONCE(ev->enabled_in);
+	unsigned long flags;
 	struct trace_entry *e;
 
-	if (enabled_in & ~(1UL << TRACE_ARRAY_TOP)) {
+	if (trace_event_instances_on(ev)) {	/* enabled, or in soft mode, in an instance */
 		ev->recorded = true;
 		trace_instances_record(tp, fops, regs, ip, ret_ip);
 	}
@@ -126,7 +126,7 @@ void trace_probe_record(struct trace_probe *tp, const struct fetch_ops *fops,
 	trace_probe_fill(e, tp, ev->id, fops, regs, ip, ret_ip, preempt);
 	ev->recorded = true;
 	trace_event_buffer_commit(ev, e, regs, flags);	/* the filter, the triggers */
-	if (trace_option_on(TRACE_ITER_STACKTRACE))	/* Linux's ftrace_trace_stack() */
+	if (trace_array_option_on(&global_trace, TRACE_ITER_STACKTRACE))	/* Linux's ftrace_trace_stack() */
 		trace_stack_record(regs);
 }
 NOKPROBE_SYMBOL(trace_probe_fill);
@@ -160,49 +160,54 @@ void trace_probe_print_args(struct seq_buf *s, const struct trace_probe *tp,
 
 /* ---- error_log ---------------------------------------------------------------- */
 
-#define ERROR_LOG_ENTRIES 8	/* Linux keeps the last 8 too */
-#define ERROR_LOG_TEXT    1536	/* header + a console line twice (command, caret) */
-
-static char error_log[ERROR_LOG_ENTRIES][ERROR_LOG_TEXT];
-static unsigned int error_log_next;	/* entries ever logged */
-
 /*
- * Log a refused line, Linux's way:
+ * Log a refused line, Linux's way, in tr's error_log:
  *   [   12.345678] trace_kprobe: error: Invalid register name
  *     Command: p:bad fib x=%zz
  *                          ^
  * The same text becomes the shell's explanation under "write error".
  */
-void trace_probe_log_error(const struct trace_probe_type *type, const char *line,
-			   size_t len, int pos, const char *msg)
+void tracing_log_err(struct trace_array *tr, const struct trace_probe_type *type,
+		     const char *line, size_t len, int pos, const char *msg)
 {
 	struct probe_parse_error err = { .code = PROBE_ERR_NONE, .pos = pos };
-	char *entry = error_log[error_log_next++ % ERROR_LOG_ENTRIES];
+	struct trace_error_log *log = &tr->err_log;
+	char *entry = log->entry[log->next++ % TRACE_ERROR_LOG_ENTRIES];
 	char ts[24];
 	int n;
 
 	trace_sprint_ts(ts, sizeof(ts), trace_clock_read(TRACE_CLOCK_LOCAL));	/* Linux: local_clock() */
-	n = snprintf(entry, ERROR_LOG_TEXT, "[%s] %s: error: %s\n", ts, type->subsys, msg);
-	if (n < ERROR_LOG_TEXT)
-		probe_err_format(entry + n, ERROR_LOG_TEXT - n, line, len, &err);
+	n = snprintf(entry, TRACE_ERROR_LOG_TEXT, "[%s] %s: error: %s\n", ts, type->subsys, msg);
+	if (n < TRACE_ERROR_LOG_TEXT)
+		probe_err_format(entry + n, TRACE_ERROR_LOG_TEXT - n, line, len, &err);
 	pseudofs_error("%s", entry);
 }
 
+void trace_probe_log_error(const struct trace_probe_type *type, const char *line,
+			   size_t len, int pos, const char *msg)
+{
+	tracing_log_err(&global_trace, type, line, len, pos, msg);
+}
+
+/* error_log's data is its trace array (NULL: the top level's). */
 int trace_error_log_show(struct seq_buf *s, void *data)
 {
-	unsigned int first = error_log_next > ERROR_LOG_ENTRIES ?
-			     error_log_next - ERROR_LOG_ENTRIES : 0;
+	struct trace_error_log *log = &((struct trace_array *)(data ? data : &global_trace))->err_log;
+	unsigned int first = log->next > TRACE_ERROR_LOG_ENTRIES ?
+			     log->next - TRACE_ERROR_LOG_ENTRIES : 0;
 
-	for (unsigned int i = first; i < error_log_next; i++)
-		seq_buf_puts(s, error_log[i % ERROR_LOG_ENTRIES]);
+	for (unsigned int i = first; i < log->next; i++)
+		seq_buf_puts(s, log->entry[i % TRACE_ERROR_LOG_ENTRIES]);
 	return 0;
 }
 
 int trace_error_log_write(const char *text, size_t len, bool trunc, void *data)
 {
+	struct trace_array *tr = data ? data : &global_trace;
+
 	if (!trunc)
 		return -EINVAL;		/* only `echo > error_log` (clear) */
-	error_log_next = 0;
+	tr->err_log.next = 0;
 	return 0;
 }
 
@@ -445,7 +450,7 @@ static int promote_sibling(struct trace_probe *ev)
 	list_del(&ev->list);
 	/* The event's directory, with its filter and triggers, now speaks of next. */
 	next->event_file = ev->event_file;
-	next->event_file->tp = next;
+	trace_event_file_set_tp(next->event_file, next);
 	ev->event_file = NULL;
 	ev->type->destroy(ev);
 	return 0;
@@ -525,9 +530,11 @@ static int run_command(const struct trace_probe_type *type, const char *line, si
 	if (type->parse(line, len, parsed, &err) < 0) {
 		if (err.code != PROBE_ERR_NONE)		/* NONE: logged already, or nothing to say */
 			trace_probe_log_error(type, line, len, err.pos, probe_err_msg(err.code));
-		/* Linux returns kern_path()'s error for a file not found, and
+		/* Linux returns kern_path()'s error for a file not found,
+		 * validate_probe_symbol()'s for a symbol not found, and
 		 * for an event probe -ENODEV (no such event) or -ENOENT (no such field). */
 		return err.code == PROBE_ERR_FILE_NOT_FOUND ? -ENOENT :
+		       err.code == PROBE_ERR_NO_SUCH_SYMBOL ? -ENOENT :
 		       err.code == PROBE_ERR_BAD_ATTACH_EVENT ? -ENODEV :
 		       err.code == PROBE_ERR_BAD_ATTACH_ARG ? -ENOENT : -EINVAL;
 	}

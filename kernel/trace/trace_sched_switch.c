@@ -142,7 +142,14 @@ static int saved_cmdlines_show(struct seq_buf *seq, void *data)
 
 static int saved_cmdlines_size_show(struct seq_buf *seq, void *data)
 {
-	seq_buf_printf(seq, "%u\n", READ_ONCE(savedcmd)->cmdline_num);
+	unsigned long flags = local_irq_save();
+	unsigned int num;
+
+	spin_lock(&trace_cmdline_lock);	/* a resize frees the table it replaces */
+	num = savedcmd->cmdline_num;
+	spin_unlock(&trace_cmdline_lock);
+	local_irq_restore(flags);
+	seq_buf_printf(seq, "%u\n", num);
 	return 0;
 }
 

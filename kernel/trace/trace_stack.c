@@ -46,7 +46,12 @@ static unsigned long stack_trace_max_size;
 static DEFINE_SPINLOCK(stack_trace_max_lock);
 static DEFINE_MUTEX(stack_sysctl_mutex);
 static int stack_tracer_enabled;	/* /proc/sys/kernel/stack_tracer_enabled */
-static int stack_tracer_disabled_on[NR_CPUS];	/* a reader of the table holds it still */
+/*
+ * Set while this CPU holds the table's lock to read or reset it: a traced
+ * function the reader calls (seq_buf_printf()) must not go deeper and
+ * take the lock again (Linux's per-CPU disable_stack_tracer).
+ */
+static int stack_tracer_disabled_on[NR_CPUS];
 
 /*
  * Where each saved return address lies on the stack, searched upwards

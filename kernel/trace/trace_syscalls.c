@@ -29,6 +29,7 @@
 #include "vsprintf.h"
 #include "errno.h"
 #include "nokprobe.h"
+#include "kallsyms.h"
 #include <asm/unistd_32.h>
 
 #define SYSCALL_MAX_ARGS 6	/* i386 passes at most six, in registers */
@@ -100,6 +101,14 @@ static int metadata_index(unsigned long nr)
 		if ((unsigned long)syscalls_metadata[i].nr == nr)
 			return i;
 	return -1;
+}
+
+const char *get_syscall_name(int nr)
+{
+	unsigned long addr = arch_syscall_addr(nr);
+	unsigned long size, offset;
+
+	return addr ? kallsyms_lookup(addr, &size, &offset) : NULL;
 }
 
 static void syscall_record(struct syscall_event *ev, struct pt_regs *regs)

@@ -150,8 +150,11 @@ static void check_rejected(enum parser kind, const char *line, size_t len,
 	static char buf[2 * PROBE_LINE_MAX + 64];
 	int n;
 
-	/* An event probe line may be refused with nothing to log (its filter's own log). */
-	if (kind == EPROBE && err->code == PROBE_ERR_NONE)
+	/* An event probe line may be refused with nothing to log (its filter's own log);
+	 * any line whose first letter is no kind's command is refused unlogged, as Linux's
+	 * -ECANCELED. */
+	if (err->code == PROBE_ERR_NONE && (kind == EPROBE || len == 0 || !strchr("pr-", line[0]) ||
+					    (kind == FPROBE && line[0] != 'f')))
 		return;
 	CHECK(err->code > PROBE_ERR_NONE && err->code < PROBE_ERR_COUNT);
 	/* "No filter rule after 'if'" is one blank past the line, as Linux's caret */

@@ -132,14 +132,17 @@ def side_by_side_aligned():
         problems.append("the differing values are not side by side:\n" + text)
     if not text.endswith("3 lines, 1 the same, 2 differ"):
         problems.append("the count: %r" % text.splitlines()[-1])
-    # the fixtures themselves: the clocks differ (tai), the headers do not
+    # the fixtures themselves: the tracers differ (blk, mmiotrace), the headers
+    # and the clocks (tai included) do not
     real = conform_linux.compare(conform_linux.parse_linux(linux_log()),
                                  conform_linux.parse_ours(OUR_LOG.read_text()))
     same = {l: s for l, _, _, s in real}
     if same.get("cat events/header_page") is not True:
         problems.append("header_page differs in the fixtures")
-    if same.get("cat trace_clock") is not False:
-        problems.append("trace_clock reads the same in the fixtures (tai is Linux's alone)")
+    if same.get("cat available_tracers") is not False:
+        problems.append("available_tracers reads the same in the fixtures (blk is Linux's alone)")
+    if same.get("cat trace_clock") is not True:
+        problems.append("trace_clock differs in the fixtures (tai is in both)")
     return problems
 
 

@@ -590,7 +590,7 @@ struct bad_line {
 
 #define LONG64 "a234567890123456789012345678901234567890123456789012345678901234"
 static const struct bad_line bad_lines[] = {
-	{ "x do_work",             PROBE_ERR_BAD_CMD, 0 },
+	{ "x do_work",             PROBE_ERR_NONE, 0 },	/* Linux: EINVAL, not logged */
 	{ "px do_work",            PROBE_ERR_BAD_CMD, 0 },
 	{ "-",                     PROBE_ERR_BAD_CMD, 0 },
 	{ "-foo",                  PROBE_ERR_BAD_CMD, 0 },
@@ -609,7 +609,7 @@ static const struct bad_line bad_lines[] = {
 	{ "p 4294967296",          PROBE_ERR_BAD_PROBE_ADDR, 2 },
 	{ "p 99999999999999999999999", PROBE_ERR_BAD_PROBE_ADDR, 2 },
 	{ "p mod:do_work",         PROBE_ERR_BAD_PROBE_ADDR, 2 },
-	{ "p nosuch",              PROBE_ERR_BAD_PROBE_ADDR, 2 },
+	{ "p nosuch",              PROBE_ERR_NO_SUCH_SYMBOL, 2 },
 	{ "r do_work+4",           PROBE_ERR_BAD_RETPROBE, 2 },
 	{ "r 0xc0101000",          PROBE_ERR_BAD_RETPROBE, 2 },
 	{ "p:/ev do_work",         PROBE_ERR_NO_GROUP_NAME, 2 },
@@ -642,14 +642,16 @@ static const struct bad_line bad_lines[] = {
 	{ "p do_work %ss",         PROBE_ERR_BAD_REG_NAME, 10 },
 	/* @ errors at the '@'; a symbol fails only at registration, at the probe point. */
 	{ "p do_work @0xq",        PROBE_ERR_BAD_MEM_ADDR, 10 },
-	{ "p fib @12345678abcde",  PROBE_ERR_BAD_MEM_ADDR, 6 },
+	{ "p do_work @12345678abcde", PROBE_ERR_BAD_MEM_ADDR, 10 },
 	{ "p do_work @+10",        PROBE_ERR_FILE_ON_KPROBE, 10 },
 	{ "p do_work @",           PROBE_ERR_BAD_PROBE_ADDR, 2 },
 	{ "p do_work @nosuch",     PROBE_ERR_BAD_PROBE_ADDR, 2 },
 	{ "p do_work @jiffies+x",  PROBE_ERR_FAIL_REG_PROBE, 2 },
 	{ "p do_work @nosuch %zz", PROBE_ERR_BAD_REG_NAME, 18 },
-	{ "p nosuch %zz",          PROBE_ERR_BAD_REG_NAME, 9 },
-	{ "p nosuch $arg1",        PROBE_ERR_BAD_VAR, 9 },
+	/* an unknown symbol is refused before the arguments (Linux 6.1's validate_probe_symbol()) */
+	{ "p nosuch %zz",          PROBE_ERR_NO_SUCH_SYMBOL, 2 },
+	{ "p nosuch $arg1",        PROBE_ERR_NO_SUCH_SYMBOL, 2 },
+	{ "p nosuch+4",            PROBE_ERR_NO_SUCH_SYMBOL, 2 },
 	{ "p do_work x=\\x",       PROBE_ERR_BAD_IMM, 13 },
 	{ "p do_work \\",          PROBE_ERR_BAD_IMM, 11 },
 	{ "p do_work \\0x1ffffffff", PROBE_ERR_BAD_IMM, 11 },
@@ -758,7 +760,7 @@ static const struct bad_line bad_uprobe_lines[] = {
 	{ "p:myup /bin/hello:0x10 $arg1", PROBE_ERR_BAD_VAR, 23 },
 	{ "r:myup /bin/hello:0x10 x=$arg1", PROBE_ERR_BAD_VAR, 25 },
 	{ "p:myup /bin/hello:0x10 $retval", PROBE_ERR_RETVAL_ON_PROBE, 23 },
-	{ "q:myup /bin/hello:0x10",     PROBE_ERR_BAD_CMD, 0 },
+	{ "q:myup /bin/hello:0x10",     PROBE_ERR_NONE, 0 },
 };
 
 static int parse_uprobe(const char *text)
@@ -846,7 +848,7 @@ static void every_bad_fprobe_line(struct ktest *t)
 	expect_bad_lines(t, bad_fprobe_lines, ARRAY_SIZE(bad_fprobe_lines), parse_fprobe);
 	/* kprobe_events takes no f: line. */
 	KTEST_EXPECT_EQ(t, parse("f:ev do_work"), -EINVAL);
-	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_BAD_CMD);
+	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_NONE);		/* not logged, as Linux */
 }
 
 /* Linux 6.7's examples: the "fprobes" group, FUNC__entry / FUNC__exit, f[N]. */

@@ -186,6 +186,9 @@ static void hist_variables_and_expressions(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, printed("hist:keys=n.buckets=10:sort=n"),
 			   "hist:keys=n.buckets=10:vals=hitcount:sort=n.buckets=10:size=2048");
 	KTEST_EXPECT_EQ(t, spec.hist.keys[0].nodes[0].buckets, 10);
+	KTEST_EXPECT_STREQ(t, printed("hist:keys=id.syscall:vals=n"),
+			   "hist:keys=id.syscall:vals=hitcount,n:sort=hitcount:size=2048");
+	KTEST_EXPECT_EQ(t, spec.hist.keys[0].nodes[0].mods, HIST_MOD_SYSCALL);
 	KTEST_EXPECT_STREQ(t, printed("hist:keys=n:clock=global:t=common_timestamp"),
 			   "hist:keys=n:vals=hitcount:t=common_timestamp:sort=hitcount:size=2048:clock=global");
 	KTEST_EXPECT_FALSE(t, spec.hist.ts_in_usecs);
@@ -292,7 +295,7 @@ static void random_commands_are_safe(struct ktest *t)
 		"common_timestamp", ".usecs", "-", "+", "*", "/", "(", ")", "-(", "onmatch(",
 		"onmax(", "onchange(", "kprobes.a", ").trace(", ").save(", ").snapshot()", "lat",
 		".log2", ".buckets=", ".sym-offset", "common_pid.execname", "enable_hist:",
-		"disable_hist:", "kprobes:", "clock=" };
+		"disable_hist:", "kprobes:", "clock=", ".syscall", "name=" };
 	char text[512];
 	uint32_t seed = 4242;
 	int parsed = 0;

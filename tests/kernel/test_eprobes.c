@@ -42,6 +42,7 @@ static void clean(void)
 {
 	struct trace_event_file *file;
 
+	clear_event_triggers(&global_trace);		/* an event with a trigger is armed: it could not go */
 	list_for_each_entry(file, &trace_event_files, list)
 		trace_event_set_enabled(file->tp, false);
 	wr(T("dynamic_events"), "\n");

@@ -44,6 +44,7 @@ static void clean(void)
 {
 	struct trace_event_file *file;
 
+	clear_event_triggers(&global_trace);		/* an event with a trigger is armed: it could not go */
 	list_for_each_entry(file, &trace_event_files, list)
 		trace_event_set_enabled(file->tp, false);
 	if (pseudofs_lookup(SYNTH("trigger")))
@@ -166,6 +167,45 @@ static void synthetic_events_errors(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, out, "dup\tu32 y\n");	/* nothing else was made */
 }
 
+/*
+ * Linux 6.0+: dynamic_events takes "s:[synthetic/]NAME FIELDS" and
+ * "-:[synthetic/]NAME", and lists them as "s:synthetic/NAME\tFIELDS".
+ */
+static void synthetic_events_in_dynamic_events(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "s:dyn_a u64 lat; int pid\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "s:synthetic/dyn_b u64 lat\n"), 0);
+	rd(T("synthetic_events"));
+	KTEST_EXPECT_STREQ(t, out, "dyn_a\tu64 lat; int pid\ndyn_b\tu64 lat\n");
+	rd(T("dynamic_events"));
+	KTEST_EXPECT_TRUE(t, strstr(out, "r10:kprobes/h_end sort_ints\n"
+				      "s:synthetic/dyn_a\tu64 lat; int pid\n"
+				      "s:synthetic/dyn_b\tu64 lat\n") != NULL);
+	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "s:other/dyn_c u64 lat\n"), -EINVAL);
+	rd(T("error_log"));
+	KTEST_EXPECT_TRUE(t, strstr(out, "] synthetic_events: error: Command must be of the form: "
+				      "s or -:[synthetic/]<name> field[;field] ...\n"
+				      "  Command: s:other/dyn_c u64 lat\n           ^\n") != NULL);
+	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "s:dyn_a u64 x\n"), -EEXIST);
+	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "s:dyn_c\n"), -EINVAL);
+	/* a trigger arms it: it cannot go until the trigger does */
+	KTEST_EXPECT_EQ(t, wr(TRACEFS_DIR "/events/synthetic/dyn_a/trigger", "hist:keys=pid\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "-:synthetic/dyn_a\n"), -EBUSY);
+	KTEST_EXPECT_EQ(t, wr(TRACEFS_DIR "/events/synthetic/dyn_a/trigger", "\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "-:synthetic/dyn_a\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "-:dyn_b\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "-:dyn_b\n"), -ENOENT);
+	rd(T("synthetic_events"));
+	KTEST_EXPECT_STREQ(t, out, "");
+	/* `echo > dynamic_events` takes them too */
+	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "s:dyn_a u64 lat\n"), 0);
+	wr(START("enable"), "0\n");
+	wr(END("enable"), "0\n");
+	KTEST_EXPECT_EQ(t, wr(T("dynamic_events"), "\n"), 0);
+	rd(T("dynamic_events"));
+	KTEST_EXPECT_STREQ(t, out, "");
+}
+
 /* ---- variables, onmatch().trace() ------------------------------------------------------------ */
 
 static void latency_through_a_synthetic_event(struct ktest *t)
@@ -191,8 +231,13 @@ static void latency_through_a_synthetic_event(struct ktest *t)
 	rd(SYNTH("hist"));
 	KTEST_EXPECT_TRUE(t, strstr(out, "{ n:         50 } hitcount:          1  lat: ") &&
 			     strstr(out, "{ n:        100 } hitcount:          1  lat: "));
-	/* a return with no entry before it: $ts0 was used up, the hit is dropped */
+	/*
+	 * A return with no entry before it: $ts0 was used up, the hit is
+	 * dropped.  The entry's hist is paused: with its enable at 0 the
+	 * event would still count (a trigger keeps it in soft mode, as Linux).
+	 */
 	wr(START("enable"), "0\n");
+	KTEST_EXPECT_EQ(t, wr_append(START("trigger"), START_VARS ":pause\n"), 0);
 	run("run sort 20");
 	rd(END("hist"));
 	KTEST_EXPECT_TRUE(t, strstr(out, "    Hits: 2\n") != NULL);
@@ -268,6 +313,27 @@ static void key_modifiers_print_as_linux(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, strstr(out, "# trigger info: hist:keys=common_pid.execname:vals=hitcount"
 					 ":sort=hitcount:size=2048 [active]") != NULL);
 	KTEST_EXPECT_TRUE(t, strstr(out, "{ __probe_ip: [") && strstr(out, "] sort_ints+0x0/0x"));
+}
+
+/*
+ * .syscall: a number as the name of the system call this kernel's
+ * table runs for it, Linux's "%s: %-30s[%3llu]" ("unknown_syscall" for none).
+ */
+static void syscall_key_modifier(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, wr(START("trigger"), "hist:keys=n.syscall:sort=n\n"), 0);
+	run("run sort 3");
+	run("run sort 4");
+	run("run sort 499");
+	rd(START("hist"));
+	KTEST_EXPECT_TRUE(t, strstr(out, "# trigger info: hist:keys=n.syscall:vals=hitcount:"
+				      "sort=n.syscall:size=2048 [active]\n") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "{ n: sys_read                      [  3] } hitcount:          1\n"
+				      "{ n: sys_write                     [  4] } hitcount:          1\n"
+				      "{ n: unknown_syscall               [499] } hitcount:          1\n") != NULL);
+	rd(T("README"));
+	KTEST_EXPECT_TRUE(t, strstr(out, "\t            .execname   display a common_pid as a program name\n"
+				      "\t            .syscall    display a syscall id as a syscall name\n") != NULL);
 }
 
 static void expressions_compute(struct ktest *t)
@@ -396,12 +462,12 @@ static void readme_hist_lines_work(struct ktest *t)
 		"hist:keys=common_pid:x=common_timestamp,y=$x,ms_per_sec=1000,t=common_timestamp/1000",
 		"hist:keys=common_cpu:vals=n", "hist:keys=__probe_ip.sym-offset",
 		"hist:keys=common_pid.execname", "hist:keys=n.log2", "hist:keys=n.buckets=10",
-		"hist:keys=common_pid:u=common_timestamp.usecs", "enable_hist:kprobes:h_end",
-		"disable_hist:kprobes:h_end" };
+		"hist:keys=common_pid:u=common_timestamp.usecs", "enable_hist:kprobes:h_end" };
 	static const char *const end[] = {
 		"hist:keys=common_pid:l=common_timestamp-$x:onmatch(kprobes.h_start).trace(myevent,$l,common_pid)",
 		"hist:keys=common_pid:m=common_timestamp-$x:onmax($m).save(common_pid)",
-		"hist:keys=common_pid:c=common_timestamp-$x:onchange($c).snapshot()" };
+		"hist:keys=common_pid:c=common_timestamp-$x:onchange($c).snapshot()",
+		"disable_hist:kprobes:h_start" };
 	char line[192];
 
 	rd(T("README"));
@@ -424,11 +490,13 @@ static struct ktest_case hist_cases[] = {
 	KTEST_CASE(synthetic_events_define_list_remove),
 	KTEST_CASE(synthetic_format_is_linux_layout),
 	KTEST_CASE(synthetic_events_errors),
+	KTEST_CASE(synthetic_events_in_dynamic_events),
 	KTEST_CASE(latency_through_a_synthetic_event),
 	KTEST_CASE(what_is_used_cannot_go),
 	KTEST_CASE(onmax_saves_fields),
 	KTEST_CASE(onmax_takes_a_snapshot),
 	KTEST_CASE(key_modifiers_print_as_linux),
+	KTEST_CASE(syscall_key_modifier),
 	KTEST_CASE(expressions_compute),
 	KTEST_CASE(disable_and_enable_hist),
 	KTEST_CASE(hist_errors_as_linux),

@@ -17,6 +17,7 @@
 #include "vsprintf.h"
 #include "errno.h"
 #include "tracefs_suite.h"
+#include "smp.h"
 
 #define T(name)    TRACEFS_DIR "/" name
 #define FOO(name)  TRACE_INSTANCES_DIR "/foo/" name
@@ -67,7 +68,8 @@ static void mkdir_makes_linux_files(struct ktest *t)
 {
 	static const char *const files[] = { "available_tracers", "buffer_size_kb",
 		"buffer_total_size_kb", "current_tracer", "events/enable", "set_event",
-		"set_ftrace_filter", "set_ftrace_notrace", "trace", "trace_pipe", "tracing_on",
+		"set_ftrace_filter", "set_ftrace_notrace", "snapshot", "trace", "trace_options",
+		"trace_pipe", "tracing_on", "options/sym-offset",
 		"events/kprobes/enable", "events/kprobes/tin_fib/enable",
 		"events/kprobes/tin_fib/id", "events/kprobes/tin_fib/format" };
 	char path[PSEUDOFS_PATH_MAX];
@@ -325,6 +327,326 @@ static void instances_limits(struct ktest *t)
 		"a_name_of_sixty_four_characters_is_one_more_than_linux_event_nam"), -ENAMETOOLONG);
 }
 
+/* ---- an instance's own options ---------------------------------------------------------- */
+
+/* Linux 6.1's trace_options of a new instance under nop, in its order. */
+static const char instance_trace_options[] =
+	"print-parent\nnosym-offset\nnosym-addr\nnoverbose\nnoraw\nnohex\nnobin\nnoblock\n"
+	"trace_printk\nannotate\nnouserstacktrace\nnosym-userobj\nnoprintk-msg-only\n"
+	"context-info\nnolatency-format\nrecord-cmd\nnorecord-tgid\noverwrite\n"
+	"nodisable_on_free\nirq-info\nmarkers\nnoevent-fork\nnopause-on-trace\nhash-ptr\n"
+	"function-trace\nnofunction-fork\nnodisplay-graph\nnostacktrace\nnotest_nop_accept\n"
+	"notest_nop_refuse\n";
+
+/*
+ * Linux's options/ of an instance: not the top level's own (trace_printk,
+ * printk-msg-only, record-cmd), nor function_graph's (no instance runs it).
+ */
+static void instance_has_linux_options(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO("trace_options")), 0);
+	KTEST_EXPECT_STREQ(t, out, instance_trace_options);
+	KTEST_EXPECT_EQ(t, pseudofs_lookup(FOO("options/sym-offset")), 1);
+	KTEST_EXPECT_EQ(t, pseudofs_lookup(FOO("options/func_stack_trace")), 1);
+	KTEST_EXPECT_EQ(t, pseudofs_lookup(FOO("options/test_nop_refuse")), 1);
+	KTEST_EXPECT_EQ(t, pseudofs_lookup(FOO("options/record-cmd")), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_lookup(FOO("options/trace_printk")), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_lookup(FOO("options/funcgraph-proc")), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("trace_options"), "nosuchoption\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, wr(FOO("options/sym-offset"), "2\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, wr(FOO("trace_options"), "raw\n"), -EINVAL);	/* refused, as at the top */
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+}
+
+/* Changed in the instance, the top level's stay; a new instance starts as the top level is. */
+static void instance_options_are_its_own(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("trace_options"), "sym-offset\n"), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO("options/sym-offset")), 0);
+	KTEST_EXPECT_STREQ(t, out, "1\n");
+	KTEST_EXPECT_EQ(t, rd(T("options/sym-offset")), 0);
+	KTEST_EXPECT_STREQ(t, out, "0\n");
+	KTEST_EXPECT_EQ(t, wr(T("options/sym-addr"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO("options/sym-addr")), 0);
+	KTEST_EXPECT_STREQ(t, out, "0\n");
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/bar"), 0);
+	KTEST_EXPECT_EQ(t, rd(BAR("options/sym-addr")), 0);
+	KTEST_EXPECT_STREQ(t, out, "1\n");
+	KTEST_EXPECT_EQ(t, rd(BAR("options/sym-offset")), 0);
+	KTEST_EXPECT_STREQ(t, out, "0\n");
+	KTEST_EXPECT_EQ(t, wr(T("options/sym-addr"), "0\n"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/bar"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+}
+
+/* Each buffer's records print with its own options: the columns, a stack after each. */
+static void instance_records_print_with_its_options(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("events/kprobes/tin_fib/enable"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(T("events/kprobes/tin_fib/enable"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("options/context-info"), "0\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("options/stacktrace"), "1\n"), 0);
+	run_fib5();
+	rd(FOO("trace"));
+	KTEST_EXPECT_EQ(t, count(out, "\ntin_fib: (fib"), FIB_HITS);	/* no comm-pid [cpu] ts: */
+	KTEST_EXPECT_EQ(t, count(out, "<stack trace>"), FIB_HITS);
+	KTEST_EXPECT_EQ(t, count(out, "# entries-in-buffer"), 0);
+	rd(T("trace"));
+	KTEST_EXPECT_EQ(t, count(out, "\ntin_fib: (fib"), 0);
+	KTEST_EXPECT_EQ(t, count(out, "] d..") + count(out, "] ...") , FIB_HITS);
+	KTEST_EXPECT_EQ(t, count(out, "<stack trace>"), 0);
+	KTEST_EXPECT_EQ(t, wr(T("events/kprobes/tin_fib/enable"), "0\n"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+}
+
+/* markers and overwrite act on the instance's own buffer. */
+static void instance_markers_and_overwrite(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("options/markers"), "0\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("trace_marker"), "hello\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, wr(T("trace_marker"), "hello\n"), 0);	/* the top level's are on */
+	KTEST_EXPECT_EQ(t, wr(FOO("options/markers"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("trace_marker"), "hello\n"), 0);
+	rd(FOO("trace"));
+	KTEST_EXPECT_EQ(t, count(out, "tracing_mark_write: hello"), 1);
+	/* overwrite off: 4 KiB a CPU keeps fib(5)'s first hits, not its last */
+	KTEST_EXPECT_EQ(t, wr(FOO("buffer_size_kb"), "4\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("options/overwrite"), "0\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("events/kprobes/tin_fib/enable"), "1\n"), 0);
+	run_fib5();
+	rd(FOO("trace"));
+	KTEST_EXPECT_EQ(t, count(out, "n=0x5"), 1);
+	KTEST_EXPECT_EQ(t, rd(T("options/overwrite")), 0);
+	KTEST_EXPECT_STREQ(t, out, "1\n");
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+}
+
+/* snapshot swaps the instance's buffer into the instance's snapshot. */
+static void instance_snapshot_is_its_own(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO("snapshot")), 0);
+	KTEST_EXPECT_EQ(t, count(out, "# * Snapshot is freed *"), 1);
+	KTEST_EXPECT_EQ(t, wr(FOO("events/kprobes/tin_fib/enable"), "1\n"), 0);
+	run_fib5();
+	KTEST_EXPECT_EQ(t, wr(FOO("snapshot"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, records_in(FOO("snapshot")), FIB_HITS);
+	KTEST_EXPECT_EQ(t, records_in(FOO("trace")), 0);
+	KTEST_EXPECT_EQ(t, rd(T("snapshot")), 0);
+	KTEST_EXPECT_EQ(t, count(out, "# * Snapshot is freed *"), 1);
+	/* printed with the instance's options */
+	KTEST_EXPECT_EQ(t, wr(FOO("options/context-info"), "0\n"), 0);
+	rd(FOO("snapshot"));
+	KTEST_EXPECT_EQ(t, count(out, "\ntin_fib: (fib"), FIB_HITS);
+	KTEST_EXPECT_EQ(t, wr(FOO("snapshot"), "2\n"), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO("snapshot")), 0);
+	KTEST_EXPECT_EQ(t, count(out, "# * Snapshot is allocated *"), 1);
+	KTEST_EXPECT_EQ(t, wr(FOO("snapshot"), "0\n"), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO("snapshot")), 0);
+	KTEST_EXPECT_EQ(t, count(out, "# * Snapshot is freed *"), 1);
+	KTEST_EXPECT_EQ(t, wr(FOO("snapshot"), "1\n"), 0);	/* rmdir frees it */
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+}
+
+/* ---- an instance's event files: filter, trigger, hist, error_log ----------------------------- */
+
+#define FOO_FIB(name) FOO("events/kprobes/tin_fib/" name)
+#define FOO_RET(name) FOO("events/kprobes/tin_ret/" name)
+
+/* fib(5)'s 15 hits: n = 5 once, 4 once, 3 twice, 2 three times, 1 five times, 0 three times. */
+static void instance_event_has_linux_files(struct ktest *t)
+{
+	static const char *const files[] = { "enable", "filter", "format", "hist", "id", "trigger" };
+	char path[PSEUDOFS_PATH_MAX];
+
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		snprintf(path, sizeof(path), FOO_FIB("%s"), files[i]);
+		KTEST_EXPECT_EQ(t, pseudofs_lookup(path), 1);
+	}
+	KTEST_EXPECT_EQ(t, pseudofs_lookup(FOO("events/kprobes/filter")), 1);
+	KTEST_EXPECT_EQ(t, pseudofs_lookup(FOO("error_log")), 1);
+	KTEST_EXPECT_EQ(t, rd(FOO_FIB("filter")), 0);
+	KTEST_EXPECT_STREQ(t, out, "none\n");
+	KTEST_EXPECT_EQ(t, rd(FOO_FIB("trigger")), 0);
+	KTEST_EXPECT_EQ(t, count(out, "# Available triggers:"), 1);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+}
+
+static void instance_filter_is_its_own(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO_FIB("enable"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(T("events/kprobes/tin_fib/enable"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO_FIB("filter"), "n > 3\n"), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO_FIB("filter")), 0);
+	KTEST_EXPECT_STREQ(t, out, "n > 3\n");
+	KTEST_EXPECT_EQ(t, rd(T("events/kprobes/tin_fib/filter")), 0);
+	KTEST_EXPECT_STREQ(t, out, "none\n");
+	run_fib5();
+	KTEST_EXPECT_EQ(t, records_in(FOO("trace")), 2);
+	KTEST_EXPECT_EQ(t, records_in(T("trace")), FIB_HITS);
+	/* the instance's group filter reaches the instance's events only */
+	KTEST_EXPECT_EQ(t, wr(FOO("events/kprobes/filter"), "n == 0\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("trace"), "\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(T("trace"), "\n"), 0);
+	run_fib5();
+	KTEST_EXPECT_EQ(t, records_in(FOO("trace")), 3);
+	KTEST_EXPECT_EQ(t, records_in(T("trace")), FIB_HITS);
+	KTEST_EXPECT_EQ(t, wr(T("events/kprobes/tin_fib/enable"), "0\n"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+}
+
+/* A bad filter or trigger of an instance's event is logged in the instance's error_log. */
+static void instance_error_log_is_its_own(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, wr(T("error_log"), ""), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO("error_log")), 0);
+	KTEST_EXPECT_STREQ(t, out, "");
+	KTEST_EXPECT_EQ(t, wr(FOO_FIB("filter"), "nosuchfield == 1\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, wr(FOO_FIB("trigger"), "hist:keys=nosuchfield\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, rd(FOO("error_log")), 0);
+	KTEST_EXPECT_EQ(t, count(out, "event filter parse error: error: "), 1);
+	KTEST_EXPECT_EQ(t, count(out, "hist:kprobes:tin_fib: error: "), 1);
+	KTEST_EXPECT_EQ(t, rd(T("error_log")), 0);
+	KTEST_EXPECT_STREQ(t, out, "");
+	KTEST_EXPECT_EQ(t, wr_append(FOO("error_log"), "x\n"), -EINVAL);	/* only cleared */
+	KTEST_EXPECT_EQ(t, wr(FOO("error_log"), ""), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO("error_log")), 0);
+	KTEST_EXPECT_STREQ(t, out, "");
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+}
+
+/* traceoff, stacktrace and snapshot act on the instance, not on the top level. */
+static void instance_triggers_act_on_the_instance(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO_FIB("enable"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(T("events/kprobes/tin_fib/enable"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO_FIB("trigger"), "traceoff\n"), 0);
+	run_fib5();
+	KTEST_EXPECT_EQ(t, rd(FOO("tracing_on")), 0);
+	KTEST_EXPECT_STREQ(t, out, "0\n");
+	KTEST_EXPECT_EQ(t, records_in(FOO("trace")), 0);	/* off before its own record */
+	KTEST_EXPECT_EQ(t, rd(T("tracing_on")), 0);
+	KTEST_EXPECT_STREQ(t, out, "1\n");
+	KTEST_EXPECT_EQ(t, records_in(T("trace")), FIB_HITS);
+	KTEST_EXPECT_EQ(t, wr_append(FOO_FIB("trigger"), "!traceoff\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("tracing_on"), "1\n"), 0);
+
+	KTEST_EXPECT_EQ(t, wr(FOO_FIB("trigger"), "stacktrace if n == 5\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(FOO_FIB("trigger"), "snapshot:1 if n == 0\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(T("trace"), "\n"), 0);
+	run_fib5();
+	rd(FOO("trace"));	/* the hits after the first n == 0 */
+	KTEST_EXPECT_EQ(t, count(out, "<stack trace>"), 0);
+	KTEST_EXPECT_EQ(t, count(out, "tin_fib: "), FIB_HITS - 6);
+	rd(FOO("snapshot"));	/* n = 5 4 3 2 1 0, with n == 5's stack */
+	KTEST_EXPECT_EQ(t, count(out, "<stack trace>"), 1);
+	KTEST_EXPECT_EQ(t, count(out, "tin_fib: "), 6);
+	rd(T("trace"));
+	KTEST_EXPECT_EQ(t, count(out, "<stack trace>"), 0);
+	KTEST_EXPECT_EQ(t, count(out, "tin_fib: "), FIB_HITS);
+	KTEST_EXPECT_EQ(t, rd(T("snapshot")), 0);
+	KTEST_EXPECT_EQ(t, count(out, "# * Snapshot is freed *"), 1);
+	KTEST_EXPECT_EQ(t, wr(T("events/kprobes/tin_fib/enable"), "0\n"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);	/* its triggers go */
+}
+
+/* hist: a table per instance. */
+static void instance_hist_is_its_own(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO_FIB("enable"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO_FIB("trigger"), "hist:keys=n\n"), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO_FIB("trigger")), 0);
+	KTEST_EXPECT_STREQ(t, out, "hist:keys=n:vals=hitcount:sort=hitcount:size=2048 [active]\n");
+	run_fib5();
+	KTEST_EXPECT_EQ(t, rd(FOO_FIB("hist")), 0);
+	KTEST_EXPECT_TRUE(t, strstr(out, "{ n:          1 } hitcount:          5\n") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "    Hits: 15\n") != NULL);
+	KTEST_EXPECT_EQ(t, rd(T("events/kprobes/tin_fib/hist")), 0);
+	KTEST_EXPECT_STREQ(t, out, "");
+	KTEST_EXPECT_EQ(t, rd(T("events/kprobes/tin_fib/trigger")), 0);
+	KTEST_EXPECT_EQ(t, count(out, "# Available triggers:"), 1);
+	/* the event stays while its hist in an instance reads nothing of others': rmdir frees it */
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+}
+
+/*
+ * enable_event names the event in its own instance: soft mode there
+ * ("0*"), records there, none at the top level; rmdir drops the soft
+ * mode and the event can go.
+ */
+static void instance_enable_event_stays_in_the_instance(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(T("kprobe_events"), "r:tin_ret fib\n", false), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO_FIB("trigger"), "enable_event:kprobes:tin_ret\n"), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO_RET("enable")), 0);
+	KTEST_EXPECT_STREQ(t, out, "0*\n");
+	KTEST_EXPECT_EQ(t, rd(RET("enable")), 0);
+	KTEST_EXPECT_STREQ(t, out, "0\n");
+	KTEST_EXPECT_EQ(t, wr(FOO_FIB("enable"), "1\n"), 0);
+	run_fib5();
+	rd(FOO("trace"));
+	KTEST_EXPECT_EQ(t, count(out, "tin_ret: "), FIB_HITS);
+	rd(T("trace"));
+	KTEST_EXPECT_EQ(t, count(out, "tin_ret: "), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO_RET("enable")), 0);
+	KTEST_EXPECT_STREQ(t, out, "1*\n");
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(T("kprobe_events"), "-:tin_ret\n", false), -EBUSY);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(T("kprobe_events"), "-:tin_ret\n", false), 0);
+}
+
+/* per_cpu/cpuN/: one CPU's records, counts and size, of the instance's buffer. */
+static void instance_per_cpu_files(struct ktest *t)
+{
+	char path[PSEUDOFS_PATH_MAX], want[32];
+	int records = 0, entries = 0, cpu;
+	unsigned long slots;
+
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO_FIB("enable"), "1\n"), 0);
+	run_fib5();
+	for_each_online_cpu(cpu) {
+		const char *p;
+
+		snprintf(path, sizeof(path), FOO("per_cpu/cpu%d/trace"), cpu);
+		records += records_in(path);
+		snprintf(path, sizeof(path), FOO("per_cpu/cpu%d/stats"), cpu);
+		KTEST_EXPECT_EQ(t, rd(path), 0);
+		p = strstr(out, "entries: ");
+		entries += p ? (int)simple_strtoul(p + strlen("entries: "), NULL, 10) : -100;
+		KTEST_EXPECT_EQ(t, count(out, "read events: 0\n"), 1);
+	}
+	KTEST_EXPECT_EQ(t, records, FIB_HITS);
+	KTEST_EXPECT_EQ(t, entries, FIB_HITS);
+	KTEST_EXPECT_EQ(t, records_in(T("trace")), 0);
+	/* one CPU's trace emptied: the others keep theirs */
+	for_each_online_cpu(cpu) {
+		snprintf(path, sizeof(path), FOO("per_cpu/cpu%d/trace"), cpu);
+		KTEST_EXPECT_EQ(t, wr(path, "\n"), 0);
+		KTEST_EXPECT_EQ(t, records_in(path), 0);
+	}
+	KTEST_EXPECT_EQ(t, records_in(FOO("trace")), 0);
+	/* one CPU's size: the instance's file says X when they differ */
+	KTEST_EXPECT_EQ(t, wr(FOO("per_cpu/cpu0/buffer_size_kb"), "8\n"), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO("per_cpu/cpu0/buffer_size_kb")), 0);
+	slots = (8 * 1024 + sizeof(struct trace_entry) - 1) / sizeof(struct trace_entry);
+	snprintf(want, sizeof(want), "%lu\n", (slots * sizeof(struct trace_entry) + 1023) / 1024);
+	KTEST_EXPECT_STREQ(t, out, want);
+	KTEST_EXPECT_EQ(t, rd(FOO("buffer_size_kb")), 0);
+	KTEST_EXPECT_STREQ(t, out, num_online_cpus() > 1 ? "X\n" : want);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+}
+
 static struct ktest_case instances_cases[] = {
 	KTEST_CASE(mkdir_makes_linux_files),
 	KTEST_CASE(mkdir_rmdir_errors_as_linux),
@@ -336,6 +658,18 @@ static struct ktest_case instances_cases[] = {
 	KTEST_CASE(events_come_and_go_in_instances),
 	KTEST_CASE(rmdir_busy_while_referenced),
 	KTEST_CASE(instances_limits),
+	KTEST_CASE(instance_has_linux_options),
+	KTEST_CASE(instance_options_are_its_own),
+	KTEST_CASE(instance_records_print_with_its_options),
+	KTEST_CASE(instance_markers_and_overwrite),
+	KTEST_CASE(instance_snapshot_is_its_own),
+	KTEST_CASE(instance_per_cpu_files),
+	KTEST_CASE(instance_event_has_linux_files),
+	KTEST_CASE(instance_filter_is_its_own),
+	KTEST_CASE(instance_error_log_is_its_own),
+	KTEST_CASE(instance_triggers_act_on_the_instance),
+	KTEST_CASE(instance_hist_is_its_own),
+	KTEST_CASE(instance_enable_event_stays_in_the_instance),
 	KTEST_END
 };
 

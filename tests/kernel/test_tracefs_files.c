@@ -45,6 +45,7 @@ static void clean(void)
 {
 	struct trace_event_file *file;
 
+	clear_event_triggers(&global_trace);		/* an event with a trigger is armed: it could not go */
 	list_for_each_entry(file, &trace_event_files, list)
 		trace_event_set_enabled(file->tp, false);
 	wr(T("kprobe_events"), "\n");
@@ -338,6 +339,50 @@ static void stacktrace_records_the_calls(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, strstr(out, " => run_fib\n") != NULL);
 }
 
+/*
+ * traceon and traceoff are one kind of trigger (Linux's ETT_TRACE_ONOFF):
+ * one of them per event, and `!` of either name removes it.
+ */
+static void traceon_traceoff_one_per_event(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, wr(EV("trigger"), "traceon\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "traceoff if common_pid == 1\n"), -EEXIST);
+	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "!traceoff\n"), 0);
+	rd(EV("trigger"));
+	KTEST_EXPECT_EQ(t, strncmp(out, "# Available triggers:", 21), 0);
+	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "traceoff:3\n"), 0);
+	rd(EV("trigger"));
+	KTEST_EXPECT_STREQ(t, out, "traceoff:count=3\n");
+}
+
+/*
+ * An event with a trigger is in soft mode, as Linux's: armed while its
+ * enable is 0 ("0*"), its triggers see every hit and its records are
+ * discarded; it cannot be removed while the trigger is there (EBUSY).
+ */
+static void trigger_arms_a_disabled_event(struct ktest *t)
+{
+	wr(EV("enable"), "0\n");
+	KTEST_EXPECT_EQ(t, wr(EV("trigger"), "stacktrace:2\n"), 0);
+	rd(EV("enable"));
+	KTEST_EXPECT_STREQ(t, out, "0*\n");
+	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "hist:keys=n\n"), 0);
+	KTEST_EXPECT_EQ(t, records_of_fib5(), 0);
+	KTEST_EXPECT_EQ(t, count(out, "<stack trace>"), 2);
+	rd(EV("trigger"));
+	KTEST_EXPECT_TRUE(t, strstr(out, "stacktrace:count=0\n") != NULL);
+	rd(EV("hist"));
+	KTEST_EXPECT_TRUE(t, strstr(out, "    Hits: 15\n") != NULL);
+	KTEST_EXPECT_EQ(t, wr_append(T("kprobe_events"), "-:tf_fib\n"), -EBUSY);
+	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "!stacktrace\n"), 0);
+	rd(EV("enable"));
+	KTEST_EXPECT_STREQ(t, out, "0*\n");		/* the hist is a trigger too */
+	KTEST_EXPECT_EQ(t, wr_append(EV("trigger"), "!hist:keys=n\n"), 0);
+	rd(EV("enable"));
+	KTEST_EXPECT_STREQ(t, out, "0\n");
+	KTEST_EXPECT_EQ(t, wr_append(T("kprobe_events"), "-:tf_fib\n"), 0);
+}
+
 #define RET(name)  TRACEFS_DIR "/events/kprobes/tf_ret/" name
 
 /*
@@ -565,13 +610,13 @@ static void dynamic_events_dispatch(struct ktest *t)
 	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "r:tf_dret fib\n"), 0);
 	rd(T("dynamic_events"));
 	KTEST_EXPECT_STREQ(t, out, "p:kprobes/tf_fib fib n=$arg1\np:kprobes/tf_dyn crc32_byte c=$arg2:u8\n"
-			   "r:kprobes/tf_dret fib\n");
+			   "r10:kprobes/tf_dret fib\n");
 	rd(T("kprobe_events"));
 	KTEST_EXPECT_TRUE(t, strstr(out, "p:kprobes/tf_dyn crc32_byte") != NULL);
 	/* An event probe on a kprobe event: ENODEV, as Linux 6.1 (suite eprobes). */
 	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "e:tf_e kprobes.tf_fib\n"), -ENODEV);
 	/* Kinds this kernel does not have are EINVAL, as Linux without them. */
-	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "s:tf_s u64 x\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "x:tf_s fib\n"), -EINVAL);
 	/* A bad kprobe line fails with kprobe_events' own error and log. */
 	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "p:tf_bad fib x=%zz\n"), -EINVAL);
 	rd(T("error_log"));
@@ -627,6 +672,9 @@ static void fprobe_events_in_dynamic_events(struct ktest *t)
 	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "-:fprobes/tf_fent\n"), -EBUSY);
 	KTEST_EXPECT_EQ(t, wr(TRACEFS_DIR "/events/fprobes/enable", "0\n"), 0);
 	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "-:fprobes/tf_fent\n"), 0);
+	/* its trigger keeps fib__exit armed (soft mode): it goes with the trigger gone */
+	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "-:fib__exit\n"), -EBUSY);
+	KTEST_EXPECT_EQ(t, wr_append(TRACEFS_DIR "/events/fprobes/fib__exit/trigger", "!traceoff\n"), 0);
 	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "-:fib__exit\n"), 0);
 	rd(T("dynamic_events"));
 	KTEST_EXPECT_STREQ(t, out, "p:kprobes/tf_fib fib n=$arg1\n");
@@ -684,7 +732,8 @@ static void readme_lists_only_what_is_here(struct ktest *t)
 	/* the files it names */
 	KTEST_EXPECT_TRUE(t, strstr(out, "  trace_marker\t\t- ") && strstr(out, "  dynamic_events\t\t- "));
 	KTEST_EXPECT_TRUE(t, strstr(out, "current_tracer") == NULL);	/* not here: not named */
-	KTEST_EXPECT_TRUE(t, strstr(out, "instances") == NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "  instances\t\t- Make sub-buffers with: mkdir instances/foo\n") &&
+			     strstr(out, "  trace_options\t\t- Set format or modify how tracing happens\n"));
 	KTEST_EXPECT_TRUE(t, strstr(out, "e[:[<group>/][<event>]]") != NULL);	/* suite eprobes */
 	/* every type on its "type:" lines */
 	for (size_t i = 0; i < ARRAY_SIZE(type_lines); i++)
@@ -969,6 +1018,8 @@ static struct ktest_case files_cases[] = {
 	KTEST_CASE(trigger_file_lists_available),
 	KTEST_CASE(traceoff_and_traceon),
 	KTEST_CASE(stacktrace_records_the_calls),
+	KTEST_CASE(traceon_traceoff_one_per_event),
+	KTEST_CASE(trigger_arms_a_disabled_event),
 	KTEST_CASE(snapshot_file_and_trigger),
 	KTEST_CASE(enable_event_soft_mode),
 	KTEST_CASE(enable_hist_beside_enable_event),
