@@ -613,6 +613,24 @@ static const char *const default_groups[] = {
 	[PROBE_KIND_FPROBE] = PROBE_GROUP_FPROBES,
 };
 
+/*
+ * What every kind of line starts with: not too long, its comment cut,
+ * no character a probe line may not hold, then its first word.  1 with
+ * *cmd set, 0 for a blank line, -EINVAL with err saying why.
+ */
+static int parse_line_start(const char *line, size_t *len, size_t *at, struct word *cmd,
+			    struct probe_parse_error *err)
+{
+	err->code = PROBE_ERR_NONE;
+	err->pos = 0;
+	if (*len > PROBE_LINE_MAX)
+		return probe_fail(err, PROBE_ERR_LINE_TOO_LONG, 0);
+	*len = strip_comment(line, *len);
+	if (check_chars(line, *len, err))
+		return -EINVAL;
+	return next_word(line, *len, at, cmd) ? 1 : 0;
+}
+
 static int parse_event_line(const char *line, size_t len, const struct probe_parse_ops *ops,
 		      enum probe_kind kind, struct probe_event_def *def,
 		      struct probe_parse_error *err)
@@ -624,16 +642,10 @@ static int parse_event_line(const char *line, size_t len, const struct probe_par
 	reset_def(def);
 	def->uprobe = kind == PROBE_KIND_UPROBE;
 	def->fprobe = kind == PROBE_KIND_FPROBE;
-	err->code = PROBE_ERR_NONE;
-	err->pos = 0;
-	if (len > PROBE_LINE_MAX) {
-		probe_fail(err, PROBE_ERR_LINE_TOO_LONG, 0);
+	ret = parse_line_start(line, &len, &at, &cmd, err);
+	if (ret < 0)
 		goto fail;
-	}
-	len = strip_comment(line, len);
-	if (check_chars(line, len, err))
-		goto fail;
-	if (!next_word(line, len, &at, &cmd))
+	if (ret == 0)
 		return 0;                        /* blank: PROBE_CMD_NONE */
 
 	strlcpy(def->group, default_groups[kind], sizeof(def->group));
@@ -779,19 +791,14 @@ int eprobe_event_parse(const char *line, size_t len, const struct probe_parse_op
 {
 	struct word cmd, names;
 	size_t at = 0;
+	int ret;
 
 	reset_def(def);
 	def->eprobe = true;
-	err->code = PROBE_ERR_NONE;
-	err->pos = 0;
-	if (len > PROBE_LINE_MAX) {
-		probe_fail(err, PROBE_ERR_LINE_TOO_LONG, 0);
+	ret = parse_line_start(line, &len, &at, &cmd, err);
+	if (ret < 0)
 		goto fail;
-	}
-	len = strip_comment(line, len);
-	if (check_chars(line, len, err))
-		goto fail;
-	if (!next_word(line, len, &at, &cmd))
+	if (ret == 0)
 		return 0;				/* blank: PROBE_CMD_NONE */
 	strlcpy(def->group, PROBE_GROUP_EPROBES, sizeof(def->group));
 	if (cmd.s[0] == '-') {
