@@ -102,24 +102,12 @@ static int copy_strings(struct linux_binprm *bprm, const char __user *const __us
 	return 0;
 }
 
-/* The built-in program whose image these bytes are (its uprobes apply), or NULL. */
-static const struct user_program *builtin_image(const unsigned char *data, size_t size)
-{
-	unsigned long i;
-
-	for (i = 0; i < nr_user_programs; i++)
-		if (user_programs[i].elf == data && user_programs[i].size == size)
-			return &user_programs[i];
-	return NULL;
-}
-
 static int load_locked(const unsigned char *data, size_t size, void *arg)
 {
 	struct linux_binprm *bprm = arg;
 
 	bprm->image = data;
 	bprm->size = size;
-	bprm->exe = builtin_image(data, size);
 	return load_elf_binary(bprm);
 }
 
@@ -152,8 +140,12 @@ int exec_binprm(struct linux_binprm *bprm)
 		return ret;
 	/* The file's bytes cannot change while they are copied in. */
 	ret = ramfs_with_data(inode, load_locked, bprm);
-	iput(inode);
-	return ret;
+	if (ret) {
+		iput(inode);
+		return ret;
+	}
+	bprm->mm->exe_file = inode;	/* its reference now: mmput() puts it */
+	return 0;
 }
 
 void begin_new_exec(struct linux_binprm *bprm, struct pt_regs *regs)
@@ -171,8 +163,7 @@ void begin_new_exec(struct linux_binprm *bprm, struct pt_regs *regs)
 	local_irq_enable();
 	mmput(old);			/* its pages, and its uprobes' bookkeeping */
 	exec_mm_release(current);	/* a vfork() parent goes on */
-	if (bprm->exe)
-		uprobe_mmap(bprm->mm, bprm->exe);
+	uprobe_mmap(bprm->mm);		/* the probes of its file */
 	strlcpy(current->comm, kbasename(bprm->filename), sizeof(current->comm));
 	start_thread(regs, bprm->entry, bprm->sp);
 	bprm->mm = NULL;		/* current's now */

@@ -36,7 +36,7 @@ struct linux_binprm {
 	size_t strings_len;		/* bytes used; strings is ARG_MAX long */
 	const unsigned char *image;	/* the file's bytes while it loads */
 	size_t size;
-	const struct user_program *exe;	/* the built-in program these bytes are, or NULL */
+	struct inode *file;		/* the file these bytes are (a reference), or NULL */
 	/* What load_elf_binary() made: */
 	struct mm_struct *mm;
 	unsigned long entry, sp;

@@ -27,7 +27,7 @@
 #include "list.h"
 #include "spinlock.h"
 
-struct user_program;
+struct inode;
 
 #define USER_STACK_PAGES  8                        /* 32 KiB: the stack's first area */
 #define USER_STACK_TOP    TASK_SIZE
@@ -70,10 +70,12 @@ struct mm_struct {
 	unsigned long start_stack;   /* lowest the stack may grow to; below it the guard */
 	unsigned long start_brk, brk; /* the heap: from the end of the segments to brk */
 	unsigned long nr_pages;      /* user pages mapped (not page tables) */
-	/* uprobes (kernel/events/uprobes.c): the program it runs (Linux's
-	 * exe_file), its place on the list of copies of that program's text,
-	 * and its XOL page (0 until the first hit). */
-	const struct user_program *exe;
+	/* The file exec loaded (Linux's exe_file): a reference on its
+	 * inode, NULL for an image exec_load() was handed.  uprobes
+	 * (kernel/events/uprobes.c) key on it: its place on the list of
+	 * copies of that file's text, and its XOL page (0 until the first
+	 * hit). */
+	struct inode *exe_file;
 	struct list_head uprobes_link;
 	unsigned long xol_vaddr;
 };

@@ -61,6 +61,7 @@
 #define PROBE_ERRORS                                                              \
 	E(NONE,             "No error")                                               \
 	E(FILE_NOT_FOUND,   "Failed to find the given file")                          \
+	E(NO_REGULAR_FILE,  "Not a regular file")                                     \
 	E(BAD_REFCNT,       "Invalid reference counter offset")                       \
 	E(REFCNT_OPEN_BRACE, "Reference counter brace is not closed")                 \
 	E(BAD_REFCNT_SUFFIX, "Reference counter has wrong suffix")                    \
@@ -137,6 +138,7 @@ enum probe_err { PROBE_ERRORS PROBE_ERR_COUNT };
 struct probe_parse_error {
 	enum probe_err code;
 	int pos;
+	int errnum;	/* the errno the write returns; 0: the code's usual one */
 };
 
 /* The message for an error code ("Invalid argument" for unknown codes). */
@@ -262,6 +264,8 @@ static inline int probe_arg_slots(const struct probe_arg *arg)
 
 /* What the parser may ask the kernel: both may be NULL (then @SYM is an
  * error and the probe symbol is left unresolved). */
+#define PROBE_FILE_NOT_REGULAR 1	/* file_lookup(): it exists, not a regular file */
+
 struct probe_parse_ops {
 	/* Address of a symbol, 0 if unknown: kallsyms_lookup_name. */
 	unsigned long (*lookup_name)(const char *name);
@@ -272,11 +276,14 @@ struct probe_parse_ops {
 	 */
 	unsigned long (*symbol_size)(unsigned long addr);
 	/*
-	 * uprobe_events: does PATH name a file?  Linux looks the path up
+	 * uprobe_events: what PATH names.  Linux looks the path up
 	 * (kern_path()) right after splitting PATH:OFFSET, before the
-	 * arguments; NULL leaves it to the caller.
+	 * arguments: 0 for a regular file, PROBE_FILE_NOT_REGULAR for
+	 * anything else (a directory), or the lookup's negative errno
+	 * (-ENOENT, -ENOTDIR), which the write returns.  NULL leaves it
+	 * to the caller.
 	 */
-	bool (*file_exists)(const char *path);
+	int (*file_lookup)(const char *path);
 	/*
 	 * Event probes: does SYSTEM.EVENT name an event one may attach to;
 	 * the number of its field NAME (as the filters count them), or -1;

@@ -2,10 +2,11 @@
  * uprobes.h - probes on the instructions of user programs (Linux's
  * include/linux/uprobes.h, 3.5 onwards; docs/uprobes.md).
  *
- * A uprobe sits on a program of the built-in image at a file offset, as
- * Linux's sits on an inode: every process running that program, started
- * before or after the probe, traps there.  The int3 goes into each
- * process's own copy of the page; the program's image is never written.
+ * A uprobe sits on a file at a file offset, as Linux's: (inode, offset),
+ * the inode a file of the ramfs (/bin/busybox, or a built-in program's
+ * /bin/NAME).  Every process running that file, started before or after
+ * the probe, traps there.  The int3 goes into each process's own copy
+ * of the page; the file's bytes are never written.
  * A hit runs the consumers' handlers, then the probed instruction is
  * single-stepped out of line in the process's XOL page, in ring 3, and
  * arch_uprobe_post_xol() makes the result look as if it had run in place.
@@ -20,7 +21,7 @@
 
 struct mm_struct;
 struct task_struct;
-struct user_program;
+struct inode;
 
 #define UPROBE_SWBP_INSN       0xcc    /* int3 */
 #define UPROBE_SWBP_INSN_SIZE  1
@@ -74,14 +75,19 @@ struct uprobe_consumer {
 };
 
 /*
- * Register uc at `offset` (a file offset, as in Linux) of program prog.
- * 0; -EINVAL: the offset is outside the program's text or not on an
- * instruction boundary (known from the ELF symbol table); -EILSEQ: the
- * bytes there are no instruction; -EOPNOTSUPP: an instruction that
- * cannot be stepped out of line (int, far transfers, privileged ones);
- * -ENOMEM.  On failure nothing changed.  why (may be NULL) says which.
+ * Register uc at `offset` of the file `inode` (a file offset, as in
+ * Linux: the probe is the file's, and goes into every process that runs
+ * it).  The caller keeps the inode alive until uprobe_unregister()
+ * (trace_uprobe.c holds a reference while its event exists).  0;
+ * -EINVAL: the offset is past the end of the file (Linux's check), or
+ * outside the file's executable segment, or not on an instruction
+ * boundary (known from the ELF symbol table where the file has one), or
+ * the file is no executable this kernel runs; -EILSEQ: the bytes there
+ * are no instruction; -EOPNOTSUPP: an instruction that cannot be
+ * stepped out of line (int, far transfers, privileged ones); -ENOMEM.
+ * On failure nothing changed.  why (may be NULL) says which.
  */
-int uprobe_register(const struct user_program *prog, unsigned long offset,
+int uprobe_register(struct inode *inode, unsigned long offset,
 		    struct uprobe_consumer *uc, const char **why);
 /*
  * The same with a reference counter (ref_ctr_offset, a file offset; 0:
@@ -90,24 +96,31 @@ int uprobe_register(const struct user_program *prog, unsigned long offset,
  * uprobe_register_refctr().  -EINVAL also when the counter is not in a
  * loaded segment, or when the place is probed with another counter.
  */
-int uprobe_register_refctr(const struct user_program *prog, unsigned long offset,
+int uprobe_register_refctr(struct inode *inode, unsigned long offset,
 			   unsigned long ref_ctr_offset, struct uprobe_consumer *uc,
 			   const char **why);
-/* What uprobe_register_refctr() would refuse, checked without registering. */
-int uprobe_check(const struct user_program *prog, unsigned long offset,
+/*
+ * What uprobe_register_refctr() would refuse, checked without
+ * registering - except an offset past the end of the file, which only
+ * registering refuses (Linux: uprobe_events takes the line, enabling
+ * it fails with -EINVAL).
+ */
+int uprobe_check(struct inode *inode, unsigned long offset,
 		 unsigned long ref_ctr_offset, const char **why);
-void uprobe_unregister(const struct user_program *prog, unsigned long offset,
+void uprobe_unregister(struct inode *inode, unsigned long offset,
 		       struct uprobe_consumer *uc);
-/* The user address a file offset of prog is loaded at; 0 if not in its text. */
-unsigned long uprobe_offset_to_vaddr(const struct user_program *prog,
-				     unsigned long offset);
+/* The user address a file offset of the file is loaded at; 0 if not in its text. */
+unsigned long uprobe_offset_to_vaddr(struct inode *inode, unsigned long offset);
 
-/* A new process runs prog: its copy of the text gets every probe (Linux's uprobe_mmap()). */
-void uprobe_mmap(struct mm_struct *mm, const struct user_program *prog);
+/*
+ * exec mapped mm->exe_file: its copy of the text gets every probe of
+ * that file (Linux's uprobe_mmap(), called for each new mapping).
+ */
+void uprobe_mmap(struct mm_struct *mm);
 /*
  * Fork: between start and end (uprobes' lock held, interrupts off), no
- * probe comes or goes; uprobe_dup_mmap() gives the child the parent's
- * program and its place among the copies (Linux's names).
+ * probe comes or goes; uprobe_dup_mmap() gives the child (whose
+ * exe_file fork set) its place among the copies (Linux's names).
  */
 void uprobe_start_dup_mmap(void);
 void uprobe_end_dup_mmap(void);

@@ -184,6 +184,10 @@ static int dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm)
 			return -ENOMEM;
 		insert_vm_struct(mm, copy);
 	}
+	/* The same file (Linux: get_mm_exe_file()); mmput() puts it back. */
+	mm->exe_file = oldmm->exe_file;
+	if (mm->exe_file)
+		iget(mm->exe_file);
 	/* No uprobe may come or go between the pages' copy and the child's listing. */
 	uprobe_start_dup_mmap();
 	spin_lock_irqsave(&oldmm->page_table_lock, flags);

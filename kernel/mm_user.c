@@ -14,6 +14,7 @@
 #include "errno.h"
 #include "nokprobe.h"
 #include "uprobes.h"
+#include "ramfs.h"
 
 struct mm_struct *mm_alloc(void)
 {
@@ -36,6 +37,8 @@ void mmput(struct mm_struct *mm)
 	if (!mm)
 		return;
 	uprobe_clear_state(mm);		/* no probe writes into it any more */
+	if (mm->exe_file)
+		iput(mm->exe_file);
 	exit_mmap(mm);
 	pgd_free(mm->pgd);
 	kfree(mm);

@@ -47,6 +47,7 @@ int probe_fail(struct probe_parse_error *err, enum probe_err code, int pos)
 {
 	err->code = code;
 	err->pos = pos;
+	err->errnum = 0;
 	return -EINVAL;
 }
 
@@ -457,6 +458,7 @@ static int parse_uprobe_point(struct word w, const struct probe_parse_ops *ops,
 {
 	size_t colon = w.len;
 	struct word off;
+	int ret = 0;
 
 	while (colon > 0 && w.s[colon - 1] != ':')
 		colon--;
@@ -470,8 +472,15 @@ static int parse_uprobe_point(struct word w, const struct probe_parse_ops *ops,
 		if (!is_path_char(w.s[i]))
 			return probe_fail(err, PROBE_ERR_FILE_NOT_FOUND, w.pos);
 	copy_name(def->symbol, w.s, colon);
-	if (ops && ops->file_exists && !ops->file_exists(def->symbol))
-		return probe_fail(err, PROBE_ERR_FILE_NOT_FOUND, w.pos);
+	if (ops && ops->file_lookup)
+		ret = ops->file_lookup(def->symbol);
+	if (ret == PROBE_FILE_NOT_REGULAR)	/* Linux's d_is_reg() check: -EINVAL */
+		return probe_fail(err, PROBE_ERR_NO_REGULAR_FILE, w.pos);
+	if (ret < 0) {
+		probe_fail(err, PROBE_ERR_FILE_NOT_FOUND, w.pos);
+		err->errnum = ret;		/* kern_path()'s errno */
+		return -EINVAL;
+	}
 	off.s = w.s + colon + 1;
 	off.len = w.len - colon - 1;
 	off.pos = w.pos + (int)colon + 1;
@@ -554,7 +563,7 @@ static int parse_add(const char *line, size_t len, size_t at, struct word cmd,
 		     struct word names, const struct probe_parse_ops *ops,
 		     struct probe_event_def *def, struct probe_parse_error *err)
 {
-	struct probe_parse_error late = { PROBE_ERR_NONE, 0 };
+	struct probe_parse_error late = { PROBE_ERR_NONE, 0, 0 };
 	struct fetch_arg_ctx ctx = { .ops = ops, .def = def, .deferred = &late,
 				     .uprobe = def->uprobe, .fprobe = def->fprobe };
 	struct word w;
@@ -623,6 +632,7 @@ static int parse_line_start(const char *line, size_t *len, size_t *at, struct wo
 {
 	err->code = PROBE_ERR_NONE;
 	err->pos = 0;
+	err->errnum = 0;
 	if (*len > PROBE_LINE_MAX)
 		return probe_fail(err, PROBE_ERR_LINE_TOO_LONG, 0);
 	*len = strip_comment(line, *len);
@@ -754,7 +764,7 @@ static int parse_eprobe_add(const char *line, size_t len, size_t at, struct word
 			    const struct probe_parse_ops *ops, struct probe_event_def *def,
 			    struct probe_parse_error *err)
 {
-	struct probe_parse_error late = { PROBE_ERR_NONE, 0 };
+	struct probe_parse_error late = { PROBE_ERR_NONE, 0, 0 };
 	struct fetch_arg_ctx ctx = { .ops = ops, .def = def, .deferred = &late, .tpoint = true };
 	struct word target, w, if_word = { NULL, 0, 0 };
 	size_t args_end;

@@ -76,8 +76,8 @@ static void pid_copy_mm(struct pid_info *p, struct mm_struct *mm)
 	for (struct vm_area_struct *v = mm->mmap; v && p->nr_maps < PID_MAPS_MAX; v = v->vm_next)
 		p->maps[p->nr_maps++] = *v;
 	spin_unlock_irqrestore(&mm->page_table_lock, irq);
-	if (mm->exe)
-		strlcpy(p->exe, mm->exe->name, sizeof(p->exe));
+	if (mm->exe_file)	/* its name in /bin: the mm's reference keeps the inode */
+		strlcpy(p->exe, mm->exe_file->name, sizeof(p->exe));
 }
 
 /* A signal set as the 64-bit mask /proc prints (signal n is bit n - 1). */

@@ -2,14 +2,16 @@
  * uprobes.c - breakpoints in user programs (Linux's kernel/events/uprobes.c;
  * docs/uprobes.md draws the page).
  *
- * A uprobe is (program, address): the address the file offset is loaded
+ * A uprobe is (inode, offset), as Linux's: a file of the ramfs and a
+ * file offset, found in a process at the address the offset is loaded
  * at.  Registering one writes an int3 into the copy of the page that
- * every process running the program owns (exec gave each its own
- * frames: the image in the kernel is never written, which is what
- * Linux's copy-on-write of the file's page achieves; a frame a fork
+ * every process running the file owns (exec gave each its own frames:
+ * the file's bytes are never written, which is what Linux's
+ * copy-on-write of the page cache's page achieves; a frame a fork
  * shares is copied before the write), and uprobe_mmap() does the same
- * for processes started later, uprobe_dup_mmap() for forked ones.  Unregistering the last
- * consumer writes the original byte back into every copy.
+ * for processes started later, uprobe_dup_mmap() for forked ones.
+ * Unregistering the last consumer writes the original byte back into
+ * every copy.
  *
  * A hit, in the process that trapped:
  *   #BP from ring 3 -> uprobe_pre_sstep_notifier(): ours, work pending
@@ -31,6 +33,7 @@
 #include "spinlock.h"
 #include "uaccess.h"
 #include "exec_elf.h"
+#include "ramfs.h"
 #include "string.h"
 #include "errno.h"
 #include "list.h"
@@ -41,7 +44,8 @@
 
 struct uprobe {
 	struct list_head list;               /* on uprobes */
-	const struct user_program *prog;
+	/* The file: a key, not a reference - the registering caller holds it. */
+	struct inode *inode;
 	unsigned long offset;                /* in the file */
 	unsigned long vaddr;                 /* where it is loaded */
 	/* The reference counter (Linux 4.20+): a u16 of the program's
@@ -74,7 +78,7 @@ struct uprobe_task {
 };
 
 /*
- * Every uprobe and every address space running a program of the image.
+ * Every uprobe and every address space running a file (mm->exe_file).
  * One lock for both: a probe's int3 goes into exactly the copies that
  * exist while it is held, and uprobe_mmap() gives a new process exactly
  * the probes that exist.  Hits take it too (with interrupts off: they
@@ -84,12 +88,28 @@ static LIST_HEAD(uprobes);
 static LIST_HEAD(uprobe_mms);
 static DEFINE_SPINLOCK(uprobes_lock);
 
-static struct uprobe *find_uprobe(const struct user_program *prog, unsigned long vaddr)
+/* The uprobe of (inode, offset), Linux's key. */
+static struct uprobe *find_uprobe(const struct inode *inode, unsigned long offset)
 {
 	struct uprobe *u;
 
 	list_for_each_entry(u, &uprobes, list)
-		if (u->prog == prog && u->vaddr == vaddr)
+		if (u->inode == inode && u->offset == offset)
+			return u;
+	return NULL;
+}
+
+/*
+ * The uprobe whose int3 the process hit at bp_vaddr, in the file it
+ * runs (Linux's find_active_uprobe(): the vma's file and the offset
+ * bp_vaddr maps; here exec maps one file, at its ELF addresses).
+ */
+static struct uprobe *find_active_uprobe(const struct mm_struct *mm, unsigned long bp_vaddr)
+{
+	struct uprobe *u;
+
+	list_for_each_entry(u, &uprobes, list)
+		if (u->inode == mm->exe_file && u->vaddr == bp_vaddr)
 			return u;
 	return NULL;
 }
@@ -150,20 +170,21 @@ static void for_each_copy(struct uprobe *u, void (*fn)(struct uprobe *, struct m
 	struct mm_struct *mm;
 
 	list_for_each_entry(mm, &uprobe_mms, uprobes_link)
-		if (mm->exe == u->prog)
+		if (mm->exe_file == u->inode)
 			fn(u, mm);
 }
 
-void uprobe_mmap(struct mm_struct *mm, const struct user_program *prog)
+void uprobe_mmap(struct mm_struct *mm)
 {
 	unsigned long flags;
 	struct uprobe *u;
 
+	if (!mm->exe_file)
+		return;		/* an image exec_load() was handed: no file to probe */
 	spin_lock_irqsave(&uprobes_lock, flags);
-	mm->exe = prog;
 	list_add_tail(&mm->uprobes_link, &uprobe_mms);
 	list_for_each_entry(u, &uprobes, list)
-		if (u->prog == prog)
+		if (u->inode == mm->exe_file)
 			install_breakpoint(u, mm);
 	spin_unlock_irqrestore(&uprobes_lock, flags);
 }
@@ -200,37 +221,66 @@ void uprobe_end_dup_mmap(void)
 }
 
 /*
- * Linux's uprobe_dup_mmap(): the child runs the parent's program, and
- * its pages - shared with the parent - hold the same int3s; listing it
- * makes them its own from now on: an unregister takes them out of its
- * copy too, a register puts new ones in.
+ * Linux's uprobe_dup_mmap(): the child runs the parent's file (fork set
+ * its exe_file), and its pages - shared with the parent - hold the same
+ * int3s; listing it makes them its own from now on: an unregister takes
+ * them out of its copy too, a register puts new ones in.
  */
 void uprobe_dup_mmap(struct mm_struct *oldmm, struct mm_struct *newmm)
 {
-	newmm->exe = oldmm->exe;
 	if (!list_empty(&oldmm->uprobes_link))
 		list_add_tail(&newmm->uprobes_link, &uprobe_mms);
 }
 
 /* ---- where a file offset is loaded ------------------------------------------------ */
 
-static const Elf32_Ehdr *prog_ehdr(const struct user_program *prog)
+/*
+ * The file's bytes as exec would load them: only a file exec runs has
+ * a text for a probe to be in (elf_check_exec() with exec's bounds).
+ */
+static bool image_is_exec(struct load_info *info, const unsigned char *data, size_t size)
 {
-	return (const Elf32_Ehdr *)prog->elf;
+	memset(info, 0, sizeof(*info));
+	info->image = data;
+	info->len = size;
+	return data && elf_check_exec(info, USER_BASE, USER_STACK_BOTTOM - STACK_GUARD_GAP) == 0;
 }
 
 /* The executable PT_LOAD holding file offset `offset`: Linux's vma_offset. */
-unsigned long uprobe_offset_to_vaddr(const struct user_program *prog,
-				     unsigned long offset)
+static unsigned long image_offset_to_vaddr(const struct load_info *info,
+					   unsigned long offset)
 {
-	const Elf32_Ehdr *h = prog_ehdr(prog);
-	const Elf32_Phdr *p = (const Elf32_Phdr *)(prog->elf + h->e_phoff);
+	const Elf32_Ehdr *h = (const Elf32_Ehdr *)info->image;
 
-	for (unsigned int i = 0; i < h->e_phnum; i++, p++)
+	for (unsigned int i = 0; i < h->e_phnum; i++) {
+		const Elf32_Phdr *p = elf_phdr(info, i);
+
 		if (p->p_type == PT_LOAD && (p->p_flags & PF_X) &&
 		    offset >= p->p_offset && offset - p->p_offset < p->p_filesz)
 			return p->p_vaddr + (offset - p->p_offset);
+	}
 	return 0;
+}
+
+struct offset_query {
+	unsigned long offset, vaddr;
+};
+
+static int offset_query_locked(const unsigned char *data, size_t size, void *arg)
+{
+	struct offset_query *q = arg;
+	struct load_info info;
+
+	q->vaddr = image_is_exec(&info, data, size) ? image_offset_to_vaddr(&info, q->offset) : 0;
+	return 0;
+}
+
+unsigned long uprobe_offset_to_vaddr(struct inode *inode, unsigned long offset)
+{
+	struct offset_query q = { .offset = offset };
+
+	ramfs_with_data(inode, offset_query_locked, &q);
+	return q.vaddr;
 }
 
 /*
@@ -238,14 +288,15 @@ unsigned long uprobe_offset_to_vaddr(const struct user_program *prog,
  * the counter usually sits in .data.  0 when no segment holds the two
  * bytes, or when they straddle a page (one page is written at a time).
  */
-static unsigned long ref_ctr_offset_to_vaddr(const struct user_program *prog,
+static unsigned long ref_ctr_offset_to_vaddr(const struct load_info *info,
 					     unsigned long offset)
 {
-	const Elf32_Ehdr *h = prog_ehdr(prog);
-	const Elf32_Phdr *p = (const Elf32_Phdr *)(prog->elf + h->e_phoff);
+	const Elf32_Ehdr *h = (const Elf32_Ehdr *)info->image;
 	unsigned long vaddr;
 
-	for (unsigned int i = 0; i < h->e_phnum; i++, p++) {
+	for (unsigned int i = 0; i < h->e_phnum; i++) {
+		const Elf32_Phdr *p = elf_phdr(info, i);
+
 		if (p->p_type != PT_LOAD || offset < p->p_offset ||
 		    offset - p->p_offset + sizeof(short) > p->p_filesz)
 			continue;
@@ -258,63 +309,92 @@ static unsigned long ref_ctr_offset_to_vaddr(const struct user_program *prog,
 /*
  * Is offset the start of an instruction?  If the file has a symbol
  * table, decode the function around it from its start (as kprobes'
- * can_probe() does with kallsyms).  Without one, we cannot tell.
+ * can_probe() does with kallsyms).  Without one - a stripped file,
+ * busybox - we cannot tell, as Linux cannot.
  */
-static int check_insn_boundary(const struct user_program *prog, unsigned long offset,
+static int check_insn_boundary(const struct load_info *info, unsigned long offset,
 			       unsigned long vaddr)
 {
-	struct load_info info = { .image = prog->elf, .len = prog->size };
-	const Elf32_Sym *sym = elf_exec_func(&info, NULL, vaddr);
+	const Elf32_Sym *sym = elf_exec_func(info, NULL, vaddr);
 
 	if (!sym)
 		return 0;
-	return insn_boundary_check(prog->elf + offset - (vaddr - sym->st_value),
-				   prog->elf + offset, sym->st_size);
+	return insn_boundary_check(info->image + offset - (vaddr - sym->st_value),
+				   info->image + offset, sym->st_size);
 }
 
-static int prepare_uprobe(struct uprobe *u, const char **why)
+/* What prepare_image() is asked, under the ramfs lock. */
+struct prepare_args {
+	struct uprobe *u;
+	bool past_end_ok;	/* uprobe_check(): registering refuses that, as in Linux */
+	const char **why;
+};
+
+/* 0, 1 (past the end, left to registering), or -EINVAL with *why. */
+static int prepare_image(const unsigned char *data, size_t size, void *arg)
 {
-	const struct user_program *prog = u->prog;
+	struct prepare_args *a = arg;
+	struct uprobe *u = a->u;
+	struct load_info info;
 	unsigned long max;
 
-	u->vaddr = uprobe_offset_to_vaddr(prog, u->offset);
-	if (!u->vaddr) {
-		*why = "offset is not in the program's text";
-		return -EINVAL;
+	if (u->offset > size) {		/* Linux's __uprobe_register(): "the obvious mistakes" */
+		*a->why = "offset is past the end of the file";
+		return a->past_end_ok ? 1 : -EINVAL;
 	}
-	if (check_insn_boundary(prog, u->offset, u->vaddr)) {
-		*why = "offset is not on an instruction boundary";
+	*a->why = "not an executable this kernel runs";
+	if (!image_is_exec(&info, data, size))
 		return -EINVAL;
-	}
+	u->vaddr = image_offset_to_vaddr(&info, u->offset);
+	*a->why = "offset is not in the program's text";
+	if (!u->vaddr)
+		return -EINVAL;
+	*a->why = "offset is not on an instruction boundary";
+	if (check_insn_boundary(&info, u->offset, u->vaddr))
+		return -EINVAL;
 	if (u->ref_ctr_offset) {
-		u->ref_ctr_vaddr = ref_ctr_offset_to_vaddr(prog, u->ref_ctr_offset);
-		if (!u->ref_ctr_vaddr) {
-			*why = "reference counter is not in the program's loaded data";
+		u->ref_ctr_vaddr = ref_ctr_offset_to_vaddr(&info, u->ref_ctr_offset);
+		*a->why = "reference counter is not in the program's loaded data";
+		if (!u->ref_ctr_vaddr)
 			return -EINVAL;
-		}
 	}
-	max = prog->size - u->offset;
-	memcpy(u->arch.insn, prog->elf + u->offset, max < MAX_UINSN_BYTES ? max : MAX_UINSN_BYTES);
+	max = size - u->offset;
+	memcpy(u->arch.insn, data + u->offset, max < MAX_UINSN_BYTES ? max : MAX_UINSN_BYTES);
+	return 0;
+}
+
+/*
+ * Read the file: where the offset is loaded, the instruction's bytes
+ * (copied now: a later write to the file does not change the probe, as
+ * Linux's copy is taken when the first process maps it), its analysis.
+ */
+static int prepare_uprobe(struct uprobe *u, bool past_end_ok, const char **why)
+{
+	struct prepare_args a = { .u = u, .past_end_ok = past_end_ok, .why = why };
+	int ret = ramfs_with_data(u->inode, prepare_image, &a);
+
+	if (ret)
+		return ret > 0 ? 0 : ret;
 	return arch_uprobe_analyze_insn(&u->arch, why);
 }
 
 /* ---- register / unregister ---------------------------------------------------------- */
 
-int uprobe_check(const struct user_program *prog, unsigned long offset,
+int uprobe_check(struct inode *inode, unsigned long offset,
 		 unsigned long ref_ctr_offset, const char **why)
 {
-	struct uprobe u = { .prog = prog, .offset = offset, .ref_ctr_offset = ref_ctr_offset };
+	struct uprobe u = { .inode = inode, .offset = offset, .ref_ctr_offset = ref_ctr_offset };
 
-	return prepare_uprobe(&u, why);
+	return prepare_uprobe(&u, true, why);
 }
 
-int uprobe_register(const struct user_program *prog, unsigned long offset,
+int uprobe_register(struct inode *inode, unsigned long offset,
 		    struct uprobe_consumer *uc, const char **why)
 {
-	return uprobe_register_refctr(prog, offset, 0, uc, why);
+	return uprobe_register_refctr(inode, offset, 0, uc, why);
 }
 
-int uprobe_register_refctr(const struct user_program *prog, unsigned long offset,
+int uprobe_register_refctr(struct inode *inode, unsigned long offset,
 			   unsigned long ref_ctr_offset, struct uprobe_consumer *uc,
 			   const char **why)
 {
@@ -328,16 +408,16 @@ int uprobe_register_refctr(const struct user_program *prog, unsigned long offset
 	*why = "out of memory";
 	if (!u)
 		return -ENOMEM;
-	u->prog = prog;
+	u->inode = inode;
 	u->offset = offset;
 	u->ref_ctr_offset = ref_ctr_offset;
-	ret = prepare_uprobe(u, why);
+	ret = prepare_uprobe(u, false, why);
 	if (ret) {
 		kfree(u);
 		return ret;
 	}
 	spin_lock_irqsave(&uprobes_lock, flags);
-	old = find_uprobe(prog, u->vaddr);
+	old = find_uprobe(inode, offset);
 	if (old && old->ref_ctr_offset != ref_ctr_offset) {
 		spin_unlock_irqrestore(&uprobes_lock, flags);
 		kfree(u);
@@ -370,14 +450,14 @@ static bool consumer_del(struct uprobe *u, struct uprobe_consumer *uc)
 	return false;
 }
 
-void uprobe_unregister(const struct user_program *prog, unsigned long offset,
+void uprobe_unregister(struct inode *inode, unsigned long offset,
 		       struct uprobe_consumer *uc)
 {
-	unsigned long vaddr = uprobe_offset_to_vaddr(prog, offset), flags;
+	unsigned long flags;
 	struct uprobe *u;
 
 	spin_lock_irqsave(&uprobes_lock, flags);
-	u = find_uprobe(prog, vaddr);
+	u = find_uprobe(inode, offset);
 	if (u && consumer_del(u, uc) && !u->consumers) {
 		for_each_copy(u, remove_breakpoint);
 		list_del(&u->list);
@@ -556,7 +636,7 @@ static void handle_swbp(struct uprobe_task *utask, struct pt_regs *regs)
 		return;
 	}
 	spin_lock_irqsave(&uprobes_lock, flags);
-	u = find_uprobe(mm->exe, bp_vaddr);
+	u = find_active_uprobe(mm, bp_vaddr);
 	if (!u) {
 		spin_unlock_irqrestore(&uprobes_lock, flags);
 		handle_no_uprobe(mm, bp_vaddr, regs);

@@ -533,6 +533,8 @@ static int run_command(const struct trace_probe_type *type, const char *line, si
 		/* Linux returns kern_path()'s error for a file not found,
 		 * validate_probe_symbol()'s for a symbol not found, and
 		 * for an event probe -ENODEV (no such event) or -ENOENT (no such field). */
+		if (err.errnum)
+			return err.errnum;
 		return err.code == PROBE_ERR_FILE_NOT_FOUND ? -ENOENT :
 		       err.code == PROBE_ERR_NO_SUCH_SYMBOL ? -ENOENT :
 		       err.code == PROBE_ERR_BAD_ATTACH_EVENT ? -ENODEV :

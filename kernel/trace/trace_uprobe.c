@@ -6,7 +6,9 @@
  *
  * The line is kprobe_events' grammar with PATH:OFFSET[(REF_CTR)] for
  * the probe point (lib/probe_events_parse.c, uprobe_event_parse());
- * PATH names a program of the built-in image, /bin/NAME, and REF_CTR
+ * PATH is any path the file system resolves, as Linux's kern_path()
+ * (/bin/busybox, a built-in program's /bin/NAME, relative to the
+ * writer's working directory), naming a regular file, and REF_CTR
  * the file offset of a u16 the kernel keeps at 1 in each process while
  * the event is enabled (an SDT probe's semaphore).  A new event is checked at
  * once (the program, the offset, the instruction there) but, as in
@@ -33,12 +35,19 @@
 #include "vsprintf.h"
 #include "errno.h"
 #include "list.h"
-
-#define UPROBE_PATH_PREFIX "/bin/"	/* where the image's programs are named */
+#include "ramfs.h"
+#include "fs.h"
+#include "fcntl.h"
 
 struct trace_uprobe {
 	struct trace_probe tp;
-	const struct user_program *prog;
+	/*
+	 * The file, a reference held while the event exists (Linux's
+	 * tu->inode and the path it holds).  NULL: a regular file with no
+	 * bytes to map - /proc, tracefs - which Linux's uprobe_register()
+	 * refuses with -EIO (no read_folio).
+	 */
+	struct inode *inode;
 	unsigned long vaddr;			/* where def->offset is loaded */
 	struct uprobe_consumer uc;
 };
@@ -121,24 +130,45 @@ static int trace_uprobe_set_enabled(struct trace_probe *tp, bool on)
 {
 	struct trace_uprobe *tu = container_of(tp, struct trace_uprobe, tp);
 
+	if (!tu->inode)
+		return on ? -EIO : 0;
 	if (!on) {
-		uprobe_unregister(tu->prog, tp->def->offset, &tu->uc);
+		uprobe_unregister(tu->inode, tp->def->offset, &tu->uc);
 		return 0;
 	}
-	return uprobe_register_refctr(tu->prog, tp->def->offset, tp->def->ref_ctr_offset,
+	return uprobe_register_refctr(tu->inode, tp->def->offset, tp->def->ref_ctr_offset,
 				      &tu->uc, NULL);
 }
 
 /* ---- defining and removing events ---------------------------------------------- */
 
-/* "/bin/hello" -> the program "hello" of the image. */
-static const struct user_program *find_program(const char *path)
+/*
+ * Linux's kern_path(LOOKUP_FOLLOW) and d_is_reg(): the ramfs file path
+ * names (*inode, a reference), or a pseudo file (*inode NULL: tracefs,
+ * /proc).  0; PROBE_FILE_NOT_REGULAR for a directory; -ENOENT, -ENOTDIR.
+ */
+static int uprobe_path_lookup(const char *name, struct inode **inode)
 {
-	size_t n = strlen(UPROBE_PATH_PREFIX);
+	long err;
+	char *path = absolute_path_at(AT_FDCWD, name, &err);
+	int ret;
 
-	if (strncmp(path, UPROBE_PATH_PREFIX, n) != 0)
-		return NULL;
-	return find_user_program(path + n);
+	*inode = NULL;
+	if (!path)
+		return err;
+	ret = pseudofs_lookup(path);
+	if (ret) {			/* mounted over the ramfs: the pseudo file wins */
+		kfree(path);
+		return ret == 1 ? 0 : PROBE_FILE_NOT_REGULAR;	/* 1: a file, 2: a directory */
+	}
+	ret = ramfs_lookup(path, inode);
+	kfree(path);
+	if (!ret && !S_ISREG((*inode)->i_mode)) {
+		iput(*inode);
+		*inode = NULL;
+		ret = PROBE_FILE_NOT_REGULAR;
+	}
+	return ret;
 }
 
 /*
@@ -146,50 +176,50 @@ static const struct user_program *find_program(const char *path)
  * refused when written, not when enabled.
  */
 static int check_probe_point(const struct probe_event_def *parsed, const char *line,
-			     size_t len, const struct user_program **progp)
+			     size_t len, struct inode **inodep)
 {
-	const struct user_program *prog = find_program(parsed->symbol);
 	int pos = trace_probe_word_pos(line, len, 1);
+	int ret = uprobe_path_lookup(parsed->symbol, inodep);
 	const char *why;
 	char msg[200];
-	int ret;
 
-	if (!prog) {
-		trace_probe_log_error(&uprobe_type, line, len, pos,
-				      probe_err_msg(PROBE_ERR_FILE_NOT_FOUND));
-		return -ENOENT;
+	if (ret) {		/* the parser looked first: the file went since */
+		trace_probe_log_error(&uprobe_type, line, len, pos, probe_err_msg(
+			ret < 0 ? PROBE_ERR_FILE_NOT_FOUND : PROBE_ERR_NO_REGULAR_FILE));
+		return ret < 0 ? ret : -EINVAL;
 	}
-	ret = uprobe_check(prog, parsed->offset, parsed->ref_ctr_offset, &why);
+	if (!*inodep)
+		return 0;	/* no bytes: enabling fails, as Linux's does */
+	ret = uprobe_check(*inodep, parsed->offset, parsed->ref_ctr_offset, &why);
 	if (ret) {
 		snprintf(msg, sizeof(msg), "Could not probe %s:0x%lx: %s: %s", parsed->symbol,
 			 parsed->offset, errno_name(ret), why);
 		trace_probe_log_error(&uprobe_type, line, len, pos, msg);
+		iput(*inodep);
 		return ret;
 	}
-	*progp = prog;
 	return 0;
 }
 
 static struct trace_probe *create_trace_uprobe(const struct probe_event_def *parsed,
 					const char *line, size_t len, int *err)
 {
-	const struct user_program *prog;
 	struct trace_uprobe *tu;
+	struct inode *inode;
 
-	*err = check_probe_point(parsed, line, len, &prog);
+	*err = check_probe_point(parsed, line, len, &inode);
 	if (*err)
 		return NULL;
 	tu = kzalloc(sizeof(*tu));
-	*err = -ENOMEM;
-	if (!tu)
-		return NULL;
-	*err = trace_probe_init(&tu->tp, &uprobe_type, parsed);
+	*err = tu ? trace_probe_init(&tu->tp, &uprobe_type, parsed) : -ENOMEM;
 	if (*err) {
 		kfree(tu);
+		if (inode)
+			iput(inode);
 		return NULL;
 	}
-	tu->prog = prog;
-	tu->vaddr = uprobe_offset_to_vaddr(prog, parsed->offset);
+	tu->inode = inode;
+	tu->vaddr = inode ? uprobe_offset_to_vaddr(inode, parsed->offset) : 0;
 	if (parsed->is_return)
 		tu->uc.ret_handler = uretprobe_dispatcher;
 	else
@@ -200,20 +230,30 @@ static struct trace_probe *create_trace_uprobe(const struct probe_event_def *par
 /* Only a disabled event is destroyed: nothing is registered. */
 static void destroy_trace_uprobe(struct trace_probe *tp)
 {
+	struct trace_uprobe *tu = container_of(tp, struct trace_uprobe, tp);
+
+	if (tu->inode)
+		iput(tu->inode);
 	trace_probe_cleanup(tp);
-	kfree(container_of(tp, struct trace_uprobe, tp));
+	kfree(tu);
 }
 
-static bool program_exists(const char *path)
+/* For the parser, which only asks what the path names. */
+static int uprobe_file_lookup(const char *path)
 {
-	return find_program(path) != NULL;
+	struct inode *inode;
+	int ret = uprobe_path_lookup(path, &inode);
+
+	if (inode)
+		iput(inode);
+	return ret;
 }
 
 /* The file is looked up while parsing, where Linux's kern_path() is. */
 static int uprobe_line_parse(const char *line, size_t len, struct probe_event_def *def,
 			     struct probe_parse_error *err)
 {
-	static const struct probe_parse_ops ops = { .file_exists = program_exists };
+	static const struct probe_parse_ops ops = { .file_lookup = uprobe_file_lookup };
 
 	return uprobe_event_parse(line, len, &ops, def, err);
 }

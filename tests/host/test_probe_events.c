@@ -773,22 +773,39 @@ static void every_bad_uprobe_line(struct ktest *t)
 	expect_bad_lines(t, bad_uprobe_lines, ARRAY_SIZE(bad_uprobe_lines), parse_uprobe);
 }
 
-static bool fake_file_exists(const char *path)
+/* /bin/hello is a file, /bin a directory, /bin/hello/x a path through a file. */
+static int fake_file_lookup(const char *path)
 {
-	return !strcmp(path, "/bin/hello");
+	if (!strcmp(path, "/bin/hello"))
+		return 0;
+	if (!strcmp(path, "/bin"))
+		return PROBE_FILE_NOT_REGULAR;
+	return strncmp(path, "/bin/hello/", 11) ? -ENOENT : -ENOTDIR;
 }
 
 /* Linux looks the file up before the arguments: a missing one is the error. */
 static void uprobe_file_looked_up_first(struct ktest *t)
 {
-	static const struct probe_parse_ops file_ops = { .file_exists = fake_file_exists };
+	static const struct probe_parse_ops file_ops = { .file_lookup = fake_file_lookup };
 	const char *bad = "p:u /bin/nosuch:0x10 %zz", *good = "p:u /bin/hello:0x10 %zz";
+	const char *dir = "p:u /bin:0x10 %zz", *notdir = "p:u /bin/hello/x:0x10";
 
 	KTEST_EXPECT_EQ(t, uprobe_event_parse(bad, strlen(bad), &file_ops, &def, &err), -EINVAL);
 	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_FILE_NOT_FOUND);
 	KTEST_EXPECT_EQ(t, err.pos, 4);
+	KTEST_EXPECT_EQ(t, err.errnum, -ENOENT);
 	KTEST_EXPECT_EQ(t, uprobe_event_parse(good, strlen(good), &file_ops, &def, &err), -EINVAL);
 	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_BAD_REG_NAME);
+	KTEST_EXPECT_EQ(t, err.errnum, 0);
+	/* Linux: a directory is "Not a regular file", -EINVAL, before the arguments */
+	KTEST_EXPECT_EQ(t, uprobe_event_parse(dir, strlen(dir), &file_ops, &def, &err), -EINVAL);
+	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_NO_REGULAR_FILE);
+	KTEST_EXPECT_EQ(t, err.pos, 4);
+	KTEST_EXPECT_EQ(t, err.errnum, 0);
+	/* kern_path()'s own errno goes back to the writer */
+	KTEST_EXPECT_EQ(t, uprobe_event_parse(notdir, strlen(notdir), &file_ops, &def, &err), -EINVAL);
+	KTEST_EXPECT_EQ(t, err.code, PROBE_ERR_FILE_NOT_FOUND);
+	KTEST_EXPECT_EQ(t, err.errnum, -ENOTDIR);
 }
 
 /* Linux's examples: the path and file offset, the "uprobes" group, r: and -:. */
@@ -943,7 +960,9 @@ static void every_error_is_tested(struct ktest *t)
 		/* event probes': tests/host/test_eprobe_events.c; the name taken, the kernel's */
 		[PROBE_ERR_NO_EVENT_INFO] = true, [PROBE_ERR_BAD_ATTACH_EVENT] = true,
 		[PROBE_ERR_BAD_ATTACH_ARG] = true, [PROBE_ERR_NO_EP_FILTER] = true,
-		[PROBE_ERR_EVENT_EXIST] = true };
+		[PROBE_ERR_EVENT_EXIST] = true,
+		/* needs a file lookup: uprobe_file_looked_up_first */
+		[PROBE_ERR_NO_REGULAR_FILE] = true };
 
 	for (size_t i = 0; i < ARRAY_SIZE(bad_lines); i++)
 		seen[bad_lines[i].code] = true;

@@ -16,6 +16,7 @@
 #include "nokprobe.h"
 #include "string.h"
 #include "vsprintf.h"
+#include "ramfs.h"
 
 extern struct ktest_suite *__start_ktest_suites[], *__stop_ktest_suites[];
 
@@ -293,3 +294,15 @@ static void ktest_boot(const char *list)
 	qemu_exit(failed ? QEMU_EXIT_FAIL : QEMU_EXIT_PASS);
 }
 DEFINE_BOOT_MODE("test", ktest_boot);
+
+struct inode *ktest_program_inode(const char *name)
+{
+	char path[PATH_MAX];
+	struct inode *inode;
+
+	snprintf(path, sizeof(path), "/bin/%s", name);
+	if (ramfs_lookup(path, &inode))
+		return NULL;
+	iput(inode);
+	return inode;
+}

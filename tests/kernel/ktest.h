@@ -89,6 +89,13 @@ int ktest_run(const char *list);   /* returns number of failed cases */
 uint32_t ktest_text_checksum(void);
 extern uint32_t ktest_boot_text_checksum;
 
+/*
+ * The ramfs file /bin/NAME of a built-in program, what a uprobe is
+ * registered on (NULL if there is none).  Its name in /bin keeps it
+ * alive: the lookup's reference is given back.
+ */
+struct inode *ktest_program_inode(const char *name);
+
 #define KTEST_EXPECT_EQ(t, got, want) do {                               \
 	long long __g = (long long)(got), __w = (long long)(want);           \
 	if (__g != __w)                                                      \

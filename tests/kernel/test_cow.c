@@ -407,9 +407,9 @@ static void uprobes_follow_the_child(struct ktest *t)
 
 	cc = (struct counting_consumer){ .uc.handler = counting_handler };
 	KTEST_ASSERT_TRUE(t, prog && off);
-	KTEST_ASSERT_EQ(t, uprobe_register(prog, off, &cc.uc, NULL), 0);
+	KTEST_ASSERT_EQ(t, uprobe_register(ktest_program_inode(prog->name), off, &cc.uc, NULL), 0);
 	KTEST_EXPECT_EQ(t, run("cow_fork", NULL), W_EXITCODE(0, 0));
-	uprobe_unregister(prog, off, &cc.uc);
+	uprobe_unregister(ktest_program_inode(prog->name), off, &cc.uc);
 	expect_one_hit_each(t, &cc);
 }
 
@@ -433,16 +433,16 @@ static void cow_break_keeps_the_int3(struct ktest *t)
 	KTEST_ASSERT_TRUE(t, prog && off_a && off_b);
 	KTEST_ASSERT_EQ(t, off_a / PAGE_SIZE, off_b / PAGE_SIZE);
 	leak_start(&l);
-	KTEST_ASSERT_EQ(t, uprobe_register(prog, off_a, &a.uc, NULL), 0);
+	KTEST_ASSERT_EQ(t, uprobe_register(ktest_program_inode(prog->name), off_a, &a.uc, NULL), 0);
 	ktest_capture_start();
 	p = start("cow_fork", "-wait");
 	KTEST_EXPECT_TRUE(t, p && wait_for_output("cow_fork: forked"));
-	KTEST_EXPECT_EQ(t, uprobe_register(prog, off_b, &b.uc, NULL), 0);
+	KTEST_EXPECT_EQ(t, uprobe_register(ktest_program_inode(prog->name), off_b, &b.uc, NULL), 0);
 	if (p)
 		KTEST_EXPECT_EQ(t, process_wait(p), W_EXITCODE(0, 0));
 	ktest_capture_stop();
-	uprobe_unregister(prog, off_b, &b.uc);
-	uprobe_unregister(prog, off_a, &a.uc);
+	uprobe_unregister(ktest_program_inode(prog->name), off_b, &b.uc);
+	uprobe_unregister(ktest_program_inode(prog->name), off_a, &a.uc);
 	expect_one_hit_each(t, &a);
 	expect_one_hit_each(t, &b);
 	leak_expect_none(t, &l);
@@ -568,13 +568,13 @@ static void tlb_shootdown_reaches_the_running_cpu(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, wait_for_output("cow_spin: child "));
 	child = number_after("cow_spin: child ");
 	msleep(50);			/* spinning on CPU 1 by now */
-	KTEST_EXPECT_EQ(t, uprobe_register(prog, off, &cc.uc, NULL), 0);
+	KTEST_EXPECT_EQ(t, uprobe_register(ktest_program_inode(prog->name), off, &cc.uc, NULL), 0);
 	KTEST_EXPECT_TRUE(t, wait_for_exit(child));
 	scribble_free_frames(SCRIBBLE_PAGES);
 	hits = READ_ONCE(cc.uc.nhit);
 	msleep(50);
 	KTEST_EXPECT_TRUE(t, READ_ONCE(cc.uc.nhit) > hits);	/* still running, through the copy */
-	uprobe_unregister(prog, off, &cc.uc);
+	uprobe_unregister(ktest_program_inode(prog->name), off, &cc.uc);
 	kill_pid(p->pid, SIGKILL);
 	status = process_wait(p);
 	c = task_of_pid(child);

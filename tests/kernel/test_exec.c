@@ -279,8 +279,8 @@ static void uprobes_follow_exec(struct ktest *t)
 	KTEST_ASSERT_TRUE(t, hello && execve && main_offset(hello) && main_offset(execve));
 	KTEST_ASSERT_EQ(t, write_file("/tmp/hello3", hello->elf, hello->size, 0755), 0);
 	uh.nhit = ue.nhit = 0;
-	KTEST_ASSERT_EQ(t, uprobe_register(hello, main_offset(hello), &uh, NULL), 0);
-	KTEST_ASSERT_EQ(t, uprobe_register(execve, main_offset(execve), &ue, NULL), 0);
+	KTEST_ASSERT_EQ(t, uprobe_register(ktest_program_inode("hello"), main_offset(hello), &uh, NULL), 0);
+	KTEST_ASSERT_EQ(t, uprobe_register(ktest_program_inode("execve"), main_offset(execve), &ue, NULL), 0);
 	KTEST_EXPECT_EQ(t, run("execve", "/bin/hello", NULL), W_EXITCODE(0, 0));
 	KTEST_EXPECT_EQ(t, ue.nhit, 1);
 	KTEST_EXPECT_EQ(t, uh.nhit, 1);
@@ -289,8 +289,8 @@ static void uprobes_follow_exec(struct ktest *t)
 	KTEST_EXPECT_EQ(t, run("execve", "/tmp/hello3", NULL), W_EXITCODE(0, 0));
 	KTEST_EXPECT_EQ(t, ue.nhit, 4);
 	KTEST_EXPECT_EQ(t, uh.nhit, 1);
-	uprobe_unregister(hello, main_offset(hello), &uh);
-	uprobe_unregister(execve, main_offset(execve), &ue);
+	uprobe_unregister(ktest_program_inode("hello"), main_offset(hello), &uh);
+	uprobe_unregister(ktest_program_inode("execve"), main_offset(execve), &ue);
 	KTEST_EXPECT_EQ(t, ramfs_unlink("/tmp/hello3"), 0);
 	KTEST_EXPECT_EQ(t, pages_free(), pages0);
 }

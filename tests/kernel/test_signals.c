@@ -361,9 +361,9 @@ static void uprobe_hit_in_a_signal_handler(struct ktest *t)
 
 	KTEST_ASSERT_TRUE(t, off != 0);
 	uprobe_hits = 0;
-	KTEST_ASSERT_EQ(t, uprobe_register(find_user_program("sigtest"), off, &uc, NULL), 0);
+	KTEST_ASSERT_EQ(t, uprobe_register(ktest_program_inode("sigtest"), off, &uc, NULL), 0);
 	check_mode(t, "kill");
-	uprobe_unregister(find_user_program("sigtest"), off, &uc);
+	uprobe_unregister(ktest_program_inode("sigtest"), off, &uc);
 	KTEST_EXPECT_EQ(t, uprobe_hits, 1);
 }
 
@@ -389,9 +389,9 @@ static void signal_during_a_uprobe_step_is_deferred(struct ktest *t)
 
 	KTEST_ASSERT_TRUE(t, off != 0);
 	uprobe_hits = 0;
-	KTEST_ASSERT_EQ(t, uprobe_register(find_user_program("sigtest"), off, &uc, NULL), 0);
+	KTEST_ASSERT_EQ(t, uprobe_register(ktest_program_inode("sigtest"), off, &uc, NULL), 0);
 	check_mode(t, "uprobe");
-	uprobe_unregister(find_user_program("sigtest"), off, &uc);
+	uprobe_unregister(ktest_program_inode("sigtest"), off, &uc);
 	KTEST_EXPECT_EQ(t, uprobe_hits, 1);
 }
 

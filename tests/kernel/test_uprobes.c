@@ -29,12 +29,19 @@
 #define EVENTS      TRACEFS_DIR "/uprobe_events"
 #define TRACE       TRACEFS_DIR "/trace"
 #define ENABLE      TRACEFS_DIR "/events/uprobes/enable"
+#define UPROBE_EVENT_DIR TRACEFS_DIR "/events/uprobes/"
 
 static char out[16384];
 
 static const struct user_program *prog(void)
 {
 	return find_user_program(PROG);
+}
+
+/* Its file, what the probes are on. */
+static struct inode *file(void)
+{
+	return ktest_program_inode(PROG);
 }
 
 /* The file offset of a function of the program (+ off), from its symbol table. */
@@ -162,14 +169,14 @@ static void hit_counts_exact_across_processes(struct ktest *t)
 	pa = a->pid;
 	pb = b->pid;
 	msleep(WAIT_MS / 3);		/* both are running, asleep before uf_run */
-	KTEST_ASSERT_EQ(t, uprobe_register(prog(), off, &cc.uc, NULL), 0);
+	KTEST_ASSERT_EQ(t, uprobe_register(file(), off, &cc.uc, NULL), 0);
 	c = spawn(NULL);
 	KTEST_ASSERT_TRUE(t, c != NULL);
 	pc = c->pid;
 	KTEST_EXPECT_EQ(t, process_wait(c), W_EXITCODE(0, 0));
 	KTEST_EXPECT_EQ(t, process_wait(a), W_EXITCODE(0, 0));
 	KTEST_EXPECT_EQ(t, process_wait(b), W_EXITCODE(0, 0));
-	uprobe_unregister(prog(), off, &cc.uc);
+	uprobe_unregister(file(), off, &cc.uc);
 
 	KTEST_EXPECT_EQ(t, hits_of(&cc, pa), UF_RUNS);
 	KTEST_EXPECT_EQ(t, hits_of(&cc, pb), UF_RUNS);
@@ -204,13 +211,13 @@ static void every_instruction_keeps_results(struct ktest *t)
 			memset(&cc[n], 0, sizeof(cc[n]));
 			cc[n].uc.handler = counting_handler;
 			offs[n] = at;
-			KTEST_ASSERT_EQ(t, uprobe_register(prog(), at, &cc[n].uc, NULL), 0);
+			KTEST_ASSERT_EQ(t, uprobe_register(file(), at, &cc[n].uc, NULL), 0);
 			n++;
 		}
 	}
 	KTEST_EXPECT_EQ(t, run_captured(), W_EXITCODE(0, 0));
 	for (int i = 0; i < n; i++) {
-		uprobe_unregister(prog(), offs[i], &cc[i].uc);
+		uprobe_unregister(file(), offs[i], &cc[i].uc);
 		unhit += cc[i].uc.nhit == 0;
 	}
 	results_of(ktest_captured(), probed, sizeof(probed));
@@ -265,7 +272,7 @@ static void own_single_step_survives_probes(struct ktest *t)
 
 	KTEST_ASSERT_TRUE(t, start != 0);
 	KTEST_ASSERT_EQ(t, run_trap_self(&plain_ip), W_EXITCODE(0, SIGTRAP));
-	vaddr = uprobe_offset_to_vaddr(prog(), start);
+	vaddr = uprobe_offset_to_vaddr(file(), start);
 	KTEST_ASSERT_TRUE(t, plain_ip > vaddr && plain_ip < vaddr + size);
 	for (unsigned long at = start; at < start + size; at += insn.length) {
 		KTEST_ASSERT_TRUE(t, n < TRAP_SELF_INSNS);
@@ -278,11 +285,11 @@ static void own_single_step_survives_probes(struct ktest *t)
 		for (int i = lo; i < hi; i++) {
 			memset(&cc[i], 0, sizeof(cc[i]));
 			cc[i].uc.handler = counting_handler;
-			KTEST_ASSERT_EQ(t, uprobe_register(prog(), offs[i], &cc[i].uc, NULL), 0);
+			KTEST_ASSERT_EQ(t, uprobe_register(file(), offs[i], &cc[i].uc, NULL), 0);
 		}
 		st = run_trap_self(&ip);
 		for (int i = lo; i < hi; i++) {
-			uprobe_unregister(prog(), offs[i], &cc[i].uc);
+			uprobe_unregister(file(), offs[i], &cc[i].uc);
 			hits += cc[i].uc.nhit;
 		}
 		KTEST_EXPECT_EQ(t, st, W_EXITCODE(0, SIGTRAP));
@@ -342,9 +349,9 @@ static void fault_in_the_step_names_the_probed_insn(struct ktest *t)
 	KTEST_ASSERT_TRUE(t, ktest_hex_after(plain, key, &ip));
 	off = vaddr_to_offset(crash, ip);
 	KTEST_ASSERT_TRUE(t, off != 0);
-	KTEST_ASSERT_EQ(t, uprobe_register(crash, off, &cc.uc, NULL), 0);
+	KTEST_ASSERT_EQ(t, uprobe_register(ktest_program_inode("crash_null"), off, &cc.uc, NULL), 0);
 	KTEST_EXPECT_EQ(t, run_crash_null(probed, sizeof(probed)), W_EXITCODE(0, SIGSEGV));
-	uprobe_unregister(crash, off, &cc.uc);
+	uprobe_unregister(ktest_program_inode("crash_null"), off, &cc.uc);
 	KTEST_EXPECT_EQ(t, cc.uc.nhit, 1);
 	/* The whole report, registers included, as without the probe. */
 	KTEST_EXPECT_STREQ(t, strchr(probed, ':'), strchr(plain, ':'));
@@ -364,7 +371,7 @@ static void removal_restores_the_page(struct ktest *t)
 	unsigned char orig = *image_byte, *copy;
 	struct task_struct *p;
 
-	vaddr = uprobe_offset_to_vaddr(prog(), off);
+	vaddr = uprobe_offset_to_vaddr(file(), off);
 	KTEST_ASSERT_TRUE(t, vaddr != 0);
 	p = spawn("-wait");
 	KTEST_ASSERT_TRUE(t, p != NULL);
@@ -374,17 +381,17 @@ static void removal_restores_the_page(struct ktest *t)
 	KTEST_ASSERT_TRUE(t, copy != NULL);
 	KTEST_EXPECT_EQ(t, *copy, orig);
 
-	KTEST_ASSERT_EQ(t, uprobe_register(prog(), off, &cc.uc, NULL), 0);
+	KTEST_ASSERT_EQ(t, uprobe_register(file(), off, &cc.uc, NULL), 0);
 	KTEST_EXPECT_EQ(t, *copy, UPROBE_SWBP_INSN);
 	KTEST_EXPECT_EQ(t, *image_byte, orig);		/* the image is never written */
-	uprobe_unregister(prog(), off, &cc.uc);
+	uprobe_unregister(file(), off, &cc.uc);
 	KTEST_EXPECT_EQ(t, *copy, orig);
 	KTEST_EXPECT_EQ(t, memcmp(copy, image_byte, 64), 0);
 
 	/* Once more with hits, so the process gets its XOL page. */
-	KTEST_ASSERT_EQ(t, uprobe_register(prog(), off, &cc.uc, NULL), 0);
+	KTEST_ASSERT_EQ(t, uprobe_register(file(), off, &cc.uc, NULL), 0);
 	KTEST_EXPECT_EQ(t, process_wait(p), W_EXITCODE(0, 0));
-	uprobe_unregister(prog(), off, &cc.uc);
+	uprobe_unregister(file(), off, &cc.uc);
 	KTEST_EXPECT_EQ(t, cc.uc.nhit, UF_RUNS);
 	KTEST_EXPECT_EQ(t, pages_free(), pages0);
 }
@@ -396,9 +403,9 @@ static void return_probe_sees_return_value(struct ktest *t)
 	unsigned long off = func_offset("uf_run", 0, NULL);
 	static char plain[1024];
 
-	KTEST_ASSERT_EQ(t, uprobe_register(prog(), off, &cc.uc, NULL), 0);
+	KTEST_ASSERT_EQ(t, uprobe_register(file(), off, &cc.uc, NULL), 0);
 	KTEST_EXPECT_EQ(t, run_captured(), W_EXITCODE(0, 0));
-	uprobe_unregister(prog(), off, &cc.uc);
+	uprobe_unregister(file(), off, &cc.uc);
 	results_of(ktest_captured(), plain, sizeof(plain));
 	KTEST_EXPECT_EQ(t, cc.uc.nhit, UF_RUNS);
 	KTEST_EXPECT_EQ(t, cc.ret_ax, 1048);		/* uf_run(5), the last call */
@@ -417,11 +424,11 @@ static void exit_with_return_pending_frees_everything(struct ktest *t)
 	struct heap_stats h0, h1;
 
 	KTEST_ASSERT_TRUE(t, off != 0);
-	KTEST_ASSERT_EQ(t, uprobe_register(prog(), off, &cc.uc, NULL), 0);
+	KTEST_ASSERT_EQ(t, uprobe_register(file(), off, &cc.uc, NULL), 0);
 	heap_get_stats(&h0);
 	KTEST_EXPECT_EQ(t, run_captured(), W_EXITCODE(0, 0));
 	heap_get_stats(&h1);
-	uprobe_unregister(prog(), off, &cc.uc);
+	uprobe_unregister(file(), off, &cc.uc);
 	KTEST_EXPECT_EQ(t, cc.uc.nhit, 0);		/* it never returned */
 	KTEST_EXPECT_EQ(t, h1.live_allocs, h0.live_allocs);
 	KTEST_EXPECT_EQ(t, pages_free(), pages0);
@@ -577,7 +584,18 @@ static void bad_input_changes_nothing(struct ktest *t)
 	KTEST_ASSERT_EQ(t, pseudofs_write_str(EVENTS, line, false), 0);
 	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, "p:nofile /bin/no_such_program:0x80\n", false), -ENOENT);
 	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, "p:nopath no_such_program:0x80\n", false), -ENOENT);
-	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, "p:far /bin/" PROG ":0x100000\n", false), -EINVAL);
+	/* A directory is not a regular file; a path through a file is kern_path()'s -ENOTDIR. */
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, "p:dir /bin:0x80\n", false), -EINVAL);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, "p:notdir /bin/" PROG "/x:0x80\n", false),
+			-ENOTDIR);
+	/* Past the end of the file, Linux takes the line and refuses to enable it. */
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, "p:far /bin/" PROG ":0x100000\n", false), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(UPROBE_EVENT_DIR "far/enable", "1\n", false), -EINVAL);
+	/* A /proc file has no bytes to map: the same, with -EIO (no read_folio). */
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, "p:procfile /proc/version:0x0\n", false), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(UPROBE_EVENT_DIR "procfile/enable", "1\n", false),
+			-EIO);
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, "-:far\n-:procfile\n", false), 0);
 	KTEST_EXPECT_EQ(t, pseudofs_write_str(EVENTS, "p:nooffs /bin/" PROG "\n", false), -EINVAL);
 	snprintf(line, sizeof(line), "p:inside /bin/" PROG ":0x%lx\n",
 		 func_offset("uf_run", 2, NULL));	/* the middle of mov %esp,%ebp */
