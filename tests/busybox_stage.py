@@ -19,6 +19,11 @@ status must be the case's.  Then
   missing_call_named_once     every busybox start calls rseq (386), which
                               this kernel lacks: -ENOSYS, the program goes
                               on, and the log names it exactly once;
+  docs_uprobe_session         the walked session of docs/busybox.md
+                              (section 8: a uprobe on echo_main, found
+                              by scripts/busybox_applets.py), replayed:
+                              its host command run here, its lines typed
+                              at the kernel's prompt, the output matched;
   init_sh_interactive         a second boot with init=/bin/sh: busybox's
                               interactive shell reads lines typed on the
                               console (the terminal of kernel/tty.c),
@@ -40,6 +45,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import console_sessions as cs  # noqa: E402  (the Console over COM1)
+sys.path.insert(0, str(HERE.parent / "scripts"))
+import busybox_applets  # noqa: E402  (the applets' mains in the stripped file)
 
 CASES = HERE / "busybox" / "cases.txt"
 DEFAULT_BUSYBOX = "/var/cache/kprobes-i386/busybox-static/root/bin/busybox"
@@ -53,6 +60,13 @@ EXIT_LINE = re.compile(r"^\[\d+\] /bin/sh: exit status (\d+)$")
 FREE_PAGES = re.compile(r"^Pages:\s+(\d+) free of")
 RSEQ_LINE = re.compile(r"^\S+: syscall 386 \(rseq\) not implemented$")
 TIMEOUT = 30
+# {{echo}} in a case: the file offset of echo's main in this busybox.
+PLACE = re.compile(r"\{\{([^{}\s]+)\}\}")
+DOC = HERE.parent / "docs" / "busybox.md"
+DOC_BLOCK = re.compile(r"<!-- replay:uprobe_session -->\s*```\w*\n(.*?)```", re.S)
+HOST_PROMPT = "$ "
+HEX = re.compile(r"0x[0-9a-f]+")
+ADDRESS = re.compile(r"0x[0-9a-f]{5,}")	# an address or offset: this busybox's own
 READ_SETTLE = 3	# seconds for the shell to reach its read()
 
 
@@ -70,6 +84,18 @@ def parse_cases(text):
         elif line.strip() and cases:
             cases[-1][2].append(line)
     return cases
+
+
+def busybox_places(busybox):
+    """{name: file offset}: every applet's main, and _start (the entry)."""
+    offsets, entry = busybox_applets.applet_offsets(busybox)
+    return dict(offsets, _start=entry)
+
+
+def fill_places(cases, places):
+    """Write each case's {{APPLET}} as the offset this busybox has it at."""
+    for case in cases:
+        case[1] = PLACE.sub(lambda m: "0x%x" % places[m.group(1)], case[1])
 
 
 def make_cpio(build, busybox):
@@ -195,6 +221,69 @@ def check_init_sh(kernel, cpio):
         con.close()
 
 
+def doc_steps(text):
+    """[(host?, typed line, [expected lines])] of the page's replayed block."""
+    m = DOC_BLOCK.search(text)
+    if not m:
+        return None
+    steps = []
+    for line in m.group(1).splitlines():
+        for prompt, host in ((HOST_PROMPT, True), (cs.PROMPT, False)):
+            if line.startswith(prompt):
+                steps.append((host, line[len(prompt):], []))
+                break
+        else:
+            if steps and line.strip():
+                steps[-1][2].append(line.rstrip())
+    return steps
+
+
+def host_step(typed, busybox):
+    """Run the page's host command on this busybox; what it printed."""
+    argv = typed.split()
+    argv = [sys.executable if a == "python3" else busybox if a == DEFAULT_BUSYBOX else a
+            for a in argv]
+    out = subprocess.run(argv, cwd=HERE.parent, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True).stdout
+    return out.splitlines()
+
+
+def learn_offsets(expected, actual, subst):
+    """The page's offsets (Debian's busybox) -> this busybox's, pairwise."""
+    for e, a in zip(expected, actual):
+        for de, da in zip(HEX.findall(e), HEX.findall(a)):
+            subst[de] = da
+
+
+def replace_all(line, subst):
+    return HEX.sub(lambda m: subst.get(m.group(0), m.group(0)), line)
+
+
+def check_doc_session(con, busybox):
+    """docs/busybox.md's uprobe session: the page's offsets become this
+    busybox's, then its lines must come out as the page shows them ("..."
+    any text; other addresses in the output are this busybox's own)."""
+    steps = doc_steps(DOC.read_text())
+    if not steps:
+        return ["%s lost its <!-- replay:uprobe_session --> block" % DOC]
+    subst = {}
+    for host, typed, expected in steps:
+        if host:
+            actual = host_step(typed, busybox)
+            learn_offsets(expected, actual, subst)
+        else:
+            typed = replace_all(typed, subst)
+            got = con.run(typed)
+            if got is None:
+                return ["no prompt after: " + typed]
+            actual = [l for l in got if not ENOSYS_LINE.match(l)]
+            expected = [ADDRESS.sub("0x...", l) for l in expected]
+        if not cs.lines_match(expected, actual):
+            return (["after: " + typed, "expected:"] + ["  " + e for e in expected] +
+                    ["got:"] + ["  " + a for a in actual])
+    return []
+
+
 def report(n, name, problems):
     for p in problems:
         print("# %s: %s" % (name, p))
@@ -210,12 +299,14 @@ def main():
     build = Path(args.build)
     cases = parse_cases(CASES.read_text())
     print("KTAP version 1")
-    print("1..%d" % (len(cases) + 4))
+    print("1..%d" % (len(cases) + 5))
     if not os.access(args.busybox, os.X_OK):
         print("# busybox: %s missing: run scripts/bootstrap.sh as root "
               "(it fetches Debian's busybox-static:i386)" % args.busybox)
         print("not ok 1 busybox_present")
         return 1
+    places = busybox_places(args.busybox)
+    fill_places(cases, places)
     cpio = make_cpio(build, args.busybox)
     con = BusyboxConsole(build / "kernel.elf", cpio)
     ok = True
@@ -229,11 +320,13 @@ def main():
         ok &= report(len(cases) + 1, "exec_chain_leaks_no_pages", check_chain(con))
         ok &= report(len(cases) + 2, "sh_c_loop_leaks_no_pages", check_loop(con))
         told = sum(1 for line in con.transcript if RSEQ_LINE.match(line))
+        doc_problems = check_doc_session(con, args.busybox)
     finally:
         con.close()
     ok &= report(len(cases) + 3, "missing_call_named_once",
                  [] if told == 1 else ["'syscall 386 (rseq) not implemented' %d times" % told])
     ok &= report(len(cases) + 4, "init_sh_interactive", check_init_sh(build / "kernel.elf", cpio))
+    ok &= report(len(cases) + 5, "docs_uprobe_session", doc_problems)
     return 0 if ok else 1
 
 

@@ -67,6 +67,9 @@ static const struct syscall_metadata syscalls_metadata[] = {
 	  { "rqtp", "rmtp" } },
 	{ "sys_spawn",     __NR_spawn,     2, { "const char *", "const char *const *" },
 	  { "name", "argv" } },
+	/* what a Linux program opens with (busybox's cat, glibc's fopen) */
+	{ "sys_openat",    __NR_openat,    4, { "int", "const char *", "int", "umode_t" },
+	  { "dfd", "filename", "flags", "mode" } },
 };
 #define NR_METADATA ARRAY_SIZE(syscalls_metadata)
 

@@ -278,11 +278,15 @@ static int uprobe_events_write(const char *text, size_t len, bool trunc, void *d
 	return trace_probe_events_write(text, len, trunc, (void *)&uprobe_type);
 }
 
-/* Linux's columns (the file, the event, its hits) and the misses kprobe_profile has. */
+/*
+ * Linux's columns: the file as written, the event, its hits.  (A
+ * return probe's misses - too deep - are counted in uc.nmissed but, as
+ * in Linux, not shown.)
+ */
 static void profile_line(struct seq_buf *s, const struct trace_uprobe *tu)
 {
-	seq_buf_printf(s, "  %s %-44s %15lu %15lu\n", tu->tp.def->symbol, tu->tp.def->event,
-		   tu->uc.nhit, tu->uc.nmissed);
+	seq_buf_printf(s, "  %s %-44s %15lu\n", tu->tp.def->symbol, tu->tp.def->event,
+		       tu->uc.nhit);
 }
 
 static int uprobe_profile_show(struct seq_buf *s, void *data)
