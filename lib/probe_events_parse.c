@@ -452,6 +452,14 @@ static int parse_ref_ctr(struct word *off, struct probe_event_def *def,
 	return 0;
 }
 
+static bool word_has_slash(struct word w)
+{
+	for (size_t i = 0; i < w.len; i++)
+		if (w.s[i] == '/')
+			return true;
+	return false;
+}
+
 /* PATH:OFFSET[%return][(REF_CTR)], checked in Linux's order. */
 static int parse_uprobe_point(struct word w, const struct probe_parse_ops *ops,
 			      struct probe_event_def *def, struct probe_parse_error *err)
@@ -462,8 +470,13 @@ static int parse_uprobe_point(struct word w, const struct probe_parse_ops *ops,
 
 	while (colon > 0 && w.s[colon - 1] != ':')
 		colon--;
-	if (colon == 0 || colon == w.len || !probe_is_digit(w.s[colon]))
-		return probe_fail(err, PROBE_ERR_BAD_UPROBE_OFFS, w.pos);
+	/*
+	 * No '/', or no ':' before a digit: Linux's __trace_uprobe_create()
+	 * says -ECANCELED ("not a uprobe"), which uprobe_events turns into
+	 * -EINVAL with nothing in error_log.
+	 */
+	if (!word_has_slash(w) || colon == 0 || colon == w.len || !probe_is_digit(w.s[colon]))
+		return probe_fail(err, PROBE_ERR_NONE, w.pos);
 	colon--;
 	/* Linux looks the path up first: a name no file has is not found. */
 	if (colon == 0 || colon >= PROBE_SYMBOL_LEN)

@@ -152,9 +152,9 @@ static void check_rejected(enum parser kind, const char *line, size_t len,
 
 	/* An event probe line may be refused with nothing to log (its filter's own log);
 	 * any line whose first letter is no kind's command is refused unlogged, as Linux's
-	 * -ECANCELED. */
+	 * -ECANCELED, and so is a uprobe line whose point is no PATH:OFFSET. */
 	if (err->code == PROBE_ERR_NONE && (kind == EPROBE || len == 0 || !strchr("pr-", line[0]) ||
-					    (kind == FPROBE && line[0] != 'f')))
+					    (kind == FPROBE && line[0] != 'f') || kind == UPROBE))
 		return;
 	CHECK(err->code > PROBE_ERR_NONE && err->code < PROBE_ERR_COUNT);
 	/* "No filter rule after 'if'" is one blank past the line, as Linux's caret */
