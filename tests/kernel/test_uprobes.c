@@ -21,6 +21,7 @@
 #include "vsprintf.h"
 #include "errno.h"
 #include "pseudofs_io.h"
+#include "ramfs.h"
 
 #define PROG        "uprobe_fixups"
 #define WAIT_MS     300		/* what `uprobe_fixups -wait` sleeps */
@@ -621,6 +622,62 @@ static void bad_input_changes_nothing(struct ktest *t)
 	KTEST_EXPECT_EQ(t, pages_free(), pages0);
 }
 
+/* How many times needle is in the text out holds. */
+static int occurrences(const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = strstr(out, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+/* Run the file at path, no arguments; its wait status. */
+static int run_path(const char *path)
+{
+	const char *argv[] = { path };
+	struct task_struct *p;
+	int err;
+
+	ktest_capture_start();
+	p = process_spawn(path, argv, 1, &err);
+	ktest_capture_stop();
+	return p ? process_wait(p) : err;
+}
+
+/*
+ * A uprobe is the file's, as Linux's (inode, offset): an event on a copy
+ * of the program in /tmp counts the copy's runs, not /bin's; the event
+ * holds the file, so the copy unlinked stays until the event goes.
+ */
+static void events_key_on_the_file(struct ktest *t)
+{
+	const struct user_program *p = prog();
+	unsigned long blocks0 = ramfs_heap_blocks();
+	struct inode *inode;
+	char line[120];
+
+	KTEST_ASSERT_EQ(t, ramfs_create("/tmp/ufcopy", 0755, true, &inode), 0);
+	KTEST_ASSERT_EQ(t, ramfs_write(inode, p->elf, p->size, 0), (long)p->size);
+	iput(inode);
+	snprintf(line, sizeof(line), "p:copy /tmp/ufcopy:0x%lx\n", func_offset("main", 0, NULL));
+	KTEST_ASSERT_EQ(t, pseudofs_write_str(EVENTS, line, false), 0);
+	KTEST_ASSERT_EQ(t, pseudofs_write_str(ENABLE, "1\n", false), 0);
+	trace_buffer_reset(TRACE_ALL_CPUS);
+	KTEST_EXPECT_EQ(t, run_path("/bin/" PROG), W_EXITCODE(0, 0));
+	KTEST_EXPECT_EQ(t, run_path("/tmp/ufcopy"), W_EXITCODE(0, 0));
+	KTEST_EXPECT_EQ(t, run_path("/tmp/ufcopy"), W_EXITCODE(0, 0));
+	read_file(TRACE);
+	KTEST_EXPECT_EQ(t, occurrences("copy: (0x"), 2);
+	KTEST_EXPECT_EQ(t, ramfs_unlink("/tmp/ufcopy"), 0);
+	KTEST_EXPECT_TRUE(t, ramfs_heap_blocks() > blocks0);	/* the event holds it */
+	KTEST_EXPECT_EQ(t, pseudofs_write_str(ENABLE, "0\n", false), 0);
+	read_file(TRACEFS_DIR "/uprobe_profile");
+	KTEST_EXPECT_TRUE(t, strstr(out, "  /tmp/ufcopy copy ") != NULL);
+	pseudofs_write(EVENTS, "\n", 1, true);
+	KTEST_EXPECT_EQ(t, ramfs_heap_blocks(), blocks0);	/* and the last reference went */
+}
+
 static struct ktest_case uprobes_cases[] = {
 	KTEST_CASE(hit_counts_exact_across_processes),
 	KTEST_CASE(every_instruction_keeps_results),
@@ -632,6 +689,7 @@ static struct ktest_case uprobes_cases[] = {
 	KTEST_CASE(events_fetch_args_and_retval),
 	KTEST_CASE(bad_input_changes_nothing),
 	KTEST_CASE(events_ref_ctr_counts_while_enabled),
+	KTEST_CASE(events_key_on_the_file),
 	KTEST_END
 };
 
