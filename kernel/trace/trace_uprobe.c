@@ -173,7 +173,8 @@ static int uprobe_path_lookup(const char *name, struct inode **inode)
 
 /*
  * Everything uprobe_register() will check, now, so that a bad line is
- * refused when written, not when enabled.
+ * refused when written, not when enabled - but an offset past the end
+ * of the file, which Linux too refuses only when the event is enabled.
  */
 static int check_probe_point(const struct probe_event_def *parsed, const char *line,
 			     size_t len, struct inode **inodep)
