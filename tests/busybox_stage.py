@@ -60,6 +60,10 @@ EXIT_LINE = re.compile(r"^\[\d+\] /bin/sh: exit status (\d+)$")
 FREE_PAGES = re.compile(r"^Pages:\s+(\d+) free of")
 RSEQ_LINE = re.compile(r"^\S+: syscall 386 \(rseq\) not implemented$")
 TIMEOUT = 30
+# A case that execs busybox a few times (the uprobe cases: five or six
+# 2 MB execs) takes seconds alone, and far longer while other QEMUs load
+# the host's CPUs: it gets this long before its prompt is missing.
+CASE_TIMEOUT = 120
 # {{echo}} in a case: the file offset of echo's main in this busybox.
 PLACE = re.compile(r"\{\{([^{}\s]+)\}\}")
 DOC = HERE.parent / "docs" / "busybox.md"
@@ -161,7 +165,7 @@ def free_pages(con):
 
 def check_case(con, case):
     name, script, want, want_status = case
-    lines = con.run("exec /bin/sh -c " + quoted(script))
+    lines = con.run("exec /bin/sh -c " + quoted(script), CASE_TIMEOUT)
     if lines is None:
         return ["no prompt after: " + script]
     out, status = output_and_status(lines)
@@ -273,7 +277,7 @@ def check_doc_session(con, busybox):
             learn_offsets(expected, actual, subst)
         else:
             typed = replace_all(typed, subst)
-            got = con.run(typed)
+            got = con.run(typed, CASE_TIMEOUT)
             if got is None:
                 return ["no prompt after: " + typed]
             actual = [l for l in got if not ENOSYS_LINE.match(l)]
