@@ -78,10 +78,13 @@ is 0 only when M is 0.  Serial logs go to BUILD/test-logs/.
 import argparse
 import os
 import re
+import resource
+import selectors
 import shlex
 import shutil
 import subprocess
 import sys
+import threading
 import time
 import unittest
 from pathlib import Path
@@ -409,24 +412,98 @@ def tail(lines, n=CRASH_TAIL_LINES):
 # Running things
 # ---------------------------------------------------------------------------
 
-def run_logged(cmd, log_path, timeout):
+def run_logged(cmd, log_path, timeout, env=None):
     """Run cmd with stdout+stderr into log_path; return (status, lines).
 
     status is None when the command was killed after `timeout` seconds.
     The log is written while the command runs: `tail -f` it to watch.
     """
+    run = run_child(cmd, log_path, timeout, env=env)
+    return run.status, run.lines
+
+
+class ChildRun:
+    """What run_child() saw: the exit status (None: killed at the
+    timeout), the output's lines, the time each "\\n" line arrived
+    (stamps, [(seconds since the start, line)]), and the wall and CPU
+    seconds it took (CPU: the child's and its reaped children's user +
+    system time, every thread of a QEMU counted)."""
+
+    def __init__(self, status, lines, stamps, wall, cpu):
+        self.status = status
+        self.lines = lines
+        self.stamps = stamps
+        self.wall = wall
+        self.cpu = cpu
+
+
+def run_child(cmd, log_path, timeout, stop=None, env=None):
+    """Run cmd until it exits, `stop(line, complete)` says True for a
+    line of its output (it is killed then), or `timeout` seconds pass
+    (killed too, status None).  The output goes to log_path as it comes.
+    stop sees each line once with complete True, and the unfinished last
+    line (a prompt waits without its newline) with complete False.
+
+    One select() waits for both the output and the child's end (a
+    pidfd), so nothing polls: a run ends the moment its line appears.
+    The child is reaped with wait4() for its CPU time (clock_child)."""
     log_path.parent.mkdir(parents=True, exist_ok=True)
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log,
-                                stderr=subprocess.STDOUT)
+    start = time.monotonic()
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, env=env)
+    pidfd = os.pidfd_open(proc.pid)
+    out = proc.stdout.fileno()
+    os.set_blocking(out, False)
+    stamps, partial, data = [], b"", bytearray()
+    exited = stopped = False
+    with open(log_path, "wb") as log, selectors.DefaultSelector() as sel:
+        sel.register(out, selectors.EVENT_READ)
+        sel.register(pidfd, selectors.EVENT_READ)
+
+        def take(chunk):
+            nonlocal partial, stopped
+            log.write(chunk)
+            log.flush()
+            data.extend(chunk)
+            *done, partial = (partial + chunk).split(b"\n")
+            now = time.monotonic() - start
+            for raw in done:
+                line = raw.decode("utf-8", errors="replace").rstrip("\r")
+                stamps.append((now, line))
+                stopped = stopped or bool(stop and stop(line, True))
+            if partial and stop and not stopped:
+                stopped = bool(stop(partial.decode("utf-8", errors="replace"), False))
+
+        while not (exited or stopped):
+            left = start + timeout - time.monotonic()
+            if left <= 0:
+                break
+            for key, _ in sel.select(left):
+                if key.fd == pidfd:
+                    exited = True
+                    continue
+                chunk = os.read(out, 65536)
+                if chunk:
+                    take(chunk)
+                else:
+                    sel.unregister(out)
+        # What is still in the pipe (a grandchild may hold it open: no wait).
         try:
-            status = proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-            status = None
-    text = log_path.read_bytes().decode("utf-8", errors="replace")
-    return status, text.splitlines()
+            while chunk := os.read(out, 65536):
+                take(chunk)
+        except BlockingIOError:
+            pass
+    if not exited:
+        proc.kill()
+    _, wstatus, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(wstatus)
+    os.close(pidfd)
+    proc.stdout.close()
+    cpu = usage.ru_utime + usage.ru_stime
+    clock_child(cpu)
+    status = proc.returncode if exited or stopped else None
+    text = bytes(data).decode("utf-8", errors="replace")
+    return ChildRun(status, text.splitlines(), stamps, time.monotonic() - start, cpu)
 
 
 def note(msg):
@@ -441,8 +518,9 @@ def summary(tally, before, label, log):
          f"   ({log})")
 
 
-def suite_summaries(root, smp):
-    """One line per suite of a kernel run: name, CPUs, passed, failed."""
+def suite_summaries(root, smp, seconds=None):
+    """One line per suite of a kernel run: name, CPUs, passed, failed,
+    and the seconds it took when `seconds` ({suite: s}) says."""
     if root is None:
         return
     suites = [(r.name, r.subtest) for r in root.results if r.subtest]
@@ -452,14 +530,17 @@ def suite_summaries(root, smp):
     for name, doc in suites:
         cases = [r for _, r in doc.leaves()]
         bad = sum(not r.ok for r in cases)
+        took = f"   {seconds[name]:6.1f} s" if seconds and name in seconds else ""
         note(f"         {name:24} {smp:3} {len(cases) - bad:4} passed, "
-             f"{bad} failed")
+             f"{bad} failed{took}")
 
 
 def run_host_program(tally, label, cmd, log, timeout):
     """Run one host test or check script that prints flat KTAP."""
     before = (tally.passed, tally.failed)
-    status, lines = run_logged(cmd, log, timeout)
+    run = run_child(cmd, log, timeout)
+    RUN_TIMES.append((label, run.wall, run.cpu))
+    status, lines = run.status, run.lines
     parser = parse_ktap(lines)
     broken = tally.count_ktap(label, parser, log)
     if status is None:
@@ -550,7 +631,9 @@ def boot(tally, label, media, cmdline, logs, name, timeout, smp=1):
     note(f"{label}: booting (timeout {timeout} s): {shlex.join(cmd)}")
 
     before = (tally.passed, tally.failed)
-    status, lines = run_logged(cmd, log, timeout)
+    run = run_child(cmd, log, timeout)
+    RUN_TIMES.append((label, run.wall, run.cpu))
+    status, lines = run.status, run.lines
     parser = parse_ktap(lines)
     for i, where in parser.oopses:
         tally.fail(f"{label}: kernel oops {where} (log line {i + 1})",
@@ -578,7 +661,7 @@ def boot(tally, label, media, cmdline, logs, name, timeout, smp=1):
     elif broken and not parser.oopses:
         tally.failures[-1][1].extend(tail(parser.lines))
     summary(tally, before, label, log)
-    suite_summaries(parser.root, smp)
+    suite_summaries(parser.root, smp, suite_times(label, run.stamps))
 
 
 def grub_test_cfg(cmdline, modules):
@@ -954,23 +1037,18 @@ def wait_for_lines(cmd, log_path, patterns, timeout):
 
     Returns the patterns never matched (empty list: all seen) and the log.
     """
-    import time
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log,
-                                stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + timeout
-        while True:
-            lines = log_path.read_bytes().decode(errors="replace").splitlines()
-            todo = list(patterns)
-            for line in lines:
-                if todo and todo[0].search(line):
-                    todo.pop(0)
-            if not todo or proc.poll() is not None or time.monotonic() > deadline:
-                break
-            time.sleep(0.2)
-        proc.kill()
-        proc.wait()
-    return todo, lines
+    todo = list(patterns)
+
+    def seen(line, complete):
+        # An unfinished line counts only as the last pattern: it is read
+        # again, whole, when its newline comes.
+        if todo and todo[0].search(line) and (complete or len(todo) == 1):
+            todo.pop(0)
+        return not todo
+
+    run = run_child(cmd, log_path, timeout, stop=seen)
+    RUN_TIMES.append((log_path.stem, run.wall, run.cpu))
+    return todo, run.lines
 
 
 def run_modules_doc(tally, build, logs, timeout):
@@ -1208,6 +1286,75 @@ def run_lab_regions_check(tally, build, logs, timeout):
 
 
 # ---------------------------------------------------------------------------
+# Where the time goes: every stage's wall and CPU seconds, the slowest
+# runs (a QEMU boot, a host check) and the slowest kernel suites, printed
+# as a table before the last line.  On a shared host the wall time swells
+# with the load; the CPU time (user + system of the children, every QEMU
+# thread counted) is the work done, and compares from run to run.
+# ---------------------------------------------------------------------------
+
+STAGE_TIMES = []        # (stage, wall seconds, CPU seconds), in run order
+RUN_TIMES = []          # (label, wall seconds, CPU seconds) of each run
+SUITE_TIMES = []        # (run label, suite, wall seconds)
+SLOWEST_SHOWN = 8       # rows of each "slowest" table
+_clock = threading.local()      # the running stage's CPU seconds, per thread
+
+
+def clock_child(cpu):
+    """Count a reaped child's CPU seconds to the stage running."""
+    _clock.cpu = getattr(_clock, "cpu", 0.0) + cpu
+
+
+def thread_cpu():
+    """This thread's own CPU seconds (parsing logs, writing lab trees)."""
+    usage = resource.getrusage(resource.RUSAGE_THREAD)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed_stage(name, run, *args):
+    """run(*args), its wall and CPU seconds noted under `name`."""
+    _clock.cpu = 0.0
+    start, own = time.monotonic(), thread_cpu()
+    run(*args)
+    STAGE_TIMES.append((name, time.monotonic() - start,
+                        _clock.cpu + thread_cpu() - own))
+
+
+def suite_times(label, stamps):
+    """Each suite's seconds in a kernel run, from the time its "# Subtest:"
+    line came to the next one's (the last: to the run's last line)."""
+    starts = [(t, m.group(1)) for t, line in stamps
+              for m in [SUBTEST_RE.match(line.strip())] if m]
+    ends = [t for t, _ in starts[1:]] + [stamps[-1][0] if stamps else 0.0]
+    times = {}
+    for (t, name), end in zip(starts, ends):
+        times[name] = times.get(name, 0.0) + end - t    # nested: outermost wins
+    for name, secs in times.items():
+        SUITE_TIMES.append((label, name, secs))
+    return times
+
+
+def time_report():
+    """The stages, slowest first, then the slowest runs and suites."""
+    if not STAGE_TIMES:
+        return
+    note("")
+    note(f"time: {'stage':34} {'wall s':>8} {'CPU s':>8}")
+    for name, wall, cpu in sorted(STAGE_TIMES, key=lambda x: -x[1]):
+        note(f"time: {name:34} {wall:8.1f} {cpu:8.1f}")
+    total = sum(w for _, w, _ in STAGE_TIMES), sum(c for *_, c in STAGE_TIMES)
+    note(f"time: {'(all stages)':34} {total[0]:8.1f} {total[1]:8.1f}")
+    if RUN_TIMES:
+        note(f"time: slowest runs (CPU s), of {len(RUN_TIMES)}:")
+        for label, wall, cpu in sorted(RUN_TIMES, key=lambda x: -x[2])[:SLOWEST_SHOWN]:
+            note(f"time:   {label:32} {wall:8.1f} {cpu:8.1f}")
+    if SUITE_TIMES:
+        note("time: slowest kernel suites (wall s):")
+        for label, name, secs in sorted(SUITE_TIMES, key=lambda x: -x[2])[:SLOWEST_SHOWN]:
+            note(f"time:   {name + ' (' + label + ')':41} {secs:8.1f}")
+
+
+# ---------------------------------------------------------------------------
 # Report
 # ---------------------------------------------------------------------------
 
@@ -1221,6 +1368,7 @@ def report(tally):
             note(f"    log: {log}")
     if tally.skipped:
         note(f"({tally.skipped} of the passed cases were skipped)")
+    time_report()
     note(f"{tally.passed} passed, {tally.failed} failed")
 
 
@@ -1285,37 +1433,42 @@ def main(argv):
     tally = Tally()
 
     if "self-test" in args.only:
-        run_self_test(tally, logs, args.timeout)
+        timed_stage("self-test", run_self_test, tally, logs, args.timeout)
     if "host" in args.only:
-        run_host_tests(tally, build, logs, args.timeout)
+        timed_stage("host", run_host_tests, tally, build, logs, args.timeout)
     if "kernel" in args.only:
-        run_kernel_tests(tally, build, logs, args.suites, args.timeout,
-                         args.smp)
+        timed_stage("kernel", run_kernel_tests, tally, build, logs, args.suites,
+                    args.timeout, args.smp)
     if "oops" in args.only:
-        run_oops_check(tally, build, logs, args.timeout)
+        timed_stage("oops", run_oops_check, tally, build, logs, args.timeout)
     if "smoke" in args.only:
-        run_smoke_check(tally, build, logs, args.timeout)
+        timed_stage("smoke", run_smoke_check, tally, build, logs, args.timeout)
     if "bench" in args.only:
-        run_bench_smoke(tally, build, logs, args.timeout)
+        timed_stage("bench", run_bench_smoke, tally, build, logs, args.timeout)
     if "iso" in args.only:
-        run_iso_tests(tally, build, logs, args.suites, args.timeout)
+        timed_stage("iso", run_iso_tests, tally, build, logs, args.suites,
+                    args.timeout)
     if "modules-doc" in args.only:
-        run_modules_doc(tally, build, logs, args.timeout)
+        timed_stage("modules-doc", run_modules_doc, tally, build, logs,
+                    args.timeout)
     if "labs" in args.only:
         # A full kernel run (every suite) already has the full tree's results.
         full_run = "kernel" in args.only and not args.suites
-        run_labs_check(tally, build, logs, args.timeout,
-                       args.smp if full_run else None)
+        timed_stage("labs", run_labs_check, tally, build, logs, args.timeout,
+                    args.smp if full_run else None)
     if "lab-regions" in args.only:
-        run_lab_regions_check(tally, build, logs, args.timeout)
+        timed_stage("lab-regions", run_lab_regions_check, tally, build, logs,
+                    args.timeout)
     if "bochs-short" in args.only:
         for cpus, suites in BOCHS_SHORT_RUNS:
-            run_bochs_tests(tally, build, logs, suites, args.timeout, cpus)
+            timed_stage(f"bochs-short smp={cpus}", run_bochs_tests, tally, build,
+                        logs, suites, args.timeout, cpus)
     if "bochs" in args.only:
         for cpus in BOCHS_SMP:
-            run_bochs_tests(tally, build, logs, args.suites, args.timeout, cpus)
+            timed_stage(f"bochs smp={cpus}", run_bochs_tests, tally, build, logs,
+                        args.suites, args.timeout, cpus)
     if "busybox" in args.only:
-        run_busybox_stage(tally, build, logs, args.timeout)
+        timed_stage("busybox", run_busybox_stage, tally, build, logs, args.timeout)
 
     if tally.passed + tally.failed == 0:
         tally.fail("no tests ran at all")
