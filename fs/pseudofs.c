@@ -59,16 +59,25 @@ static struct pseudo_file *find_file(const char *path)
 	return f && !f->is_dir ? f : NULL;
 }
 
-/* Is some stored path below `path` (its own path)?  For pseudofs_create(). */
-static bool stored_dir(const char *path)
+/*
+ * Where pseudofs_create() puts path: the link at the list's tail, or NULL
+ * when the path is taken - stored itself, or a directory some stored path
+ * is below.  One walk of the list for all three questions: a tracefs
+ * event probe creates a directory of files, and the sweep that probes
+ * every instruction creates hundreds of events a batch.
+ */
+static struct pseudo_file **create_link(const char *path)
 {
 	size_t n = strlen(path);
+	struct pseudo_file **link;
 
-	for (struct pseudo_file *f = files; f; f = f->next)
-		if (strncmp(f->path, path, n) == 0 &&
-		    (f->path[n] == '/' || (f->path[n] == '\0' && f->is_dir)))
-			return true;
-	return false;
+	for (link = &files; *link; link = &(*link)->next) {
+		const char *p = (*link)->path;
+
+		if (strncmp(p, path, n) == 0 && (p[n] == '\0' || p[n] == '/'))
+			return NULL;
+	}
+	return link;
 }
 
 /* ---- paths as a process sees them ------------------------------------------ */
@@ -135,6 +144,21 @@ static const char *match_prefix(const char *pat, const char *path, size_t plen, 
 	return match_prefix(star + 1, path + head + n, plen - head - n, data);
 }
 
+/*
+ * Can stored path pat match the first plen bytes of path?  The bytes up
+ * to pat's first '*' must agree.  A cheap first test, byte by byte to the
+ * first difference, before match_prefix() and owned_by() look closer:
+ * every lookup walks every file, and most differ early.
+ */
+static bool prefix_may_match(const char *pat, const char *path, size_t plen)
+{
+	size_t i = 0;
+
+	while (i < plen && pat[i] != '*' && pat[i] == path[i])
+		i++;
+	return i == plen || pat[i] == '*';
+}
+
 /* Does file f belong where the view looks (its filesystem's files only)? */
 static bool owned_by(const struct pseudo_file *f, const struct pseudo_view *v)
 {
@@ -150,7 +174,7 @@ static struct pseudo_file *view_file(const struct pseudo_view *v, void **data)
 		const char *rest;
 
 		*data = f->data;
-		if (f->is_dir || !owned_by(f, v))
+		if (f->is_dir || !prefix_may_match(f->path, v->path, n) || !owned_by(f, v))
 			continue;
 		rest = match_prefix(f->path, v->path, n, data);
 		if (rest && *rest == '\0')
@@ -187,7 +211,8 @@ static bool view_is_dir(const struct pseudo_view *v)
 	if (strcmp(v->path, "/") == 0 || strcmp(v->path, v->root) == 0)
 		return true;
 	for (struct pseudo_file *f = files; f; f = f->next) {
-		const char *rest = owned_by(f, v) ? match_prefix(f->path, v->path, n, &data) : NULL;
+		const char *rest = prefix_may_match(f->path, v->path, n) && owned_by(f, v) ?
+				   match_prefix(f->path, v->path, n, &data) : NULL;
 
 		if (rest && (*rest == '/' || (*rest == '\0' && f->is_dir)))
 			return true;
@@ -221,7 +246,8 @@ int pseudofs_create(const char *path,
 
 	if (path[0] != '/' || n >= PSEUDOFS_PATH_MAX)
 		return -EINVAL;
-	if (find_entry(path) || stored_dir(path))
+	tail = create_link(path);
+	if (!tail)
 		return -EEXIST;
 	f = kzalloc(sizeof(*f));
 	copy = kmalloc(n + 1);
@@ -235,8 +261,6 @@ int pseudofs_create(const char *path,
 	f->show = show;
 	f->write = write;
 	f->data = data;
-	for (tail = &files; *tail; tail = &(*tail)->next)
-		;
 	*tail = f;
 	return 0;
 }
@@ -505,7 +529,8 @@ static void collect_children(struct dir_listing *l, const struct pseudo_view *v,
 	void *data;
 
 	for (struct pseudo_file *f = files; f; f = f->next) {
-		const char *rest = owned_by(f, v) ? match_prefix(f->path, v->path, n, &data) : NULL;
+		const char *rest = prefix_may_match(f->path, v->path, n) && owned_by(f, v) ?
+				   match_prefix(f->path, v->path, n, &data) : NULL;
 
 		if (rest && *rest == '/')
 			add_child(l, rest, f->is_dir);
