@@ -76,6 +76,8 @@ is 0 only when M is 0.  Serial logs go to BUILD/test-logs/.
 """
 
 import argparse
+import contextlib
+import io
 import os
 import re
 import resource
@@ -86,6 +88,7 @@ import subprocess
 import sys
 import threading
 import time
+import traceback
 import unittest
 from pathlib import Path
 
@@ -507,7 +510,12 @@ def run_child(cmd, log_path, timeout, stop=None, env=None):
 
 
 def note(msg):
-    print(msg, flush=True)
+    """Print a line, or keep it in the running job's buffer (run_jobs())."""
+    lines = getattr(_buffer, "lines", None)
+    if lines is None:
+        print(msg, flush=True)
+    else:
+        lines.append(msg)
 
 
 def summary(tally, before, label, log):
@@ -755,9 +763,25 @@ def run_kernel_tests(tally, build, logs, suites, timeout, smps):
     if not kernel.exists():
         tally.fail(f"kernel: {kernel} missing (run make test-image)")
         return
-    media = ["-kernel", str(kernel)] + module_initrd(test_modules(build))
     for label, name, cmdline, smp in kernel_runs(suites, smps):
-        boot(tally, label, media, cmdline, logs, name, timeout, smp)
+        run_kernel_boot(tally, build, logs, label, name, cmdline, timeout, smp)
+
+
+def run_kernel_boot(tally, build, logs, label, name, cmdline, timeout, smp):
+    """One boot of the test image with every module (kernel_runs())."""
+    media = ["-kernel", str(build / TEST_IMAGE)] + module_initrd(test_modules(build))
+    boot(tally, label, media, cmdline, logs, name, timeout, smp)
+
+
+def kernel_jobs(build, logs, suites, timeout, smps):
+    """The kernel stage as one job per boot: a boot at one CPU keeps one
+    host core busy, a boot at more (multi-threaded TCG) every core."""
+    if not (build / TEST_IMAGE).exists():
+        return [Job("kernel", run_kernel_tests, build, logs, suites, timeout, smps)]
+    return [Job(label, run_kernel_boot, build, logs, label, name, cmdline, timeout, smp,
+                cores=1 if smp == 1 else ALL_CORES,
+                rank=START_FIRST if smp == 1 else START_MIDDLE)
+            for label, name, cmdline, smp in kernel_runs(suites, smps)]
 
 
 # A deliberate NULL dereference: proves that die() prints the dump and
@@ -907,7 +931,7 @@ def run_bochs_tests(tally, build, logs, suites, timeout, cpus):
         tally.fail("bochs: grub-mkrescue failed", tail(lines), log)
         return
     serial = logs / f"bochs-smp{cpus}.log"
-    rc = logs / "bochs.debugger-rc"
+    rc = logs / f"bochs-smp{cpus}.debugger-rc"     # one each: the runs may overlap
     rc.write_text("continue\n")     # Bochs's debugger waits at reset otherwise
     cmd = [BOCHS, "-q", "-f", str(BOCHSRC), "-rc", str(rc)]
     own_log = logs / f"bochs-smp{cpus}.bochs.log"
@@ -918,7 +942,7 @@ def run_bochs_tests(tally, build, logs, suites, timeout, cpus):
     before = (tally.passed, tally.failed)
     start = time.monotonic()
     ended, lines = run_bochs_until_over(cmd, env, serial,
-                                        logs / "bochs.stdout.log", timeout)
+                                        logs / f"bochs-smp{cpus}.stdout.log", timeout)
     parser = parse_ktap(lines)
     for i, where in parser.oopses:
         tally.fail(f"{label}: kernel oops {where} (log line {i + 1})",
@@ -1286,6 +1310,128 @@ def run_lab_regions_check(tally, build, logs, timeout):
 
 
 # ---------------------------------------------------------------------------
+# Stages side by side
+#
+# Most stages keep one host core busy: one single-threaded QEMU (-smp 1)
+# or Bochs, or a script that boots such machines one after another.  On a
+# host with two cores they run two at a time (as many as it has cores).
+# The runs that need every core run alone: QEMU at 2 and 4 CPUs on
+# multi-threaded TCG, whose vCPUs must really run at once for the
+# concurrency suites to prove anything, and the SMP benchmark.  On one
+# core everything runs one after another, as listed.
+#
+# Each job prints into its own buffer (note() writes there), and counts
+# into its own Tally.  A buffer comes out whole when its job is over and
+# every job listed before it has come out: the output reads as if the
+# jobs had run one after another, in the order of STAGES.
+# ---------------------------------------------------------------------------
+
+ALL_CORES = 0           # a job's `cores`: every core of the host
+# A job's rank: jobs start in rank order, then as listed.  The longest
+# one-core jobs pair up first, the jobs that need every core follow
+# alone, the shorter one-core jobs fill the lanes at the end.
+START_FIRST, START_MIDDLE, START_LAST = 0, 1, 2
+
+
+class Job:
+    """One stage, or one boot of a stage: run(tally, *args)."""
+
+    def __init__(self, name, run, *args, cores=1, after=(), rank=START_MIDDLE):
+        self.name = name
+        self.run = run
+        self.args = args
+        self.cores = cores      # 1, or ALL_CORES
+        self.after = set(after)  # names of jobs that must be over first
+        self.rank = rank        # START_*: which jobs start first
+        self.tally = Tally()
+        self.out = []           # its output lines, printed when it is over
+
+
+_buffer = threading.local()     # the running job's output lines, if any
+
+
+def host_cores():
+    """The cores this process may run on (nproc)."""
+    return len(os.sched_getaffinity(0))
+
+
+def start_order(jobs):
+    """The jobs in the order they may start: by rank, then as listed."""
+    return sorted(jobs, key=lambda j: j.rank)
+
+
+def run_job(job):
+    """Run one job in this thread, its output into job.out."""
+    _buffer.lines = job.out
+    try:
+        timed_stage(job.name, job.run, job.tally, *job.args)
+    except Exception as e:       # a broken stage is a failure, not the end of the run
+        job.tally.fail(f"{job.name}: the harness crashed: {e!r}",
+                       traceback.format_exc().splitlines())
+    finally:
+        _buffer.lines = None
+
+
+def next_jobs(waiting, running, done, cores):
+    """The jobs to start now, from `waiting` (in start order)."""
+    if any(j.cores == ALL_CORES for j in running):
+        return []
+    start = []
+    busy = len(running)
+    for job in waiting:
+        if not job.after <= done:
+            continue
+        if job.cores == ALL_CORES:
+            if busy == 0 and not start:
+                return [job]
+            break               # it waits for the cores; nothing overtakes it
+        if busy + len(start) < cores:
+            start.append(job)
+    return start
+
+
+def run_jobs(jobs, tally, cores):
+    """Run every job, `cores` one-core jobs at a time; print each job's
+    output whole, in list order; add their counts to tally."""
+    names = {j.name for j in jobs}
+    for job in jobs:
+        job.after &= names      # a job not in this run is no reason to wait
+    waiting, running, done = start_order(jobs), [], set()
+    shown = 0
+    over = threading.Condition()
+
+    def work(job):
+        run_job(job)
+        with over:
+            running.remove(job)
+            done.add(job.name)
+            over.notify()
+
+    with over:
+        while shown < len(jobs):
+            for job in next_jobs(waiting, running, done, cores):
+                waiting.remove(job)
+                running.append(job)
+                threading.Thread(target=work, args=(job,), daemon=True).start()
+            while shown < len(jobs) and jobs[shown].name in done:
+                show_job(jobs[shown], tally)
+                shown += 1
+            if shown < len(jobs):
+                over.wait()
+
+
+def show_job(job, tally):
+    """Print a finished job's output and add its counts to the run's."""
+    for line in job.out:
+        print(line)
+    sys.stdout.flush()
+    tally.passed += job.tally.passed
+    tally.skipped += job.tally.skipped
+    tally.failed += job.tally.failed
+    tally.failures += job.tally.failures
+
+
+# ---------------------------------------------------------------------------
 # Where the time goes: every stage's wall and CPU seconds, the slowest
 # runs (a QEMU boot, a host check) and the slowest kernel suites, printed
 # as a table before the last line.  On a shared host the wall time swells
@@ -1297,6 +1443,7 @@ STAGE_TIMES = []        # (stage, wall seconds, CPU seconds), in run order
 RUN_TIMES = []          # (label, wall seconds, CPU seconds) of each run
 SUITE_TIMES = []        # (run label, suite, wall seconds)
 SLOWEST_SHOWN = 8       # rows of each "slowest" table
+RUN_STARTED = time.monotonic()
 _clock = threading.local()      # the running stage's CPU seconds, per thread
 
 
@@ -1343,7 +1490,9 @@ def time_report():
     for name, wall, cpu in sorted(STAGE_TIMES, key=lambda x: -x[1]):
         note(f"time: {name:34} {wall:8.1f} {cpu:8.1f}")
     total = sum(w for _, w, _ in STAGE_TIMES), sum(c for *_, c in STAGE_TIMES)
-    note(f"time: {'(all stages)':34} {total[0]:8.1f} {total[1]:8.1f}")
+    note(f"time: {'(all stages, added up)':34} {total[0]:8.1f} {total[1]:8.1f}")
+    note(f"time: {'(this run, start to end)':34} {time.monotonic() - RUN_STARTED:8.1f}"
+         f"   on {host_cores()} cores")
     if RUN_TIMES:
         note(f"time: slowest runs (CPU s), of {len(RUN_TIMES)}:")
         for label, wall, cpu in sorted(RUN_TIMES, key=lambda x: -x[2])[:SLOWEST_SHOWN]:
@@ -1432,43 +1581,53 @@ def main(argv):
     logs.mkdir(parents=True, exist_ok=True)
     tally = Tally()
 
+    # Each stage is one job or more (run_jobs(): side by side where they
+    # keep one core busy each); the output comes in this order.
+    jobs = []
     if "self-test" in args.only:
-        timed_stage("self-test", run_self_test, tally, logs, args.timeout)
+        jobs.append(Job("self-test", run_self_test, logs, args.timeout,
+                        rank=START_LAST))
     if "host" in args.only:
-        timed_stage("host", run_host_tests, tally, build, logs, args.timeout)
+        jobs.append(Job("host", run_host_tests, build, logs, args.timeout,
+                        rank=START_FIRST))
     if "kernel" in args.only:
-        timed_stage("kernel", run_kernel_tests, tally, build, logs, args.suites,
-                    args.timeout, args.smp)
+        jobs += kernel_jobs(build, logs, args.suites, args.timeout, args.smp)
     if "oops" in args.only:
-        timed_stage("oops", run_oops_check, tally, build, logs, args.timeout)
+        jobs.append(Job("oops", run_oops_check, build, logs, args.timeout,
+                        rank=START_LAST))
     if "smoke" in args.only:
-        timed_stage("smoke", run_smoke_check, tally, build, logs, args.timeout)
+        jobs.append(Job("smoke", run_smoke_check, build, logs, args.timeout,
+                        rank=START_LAST))
     if "bench" in args.only:
-        timed_stage("bench", run_bench_smoke, tally, build, logs, args.timeout)
+        jobs.append(Job("bench", run_bench_smoke, build, logs, args.timeout,
+                        cores=ALL_CORES))
     if "iso" in args.only:
-        timed_stage("iso", run_iso_tests, tally, build, logs, args.suites,
-                    args.timeout)
+        jobs.append(Job("iso", run_iso_tests, build, logs, args.suites,
+                        args.timeout, cores=ALL_CORES))
     if "modules-doc" in args.only:
-        timed_stage("modules-doc", run_modules_doc, tally, build, logs,
-                    args.timeout)
+        jobs.append(Job("modules-doc", run_modules_doc, build, logs,
+                        args.timeout, rank=START_LAST))
     if "labs" in args.only:
         # A full kernel run (every suite) already has the full tree's results.
         full_run = "kernel" in args.only and not args.suites
-        timed_stage("labs", run_labs_check, tally, build, logs, args.timeout,
-                    args.smp if full_run else None)
+        jobs.append(Job("labs", run_labs_check, build, logs, args.timeout,
+                        args.smp if full_run else None, cores=ALL_CORES,
+                        after=[j.name for j in jobs if j.run is run_kernel_boot]))
     if "lab-regions" in args.only:
-        timed_stage("lab-regions", run_lab_regions_check, tally, build, logs,
-                    args.timeout)
+        jobs.append(Job("lab-regions", run_lab_regions_check, build, logs,
+                        args.timeout, cores=ALL_CORES))
     if "bochs-short" in args.only:
         for cpus, suites in BOCHS_SHORT_RUNS:
-            timed_stage(f"bochs-short smp={cpus}", run_bochs_tests, tally, build,
-                        logs, suites, args.timeout, cpus)
+            jobs.append(Job(f"bochs-short smp={cpus}", run_bochs_tests, build,
+                            logs, suites, args.timeout, cpus, rank=START_LAST))
     if "bochs" in args.only:
         for cpus in BOCHS_SMP:
-            timed_stage(f"bochs smp={cpus}", run_bochs_tests, tally, build, logs,
-                        args.suites, args.timeout, cpus)
+            jobs.append(Job(f"bochs smp={cpus}", run_bochs_tests, build, logs,
+                            args.suites, args.timeout, cpus, rank=START_LAST))
     if "busybox" in args.only:
-        timed_stage("busybox", run_busybox_stage, tally, build, logs, args.timeout)
+        jobs.append(Job("busybox", run_busybox_stage, build, logs, args.timeout,
+                        cores=ALL_CORES))
+    run_jobs(jobs, tally, host_cores())
 
     if tally.passed + tally.failed == 0:
         tally.fail("no tests ran at all")
@@ -1637,8 +1796,77 @@ class ParserSelfTest(unittest.TestCase):
         self.assertIn("\tmodule /boot/modules/b.ko b.ko\n", cfg)
 
 
+class SchedulerSelfTest(unittest.TestCase):
+    """run_jobs(): who runs with whom, and what the output looks like."""
+
+    @staticmethod
+    def job(name, cores=1, after=(), rank=START_MIDDLE):
+        return Job(name, None, cores=cores, after=after, rank=rank)
+
+    def test_one_core_runs_one_job_at_a_time(self):
+        a, b = self.job("a"), self.job("b")
+        self.assertEqual(next_jobs([a, b], [], set(), 1), [a])
+        self.assertEqual(next_jobs([b], [a], set(), 1), [])
+
+    def test_two_cores_pair_one_core_jobs(self):
+        a, b, c = self.job("a"), self.job("b"), self.job("c")
+        self.assertEqual(next_jobs([a, b, c], [], set(), 2), [a, b])
+        self.assertEqual(next_jobs([c], [a], set(), 2), [c])
+
+    def test_a_job_on_every_core_runs_alone(self):
+        a, smp, b = self.job("a"), self.job("smp", ALL_CORES), self.job("b")
+        self.assertEqual(next_jobs([smp, b], [a], set(), 2), [])      # waits for a
+        self.assertEqual(next_jobs([smp, b], [], set(), 2), [smp])    # b waits too
+        self.assertEqual(next_jobs([b], [smp], set(), 2), [])
+
+    def test_a_job_waits_for_what_it_reads(self):
+        k, labs = self.job("kernel"), self.job("labs", after=["kernel"])
+        self.assertEqual(next_jobs([labs], [k], set(), 2), [])
+        self.assertEqual(next_jobs([labs], [], {"kernel"}, 2), [labs])
+
+    def test_rank_orders_the_start(self):
+        late, first = self.job("late", rank=START_LAST), self.job("first", rank=START_FIRST)
+        self.assertEqual([j.name for j in start_order([late, first])], ["first", "late"])
+
+    def test_output_whole_in_list_order_counts_merged(self):
+        # b ends first and a waits until b has run: they overlap, and
+        # a's lines still come out before b's, none interleaved.
+        b_over = threading.Event()
+
+        def run_a(tally):
+            note("a 1")
+            b_over.wait(10)
+            note("a 2")
+            tally.passed += 2
+
+        def run_b(tally):
+            note("b 1")
+            tally.fail("b broke")
+            b_over.set()
+
+        jobs = [Job("a", run_a), Job("b", run_b)]
+        tally = Tally()
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            run_jobs(jobs, tally, 2)
+        self.assertTrue(b_over.is_set())
+        self.assertEqual(printed.getvalue().splitlines(), ["a 1", "a 2", "b 1"])
+        self.assertEqual((tally.passed, tally.failed), (2, 1))
+        self.assertEqual([n for n, *_ in STAGE_TIMES[-2:]], ["b", "a"])
+
+    def test_a_crashing_job_is_a_failure(self):
+        def broken(tally):
+            raise KeyError("x")
+        tally = Tally()
+        with contextlib.redirect_stdout(io.StringIO()):
+            run_jobs([Job("broken", broken)], tally, 2)
+        self.assertEqual(tally.failed, 1)
+        self.assertIn("harness crashed", tally.failures[0][0])
+
+
 def self_test():
     suite = unittest.defaultTestLoader.loadTestsFromTestCase(ParserSelfTest)
+    suite.addTests(unittest.defaultTestLoader.loadTestsFromTestCase(SchedulerSelfTest))
     ok = unittest.TextTestRunner(verbosity=1).run(suite).wasSuccessful()
     return 0 if ok else 1
 
