@@ -46,8 +46,10 @@ static struct pseudo_dynamic *dynamics;
 /* The entry stored at path (a file's own path, stars and all). */
 static struct pseudo_file *find_entry(const char *path)
 {
+	size_t n = strlen(path);
+
 	for (struct pseudo_file *f = files; f; f = f->next)
-		if (strcmp(f->path, path) == 0)
+		if (f->len == n && memcmp(f->path, path, n) == 0)
 			return f;
 	return NULL;
 }
@@ -64,17 +66,19 @@ static struct pseudo_file *find_file(const char *path)
  * when the path is taken - stored itself, or a directory some stored path
  * is below.  One walk of the list for all three questions: a tracefs
  * event probe creates a directory of files, and the sweep that probes
- * every instruction creates hundreds of events a batch.
+ * every instruction creates hundreds of events a batch.  The lengths
+ * are compared first: tracefs's paths share long beginnings.
  */
-static struct pseudo_file **create_link(const char *path)
+static struct pseudo_file **create_link(const char *path, size_t n)
 {
-	size_t n = strlen(path);
 	struct pseudo_file **link;
 
 	for (link = &files; *link; link = &(*link)->next) {
-		const char *p = (*link)->path;
+		const struct pseudo_file *f = *link;
 
-		if (strncmp(p, path, n) == 0 && (p[n] == '\0' || p[n] == '/'))
+		if (f->len < n || (f->len > n && f->path[n] != '/'))
+			continue;
+		if (memcmp(f->path, path, n) == 0)
 			return NULL;
 	}
 	return link;
@@ -246,7 +250,7 @@ int pseudofs_create(const char *path,
 
 	if (path[0] != '/' || n >= PSEUDOFS_PATH_MAX)
 		return -EINVAL;
-	tail = create_link(path);
+	tail = create_link(path, n);
 	if (!tail)
 		return -EEXIST;
 	f = kzalloc(sizeof(*f));
@@ -258,6 +262,7 @@ int pseudofs_create(const char *path,
 	}
 	memcpy(copy, path, n + 1);
 	f->path = copy;
+	f->len = n;
 	f->show = show;
 	f->write = write;
 	f->data = data;
@@ -283,10 +288,12 @@ int pseudofs_create_files(const char *dir, const struct pseudo_file_spec *specs,
 
 int pseudofs_remove(const char *path)
 {
+	size_t n = strlen(path);
+
 	for (struct pseudo_file **pp = &files; *pp; pp = &(*pp)->next) {
 		struct pseudo_file *f = *pp;
 
-		if (strcmp(f->path, path) == 0) {
+		if (f->len == n && memcmp(f->path, path, n) == 0) {
 			*pp = f->next;
 			kfree((void *)f->path);
 			kfree(f);
