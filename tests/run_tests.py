@@ -780,7 +780,7 @@ def kernel_jobs(build, logs, suites, timeout, smps):
         return [Job("kernel", run_kernel_tests, build, logs, suites, timeout, smps)]
     return [Job(label, run_kernel_boot, build, logs, label, name, cmdline, timeout, smp,
                 cores=1 if smp == 1 else ALL_CORES,
-                rank=START_FIRST if smp == 1 else START_MIDDLE)
+                rank=START_FIRST)
             for label, name, cmdline, smp in kernel_runs(suites, smps)]
 
 
@@ -1327,16 +1327,18 @@ def run_lab_regions_check(tally, build, logs, timeout):
 # ---------------------------------------------------------------------------
 
 ALL_CORES = 0           # a job's `cores`: every core of the host
-# A job's rank: jobs start in rank order, then as listed.  The longest
-# one-core jobs pair up first, the jobs that need every core follow
-# alone, the shorter one-core jobs fill the lanes at the end.
-START_FIRST, START_MIDDLE, START_LAST = 0, 1, 2
+# A job's rank among the one-core jobs: the longest start first, in a
+# lane each, the short ones fill whichever lane comes free.  The jobs
+# that need every core come after all of them, one at a time, as listed:
+# a job waiting for every core would leave a lane idle until the other
+# lane's job ends.
+START_FIRST, START_LATER = 0, 1
 
 
 class Job:
     """One stage, or one boot of a stage: run(tally, *args)."""
 
-    def __init__(self, name, run, *args, cores=1, after=(), rank=START_MIDDLE):
+    def __init__(self, name, run, *args, cores=1, after=(), rank=START_LATER):
         self.name = name
         self.run = run
         self.args = args
@@ -1356,8 +1358,9 @@ def host_cores():
 
 
 def start_order(jobs):
-    """The jobs in the order they may start: by rank, then as listed."""
-    return sorted(jobs, key=lambda j: j.rank)
+    """The jobs in the order they may start: the one-core jobs by rank,
+    then those that need every core; as listed where that is equal."""
+    return sorted(jobs, key=lambda j: (j.cores == ALL_CORES, j.rank))
 
 
 def run_job(job):
@@ -1585,19 +1588,16 @@ def main(argv):
     # keep one core busy each); the output comes in this order.
     jobs = []
     if "self-test" in args.only:
-        jobs.append(Job("self-test", run_self_test, logs, args.timeout,
-                        rank=START_LAST))
+        jobs.append(Job("self-test", run_self_test, logs, args.timeout))
     if "host" in args.only:
         jobs.append(Job("host", run_host_tests, build, logs, args.timeout,
                         rank=START_FIRST))
     if "kernel" in args.only:
         jobs += kernel_jobs(build, logs, args.suites, args.timeout, args.smp)
     if "oops" in args.only:
-        jobs.append(Job("oops", run_oops_check, build, logs, args.timeout,
-                        rank=START_LAST))
+        jobs.append(Job("oops", run_oops_check, build, logs, args.timeout))
     if "smoke" in args.only:
-        jobs.append(Job("smoke", run_smoke_check, build, logs, args.timeout,
-                        rank=START_LAST))
+        jobs.append(Job("smoke", run_smoke_check, build, logs, args.timeout))
     if "bench" in args.only:
         jobs.append(Job("bench", run_bench_smoke, build, logs, args.timeout,
                         cores=ALL_CORES))
@@ -1606,7 +1606,7 @@ def main(argv):
                         args.timeout, cores=ALL_CORES))
     if "modules-doc" in args.only:
         jobs.append(Job("modules-doc", run_modules_doc, build, logs,
-                        args.timeout, rank=START_LAST))
+                        args.timeout))
     if "labs" in args.only:
         # A full kernel run (every suite) already has the full tree's results.
         full_run = "kernel" in args.only and not args.suites
@@ -1619,11 +1619,11 @@ def main(argv):
     if "bochs-short" in args.only:
         for cpus, suites in BOCHS_SHORT_RUNS:
             jobs.append(Job(f"bochs-short smp={cpus}", run_bochs_tests, build,
-                            logs, suites, args.timeout, cpus, rank=START_LAST))
+                            logs, suites, args.timeout, cpus))
     if "bochs" in args.only:
         for cpus in BOCHS_SMP:
             jobs.append(Job(f"bochs smp={cpus}", run_bochs_tests, build, logs,
-                            args.suites, args.timeout, cpus, rank=START_LAST))
+                            args.suites, args.timeout, cpus))
     if "busybox" in args.only:
         jobs.append(Job("busybox", run_busybox_stage, build, logs, args.timeout,
                         cores=ALL_CORES))
@@ -1800,7 +1800,7 @@ class SchedulerSelfTest(unittest.TestCase):
     """run_jobs(): who runs with whom, and what the output looks like."""
 
     @staticmethod
-    def job(name, cores=1, after=(), rank=START_MIDDLE):
+    def job(name, cores=1, after=(), rank=START_LATER):
         return Job(name, None, cores=cores, after=after, rank=rank)
 
     def test_one_core_runs_one_job_at_a_time(self):
@@ -1824,9 +1824,11 @@ class SchedulerSelfTest(unittest.TestCase):
         self.assertEqual(next_jobs([labs], [k], set(), 2), [])
         self.assertEqual(next_jobs([labs], [], {"kernel"}, 2), [labs])
 
-    def test_rank_orders_the_start(self):
-        late, first = self.job("late", rank=START_LAST), self.job("first", rank=START_FIRST)
-        self.assertEqual([j.name for j in start_order([late, first])], ["first", "late"])
+    def test_long_one_core_jobs_first_every_core_last(self):
+        smp = self.job("smp", ALL_CORES)
+        short, long = self.job("short"), self.job("long", rank=START_FIRST)
+        self.assertEqual([j.name for j in start_order([smp, short, long])],
+                         ["long", "short", "smp"])
 
     def test_output_whole_in_list_order_counts_merged(self):
         # b ends first and a waits until b has run: they overlap, and
