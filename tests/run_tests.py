@@ -511,11 +511,15 @@ def run_child(cmd, log_path, timeout, stop=None, env=None):
 
 def note(msg):
     """Print a line, or keep it in the running job's buffer (run_jobs())."""
-    lines = getattr(_buffer, "lines", None)
-    if lines is None:
+    job = getattr(_buffer, "job", None)
+    if job is None:
         print(msg, flush=True)
-    else:
-        lines.append(msg)
+        return
+    with job.lock:
+        if job.live:
+            print(msg, flush=True)
+        else:
+            job.out.append(msg)
 
 
 def summary(tally, before, label, log):
@@ -865,7 +869,7 @@ BOCHS_SHORT_RUNS = (
 # panic notifiers print before they try to leave QEMU.
 BOCHS_RUN_OVER = re.compile(
     r"^# ktest: \d+ failed|^not ok - kernel (oops|panic) during test run")
-BOCHS_POLL_SECONDS = 2
+BOCHS_POLL_SECONDS = 0.25    # how often the serial file is read for the end of the run
 BOCHS_STOP_SECONDS = 10
 
 
@@ -878,6 +882,21 @@ def bochs_env(iso, serial, log, cpus):
     return env
 
 
+def reap_within(proc, seconds):
+    """Reap proc if it ends within `seconds` (wait4(), for its CPU time,
+    counted to the stage: clock_child()); its exit status, or None."""
+    deadline = time.monotonic() + seconds
+    while True:
+        pid, wstatus, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            proc.returncode = os.waitstatus_to_exitcode(wstatus)
+            clock_child(usage.ru_utime + usage.ru_stime)
+            return proc.returncode
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(min(BOCHS_POLL_SECONDS, max(deadline - time.monotonic(), 0)))
+
+
 def run_bochs_until_over(cmd, env, serial, out, timeout):
     """Run Bochs until the serial log shows the run over, it exits or
     `timeout` passes.  Returns (how it ended, serial log lines)."""
@@ -888,24 +907,19 @@ def run_bochs_until_over(cmd, env, serial, out, timeout):
                                 stdout=out_file, stderr=subprocess.STDOUT)
         ended = "timeout"
         while time.monotonic() - start < timeout:
-            try:
-                proc.wait(timeout=BOCHS_POLL_SECONDS)
+            if reap_within(proc, BOCHS_POLL_SECONDS) is not None:
                 ended = f"exited ({proc.returncode})"
                 break
-            except subprocess.TimeoutExpired:
-                pass
             if serial.exists() and any(
                     BOCHS_RUN_OVER.match(line) for line in
                     serial.read_text(errors="replace").splitlines()):
                 ended = "over"
                 break
-        if proc.poll() is None:
+        if proc.returncode is None:
             proc.terminate()
-            try:
-                proc.wait(timeout=BOCHS_STOP_SECONDS)
-            except subprocess.TimeoutExpired:
+            if reap_within(proc, BOCHS_STOP_SECONDS) is None:
                 proc.kill()
-                proc.wait()
+                reap_within(proc, BOCHS_STOP_SECONDS)
     text = serial.read_text(errors="replace") if serial.exists() else ""
     return ended, text.splitlines()
 
@@ -1346,10 +1360,12 @@ class Job:
         self.after = set(after)  # names of jobs that must be over first
         self.rank = rank        # START_*: which jobs start first
         self.tally = Tally()
-        self.out = []           # its output lines, printed when it is over
+        self.out = []           # its output lines, printed when it is over...
+        self.live = False       # ...or at once, when every job before it is shown
+        self.lock = threading.Lock()
 
 
-_buffer = threading.local()     # the running job's output lines, if any
+_buffer = threading.local()     # the job this thread runs, if any
 
 
 def host_cores():
@@ -1365,14 +1381,14 @@ def start_order(jobs):
 
 def run_job(job):
     """Run one job in this thread, its output into job.out."""
-    _buffer.lines = job.out
+    _buffer.job = job
     try:
         timed_stage(job.name, job.run, job.tally, *job.args)
     except Exception as e:       # a broken stage is a failure, not the end of the run
         job.tally.fail(f"{job.name}: the harness crashed: {e!r}",
                        traceback.format_exc().splitlines())
     finally:
-        _buffer.lines = None
+        _buffer.job = None
 
 
 def next_jobs(waiting, running, done, cores):
@@ -1420,14 +1436,24 @@ def run_jobs(jobs, tally, cores):
                 show_job(jobs[shown], tally)
                 shown += 1
             if shown < len(jobs):
+                go_live(jobs[shown])
                 over.wait()
+
+
+def go_live(job):
+    """Every job before this one is shown: print what it has said so far,
+    and from now on each line as it comes (progress, not a long silence)."""
+    with job.lock:
+        for line in job.out:
+            print(line)
+        job.out.clear()
+        job.live = True
+    sys.stdout.flush()
 
 
 def show_job(job, tally):
     """Print a finished job's output and add its counts to the run's."""
-    for line in job.out:
-        print(line)
-    sys.stdout.flush()
+    go_live(job)
     tally.passed += job.tally.passed
     tally.skipped += job.tally.skipped
     tally.failed += job.tally.failed
@@ -1855,6 +1881,24 @@ class SchedulerSelfTest(unittest.TestCase):
         self.assertEqual(printed.getvalue().splitlines(), ["a 1", "a 2", "b 1"])
         self.assertEqual((tally.passed, tally.failed), (2, 1))
         self.assertEqual([n for n, *_ in STAGE_TIMES[-2:]], ["b", "a"])
+
+    def test_the_first_job_not_shown_prints_as_it_goes(self):
+        printed, a_may_end, seen = io.StringIO(), threading.Event(), []
+
+        def run_a(tally):
+            note("a 1")
+            a_may_end.wait(10)
+
+        def run_b(tally):
+            deadline = time.monotonic() + 10
+            while "a 1" not in printed.getvalue() and time.monotonic() < deadline:
+                time.sleep(0.01)
+            seen.append("a 1" in printed.getvalue())
+            a_may_end.set()
+
+        with contextlib.redirect_stdout(printed):
+            run_jobs([Job("a", run_a), Job("b", run_b)], Tally(), 2)
+        self.assertEqual(seen, [True])
 
     def test_a_crashing_job_is_a_failure(self):
         def broken(tally):
