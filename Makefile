@@ -446,7 +446,14 @@ host-test: $(HOST_TESTS) $(HOST_TOOLS)
 # and ISO boots); TESTFLAGS passes anything else, e.g. TESTFLAGS="--only host".
 SUITES ?=
 TESTFLAGS ?=
-test: bootstrap all test-image iso host-test modules test-modules initramfs
+# The build runs one job per core (nproc; CI calls plain `make test`),
+# unless make was given -j itself; bootstrap comes first, alone: it may
+# install the compiler the build needs.
+NPROC := $(shell nproc 2>/dev/null || echo 1)
+TEST_BUILD_JOBS = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(NPROC))
+TEST_BUILD := all test-image iso host-test modules test-modules initramfs
+test: bootstrap
+	+$(Q)$(MAKE) --no-print-directory $(TEST_BUILD_JOBS) $(TEST_BUILD)
 	$(PYTHON) tests/run_tests.py --build $(B) $(if $(SUITES),--suites $(SUITES)) $(TESTFLAGS)
 
 # Everything in `make test`, then what is too long for it: the sweep that

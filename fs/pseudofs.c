@@ -46,8 +46,10 @@ static struct pseudo_dynamic *dynamics;
 /* The entry stored at path (a file's own path, stars and all). */
 static struct pseudo_file *find_entry(const char *path)
 {
+	size_t n = strlen(path);
+
 	for (struct pseudo_file *f = files; f; f = f->next)
-		if (strcmp(f->path, path) == 0)
+		if (f->len == n && memcmp(f->path, path, n) == 0)
 			return f;
 	return NULL;
 }
@@ -59,16 +61,27 @@ static struct pseudo_file *find_file(const char *path)
 	return f && !f->is_dir ? f : NULL;
 }
 
-/* Is some stored path below `path` (its own path)?  For pseudofs_create(). */
-static bool stored_dir(const char *path)
+/*
+ * Where pseudofs_create() puts path: the link at the list's tail, or NULL
+ * when the path is taken - stored itself, or a directory some stored path
+ * is below.  One walk of the list for all three questions: a tracefs
+ * event probe creates a directory of files, and the sweep that probes
+ * every instruction creates hundreds of events a batch.  The lengths
+ * are compared first: tracefs's paths share long beginnings.
+ */
+static struct pseudo_file **create_link(const char *path, size_t n)
 {
-	size_t n = strlen(path);
+	struct pseudo_file **link;
 
-	for (struct pseudo_file *f = files; f; f = f->next)
-		if (strncmp(f->path, path, n) == 0 &&
-		    (f->path[n] == '/' || (f->path[n] == '\0' && f->is_dir)))
-			return true;
-	return false;
+	for (link = &files; *link; link = &(*link)->next) {
+		const struct pseudo_file *f = *link;
+
+		if (f->len < n || (f->len > n && f->path[n] != '/'))
+			continue;
+		if (memcmp(f->path, path, n) == 0)
+			return NULL;
+	}
+	return link;
 }
 
 /* ---- paths as a process sees them ------------------------------------------ */
@@ -135,6 +148,21 @@ static const char *match_prefix(const char *pat, const char *path, size_t plen, 
 	return match_prefix(star + 1, path + head + n, plen - head - n, data);
 }
 
+/*
+ * Can stored path pat match the first plen bytes of path?  The bytes up
+ * to pat's first '*' must agree.  A cheap first test, byte by byte to the
+ * first difference, before match_prefix() and owned_by() look closer:
+ * every lookup walks every file, and most differ early.
+ */
+static bool prefix_may_match(const char *pat, const char *path, size_t plen)
+{
+	size_t i = 0;
+
+	while (i < plen && pat[i] != '*' && pat[i] == path[i])
+		i++;
+	return i == plen || pat[i] == '*';
+}
+
 /* Does file f belong where the view looks (its filesystem's files only)? */
 static bool owned_by(const struct pseudo_file *f, const struct pseudo_view *v)
 {
@@ -150,7 +178,7 @@ static struct pseudo_file *view_file(const struct pseudo_view *v, void **data)
 		const char *rest;
 
 		*data = f->data;
-		if (f->is_dir || !owned_by(f, v))
+		if (f->is_dir || !prefix_may_match(f->path, v->path, n) || !owned_by(f, v))
 			continue;
 		rest = match_prefix(f->path, v->path, n, data);
 		if (rest && *rest == '\0')
@@ -187,7 +215,8 @@ static bool view_is_dir(const struct pseudo_view *v)
 	if (strcmp(v->path, "/") == 0 || strcmp(v->path, v->root) == 0)
 		return true;
 	for (struct pseudo_file *f = files; f; f = f->next) {
-		const char *rest = owned_by(f, v) ? match_prefix(f->path, v->path, n, &data) : NULL;
+		const char *rest = prefix_may_match(f->path, v->path, n) && owned_by(f, v) ?
+				   match_prefix(f->path, v->path, n, &data) : NULL;
 
 		if (rest && (*rest == '/' || (*rest == '\0' && f->is_dir)))
 			return true;
@@ -221,7 +250,8 @@ int pseudofs_create(const char *path,
 
 	if (path[0] != '/' || n >= PSEUDOFS_PATH_MAX)
 		return -EINVAL;
-	if (find_entry(path) || stored_dir(path))
+	tail = create_link(path, n);
+	if (!tail)
 		return -EEXIST;
 	f = kzalloc(sizeof(*f));
 	copy = kmalloc(n + 1);
@@ -232,11 +262,10 @@ int pseudofs_create(const char *path,
 	}
 	memcpy(copy, path, n + 1);
 	f->path = copy;
+	f->len = n;
 	f->show = show;
 	f->write = write;
 	f->data = data;
-	for (tail = &files; *tail; tail = &(*tail)->next)
-		;
 	*tail = f;
 	return 0;
 }
@@ -259,10 +288,12 @@ int pseudofs_create_files(const char *dir, const struct pseudo_file_spec *specs,
 
 int pseudofs_remove(const char *path)
 {
+	size_t n = strlen(path);
+
 	for (struct pseudo_file **pp = &files; *pp; pp = &(*pp)->next) {
 		struct pseudo_file *f = *pp;
 
-		if (strcmp(f->path, path) == 0) {
+		if (f->len == n && memcmp(f->path, path, n) == 0) {
 			*pp = f->next;
 			kfree((void *)f->path);
 			kfree(f);
@@ -505,7 +536,8 @@ static void collect_children(struct dir_listing *l, const struct pseudo_view *v,
 	void *data;
 
 	for (struct pseudo_file *f = files; f; f = f->next) {
-		const char *rest = owned_by(f, v) ? match_prefix(f->path, v->path, n, &data) : NULL;
+		const char *rest = prefix_may_match(f->path, v->path, n) && owned_by(f, v) ?
+				   match_prefix(f->path, v->path, n, &data) : NULL;
 
 		if (rest && *rest == '/')
 			add_child(l, rest, f->is_dir);

@@ -33,6 +33,7 @@ struct pseudo_file {
 	int (*write)(const char *text, size_t len, bool trunc, void *data);
 	void *data;
 	struct pseudo_file *next;	/* internal: the list of every file */
+	size_t len;			/* internal: strlen(path), compared first */
 	/* A directory (pseudofs_create_dir()), not a file: mkdir(2) and
 	 * rmdir(2) of a name in it call these (Linux's inode mkdir, rmdir). */
 	int (*mkdir)(const char *name, void *data);

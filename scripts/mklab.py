@@ -50,7 +50,14 @@ ROOT = Path(__file__).resolve().parent.parent
 MARKED_SUFFIXES = (".c", ".S", ".h")
 LEFT_OUT = ("labs/answers/",)          # never in a student tree
 LAB_FILE = ".lab"
-OBJECT_DIRS = ("boot", "arch", "kernel", "lib", "probes", "console", "tests/kernel")
+# Every folder of BUILD with objects of the kernel, the test image and the
+# user programs (the Makefile's SRCDIRS, tests/kernel and user), and the
+# files beside them that the objects depend on: kconfig.stamp is every
+# object's prerequisite, so a tree without it (or with a newer one)
+# rebuilds everything.
+OBJECT_DIRS = ("boot", "arch", "kernel", "lib", "probes", "console", "tests/kernel",
+               "fs", "init", "mm", "drivers", "user")
+OBJECT_FILES = ("kallsyms.empty.S*", "kconfig.stamp")
 
 MARKER_RE = re.compile(r"^(\s*)/\* LAB (\d+): (BEGIN|STUB|LATER|END)(?: (.*?))? \*/\s*$")
 
@@ -176,8 +183,9 @@ def copy_objects(build, out):
         src = build / d
         if src.is_dir():
             shutil.copytree(src, out / "build" / d, copy_function=shutil.copy2)
-    for f in build.glob("kallsyms.empty.S*"):
-        shutil.copy2(f, out / "build" / f.name)
+    for pattern in OBJECT_FILES:
+        for f in build.glob(pattern):
+            shutil.copy2(f, out / "build" / f.name)
 
 
 def all_regions(root):

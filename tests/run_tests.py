@@ -76,13 +76,19 @@ is 0 only when M is 0.  Serial logs go to BUILD/test-logs/.
 """
 
 import argparse
+import contextlib
+import io
 import os
 import re
+import resource
+import selectors
 import shlex
 import shutil
 import subprocess
 import sys
+import threading
 import time
+import traceback
 import unittest
 from pathlib import Path
 
@@ -409,28 +415,111 @@ def tail(lines, n=CRASH_TAIL_LINES):
 # Running things
 # ---------------------------------------------------------------------------
 
-def run_logged(cmd, log_path, timeout):
+def run_logged(cmd, log_path, timeout, env=None):
     """Run cmd with stdout+stderr into log_path; return (status, lines).
 
     status is None when the command was killed after `timeout` seconds.
     The log is written while the command runs: `tail -f` it to watch.
     """
+    run = run_child(cmd, log_path, timeout, env=env)
+    return run.status, run.lines
+
+
+class ChildRun:
+    """What run_child() saw: the exit status (None: killed at the
+    timeout), the output's lines, the time each "\\n" line arrived
+    (stamps, [(seconds since the start, line)]), and the wall and CPU
+    seconds it took (CPU: the child's and its reaped children's user +
+    system time, every thread of a QEMU counted)."""
+
+    def __init__(self, status, lines, stamps, wall, cpu):
+        self.status = status
+        self.lines = lines
+        self.stamps = stamps
+        self.wall = wall
+        self.cpu = cpu
+
+
+def run_child(cmd, log_path, timeout, stop=None, env=None):
+    """Run cmd until it exits, `stop(line, complete)` says True for a
+    line of its output (it is killed then), or `timeout` seconds pass
+    (killed too, status None).  The output goes to log_path as it comes.
+    stop sees each line once with complete True, and the unfinished last
+    line (a prompt waits without its newline) with complete False.
+
+    One select() waits for both the output and the child's end (a
+    pidfd), so nothing polls: a run ends the moment its line appears.
+    The child is reaped with wait4() for its CPU time (clock_child)."""
     log_path.parent.mkdir(parents=True, exist_ok=True)
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log,
-                                stderr=subprocess.STDOUT)
+    start = time.monotonic()
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, env=env)
+    pidfd = os.pidfd_open(proc.pid)
+    out = proc.stdout.fileno()
+    os.set_blocking(out, False)
+    stamps, partial, data = [], b"", bytearray()
+    exited = stopped = False
+    with open(log_path, "wb") as log, selectors.DefaultSelector() as sel:
+        sel.register(out, selectors.EVENT_READ)
+        sel.register(pidfd, selectors.EVENT_READ)
+
+        def take(chunk):
+            nonlocal partial, stopped
+            log.write(chunk)
+            log.flush()
+            data.extend(chunk)
+            *done, partial = (partial + chunk).split(b"\n")
+            now = time.monotonic() - start
+            for raw in done:
+                line = raw.decode("utf-8", errors="replace").rstrip("\r")
+                stamps.append((now, line))
+                stopped = stopped or bool(stop and stop(line, True))
+            if partial and stop and not stopped:
+                stopped = bool(stop(partial.decode("utf-8", errors="replace"), False))
+
+        while not (exited or stopped):
+            left = start + timeout - time.monotonic()
+            if left <= 0:
+                break
+            for key, _ in sel.select(left):
+                if key.fd == pidfd:
+                    exited = True
+                    continue
+                chunk = os.read(out, 65536)
+                if chunk:
+                    take(chunk)
+                else:
+                    sel.unregister(out)
+        # What is still in the pipe (a grandchild may hold it open: no wait).
         try:
-            status = proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-            status = None
-    text = log_path.read_bytes().decode("utf-8", errors="replace")
-    return status, text.splitlines()
+            while chunk := os.read(out, 65536):
+                take(chunk)
+        except BlockingIOError:
+            pass
+    if not exited:
+        proc.kill()
+    _, wstatus, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(wstatus)
+    os.close(pidfd)
+    proc.stdout.close()
+    cpu = usage.ru_utime + usage.ru_stime
+    clock_child(cpu)
+    status = proc.returncode if exited or stopped else None
+    text = bytes(data).decode("utf-8", errors="replace")
+    return ChildRun(status, text.splitlines(), stamps, time.monotonic() - start, cpu)
 
 
 def note(msg):
-    print(msg, flush=True)
+    """Print a line, or keep it in the running job's buffer (run_jobs())."""
+    job = getattr(_buffer, "job", None)
+    if job is None:
+        print(msg, flush=True)
+        return
+    with job.lock:
+        if job.live:
+            print(msg, flush=True)
+        else:
+            job.out.append(msg)
 
 
 def summary(tally, before, label, log):
@@ -441,8 +530,9 @@ def summary(tally, before, label, log):
          f"   ({log})")
 
 
-def suite_summaries(root, smp):
-    """One line per suite of a kernel run: name, CPUs, passed, failed."""
+def suite_summaries(root, smp, seconds=None):
+    """One line per suite of a kernel run: name, CPUs, passed, failed,
+    and the seconds it took when `seconds` ({suite: s}) says."""
     if root is None:
         return
     suites = [(r.name, r.subtest) for r in root.results if r.subtest]
@@ -452,14 +542,17 @@ def suite_summaries(root, smp):
     for name, doc in suites:
         cases = [r for _, r in doc.leaves()]
         bad = sum(not r.ok for r in cases)
+        took = f"   {seconds[name]:6.1f} s" if seconds and name in seconds else ""
         note(f"         {name:24} {smp:3} {len(cases) - bad:4} passed, "
-             f"{bad} failed")
+             f"{bad} failed{took}")
 
 
 def run_host_program(tally, label, cmd, log, timeout):
     """Run one host test or check script that prints flat KTAP."""
     before = (tally.passed, tally.failed)
-    status, lines = run_logged(cmd, log, timeout)
+    run = run_child(cmd, log, timeout)
+    RUN_TIMES.append((label, run.wall, run.cpu))
+    status, lines = run.status, run.lines
     parser = parse_ktap(lines)
     broken = tally.count_ktap(label, parser, log)
     if status is None:
@@ -550,7 +643,9 @@ def boot(tally, label, media, cmdline, logs, name, timeout, smp=1):
     note(f"{label}: booting (timeout {timeout} s): {shlex.join(cmd)}")
 
     before = (tally.passed, tally.failed)
-    status, lines = run_logged(cmd, log, timeout)
+    run = run_child(cmd, log, timeout)
+    RUN_TIMES.append((label, run.wall, run.cpu))
+    status, lines = run.status, run.lines
     parser = parse_ktap(lines)
     for i, where in parser.oopses:
         tally.fail(f"{label}: kernel oops {where} (log line {i + 1})",
@@ -578,7 +673,7 @@ def boot(tally, label, media, cmdline, logs, name, timeout, smp=1):
     elif broken and not parser.oopses:
         tally.failures[-1][1].extend(tail(parser.lines))
     summary(tally, before, label, log)
-    suite_summaries(parser.root, smp)
+    suite_summaries(parser.root, smp, suite_times(label, run.stamps))
 
 
 def grub_test_cfg(cmdline, modules):
@@ -672,9 +767,25 @@ def run_kernel_tests(tally, build, logs, suites, timeout, smps):
     if not kernel.exists():
         tally.fail(f"kernel: {kernel} missing (run make test-image)")
         return
-    media = ["-kernel", str(kernel)] + module_initrd(test_modules(build))
     for label, name, cmdline, smp in kernel_runs(suites, smps):
-        boot(tally, label, media, cmdline, logs, name, timeout, smp)
+        run_kernel_boot(tally, build, logs, label, name, cmdline, timeout, smp)
+
+
+def run_kernel_boot(tally, build, logs, label, name, cmdline, timeout, smp):
+    """One boot of the test image with every module (kernel_runs())."""
+    media = ["-kernel", str(build / TEST_IMAGE)] + module_initrd(test_modules(build))
+    boot(tally, label, media, cmdline, logs, name, timeout, smp)
+
+
+def kernel_jobs(build, logs, suites, timeout, smps):
+    """The kernel stage as one job per boot: a boot at one CPU keeps one
+    host core busy, a boot at more (multi-threaded TCG) every core."""
+    if not (build / TEST_IMAGE).exists():
+        return [Job("kernel", run_kernel_tests, build, logs, suites, timeout, smps)]
+    return [Job(label, run_kernel_boot, build, logs, label, name, cmdline, timeout, smp,
+                cores=1 if smp == 1 else ALL_CORES,
+                rank=START_FIRST)
+            for label, name, cmdline, smp in kernel_runs(suites, smps)]
 
 
 # A deliberate NULL dereference: proves that die() prints the dump and
@@ -758,7 +869,7 @@ BOCHS_SHORT_RUNS = (
 # panic notifiers print before they try to leave QEMU.
 BOCHS_RUN_OVER = re.compile(
     r"^# ktest: \d+ failed|^not ok - kernel (oops|panic) during test run")
-BOCHS_POLL_SECONDS = 2
+BOCHS_POLL_SECONDS = 0.25    # how often the serial file is read for the end of the run
 BOCHS_STOP_SECONDS = 10
 
 
@@ -771,6 +882,21 @@ def bochs_env(iso, serial, log, cpus):
     return env
 
 
+def reap_within(proc, seconds):
+    """Reap proc if it ends within `seconds` (wait4(), for its CPU time,
+    counted to the stage: clock_child()); its exit status, or None."""
+    deadline = time.monotonic() + seconds
+    while True:
+        pid, wstatus, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            proc.returncode = os.waitstatus_to_exitcode(wstatus)
+            clock_child(usage.ru_utime + usage.ru_stime)
+            return proc.returncode
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(min(BOCHS_POLL_SECONDS, max(deadline - time.monotonic(), 0)))
+
+
 def run_bochs_until_over(cmd, env, serial, out, timeout):
     """Run Bochs until the serial log shows the run over, it exits or
     `timeout` passes.  Returns (how it ended, serial log lines)."""
@@ -781,24 +907,19 @@ def run_bochs_until_over(cmd, env, serial, out, timeout):
                                 stdout=out_file, stderr=subprocess.STDOUT)
         ended = "timeout"
         while time.monotonic() - start < timeout:
-            try:
-                proc.wait(timeout=BOCHS_POLL_SECONDS)
+            if reap_within(proc, BOCHS_POLL_SECONDS) is not None:
                 ended = f"exited ({proc.returncode})"
                 break
-            except subprocess.TimeoutExpired:
-                pass
             if serial.exists() and any(
                     BOCHS_RUN_OVER.match(line) for line in
                     serial.read_text(errors="replace").splitlines()):
                 ended = "over"
                 break
-        if proc.poll() is None:
+        if proc.returncode is None:
             proc.terminate()
-            try:
-                proc.wait(timeout=BOCHS_STOP_SECONDS)
-            except subprocess.TimeoutExpired:
+            if reap_within(proc, BOCHS_STOP_SECONDS) is None:
                 proc.kill()
-                proc.wait()
+                reap_within(proc, BOCHS_STOP_SECONDS)
     text = serial.read_text(errors="replace") if serial.exists() else ""
     return ended, text.splitlines()
 
@@ -824,7 +945,7 @@ def run_bochs_tests(tally, build, logs, suites, timeout, cpus):
         tally.fail("bochs: grub-mkrescue failed", tail(lines), log)
         return
     serial = logs / f"bochs-smp{cpus}.log"
-    rc = logs / "bochs.debugger-rc"
+    rc = logs / f"bochs-smp{cpus}.debugger-rc"     # one each: the runs may overlap
     rc.write_text("continue\n")     # Bochs's debugger waits at reset otherwise
     cmd = [BOCHS, "-q", "-f", str(BOCHSRC), "-rc", str(rc)]
     own_log = logs / f"bochs-smp{cpus}.bochs.log"
@@ -835,7 +956,7 @@ def run_bochs_tests(tally, build, logs, suites, timeout, cpus):
     before = (tally.passed, tally.failed)
     start = time.monotonic()
     ended, lines = run_bochs_until_over(cmd, env, serial,
-                                        logs / "bochs.stdout.log", timeout)
+                                        logs / f"bochs-smp{cpus}.stdout.log", timeout)
     parser = parse_ktap(lines)
     for i, where in parser.oopses:
         tally.fail(f"{label}: kernel oops {where} (log line {i + 1})",
@@ -954,23 +1075,18 @@ def wait_for_lines(cmd, log_path, patterns, timeout):
 
     Returns the patterns never matched (empty list: all seen) and the log.
     """
-    import time
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log,
-                                stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + timeout
-        while True:
-            lines = log_path.read_bytes().decode(errors="replace").splitlines()
-            todo = list(patterns)
-            for line in lines:
-                if todo and todo[0].search(line):
-                    todo.pop(0)
-            if not todo or proc.poll() is not None or time.monotonic() > deadline:
-                break
-            time.sleep(0.2)
-        proc.kill()
-        proc.wait()
-    return todo, lines
+    todo = list(patterns)
+
+    def seen(line, complete):
+        # An unfinished line counts only as the last pattern: it is read
+        # again, whole, when its newline comes.
+        if todo and todo[0].search(line) and (complete or len(todo) == 1):
+            todo.pop(0)
+        return not todo
+
+    run = run_child(cmd, log_path, timeout, stop=seen)
+    RUN_TIMES.append((log_path.stem, run.wall, run.cpu))
+    return todo, run.lines
 
 
 def run_modules_doc(tally, build, logs, timeout):
@@ -1208,6 +1324,215 @@ def run_lab_regions_check(tally, build, logs, timeout):
 
 
 # ---------------------------------------------------------------------------
+# Stages side by side
+#
+# Most stages keep one host core busy: one single-threaded QEMU (-smp 1)
+# or Bochs, or a script that boots such machines one after another.  On a
+# host with two cores they run two at a time (as many as it has cores).
+# The runs that need every core run alone: QEMU at 2 and 4 CPUs on
+# multi-threaded TCG, whose vCPUs must really run at once for the
+# concurrency suites to prove anything, and the SMP benchmark.  On one
+# core everything runs one after another, as listed.
+#
+# Each job prints into its own buffer (note() writes there), and counts
+# into its own Tally.  A buffer comes out whole when its job is over and
+# every job listed before it has come out: the output reads as if the
+# jobs had run one after another, in the order of STAGES.
+# ---------------------------------------------------------------------------
+
+ALL_CORES = 0           # a job's `cores`: every core of the host
+# A job's rank among the one-core jobs: the longest start first, in a
+# lane each, the short ones fill whichever lane comes free.  The jobs
+# that need every core come after all of them, one at a time, as listed:
+# a job waiting for every core would leave a lane idle until the other
+# lane's job ends.
+START_FIRST, START_LATER = 0, 1
+
+
+class Job:
+    """One stage, or one boot of a stage: run(tally, *args)."""
+
+    def __init__(self, name, run, *args, cores=1, after=(), rank=START_LATER):
+        self.name = name
+        self.run = run
+        self.args = args
+        self.cores = cores      # 1, or ALL_CORES
+        self.after = set(after)  # names of jobs that must be over first
+        self.rank = rank        # START_*: which jobs start first
+        self.tally = Tally()
+        self.out = []           # its output lines, printed when it is over...
+        self.live = False       # ...or at once, when every job before it is shown
+        self.lock = threading.Lock()
+
+
+_buffer = threading.local()     # the job this thread runs, if any
+
+
+def host_cores():
+    """The cores this process may run on (nproc)."""
+    return len(os.sched_getaffinity(0))
+
+
+def start_order(jobs):
+    """The jobs in the order they may start: the one-core jobs by rank,
+    then those that need every core; as listed where that is equal."""
+    return sorted(jobs, key=lambda j: (j.cores == ALL_CORES, j.rank))
+
+
+def run_job(job):
+    """Run one job in this thread, its output into job.out."""
+    _buffer.job = job
+    try:
+        timed_stage(job.name, job.run, job.tally, *job.args)
+    except Exception as e:       # a broken stage is a failure, not the end of the run
+        job.tally.fail(f"{job.name}: the harness crashed: {e!r}",
+                       traceback.format_exc().splitlines())
+    finally:
+        _buffer.job = None
+
+
+def next_jobs(waiting, running, done, cores):
+    """The jobs to start now, from `waiting` (in start order)."""
+    if any(j.cores == ALL_CORES for j in running):
+        return []
+    start = []
+    busy = len(running)
+    for job in waiting:
+        if not job.after <= done:
+            continue
+        if job.cores == ALL_CORES:
+            if busy == 0 and not start:
+                return [job]
+            break               # it waits for the cores; nothing overtakes it
+        if busy + len(start) < cores:
+            start.append(job)
+    return start
+
+
+def run_jobs(jobs, tally, cores):
+    """Run every job, `cores` one-core jobs at a time; print each job's
+    output whole, in list order; add their counts to tally."""
+    names = {j.name for j in jobs}
+    for job in jobs:
+        job.after &= names      # a job not in this run is no reason to wait
+    waiting, running, done = start_order(jobs), [], set()
+    shown = 0
+    over = threading.Condition()
+
+    def work(job):
+        run_job(job)
+        with over:
+            running.remove(job)
+            done.add(job.name)
+            over.notify()
+
+    with over:
+        while shown < len(jobs):
+            for job in next_jobs(waiting, running, done, cores):
+                waiting.remove(job)
+                running.append(job)
+                threading.Thread(target=work, args=(job,), daemon=True).start()
+            while shown < len(jobs) and jobs[shown].name in done:
+                show_job(jobs[shown], tally)
+                shown += 1
+            if shown < len(jobs):
+                go_live(jobs[shown])
+                over.wait()
+
+
+def go_live(job):
+    """Every job before this one is shown: print what it has said so far,
+    and from now on each line as it comes (progress, not a long silence)."""
+    with job.lock:
+        for line in job.out:
+            print(line)
+        job.out.clear()
+        job.live = True
+    sys.stdout.flush()
+
+
+def show_job(job, tally):
+    """Print a finished job's output and add its counts to the run's."""
+    go_live(job)
+    tally.passed += job.tally.passed
+    tally.skipped += job.tally.skipped
+    tally.failed += job.tally.failed
+    tally.failures += job.tally.failures
+
+
+# ---------------------------------------------------------------------------
+# Where the time goes: every stage's wall and CPU seconds, the slowest
+# runs (a QEMU boot, a host check) and the slowest kernel suites, printed
+# as a table before the last line.  On a shared host the wall time swells
+# with the load; the CPU time (user + system of the children, every QEMU
+# thread counted) is the work done, and compares from run to run.
+# ---------------------------------------------------------------------------
+
+STAGE_TIMES = []        # (stage, wall seconds, CPU seconds), in run order
+RUN_TIMES = []          # (label, wall seconds, CPU seconds) of each run
+SUITE_TIMES = []        # (run label, suite, wall seconds)
+SLOWEST_SHOWN = 8       # rows of each "slowest" table
+RUN_STARTED = time.monotonic()
+_clock = threading.local()      # the running stage's CPU seconds, per thread
+
+
+def clock_child(cpu):
+    """Count a reaped child's CPU seconds to the stage running."""
+    _clock.cpu = getattr(_clock, "cpu", 0.0) + cpu
+
+
+def thread_cpu():
+    """This thread's own CPU seconds (parsing logs, writing lab trees)."""
+    usage = resource.getrusage(resource.RUSAGE_THREAD)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed_stage(name, run, *args):
+    """run(*args), its wall and CPU seconds noted under `name`."""
+    _clock.cpu = 0.0
+    start, own = time.monotonic(), thread_cpu()
+    run(*args)
+    STAGE_TIMES.append((name, time.monotonic() - start,
+                        _clock.cpu + thread_cpu() - own))
+
+
+def suite_times(label, stamps):
+    """Each suite's seconds in a kernel run, from the time its "# Subtest:"
+    line came to the next one's (the last: to the run's last line)."""
+    starts = [(t, m.group(1)) for t, line in stamps
+              for m in [SUBTEST_RE.match(line.strip())] if m]
+    ends = [t for t, _ in starts[1:]] + [stamps[-1][0] if stamps else 0.0]
+    times = {}
+    for (t, name), end in zip(starts, ends):
+        times[name] = times.get(name, 0.0) + end - t    # nested: outermost wins
+    for name, secs in times.items():
+        SUITE_TIMES.append((label, name, secs))
+    return times
+
+
+def time_report():
+    """The stages, slowest first, then the slowest runs and suites."""
+    if not STAGE_TIMES:
+        return
+    note("")
+    note(f"time: {'stage':34} {'wall s':>8} {'CPU s':>8}")
+    for name, wall, cpu in sorted(STAGE_TIMES, key=lambda x: -x[1]):
+        note(f"time: {name:34} {wall:8.1f} {cpu:8.1f}")
+    total = sum(w for _, w, _ in STAGE_TIMES), sum(c for *_, c in STAGE_TIMES)
+    note(f"time: {'(all stages, added up)':34} {total[0]:8.1f} {total[1]:8.1f}")
+    note(f"time: {'(this run, start to end)':34} {time.monotonic() - RUN_STARTED:8.1f}"
+         f"   on {host_cores()} cores")
+    if RUN_TIMES:
+        note(f"time: slowest runs (CPU s), of {len(RUN_TIMES)}:")
+        for label, wall, cpu in sorted(RUN_TIMES, key=lambda x: -x[2])[:SLOWEST_SHOWN]:
+            note(f"time:   {label:32} {wall:8.1f} {cpu:8.1f}")
+    if SUITE_TIMES:
+        note("time: slowest kernel suites (wall s):")
+        for label, name, secs in sorted(SUITE_TIMES, key=lambda x: -x[2])[:SLOWEST_SHOWN]:
+            note(f"time:   {name + ' (' + label + ')':41} {secs:8.1f}")
+
+
+# ---------------------------------------------------------------------------
 # Report
 # ---------------------------------------------------------------------------
 
@@ -1221,6 +1546,7 @@ def report(tally):
             note(f"    log: {log}")
     if tally.skipped:
         note(f"({tally.skipped} of the passed cases were skipped)")
+    time_report()
     note(f"{tally.passed} passed, {tally.failed} failed")
 
 
@@ -1284,38 +1610,50 @@ def main(argv):
     logs.mkdir(parents=True, exist_ok=True)
     tally = Tally()
 
+    # Each stage is one job or more (run_jobs(): side by side where they
+    # keep one core busy each); the output comes in this order.
+    jobs = []
     if "self-test" in args.only:
-        run_self_test(tally, logs, args.timeout)
+        jobs.append(Job("self-test", run_self_test, logs, args.timeout))
     if "host" in args.only:
-        run_host_tests(tally, build, logs, args.timeout)
+        jobs.append(Job("host", run_host_tests, build, logs, args.timeout,
+                        rank=START_FIRST))
     if "kernel" in args.only:
-        run_kernel_tests(tally, build, logs, args.suites, args.timeout,
-                         args.smp)
+        jobs += kernel_jobs(build, logs, args.suites, args.timeout, args.smp)
     if "oops" in args.only:
-        run_oops_check(tally, build, logs, args.timeout)
+        jobs.append(Job("oops", run_oops_check, build, logs, args.timeout))
     if "smoke" in args.only:
-        run_smoke_check(tally, build, logs, args.timeout)
+        jobs.append(Job("smoke", run_smoke_check, build, logs, args.timeout))
     if "bench" in args.only:
-        run_bench_smoke(tally, build, logs, args.timeout)
+        jobs.append(Job("bench", run_bench_smoke, build, logs, args.timeout,
+                        cores=ALL_CORES))
     if "iso" in args.only:
-        run_iso_tests(tally, build, logs, args.suites, args.timeout)
+        jobs.append(Job("iso", run_iso_tests, build, logs, args.suites,
+                        args.timeout, cores=ALL_CORES))
     if "modules-doc" in args.only:
-        run_modules_doc(tally, build, logs, args.timeout)
+        jobs.append(Job("modules-doc", run_modules_doc, build, logs,
+                        args.timeout))
     if "labs" in args.only:
         # A full kernel run (every suite) already has the full tree's results.
         full_run = "kernel" in args.only and not args.suites
-        run_labs_check(tally, build, logs, args.timeout,
-                       args.smp if full_run else None)
+        jobs.append(Job("labs", run_labs_check, build, logs, args.timeout,
+                        args.smp if full_run else None, cores=ALL_CORES,
+                        after=[j.name for j in jobs if j.run is run_kernel_boot]))
     if "lab-regions" in args.only:
-        run_lab_regions_check(tally, build, logs, args.timeout)
+        jobs.append(Job("lab-regions", run_lab_regions_check, build, logs,
+                        args.timeout, cores=ALL_CORES))
     if "bochs-short" in args.only:
         for cpus, suites in BOCHS_SHORT_RUNS:
-            run_bochs_tests(tally, build, logs, suites, args.timeout, cpus)
+            jobs.append(Job(f"bochs-short smp={cpus}", run_bochs_tests, build,
+                            logs, suites, args.timeout, cpus))
     if "bochs" in args.only:
         for cpus in BOCHS_SMP:
-            run_bochs_tests(tally, build, logs, args.suites, args.timeout, cpus)
+            jobs.append(Job(f"bochs smp={cpus}", run_bochs_tests, build, logs,
+                            args.suites, args.timeout, cpus))
     if "busybox" in args.only:
-        run_busybox_stage(tally, build, logs, args.timeout)
+        jobs.append(Job("busybox", run_busybox_stage, build, logs, args.timeout,
+                        cores=ALL_CORES))
+    run_jobs(jobs, tally, host_cores())
 
     if tally.passed + tally.failed == 0:
         tally.fail("no tests ran at all")
@@ -1484,8 +1822,97 @@ class ParserSelfTest(unittest.TestCase):
         self.assertIn("\tmodule /boot/modules/b.ko b.ko\n", cfg)
 
 
+class SchedulerSelfTest(unittest.TestCase):
+    """run_jobs(): who runs with whom, and what the output looks like."""
+
+    @staticmethod
+    def job(name, cores=1, after=(), rank=START_LATER):
+        return Job(name, None, cores=cores, after=after, rank=rank)
+
+    def test_one_core_runs_one_job_at_a_time(self):
+        a, b = self.job("a"), self.job("b")
+        self.assertEqual(next_jobs([a, b], [], set(), 1), [a])
+        self.assertEqual(next_jobs([b], [a], set(), 1), [])
+
+    def test_two_cores_pair_one_core_jobs(self):
+        a, b, c = self.job("a"), self.job("b"), self.job("c")
+        self.assertEqual(next_jobs([a, b, c], [], set(), 2), [a, b])
+        self.assertEqual(next_jobs([c], [a], set(), 2), [c])
+
+    def test_a_job_on_every_core_runs_alone(self):
+        a, smp, b = self.job("a"), self.job("smp", ALL_CORES), self.job("b")
+        self.assertEqual(next_jobs([smp, b], [a], set(), 2), [])      # waits for a
+        self.assertEqual(next_jobs([smp, b], [], set(), 2), [smp])    # b waits too
+        self.assertEqual(next_jobs([b], [smp], set(), 2), [])
+
+    def test_a_job_waits_for_what_it_reads(self):
+        k, labs = self.job("kernel"), self.job("labs", after=["kernel"])
+        self.assertEqual(next_jobs([labs], [k], set(), 2), [])
+        self.assertEqual(next_jobs([labs], [], {"kernel"}, 2), [labs])
+
+    def test_long_one_core_jobs_first_every_core_last(self):
+        smp = self.job("smp", ALL_CORES)
+        short, long = self.job("short"), self.job("long", rank=START_FIRST)
+        self.assertEqual([j.name for j in start_order([smp, short, long])],
+                         ["long", "short", "smp"])
+
+    def test_output_whole_in_list_order_counts_merged(self):
+        # b ends first and a waits until b has run: they overlap, and
+        # a's lines still come out before b's, none interleaved.
+        b_over = threading.Event()
+
+        def run_a(tally):
+            note("a 1")
+            b_over.wait(10)
+            note("a 2")
+            tally.passed += 2
+
+        def run_b(tally):
+            note("b 1")
+            tally.fail("b broke")
+            b_over.set()
+
+        jobs = [Job("a", run_a), Job("b", run_b)]
+        tally = Tally()
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            run_jobs(jobs, tally, 2)
+        self.assertTrue(b_over.is_set())
+        self.assertEqual(printed.getvalue().splitlines(), ["a 1", "a 2", "b 1"])
+        self.assertEqual((tally.passed, tally.failed), (2, 1))
+        self.assertEqual([n for n, *_ in STAGE_TIMES[-2:]], ["b", "a"])
+
+    def test_the_first_job_not_shown_prints_as_it_goes(self):
+        printed, a_may_end, seen = io.StringIO(), threading.Event(), []
+
+        def run_a(tally):
+            note("a 1")
+            a_may_end.wait(10)
+
+        def run_b(tally):
+            deadline = time.monotonic() + 10
+            while "a 1" not in printed.getvalue() and time.monotonic() < deadline:
+                time.sleep(0.01)
+            seen.append("a 1" in printed.getvalue())
+            a_may_end.set()
+
+        with contextlib.redirect_stdout(printed):
+            run_jobs([Job("a", run_a), Job("b", run_b)], Tally(), 2)
+        self.assertEqual(seen, [True])
+
+    def test_a_crashing_job_is_a_failure(self):
+        def broken(tally):
+            raise KeyError("x")
+        tally = Tally()
+        with contextlib.redirect_stdout(io.StringIO()):
+            run_jobs([Job("broken", broken)], tally, 2)
+        self.assertEqual(tally.failed, 1)
+        self.assertIn("harness crashed", tally.failures[0][0])
+
+
 def self_test():
     suite = unittest.defaultTestLoader.loadTestsFromTestCase(ParserSelfTest)
+    suite.addTests(unittest.defaultTestLoader.loadTestsFromTestCase(SchedulerSelfTest))
     ok = unittest.TextTestRunner(verbosity=1).run(suite).wasSuccessful()
     return 0 if ok else 1
 

@@ -2,7 +2,7 @@
 """
 check_labs.py - the lab markers and grade files are well formed.
 
-    check_labs.py --build BUILD      (BUILD is not used: labs are source)
+    check_labs.py --build BUILD      (BUILD: only for student_tree_reuses_objects)
 
   markers_parse            every LAB region in the sources has a BEGIN,
                            at least one STUB and an END of the same lab,
@@ -35,6 +35,10 @@ check_labs.py - the lab markers and grade files are well formed.
   grade_says_why           under a FAIL line the grader prints the first
                            failed EXPECT line, or the panic or oops (after
                            the stub's "lab N: ...: not yet"), and the log
+  student_tree_reuses_objects  lab 1's tree written with BUILD's objects
+                           (as make test's labs stage writes it): make -n
+                           all test-image compiles only the files the lab
+                           stubbed and those that include one of them
 
 Prints KTAP; exit status non-zero on failure (tests/run_tests.py).
 """
@@ -329,14 +333,40 @@ def grade_says_why():
     return problems
 
 
+COMPILED_RE = re.compile(r" -c (\S+\.[cS]) -o ")
+
+
+def student_tree_reuses_objects(build):
+    """A student tree compiles what its stubs changed, nothing else."""
+    if not (build / "kernel-test.elf").exists():
+        return [f"{build}/kernel-test.elf missing (make test-image)"]
+    with tempfile.TemporaryDirectory(prefix="labobj-") as tmp:
+        tree = Path(tmp) / "lab1"
+        changed = mklab.write_tree(ROOT, 1, tree, build.resolve())
+        p = subprocess.run(["make", "-n", "-C", str(tree), "all", "test-image"],
+                           capture_output=True, text=True)
+    if p.returncode:
+        return [f"make -n failed ({p.returncode})"] + p.stderr.splitlines()[-5:]
+    needless = []
+    for src in sorted(set(COMPILED_RE.findall(p.stdout)) - set(changed)):
+        deps = build / f"{src}.d"
+        if not src.startswith("build/") and not (
+                deps.exists() and any(c in deps.read_text() for c in changed)):
+            needless.append(src)
+    return [f"{len(needless)} files compiled again though the lab left them and "
+            f"their headers alone, e.g. {', '.join(needless[:5])}"] if needless else []
+
+
 def main(argv):
     ap = argparse.ArgumentParser()
-    ap.add_argument("--build", default="build")
-    ap.parse_args(argv)
+    ap.add_argument("--build", default="build", type=Path)
+    args = ap.parse_args(argv)
+    build = args.build if args.build.is_absolute() else ROOT / args.build
     return ktap.report([(f.__name__, f()) for f in (
         markers_parse, stub_replaces_region, stub_says_lab_not_done,
         later_labs_get_placeholders, malformed_is_refused, lab_trees_keep_work,
-        grade_files_name_cases, grade_file_says_cpus, grade_says_why)])
+        grade_files_name_cases, grade_file_says_cpus, grade_says_why)] +
+        [("student_tree_reuses_objects", student_tree_reuses_objects(build))])
 
 
 if __name__ == "__main__":

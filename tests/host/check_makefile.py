@@ -16,6 +16,10 @@ check_makefile.py - the Makefile keeps its promises to a newcomer.
   run_vga_without_display    no $DISPLAY: curses, and no GUI packages
   run_vga_display_modes      DISPLAY_MODE=gtk|sdl|vnc|curses picks it;
                              an unknown mode is refused
+  test_builds_on_every_core  plain `make test` (as .ci/run calls it):
+                             bootstrap, then the build with -jN (N: the
+                             cores, nproc), then the tests; with make -j2
+                             the build keeps make's own jobs
 
 Prints KTAP; exit status non-zero on failure (tests/run_tests.py).
 """
@@ -133,8 +137,30 @@ def main():
     if bad.returncode == 0 or "pick one of" not in bad.stdout + bad.stderr:
         problems.append("DISPLAY_MODE=bogus was not refused with the choices")
     results.append(("run_vga_display_modes", problems))
+    results.append(("test_builds_on_every_core", test_build_problems(build)))
 
     return ktap.report(results)
+
+
+def test_build_problems(build):
+    """make test: bootstrap alone, the build on every core, then the tests."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    problems = []
+    for flags, want in (((), f"-j{len(os.sched_getaffinity(0))} "), (("-j2",), None)):
+        lines = make("-n", *flags, "test", build, env=env).stdout.splitlines()
+        at = [next((i for i, l in enumerate(lines) if word in l), None)
+              for word in ("scripts/bootstrap.sh", " all test-image ", "tests/run_tests.py")]
+        if None in at or at != sorted(at):
+            problems.append(f"make {' '.join(flags)} test: want bootstrap, the build, "
+                            f"the tests, in order; lines {at}")
+            continue
+        jobs = re.findall(r" -j\d* ", lines[at[1]] + " ")
+        if (want and want.strip() not in [j.strip() for j in jobs]) or (not want and jobs):
+            problems.append(f"make {' '.join(flags)} test builds with {jobs or 'no -j'}, "
+                            f"want {want or 'none: make -j2 shares its own'}: "
+                            f"{lines[at[1]]}")
+    return problems
 
 
 if __name__ == "__main__":

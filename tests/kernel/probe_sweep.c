@@ -53,6 +53,14 @@
  * the three C-API ways only, and counted as hot in the report.
  */
 #define EVENTS_HOT_HITS		2000
+/*
+ * A refused site is a "register_kprobe(...) failed" warning on the
+ * console: some 17,000 lines a run, each formatted, sent out of the
+ * serial port and scrolled up the VGA screen (thousands of MMIO
+ * accesses a line under QEMU).  report() counts the refusals by reason,
+ * so while a site registers the console shows errors and worse only.
+ */
+#define SWEEP_QUIET_LOGLEVEL	MESSAGE_LOGLEVEL_DEFAULT
 #define EVENTS_FILE		TRACEFS_DIR "/kprobe_events"
 #define EVENTS_GROUP_ENABLE	TRACEFS_DIR "/events/sweep/enable"
 
@@ -223,6 +231,7 @@ static enum refusal classify(int err, unsigned long addr)
 static bool register_site(struct sweep *sw, unsigned int i, enum sweep_mode mode)
 {
 	struct sweep_site *s = &sw->site[i];
+	int loglevel = console_loglevel;
 	char line[EVENT_LINE_MAX];
 	int ret;
 
@@ -230,12 +239,17 @@ static bool register_site(struct sweep *sw, unsigned int i, enum sweep_mode mode
 		if (s->hot)
 			return s->accepted;	/* not an event: see EVENTS_HOT_HITS */
 		snprintf(line, sizeof(line), "p:sweep/s%u %s+%#lx", i, s->fn, s->off);
-		return pseudofs_write(EVENTS_FILE, line, strlen(line), false) == 0;
+		console_loglevel = SWEEP_QUIET_LOGLEVEL;
+		ret = pseudofs_write(EVENTS_FILE, line, strlen(line), false);
+		console_loglevel = loglevel;
+		return ret == 0;
 	}
 	memset(&sw->kp[i], 0, sizeof(sw->kp[i]));
 	sw->kp[i].addr = (kprobe_opcode_t *)s->addr;
 	sw->kp[i].pre_handler = sweep_pre;
+	console_loglevel = SWEEP_QUIET_LOGLEVEL;
 	ret = register_kprobe(&sw->kp[i]);
+	console_loglevel = loglevel;
 	if (mode == SWEEP_INT3) {
 		s->accepted = ret == 0;
 		if (ret) {
