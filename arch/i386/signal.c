@@ -48,6 +48,7 @@
 #include <asm/processor.h>
 #include <asm/ptrace.h>
 #include <asm/unistd_32.h>
+#include <asm/fpu.h>
 
 /*
  * The EFLAGS bits a handler may change through the sigcontext (Linux's
@@ -96,7 +97,7 @@ static void setup_sigcontext(struct sigcontext *sc, const struct pt_regs *regs,
 	sc->flags = regs->flags;
 	sc->sp_at_signal = regs->sp;
 	sc->ss = regs->ss;
-	sc->fpstate = 0;		/* no FPU state: no process is given the FPU */
+	sc->fpstate = 0;		/* get_sigframe() says where */
 	sc->oldmask = mask;
 	sc->cr2 = trap->cr2;
 }
@@ -110,12 +111,13 @@ static void setup_sigcontext(struct sigcontext *sc, const struct pt_regs *regs,
  * stack that is not the one it is about.
  */
 static unsigned long get_sigframe(const struct ksignal *ksig, const struct pt_regs *regs,
-				  size_t frame_size)
+				  size_t frame_size, unsigned long *fpstate)
 {
-	unsigned long sp = regs->sp;
+	unsigned long sp = regs->sp, buf_fx;
 
 	if ((ksig->ka.sa_flags & SA_ONSTACK) && sas_ss_flags(sp) == 0)
 		sp = current->signal.sas_ss_sp + current->signal.sas_ss_size;
+	sp = *fpstate = fpu__alloc_mathframe(sp, &buf_fx);	/* the FPU state first, above */
 	sp -= frame_size;
 	return ((sp + sizeof(long)) & -FRAME_ALIGNMENT) - sizeof(long);
 }
@@ -150,13 +152,16 @@ static void enter_handler(struct pt_regs *regs, const struct ksignal *ksig,
 /* Linux's __setup_frame(): handler(int sig), and sigreturn after it. */
 static int setup_frame(const struct ksignal *ksig, const sigset_t *set, struct pt_regs *regs)
 {
-	unsigned long addr = get_sigframe(ksig, regs, sizeof(struct sigframe));
+	unsigned long fpstate, addr = get_sigframe(ksig, regs, sizeof(struct sigframe), &fpstate);
 	struct sigframe *f = (struct sigframe *)addr;
 	struct sigframe frame;
 
+	if (copy_fpstate_to_sigframe(fpstate))
+		return -EFAULT;
 	memset(&frame, 0, sizeof(frame));
 	frame.sig = ksig->sig;
 	setup_sigcontext(&frame.sc, regs, set->sig[0]);
+	frame.sc.fpstate = fpstate;
 	frame.extramask[0] = set->sig[1];
 	/* popl %eax (the sig argument); movl $__NR_sigreturn, %eax; int $0x80 */
 	frame.retcode[0] = OPCODE_POPL_EAX;
@@ -175,10 +180,12 @@ static int setup_frame(const struct ksignal *ksig, const sigset_t *set, struct p
 /* Linux's __setup_rt_frame(): handler(int sig, siginfo_t *info, void *uc). */
 static int setup_rt_frame(const struct ksignal *ksig, const sigset_t *set, struct pt_regs *regs)
 {
-	unsigned long addr = get_sigframe(ksig, regs, sizeof(struct rt_sigframe));
+	unsigned long fpstate, addr = get_sigframe(ksig, regs, sizeof(struct rt_sigframe), &fpstate);
 	struct rt_sigframe *f = (struct rt_sigframe *)addr;
 	struct rt_sigframe frame;
 
+	if (copy_fpstate_to_sigframe(fpstate))
+		return -EFAULT;
 	memset(&frame, 0, sizeof(frame));
 	frame.sig = ksig->sig;
 	frame.pinfo = (unsigned long)&f->info;
@@ -189,6 +196,7 @@ static int setup_rt_frame(const struct ksignal *ksig, const sigset_t *set, struc
 	frame.uc.uc_stack.ss_size = current->signal.sas_ss_size;
 	frame.uc.uc_stack.ss_flags = sas_ss_flags(regs->sp);
 	setup_sigcontext(&frame.uc.uc_mcontext, regs, set->sig[0]);
+	frame.uc.uc_mcontext.fpstate = fpstate;
 	frame.uc.uc_sigmask = *set;
 	/* movl $__NR_rt_sigreturn, %eax; int $0x80 */
 	frame.retcode[0] = OPCODE_MOVL_IMM_EAX;
@@ -400,11 +408,15 @@ static long do_sigreturn(struct pt_regs *regs, const char *where, unsigned long 
 			 const struct sigcontext *sc, sigset_t *set, const stack_t *stack)
 {
 	const char *field, *why = check_sigcontext(sc, &field);
+	struct fpu_state fpu;
 
 	if (why)
 		return signal_fault(regs, where, frame, field, why);
+	if (fpu__read_sig(sc->fpstate, &fpu))
+		return signal_fault(regs, where, frame, "fpstate", "unreadable");
 	set_current_blocked(set);
 	restore_sigcontext(regs, sc);
+	fpu__restore_sig(&fpu);
 	if (stack)
 		do_sigaltstack(stack, NULL, regs->sp);
 	signal_narrate_return(where, frame, regs, NULL);

@@ -422,6 +422,17 @@ static void narration_draws_the_frame_and_the_return(struct ktest *t)
 			-EINVAL);
 }
 
+/*
+ * The x87 and SSE registers of the interrupted code survive a handler
+ * that changes them all: the frame carries them (struct _fpstate_32,
+ * arch/i386/fpu_signal.c), rt and old frames alike; the handler edits
+ * the frame's xmm1 and sigreturn loads it.
+ */
+static void fpu_state_survives_a_handler(struct ktest *t)
+{
+	check_mode(t, "fpu");
+}
+
 static struct ktest_case signals_cases[] = {
 	KTEST_CASE(every_exception_class_reaches_a_handler),
 	KTEST_CASE(alignment_check_is_sigbus),
@@ -444,6 +455,7 @@ static struct ktest_case signals_cases[] = {
 	KTEST_CASE(sigpipe_on_a_write_nobody_reads),
 	KTEST_CASE(nanosleep_interrupted_tells_the_time_left),
 	KTEST_CASE(sigaltstack_and_sa_onstack),
+	KTEST_CASE(fpu_state_survives_a_handler),
 	KTEST_END
 };
 

@@ -16,10 +16,11 @@
  * (arch/i386/signal.c says why it lives here).  Shared with the user
  * programs, which read their own frames in tests.
  *
- * Linux's sigframe_ia32 keeps an unused struct _fpstate_32 between sc
- * and extramask, and puts the FPU state after retcode; this kernel
- * gives no process FPU state to save (sc.fpstate is 0), so both are
- * left out and extramask follows sc.
+ * The floating-point registers (struct _fpstate_32) lie above the
+ * frame, 64-byte aligned, where sc.fpstate points (arch/i386/fpu_signal.c).
+ * sigframe still holds an unused _fpstate_32 between sc and extramask,
+ * as Linux's sigframe_ia32 does: the state once lived there, and a
+ * program that finds extramask at its old offset must keep finding it.
  */
 #ifndef ASM_SIGFRAME_H
 #define ASM_SIGFRAME_H
@@ -43,6 +44,7 @@ struct sigframe {
 	unsigned long pretcode;		/* the handler's return address: the restorer */
 	int sig;			/* its argument */
 	struct sigcontext sc;		/* sc.oldmask: the mask's first word */
+	struct _fpstate_32 fpstate_unused;	/* the old place of the FPU state */
 	unsigned long extramask[_NSIG_WORDS - 1];	/* ... and the rest */
 	unsigned char retcode[SIGFRAME_RETCODE_BYTES];
 };
