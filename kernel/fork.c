@@ -207,6 +207,7 @@ static struct mm_struct *dup_mm(struct mm_struct *oldmm)
 	mm->start_stack = oldmm->start_stack;
 	mm->start_brk = oldmm->start_brk;
 	mm->brk = oldmm->brk;
+	mm->vdso = oldmm->vdso;
 	if (dup_mmap(mm, oldmm)) {
 		mmput(mm);	/* the references taken so far go back */
 		return NULL;

@@ -25,13 +25,14 @@
  *
  * The return trampoline.  The handler returns to pretcode: the
  * program's SA_RESTORER (the C library's __restore_rt, as glibc always
- * gives), or else the frame's own retcode - "movl $__NR_rt_sigreturn,
- * %eax; int $0x80" written on the stack.  Linux keeps retcode only as
- * a marker for gdb and returns through its vdso, because its stacks
- * are not executable (NX); this kernel's page tables are 32-bit
- * non-PAE ones, which have no NX bit, so every user page that can be
- * read can be run, and the stack trampoline of Linux 2.4 works: it
- * needs no page mapped into every process.
+ * gives), or else, as on Linux, the vDSO's __kernel_rt_sigreturn (or
+ * __kernel_sigreturn): "movl $__NR_rt_sigreturn, %eax; int $0x80" in
+ * the page the kernel maps into every process (arch/i386/vdso.c).  The
+ * frame still holds the same bytes, retcode, as Linux's does: gdb
+ * recognises a signal frame by them; and a process without a vDSO
+ * (it unmapped it) returns through them - this kernel's 32-bit
+ * non-PAE page tables have no NX bit, so the stack can run them, as
+ * Linux 2.4's did.
  */
 #include <asm/tls.h>
 #include "kernel.h"
@@ -49,6 +50,7 @@
 #include <asm/ptrace.h>
 #include <asm/unistd_32.h>
 #include <asm/fpu.h>
+#include <asm/vdso.h>
 
 /*
  * The EFLAGS bits a handler may change through the sigcontext (Linux's
@@ -128,11 +130,15 @@ static void retcode_imm32(unsigned char *p, unsigned long v)
 	memcpy(p, &v, sizeof(uint32_t));	/* x86 is little-endian */
 }
 
-static unsigned long restorer_or(const struct ksignal *ksig, unsigned long retcode)
+/* pretcode: SA_RESTORER's, else the vDSO's trampoline (vdso_offset), else retcode. */
+static unsigned long restorer_or(const struct ksignal *ksig, unsigned long vdso_offset,
+				 unsigned long retcode)
 {
+	unsigned long vdso = vdso_symbol(current->mm, vdso_offset);
+
 	if (ksig->ka.sa_flags & SA_RESTORER)
 		return (unsigned long)ksig->ka.sa_restorer;
-	return retcode;
+	return vdso ? vdso : retcode;
 }
 
 /* The trap frame iret will use: the handler, on the new frame, ring 3's segments. */
@@ -169,7 +175,8 @@ static int setup_frame(const struct ksignal *ksig, const sigset_t *set, struct p
 	retcode_imm32(&frame.retcode[2], __NR_sigreturn);
 	frame.retcode[6] = OPCODE_INT;
 	frame.retcode[7] = IA32_SYSCALL_VECTOR_BYTE;
-	frame.pretcode = restorer_or(ksig, (unsigned long)f->retcode);
+	frame.pretcode = restorer_or(ksig, vdso_image()->sym___kernel_sigreturn,
+				     (unsigned long)f->retcode);
 	if (copy_to_user(f, &frame, sizeof(frame)))
 		return -EFAULT;
 	signal_narrate_frame(ksig->sig, &ksig->ka, addr, sizeof(frame), regs, frame.pretcode);
@@ -203,7 +210,8 @@ static int setup_rt_frame(const struct ksignal *ksig, const sigset_t *set, struc
 	retcode_imm32(&frame.retcode[1], __NR_rt_sigreturn);
 	frame.retcode[5] = OPCODE_INT;
 	frame.retcode[6] = IA32_SYSCALL_VECTOR_BYTE;
-	frame.pretcode = restorer_or(ksig, (unsigned long)f->retcode);
+	frame.pretcode = restorer_or(ksig, vdso_image()->sym___kernel_rt_sigreturn,
+				     (unsigned long)f->retcode);
 	if (copy_to_user(f, &frame, sizeof(frame)))
 		return -EFAULT;
 	signal_narrate_frame(ksig->sig, &ksig->ka, addr, sizeof(frame), regs, frame.pretcode);

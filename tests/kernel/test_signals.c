@@ -411,7 +411,9 @@ static void narration_draws_the_frame_and_the_return(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, said("signal: iret to the handler"));
 	KTEST_EXPECT_TRUE(t, said("signal: rt_sigreturn from sigfpe["));
 	KTEST_EXPECT_EQ(t, run("sigtest", "plain"), W_EXITCODE(0, 0));
-	KTEST_EXPECT_TRUE(t, said("struct sigframe (") && said("<- the handler returns here"));
+	/* No SA_RESTORER: the handler returns through the vDSO, as on Linux. */
+	KTEST_EXPECT_TRUE(t, said("struct sigframe (") &&
+			  said("the handler's return address: __kernel_sigreturn in the vDSO"));
 	KTEST_EXPECT_TRUE(t, said("signal: sigreturn from sigtest["));
 	KTEST_EXPECT_EQ(t, run("sigforge", "cs_kernel"), W_EXITCODE(0, SIGSEGV));
 	KTEST_EXPECT_TRUE(t, said("refused the frame") && said("cs: not a user selector"));
