@@ -156,6 +156,7 @@ $(B)/user/%.elf: $(B)/user/obj/user/%.c.o $(USER_LIB_OBJS)
 # A program may have assembly of its own: user/NAME_asm.S, linked in.
 $(B)/user/uprobe_fixups.elf: $(B)/user/obj/user/uprobe_fixups_asm.S.o
 $(B)/user/linuxabi.elf: $(B)/user/obj/user/linuxabi_asm.S.o
+$(B)/user/vdso.elf: $(B)/user/obj/user/vdso_asm.S.o
 # ...or one more of the kernel's lib/ files: execve names errno values.
 # (Only there: every object given to ld is linked whole, and one more
 # section in every program would move their code, and the offsets that

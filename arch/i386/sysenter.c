@@ -51,7 +51,7 @@
 #define FAMILY_P6		6
 
 /* entry.S: where sysenter goes, and the end of the part TF may step through. */
-extern char entry_SYSENTER_32[], sysenter_flags_fixed[];
+extern char sysenter_flags_fixed[];
 
 static bool sep_on;
 

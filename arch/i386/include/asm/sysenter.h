@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <asm/msr.h>
+#include <asm/percpu.h>
 
 struct pt_regs;
 
@@ -25,6 +26,9 @@ static inline void sysenter_load_sp0(unsigned long sp0)
 }
 /* entry.S's C half: true if sysexit may return (Linux's do_SYSENTER_32()). */
 long do_SYSENTER_32(struct pt_regs *regs);
+/* entry.S: where sysenter lands; calls that came in by it, per CPU. */
+extern char entry_SYSENTER_32[];
+DECLARE_PER_CPU(unsigned long, sysenter_count);
 /* A #DB on the entry's first instructions: the user's TF, to ignore (Linux's). */
 bool is_sysenter_singlestep(const struct pt_regs *regs);
 /* /sys/kernel/debug/x86/sysenter_count (at tracefs' start, with the other debugfs files). */
