@@ -50,9 +50,6 @@
 #define CPUID_STEPPING(sig)	((sig) & 0xf)
 #define FAMILY_P6		6
 
-/* entry.S: where sysenter goes, and the end of the part TF may step through. */
-extern char sysenter_flags_fixed[];
-
 static bool sep_on;
 
 /* System calls that came through sysenter on this CPU (a subset of syscall_count). */
@@ -122,21 +119,6 @@ long do_SYSENTER_32(struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(do_SYSENTER_32);
 
-/*
- * sysenter keeps the user's EFLAGS.TF: with it set, the entry's first
- * instructions each raise a #DB, in ring 0, until the entry clears TF
- * (after saving the user's flags, TF included).  Those steps are the
- * user's, not a kernel bug: exc_debug() drops them (Linux's
- * is_sysenter_singlestep()), and the user gets its SIGTRAP after the
- * return, which iret makes (TF in the saved flags rules out sysexit).
- */
-bool is_sysenter_singlestep(const struct pt_regs *regs)
-{
-	/* the popfl that clears TF still traps: reported at sysenter_flags_fixed */
-	return regs->ip - (unsigned long)entry_SYSENTER_32 <=
-	       (unsigned long)sysenter_flags_fixed - (unsigned long)entry_SYSENTER_32;
-}
-NOKPROBE_SYMBOL(is_sysenter_singlestep);
 
 /*
  * /sys/kernel/debug/x86/sysenter_count: the system calls that came in
