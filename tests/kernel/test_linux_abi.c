@@ -70,7 +70,7 @@ static void missing_call_is_named_once(struct ktest *t)
 #define VDSO_PGOFF_MARK	0x5157	/* user/vdso.c's sixth argument to mmap2 */
 #define MMAP2_PGOFF_SLOT 6	/* asmlinkage: the return address, then arguments 1..6 */
 #define VDSO_SPINNERS	4
-#define VDSO_SPIN_CALLS	"3000"
+#define VDSO_SPIN_CALLS	"20000"
 
 static unsigned long mmap2_sixth;
 
@@ -124,6 +124,15 @@ static void vdso_from_ring3(struct ktest *t)
 		KTEST_EXPECT_EQ(t, sysenter_calls(), before);
 }
 
+/* The online CPU after cpu, round the ring. */
+static int vdso_next_cpu(int cpu)
+{
+	do
+		cpu = (cpu + 1) % NR_CPUS;
+	while (!cpu_online(cpu));
+	return cpu;
+}
+
 struct sep_msrs {
 	unsigned long cs, eip, esp, esp0;
 };
@@ -141,9 +150,10 @@ static void read_sep_msrs(void *info)
 /*
  * Every CPU's MSRs: sysenter's %cs and %eip, and its %esp the same as
  * TSS.esp0 - whichever task the IPI interrupted.  Then several
- * processes calling through sysenter at once, migrating: each CPU
- * takes some, and none lands on a stale stack (the system call path
- * panics if the frame does not end at the caller's stack top).
+ * processes calling through sysenter at once, each sent to a CPU of
+ * its own at its next switch: every CPU takes some, and none lands on
+ * a stale stack (the system call path panics if the frame does not end
+ * at the caller's stack top).
  */
 static void sysenter_on_every_cpu(struct ktest *t)
 {
@@ -164,8 +174,12 @@ static void sysenter_on_every_cpu(struct ktest *t)
 		KTEST_EXPECT_EQ(t, msrs[cpu].esp, msrs[cpu].esp0);
 		before[cpu] = per_cpu(sysenter_count, cpu);
 	}
-	for (i = 0; i < VDSO_SPINNERS; i++)
+	for (i = 0, cpu = 0; i < VDSO_SPINNERS; i++) {
 		p[i] = process_spawn("vdso", argv, 3, &err);
+		if (p[i])
+			set_cpus_allowed(p[i], 1UL << cpu);
+		cpu = vdso_next_cpu(cpu);
+	}
 	for (i = 0; i < VDSO_SPINNERS; i++)
 		KTEST_EXPECT_EQ(t, p[i] ? process_wait(p[i]) : err, W_EXITCODE(0, 0));
 	for_each_online_cpu(cpu) {
@@ -174,6 +188,23 @@ static void sysenter_on_every_cpu(struct ktest *t)
 		ktest_info(t, "CPU %d: %lu calls by sysenter", cpu, n);
 		KTEST_EXPECT_TRUE(t, n > 0);
 	}
+}
+
+/* "vdso bench": a getpid's cost each way, printed (a measurement: nothing judged). */
+static void vdso_bench_prints_both_ways(struct ktest *t)
+{
+	const char *argv[] = { "vdso", "bench" };
+	struct task_struct *p;
+	const char *line;
+	int err, status;
+
+	ktest_capture_start();
+	p = process_spawn("vdso", argv, 2, &err);
+	status = p ? process_wait(p) : err;
+	ktest_capture_stop();
+	KTEST_EXPECT_EQ(t, status, W_EXITCODE(0, 0));
+	line = strstr(ktest_captured(), "vdso bench: getpid by int $0x80 ");
+	KTEST_EXPECT_TRUE(t, line && strstr(line, " cycles, through __kernel_vsyscall "));
 }
 
 /*
@@ -198,6 +229,7 @@ static struct ktest_case linux_abi_cases[] = {
 	KTEST_CASE(vdso_from_ring3),
 	KTEST_CASE(sysenter_on_every_cpu),
 	KTEST_CASE(kprobes_refuse_the_vdso),
+	KTEST_CASE(vdso_bench_prints_both_ways),
 	KTEST_END
 };
 

@@ -6,14 +6,15 @@
  * pretcode, the restorer, which calls sigreturn (or rt_sigreturn).
  *
  *   sigframe (a plain handler(int sig)):
- *     pretcode  sig  sigcontext  extramask  retcode
+ *     pretcode  sig  sigcontext  fpstate_unused  extramask  retcode
  *   rt_sigframe (SA_SIGINFO: handler(int sig, siginfo_t *, void *uc)):
  *     pretcode  sig  pinfo  puc  siginfo  ucontext  retcode
  *
  * pinfo and puc point at the frame's own siginfo and ucontext: they
  * are the handler's second and third arguments on the stack.  retcode
- * is the return trampoline when the program gave no SA_RESTORER
- * (arch/i386/signal.c says why it lives here).  Shared with the user
+ * holds the return trampoline's bytes, Linux's marker for gdb; the
+ * handler returns through it only when the program gave no SA_RESTORER
+ * and has no vDSO (arch/i386/signal.c).  Shared with the user
  * programs, which read their own frames in tests.
  *
  * The floating-point registers (struct _fpstate_32) lie above the
