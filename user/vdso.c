@@ -239,8 +239,10 @@ static void check_maps(void)
 
 /*
  * "bench": what one getpid() costs each way, in TSC cycles - a
- * measurement, printed, never judged (under QEMU's emulation the
- * numbers say little; on a real CPU sysenter wins).
+ * measurement, printed, never judged.  sysenter saves the CPU's work
+ * (the gate, the TSS, the descriptor checks); the vDSO's pushes and
+ * pops and the kernel's read of the sixth argument cost some back.
+ * Under emulation (QEMU, Bochs) the CPU's work is not what costs.
  */
 static void bench(void)
 {

@@ -49,6 +49,7 @@
 #define CPUID_MODEL(sig)	(((sig) >> 4) & 0xf)
 #define CPUID_STEPPING(sig)	((sig) & 0xf)
 #define FAMILY_P6		6
+#define PPRO_SEP_FIXED		3	/* model and stepping from which a Pentium Pro's SEP works */
 
 static bool sep_on;
 
@@ -73,8 +74,8 @@ static bool sep_works(void)
 	cpuid(CPUID_LEAF_FEATURES, &sig, &b, &c, &d);
 	if (!(d & CPUID_SEP) || cmdline_has("nosep"))
 		return false;
-	return !(CPUID_FAMILY(sig) == FAMILY_P6 && CPUID_MODEL(sig) < 3 &&
-		 CPUID_STEPPING(sig) < 3);
+	return !(CPUID_FAMILY(sig) == FAMILY_P6 && CPUID_MODEL(sig) < PPRO_SEP_FIXED &&
+		 CPUID_STEPPING(sig) < PPRO_SEP_FIXED);
 }
 
 void enable_sep_cpu(void)
@@ -96,9 +97,11 @@ void enable_sep_cpu(void)
  * it.  IF was set in ring 3 (sysenter cleared it).  Then the call is
  * an int $0x80's: a restart moves ip two bytes back, onto the vDSO's
  * int $0x80.  sysexit may return only to what sysenter left: the
- * landing pad, ring 3's flat segments, no TF or RF to honour (sysexit
- * restores no flags; iret does); a signal handler, execve or sigreturn
- * changed the frame, and then the way out is iret.
+ * landing pad, ring 3's flat segments, no TF or RF to honour (the
+ * entry loads the flags with popfl before sysexit, where a TF would
+ * trap in the kernel and RF cannot be set; iret loads them as it
+ * returns).  A signal handler, execve or sigreturn changed the frame,
+ * and then the way out is iret.
  */
 long do_SYSENTER_32(struct pt_regs *regs)
 {
@@ -118,7 +121,6 @@ long do_SYSENTER_32(struct pt_regs *regs)
 	       !(regs->flags & (X86_EFLAGS_RF | X86_EFLAGS_TF | X86_EFLAGS_VM));
 }
 NOKPROBE_SYMBOL(do_SYSENTER_32);
-
 
 /*
  * /sys/kernel/debug/x86/sysenter_count: the system calls that came in
