@@ -156,6 +156,7 @@ $(B)/user/%.elf: $(B)/user/obj/user/%.c.o $(USER_LIB_OBJS)
 # A program may have assembly of its own: user/NAME_asm.S, linked in.
 $(B)/user/uprobe_fixups.elf: $(B)/user/obj/user/uprobe_fixups_asm.S.o
 $(B)/user/linuxabi.elf: $(B)/user/obj/user/linuxabi_asm.S.o
+$(B)/user/vdso.elf: $(B)/user/obj/user/vdso_asm.S.o
 # ...or one more of the kernel's lib/ files: execve names errno values.
 # (Only there: every object given to ld is linked whole, and one more
 # section in every program would move their code, and the offsets that
@@ -182,6 +183,43 @@ $(B)/user/user_image.S.o: $(USER_IMAGE_ELFS)
 # the stripped copies).
 .SECONDARY: $(USER_LIB_OBJS) $(patsubst %,$(B)/user/obj/user/%.c.o,$(USER_PROGS)) \
 	$(USER_ELFS)
+# ---- the vDSO: a page of the kernel's code in every process (docs/vdso.md) ----
+# arch/i386/vdso/*.S linked as a shared object at 0 (vdso32.lds), twice:
+# __kernel_vsyscall with sysenter, and with int $0x80 alone for a CPU
+# without it.  scripts/vdso2c.py pulls both stripped images into the
+# kernel (vdso-image-32.S) with the offsets of the symbols it needs,
+# read from the unstripped .so.dbg; arch/i386/vdso.c maps the one the
+# CPU can run.  Not in SRCDIRS: none of this is linked into the kernel.
+VDSO_DIR := $(B)/arch/i386/vdso
+VDSO_SRCS := $(wildcard arch/i386/vdso/*.S)
+VDSO_KINDS := int80 sysenter
+VDSO_LDFLAGS := -m elf_i386 -shared -soname linux-gate.so.1 --hash-style=both \
+	--eh-frame-hdr -z max-page-size=4096 -z noexecstack --build-id=none \
+	-T arch/i386/vdso/vdso32.lds
+vdso_kind_flags = $(if $(filter sysenter,$(1)),-DCONFIG_VDSO_SYSENTER)
+VDSO_OBJS := $(foreach k,$(VDSO_KINDS),$(patsubst arch/i386/vdso/%.S,$(VDSO_DIR)/$(k)/%.o,$(VDSO_SRCS)))
+$(VDSO_OBJS): $(VDSO_DIR)/%.o: $(VDSO_SRCS) $(KCONFIG_STAMP)
+	@mkdir -p $(dir $@)
+	$(call say,AS [V],$@)
+	$(Q)$(CC) $(ASFLAGS) -fPIC $(call vdso_kind_flags,$(notdir $(*D))) \
+		-c arch/i386/vdso/$(notdir $*).S -o $@
+define VDSO_KIND
+$(VDSO_DIR)/vdso32-$(1).so.dbg: $(patsubst arch/i386/vdso/%.S,$(VDSO_DIR)/$(1)/%.o,$(VDSO_SRCS)) \
+		arch/i386/vdso/vdso32.lds
+	$$(call say,LD [V],$$@)
+	$$(Q)$$(LD) $$(VDSO_LDFLAGS) -o $$@ $$(filter %.o,$$^)
+endef
+$(foreach k,$(VDSO_KINDS),$(eval $(call VDSO_KIND,$(k))))
+$(VDSO_DIR)/vdso32-%.so: $(VDSO_DIR)/vdso32-%.so.dbg
+	$(Q)$(OBJCOPY) -S $< $@
+VDSO_IMAGES := $(patsubst %,$(VDSO_DIR)/vdso32-%.so,$(VDSO_KINDS))
+$(VDSO_DIR)/vdso-image-32.S: $(VDSO_IMAGES) scripts/vdso2c.py
+	$(call say,GEN,$@)
+	$(Q)$(PYTHON) scripts/vdso2c.py $(NM) $(VDSO_IMAGES) > $@
+$(VDSO_DIR)/vdso-image-32.S.o: $(VDSO_IMAGES)
+OBJS += $(VDSO_DIR)/vdso-image-32.S.o
+.SECONDARY: $(VDSO_IMAGES) $(VDSO_IMAGES:=.dbg)
+
 # The sample probe modules (samples/kprobes/*.c -> *.ko; see "loadable modules").
 SAMPLE_KOS := $(patsubst samples/kprobes/%.c,$(B)/samples/%.ko,\
 	$(wildcard samples/kprobes/*.c))

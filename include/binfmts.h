@@ -62,6 +62,8 @@ struct linux_binprm {
 #define AT_SECURE	23
 #define AT_RANDOM	25
 #define AT_EXECFN	31
+#define AT_SYSINFO	32	/* the vDSO's __kernel_vsyscall: glibc's way into the kernel */
+#define AT_SYSINFO_EHDR	33	/* the vDSO's ELF header */
 #define ELF_PLATFORM	"i686"	/* Linux i386's for any CPU from the Pentium Pro on */
 #define USER_HZ		100	/* AT_CLKTCK: times() ticks per second, Linux's */
 

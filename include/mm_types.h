@@ -78,6 +78,7 @@ struct mm_struct {
 	struct inode *exe_file;
 	struct list_head uprobes_link;
 	unsigned long xol_vaddr;
+	unsigned long vdso;          /* where its vDSO is mapped, 0: none (arch/i386/vdso.c) */
 };
 
 /* arch/i386/pgtable.c: the page directory and user page tables. */

@@ -133,6 +133,9 @@ struct task_struct *fork_idle(int cpu);
 void cpu_startup_entry(void) __attribute__((noreturn));
 
 struct task_struct *kthread_create(int (*fn)(void *), void *arg, const char *name);
+/* A forked child: parent and exit signal set before it can run (kernel/fork.c). */
+struct task_struct *kthread_create_child(int (*fn)(void *), void *arg, const char *name,
+					 struct task_struct *parent, int exit_signal);
 /* The same, but the thread runs only on `cpu` (NULL if it is offline). */
 struct task_struct *kthread_create_on_cpu(int (*fn)(void *), void *arg,
 					  int cpu, const char *name);

@@ -27,6 +27,7 @@
 #include "binfmts.h"
 #include "random.h"
 #include <asm/processor.h>
+#include <asm/vdso.h>
 
 const struct user_program *find_user_program(const char *name)
 {
@@ -99,7 +100,7 @@ static unsigned long phdr_vaddr(const struct load_info *info)
 	return 0;
 }
 
-#define NR_AUX_PAIRS	18	/* the pairs create_elf_tables() writes, AT_NULL's included */
+#define NR_AUX_PAIRS	20	/* the pairs create_elf_tables() writes, AT_NULL's included */
 
 /* The words below the strings: argc, argv and envp with their NULLs, auxv. */
 static size_t elf_tables_words(const struct linux_binprm *bprm)
@@ -140,11 +141,12 @@ static unsigned long push_bytes(struct mm_struct *mm, unsigned long *p,
  * 16-byte aligned at sp,
  *
  *	argc, argv[0..argc-1], NULL, envp[0..envc-1], NULL,
- *	auxv: (AT_HWCAP, ...) pairs in Linux's order, (AT_NULL, 0).
+ *	auxv: (AT_SYSINFO, ...) pairs in Linux's order, (AT_NULL, 0).
  *
- * No AT_SYSINFO: that is the address of the vDSO's __kernel_vsyscall,
- * and this kernel maps no vDSO; glibc then makes every call with
- * int $0x80 (docs/busybox.md).  Returns the initial sp, or 0 if it all does not fit (-E2BIG).
+ * Linux i386's ARCH_DLINFO comes first: AT_SYSINFO, the vDSO's
+ * __kernel_vsyscall, through which glibc makes every call, and
+ * AT_SYSINFO_EHDR, the vDSO's ELF header (arch/i386/vdso.c,
+ * docs/vdso.md).  Returns the initial sp, or 0 if it all does not fit (-E2BIG).
  */
 static unsigned long create_elf_tables(struct mm_struct *mm, struct linux_binprm *bprm,
 				       const struct load_info *info)
@@ -174,6 +176,8 @@ static unsigned long create_elf_tables(struct mm_struct *mm, struct linux_binprm
 		*w++ = strings + off;
 	*w++ = 0;			/* envp's end */
 #define NEW_AUX_ENT(id, val) do { *w++ = (id); *w++ = (val); } while (0)
+	NEW_AUX_ENT(AT_SYSINFO, vdso_symbol(mm, vdso_image()->sym___kernel_vsyscall));
+	NEW_AUX_ENT(AT_SYSINFO_EHDR, mm->vdso);
 	NEW_AUX_ENT(AT_HWCAP, cpuid_features_edx());
 	NEW_AUX_ENT(AT_PAGESZ, PAGE_SIZE);
 	NEW_AUX_ENT(AT_CLKTCK, USER_HZ);
@@ -205,6 +209,9 @@ static int exec_mm(struct mm_struct *mm, struct load_info *info, struct linux_bi
 	if (ret)
 		return ret;
 	ret = mm_setup_stack(mm);
+	if (ret)
+		return ret;
+	ret = arch_setup_additional_pages(mm);	/* the vDSO: after the heap's start is set */
 	if (ret)
 		return ret;
 	ret = map_arg_pages(mm, bprm);

@@ -2,7 +2,7 @@
  * fork.c - a process makes a copy of itself (Linux's kernel/fork.c).
  *
  * fork() returns twice: in the parent with the child's pid, in the
- * child with 0.  The child is a new thread (kthread_create()) whose
+ * child with 0.  The child is a new thread (kthread_create_child()) whose
  * first act, ret_from_fork(), leaves for ring 3 through a copy of the
  * parent's trap frame - the registers of the parent's int $0x80, with
  * %eax made 0 - so it resumes after the same instruction.
@@ -220,6 +220,7 @@ static struct mm_struct *dup_mm(struct mm_struct *oldmm)
 	mm->start_stack = oldmm->start_stack;
 	mm->start_brk = oldmm->start_brk;
 	mm->brk = oldmm->brk;
+	mm->vdso = oldmm->vdso;
 	if (dup_mmap(mm, oldmm)) {
 		mmput(mm);	/* the references taken so far go back */
 		return NULL;
@@ -272,11 +273,10 @@ static struct task_struct *copy_process(struct kernel_clone_args *args,
 	start->mm = start->files ? dup_mm(current->mm) : NULL;
 	if (!start->mm)
 		goto fail;
-	p = kthread_create(ret_from_fork, start, current->comm);
+	p = kthread_create_child(ret_from_fork, start, current->comm, current,
+				 args->exit_signal);
 	if (!p)
 		goto fail;
-	p->parent = current;
-	p->exit_signal = args->exit_signal;
 	set_new_task_pgid(p, current->signal.pgid);
 	trace_pid_fork(current, p);	/* options/event-fork, function-fork */
 	barrier();			/* the parent is written before the flag: x86 keeps stores in order */

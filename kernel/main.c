@@ -10,6 +10,8 @@
  * serial and VGA consoles.
  */
 #include <asm/fpu.h>
+#include <asm/sysenter.h>
+#include <asm/vdso.h>
 #include "kernel.h"
 #include "mount.h"
 #include "proc_fs.h"
@@ -103,10 +105,12 @@ void kmain(uint32_t magic, struct multiboot_info *mbi)
 	setup_per_cpu_areas();	/* %fs:var is CPU 0's copy of var */
 	idt_init();
 	fpu_init_cpu();		/* x87 and SSE usable by processes (arch/i386/fpu.c) */
+	enable_sep_cpu();	/* sysenter's MSRs (arch/i386/sysenter.c) */
 	detect_cpus();		/* ACPI MADT or MP table; before paging hides them */
 	page_alloc_init(mbi);
 	paging_init();
 	heap_init();
+	init_vdso_image();	/* the page every process maps (arch/i386/vdso.c) */
 	ftrace_init();	/* every "call __fentry__" a nop, before any other CPU runs */
 	pic_init();
 	pit_init();

@@ -550,7 +550,8 @@ static void link_task(struct task_struct *t)
 
 
 static struct task_struct *__kthread_create(int (*fn)(void *), void *arg,
-					    const char *name, unsigned long allowed)
+					    const char *name, unsigned long allowed,
+					    struct task_struct *parent, int exit_signal)
 {
 	struct task_struct *t = kzalloc(sizeof(*t));
 	unsigned long flags;
@@ -560,6 +561,8 @@ static struct task_struct *__kthread_create(int (*fn)(void *), void *arg,
 		return NULL;
 	}
 	t->cpus_allowed = allowed;
+	t->parent = parent;
+	t->exit_signal = exit_signal;
 	/* Its creator's TLS entries, as Linux's dup_task_struct() copies them: a forked child's %gs still works. */
 	if (this_cpu_read(current_task)) {
 		tls_copy_thread(t, current);
@@ -581,7 +584,18 @@ static struct task_struct *__kthread_create(int (*fn)(void *), void *arg,
  */
 struct task_struct *kthread_create(int (*fn)(void *), void *arg, const char *name)
 {
-	return __kthread_create(fn, arg, name, ALL_CPUS);
+	return __kthread_create(fn, arg, name, ALL_CPUS, NULL, 0);
+}
+
+/*
+ * A forked child (kernel/fork.c): its parent and exit signal set before
+ * it can run.  On another CPU it may run at once - call getppid(), or
+ * exit and notify its parent - before its creator is back from here.
+ */
+struct task_struct *kthread_create_child(int (*fn)(void *), void *arg, const char *name,
+					 struct task_struct *parent, int exit_signal)
+{
+	return __kthread_create(fn, arg, name, ALL_CPUS, parent, exit_signal);
 }
 
 /* The same, bound to one CPU from its first instruction on. */
@@ -590,7 +604,7 @@ struct task_struct *kthread_create_on_cpu(int (*fn)(void *), void *arg,
 {
 	if (!cpu_online(cpu))
 		return NULL;
-	return __kthread_create(fn, arg, name, 1UL << cpu);
+	return __kthread_create(fn, arg, name, 1UL << cpu, NULL, 0);
 }
 
 /*

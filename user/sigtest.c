@@ -11,6 +11,9 @@
 #include <asm/processor.h>
 #include <asm/ptrace.h>
 #include <asm/traps.h>
+#include <asm/unistd_32.h>
+#include <stdint.h>
+#include <stdbool.h>
 
 static const char *mode;
 static int failures;
@@ -550,6 +553,179 @@ static void mode_uprobe(void)
 	      (unsigned long)uprobe_target + 1);
 }
 
+/* ---- the FPU in the frame --------------------------------------------- */
+
+#define CPUID_SSE2	(1u << 26)
+#define MXCSR_MAIN	0x7f80		/* round toward zero, every exception masked */
+#define MXCSR_HANDLER	0x1f80		/* the default: round to nearest */
+#define MXCSR_RESERVED	0xffff0000u	/* no CPU has these bits */
+#define X87_CW_MAIN	0x0f7f		/* round toward zero, 64-bit precision */
+#define X87_EXP_PI	0x4000		/* pi = 1.57... x 2^1: the biased exponent */
+#define X87_EXP_ONE	0x3fff
+#define FPSTATE_FX_ALIGN 64
+#define PI_DOUBLE_HIGH	0x400921fbu	/* pi as an IEEE double */
+#define PI_DOUBLE_LOW	0x54442d18u
+
+/* What the main code loads before kill() and reads after its return. */
+struct fpu_probe {
+	uint32_t xmm0_in[4], xmm1_in[4], xmm0_out[4], xmm1_out[4];
+	uint32_t st0_out[2];	/* a double: low word, high word */
+	uint32_t mxcsr_in, mxcsr_out;
+	uint16_t cw_in, cw_out;
+};
+
+static bool sse;
+static volatile unsigned long fp_addr, fp_magic, fp_magic1, fp_xstate_size, fp_cw;
+static volatile uint32_t fp_xmm0, fp_mxcsr;
+static volatile unsigned int fp_st0_exp;
+
+static bool cpu_has_sse2(void)
+{
+	unsigned int a = 1, b, c = 0, d;
+
+	__asm__ __volatile__("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+	return d & CPUID_SSE2;
+}
+
+/*
+ * xmm0, xmm1, MXCSR, the x87 control word and st(0) = pi loaded; then
+ * kill(pid, sig) - the handler runs on the way back from it - and the
+ * same registers stored.  One asm block: no C code runs between.
+ */
+static void fpu_kill_self(struct fpu_probe *p, int sig)
+{
+	long ax = __NR_kill;
+
+	__asm__ __volatile__(
+		"fldcw %c[cw_in](%%esi)\n\t"
+		"fldpi\n\t"
+		"testl %%edi, %%edi\n\t"
+		"jz 1f\n\t"
+		"ldmxcsr %c[mx_in](%%esi)\n\t"
+		"movdqu %c[x0_in](%%esi), %%xmm0\n\t"
+		"movdqu %c[x1_in](%%esi), %%xmm1\n"
+		"1:\tint $0x80\n\t"
+		"fstpl %c[st0](%%esi)\n\t"
+		"fnstcw %c[cw_out](%%esi)\n\t"
+		"testl %%edi, %%edi\n\t"
+		"jz 2f\n\t"
+		"stmxcsr %c[mx_out](%%esi)\n\t"
+		"movdqu %%xmm0, %c[x0_out](%%esi)\n\t"
+		"movdqu %%xmm1, %c[x1_out](%%esi)\n"
+		"2:"
+		: "+a"(ax)
+		: "S"(p), "D"((int)sse), "b"(getpid()), "c"(sig),
+		  [cw_in] "i"(offsetof(struct fpu_probe, cw_in)),
+		  [cw_out] "i"(offsetof(struct fpu_probe, cw_out)),
+		  [mx_in] "i"(offsetof(struct fpu_probe, mxcsr_in)),
+		  [mx_out] "i"(offsetof(struct fpu_probe, mxcsr_out)),
+		  [x0_in] "i"(offsetof(struct fpu_probe, xmm0_in)),
+		  [x1_in] "i"(offsetof(struct fpu_probe, xmm1_in)),
+		  [x0_out] "i"(offsetof(struct fpu_probe, xmm0_out)),
+		  [x1_out] "i"(offsetof(struct fpu_probe, xmm1_out)),
+		  [st0] "i"(offsetof(struct fpu_probe, st0_out))
+		: "memory");
+}
+
+/* What a handler that computes does to the registers: every one changed. */
+static void fpu_clobber(void)
+{
+	static const uint32_t ones[4] = { ~0u, ~0u, ~0u, ~0u };
+	uint32_t mxcsr = MXCSR_HANDLER;
+
+	__asm__ __volatile__("fninit\n\tfld1\n\tfld1");
+	if (sse)
+		__asm__ __volatile__("movdqu %0, %%xmm0\n\tmovdqu %0, %%xmm1\n\tldmxcsr %1"
+				     : : "m"(ones), "m"(mxcsr));
+}
+
+/* The handler reads the frame's _fpstate_32, edits it, and clobbers the registers. */
+static void fpu_rt_handler(int sig, siginfo_t *si, void *uc)
+{
+	struct _fpstate_32 *fp = (struct _fpstate_32 *)ctx(uc)->fpstate;
+
+	hits++;
+	fp_addr = (unsigned long)fp;
+	if (fp) {
+		fp_magic = fp->magic;
+		fp_magic1 = fp->sw_reserved.magic1;
+		fp_xstate_size = fp->sw_reserved.xstate_size;
+		fp_cw = fp->cw;
+		fp_st0_exp = fp->_st[0].exponent;
+		fp_xmm0 = fp->_xmm[0].element[0];
+		fp_mxcsr = fp->mxcsr;
+		fp->_xmm[1].element[0] = 0xfeedf00d;	/* sigreturn loads the frame's xmm1 */
+		fp->_fxsr_st[0].exponent = X87_EXP_ONE;	/* ... but st(0) from the fnsave image */
+		fp->mxcsr |= MXCSR_RESERVED;	/* fxrstor would #GP: sigreturn clears them */
+	}
+	fpu_clobber();
+}
+
+static void fpu_plain_handler(int sig)
+{
+	hits++;
+	fpu_clobber();
+}
+
+static void fpu_probe_init(struct fpu_probe *p)
+{
+	memset(p, 0, sizeof(*p));
+	for (int i = 0; i < 4; i++) {
+		p->xmm0_in[i] = 0x11111111u * (i + 1);
+		p->xmm1_in[i] = 0x01010101u * (i + 5);
+	}
+	p->mxcsr_in = MXCSR_MAIN;
+	p->cw_in = X87_CW_MAIN;
+}
+
+/* The interrupted code's registers survive a handler that clobbers them all. */
+static void fpu_check_kept(const struct fpu_probe *p, const char *frame)
+{
+	CHECK(p->st0_out[0] == PI_DOUBLE_LOW && p->st0_out[1] == PI_DOUBLE_HIGH,
+	      "%s: st(0) %08x%08x after the handler, not pi", frame, p->st0_out[1], p->st0_out[0]);
+	CHECK(p->cw_out == X87_CW_MAIN, "%s: x87 control word %x, want %x", frame, p->cw_out,
+	      X87_CW_MAIN);
+	if (!sse)
+		return;
+	CHECK(memcmp(p->xmm0_out, p->xmm0_in, sizeof(p->xmm0_in)) == 0,
+	      "%s: xmm0 %08x %08x %08x %08x after the handler", frame, p->xmm0_out[0],
+	      p->xmm0_out[1], p->xmm0_out[2], p->xmm0_out[3]);
+	CHECK(p->mxcsr_out == MXCSR_MAIN, "%s: mxcsr %x, want %x", frame, p->mxcsr_out, MXCSR_MAIN);
+}
+
+static void mode_fpu(void)
+{
+	struct old_sigaction plain = { .sa_handler = fpu_plain_handler };
+	struct fpu_probe p;
+
+	sse = cpu_has_sse2();
+	if (!sse)
+		printf("sigtest fpu: no SSE2: x87 only\n");
+	on(SIGUSR1, fpu_rt_handler, 0);
+	fpu_probe_init(&p);
+	fpu_kill_self(&p, SIGUSR1);
+	CHECK(hits == 1, "hits %d", hits);
+	fpu_check_kept(&p, "rt frame");
+	CHECK(fp_addr && (fp_addr + offsetof(struct _fpstate_32, _fxsr_env)) % FPSTATE_FX_ALIGN == 0,
+	      "sc.fpstate %lx: the fxsave image is not 64-byte aligned", fp_addr);
+	CHECK(fp_cw == (0xffff0000u | X87_CW_MAIN) && fp_st0_exp == X87_EXP_PI,
+	      "fnsave image: cw %lx st(0) exponent %x", fp_cw, fp_st0_exp);
+	if (sse) {
+		CHECK(fp_magic == X86_FXSR_MAGIC && fp_magic1 == FP_XSTATE_MAGIC1 &&
+		      fp_xstate_size == sizeof(struct _fpstate_32) - offsetof(struct _fpstate_32, _fxsr_env),
+		      "magic %lx magic1 %lx xstate_size %lu", fp_magic, fp_magic1, fp_xstate_size);
+		CHECK(fp_xmm0 == p.xmm0_in[0] && fp_mxcsr == MXCSR_MAIN,
+		      "frame: xmm0 %x mxcsr %x", fp_xmm0, fp_mxcsr);
+		CHECK(p.xmm1_out[0] == 0xfeedf00d && p.xmm1_out[1] == p.xmm1_in[1],
+		      "xmm1 %08x %08x: not the frame's", p.xmm1_out[0], p.xmm1_out[1]);
+	}
+	CHECK(old_sigaction(SIGUSR2, &plain, NULL) == 0, "sigaction");
+	fpu_probe_init(&p);
+	fpu_kill_self(&p, SIGUSR2);
+	CHECK(hits == 2, "hits %d", hits);
+	fpu_check_kept(&p, "sigframe");
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -562,6 +738,7 @@ static const struct {
 	{ "plain", mode_plain }, { "norestorer", mode_norestorer }, { "catch", mode_catch },
 	{ "pgrp", mode_pgrp }, { "uprobe", mode_uprobe }, { "exec", mode_exec },
 	{ "afterexec", mode_afterexec },
+	{ "fpu", mode_fpu },
 };
 
 int main(int argc, char **argv)

@@ -38,6 +38,7 @@
 #include "nokprobe.h"
 #include <asm/calling.h>
 #include <asm/irq_vectors.h>
+#include <asm/processor.h>
 
 	.cfi_sections .debug_frame
 
@@ -304,6 +305,90 @@ entry_INT80_32:
 	.cfi_endproc
 	.size entry_INT80_32, . - entry_INT80_32
 	NOKPROBE_ASM(entry_INT80_32)
+
+/*
+ * sysenter from ring 3: the fast system call, always from the vDSO's
+ * __kernel_vsyscall (arch/i386/vdso/system_call.S; docs/vdso.md).  The
+ * CPU loaded %cs = __SYSENTER_CS, %ss = the entry after it, %eip = here
+ * and %esp = SYSENTER_ESP - the running task's kernel stack top, as
+ * TSS.esp0 (arch/i386/sysenter.c) - cleared IF, and pushed nothing.
+ * Everything else is the user's: the call's number in %eax, its
+ * arguments in %ebx ... %edi, the user's stack pointer in %ebp, and
+ * EFLAGS, TF included.
+ *
+ * So the entry pushes by hand the five words int $0x80's CPU would
+ * have (ip unknown: do_SYSENTER_32() fills in the vDSO's landing pad),
+ * then the rest of a pt_regs as trap_common does.  The far jump first
+ * puts the kernel's own %cs back (entry 1; sysenter's is a copy at 12
+ * that sysexit's arithmetic needs, asm/segment.h).
+ *
+ * The way out is sysexit when do_SYSENTER_32() says the frame is still
+ * what sysenter left: the general and segment registers from pt_regs,
+ * the flags with IF clear, then sti - whose one-instruction delay
+ * keeps any interrupt out until sysexit has left ring 0 - and sysexit
+ * to %edx (the landing pad) with %esp = %ecx.  Otherwise iret, as
+ * every trap returns.
+ */
+	.globl entry_SYSENTER_32
+	.type entry_SYSENTER_32, @function
+	.balign 16
+entry_SYSENTER_32:
+	ljmp $__KERNEL_CS, $sysenter_past_cs
+sysenter_past_cs:
+	pushl $__USER_DS		/* pt_regs->ss */
+	pushl %ebp			/* ->sp: the vDSO's %esp */
+	CFI_TRAP_FRAME 0		/* esp = &regs->sp, the CFA */
+	pushfl				/* ->flags: the user's, but IF (sysenter cleared it) */
+	.cfi_adjust_cfa_offset 4
+	pushl $__USER_CS		/* ->cs */
+	.cfi_adjust_cfa_offset 4
+	pushl $0			/* ->ip: do_SYSENTER_32() writes it */
+	.cfi_adjust_cfa_offset 4
+	pushl %eax			/* ->orig_ax: the call's number */
+	.cfi_adjust_cfa_offset 4
+	pushl %gs
+	.cfi_adjust_cfa_offset 4
+	PUSH_SEGMENT_AND_GENERAL_REGS
+	LOAD_KERNEL_SEGMENTS
+	movl $__KERNEL_DS, %eax		/* %ss too: sysenter's was the copy at 13 */
+	movl %eax, %ss
+	/*
+	 * sysenter leaves EFLAGS as the user had it: NT, AC or TF set in
+	 * ring 3 would stay set here.  Saved in pt_regs now, so clear them.
+	 * Until that popfl, a user's TF makes each instruction raise a #DB,
+	 * which exc_debug() drops (is_sysenter_singlestep()).
+	 */
+	testl $(X86_EFLAGS_NT | X86_EFLAGS_AC | X86_EFLAGS_TF), PT_FLAGS(%esp)
+	jz sysenter_flags_fixed
+	pushl $X86_EFLAGS_FIXED
+	popfl
+	.globl sysenter_flags_fixed
+sysenter_flags_fixed:
+	movl %esp, %eax			/* do_SYSENTER_32(regs) */
+	call do_SYSENTER_32
+	testl %eax, %eax
+	jz trap_return			/* the frame was changed: iret */
+	movl PT_IP(%esp), %edx		/* sysexit: %eip = %edx, */
+	movl PT_SP(%esp), %ecx		/*          %esp = %ecx */
+	movl PT_BX(%esp), %ebx
+	movl PT_SI(%esp), %esi
+	movl PT_DI(%esp), %edi
+	movl PT_BP(%esp), %ebp
+	movl PT_AX(%esp), %eax
+	movw PT_DS(%esp), %ds
+	movw PT_ES(%esp), %es
+	movw PT_FS(%esp), %fs
+	movw PT_GS(%esp), %gs
+	addl $PT_FLAGS, %esp
+	.cfi_def_cfa_offset (PT_SP - PT_FLAGS)
+	andl $~X86_EFLAGS_IF, (%esp)
+	popfl				/* the user's flags, IF still clear */
+	.cfi_def_cfa_offset 0
+	sti
+	sysexit
+	.cfi_endproc
+	.size entry_SYSENTER_32, . - entry_SYSENTER_32
+	NOKPROBE_ASM(entry_SYSENTER_32)
 
 	.globl trap_common
 	.type trap_common, @function

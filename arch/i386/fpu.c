@@ -34,8 +34,10 @@
 #define CPUID_FXSR	(1u << 24)
 #define CPUID_SSE	(1u << 25)
 #define MXCSR_DEFAULT	0x1f80		/* every SSE exception masked, round to nearest */
+#define MXCSR_MASK_DEFAULT 0x0000ffbf	/* what mxcsr_mask 0 means: all but DAZ (SDM 10.5.1.2) */
 
 static bool have_fxsr, fpu_clean_saved;
+static uint32_t mxcsr_feature_mask;	/* the bits fxrstor accepts; any other one is #GP */
 static struct fpu_state fpu_clean;	/* the registers after fninit: what exec gives */
 
 static inline void write_cr4(unsigned long v)
@@ -75,6 +77,8 @@ void fpu_init_cpu(void)
 	if (!fpu_clean_saved) {		/* the boot CPU's: the same on every CPU */
 		fpu_save(&fpu_clean);
 		fpu_clean_saved = true;
+		mxcsr_feature_mask = fpu_clean.fxsave.mxcsr_mask ?
+				     fpu_clean.fxsave.mxcsr_mask : MXCSR_MASK_DEFAULT;
 	}
 }
 
@@ -99,4 +103,36 @@ void fpu_clone(struct task_struct *p)
 void fpu_flush_thread(void)
 {
 	fpu_restore(&fpu_clean);
+}
+
+bool fpu_uses_fxsr(void)
+{
+	return have_fxsr;
+}
+
+/*
+ * The current task's registers are the live ones (eager switching):
+ * stored here, or loaded from here.  A preemption in between saves and
+ * loads the same registers again, so no lock is needed.
+ */
+void fpu_save_current(struct fpu_state *s)
+{
+	__asm__ __volatile__("clts");	/* as fpu_switch(): TS would make this trap */
+	fpu_save(s);
+}
+
+void fpu_load_current(const struct fpu_state *s)
+{
+	__asm__ __volatile__("clts");
+	fpu_restore(s);
+}
+
+const struct fpu_state *fpu_init_state(void)
+{
+	return &fpu_clean;
+}
+
+uint32_t fpu_mxcsr_feature_mask(void)
+{
+	return mxcsr_feature_mask;
 }

@@ -109,6 +109,11 @@ void setup_cpu_gdt(int cpu)
 		SEG_PRESENT | SEG_DPL0 | SEG_CODE_DATA | SEG_CODE_READ,
 		SEG_GRAN_4K | SEG_SIZE_32);
 	set_data_seg(gdt, GDT_ENTRY_KERNEL_DS, 0, SEG_PRESENT);
+	/* The same two where sysenter and sysexit need them (asm/segment.h). */
+	set_seg(gdt, GDT_ENTRY_SYSENTER_CS, 0, SEG_LIMIT_4G,
+		SEG_PRESENT | SEG_DPL0 | SEG_CODE_DATA | SEG_CODE_READ,
+		SEG_GRAN_4K | SEG_SIZE_32);
+	set_data_seg(gdt, GDT_ENTRY_SYSENTER_DS, 0, SEG_PRESENT);
 
 	/*
 	 * A writable data segment with the present bit clear: loading it

@@ -25,13 +25,14 @@
  *
  * The return trampoline.  The handler returns to pretcode: the
  * program's SA_RESTORER (the C library's __restore_rt, as glibc always
- * gives), or else the frame's own retcode - "movl $__NR_rt_sigreturn,
- * %eax; int $0x80" written on the stack.  Linux keeps retcode only as
- * a marker for gdb and returns through its vdso, because its stacks
- * are not executable (NX); this kernel's page tables are 32-bit
- * non-PAE ones, which have no NX bit, so every user page that can be
- * read can be run, and the stack trampoline of Linux 2.4 works: it
- * needs no page mapped into every process.
+ * gives), or else, as on Linux, the vDSO's __kernel_rt_sigreturn (or
+ * __kernel_sigreturn): "movl $__NR_rt_sigreturn, %eax; int $0x80" in
+ * the page the kernel maps into every process (arch/i386/vdso.c).  The
+ * frame still holds the same bytes, retcode, as Linux's does: gdb
+ * recognises a signal frame by them; and a process without a vDSO
+ * (it unmapped it) returns through them - this kernel's 32-bit
+ * non-PAE page tables have no NX bit, so the stack can run them, as
+ * Linux 2.4's did.
  */
 #include <asm/tls.h>
 #include "kernel.h"
@@ -48,6 +49,8 @@
 #include <asm/processor.h>
 #include <asm/ptrace.h>
 #include <asm/unistd_32.h>
+#include <asm/fpu.h>
+#include <asm/vdso.h>
 
 /*
  * The EFLAGS bits a handler may change through the sigcontext (Linux's
@@ -96,7 +99,7 @@ static void setup_sigcontext(struct sigcontext *sc, const struct pt_regs *regs,
 	sc->flags = regs->flags;
 	sc->sp_at_signal = regs->sp;
 	sc->ss = regs->ss;
-	sc->fpstate = 0;		/* no FPU state: no process is given the FPU */
+	sc->fpstate = 0;		/* get_sigframe() says where */
 	sc->oldmask = mask;
 	sc->cr2 = trap->cr2;
 }
@@ -110,12 +113,13 @@ static void setup_sigcontext(struct sigcontext *sc, const struct pt_regs *regs,
  * stack that is not the one it is about.
  */
 static unsigned long get_sigframe(const struct ksignal *ksig, const struct pt_regs *regs,
-				  size_t frame_size)
+				  size_t frame_size, unsigned long *fpstate)
 {
-	unsigned long sp = regs->sp;
+	unsigned long sp = regs->sp, buf_fx;
 
 	if ((ksig->ka.sa_flags & SA_ONSTACK) && sas_ss_flags(sp) == 0)
 		sp = current->signal.sas_ss_sp + current->signal.sas_ss_size;
+	sp = *fpstate = fpu__alloc_mathframe(sp, &buf_fx);	/* the FPU state first, above */
 	sp -= frame_size;
 	return ((sp + sizeof(long)) & -FRAME_ALIGNMENT) - sizeof(long);
 }
@@ -126,11 +130,15 @@ static void retcode_imm32(unsigned char *p, unsigned long v)
 	memcpy(p, &v, sizeof(uint32_t));	/* x86 is little-endian */
 }
 
-static unsigned long restorer_or(const struct ksignal *ksig, unsigned long retcode)
+/* pretcode: SA_RESTORER's, else the vDSO's trampoline (vdso_offset), else retcode. */
+static unsigned long restorer_or(const struct ksignal *ksig, unsigned long vdso_offset,
+				 unsigned long retcode)
 {
+	unsigned long vdso = vdso_symbol(current->mm, vdso_offset);
+
 	if (ksig->ka.sa_flags & SA_RESTORER)
 		return (unsigned long)ksig->ka.sa_restorer;
-	return retcode;
+	return vdso ? vdso : retcode;
 }
 
 /* The trap frame iret will use: the handler, on the new frame, ring 3's segments. */
@@ -150,13 +158,16 @@ static void enter_handler(struct pt_regs *regs, const struct ksignal *ksig,
 /* Linux's __setup_frame(): handler(int sig), and sigreturn after it. */
 static int setup_frame(const struct ksignal *ksig, const sigset_t *set, struct pt_regs *regs)
 {
-	unsigned long addr = get_sigframe(ksig, regs, sizeof(struct sigframe));
+	unsigned long fpstate, addr = get_sigframe(ksig, regs, sizeof(struct sigframe), &fpstate);
 	struct sigframe *f = (struct sigframe *)addr;
 	struct sigframe frame;
 
+	if (copy_fpstate_to_sigframe(fpstate))
+		return -EFAULT;
 	memset(&frame, 0, sizeof(frame));
 	frame.sig = ksig->sig;
 	setup_sigcontext(&frame.sc, regs, set->sig[0]);
+	frame.sc.fpstate = fpstate;
 	frame.extramask[0] = set->sig[1];
 	/* popl %eax (the sig argument); movl $__NR_sigreturn, %eax; int $0x80 */
 	frame.retcode[0] = OPCODE_POPL_EAX;
@@ -164,7 +175,8 @@ static int setup_frame(const struct ksignal *ksig, const sigset_t *set, struct p
 	retcode_imm32(&frame.retcode[2], __NR_sigreturn);
 	frame.retcode[6] = OPCODE_INT;
 	frame.retcode[7] = IA32_SYSCALL_VECTOR_BYTE;
-	frame.pretcode = restorer_or(ksig, (unsigned long)f->retcode);
+	frame.pretcode = restorer_or(ksig, vdso_image()->sym___kernel_sigreturn,
+				     (unsigned long)f->retcode);
 	if (copy_to_user(f, &frame, sizeof(frame)))
 		return -EFAULT;
 	signal_narrate_frame(ksig->sig, &ksig->ka, addr, sizeof(frame), regs, frame.pretcode);
@@ -175,10 +187,12 @@ static int setup_frame(const struct ksignal *ksig, const sigset_t *set, struct p
 /* Linux's __setup_rt_frame(): handler(int sig, siginfo_t *info, void *uc). */
 static int setup_rt_frame(const struct ksignal *ksig, const sigset_t *set, struct pt_regs *regs)
 {
-	unsigned long addr = get_sigframe(ksig, regs, sizeof(struct rt_sigframe));
+	unsigned long fpstate, addr = get_sigframe(ksig, regs, sizeof(struct rt_sigframe), &fpstate);
 	struct rt_sigframe *f = (struct rt_sigframe *)addr;
 	struct rt_sigframe frame;
 
+	if (copy_fpstate_to_sigframe(fpstate))
+		return -EFAULT;
 	memset(&frame, 0, sizeof(frame));
 	frame.sig = ksig->sig;
 	frame.pinfo = (unsigned long)&f->info;
@@ -189,13 +203,15 @@ static int setup_rt_frame(const struct ksignal *ksig, const sigset_t *set, struc
 	frame.uc.uc_stack.ss_size = current->signal.sas_ss_size;
 	frame.uc.uc_stack.ss_flags = sas_ss_flags(regs->sp);
 	setup_sigcontext(&frame.uc.uc_mcontext, regs, set->sig[0]);
+	frame.uc.uc_mcontext.fpstate = fpstate;
 	frame.uc.uc_sigmask = *set;
 	/* movl $__NR_rt_sigreturn, %eax; int $0x80 */
 	frame.retcode[0] = OPCODE_MOVL_IMM_EAX;
 	retcode_imm32(&frame.retcode[1], __NR_rt_sigreturn);
 	frame.retcode[5] = OPCODE_INT;
 	frame.retcode[6] = IA32_SYSCALL_VECTOR_BYTE;
-	frame.pretcode = restorer_or(ksig, (unsigned long)f->retcode);
+	frame.pretcode = restorer_or(ksig, vdso_image()->sym___kernel_rt_sigreturn,
+				     (unsigned long)f->retcode);
 	if (copy_to_user(f, &frame, sizeof(frame)))
 		return -EFAULT;
 	signal_narrate_frame(ksig->sig, &ksig->ka, addr, sizeof(frame), regs, frame.pretcode);
@@ -400,11 +416,15 @@ static long do_sigreturn(struct pt_regs *regs, const char *where, unsigned long 
 			 const struct sigcontext *sc, sigset_t *set, const stack_t *stack)
 {
 	const char *field, *why = check_sigcontext(sc, &field);
+	struct fpu_state fpu;
 
 	if (why)
 		return signal_fault(regs, where, frame, field, why);
+	if (fpu__read_sig(sc->fpstate, &fpu))
+		return signal_fault(regs, where, frame, "fpstate", "unreadable");
 	set_current_blocked(set);
 	restore_sigcontext(regs, sc);
+	fpu__restore_sig(&fpu);
 	if (stack)
 		do_sigaltstack(stack, NULL, regs->sp);
 	signal_narrate_return(where, frame, regs, NULL);

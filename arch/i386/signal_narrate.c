@@ -18,6 +18,7 @@
 #include "pseudofs.h"
 #include "errno.h"
 #include <asm/sigframe.h>
+#include <asm/vdso.h>
 
 #define SIGNALS_DEBUG_DIR "/sys/kernel/debug/signals"
 
@@ -37,7 +38,21 @@ static void narrate_retcode(unsigned long at, const unsigned char *rc, unsigned 
 {
 	printk("  %08lx retcode     %02x %02x %02x %02x %02x %02x %02x %02x%s\n", at,
 	       rc[0], rc[1], rc[2], rc[3], rc[4], rc[5], rc[6], rc[7],
-	       restorer == at ? "  <- the handler returns here (no SA_RESTORER)" : "");
+	       restorer == at ? "  <- the handler returns here (no SA_RESTORER, no vDSO)" : "");
+}
+
+/* Where the handler returns: the frame's retcode, the vDSO's trampoline, or the program's. */
+static const char *pretcode_name(unsigned long pretcode, unsigned long retcode)
+{
+	const struct vdso_image *image = vdso_image();
+
+	if (pretcode == retcode)
+		return "retcode, below";
+	if (pretcode == vdso_symbol(current->mm, image->sym___kernel_rt_sigreturn))
+		return "__kernel_rt_sigreturn in the vDSO";
+	if (pretcode == vdso_symbol(current->mm, image->sym___kernel_sigreturn))
+		return "__kernel_sigreturn in the vDSO";
+	return "the program's SA_RESTORER";
 }
 
 static void narrate_rt_frame(unsigned long addr, unsigned long restorer)
@@ -48,8 +63,7 @@ static void narrate_rt_frame(unsigned long addr, unsigned long restorer)
 	if (copy_from_user_nofault(&f, u, sizeof(f)))
 		return;
 	printk("  %08lx pretcode    %08lx  the handler's return address: %s\n", addr,
-	       f.pretcode, f.pretcode == (unsigned long)u->retcode ? "retcode, below" :
-	       "the program's SA_RESTORER");
+	       f.pretcode, pretcode_name(f.pretcode, (unsigned long)u->retcode));
 	printk("  %08lx sig         %d\n", (unsigned long)&u->sig, f.sig);
 	printk("  %08lx pinfo       %08lx\n", (unsigned long)&u->pinfo, f.pinfo);
 	printk("  %08lx puc         %08lx\n", (unsigned long)&u->puc, f.puc);
@@ -71,8 +85,7 @@ static void narrate_frame(unsigned long addr, unsigned long restorer)
 	if (copy_from_user_nofault(&f, u, sizeof(f)))
 		return;
 	printk("  %08lx pretcode    %08lx  the handler's return address: %s\n", addr,
-	       f.pretcode, f.pretcode == (unsigned long)u->retcode ? "retcode, below" :
-	       "the program's SA_RESTORER");
+	       f.pretcode, pretcode_name(f.pretcode, (unsigned long)u->retcode));
 	printk("  %08lx sig         %d\n", (unsigned long)&u->sig, f.sig);
 	narrate_sigcontext((unsigned long)&u->sc, &f.sc);
 	printk("  %08lx extramask   %08lx\n", (unsigned long)u->extramask, f.extramask[0]);

@@ -26,6 +26,7 @@
  * (cpu_startup_entry()).
  */
 #include <asm/fpu.h>
+#include <asm/sysenter.h>
 #include "kernel.h"
 #include "smp.h"
 #include <asm/smpboot.h>
@@ -130,6 +131,7 @@ void start_secondary(void)
 	load_cpu_gdt(cpu);	/* from here smp_processor_id() == cpu */
 	load_current_idt();
 	fpu_init_cpu();		/* x87 and SSE usable by processes */
+	enable_sep_cpu();	/* this CPU's sysenter MSRs */
 	doublefault_init();	/* this CPU's #DF task */
 	setup_local_APIC();
 	setup_APIC_timer();

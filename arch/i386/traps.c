@@ -25,6 +25,7 @@
 #include <asm/kdebug.h>
 #include <asm/extable.h>
 #include <asm/processor.h>
+#include <asm/sysenter.h>
 #include <asm/pic.h>
 #include <asm/apic.h>
 #include "smp.h"
@@ -355,6 +356,8 @@ void exc_debug(struct pt_regs *regs)
 		exc_debug_user(regs);
 		return;
 	}
+	if ((dr6 & DR_STEP) && is_sysenter_singlestep(regs))
+		return;		/* the user's TF, through sysenter (arch/i386/sysenter.c) */
 	this_cpu_inc(exception_count[X86_TRAP_DB]);
 	if (!do_debug(regs))
 		exception_unclaimed(regs, X86_TRAP_DB);

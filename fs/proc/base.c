@@ -44,6 +44,7 @@ struct pid_info {
 	int nr_maps;
 	struct vm_area_struct maps[PID_MAPS_MAX];
 	char exe[TASK_NAME_LEN];
+	unsigned long vdso;	/* where its vDSO is, 0: none */
 };
 
 struct pid_query {
@@ -72,6 +73,7 @@ static void pid_copy_mm(struct pid_info *p, struct mm_struct *mm)
 	p->start_brk = mm->start_brk;
 	p->brk = mm->brk;
 	p->nr_pages = mm->nr_pages;
+	p->vdso = mm->vdso;
 	spin_lock_irqsave(&mm->page_table_lock, irq);
 	for (struct vm_area_struct *v = mm->mmap; v && p->nr_maps < PID_MAPS_MAX; v = v->vm_next)
 		p->maps[p->nr_maps++] = *v;
@@ -260,7 +262,7 @@ static int proc_pid_comm(struct seq_buf *s, void *data)
 	return 0;
 }
 
-/* What Linux names an area after: the program's file, [heap], [stack]. */
+/* What Linux names an area after: the program's file, [heap], [stack], [vdso]. */
 static void maps_name(struct seq_buf *s, const struct pid_info *p,
 		      const struct vm_area_struct *v, size_t line_start)
 {
@@ -269,6 +271,8 @@ static void maps_name(struct seq_buf *s, const struct pid_info *p,
 
 	if (v->vm_flags & VM_GROWSDOWN)
 		name = "[stack]";
+	else if (p->vdso && v->vm_start == p->vdso)
+		name = "[vdso]";
 	else if (p->brk > p->start_brk && v->vm_start <= p->start_brk && v->vm_end >= p->brk)
 		name = "[heap]";
 	else if (p->exe[0] && v->vm_start < p->end_code && v->vm_end > p->start_code)

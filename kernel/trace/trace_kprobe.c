@@ -47,6 +47,7 @@
 #include "linux/limits.h"
 #include "ftrace.h"
 #include <asm/pgfault.h>
+#include <asm/sysenter.h>
 
 struct trace_kprobe {
 	struct trace_probe tp;
@@ -581,5 +582,7 @@ int tracefs_init(void)
 		ret = page_fault_debugfs_init();	/* arch/i386/fault.c */
 	if (!ret)
 		ret = signal_narrate_init();	/* arch/i386/signal_narrate.c */
+	if (!ret)
+		ret = sysenter_debugfs_init();	/* arch/i386/sysenter.c */
 	return ret;
 }

@@ -24,6 +24,7 @@
 #include "vsprintf.h"
 #include "errno.h"
 #include "uprobes.h"
+#include <asm/vdso.h>
 
 #define CPIO_BUF	(64 * 1024)	/* room for hello's ELF file and a few small ones */
 #define FSTEST_CHECKS	58		/* the check() lines of user/fstest.c */
@@ -226,8 +227,14 @@ static void auxv_matches_the_elf_file(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, has_aux(AT_BASE, 0));
 	KTEST_EXPECT_TRUE(t, captured("execfn /bin/auxv\n"));
 	KTEST_EXPECT_TRUE(t, captured("\nsp 0x"));
-	/* Linux's order: AT_HWCAP (CPUID's features) first; AT_PLATFORM names the CPU. */
-	KTEST_EXPECT_TRUE(t, strncmp(strstr(ktest_captured(), "auxv "), "auxv 16 ", 8) == 0);
+	/*
+	 * Linux i386's order: ARCH_DLINFO first - AT_SYSINFO, the vDSO's
+	 * __kernel_vsyscall, then AT_SYSINFO_EHDR, its ELF header - then
+	 * AT_HWCAP (CPUID's features); AT_PLATFORM names the CPU.
+	 */
+	KTEST_EXPECT_TRUE(t, strncmp(strstr(ktest_captured(), "auxv "), "auxv 32 ", 8) == 0);
+	KTEST_EXPECT_TRUE(t, has_aux(AT_SYSINFO, VDSO_VADDR + vdso_image()->sym___kernel_vsyscall));
+	KTEST_EXPECT_TRUE(t, has_aux(AT_SYSINFO_EHDR, VDSO_VADDR));
 	KTEST_EXPECT_TRUE(t, has_aux(AT_HWCAP, cpuid_features_edx()));
 	KTEST_EXPECT_TRUE(t, captured("platform i686\n"));
 	r = strstr(ktest_captured(), "random ");

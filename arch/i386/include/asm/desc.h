@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 #include "smp.h"
+#include <asm/sysenter.h>
 
 /* One 8-byte IDT gate. */
 struct gate_desc {
@@ -55,6 +56,7 @@ extern struct tss_struct cpu_tss[NR_CPUS];
 static inline void load_sp0(unsigned long sp0)
 {
 	this_cpu_tss()->esp0 = sp0;
+	sysenter_load_sp0(sp0);		/* ... and the one sysenter switches to */
 }
 
 /* The 6-byte operand of lgdt/lidt (and what sgdt/sidt store). */

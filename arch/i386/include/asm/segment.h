@@ -21,6 +21,17 @@
 #define GDT_ENTRY_TLS_ENTRIES 3
 #define GDT_ENTRY_TLS_MAX     (GDT_ENTRY_TLS_MIN + GDT_ENTRY_TLS_ENTRIES - 1)
 #define GDT_ENTRY_PERCPU      9   /* data segment based at this CPU's per-CPU area */
+/*
+ * 12, 13: flat ring-0 code and data, copies of 1 and 2, for sysenter
+ * and sysexit, which take their selectors from one MSR: sysenter loads
+ * %cs = IA32_SYSENTER_CS and %ss = it + 8; sysexit %cs = it + 16 and
+ * %ss = it + 24, RPL 3.  So the kernel's pair must sit right below
+ * ring 3's - Linux's kernel segments are 12 and 13 for that reason.
+ * This kernel's are 1 and 2; the sysenter entry runs on these copies
+ * only until its first instruction (arch/i386/entry.S).
+ */
+#define GDT_ENTRY_SYSENTER_CS 12
+#define GDT_ENTRY_SYSENTER_DS 13
 /* Ring 3's flat segments where Linux i386 has them: %cs 0x73, the rest 0x7b. */
 #define GDT_ENTRY_DEFAULT_USER_CS 14  /* ring 3's flat code segment (DPL 3) */
 #define GDT_ENTRY_DEFAULT_USER_DS 15  /* ring 3's flat data and stack segment */
@@ -32,6 +43,7 @@
 #define __DF_TSS_SEL  (GDT_ENTRY_DOUBLEFAULT_TSS * 8)
 #define __NOT_PRESENT_SEL (GDT_ENTRY_NOT_PRESENT * 8)
 #define __KERNEL_PERCPU (GDT_ENTRY_PERCPU * 8)   /* what %fs holds in the kernel */
+#define __SYSENTER_CS (GDT_ENTRY_SYSENTER_CS * 8) /* IA32_SYSENTER_CS */
 /*
  * A user selector requests privilege 3 (RPL, the low two bits): ring 3
  * may only load a segment whose DPL is 3, and iret to a %cs with RPL 3

@@ -6,20 +6,22 @@
  * pretcode, the restorer, which calls sigreturn (or rt_sigreturn).
  *
  *   sigframe (a plain handler(int sig)):
- *     pretcode  sig  sigcontext  extramask  retcode
+ *     pretcode  sig  sigcontext  fpstate_unused  extramask  retcode
  *   rt_sigframe (SA_SIGINFO: handler(int sig, siginfo_t *, void *uc)):
  *     pretcode  sig  pinfo  puc  siginfo  ucontext  retcode
  *
  * pinfo and puc point at the frame's own siginfo and ucontext: they
  * are the handler's second and third arguments on the stack.  retcode
- * is the return trampoline when the program gave no SA_RESTORER
- * (arch/i386/signal.c says why it lives here).  Shared with the user
+ * holds the return trampoline's bytes, Linux's marker for gdb; the
+ * handler returns through it only when the program gave no SA_RESTORER
+ * and has no vDSO (arch/i386/signal.c).  Shared with the user
  * programs, which read their own frames in tests.
  *
- * Linux's sigframe_ia32 keeps an unused struct _fpstate_32 between sc
- * and extramask, and puts the FPU state after retcode; this kernel
- * gives no process FPU state to save (sc.fpstate is 0), so both are
- * left out and extramask follows sc.
+ * The floating-point registers (struct _fpstate_32) lie above the
+ * frame, 64-byte aligned, where sc.fpstate points (arch/i386/fpu_signal.c).
+ * sigframe still holds an unused _fpstate_32 between sc and extramask,
+ * as Linux's sigframe_ia32 does: the state once lived there, and a
+ * program that finds extramask at its old offset must keep finding it.
  */
 #ifndef ASM_SIGFRAME_H
 #define ASM_SIGFRAME_H
@@ -43,6 +45,7 @@ struct sigframe {
 	unsigned long pretcode;		/* the handler's return address: the restorer */
 	int sig;			/* its argument */
 	struct sigcontext sc;		/* sc.oldmask: the mask's first word */
+	struct _fpstate_32 fpstate_unused;	/* the old place of the FPU state */
 	unsigned long extramask[_NSIG_WORDS - 1];	/* ... and the rest */
 	unsigned char retcode[SIGFRAME_RETCODE_BYTES];
 };
