@@ -166,7 +166,7 @@ void begin_new_exec(struct linux_binprm *bprm, struct pt_regs *regs)
 	fpu_flush_thread();		/* and its floating-point registers */
 	uprobe_free_utask(current);	/* return probes into the old text */
 	local_irq_disable();
-	current->mm = bprm->mm;
+	set_task_mm(current, bprm->mm);	/* a /proc reader holds the old one or the new */
 	switch_mm(bprm->mm);
 	local_irq_enable();
 	mmput(old);			/* its pages, and its uprobes' bookkeeping */

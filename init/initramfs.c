@@ -8,7 +8,8 @@
  * each directory and regular file in the ramfs.  Before it, as Linux
  * unpacks its built-in initramfs before the boot loader's, come the
  * programs built into the kernel image, as /bin/NAME: an archive's
- * file of the same name replaces the built-in one.
+ * file of the same name replaces the built-in one, and so does one in
+ * another directory of the PATH (unshadow_builtin()).
  *
  * An archive is read twice: once to check every header, then to make
  * the files.  A truncated archive is refused whole, and the
@@ -21,6 +22,7 @@
 #include "cpio.h"
 #include "multiboot.h"
 #include "process.h"
+#include "binfmts.h"	/* kbasename() */
 #include "string.h"
 #include "errno.h"
 #include "vsprintf.h"
@@ -97,6 +99,47 @@ static int link_data(struct unpack_state *u, struct cpio_entry *e)
 	return 0;
 }
 
+/* Directories of a Linux shell's default PATH besides /bin (busybox's: /sbin:/usr/sbin:/bin:/usr/bin). */
+static const char *const path_dirs[] = { "/sbin", "/usr/sbin", "/usr/bin" };
+
+static int is_builtin_bytes(const unsigned char *data, size_t size, void *arg)
+{
+	const struct user_program *p = arg;
+
+	return data == p->elf && size == p->size;
+}
+
+/*
+ * An archive's program NAME in another directory of the PATH (busybox's
+ * wc is /usr/bin/wc) would be shadowed by the built-in /bin/NAME, which
+ * a shell searching /bin first runs instead: `echo a | wc -l` printed
+ * the built-in wc's three counts.  No Linux system has that /bin/NAME,
+ * so the built-in goes, as an archive's /bin/NAME replaces it.
+ */
+static void unshadow_builtin(const char *path)
+{
+	const char *name = kbasename(path);
+	const struct user_program *p = find_user_program(name);
+	char bin[PATH_MAX];
+	struct inode *inode;
+	bool builtin;
+
+	for (size_t i = 0; p && i < ARRAY_SIZE(path_dirs); i++) {
+		size_t n = strlen(path_dirs[i]);
+
+		if (strncmp(path, path_dirs[i], n) || path + n + 1 != name)
+			continue;
+		snprintf(bin, sizeof(bin), BIN_DIR "/%s", name);
+		if (ramfs_lookup(bin, &inode))
+			return;
+		builtin = ramfs_with_data(inode, is_builtin_bytes, (void *)p);
+		iput(inode);
+		if (builtin)
+			ramfs_unlink(bin);
+		return;
+	}
+}
+
 static int make_file(const char *path, struct cpio_entry *e, struct unpack_state *u)
 {
 	struct inode *inode;
@@ -132,6 +175,7 @@ static int make_entry(struct cpio_entry *e, struct unpack_state *u)
 	}
 	if (S_ISREG(e->mode)) {
 		st->files++;
+		unshadow_builtin(path);
 		return make_file(path, e, u);
 	}
 	st->skipped++;

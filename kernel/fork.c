@@ -91,7 +91,7 @@ int ret_from_fork(void *arg)
 	set_new_task_pgid(current, start->pgid);
 	kfree(start);
 	local_irq_disable();	/* no switch before CR3 holds mm (process_entry()) */
-	current->mm = mm;
+	set_task_mm(current, mm);
 	switch_mm(mm);
 	/*
 	 * CLONE_CHILD_SETTID: a store into the child's own memory, so only
@@ -207,6 +207,10 @@ static struct mm_struct *dup_mm(struct mm_struct *oldmm)
 	mm->start_stack = oldmm->start_stack;
 	mm->start_brk = oldmm->start_brk;
 	mm->brk = oldmm->brk;
+	mm->arg_start = oldmm->arg_start;	/* the same strings, in the copied stack */
+	mm->arg_end = oldmm->arg_end;
+	mm->env_start = oldmm->env_start;
+	mm->env_end = oldmm->env_end;
 	if (dup_mmap(mm, oldmm)) {
 		mmput(mm);	/* the references taken so far go back */
 		return NULL;

@@ -166,7 +166,7 @@ void do_exit(int status)
 	exit_files(current);
 	uprobe_free_utask(current);	/* a hit in flight, pending return probes */
 	local_irq_disable();
-	current->mm = NULL;
+	set_task_mm(current, NULL);	/* a /proc reader may still hold mm: mmput() then frees it */
 	switch_mm(NULL);
 	local_irq_enable();
 	mmput(mm);

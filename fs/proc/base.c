@@ -152,15 +152,22 @@ static int proc_pid_resolve(const char *name, void **data)
 		*data = (void *)(unsigned long)current->pid;
 		return 0;
 	}
-	if ((name[0] == '0' && name[1]) || kstrtoul(name, 10, &pid) || pid >= PID_MAX_LIMIT || pid_find(pid, NULL))
+	if ((name[0] == '0' && name[1]) || kstrtoul(name, 10, &pid) || pid >= PID_MAX_LIMIT ||
+	    (pid == 0 && current->pid != 0) || pid_find(pid, NULL))
 		return -ENOENT;
 	*data = (void *)pid;
 	return 0;
 }
 
+/*
+ * Pid 0 is not listed: on Linux it is the idle task, which /proc never
+ * shows.  Here it is the boot thread running the kernel's shell, whose
+ * own /proc/self (and /proc/0, for it alone) still resolve.
+ */
 static void pid_list_one(struct task_struct *t, void *arg)
 {
-	seq_buf_printf(arg, "%d\n", t->pid);
+	if (t->pid != 0)
+		seq_buf_printf(arg, "%d\n", t->pid);
 }
 
 static int proc_pid_list(struct seq_buf *s)
@@ -303,6 +310,105 @@ static int proc_pid_maps(struct seq_buf *s, void *data)
 	return 0;
 }
 
+/* ---- cmdline and environ: the process's own pages ---------------------------- */
+
+struct pid_mm_query {
+	int pid;
+	struct mm_struct *mm;
+};
+
+/* Under the run queue's lock, which keeps t from being freed: a hold on its memory. */
+static void pid_mm_collect(struct task_struct *t, void *arg)
+{
+	struct pid_mm_query *q = arg;
+
+	if (t->pid == q->pid && !q->mm)
+		q->mm = get_task_mm(t);
+}
+
+/* The memory of /proc/PID's process, held (mmput() it); NULL for a kernel thread or zombie. */
+static struct mm_struct *pid_get_mm(void *data)
+{
+	struct pid_mm_query q = { (int)(unsigned long)data, NULL };
+
+	for_each_task(pid_mm_collect, &q);
+	return q.mm;
+}
+
+/* len bytes at user address addr of mm, copied into s: 0 or -ENOMEM. */
+static int pid_put_user_bytes(struct seq_buf *s, struct mm_struct *mm,
+			      unsigned long addr, unsigned long len)
+{
+	char *buf = kmalloc(len);
+	int got;
+
+	if (!buf)
+		return -ENOMEM;
+	got = access_remote_vm(mm, addr, buf, len);
+	seq_buf_putmem(s, buf, got);
+	kfree(buf);
+	return 0;
+}
+
+/*
+ * Linux's get_mm_cmdline(): argv's strings as execve laid them on the
+ * stack, each with its NUL.  A program may write over them (setproctitle):
+ * when the last byte is no longer a NUL, the title is the string at
+ * arg_start, up to its NUL, within a page (get_mm_proctitle()).
+ */
+static int pid_cmdline_bytes(struct seq_buf *s, struct mm_struct *mm)
+{
+	unsigned long start = mm->arg_start, end = mm->arg_end;
+	char last = '\0', *page;
+	int got, n;
+
+	if (start >= end)
+		return 0;
+	if (access_remote_vm(mm, end - 1, &last, 1) != 1 || !last)
+		return pid_put_user_bytes(s, mm, start, end - start);
+	page = kmalloc(PAGE_SIZE);
+	if (!page)
+		return -ENOMEM;
+	got = access_remote_vm(mm, start, page, PAGE_SIZE);
+	n = strnlen(page, got);
+	seq_buf_putmem(s, page, n < got ? n + 1 : n);	/* the NUL too, if found */
+	kfree(page);
+	return 0;
+}
+
+/* /proc/PID/cmdline: nothing for a kernel thread or a zombie, as Linux's. */
+static int proc_pid_cmdline(struct seq_buf *s, void *data)
+{
+	struct mm_struct *mm;
+	int err = pid_find((int)(unsigned long)data, NULL);
+
+	if (err)
+		return err;
+	mm = pid_get_mm(data);
+	if (mm) {
+		err = pid_cmdline_bytes(s, mm);
+		mmput(mm);
+	}
+	return err;
+}
+
+/* /proc/PID/environ: the environment strings execve gave (Linux's environ_read()). */
+static int proc_pid_environ(struct seq_buf *s, void *data)
+{
+	struct mm_struct *mm;
+	int err = pid_find((int)(unsigned long)data, NULL);
+
+	if (err)
+		return err;
+	mm = pid_get_mm(data);
+	if (mm) {
+		if (mm->env_end > mm->env_start)
+			err = pid_put_user_bytes(s, mm, mm->env_start, mm->env_end - mm->env_start);
+		mmput(mm);
+	}
+	return err;
+}
+
 /* /proc/PID/mounts: one mount table for every process, as with no namespaces. */
 static int proc_pid_mounts(struct seq_buf *s, void *data)
 {
@@ -315,7 +421,9 @@ static const struct {
 	const char *name;
 	int (*show)(struct seq_buf *s, void *data);
 } pid_entries[] = {
+	{ "cmdline", proc_pid_cmdline },
 	{ "comm", proc_pid_comm },
+	{ "environ", proc_pid_environ },
 	{ "maps", proc_pid_maps },
 	{ "mounts", proc_pid_mounts },
 	{ "stat", proc_pid_stat },
