@@ -131,7 +131,10 @@ static int open_exec(const char *name, struct inode **out)
 {
 	long err;
 	char *path = absolute_path_at(AT_FDCWD, name, &err);
-	int ret = path ? ramfs_lookup(path, out) : err;
+	int ret = path ? follow_links(path, true) : err;	/* /bin/sh may be a link */
+
+	if (!ret)
+		ret = ramfs_lookup(path, out);
 
 	kfree(path);
 	if (ret)

@@ -77,6 +77,7 @@ static void free_data(struct inode *inode)
 }
 
 static void __iput(struct inode *inode);
+static int reserve(struct inode *inode, size_t size);
 
 /* A child holds its parent (as a Linux dentry does): ".." of a removed directory stays valid. */
 static void free_inode(struct inode *inode)
@@ -261,6 +262,24 @@ int ramfs_mkdir(const char *path, unsigned int mode)
 
 	mutex_lock(&ramfs_lock);
 	ret = add_entry(path, S_IFDIR | (mode & 07777), &inode);
+	mutex_unlock(&ramfs_lock);
+	return ret;
+}
+
+int ramfs_symlink(const char *path, const char *target)
+{
+	size_t len = strlen(target);
+	struct inode *inode;
+	int ret;
+
+	mutex_lock(&ramfs_lock);
+	ret = add_entry(path, S_IFLNK | 0777, &inode);	/* a link's mode is always 0777 */
+	if (!ret && (ret = reserve(inode, len)))
+		remove_entry(inode);
+	if (!ret) {
+		memcpy(inode->data, target, len);	/* the text, no NUL: its size is its length */
+		inode->size = len;
+	}
 	mutex_unlock(&ramfs_lock);
 	return ret;
 }

@@ -9,9 +9,9 @@
  *
  * One struct kstat is filled first (Linux's vfs_getattr()), then copied
  * out in the layout asked for.  Every file has owner 0 (one user,
- * root); the ramfs is device 0:1, tracefs and debugfs 0:2.  There are
- * no symbolic links, so lstat64 is stat64, AT_SYMLINK_NOFOLLOW changes
- * nothing and readlink() of any file is -EINVAL.
+ * root); the ramfs is device 0:1, tracefs and debugfs 0:2.  lstat64
+ * and AT_SYMLINK_NOFOLLOW stat a symbolic link itself (S_IFLNK, 0777,
+ * its text's length), readlink() reads its text (fs/namei_link.c).
  */
 #include "kernel.h"
 #include "syscalls.h"
@@ -125,8 +125,16 @@ static void getattr_pseudo(const char *path, int type, struct kstat_dev *k)
 static int getattr_path(const char *path, struct kstat_dev *k)
 {
 	struct inode *inode;
-	int type = pseudofs_lookup(path), ret;
+	char link[PSEUDOFS_PATH_MAX];
+	int type, ret;
 
+	if ((ret = pseudo_get_link(path, link, sizeof(link))) > 0) {
+		getattr_pseudo(path, 2, k);	/* /proc/self: a link, size 0 as Linux's */
+		k->st.mode = S_IFLNK | 0777;
+		k->st.nlink = 1;
+		return 0;
+	}
+	type = pseudofs_lookup(path);
 	if (type == 1) {		/* tracefs and debugfs files are mounted over the ramfs */
 		getattr_pseudo(path, type, k);
 		return 0;
@@ -202,7 +210,8 @@ static int vfs_statx(int dfd, const char __user *filename, int flags, struct kst
 	}
 	if (empty && (flags & AT_EMPTY_PATH))
 		return getattr_cwd(k);
-	path = getname_at(dfd, filename, &ret);
+	path = flags & AT_SYMLINK_NOFOLLOW ? getname_at_nofollow(dfd, filename, &ret) :
+					     getname_at(dfd, filename, &ret);
 	if (!path)
 		return ret;
 	ret = getattr_path(path, k);
@@ -317,17 +326,41 @@ asmlinkage long sys_statx(int dfd, const char __user *filename, unsigned int fla
 
 /* ---- readlink --------------------------------------------------------------- */
 
-/* No file here is a symbolic link: an existing one is -EINVAL, as Linux for a non-link. */
+/*
+ * Linux's do_readlinkat(): a link's text, no NUL, cut to bufsiz; any
+ * other file is -EINVAL.  The last name is not followed: the link itself.
+ */
 asmlinkage long sys_readlinkat(int dfd, const char __user *pathname, char __user *buf,
 			       int bufsiz)
 {
-	struct kstat_dev k;
+	char *path, *text;
 	long ret;
 
 	if (bufsiz <= 0)
 		return -EINVAL;
-	ret = vfs_statx(dfd, pathname, AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH, &k);
-	return ret ? ret : -EINVAL;
+	path = getname_at_nofollow(dfd, pathname, &ret);
+	if (!path)
+		return ret;
+	text = kmalloc(PATH_MAX);
+	ret = -ENOMEM;
+	if (text) {
+		ret = pseudo_get_link(path, text, PATH_MAX);
+		if (ret < 0)
+			ret = ramfs_get_link(path, text, PATH_MAX);
+		if (ret == -EINVAL || ret == -ENOENT) {	/* a file that is no link, or none */
+			struct kstat_dev k;
+
+			ret = getattr_path(path, &k) ? -ENOENT : -EINVAL;
+		}
+	}
+	if (ret >= 0) {
+		ret = ret < bufsiz ? ret : bufsiz;
+		if (copy_to_user(buf, text, ret))
+			ret = -EFAULT;
+	}
+	kfree(text);
+	kfree(path);
+	return ret;
 }
 
 asmlinkage long sys_readlink(const char __user *path, char __user *buf, int bufsiz)

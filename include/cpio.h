@@ -43,6 +43,7 @@
 #define S_ISREG(m)	(((m) & S_IFMT) == S_IFREG)
 #define S_ISDIR(m)	(((m) & S_IFMT) == S_IFDIR)
 #define S_ISFIFO(m)	(((m) & S_IFMT) == S_IFIFO)
+#define S_ISLNK(m)	(((m) & S_IFMT) == S_IFLNK)
 
 /* One entry, pointing into the archive (name is NUL-terminated there). */
 struct cpio_entry {

@@ -67,6 +67,8 @@ int ramfs_lookup(const char *path, struct inode **out);	/* -ENOENT, -ENOTDIR */
 int ramfs_create(const char *path, unsigned int mode, bool excl, struct inode **out);
 int ramfs_mkdir(const char *path, unsigned int mode);	/* -EEXIST, -ENOENT, -ENOTDIR */
 int ramfs_unlink(const char *path);			/* -EISDIR for a directory */
+/* A symbolic link at path whose text is target (Linux's ramfs_symlink()): -EEXIST, -ENOSPC... */
+int ramfs_symlink(const char *path, const char *target);
 int ramfs_rmdir(const char *path);			/* -ENOTEMPTY, -ENOTDIR, -EBUSY for "/" */
 /* Linux's rename(2) with renameat2()'s flags (RENAME_NOREPLACE); 0 or -errno. */
 int ramfs_rename(const char *oldpath, const char *newpath, unsigned int flags);
