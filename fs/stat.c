@@ -28,7 +28,6 @@
 #include "errno.h"
 
 #define STAT_BLKSIZE	4096	/* st_blksize: the best I/O size, a page */
-#define STAT_BLOCK	512	/* st_blocks counts 512-byte units, as on Linux */
 #define STAT64_SIZE	96
 #define STATX_SIZE	256
 #define RAMFS_DEV_MINOR	1	/* anonymous devices have major 0, as Linux's */
@@ -239,7 +238,7 @@ static long cp_new_stat64(const struct kstat_dev *k, struct stat64 __user *statb
 	st.st_nlink = k->st.nlink;
 	st.st_size = k->st.size;
 	st.st_blksize = STAT_BLKSIZE;
-	st.st_blocks = ALIGN_UP((unsigned long)k->st.size, STAT_BLOCK) / STAT_BLOCK;
+	st.st_blocks = k->st.blocks;
 	st.st_atime = ns_to_sec(k->st.atime, &ns);
 	st.st_atime_nsec = ns;
 	st.st_mtime = ns_to_sec(k->st.mtime, &ns);
@@ -300,7 +299,7 @@ static long cp_statx(const struct kstat_dev *k, struct statx __user *buffer)
 	tmp.stx_mode = k->st.mode;
 	tmp.stx_ino = k->st.ino;
 	tmp.stx_size = k->st.size;
-	tmp.stx_blocks = ALIGN_UP((unsigned long)k->st.size, STAT_BLOCK) / STAT_BLOCK;
+	tmp.stx_blocks = k->st.blocks;
 	tmp.stx_atime = statx_time(k->st.atime);
 	tmp.stx_ctime = statx_time(k->st.ctime);
 	tmp.stx_mtime = statx_time(k->st.mtime);

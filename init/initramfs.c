@@ -27,6 +27,7 @@
 #include "errno.h"
 #include "vsprintf.h"
 #include "mm.h"
+#include "ktime.h"
 
 #define BIN_DIR		"/bin"
 #define BIN_MODE	0755
@@ -140,6 +141,33 @@ static void unshadow_builtin(const char *path)
 	}
 }
 
+/* The archive's mtime, as Linux's do_utime() sets it: atime and mtime both. */
+static void set_entry_times(struct inode *inode, const struct cpio_entry *e)
+{
+	int64_t ns = (int64_t)e->mtime * NSEC_PER_SEC;
+
+	ramfs_set_times(inode, &ns, &ns);
+}
+
+/*
+ * A directory's time is set after the whole archive is unpacked (Linux's
+ * dir_utime()): every name made in it meanwhile moved its mtime.
+ */
+static void set_dir_times(const unsigned char *buf, size_t len)
+{
+	struct cpio_reader r = { .buf = buf, .len = len };
+	struct cpio_entry e;
+	struct inode *inode;
+	char path[PATH_MAX];
+
+	while (cpio_next(&r, &e) > 0)
+		if (S_ISDIR(e.mode) && entry_path(e.name, path, sizeof(path)) == 0 &&
+		    ramfs_lookup(path, &inode) == 0) {
+			set_entry_times(inode, &e);
+			iput(inode);
+		}
+}
+
 static int make_file(const char *path, struct cpio_entry *e, struct unpack_state *u)
 {
 	struct inode *inode;
@@ -153,8 +181,27 @@ static int make_file(const char *path, struct cpio_entry *e, struct unpack_state
 		ramfs_borrow(inode, e->data, e->size);	/* copied only if written */
 	else
 		ret = ramfs_write(inode, e->data, e->size, 0);
+	set_entry_times(inode, e);
 	iput(inode);
 	return ret < 0 ? ret : 0;
+}
+
+/* A symbolic link: its text is the entry's data, with no NUL (Linux's do_symlink()). */
+static int make_symlink(const char *path, const struct cpio_entry *e)
+{
+	char *target;
+	int ret;
+
+	if (e->size == 0 || e->size >= PATH_MAX)
+		return -ENAMETOOLONG;
+	target = kmalloc(e->size + 1);
+	if (!target)
+		return -ENOMEM;
+	memcpy(target, e->data, e->size);
+	target[e->size] = '\0';
+	ret = ramfs_symlink(path, target);
+	kfree(target);
+	return ret;
 }
 
 /* Pass 2: make one entry. */
@@ -178,6 +225,10 @@ static int make_entry(struct cpio_entry *e, struct unpack_state *u)
 		unshadow_builtin(path);
 		return make_file(path, e, u);
 	}
+	if (S_ISLNK(e->mode)) {
+		st->symlinks++;
+		return make_symlink(path, e);
+	}
 	st->skipped++;
 	return 0;
 }
@@ -197,6 +248,7 @@ static int unpack_entries(const unsigned char *buf, size_t len, struct unpack_st
 			return -ENOMEM;
 		}
 	}
+	set_dir_times(buf, len);
 	return 0;
 }
 
