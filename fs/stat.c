@@ -19,6 +19,7 @@
 #include "fcntl.h"
 #include "ramfs.h"
 #include "pseudofs.h"
+#include "mount.h"
 #include "mm.h"
 #include "uaccess.h"
 #include "string.h"
@@ -34,6 +35,8 @@
 #define PSEUDO_DEV_MINOR 2
 #define PSEUDO_DIR_MODE	(S_IFDIR | 0755)
 #define PSEUDO_FILE_MODE (S_IFREG | 0644)
+#define PROC_FILE_MODE	(S_IFREG | 0444)	/* what an open /proc file's fstat says too */
+#define PROC_DIR_MODE	(S_IFDIR | 0555)
 #define INO_HASH_BITS	24	/* a pseudo file's inode number: a hash of its path */
 #define CONSOLE_MAJOR	5	/* /dev/console is 5:1 on Linux */
 #define CONSOLE_MINOR	1
@@ -106,17 +109,38 @@ static void getattr_ramfs(struct inode *inode, struct kstat_dev *k)
 	k->dev_minor = RAMFS_DEV_MINOR;
 }
 
-/* A tracefs or debugfs name: size 0 as Linux's, an inode number from its path. */
+/*
+ * Is path in /proc (wherever proc is mounted)?  Its files are read-only
+ * to all, its directories r-x, as Linux's proc shows most of them.
+ */
+static bool in_proc(const char *path)
+{
+	char canon[PSEUDOFS_PATH_MAX];
+	const char *root;
+	unsigned long flags;
+
+	return mnt_resolve(path, canon, sizeof(canon), &root, &flags) == 1 &&
+	       strcmp(root, PROC_ROOT) == 0;
+}
+
+/*
+ * A tracefs, debugfs or proc name: size 0 as Linux's, an inode number
+ * from its path, the boot's time (Linux makes their inodes then, or
+ * when first looked up).
+ */
 static void getattr_pseudo(const char *path, int type, struct kstat_dev *k)
 {
+	bool proc = in_proc(path);
 	uint32_t h = 0;
 
 	memset(k, 0, sizeof(*k));
-	while (*path)
-		h = hash_32(h ^ (unsigned char)*path++, INO_HASH_BITS);
+	for (const char *p = path; *p; p++)
+		h = hash_32(h ^ (unsigned char)*p, INO_HASH_BITS);
 	k->st.ino = h + 1;
-	k->st.mode = type == 1 ? PSEUDO_FILE_MODE : PSEUDO_DIR_MODE;
+	k->st.mode = type == 1 ? (proc ? PROC_FILE_MODE : PSEUDO_FILE_MODE) :
+				 (proc ? PROC_DIR_MODE : PSEUDO_DIR_MODE);
 	k->st.nlink = type == 1 ? 1 : 2;
+	k->st.atime = k->st.mtime = k->st.ctime = ktime_get_real() - ktime_get();
 	k->dev_minor = PSEUDO_DEV_MINOR;
 }
 
