@@ -127,6 +127,7 @@ static long proc_bytes_are(const char *path, const char *want, long len)
 static void cmdline(void)
 {
 	static const char want[] = "mounttest\0cmdline-arg";	/* and the final NUL */
+	static char maps[BIG];
 	char path[32], c;
 	int ready[2];
 	long child;
@@ -143,6 +144,9 @@ static void cmdline(void)
 	read(ready[0], &c, 1);
 	close(ready[0]);
 	close(ready[1]);
+	snprintf(path, sizeof(path), "/proc/%ld/maps", child);
+	check("proc_child_maps", slurp(path, maps, sizeof(maps)) > 0 &&
+	      strstr(maps, "[stack]\n") != NULL, 1);
 	snprintf(path, sizeof(path), "/proc/%ld/cmdline", child);
 	check("proc_child_cmdline", proc_bytes_are(path, want, sizeof(want)), 1);
 	kill(child, SIGKILL);

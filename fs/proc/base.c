@@ -121,25 +121,49 @@ static void pid_collect(struct task_struct *t, void *arg)
 	}
 }
 
+struct pid_mm_query {
+	int pid;
+	struct mm_struct *mm;
+};
+
+/* Under the run queue's lock, which keeps t from being freed: a hold on its memory. */
+static void pid_mm_collect(struct task_struct *t, void *arg)
+{
+	struct pid_mm_query *q = arg;
+
+	if (t->pid == q->pid && !q->mm)
+		q->mm = get_task_mm(t);
+}
+
+/* The memory of /proc/PID's process, held (mmput() it); NULL for a kernel thread or zombie. */
+static struct mm_struct *pid_get_mm(void *data)
+{
+	struct pid_mm_query q = { (int)(unsigned long)data, NULL };
+
+	for_each_task(pid_mm_collect, &q);
+	return q.mm;
+}
+
 /*
- * The task with pid, copied into *p (NULL: only whether it is there).
- * Its memory only if it is the reader: nothing counts an address
- * space's users here (Linux's get_task_mm()), so another process's may
- * be freed at any moment; the reader's own stays while it reads.  And
- * never with the run queue locked: the area lock's holder may be
- * waiting for this CPU to answer a TLB shootdown.
+ * The task with pid, copied into *p (NULL: only whether it is there),
+ * and its memory's bounds and areas, from a hold on its address space
+ * taken after the run queue's lock is let go: the area lock's holder
+ * may be waiting for this CPU to answer a TLB shootdown.
  */
 static int pid_find(int pid, struct pid_info *p)
 {
 	struct pid_query q = { pid, false, p };
+	struct mm_struct *mm;
 
 	if (p)
 		memset(p, 0, sizeof(*p));
 	for_each_task(pid_collect, &q);
 	if (!q.found)
 		return -ESRCH;
-	if (p && pid == current->pid && current->mm)
-		pid_copy_mm(p, current->mm);
+	if (p && (mm = pid_get_mm((void *)(unsigned long)pid))) {
+		pid_copy_mm(p, mm);
+		mmput(mm);
+	}
 	return 0;
 }
 
@@ -311,29 +335,6 @@ static int proc_pid_maps(struct seq_buf *s, void *data)
 }
 
 /* ---- cmdline and environ: the process's own pages ---------------------------- */
-
-struct pid_mm_query {
-	int pid;
-	struct mm_struct *mm;
-};
-
-/* Under the run queue's lock, which keeps t from being freed: a hold on its memory. */
-static void pid_mm_collect(struct task_struct *t, void *arg)
-{
-	struct pid_mm_query *q = arg;
-
-	if (t->pid == q->pid && !q->mm)
-		q->mm = get_task_mm(t);
-}
-
-/* The memory of /proc/PID's process, held (mmput() it); NULL for a kernel thread or zombie. */
-static struct mm_struct *pid_get_mm(void *data)
-{
-	struct pid_mm_query q = { (int)(unsigned long)data, NULL };
-
-	for_each_task(pid_mm_collect, &q);
-	return q.mm;
-}
 
 /* len bytes at user address addr of mm, copied into s: 0 or -ENOMEM. */
 static int pid_put_user_bytes(struct seq_buf *s, struct mm_struct *mm,

@@ -21,7 +21,7 @@
 #include "vsprintf.h"
 #include "errno.h"
 
-#define MOUNTTEST_CHECKS	49	/* the check() lines of user/mounttest.c */
+#define MOUNTTEST_CHECKS	50	/* the check() lines of user/mounttest.c */
 #define TEXT_MAX		4096
 
 static char text[TEXT_MAX];
