@@ -123,20 +123,23 @@ static int load_locked(const unsigned char *data, size_t size, void *arg)
 	return load_elf_binary(bprm);
 }
 
+_Static_assert(MM_EXE_PATH_MAX == PATH_MAX, "mm->exe_path holds any path");
+
 /*
  * Linux's open_exec() and may_open(): a regular file with an x bit.  A
- * relative name starts at the working directory.
+ * relative name starts at the working directory, a symbolic link is
+ * followed (/proc/self/exe, busybox's way to run an applet); *path is
+ * the file's own absolute path (kfree() it).
  */
-static int open_exec(const char *name, struct inode **out)
+static int open_exec(const char *name, struct inode **out, char **path)
 {
 	long err;
-	char *path = absolute_path_at(AT_FDCWD, name, &err);
-	int ret = path ? follow_links(path, true) : err;	/* /bin/sh may be a link */
+	int ret;
 
+	*path = absolute_path_at(AT_FDCWD, name, &err);
+	ret = *path ? follow_links(*path, true) : err;
 	if (!ret)
-		ret = ramfs_lookup(path, out);
-
-	kfree(path);
+		ret = ramfs_lookup(*path, out);
 	if (ret)
 		return ret;
 	if (!S_ISREG((*out)->i_mode) || !((*out)->i_mode & S_IXUGO)) {
@@ -149,13 +152,17 @@ static int open_exec(const char *name, struct inode **out)
 int exec_binprm(struct linux_binprm *bprm)
 {
 	struct inode *inode;
-	int ret = open_exec(bprm->filename, &inode);
+	char *path;
+	int ret = open_exec(bprm->filename, &inode, &path);
 
-	if (ret)
-		return ret;
-	/* The file's bytes cannot change while they are copied in. */
-	ret = ramfs_with_data(inode, load_locked, bprm);
-	iput(inode);
+	if (!ret) {
+		/* The file's bytes cannot change while they are copied in. */
+		ret = ramfs_with_data(inode, load_locked, bprm);
+		iput(inode);
+	}
+	if (!ret)	/* what /proc/PID/exe names: Linux's mm->exe_file */
+		strlcpy(bprm->mm->exe_path, path, sizeof(bprm->mm->exe_path));
+	kfree(path);
 	return ret;
 }
 

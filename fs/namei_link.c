@@ -27,6 +27,7 @@
 #include "ramfs.h"
 #include "pseudofs.h"
 #include "mount.h"
+#include "proc_fs.h"
 #include "sched.h"
 #include "mm.h"
 #include "string.h"
@@ -36,20 +37,28 @@
 #define MAXSYMLINKS	40	/* Linux's: links followed in one walk */
 
 /*
- * A pseudo filesystem's link: /proc/self, wherever proc is mounted, is
- * the reader's pid (Linux's proc_self_get_link()).  Its text in buf
- * (size bytes): its length, or -ENOENT for a path that is no such link.
+ * A pseudo filesystem's links, wherever proc is mounted: /proc/self is
+ * the reader's pid (Linux's proc_self_get_link()), /proc/PID/exe the
+ * process's program (proc_exe_link()).  The text in buf (size bytes):
+ * its length; -ENOENT for a link with nothing to name now (a kernel
+ * thread's exe); -EINVAL for a path that is no such link.
  */
 int pseudo_get_link(const char *path, char *buf, size_t size)
 {
-	char canon[PSEUDOFS_PATH_MAX];
+	char canon[PSEUDOFS_PATH_MAX], *end;
 	const char *root;
-	unsigned long flags;
+	unsigned long flags, pid;
 
-	if (mnt_resolve(path, canon, sizeof(canon), &root, &flags) != 1 ||
-	    strcmp(canon, PROC_ROOT "/self") != 0)
-		return -ENOENT;
-	return snprintf(buf, size, "%d", current->pid);
+	if (mnt_resolve(path, canon, sizeof(canon), &root, &flags) != 1)
+		return -EINVAL;
+	if (strcmp(canon, PROC_ROOT "/self") == 0)
+		return snprintf(buf, size, "%d", current->pid);
+	if (strncmp(canon, PROC_ROOT "/", sizeof(PROC_ROOT)) != 0)
+		return -EINVAL;
+	pid = simple_strtoul(canon + sizeof(PROC_ROOT), &end, 10);
+	if (end == canon + sizeof(PROC_ROOT) || strcmp(end, "/exe") != 0)
+		return -EINVAL;
+	return proc_pid_exe_link(pid, buf, size);
 }
 
 /* The text of the ramfs link at path: its length, -EINVAL (not a link), -ENOENT... */

@@ -368,10 +368,10 @@ asmlinkage long sys_readlinkat(int dfd, const char __user *pathname, char __user
 	ret = -ENOMEM;
 	if (text) {
 		ret = pseudo_get_link(path, text, PATH_MAX);
-		if (ret < 0)
+		if (ret == -EINVAL)
 			ret = ramfs_get_link(path, text, PATH_MAX);
-		if (ret == -EINVAL || ret == -ENOENT) {	/* a file that is no link, or none */
-			struct kstat_dev k;
+		if (ret == -ENOENT && pseudo_get_link(path, text, PATH_MAX) == -EINVAL) {
+			struct kstat_dev k;	/* no ramfs name: a pseudo file that is no link? */
 
 			ret = getattr_path(path, &k) ? -ENOENT : -EINVAL;
 		}

@@ -31,6 +31,8 @@
 struct user_program;
 struct task_struct;
 
+#define MM_EXE_PATH_MAX	256	/* PATH_MAX (include/ramfs.h) */
+
 #define USER_STACK_PAGES  8                        /* 32 KiB: the stack's first area */
 #define USER_STACK_TOP    TASK_SIZE
 /*
@@ -84,6 +86,8 @@ struct mm_struct {
 	 * /proc/PID/cmdline and environ read, from the process's own pages.
 	 */
 	unsigned long arg_start, arg_end, env_start, env_end;
+	/* The program's file, its absolute path: /proc/PID/exe (Linux's exe_file). */
+	char exe_path[MM_EXE_PATH_MAX];
 	/*
 	 * Who holds it: the task running in it, and a reader of another
 	 * process's memory for a moment (get_task_mm()).  The last mmput()

@@ -30,6 +30,7 @@
 #include "signal.h"
 #include "fs.h"
 #include "uaccess.h"
+#include "string.h"
 #include "wait.h"
 #include <asm/irqflags.h>
 #include <asm/ptrace.h>
@@ -211,6 +212,7 @@ static struct mm_struct *dup_mm(struct mm_struct *oldmm)
 	mm->arg_end = oldmm->arg_end;
 	mm->env_start = oldmm->env_start;
 	mm->env_end = oldmm->env_end;
+	memcpy(mm->exe_path, oldmm->exe_path, sizeof(mm->exe_path));
 	if (dup_mmap(mm, oldmm)) {
 		mmput(mm);	/* the references taken so far go back */
 		return NULL;

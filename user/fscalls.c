@@ -740,6 +740,17 @@ static void links(void)
 	snprintf(buf, sizeof(buf), "%ld", getpid());
 	check("proc_self_is_my_pid", link_is("/proc/self", buf), 1);
 	check("proc_self_lstat_link", lstat_mode("/proc/self") & S_IFMT, S_IFLNK);
+	check("proc_self_exe_link", lstat_mode("/proc/self/exe") & S_IFMT, S_IFLNK);
+	{
+		struct stat64 prog;
+		char exe[64];
+		long n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+		exe[n > 0 ? n : 0] = '\0';
+		check("proc_self_exe_is_my_program", n > 0 && exe[0] == '/' &&
+		      stat64(exe, &prog) == 0 && stat64("/proc/self/exe", &st) == 0 &&
+		      prog.st_ino == st.st_ino, 1);
+	}
 	links_cleanup();
 }
 

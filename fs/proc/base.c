@@ -410,6 +410,30 @@ static int proc_pid_environ(struct seq_buf *s, void *data)
 	return err;
 }
 
+int proc_pid_exe_link(int pid, char *buf, size_t size)
+{
+	struct mm_struct *mm = pid_get_mm((void *)(unsigned long)pid);
+	int ret = -ENOENT;
+
+	if (mm && mm->exe_path[0])
+		ret = strlcpy(buf, mm->exe_path, size);
+	mmput(mm);
+	return ret < (int)size ? ret : (int)size - 1;
+}
+
+/*
+ * /proc/PID/exe is a symbolic link (fs/namei_link.c): a path walk goes
+ * on to the program's file.  Its own text is reached only when there
+ * is no program to name - a kernel thread, a zombie - and then, as
+ * Linux's proc_exe_link(), there is nothing: -ENOENT.
+ */
+static int proc_pid_exe(struct seq_buf *s, void *data)
+{
+	int err = pid_find((int)(unsigned long)data, NULL);
+
+	return err ? err : -ENOENT;
+}
+
 /* /proc/PID/mounts: one mount table for every process, as with no namespaces. */
 static int proc_pid_mounts(struct seq_buf *s, void *data)
 {
@@ -425,6 +449,7 @@ static const struct {
 	{ "cmdline", proc_pid_cmdline },
 	{ "comm", proc_pid_comm },
 	{ "environ", proc_pid_environ },
+	{ "exe", proc_pid_exe },
 	{ "maps", proc_pid_maps },
 	{ "mounts", proc_pid_mounts },
 	{ "stat", proc_pid_stat },

@@ -27,7 +27,7 @@
 #define FCNTL_CHECKS	27
 #define RW_CHECKS	26
 #define TRACEFS_CHECKS	13
-#define LINKS_CHECKS	30
+#define LINKS_CHECKS	32
 
 /* `fscalls group`: its exit status, with its "ok" lines counted in *oks. */
 static int run_fscalls(struct ktest *t, const char *group, int *oks)
