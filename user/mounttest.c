@@ -122,18 +122,19 @@ static long proc_bytes_are(const char *path, const char *want, long len)
 /*
  * /proc/PID/cmdline: argv's strings, NUL after each, read from the
  * process's stack - its own, and a forked child's (another address
- * space, held while it is read).  environ: spawn gives none.
+ * space, held while it is read).  environ: what Linux gives init.
  */
 static void cmdline(void)
 {
 	static const char want[] = "mounttest\0cmdline-arg";	/* and the final NUL */
+	static const char env[] = "HOME=/\0TERM=linux";	/* Linux's init's */
 	static char maps[BIG];
 	char path[32], c;
 	int ready[2];
 	long child;
 
 	check("proc_self_cmdline", proc_bytes_are("/proc/self/cmdline", want, sizeof(want)), 1);
-	check("proc_self_environ_empty", proc_bytes_are("/proc/self/environ", "", 0), 1);
+	check("proc_self_environ", proc_bytes_are("/proc/self/environ", env, sizeof(env)), 1);
 	pipe(ready);
 	child = fork();
 	if (child == 0) {
