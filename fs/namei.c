@@ -1,8 +1,10 @@
 /*
  * namei.c - from the name a system call is given to a path the
  * filesystems know, and the calls that make and remove names: mkdir,
- * mkdirat, unlink, unlinkat, rmdir, rename, renameat, renameat2
- * (Linux's fs/namei.c).  The walk itself is the ramfs's (fs/ramfs.c).
+ * mkdirat, unlink, unlinkat, rmdir, rename, renameat, renameat2,
+ * symlink, symlinkat (Linux's fs/namei.c).  The walk itself is the
+ * ramfs's (fs/ramfs.c), after the symbolic links on the way are
+ * followed (fs/namei_link.c).
  *
  * Linux walks a relative path from the dentry of the working directory
  * (or of the directory a dfd names).  Here every filesystem takes an

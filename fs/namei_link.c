@@ -78,7 +78,11 @@ int ramfs_get_link(const char *path, char *buf, size_t size)
 	return ret;
 }
 
-/* What the rewrite found at a name: a link (its text in buf), a directory, or neither. */
+/*
+ * What the rewrite found at a name: nothing it can walk through (no
+ * such name, or a file), a ramfs directory, a link (its text in buf), or
+ * a directory of a mounted pseudo filesystem.
+ */
 enum link_kind { LINK_NONE, LINK_DIR, LINK_SYMLINK, LINK_PSEUDO_DIR };
 
 /*

@@ -124,7 +124,8 @@ int fd_install_from(struct file *f, unsigned int start, unsigned int flags);
 
 /*
  * fs/namei.c: the path a system call names, made absolute in a new
- * PATH_MAX buffer (kfree() it): a relative one starts at dfd's
+ * PATH_MAX buffer (kfree() it), with every symbolic link on the way
+ * followed, the last one too (follow_links()): a relative one starts at dfd's
  * directory, or with AT_FDCWD at the working directory.  NULL and
  * *err: -EFAULT, -ENAMETOOLONG, -ENOENT ("" names nothing), -EBADF,
  * -ENOTDIR (dfd is no directory).
