@@ -111,17 +111,23 @@ static int load_locked(const unsigned char *data, size_t size, void *arg)
 	return load_elf_binary(bprm);
 }
 
+_Static_assert(MM_EXE_PATH_MAX == PATH_MAX, "mm->exe_path holds any path");
+
 /*
  * Linux's open_exec() and may_open(): a regular file with an x bit.  A
- * relative name starts at the working directory.
+ * relative name starts at the working directory, a symbolic link is
+ * followed (/proc/self/exe, busybox's way to run an applet); *path is
+ * the file's own absolute path (kfree() it).
  */
-static int open_exec(const char *name, struct inode **out)
+static int open_exec(const char *name, struct inode **out, char **path)
 {
 	long err;
-	char *path = absolute_path_at(AT_FDCWD, name, &err);
-	int ret = path ? ramfs_lookup(path, out) : err;
+	int ret;
 
-	kfree(path);
+	*path = absolute_path_at(AT_FDCWD, name, &err);
+	ret = *path ? follow_links(*path, true) : err;
+	if (!ret)
+		ret = ramfs_lookup(*path, out);
 	if (ret)
 		return ret;
 	if (!S_ISREG((*out)->i_mode) || !((*out)->i_mode & S_IXUGO)) {
@@ -134,18 +140,22 @@ static int open_exec(const char *name, struct inode **out)
 int exec_binprm(struct linux_binprm *bprm)
 {
 	struct inode *inode;
-	int ret = open_exec(bprm->filename, &inode);
+	char *path;
+	int ret = open_exec(bprm->filename, &inode, &path);
 
-	if (ret)
-		return ret;
-	/* The file's bytes cannot change while they are copied in. */
-	ret = ramfs_with_data(inode, load_locked, bprm);
-	if (ret) {
-		iput(inode);
-		return ret;
+	if (!ret) {
+		/* The file's bytes cannot change while they are copied in. */
+		ret = ramfs_with_data(inode, load_locked, bprm);
+		if (ret)
+			iput(inode);
 	}
-	bprm->mm->exe_file = inode;	/* its reference now: mmput() puts it */
-	return 0;
+	if (!ret) {
+		bprm->mm->exe_file = inode;	/* its reference now: mmput() puts it */
+		/* what /proc/PID/exe names: the file's absolute path */
+		strlcpy(bprm->mm->exe_path, path, sizeof(bprm->mm->exe_path));
+	}
+	kfree(path);
+	return ret;
 }
 
 void begin_new_exec(struct linux_binprm *bprm, struct pt_regs *regs)
@@ -158,7 +168,7 @@ void begin_new_exec(struct linux_binprm *bprm, struct pt_regs *regs)
 	fpu_flush_thread();		/* and its floating-point registers */
 	uprobe_free_utask(current);	/* return probes into the old text */
 	local_irq_disable();
-	current->mm = bprm->mm;
+	set_task_mm(current, bprm->mm);	/* a /proc reader holds the old one or the new */
 	switch_mm(bprm->mm);
 	local_irq_enable();
 	mmput(old);			/* its pages, and its uprobes' bookkeeping */

@@ -1,8 +1,10 @@
 /*
  * namei.c - from the name a system call is given to a path the
  * filesystems know, and the calls that make and remove names: mkdir,
- * mkdirat, unlink, unlinkat, rmdir, rename, renameat, renameat2
- * (Linux's fs/namei.c).  The walk itself is the ramfs's (fs/ramfs.c).
+ * mkdirat, unlink, unlinkat, rmdir, rename, renameat, renameat2,
+ * symlink, symlinkat (Linux's fs/namei.c).  The walk itself is the
+ * ramfs's (fs/ramfs.c), after the symbolic links on the way are
+ * followed (fs/namei_link.c).
  *
  * Linux walks a relative path from the dentry of the working directory
  * (or of the directory a dfd names).  Here every filesystem takes an
@@ -127,15 +129,30 @@ char *absolute_path_at(int dfd, const char *name, long *err)
 	return path;
 }
 
+/* The absolute path, its links followed (the last one if follow): Linux's path walk. */
+static char *getname_at_flags(int dfd, const char __user *filename, bool follow, long *err)
+{
+	char *name = getname(filename, err), *path = name;
+
+	if (name && name[0] != '/') {
+		path = absolute_path_at(dfd, name, err);
+		kfree(name);
+	}
+	if (path && (*err = follow_links(path, follow))) {
+		kfree(path);
+		return NULL;
+	}
+	return path;
+}
+
 char *getname_at(int dfd, const char __user *filename, long *err)
 {
-	char *name = getname(filename, err), *path;
+	return getname_at_flags(dfd, filename, true, err);
+}
 
-	if (!name || name[0] == '/')
-		return name;
-	path = absolute_path_at(dfd, name, err);
-	kfree(name);
-	return path;
+char *getname_at_nofollow(int dfd, const char __user *filename, long *err)
+{
+	return getname_at_flags(dfd, filename, false, err);
 }
 
 int user_path_at(int dfd, const char __user *filename, struct inode **out)
@@ -197,7 +214,7 @@ static umode_t apply_umask(umode_t mode)
 asmlinkage long sys_mkdirat(int dfd, const char __user *pathname, umode_t mode)
 {
 	long ret;
-	char *path = getname_at(dfd, pathname, &ret);
+	char *path = getname_at_nofollow(dfd, pathname, &ret);
 
 	if (!path)
 		return ret;
@@ -218,7 +235,7 @@ asmlinkage long sys_mkdir(const char __user *pathname, umode_t mode)
 static long do_remove(int dfd, const char __user *pathname, bool dir)
 {
 	long ret;
-	char *path = getname_at(dfd, pathname, &ret);
+	char *path = getname_at_nofollow(dfd, pathname, &ret);
 
 	if (!path)
 		return ret;
@@ -257,9 +274,9 @@ asmlinkage long sys_renameat2(int olddfd, const char __user *oldname, int newdfd
 		return -EINVAL;
 	if ((flags & (RENAME_NOREPLACE | RENAME_WHITEOUT)) && (flags & RENAME_EXCHANGE))
 		return -EINVAL;
-	from = getname_at(olddfd, oldname, &ret);
+	from = getname_at_nofollow(olddfd, oldname, &ret);	/* a link is renamed, not its target */
 	if (from)
-		to = getname_at(newdfd, newname, &ret);
+		to = getname_at_nofollow(newdfd, newname, &ret);
 	if (to)
 		ret = ramfs_rename(from, to, flags);
 	kfree(from);
@@ -276,4 +293,31 @@ asmlinkage long sys_renameat(int olddfd, const char __user *oldname, int newdfd,
 asmlinkage long sys_rename(const char __user *oldname, const char __user *newname)
 {
 	return sys_renameat2(AT_FDCWD, oldname, AT_FDCWD, newname, 0);
+}
+
+/*
+ * Linux's do_symlinkat(): a link at newname whose text is oldname, kept
+ * as given (a relative one is read from the link's directory when
+ * followed).  An empty text is -ENOENT, as Linux's.
+ */
+asmlinkage long sys_symlinkat(const char __user *oldname, int newdfd,
+			      const char __user *newname)
+{
+	long ret;
+	char *target = getname(oldname, &ret), *path = NULL;
+
+	if (target && !target[0])
+		ret = -ENOENT;
+	else if (target)
+		path = getname_at_nofollow(newdfd, newname, &ret);
+	if (path)
+		ret = in_pseudo_dir(path) ? -EACCES : ramfs_symlink(path, target);
+	kfree(target);
+	kfree(path);
+	return ret;
+}
+
+asmlinkage long sys_symlink(const char __user *oldname, const char __user *newname)
+{
+	return sys_symlinkat(oldname, AT_FDCWD, newname);
 }

@@ -17,7 +17,15 @@
 #include "string.h"
 #include "errno.h"
 
-#define ROOT_MODE	(S_IFDIR | 0755)
+/* tmpfs's root, Linux's initramfs: anyone may make files there, only their owner remove them. */
+#define ROOT_MODE	(S_IFDIR | S_ISVTX | 0777)
+/*
+ * The size Linux's tmpfs (the initramfs's filesystem) gives a directory:
+ * 20 bytes a name, "." and ".." included (BOGO_DIRENT_SIZE): what
+ * `ls -l` shows for one.
+ */
+#define BOGO_DIRENT_SIZE	20
+#define STAT_BLOCK_SIZE		512	/* st_blocks' unit */
 #define MIN_CAPACITY	64	/* bytes a file's buffer grows from */
 
 static DEFINE_MUTEX(ramfs_lock);
@@ -25,14 +33,10 @@ static struct inode *root;
 static unsigned long next_ino = 1;
 static unsigned long heap_blocks;	/* kmalloc()s the tree holds: inodes, names, bytes */
 
-/*
- * Linux's current_time(): a file's timestamps.  The kernel has no
- * real-time clock, so time counts from boot (1970-01-01 00:00:00 is
- * the moment the kernel started).
- */
+/* Linux's current_time(): a file's timestamps, the wall clock's (the RTC's date, kernel/time.c). */
 int64_t ramfs_now(void)
 {
-	return ktime_get();
+	return ktime_get_real();
 }
 
 unsigned long ramfs_heap_blocks(void)
@@ -77,6 +81,7 @@ static void free_data(struct inode *inode)
 }
 
 static void __iput(struct inode *inode);
+static int reserve(struct inode *inode, size_t size);
 
 /* A child holds its parent (as a Linux dentry does): ".." of a removed directory stays valid. */
 static void free_inode(struct inode *inode)
@@ -261,6 +266,24 @@ int ramfs_mkdir(const char *path, unsigned int mode)
 
 	mutex_lock(&ramfs_lock);
 	ret = add_entry(path, S_IFDIR | (mode & 07777), &inode);
+	mutex_unlock(&ramfs_lock);
+	return ret;
+}
+
+int ramfs_symlink(const char *path, const char *target)
+{
+	size_t len = strlen(target);
+	struct inode *inode;
+	int ret;
+
+	mutex_lock(&ramfs_lock);
+	ret = add_entry(path, S_IFLNK | 0777, &inode);	/* a link's mode is always 0777 */
+	if (!ret && (ret = reserve(inode, len)))
+		remove_entry(inode);
+	if (!ret) {
+		memcpy(inode->data, target, len);	/* the text, no NUL: its size is its length */
+		inode->size = len;
+	}
 	mutex_unlock(&ramfs_lock);
 	return ret;
 }
@@ -471,14 +494,19 @@ void ramfs_getattr(struct inode *inode, struct kstat *st)
 	st->ino = inode->i_ino;
 	st->mode = inode->i_mode;
 	st->nlink = 1;
+	st->size = inode->size;
+	st->blocks = S_ISREG(inode->i_mode) ?
+		     ALIGN_UP(inode->size, PAGE_SIZE) / STAT_BLOCK_SIZE : 0;
 	if (S_ISDIR(inode->i_mode)) {
 		st->nlink = inode->unlinked ? 0 : 2;	/* ".", and its name in the parent */
-		list_for_each_entry(c, &inode->children, sibling)
+		st->size = 2 * BOGO_DIRENT_SIZE;
+		list_for_each_entry(c, &inode->children, sibling) {
 			st->nlink += S_ISDIR(c->i_mode);	/* each one's ".." */
+			st->size += BOGO_DIRENT_SIZE;
+		}
 	} else if (inode->unlinked) {
 		st->nlink = 0;
 	}
-	st->size = inode->size;
 	st->atime = inode->i_atime;
 	st->mtime = inode->i_mtime;
 	st->ctime = inode->i_ctime;

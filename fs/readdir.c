@@ -109,7 +109,8 @@ asmlinkage long sys_getdents64(unsigned int fd, void __user *dirent, unsigned in
 		return -ENOMEM;
 	while (ramfs_readdir(f->f_inode, f->f_pos, de) == 0) {
 		n = put_dirent((char __user *)dirent + done, count - done, de->name,
-			       strlen(de->name), de->ino, S_ISDIR(de->mode) ? DT_DIR : DT_REG,
+			       strlen(de->name), de->ino, S_ISDIR(de->mode) ? DT_DIR :
+			       S_ISLNK(de->mode) ? DT_LNK : DT_REG,
 			       f->f_pos + 1);
 		if (n <= 0) {
 			full = n == 0;

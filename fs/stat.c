@@ -9,9 +9,9 @@
  *
  * One struct kstat is filled first (Linux's vfs_getattr()), then copied
  * out in the layout asked for.  Every file has owner 0 (one user,
- * root); the ramfs is device 0:1, tracefs and debugfs 0:2.  There are
- * no symbolic links, so lstat64 is stat64, AT_SYMLINK_NOFOLLOW changes
- * nothing and readlink() of any file is -EINVAL.
+ * root); the ramfs is device 0:1, tracefs and debugfs 0:2.  lstat64
+ * and AT_SYMLINK_NOFOLLOW stat a symbolic link itself (S_IFLNK, 0777,
+ * its text's length), readlink() reads its text (fs/namei_link.c).
  */
 #include "kernel.h"
 #include "syscalls.h"
@@ -19,6 +19,7 @@
 #include "fcntl.h"
 #include "ramfs.h"
 #include "pseudofs.h"
+#include "mount.h"
 #include "mm.h"
 #include "uaccess.h"
 #include "string.h"
@@ -28,13 +29,14 @@
 #include "errno.h"
 
 #define STAT_BLKSIZE	4096	/* st_blksize: the best I/O size, a page */
-#define STAT_BLOCK	512	/* st_blocks counts 512-byte units, as on Linux */
 #define STAT64_SIZE	96
 #define STATX_SIZE	256
 #define RAMFS_DEV_MINOR	1	/* anonymous devices have major 0, as Linux's */
 #define PSEUDO_DEV_MINOR 2
 #define PSEUDO_DIR_MODE	(S_IFDIR | 0755)
 #define PSEUDO_FILE_MODE (S_IFREG | 0644)
+#define PROC_FILE_MODE	(S_IFREG | 0444)	/* what an open /proc file's fstat says too */
+#define PROC_DIR_MODE	(S_IFDIR | 0555)
 #define INO_HASH_BITS	24	/* a pseudo file's inode number: a hash of its path */
 #define CONSOLE_MAJOR	5	/* /dev/console is 5:1 on Linux */
 #define CONSOLE_MINOR	1
@@ -107,17 +109,38 @@ static void getattr_ramfs(struct inode *inode, struct kstat_dev *k)
 	k->dev_minor = RAMFS_DEV_MINOR;
 }
 
-/* A tracefs or debugfs name: size 0 as Linux's, an inode number from its path. */
+/*
+ * Is path in /proc (wherever proc is mounted)?  Its files are read-only
+ * to all, its directories r-x, as Linux's proc shows most of them.
+ */
+static bool in_proc(const char *path)
+{
+	char canon[PSEUDOFS_PATH_MAX];
+	const char *root;
+	unsigned long flags;
+
+	return mnt_resolve(path, canon, sizeof(canon), &root, &flags) == 1 &&
+	       strcmp(root, PROC_ROOT) == 0;
+}
+
+/*
+ * A tracefs, debugfs or proc name: size 0 as Linux's, an inode number
+ * from its path, the boot's time (Linux makes their inodes then, or
+ * when first looked up).
+ */
 static void getattr_pseudo(const char *path, int type, struct kstat_dev *k)
 {
+	bool proc = in_proc(path);
 	uint32_t h = 0;
 
 	memset(k, 0, sizeof(*k));
-	while (*path)
-		h = hash_32(h ^ (unsigned char)*path++, INO_HASH_BITS);
+	for (const char *p = path; *p; p++)
+		h = hash_32(h ^ (unsigned char)*p, INO_HASH_BITS);
 	k->st.ino = h + 1;
-	k->st.mode = type == 1 ? PSEUDO_FILE_MODE : PSEUDO_DIR_MODE;
+	k->st.mode = type == 1 ? (proc ? PROC_FILE_MODE : PSEUDO_FILE_MODE) :
+				 (proc ? PROC_DIR_MODE : PSEUDO_DIR_MODE);
 	k->st.nlink = type == 1 ? 1 : 2;
+	k->st.atime = k->st.mtime = k->st.ctime = ktime_get_real() - ktime_get();
 	k->dev_minor = PSEUDO_DEV_MINOR;
 }
 
@@ -125,8 +148,16 @@ static void getattr_pseudo(const char *path, int type, struct kstat_dev *k)
 static int getattr_path(const char *path, struct kstat_dev *k)
 {
 	struct inode *inode;
-	int type = pseudofs_lookup(path), ret;
+	char link[PSEUDOFS_PATH_MAX];
+	int type, ret;
 
+	if ((ret = pseudo_get_link(path, link, sizeof(link))) > 0) {
+		getattr_pseudo(path, 2, k);	/* /proc/self: a link, size 0 as Linux's */
+		k->st.mode = S_IFLNK | 0777;
+		k->st.nlink = 1;
+		return 0;
+	}
+	type = pseudofs_lookup(path);
 	if (type == 1) {		/* tracefs and debugfs files are mounted over the ramfs */
 		getattr_pseudo(path, type, k);
 		return 0;
@@ -202,7 +233,8 @@ static int vfs_statx(int dfd, const char __user *filename, int flags, struct kst
 	}
 	if (empty && (flags & AT_EMPTY_PATH))
 		return getattr_cwd(k);
-	path = getname_at(dfd, filename, &ret);
+	path = flags & AT_SYMLINK_NOFOLLOW ? getname_at_nofollow(dfd, filename, &ret) :
+					     getname_at(dfd, filename, &ret);
 	if (!path)
 		return ret;
 	ret = getattr_path(path, k);
@@ -230,7 +262,7 @@ static long cp_new_stat64(const struct kstat_dev *k, struct stat64 __user *statb
 	st.st_nlink = k->st.nlink;
 	st.st_size = k->st.size;
 	st.st_blksize = STAT_BLKSIZE;
-	st.st_blocks = ALIGN_UP((unsigned long)k->st.size, STAT_BLOCK) / STAT_BLOCK;
+	st.st_blocks = k->st.blocks;
 	st.st_atime = ns_to_sec(k->st.atime, &ns);
 	st.st_atime_nsec = ns;
 	st.st_mtime = ns_to_sec(k->st.mtime, &ns);
@@ -291,7 +323,7 @@ static long cp_statx(const struct kstat_dev *k, struct statx __user *buffer)
 	tmp.stx_mode = k->st.mode;
 	tmp.stx_ino = k->st.ino;
 	tmp.stx_size = k->st.size;
-	tmp.stx_blocks = ALIGN_UP((unsigned long)k->st.size, STAT_BLOCK) / STAT_BLOCK;
+	tmp.stx_blocks = k->st.blocks;
 	tmp.stx_atime = statx_time(k->st.atime);
 	tmp.stx_ctime = statx_time(k->st.ctime);
 	tmp.stx_mtime = statx_time(k->st.mtime);
@@ -317,17 +349,41 @@ asmlinkage long sys_statx(int dfd, const char __user *filename, unsigned int fla
 
 /* ---- readlink --------------------------------------------------------------- */
 
-/* No file here is a symbolic link: an existing one is -EINVAL, as Linux for a non-link. */
+/*
+ * Linux's do_readlinkat(): a link's text, no NUL, cut to bufsiz; any
+ * other file is -EINVAL.  The last name is not followed: the link itself.
+ */
 asmlinkage long sys_readlinkat(int dfd, const char __user *pathname, char __user *buf,
 			       int bufsiz)
 {
-	struct kstat_dev k;
+	char *path, *text;
 	long ret;
 
 	if (bufsiz <= 0)
 		return -EINVAL;
-	ret = vfs_statx(dfd, pathname, AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH, &k);
-	return ret ? ret : -EINVAL;
+	path = getname_at_nofollow(dfd, pathname, &ret);
+	if (!path)
+		return ret;
+	text = kmalloc(PATH_MAX);
+	ret = -ENOMEM;
+	if (text) {
+		ret = pseudo_get_link(path, text, PATH_MAX);
+		if (ret == -EINVAL)
+			ret = ramfs_get_link(path, text, PATH_MAX);
+		if (ret == -ENOENT && pseudo_get_link(path, text, PATH_MAX) == -EINVAL) {
+			struct kstat_dev k;	/* no ramfs name: a pseudo file that is no link? */
+
+			ret = getattr_path(path, &k) ? -ENOENT : -EINVAL;
+		}
+	}
+	if (ret >= 0) {
+		ret = ret < bufsiz ? ret : bufsiz;
+		if (copy_to_user(buf, text, ret))
+			ret = -EFAULT;
+	}
+	kfree(text);
+	kfree(path);
+	return ret;
 }
 
 asmlinkage long sys_readlink(const char __user *path, char __user *buf, int bufsiz)

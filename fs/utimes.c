@@ -4,8 +4,8 @@
  * forms: utimensat with 32-bit seconds (320) and utimensat_time64 with
  * 64-bit ones (412), for times past 2038.  A time of UTIME_NOW means
  * now, UTIME_OMIT leaves that time alone; no times at all means both
- * now.  The times are kept in nanoseconds, on the ramfs's clock
- * (ramfs_now(): from boot, the kernel having no real-time clock).
+ * now.  The times are kept in nanoseconds since the epoch, the wall
+ * clock's (ramfs_now()).
  */
 #include "kernel.h"
 #include "syscalls.h"

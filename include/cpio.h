@@ -43,6 +43,8 @@
 #define S_ISREG(m)	(((m) & S_IFMT) == S_IFREG)
 #define S_ISDIR(m)	(((m) & S_IFMT) == S_IFDIR)
 #define S_ISFIFO(m)	(((m) & S_IFMT) == S_IFIFO)
+#define S_ISLNK(m)	(((m) & S_IFMT) == S_IFLNK)
+#define S_ISVTX		0001000	/* sticky: only a name's owner may remove it from the directory */
 
 /* One entry, pointing into the archive (name is NUL-terminated there). */
 struct cpio_entry {
@@ -50,6 +52,7 @@ struct cpio_entry {
 	uint32_t ino;		/* names with one ino and nlink > 1 are hard links of one file */
 	uint32_t nlink;
 	uint32_t mode;
+	uint32_t mtime;		/* seconds since the epoch */
 	const unsigned char *data;
 	uint32_t size;
 };

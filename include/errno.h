@@ -33,6 +33,7 @@
 #define ENAMETOOLONG 36
 #define ENOSYS  38
 #define ENOTEMPTY 39
+#define ELOOP   40	/* too many symbolic links in one walk */
 #define EILSEQ  84
 #define EOPNOTSUPP 95
 #define ETIMEDOUT 110

@@ -19,7 +19,7 @@
 #define O_CLOEXEC	02000000
 #define O_NOCTTY	00000400	/* accepted: the console is no process's controlling tty */
 #define O_LARGEFILE	00100000	/* 64-bit offsets: always here; glibc sets it on i386 */
-#define O_NOFOLLOW	00400000	/* accepted: the ramfs has no symbolic links */
+#define O_NOFOLLOW	00400000	/* a symbolic link at the end is -ELOOP */
 
 #define AT_FDCWD	-100	/* "relative to the working directory" */
 /* The *at() calls' flags (include/uapi/linux/fcntl.h). */

@@ -26,6 +26,7 @@ struct task_struct;
 #define DT_CHR	2
 #define DT_DIR	4
 #define DT_REG	8
+#define DT_LNK	10
 
 /*
  * Linux's struct dir_context: a directory that is no ramfs directory
@@ -109,7 +110,7 @@ void exit_files_struct(struct files_struct *files);
 /* execve(): close every descriptor opened with O_CLOEXEC. */
 void do_close_on_exec(struct files_struct *files);
 
-/* fs/namei.c: an absolute path tidied in place, "." and ".." by name (no symbolic links). */
+/* fs/namei.c: an absolute path tidied in place, "." and ".." by name (below a pseudo directory). */
 void path_normalize(char *path);
 /* fs/namei.c: fs's working directory as an absolute path in buf: 0 or -errno. */
 long fs_pwd_path(struct fs_struct *fs, char *buf, size_t size);
@@ -123,7 +124,8 @@ int fd_install_from(struct file *f, unsigned int start, unsigned int flags);
 
 /*
  * fs/namei.c: the path a system call names, made absolute in a new
- * PATH_MAX buffer (kfree() it): a relative one starts at dfd's
+ * PATH_MAX buffer (kfree() it), with every symbolic link on the way
+ * followed, the last one too (follow_links()): a relative one starts at dfd's
  * directory, or with AT_FDCWD at the working directory.  NULL and
  * *err: -EFAULT, -ENAMETOOLONG, -ENOENT ("" names nothing), -EBADF,
  * -ENOTDIR (dfd is no directory).
@@ -139,6 +141,22 @@ char *absolute_path_at(int dfd, const char *name, long *err);
 bool in_pseudo_dir(const char *path);
 /* The ramfs inode at dfd/filename, referenced (iput() it): 0 or -errno. */
 int user_path_at(int dfd, const char __user *filename, struct inode **out);
+
+/*
+ * getname_at() for a call that does not follow a link at the path's
+ * end (lstat, readlink, unlink, rename, mkdir, symlink's new name,
+ * O_NOFOLLOW): the links before it are followed.
+ */
+char *getname_at_nofollow(int dfd, const char __user *filename, long *err);
+/*
+ * fs/namei_link.c: an absolute path (PATH_MAX bytes) rewritten in place
+ * with no symbolic link in it, the last one followed or not: 0, -ELOOP
+ * (more than Linux's 40), -ENAMETOOLONG, -ENOMEM.
+ */
+int follow_links(char *path, bool follow_last);
+/* The text of the link at path (the ramfs's; a pseudo filesystem's: /proc/self) in buf: its length or -errno. */
+int ramfs_get_link(const char *path, char *buf, size_t size);
+int pseudo_get_link(const char *path, char *buf, size_t size);
 
 /* fs/pipe.c: a pipe's two ends, read end first; 0 or -errno. */
 int create_pipe_files(struct file **res, int flags);

@@ -8,7 +8,8 @@
 
 /* What one unpacking made. */
 struct initramfs_stats {
-	int files, dirs, skipped;	/* skipped: symlinks, device nodes */
+	int files, dirs, skipped;	/* skipped: device nodes, fifos, sockets */
+	int symlinks;
 	int links;			/* files that are another name of a file before them */
 };
 

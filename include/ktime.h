@@ -17,6 +17,8 @@ typedef int64_t ktime_t;
 #define NSEC_PER_SEC	1000000000LL
 
 ktime_t ktime_get(void);
+/* kernel/time.c: nanoseconds since 1970-01-01 UTC, the RTC's date at the first call plus ktime_get()'s since. */
+ktime_t ktime_get_real(void);
 void ktime_init(void);		/* follow the PIT's ticks (from kmain) */
 
 static inline ktime_t ktime_sub(ktime_t a, ktime_t b) { return a - b; }

@@ -26,8 +26,12 @@
 #include "mm.h"
 #include "list.h"
 #include "spinlock.h"
+#include <asm/atomic.h>
 
 struct inode;
+struct task_struct;
+
+#define MM_EXE_PATH_MAX	256	/* PATH_MAX (include/ramfs.h) */
 
 #define USER_STACK_PAGES  8                        /* 32 KiB: the stack's first area */
 #define USER_STACK_TOP    TASK_SIZE
@@ -79,6 +83,20 @@ struct mm_struct {
 	struct list_head uprobes_link;
 	unsigned long xol_vaddr;
 	unsigned long vdso;          /* where its vDSO is mapped, 0: none (arch/i386/vdso.c) */
+	/*
+	 * Where execve put the argument and environment strings on the
+	 * stack (Linux's arg_start... set by create_elf_tables()): what
+	 * /proc/PID/cmdline and environ read, from the process's own pages.
+	 */
+	unsigned long arg_start, arg_end, env_start, env_end;
+	/* The program's file, its absolute path: /proc/PID/exe. */
+	char exe_path[MM_EXE_PATH_MAX];
+	/*
+	 * Who holds it: the task running in it, and a reader of another
+	 * process's memory for a moment (get_task_mm()).  The last mmput()
+	 * frees it.
+	 */
+	atomic_t mm_users;
 };
 
 /* arch/i386/pgtable.c: the page directory and user page tables. */
@@ -91,7 +109,15 @@ void switch_mm(struct mm_struct *next);
 
 /* kernel/mm_user.c: an address space's life. */
 struct mm_struct *mm_alloc(void);            /* empty user part; NULL: no memory */
-void mmput(struct mm_struct *mm);            /* free every page and table */
+void mmput(struct mm_struct *mm);            /* drop a hold; the last frees every page and table */
+/*
+ * t's address space with a hold taken (mmput() it), or NULL: a kernel
+ * thread, or a process gone.  The caller keeps t from being freed
+ * meanwhile (for_each_task()'s lock).  Linux's get_task_mm().
+ */
+struct mm_struct *get_task_mm(struct task_struct *t);
+/* t->mm becomes mm, seen whole by get_task_mm(); the old one returned (exec, exit). */
+struct mm_struct *set_task_mm(struct task_struct *t, struct mm_struct *mm);
 /* Map [start, start + len) with fresh zeroed pages now; 0 or -ENOMEM. */
 int mm_map_range(struct mm_struct *mm, unsigned long start, unsigned long len,
 		 bool writable);
@@ -147,6 +173,14 @@ int copy_page_range(struct mm_struct *dst, struct mm_struct *src);
 void zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end);
 /* user_page_address() for a kernel write: the frame made mm's own first. */
 void *user_page_address_write(struct mm_struct *mm, unsigned long vaddr);
+/*
+ * Copy len bytes at user addr of mm - any process's, held by
+ * get_task_mm() - into buf, one page at a time through the frames:
+ * the bytes read before an unmapped page, as Linux's access_remote_vm()
+ * (which would fault it in; the pages read here, execve's strings, are
+ * always there).
+ */
+int access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf, int len);
 /* The kernel's address of the byte at user vaddr in mm; NULL if unmapped. */
 void *user_page_address(struct mm_struct *mm, unsigned long vaddr);
 /* Is vaddr in the unmapped gap below mm's stack (a stack overflow)? */

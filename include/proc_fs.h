@@ -21,6 +21,8 @@ void proc_root_init(void);
 
 /* fs/proc/base.c: /proc/PID/ and /proc/self. */
 int proc_pid_init(void);
+/* /proc/PID/exe's text, the program's path, in buf: its length, or -ENOENT (no program). */
+int proc_pid_exe_link(int pid, char *buf, size_t size);
 /* arch/i386/proc.c: /proc/cpuinfo, one paragraph per CPU, from CPUID. */
 int show_cpuinfo(struct seq_buf *s, void *data);
 /* fs/proc/meminfo.c, fs/proc/uptime.c: one file each. */

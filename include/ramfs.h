@@ -41,8 +41,8 @@ struct inode {
 	int i_count;			/* references: its name, open files, an exec */
 	bool unlinked;
 	/*
-	 * Nanoseconds since boot (the kernel has no real-time clock yet):
-	 * last read, last change of the bytes, last change of anything.
+	 * Nanoseconds since the epoch, the wall clock's: last read, last
+	 * change of the bytes, last change of anything.
 	 */
 	int64_t i_atime, i_mtime, i_ctime;
 };
@@ -52,7 +52,8 @@ struct kstat {
 	unsigned long ino;
 	unsigned int mode;
 	unsigned int nlink;		/* a directory: 2 + its subdirectories, as Linux's */
-	loff_t size;
+	loff_t size;			/* a directory's: BOGO_DIRENT_SIZE a name, as tmpfs */
+	unsigned long long blocks;	/* 512-byte units: whole pages, as tmpfs allocates */
 	int64_t atime, mtime, ctime;	/* ns */
 };
 
@@ -67,18 +68,20 @@ int ramfs_lookup(const char *path, struct inode **out);	/* -ENOENT, -ENOTDIR */
 int ramfs_create(const char *path, unsigned int mode, bool excl, struct inode **out);
 int ramfs_mkdir(const char *path, unsigned int mode);	/* -EEXIST, -ENOENT, -ENOTDIR */
 int ramfs_unlink(const char *path);			/* -EISDIR for a directory */
+/* A symbolic link at path whose text is target (Linux's ramfs_symlink()): -EEXIST, -ENOSPC... */
+int ramfs_symlink(const char *path, const char *target);
 int ramfs_rmdir(const char *path);			/* -ENOTEMPTY, -ENOTDIR, -EBUSY for "/" */
 /* Linux's rename(2) with renameat2()'s flags (RENAME_NOREPLACE); 0 or -errno. */
 int ramfs_rename(const char *oldpath, const char *newpath, unsigned int flags);
 /* The absolute path of a directory, Linux's d_path(); -ENOENT once removed, -ERANGE. */
 int ramfs_path(struct inode *dir, char *buf, size_t size);
 void ramfs_getattr(struct inode *inode, struct kstat *st);
-/* chmod(2): the permission bits only; utimensat(2): ns since boot, NULL to keep. */
+/* chmod(2): the permission bits only; utimensat(2): ns since the epoch, NULL to keep. */
 void ramfs_chmod(struct inode *inode, unsigned int mode);
 void ramfs_set_times(struct inode *inode, const int64_t *atime, const int64_t *mtime);
 /* truncate(2): the file made size bytes long, zeros past its end; 0 or -errno. */
 int ramfs_setsize(struct inode *inode, loff_t size);
-/* A timestamp now, ns (Linux's current_time()): since boot, there being no real-time clock. */
+/* A timestamp now, ns since the epoch (Linux's current_time()). */
 int64_t ramfs_now(void);
 void iget(struct inode *inode);
 void iput(struct inode *inode);

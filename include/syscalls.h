@@ -204,5 +204,8 @@ asmlinkage long sys_mount(char __user *dev_name, char __user *dir_name, char __u
 			  unsigned long flags, void __user *data);
 asmlinkage long sys_umount(char __user *name, int flags);
 asmlinkage long sys_oldumount(char __user *name);
+asmlinkage long sys_symlink(const char __user *oldname, const char __user *newname);
+asmlinkage long sys_symlinkat(const char __user *oldname, int newdfd,
+			      const char __user *newname);
 
 #endif

@@ -8,7 +8,8 @@
  * each directory and regular file in the ramfs.  Before it, as Linux
  * unpacks its built-in initramfs before the boot loader's, come the
  * programs built into the kernel image, as /bin/NAME: an archive's
- * file of the same name replaces the built-in one.
+ * file of the same name replaces the built-in one, and so does one in
+ * another directory of the PATH (unshadow_builtin()).
  *
  * An archive is read twice: once to check every header, then to make
  * the files.  A truncated archive is refused whole, and the
@@ -21,10 +22,12 @@
 #include "cpio.h"
 #include "multiboot.h"
 #include "process.h"
+#include "binfmts.h"	/* kbasename() */
 #include "string.h"
 #include "errno.h"
 #include "vsprintf.h"
 #include "mm.h"
+#include "ktime.h"
 
 #define BIN_DIR		"/bin"
 #define BIN_MODE	0755
@@ -97,6 +100,74 @@ static int link_data(struct unpack_state *u, struct cpio_entry *e)
 	return 0;
 }
 
+/* Directories of a Linux shell's default PATH besides /bin (busybox's: /sbin:/usr/sbin:/bin:/usr/bin). */
+static const char *const path_dirs[] = { "/sbin", "/usr/sbin", "/usr/bin" };
+
+static int is_builtin_bytes(const unsigned char *data, size_t size, void *arg)
+{
+	const struct user_program *p = arg;
+
+	return data == p->elf && size == p->size;
+}
+
+/*
+ * An archive's program NAME in another directory of the PATH (busybox's
+ * wc is /usr/bin/wc) would be shadowed by the built-in /bin/NAME, which
+ * a shell searching /bin first runs instead: `echo a | wc -l` printed
+ * the built-in wc's three counts.  No Linux system has that /bin/NAME,
+ * so the built-in goes, as an archive's /bin/NAME replaces it.
+ */
+static void unshadow_builtin(const char *path)
+{
+	const char *name = kbasename(path);
+	const struct user_program *p = find_user_program(name);
+	char bin[PATH_MAX];
+	struct inode *inode;
+	bool builtin;
+
+	for (size_t i = 0; p && i < ARRAY_SIZE(path_dirs); i++) {
+		size_t n = strlen(path_dirs[i]);
+
+		if (strncmp(path, path_dirs[i], n) || path + n + 1 != name)
+			continue;
+		snprintf(bin, sizeof(bin), BIN_DIR "/%s", name);
+		if (ramfs_lookup(bin, &inode))
+			return;
+		builtin = ramfs_with_data(inode, is_builtin_bytes, (void *)p);
+		iput(inode);
+		if (builtin)
+			ramfs_unlink(bin);
+		return;
+	}
+}
+
+/* The archive's mtime, as Linux's do_utime() sets it: atime and mtime both. */
+static void set_entry_times(struct inode *inode, const struct cpio_entry *e)
+{
+	int64_t ns = (int64_t)e->mtime * NSEC_PER_SEC;
+
+	ramfs_set_times(inode, &ns, &ns);
+}
+
+/*
+ * A directory's time is set after the whole archive is unpacked (Linux's
+ * dir_utime()): every name made in it meanwhile moved its mtime.
+ */
+static void set_dir_times(const unsigned char *buf, size_t len)
+{
+	struct cpio_reader r = { .buf = buf, .len = len };
+	struct cpio_entry e;
+	struct inode *inode;
+	char path[PATH_MAX];
+
+	while (cpio_next(&r, &e) > 0)
+		if (S_ISDIR(e.mode) && entry_path(e.name, path, sizeof(path)) == 0 &&
+		    ramfs_lookup(path, &inode) == 0) {
+			set_entry_times(inode, &e);
+			iput(inode);
+		}
+}
+
 static int make_file(const char *path, struct cpio_entry *e, struct unpack_state *u)
 {
 	struct inode *inode;
@@ -110,8 +181,27 @@ static int make_file(const char *path, struct cpio_entry *e, struct unpack_state
 		ramfs_borrow(inode, e->data, e->size);	/* copied only if written */
 	else
 		ret = ramfs_write(inode, e->data, e->size, 0);
+	set_entry_times(inode, e);
 	iput(inode);
 	return ret < 0 ? ret : 0;
+}
+
+/* A symbolic link: its text is the entry's data, with no NUL (Linux's do_symlink()). */
+static int make_symlink(const char *path, const struct cpio_entry *e)
+{
+	char *target;
+	int ret;
+
+	if (e->size == 0 || e->size >= PATH_MAX)
+		return -ENAMETOOLONG;
+	target = kmalloc(e->size + 1);
+	if (!target)
+		return -ENOMEM;
+	memcpy(target, e->data, e->size);
+	target[e->size] = '\0';
+	ret = ramfs_symlink(path, target);
+	kfree(target);
+	return ret;
 }
 
 /* Pass 2: make one entry. */
@@ -132,7 +222,12 @@ static int make_entry(struct cpio_entry *e, struct unpack_state *u)
 	}
 	if (S_ISREG(e->mode)) {
 		st->files++;
+		unshadow_builtin(path);
 		return make_file(path, e, u);
+	}
+	if (S_ISLNK(e->mode)) {
+		st->symlinks++;
+		return make_symlink(path, e);
 	}
 	st->skipped++;
 	return 0;
@@ -153,6 +248,7 @@ static int unpack_entries(const unsigned char *buf, size_t len, struct unpack_st
 			return -ENOMEM;
 		}
 	}
+	set_dir_times(buf, len);
 	return 0;
 }
 

@@ -172,9 +172,12 @@ static unsigned long create_elf_tables(struct mm_struct *mm, struct linux_binprm
 	for (i = 0; i < bprm->argc; i++, off += strlen(bprm->strings + off) + 1)
 		*w++ = strings + off;
 	*w++ = 0;			/* argv's end */
+	mm->arg_start = strings;	/* /proc/PID/cmdline's bytes */
+	mm->arg_end = mm->env_start = strings + off;
 	for (i = 0; i < bprm->envc; i++, off += strlen(bprm->strings + off) + 1)
 		*w++ = strings + off;
 	*w++ = 0;			/* envp's end */
+	mm->env_end = strings + off;	/* /proc/PID/environ's */
 #define NEW_AUX_ENT(id, val) do { *w++ = (id); *w++ = (val); } while (0)
 	NEW_AUX_ENT(AT_SYSINFO, vdso_symbol(mm, vdso_image()->sym___kernel_vsyscall));
 	NEW_AUX_ENT(AT_SYSINFO_EHDR, mm->vdso);

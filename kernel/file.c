@@ -471,13 +471,23 @@ static struct file *open_ramfs(const char *path, unsigned int flags, umode_t mod
 static noinline long do_sys_openat2(int dfd, const char __user *filename,
 				    struct open_how *how)
 {
+	/* Linux's open_last_lookups(): O_NOFOLLOW, and O_CREAT|O_EXCL, take the link itself. */
+	bool nofollow = (how->flags & O_NOFOLLOW) ||
+			(how->flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL);
 	long ret;
-	char *path = getname_at(dfd, filename, &ret);
+	char *path = nofollow ? getname_at_nofollow(dfd, filename, &ret) :
+				getname_at(dfd, filename, &ret);
+	char link[2];
 	struct file *f;
 	int fd, err;
 
 	if (!path)
 		return ret;
+	if ((how->flags & O_NOFOLLOW) && (ramfs_get_link(path, link, sizeof(link)) > 0 ||
+					  pseudo_get_link(path, link, sizeof(link)) > 0)) {
+		kfree(path);
+		return -ELOOP;		/* open(O_NOFOLLOW) of a symbolic link */
+	}
 	/* A pseudo file is tracefs's or debugfs's, mounted over the ramfs. */
 	if (pseudofs_opens(path))	/* a device, a /proc file: fs/pseudofs.c */
 		f = pseudofs_open(path, how->flags, &err);

@@ -30,6 +30,7 @@
 #include "signal.h"
 #include "fs.h"
 #include "uaccess.h"
+#include "string.h"
 #include "wait.h"
 #include <asm/irqflags.h>
 #include <asm/ptrace.h>
@@ -100,7 +101,7 @@ int ret_from_fork(void *arg)
 	set_new_task_pgid(current, start->pgid);
 	kfree(start);
 	local_irq_disable();	/* no switch before CR3 holds mm (process_entry()) */
-	current->mm = mm;
+	set_task_mm(current, mm);
 	switch_mm(mm);
 	/*
 	 * CLONE_CHILD_SETTID: a store into the child's own memory, so only
@@ -221,6 +222,11 @@ static struct mm_struct *dup_mm(struct mm_struct *oldmm)
 	mm->start_brk = oldmm->start_brk;
 	mm->brk = oldmm->brk;
 	mm->vdso = oldmm->vdso;
+	mm->arg_start = oldmm->arg_start;	/* the same strings, in the copied stack */
+	mm->arg_end = oldmm->arg_end;
+	mm->env_start = oldmm->env_start;
+	mm->env_end = oldmm->env_end;
+	memcpy(mm->exe_path, oldmm->exe_path, sizeof(mm->exe_path));
 	if (dup_mmap(mm, oldmm)) {
 		mmput(mm);	/* the references taken so far go back */
 		return NULL;

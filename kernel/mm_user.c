@@ -15,6 +15,15 @@
 #include "nokprobe.h"
 #include "uprobes.h"
 #include "ramfs.h"
+#include "sched.h"
+
+/*
+ * Guards every task's ->mm against a reader on another CPU: exec and
+ * exit swap the pointer under it, get_task_mm() takes its hold under
+ * it, so a reader never holds an address space already freed.  (Linux
+ * takes the task's own alloc_lock, task_lock(); one lock serves here.)
+ */
+static DEFINE_SPINLOCK(task_mm_lock);
 
 struct mm_struct *mm_alloc(void)
 {
@@ -29,12 +38,38 @@ struct mm_struct *mm_alloc(void)
 	}
 	INIT_LIST_HEAD(&mm->uprobes_link);
 	spin_lock_init(&mm->page_table_lock);
+	atomic_set(&mm->mm_users, 1);	/* its creator's: exec's or fork's */
 	return mm;
+}
+
+struct mm_struct *get_task_mm(struct task_struct *t)
+{
+	struct mm_struct *mm;
+	unsigned long flags;
+
+	spin_lock_irqsave(&task_mm_lock, flags);
+	mm = t->mm;
+	if (mm)
+		atomic_inc(&mm->mm_users);
+	spin_unlock_irqrestore(&task_mm_lock, flags);
+	return mm;
+}
+
+struct mm_struct *set_task_mm(struct task_struct *t, struct mm_struct *mm)
+{
+	struct mm_struct *old;
+	unsigned long flags;
+
+	spin_lock_irqsave(&task_mm_lock, flags);
+	old = t->mm;
+	t->mm = mm;
+	spin_unlock_irqrestore(&task_mm_lock, flags);
+	return old;
 }
 
 void mmput(struct mm_struct *mm)
 {
-	if (!mm)
+	if (!mm || !atomic_dec_and_test(&mm->mm_users))
 		return;
 	uprobe_clear_state(mm);		/* no probe writes into it any more */
 	if (mm->exe_file)

@@ -89,6 +89,13 @@ static void exec_path(char *path, const char *name)
 	snprintf(path, PATH_MAX, "%s%s", strchr(name, '/') ? "" : "/bin/", name);
 }
 
+/*
+ * The environment Linux gives init (init/main.c's envp_init), and here
+ * every program the kernel's shell starts: busybox's shell adds PATH,
+ * PWD and SHLVL to it, as on Linux.
+ */
+static const char *const envp_init[] = { "HOME=/", "TERM=linux" };
+
 /* execve()'s first half, in the parent: the arguments, the file, the address space. */
 static int prepare_exec(struct process_start *start, const char *name,
 			const char *const argv[], int argc)
@@ -101,6 +108,8 @@ static int prepare_exec(struct process_start *start, const char *name,
 		ret = -E2BIG;
 	for (i = 0; i < argc && !ret; i++)
 		ret = bprm_add_string(&start->bprm, argv[i], false);
+	for (i = 0; i < (int)ARRAY_SIZE(envp_init) && !ret; i++)
+		ret = bprm_add_string(&start->bprm, envp_init[i], true);
 	if (!ret)
 		ret = exec_binprm(&start->bprm);
 	if (ret == -ENOEXEC || ret == -EIO)
@@ -166,7 +175,7 @@ void do_exit(int status)
 	exit_files(current);
 	uprobe_free_utask(current);	/* a hit in flight, pending return probes */
 	local_irq_disable();
-	current->mm = NULL;
+	set_task_mm(current, NULL);	/* a /proc reader may still hold mm: mmput() then frees it */
 	switch_mm(NULL);
 	local_irq_enable();
 	mmput(mm);

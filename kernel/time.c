@@ -55,8 +55,7 @@ static DEFINE_SPINLOCK(wall_lock);
 static bool wall_known;
 static ktime_t wall_at_boot;	/* ns since the epoch when ktime_get() was 0 */
 
-/* Nanoseconds since 1970-01-01 UTC (Linux's ktime_get_real()). */
-static ktime_t ktime_get_real(void)
+ktime_t ktime_get_real(void)
 {
 	unsigned long flags;
 

@@ -79,7 +79,8 @@ int cpio_next(struct cpio_reader *r, struct cpio_entry *e)
 	    memcmp(h, CPIO_NEWC_CRC_MAGIC, CPIO_MAGIC_LEN) != 0)
 		return fail(r, "not a newc cpio header (magic 070701)");
 	if (!field(h, F_INO, &e->ino) || !field(h, F_NLINK, &e->nlink) ||
-	    !field(h, F_MODE, &e->mode) || !field(h, F_FILESIZE, &filesize) ||
+	    !field(h, F_MODE, &e->mode) || !field(h, F_MTIME, &e->mtime) ||
+	    !field(h, F_FILESIZE, &filesize) ||
 	    !field(h, F_NAMESIZE, &namesize))
 		return fail(r, "a header field is not hex");
 	if (namesize == 0 || namesize > r->len - r->off - CPIO_HEADER_LEN)

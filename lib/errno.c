@@ -49,6 +49,7 @@ static const struct errno_text errno_table[] = {
 	ERRNO_ENTRY(ENAMETOOLONG, "File name too long"),
 	ERRNO_ENTRY(ENOSYS, "Function not implemented"),
 	ERRNO_ENTRY(ENOTEMPTY, "Directory not empty"),
+	ERRNO_ENTRY(ELOOP, "Too many levels of symbolic links"),
 	ERRNO_ENTRY(EILSEQ, "Invalid or incomplete multibyte or wide character"),
 	ERRNO_ENTRY(EOPNOTSUPP, "Operation not supported"),
 	ERRNO_ENTRY(ETIMEDOUT, "Connection timed out"),

@@ -254,3 +254,26 @@ void *user_page_address_write(struct mm_struct *mm, unsigned long vaddr)
 	return page ? (char *)page + (vaddr & ~PAGE_MASK) : NULL;
 }
 NOKPROBE_SYMBOL(user_page_address_write);
+
+int access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf, int len)
+{
+	unsigned long irq, chunk;
+	int done = 0;
+	void *from;
+
+	while (done < len && addr + done >= addr && addr + done < TASK_SIZE) {
+		chunk = PAGE_SIZE - ((addr + done) & ~PAGE_MASK);
+		if (chunk > (unsigned long)(len - done))
+			chunk = len - done;
+		/* Under the lock no fault, fork or exit can change the PTE mid-copy. */
+		spin_lock_irqsave(&mm->page_table_lock, irq);
+		from = user_page_address(mm, addr + done);
+		if (from)
+			memcpy((char *)buf + done, from, chunk);
+		spin_unlock_irqrestore(&mm->page_table_lock, irq);
+		if (!from)
+			break;
+		done += chunk;
+	}
+	return done;
+}

@@ -358,7 +358,7 @@ static void stats(void)
 	check("statx_mode", sx.stx_mode, S_IFREG | 0644);
 	check("statx_size", (long)sx.stx_size, 5);
 	check("statx_nlink", sx.stx_nlink, 1);
-	check("statx_blocks", (long)sx.stx_blocks, 1);
+	check("statx_blocks", (long)sx.stx_blocks, 8);	/* one page in 512-byte units, as tmpfs */
 	stat64(DIR "/f", &st);
 	check("statx_ino_is_stat64s", sx.stx_ino == st.st_ino && st.st_ino != 0, 1);
 	check("statx_mtime_is_stat64s", sx.stx_mtime.tv_sec == st.st_mtime &&
@@ -604,6 +604,156 @@ static int child_mode(const char *mode, const char *arg)
 	return 2;
 }
 
+#define LN		DIR "/ln"
+#define S_IFLNK		0120000
+#define DT_LNK		10
+#define MAXSYMLINKS	40	/* Linux's: links followed in one walk */
+
+/* A chain LN/c0 -> end, c1 -> c0, ... c<n-1> -> c<n-2>: n links to walk through. */
+static long make_chain(int n)
+{
+	char name[32], prev[32] = "end";
+	long ret = 0;
+
+	for (int i = 0; i < n && !ret; i++) {
+		snprintf(name, sizeof(name), LN "/c%d", i);
+		ret = symlink(prev, name);
+		snprintf(prev, sizeof(prev), "c%d", i);
+	}
+	return ret;
+}
+
+/* Is name in directory path, with type? */
+static long dir_has_type(const char *path, const char *name, int type)
+{
+	static char buf[1024];
+	long fd = open(path, O_RDONLY | O_DIRECTORY), n, found = 0;
+
+	if (fd < 0)
+		return fd;
+	while ((n = getdents64(fd, buf, sizeof(buf))) > 0)
+		for (long off = 0; off < n; ) {
+			struct linux_dirent64 *d = (struct linux_dirent64 *)(buf + off);
+
+			found |= strcmp(d->d_name, name) == 0 && d->d_type == type;
+			off += d->d_reclen;
+		}
+	close(fd);
+	return found;
+}
+
+static long lstat_mode(const char *path)
+{
+	struct stat64 st;
+	long ret = lstat64(path, &st);
+
+	return ret ? ret : (long)st.st_mode;
+}
+
+/* The text readlink gives, compared with want. */
+static long link_is(const char *path, const char *want)
+{
+	char buf[64];
+	long n = readlink(path, buf, sizeof(buf));
+
+	return n == (long)strlen(want) && memcmp(buf, want, n) == 0;
+}
+
+/* Each of these names goes at the end, whatever a check left. */
+static void links_cleanup(void)
+{
+	static const char *const names[] = { "t", "l", "d", "e", "nowhere", "dangling",
+		"loop1", "loop2", "sub/x", "sub", "dl", "moved", "end", "at" };
+	char path[64];
+
+	for (unsigned int i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), LN "/%s", names[i]);
+		unlink(path);
+		rmdir(path);
+	}
+	for (int i = 0; i <= MAXSYMLINKS; i++) {
+		snprintf(path, sizeof(path), LN "/c%d", i);
+		unlink(path);
+	}
+	rmdir(LN);
+}
+
+/* symlink, readlink, lstat and the walk through links (docs/files.md). */
+static void links(void)
+{
+	struct stat64 st;
+	char buf[64];
+	long fd, dfd;
+
+	mkdir(LN, 0755);
+	make_file(LN "/t", "target");
+	check("symlink", symlink("t", LN "/l"), 0);
+	check("symlink_eexist", symlink("t", LN "/l"), -EEXIST);
+	check("symlink_empty_enoent", symlink("", LN "/e"), -ENOENT);
+	check("symlink_no_dir_enoent", symlink("t", LN "/none/l"), -ENOENT);
+	check("readlink_text", link_is(LN "/l", "t"), 1);
+	check("readlink_cut_to_size", readlink(LN "/l", buf, 0) == -EINVAL &&
+	      symlink("target-text", LN "/d") == 0 && readlink(LN "/d", buf, 3) == 3 &&
+	      memcmp(buf, "tar", 3) == 0, 1);
+	check("lstat_is_link", lstat64(LN "/l", &st) == 0 && (st.st_mode & S_IFMT) == S_IFLNK &&
+	      (st.st_mode & 0777) == 0777 && st.st_size == 1, 1);
+	check("fstatat_nofollow", fstatat64(AT_FDCWD, LN "/l", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	      (st.st_mode & S_IFMT) == S_IFLNK, 1);
+	check("stat_follows", stat64(LN "/l", &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG &&
+	      st.st_size == 6, 1);
+	fd = open(LN "/l", O_RDONLY);
+	check("open_follows", fd >= 0 && read(fd, buf, sizeof(buf)) == 6 &&
+	      memcmp(buf, "target", 6) == 0, 1);
+	close(fd);
+	check("open_nofollow_eloop", open(LN "/l", O_RDONLY | O_NOFOLLOW), -ELOOP);
+	check("open_excl_on_link_eexist", open(LN "/l", O_CREAT | O_EXCL | O_WRONLY, 0644), -EEXIST);
+	check("dangling_stat_enoent", symlink("nowhere", LN "/dangling") == 0 &&
+	      stat64(LN "/dangling", &st) == -ENOENT, 1);
+	check("dangling_lstat", lstat_mode(LN "/dangling") & S_IFMT, S_IFLNK);
+	check("creat_through_dangling", make_file(LN "/dangling", "made") == 0 &&
+	      (file_mode(LN "/nowhere") & S_IFMT) == S_IFREG, 1);
+	check("mkdir_on_link_eexist", mkdir(LN "/l", 0755), -EEXIST);
+	symlink("loop2", LN "/loop1");
+	symlink("loop1", LN "/loop2");
+	check("loop_eloop", open(LN "/loop1", O_RDONLY), -ELOOP);
+	make_file(LN "/end", "end");
+	check("forty_links_followed", make_chain(MAXSYMLINKS + 1) == 0 &&
+	      stat64(LN "/c39", &st) == 0 && st.st_size == 3, 1);
+	check("forty_one_links_eloop", stat64(LN "/c40", &st), -ELOOP);
+	mkdir(LN "/sub", 0755);
+	check("symlink_to_dir", symlink(LN "/sub", LN "/dl"), 0);
+	check("create_through_dir_link", make_file(LN "/dl/x", "x") == 0 &&
+	      (file_mode(LN "/sub/x") & S_IFMT) == S_IFREG, 1);
+	check("dotdot_after_link_is_targets_parent",
+	      stat64(LN "/dl/..", &st) == 0 && (long)st.st_ino == (stat64(LN, &st), (long)st.st_ino), 1);
+	check("chdir_through_link", chdir(LN "/dl") == 0 && cwd_is(LN "/sub"), 1);
+	chdir("/");
+	check("getdents_dt_lnk", dir_has_type(LN, "l", DT_LNK), 1);
+	dfd = open(LN, O_RDONLY | O_DIRECTORY);
+	check("symlinkat", symlinkat("t", dfd, "at"), 0);
+	check("readlinkat", readlinkat(dfd, "at", buf, sizeof(buf)), 1);
+	close(dfd);
+	check("rename_moves_the_link", rename(LN "/l", LN "/moved") == 0 &&
+	      link_is(LN "/moved", "t"), 1);
+	check("unlink_takes_the_link", unlink(LN "/moved") == 0 &&
+	      lstat_mode(LN "/moved") == -ENOENT && (file_mode(LN "/t") & S_IFMT) == S_IFREG, 1);
+	snprintf(buf, sizeof(buf), "%ld", getpid());
+	check("proc_self_is_my_pid", link_is("/proc/self", buf), 1);
+	check("proc_self_lstat_link", lstat_mode("/proc/self") & S_IFMT, S_IFLNK);
+	check("proc_self_exe_link", lstat_mode("/proc/self/exe") & S_IFMT, S_IFLNK);
+	{
+		struct stat64 prog;
+		char exe[64];
+		long n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+		exe[n > 0 ? n : 0] = '\0';
+		check("proc_self_exe_is_my_program", n > 0 && exe[0] == '/' &&
+		      stat64(exe, &prog) == 0 && stat64("/proc/self/exe", &st) == 0 &&
+		      prog.st_ino == st.st_ino, 1);
+	}
+	links_cleanup();
+}
+
 int main(int argc, char **argv)
 {
 	const char *group = argc > 1 ? argv[1] : "all";
@@ -626,6 +776,8 @@ int main(int argc, char **argv)
 		rw();
 	if (all || strcmp(group, "tracefs") == 0)
 		tracefs();
+	if (all || strcmp(group, "links") == 0)
+		links();
 	chdir("/");
 	printf("fscalls: %d failed\n", failures);
 	return failures != 0;

@@ -2,7 +2,7 @@
  * mounttest - mount(2), umount2(2), /proc and /dev checked from ring 3
  * (docs/procfs.md): tracefs mounted a second time elsewhere shows the
  * same files, each refusal has Linux's errno, /proc/self is the reader,
- * /proc/kallsyms is read whole, getdents64 lists /proc, /dev and
+ * /proc/PID/cmdline is argv from the process's stack, /proc/kallsyms is read whole, getdents64 lists /proc, /dev and
  * tracefs directories, /dev/null and /dev/zero behave.  One
  * line per check, "ok NAME" or "FAIL NAME: got X want Y"; the suite
  * "procfs" counts them.
@@ -105,6 +105,56 @@ static void proc(void)
 	close(n);
 }
 
+/* The bytes of a /proc file (NULs and all) compared with want's len bytes. */
+static long proc_bytes_are(const char *path, const char *want, long len)
+{
+	static char buf[BIG];
+	long fd = open(path, O_RDONLY), n, got = 0;
+
+	if (fd < 0)
+		return fd;
+	while ((n = read(fd, buf + got, sizeof(buf) - got)) > 0)
+		got += n;
+	close(fd);
+	return got == len && memcmp(buf, want, len) == 0;
+}
+
+/*
+ * /proc/PID/cmdline: argv's strings, NUL after each, read from the
+ * process's stack - its own, and a forked child's (another address
+ * space, held while it is read).  environ: what Linux gives init.
+ */
+static void cmdline(void)
+{
+	static const char want[] = "mounttest\0cmdline-arg";	/* and the final NUL */
+	static const char env[] = "HOME=/\0TERM=linux";	/* Linux's init's */
+	static char maps[BIG];
+	char path[32], c;
+	int ready[2];
+	long child;
+
+	check("proc_self_cmdline", proc_bytes_are("/proc/self/cmdline", want, sizeof(want)), 1);
+	check("proc_self_environ", proc_bytes_are("/proc/self/environ", env, sizeof(env)), 1);
+	pipe(ready);
+	child = fork();
+	if (child == 0) {
+		write(ready[1], "r", 1);	/* running: its own address space in place */
+		pause();
+		exit(0);
+	}
+	read(ready[0], &c, 1);
+	close(ready[0]);
+	close(ready[1]);
+	snprintf(path, sizeof(path), "/proc/%ld/maps", child);
+	check("proc_child_maps", slurp(path, maps, sizeof(maps)) > 0 &&
+	      strstr(maps, "[stack]\n") != NULL, 1);
+	snprintf(path, sizeof(path), "/proc/%ld/cmdline", child);
+	check("proc_child_cmdline", proc_bytes_are(path, want, sizeof(want)), 1);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	check("proc_dead_child_gone", open(path, O_RDONLY), -ENOENT);
+}
+
 struct linux_dirent64 {
 	unsigned long long d_ino;
 	long long d_off;
@@ -144,6 +194,7 @@ static void directories(void)
 	check("getdents_proc_self", dir_has("/proc", "self", DT_DIR), 1);
 	check("getdents_proc_meminfo", dir_has("/proc", "meminfo", DT_REG), 1);
 	check("getdents_proc_dot", dir_has("/proc", ".", DT_DIR), 1);
+	check("getdents_proc_no_pid_0", dir_has("/proc", "0", DT_DIR), 0);	/* Linux's idle task */
 	check("getdents_dev_null", dir_has("/dev", "null", DT_REG), 1);
 	check("getdents_tracefs", dir_has("/sys/kernel/tracing", "trace", DT_REG), 1);
 	check("getdents_sys_kernel", dir_has("/sys/kernel", "tracing", DT_DIR), 1);
@@ -183,6 +234,7 @@ int main(int argc, char **argv)
 {
 	mounts();
 	proc();
+	cmdline();
 	directories();
 	devices();
 	printf("mounttest: %d failed\n", failures);

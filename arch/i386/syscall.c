@@ -144,6 +144,8 @@ static const sys_call_ptr_t ia32_sys_call_table[NR_syscalls] = {
 	SYSCALL(__NR_mount, sys_mount),
 	SYSCALL(__NR_umount, sys_oldumount),
 	SYSCALL(__NR_umount2, sys_umount),
+	SYSCALL(__NR_symlink, sys_symlink),
+	SYSCALL(__NR_symlinkat, sys_symlinkat),
 };
 
 /* System calls taken on this CPU (tests look for them on every CPU). */

@@ -123,25 +123,49 @@ static void pid_collect(struct task_struct *t, void *arg)
 	}
 }
 
+struct pid_mm_query {
+	int pid;
+	struct mm_struct *mm;
+};
+
+/* Under the run queue's lock, which keeps t from being freed: a hold on its memory. */
+static void pid_mm_collect(struct task_struct *t, void *arg)
+{
+	struct pid_mm_query *q = arg;
+
+	if (t->pid == q->pid && !q->mm)
+		q->mm = get_task_mm(t);
+}
+
+/* The memory of /proc/PID's process, held (mmput() it); NULL for a kernel thread or zombie. */
+static struct mm_struct *pid_get_mm(void *data)
+{
+	struct pid_mm_query q = { (int)(unsigned long)data, NULL };
+
+	for_each_task(pid_mm_collect, &q);
+	return q.mm;
+}
+
 /*
- * The task with pid, copied into *p (NULL: only whether it is there).
- * Its memory only if it is the reader: nothing counts an address
- * space's users here (Linux's get_task_mm()), so another process's may
- * be freed at any moment; the reader's own stays while it reads.  And
- * never with the run queue locked: the area lock's holder may be
- * waiting for this CPU to answer a TLB shootdown.
+ * The task with pid, copied into *p (NULL: only whether it is there),
+ * and its memory's bounds and areas, from a hold on its address space
+ * taken after the run queue's lock is let go: the area lock's holder
+ * may be waiting for this CPU to answer a TLB shootdown.
  */
 static int pid_find(int pid, struct pid_info *p)
 {
 	struct pid_query q = { pid, false, p };
+	struct mm_struct *mm;
 
 	if (p)
 		memset(p, 0, sizeof(*p));
 	for_each_task(pid_collect, &q);
 	if (!q.found)
 		return -ESRCH;
-	if (p && pid == current->pid && current->mm)
-		pid_copy_mm(p, current->mm);
+	if (p && (mm = pid_get_mm((void *)(unsigned long)pid))) {
+		pid_copy_mm(p, mm);
+		mmput(mm);
+	}
 	return 0;
 }
 
@@ -154,15 +178,22 @@ static int proc_pid_resolve(const char *name, void **data)
 		*data = (void *)(unsigned long)current->pid;
 		return 0;
 	}
-	if ((name[0] == '0' && name[1]) || kstrtoul(name, 10, &pid) || pid >= PID_MAX_LIMIT || pid_find(pid, NULL))
+	if ((name[0] == '0' && name[1]) || kstrtoul(name, 10, &pid) || pid >= PID_MAX_LIMIT ||
+	    (pid == 0 && current->pid != 0) || pid_find(pid, NULL))
 		return -ENOENT;
 	*data = (void *)pid;
 	return 0;
 }
 
+/*
+ * Pid 0 is not listed: on Linux it is the idle task, which /proc never
+ * shows.  Here it is the boot thread running the kernel's shell, whose
+ * own /proc/self (and /proc/0, for it alone) still resolve.
+ */
 static void pid_list_one(struct task_struct *t, void *arg)
 {
-	seq_buf_printf(arg, "%d\n", t->pid);
+	if (t->pid != 0)
+		seq_buf_printf(arg, "%d\n", t->pid);
 }
 
 static int proc_pid_list(struct seq_buf *s)
@@ -307,6 +338,106 @@ static int proc_pid_maps(struct seq_buf *s, void *data)
 	return 0;
 }
 
+/* ---- cmdline and environ: the process's own pages ---------------------------- */
+
+/* len bytes at user address addr of mm, copied into s: 0 or -ENOMEM. */
+static int pid_put_user_bytes(struct seq_buf *s, struct mm_struct *mm,
+			      unsigned long addr, unsigned long len)
+{
+	char *buf = kmalloc(len);
+	int got;
+
+	if (!buf)
+		return -ENOMEM;
+	got = access_remote_vm(mm, addr, buf, len);
+	seq_buf_putmem(s, buf, got);
+	kfree(buf);
+	return 0;
+}
+
+/*
+ * Linux's get_mm_cmdline(): argv's strings as execve laid them on the
+ * stack, each with its NUL.  A program may write over them (setproctitle):
+ * when the last byte is no longer a NUL, the title is the string at
+ * arg_start, up to its NUL, within a page (get_mm_proctitle()).
+ */
+static int pid_cmdline_bytes(struct seq_buf *s, struct mm_struct *mm)
+{
+	unsigned long start = mm->arg_start, end = mm->arg_end;
+	char last = '\0', *page;
+	int got, n;
+
+	if (start >= end)
+		return 0;
+	if (access_remote_vm(mm, end - 1, &last, 1) != 1 || !last)
+		return pid_put_user_bytes(s, mm, start, end - start);
+	page = kmalloc(PAGE_SIZE);
+	if (!page)
+		return -ENOMEM;
+	got = access_remote_vm(mm, start, page, PAGE_SIZE);
+	n = strnlen(page, got);
+	seq_buf_putmem(s, page, n < got ? n + 1 : n);	/* the NUL too, if found */
+	kfree(page);
+	return 0;
+}
+
+/* /proc/PID/cmdline: nothing for a kernel thread or a zombie, as Linux's. */
+static int proc_pid_cmdline(struct seq_buf *s, void *data)
+{
+	struct mm_struct *mm;
+	int err = pid_find((int)(unsigned long)data, NULL);
+
+	if (err)
+		return err;
+	mm = pid_get_mm(data);
+	if (mm) {
+		err = pid_cmdline_bytes(s, mm);
+		mmput(mm);
+	}
+	return err;
+}
+
+/* /proc/PID/environ: the environment strings execve gave (Linux's environ_read()). */
+static int proc_pid_environ(struct seq_buf *s, void *data)
+{
+	struct mm_struct *mm;
+	int err = pid_find((int)(unsigned long)data, NULL);
+
+	if (err)
+		return err;
+	mm = pid_get_mm(data);
+	if (mm) {
+		if (mm->env_end > mm->env_start)
+			err = pid_put_user_bytes(s, mm, mm->env_start, mm->env_end - mm->env_start);
+		mmput(mm);
+	}
+	return err;
+}
+
+int proc_pid_exe_link(int pid, char *buf, size_t size)
+{
+	struct mm_struct *mm = pid_get_mm((void *)(unsigned long)pid);
+	int ret = -ENOENT;
+
+	if (mm && mm->exe_path[0])
+		ret = strlcpy(buf, mm->exe_path, size);
+	mmput(mm);
+	return ret < (int)size ? ret : (int)size - 1;
+}
+
+/*
+ * /proc/PID/exe is a symbolic link (fs/namei_link.c): a path walk goes
+ * on to the program's file.  Its own text is reached only when there
+ * is no program to name - a kernel thread, a zombie - and then, as
+ * Linux's proc_exe_link(), there is nothing: -ENOENT.
+ */
+static int proc_pid_exe(struct seq_buf *s, void *data)
+{
+	int err = pid_find((int)(unsigned long)data, NULL);
+
+	return err ? err : -ENOENT;
+}
+
 /* /proc/PID/mounts: one mount table for every process, as with no namespaces. */
 static int proc_pid_mounts(struct seq_buf *s, void *data)
 {
@@ -319,7 +450,10 @@ static const struct {
 	const char *name;
 	int (*show)(struct seq_buf *s, void *data);
 } pid_entries[] = {
+	{ "cmdline", proc_pid_cmdline },
 	{ "comm", proc_pid_comm },
+	{ "environ", proc_pid_environ },
+	{ "exe", proc_pid_exe },
 	{ "maps", proc_pid_maps },
 	{ "mounts", proc_pid_mounts },
 	{ "stat", proc_pid_stat },

@@ -149,6 +149,24 @@ static void broken_headers(struct ktest *t)
 }
 
 /* Hard links: one ino, nlink names, the bytes once (busybox's applets in /bin). */
+/* The header's mtime (field 6): the initramfs gives it to the file, as Linux's do_utime(). */
+static void mtime_is_read(struct ktest *t)
+{
+	unsigned char buf[ARCHIVE_MAX];
+	struct cpio_reader r = { .buf = buf };
+	struct cpio_entry e;
+	size_t len = 0;
+
+	memset(buf, 0, sizeof(buf));
+	len = sprintf((char *)buf, "070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X",
+		      1, S_IFREG | 0644, 0, 0, 1, 0x6931e3c0u, 0, 0, 0, 0, 0, 2, 0);
+	memcpy(buf + len, "f", 2);
+	len = (len + 2 + CPIO_ALIGN - 1) / CPIO_ALIGN * CPIO_ALIGN;
+	r.len = len;
+	KTEST_EXPECT_EQ(t, cpio_next(&r, &e), 1);
+	KTEST_EXPECT_EQ(t, e.mtime, 0x6931e3c0u);	/* 2025-12-04 */
+}
+
 static void hard_links_share_an_ino(struct ktest *t)
 {
 	unsigned char buf[ARCHIVE_MAX];
@@ -174,6 +192,7 @@ static void hard_links_share_an_ino(struct ktest *t)
 
 static struct ktest_case cases[] = {
 	KTEST_CASE(hard_links_share_an_ino),
+	KTEST_CASE(mtime_is_read),
 	KTEST_CASE(odd_sizes_and_padding),
 	KTEST_CASE(archives_back_to_back),
 	KTEST_CASE(every_truncation_is_refused),

@@ -27,6 +27,7 @@
 #define FCNTL_CHECKS	27
 #define RW_CHECKS	26
 #define TRACEFS_CHECKS	13
+#define LINKS_CHECKS	32
 
 /* `fscalls group`: its exit status, with its "ok" lines counted in *oks. */
 static int run_fscalls(struct ktest *t, const char *group, int *oks)
@@ -90,6 +91,12 @@ static void tracefs_written_by_a_process(struct ktest *t)
 {
 	KTEST_ASSERT_EQ(t, tracefs_init(), 0);
 	run_group(t, "tracefs", TRACEFS_CHECKS);
+}
+
+/* symlink, readlink, lstat, O_NOFOLLOW and the walk through links, from ring 3. */
+static void symbolic_links_from_ring3(struct ktest *t)
+{
+	run_group(t, "links", LINKS_CHECKS);
 }
 
 /* ---- the ramfs underneath, from the kernel ---------------------------------- */
@@ -157,6 +164,7 @@ static struct ktest_case files_cases[] = {
 	KTEST_CASE(fcntl64_dup3_cloexec),
 	KTEST_CASE(readv_writev_pread_truncate),
 	KTEST_CASE(tracefs_written_by_a_process),
+	KTEST_CASE(symbolic_links_from_ring3),
 	KTEST_CASE(ramfs_path_of_a_directory),
 	KTEST_CASE(removed_directories_free_their_heap),
 	KTEST_CASE(rename_flags_and_dots),

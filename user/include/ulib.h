@@ -179,6 +179,8 @@ long pwrite64(int fd, const void *buf, size_t count, long long pos);
 long truncate64(const char *path, long long length);
 long ftruncate64(int fd, long long length);
 long lstat64(const char *path, struct stat64 *st);
+long symlink(const char *target, const char *path);
+long symlinkat(const char *target, int dfd, const char *path);
 
 int printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int puts(const char *s);

@@ -112,6 +112,8 @@
 	SYSCALL truncate64, __NR_truncate64
 	SYSCALL ftruncate64, __NR_ftruncate64
 	SYSCALL lstat64, __NR_lstat64
+	SYSCALL symlink, __NR_symlink
+	SYSCALL symlinkat, __NR_symlinkat
 
 /*
  * syscall(nr, a1, ..., a6): any call by its number, Linux's syscall(2),

@@ -118,6 +118,8 @@
 #define __NR_mount		21
 #define __NR_umount		22
 #define __NR_umount2		52
+#define __NR_symlink		83
+#define __NR_symlinkat		304
 /*
  * Retired: 500 was this kernel's own spawn(name, argv), before fork().
  * No call has the number now (-ENOSYS); programs start programs with
