@@ -184,6 +184,12 @@ asmlinkage long sys_prctl(int option, unsigned long arg2);
 asmlinkage long sys_gettimeofday(struct timeval __user *tv, struct timezone __user *tz);
 asmlinkage long sys_clock_gettime32(int which_clock, struct old_timespec32 __user *tp);
 asmlinkage long sys_clock_gettime(int which_clock, struct __kernel_timespec __user *tp);
+asmlinkage long sys_clock_nanosleep32(int which_clock, int flags,
+				      const struct old_timespec32 __user *rqtp,
+				      struct old_timespec32 __user *rmtp);
+asmlinkage long sys_clock_nanosleep(int which_clock, int flags,
+				    const struct __kernel_timespec __user *rqtp,
+				    struct __kernel_timespec __user *rmtp);
 asmlinkage long sys_getrandom(char __user *buf, size_t count, unsigned int flags);
 asmlinkage long sys_ioctl(unsigned int fd, unsigned int cmd, unsigned long arg);
 struct pollfd;

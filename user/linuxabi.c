@@ -27,6 +27,8 @@
 #define NR_getrandom		355
 #define NR_rseq			386
 #define NR_clock_gettime64	403
+#define NR_clock_nanosleep	267
+#define NR_clock_nanosleep64	407
 
 #define EBADF	9
 #define EFAULT	14
@@ -34,6 +36,8 @@
 #define ESRCH	3
 #define ENOTTY	25
 #define ENOSYS	38
+#define EINTR	4
+#define EOPNOTSUPP 95
 
 #define TLS_MIN		6
 #define TLS_MAX		8
@@ -46,6 +50,9 @@
 #define CLOCK_REALTIME	0
 #define CLOCK_MONOTONIC	1
 #define CLOCK_PROCESS_CPUTIME_ID 2
+#define CLOCK_MONOTONIC_RAW 4
+#define TIMER_ABSTIME	1
+#define LONG_SLEEP_S	5
 #define PR_SET_NAME	15
 #define PR_GET_NAME	16
 #define RLIMIT_STACK	3
@@ -279,6 +286,73 @@ static void check_clocks(void)
 	      "no CPU-time clock");
 }
 
+static long long ns_between(const struct timespec64 *a, const struct timespec64 *b)
+{
+	return (b->tv_sec - a->tv_sec) * 1000000000LL + b->tv_nsec - a->tv_nsec;
+}
+
+static void wake_me(int sig)
+{
+}
+
+/* A sleep a signal cuts short: -EINTR, and the time still to go in rem. */
+static void check_nanosleep_interrupted(void)
+{
+	struct timespec64 req = { LONG_SLEEP_S, 0 }, rem = { -1, -1 };
+	int status = -1;
+	long ret, parent = getpid(), pid;
+
+	signal(SIGUSR1, wake_me);
+	pid = fork();
+	if (pid == 0) {
+		msleep(SLEEP_MS);
+		kill(parent, SIGUSR1);
+		exit(0);
+	}
+	ret = syscall(NR_clock_nanosleep64, CLOCK_MONOTONIC, 0, &req, &rem);
+	waitpid(pid, &status, 0);
+	CHECK(ret == -EINTR && rem.tv_sec >= LONG_SLEEP_S - 2 && rem.tv_sec < LONG_SLEEP_S &&
+	      rem.tv_nsec >= 0 && rem.tv_nsec < 1000000000LL,
+	      "clock_nanosleep cut by a signal: %ld, %lld s left", ret, rem.tv_sec);
+}
+
+/* glibc's nanosleep()/sleep(): clock_nanosleep_time64, then clock_nanosleep. */
+static void check_nanosleep(void)
+{
+	struct timespec64 a, b, req = { 0, SLEEP_MS * NSEC_PER_MSEC }, bad = { 0, 1000000000LL };
+	int req32[2] = { 0, 0 };
+
+	syscall(NR_clock_gettime64, CLOCK_MONOTONIC, &a);
+	CHECK(syscall(NR_clock_nanosleep64, CLOCK_MONOTONIC, 0, &req, NULL) == 0,
+	      "clock_nanosleep_time64, a span");
+	syscall(NR_clock_gettime64, CLOCK_MONOTONIC, &b);
+	/* The kernel reads the clock again before it returns: never early. */
+	CHECK(ns_between(&a, &b) >= SLEEP_MS * NSEC_PER_MSEC, "slept %lld ns", ns_between(&a, &b));
+	syscall(NR_clock_gettime64, CLOCK_MONOTONIC, &a);
+	req32[0] = (int)a.tv_sec;
+	req32[1] = (int)a.tv_nsec;
+	req32[1] += SLEEP_MS * NSEC_PER_MSEC;
+	if (req32[1] >= 1000000000) {
+		req32[0]++;
+		req32[1] -= 1000000000;
+	}
+	CHECK(syscall(NR_clock_nanosleep, CLOCK_MONOTONIC, TIMER_ABSTIME, req32, NULL) == 0,
+	      "clock_nanosleep, until a time");
+	syscall(NR_clock_gettime64, CLOCK_MONOTONIC, &b);
+	CHECK(b.tv_sec > req32[0] || (b.tv_sec == req32[0] && b.tv_nsec >= req32[1]),
+	      "woke before the time asked");
+	CHECK(syscall(NR_clock_nanosleep64, CLOCK_REALTIME, TIMER_ABSTIME, &req, NULL) == 0,
+	      "a date long past: no sleep");
+	CHECK(syscall(NR_clock_nanosleep64, CLOCK_MONOTONIC_RAW, 0, &req, NULL) == -EOPNOTSUPP,
+	      "the raw clock has no sleep");
+	CHECK(syscall(NR_clock_nanosleep64, 99, 0, &req, NULL) == -EINVAL, "sleep on clock 99");
+	CHECK(syscall(NR_clock_nanosleep64, CLOCK_MONOTONIC, 0, &bad, NULL) == -EINVAL,
+	      "a billion nanoseconds");
+	CHECK(syscall(NR_clock_nanosleep64, CLOCK_MONOTONIC, 0, (void *)16, NULL) == -EFAULT,
+	      "a bad request pointer");
+	check_nanosleep_interrupted();
+}
+
 static void check_tty(void)
 {
 	struct termios t;
@@ -324,6 +398,7 @@ int main(void)
 	check_sse();
 	check_ids();
 	check_clocks();
+	check_nanosleep();
 	check_tty();
 	check_misc();
 	printf("linuxabi: %d failure%s\n", failures, failures == 1 ? "" : "s");

@@ -140,6 +140,8 @@ static const sys_call_ptr_t ia32_sys_call_table[NR_syscalls] = {
 	SYSCALL(__NR_set_robust_list, sys_set_robust_list),
 	SYSCALL(__NR_getrandom, sys_getrandom),
 	SYSCALL(__NR_clock_gettime64, sys_clock_gettime),
+	SYSCALL(__NR_clock_nanosleep, sys_clock_nanosleep32),
+	SYSCALL(__NR_clock_nanosleep_time64, sys_clock_nanosleep),
 	SYSCALL(__NR_poll, sys_poll),
 	SYSCALL(__NR_mount, sys_mount),
 	SYSCALL(__NR_umount, sys_oldumount),

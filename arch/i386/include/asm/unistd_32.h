@@ -114,6 +114,8 @@
 #define __NR_getrandom		355
 #define __NR_rseq		386	/* not provided: -ENOSYS, which glibc expects may happen */
 #define __NR_clock_gettime64	403
+#define __NR_clock_nanosleep	267
+#define __NR_clock_nanosleep_time64	407
 #define __NR_poll		168
 #define __NR_mount		21
 #define __NR_umount		22
