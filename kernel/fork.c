@@ -46,7 +46,6 @@ struct fork_start {
 	int __user *child_tid;		/* CLONE_CHILD_SETTID: where the child stores its pid */
 	unsigned long sas_ss_sp, sas_ss_size;	/* the alternate signal stack: in the copied memory */
 	struct vfork_done *vfork_done;	/* CLONE_VFORK: what the parent waits on */
-	bool parent_set;		/* copy_process() has written the child's parent */
 };
 
 /*
@@ -78,14 +77,6 @@ int ret_from_fork(void *arg)
 	int __user *child_tid = start->child_tid;
 	int pid = current->pid;
 
-	/*
-	 * The parent writes our task's parent after kthread_create() made
-	 * us runnable: on another CPU we may get here first, and a getppid()
-	 * in our first instructions would find none.  (Not a test of
-	 * current->parent itself: an orphan's is NULL too.)
-	 */
-	while (!READ_ONCE(start->parent_set))
-		yield();
 	/*
 	 * Set here, by the child itself, before its first instruction in
 	 * ring 3: on another CPU the child may run before copy_process()
@@ -285,8 +276,6 @@ static struct task_struct *copy_process(struct kernel_clone_args *args,
 		goto fail;
 	set_new_task_pgid(p, current->signal.pgid);
 	trace_pid_fork(current, p);	/* options/event-fork, function-fork */
-	barrier();			/* the parent is written before the flag: x86 keeps stores in order */
-	WRITE_ONCE(start->parent_set, true);	/* start is the child's from here on */
 	return p;
 fail:
 	if (start->mm)
