@@ -174,12 +174,16 @@ int trace_options_init(void);
 /* saved_cmdlines (trace_sched_switch.c): remember the running task's pid and name. */
 void tracing_record_cmdline(const char *comm);
 int trace_saved_cmdlines_init(void);
-/* The pid filters (pid_list.c): set_event_pid, set_ftrace_pid and their notrace lists. */
-bool trace_event_pid_filtering(void);	/* some set_event_*pid list is set */
-bool trace_event_ignore_this_pid(void);	/* the running task's events are not recorded */
-bool ftrace_ignore_this_pid(void);	/* nor its functions traced */
+/*
+ * The pid filters (pid_list.c): set_event_pid, set_ftrace_pid and their
+ * notrace lists, each trace array's own (trace_array.h).  The top level's
+ * function tracers ask ftrace_ignore_this_pid(); a fork and an exit
+ * update every trace array's lists that follow forks (event-fork,
+ * function-fork).
+ */
+bool ftrace_ignore_this_pid(void);
 void trace_pid_fork(struct task_struct *parent, struct task_struct *child);
-int trace_pid_files_init(void);
+void trace_pid_exit(struct task_struct *t);
 /* trace_marker: one record of text in tr's buffer, EBADF while its tracing_on is 0. */
 struct trace_array;
 int trace_marker_record(struct trace_array *tr, const char *text, size_t len);

@@ -49,6 +49,7 @@
 #include "kprobes.h"
 #include "rethook.h"
 #include "hw_breakpoint.h"
+#include "trace.h"	/* trace_pid_exit() */
 #include <asm/tls.h>
 #include <asm/fpu.h>
 
@@ -626,6 +627,7 @@ void kthread_exit(int code)
 	struct task_struct *me = current;
 
 	flush_thread_hw_breakpoints(me);	/* may sleep: before the irqs go off */
+	trace_pid_exit(me);	/* off the pid filters that follow tasks; may sleep too */
 	local_irq_disable();
 	if (me == &init_task || is_idle_task(me))
 		panic("kthread_exit: '%s' cannot exit", me->name);

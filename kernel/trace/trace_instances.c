@@ -47,6 +47,7 @@ struct trace_array global_trace = {
 	.id = TRACE_ARRAY_TOP,
 	.tracing_on = true,
 	.trace_flags = TRACE_DEFAULT_FLAGS,
+	.tracing_cpumask = TRACE_CPUMASK_ALL,
 };
 
 static LIST_HEAD(trace_instances);
@@ -291,6 +292,7 @@ static const struct pseudo_file_spec instance_per_cpu_files[] = {
 	{ "stats",          instance_stats_show,       NULL },
 	{ "trace",          instance_trace_show,       instance_trace_write },
 	{ "trace_pipe",     instance_trace_pipe_show,  NULL },
+	{ "snapshot",       tracing_snapshot_cpu_show, tracing_snapshot_cpu_write },
 };
 
 static int instance_per_cpu_create(struct trace_array *tr)
@@ -323,7 +325,7 @@ static void instance_function_call(unsigned long ip, unsigned long parent_ip,
 {
 	struct trace_array *tr = op->private;
 
-	if (READ_ONCE(tr->tracing_on))
+	if (READ_ONCE(tr->tracing_on) && !trace_array_ftrace_ignore_pid(tr))	/* its set_ftrace_pid */
 		trace_function_record_buf(tr->buffer, TRACE_FN_EVENT_ID, ip, parent_ip,
 					  ftrace_get_regs(fregs), NULL, 0);
 }
@@ -396,6 +398,11 @@ static const struct pseudo_file_spec instance_files[] = {
 	{ "trace_options",        NULL,                       NULL },	/* and options/ */
 	{ "trace_pipe",           instance_trace_pipe_show,   NULL },
 	{ "tracing_on",           instance_tracing_on_show,   instance_tracing_on_write },
+	{ "free_buffer",          NULL,                       tracing_free_buffer_write },
+	{ "set_event_pid",        NULL,                       NULL },	/* and the other pid filters */
+	{ "timestamp_mode",       tracing_timestamp_mode_show, NULL },
+	{ "trace_marker_raw",     NULL,                       tracing_marker_raw_write },
+	{ "tracing_cpumask",      tracing_cpumask_show,       tracing_cpumask_write },
 };
 
 static int free_id(void)
@@ -442,6 +449,10 @@ static int instance_files_create(struct trace_array *tr)
 			ret = instance_per_cpu_create(tr);
 			continue;
 		}
+		if (strcmp(instance_files[i].name, "set_event_pid") == 0) {
+			ret = trace_pid_files_create(tr);	/* pid_list.c */
+			continue;
+		}
 		snprintf(path, sizeof(path), "%s/%s", tr->dir, instance_files[i].name);
 		ret = pseudofs_create(path, instance_files[i].show, instance_files[i].write,
 				      instance_file_data(tr, instance_files[i].show));
@@ -463,6 +474,7 @@ static void instance_teardown(struct trace_array *tr)
 	synchronize_kprobes();		/* a hit on another CPU may still be writing its buffer */
 	ring_buffer_free(tr->buffer);
 	ftrace_free_filter(&tr->ops);
+	trace_pid_lists_free(tr);
 	trace_options_instance_free(tr);
 	kfree(tr);
 }
@@ -488,6 +500,7 @@ static struct trace_array *instance_create(const char *name, int *err)
 	snprintf(tr->dir, sizeof(tr->dir), TRACE_INSTANCES_DIR "/%s", name);
 	tr->id = id;
 	tr->tracing_on = true;
+	tr->tracing_cpumask = TRACE_CPUMASK_ALL;
 	tr->all_cpus = (struct trace_cpu_file){ tr, TRACE_ALL_CPUS };
 	tr->ops.func = instance_function_call;
 	tr->ops.flags = FTRACE_OPS_FL_RECURSION;
