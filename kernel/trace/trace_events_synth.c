@@ -136,7 +136,11 @@ void synth_event_trace(struct synth_event *se, const uint64_t *vals, struct pt_r
 		fv[i] = (struct fetch_value){ .raw = synth_field_value(&se->fields[i], vals[i]) };
 	e->len = se->nr_fields * sizeof(*fv);
 	se->tp.recorded = true;
-	trace_event_commit(&se->tp, e, regs);
+	/* every trace array where it is on: Linux's trace_synth() */
+	if (trace_event_top_on(&se->tp))
+		trace_event_commit(&se->tp, e, regs);
+	if (trace_event_instances_on(&se->tp))
+		trace_instances_commit(&se->tp, e, regs);
 	synth_depth[cpu]--;
 }
 NOKPROBE_SYMBOL(synth_field_value);

@@ -101,6 +101,32 @@ void trace_instances_record(struct trace_probe *tp, const struct fetch_ops *fops
 }
 NOKPROBE_SYMBOL(trace_instances_record);
 
+/*
+ * A finished record (a synthetic event's, made by an action) into each
+ * instance where tp is on, through the instance's file of tp - its
+ * filter, its triggers, its tracing_on - stamped with its clock: Linux's
+ * trace_synth() calls the probe of every trace array's file.
+ */
+void trace_instances_commit(struct trace_probe *tp, struct trace_entry *e, struct pt_regs *regs)
+{
+	struct trace_event_file *top = READ_ONCE(tp->event_file);
+	unsigned long mask = trace_event_instances_on(tp);
+
+	for (int id = 1; top && id < TRACE_ARRAY_MAX && mask; id++) {
+		struct trace_event_file *file;
+
+		if (!(mask & (1UL << id)))
+			continue;
+		mask &= ~(1UL << id);
+		file = READ_ONCE(top->instance_files[id]);
+		if (!file)
+			continue;
+		e->ts = ring_buffer_time_stamp(file->tr->buffer);
+		trace_event_file_commit_entry(file, e, regs);
+	}
+}
+NOKPROBE_SYMBOL(trace_instances_commit);
+
 void trace_instances_reset(void)
 {
 	struct trace_array *tr;

@@ -754,6 +754,56 @@ static void instance_buffer_files_are_its_own(struct ktest *t)
 	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
 }
 
+static void run_cmd(const char *cmd)
+{
+	static char sink[256];
+	struct seq_buf s;
+
+	seq_buf_init(&s, sink, sizeof(sink));
+	shell_exec(cmd, &s);
+}
+
+#define TIN_START_VARS "hist:keys=common_pid:ts0=common_timestamp.usecs:n0=n"
+#define TIN_ONMATCH    "hist:keys=common_pid:lat=common_timestamp.usecs-$ts0:" \
+		       "onmatch(kprobes.tin_s).trace(tin_lat,$lat,$n0)"
+
+/*
+ * An onmatch() action's synthetic event records in every trace array
+ * where it is enabled (Linux's trace_synth() calls each one's probe),
+ * whichever trace array's hist fired it.
+ */
+static void synthetic_event_records_where_enabled(struct ktest *t)
+{
+	wr_append(T("kprobe_events"), "p:tin_s sort_ints n=$arg2:s32\n");
+	wr_append(T("kprobe_events"), "r:tin_e sort_ints\n");
+	KTEST_EXPECT_EQ(t, wr_append(T("synthetic_events"), "tin_lat u64 lat; int n\n"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, wr(T("events/kprobes/tin_s/trigger"), TIN_START_VARS "\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(T("events/kprobes/tin_e/trigger"), TIN_ONMATCH "\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("events/synthetic/tin_lat/enable"), "1\n"), 0);
+	run_cmd("run sort 50");
+	rd(FOO("trace"));
+	KTEST_EXPECT_EQ(t, count(out, " tin_lat: lat="), 1);
+	KTEST_EXPECT_EQ(t, count(out, " n=50\n"), 1);
+	rd(T("trace"));
+	KTEST_EXPECT_EQ(t, count(out, " tin_lat: "), 0);
+	KTEST_EXPECT_EQ(t, wr(T("events/synthetic/tin_lat/enable"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("events/synthetic/tin_lat/filter"), "n > 60\n"), 0);
+	run_cmd("run sort 70");
+	run_cmd("run sort 30");
+	rd(FOO("trace"));
+	KTEST_EXPECT_EQ(t, count(out, " tin_lat: lat="), 2);	/* 50, 70: its filter */
+	rd(T("trace"));
+	KTEST_EXPECT_EQ(t, count(out, " tin_lat: lat="), 2);	/* 70, 30 */
+	wr(T("events/synthetic/tin_lat/enable"), "0\n");
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	wr_append(T("events/kprobes/tin_e/trigger"), "!" TIN_ONMATCH "\n");
+	wr_append(T("events/kprobes/tin_s/trigger"), "!" TIN_START_VARS "\n");
+	KTEST_EXPECT_EQ(t, wr_append(T("synthetic_events"), "!tin_lat\n"), 0);
+	wr_append(T("kprobe_events"), "-:tin_e\n");
+	wr_append(T("kprobe_events"), "-:tin_s\n");
+}
+
 static struct ktest_case instances_cases[] = {
 	KTEST_CASE(mkdir_makes_linux_files),
 	KTEST_CASE(mkdir_rmdir_errors_as_linux),
@@ -780,6 +830,7 @@ static struct ktest_case instances_cases[] = {
 	KTEST_CASE(instance_pid_filters_are_its_own),
 	KTEST_CASE(instance_tracing_cpumask_is_its_own),
 	KTEST_CASE(instance_buffer_files_are_its_own),
+	KTEST_CASE(synthetic_event_records_where_enabled),
 	KTEST_END
 };
 
