@@ -174,6 +174,9 @@ bool trace_array_ftrace_ignore_pid(struct trace_array *tr);
 /* Record a hit of event tp in every instance (not the top level) where it is enabled. */
 void trace_instances_record(struct trace_probe *tp, const struct fetch_ops *fops,
 			    struct pt_regs *regs, unsigned long ip, unsigned long ret_ip);
+/* ...in the one instance id (tp is on there). */
+void trace_instance_record(struct trace_probe *tp, const struct fetch_ops *fops,
+			   struct pt_regs *regs, unsigned long ip, unsigned long ret_ip, int id);
 /* A finished record of tp (a synthetic event's) into every instance where tp is on. */
 struct trace_entry;
 void trace_instances_commit(struct trace_probe *tp, struct trace_entry *e, struct pt_regs *regs);

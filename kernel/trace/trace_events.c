@@ -107,9 +107,13 @@ struct trace_event_file *find_event_file(struct trace_array *tr, const char *gro
  */
 static int event_arm_in(struct trace_probe *tp, unsigned long want)
 {
-	bool soft = tp->event_file && tp->event_file->soft_in;
-	int ret = event_arm(tp, want != 0 || soft);
+	unsigned long soft = tp->event_file ? tp->event_file->soft_in : 0;
+	int ret = 0;
 
+	if (tp->type->attach_in)	/* an event probe: on its attached event in the same ones */
+		ret = tp->type->attach_in(tp, want | soft);
+	if (ret == 0)
+		ret = event_arm(tp, want != 0 || soft);
 	if (ret == 0)
 		WRITE_ONCE(tp->enabled_in, want);
 	return ret;

@@ -71,34 +71,42 @@ static struct trace_array *find_instance(const char *name)
  * instance's file of the event: its filter, its triggers (acting on the
  * instance), its tracing_on, its clock (trace.c's trace_event_file_*()).
  */
-void trace_instances_record(struct trace_probe *tp, const struct fetch_ops *fops,
-			    struct pt_regs *regs, unsigned long ip, unsigned long ret_ip)
+void trace_instance_record(struct trace_probe *tp, const struct fetch_ops *fops,
+			   struct pt_regs *regs, unsigned long ip, unsigned long ret_ip, int id)
 {
 	int preempt = preempt_count();
 	struct trace_probe *ev = tp->leader ? tp->leader : tp;
 	struct trace_event_file *top = READ_ONCE(ev->event_file);
+	struct trace_event_file *file = top ? READ_ONCE(top->instance_files[id]) : NULL;
+	struct trace_array *tr;
+	struct trace_entry *e;
+	unsigned long flags;
+
+	if (!file)
+		return;
+	tr = file->tr;
+	e = trace_event_file_reserve(file, &flags);
+	trace_probe_fill(e, tp, ev->id, fops, regs, ip, ret_ip, preempt);
+	e->ts = ring_buffer_time_stamp(tr->buffer);	/* the instance's trace_clock */
+	trace_event_file_commit(file, e, regs, flags);
+	if (trace_array_option_on(tr, TRACE_ITER_STACKTRACE))
+		__trace_stack(tr, regs);
+}
+
+void trace_instances_record(struct trace_probe *tp, const struct fetch_ops *fops,
+			    struct pt_regs *regs, unsigned long ip, unsigned long ret_ip)
+{
+	struct trace_probe *ev = tp->leader ? tp->leader : tp;
 	unsigned long mask = trace_event_instances_on(ev);
 
-	for (int id = 1; top && id < TRACE_ARRAY_MAX && mask; id++) {
-		struct trace_event_file *file = READ_ONCE(top->instance_files[id]);
-		struct trace_array *tr;
-		struct trace_entry *e;
-		unsigned long flags;
-
+	for (int id = 1; id < TRACE_ARRAY_MAX && mask; id++) {
 		if (!(mask & (1UL << id)))
 			continue;
 		mask &= ~(1UL << id);
-		if (!file)
-			continue;
-		tr = file->tr;
-		e = trace_event_file_reserve(file, &flags);
-		trace_probe_fill(e, tp, ev->id, fops, regs, ip, ret_ip, preempt);
-		e->ts = ring_buffer_time_stamp(tr->buffer);	/* the instance's trace_clock */
-		trace_event_file_commit(file, e, regs, flags);
-		if (trace_array_option_on(tr, TRACE_ITER_STACKTRACE))
-			__trace_stack(tr, regs);
+		trace_instance_record(tp, fops, regs, ip, ret_ip, id);
 	}
 }
+NOKPROBE_SYMBOL(trace_instance_record);
 NOKPROBE_SYMBOL(trace_instances_record);
 
 /*
@@ -493,6 +501,8 @@ static void instance_teardown(struct trace_array *tr)
 
 	instance_set_tracer(tr, false);
 	clear_event_triggers(tr);		/* a trigger holds its events in soft mode */
+	list_for_each_entry(file, &trace_event_files, list)	/* an event probe, its attached event */
+		trace_event_enable_in(file->tp, tr->id, false);
 	list_for_each_entry(file, &trace_event_files, list)
 		trace_event_instance_remove(tr, file->tp);
 	pseudofs_remove_tree(tr->dir);
