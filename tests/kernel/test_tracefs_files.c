@@ -903,8 +903,13 @@ static void set_event_pid_filters_by_task(struct ktest *t)
 	KTEST_EXPECT_EQ(t, records_of_fib5(), 15);
 }
 
-static int idle_thread(void *unused)
+/* A child that lives until the test lets it go: its exit would take it off a list that follows. */
+static volatile bool tf_may_exit;
+
+static int waiting_thread(void *unused)
 {
+	while (!READ_ONCE(tf_may_exit))
+		yield();
 	return 0;
 }
 
@@ -915,7 +920,8 @@ static void event_fork_lists_the_children(struct ktest *t)
 	char want[32];
 
 	wr(T("set_event_pid"), "0\n");
-	k = kthread_create(idle_thread, NULL, "tf-child");
+	WRITE_ONCE(tf_may_exit, false);
+	k = kthread_create(waiting_thread, NULL, "tf-child");
 	KTEST_ASSERT_TRUE(t, k != NULL);
 	snprintf(want, sizeof(want), "0\n%d\n", task_pid(k));
 	trace_pid_fork(current, k);			/* event-fork off: nothing */
@@ -926,17 +932,9 @@ static void event_fork_lists_the_children(struct ktest *t)
 	rd(T("set_event_pid"));
 	KTEST_EXPECT_STREQ(t, out, want);
 	wr(T("options/event-fork"), "0\n");
+	WRITE_ONCE(tf_may_exit, true);
 	kthread_join(k);
 	wr(T("set_event_pid"), "\n");
-}
-
-static volatile bool tf_may_exit;
-
-static int waiting_thread(void *unused)
-{
-	while (!READ_ONCE(tf_may_exit))
-		yield();
-	return 0;
 }
 
 /*
