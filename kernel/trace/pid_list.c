@@ -19,11 +19,17 @@
  * task that exits leaves it (Linux's sched_process_fork and
  * sched_process_free probes, registered while the option is on).
  *
- * A list is a bitmap over the pids up to PID_MAX_LIMIT.  A write makes a
- * new list and swaps it in, all or nothing as Linux's trace_pid_write();
- * the old one is freed once every CPU has taken an interrupt, since the
- * readers - a probe hit's record, a function tracer callback - run with
- * interrupts off.
+ * A list is Linux's sparse bitmap of three levels over any pid below
+ * 2^30: the top 8 bits of a pid pick an upper chunk, the next 8 a lower
+ * chunk in it, the last 14 a bit in that; chunks are made as pids
+ * arrive, so a few pids cost a few KiB whatever their size (this
+ * kernel's pids are never reused, they grow past pid_max).  A write
+ * makes a new list and swaps it in, all or nothing as Linux's
+ * trace_pid_write(); the old one is freed once every CPU has taken an
+ * interrupt, since the readers - a probe hit's record, a function tracer
+ * callback - run with interrupts off.  A fork adds a pid in place: a new
+ * chunk is zeroed before the pointer to it is stored, and x86 keeps
+ * stores in order, so a reader sees either no chunk or a clean one.
  */
 #include "kernel.h"
 #include "trace.h"
@@ -40,16 +46,26 @@
 #include "nokprobe.h"
 #include <asm/percpu.h>
 
-/*
- * Linux's PID_MAX_LIMIT on i386: where a long has 32 bits it is
- * PID_MAX_DEFAULT (include/linux/threads.h), the largest pid_max a task's
- * pid can wrap at.  A 4 KiB bitmap holds every such pid.
- */
-#define PID_MAX_LIMIT  0x8000
+/* Linux's MAX_PID: futex's 30-bit TID mask, above any PID_MAX_LIMIT. */
+#define PID_LIST_MAX   (1U << 30)
+#define UPPER_BITS     8
+#define LOWER_BITS     14
+#define UPPER_SIZE     (1U << UPPER_BITS)
+#define LOWER_SIZE     (1U << LOWER_BITS)
+#define UPPER1_SHIFT   (UPPER_BITS + LOWER_BITS)
+#define UPPER2_SHIFT   LOWER_BITS
 #define BITS_PER_ULONG (8 * sizeof(unsigned long))
 
+struct pid_lower_chunk {
+	unsigned long bits[LOWER_SIZE / BITS_PER_ULONG];	/* 2 KiB: 16384 pids */
+};
+
+struct pid_upper_chunk {
+	struct pid_lower_chunk *lower[UPPER_SIZE];
+};
+
 struct trace_pid_list {
-	unsigned long bits[PID_MAX_LIMIT / BITS_PER_ULONG];
+	struct pid_upper_chunk *upper[UPPER_SIZE];
 };
 
 /*
@@ -60,21 +76,110 @@ struct trace_pid_list {
 static struct trace_array *pid_arrays[TRACE_ARRAY_MAX];
 static DEFINE_MUTEX(pid_list_mutex);
 
-static bool trace_pid_list_is_set(const struct trace_pid_list *l, unsigned int pid)
+/* The lower chunk pid's bit is in, NULL if none was made. */
+static struct pid_lower_chunk *pid_chunk(const struct trace_pid_list *l, unsigned int pid)
 {
-	return pid < PID_MAX_LIMIT && (l->bits[pid / BITS_PER_ULONG] >> (pid % BITS_PER_ULONG)) & 1;
+	struct pid_upper_chunk *upper;
+
+	if (pid >= PID_LIST_MAX)
+		return NULL;
+	upper = READ_ONCE(l->upper[pid >> UPPER1_SHIFT]);
+	return upper ? READ_ONCE(upper->lower[(pid >> UPPER2_SHIFT) % UPPER_SIZE]) : NULL;
 }
 
-static void trace_pid_list_set(struct trace_pid_list *l, unsigned int pid)
+static bool trace_pid_list_is_set(const struct trace_pid_list *l, unsigned int pid)
 {
-	if (pid < PID_MAX_LIMIT)
-		l->bits[pid / BITS_PER_ULONG] |= 1UL << (pid % BITS_PER_ULONG);
+	struct pid_lower_chunk *c = pid_chunk(l, pid);
+	unsigned int bit = pid % LOWER_SIZE;
+
+	return c && (c->bits[bit / BITS_PER_ULONG] >> (bit % BITS_PER_ULONG)) & 1;
+}
+
+/* pid's lower chunk, made (zeroed, then published) if need be; NULL: no memory. */
+static struct pid_lower_chunk *pid_chunk_get(struct trace_pid_list *l, unsigned int pid)
+{
+	struct pid_upper_chunk **upper = &l->upper[pid >> UPPER1_SHIFT];
+	struct pid_lower_chunk **lower;
+
+	if (!*upper)
+		WRITE_ONCE(*upper, kzalloc(sizeof(**upper)));
+	if (!*upper)
+		return NULL;
+	lower = &(*upper)->lower[(pid >> UPPER2_SHIFT) % UPPER_SIZE];
+	if (!*lower)
+		WRITE_ONCE(*lower, kzalloc(sizeof(**lower)));
+	return *lower;
+}
+
+/* Linux's trace_pid_list_set(): 0, -EINVAL past 2^30, -ENOMEM. */
+static int trace_pid_list_set(struct trace_pid_list *l, unsigned int pid)
+{
+	struct pid_lower_chunk *c = pid >= PID_LIST_MAX ? NULL : pid_chunk_get(l, pid);
+	unsigned int bit = pid % LOWER_SIZE;
+
+	if (!c)
+		return pid >= PID_LIST_MAX ? -EINVAL : -ENOMEM;
+	c->bits[bit / BITS_PER_ULONG] |= 1UL << (bit % BITS_PER_ULONG);
+	return 0;
 }
 
 static void trace_pid_list_clear(struct trace_pid_list *l, unsigned int pid)
 {
-	if (pid < PID_MAX_LIMIT)
-		l->bits[pid / BITS_PER_ULONG] &= ~(1UL << (pid % BITS_PER_ULONG));
+	struct pid_lower_chunk *c = pid_chunk(l, pid);
+	unsigned int bit = pid % LOWER_SIZE;
+
+	if (c)
+		c->bits[bit / BITS_PER_ULONG] &= ~(1UL << (bit % BITS_PER_ULONG));
+}
+
+/* Linux's trace_pid_list_free(): every chunk, then the list. */
+static void trace_pid_list_free(struct trace_pid_list *l)
+{
+	for (unsigned int i = 0; l && i < UPPER_SIZE; i++) {
+		for (unsigned int j = 0; l->upper[i] && j < UPPER_SIZE; j++)
+			kfree(l->upper[i]->lower[j]);
+		kfree(l->upper[i]);
+	}
+	kfree(l);
+}
+
+/* A copy of l, chunk by chunk (NULL: no memory). */
+static struct trace_pid_list *trace_pid_list_copy(const struct trace_pid_list *l)
+{
+	struct trace_pid_list *copy = kzalloc(sizeof(*copy));
+
+	for (unsigned int i = 0; copy && i < UPPER_SIZE; i++) {
+		for (unsigned int j = 0; l->upper[i] && j < UPPER_SIZE; j++) {
+			struct pid_lower_chunk *c = l->upper[i]->lower[j];
+			unsigned int first = (i << UPPER1_SHIFT) | (j << UPPER2_SHIFT);
+
+			if (!c)
+				continue;
+			if (!pid_chunk_get(copy, first)) {
+				trace_pid_list_free(copy);
+				return NULL;
+			}
+			*copy->upper[i]->lower[j] = *c;
+		}
+	}
+	return copy;
+}
+
+/* Linux's trace_pid_list_next(): the first listed pid from pid on; false if none. */
+static bool trace_pid_list_next(const struct trace_pid_list *l, unsigned int pid,
+				unsigned int *next)
+{
+	for (; pid < PID_LIST_MAX; pid++) {
+		if (!pid_chunk(l, pid)) {	/* no chunk: on to the next one */
+			pid = (pid | (LOWER_SIZE - 1));
+			continue;
+		}
+		if (trace_pid_list_is_set(l, pid)) {
+			*next = pid;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* Linux's trace_ignore_this_task(): not on tr's list, or on its notrace list. */
@@ -115,6 +220,7 @@ bool ftrace_ignore_this_pid(void)
 {
 	return trace_array_ftrace_ignore_pid(&global_trace);
 }
+NOKPROBE_SYMBOL(pid_chunk);
 NOKPROBE_SYMBOL(trace_pid_list_is_set);
 NOKPROBE_SYMBOL(trace_ignore_this_task);
 NOKPROBE_SYMBOL(trace_current_pid);
@@ -137,7 +243,7 @@ static void pid_list_replace(struct trace_array *tr, int kind, struct trace_pid_
 	WRITE_ONCE(tr->pid_lists[kind], list);
 	if (old) {
 		on_each_cpu(pid_list_sync_cpu, NULL, 1);
-		kfree(old);
+		trace_pid_list_free(old);
 	}
 }
 
@@ -146,7 +252,7 @@ static int pid_token_parse(const char *text, size_t len, unsigned int *pid)
 {
 	unsigned long val;
 
-	if (kstrntoul(text, len, 0, &val) || val >= PID_MAX_LIMIT)
+	if (kstrntoul(text, len, 0, &val) || val >= PID_LIST_MAX)
 		return -EINVAL;
 	*pid = val;
 	return 0;
@@ -157,7 +263,7 @@ static bool pid_space(char c)
 	return c == ' ' || c == '\t' || c == '\n';
 }
 
-/* Add the pids of text to list: 0, or -EINVAL at the first bad one. */
+/* Add the pids of text to list: 0, or -EINVAL at the first bad one (-ENOMEM). */
 static int pid_list_parse(struct trace_pid_list *list, const char *text, size_t len, bool *any)
 {
 	size_t i = 0, n;
@@ -170,10 +276,9 @@ static int pid_list_parse(struct trace_pid_list *list, const char *text, size_t 
 			;
 		if (n && pid_token_parse(text + i, n, &pid))
 			return -EINVAL;
-		if (n) {
-			trace_pid_list_set(list, pid);
-			*any = true;
-		}
+		if (n && trace_pid_list_set(list, pid))
+			return -ENOMEM;
+		*any |= n != 0;
 		i += n;
 	}
 	return 0;
@@ -187,24 +292,20 @@ static int pid_list_parse(struct trace_pid_list *list, const char *text, size_t 
 static int pid_list_write(struct trace_array *tr, int kind, const char *text, size_t len,
 			  bool trunc)
 {
-	struct trace_pid_list *list = kzalloc(sizeof(*list));
+	struct trace_pid_list *list;
 	bool any = false;
 	int ret;
 
-	if (!list)
-		return -ENOMEM;
 	mutex_lock(&pid_list_mutex);
 	if (trunc)
 		pid_list_replace(tr, kind, NULL);
-	if (tr->pid_lists[kind]) {
-		*list = *tr->pid_lists[kind];
-		any = true;
-	}
-	ret = pid_list_parse(list, text, len, &any);
-	if (ret == 0)
-		pid_list_replace(tr, kind, any ? list : NULL);
-	if (ret || !any)
-		kfree(list);
+	any = tr->pid_lists[kind] != NULL;
+	list = any ? trace_pid_list_copy(tr->pid_lists[kind]) : kzalloc(sizeof(*list));
+	ret = list ? pid_list_parse(list, text, len, &any) : -ENOMEM;
+	if (ret == 0 && any)
+		pid_list_replace(tr, kind, list);
+	else
+		trace_pid_list_free(list);
 	mutex_unlock(&pid_list_mutex);
 	return ret;
 }
@@ -263,9 +364,8 @@ static int pid_file_show(struct seq_buf *s, void *data)
 	l = f->tr->pid_lists[f->kind];
 	if (!l && f->kind >= FTRACE_PIDS)
 		seq_buf_puts(s, "no pid\n");
-	for (unsigned int pid = 0; l && pid < PID_MAX_LIMIT; pid++)
-		if (trace_pid_list_is_set(l, pid))
-			seq_buf_printf(s, "%u\n", pid);
+	for (unsigned int pid = 0; l && trace_pid_list_next(l, pid, &pid); pid++)
+		seq_buf_printf(s, "%u\n", pid);
 	mutex_unlock(&pid_list_mutex);
 	return 0;
 }
@@ -305,7 +405,7 @@ void trace_pid_lists_free(struct trace_array *tr)
 	if (pid_arrays[tr->id] == tr)
 		pid_arrays[tr->id] = NULL;
 	for (int kind = 0; kind < NR_PID_LISTS; kind++) {
-		kfree(tr->pid_lists[kind]);
+		trace_pid_list_free(tr->pid_lists[kind]);
 		tr->pid_lists[kind] = NULL;
 	}
 	mutex_unlock(&pid_list_mutex);

@@ -891,7 +891,14 @@ static void set_event_pid_filters_by_task(struct ktest *t)
 	rd(T("set_event_pid"));
 	KTEST_EXPECT_STREQ(t, out, "0\n5\n16\n");
 	KTEST_EXPECT_EQ(t, wr_append(T("set_event_pid"), "7 x\n"), -EINVAL);	/* all or nothing */
-	KTEST_EXPECT_EQ(t, wr_append(T("set_event_pid"), "32768\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, wr_append(T("set_event_pid"), "1073741824\n"), -EINVAL);	/* 2^30 */
+	rd(T("set_event_pid"));
+	KTEST_EXPECT_STREQ(t, out, "0\n5\n16\n");
+	/* Linux's sparse list: any pid below 2^30, a few KiB for a few pids */
+	KTEST_EXPECT_EQ(t, wr_append(T("set_event_pid"), "1073741823 40000 32768\n"), 0);
+	rd(T("set_event_pid"));
+	KTEST_EXPECT_STREQ(t, out, "0\n5\n16\n32768\n40000\n1073741823\n");
+	KTEST_EXPECT_EQ(t, wr(T("set_event_pid"), "5 0x10 0\n"), 0);
 	rd(T("set_event_pid"));
 	KTEST_EXPECT_STREQ(t, out, "0\n5\n16\n");
 	KTEST_EXPECT_EQ(t, wr(T("set_event_pid"), "\n"), 0);
