@@ -247,13 +247,19 @@ static void pid_list_replace(struct trace_array *tr, int kind, struct trace_pid_
 	}
 }
 
-/* One pid, Linux's kstrtoul(.., 0, ..): decimal, 0x hex or 0 octal. */
+/*
+ * One pid, Linux's kstrtoul(.., 0, ..): decimal, 0x hex or 0 octal; not
+ * a number is EINVAL.  A number past the list's 2^30 is EPERM: Linux's
+ * trace_pid_write() returns -1 when trace_pid_list_set() refuses it.
+ */
 static int pid_token_parse(const char *text, size_t len, unsigned int *pid)
 {
 	unsigned long val;
 
-	if (kstrntoul(text, len, 0, &val) || val >= PID_LIST_MAX)
+	if (kstrntoul(text, len, 0, &val))
 		return -EINVAL;
+	if (val >= PID_LIST_MAX)
+		return -EPERM;
 	*pid = val;
 	return 0;
 }
@@ -263,19 +269,21 @@ static bool pid_space(char c)
 	return c == ' ' || c == '\t' || c == '\n';
 }
 
-/* Add the pids of text to list: 0, or -EINVAL at the first bad one (-ENOMEM). */
+/* Add the pids of text to list: 0, or the error of the first bad one (-ENOMEM). */
 static int pid_list_parse(struct trace_pid_list *list, const char *text, size_t len, bool *any)
 {
 	size_t i = 0, n;
 	unsigned int pid;
+	int ret;
 
 	while (i < len) {
 		for (; i < len && pid_space(text[i]); i++)
 			;
 		for (n = 0; i + n < len && !pid_space(text[i + n]); n++)
 			;
-		if (n && pid_token_parse(text + i, n, &pid))
-			return -EINVAL;
+		ret = n ? pid_token_parse(text + i, n, &pid) : 0;
+		if (ret)
+			return ret;
 		if (n && trace_pid_list_set(list, pid))
 			return -ENOMEM;
 		*any |= n != 0;
