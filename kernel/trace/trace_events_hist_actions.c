@@ -130,7 +130,7 @@ static int var_param(struct hist_trigger *h, const char *name, const char *cmd)
 	if (slot >= 0)
 		return hist_add_ref(h, h, slot, false);
 	list_for_each_entry(o, &hist_triggers, list)
-		if ((slot = hist_find_own_var(o, name)) >= 0 &&
+		if (o->table == o && (slot = hist_find_own_var(o, name)) >= 0 &&
 		    (r = hist_add_ref(h, o, slot, false)) >= 0)
 			return r;
 	hist_log_error(h->file, cmd, HIST_ERR_PARAM_NOT_FOUND, name);

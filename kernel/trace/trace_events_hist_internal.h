@@ -31,6 +31,7 @@ struct synth_event;
 struct hist_key {
 	uint64_t num[HIST_KEYS_MAX];
 	char str[HIST_KEYS_MAX][HIST_STR_KEY];
+	unsigned long stack[HIST_STACKTRACE_DEPTH];	/* a stacktrace key: 0 ends it */
 };
 
 /* One key's entry of the table (Linux's tracing_map_elt). */
@@ -98,6 +99,14 @@ struct hist_trigger {
 	int nr_refs;
 	struct hist_act acts[HIST_ACTIONS_MAX];
 	int users;			/* references to our variables from other triggers */
+	/*
+	 * The trigger whose table this one counts in: itself, or the first
+	 * trigger of its name= (Linux's named_data).  The table (map, lock,
+	 * hits, drops, entries) is table's; it lives while table_users
+	 * (the triggers counting in it) is above 0, past its own removal.
+	 */
+	struct hist_trigger *table;
+	int table_users;
 	char filter[FILTER_TEXT_MAX];	/* for hist_trigger_matches() */
 	bool paused;
 	spinlock_t lock;
