@@ -119,6 +119,29 @@ int hist_add_ref(struct hist_trigger *h, struct hist_trigger *owner, int slot, b
 	return h->nr_refs++;
 }
 
+bool hist_new_str(struct hist_trigger *h, int slot)
+{
+	if (h->nr_strs == SYNTH_FIELDS_MAX)	/* Linux's n_str limit */
+		return false;
+	h->str_idx[slot] = h->nr_strs++;
+	return true;
+}
+
+void hist_set_str(struct hist_trigger *h, struct hist_entry *ent, int slot, const char *src,
+		  size_t len)
+{
+	struct hist_trigger *t = h->table;
+	char *room = t->strs + ((ent - t->map) * t->nr_strs + h->str_idx[slot]) * HIST_STR_VAR_LEN;
+
+	if (len > HIST_STR_VAR_LEN - 1)
+		len = HIST_STR_VAR_LEN - 1;
+	memcpy(room, src, len);
+	room[len] = '\0';
+	ent->vars[slot] = (uintptr_t)room;
+	ent->var_set |= 1U << slot;
+}
+NOKPROBE_SYMBOL(hist_set_str);
+
 /* $name in an expression: another trigger's variable. */
 static int resolve_var_ref(struct hist_trigger *h, struct hist_rexpr *rx, int i,
 			   bool read_once, const char *cmd)
@@ -251,10 +274,8 @@ static int resolve_fields(struct hist_trigger *h, const struct filter_field *fie
 		}
 		if (hist_resolve_expr(h, &h->vars[v], &spec->vars[v].expr, fields, n, cmd))
 			return -EINVAL;
-		if (h->vars[v].n[spec->vars[v].expr.root].is_string) {
-			hist_log_error(h->file, cmd, HIST_ERR_FIELD_VAR_CREATE_FAIL, spec->vars[v].name);
+		if (h->vars[v].n[spec->vars[v].expr.root].is_string && !hist_new_str(h, v))
 			return -EINVAL;
-		}
 	}
 	for (int k = 0; k < spec->nr_keys; k++)
 		if (hist_resolve_expr(h, &h->keys[k], &spec->keys[k], fields, n, cmd))
@@ -339,7 +360,9 @@ static int attach_table(struct hist_trigger *h, const char *cmd)
 	if (!t) {
 		h->size = 1U << h->spec.map_bits;
 		h->map = kzalloc(h->size * sizeof(*h->map));
-		return h->map ? 0 : -ENOMEM;
+		if (h->nr_strs)
+			h->strs = kzalloc(h->size * h->nr_strs * HIST_STR_VAR_LEN);
+		return h->map && (h->strs || !h->nr_strs) ? 0 : -ENOMEM;
 	}
 	if (!named_compatible(h, t)) {
 		snprintf(named, sizeof(named), "name=%s", h->spec.name);
@@ -366,6 +389,7 @@ int hist_trigger_create(struct trace_event_file *file, const struct hist_spec *s
 	h->nr_slots = spec->nr_vars;
 	h->table = h;
 	h->table_users = 1;
+	memset(h->str_idx, -1, sizeof(h->str_idx));
 	spin_lock_init(&h->lock);
 	strlcpy(h->filter, filter, sizeof(h->filter));
 	h->paused = spec->pause;	/* start paused, as Linux allows */
@@ -386,6 +410,7 @@ static void table_put(struct hist_trigger *t)
 {
 	if (--t->table_users)
 		return;
+	kfree(t->strs);
 	kfree(t->map);
 	kfree(t);
 }
@@ -616,18 +641,46 @@ static bool resolve_refs(struct hist_trigger *h, const struct hist_key *key,
 	return true;
 }
 
+/* A string variable's value at this hit: a field of the record, or another variable's string. */
+static void set_str_var(struct hist_trigger *h, struct hist_entry *ent, int slot,
+			const struct hist_rexpr *rx, const struct hist_hit *hit)
+{
+	const struct hist_rnode *rn = &rx->n[rx->e->root];
+	const char *src;
+	size_t len;
+
+	if (rx->e->nodes[rx->e->root].atom == HIST_ATOM_FIELD) {
+		src = trace_event_field_str(hit->file, rn->arg, hit->e, &len);
+	} else {
+		src = (const char *)(uintptr_t)eval(rx, rx->e->root, hit);
+		len = src ? strnlen(src, HIST_STR_VAR_LEN) : 0;
+	}
+	hist_set_str(h, ent, slot, src, len);
+}
+
 /* Sums, variables and field variables of the entry (Linux's hist_trigger_elt_update()). */
 static void update_entry(struct hist_trigger *h, struct hist_entry *ent, const struct hist_hit *hit)
 {
 	for (int v = 0; v < h->spec.nr_vals; v++)
 		ent->sums[v] += eval(&h->vals[v], h->vals[v].e->root, hit);
 	for (int v = 0; v < h->spec.nr_vars; v++) {
+		if (h->str_idx[v] >= 0) {
+			set_str_var(h, ent, v, &h->vars[v], hit);
+			continue;
+		}
 		ent->vars[v] = eval(&h->vars[v], h->vars[v].e->root, hit);
 		ent->var_set |= 1U << v;
 	}
 	for (int f = 0; f < h->nr_fvars; f++) {
 		const struct hist_field_var *fv = &h->fvars[f];
+		const char *str;
+		size_t len;
 
+		if (fv->is_string) {
+			str = trace_event_field_str(hit->file, fv->field, hit->e, &len);
+			hist_set_str(h, ent, fv->slot, str, len);
+			continue;
+		}
 		ent->vars[fv->slot] = field_value(trace_event_field_num(hit->file, fv->field, hit->e),
 						  fv->size, fv->is_signed);
 		ent->var_set |= 1U << fv->slot;
@@ -636,22 +689,29 @@ static void update_entry(struct hist_trigger *h, struct hist_entry *ent, const s
 
 /* The fields a .save() would keep, read now: the record is gone when the action runs. */
 static void read_save_fields(const struct hist_trigger *h, const struct hist_hit *hit,
-			     uint64_t *savevals)
+			     struct hist_save *saves)
 {
 	for (int a = 0; a < h->spec.nr_actions; a++) {
 		const struct hist_act *act = &h->acts[a];
 
 		if (act->a->action != HIST_ACTION_SAVE)
 			continue;
-		for (int i = 0; i < act->nr_params; i++)
-			savevals[i] = trace_event_field_num(hit->file, act->save_field[i], hit->e);
+		for (int i = 0; i < act->nr_params; i++) {
+			if (h->str_idx[act->save_slot[i]] >= 0)
+				saves[i].str = trace_event_field_str(hit->file, act->save_field[i],
+								     hit->e, &saves[i].len);
+			else
+				saves[i].val = trace_event_field_num(hit->file, act->save_field[i],
+								     hit->e);
+		}
 	}
 }
 
 void hist_trigger_update(struct hist_trigger *h, struct trace_event_file *file,
 			 const struct trace_entry *e, struct pt_regs *regs)
 {
-	uint64_t refvals[HIST_VARS_MAX], savevals[HIST_PARAMS_MAX];
+	uint64_t refvals[HIST_VARS_MAX];
+	struct hist_save saves[HIST_PARAMS_MAX];
 	struct hist_fire fire[HIST_ACTIONS_MAX];
 	struct hist_hit hit = { file, e, refvals, h->spec.ts_in_usecs, regs };
 	struct hist_trigger *t = h->table;	/* a name='s: shared */
@@ -675,9 +735,9 @@ void hist_trigger_update(struct hist_trigger *h, struct trace_event_file *file,
 			strlcpy(ent->comm, e->comm, sizeof(ent->comm));
 		ent->hitcount++;
 		update_entry(h, ent, &hit);
-		read_save_fields(h, &hit, savevals);
+		read_save_fields(h, &hit, saves);
 		if (resolve_refs(h, &key, ent, refvals))
-			nr_fire = hist_run_actions(h, ent, refvals, savevals, fire, &snapshot);
+			nr_fire = hist_run_actions(h, ent, refvals, saves, fire, &snapshot);
 	}
 	spin_unlock(&t->lock);
 	for (int i = 0; i < nr_fire; i++)	/* their triggers take their own locks */
@@ -693,6 +753,7 @@ NOKPROBE_SYMBOL(eval);
 NOKPROBE_SYMBOL(hist_save_stack);
 NOKPROBE_SYMBOL(make_key);
 NOKPROBE_SYMBOL(resolve_refs);
+NOKPROBE_SYMBOL(set_str_var);
 NOKPROBE_SYMBOL(update_entry);
 NOKPROBE_SYMBOL(read_save_fields);
 NOKPROBE_SYMBOL(hist_trigger_update);

@@ -17,6 +17,7 @@
 #include "trace.h"
 #include "trace_events.h"
 #include "string.h"
+#include "sched.h"
 #include "vsprintf.h"
 #include "errno.h"
 #include "tracefs_suite.h"
@@ -146,7 +147,9 @@ static void synthetic_events_errors(struct ktest *t)
 		{ "1bad u64 x",        "Illegal name", -EINVAL },
 		{ "ok u64 1x",         "Illegal name", -EINVAL },
 		{ "ok float x",        "Invalid type", -EINVAL },
-		{ "ok char[16] comm",  "Invalid type", -EINVAL },	/* no string fields here */
+		{ "ok char s[300]",    "Invalid type", -EINVAL },	/* STR_VAR_LEN_MAX at most */
+		{ "ok long[] stack",   "Invalid type", -EINVAL },	/* Linux 6.5's */
+		{ "ok u64 x[4]",       "Invalid type", -EINVAL },	/* arrays of char only */
 		{ "ok unsigned x",     "Incomplete type", -EINVAL },
 		{ "ok u64 x; u32",     "Invalid field", -EINVAL },
 		{ "dup u64 x",         "Event already exists", -EEXIST },
@@ -163,8 +166,27 @@ static void synthetic_events_errors(struct ktest *t)
 	rd(T("error_log"));		/* the caret: under the field's name */
 	KTEST_EXPECT_TRUE(t, strstr(out, "  Command: ok u64 1x\n"
 					 "                  ^\n") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "  Command: ok char s[300]\n"
+					 "              ^\n") != NULL);	/* and under the type */
 	rd(T("synthetic_events"));
 	KTEST_EXPECT_STREQ(t, out, "dup\tu32 y\n");	/* nothing else was made */
+}
+
+/* char[N] and char[]: Linux's layout, listing and print format, and a record of each. */
+static void synthetic_string_fields(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, wr_append(T("synthetic_events"),
+				     "strs char comm[16]; char name[]; u64 x; char[8] tag\n"), 0);
+	rd(T("synthetic_events"));
+	KTEST_EXPECT_STREQ(t, out, "strs\tchar[16] comm; char[] name; u64 x; char[8] tag\n");
+	rd(TRACEFS_DIR "/events/synthetic/strs/format");
+	KTEST_EXPECT_TRUE(t, strstr(out,
+		"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
+		"\tfield:__data_loc char[] name;\toffset:264;\tsize:8;\tsigned:1;\n"
+		"\tfield:u64 x;\toffset:272;\tsize:8;\tsigned:0;\n"
+		"\tfield:char tag[8];\toffset:280;\tsize:8;\tsigned:1;\n\n"
+		"print fmt: \"comm=%.*s, name=%.*s, x=%llu, tag=%.*s\", REC->comm, __get_str(name), "
+		"REC->x, REC->tag\n") != NULL);
 }
 
 /*
@@ -568,6 +590,51 @@ static void stacktrace_keys_print_the_calls(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, strstr(out, "\n, n:          4} hitcount:          1\n") != NULL);
 }
 
+/* ---- string variables ------------------------------------------------------------------ */
+
+#define S_START(name) TRACEFS_DIR "/events/kprobes/s_start/" name
+#define S_END(name)   TRACEFS_DIR "/events/kprobes/s_end/" name
+#define WHO(name)     TRACEFS_DIR "/events/synthetic/who_lat/" name
+
+/* A task's name into a variable, and from there into a synthetic event's char[] (Linux 6.1). */
+static void string_variables_reach_a_synthetic_event(struct ktest *t)
+{
+	char want[96];
+
+	wr_append(T("kprobe_events"), "p:s_start sort_ints n=$arg2:s32 cm=$comm\n");
+	wr_append(T("kprobe_events"), "r:s_end sort_ints\n");
+	wr_append(T("synthetic_events"), "who_lat u64 lat; char who[]; int n\n");
+	wr_append(T("synthetic_events"), "who16 u64 lat; char who[16]\n");
+	KTEST_EXPECT_EQ(t, wr(S_START("trigger"),
+			      "hist:keys=common_pid:ts0=common_timestamp.usecs:c0=cm:n0=n\n"), 0);
+	/* a kprobe's string is a __data_loc char[]: it fits char[], not char[16] (Linux's check) */
+	KTEST_EXPECT_EQ(t, wr(S_END("trigger"), "hist:keys=common_pid:lat=common_timestamp.usecs-$ts0:"
+			      "onmatch(kprobes.s_start).trace(who16,$lat,$c0)\n"), -EINVAL);
+	KTEST_EXPECT_TRUE(t, logged("hist:kprobes:s_end", "Param type doesn't match synthetic event field type",
+		"hist:keys=common_pid:lat=common_timestamp.usecs-$ts0:onmatch(kprobes.s_start).trace(who16,$lat,$c0)"));
+	KTEST_EXPECT_EQ(t, wr(S_END("trigger"), "hist:keys=common_pid:lat=common_timestamp.usecs-$ts0:"
+			      "onmatch(kprobes.s_start).trace(who_lat,$lat,$c0,$n0)\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(WHO("trigger"), "hist:keys=who,n\n"), 0);
+	wr(WHO("enable"), "1\n");
+	wr(T("trace"), "\n");
+	run("run sort 12");
+	rd(T("trace"));
+	snprintf(want, sizeof(want), " who=%s n=12\n", task_name(current));
+	KTEST_EXPECT_EQ(t, count(out, " who_lat: lat="), 1);
+	KTEST_EXPECT_TRUE(t, strstr(out, want) != NULL);
+	rd(WHO("hist"));		/* the record's string, a key there */
+	snprintf(want, sizeof(want), "{ who: %-50s, n:         12 } hitcount:          1\n",
+		 task_name(current));
+	KTEST_EXPECT_TRUE(t, strstr(out, want) != NULL);
+	/* .save() keeps a string field too, printed as Linux prints it (a one-letter param is not one) */
+	KTEST_EXPECT_EQ(t, wr_append(S_START("trigger"),
+				     "hist:keys=n:t=common_timestamp:onchange($t).save(cm)\n"), 0);
+	run("run sort 5");
+	rd(S_START("hist"));
+	snprintf(want, sizeof(want), "  cm: %-32s\n", task_name(current));
+	KTEST_EXPECT_TRUE(t, strstr(out, want) != NULL);
+}
+
 /* ---- README: each hist line it adds names what is here ------------------------------------------- */
 
 static void readme_hist_lines_work(struct ktest *t)
@@ -616,6 +683,7 @@ static struct ktest_case hist_cases[] = {
 	KTEST_CASE(synthetic_events_define_list_remove),
 	KTEST_CASE(synthetic_format_is_linux_layout),
 	KTEST_CASE(synthetic_events_errors),
+	KTEST_CASE(synthetic_string_fields),
 	KTEST_CASE(synthetic_events_in_dynamic_events),
 	KTEST_CASE(latency_through_a_synthetic_event),
 	KTEST_CASE(what_is_used_cannot_go),
@@ -629,6 +697,7 @@ static struct ktest_case hist_cases[] = {
 	KTEST_CASE(named_histograms_share_one_table),
 	KTEST_CASE(named_mismatch_is_refused),
 	KTEST_CASE(stacktrace_keys_print_the_calls),
+	KTEST_CASE(string_variables_reach_a_synthetic_event),
 	KTEST_CASE(readme_hist_lines_work),
 	KTEST_END
 };
