@@ -181,10 +181,10 @@ static const char readme_msg[] =
 	"\t        trace(<synthetic_event>,param list)  - generate synthetic event\n"
 	"\t        save(field,...)                      - save current event fields\n"
 	"\t        snapshot()                           - snapshot the trace buffer\n"
-	/* where Linux 6.1 has it, as it names it; its example's char name[] is not here */
+	/* where Linux 6.1 has it, as it names it */
 	"  events/synthetic_events\t- Create/append/remove/show synthetic events\n"
 	"\t  Write into this file to define/undefine new synthetic events.\n"
-	"\t     example: echo 'myevent u64 lat; int pid' >> synthetic_events\n";
+	"\t     example: echo 'myevent u64 lat; char name[]' >> synthetic_events\n";
 
 int trace_readme_show(struct seq_buf *s, void *data)
 {

@@ -665,7 +665,8 @@ static void readme_hist_lines_work(struct ktest *t)
 	rd(T("README"));
 	for (size_t i = 0; i < ARRAY_SIZE(lines); i++)
 		KTEST_EXPECT_TRUE(t, strstr(out, lines[i]) != NULL);
-	KTEST_EXPECT_TRUE(t, strstr(out, "example: echo 'myevent u64 lat; int pid' >> synthetic_events"));
+	KTEST_EXPECT_TRUE(t, strstr(out, "example: echo 'myevent u64 lat; char name[]' >> synthetic_events"));
+	KTEST_EXPECT_EQ(t, wr_append(T("synthetic_events"), "myevent2 u64 lat; char name[]\n"), 0);
 	KTEST_EXPECT_TRUE(t, strstr(out, "[:name=histname1]") != NULL);
 	KTEST_EXPECT_TRUE(t, strstr(out, "the special string 'stacktrace'") != NULL);
 	KTEST_EXPECT_EQ(t, wr_append(T("synthetic_events"), "myevent u64 lat; int pid\n"), 0);
