@@ -57,9 +57,10 @@ void hist_log_error(struct trace_event_file *file, const char *cmd, enum hist_er
 
 /* ---- resolving an expression against the event ----------------------------------------- */
 
-static int find_field(const struct filter_field *fields, int n, const char *name)
+/* The event's own fields before the common ones, as Linux's trace_find_event_field(). */
+int hist_find_field(const struct filter_field *fields, int n, const char *name)
 {
-	for (int i = 0; i < n; i++)
+	for (int i = n - 1; i >= 0; i--)
 		if (strcmp(fields[i].name, name) == 0)
 			return i;
 	return -1;
@@ -175,7 +176,7 @@ static int resolve_atom(struct hist_trigger *h, struct hist_rexpr *rx, int i, bo
 	rn->usecs = node->atom == HIST_ATOM_TIMESTAMP && h->spec.ts_in_usecs;
 	switch (node->atom) {
 	case HIST_ATOM_FIELD:
-		rn->arg = find_field(fields, nr_fields, node->name);
+		rn->arg = hist_find_field(fields, nr_fields, node->name);
 		/* comm is a filter's field only: Linux 6.1's generic fields have no size */
 		if (rn->arg >= 0 && fields[rn->arg].is_string && !fields[rn->arg].size)
 			rn->arg = -1;

@@ -57,14 +57,6 @@ int hist_check_onmatch_events(struct hist_trigger *h, const char *cmd)
 	return 0;
 }
 
-static int find_field(const struct filter_field *fields, int n, const char *name)
-{
-	for (int i = 0; i < n; i++)
-		if (strcmp(fields[i].name, name) == 0)
-			return i;
-	return -1;
-}
-
 /* A new variable slot of the entry; -1 when all HIST_VARS_MAX are taken. */
 static int new_slot(struct hist_trigger *h)
 {
@@ -115,7 +107,7 @@ static bool ref_fits(const struct hist_trigger *h, int r, const struct synth_fie
 static int field_param(struct hist_trigger *h, const char *name,
 		       const struct filter_field *fields, int n, const char *cmd)
 {
-	int field = find_field(fields, n, name), slot;
+	int field = hist_find_field(fields, n, name), slot;
 
 	if (field < 0) {
 		hist_log_error(h->file, cmd, HIST_ERR_FIELD_VAR_PARSE_FAIL, name);
@@ -195,7 +187,7 @@ static int create_save(struct hist_trigger *h, struct hist_act *act,
 			return -EEXIST;
 		}
 	for (int i = 0; i < act->a->nr_params; i++) {
-		int field = find_field(fields, n, act->a->params[i]);
+		int field = hist_find_field(fields, n, act->a->params[i]);
 
 		act->save_slot[i] = new_slot(h);
 		if (field < 0 || act->save_slot[i] < 0 ||

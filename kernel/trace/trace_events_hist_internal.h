@@ -141,6 +141,8 @@ struct hist_trigger {
 extern struct list_head hist_triggers;
 
 /* trace_events_hist.c */
+/* fields[]'s index of name, the event's own fields first; -1 if none. */
+int hist_find_field(const struct filter_field *fields, int n, const char *name);
 int hist_find_own_var(const struct hist_trigger *h, const char *name);
 int hist_add_ref(struct hist_trigger *h, struct hist_trigger *owner, int slot, bool read_once);
 int hist_resolve_expr(struct hist_trigger *h, struct hist_rexpr *rx, const struct hist_expr *e,

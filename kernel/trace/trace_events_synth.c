@@ -46,6 +46,7 @@
 	E(INCOMPLETE_TYPE,   "Incomplete type")                                        \
 	E(INVALID_TYPE,      "Invalid type")                                           \
 	E(INVALID_FIELD,     "Invalid field")                                          \
+	E(INVALID_ARRAY_SPEC, "Invalid array specification")                           \
 	E(INVALID_DYN_CMD,   "Command must be of the form: s or -:[synthetic/]<name> field[;field] ...")
 
 #define E(code, msg) SYNTH_ERR_##code,
@@ -205,7 +206,7 @@ bool trace_synth_print(struct seq_buf *s, const struct trace_entry *e)
 static const char *field_fmt(const struct synth_field *f)
 {
 	if (f->is_string)
-		return "%.*s";
+		return "%s";
 	if (f->size == 8)
 		return f->is_signed ? "%lld" : "%llu";
 	if (strcmp(f->type, "long") == 0)
@@ -215,7 +216,10 @@ static const char *field_fmt(const struct synth_field *f)
 	return f->is_signed ? "%d" : "%u";
 }
 
-/* "char[16]" and "comm" as a C declaration: "char comm[16]" (Linux's f_show()). */
+/*
+ * "char[16]" and "comm" as format declares them: "char comm[]", its
+ * size on the line (what Linux 6.1's synthetic format shows).
+ */
 static void field_decl(struct seq_buf *s, const char *type, const char *name)
 {
 	const char *array = strchr(type, '[');
@@ -223,7 +227,7 @@ static void field_decl(struct seq_buf *s, const char *type, const char *name)
 	if (!array || !strncmp(type, DATA_LOC, sizeof(DATA_LOC) - 1))
 		seq_buf_printf(s, "%s %s", type, name);
 	else
-		seq_buf_printf(s, "%.*s %s%s", (int)(array - type), type, name, array);
+		seq_buf_printf(s, "%.*s %s[]", (int)(array - type), type, name);
 }
 
 /*
@@ -368,10 +372,14 @@ static int split_array(char *type, size_t size, char *name, const char *cmd)
 
 /* A number's size and sign, or a string's (Linux's synth_field_size() and the rest). */
 static int set_field_type(struct synth_field *f, const char *type, const char *word,
-			  const char *cmd)
+			  const char *array_name, const char *cmd)
 {
 	int size = strchr(type, '[') ? string_size(type) : type_size(type);
 
+	if (size < 0 && array_name && !strncmp(type, "char[", 5)) {
+		synth_err(SYNTH_ERR_INVALID_ARRAY_SPEC, cmd, array_name);	/* "who[300]" */
+		return -EINVAL;
+	}
 	if (size < 0 || (size == 0 && !strchr(type, '['))) {
 		synth_err(SYNTH_ERR_INVALID_TYPE, cmd, word);	/* the type as written */
 		return -EINVAL;
@@ -389,7 +397,7 @@ static int set_field_type(struct synth_field *f, const char *type, const char *w
 static int parse_field(const char *cmd, char **w, int argc, int *i, struct probe_event_def *def,
 		       struct synth_field *f)
 {
-	char type[SYNTH_TYPE_LEN + 8], *name;
+	char type[SYNTH_TYPE_LEN + 8], array_name[PROBE_ARG_NAME_MAX + 8], *name;
 
 	if (strcmp(w[*i], "unsigned") == 0) {
 		if (argc - *i < 3) {
@@ -408,8 +416,9 @@ static int parse_field(const char *cmd, char **w, int argc, int *i, struct probe
 		name = w[*i + 1];
 		*i += 2;
 	}
+	strlcpy(array_name, name, sizeof(array_name));
 	if (split_array(type, sizeof(type), name, cmd) ||
-	    set_field_type(f, type, w[*i - 2], cmd))
+	    set_field_type(f, type, w[*i - 2], strchr(array_name, '[') ? array_name : NULL, cmd))
 		return -EINVAL;
 	if (def->nr_args == SYNTH_FIELDS_MAX) {
 		synth_err(SYNTH_ERR_TOO_MANY_FIELDS, cmd, NULL);

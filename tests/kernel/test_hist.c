@@ -147,7 +147,7 @@ static void synthetic_events_errors(struct ktest *t)
 		{ "1bad u64 x",        "Illegal name", -EINVAL },
 		{ "ok u64 1x",         "Illegal name", -EINVAL },
 		{ "ok float x",        "Invalid type", -EINVAL },
-		{ "ok char s[300]",    "Invalid type", -EINVAL },	/* STR_VAR_LEN_MAX at most */
+		{ "ok char s[300]",    "Invalid array specification", -EINVAL },	/* 256 at most */
 		{ "ok long[] stack",   "Invalid type", -EINVAL },	/* Linux 6.5's */
 		{ "ok u64 x[4]",       "Invalid type", -EINVAL },	/* arrays of char only */
 		{ "ok unsigned x",     "Incomplete type", -EINVAL },
@@ -167,7 +167,9 @@ static void synthetic_events_errors(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, strstr(out, "  Command: ok u64 1x\n"
 					 "                  ^\n") != NULL);
 	KTEST_EXPECT_TRUE(t, strstr(out, "  Command: ok char s[300]\n"
-					 "              ^\n") != NULL);	/* and under the type */
+					 "                   ^\n") != NULL);	/* and under the array */
+	KTEST_EXPECT_TRUE(t, strstr(out, "  Command: ok u64 x[4]\n"
+					 "              ^\n") != NULL);	/* or the type */
 	rd(T("synthetic_events"));
 	KTEST_EXPECT_STREQ(t, out, "dup\tu32 y\n");	/* nothing else was made */
 }
@@ -181,11 +183,11 @@ static void synthetic_string_fields(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, out, "strs\tchar[16] comm; char[] name; u64 x; char[8] tag\n");
 	rd(TRACEFS_DIR "/events/synthetic/strs/format");
 	KTEST_EXPECT_TRUE(t, strstr(out,
-		"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
+		"\tfield:char comm[];\toffset:8;\tsize:16;\tsigned:1;\n"
 		"\tfield:__data_loc char[] name;\toffset:264;\tsize:8;\tsigned:1;\n"
 		"\tfield:u64 x;\toffset:272;\tsize:8;\tsigned:0;\n"
-		"\tfield:char tag[8];\toffset:280;\tsize:8;\tsigned:1;\n\n"
-		"print fmt: \"comm=%.*s, name=%.*s, x=%llu, tag=%.*s\", REC->comm, __get_str(name), "
+		"\tfield:char tag[];\toffset:280;\tsize:8;\tsigned:1;\n\n"
+		"print fmt: \"comm=%s, name=%s, x=%llu, tag=%s\", REC->comm, __get_str(name), "
 		"REC->x, REC->tag\n") != NULL);
 }
 
@@ -626,6 +628,10 @@ static void string_variables_reach_a_synthetic_event(struct ktest *t)
 	snprintf(want, sizeof(want), "{ who: %-50s, n:         12 } hitcount:          1\n",
 		 task_name(current));
 	KTEST_EXPECT_TRUE(t, strstr(out, want) != NULL);
+	/* an event's own field named comm is that field, not the generic comm (Linux's lookup order) */
+	wr_append(T("kprobe_events"), "p:s_own sort_ints comm=$comm\n");
+	KTEST_EXPECT_EQ(t, wr(TRACEFS_DIR "/events/kprobes/s_own/trigger", "hist:keys=common_pid:x=comm\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(TRACEFS_DIR "/events/kprobes/s_own/trigger", "hist:keys=comm\n"), 0);
 	/* .save() keeps a string field too, printed as Linux prints it (a one-letter param is not one) */
 	KTEST_EXPECT_EQ(t, wr_append(S_START("trigger"),
 				     "hist:keys=n:t=common_timestamp:onchange($t).save(cm)\n"), 0);
