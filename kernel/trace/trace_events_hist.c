@@ -309,6 +309,44 @@ static int create_fields(struct hist_trigger *h, const char *cmd)
 	return ret;
 }
 
+static bool event_has_arg(const struct trace_event_file *file, const char *name)
+{
+	const struct probe_event_def *def = file->tp->def;
+
+	for (int i = 0; i < def->nr_args; i++)
+		if (!strcmp(def->args[i].name, name))
+			return true;
+	return false;
+}
+
+static void expr_cpu_to_common_cpu(struct hist_expr *e, const struct trace_event_file *file)
+{
+	for (int i = 0; i < e->nr_nodes; i++) {
+		struct hist_node *n = &e->nodes[i];
+
+		if (n->op == HIST_OP_NONE && n->atom == HIST_ATOM_FIELD &&
+		    (!strcmp(n->name, "cpu") || !strcmp(n->name, "CPU")) && !event_has_arg(file, n->name)) {
+			n->atom = HIST_ATOM_CPU;
+			strlcpy(n->name, "common_cpu", sizeof(n->name));
+		}
+	}
+}
+
+/*
+ * "cpu" and "CPU", unless the event has a field of that name, are
+ * common_cpu and print as it (Linux 6.1's parse_field(): its generic
+ * cpu fields have no size, and FILTER_CPU makes them HIST_FIELD_FL_CPU).
+ */
+static void generic_cpu_is_common_cpu(struct hist_spec *spec, const struct trace_event_file *file)
+{
+	for (int k = 0; k < spec->nr_keys; k++)
+		expr_cpu_to_common_cpu(&spec->keys[k], file);
+	for (int v = 0; v < spec->nr_vals; v++)
+		expr_cpu_to_common_cpu(&spec->vals[v], file);
+	for (int v = 0; v < spec->nr_vars; v++)
+		expr_cpu_to_common_cpu(&spec->vars[v].expr, file);
+}
+
 /* Same fields of the same C types (Linux's compatible_field()), n of each. */
 static bool same_types(const struct hist_rexpr *a, const struct hist_rexpr *b, int n)
 {
@@ -394,6 +432,7 @@ int hist_trigger_create(struct trace_event_file *file, const struct hist_spec *s
 	spin_lock_init(&h->lock);
 	strlcpy(h->filter, filter, sizeof(h->filter));
 	h->paused = spec->pause;	/* start paused, as Linux allows */
+	generic_cpu_is_common_cpu(&h->spec, file);
 	ret = create_fields(h, cmd);
 	if (!ret)
 		ret = attach_table(h, cmd);
@@ -446,6 +485,7 @@ bool hist_trigger_matches(const struct hist_trigger *h, const struct hist_spec *
 
 	same_size = *spec;		/* size= and pause are not part of the match */
 	same_size.map_bits = h->spec.map_bits;
+	generic_cpu_is_common_cpu(&same_size, h->file);
 	hist_spec_format(a, sizeof(a), &h->spec);
 	hist_spec_format(b, sizeof(b), &same_size);
 	return strcmp(a, b) == 0 && strcmp(h->filter, filter) == 0;

@@ -468,6 +468,20 @@ static void hist_errors_as_linux(struct ktest *t)
 	KTEST_EXPECT_EQ(t, strncmp(out, "# Available triggers:", 21), 0);
 }
 
+/* "cpu" is Linux 6.1's generic cpu field: a hist reads it as common_cpu, and prints it so. */
+static void cpu_is_common_cpu(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, wr(START("trigger"), "hist:keys=cpu\n"), 0);
+	rd(START("trigger"));
+	KTEST_EXPECT_STREQ(t, out, "hist:keys=common_cpu:vals=hitcount:sort=hitcount:size=2048 [active]\n");
+	run("run sort 3");
+	rd(START("hist"));
+	KTEST_EXPECT_TRUE(t, strstr(out, "{ common_cpu:          ") != NULL);
+	KTEST_EXPECT_EQ(t, wr_append(START("trigger"), "!hist:keys=cpu\n"), 0);
+	rd(START("trigger"));
+	KTEST_EXPECT_EQ(t, strncmp(out, "# Available triggers:", 21), 0);
+}
+
 /* ---- name=: one table for every trigger of a name ---------------------------------------------- */
 
 #define NF_A(name)  TRACEFS_DIR "/events/kprobes/nf_a/" name
@@ -701,6 +715,7 @@ static struct ktest_case hist_cases[] = {
 	KTEST_CASE(expressions_compute),
 	KTEST_CASE(disable_and_enable_hist),
 	KTEST_CASE(hist_errors_as_linux),
+	KTEST_CASE(cpu_is_common_cpu),
 	KTEST_CASE(named_histograms_share_one_table),
 	KTEST_CASE(named_mismatch_is_refused),
 	KTEST_CASE(stacktrace_keys_print_the_calls),
