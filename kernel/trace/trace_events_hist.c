@@ -20,7 +20,15 @@
  * array, preallocated with the trigger so a hit never allocates, and a
  * spinlock for the two CPUs that may insert at once.  A full table
  * drops the hit and counts it, as Linux's does.  String keys keep
- * their first HIST_STR_KEY - 1 bytes.  Variables hold numbers only.
+ * their first HIST_STR_KEY - 1 bytes; a string variable holds the
+ * address of its entry's copy of the string (HIST_STR_VAR_LEN bytes).
+ *
+ *   echo 'hist:name=calls:keys=n' > events/kprobes/a/trigger
+ *   echo 'hist:name=calls:keys=n' > events/kprobes/b/trigger
+ *
+ * count in one table (Linux's named triggers): the second trigger's
+ * "table" is the first's, which lives until the last of them goes.
+ * keys=stacktrace keys by the calls in progress at the hit.
  */
 #include "kernel.h"
 #include "trace.h"

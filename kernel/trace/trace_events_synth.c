@@ -13,8 +13,9 @@
  * directory, trace.c takes its records through the filter and the
  * triggers, and only a hist trigger's action (trace_events_hist.c)
  * fires it, with a value for each field.  Its record is laid out as a
- * probe's, one struct fetch_value per field, so filters and hist
- * triggers read its fields as they read a probe's arguments.
+ * probe's, one struct fetch_value per field and a string's bytes after
+ * them, so filters and hist triggers read its fields as they read a
+ * probe's arguments; format shows Linux's layout.
  *
  * Linux's numeric field types are taken, and its strings: "char
  * comm[16]" (a char[16] the record keeps STR_VAR_LEN_MAX bytes for, in
