@@ -144,6 +144,16 @@ struct trace_buffer *trace_buffer_global(void);	/* the top level's */
 int ring_buffer_clock_id(struct trace_buffer *tb);
 void ring_buffer_set_clock(struct trace_buffer *tb, int id);
 uint64_t ring_buffer_time_stamp(struct trace_buffer *tb);
+/*
+ * trace_pipe_raw and snapshot_raw (ring_buffer_page.c): take one CPU's
+ * records out of its buffer or its snapshot's (fn returns non-zero to
+ * leave one), the records overwritten unread since the last call, and
+ * how full the buffer is in percent (buffer_percent).
+ */
+int ring_buffer_consume_cpu(struct trace_buffer *tb, int cpu, bool snapshot,
+			    int (*fn)(const struct trace_entry *e, void *data), void *data);
+unsigned long ring_buffer_lost_events(struct trace_buffer *tb, int cpu, bool snapshot);
+unsigned int ring_buffer_percent_full(struct trace_buffer *tb, int cpu, bool snapshot);
 /* tracing_cpumask: a CPU outside it writes nothing into tb. */
 void ring_buffer_record_disable_cpu(struct trace_buffer *tb, int cpu);
 void ring_buffer_record_enable_cpu(struct trace_buffer *tb, int cpu);

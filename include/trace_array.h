@@ -69,7 +69,16 @@ struct trace_array {
 	struct trace_option_file *option_files;	/* options/NAME's data (trace_options.c) */
 	struct trace_error_log err_log;	/* its error_log (trace_probe.c) */
 	struct trace_cpu_file all_cpus, cpu_files[NR_CPUS];	/* an instance's (trace_instances.c) */
+	unsigned int buffer_percent;	/* how full a buffer wakes trace_pipe_raw's reader (trace_pipe_raw.c) */
 };
+
+/*
+ * trace_pipe_raw.c: tr's per_cpu/cpuN/trace_pipe_raw and snapshot_raw;
+ * the top level's with its buffer_percent.  Linux's default percent.
+ */
+#define TRACE_BUFFER_PERCENT_DEFAULT 50
+int trace_pipe_raw_create(struct trace_array *tr);
+int trace_pipe_raw_init(void);
 
 /* The top level: /sys/kernel/tracing itself (Linux's global_trace). */
 extern struct trace_array global_trace;

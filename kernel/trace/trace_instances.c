@@ -47,6 +47,7 @@ struct trace_array global_trace = {
 	.id = TRACE_ARRAY_TOP,
 	.tracing_on = true,
 	.trace_flags = TRACE_DEFAULT_FLAGS,
+	.buffer_percent = TRACE_BUFFER_PERCENT_DEFAULT,
 };
 
 static LIST_HEAD(trace_instances);
