@@ -140,7 +140,7 @@ def context(ev, rec, cpu, ts, cmdlines):
     flags = field_value(rec, common["common_flags"])
     preempt = field_value(rec, common["common_preempt_count"])
     depth = "." if not preempt else "0123456789abcdef"[min(preempt, 15)]
-    comm = cmdlines.get(pid, "<...>")
+    comm = "<idle>" if pid == 0 else cmdlines.get(pid, "<...>")  # as libtraceevent names them
     usecs = ts // 1000
     return "%16s-%-7d [%03d] %s..%s. %5d.%06d: " % (
         comm, pid, cpu, "d" if flags & 1 else ".", depth, usecs // 1000000, usecs % 1000000)
