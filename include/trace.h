@@ -148,12 +148,13 @@ uint64_t ring_buffer_time_stamp(struct trace_buffer *tb);
  * trace_pipe_raw and snapshot_raw (ring_buffer_page.c): take one CPU's
  * records out of its buffer or its snapshot's (fn returns non-zero to
  * leave one), the records overwritten unread since the last call, and
- * how full the buffer is in percent (buffer_percent).
+ * whether the buffer holds a record and is at least full percent full
+ * (buffer_percent).
  */
 int ring_buffer_consume_cpu(struct trace_buffer *tb, int cpu, bool snapshot,
 			    int (*fn)(const struct trace_entry *e, void *data), void *data);
 unsigned long ring_buffer_lost_events(struct trace_buffer *tb, int cpu, bool snapshot);
-unsigned int ring_buffer_percent_full(struct trace_buffer *tb, int cpu, bool snapshot);
+bool ring_buffer_full_hit(struct trace_buffer *tb, int cpu, bool snapshot, unsigned int full);
 /* tracing_cpumask: a CPU outside it writes nothing into tb. */
 void ring_buffer_record_disable_cpu(struct trace_buffer *tb, int cpu);
 void ring_buffer_record_enable_cpu(struct trace_buffer *tb, int cpu);

@@ -436,18 +436,19 @@ unsigned long ring_buffer_lost_events(struct trace_buffer *tb, int cpu, bool sna
 	return lost;
 }
 
-/* How full CPU cpu's buffer (or snapshot) is, in percent of its slots: 0 only when empty. */
-unsigned int ring_buffer_percent_full(struct trace_buffer *tb, int cpu, bool snapshot)
+/*
+ * Is CPU cpu's buffer (or snapshot) at least full percent full, and not
+ * empty (Linux's full_hit(), which counts pages where this counts slots)?
+ */
+bool ring_buffer_full_hit(struct trace_buffer *tb, int cpu, bool snapshot, unsigned int full)
 {
 	struct trace_cpu_buffer *b = raw_buffer(tb, cpu, snapshot);
-	unsigned long held;
+	long held;
 
 	if (!b)
-		return 0;
-	held = READ_ONCE(b->committed) - oldest_held(b);
-	if ((long)held <= 0)
-		return 0;
-	return held >= b->size ? 100 : (unsigned int)((held * 100 + b->size - 1) / b->size);
+		return false;
+	held = (long)(READ_ONCE(b->committed) - oldest_held(b));
+	return held > 0 && (unsigned long)held * 100 >= (unsigned long)full * b->size;
 }
 
 /* ---- buffer_size_kb ------------------------------------------------------------ */

@@ -66,16 +66,12 @@ static int raw_reader_fill(struct raw_reader *r)
 	return ret < 0 ? ret : 0;
 }
 
-/*
- * Is it time to wake (Linux's full_hit())?  Any record for the snapshot
- * or at buffer_percent 0, else the buffer buffer_percent full.
- */
+/* Is it time to wake?  Any record for the snapshot, else buffer_percent of the buffer. */
 static bool raw_reader_ready(struct raw_reader *r)
 {
 	unsigned int full = r->snapshot ? 0 : READ_ONCE(r->tr->buffer_percent);
-	unsigned int now = ring_buffer_percent_full(r->tb, r->cpu, r->snapshot);
 
-	return now > 0 && now >= full;
+	return ring_buffer_full_hit(r->tb, r->cpu, r->snapshot, full);
 }
 
 /*
