@@ -185,6 +185,10 @@ int trace_options_init(void);
 /* saved_cmdlines (trace_sched_switch.c): remember the running task's pid and name. */
 void tracing_record_cmdline(const char *comm);
 int trace_saved_cmdlines_init(void);
+/* saved_tgids (trace_sched_switch.c): record-tgid's map, allocated when it goes on. */
+int trace_alloc_tgid_map(void);
+void tracing_record_tgid(void);		/* the running task's */
+int trace_find_tgid(int pid);		/* 0: never saved */
 /* The pid filters (pid_list.c): set_event_pid, set_ftrace_pid and their notrace lists. */
 bool trace_event_pid_filtering(void);	/* some set_event_*pid list is set */
 bool trace_event_ignore_this_pid(void);	/* the running task's events are not recorded */
