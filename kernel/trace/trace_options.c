@@ -96,9 +96,9 @@ static const struct trace_option options[TRACE_ITER_NR] = {
 	[TRACE_ITER_GRAPH_PROC]     = { "funcgraph-proc",  HONOURED, "function_graph" },
 	[TRACE_ITER_GRAPH_DURATION] = { "funcgraph-duration", HONOURED, "function_graph" },
 	[TRACE_ITER_GRAPH_ABSTIME]  = { "funcgraph-abstime", HONOURED, "function_graph" },
-	[TRACE_ITER_GRAPH_IRQS]     = { "funcgraph-irqs",  REFUSED, "function_graph" },
+	[TRACE_ITER_GRAPH_IRQS]     = { "funcgraph-irqs",  HONOURED, "function_graph" },
 	[TRACE_ITER_GRAPH_TAIL]     = { "funcgraph-tail",  HONOURED, "function_graph" },
-	[TRACE_ITER_GRAPH_SLEEP_TIME] = { "sleep-time",    REFUSED, "function_graph" },
+	[TRACE_ITER_GRAPH_SLEEP_TIME] = { "sleep-time",    HONOURED, "function_graph" },
 };
 
 /* options/NAME's data: which option of which trace array. */
