@@ -229,13 +229,15 @@ static int buffer_percent_write(const char *text, size_t len, bool trunc, void *
 	return 0;
 }
 
+static const struct pseudo_file_spec buffer_percent_files[] = {
+	{ "buffer_percent", buffer_percent_show, buffer_percent_write },
+};
+
 /* The top level's buffer_percent and raw files. */
 int trace_pipe_raw_init(void)
 {
-	char path[PSEUDOFS_PATH_MAX];
-	int ret;
+	int ret = pseudofs_create_files(TRACEFS_DIR, buffer_percent_files,
+					ARRAY_SIZE(buffer_percent_files));
 
-	snprintf(path, sizeof(path), "%s/buffer_percent", TRACEFS_DIR);
-	ret = pseudofs_create(path, buffer_percent_show, buffer_percent_write, NULL);
 	return ret ? ret : trace_pipe_raw_create(&global_trace);
 }
