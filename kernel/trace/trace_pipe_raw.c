@@ -114,10 +114,24 @@ static long raw_read(struct file *f, char __user *buf, size_t count, loff_t *pos
 
 static void raw_release(struct file *f)
 {
-	kfree(f->private_data);
+	struct raw_reader *r = f->private_data;
+
+	if (r->tr != &global_trace)
+		trace_array_put(r->tr);
+	kfree(r);
 }
 
 static const struct file_operations raw_fops = { .read = raw_read, .release = raw_release };
+
+/* Take a reference on instance tr, unless it went (its name now another's or none's). */
+static bool raw_hold_instance(struct trace_array *tr)
+{
+	struct trace_array *got = trace_array_get_by_name(tr->name);
+
+	if (got && got != tr)
+		trace_array_put(got);
+	return got == tr;
+}
 
 static struct file *raw_open(const struct pseudo_file *pf, void *data, unsigned int flags,
 			     int *err, bool snapshot)
@@ -132,9 +146,17 @@ static struct file *raw_open(const struct pseudo_file *pf, void *data, unsigned 
 	*err = -ENOMEM;
 	if (!(r = kzalloc(sizeof(*r))))
 		return NULL;
+	/* An instance's reader holds it: rmdir is EBUSY until the file is closed, as in Linux. */
+	if (cf->tr != &global_trace && !raw_hold_instance(cf->tr)) {
+		*err = -ENODEV;
+		kfree(r);
+		return NULL;
+	}
 	*r = (struct raw_reader){ .tb = cf->tr->buffer, .tr = cf->tr, .cpu = cf->cpu,
 				  .snapshot = snapshot, .read = PAGE_SIZE };
 	if (!(f = alloc_file(&raw_fops, flags, r))) {
+		if (cf->tr != &global_trace)
+			trace_array_put(cf->tr);
 		kfree(r);
 		return NULL;
 	}
