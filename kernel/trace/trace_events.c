@@ -542,8 +542,8 @@ static int raw_put_value(unsigned char *rec, size_t size, unsigned int off, unsi
 /*
  * Write record e as Linux lays it out, as the event's format file says,
  * into rec[0..size): its length, 0 if its event has no such layout here
- * (the function tracers' records, trace_marker's, synthetic and syscall
- * events), or -ENOSPC.
+ * (the function tracers' records, trace_marker's, synthetic events), or
+ * -ENOSPC.
  */
 int trace_event_raw_record(const struct trace_entry *e, void *buf, size_t size)
 {
@@ -553,8 +553,21 @@ int trace_event_raw_record(const struct trace_entry *e, void *buf, size_t size)
 	unsigned char *rec = buf;
 	struct fetch_value v;
 
-	if (!file || file->tp->type->show_format)
+	if (!file)
 		return 0;
+	if (file->tp->type->show_format) {	/* a layout of its own: the type writes it */
+		int n;
+
+		if (!file->tp->type->raw_record)
+			return 0;
+		if (size < TRACE_ENTRY_RAW_SIZE)
+			return -ENOSPC;
+		n = file->tp->type->raw_record(file->tp, e, rec + TRACE_ENTRY_RAW_SIZE,
+					       size - TRACE_ENTRY_RAW_SIZE);
+		if (n >= 0)
+			raw_put_common(rec, e);
+		return n < 0 ? n : TRACE_ENTRY_RAW_SIZE + n;
+	}
 	def = file->tp->def;
 	off = TRACE_ENTRY_RAW_SIZE;
 	dyn = raw_fixed_size(file->tp);

@@ -16,6 +16,8 @@
 #include "vsprintf.h"
 #include "errno.h"
 #include "smp.h"
+#include "process.h"
+#include <asm/unistd_32.h>
 #include "tracefs_suite.h"
 
 #define T(name)   TRACEFS_DIR "/" name
@@ -194,12 +196,49 @@ static void format_describes_arrays_as_linux(struct ktest *t)
 	wr_append(T("kprobe_events"), "-:raw_arr\n");
 }
 
+/* A syscalls event's record: the common fields, then __syscall_nr as its format says. */
+static void syscall_records_in_the_page(struct ktest *t)
+{
+	static const char *const argv[] = { "hello", NULL };
+	struct task_struct *p;
+	uint32_t id;
+	int err, found = 0;
+
+	KTEST_EXPECT_EQ(t, rd(T("events/syscalls/sys_enter_getpid/id")), 0);
+	id = simple_strtoul(out, NULL, 10);
+	KTEST_EXPECT_EQ(t, rd(T("events/syscalls/sys_enter_getpid/format")), 0);
+	KTEST_EXPECT_TRUE(t, strstr(out, "\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n")
+			     != NULL);
+	trace_buffer_reset(TRACE_ALL_CPUS);
+	wr(T("events/syscalls/sys_enter_getpid/enable"), "1\n");
+	p = process_spawn("hello", argv, 1, &err);	/* calls getpid() once */
+	KTEST_ASSERT_TRUE(t, p != NULL);
+	process_wait(p);
+	wr(T("events/syscalls/sys_enter_getpid/enable"), "0\n");
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		int off = BUF_PAGE_HDR_SIZE, end;
+
+		if (!cpu_online(cpu) || read_page("trace_pipe_raw", cpu) != (int)PAGE_SIZE)
+			continue;
+		end = BUF_PAGE_HDR_SIZE + (get_u32(out + 8) & 0xfffff);
+		for (; off < end; off += 4 + 4 * (get_u32(out + off) & 0x1f)) {
+			if ((get_u32(out + off + 4) & 0xffff) != id)
+				continue;
+			found++;
+			KTEST_EXPECT_EQ(t, get_u32(out + off) & 0x1f, 3);	/* 12 bytes */
+			KTEST_EXPECT_EQ(t, get_u32(out + off + 4 + 8), __NR_getpid);
+		}
+	}
+	KTEST_EXPECT_EQ(t, found, 1);
+}
+
 static struct ktest_case raw_cases[] = {
 	KTEST_CASE(buffer_percent_takes_0_to_100),
 	KTEST_CASE(per_cpu_has_raw_files),
 	KTEST_CASE(pipe_raw_page_is_linux_layout),
 	KTEST_CASE(snapshot_raw_reads_the_snapshot),
 	KTEST_CASE(format_describes_arrays_as_linux),
+	KTEST_CASE(syscall_records_in_the_page),
 	KTEST_END
 };
 
