@@ -542,8 +542,7 @@ static int raw_put_value(unsigned char *rec, size_t size, unsigned int off, unsi
 /*
  * Write record e as Linux lays it out, as the event's format file says,
  * into rec[0..size): its length, 0 if its event has no such layout here
- * (the function tracers' records, trace_marker's, synthetic events), or
- * -ENOSPC.
+ * (the function tracers' records, trace_marker's), or -ENOSPC.
  */
 int trace_event_raw_record(const struct trace_entry *e, void *buf, size_t size)
 {

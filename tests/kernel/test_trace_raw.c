@@ -17,6 +17,7 @@
 #include "errno.h"
 #include "smp.h"
 #include "process.h"
+#include "trace_synth.h"
 #include <asm/unistd_32.h>
 #include "tracefs_suite.h"
 
@@ -232,6 +233,36 @@ static void syscall_records_in_the_page(struct ktest *t)
 	KTEST_EXPECT_EQ(t, found, 1);
 }
 
+/* A synthetic event's record: each field in a u64 slot, as its format says. */
+static void synth_records_in_the_page(struct ktest *t)
+{
+	static const uint64_t vals[] = { 0x11223344, (uint64_t)-2 };
+	struct synth_event *se;
+	int found = 0;
+
+	KTEST_ASSERT_EQ(t, wr_append(T("synthetic_events"), "raw_synth u32 a; s16 b\n"), 0);
+	KTEST_EXPECT_EQ(t, rd(T("events/synthetic/raw_synth/format")), 0);
+	KTEST_EXPECT_TRUE(t, strstr(out, "\tfield:u32 a;\toffset:8;\tsize:4;\tsigned:0;\n"
+				    "\tfield:s16 b;\toffset:16;\tsize:2;\tsigned:1;\n") != NULL);
+	wr(T("events/synthetic/raw_synth/enable"), "1\n");
+	trace_buffer_reset(TRACE_ALL_CPUS);
+	se = synth_event_find("raw_synth");
+	KTEST_ASSERT_TRUE(t, se != NULL);
+	synth_event_trace(se, vals, NULL);
+	wr(T("events/synthetic/raw_synth/enable"), "0\n");
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		if (!cpu_online(cpu) || read_page("trace_pipe_raw", cpu) != (int)PAGE_SIZE)
+			continue;
+		found++;
+		KTEST_EXPECT_EQ(t, get_u32(out + 8), 4 + 24);		/* one record, 24 bytes */
+		KTEST_EXPECT_EQ(t, get_u32(out + 12) & 0x1f, 6);
+		KTEST_EXPECT_EQ(t, get_u32(out + 16 + 8), 0x11223344);	/* a */
+		KTEST_EXPECT_EQ(t, get_u32(out + 16 + 16), 0xfffe);	/* b: 2 bytes, the rest 0 */
+	}
+	KTEST_EXPECT_EQ(t, found, 1);
+	wr_append(T("synthetic_events"), "!raw_synth\n");
+}
+
 static struct ktest_case raw_cases[] = {
 	KTEST_CASE(buffer_percent_takes_0_to_100),
 	KTEST_CASE(per_cpu_has_raw_files),
@@ -239,6 +270,7 @@ static struct ktest_case raw_cases[] = {
 	KTEST_CASE(snapshot_raw_reads_the_snapshot),
 	KTEST_CASE(format_describes_arrays_as_linux),
 	KTEST_CASE(syscall_records_in_the_page),
+	KTEST_CASE(synth_records_in_the_page),
 	KTEST_END
 };
 
