@@ -84,10 +84,19 @@ struct trace_array {
 	unsigned long tracing_cpumask;	/* bit n: CPU n writes into its buffer (tracing_cpumask) */
 	struct trace_pid_list *pid_lists[NR_PID_LISTS];	/* its pid filters; NULL: none */
 	struct trace_pid_file pid_files[NR_PID_LISTS];	/* their files' data (pid_list.c) */
+	unsigned int buffer_percent;	/* how full a buffer wakes trace_pipe_raw's reader (trace_pipe_raw.c) */
 };
 
 /* Every CPU this kernel can have: a trace array's tracing_cpumask at first. */
 #define TRACE_CPUMASK_ALL ((1UL << NR_CPUS) - 1)
+
+/*
+ * trace_pipe_raw.c: tr's per_cpu/cpuN/trace_pipe_raw and snapshot_raw;
+ * the top level's with its buffer_percent.  Linux's default percent.
+ */
+#define TRACE_BUFFER_PERCENT_DEFAULT 50
+int trace_pipe_raw_create(struct trace_array *tr);
+int trace_pipe_raw_init(void);
 
 /* The top level: /sys/kernel/tracing itself (Linux's global_trace). */
 extern struct trace_array global_trace;

@@ -62,6 +62,13 @@ struct trace_probe_type {
 	bool eprobe_target;
 	/* A line naming an existing event is refused (EEXIST), not appended (eprobes). */
 	bool single_probe;
+	/*
+	 * With show_format: the fields after the common ones as format says, into
+	 * buf[0..size) (trace_pipe_raw): their length, or -ENOSPC; NULL: the
+	 * records are left out of the raw pages.
+	 */
+	int (*raw_record)(const struct trace_probe *tp, const struct trace_entry *e,
+			  unsigned char *buf, size_t size);
 };
 
 /* The part every event has (Linux's struct trace_probe). */

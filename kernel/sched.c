@@ -47,6 +47,7 @@
 #include "stacktrace.h"
 #include "nokprobe.h"
 #include "kprobes.h"
+#include "ftrace.h"
 #include "rethook.h"
 #include "hw_breakpoint.h"
 #include "trace.h"	/* trace_pid_exit() */
@@ -273,6 +274,7 @@ static void __schedule(void)
 		load_TLS(next, cpu);			/* its %gs's descriptors (tls.c) */
 		fpu_switch(prev, next);			/* its x87 and SSE registers (fpu.c) */
 		hw_breakpoint_switch(prev, next);	/* next's own debug registers */
+		ftrace_graph_sched_switch(prev, next);	/* sleep-time off: next's calls lose the time away */
 		switch_to(&prev->esp, next->esp);
 		/* ...some time later, some CPU switched back to us. */
 		set_trap_flag(flags);

@@ -661,5 +661,7 @@ int trace_files_init(void)
 		ret = trace_saved_cmdlines_init();	/* trace_sched_switch.c */
 	if (!ret)
 		ret = trace_pid_files_create(&global_trace);	/* pid_list.c: set_event_pid, ... */
+	if (!ret)
+		ret = trace_pipe_raw_init();		/* trace_pipe_raw.c: per_cpu/cpuN/trace_pipe_raw, ... */
 	return ret;
 }

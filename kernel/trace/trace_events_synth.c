@@ -81,6 +81,8 @@ static void synth_destroy(struct trace_probe *tp)
 }
 
 static void synth_show_format(struct seq_buf *s, const struct trace_probe *tp);
+static int synth_raw_record(const struct trace_probe *tp, const struct trace_entry *e,
+			    unsigned char *buf, size_t size);
 
 static const struct trace_probe_type synth_type = {
 	.subsys = "synthetic_events",
@@ -90,6 +92,7 @@ static const struct trace_probe_type synth_type = {
 	.destroy = synth_destroy,
 	.show_format = synth_show_format,
 	.no_probe_addr = true,
+	.raw_record = synth_raw_record,
 };
 
 struct synth_event *synth_event_find(const char *name)
@@ -263,6 +266,29 @@ static void synth_show_format(struct seq_buf *s, const struct trace_probe *tp)
 		seq_buf_printf(s, se->fields[i].is_dynamic ? ", __get_str(%s)" : ", REC->%s",
 			       tp->def->args[i].name);
 	seq_buf_puts(s, "\n");
+}
+
+/*
+ * The record as format says (trace_pipe_raw): field i in a u64 slot at
+ * 8 * i after the common fields, its size bytes first, the rest zero.
+ */
+static int synth_raw_record(const struct trace_probe *tp, const struct trace_entry *e,
+			    unsigned char *buf, size_t size)
+{
+	const struct synth_event *se = container_of(tp, struct synth_event, tp);
+	size_t len = se->nr_fields * sizeof(uint64_t);
+
+	if (len > size || len > e->len / sizeof(struct fetch_value) * sizeof(uint64_t))
+		return -ENOSPC;
+	memset(buf, 0, len);
+	for (int i = 0; i < se->nr_fields; i++) {
+		struct fetch_value v;
+
+		memcpy(&v, e->payload + i * sizeof(v), sizeof(v));
+		memcpy(buf + i * sizeof(uint64_t), &v.raw,	/* little-endian */
+		       se->fields[i].size < sizeof(uint64_t) ? se->fields[i].size : sizeof(uint64_t));
+	}
+	return len;
 }
 
 /* ---- synthetic_events: defining and removing ---------------------------------------- */

@@ -48,6 +48,7 @@ struct trace_array global_trace = {
 	.tracing_on = true,
 	.trace_flags = TRACE_DEFAULT_FLAGS,
 	.tracing_cpumask = TRACE_CPUMASK_ALL,
+	.buffer_percent = TRACE_BUFFER_PERCENT_DEFAULT,
 };
 
 static LIST_HEAD(trace_instances);
