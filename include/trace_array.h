@@ -4,8 +4,9 @@
  *   mkdir /sys/kernel/tracing/instances/foo    a second tracefs in foo/,
  *        with its own ring buffer, tracing_on, buffer_size_kb, per_cpu/,
  *        trace, trace_pipe, snapshot, error_log, trace_options, options/,
- *        trace_clock, set_event, current_tracer and events/ (each event's
- *        enable, filter, trigger, hist, id, format)
+ *        trace_clock, set_event, current_tracer, events/ (each event's
+ *        enable, filter, trigger, hist, id, format), tracing_cpumask,
+ *        the pid filters, trace_marker_raw, free_buffer, timestamp_mode
  *   echo 1 > instances/foo/events/kprobes/myfib/enable
  *        -> myfib's hits are recorded in foo's buffer, whatever the
  *           top level's enable file says
@@ -111,8 +112,8 @@ extern struct trace_array global_trace;
 	 TRACE_ITER(GRAPH_DURATION) | TRACE_ITER(GRAPH_IRQS) | TRACE_ITER(GRAPH_SLEEP_TIME))
 /*
  * Linux's ZEROED_TRACE_FLAGS: a new instance starts with the top level's
- * options but these (they follow forks, a thing of the top level's pid
- * lists).
+ * options but these (its pid lists follow forks and exits only when it
+ * is told to).
  */
 #define TRACE_ZEROED_FLAGS (TRACE_ITER(EVENT_FORK) | TRACE_ITER(FUNC_FORK))
 
