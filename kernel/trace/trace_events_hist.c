@@ -260,6 +260,21 @@ static bool var_defined_on(struct trace_event_file *file, const char *name)
 	return false;
 }
 
+/*
+ * A variable of common_pid.execname holds the task's name, a char[]
+ * (Linux's update_var_execname()): the name its entry keeps.
+ */
+static void execname_is_a_string(struct hist_rexpr *rx)
+{
+	struct hist_rnode *rn = &rx->n[rx->e->root];
+
+	if (rx->e->nodes[rx->e->root].op != HIST_OP_NONE ||
+	    !(rx->e->nodes[rx->e->root].mods & HIST_MOD_EXECNAME))
+		return;
+	*rn = (struct hist_rnode){ .arg = rn->arg, .type = "char[]", .size = 0,
+				   .is_string = true };
+}
+
 /* Values, then variables, then keys, as Linux's create_hist_fields(). */
 static int resolve_fields(struct hist_trigger *h, const struct filter_field *fields, int n,
 			  const char *cmd)
@@ -283,6 +298,7 @@ static int resolve_fields(struct hist_trigger *h, const struct filter_field *fie
 		}
 		if (hist_resolve_expr(h, &h->vars[v], &spec->vars[v].expr, fields, n, cmd))
 			return -EINVAL;
+		execname_is_a_string(&h->vars[v]);
 		if (h->vars[v].n[spec->vars[v].expr.root].is_string && !hist_new_str(h, v))
 			return -EINVAL;
 	}
@@ -698,7 +714,10 @@ static void set_str_var(struct hist_trigger *h, struct hist_entry *ent, int slot
 	const char *src;
 	size_t len;
 
-	if (rx->e->nodes[rx->e->root].atom == HIST_ATOM_FIELD) {
+	if (rx->e->nodes[rx->e->root].mods & HIST_MOD_EXECNAME) {
+		src = ent->comm;
+		len = strnlen(ent->comm, sizeof(ent->comm));
+	} else if (rx->e->nodes[rx->e->root].atom == HIST_ATOM_FIELD) {
 		src = trace_event_field_str(hit->file, rn->arg, hit->e, &len);
 	} else {
 		src = (const char *)(uintptr_t)eval(rx, rx->e->root, hit);

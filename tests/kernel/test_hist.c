@@ -655,6 +655,26 @@ static void string_variables_reach_a_synthetic_event(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, strstr(out, want) != NULL);
 }
 
+/* common_pid.execname in a variable is the task's name, a char[] (Linux's update_var_execname()) */
+static void execname_variable_is_a_string(struct ktest *t)
+{
+	char want[96];
+
+	wr_append(T("kprobe_events"), "p:s_start sort_ints n=$arg2:s32\n");
+	wr_append(T("kprobe_events"), "r:s_end sort_ints\n");
+	wr_append(T("synthetic_events"), "who_lat u64 lat; char who[]; int n\n");
+	KTEST_EXPECT_EQ(t, wr(S_START("trigger"), "hist:keys=common_pid:ts0=common_timestamp.usecs:"
+			      "e0=common_pid.execname:n0=n\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(S_END("trigger"), "hist:keys=common_pid:lat=common_timestamp.usecs-$ts0:"
+			      "onmatch(kprobes.s_start).trace(who_lat,$lat,$e0,$n0)\n"), 0);
+	wr(WHO("enable"), "1\n");
+	wr(T("trace"), "\n");
+	run("run sort 9");
+	rd(T("trace"));
+	snprintf(want, sizeof(want), " who=%s n=9\n", task_name(current));
+	KTEST_EXPECT_TRUE(t, strstr(out, want) != NULL);
+}
+
 /* ---- README: each hist line it adds names what is here ------------------------------------------- */
 
 static void readme_hist_lines_work(struct ktest *t)
@@ -720,6 +740,7 @@ static struct ktest_case hist_cases[] = {
 	KTEST_CASE(named_mismatch_is_refused),
 	KTEST_CASE(stacktrace_keys_print_the_calls),
 	KTEST_CASE(string_variables_reach_a_synthetic_event),
+	KTEST_CASE(execname_variable_is_a_string),
 	KTEST_CASE(readme_hist_lines_work),
 	KTEST_END
 };
