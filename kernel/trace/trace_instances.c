@@ -441,6 +441,8 @@ static int instance_files_create(struct trace_array *tr)
 		}
 		if (strcmp(instance_files[i].name, "per_cpu") == 0) {
 			ret = instance_per_cpu_create(tr);
+			if (!ret)	/* per_cpu/cpuN/trace_pipe_raw, snapshot_raw; buffer_percent */
+				ret = trace_pipe_raw_instance_create(tr);
 			continue;
 		}
 		snprintf(path, sizeof(path), "%s/%s", tr->dir, instance_files[i].name);
