@@ -97,6 +97,7 @@ struct trace_array {
  */
 #define TRACE_BUFFER_PERCENT_DEFAULT 50
 int trace_pipe_raw_create(struct trace_array *tr);
+int trace_pipe_raw_instance_create(struct trace_array *tr);	/* and its buffer_percent */
 int trace_pipe_raw_init(void);
 
 /* The top level: /sys/kernel/tracing itself (Linux's global_trace). */

@@ -482,6 +482,8 @@ static int instance_files_create(struct trace_array *tr)
 		}
 		if (strcmp(instance_files[i].name, "per_cpu") == 0) {
 			ret = instance_per_cpu_create(tr);
+			if (!ret)	/* per_cpu/cpuN/trace_pipe_raw, snapshot_raw; buffer_percent */
+				ret = trace_pipe_raw_instance_create(tr);
 			continue;
 		}
 		if (strcmp(instance_files[i].name, "set_event_pid") == 0) {

@@ -251,6 +251,18 @@ static int buffer_percent_write(const char *text, size_t len, bool trunc, void *
 	return 0;
 }
 
+/* An instance's buffer_percent (Linux's default) and raw files: mkdir instances/NAME. */
+int trace_pipe_raw_instance_create(struct trace_array *tr)
+{
+	char path[PSEUDOFS_PATH_MAX];
+	int ret;
+
+	tr->buffer_percent = TRACE_BUFFER_PERCENT_DEFAULT;
+	snprintf(path, sizeof(path), "%s/buffer_percent", tr->dir);
+	ret = pseudofs_create(path, buffer_percent_show, buffer_percent_write, tr);
+	return ret ? ret : trace_pipe_raw_create(tr);
+}
+
 static const struct pseudo_file_spec buffer_percent_files[] = {
 	{ "buffer_percent", buffer_percent_show, buffer_percent_write },
 };

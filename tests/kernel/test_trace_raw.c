@@ -263,6 +263,42 @@ static void synth_records_in_the_page(struct ktest *t)
 	wr_append(T("synthetic_events"), "!raw_synth\n");
 }
 
+/* An instance has its own buffer_percent and raw files, reading its own buffer. */
+static void instance_has_its_raw_files(struct ktest *t)
+{
+	char path[PSEUDOFS_PATH_MAX];
+	int pages = 0;
+
+	KTEST_ASSERT_EQ(t, pseudofs_mkdir(T("instances/rawi")), 0);
+	KTEST_EXPECT_EQ(t, rd(T("instances/rawi/buffer_percent")), 0);
+	KTEST_EXPECT_STREQ(t, out, "50\n");
+	KTEST_EXPECT_EQ(t, wr(T("instances/rawi/buffer_percent"), "7\n"), 0);
+	KTEST_EXPECT_EQ(t, rd(T("buffer_percent")), 0);
+	KTEST_EXPECT_STREQ(t, out, "50\n");			/* the top level's is its own */
+	KTEST_EXPECT_EQ(t, pseudofs_lookup(T("instances/rawi/per_cpu/cpu0/snapshot_raw")), 1);
+	wr(EV("enable"), "0\n");
+	trace_buffer_reset(TRACE_ALL_CPUS);
+	KTEST_EXPECT_EQ(t, wr(T("instances/rawi/events/kprobes/raw_fib/enable"), "1\n"), 0);
+	run_fib2();
+	wr(T("instances/rawi/events/kprobes/raw_fib/enable"), "0\n");
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct seq_buf s;
+
+		if (!cpu_online(cpu))
+			continue;
+		KTEST_EXPECT_EQ(t, read_page("trace_pipe_raw", cpu), 0);	/* the top level's: none */
+		snprintf(path, sizeof(path), T("instances/rawi/per_cpu/cpu%d/trace_pipe_raw"), cpu);
+		seq_buf_init(&s, out, sizeof(out));
+		if (pseudofs_read(path, &s) == 0 && seq_buf_used(&s) == PAGE_SIZE) {
+			pages++;
+			KTEST_EXPECT_EQ(t, get_u32(out + 8), FIB2_HITS * (4 + RAW_FIB_LEN));
+		}
+	}
+	KTEST_EXPECT_EQ(t, pages, 1);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(T("instances/rawi")), 0);
+	wr(EV("enable"), "1\n");
+}
+
 static struct ktest_case raw_cases[] = {
 	KTEST_CASE(buffer_percent_takes_0_to_100),
 	KTEST_CASE(per_cpu_has_raw_files),
@@ -271,6 +307,7 @@ static struct ktest_case raw_cases[] = {
 	KTEST_CASE(format_describes_arrays_as_linux),
 	KTEST_CASE(syscall_records_in_the_page),
 	KTEST_CASE(synth_records_in_the_page),
+	KTEST_CASE(instance_has_its_raw_files),
 	KTEST_END
 };
 
