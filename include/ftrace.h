@@ -168,6 +168,9 @@ int graph_tracefs_init(void);	/* set_graph_notrace, max_graph_depth, tracing_thr
 void return_to_handler(void);		/* arch/i386/ftrace_32.S */
 __attribute__((regparm(3)))
 unsigned long ftrace_return_to_handler(void);
+/* The scheduler's hook at each switch: sleep-time off takes next's time away out of its durations. */
+struct task_struct;
+void ftrace_graph_sched_switch(struct task_struct *prev, struct task_struct *next);
 
 /* ---- boot and modules --------------------------------------------------------- */
 

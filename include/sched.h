@@ -90,6 +90,7 @@ struct task_struct {
 	 */
 	struct ftrace_ret_stack ret_stack[FTRACE_RETFUNC_DEPTH];
 	int curr_ret_stack;		/* entries in use */
+	unsigned long long ftrace_timestamp;	/* trace_clock() when it last left a CPU (sleep-time off) */
 	struct rethook_node *rethooks;	/* its hooked returns, newest first (kernel/trace/rethook.c) */
 	unsigned long min_flt;		/* page faults handled, none from disk (getrusage's ru_minflt) */
 	/* Its handlers, blocked mask, pending signals, process group (kernel/signal.c). */

@@ -144,6 +144,17 @@ struct trace_buffer *trace_buffer_global(void);	/* the top level's */
 int ring_buffer_clock_id(struct trace_buffer *tb);
 void ring_buffer_set_clock(struct trace_buffer *tb, int id);
 uint64_t ring_buffer_time_stamp(struct trace_buffer *tb);
+/*
+ * trace_pipe_raw and snapshot_raw (ring_buffer_page.c): take one CPU's
+ * records out of its buffer or its snapshot's (fn returns non-zero to
+ * leave one), the records overwritten unread since the last call, and
+ * whether the buffer holds a record and is at least full percent full
+ * (buffer_percent).
+ */
+int ring_buffer_consume_cpu(struct trace_buffer *tb, int cpu, bool snapshot,
+			    int (*fn)(const struct trace_entry *e, void *data), void *data);
+unsigned long ring_buffer_lost_events(struct trace_buffer *tb, int cpu, bool snapshot);
+bool ring_buffer_full_hit(struct trace_buffer *tb, int cpu, bool snapshot, unsigned int full);
 /* tracing_cpumask: a CPU outside it writes nothing into tb. */
 void ring_buffer_record_disable_cpu(struct trace_buffer *tb, int cpu);
 void ring_buffer_record_enable_cpu(struct trace_buffer *tb, int cpu);
@@ -174,12 +185,20 @@ int trace_options_init(void);
 /* saved_cmdlines (trace_sched_switch.c): remember the running task's pid and name. */
 void tracing_record_cmdline(const char *comm);
 int trace_saved_cmdlines_init(void);
-/* The pid filters (pid_list.c): set_event_pid, set_ftrace_pid and their notrace lists. */
-bool trace_event_pid_filtering(void);	/* some set_event_*pid list is set */
-bool trace_event_ignore_this_pid(void);	/* the running task's events are not recorded */
-bool ftrace_ignore_this_pid(void);	/* nor its functions traced */
+/* saved_tgids (trace_sched_switch.c): record-tgid's map, allocated when it goes on. */
+int trace_alloc_tgid_map(void);
+void tracing_record_tgid(void);		/* the running task's */
+int trace_find_tgid(int pid);		/* 0: never saved */
+/*
+ * The pid filters (pid_list.c): set_event_pid, set_ftrace_pid and their
+ * notrace lists, each trace array's own (trace_array.h).  The top level's
+ * function tracers ask ftrace_ignore_this_pid(); a fork and an exit
+ * update every trace array's lists that follow forks (event-fork,
+ * function-fork).
+ */
+bool ftrace_ignore_this_pid(void);
 void trace_pid_fork(struct task_struct *parent, struct task_struct *child);
-int trace_pid_files_init(void);
+void trace_pid_exit(struct task_struct *t);
 /* trace_marker: one record of text in tr's buffer, EBADF while its tracing_on is 0. */
 struct trace_array;
 int trace_marker_record(struct trace_array *tr, const char *text, size_t len);

@@ -78,6 +78,16 @@ int trace_event_dir_add(struct trace_probe *tp);
  * event: called once tp is off its type's list, before it is freed. */
 void trace_event_dir_remove(struct trace_probe *tp);
 struct trace_event_file *trace_event_file_find(const char *group, const char *event);
+/* The top level's file of the event whose records have this id, or NULL. */
+const struct trace_event_file *trace_event_file_by_id(unsigned int id);
+/*
+ * Record e as Linux lays it out and the event's format file describes it
+ * (trace_pipe_raw): Linux's struct trace_entry, TRACE_ENTRY_RAW_SIZE
+ * bytes on i386, then the fields.  Its length, 0 if its event has no
+ * such layout here, or -ENOSPC if buf is too small.
+ */
+#define TRACE_ENTRY_RAW_SIZE 8
+int trace_event_raw_record(const struct trace_entry *e, void *buf, size_t size);
 int trace_event_set_enabled(struct trace_probe *tp, bool on);
 /*
  * Linux's trace_event_enable_disable(): soft false is the enable file;

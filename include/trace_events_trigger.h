@@ -12,7 +12,7 @@
  *   disable_event:SYSTEM:EVENT[:COUNT] [if FILTER]   ... and off (soft mode)
  *   enable_hist:SYSTEM:EVENT[:COUNT] [if FILTER]    continue EVENT's hist triggers
  *   disable_hist:SYSTEM:EVENT[:COUNT] [if FILTER]   pause them
- *   hist:keys=F[.hex|.sym][,F...][:vals=F[,F...]][:sort=F[.descending][,F]]
+ *   hist:[name=NAME:]keys=F[.hex|.sym][,F...][:vals=F[,F...]][:sort=F[.descending][,F]]
  *       [:size=N][:pause][:continue][:clear] [:VAR=EXPR[,VAR=EXPR...]]
  *       [:clock=global] [:onmatch(SYSTEM.EVENT).trace(SYNTH,PARAMS)]
  *       [:onmax($VAR).save(FIELDS)|.snapshot()] [if FILTER]
@@ -20,7 +20,7 @@
  *
  * A hist expression (lib/trace_events_hist.c): fields, common_timestamp,
  * common_cpu, numbers, $variables, joined by + - * / (3 at most), or
- * -(EXPR).
+ * -(EXPR).  A key may also be "stacktrace": the calls in progress.
  */
 #ifndef TRACE_EVENTS_TRIGGER_H
 #define TRACE_EVENTS_TRIGGER_H
@@ -52,6 +52,7 @@ const char *trigger_cmd_name(enum trigger_cmd cmd);
 #define HIST_DEFAULT_BITS  11	/* TRACING_MAP_BITS_DEFAULT: 2048 entries */
 #define HIST_MIN_BITS       7	/* TRACING_MAP_BITS_MIN */
 #define HIST_MAX_BITS      15	/* ours (Linux: 17): the table is preallocated */
+#define HIST_STACKTRACE_DEPTH 16	/* Linux's: the calls a stacktrace key keeps */
 
 /* enable_event's SYSTEM and EVENT: MAX_EVENT_NAME_LEN, the NUL included. */
 #define TRIGGER_EVENT_NAME_LEN 64
@@ -73,7 +74,7 @@ const char *trigger_cmd_name(enum trigger_cmd cmd);
  *   "common_timestamp.usecs-$ts0"   MINUS(TIMESTAMP, VAR_REF ts0)
  */
 enum hist_atom { HIST_ATOM_FIELD, HIST_ATOM_TIMESTAMP, HIST_ATOM_CPU, HIST_ATOM_CONST,
-		 HIST_ATOM_VAR_REF };
+		 HIST_ATOM_VAR_REF, HIST_ATOM_STACKTRACE };
 enum hist_op { HIST_OP_NONE, HIST_OP_PLUS, HIST_OP_MINUS, HIST_OP_UNARY_MINUS, HIST_OP_DIV,
 	       HIST_OP_MULT };
 
@@ -117,6 +118,7 @@ struct hist_action {
 };
 
 struct hist_spec {
+	char name[HIST_NAME_LEN];	/* name=NAME: a table shared by every trigger of that name */
 	int nr_keys, nr_vals, nr_vars, nr_sort, nr_actions;
 	struct hist_expr keys[HIST_KEYS_MAX];
 	struct hist_expr vals[HIST_VALS_MAX];
@@ -159,6 +161,7 @@ struct trigger_spec {
 	E(VAR_NOT_UNIQUE,       "Variable name not unique, need to use fully qualified name (subsys.event.var) for variable") \
 	E(TOO_MANY_VARS,        "Too many variables defined")                  \
 	E(MALFORMED_ASSIGNMENT, "Malformed assignment")                        \
+	E(NAMED_MISMATCH,       "Named hist trigger doesn't match existing named trigger (includes variables)") \
 	E(TRIGGER_EEXIST,       "Hist trigger already exists")                 \
 	E(TRIGGER_ENOENT_CLEAR, "Can't clear or continue a nonexistent hist trigger") \
 	E(SET_CLOCK_FAIL,       "Couldn't set trace_clock")                    \
@@ -217,6 +220,8 @@ int hist_spec_format(char *buf, size_t size, const struct hist_spec *h);
  * str is changed (".sym-offset" must have become ".symXoffset").
  */
 int hist_expr_parse(char *str, struct hist_expr *e, enum hist_err *herr, const char **bad);
+/* The key "stacktrace" (Linux's HIST_FIELD_FL_STACKTRACE): the calls in progress at a hit. */
+void hist_expr_stacktrace(struct hist_expr *e);
 /* The expression as Linux prints it: "common_timestamp.usecs-$ts0". */
 int hist_expr_format(char *buf, size_t size, const struct hist_expr *e);
 /* Its name as Linux's hist_field_name() gives it (sort= compares it): "n", "common_timestamp". */

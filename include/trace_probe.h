@@ -34,8 +34,17 @@ struct trace_probe_type {
 	 */
 	struct trace_probe *(*create)(const struct probe_event_def *parsed,
 				      const char *line, size_t len, int *err);
-	/* Arm or disarm tp's own probe only (trace_probe_set_enabled() does an event's all). */
+	/*
+	 * Arm or disarm tp's own probe only (trace_probe_set_enabled() does
+	 * an event's all); NULL for an event probe, which has none.
+	 */
 	int (*set_enabled)(struct trace_probe *tp, bool on);
+	/*
+	 * An event probe's: be attached to the attached event's file in
+	 * exactly the trace arrays of live (bit n: trace array n, where the
+	 * event is enabled or in soft mode).  0, or an errno and nothing changed.
+	 */
+	int (*attach_in)(struct trace_probe *tp, unsigned long live);
 	/* Unregister and free the event (trace_probe_cleanup() included). */
 	void (*destroy)(struct trace_probe *tp);
 	/*
@@ -53,6 +62,13 @@ struct trace_probe_type {
 	bool eprobe_target;
 	/* A line naming an existing event is refused (EEXIST), not appended (eprobes). */
 	bool single_probe;
+	/*
+	 * With show_format: the fields after the common ones as format says, into
+	 * buf[0..size) (trace_pipe_raw): their length, or -ENOSPC; NULL: the
+	 * records are left out of the raw pages.
+	 */
+	int (*raw_record)(const struct trace_probe *tp, const struct trace_entry *e,
+			  unsigned char *buf, size_t size);
 };
 
 /* The part every event has (Linux's struct trace_probe). */
@@ -100,6 +116,9 @@ int trace_probe_events_write(const char *text, size_t len, bool trunc, void *dat
 /* One record of the current task: its name and pid, time, CPU, arguments. */
 void trace_probe_record(struct trace_probe *tp, const struct fetch_ops *fops,
 			struct pt_regs *regs, unsigned long ip, unsigned long ret_ip);
+/* The same in trace array id alone (an event probe's hit, attached there). */
+void trace_probe_record_in(struct trace_probe *tp, const struct fetch_ops *fops,
+			   struct pt_regs *regs, int id);
 /* Fill record e of a hit of probe tp (of event id); preempt is the probed code's. */
 void trace_probe_fill(struct trace_entry *e, struct trace_probe *tp, unsigned int id,
 		      const struct fetch_ops *fops, struct pt_regs *regs,

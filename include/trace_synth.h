@@ -20,12 +20,14 @@
 
 #define SYNTH_SYSTEM      "synthetic"
 #define SYNTH_FIELDS_MAX  16	/* ours (Linux: 64): values one record holds */
-#define SYNTH_TYPE_LEN    16	/* "unsigned long" and its NUL */
+#define SYNTH_TYPE_LEN    24	/* "__data_loc char[]" and its NUL */
+#define STR_VAR_LEN_MAX  256	/* Linux's: the record's room for a char[N] field */
 
 struct synth_field {
-	char type[SYNTH_TYPE_LEN];	/* as written: "u64", "pid_t", "unsigned int" */
-	unsigned char size;
+	char type[SYNTH_TYPE_LEN];	/* "u64", "pid_t", "unsigned int", "char[16]", "__data_loc char[]" */
+	unsigned short size;
 	bool is_signed;
+	bool is_string, is_dynamic;	/* char[N] (N bytes), char[] (as long as the string) */
 };
 
 struct synth_event {
@@ -40,7 +42,8 @@ struct synth_event *synth_event_find(const char *name);
 /*
  * Record one hit of se with a value per field (Linux's
  * trace_event_raw_event_synth()), from inside another event's trigger:
- * interrupts are off; regs are that event's.
+ * interrupts are off; regs are that event's.  A string field's value
+ * is the address of a NUL-terminated string, copied into the record.
  */
 void synth_event_trace(struct synth_event *se, const uint64_t *vals, struct pt_regs *regs);
 /* Print a synthetic event's record after its "comm-pid [cpu] ... ts: " head; false if not one. */

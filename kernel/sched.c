@@ -47,8 +47,10 @@
 #include "stacktrace.h"
 #include "nokprobe.h"
 #include "kprobes.h"
+#include "ftrace.h"
 #include "rethook.h"
 #include "hw_breakpoint.h"
+#include "trace.h"	/* trace_pid_exit() */
 #include <asm/tls.h>
 #include <asm/fpu.h>
 
@@ -272,6 +274,7 @@ static void __schedule(void)
 		load_TLS(next, cpu);			/* its %gs's descriptors (tls.c) */
 		fpu_switch(prev, next);			/* its x87 and SSE registers (fpu.c) */
 		hw_breakpoint_switch(prev, next);	/* next's own debug registers */
+		ftrace_graph_sched_switch(prev, next);	/* sleep-time off: next's calls lose the time away */
 		switch_to(&prev->esp, next->esp);
 		/* ...some time later, some CPU switched back to us. */
 		set_trap_flag(flags);
@@ -640,6 +643,7 @@ void kthread_exit(int code)
 	struct task_struct *me = current;
 
 	flush_thread_hw_breakpoints(me);	/* may sleep: before the irqs go off */
+	trace_pid_exit(me);	/* off the pid filters that follow tasks; may sleep too */
 	local_irq_disable();
 	if (me == &init_task || is_idle_task(me))
 		panic("kthread_exit: '%s' cannot exit", me->name);

@@ -253,6 +253,15 @@ int hist_expr_parse(char *str, struct hist_expr *e, enum hist_err *herr, const c
 	return 0;
 }
 
+void hist_expr_stacktrace(struct hist_expr *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->nr_nodes = 1;
+	e->nodes[0].atom = HIST_ATOM_STACKTRACE;
+	e->nodes[0].operand[0] = e->nodes[0].operand[1] = -1;
+	strlcpy(e->nodes[0].name, "stacktrace", sizeof(e->nodes[0].name));
+}
+
 /* ---- printing -------------------------------------------------------------------- */
 
 /* Linux's get_hist_field_flags(): the one modifier printed. */
@@ -310,7 +319,9 @@ int hist_expr_name(char *buf, size_t size, const struct hist_expr *e)
 
 	if (n->op != HIST_OP_NONE)
 		return hist_expr_format(buf, size, e);
-	return snprintf(buf, size, "%s", n->atom == HIST_ATOM_CONST ? "" : n->name);
+	/* Linux's hist_field_name() has no name for a constant or the stack: sort= cannot pick them */
+	return snprintf(buf, size, "%s", n->atom == HIST_ATOM_CONST ||
+			n->atom == HIST_ATOM_STACKTRACE ? "" : n->name);
 }
 
 bool hist_expr_has_var_ref(const struct hist_expr *e)

@@ -147,7 +147,7 @@ static int hist_assignment(struct trigger_spec *spec, enum hist_err *herr, char 
 	else if (!strncmp(tok, "sort=", 5))
 		a->sort = val;
 	else if (!strncmp(tok, "name=", 5))
-		return -EINVAL;			/* named triggers are not here */
+		return strlcpy(h->name, val, sizeof(h->name)) < sizeof(h->name) ? 0 : -EINVAL;
 	else if (!strncmp(tok, "clock=", 6))
 		strlcpy(h->clock, val, sizeof(h->clock));
 	else if (!strncmp(tok, "size=", 5))
@@ -250,6 +250,10 @@ static int hist_list(struct trigger_spec *spec, enum hist_err *herr, char *list,
 			continue;		/* always there: Linux skips it */
 		if (n == max)
 			return -EINVAL;		/* Linux: too many fields, no message */
+		if (is_key && strcmp(tok, "stacktrace") == 0) {	/* the word alone: no modifier */
+			hist_expr_stacktrace(&exprs[n++]);
+			continue;
+		}
 		ret = hist_expr_parse(tok, &exprs[n], herr, &spec->bad);
 		if (ret)
 			return ret;
@@ -543,7 +547,7 @@ static int format_sort(char *buf, size_t size, const struct hist_spec *h, int i)
  */
 int hist_spec_format(char *buf, size_t size, const struct hist_spec *h)
 {
-	int n = snprintf(buf, size, "hist:keys=");
+	int n = snprintf(buf, size, h->name[0] ? "hist:name=%s:keys=" : "hist:keys=", h->name);
 
 	n += format_list(buf + n, LEFT(n, size), h->keys, h->nr_keys, 0);
 	n += snprintf(buf + n, LEFT(n, size), ":vals=hitcount");

@@ -76,7 +76,8 @@ static struct trace_buffer *trace_array_buffer(struct trace_array *tr)
 
 static bool needs_scratch(struct trace_event_file *file)
 {
-	return !tracer_tracing_is_on(event_file_tr(file)) || trace_event_pid_filtering() ||
+	return !tracer_tracing_is_on(event_file_tr(file)) ||
+	       trace_event_pid_filtering(event_file_tr(file)) ||
 	       (file && (READ_ONCE(file->filter) || !list_empty(&file->triggers) ||
 			 READ_ONCE(file->soft_disabled) || !list_empty(&file->eprobes)));
 }
@@ -145,7 +146,7 @@ void trace_event_file_commit_entry(struct trace_event_file *file, struct trace_e
 	struct event_filter *filter;
 	bool cond;
 
-	if (trace_event_ignore_this_pid())	/* set_event_pid: no record, no trigger */
+	if (trace_event_ignore_this_pid(tr))	/* its set_event_pid: no record, no trigger */
 		return;
 	cond = file && trace_event_triggers_conditional(file);
 	if (file && !cond)		/* Linux's trace_trigger_soft_disabled() */
@@ -327,23 +328,30 @@ static int trace_marker_write(const char *text, size_t len, bool trunc, void *da
 	return trace_marker_record(&global_trace, text, len);
 }
 
+/* The files every trace array has: their data is the trace array, NULL the top level. */
+static struct trace_array *file_tr(void *data)
+{
+	return data ? data : &global_trace;
+}
+
 /*
  * trace_marker_raw: a binary record, an int id and the bytes after it
  * (Linux's tracing_mark_raw_write()); an application tags its data with
  * the id and a tool decodes it.  Fewer bytes than the id is EINVAL.
  */
-static int trace_marker_raw_write(const char *text, size_t len, bool trunc, void *data)
+int tracing_marker_raw_write(const char *text, size_t len, bool trunc, void *data)
 {
+	struct trace_array *tr = file_tr(data);
 	bool irqs_off = irqs_disabled();
 	unsigned long flags;
 	struct trace_entry *e;
 
-	if (!trace_option_on(TRACE_ITER_MARKERS) || len < sizeof(unsigned int) ||
+	if (!trace_array_option_on(tr, TRACE_ITER_MARKERS) || len < sizeof(unsigned int) ||
 	    len > TRACE_PAYLOAD_MAX)
 		return -EINVAL;
-	if (!tracing_is_on())
+	if (!tracer_tracing_is_on(tr))
 		return -EBADF;		/* Linux: the ring buffer refused the reserve */
-	e = special_reserve_in(trace_array_buffer(&global_trace), TRACE_RAW_DATA_ID, NULL, &flags);
+	e = special_reserve_in(trace_array_buffer(tr), TRACE_RAW_DATA_ID, NULL, &flags);
 	e->flags = irqs_off ? TRACE_FLAG_IRQS_OFF : 0;
 	memcpy(e->payload, text, len);
 	e->len = len;
@@ -352,8 +360,6 @@ static int trace_marker_raw_write(const char *text, size_t len, bool trunc, void
 }
 
 /* ---- tracing_cpumask ----------------------------------------------------------------------- */
-
-static unsigned long tracing_cpumask = (1UL << NR_CPUS) - 1;	/* bit n: CPU n records */
 
 /* The CPUs this machine has (Linux's nr_cpu_ids): the mask's width. */
 static int tracing_nr_cpu_ids(void)
@@ -368,18 +374,19 @@ static int tracing_nr_cpu_ids(void)
 #define BITS_PER_HEX_DIGIT 4
 
 /* Linux's "%*pb": hex, as many digits as the CPUs need ("3" for two). */
-static int tracing_cpumask_show(struct seq_buf *s, void *data)
+int tracing_cpumask_show(struct seq_buf *s, void *data)
 {
 	int n = tracing_nr_cpu_ids();
-	unsigned long mask = READ_ONCE(tracing_cpumask) & ((1UL << n) - 1);
+	unsigned long mask = READ_ONCE(file_tr(data)->tracing_cpumask) & ((1UL << n) - 1);
 
 	seq_buf_printf(s, "%0*lx\n", (n + BITS_PER_HEX_DIGIT - 1) / BITS_PER_HEX_DIGIT, mask);
 	return 0;
 }
 
-/* A CPU leaving the mask stops writing its buffer; one joining starts again. */
-static int tracing_cpumask_write(const char *text, size_t len, bool trunc, void *data)
+/* A CPU leaving the mask stops writing the trace array's buffer; one joining starts again. */
+int tracing_cpumask_write(const char *text, size_t len, bool trunc, void *data)
 {
+	struct trace_array *tr = file_tr(data);
 	unsigned long mask;
 	int ret = kstrntoul(text, len, 16, &mask);
 
@@ -389,11 +396,11 @@ static int tracing_cpumask_write(const char *text, size_t len, bool trunc, void 
 		return -EINVAL;		/* a CPU this kernel cannot have */
 	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
 		if (mask & (1UL << cpu))
-			ring_buffer_record_enable_cpu(trace_buffer_global(), cpu);
+			ring_buffer_record_enable_cpu(trace_array_buffer(tr), cpu);
 		else
-			ring_buffer_record_disable_cpu(trace_buffer_global(), cpu);
+			ring_buffer_record_disable_cpu(trace_array_buffer(tr), cpu);
 	}
-	WRITE_ONCE(tracing_cpumask, mask);
+	WRITE_ONCE(tr->tracing_cpumask, mask);
 	return 0;
 }
 
@@ -406,11 +413,13 @@ static int tracing_cpumask_write(const char *text, size_t len, bool trunc, void 
  * it and exits, and its memory goes back); with options/disable_on_free
  * tracing stops first.  Here one echo is the open, write and close.
  */
-static int free_buffer_write(const char *text, size_t len, bool trunc, void *data)
+int tracing_free_buffer_write(const char *text, size_t len, bool trunc, void *data)
 {
-	if (trace_option_on(TRACE_ITER_STOP_ON_FREE))
-		tracing_off();
-	return trace_buffer_resize(TRACE_ALL_CPUS, FREE_BUFFER_ENTRIES);
+	struct trace_array *tr = file_tr(data);
+
+	if (trace_array_option_on(tr, TRACE_ITER_STOP_ON_FREE))
+		tracer_tracing_off(tr);
+	return ring_buffer_resize(trace_array_buffer(tr), TRACE_ALL_CPUS, FREE_BUFFER_ENTRIES);
 }
 
 /* ---- buffer_size_kb ---------------------------------------------------------------------------- */
@@ -476,9 +485,6 @@ static int buffer_size_write(const char *text, size_t len, bool trunc, void *dat
 						   sizeof(struct trace_entry));
 }
 
-static int snapshot_show(struct seq_buf *s, void *data);
-static int snapshot_write(const char *text, size_t len, bool trunc, void *data);
-
 /* per_cpu/cpuN/buffer_size_kb and snapshot: one CPU's buffer, as Linux's. */
 static int per_cpu_files_init(void)
 {
@@ -491,9 +497,11 @@ static int per_cpu_files_init(void)
 		snprintf(path, sizeof(path), TRACEFS_DIR "/per_cpu/cpu%d/buffer_size_kb", cpu);
 		if (!ret)
 			ret = pseudofs_create(path, buffer_size_show, buffer_size_write, &cpu_ids[cpu]);
+		global_trace.cpu_files[cpu] = (struct trace_cpu_file){ &global_trace, cpu };
 		snprintf(path, sizeof(path), TRACEFS_DIR "/per_cpu/cpu%d/snapshot", cpu);
 		if (!ret)
-			ret = pseudofs_create(path, snapshot_show, snapshot_write, &cpu_ids[cpu]);
+			ret = pseudofs_create(path, tracing_snapshot_cpu_show,
+					      tracing_snapshot_cpu_write, &global_trace.cpu_files[cpu]);
 	}
 	return ret;
 }
@@ -572,30 +580,29 @@ static int snapshot_write_cpu(const char *text, size_t len, struct trace_array *
 }
 
 /* The snapshot file's data is its trace array (NULL: the top level's file). */
-static struct trace_array *snapshot_tr(void *data)
-{
-	return data ? data : &global_trace;
-}
-
 int tracing_snapshot_show(struct seq_buf *s, void *data)
 {
-	return snapshot_show_cpu(s, snapshot_tr(data), TRACE_ALL_CPUS);
+	return snapshot_show_cpu(s, file_tr(data), TRACE_ALL_CPUS);
 }
 
 int tracing_snapshot_write(const char *text, size_t len, bool trunc, void *data)
 {
-	return snapshot_write_cpu(text, len, snapshot_tr(data), TRACE_ALL_CPUS);
+	return snapshot_write_cpu(text, len, file_tr(data), TRACE_ALL_CPUS);
 }
 
-/* per_cpu/cpuN/snapshot: the top level's, its data the CPU (file_cpu()). */
-static int snapshot_show(struct seq_buf *s, void *data)
+/* per_cpu/cpuN/snapshot: its data is a trace_cpu_file, the trace array and the CPU. */
+int tracing_snapshot_cpu_show(struct seq_buf *s, void *data)
 {
-	return snapshot_show_cpu(s, &global_trace, file_cpu(data));
+	struct trace_cpu_file *f = data;
+
+	return snapshot_show_cpu(s, f->tr, f->cpu);
 }
 
-static int snapshot_write(const char *text, size_t len, bool trunc, void *data)
+int tracing_snapshot_cpu_write(const char *text, size_t len, bool trunc, void *data)
 {
-	return snapshot_write_cpu(text, len, &global_trace, file_cpu(data));
+	struct trace_cpu_file *f = data;
+
+	return snapshot_write_cpu(text, len, f->tr, f->cpu);
 }
 
 /* ---- timestamp_mode ---------------------------------------------------------------------------- */
@@ -606,7 +613,7 @@ static int snapshot_write(const char *text, size_t len, bool trunc, void *data)
  * while a hist trigger needs them; here every record holds its whole
  * trace_clock value, so the mode is always absolute.
  */
-static int timestamp_mode_show(struct seq_buf *s, void *data)
+int tracing_timestamp_mode_show(struct seq_buf *s, void *data)
 {
 	seq_buf_puts(s, "delta [absolute]\n");
 	return 0;
@@ -624,10 +631,10 @@ static const struct pseudo_file_spec trace_files[] = {
 	{ "snapshot",             tracing_snapshot_show, tracing_snapshot_write },
 	{ "README",               trace_readme_show, NULL },
 	{ "trace_clock",          trace_clock_show,  trace_clock_write },
-	{ "trace_marker_raw",     NULL,              trace_marker_raw_write },
+	{ "trace_marker_raw",     NULL,              tracing_marker_raw_write },
 	{ "tracing_cpumask",      tracing_cpumask_show, tracing_cpumask_write },
-	{ "free_buffer",          NULL,              free_buffer_write },
-	{ "timestamp_mode",       timestamp_mode_show, NULL },
+	{ "free_buffer",          NULL,              tracing_free_buffer_write },
+	{ "timestamp_mode",       tracing_timestamp_mode_show, NULL },
 };
 
 int trace_files_init(void)
@@ -653,6 +660,8 @@ int trace_files_init(void)
 	if (!ret)
 		ret = trace_saved_cmdlines_init();	/* trace_sched_switch.c */
 	if (!ret)
-		ret = trace_pid_files_init();		/* pid_list.c: set_event_pid, ... */
+		ret = trace_pid_files_create(&global_trace);	/* pid_list.c: set_event_pid, ... */
+	if (!ret)
+		ret = trace_pipe_raw_init();		/* trace_pipe_raw.c: per_cpu/cpuN/trace_pipe_raw, ... */
 	return ret;
 }

@@ -56,6 +56,7 @@ struct trace_cpu_buffer {
 	unsigned long read;		/* consumed by trace_pipe */
 	unsigned long size;		/* slots in ring (buffer_size_kb) */
 	unsigned long dropped;		/* the writer's: refused while full, not overwriting */
+	unsigned long raw_overrun;	/* overrun when trace_pipe_raw last took a page */
 	struct trace_entry *ring;
 };
 
@@ -391,6 +392,63 @@ int trace_buffer_consume_each(int cpu, int (*fn)(const struct trace_entry *e, vo
 			      void *data)
 {
 	return ring_buffer_for_each(&global_buffer, cpu, true, fn, data);
+}
+
+/* ---- whole pages: trace_pipe_raw and snapshot_raw (ring_buffer_page.c) ---------- */
+
+/* CPU cpu's main buffer, or its snapshot buffer (NULL while there is none). */
+static struct trace_cpu_buffer *raw_buffer(struct trace_buffer *tb, int cpu, bool snapshot)
+{
+	return snapshot ? tb->spare_buffers[cpu] : cpu_buffer_of(tb, cpu);
+}
+
+/*
+ * Take CPU cpu's records out of its buffer (or its snapshot's) one at a
+ * time, oldest first, as trace_pipe does: fn returns non-zero for a
+ * record it cannot take, which stays.  -ENODEV if there is no snapshot.
+ */
+int ring_buffer_consume_cpu(struct trace_buffer *tb, int cpu, bool snapshot,
+			    int (*fn)(const struct trace_entry *e, void *data), void *data)
+{
+	if (!raw_buffer(tb, cpu, snapshot))
+		return -ENODEV;
+	return for_each_record(tb, snapshot ? tb->spare_buffers : tb->cpu_buffers,
+			       cpu, true, fn, data);
+}
+
+/*
+ * Records overwritten unread since the last call (Linux's
+ * cpu_buffer->lost_events, which ring_buffer_read_page() reports in the
+ * page's commit field).  A clear starts the count again.
+ */
+unsigned long ring_buffer_lost_events(struct trace_buffer *tb, int cpu, bool snapshot)
+{
+	struct trace_cpu_buffer *b = raw_buffer(tb, cpu, snapshot);
+	unsigned long now, lost;
+
+	if (!b)
+		return 0;
+	mutex_lock(&trace_read_mutex);
+	now = READ_ONCE(b->overrun) + (oldest_held(b) - READ_ONCE(b->head));
+	lost = now >= b->raw_overrun ? now - b->raw_overrun : now;
+	b->raw_overrun = now;
+	mutex_unlock(&trace_read_mutex);
+	return lost;
+}
+
+/*
+ * Is CPU cpu's buffer (or snapshot) at least full percent full, and not
+ * empty (Linux's full_hit(), which counts pages where this counts slots)?
+ */
+bool ring_buffer_full_hit(struct trace_buffer *tb, int cpu, bool snapshot, unsigned int full)
+{
+	struct trace_cpu_buffer *b = raw_buffer(tb, cpu, snapshot);
+	long held;
+
+	if (!b)
+		return false;
+	held = (long)(READ_ONCE(b->committed) - oldest_held(b));
+	return held > 0 && (unsigned long)held * 100 >= (unsigned long)full * b->size;
 }
 
 /* ---- buffer_size_kb ------------------------------------------------------------ */

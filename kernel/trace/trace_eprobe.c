@@ -18,11 +18,15 @@
  * (here the syscalls/ events, trace_syscalls.c): not to a kprobe,
  * uprobe or event probe event ("Attached event does not exist").
  *
- * Enabling an event probe puts the attached event in soft mode
- * (trace_event_enable_disable(), as Linux's eprobe trigger does): its
- * hits are made, its own records only if it is enabled too.  Each hit
- * of it, once its record is made, reaches trace_eprobes_run(), which
- * makes each attached event probe's record from it.
+ * Enabling an event probe in a trace array - the top level or an
+ * instance - attaches it to the attached event's file in that same trace
+ * array and puts that file in soft mode (trace_event_enable_disable(),
+ * as Linux's enable_eprobe() adds its trigger to find_event_file(tr,
+ * ...)): the event's hits are made there, its own records only if it is
+ * enabled there too.  Each hit of it in that trace array, once its
+ * record is made (through that trace array's filter of it), reaches
+ * trace_eprobes_run(), which makes the event probe's record in the same
+ * trace array.
  */
 #include "kernel.h"
 #include "uaccess.h"
@@ -43,11 +47,22 @@
 
 #define EPROBE_FIELDS_MAX 160	/* the common fields, the addresses, PROBE_MAX_ARGS */
 
+struct trace_eprobe;
+
+/* An event probe on its attached event's file in one trace array (Linux's eprobe trigger). */
+struct eprobe_link {
+	struct list_head node;			/* on file->eprobes */
+	struct trace_eprobe *ep;
+	struct trace_event_file *file;		/* the attached event's, in that trace array */
+	int id;					/* the trace array's */
+};
+
 struct trace_eprobe {
 	struct trace_probe tp;
-	struct trace_event_file *target;	/* the attached event */
+	struct trace_event_file *target;	/* the attached event (the top level's file) */
 	struct event_filter *filter;		/* on the attached event's records; NULL: all */
-	struct list_head attach;		/* on target->eprobes while enabled */
+	unsigned long attached;			/* the trace arrays (bits) it is attached in */
+	struct eprobe_link links[TRACE_ARRAY_MAX];	/* by trace array id */
 	bool string_field[EPROBE_FIELDS_MAX];	/* which target fields are text */
 };
 
@@ -144,12 +159,14 @@ static unsigned long eprobe_field(const void *ctx, unsigned long field)
 	return (unsigned long)trace_event_field_num(hit->ep->target, field, hit->rec);
 }
 
+/* A hit of file's event: each event probe attached to file records in file's trace array. */
 void trace_eprobes_run(struct trace_event_file *file, const struct trace_entry *rec,
 		       struct pt_regs *regs)
 {
-	struct trace_eprobe *ep;
+	struct eprobe_link *link;
 
-	list_for_each_entry_rcu(ep, &file->eprobes, attach) {
+	list_for_each_entry_rcu(link, &file->eprobes, node) {
+		struct trace_eprobe *ep = link->ep;
 		struct eprobe_hit hit = { ep, rec, 0 };
 		struct event_filter *f = READ_ONCE(ep->filter);
 		struct fetch_ops ops = {
@@ -163,27 +180,58 @@ void trace_eprobes_run(struct trace_event_file *file, const struct trace_entry *
 
 		if (f && !trace_event_filter_match(file, f, rec))
 			continue;
-		trace_probe_record(&ep->tp, &ops, regs, 0, 0);
+		trace_probe_record_in(&ep->tp, &ops, regs, link->id);
 	}
 }
 NOKPROBE_SYMBOL(field_text);
 NOKPROBE_SYMBOL(eprobe_field);
 NOKPROBE_SYMBOL(trace_eprobes_run);
 
-/* Attach or detach: the attached event is in soft mode while one is attached. */
-static int eprobe_set_enabled(struct trace_probe *tp, bool on)
+/*
+ * Attach in trace array id, or detach: the attached event's file there
+ * is in soft mode while one is attached (Linux's enable_eprobe() and
+ * disable_eprobe()).
+ */
+static int eprobe_attach_one(struct trace_eprobe *ep, int id, bool on)
 {
-	struct trace_eprobe *ep = container_of(tp, struct trace_eprobe, tp);
+	struct eprobe_link *link = &ep->links[id];
+	struct trace_event_file *file;
 	int ret;
 
 	if (!on) {
-		list_del_rcu(&ep->attach);
+		list_del_rcu(&link->node);
 		synchronize_kprobes();		/* no hit on another CPU still walks to it */
-		return trace_event_enable_disable(ep->target, false, true);
+		ep->attached &= ~(1UL << id);
+		return trace_event_enable_disable(link->file, false, true);
 	}
-	ret = trace_event_enable_disable(ep->target, true, true);
-	if (ret == 0)
-		list_add_tail_rcu(&ep->attach, &ep->target->eprobes);
+	file = id == TRACE_ARRAY_TOP ? ep->target : ep->target->instance_files[id];
+	if (!file)
+		return -ENOENT;		/* Linux: find_event_file() found none */
+	ret = trace_event_enable_disable(file, true, true);
+	if (ret)
+		return ret;
+	*link = (struct eprobe_link){ .ep = ep, .file = file, .id = id };
+	list_add_tail_rcu(&link->node, &file->eprobes);
+	ep->attached |= 1UL << id;
+	return 0;
+}
+
+/* Attached in the trace arrays of live alone: the new ones first, undone if one fails. */
+static int eprobe_attach_in(struct trace_probe *tp, unsigned long live)
+{
+	struct trace_eprobe *ep = container_of(tp, struct trace_eprobe, tp);
+	unsigned long was = ep->attached;
+	int ret = 0;
+
+	for (int id = 0; id < TRACE_ARRAY_MAX && !ret; id++)
+		if ((live & ~was) & (1UL << id))
+			ret = eprobe_attach_one(ep, id, true);
+	for (int id = 0; id < TRACE_ARRAY_MAX; id++) {
+		unsigned long bit = 1UL << id;
+
+		if ((ep->attached & bit) && (ret ? !(was & bit) : !(live & bit)))
+			eprobe_attach_one(ep, id, false);
+	}
 	return ret;
 }
 
@@ -227,7 +275,6 @@ static struct trace_probe *create_trace_eprobe(const struct probe_event_def *par
 	if (!ep)
 		return NULL;
 	ep->target = find_target(parsed->ep_system, parsed->ep_event);
-	INIT_LIST_HEAD(&ep->attach);
 	*err = trace_probe_init(&ep->tp, &eprobe_type, parsed);
 	if (*err == 0 && parsed->ep_filter[0])
 		*err = trace_event_filter_compile(ep->target, parsed->ep_filter, &ep->filter, false);
@@ -259,7 +306,7 @@ static const struct trace_probe_type eprobe_type = {
 	.events = &trace_eprobes,
 	.parse = eprobe_line_parse,
 	.create = create_trace_eprobe,
-	.set_enabled = eprobe_set_enabled,
+	.attach_in = eprobe_attach_in,
 	.destroy = destroy_trace_eprobe,
 	.no_probe_addr = true,
 	.print = eprobe_print,

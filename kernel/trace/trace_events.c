@@ -107,9 +107,13 @@ struct trace_event_file *find_event_file(struct trace_array *tr, const char *gro
  */
 static int event_arm_in(struct trace_probe *tp, unsigned long want)
 {
-	bool soft = tp->event_file && tp->event_file->soft_in;
-	int ret = event_arm(tp, want != 0 || soft);
+	unsigned long soft = tp->event_file ? tp->event_file->soft_in : 0;
+	int ret = 0;
 
+	if (tp->type->attach_in)	/* an event probe: on its attached event in the same ones */
+		ret = tp->type->attach_in(tp, want | soft);
+	if (ret == 0)
+		ret = event_arm(tp, want != 0 || soft);
 	if (ret == 0)
 		WRITE_ONCE(tp->enabled_in, want);
 	return ret;
@@ -387,15 +391,58 @@ static void format_field(struct seq_buf *s, const char *type, const char *name,
 		   type, name, offset, size, is_signed);
 }
 
+/* An argument's C type in format: "u32", or "u32[4]" for :x32[4] (Linux's parg->fmt). */
+static void arg_fmttype(char *buf, size_t size, const struct probe_arg *arg)
+{
+	const char *type = type_desc(arg->type).fmttype;
+
+	if (arg->count)
+		snprintf(buf, size, "%s[%d]", type, arg->count);
+	else
+		strlcpy(buf, type, size);
+}
+
+/* The argument's print fmt: " n=%u", or " a={%u,%u}" for an array. */
+static void arg_print_fmt(struct seq_buf *s, const struct probe_arg *arg)
+{
+	const char *fmt = type_desc(arg->type).fmt;
+
+	if (!arg->count) {
+		seq_buf_printf(s, " %s=%s", arg->name, fmt);
+		return;
+	}
+	seq_buf_printf(s, " %s={%s", arg->name, fmt);
+	for (int j = 1; j < arg->count; j++)
+		seq_buf_printf(s, ",%s", fmt);
+	seq_buf_puts(s, "}");
+}
+
+/* The argument's values after print fmt: ", REC->n", ", REC->a[0], REC->a[1]". */
+static void arg_print_args(struct seq_buf *s, const struct probe_arg *arg)
+{
+	const char *pat = type_is_string(arg->type) ? "__get_str(%s" : "REC->%s";
+
+	for (int j = 0; j < probe_arg_slots(arg); j++) {
+		seq_buf_puts(s, ", ");
+		seq_buf_printf(s, pat, arg->name);
+		if (arg->count)
+			seq_buf_printf(s, "[%d]", j);
+		if (type_is_string(arg->type))
+			seq_buf_puts(s, ")");
+	}
+}
+
 /*
  * Linux's layout: struct trace_entry (8 bytes on i386), the probe's
  * addresses, then each argument at the running offset, no padding.
+ * trace_event_raw_record() below writes a record this way.
  */
 static int format_show(struct seq_buf *s, void *data)
 {
 	const struct trace_probe *tp = ((struct trace_event_file *)data)->tp;
 	const struct probe_event_def *def = tp->def;
 	unsigned int off = 8;
+	char type[PROBE_ARG_NAME_MAX + 32];
 	int i;
 
 	seq_buf_printf(s, "name: %s\nID: %u\nformat:\n", def->event, tp->id);
@@ -420,21 +467,138 @@ static int format_show(struct seq_buf *s, void *data)
 	}
 	for (i = 0; i < def->nr_args; i++) {
 		struct type_desc d = type_desc(def->args[i].type);
+		unsigned int size = d.size * probe_arg_slots(&def->args[i]);
 
-		format_field(s, d.fmttype, def->args[i].name, off, d.size, d.is_signed);
-		off += d.size;
+		arg_fmttype(type, sizeof(type), &def->args[i]);
+		format_field(s, type, def->args[i].name, off, size, d.is_signed);
+		off += size;
 	}
 	seq_buf_printf(s, "\nprint fmt: \"%s", tp->type->no_probe_addr ? "" :
 		       def->is_return ? "(%lx <- %lx)" : "(%lx)");
 	for (i = 0; i < def->nr_args; i++)
-		seq_buf_printf(s, " %s=%s", def->args[i].name, type_desc(def->args[i].type).fmt);
+		arg_print_fmt(s, &def->args[i]);
 	seq_buf_printf(s, "\"%s", tp->type->no_probe_addr ? "" : def->is_return ?
 		       ", REC->__probe_func, REC->__probe_ret_ip" : ", REC->__probe_ip");
 	for (i = 0; i < def->nr_args; i++)
-		seq_buf_printf(s, type_is_string(def->args[i].type) ? ", __get_str(%s)" :
-			   ", REC->%s", def->args[i].name);
+		arg_print_args(s, &def->args[i]);
 	seq_buf_puts(s, "\n");
 	return 0;
+}
+
+/* ---- the record as format describes it (trace_pipe_raw) ------------------------ */
+
+/* size bytes of v at dst, least significant first: how i386 stores a number. */
+static void raw_put(unsigned char *dst, uint64_t v, unsigned int size)
+{
+	for (unsigned int i = 0; i < size; i++, v >>= 8)
+		dst[i] = (unsigned char)v;
+}
+
+/* Linux's struct trace_entry: type, flags, preempt count, pid (8 bytes). */
+static void raw_put_common(unsigned char *dst, const struct trace_entry *e)
+{
+	raw_put(dst, e->event_id, 2);
+	raw_put(dst + 2, e->flags & TRACE_FLAG_IRQS_OFF, 1);	/* Linux's bit too */
+	raw_put(dst + 3, e->preempt, 1);
+	raw_put(dst + 4, (uint32_t)e->pid, 4);
+}
+
+/* Bytes before the strings: what format's offsets add up to. */
+static unsigned int raw_fixed_size(const struct trace_probe *tp)
+{
+	const struct probe_event_def *def = tp->def;
+	unsigned int off = TRACE_ENTRY_RAW_SIZE;
+
+	if (!tp->type->no_probe_addr)
+		off += def->is_return ? 2 * sizeof(uint32_t) : sizeof(uint32_t);
+	for (int i = 0; i < def->nr_args; i++)
+		off += type_desc(def->args[i].type).size * probe_arg_slots(&def->args[i]);
+	return off;
+}
+
+/*
+ * One value: a number in its type's size, a string as Linux's
+ * __data_loc (length with the NUL in the upper 16 bits, the offset from
+ * the record's start in the lower) pointing at its bytes after the
+ * fixed fields.  A string that faulted has length 0: "(fault)".
+ * Returns the string bytes added at *dyn, or -ENOSPC.
+ */
+static int raw_put_value(unsigned char *rec, size_t size, unsigned int off, unsigned int dyn,
+			 const struct trace_entry *e, const struct probe_arg *arg,
+			 const struct fetch_value *v)
+{
+	unsigned int len = v->fault ? 0 : v->str_len + 1;
+
+	if (!type_is_string(arg->type)) {
+		raw_put(rec + off, v->raw, type_desc(arg->type).size);
+		return 0;
+	}
+	if (dyn + len > size || (len && v->str_off + v->str_len > e->len))
+		return -ENOSPC;
+	raw_put(rec + off, (uint32_t)len << 16 | dyn, 4);
+	if (len) {
+		memcpy(rec + dyn, e->payload + v->str_off, v->str_len);
+		rec[dyn + v->str_len] = '\0';
+	}
+	return len;
+}
+
+/*
+ * Write record e as Linux lays it out, as the event's format file says,
+ * into rec[0..size): its length, 0 if its event has no such layout here
+ * (the function tracers' records, trace_marker's), or -ENOSPC.
+ */
+int trace_event_raw_record(const struct trace_entry *e, void *buf, size_t size)
+{
+	const struct trace_event_file *file = trace_event_file_by_id(e->event_id);
+	const struct probe_event_def *def;
+	unsigned int off, dyn, slot = 0;
+	unsigned char *rec = buf;
+	struct fetch_value v;
+
+	if (!file)
+		return 0;
+	if (file->tp->type->show_format) {	/* a layout of its own: the type writes it */
+		int n;
+
+		if (!file->tp->type->raw_record)
+			return 0;
+		if (size < TRACE_ENTRY_RAW_SIZE)
+			return -ENOSPC;
+		n = file->tp->type->raw_record(file->tp, e, rec + TRACE_ENTRY_RAW_SIZE,
+					       size - TRACE_ENTRY_RAW_SIZE);
+		if (n >= 0)
+			raw_put_common(rec, e);
+		return n < 0 ? n : TRACE_ENTRY_RAW_SIZE + n;
+	}
+	def = file->tp->def;
+	off = TRACE_ENTRY_RAW_SIZE;
+	dyn = raw_fixed_size(file->tp);
+	if (dyn > size)
+		return -ENOSPC;
+	raw_put_common(rec, e);
+	if (!file->tp->type->no_probe_addr) {
+		raw_put(rec + off, e->ip, sizeof(uint32_t));	/* __probe_ip, __probe_func */
+		off += sizeof(uint32_t);
+		if (def->is_return) {
+			raw_put(rec + off, e->ret_ip, sizeof(uint32_t));
+			off += sizeof(uint32_t);
+		}
+	}
+	for (int i = 0; i < def->nr_args; i++)
+		for (int j = 0; j < probe_arg_slots(&def->args[i]); j++, slot++) {
+			int n;
+
+			if ((slot + 1) * sizeof(v) > e->len)
+				return -ENOSPC;
+			memcpy(&v, e->payload + slot * sizeof(v), sizeof(v));
+			n = raw_put_value(rec, size, off, dyn, e, &def->args[i], &v);
+			if (n < 0)
+				return n;
+			dyn += n;
+			off += type_desc(def->args[i].type).size;
+		}
+	return dyn;
 }
 
 /* ---- the event's directory ------------------------------------------------------ */
@@ -525,6 +689,17 @@ struct trace_event_file *trace_event_file_find(const char *group, const char *ev
 	list_for_each_entry(file, &trace_event_files, list)
 		if ((!group || strcmp(file->tp->def->group, group) == 0) &&
 		    strcmp(file->tp->def->event, event) == 0)
+			return file;
+	return NULL;
+}
+
+/* The top level's file of the event whose records have this id, or NULL. */
+const struct trace_event_file *trace_event_file_by_id(unsigned int id)
+{
+	struct trace_event_file *file;
+
+	list_for_each_entry(file, &trace_event_files, list)
+		if (file->tp->id == id)
 			return file;
 	return NULL;
 }

@@ -20,7 +20,15 @@
  * array, preallocated with the trigger so a hit never allocates, and a
  * spinlock for the two CPUs that may insert at once.  A full table
  * drops the hit and counts it, as Linux's does.  String keys keep
- * their first HIST_STR_KEY - 1 bytes.  Variables hold numbers only.
+ * their first HIST_STR_KEY - 1 bytes; a string variable holds the
+ * address of its entry's copy of the string (HIST_STR_VAR_LEN bytes).
+ *
+ *   echo 'hist:name=calls:keys=n' > events/kprobes/a/trigger
+ *   echo 'hist:name=calls:keys=n' > events/kprobes/b/trigger
+ *
+ * count in one table (Linux's named triggers): the second trigger's
+ * "table" is the first's, which lives until the last of them goes.
+ * keys=stacktrace keys by the calls in progress at the hit.
  */
 #include "kernel.h"
 #include "trace.h"
@@ -38,6 +46,8 @@
 #include "trace_synth.h"
 #include "trace_syscalls.h"
 #include "nokprobe.h"
+#include "stacktrace.h"
+#include <asm/ptrace.h>
 
 LIST_HEAD(hist_triggers);
 
@@ -55,9 +65,10 @@ void hist_log_error(struct trace_event_file *file, const char *cmd, enum hist_er
 
 /* ---- resolving an expression against the event ----------------------------------------- */
 
-static int find_field(const struct filter_field *fields, int n, const char *name)
+/* The event's own fields before the common ones, as Linux's trace_find_event_field(). */
+int hist_find_field(const struct filter_field *fields, int n, const char *name)
 {
-	for (int i = 0; i < n; i++)
+	for (int i = n - 1; i >= 0; i--)
 		if (strcmp(fields[i].name, name) == 0)
 			return i;
 	return -1;
@@ -85,7 +96,7 @@ static struct hist_trigger *find_var_owner(struct hist_trigger *h, const char *n
 
 	for (int pass = 0; pass < 2 && !found; pass++)
 		list_for_each_entry(o, &hist_triggers, list) {
-			if (hist_find_own_var(o, name) < 0 || o->file->tr != h->file->tr ||
+			if (o->table != o || hist_find_own_var(o, name) < 0 || o->file->tr != h->file->tr ||
 			    (pass == 0 && !hist_matches_onmatch(h, o->file)) || o == found)
 				continue;
 			if (found && found->file != o->file) {
@@ -116,6 +127,29 @@ int hist_add_ref(struct hist_trigger *h, struct hist_trigger *owner, int slot, b
 		owner->users++;
 	return h->nr_refs++;
 }
+
+bool hist_new_str(struct hist_trigger *h, int slot)
+{
+	if (h->nr_strs == SYNTH_FIELDS_MAX)	/* Linux's n_str limit */
+		return false;
+	h->str_idx[slot] = h->nr_strs++;
+	return true;
+}
+
+void hist_set_str(struct hist_trigger *h, struct hist_entry *ent, int slot, const char *src,
+		  size_t len)
+{
+	struct hist_trigger *t = h->table;
+	char *room = t->strs + ((ent - t->map) * t->nr_strs + h->str_idx[slot]) * HIST_STR_VAR_LEN;
+
+	if (len > HIST_STR_VAR_LEN - 1)
+		len = HIST_STR_VAR_LEN - 1;
+	memcpy(room, src, len);
+	room[len] = '\0';
+	ent->vars[slot] = (uintptr_t)room;
+	ent->var_set |= 1U << slot;
+}
+NOKPROBE_SYMBOL(hist_set_str);
 
 /* $name in an expression: another trigger's variable. */
 static int resolve_var_ref(struct hist_trigger *h, struct hist_rexpr *rx, int i,
@@ -150,7 +184,7 @@ static int resolve_atom(struct hist_trigger *h, struct hist_rexpr *rx, int i, bo
 	rn->usecs = node->atom == HIST_ATOM_TIMESTAMP && h->spec.ts_in_usecs;
 	switch (node->atom) {
 	case HIST_ATOM_FIELD:
-		rn->arg = find_field(fields, nr_fields, node->name);
+		rn->arg = hist_find_field(fields, nr_fields, node->name);
 		/* comm is a filter's field only: Linux 6.1's generic fields have no size */
 		if (rn->arg >= 0 && fields[rn->arg].is_string && !fields[rn->arg].size)
 			rn->arg = -1;
@@ -169,6 +203,10 @@ static int resolve_atom(struct hist_trigger *h, struct hist_rexpr *rx, int i, bo
 		return 0;
 	case HIST_ATOM_VAR_REF:
 		return resolve_var_ref(h, rx, i, operand, cmd);
+	case HIST_ATOM_STACKTRACE:
+		rn->size = sizeof(unsigned long) * HIST_STACKTRACE_DEPTH;
+		rn->type = "unsigned long[]";
+		return 0;
 	default:
 		return 0;		/* common_timestamp, a number */
 	}
@@ -222,6 +260,21 @@ static bool var_defined_on(struct trace_event_file *file, const char *name)
 	return false;
 }
 
+/*
+ * A variable of common_pid.execname holds the task's name, a char[]
+ * (Linux's update_var_execname()): the name its entry keeps.
+ */
+static void execname_is_a_string(struct hist_rexpr *rx)
+{
+	struct hist_rnode *rn = &rx->n[rx->e->root];
+
+	if (rx->e->nodes[rx->e->root].op != HIST_OP_NONE ||
+	    !(rx->e->nodes[rx->e->root].mods & HIST_MOD_EXECNAME))
+		return;
+	*rn = (struct hist_rnode){ .arg = rn->arg, .type = "char[]", .size = 0,
+				   .is_string = true };
+}
+
 /* Values, then variables, then keys, as Linux's create_hist_fields(). */
 static int resolve_fields(struct hist_trigger *h, const struct filter_field *fields, int n,
 			  const char *cmd)
@@ -245,10 +298,9 @@ static int resolve_fields(struct hist_trigger *h, const struct filter_field *fie
 		}
 		if (hist_resolve_expr(h, &h->vars[v], &spec->vars[v].expr, fields, n, cmd))
 			return -EINVAL;
-		if (h->vars[v].n[spec->vars[v].expr.root].is_string) {
-			hist_log_error(h->file, cmd, HIST_ERR_FIELD_VAR_CREATE_FAIL, spec->vars[v].name);
+		execname_is_a_string(&h->vars[v]);
+		if (h->vars[v].n[spec->vars[v].expr.root].is_string && !hist_new_str(h, v))
 			return -EINVAL;
-		}
 	}
 	for (int k = 0; k < spec->nr_keys; k++)
 		if (hist_resolve_expr(h, &h->keys[k], &spec->keys[k], fields, n, cmd))
@@ -281,6 +333,111 @@ static int create_fields(struct hist_trigger *h, const char *cmd)
 	return ret;
 }
 
+static bool event_has_arg(const struct trace_event_file *file, const char *name)
+{
+	const struct probe_event_def *def = file->tp->def;
+
+	for (int i = 0; i < def->nr_args; i++)
+		if (!strcmp(def->args[i].name, name))
+			return true;
+	return false;
+}
+
+static void expr_cpu_to_common_cpu(struct hist_expr *e, const struct trace_event_file *file)
+{
+	for (int i = 0; i < e->nr_nodes; i++) {
+		struct hist_node *n = &e->nodes[i];
+
+		if (n->op == HIST_OP_NONE && n->atom == HIST_ATOM_FIELD &&
+		    (!strcmp(n->name, "cpu") || !strcmp(n->name, "CPU")) && !event_has_arg(file, n->name)) {
+			n->atom = HIST_ATOM_CPU;
+			strlcpy(n->name, "common_cpu", sizeof(n->name));
+		}
+	}
+}
+
+/*
+ * "cpu" and "CPU", unless the event has a field of that name, are
+ * common_cpu and print as it (Linux 6.1's parse_field(): its generic
+ * cpu fields have no size, and FILTER_CPU makes them HIST_FIELD_FL_CPU).
+ */
+static void generic_cpu_is_common_cpu(struct hist_spec *spec, const struct trace_event_file *file)
+{
+	for (int k = 0; k < spec->nr_keys; k++)
+		expr_cpu_to_common_cpu(&spec->keys[k], file);
+	for (int v = 0; v < spec->nr_vals; v++)
+		expr_cpu_to_common_cpu(&spec->vals[v], file);
+	for (int v = 0; v < spec->nr_vars; v++)
+		expr_cpu_to_common_cpu(&spec->vars[v].expr, file);
+}
+
+/* Same fields of the same C types (Linux's compatible_field()), n of each. */
+static bool same_types(const struct hist_rexpr *a, const struct hist_rexpr *b, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const struct hist_rnode *x = &a[i].n[a[i].e->root], *y = &b[i].n[b[i].e->root];
+
+		if (strcmp(x->type ? x->type : "", y->type ? y->type : "") ||
+		    x->size != y->size || x->is_signed != y->is_signed)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Can h count in t's table (Linux's hist_trigger_match() against the
+ * named trigger, its filter aside)?  The same keys, values, variables,
+ * sort and actions, written alike, of the same types.
+ */
+static bool named_compatible(const struct hist_trigger *h, const struct hist_trigger *t)
+{
+	static char a[HIST_LINE_MAX], b[HIST_LINE_MAX];
+	static struct hist_spec same_size;
+
+	same_size = h->spec;		/* size= is the table's */
+	same_size.map_bits = t->spec.map_bits;
+	hist_spec_format(a, sizeof(a), &same_size);
+	hist_spec_format(b, sizeof(b), &t->spec);
+	return !strcmp(a, b) && same_types(h->keys, t->keys, h->spec.nr_keys) &&
+	       same_types(h->vals, t->vals, h->spec.nr_vals) &&
+	       same_types(h->vars, t->vars, h->spec.nr_vars);
+}
+
+/* The table of the triggers named name, in any trace array (Linux's find_named_trigger()). */
+static struct hist_trigger *find_named_table(const char *name)
+{
+	struct hist_trigger *o;
+
+	list_for_each_entry(o, &hist_triggers, list)
+		if (!strcmp(o->spec.name, name))
+			return o->table;
+	return NULL;
+}
+
+/* A table of its own, or name='s: the first of that name made it (Linux's hist_register_trigger()). */
+static int attach_table(struct hist_trigger *h, const char *cmd)
+{
+	struct hist_trigger *t = h->spec.name[0] ? find_named_table(h->spec.name) : NULL;
+	char named[HIST_NAME_LEN + 8];
+
+	if (!t) {
+		h->size = 1U << h->spec.map_bits;
+		h->map = kzalloc(h->size * sizeof(*h->map));
+		if (h->nr_strs)
+			h->strs = kzalloc(h->size * h->nr_strs * HIST_STR_VAR_LEN);
+		return h->map && (h->strs || !h->nr_strs) ? 0 : -ENOMEM;
+	}
+	if (!named_compatible(h, t)) {
+		snprintf(named, sizeof(named), "name=%s", h->spec.name);
+		hist_log_error(h->file, cmd, HIST_ERR_NAMED_MISMATCH, named);
+		return -EINVAL;
+	}
+	h->spec.map_bits = t->spec.map_bits;
+	h->table = t;
+	t->table_users++;
+	return 0;
+}
+
 int hist_trigger_create(struct trace_event_file *file, const struct hist_spec *spec,
 			const char *filter, const char *cmd, struct hist_trigger **out)
 {
@@ -293,21 +450,33 @@ int hist_trigger_create(struct trace_event_file *file, const struct hist_spec *s
 	h->file = file;
 	h->spec = *spec;
 	h->nr_slots = spec->nr_vars;
+	h->table = h;
+	h->table_users = 1;
+	memset(h->str_idx, -1, sizeof(h->str_idx));
+	spin_lock_init(&h->lock);
 	strlcpy(h->filter, filter, sizeof(h->filter));
 	h->paused = spec->pause;	/* start paused, as Linux allows */
+	generic_cpu_is_common_cpu(&h->spec, file);
 	ret = create_fields(h, cmd);
-	h->size = 1U << spec->map_bits;
-	h->map = ret ? NULL : kzalloc(h->size * sizeof(*h->map));
-	if (!ret && !h->map)
-		ret = -ENOMEM;
+	if (!ret)
+		ret = attach_table(h, cmd);
 	if (ret) {
 		hist_trigger_free(h);
 		return ret;
 	}
-	spin_lock_init(&h->lock);
 	list_add_tail(&h->list, &hist_triggers);
 	*out = h;
 	return 0;
+}
+
+/* One trigger fewer counts in t's table: the last one frees it. */
+static void table_put(struct hist_trigger *t)
+{
+	if (--t->table_users)
+		return;
+	kfree(t->strs);
+	kfree(t->map);
+	kfree(t);
 }
 
 void hist_trigger_free(struct hist_trigger *h)
@@ -316,14 +485,20 @@ void hist_trigger_free(struct hist_trigger *h)
 	for (int r = 0; r < h->nr_refs; r++)
 		if (h->refs[r].owner != h)
 			h->refs[r].owner->users--;
+	h->nr_refs = 0;
 	hist_free_actions(h);
-	kfree(h->map);
-	kfree(h);
+	if (h->table != h) {
+		table_put(h->table);
+		kfree(h);
+		return;
+	}
+	table_put(h);
 }
 
+/* As Linux, a trigger of a name= is busy while any reads the variables of its table. */
 bool hist_trigger_busy(const struct hist_trigger *h)
 {
-	return h->users > 0;
+	return h->users > 0 || h->table->users > 0;
 }
 
 bool hist_trigger_matches(const struct hist_trigger *h, const struct hist_spec *spec,
@@ -334,6 +509,7 @@ bool hist_trigger_matches(const struct hist_trigger *h, const struct hist_spec *
 
 	same_size = *spec;		/* size= and pause are not part of the match */
 	same_size.map_bits = h->spec.map_bits;
+	generic_cpu_is_common_cpu(&same_size, h->file);
 	hist_spec_format(a, sizeof(a), &h->spec);
 	hist_spec_format(b, sizeof(b), &same_size);
 	return strcmp(a, b) == 0 && strcmp(h->filter, filter) == 0;
@@ -347,13 +523,15 @@ void hist_trigger_control(struct hist_trigger *h, bool pause, bool cont, bool cl
 		WRITE_ONCE(h->paused, true);
 	if (cont)
 		WRITE_ONCE(h->paused, false);
-	if (clear) {
-		spin_lock_irqsave(&h->lock, flags);
-		memset(h->map, 0, h->size * sizeof(*h->map));
-		h->entries = 0;
-		h->hits = h->drops = 0;
+	if (clear) {			/* a name='s table: cleared for every trigger of it */
+		struct hist_trigger *t = h->table;
+
+		spin_lock_irqsave(&t->lock, flags);
+		memset(t->map, 0, t->size * sizeof(*t->map));
+		t->entries = 0;
+		t->hits = t->drops = 0;
 		h->snap_updated = false;
-		spin_unlock_irqrestore(&h->lock, flags);
+		spin_unlock_irqrestore(&t->lock, flags);
 	}
 }
 
@@ -414,6 +592,7 @@ struct hist_hit {
 	const struct trace_entry *e;
 	const uint64_t *refvals;
 	bool usecs;
+	struct pt_regs *regs;		/* the hit's: where a stacktrace key starts */
 };
 
 static uint64_t atom_value(const struct hist_rexpr *rx, int i, const struct hist_hit *hit)
@@ -456,6 +635,19 @@ static uint64_t eval(const struct hist_rexpr *rx, int i, const struct hist_hit *
 	}
 }
 
+/*
+ * The calls in progress, from the probed instruction out (Linux's
+ * stack_trace_save() from the trigger, its own frames skipped).  A
+ * uprobe's regs are the process's: the kernel's own calls are saved.
+ */
+static void hist_save_stack(struct pt_regs *regs, unsigned long *stack)
+{
+	if (regs && !user_mode(regs))
+		stack_trace_save_regs(regs, stack, HIST_STACKTRACE_DEPTH, 0);
+	else
+		stack_trace_save(stack, HIST_STACKTRACE_DEPTH, 0);
+}
+
 static void make_key(const struct hist_trigger *h, const struct hist_hit *hit,
 		     struct hist_key *key)
 {
@@ -463,7 +655,9 @@ static void make_key(const struct hist_trigger *h, const struct hist_hit *hit,
 	for (int k = 0; k < h->spec.nr_keys; k++) {
 		const struct hist_rexpr *rx = &h->keys[k];
 
-		if (rx->n[rx->e->root].is_string) {
+		if (rx->e->nodes[rx->e->root].atom == HIST_ATOM_STACKTRACE) {
+			hist_save_stack(hit->regs, key->stack);	/* one stack for every such key */
+		} else if (rx->n[rx->e->root].is_string) {
 			size_t len;
 			const char *s = trace_event_field_str(hit->file, rx->n[rx->e->root].arg,
 							      hit->e, &len);
@@ -497,19 +691,39 @@ static bool resolve_refs(struct hist_trigger *h, const struct hist_key *key,
 			refvals[r] = own->vars[ref->slot];
 			continue;
 		}
-		spin_lock(&ref->owner->lock);
-		ent = tracing_map_lookup(ref->owner, key);
+		spin_lock(&ref->owner->table->lock);
+		ent = tracing_map_lookup(ref->owner->table, key);
 		found = ent && (ent->var_set & bit);
 		if (found) {
 			refvals[r] = ent->vars[ref->slot];
 			if (ref->read_once)		/* Linux's tracing_map_read_var_once() */
 				ent->var_set &= ~bit;
 		}
-		spin_unlock(&ref->owner->lock);
+		spin_unlock(&ref->owner->table->lock);
 		if (!found)
 			return false;
 	}
 	return true;
+}
+
+/* A string variable's value at this hit: a field of the record, or another variable's string. */
+static void set_str_var(struct hist_trigger *h, struct hist_entry *ent, int slot,
+			const struct hist_rexpr *rx, const struct hist_hit *hit)
+{
+	const struct hist_rnode *rn = &rx->n[rx->e->root];
+	const char *src;
+	size_t len;
+
+	if (rx->e->nodes[rx->e->root].mods & HIST_MOD_EXECNAME) {
+		src = ent->comm;
+		len = strnlen(ent->comm, sizeof(ent->comm));
+	} else if (rx->e->nodes[rx->e->root].atom == HIST_ATOM_FIELD) {
+		src = trace_event_field_str(hit->file, rn->arg, hit->e, &len);
+	} else {
+		src = (const char *)(uintptr_t)eval(rx, rx->e->root, hit);
+		len = src ? strnlen(src, HIST_STR_VAR_LEN) : 0;
+	}
+	hist_set_str(h, ent, slot, src, len);
 }
 
 /* Sums, variables and field variables of the entry (Linux's hist_trigger_elt_update()). */
@@ -518,12 +732,23 @@ static void update_entry(struct hist_trigger *h, struct hist_entry *ent, const s
 	for (int v = 0; v < h->spec.nr_vals; v++)
 		ent->sums[v] += eval(&h->vals[v], h->vals[v].e->root, hit);
 	for (int v = 0; v < h->spec.nr_vars; v++) {
+		if (h->str_idx[v] >= 0) {
+			set_str_var(h, ent, v, &h->vars[v], hit);
+			continue;
+		}
 		ent->vars[v] = eval(&h->vars[v], h->vars[v].e->root, hit);
 		ent->var_set |= 1U << v;
 	}
 	for (int f = 0; f < h->nr_fvars; f++) {
 		const struct hist_field_var *fv = &h->fvars[f];
+		const char *str;
+		size_t len;
 
+		if (fv->is_string) {
+			str = trace_event_field_str(hit->file, fv->field, hit->e, &len);
+			hist_set_str(h, ent, fv->slot, str, len);
+			continue;
+		}
 		ent->vars[fv->slot] = field_value(trace_event_field_num(hit->file, fv->field, hit->e),
 						  fv->size, fv->is_signed);
 		ent->var_set |= 1U << fv->slot;
@@ -532,24 +757,32 @@ static void update_entry(struct hist_trigger *h, struct hist_entry *ent, const s
 
 /* The fields a .save() would keep, read now: the record is gone when the action runs. */
 static void read_save_fields(const struct hist_trigger *h, const struct hist_hit *hit,
-			     uint64_t *savevals)
+			     struct hist_save *saves)
 {
 	for (int a = 0; a < h->spec.nr_actions; a++) {
 		const struct hist_act *act = &h->acts[a];
 
 		if (act->a->action != HIST_ACTION_SAVE)
 			continue;
-		for (int i = 0; i < act->nr_params; i++)
-			savevals[i] = trace_event_field_num(hit->file, act->save_field[i], hit->e);
+		for (int i = 0; i < act->nr_params; i++) {
+			if (h->str_idx[act->save_slot[i]] >= 0)
+				saves[i].str = trace_event_field_str(hit->file, act->save_field[i],
+								     hit->e, &saves[i].len);
+			else
+				saves[i].val = trace_event_field_num(hit->file, act->save_field[i],
+								     hit->e);
+		}
 	}
 }
 
 void hist_trigger_update(struct hist_trigger *h, struct trace_event_file *file,
 			 const struct trace_entry *e, struct pt_regs *regs)
 {
-	uint64_t refvals[HIST_VARS_MAX], savevals[HIST_PARAMS_MAX];
+	uint64_t refvals[HIST_VARS_MAX];
+	struct hist_save saves[HIST_PARAMS_MAX];
 	struct hist_fire fire[HIST_ACTIONS_MAX];
-	struct hist_hit hit = { file, e, refvals, h->spec.ts_in_usecs };
+	struct hist_hit hit = { file, e, refvals, h->spec.ts_in_usecs, regs };
+	struct hist_trigger *t = h->table;	/* a name='s: shared */
 	struct hist_entry *ent;
 	struct hist_key key;
 	bool snapshot = false;
@@ -560,21 +793,21 @@ void hist_trigger_update(struct hist_trigger *h, struct trace_event_file *file,
 	make_key(h, &hit, &key);
 	if (!resolve_refs(h, &key, NULL, refvals))
 		return;
-	spin_lock(&h->lock);
-	h->hits++;
-	ent = tracing_map_insert(h, &key);
+	spin_lock(&t->lock);
+	t->hits++;
+	ent = tracing_map_insert(t, &key);
 	if (!ent) {
-		h->drops++;
+		t->drops++;
 	} else {
 		if (!ent->hitcount)
 			strlcpy(ent->comm, e->comm, sizeof(ent->comm));
 		ent->hitcount++;
 		update_entry(h, ent, &hit);
-		read_save_fields(h, &hit, savevals);
+		read_save_fields(h, &hit, saves);
 		if (resolve_refs(h, &key, ent, refvals))
-			nr_fire = hist_run_actions(h, ent, refvals, savevals, fire, &snapshot);
+			nr_fire = hist_run_actions(h, ent, refvals, saves, fire, &snapshot);
 	}
-	spin_unlock(&h->lock);
+	spin_unlock(&t->lock);
 	for (int i = 0; i < nr_fire; i++)	/* their triggers take their own locks */
 		synth_event_trace(fire[i].synth, fire[i].vals, regs);
 	if (snapshot)			/* the snapshot of the trigger's trace array */
@@ -585,13 +818,27 @@ NOKPROBE_SYMBOL(log2_up);
 NOKPROBE_SYMBOL(apply_modifier);
 NOKPROBE_SYMBOL(atom_value);
 NOKPROBE_SYMBOL(eval);
+NOKPROBE_SYMBOL(hist_save_stack);
 NOKPROBE_SYMBOL(make_key);
 NOKPROBE_SYMBOL(resolve_refs);
+NOKPROBE_SYMBOL(set_str_var);
 NOKPROBE_SYMBOL(update_entry);
 NOKPROBE_SYMBOL(read_save_fields);
 NOKPROBE_SYMBOL(hist_trigger_update);
 
 /* ---- the hist file ------------------------------------------------------------------------ */
+
+/* Linux's hist_trigger_stacktrace_print(): a call a line, indented 9, as %pS prints it. */
+static void print_stack(struct seq_buf *s, const unsigned long *stack)
+{
+	char sym[160];
+
+	seq_buf_puts(s, "stacktrace:\n");
+	for (int i = 0; i < HIST_STACKTRACE_DEPTH && stack[i]; i++) {
+		trace_sprint_sym(sym, sizeof(sym), stack[i]);
+		seq_buf_printf(s, "%9c%s\n", ' ', sym);
+	}
+}
 
 static void print_key_field(struct seq_buf *s, const struct hist_trigger *h, int k,
 			    const struct hist_key *key, const char *comm)
@@ -603,7 +850,9 @@ static void print_key_field(struct seq_buf *s, const struct hist_trigger *h, int
 	const char *fn;
 
 	hist_expr_name(name, sizeof(name), h->keys[k].e);
-	if (node->mods & HIST_MOD_HEX) {
+	if (node->atom == HIST_ATOM_STACKTRACE) {
+		print_stack(s, key->stack);
+	} else if (node->mods & HIST_MOD_HEX) {
 		seq_buf_printf(s, "%s: %llx", name, v);
 	} else if (node->mods & HIST_MOD_SYM) {
 		fn = kallsyms_lookup((unsigned long)v, &size, &offset);
@@ -630,13 +879,16 @@ static void print_key_field(struct seq_buf *s, const struct hist_trigger *h, int
 void hist_print_key(struct seq_buf *s, const struct hist_trigger *h, const struct hist_key *key,
 		    const char *comm)
 {
+	bool multiline = false;		/* a stack ends in a newline: "}" then starts the line */
+
 	seq_buf_puts(s, "{ ");
 	for (int k = 0; k < h->spec.nr_keys; k++) {
 		if (k)
 			seq_buf_puts(s, ", ");
 		print_key_field(s, h, k, key, comm);
+		multiline |= h->keys[k].e->nodes[h->keys[k].e->root].atom == HIST_ATOM_STACKTRACE;
 	}
-	seq_buf_puts(s, " }");
+	seq_buf_puts(s, multiline ? "}" : " }");
 }
 
 /* Linux's hist_trigger_entry_print(): an expression's sum is not printed, as in Linux. */
@@ -664,7 +916,8 @@ void hist_trigger_show(struct seq_buf *s, struct hist_trigger *h, struct trace_e
 		       const char *filter, int n)
 {
 	static char line[HIST_LINE_MAX];
-	unsigned int *order = kmalloc(h->size * sizeof(*order)), count = 0;
+	struct hist_trigger *t = h->table;	/* a name='s: every trigger of it counts there */
+	unsigned int *order = kmalloc(t->size * sizeof(*order)), count = 0;
 
 	if (n > 0)
 		seq_buf_puts(s, "\n\n");
@@ -673,12 +926,12 @@ void hist_trigger_show(struct seq_buf *s, struct hist_trigger *h, struct trace_e
 		   filter ? " if " : "", filter ? filter : "",
 		   h->paused ? " [paused]" : " [active]");
 	if (order) {
-		count = tracing_map_sort_entries(h, order);
+		count = tracing_map_sort_entries(t, order);
 		for (unsigned int i = 0; i < count; i++)
-			print_entry(s, h, &h->map[order[i]]);
+			print_entry(s, h, &t->map[order[i]]);
 		kfree(order);
 	}
 	hist_print_snapshot(s, h);
 	seq_buf_printf(s, "\nTotals:\n    Hits: %llu\n    Entries: %u\n    Dropped: %llu\n",
-		   (unsigned long long)h->hits, count, (unsigned long long)h->drops);
+		   (unsigned long long)t->hits, count, (unsigned long long)t->drops);
 }

@@ -57,14 +57,6 @@ int hist_check_onmatch_events(struct hist_trigger *h, const char *cmd)
 	return 0;
 }
 
-static int find_field(const struct filter_field *fields, int n, const char *name)
-{
-	for (int i = 0; i < n; i++)
-		if (strcmp(fields[i].name, name) == 0)
-			return i;
-	return -1;
-}
-
 /* A new variable slot of the entry; -1 when all HIST_VARS_MAX are taken. */
 static int new_slot(struct hist_trigger *h)
 {
@@ -74,10 +66,25 @@ static int new_slot(struct hist_trigger *h)
 /* ---- .trace(): the params of a synthetic event --------------------------------------- */
 
 /*
- * Can a synthetic event's field take what reference r reads?  Linux's
- * check_synth_field(): the same C type, or the same size and sign - and
- * a field made a variable has no sign there (its create_var() sets
- * none), so common_pid fits "int pid" but not "pid_t pid".
+ * Can a synthetic event's field take a value of this type (Linux's
+ * check_synth_field())?  The same C type, or the same size and sign.
+ * A string goes to a string field only: any char[], or a char[N] of
+ * its type or size.
+ */
+static bool type_fits(const char *type, unsigned int size, bool is_signed, bool is_string,
+		      const struct synth_field *f)
+{
+	bool same_type = type && !strcmp(type, f->type);
+
+	if (is_string || f->is_string)
+		return is_string && f->is_string && (f->is_dynamic || same_type || size == f->size);
+	return same_type || (size == f->size && is_signed == f->is_signed);
+}
+
+/*
+ * Can f take what reference r reads?  A field made a variable has no
+ * sign there (Linux's create_var() sets none), so common_pid fits
+ * "int pid" but not "pid_t pid".
  */
 static bool ref_fits(const struct hist_trigger *h, int r, const struct synth_field *f)
 {
@@ -87,13 +94,12 @@ static bool ref_fits(const struct hist_trigger *h, int r, const struct synth_fie
 
 	if (ref->slot < o->spec.nr_vars) {
 		rn = &o->vars[ref->slot].n[o->vars[ref->slot].e->root];
-		return (rn->type && !strcmp(rn->type, f->type)) ||
-		       (rn->size == f->size && rn->is_signed == f->is_signed);
+		return type_fits(rn->type, rn->size, rn->is_signed, rn->is_string, f);
 	}
 	for (int i = 0; i < o->nr_fvars; i++)
 		if (o->fvars[i].slot == ref->slot)
-			return (o->fvars[i].type && !strcmp(o->fvars[i].type, f->type)) ||
-			       (o->fvars[i].size == f->size && !f->is_signed);
+			return type_fits(o->fvars[i].type, o->fvars[i].size, false,
+					 o->fvars[i].is_string, f);
 	return false;
 }
 
@@ -101,9 +107,9 @@ static bool ref_fits(const struct hist_trigger *h, int r, const struct synth_fie
 static int field_param(struct hist_trigger *h, const char *name,
 		       const struct filter_field *fields, int n, const char *cmd)
 {
-	int field = find_field(fields, n, name), slot;
+	int field = hist_find_field(fields, n, name), slot;
 
-	if (field < 0 || fields[field].is_string) {
+	if (field < 0) {
 		hist_log_error(h->file, cmd, HIST_ERR_FIELD_VAR_PARSE_FAIL, name);
 		return -1;
 	}
@@ -111,13 +117,14 @@ static int field_param(struct hist_trigger *h, const char *name,
 		if (h->fvars[f].field == field)
 			return hist_add_ref(h, h, h->fvars[f].slot, false);
 	slot = new_slot(h);
-	if (slot < 0) {
+	if (slot < 0 || (fields[field].is_string && !hist_new_str(h, slot))) {
 		hist_log_error(h->file, cmd, HIST_ERR_TOO_MANY_FIELD_VARS, name);
 		return -1;
 	}
 	h->fvars[h->nr_fvars++] = (struct hist_field_var){ slot, field,
 							   trace_event_field_type(h->file, field),
-							   fields[field].size, fields[field].is_signed };
+							   fields[field].size, fields[field].is_signed,
+							   fields[field].is_string };
 	return hist_add_ref(h, h, slot, false);
 }
 
@@ -130,7 +137,7 @@ static int var_param(struct hist_trigger *h, const char *name, const char *cmd)
 	if (slot >= 0)
 		return hist_add_ref(h, h, slot, false);
 	list_for_each_entry(o, &hist_triggers, list)
-		if ((slot = hist_find_own_var(o, name)) >= 0 &&
+		if (o->table == o && (slot = hist_find_own_var(o, name)) >= 0 &&
 		    (r = hist_add_ref(h, o, slot, false)) >= 0)
 			return r;
 	hist_log_error(h->file, cmd, HIST_ERR_PARAM_NOT_FOUND, name);
@@ -180,10 +187,11 @@ static int create_save(struct hist_trigger *h, struct hist_act *act,
 			return -EEXIST;
 		}
 	for (int i = 0; i < act->a->nr_params; i++) {
-		int field = find_field(fields, n, act->a->params[i]);
+		int field = hist_find_field(fields, n, act->a->params[i]);
 
 		act->save_slot[i] = new_slot(h);
-		if (field < 0 || fields[field].is_string || act->save_slot[i] < 0) {
+		if (field < 0 || act->save_slot[i] < 0 ||
+		    (fields[field].is_string && !hist_new_str(h, act->save_slot[i]))) {
 			hist_log_error(h->file, cmd, HIST_ERR_FIELD_VAR_CREATE_FAIL, act->a->params[i]);
 			return -EINVAL;
 		}
@@ -260,13 +268,17 @@ static void fire_trace(const struct hist_act *act, const uint64_t *refvals, stru
 
 /* A new max (or change) on entry ent: the action's part. */
 static int on_track(struct hist_trigger *h, struct hist_act *act, struct hist_entry *ent,
-		    uint64_t v, const uint64_t *refvals, const uint64_t *savevals,
+		    uint64_t v, const uint64_t *refvals, const struct hist_save *saves,
 		    struct hist_fire *fire, bool *snapshot)
 {
 	switch (act->a->action) {
 	case HIST_ACTION_SAVE:
 		for (int i = 0; i < act->nr_params; i++) {
-			ent->vars[act->save_slot[i]] = savevals[i];
+			if (h->str_idx[act->save_slot[i]] >= 0) {
+				hist_set_str(h, ent, act->save_slot[i], saves[i].str, saves[i].len);
+				continue;
+			}
+			ent->vars[act->save_slot[i]] = saves[i].val;
 			ent->var_set |= 1U << act->save_slot[i];
 		}
 		return 0;
@@ -285,7 +297,7 @@ static int on_track(struct hist_trigger *h, struct hist_act *act, struct hist_en
 }
 
 int hist_run_actions(struct hist_trigger *h, struct hist_entry *ent, const uint64_t *refvals,
-		     const uint64_t *savevals, struct hist_fire *fire, bool *snapshot)
+		     const struct hist_save *saves, struct hist_fire *fire, bool *snapshot)
 {
 	int nr_fire = 0;
 
@@ -301,7 +313,7 @@ int hist_run_actions(struct hist_trigger *h, struct hist_entry *ent, const uint6
 		if (!beats(act->a, ent->vars[act->track_slot], v))
 			continue;
 		ent->vars[act->track_slot] = v;
-		nr_fire += on_track(h, act, ent, v, refvals, savevals, &fire[nr_fire], snapshot);
+		nr_fire += on_track(h, act, ent, v, refvals, saves, &fire[nr_fire], snapshot);
 	}
 	return nr_fire;
 }
@@ -323,9 +335,15 @@ void hist_print_actions(struct seq_buf *s, const struct hist_trigger *h,
 			continue;
 		seq_buf_printf(s, act->a->handler == HIST_HANDLER_ONMAX ? "\n\tmax: %10llu" :
 			       "\n\tchanged: %10llu", (unsigned long long)ent->vars[act->track_slot]);
-		for (int p = 0; act->a->action == HIST_ACTION_SAVE && p < act->nr_params; p++)
-			seq_buf_printf(s, "  %s: %10llu", act->a->params[p],
-				       (unsigned long long)ent->vars[act->save_slot[p]]);
+		for (int p = 0; act->a->action == HIST_ACTION_SAVE && p < act->nr_params; p++) {
+			uint64_t v = ent->vars[act->save_slot[p]];
+
+			if (h->str_idx[act->save_slot[p]] >= 0)
+				seq_buf_printf(s, "  %s: %-32s", act->a->params[p],
+					       v ? (const char *)(uintptr_t)v : "");
+			else
+				seq_buf_printf(s, "  %s: %10llu", act->a->params[p], (unsigned long long)v);
+		}
 	}
 }
 

@@ -18,6 +18,7 @@
 #include "trace_events_filter.h"
 
 #define HIST_STR_KEY      32	/* bytes of a string key kept, the NUL included */
+#define HIST_STR_VAR_LEN  32	/* and of a string variable (Linux: STR_VAR_LEN_MAX, 256) */
 #define HIST_LINE_MAX   2048	/* a trigger's line in the trigger file */
 /* The fields an event can have: the common ones, a probe's addresses, its arguments. */
 #define EVENT_FIELDS_MAX (16 + PROBE_MAX_ARGS)
@@ -31,6 +32,7 @@ struct synth_event;
 struct hist_key {
 	uint64_t num[HIST_KEYS_MAX];
 	char str[HIST_KEYS_MAX][HIST_STR_KEY];
+	unsigned long stack[HIST_STACKTRACE_DEPTH];	/* a stacktrace key: 0 ends it */
 };
 
 /* One key's entry of the table (Linux's tracing_map_elt). */
@@ -84,6 +86,14 @@ struct hist_field_var {
 	unsigned char size;
 	bool is_signed;			/* the field's: its value's sign (the variable's type
 					 * has none: Linux's create_var() does not copy it) */
+	bool is_string;
+};
+
+/* A .save()d field as the hit read it: a number, or a string in the record. */
+struct hist_save {
+	uint64_t val;
+	const char *str;
+	size_t len;
 };
 
 struct hist_trigger {
@@ -98,6 +108,22 @@ struct hist_trigger {
 	int nr_refs;
 	struct hist_act acts[HIST_ACTIONS_MAX];
 	int users;			/* references to our variables from other triggers */
+	/*
+	 * The trigger whose table this one counts in: itself, or the first
+	 * trigger of its name= (Linux's named_data).  The table (map, lock,
+	 * hits, drops, entries) is table's; it lives while table_users
+	 * (the triggers counting in it) is above 0, past its own removal.
+	 */
+	struct hist_trigger *table;
+	int table_users;
+	/*
+	 * Variables holding strings (Linux's field_var_str): slot v's
+	 * string is string str_idx[v] of its entry, HIST_STR_VAR_LEN bytes
+	 * in strs (the table's), and the variable holds its address.
+	 */
+	int8_t str_idx[HIST_VARS_MAX];	/* -1: a number */
+	int nr_strs;
+	char *strs;
 	char filter[FILTER_TEXT_MAX];	/* for hist_trigger_matches() */
 	bool paused;
 	spinlock_t lock;
@@ -115,12 +141,19 @@ struct hist_trigger {
 extern struct list_head hist_triggers;
 
 /* trace_events_hist.c */
+/* fields[]'s index of name, the event's own fields first; -1 if none. */
+int hist_find_field(const struct filter_field *fields, int n, const char *name);
 int hist_find_own_var(const struct hist_trigger *h, const char *name);
 int hist_add_ref(struct hist_trigger *h, struct hist_trigger *owner, int slot, bool read_once);
 int hist_resolve_expr(struct hist_trigger *h, struct hist_rexpr *rx, const struct hist_expr *e,
 		      const struct filter_field *fields, int nr_fields, const char *cmd);
 void hist_print_key(struct seq_buf *s, const struct hist_trigger *h, const struct hist_key *key,
 		    const char *comm);
+/* Make slot a string variable; false when Linux's limit of them is reached. */
+bool hist_new_str(struct hist_trigger *h, int slot);
+/* Keep len bytes of src as ent's string in slot (a string variable's value: their address). */
+void hist_set_str(struct hist_trigger *h, struct hist_entry *ent, int slot, const char *src,
+		  size_t len);
 
 /* trace_events_hist_actions.c */
 bool hist_matches_onmatch(const struct hist_trigger *h, const struct trace_event_file *file);
@@ -129,7 +162,7 @@ int hist_create_actions(struct hist_trigger *h, const struct filter_field *field
 			const char *cmd);
 void hist_free_actions(struct hist_trigger *h);
 /*
- * Under the lock: act on entry ent (savevals: this hit's fields a .save()
+ * Under the lock: act on entry ent (saves: this hit's fields a .save()
  * keeps); fills fire[] with the synthetic events to trace once the lock
  * is dropped, sets *snapshot when one is due.  The number of fire[].
  */
@@ -138,7 +171,7 @@ struct hist_fire {
 	uint64_t vals[HIST_PARAMS_MAX];
 };
 int hist_run_actions(struct hist_trigger *h, struct hist_entry *ent, const uint64_t *refvals,
-		     const uint64_t *savevals, struct hist_fire *fire, bool *snapshot);
+		     const struct hist_save *saves, struct hist_fire *fire, bool *snapshot);
 void hist_print_actions(struct seq_buf *s, const struct hist_trigger *h,
 			const struct hist_entry *ent);
 void hist_print_snapshot(struct seq_buf *s, const struct hist_trigger *h);

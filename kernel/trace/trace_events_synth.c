@@ -13,12 +13,15 @@
  * directory, trace.c takes its records through the filter and the
  * triggers, and only a hist trigger's action (trace_events_hist.c)
  * fires it, with a value for each field.  Its record is laid out as a
- * probe's, one struct fetch_value per field, so filters and hist
- * triggers read its fields as they read a probe's arguments.
+ * probe's, one struct fetch_value per field and a string's bytes after
+ * them, so filters and hist triggers read its fields as they read a
+ * probe's arguments; format shows Linux's layout.
  *
- * Linux's numeric field types are taken; char[N] strings, long[]
- * stacks and gfp_t flags are not (this kernel's hist variables hold
- * numbers only, and it has no GFP flags): "Invalid type".
+ * Linux's numeric field types are taken, and its strings: "char
+ * comm[16]" (a char[16] the record keeps STR_VAR_LEN_MAX bytes for, in
+ * Linux's layout) and "char name[]" (a __data_loc char[]: as long as
+ * the string).  long[] stacks (Linux 6.5) and gfp_t flags (no GFP
+ * flags here) are "Invalid type".
  */
 #include "kernel.h"
 #include "trace.h"
@@ -44,6 +47,7 @@
 	E(INCOMPLETE_TYPE,   "Incomplete type")                                        \
 	E(INVALID_TYPE,      "Invalid type")                                           \
 	E(INVALID_FIELD,     "Invalid field")                                          \
+	E(INVALID_ARRAY_SPEC, "Invalid array specification")                           \
 	E(INVALID_DYN_CMD,   "Command must be of the form: s or -:[synthetic/]<name> field[;field] ...")
 
 #define E(code, msg) SYNTH_ERR_##code,
@@ -54,6 +58,8 @@ static const char *const synth_err_text[] = { SYNTH_ERRORS };
 #undef E
 
 static LIST_HEAD(synth_events);
+
+#define DATA_LOC "__data_loc "	/* a char[] field's type in format: where its bytes are */
 
 /* The types Linux's synth_field_size() knows that this kernel can hold. */
 static const struct { const char *name; unsigned char size; } synth_types[] = {
@@ -75,6 +81,8 @@ static void synth_destroy(struct trace_probe *tp)
 }
 
 static void synth_show_format(struct seq_buf *s, const struct trace_probe *tp);
+static int synth_raw_record(const struct trace_probe *tp, const struct trace_entry *e,
+			    unsigned char *buf, size_t size);
 
 static const struct trace_probe_type synth_type = {
 	.subsys = "synthetic_events",
@@ -84,6 +92,7 @@ static const struct trace_probe_type synth_type = {
 	.destroy = synth_destroy,
 	.show_format = synth_show_format,
 	.no_probe_addr = true,
+	.raw_record = synth_raw_record,
 };
 
 struct synth_event *synth_event_find(const char *name)
@@ -113,11 +122,29 @@ static uint64_t synth_field_value(const struct synth_field *f, uint64_t v)
 	return f->is_signed ? (uint64_t)((int64_t)(v << shift) >> shift) : v;
 }
 
+/*
+ * A string field: the bytes after the values, as a probe's :string
+ * (str_off, str_len), cut short where the record ends.  *used: bytes
+ * of the payload taken so far.
+ */
+static void synth_store_string(struct trace_entry *e, struct fetch_value *fv, const char *str,
+			       size_t *used)
+{
+	size_t len = str ? strnlen(str, STR_VAR_LEN_MAX - 1) : 0;
+
+	if (len > TRACE_PAYLOAD_MAX - *used)
+		len = TRACE_PAYLOAD_MAX - *used;
+	memcpy(e->payload + *used, str, len);
+	*fv = (struct fetch_value){ .str_off = *used, .str_len = len };
+	*used += len;
+}
+
 void synth_event_trace(struct synth_event *se, const uint64_t *vals, struct pt_regs *regs)
 {
 	int cpu = smp_processor_id(), depth = synth_depth[cpu];
-	struct fetch_value *fv;
+	struct fetch_value *fv, v;
 	struct trace_entry *e;
+	size_t used;
 
 	if (!READ_ONCE(se->tp.enabled) || depth == SYNTH_NEST_MAX)
 		return;
@@ -132,14 +159,25 @@ void synth_event_trace(struct synth_event *se, const uint64_t *vals, struct pt_r
 	e->preempt = preempt_count();
 	e->ip = e->ret_ip = 0;
 	fv = (struct fetch_value *)e->payload;
-	for (int i = 0; i < se->nr_fields; i++)
-		fv[i] = (struct fetch_value){ .raw = synth_field_value(&se->fields[i], vals[i]) };
-	e->len = se->nr_fields * sizeof(*fv);
+	used = se->nr_fields * sizeof(*fv);
+	for (int i = 0; i < se->nr_fields; i++) {
+		if (se->fields[i].is_string)
+			synth_store_string(e, &v, (const char *)(uintptr_t)vals[i], &used);
+		else
+			v = (struct fetch_value){ .raw = synth_field_value(&se->fields[i], vals[i]) };
+		memcpy(&fv[i], &v, sizeof(v));
+	}
+	e->len = used;
 	se->tp.recorded = true;
-	trace_event_commit(&se->tp, e, regs);
+	/* every trace array where it is on: Linux's trace_synth() */
+	if (trace_event_top_on(&se->tp))
+		trace_event_commit(&se->tp, e, regs);
+	if (trace_event_instances_on(&se->tp))
+		trace_instances_commit(&se->tp, e, regs);
 	synth_depth[cpu]--;
 }
 NOKPROBE_SYMBOL(synth_field_value);
+NOKPROBE_SYMBOL(synth_store_string);
 NOKPROBE_SYMBOL(synth_event_trace);
 
 /* "sort_lat: lat=12 pid=3", Linux's print_synth_event(). */
@@ -156,10 +194,15 @@ bool trace_synth_print(struct seq_buf *s, const struct trace_entry *e)
 		return false;
 	seq_buf_printf(s, "%s: ", se->tp.def->event);
 	for (int i = 0; i < se->nr_fields && (i + 1) * sizeof(v) <= e->len; i++) {
+		const char *sep = i == se->nr_fields - 1 ? "" : " ";
+
 		memcpy(&v, e->payload + i * sizeof(v), sizeof(v));
-		seq_buf_printf(s, se->fields[i].is_signed ? "%s=%lld%s" : "%s=%llu%s",
-			       se->tp.def->args[i].name, (long long)v.raw,
-			       i == se->nr_fields - 1 ? "" : " ");
+		if (se->fields[i].is_string && v.str_off + v.str_len <= e->len)
+			seq_buf_printf(s, "%s=%.*s%s", se->tp.def->args[i].name, v.str_len,
+				       e->payload + v.str_off, sep);
+		else
+			seq_buf_printf(s, se->fields[i].is_signed ? "%s=%lld%s" : "%s=%llu%s",
+				       se->tp.def->args[i].name, (long long)v.raw, sep);
 	}
 	seq_buf_puts(s, "\n");
 	return true;
@@ -170,6 +213,8 @@ bool trace_synth_print(struct seq_buf *s, const struct trace_entry *e)
 /* printf's conversion Linux's synth_field_fmt() gives the type. */
 static const char *field_fmt(const struct synth_field *f)
 {
+	if (f->is_string)
+		return "%s";
 	if (f->size == 8)
 		return f->is_signed ? "%lld" : "%llu";
 	if (strcmp(f->type, "long") == 0)
@@ -179,26 +224,71 @@ static const char *field_fmt(const struct synth_field *f)
 	return f->is_signed ? "%d" : "%u";
 }
 
-/* After the common fields: one u64 slot a field (Linux's synth_trace_event). */
+/*
+ * "char[16]" and "comm" as format declares them: "char comm[]", its
+ * size on the line (what Linux 6.1's synthetic format shows).
+ */
+static void field_decl(struct seq_buf *s, const char *type, const char *name)
+{
+	const char *array = strchr(type, '[');
+
+	if (!array || !strncmp(type, DATA_LOC, sizeof(DATA_LOC) - 1))
+		seq_buf_printf(s, "%s %s", type, name);
+	else
+		seq_buf_printf(s, "%.*s %s[]", (int)(array - type), type, name);
+}
+
+/*
+ * After the common fields: a u64 slot a field, STR_VAR_LEN_MAX bytes a
+ * char[N] (Linux's synth_event_define_fields()).
+ */
 static void synth_show_format(struct seq_buf *s, const struct trace_probe *tp)
 {
 	const struct synth_event *se = container_of(tp, struct synth_event, tp);
-	const unsigned int common_size = 8;	/* struct trace_entry on i386 */
+	unsigned int offset = 8;	/* after struct trace_entry on i386 */
 	int i;
 
-	for (i = 0; i < se->nr_fields; i++)
-		seq_buf_printf(s, "\tfield:%s %s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
-			       se->fields[i].type, tp->def->args[i].name,
-			       common_size + i * (unsigned int)sizeof(uint64_t),
-			       se->fields[i].size, se->fields[i].is_signed);
+	for (i = 0; i < se->nr_fields; i++) {
+		const struct synth_field *f = &se->fields[i];
+
+		seq_buf_puts(s, "\tfield:");
+		field_decl(s, f->type, tp->def->args[i].name);
+		seq_buf_printf(s, ";\toffset:%u;\tsize:%u;\tsigned:%d;\n", offset, f->size,
+			       f->is_signed);
+		offset += f->is_string && !f->is_dynamic ? STR_VAR_LEN_MAX : sizeof(uint64_t);
+	}
 	seq_buf_puts(s, "\nprint fmt: \"");
 	for (i = 0; i < se->nr_fields; i++)
 		seq_buf_printf(s, "%s=%s%s", tp->def->args[i].name, field_fmt(&se->fields[i]),
 			       i == se->nr_fields - 1 ? "" : ", ");
 	seq_buf_puts(s, "\"");
 	for (i = 0; i < se->nr_fields; i++)
-		seq_buf_printf(s, ", REC->%s", tp->def->args[i].name);
+		seq_buf_printf(s, se->fields[i].is_dynamic ? ", __get_str(%s)" : ", REC->%s",
+			       tp->def->args[i].name);
 	seq_buf_puts(s, "\n");
+}
+
+/*
+ * The record as format says (trace_pipe_raw): field i in a u64 slot at
+ * 8 * i after the common fields, its size bytes first, the rest zero.
+ */
+static int synth_raw_record(const struct trace_probe *tp, const struct trace_entry *e,
+			    unsigned char *buf, size_t size)
+{
+	const struct synth_event *se = container_of(tp, struct synth_event, tp);
+	size_t len = se->nr_fields * sizeof(uint64_t);
+
+	if (len > size || len > e->len / sizeof(struct fetch_value) * sizeof(uint64_t))
+		return -ENOSPC;
+	memset(buf, 0, len);
+	for (int i = 0; i < se->nr_fields; i++) {
+		struct fetch_value v;
+
+		memcpy(&v, e->payload + i * sizeof(v), sizeof(v));
+		memcpy(buf + i * sizeof(uint64_t), &v.raw,	/* little-endian */
+		       se->fields[i].size < sizeof(uint64_t) ? se->fields[i].size : sizeof(uint64_t));
+	}
+	return len;
 }
 
 /* ---- synthetic_events: defining and removing ---------------------------------------- */
@@ -248,6 +338,24 @@ static int split_words(char *s, char **w, int max)
 	}
 }
 
+/*
+ * "char[N]": N, 1 to STR_VAR_LEN_MAX; "char[]": 0, a dynamic string;
+ * anything else -1 (Linux's synth_field_string_size()).
+ */
+static int string_size(const char *type)
+{
+	const char *start = type + 5, *end = strchr(type, ']');
+	unsigned long n;
+
+	if (strncmp(type, "char[", 5) || !end || end[1] || end - start > 3)
+		return -1;
+	if (end == start)
+		return 0;
+	if (kstrntoul(start, end - start, 0, &n) || n == 0 || n > STR_VAR_LEN_MAX)
+		return -1;
+	return n;
+}
+
 static int type_size(const char *type)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(synth_types); i++)
@@ -259,6 +367,8 @@ static int type_size(const char *type)
 /* A record's field as a fetch type: how filters and hist triggers read it. */
 static uint8_t fetch_type_of(const struct synth_field *f)
 {
+	if (f->is_string)
+		return FETCH_TYPE_STRING;
 	static const uint8_t types[2][9] = {
 		{ [1] = FETCH_TYPE_U8, [2] = FETCH_TYPE_U16, [4] = FETCH_TYPE_U32, [8] = FETCH_TYPE_U64 },
 		{ [1] = FETCH_TYPE_S8, [2] = FETCH_TYPE_S16, [4] = FETCH_TYPE_S32, [8] = FETCH_TYPE_S64 },
@@ -267,11 +377,58 @@ static uint8_t fetch_type_of(const struct synth_field *f)
 	return types[f->is_signed][f->size];
 }
 
+/*
+ * "comm[16]": the name is "comm", and "[16]" goes to the type, which
+ * becomes "char[16]", as Linux's parse_synth_field() does.  The name
+ * is checked here.
+ */
+static int split_array(char *type, size_t size, char *name, const char *cmd)
+{
+	char *array = strchr(name, '[');
+
+	if (array && strlen(type) + strlen(array) >= SYNTH_TYPE_LEN) {
+		synth_err(SYNTH_ERR_INVALID_TYPE, cmd, name);
+		return -EINVAL;
+	}
+	if (array) {
+		strlcat(type, array, size);
+		*array = '\0';
+	}
+	if (!is_good_name(name, PROBE_ARG_NAME_MAX + 1)) {
+		synth_err(SYNTH_ERR_BAD_NAME, cmd, name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A number's size and sign, or a string's (Linux's synth_field_size() and the rest). */
+static int set_field_type(struct synth_field *f, const char *type, const char *word,
+			  const char *array_name, const char *cmd)
+{
+	int size = strchr(type, '[') ? string_size(type) : type_size(type);
+
+	if (size < 0 && array_name && !strncmp(type, "char[", 5)) {
+		synth_err(SYNTH_ERR_INVALID_ARRAY_SPEC, cmd, array_name);	/* "who[300]" */
+		return -EINVAL;
+	}
+	if (size < 0 || (size == 0 && !strchr(type, '['))) {
+		synth_err(SYNTH_ERR_INVALID_TYPE, cmd, word);	/* the type as written */
+		return -EINVAL;
+	}
+	memset(f, 0, sizeof(*f));
+	f->is_string = strchr(type, '[') != NULL;
+	f->is_dynamic = f->is_string && size == 0;
+	snprintf(f->type, sizeof(f->type), "%s%s", f->is_dynamic ? DATA_LOC : "", type);
+	f->size = f->is_dynamic ? (int)sizeof(uint64_t) : size;
+	f->is_signed = type[0] != 'u';		/* Linux's synth_field_signed() */
+	return 0;
+}
+
 /* "TYPE NAME" or "unsigned TYPE NAME" at w[*i]: one field of def, Linux's parse_synth_field(). */
 static int parse_field(const char *cmd, char **w, int argc, int *i, struct probe_event_def *def,
 		       struct synth_field *f)
 {
-	char type[SYNTH_TYPE_LEN + 8], *name;
+	char type[SYNTH_TYPE_LEN + 8], array_name[PROBE_ARG_NAME_MAX + 8], *name;
 
 	if (strcmp(w[*i], "unsigned") == 0) {
 		if (argc - *i < 3) {
@@ -290,23 +447,16 @@ static int parse_field(const char *cmd, char **w, int argc, int *i, struct probe
 		name = w[*i + 1];
 		*i += 2;
 	}
-	if (!is_good_name(name, PROBE_ARG_NAME_MAX + 1)) {
-		synth_err(SYNTH_ERR_BAD_NAME, cmd, name);
+	strlcpy(array_name, name, sizeof(array_name));
+	if (split_array(type, sizeof(type), name, cmd) ||
+	    set_field_type(f, type, w[*i - 2], strchr(array_name, '[') ? array_name : NULL, cmd))
 		return -EINVAL;
-	}
-	if (type_size(type) == 0) {
-		synth_err(SYNTH_ERR_INVALID_TYPE, cmd, strncmp(type, "unsigned ", 9) ? type : type + 9);
-		return -EINVAL;
-	}
 	if (def->nr_args == SYNTH_FIELDS_MAX) {
 		synth_err(SYNTH_ERR_TOO_MANY_FIELDS, cmd, NULL);
 		return -EINVAL;
 	}
-	strlcpy(f->type, type, sizeof(f->type));
-	f->size = type_size(type);
-	f->is_signed = type[0] != 'u';		/* Linux's synth_field_signed() */
 	strlcpy(def->args[def->nr_args].name, name, sizeof(def->args[0].name));
-	strlcpy(def->args[def->nr_args].comm, type, sizeof(def->args[0].comm));	/* its C type */
+	strlcpy(def->args[def->nr_args].comm, f->type, sizeof(def->args[0].comm));	/* its C type */
 	def->args[def->nr_args].type = fetch_type_of(f);
 	def->nr_args++;
 	return 0;
@@ -489,9 +639,10 @@ static int synthetic_events_write(const char *text, size_t len, bool trunc, void
 /* "u64 lat; int pid": the fields as Linux's __synth_event_show() prints them. */
 static void synth_fields_show(struct seq_buf *s, const struct synth_event *se)
 {
-	for (int i = 0; i < se->nr_fields; i++)
-		seq_buf_printf(s, "%s %s%s", se->fields[i].type, se->tp.def->args[i].name,
-			       i == se->nr_fields - 1 ? "" : "; ");
+	for (int i = 0; i < se->nr_fields; i++)		/* __data_loc belongs in format only */
+		seq_buf_printf(s, "%s %s%s", se->fields[i].type +
+			       (se->fields[i].is_dynamic ? sizeof(DATA_LOC) - 1 : 0),
+			       se->tp.def->args[i].name, i == se->nr_fields - 1 ? "" : "; ");
 	seq_buf_puts(s, "\n");
 }
 

@@ -31,6 +31,8 @@
 #include "ftrace.h"
 #include "nokprobe.h"
 #include "smp.h"
+#include "trace_array.h"
+#include "linux/preempt.h"
 
 /* What a graph record carries besides ip: the depth, and at return the entry's time. */
 struct graph_payload {
@@ -75,6 +77,16 @@ static bool graph_notrace(unsigned long ip)
 	return h && h->count && ftrace_ops_test(&graph_notrace_ops, ip);
 }
 
+/*
+ * funcgraph-irqs off (Linux's ftrace_graph_ignore_irqs()): a function
+ * entered in an interrupt handler is neither hooked nor drawn, so the
+ * graph of the interrupted code is not cut by the interrupt's calls.
+ */
+static bool graph_skip_irq(void)
+{
+	return !trace_array_option_on(&global_trace, TRACE_ITER_GRAPH_IRQS) && in_hardirq();
+}
+
 static void graph_entry(unsigned long ip, unsigned long parent_ip,
 			struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
@@ -84,7 +96,7 @@ static void graph_entry(unsigned long ip, unsigned long parent_ip,
 	struct graph_payload p;
 	struct ftrace_ret_stack *rs;
 
-	if (!t || *slot != parent_ip || !graph_wanted(t, ip))
+	if (!t || *slot != parent_ip || !graph_wanted(t, ip) || graph_skip_irq())
 		return;
 	if (t->curr_ret_stack >= FTRACE_RETFUNC_DEPTH) {
 		graph_missed++;
@@ -106,6 +118,31 @@ NOKPROBE_SYMBOL(graph_in_notrace);
 NOKPROBE_SYMBOL(graph_wanted);
 NOKPROBE_SYMBOL(graph_notrace);
 NOKPROBE_SYMBOL(graph_entry);
+NOKPROBE_SYMBOL(graph_skip_irq);
+
+/*
+ * sleep-time off (Linux's ftrace_graph_probe_sched_switch()): a duration
+ * is the time the function ran, not the time it took.  The scheduler
+ * calls this at each switch, before the stacks change: prev notes when
+ * it left, and next's open calls have their entry times moved later by
+ * the time next was away (asleep or preempted), so their returns
+ * measure only the time on a CPU.
+ */
+void ftrace_graph_sched_switch(struct task_struct *prev, struct task_struct *next)
+{
+	unsigned long long now, away;
+
+	if (trace_array_option_on(&global_trace, TRACE_ITER_GRAPH_SLEEP_TIME))
+		return;
+	now = trace_clock();
+	prev->ftrace_timestamp = now;
+	if (!next->ftrace_timestamp || now < next->ftrace_timestamp)
+		return;		/* never timestamped, or another CPU's clock ran behind */
+	away = now - next->ftrace_timestamp;
+	for (int i = 0; i < next->curr_ret_stack; i++)
+		next->ret_stack[i].calltime += away;
+}
+NOKPROBE_SYMBOL(ftrace_graph_sched_switch);
 
 /* A return worth a record: not a notrace function's, not shorter than tracing_thresh. */
 static bool graph_return_wanted(const struct ftrace_ret_stack *rs)

@@ -47,6 +47,8 @@ struct trace_array global_trace = {
 	.id = TRACE_ARRAY_TOP,
 	.tracing_on = true,
 	.trace_flags = TRACE_DEFAULT_FLAGS,
+	.tracing_cpumask = TRACE_CPUMASK_ALL,
+	.buffer_percent = TRACE_BUFFER_PERCENT_DEFAULT,
 };
 
 static LIST_HEAD(trace_instances);
@@ -70,35 +72,69 @@ static struct trace_array *find_instance(const char *name)
  * instance's file of the event: its filter, its triggers (acting on the
  * instance), its tracing_on, its clock (trace.c's trace_event_file_*()).
  */
-void trace_instances_record(struct trace_probe *tp, const struct fetch_ops *fops,
-			    struct pt_regs *regs, unsigned long ip, unsigned long ret_ip)
+void trace_instance_record(struct trace_probe *tp, const struct fetch_ops *fops,
+			   struct pt_regs *regs, unsigned long ip, unsigned long ret_ip, int id)
 {
 	int preempt = preempt_count();
 	struct trace_probe *ev = tp->leader ? tp->leader : tp;
 	struct trace_event_file *top = READ_ONCE(ev->event_file);
+	struct trace_event_file *file = top ? READ_ONCE(top->instance_files[id]) : NULL;
+	struct trace_array *tr;
+	struct trace_entry *e;
+	unsigned long flags;
+
+	if (!file)
+		return;
+	tr = file->tr;
+	e = trace_event_file_reserve(file, &flags);
+	trace_probe_fill(e, tp, ev->id, fops, regs, ip, ret_ip, preempt);
+	e->ts = ring_buffer_time_stamp(tr->buffer);	/* the instance's trace_clock */
+	trace_event_file_commit(file, e, regs, flags);
+	if (trace_array_option_on(tr, TRACE_ITER_STACKTRACE))
+		__trace_stack(tr, regs);
+}
+
+void trace_instances_record(struct trace_probe *tp, const struct fetch_ops *fops,
+			    struct pt_regs *regs, unsigned long ip, unsigned long ret_ip)
+{
+	struct trace_probe *ev = tp->leader ? tp->leader : tp;
 	unsigned long mask = trace_event_instances_on(ev);
 
+	for (int id = 1; id < TRACE_ARRAY_MAX && mask; id++) {
+		if (!(mask & (1UL << id)))
+			continue;
+		mask &= ~(1UL << id);
+		trace_instance_record(tp, fops, regs, ip, ret_ip, id);
+	}
+}
+NOKPROBE_SYMBOL(trace_instance_record);
+NOKPROBE_SYMBOL(trace_instances_record);
+
+/*
+ * A finished record (a synthetic event's, made by an action) into each
+ * instance where tp is on, through the instance's file of tp - its
+ * filter, its triggers, its tracing_on - stamped with its clock: Linux's
+ * trace_synth() calls the probe of every trace array's file.
+ */
+void trace_instances_commit(struct trace_probe *tp, struct trace_entry *e, struct pt_regs *regs)
+{
+	struct trace_event_file *top = READ_ONCE(tp->event_file);
+	unsigned long mask = trace_event_instances_on(tp);
+
 	for (int id = 1; top && id < TRACE_ARRAY_MAX && mask; id++) {
-		struct trace_event_file *file = READ_ONCE(top->instance_files[id]);
-		struct trace_array *tr;
-		struct trace_entry *e;
-		unsigned long flags;
+		struct trace_event_file *file;
 
 		if (!(mask & (1UL << id)))
 			continue;
 		mask &= ~(1UL << id);
+		file = READ_ONCE(top->instance_files[id]);
 		if (!file)
 			continue;
-		tr = file->tr;
-		e = trace_event_file_reserve(file, &flags);
-		trace_probe_fill(e, tp, ev->id, fops, regs, ip, ret_ip, preempt);
-		e->ts = ring_buffer_time_stamp(tr->buffer);	/* the instance's trace_clock */
-		trace_event_file_commit(file, e, regs, flags);
-		if (trace_array_option_on(tr, TRACE_ITER_STACKTRACE))
-			__trace_stack(tr, regs);
+		e->ts = ring_buffer_time_stamp(file->tr->buffer);
+		trace_event_file_commit_entry(file, e, regs);
 	}
 }
-NOKPROBE_SYMBOL(trace_instances_record);
+NOKPROBE_SYMBOL(trace_instances_commit);
 
 void trace_instances_reset(void)
 {
@@ -291,6 +327,7 @@ static const struct pseudo_file_spec instance_per_cpu_files[] = {
 	{ "stats",          instance_stats_show,       NULL },
 	{ "trace",          instance_trace_show,       instance_trace_write },
 	{ "trace_pipe",     instance_trace_pipe_show,  NULL },
+	{ "snapshot",       tracing_snapshot_cpu_show, tracing_snapshot_cpu_write },
 };
 
 static int instance_per_cpu_create(struct trace_array *tr)
@@ -323,7 +360,7 @@ static void instance_function_call(unsigned long ip, unsigned long parent_ip,
 {
 	struct trace_array *tr = op->private;
 
-	if (READ_ONCE(tr->tracing_on))
+	if (READ_ONCE(tr->tracing_on) && !trace_array_ftrace_ignore_pid(tr))	/* its set_ftrace_pid */
 		trace_function_record_buf(tr->buffer, TRACE_FN_EVENT_ID, ip, parent_ip,
 					  ftrace_get_regs(fregs), NULL, 0);
 }
@@ -396,6 +433,11 @@ static const struct pseudo_file_spec instance_files[] = {
 	{ "trace_options",        NULL,                       NULL },	/* and options/ */
 	{ "trace_pipe",           instance_trace_pipe_show,   NULL },
 	{ "tracing_on",           instance_tracing_on_show,   instance_tracing_on_write },
+	{ "free_buffer",          NULL,                       tracing_free_buffer_write },
+	{ "set_event_pid",        NULL,                       NULL },	/* and the other pid filters */
+	{ "timestamp_mode",       tracing_timestamp_mode_show, NULL },
+	{ "trace_marker_raw",     NULL,                       tracing_marker_raw_write },
+	{ "tracing_cpumask",      tracing_cpumask_show,       tracing_cpumask_write },
 };
 
 static int free_id(void)
@@ -440,6 +482,12 @@ static int instance_files_create(struct trace_array *tr)
 		}
 		if (strcmp(instance_files[i].name, "per_cpu") == 0) {
 			ret = instance_per_cpu_create(tr);
+			if (!ret)	/* per_cpu/cpuN/trace_pipe_raw, snapshot_raw; buffer_percent */
+				ret = trace_pipe_raw_instance_create(tr);
+			continue;
+		}
+		if (strcmp(instance_files[i].name, "set_event_pid") == 0) {
+			ret = trace_pid_files_create(tr);	/* pid_list.c */
 			continue;
 		}
 		snprintf(path, sizeof(path), "%s/%s", tr->dir, instance_files[i].name);
@@ -456,6 +504,8 @@ static void instance_teardown(struct trace_array *tr)
 
 	instance_set_tracer(tr, false);
 	clear_event_triggers(tr);		/* a trigger holds its events in soft mode */
+	list_for_each_entry(file, &trace_event_files, list)	/* an event probe, its attached event */
+		trace_event_enable_in(file->tp, tr->id, false);
 	list_for_each_entry(file, &trace_event_files, list)
 		trace_event_instance_remove(tr, file->tp);
 	pseudofs_remove_tree(tr->dir);
@@ -463,6 +513,7 @@ static void instance_teardown(struct trace_array *tr)
 	synchronize_kprobes();		/* a hit on another CPU may still be writing its buffer */
 	ring_buffer_free(tr->buffer);
 	ftrace_free_filter(&tr->ops);
+	trace_pid_lists_free(tr);
 	trace_options_instance_free(tr);
 	kfree(tr);
 }
@@ -488,6 +539,7 @@ static struct trace_array *instance_create(const char *name, int *err)
 	snprintf(tr->dir, sizeof(tr->dir), TRACE_INSTANCES_DIR "/%s", name);
 	tr->id = id;
 	tr->tracing_on = true;
+	tr->tracing_cpumask = TRACE_CPUMASK_ALL;
 	tr->all_cpus = (struct trace_cpu_file){ tr, TRACE_ALL_CPUS };
 	tr->ops.func = instance_function_call;
 	tr->ops.flags = FTRACE_OPS_FL_RECURSION;

@@ -349,16 +349,39 @@ int trace_sprint_sym(char *buf, size_t len, unsigned long addr)
 	return snprintf(buf, len, "%s+0x%lx/0x%lx", name, offset, size);
 }
 
-static const char trace_header[] =
-	"#\n"
-	"#                                _-----=> irqs-off/BH-disabled\n"
-	"#                               / _----=> need-resched\n"
-	"#                              | / _---=> hardirq/softirq\n"
-	"#                              || / _--=> preempt-depth\n"
-	"#                              ||| / _-=> migrate-disable\n"
-	"#                              |||| /     delay\n"
-	"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
-	"#              | |         |   |||||     |         |\n";
+/*
+ * Linux's print_func_help_header_irq(): with record-tgid the columns move
+ * right by the TGID column's 10 characters.
+ */
+static void print_header_irq(struct seq_buf *s, bool tgid)
+{
+	static const char *const marks[] = {
+		"  _-----=> irqs-off/BH-disabled", " / _----=> need-resched",
+		"| / _---=> hardirq/softirq", "|| / _--=> preempt-depth",
+		"||| / _-=> migrate-disable", "|||| /     delay",
+	};
+	int prec = tgid ? 12 : 2;
+
+	seq_buf_puts(s, "#\n");
+	for (size_t i = 0; i < ARRAY_SIZE(marks); i++)
+		seq_buf_printf(s, "#                            %.*s%s\n", prec, "            ",
+			       marks[i]);
+	seq_buf_printf(s, "#           TASK-PID  %.*s CPU#  |||||  TIMESTAMP  FUNCTION\n",
+		       prec, "     TGID   ");
+	seq_buf_printf(s, "#              | |    %.*s   |   |||||     |         |\n",
+		       prec, "       |    ");
+}
+
+/* The tgid column of a record's line (Linux's trace_print_context()). */
+static void print_tgid(struct seq_buf *s, int pid)
+{
+	int tgid = trace_find_tgid(pid);
+
+	if (tgid)
+		seq_buf_printf(s, "(%7d) ", tgid);
+	else
+		seq_buf_puts(s, "(-------) ");
+}
 
 /*
  * One record, Linux's way, [000] the CPU whose buffer it came from:
@@ -377,7 +400,10 @@ static int print_entry(const struct trace_entry *e, void *data)
 
 	trace_sprint_entry_ts(ts, sizeof(ts), e);
 	if (trace_option_on(TRACE_ITER_CONTEXT_INFO)) {		/* Linux's trace_print_context() */
-		seq_buf_printf(s, "%16s-%-7d [%03d] ", e->comm[0] ? e->comm : "<...>", e->pid, e->cpu);
+		seq_buf_printf(s, "%16s-%-7d ", e->comm[0] ? e->comm : "<...>", e->pid);
+		if (trace_option_on(TRACE_ITER_RECORD_TGID))
+			print_tgid(s, e->pid);
+		seq_buf_printf(s, "[%03d] ", e->cpu);
 		if (trace_option_on(TRACE_ITER_IRQ_INFO))
 			seq_buf_printf(s, "%c..%c.", e->flags & TRACE_FLAG_IRQS_OFF ? 'd' : '.', depth);
 		seq_buf_printf(s, " %s: ", ts);
@@ -412,17 +438,20 @@ int print_trace_line(const struct trace_entry *e, struct seq_buf *s)
 }
 
 /* Without irq-info Linux draws print_func_help_header(); without context-info nothing. */
-static const char trace_header_no_irq_info[] =
-	"#\n"
-	"#           TASK-PID     CPU#     TIMESTAMP  FUNCTION\n"
-	"#              | |         |         |         |\n";
-
 void print_trace_header(struct seq_buf *s)
 {
+	bool tgid = trace_option_on(TRACE_ITER_RECORD_TGID);
+
 	if (!trace_option_on(TRACE_ITER_CONTEXT_INFO))
 		return;
-	seq_buf_puts(s, trace_option_on(TRACE_ITER_IRQ_INFO) ? trace_header :
-			trace_header_no_irq_info);
+	if (trace_option_on(TRACE_ITER_IRQ_INFO)) {
+		print_header_irq(s, tgid);
+		return;
+	}
+	seq_buf_printf(s, "#\n#           TASK-PID    %s CPU#     TIMESTAMP  FUNCTION\n",
+		       tgid ? "   TGID   " : "");
+	seq_buf_printf(s, "#              | |      %s   |         |         |\n",
+		       tgid ? "     |    " : "");
 }
 
 /* A per_cpu/cpuN file's data is its CPU number; the top-level files have none. */

@@ -73,7 +73,7 @@ static const struct trace_option options[TRACE_ITER_NR] = {
 	[TRACE_ITER_CONTEXT_INFO]   = { "context-info",    HONOURED },
 	[TRACE_ITER_LATENCY_FMT]    = { "latency-format",  REFUSED },
 	[TRACE_ITER_RECORD_CMD]     = { "record-cmd",      HONOURED },
-	[TRACE_ITER_RECORD_TGID]    = { "record-tgid",     REFUSED },
+	[TRACE_ITER_RECORD_TGID]    = { "record-tgid",     HONOURED },
 	[TRACE_ITER_OVERWRITE]      = { "overwrite",       HONOURED },
 	[TRACE_ITER_STOP_ON_FREE]   = { "disable_on_free", HONOURED },
 	[TRACE_ITER_IRQ_INFO]       = { "irq-info",        HONOURED },
@@ -96,9 +96,9 @@ static const struct trace_option options[TRACE_ITER_NR] = {
 	[TRACE_ITER_GRAPH_PROC]     = { "funcgraph-proc",  HONOURED, "function_graph" },
 	[TRACE_ITER_GRAPH_DURATION] = { "funcgraph-duration", HONOURED, "function_graph" },
 	[TRACE_ITER_GRAPH_ABSTIME]  = { "funcgraph-abstime", HONOURED, "function_graph" },
-	[TRACE_ITER_GRAPH_IRQS]     = { "funcgraph-irqs",  REFUSED, "function_graph" },
+	[TRACE_ITER_GRAPH_IRQS]     = { "funcgraph-irqs",  HONOURED, "function_graph" },
 	[TRACE_ITER_GRAPH_TAIL]     = { "funcgraph-tail",  HONOURED, "function_graph" },
-	[TRACE_ITER_GRAPH_SLEEP_TIME] = { "sleep-time",    REFUSED, "function_graph" },
+	[TRACE_ITER_GRAPH_SLEEP_TIME] = { "sleep-time",    HONOURED, "function_graph" },
 };
 
 /* options/NAME's data: which option of which trace array. */
@@ -150,10 +150,14 @@ NOKPROBE_SYMBOL(trace_option_on);
 /*
  * The task's name for a record, or "" when record-cmd is off ("<...>" in
  * `trace`).  record-cmd is the top level's (Linux's TOP_LEVEL_TRACE_FLAGS:
- * one table of saved names for the whole kernel).
+ * one table of saved names for the whole kernel).  The top level's
+ * record-tgid saves the task's tgid too (one map; an instance's
+ * record-tgid only prints the column).
  */
 void trace_record_comm(char *dst, size_t size, const char *comm)
 {
+	if (trace_array_option_on(&global_trace, TRACE_ITER_RECORD_TGID))
+		tracing_record_tgid();	/* saved_tgids (trace_sched_switch.c) */
 	if (trace_array_option_on(&global_trace, TRACE_ITER_RECORD_CMD)) {
 		strlcpy(dst, comm, size);
 		tracing_record_cmdline(comm);	/* saved_cmdlines (trace_sched_switch.c) */
@@ -174,6 +178,8 @@ static int set_option(struct trace_array *tr, int bit, bool on)
 		return -EINVAL;
 	if (bit == TRACE_ITER_OVERWRITE)
 		ring_buffer_change_overwrite(tr->buffer, on);
+	if (bit == TRACE_ITER_RECORD_TGID && on && trace_alloc_tgid_map())
+		return -ENOMEM;		/* Linux's answer too: the map could not be had */
 	WRITE_ONCE(tr->trace_flags, on ? flags | (1ULL << bit) : flags & ~(1ULL << bit));
 	return 0;
 }

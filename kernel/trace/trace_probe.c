@@ -108,18 +108,14 @@ void trace_probe_fill(struct trace_entry *e, struct trace_probe *tp, unsigned in
  * or a trigger holds it in soft mode (soft-disabled, only the triggers run),
  * and one in each instance's where it is enabled (trace_instances.c).
  */
-void trace_probe_record(struct trace_probe *tp, const struct fetch_ops *fops,
-			struct pt_regs *regs, unsigned long ip, unsigned long ret_ip)
+static void probe_record_top(struct trace_probe *tp, const struct fetch_ops *fops,
+			     struct pt_regs *regs, unsigned long ip, unsigned long ret_ip)
 {
 	int preempt = preempt_count();	/* the probed code's, before our lock adds one */
 	struct trace_probe *ev = tp->leader ? tp->leader : tp;	/* the event */
 	unsigned long flags;
 	struct trace_entry *e;
 
-	if (trace_event_instances_on(ev)) {	/* enabled, or in soft mode, in an instance */
-		ev->recorded = true;
-		trace_instances_record(tp, fops, regs, ip, ret_ip);
-	}
 	if (!trace_event_top_on(ev))	/* soft mode: the triggers still run */
 		return;
 	e = trace_event_buffer_reserve(ev, &flags);
@@ -129,8 +125,38 @@ void trace_probe_record(struct trace_probe *tp, const struct fetch_ops *fops,
 	if (trace_array_option_on(&global_trace, TRACE_ITER_STACKTRACE))	/* Linux's ftrace_trace_stack() */
 		trace_stack_record(regs);
 }
+
+void trace_probe_record(struct trace_probe *tp, const struct fetch_ops *fops,
+			struct pt_regs *regs, unsigned long ip, unsigned long ret_ip)
+{
+	struct trace_probe *ev = tp->leader ? tp->leader : tp;
+
+	if (trace_event_instances_on(ev)) {	/* enabled, or in soft mode, in an instance */
+		ev->recorded = true;
+		trace_instances_record(tp, fops, regs, ip, ret_ip);
+	}
+	probe_record_top(tp, fops, regs, ip, ret_ip);
+}
+
+/*
+ * A hit for trace array id alone: an event probe's, attached to its
+ * event's file in that trace array (trace_eprobe.c), as Linux's eprobe
+ * trigger writes into the buffer of its own file's trace array.
+ */
+void trace_probe_record_in(struct trace_probe *tp, const struct fetch_ops *fops,
+			   struct pt_regs *regs, int id)
+{
+	if (id == TRACE_ARRAY_TOP) {
+		probe_record_top(tp, fops, regs, 0, 0);
+		return;
+	}
+	(tp->leader ? tp->leader : tp)->recorded = true;
+	trace_instance_record(tp, fops, regs, 0, 0, id);
+}
 NOKPROBE_SYMBOL(trace_probe_fill);
+NOKPROBE_SYMBOL(probe_record_top);
 NOKPROBE_SYMBOL(trace_probe_record);
+NOKPROBE_SYMBOL(trace_probe_record_in);
 
 /*
  * The arguments of one record as `trace` prints them.  Most fit the
@@ -227,25 +253,35 @@ int trace_probe_word_pos(const char *line, size_t len, int nr)
 
 /* ---- enable ------------------------------------------------------------------ */
 
+/*
+ * One probe armed or disarmed.  An event probe has none of its own
+ * (NULL): its hits are the attached event's, in the trace arrays it is
+ * attached there (its type's attach_in).
+ */
+static int probe_arm(struct trace_probe *tp, bool on)
+{
+	return tp->type->set_enabled ? tp->type->set_enabled(tp, on) : 0;
+}
+
 int trace_probe_set_enabled(struct trace_probe *tp, bool on)
 {
 	struct trace_probe *sib, *undo;
-	int ret = tp->type->set_enabled(tp, on);
+	int ret = probe_arm(tp, on);
 
 	if (ret)
 		return ret;
 	trace_probe_for_each_sibling(sib, tp) {
-		ret = sib->type->set_enabled(sib, on);
+		ret = probe_arm(sib, on);
 		if (ret)
 			goto undo;
 	}
 	return 0;
 undo:
-	tp->type->set_enabled(tp, !on);
+	probe_arm(tp, !on);
 	trace_probe_for_each_sibling(undo, tp) {
 		if (undo == sib)
 			break;
-		undo->type->set_enabled(undo, !on);
+		probe_arm(undo, !on);
 	}
 	return ret;
 }
@@ -317,7 +353,7 @@ static int append_event(struct trace_probe *ev, const struct probe_event_def *pa
 	tp = type->create(parsed, line, len, &ret);
 	if (!tp)
 		return ret;
-	ret = ev->enabled ? type->set_enabled(tp, true) : 0;
+	ret = ev->enabled ? probe_arm(tp, true) : 0;
 	if (ret) {
 		type->destroy(tp);
 		return ret;

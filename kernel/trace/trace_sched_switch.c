@@ -6,6 +6,8 @@
  *   cat saved_cmdlines          "PID COMM", one task a line
  *   cat saved_cmdlines_size     how many tasks it keeps (128)
  *   echo 4 > saved_cmdlines_size      a new, empty cache of 4
+ *   cat saved_tgids             "PID TGID" of each task that left a record
+ *                               while options/record-tgid was on
  *
  * A record made while options/record-cmd is on saves its task here
  * (trace_record_comm()).  Linux's records carry only the pid and `trace`
@@ -163,9 +165,64 @@ static int saved_cmdlines_size_write(const char *text, size_t len, bool trunc, v
 	return saved_cmdlines_resize(val);
 }
 
+/*
+ * ---- saved_tgids (Linux's tgid_map): which thread group each pid that left a
+ * record belongs to, saved while options/record-tgid is on.  Linux's `trace`
+ * prints the tgid column from it, and a tool groups threads into processes.
+ * A process here is one task (no CLONE_THREAD): its tgid is its pid.  The
+ * map, one int per pid, is allocated the first time record-tgid goes on,
+ * as Linux's is, and stays.
+ */
+static int *tgid_map;
+
+int trace_alloc_tgid_map(void)
+{
+	int *map;
+
+	if (READ_ONCE(tgid_map))
+		return 0;
+	map = kzalloc(PID_MAX_DEFAULT * sizeof(*map));
+	if (!map)
+		return -ENOMEM;
+	WRITE_ONCE(tgid_map, map);
+	return 0;
+}
+
+/* Linux's trace_save_tgid(): the running task's, unless pid 0 (idle's, not saved). */
+void tracing_record_tgid(void)
+{
+	struct task_struct *t = this_cpu_read(current_task);
+	int *map = READ_ONCE(tgid_map);
+
+	if (map && t && t->pid > 0 && t->pid < PID_MAX_DEFAULT)
+		map[t->pid] = t->pid;	/* tgid: the thread group is the task */
+}
+NOKPROBE_SYMBOL(tracing_record_tgid);
+
+/* Linux's trace_find_tgid(): 0 for a pid never saved. */
+int trace_find_tgid(int pid)
+{
+	int *map = READ_ONCE(tgid_map);
+
+	return map && pid > 0 && pid < PID_MAX_DEFAULT ? READ_ONCE(map[pid]) : 0;
+}
+
+/* "PID TGID" for each pid saved, in pid order (Linux's saved_tgids_show()). */
+static int saved_tgids_show(struct seq_buf *seq, void *data)
+{
+	for (int pid = 1; pid < PID_MAX_DEFAULT; pid++) {
+		int tgid = trace_find_tgid(pid);
+
+		if (tgid)
+			seq_buf_printf(seq, "%d %d\n", pid, tgid);
+	}
+	return 0;
+}
+
 static const struct pseudo_file_spec saved_cmdlines_files[] = {
 	{ "saved_cmdlines",      saved_cmdlines_show,      NULL },
 	{ "saved_cmdlines_size", saved_cmdlines_size_show, saved_cmdlines_size_write },
+	{ "saved_tgids",         saved_tgids_show,         NULL },
 };
 
 int trace_saved_cmdlines_init(void)

@@ -221,6 +221,23 @@ static void syscall_show_format(struct seq_buf *s, const struct trace_probe *tp)
 	seq_buf_puts(s, "\n");
 }
 
+/* The record as format says (trace_pipe_raw): __syscall_nr, then each argument or ret, a long each. */
+static int syscall_raw_record(const struct trace_probe *tp, const struct trace_entry *e,
+			      unsigned char *buf, size_t size)
+{
+	const struct syscall_metadata *meta = container_of(tp, struct syscall_event, tp)->meta;
+	int n = is_exit(tp) ? 2 : 1 + meta->nb_args;	/* the record's slots: nr first */
+
+	if (n * sizeof(unsigned long) > size)
+		return -ENOSPC;
+	for (int i = 0; i < n; i++) {
+		unsigned long v = record_value(e, i);
+
+		memcpy(buf + i * sizeof(v), &v, sizeof(v));
+	}
+	return n * sizeof(unsigned long);
+}
+
 static const struct trace_probe_type syscall_type = {
 	.subsys = "trace_syscalls",
 	.events = &syscall_events,
@@ -228,6 +245,7 @@ static const struct trace_probe_type syscall_type = {
 	.no_probe_addr = true,
 	.show_format = syscall_show_format,
 	.print = syscall_print,
+	.raw_record = syscall_raw_record,
 	.eprobe_target = true,
 };
 

@@ -69,6 +69,27 @@ static int compare_u64(uint64_t a, uint64_t b)
 	return a < b ? -1 : a > b;
 }
 
+/*
+ * Entries the sort keys find equal, in the order of their keys (Linux
+ * leaves that order to its sort(): here it does not change with the
+ * table's hashing).
+ */
+static int compare_keys(const struct hist_trigger *h, const struct hist_key *a,
+			const struct hist_key *b)
+{
+	int c;
+
+	for (int k = 0; k < h->spec.nr_keys; k++) {
+		if (h->keys[k].n[h->spec.keys[k].root].is_string)
+			c = strcmp(a->str[k], b->str[k]);
+		else
+			c = compare_u64(a->num[k], b->num[k]);
+		if (c)
+			return c;
+	}
+	return memcmp(a->stack, b->stack, sizeof(a->stack));
+}
+
 static int compare(const struct hist_trigger *h, const struct hist_entry *a,
 		   const struct hist_entry *b)
 {
@@ -88,7 +109,7 @@ static int compare(const struct hist_trigger *h, const struct hist_entry *a,
 		if (c)
 			return s->sort_descending[i] ? -c : c;
 	}
-	return 0;
+	return compare_keys(h, &a->key, &b->key);
 }
 
 /* Insertion sort of the used entries: a read, not a hit, so time is no matter. */

@@ -220,7 +220,6 @@ static void hist_expression_errors(struct ktest *t)
 	KTEST_EXPECT_EQ(t, trigger_parse("hist:keys=n:x=", &spec, &herr), -EINVAL);
 	KTEST_EXPECT_EQ(t, herr, HIST_ERR_EMPTY_ASSIGNMENT);
 	KTEST_EXPECT_EQ(t, trigger_parse("hist:keys=n:sort=", &spec, &herr), -EINVAL);
-	KTEST_EXPECT_EQ(t, trigger_parse("hist:keys=n:name=foo", &spec, &herr), -EINVAL);
 	KTEST_EXPECT_EQ(t, trigger_parse("hist:keys=n:v0=a:v1=a:v2=a:v3=a:v4=a:v5=a:v6=a:v7=a:"
 					 "v8=a:v9=a:va=a:vb=a:vc=a:vd=a:ve=a:vf=a:vg=a", &spec, &herr),
 			-EINVAL);
@@ -283,6 +282,47 @@ static void hist_prints_as_linux(struct ktest *t)
 	trigger_parse("hist:keys=n", &spec, &herr);
 	hist_spec_format(buf, sizeof(buf), &spec.hist);
 	KTEST_EXPECT_STREQ(t, buf, "hist:keys=n:vals=hitcount:sort=hitcount:size=2048");
+	/* name= first, wherever it was written; stacktrace by its name */
+	KTEST_EXPECT_EQ(t, trigger_parse("hist:keys=stacktrace,n:size=256:name=foo", &spec, &herr), 0);
+	hist_spec_format(buf, sizeof(buf), &spec.hist);
+	KTEST_EXPECT_STREQ(t, buf, "hist:name=foo:keys=stacktrace,n:vals=hitcount:sort=hitcount:size=256");
+}
+
+static void hist_names_and_stacktrace_keys(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, trigger_parse("hist:name=foo:keys=n", &spec, &herr), 0);
+	KTEST_EXPECT_STREQ(t, spec.hist.name, "foo");
+	KTEST_EXPECT_EQ(t, trigger_parse("hist:keys=n", &spec, &herr), 0);
+	KTEST_EXPECT_STREQ(t, spec.hist.name, "");
+	KTEST_EXPECT_EQ(t, trigger_parse("hist:keys=n:name="
+		"a123456789012345678901234567890123456789012345678901234567890123", &spec, &herr),
+		-EINVAL);	/* 64 characters: more than this kernel keeps */
+	KTEST_EXPECT_EQ(t, trigger_parse("hist:keys=stacktrace", &spec, &herr), 0);
+	KTEST_EXPECT_EQ(t, spec.hist.keys[0].nodes[0].atom, HIST_ATOM_STACKTRACE);
+	/* a modifier makes it a field's name, which the event will not have (Linux 6.1) */
+	KTEST_EXPECT_EQ(t, trigger_parse("hist:keys=stacktrace.hex", &spec, &herr), 0);
+	KTEST_EXPECT_EQ(t, spec.hist.keys[0].nodes[0].atom, HIST_ATOM_FIELD);
+	KTEST_EXPECT_EQ(t, trigger_parse("hist:keys=n:vals=stacktrace", &spec, &herr), 0);
+	KTEST_EXPECT_EQ(t, spec.hist.vals[0].nodes[0].atom, HIST_ATOM_FIELD);
+	KTEST_EXPECT_EQ(t, trigger_parse("hist:keys=stacktrace:sort=stacktrace", &spec, &herr), -EINVAL);
+	KTEST_EXPECT_EQ(t, herr, HIST_ERR_INVALID_SORT_FIELD);
+	KTEST_EXPECT_STREQ(t, spec.bad, "stacktrace");
+}
+
+/* A hist trigger's printed line parses again, and prints the same (what `cat trigger` offers to `!`). */
+static bool hist_line_reparses(const char *text)
+{
+	static char a[2048], b[2048];
+
+	hist_spec_format(a, sizeof(a), &spec.hist);
+	if (trigger_parse(a, &spec, &herr) != 0) {
+		printf("# %s\n#  printed %s: not parsed\n", text, a);
+		return false;
+	}
+	hist_spec_format(b, sizeof(b), &spec.hist);
+	if (strcmp(a, b))
+		printf("# %s\n#  printed %s\n#  then %s\n", text, a, b);
+	return strcmp(a, b) == 0;
 }
 
 /* Random commands built from the grammar's pieces: parsed or refused, never a crash. */
@@ -295,7 +335,8 @@ static void random_commands_are_safe(struct ktest *t)
 		"common_timestamp", ".usecs", "-", "+", "*", "/", "(", ")", "-(", "onmatch(",
 		"onmax(", "onchange(", "kprobes.a", ").trace(", ").save(", ").snapshot()", "lat",
 		".log2", ".buckets=", ".sym-offset", "common_pid.execname", "enable_hist:",
-		"disable_hist:", "kprobes:", "clock=", ".syscall", "name=" };
+		"disable_hist:", "kprobes:", "clock=", ".syscall", "name=", "name=shared:",
+		"keys=stacktrace", "stacktrace,", ":keys=n" };
 	char text[512];
 	uint32_t seed = 4242;
 	int parsed = 0;
@@ -314,6 +355,8 @@ static void random_commands_are_safe(struct ktest *t)
 		ret = trigger_parse(text, &spec, &herr);
 		KTEST_EXPECT_TRUE(t, ret == 0 || ret == -EINVAL);
 		parsed += ret == 0;
+		if (ret == 0 && spec.cmd == TRIGGER_HIST)
+			KTEST_EXPECT_TRUE(t, hist_line_reparses(text));
 	}
 	printf("# %d of 20000 random commands parsed\n", parsed);
 	KTEST_EXPECT_TRUE(t, parsed > 0);
@@ -331,6 +374,7 @@ static struct ktest_case cases[] = {
 	KTEST_CASE(hist_expression_errors),
 	KTEST_CASE(hist_actions),
 	KTEST_CASE(hist_prints_as_linux),
+	KTEST_CASE(hist_names_and_stacktrace_keys),
 	KTEST_END,
 };
 

@@ -196,6 +196,48 @@ static void filters_and_triggers(struct ktest *t)
 	wr(EP("enable"), "0\n");
 }
 
+#define FOO(name)  TRACEFS_DIR "/instances/foo/" name
+
+/*
+ * Enabled in an instance, an event probe attaches to the attached event
+ * in that instance (Linux's enable_eprobe(): find_event_file(tr, ...)):
+ * soft mode there, its records there; the top level's are untouched.
+ */
+static void attaches_in_its_own_trace_array(struct ktest *t)
+{
+	wr_append(T("dynamic_events"), EP_LINE "\n");
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACEFS_DIR "/instances/foo"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("events/eprobes/myopen/enable"), "1\n"), 0);
+	rd(FOO("events/syscalls/sys_enter_open/enable"));
+	KTEST_EXPECT_STREQ(t, out, "0*\n");
+	rd(SYS("sys_enter_open/enable"));
+	KTEST_EXPECT_STREQ(t, out, "0\n");
+	KTEST_EXPECT_EQ(t, run_cat(), 0);
+	KTEST_EXPECT_EQ(t, count(out, ": myopen: "), 0);
+	rd(FOO("trace"));
+	KTEST_EXPECT_EQ(t, count(out, ": myopen: (syscalls.sys_enter_open) file=\"" CAT_FILE "\""), 1);
+	/* its attached event's filter and tracing_on there are the instance's */
+	KTEST_EXPECT_EQ(t, wr(FOO("events/syscalls/sys_enter_open/enable"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("trace"), "\n"), 0);
+	KTEST_EXPECT_EQ(t, run_cat(), 0);
+	rd(FOO("trace"));
+	KTEST_EXPECT_EQ(t, count(out, ": sys_open("), 1);
+	KTEST_EXPECT_EQ(t, count(out, ": myopen: "), 1);
+	/* enabled at the top level as well: a record in each, once */
+	KTEST_EXPECT_EQ(t, wr(EP("myopen/enable"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("trace"), "\n"), 0);
+	KTEST_EXPECT_EQ(t, run_cat(), 0);
+	KTEST_EXPECT_EQ(t, count(out, ": myopen: "), 1);
+	rd(FOO("trace"));
+	KTEST_EXPECT_EQ(t, count(out, ": myopen: "), 1);
+	wr(EP("myopen/enable"), "0\n");
+	/* rmdir lets go of the attached event there: the probe can go */
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACEFS_DIR "/instances/foo"), 0);
+	rd(SYS("sys_enter_open/enable"));
+	KTEST_EXPECT_STREQ(t, out, "0\n");
+	KTEST_EXPECT_EQ(t, wr_append(T("dynamic_events"), "-:myopen\n"), 0);
+}
+
 /* Linux's selftest add_remove_eprobe.tc: each way of naming it removes it. */
 static void ways_to_remove(struct ktest *t)
 {
@@ -314,6 +356,7 @@ static struct ktest_case eprobes_cases[] = {
 	KTEST_CASE(define_list_and_files),
 	KTEST_CASE(records_from_the_attached_event),
 	KTEST_CASE(filters_and_triggers),
+	KTEST_CASE(attaches_in_its_own_trace_array),
 	KTEST_CASE(ways_to_remove),
 	KTEST_CASE(errors_as_linux),
 	KTEST_CASE(readme_names_eprobes),

@@ -17,6 +17,7 @@
 #include "trace.h"
 #include "trace_events.h"
 #include "string.h"
+#include "sched.h"
 #include "vsprintf.h"
 #include "errno.h"
 #include "tracefs_suite.h"
@@ -146,7 +147,9 @@ static void synthetic_events_errors(struct ktest *t)
 		{ "1bad u64 x",        "Illegal name", -EINVAL },
 		{ "ok u64 1x",         "Illegal name", -EINVAL },
 		{ "ok float x",        "Invalid type", -EINVAL },
-		{ "ok char[16] comm",  "Invalid type", -EINVAL },	/* no string fields here */
+		{ "ok char s[300]",    "Invalid array specification", -EINVAL },	/* 256 at most */
+		{ "ok long[] stack",   "Invalid type", -EINVAL },	/* Linux 6.5's */
+		{ "ok u64 x[4]",       "Invalid type", -EINVAL },	/* arrays of char only */
 		{ "ok unsigned x",     "Incomplete type", -EINVAL },
 		{ "ok u64 x; u32",     "Invalid field", -EINVAL },
 		{ "dup u64 x",         "Event already exists", -EEXIST },
@@ -163,8 +166,29 @@ static void synthetic_events_errors(struct ktest *t)
 	rd(T("error_log"));		/* the caret: under the field's name */
 	KTEST_EXPECT_TRUE(t, strstr(out, "  Command: ok u64 1x\n"
 					 "                  ^\n") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "  Command: ok char s[300]\n"
+					 "                   ^\n") != NULL);	/* and under the array */
+	KTEST_EXPECT_TRUE(t, strstr(out, "  Command: ok u64 x[4]\n"
+					 "              ^\n") != NULL);	/* or the type */
 	rd(T("synthetic_events"));
 	KTEST_EXPECT_STREQ(t, out, "dup\tu32 y\n");	/* nothing else was made */
+}
+
+/* char[N] and char[]: Linux's layout, listing and print format, and a record of each. */
+static void synthetic_string_fields(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, wr_append(T("synthetic_events"),
+				     "strs char comm[16]; char name[]; u64 x; char[8] tag\n"), 0);
+	rd(T("synthetic_events"));
+	KTEST_EXPECT_STREQ(t, out, "strs\tchar[16] comm; char[] name; u64 x; char[8] tag\n");
+	rd(TRACEFS_DIR "/events/synthetic/strs/format");
+	KTEST_EXPECT_TRUE(t, strstr(out,
+		"\tfield:char comm[];\toffset:8;\tsize:16;\tsigned:1;\n"
+		"\tfield:__data_loc char[] name;\toffset:264;\tsize:8;\tsigned:1;\n"
+		"\tfield:u64 x;\toffset:272;\tsize:8;\tsigned:0;\n"
+		"\tfield:char tag[];\toffset:280;\tsize:8;\tsigned:1;\n\n"
+		"print fmt: \"comm=%s, name=%s, x=%llu, tag=%s\", REC->comm, __get_str(name), "
+		"REC->x, REC->tag\n") != NULL);
 }
 
 /*
@@ -444,6 +468,213 @@ static void hist_errors_as_linux(struct ktest *t)
 	KTEST_EXPECT_EQ(t, strncmp(out, "# Available triggers:", 21), 0);
 }
 
+/* "cpu" is Linux 6.1's generic cpu field: a hist reads it as common_cpu, and prints it so. */
+static void cpu_is_common_cpu(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, wr(START("trigger"), "hist:keys=cpu\n"), 0);
+	rd(START("trigger"));
+	KTEST_EXPECT_STREQ(t, out, "hist:keys=common_cpu:vals=hitcount:sort=hitcount:size=2048 [active]\n");
+	run("run sort 3");
+	rd(START("hist"));
+	KTEST_EXPECT_TRUE(t, strstr(out, "{ common_cpu:          ") != NULL);
+	KTEST_EXPECT_EQ(t, wr_append(START("trigger"), "!hist:keys=cpu\n"), 0);
+	rd(START("trigger"));
+	KTEST_EXPECT_EQ(t, strncmp(out, "# Available triggers:", 21), 0);
+}
+
+/* ---- name=: one table for every trigger of a name ---------------------------------------------- */
+
+#define NF_A(name)  TRACEFS_DIR "/events/kprobes/nf_a/" name
+#define NF_B(name)  TRACEFS_DIR "/events/kprobes/nf_b/" name
+#define SHARED      "hist:name=shared:keys=n"
+#define SHARED_INFO "# trigger info: hist:name=shared:keys=n:vals=hitcount:sort=hitcount:size=2048 [active]\n"
+
+/* fib's and sort_ints' n, both u32: compatible keys on two events */
+static void add_fib_and_sort_events(void)
+{
+	wr_append(T("kprobe_events"), "p:nf_a fib n=$arg1\n");
+	wr_append(T("kprobe_events"), "p:nf_b sort_ints n=$arg2\n");
+}
+
+static void named_histograms_share_one_table(struct ktest *t)
+{
+	add_fib_and_sort_events();
+	KTEST_EXPECT_EQ(t, wr_append(NF_A("trigger"), SHARED "\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(NF_B("trigger"), SHARED ":size=4096\n"), 0);	/* the table's size */
+	KTEST_EXPECT_EQ(t, wr_append(NF_B("trigger"), SHARED "\n"), -EEXIST);
+	run("run fib 3");		/* n = 3, 2, 1, 0, 1 */
+	run("run sort 7");
+	rd(NF_B("trigger"));
+	KTEST_EXPECT_STREQ(t, out, SHARED ":vals=hitcount:sort=hitcount:size=2048 [active]\n");
+	for (int e = 0; e < 2; e++) {		/* each event's hist file prints the one table */
+		rd(e ? NF_B("hist") : NF_A("hist"));
+		KTEST_EXPECT_TRUE(t, strstr(out, SHARED_INFO) != NULL);
+		KTEST_EXPECT_TRUE(t, strstr(out, "{ n:          1 } hitcount:          2\n") != NULL);
+		KTEST_EXPECT_TRUE(t, strstr(out, "{ n:          7 } hitcount:          1\n") != NULL);
+		KTEST_EXPECT_TRUE(t, strstr(out, "Hits: 6\n    Entries: 5\n") != NULL);
+	}
+	/* the first one gone, the table stays for the other; a new one joins it */
+	KTEST_EXPECT_EQ(t, wr_append(NF_A("trigger"), "!" SHARED "\n"), 0);
+	rd(NF_A("hist"));
+	KTEST_EXPECT_STREQ(t, out, "");
+	run("run sort 7");
+	rd(NF_B("hist"));
+	KTEST_EXPECT_TRUE(t, strstr(out, "{ n:          7 } hitcount:          2\n") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "{ n:          3 } hitcount:          1\n") != NULL);
+	KTEST_EXPECT_EQ(t, wr_append(NF_A("trigger"), SHARED " if n == 2\n"), 0);
+	run("run fib 2");		/* n = 2 counted, 1 and 0 filtered out */
+	rd(NF_A("hist"));
+	KTEST_EXPECT_TRUE(t, strstr(out, "# trigger info: hist:name=shared:keys=n:vals=hitcount:"
+				      "sort=hitcount:size=2048 if n == 2 [active]\n") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "{ n:          2 } hitcount:          2\n") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "Hits: 8\n") != NULL);
+	/* :clear on one clears the table of all; :pause pauses that event's alone */
+	KTEST_EXPECT_EQ(t, wr_append(NF_B("trigger"), SHARED ":clear\n"), 0);
+	rd(NF_A("hist"));
+	KTEST_EXPECT_TRUE(t, strstr(out, "Hits: 0\n    Entries: 0\n") != NULL);
+	KTEST_EXPECT_EQ(t, wr_append(NF_B("trigger"), SHARED ":pause\n"), 0);
+	run("run sort 7");
+	run("run fib 2");
+	rd(NF_A("hist"));
+	KTEST_EXPECT_TRUE(t, strstr(out, "Hits: 1\n") != NULL);
+	rd(NF_B("trigger"));
+	KTEST_EXPECT_TRUE(t, strstr(out, "[paused]\n") != NULL);
+	/* an unnamed trigger alike is another table, and does not remove a named one */
+	KTEST_EXPECT_EQ(t, wr_append(NF_B("trigger"), "hist:keys=n\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(NF_B("trigger"), "!hist:keys=n\n"), 0);
+	rd(NF_B("trigger"));
+	KTEST_EXPECT_EQ(t, count(out, "hist:name=shared"), 1);
+}
+
+static void named_mismatch_is_refused(struct ktest *t)
+{
+	static const char *const bad[] = {
+		SHARED ":vals=n", "hist:name=shared:keys=common_pid", "hist:name=shared:keys=n:sort=n",
+		"hist:name=shared:keys=n.hex", "hist:name=shared:keys=n:x=n" };
+	char line[128];
+
+	add_fib_and_sort_events();
+	wr_append(T("kprobe_events"), "p:nf_c fib n=$arg1:s32\n");	/* n of another type */
+	KTEST_EXPECT_EQ(t, wr_append(NF_A("trigger"), SHARED "\n"), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		snprintf(line, sizeof(line), "%s\n", bad[i]);
+		KTEST_EXPECT_EQ(t, wr_append(NF_B("trigger"), line), -EINVAL);
+		KTEST_EXPECT_TRUE(t, logged("hist:kprobes:nf_b", "Named hist trigger doesn't match "
+					    "existing named trigger (includes variables)", bad[i]));
+	}
+	rd(T("error_log"));		/* the caret under name= */
+	KTEST_EXPECT_TRUE(t, strstr(out, "  Command: hist:name=shared:keys=n:x=n\n"
+				      "                ^\n") != NULL);
+	KTEST_EXPECT_EQ(t, wr_append(TRACEFS_DIR "/events/kprobes/nf_c/trigger", SHARED "\n"), -EINVAL);
+	rd(NF_B("trigger"));
+	KTEST_EXPECT_EQ(t, strncmp(out, "# Available triggers:", 21), 0);
+}
+
+/* ---- stacktrace keys ----------------------------------------------------------------------- */
+
+static void stacktrace_keys_print_the_calls(struct ktest *t)
+{
+	const char *p;
+	int entries;
+
+	add_fib_and_sort_events();
+	KTEST_EXPECT_EQ(t, wr_append(NF_A("trigger"), "hist:keys=stacktrace\n"), 0);
+	run("run fib 2");		/* fib(2) from run_fib, fib(1) and fib(0) from two calls in fib */
+	rd(NF_A("trigger"));
+	KTEST_EXPECT_STREQ(t, out, "hist:keys=stacktrace:vals=hitcount:sort=hitcount:size=2048 [active]\n");
+	rd(NF_A("hist"));
+	p = strstr(out, "Entries: ");
+	entries = p ? p[9] - '0' : -1;
+	KTEST_EXPECT_EQ(t, entries, 3);	/* three call sites, three stacks */
+	KTEST_EXPECT_EQ(t, count(out, "{ stacktrace:\n         fib+0x"), 3);
+	KTEST_EXPECT_EQ(t, count(out, "\n} hitcount:          1\n"), 3);
+	KTEST_EXPECT_EQ(t, count(out, "         run_fib+0x"), 3);
+	KTEST_EXPECT_TRUE(t, strstr(out, "Hits: 3\n") != NULL);
+	/* as Linux 6.1: the word alone is the stack; with a modifier it names a field */
+	KTEST_EXPECT_EQ(t, wr_append(NF_B("trigger"), "hist:keys=stacktrace.hex\n"), -EINVAL);
+	KTEST_EXPECT_TRUE(t, logged("hist:kprobes:nf_b", "Couldn't find field", "hist:keys=stacktrace.hex"));
+	KTEST_EXPECT_EQ(t, wr_append(NF_B("trigger"), "hist:keys=n:vals=stacktrace\n"), -EINVAL);
+	KTEST_EXPECT_TRUE(t, logged("hist:kprobes:nf_b", "Couldn't find field", "hist:keys=n:vals=stacktrace"));
+	KTEST_EXPECT_EQ(t, wr_append(NF_B("trigger"), "hist:keys=stacktrace:sort=stacktrace\n"), -EINVAL);
+	KTEST_EXPECT_TRUE(t, logged("hist:kprobes:nf_b", "Sort field must be a key or a val",
+				    "hist:keys=stacktrace:sort=stacktrace"));
+	KTEST_EXPECT_EQ(t, wr_append(NF_B("trigger"), "hist:keys=stacktrace,n\n"), 0);
+	wr(END("enable"), "0\n");	/* h_end's return hook would stand for run_sort in the stack */
+	run("run sort 4");
+	rd(NF_B("hist"));
+	KTEST_EXPECT_TRUE(t, strstr(out, "         run_sort+0x") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "\n, n:          4} hitcount:          1\n") != NULL);
+}
+
+/* ---- string variables ------------------------------------------------------------------ */
+
+#define S_START(name) TRACEFS_DIR "/events/kprobes/s_start/" name
+#define S_END(name)   TRACEFS_DIR "/events/kprobes/s_end/" name
+#define WHO(name)     TRACEFS_DIR "/events/synthetic/who_lat/" name
+
+/* A task's name into a variable, and from there into a synthetic event's char[] (Linux 6.1). */
+static void string_variables_reach_a_synthetic_event(struct ktest *t)
+{
+	char want[96];
+
+	wr_append(T("kprobe_events"), "p:s_start sort_ints n=$arg2:s32 cm=$comm\n");
+	wr_append(T("kprobe_events"), "r:s_end sort_ints\n");
+	wr_append(T("synthetic_events"), "who_lat u64 lat; char who[]; int n\n");
+	wr_append(T("synthetic_events"), "who16 u64 lat; char who[16]\n");
+	KTEST_EXPECT_EQ(t, wr(S_START("trigger"),
+			      "hist:keys=common_pid:ts0=common_timestamp.usecs:c0=cm:n0=n\n"), 0);
+	/* a kprobe's string is a __data_loc char[]: it fits char[], not char[16] (Linux's check) */
+	KTEST_EXPECT_EQ(t, wr(S_END("trigger"), "hist:keys=common_pid:lat=common_timestamp.usecs-$ts0:"
+			      "onmatch(kprobes.s_start).trace(who16,$lat,$c0)\n"), -EINVAL);
+	KTEST_EXPECT_TRUE(t, logged("hist:kprobes:s_end", "Param type doesn't match synthetic event field type",
+		"hist:keys=common_pid:lat=common_timestamp.usecs-$ts0:onmatch(kprobes.s_start).trace(who16,$lat,$c0)"));
+	KTEST_EXPECT_EQ(t, wr(S_END("trigger"), "hist:keys=common_pid:lat=common_timestamp.usecs-$ts0:"
+			      "onmatch(kprobes.s_start).trace(who_lat,$lat,$c0,$n0)\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(WHO("trigger"), "hist:keys=who,n\n"), 0);
+	wr(WHO("enable"), "1\n");
+	wr(T("trace"), "\n");
+	run("run sort 12");
+	rd(T("trace"));
+	snprintf(want, sizeof(want), " who=%s n=12\n", task_name(current));
+	KTEST_EXPECT_EQ(t, count(out, " who_lat: lat="), 1);
+	KTEST_EXPECT_TRUE(t, strstr(out, want) != NULL);
+	rd(WHO("hist"));		/* the record's string, a key there */
+	snprintf(want, sizeof(want), "{ who: %-50s, n:         12 } hitcount:          1\n",
+		 task_name(current));
+	KTEST_EXPECT_TRUE(t, strstr(out, want) != NULL);
+	/* an event's own field named comm is that field, not the generic comm (Linux's lookup order) */
+	wr_append(T("kprobe_events"), "p:s_own sort_ints comm=$comm\n");
+	KTEST_EXPECT_EQ(t, wr(TRACEFS_DIR "/events/kprobes/s_own/trigger", "hist:keys=common_pid:x=comm\n"), 0);
+	KTEST_EXPECT_EQ(t, wr_append(TRACEFS_DIR "/events/kprobes/s_own/trigger", "hist:keys=comm\n"), 0);
+	/* .save() keeps a string field too, printed as Linux prints it (a one-letter param is not one) */
+	KTEST_EXPECT_EQ(t, wr_append(S_START("trigger"),
+				     "hist:keys=n:t=common_timestamp:onchange($t).save(cm)\n"), 0);
+	run("run sort 5");
+	rd(S_START("hist"));
+	snprintf(want, sizeof(want), "  cm: %-32s\n", task_name(current));
+	KTEST_EXPECT_TRUE(t, strstr(out, want) != NULL);
+}
+
+/* common_pid.execname in a variable is the task's name, a char[] (Linux's update_var_execname()) */
+static void execname_variable_is_a_string(struct ktest *t)
+{
+	char want[96];
+
+	wr_append(T("kprobe_events"), "p:s_start sort_ints n=$arg2:s32\n");
+	wr_append(T("kprobe_events"), "r:s_end sort_ints\n");
+	wr_append(T("synthetic_events"), "who_lat u64 lat; char who[]; int n\n");
+	KTEST_EXPECT_EQ(t, wr(S_START("trigger"), "hist:keys=common_pid:ts0=common_timestamp.usecs:"
+			      "e0=common_pid.execname:n0=n\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(S_END("trigger"), "hist:keys=common_pid:lat=common_timestamp.usecs-$ts0:"
+			      "onmatch(kprobes.s_start).trace(who_lat,$lat,$e0,$n0)\n"), 0);
+	wr(WHO("enable"), "1\n");
+	wr(T("trace"), "\n");
+	run("run sort 9");
+	rd(T("trace"));
+	snprintf(want, sizeof(want), " who=%s n=9\n", task_name(current));
+	KTEST_EXPECT_TRUE(t, strstr(out, want) != NULL);
+}
+
 /* ---- README: each hist line it adds names what is here ------------------------------------------- */
 
 static void readme_hist_lines_work(struct ktest *t)
@@ -462,7 +693,8 @@ static void readme_hist_lines_work(struct ktest *t)
 		"hist:keys=common_pid:x=common_timestamp,y=$x,ms_per_sec=1000,t=common_timestamp/1000",
 		"hist:keys=common_cpu:vals=n", "hist:keys=__probe_ip.sym-offset",
 		"hist:keys=common_pid.execname", "hist:keys=n.log2", "hist:keys=n.buckets=10",
-		"hist:keys=common_pid:u=common_timestamp.usecs", "enable_hist:kprobes:h_end" };
+		"hist:keys=common_pid:u=common_timestamp.usecs", "enable_hist:kprobes:h_end",
+		"hist:keys=stacktrace", "hist:name=histname1:keys=n" };
 	static const char *const end[] = {
 		"hist:keys=common_pid:l=common_timestamp-$x:onmatch(kprobes.h_start).trace(myevent,$l,common_pid)",
 		"hist:keys=common_pid:m=common_timestamp-$x:onmax($m).save(common_pid)",
@@ -473,8 +705,10 @@ static void readme_hist_lines_work(struct ktest *t)
 	rd(T("README"));
 	for (size_t i = 0; i < ARRAY_SIZE(lines); i++)
 		KTEST_EXPECT_TRUE(t, strstr(out, lines[i]) != NULL);
-	KTEST_EXPECT_TRUE(t, strstr(out, "example: echo 'myevent u64 lat; int pid' >> synthetic_events"));
-	KTEST_EXPECT_TRUE(t, strstr(out, "name=") == NULL);	/* named triggers: not here */
+	KTEST_EXPECT_TRUE(t, strstr(out, "example: echo 'myevent u64 lat; char name[]' >> synthetic_events"));
+	KTEST_EXPECT_EQ(t, wr_append(T("synthetic_events"), "myevent2 u64 lat; char name[]\n"), 0);
+	KTEST_EXPECT_TRUE(t, strstr(out, "[:name=histname1]") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(out, "the special string 'stacktrace'") != NULL);
 	KTEST_EXPECT_EQ(t, wr_append(T("synthetic_events"), "myevent u64 lat; int pid\n"), 0);
 	for (size_t i = 0; i < ARRAY_SIZE(start); i++) {
 		snprintf(line, sizeof(line), "%s\n", start[i]);
@@ -490,6 +724,7 @@ static struct ktest_case hist_cases[] = {
 	KTEST_CASE(synthetic_events_define_list_remove),
 	KTEST_CASE(synthetic_format_is_linux_layout),
 	KTEST_CASE(synthetic_events_errors),
+	KTEST_CASE(synthetic_string_fields),
 	KTEST_CASE(synthetic_events_in_dynamic_events),
 	KTEST_CASE(latency_through_a_synthetic_event),
 	KTEST_CASE(what_is_used_cannot_go),
@@ -500,6 +735,12 @@ static struct ktest_case hist_cases[] = {
 	KTEST_CASE(expressions_compute),
 	KTEST_CASE(disable_and_enable_hist),
 	KTEST_CASE(hist_errors_as_linux),
+	KTEST_CASE(cpu_is_common_cpu),
+	KTEST_CASE(named_histograms_share_one_table),
+	KTEST_CASE(named_mismatch_is_refused),
+	KTEST_CASE(stacktrace_keys_print_the_calls),
+	KTEST_CASE(string_variables_reach_a_synthetic_event),
+	KTEST_CASE(execname_variable_is_a_string),
 	KTEST_CASE(readme_hist_lines_work),
 	KTEST_END
 };

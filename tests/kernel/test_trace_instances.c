@@ -70,6 +70,9 @@ static void mkdir_makes_linux_files(struct ktest *t)
 		"buffer_total_size_kb", "current_tracer", "events/enable", "set_event",
 		"set_ftrace_filter", "set_ftrace_notrace", "snapshot", "trace", "trace_options",
 		"trace_pipe", "tracing_on", "options/sym-offset",
+		"free_buffer", "set_event_pid", "set_event_notrace_pid", "set_ftrace_pid",
+		"set_ftrace_notrace_pid", "timestamp_mode", "trace_marker_raw", "tracing_cpumask",
+		"per_cpu/cpu0/snapshot",
 		"events/kprobes/enable", "events/kprobes/tin_fib/enable",
 		"events/kprobes/tin_fib/id", "events/kprobes/tin_fib/format" };
 	char path[PSEUDOFS_PATH_MAX];
@@ -647,6 +650,160 @@ static void instance_per_cpu_files(struct ktest *t)
 	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
 }
 
+/* ---- the top level's files an instance has too, acting on the instance ------------------ */
+
+/* set_event_pid of an instance filters its records alone; the top level's, the top level's. */
+static void instance_pid_filters_are_its_own(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO_FIB("enable"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(T("events/kprobes/tin_fib/enable"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("set_event_pid"), "12345\n"), 0);	/* not this task */
+	run_fib5();
+	KTEST_EXPECT_EQ(t, records_in(FOO("trace")), 0);
+	KTEST_EXPECT_EQ(t, records_in(T("trace")), FIB_HITS);
+	rd(T("set_event_pid"));
+	KTEST_EXPECT_STREQ(t, out, "");
+	KTEST_EXPECT_EQ(t, wr(FOO("set_event_pid"), "\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(T("set_event_notrace_pid"), "0\n"), 0);	/* this task */
+	wr(T("trace"), "\n");
+	run_fib5();
+	KTEST_EXPECT_EQ(t, records_in(FOO("trace")), FIB_HITS);
+	KTEST_EXPECT_EQ(t, records_in(T("trace")), 0);
+	KTEST_EXPECT_EQ(t, wr(T("set_event_notrace_pid"), "\n"), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO("set_ftrace_pid")), 0);
+	KTEST_EXPECT_STREQ(t, out, "no pid\n");
+	/* the instance's function tracer skips a task on its notrace list */
+	wr(FOO_FIB("enable"), "0\n");
+	wr(FOO("set_ftrace_filter"), "fib\n");
+	KTEST_EXPECT_EQ(t, wr(FOO("set_ftrace_notrace_pid"), "0\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("current_tracer"), "function\n"), 0);
+	run_fib5();
+	rd(FOO("trace"));
+	KTEST_EXPECT_EQ(t, count(out, ": fib <-"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("set_ftrace_notrace_pid"), "\n"), 0);
+	run_fib5();
+	rd(FOO("trace"));
+	KTEST_EXPECT_EQ(t, count(out, ": fib <-"), FIB_HITS);
+	KTEST_EXPECT_EQ(t, wr(FOO("set_ftrace_pid"), "0\n"), 0);	/* rmdir frees the lists */
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	wr(T("events/kprobes/tin_fib/enable"), "0\n");
+}
+
+/* tracing_cpumask of an instance: a CPU left out writes nothing there, and only there. */
+static void instance_tracing_cpumask_is_its_own(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO("tracing_cpumask")), 0);
+	KTEST_EXPECT_STREQ(t, out, num_online_cpus() > 1 ? "3\n" : "1\n");
+	KTEST_EXPECT_EQ(t, wr(FOO("tracing_cpumask"), "0\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO_FIB("enable"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(T("events/kprobes/tin_fib/enable"), "1\n"), 0);
+	run_fib5();
+	KTEST_EXPECT_EQ(t, records_in(FOO("trace")), 0);
+	KTEST_EXPECT_EQ(t, records_in(T("trace")), FIB_HITS);
+	KTEST_EXPECT_EQ(t, rd(T("tracing_cpumask")), 0);
+	KTEST_EXPECT_STREQ(t, out, num_online_cpus() > 1 ? "3\n" : "1\n");
+	KTEST_EXPECT_EQ(t, wr(FOO("tracing_cpumask"), "ff\n"), 0);
+	run_fib5();
+	KTEST_EXPECT_EQ(t, records_in(FOO("trace")), FIB_HITS);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	wr(T("events/kprobes/tin_fib/enable"), "0\n");
+}
+
+/* trace_marker_raw, free_buffer, timestamp_mode, per_cpu/cpuN/snapshot: the instance's buffer. */
+static void instance_buffer_files_are_its_own(struct ktest *t)
+{
+	char path[PSEUDOFS_PATH_MAX];
+	int cpu, snapshot = 0;
+
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("trace_marker_raw"), "ABCDxy"), 0);
+	rd(FOO("trace"));
+	KTEST_EXPECT_EQ(t, count(out, "# 44434241 buf: 78 79"), 1);
+	rd(T("trace"));
+	KTEST_EXPECT_EQ(t, count(out, " buf:"), 0);
+	KTEST_EXPECT_EQ(t, rd(FOO("timestamp_mode")), 0);
+	KTEST_EXPECT_STREQ(t, out, "delta [absolute]\n");
+	/* one CPU's snapshot: that CPU's records swapped out of the instance's buffer */
+	KTEST_EXPECT_EQ(t, wr(FOO_FIB("enable"), "1\n"), 0);
+	run_fib5();
+	for_each_online_cpu(cpu) {
+		snprintf(path, sizeof(path), FOO("per_cpu/cpu%d/snapshot"), cpu);
+		KTEST_EXPECT_EQ(t, wr(path, "1\n"), 0);
+		snapshot += records_in(path);
+	}
+	KTEST_EXPECT_EQ(t, snapshot, FIB_HITS);
+	KTEST_EXPECT_EQ(t, records_in(FOO("trace")), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("per_cpu/cpu0/snapshot"), "0\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, rd(T("snapshot")), 0);
+	KTEST_EXPECT_EQ(t, count(out, "# * Snapshot is freed *"), 1);
+	/* free_buffer: the instance's buffers shrink, the top level's stay */
+	rd(T("buffer_size_kb"));
+	strlcpy(path, out, sizeof(path));
+	KTEST_EXPECT_EQ(t, wr(FOO("options/disable_on_free"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("free_buffer"), "1\n"), 0);
+	rd(FOO("buffer_size_kb"));
+	KTEST_EXPECT_STREQ(t, out, "2\n");
+	rd(FOO("tracing_on"));
+	KTEST_EXPECT_STREQ(t, out, "0\n");
+	rd(T("tracing_on"));
+	KTEST_EXPECT_STREQ(t, out, "1\n");
+	rd(T("buffer_size_kb"));
+	KTEST_EXPECT_STREQ(t, out, path);
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+}
+
+static void run_cmd(const char *cmd)
+{
+	static char sink[256];
+	struct seq_buf s;
+
+	seq_buf_init(&s, sink, sizeof(sink));
+	shell_exec(cmd, &s);
+}
+
+#define TIN_START_VARS "hist:keys=common_pid:ts0=common_timestamp.usecs:n0=n"
+#define TIN_ONMATCH    "hist:keys=common_pid:lat=common_timestamp.usecs-$ts0:" \
+		       "onmatch(kprobes.tin_s).trace(tin_lat,$lat,$n0)"
+
+/*
+ * An onmatch() action's synthetic event records in every trace array
+ * where it is enabled (Linux's trace_synth() calls each one's probe),
+ * whichever trace array's hist fired it.
+ */
+static void synthetic_event_records_where_enabled(struct ktest *t)
+{
+	wr_append(T("kprobe_events"), "p:tin_s sort_ints n=$arg2:s32\n");
+	wr_append(T("kprobe_events"), "r:tin_e sort_ints\n");
+	KTEST_EXPECT_EQ(t, wr_append(T("synthetic_events"), "tin_lat u64 lat; int n\n"), 0);
+	KTEST_EXPECT_EQ(t, pseudofs_mkdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	KTEST_EXPECT_EQ(t, wr(T("events/kprobes/tin_s/trigger"), TIN_START_VARS "\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(T("events/kprobes/tin_e/trigger"), TIN_ONMATCH "\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("events/synthetic/tin_lat/enable"), "1\n"), 0);
+	run_cmd("run sort 50");
+	rd(FOO("trace"));
+	KTEST_EXPECT_EQ(t, count(out, " tin_lat: lat="), 1);
+	KTEST_EXPECT_EQ(t, count(out, " n=50\n"), 1);
+	rd(T("trace"));
+	KTEST_EXPECT_EQ(t, count(out, " tin_lat: "), 0);
+	KTEST_EXPECT_EQ(t, wr(T("events/synthetic/tin_lat/enable"), "1\n"), 0);
+	KTEST_EXPECT_EQ(t, wr(FOO("events/synthetic/tin_lat/filter"), "n > 60\n"), 0);
+	run_cmd("run sort 70");
+	run_cmd("run sort 30");
+	rd(FOO("trace"));
+	KTEST_EXPECT_EQ(t, count(out, " tin_lat: lat="), 2);	/* 50, 70: its filter */
+	rd(T("trace"));
+	KTEST_EXPECT_EQ(t, count(out, " tin_lat: lat="), 2);	/* 70, 30 */
+	wr(T("events/synthetic/tin_lat/enable"), "0\n");
+	KTEST_EXPECT_EQ(t, pseudofs_rmdir(TRACE_INSTANCES_DIR "/foo"), 0);
+	wr_append(T("events/kprobes/tin_e/trigger"), "!" TIN_ONMATCH "\n");
+	wr_append(T("events/kprobes/tin_s/trigger"), "!" TIN_START_VARS "\n");
+	KTEST_EXPECT_EQ(t, wr_append(T("synthetic_events"), "!tin_lat\n"), 0);
+	wr_append(T("kprobe_events"), "-:tin_e\n");
+	wr_append(T("kprobe_events"), "-:tin_s\n");
+}
+
 static struct ktest_case instances_cases[] = {
 	KTEST_CASE(mkdir_makes_linux_files),
 	KTEST_CASE(mkdir_rmdir_errors_as_linux),
@@ -670,6 +827,10 @@ static struct ktest_case instances_cases[] = {
 	KTEST_CASE(instance_triggers_act_on_the_instance),
 	KTEST_CASE(instance_hist_is_its_own),
 	KTEST_CASE(instance_enable_event_stays_in_the_instance),
+	KTEST_CASE(instance_pid_filters_are_its_own),
+	KTEST_CASE(instance_tracing_cpumask_is_its_own),
+	KTEST_CASE(instance_buffer_files_are_its_own),
+	KTEST_CASE(synthetic_event_records_where_enabled),
 	KTEST_END
 };
 

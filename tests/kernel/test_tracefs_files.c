@@ -891,7 +891,14 @@ static void set_event_pid_filters_by_task(struct ktest *t)
 	rd(T("set_event_pid"));
 	KTEST_EXPECT_STREQ(t, out, "0\n5\n16\n");
 	KTEST_EXPECT_EQ(t, wr_append(T("set_event_pid"), "7 x\n"), -EINVAL);	/* all or nothing */
-	KTEST_EXPECT_EQ(t, wr_append(T("set_event_pid"), "32768\n"), -EINVAL);
+	KTEST_EXPECT_EQ(t, wr_append(T("set_event_pid"), "1073741824\n"), -EPERM);	/* 2^30: Linux's -1 */
+	rd(T("set_event_pid"));
+	KTEST_EXPECT_STREQ(t, out, "0\n5\n16\n");
+	/* Linux's sparse list: any pid below 2^30, a few KiB for a few pids */
+	KTEST_EXPECT_EQ(t, wr_append(T("set_event_pid"), "1073741823 40000 32768\n"), 0);
+	rd(T("set_event_pid"));
+	KTEST_EXPECT_STREQ(t, out, "0\n5\n16\n32768\n40000\n1073741823\n");
+	KTEST_EXPECT_EQ(t, wr(T("set_event_pid"), "5 0x10 0\n"), 0);
 	rd(T("set_event_pid"));
 	KTEST_EXPECT_STREQ(t, out, "0\n5\n16\n");
 	KTEST_EXPECT_EQ(t, wr(T("set_event_pid"), "\n"), 0);
@@ -903,8 +910,13 @@ static void set_event_pid_filters_by_task(struct ktest *t)
 	KTEST_EXPECT_EQ(t, records_of_fib5(), 15);
 }
 
-static int idle_thread(void *unused)
+/* A child that lives until the test lets it go: its exit would take it off a list that follows. */
+static volatile bool tf_may_exit;
+
+static int waiting_thread(void *unused)
 {
+	while (!READ_ONCE(tf_may_exit))
+		yield();
 	return 0;
 }
 
@@ -915,7 +927,8 @@ static void event_fork_lists_the_children(struct ktest *t)
 	char want[32];
 
 	wr(T("set_event_pid"), "0\n");
-	k = kthread_create(idle_thread, NULL, "tf-child");
+	WRITE_ONCE(tf_may_exit, false);
+	k = kthread_create(waiting_thread, NULL, "tf-child");
 	KTEST_ASSERT_TRUE(t, k != NULL);
 	snprintf(want, sizeof(want), "0\n%d\n", task_pid(k));
 	trace_pid_fork(current, k);			/* event-fork off: nothing */
@@ -926,8 +939,42 @@ static void event_fork_lists_the_children(struct ktest *t)
 	rd(T("set_event_pid"));
 	KTEST_EXPECT_STREQ(t, out, want);
 	wr(T("options/event-fork"), "0\n");
+	WRITE_ONCE(tf_may_exit, true);
 	kthread_join(k);
 	wr(T("set_event_pid"), "\n");
+}
+
+/*
+ * A listed task that exits leaves a list that follows tasks (event-fork,
+ * function-fork), as Linux's sched_process_free probe takes it off; with
+ * the option off the list stays as written, as in Linux.
+ */
+static void exited_task_leaves_the_pid_lists(struct ktest *t)
+{
+	struct task_struct *k;
+	char line[48];
+
+	for (int follow = 0; follow <= 1; follow++) {
+		WRITE_ONCE(tf_may_exit, false);
+		k = kthread_create(waiting_thread, NULL, "tf-exit");
+		KTEST_ASSERT_TRUE(t, k != NULL);
+		snprintf(line, sizeof(line), "0 %d\n", task_pid(k));
+		KTEST_EXPECT_EQ(t, wr(T("set_event_pid"), line), 0);
+		KTEST_EXPECT_EQ(t, wr(T("set_ftrace_notrace_pid"), line), 0);
+		wr(T("options/event-fork"), follow ? "1\n" : "0\n");
+		wr(T("options/function-fork"), follow ? "1\n" : "0\n");
+		WRITE_ONCE(tf_may_exit, true);
+		kthread_join(k);
+		snprintf(line, sizeof(line), "0\n%d\n", task_pid(k));
+		rd(T("set_event_pid"));
+		KTEST_EXPECT_STREQ(t, out, follow ? "0\n" : line);
+		rd(T("set_ftrace_notrace_pid"));
+		KTEST_EXPECT_STREQ(t, out, follow ? "0\n" : line);
+	}
+	wr(T("options/event-fork"), "0\n");
+	wr(T("options/function-fork"), "0\n");
+	wr(T("set_event_pid"), "\n");
+	wr(T("set_ftrace_notrace_pid"), "\n");
 }
 
 /* set_ftrace_pid, set_ftrace_notrace_pid: the function tracer skips the others. */
@@ -1039,6 +1086,7 @@ static struct ktest_case files_cases[] = {
 	KTEST_CASE(readme_names_the_new_files),
 	KTEST_CASE(set_event_pid_filters_by_task),
 	KTEST_CASE(event_fork_lists_the_children),
+	KTEST_CASE(exited_task_leaves_the_pid_lists),
 	KTEST_CASE(set_ftrace_pid_filters_the_function_tracer),
 	KTEST_CASE(per_cpu_snapshot_swaps_one_cpu),
 	KTEST_END
