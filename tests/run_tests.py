@@ -587,22 +587,62 @@ def check_script_args(script, build):
     return [sys.executable, str(script)] + args(build)
 
 
-def run_host_tests(tally, build, logs, timeout):
-    note("host tests:")
-    sources = sorted(Path("tests/host").glob("test_*.c"))
-    for src in sources:
-        exe = build / "host" / src.stem
-        if not exe.exists():
-            tally.fail(f"host {src.stem}: not built ({exe} missing; "
-                       f"run make host-test)")
-            note(f"  FAIL host {src.stem:27} not built")
+# Check scripts that keep both cores busy: the console sessions boot at
+# -smp 2 on multi-threaded TCG, and 16_long_lines' 10,000 echoed keys
+# take some 20 s of CPU within a 20 s prompt timeout.  They run alone.
+HOST_ALL_CORES = ("check_console_sessions",)
+
+
+def host_programs():
+    """The host stage's programs in order: tests/host/test_*.c's
+    executables, then tests/host/check_*.py; (name, source) each."""
+    return ([(src.stem, src) for src in sorted(Path("tests/host").glob("test_*.c"))] +
+            [(s.stem, s) for s in sorted(Path("tests/host").glob("check_*.py"))])
+
+
+def run_host_tests(tally, build, logs, timeout, names=None):
+    """Every host program, or those named (one part of the stage)."""
+    programs = host_programs()
+    if names is None or programs[:1] and programs[0][0] in names:
+        note("host tests:")
+    for name, src in programs:
+        if names is not None and name not in names:
             continue
-        run_host_program(tally, f"host {src.stem}", [str(exe)],
-                         logs / f"host-{src.stem}.log", timeout)
-    for script in sorted(Path("tests/host").glob("check_*.py")):
-        run_host_program(tally, f"host {script.stem}",
-                         check_script_args(script, build),
-                         logs / f"host-{script.stem}.log", timeout)
+        if src.suffix == ".py":
+            run_host_program(tally, f"host {name}", check_script_args(src, build),
+                             logs / f"host-{name}.log", timeout)
+            continue
+        exe = build / "host" / name
+        if not exe.exists():
+            tally.fail(f"host {name}: not built ({exe} missing; run make host-test)")
+            note(f"  FAIL host {name:27} not built")
+            continue
+        run_host_program(tally, f"host {name}", [str(exe)],
+                         logs / f"host-{name}.log", timeout)
+
+
+def host_jobs(build, logs, timeout):
+    """The host stage as jobs, in its order: runs of one-core programs
+    (the first starts first, beside the kernel run at one CPU) and the
+    programs of HOST_ALL_CORES alone."""
+    jobs, part = [], []
+
+    def close_part():
+        if part:
+            jobs.append(Job("host" if not jobs else f"host ({part[0]}...)",
+                            run_host_tests, build, logs, timeout, list(part),
+                            rank=START_FIRST))
+            part.clear()
+
+    for name, _ in host_programs():
+        if name in HOST_ALL_CORES:
+            close_part()
+            jobs.append(Job(f"host {name}", run_host_tests, build, logs, timeout,
+                            [name], cores=ALL_CORES))
+        else:
+            part.append(name)
+    close_part()
+    return jobs
 
 
 def triple_faulted(qemu_log):
@@ -1616,8 +1656,7 @@ def main(argv):
     if "self-test" in args.only:
         jobs.append(Job("self-test", run_self_test, logs, args.timeout))
     if "host" in args.only:
-        jobs.append(Job("host", run_host_tests, build, logs, args.timeout,
-                        rank=START_FIRST))
+        jobs += host_jobs(build, logs, args.timeout)
     if "kernel" in args.only:
         jobs += kernel_jobs(build, logs, args.suites, args.timeout, args.smp)
     if "oops" in args.only:
