@@ -138,8 +138,13 @@ void oops_end(void) __noreturn;
 /* The kernel command line Multiboot gave us ("" when none). */
 extern const char *kernel_cmdline;
 bool cmdline_has(const char *word);
-/* "key=value" -> copies "value" into buf; NULL when key has no value. */
+/*
+ * "key=value" -> copies "value" into buf; NULL when key has no value,
+ * and NULL (the log says so) when the value does not fit: never cut.
+ */
 const char *cmdline_value(const char *key, char *buf, size_t len);
+/* Whether key is given with "=" (a value, fitting any buffer or not). */
+bool cmdline_has_value(const char *key);
 
 
 /*

@@ -6,6 +6,7 @@
  */
 #include "kernel.h"
 #include "string.h"
+#include "printk.h"
 
 /* Length of the word starting at s (up to a space or the end). */
 static size_t word_len(const char *s)
@@ -41,6 +42,13 @@ bool cmdline_has(const char *word)
 	return find_word(word) != NULL;
 }
 
+bool cmdline_has_value(const char *key)
+{
+	const char *w = find_word(key);
+
+	return w && w[strlen(key)] == '=';
+}
+
 const char *cmdline_value(const char *key, char *buf, size_t len)
 {
 	const char *w = find_word(key);
@@ -49,8 +57,12 @@ const char *cmdline_value(const char *key, char *buf, size_t len)
 	if (!w || w[klen] != '=' || len == 0)
 		return NULL;
 	n = word_len(w) - klen - 1;
-	if (n >= len)
-		n = len - 1;
+	if (n >= len) {
+		/* A cut value would be another value (a shorter suite list, a smaller number). */
+		printk("cmdline: %s= is %u characters, more than the %u read here: ignored\n",
+		       key, (unsigned int)n, (unsigned int)(len - 1));
+		return NULL;
+	}
 	memcpy(buf, w + klen + 1, n);
 	buf[n] = '\0';
 	return buf;

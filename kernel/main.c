@@ -63,21 +63,28 @@ extern const struct boot_mode __start_boot_modes[], __stop_boot_modes[];
  * for a test run fails loudly instead of starting a shell nobody reads.
  */
 #define PATH_MAX_INIT	256	/* init=PATH: the ramfs's PATH_MAX */
+#define BOOT_MODE_VALUE_MAX	2048	/* test=a,b,...: Linux's COMMAND_LINE_SIZE on i386 */
 
 static const char *const test_image_words[] = { "test", "bench", "bench_smp" };
 
 /* Run the boot mode the command line names, if this image has it. */
 static void run_boot_mode(void)
 {
+	static char value[BOOT_MODE_VALUE_MAX];
 	const struct boot_mode *m;
-	char value[128];
 	size_t i;
 
 	for (m = __start_boot_modes; m < __stop_boot_modes; m++) {
-		if (cmdline_has(m->word)) {
-			m->run(cmdline_value(m->word, value, sizeof(value)));
-			return;		/* a mode that returns leaves us the shell */
+		if (!cmdline_has(m->word))
+			continue;
+		if (!cmdline_value(m->word, value, sizeof(value)) && cmdline_has_value(m->word)) {
+			/* Not the mode without its value: "test" alone would run every suite. */
+			printk("kmain: \"%s=\" is too long: not run\n", m->word);
+			qemu_exit(QEMU_EXIT_FAIL);
+			return;
 		}
+		m->run(cmdline_has_value(m->word) ? value : NULL);
+		return;		/* a mode that returns leaves us the shell */
 	}
 
 	for (i = 0; i < ARRAY_SIZE(test_image_words); i++) {

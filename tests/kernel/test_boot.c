@@ -23,6 +23,21 @@ static void command_line_seen(struct ktest *t)
 	KTEST_EXPECT_FALSE(t, cmdline_has("tes"));
 }
 
+/* A value that does not fit is refused, not cut: a cut list would be another list. */
+static void command_line_value_never_cut(struct ktest *t)
+{
+	const char *saved = kernel_cmdline;
+	char small[8], big[32];
+
+	kernel_cmdline = "nosmoke test=traps,kprobes,tracefs quiet";
+	KTEST_EXPECT_TRUE(t, cmdline_value("test", small, sizeof(small)) == NULL);
+	KTEST_EXPECT_TRUE(t, cmdline_has_value("test"));
+	KTEST_EXPECT_STREQ(t, cmdline_value("test", big, sizeof(big)), "traps,kprobes,tracefs");
+	KTEST_EXPECT_FALSE(t, cmdline_has_value("nosmoke"));
+	KTEST_EXPECT_TRUE(t, cmdline_value("nosmoke", big, sizeof(big)) == NULL);
+	kernel_cmdline = saved;
+}
+
 static void memory_map_parsed(struct ktest *t)
 {
 	KTEST_EXPECT_TRUE(t, boot_info->flags & MULTIBOOT_INFO_MEM_MAP);
@@ -47,6 +62,7 @@ static void boot_loader_named(struct ktest *t)
 static struct ktest_case boot_cases[] = {
 	KTEST_CASE(multiboot_magic),
 	KTEST_CASE(command_line_seen),
+	KTEST_CASE(command_line_value_never_cut),
 	KTEST_CASE(memory_map_parsed),
 	KTEST_CASE(boot_loader_named),
 	KTEST_END,
