@@ -169,6 +169,19 @@ static bool only_slashes(const char *p)
 }
 
 /* ".." of out, leaving a pseudo directory when it goes above it. */
+/* "/NAME" after the walk's path so far; -ENAMETOOLONG past PATH_MAX. */
+static int walk_append(struct link_walk *w, const char *name, size_t n)
+{
+	size_t len = strlen(w->out);
+
+	if (len + 1 + n + 1 > PATH_MAX)
+		return -ENAMETOOLONG;
+	w->out[len] = '/';
+	memcpy(w->out + len + 1, name, n);
+	w->out[len + 1 + n] = '\0';
+	return 0;
+}
+
 static void walk_dotdot(struct link_walk *w)
 {
 	drop_last(w->out);
@@ -190,13 +203,7 @@ static int walk_links(struct link_walk *w, bool follow_last)
 
 		if (dots && only_slashes(p)) {
 			/* A last "." or "..": kept, for rmdir's -EINVAL and rename's -EBUSY. */
-			len = strlen(w->out);
-			if (len + 1 + n + 1 > PATH_MAX)
-				return -ENAMETOOLONG;
-			w->out[len] = '/';
-			memcpy(w->out + len + 1, name, n);
-			w->out[len + 1 + n] = '\0';
-			return 0;
+			return walk_append(w, name, n);
 		}
 		if (n == 1 && name[0] == '.')
 			continue;
@@ -204,12 +211,10 @@ static int walk_links(struct link_walk *w, bool follow_last)
 			walk_dotdot(w);
 			continue;
 		}
-		len = strlen(w->out);
-		if (len + 1 + n + 1 > PATH_MAX)
-			return -ENAMETOOLONG;
-		w->out[len] = '/';
-		memcpy(w->out + len + 1, name, n);
-		w->out[len + 1 + n] = '\0';
+		len = strlen(w->out);	/* the path before this name */
+		ret = walk_append(w, name, n);
+		if (ret)
+			return ret;
 		kind = link_kind_of(w->out, w->pseudo_at, w->link, sizeof(w->link));
 		last = only_slashes(p);
 		if (kind == LINK_SYMLINK && (!last || follow_last || *p == '/')) {
