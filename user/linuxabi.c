@@ -6,7 +6,7 @@
  * clocks, the console's tty ioctls, getrandom, prctl, ugetrlimit.
  * One "FAIL what" line per wrong answer; the exit status counts them.
  */
-#include "ulib.h"
+#include "ucheck.h"
 
 #define NR_ioctl		54
 #define NR_getppid		64
@@ -97,15 +97,6 @@ unsigned int read_gs(void);
 void set_xmm0(const void *bytes);
 void get_xmm0(void *bytes);
 
-static int failures;
-
-#define CHECK(cond, ...) do {						\
-	if (!(cond)) {							\
-		printf("FAIL " __VA_ARGS__);				\
-		printf("\n");						\
-		failures++;						\
-	}								\
-} while (0)
 
 /* The thread block %gs will point at: its first word is what %gs:0 reads. */
 static unsigned int tls_block[4] = { 0x7151b10c };

@@ -22,6 +22,9 @@
  * Prints "sigcalls MODE: ok" and exits 0, or FAIL lines and exits 1.
  */
 #include "ulib.h"
+static const char *mode;
+#define CHECK_PREFIX()	printf("sigcalls %s: FAIL line %d: ", mode, __LINE__)
+#include "ucheck.h"
 #include <asm/unistd_32.h>
 #include <stdbool.h>
 
@@ -29,8 +32,6 @@
 #define CHILD_DELAY_MS	200		/* long enough for the parent to be asleep */
 #define CHILD_STATUS	7
 
-static const char *mode;
-static int failures;
 static volatile int hits;
 static volatile unsigned long frame_ax, frame_insn;	/* what the last handler's frame held */
 static volatile int frame_code, frame_pid;
@@ -39,15 +40,6 @@ static volatile sigset_t frame_mask;
 static volatile stack_t frame_stack;
 static char alt_stack[SIGSTKSZ];
 static jmp_buf env;
-
-#define CHECK(cond, ...) do {						\
-	if (!(cond)) {							\
-		printf("sigcalls %s: FAIL line %d: ", mode, __LINE__);	\
-		printf(__VA_ARGS__);					\
-		printf("\n");						\
-		failures++;						\
-	}								\
-} while (0)
 
 static void recorder(int sig, siginfo_t *si, void *ucv)
 {

@@ -7,6 +7,9 @@
  * runs every mode; docs/signals.md).
  */
 #include "ulib.h"
+static const char *mode;
+#define CHECK_PREFIX()	printf("sigtest %s: FAIL line %d: ", mode, __LINE__)
+#include "ucheck.h"
 #include <asm/segment.h>
 #include <asm/processor.h>
 #include <asm/ptrace.h>
@@ -15,19 +18,8 @@
 #include <stdint.h>
 #include <stdbool.h>
 
-static const char *mode;
-static int failures;
 static volatile int hits, depth, max_depth;
 static volatile int order[8], norder;
-
-#define CHECK(cond, ...) do {						\
-	if (!(cond)) {							\
-		printf("sigtest %s: FAIL line %d: ", mode, __LINE__);	\
-		printf(__VA_ARGS__);					\
-		printf("\n");						\
-		failures++;						\
-	}								\
-} while (0)
 
 static struct sigcontext *ctx(void *uc)
 {

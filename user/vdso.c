@@ -13,7 +13,7 @@
  * "bench" prints what a call costs each way.
  * One "FAIL what" line per wrong answer; the exit status counts them.
  */
-#include "ulib.h"
+#include "ucheck.h"
 #include "elf.h"
 #include <asm/unistd_32.h>
 #include <asm/processor.h>
@@ -44,16 +44,7 @@ long vsyscall_stepped(unsigned long entry, long nr);
 extern char vsyscall_step_done[];
 extern int vsyscall_clobbers;
 
-static int failures;
 static unsigned long sysinfo, ehdr;
-
-#define CHECK(cond, ...) do {						\
-	if (!(cond)) {							\
-		printf("FAIL " __VA_ARGS__);				\
-		printf("\n");						\
-		failures++;						\
-	}								\
-} while (0)
 
 static void read_auxv(char **envp)
 {
