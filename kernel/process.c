@@ -138,14 +138,14 @@ struct task_struct *process_spawn(const char *name, const char *const argv[],
 	}
 	/* A process's child joins its group; the shell's gets one of its own (0: its pid). */
 	pgid = start->pgid = current->mm ? current->signal.pgid : 0;
-	t = kthread_create(process_entry, start, kbasename(start->path));
+	/* Its exit signal set before it can run: on another CPU it may exit at once. */
+	t = kthread_create_child(process_entry, start, kbasename(start->path), NULL, SIGCHLD);
 	if (!t) {
 		free_start(start);
 		*err = -ENOMEM;
 		return NULL;
 	}
 	set_new_task_pgid(t, pgid ? pgid : t->pid);
-	t->exit_signal = SIGCHLD;
 	return t;
 }
 
