@@ -381,8 +381,12 @@ static int pid_cmdline_bytes(struct seq_buf *s, struct mm_struct *mm)
 	return 0;
 }
 
-/* /proc/PID/cmdline: nothing for a kernel thread or a zombie, as Linux's. */
-static int proc_pid_cmdline(struct seq_buf *s, void *data)
+/*
+ * A /proc/PID file read from the process's own memory: its mm held while
+ * show() copies (nothing for a kernel thread or a zombie, as Linux's).
+ */
+static int pid_mm_show(struct seq_buf *s, void *data,
+		       int (*show)(struct seq_buf *, struct mm_struct *))
 {
 	struct mm_struct *mm;
 	int err = pid_find((int)(unsigned long)data, NULL);
@@ -391,27 +395,28 @@ static int proc_pid_cmdline(struct seq_buf *s, void *data)
 		return err;
 	mm = pid_get_mm(data);
 	if (mm) {
-		err = pid_cmdline_bytes(s, mm);
+		err = show(s, mm);
 		mmput(mm);
 	}
 	return err;
 }
 
-/* /proc/PID/environ: the environment strings execve gave (Linux's environ_read()). */
+/* The environment strings execve gave (Linux's environ_read()). */
+static int pid_environ_bytes(struct seq_buf *s, struct mm_struct *mm)
+{
+	if (mm->env_end <= mm->env_start)
+		return 0;
+	return pid_put_user_bytes(s, mm, mm->env_start, mm->env_end - mm->env_start);
+}
+
+static int proc_pid_cmdline(struct seq_buf *s, void *data)
+{
+	return pid_mm_show(s, data, pid_cmdline_bytes);
+}
+
 static int proc_pid_environ(struct seq_buf *s, void *data)
 {
-	struct mm_struct *mm;
-	int err = pid_find((int)(unsigned long)data, NULL);
-
-	if (err)
-		return err;
-	mm = pid_get_mm(data);
-	if (mm) {
-		if (mm->env_end > mm->env_start)
-			err = pid_put_user_bytes(s, mm, mm->env_start, mm->env_end - mm->env_start);
-		mmput(mm);
-	}
-	return err;
+	return pid_mm_show(s, data, pid_environ_bytes);
 }
 
 int proc_pid_exe_link(int pid, char *buf, size_t size)
