@@ -123,6 +123,15 @@ check_gui() {
 BUSYBOX_CACHE=${BUSYBOX_CACHE:-/var/cache/kprobes-i386/busybox-static}
 BUSYBOX=${BUSYBOX:-$BUSYBOX_CACHE/root/bin/busybox}
 
+# apt-get update fails as a whole when one index fails (a mirror caught
+# half-way through a sync answers with a file of the wrong size), yet it
+# keeps every list it did fetch: go on with those, and let the install
+# or the download that follows say whether they were enough.
+apt_update() {
+	apt-get update -q >&2 ||
+		echo "bootstrap: apt-get update reported errors; going on with the lists it has" >&2
+}
+
 fetch_busybox() {
 	[ -x "$BUSYBOX" ] && return 0
 	if [ "$BUSYBOX" != "$BUSYBOX_CACHE/root/bin/busybox" ] ||
@@ -136,7 +145,7 @@ fetch_busybox() {
 	echo "bootstrap: fetching busybox-static:i386 into $BUSYBOX_CACHE" >&2
 	export DEBIAN_FRONTEND=noninteractive
 	dpkg --print-foreign-architectures | grep -qx i386 || dpkg --add-architecture i386 || return 1
-	apt-get update -q >&2 || { echo "bootstrap: apt-get update failed" >&2; return 1; }
+	apt_update
 	mkdir -p "$BUSYBOX_CACHE/debs" && rm -rf "$BUSYBOX_CACHE/root.new"
 	(cd "$BUSYBOX_CACHE/debs" && apt-get download -q busybox-static:i386 >&2) || {
 		echo "bootstrap: apt-get download busybox-static:i386 failed" >&2
@@ -159,7 +168,7 @@ install_cmd="apt-get install -y --no-install-recommends$missing_pkgs"
 if [ "$(id -u)" -eq 0 ] && have_cmd apt-get; then
 	echo "bootstrap: installing:$missing_pkgs" >&2
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -q >&2 || { echo "bootstrap: apt-get update failed" >&2; exit 1; }
+	apt_update
 	# shellcheck disable=SC2086  # word splitting of the list is wanted
 	apt-get install -y -q --no-install-recommends $missing_pkgs >&2 || {
 		echo "bootstrap: apt-get install failed" >&2

@@ -97,7 +97,14 @@ def newest_abi():
 def apt_ready():
     if "i386" not in capture(["dpkg", "--print-foreign-architectures"]).split():
         run(["dpkg", "--add-architecture", "i386"])
-    run(["apt-get", "update", "-q"])
+    # One index that fails (a mirror half-way through a sync) fails the
+    # whole update, yet the lists it fetched are kept: go on with them;
+    # the download after it says whether they were enough.
+    cmd = ["apt-get", "update", "-q"]
+    print("bench-linux: %s" % " ".join(cmd), flush=True)
+    if subprocess.run(cmd).returncode != 0:
+        print("bench-linux: apt-get update reported errors; going on with the lists it has",
+              flush=True)
 
 
 def fetch(ref):
