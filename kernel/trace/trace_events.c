@@ -798,16 +798,7 @@ static void instance_group_put(const char *root, struct trace_probe *tp)
 	}
 }
 
-/* Linux's instance event directory: the top level's files, on the instance's file. */
-static const struct pseudo_file_spec instance_event_files[] = {
-	{ "enable",  enable_show,              enable_write },
-	{ "filter",  trace_event_filter_show,  trace_event_filter_write },
-	{ "format",  format_show,              NULL },
-	{ "hist",    trace_event_hist_show,    NULL },
-	{ "id",      id_show,                  NULL },
-	{ "trigger", trace_event_trigger_show, trace_event_trigger_write },
-};
-
+/* Linux's instance event directory: the top level's files (event_files), on the instance's file. */
 void trace_event_instance_remove(struct trace_array *tr, struct trace_probe *tp)
 {
 	struct trace_event_file *top = tp->event_file, *file = top->instance_files[tr->id];
@@ -816,8 +807,8 @@ void trace_event_instance_remove(struct trace_array *tr, struct trace_probe *tp)
 	if (!file)
 		return;
 	trace_event_enable_in(tp, tr->id, false);
-	for (size_t i = 0; i < ARRAY_SIZE(instance_event_files); i++) {
-		instance_path(path, tr->dir, tp, tp->def->event, instance_event_files[i].name);
+	for (size_t i = 0; i < ARRAY_SIZE(event_files); i++) {
+		instance_path(path, tr->dir, tp, tp->def->event, event_files[i].name);
 		pseudofs_remove(path);
 	}
 	instance_group_put(tr->dir, tp);
@@ -845,10 +836,10 @@ int trace_event_instance_add(struct trace_array *tr, struct trace_probe *tp)
 	instance_path(file->dir, tr->dir, tp, tp->def->event, "");
 	file->dir[strlen(file->dir) - 1] = '\0';	/* no trailing '/' */
 	tp->event_file->instance_files[tr->id] = file;
-	for (size_t i = 0; i < ARRAY_SIZE(instance_event_files) && !ret; i++) {
-		instance_path(path, tr->dir, tp, tp->def->event, instance_event_files[i].name);
-		ret = pseudofs_create(path, instance_event_files[i].show,
-				      instance_event_files[i].write, file);
+	for (size_t i = 0; i < ARRAY_SIZE(event_files) && !ret; i++) {
+		instance_path(path, tr->dir, tp, tp->def->event, event_files[i].name);
+		ret = pseudofs_create(path, event_files[i].show,
+				      event_files[i].write, file);
 	}
 	if (ret)
 		trace_event_instance_remove(tr, tp);
