@@ -86,19 +86,25 @@ static const struct file_operations pseudo_dir_fops = {
 	.iterate_shared = pseudo_dir_iterate,
 };
 
-/* The names now, in a buffer that grows until they fit. */
-static char *pseudo_dir_names(const char *path, size_t *len, int *err)
+/*
+ * Text that fill() writes, in a buffer that doubles from first to max
+ * until it fits (Linux's seq_file grows its buffer the same way):
+ * the buffer (kfree() it) and *len, or NULL and *err.
+ */
+static char *pseudofs_fill_growing(size_t first, size_t max,
+				   int (*fill)(struct seq_buf *, const void *), const void *arg,
+				   size_t *len, int *err)
 {
 	struct seq_buf s;
 	char *buf;
 
-	for (size_t size = DIR_LISTING_FIRST; size <= DIR_LISTING_MAX; size *= 2) {
+	for (size_t size = first; size <= max; size *= 2) {
 		buf = kmalloc(size);
 		*err = -ENOMEM;
 		if (!buf)
 			return NULL;
 		seq_buf_init(&s, buf, size);
-		*err = pseudofs_list(path, &s);
+		*err = fill(&s, arg);
 		if (*err >= 0 && !seq_buf_has_overflowed(&s)) {
 			*len = s.len;
 			*err = 0;
@@ -108,8 +114,20 @@ static char *pseudo_dir_names(const char *path, size_t *len, int *err)
 		if (*err < 0)
 			return NULL;
 	}
-	*err = -ENOMEM;
+	*err = -ENOMEM;		/* Linux's seq_file, when its buffer cannot grow */
 	return NULL;
+}
+
+static int pseudo_dir_fill(struct seq_buf *s, const void *path)
+{
+	return pseudofs_list(path, s);
+}
+
+/* The names now, in a buffer that grows until they fit. */
+static char *pseudo_dir_names(const char *path, size_t *len, int *err)
+{
+	return pseudofs_fill_growing(DIR_LISTING_FIRST, DIR_LISTING_MAX, pseudo_dir_fill, path,
+				     len, err);
 }
 
 static struct file *pseudofs_open_dir(const char *path, unsigned int flags, int *err)
@@ -161,28 +179,21 @@ struct file *pseudofs_open(const char *path, unsigned int flags, int *err)
 #define SHOW_ALL_FIRST	16384		/* bytes tried first: most files fit */
 #define SHOW_ALL_MAX	(8 << 20)	/* the most a file's text may be */
 
+struct show_all_arg {
+	const struct pseudo_file *pf;
+	void *data;
+};
+
+static int pseudo_show_fill(struct seq_buf *s, const void *arg)
+{
+	const struct show_all_arg *a = arg;
+
+	return a->pf->show ? a->pf->show(s, a->data) : -EPERM;
+}
+
 char *pseudofs_show_all(const struct pseudo_file *pf, void *data, size_t *len, int *err)
 {
-	struct seq_buf s;
-	size_t size;
-	char *buf;
+	struct show_all_arg a = { pf, data };
 
-	for (size = SHOW_ALL_FIRST; size <= SHOW_ALL_MAX; size *= 2) {
-		buf = kmalloc(size);
-		*err = -ENOMEM;
-		if (!buf)
-			return NULL;
-		seq_buf_init(&s, buf, size);
-		*err = pf->show ? pf->show(&s, data) : -EPERM;
-		if (*err >= 0 && !seq_buf_has_overflowed(&s)) {
-			*err = 0;
-			*len = s.len;
-			return buf;
-		}
-		kfree(buf);
-		if (*err < 0)
-			return NULL;
-	}
-	*err = -ENOMEM;		/* Linux's seq_file, when its buffer cannot grow */
-	return NULL;
+	return pseudofs_fill_growing(SHOW_ALL_FIRST, SHOW_ALL_MAX, pseudo_show_fill, &a, len, err);
 }
