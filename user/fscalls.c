@@ -16,7 +16,7 @@
  * at what a new program inherits: "fscalls pwd DIR", "fscalls fdclosed
  * FD", "fscalls fdopen FD" exit 0 when that holds.
  */
-#include "ulib.h"
+#include "ucheck.h"
 
 #define DIR		"/tmp/fsc"
 #define SELF		"/bin/fscalls"
@@ -77,18 +77,6 @@ struct linux_dirent64 {
 	unsigned char d_type;
 	char d_name[];
 };
-
-static int failures;
-
-static void check(const char *name, long got, long want)
-{
-	if (got == want) {
-		printf("ok %s\n", name);
-	} else {
-		printf("FAIL %s: got %ld want %ld\n", name, got, want);
-		failures++;
-	}
-}
 
 static int cwd_is(const char *want)
 {

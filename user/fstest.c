@@ -6,7 +6,7 @@
  * execve's errno for bad pointers.  One line per check, "ok NAME" or
  * "FAIL NAME: got X want Y"; the suite "exec" counts them.
  */
-#include "ulib.h"
+#include "ucheck.h"
 
 #define KERNEL_TEXT	0x00100000ul	/* mapped, supervisor-only: -EFAULT */
 #define PIPE_SIZE	4096		/* one page, the kernel's pipe buffer */
@@ -35,18 +35,6 @@ struct stat64 {
 	unsigned long st_times[6];
 	unsigned long long st_ino;
 };
-
-static int failures;
-
-static void check(const char *name, long got, long want)
-{
-	if (got == want) {
-		printf("ok %s\n", name);
-	} else {
-		printf("FAIL %s: got %ld want %ld\n", name, got, want);
-		failures++;
-	}
-}
 
 static void pipes(void)
 {

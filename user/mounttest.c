@@ -7,7 +7,7 @@
  * line per check, "ok NAME" or "FAIL NAME: got X want Y"; the suite
  * "procfs" counts them.
  */
-#include "ulib.h"
+#include "ucheck.h"
 
 #define MS_RDONLY	1
 #define MS_BIND		0x1000
@@ -15,18 +15,6 @@
 #define KERNEL_TEXT	0x00100000ul	/* mapped, supervisor-only: -EFAULT */
 #define MNT		"/tmp/mnt"
 #define BIG		8192
-
-static int failures;
-
-static void check(const char *name, long got, long want)
-{
-	if (got == want) {
-		printf("ok %s\n", name);
-	} else {
-		printf("FAIL %s: got %ld want %ld\n", name, got, want);
-		failures++;
-	}
-}
 
 /* Read a whole file into buf (size bytes at most): its length or -errno. */
 static long slurp(const char *path, char *buf, long size)

@@ -2,8 +2,9 @@
  * ucheck.h - the checks of a user test program: each wrong answer is one
  * "FAIL ..." line on the console (what the kernel's KTAP case reads back)
  * and one more in `failures`, which the program returns as its exit
- * status.  A program that runs in modes defines CHECK_PREFIX() before
- * including this, to name its mode and the line in each FAIL.
+ * status; check() also prints "ok NAME" for each right one.  A program
+ * that runs in modes defines CHECK_PREFIX() before including this, to
+ * name its mode and the line in each FAIL.
  */
 #ifndef UCHECK_H
 #define UCHECK_H
@@ -24,5 +25,16 @@ static int failures;
 		failures++;						\
 	}								\
 } while (0)
+
+/* One answer against the one wanted, for the programs that print each: "ok NAME" or a FAIL. */
+static inline void check(const char *name, long got, long want)
+{
+	if (got == want) {
+		printf("ok %s\n", name);
+	} else {
+		printf("FAIL %s: got %ld want %ld\n", name, got, want);
+		failures++;
+	}
+}
 
 #endif
